@@ -1,0 +1,23 @@
+/*
+ * kernel_source.h — the exact program text clc-pack builds and stores for a
+ * variant: the kernel's source file with its local #include "..." files
+ * folded in (so the pack can rebuild it with no kernels folder), or, for a
+ * kernel with a generator, the generated text for the variant's defines.
+ */
+#ifndef CLC_KERNEL_SOURCE_H
+#define CLC_KERNEL_SOURCE_H
+
+#include <stddef.h>
+
+#include "manifest.h"
+
+/* On success returns 0, *text is a malloc'd NUL-terminated string (caller
+ * frees), *len its length without the NUL, and name (MF_PATH_MAX bytes) a
+ * name for the source table, e.g. "amd_convolve.cl" or
+ * "reda_unrolled.cl.in[FILTER_WIDTH=5]". On error returns -1 and err names
+ * the file and what is wrong (missing file, include loop, include outside
+ * the kernels folder, unknown generator). */
+int ks_program_source(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
+                      char name[MF_PATH_MAX], char err[MF_ERR_MAX]);
+
+#endif /* CLC_KERNEL_SOURCE_H */

@@ -1,0 +1,332 @@
+/*
+ * clcpack.h — the one public header of libclcpack.
+ *
+ * libclcpack reads .clcpack files (packs of ahead-of-time compiled OpenCL
+ * program binaries, with the sources and options needed to rebuild them) and
+ * turns an entry into a built cl_program without running the driver's JIT.
+ * It also holds the writer that clc-pack uses to make packs.
+ *
+ * Contract for every function below:
+ *  - it never prints, never exits, never aborts on bad input;
+ *  - it returns a clcpack_status; CLCPACK_OK (0) means success;
+ *  - where it takes a `clcpack_error *err`, that may be NULL; when it is not
+ *    NULL and the call fails, err->status and err->message say what went
+ *    wrong and where (which field, which entry, which offset);
+ *  - an open pack (clcpack *) is immutable: every read-only call and
+ *    clcpack_create_program may run concurrently from any number of threads
+ *    on the same handle. A writer (clcpack_writer *) is single-threaded.
+ *  - the library keeps no global state.
+ *
+ * The pack format is described in docs/FORMAT.md.
+ */
+#ifndef CLCPACK_H
+#define CLCPACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(CLCPACK_BUILDING) && defined(__GNUC__)
+#define CLCPACK_API __attribute__((visibility("default")))
+#else
+#define CLCPACK_API
+#endif
+
+#define CLCPACK_VERSION_MAJOR 0
+#define CLCPACK_VERSION_MINOR 1
+#define CLCPACK_VERSION_PATCH 0
+#define CLCPACK_VERSION_NUMBER \
+    (CLCPACK_VERSION_MAJOR * 10000 + CLCPACK_VERSION_MINOR * 100 + CLCPACK_VERSION_PATCH)
+
+/* The run-time version of the library, as CLCPACK_VERSION_NUMBER. */
+CLCPACK_API unsigned clcpack_version(void);
+
+/* Status values. The numbers never change once released. */
+typedef enum clcpack_status {
+    CLCPACK_OK = 0,
+    CLCPACK_E_IO = 1,            /* a file could not be opened, read, written or renamed */
+    CLCPACK_E_FORMAT = 2,        /* the bytes are not a well-formed pack */
+    CLCPACK_E_VERSION = 3,       /* the pack needs a newer reader */
+    CLCPACK_E_CHECKSUM = 4,      /* a checksum does not match its bytes */
+    CLCPACK_E_LIMIT = 5,         /* a declared size or count is beyond what is plausible */
+    CLCPACK_E_NOMEM = 6,         /* an allocation failed */
+    CLCPACK_E_INVALID_ARG = 7,   /* the caller passed a bad argument */
+    CLCPACK_E_NOT_FOUND = 8,     /* no entry has that key */
+    CLCPACK_E_OPENCL = 9,        /* an OpenCL query the library needs failed */
+    CLCPACK_E_NO_USABLE_FORM = 10, /* the key exists, but no form of it could be
+                                      loaded on this device (see the report) */
+    CLCPACK_E_BUILD = 11,        /* the stored source failed to build here */
+    CLCPACK_E_CONFLICT = 12,     /* writer: an entry with the same key, device and
+                                    form was already added with other bytes */
+    CLCPACK_E_BUFFER = 13        /* a caller buffer is too small (size query) */
+} clcpack_status;
+
+/* A short, static description of a status value. Never NULL. */
+CLCPACK_API const char *clcpack_strerror(clcpack_status s);
+
+#define CLCPACK_MESSAGE_MAX 1024
+typedef struct clcpack_error {
+    clcpack_status status;
+    char message[CLCPACK_MESSAGE_MAX]; /* NUL-terminated, one line */
+} clcpack_error;
+
+/* ---------------------------------------------------------------------- */
+/* Devices                                                                 */
+
+#define CLCPACK_FP_STR 256
+/* What identifies a device and its driver (docs/FORMAT.md, "device record").
+ * Strings are NUL-terminated and truncated to CLCPACK_FP_STR-1 bytes. */
+typedef struct clcpack_device_info {
+    char platform_name[CLCPACK_FP_STR];
+    char platform_version[CLCPACK_FP_STR];
+    char device_name[CLCPACK_FP_STR];
+    char device_version[CLCPACK_FP_STR];
+    char driver_version[CLCPACK_FP_STR];
+    char opencl_c_version[CLCPACK_FP_STR];
+    uint64_t device_type;       /* CL_DEVICE_TYPE_* bits */
+    uint32_t vendor_id;         /* CL_DEVICE_VENDOR_ID */
+    uint32_t address_bits;      /* CL_DEVICE_ADDRESS_BITS */
+    uint32_t has_uuid;          /* 1 when cl_khr_device_uuid gave the two UUIDs */
+    uint8_t device_uuid[16];
+    uint8_t driver_uuid[16];
+    uint32_t nv_cc_major;       /* NVIDIA compute capability; 0.0 when not NVIDIA */
+    uint32_t nv_cc_minor;
+} clcpack_device_info;
+
+/* Fills *out with the fingerprint of an OpenCL device. */
+CLCPACK_API clcpack_status clcpack_device_query(cl_device_id dev, clcpack_device_info *out,
+                                                clcpack_error *err);
+
+/* 1 when two fingerprints are identical in every field, else 0. */
+CLCPACK_API int clcpack_device_equal(const clcpack_device_info *a, const clcpack_device_info *b);
+
+/* Writes into buf a one-line description of the first field that differs
+ * between the pack's fingerprint and this device's, e.g.
+ * "driver version differs: 580.159.04 in pack, 575.57 here". */
+CLCPACK_API void clcpack_device_describe_difference(const clcpack_device_info *in_pack,
+                                                    const clcpack_device_info *here,
+                                                    char *buf, size_t cap);
+
+/* ---------------------------------------------------------------------- */
+/* Entries and keys                                                        */
+
+typedef enum clcpack_binary_kind {
+    CLCPACK_KIND_NATIVE = 0, /* whatever CL_PROGRAM_BINARIES returned (non-NVIDIA) */
+    CLCPACK_KIND_PTX = 1,    /* NVIDIA's CL_PROGRAM_BINARIES: PTX text, no trailing NUL */
+    CLCPACK_KIND_CUBIN = 2   /* ptxas output for sm_<arch> */
+} clcpack_binary_kind;
+
+typedef struct clcpack_define {
+    const char *name;  /* e.g. "FILTER_WIDTH" */
+    const char *value; /* e.g. "5"; "" for a bare -DNAME */
+} clcpack_define;
+
+/* What an application asks for. Defines may be given in any order; the key
+ * compares the full define set (no more, no fewer). wg = {0,0,0} means no
+ * work-group size is compiled in. */
+typedef struct clcpack_key {
+    const char *kernel;
+    const clcpack_define *defines;
+    size_t define_count;
+    uint32_t wg[3];
+} clcpack_key;
+
+#define CLCPACK_NONE 0xFFFFFFFFu
+
+/* One entry of an open pack. Pointers point into the pack's memory and stay
+ * valid until clcpack_close. */
+typedef struct clcpack_entry_info {
+    const char *kernel;
+    const char *family;         /* kernel family from the manifest ("" if none) */
+    const char *options;        /* the exact build options */
+    size_t define_count;
+    const clcpack_define *defines; /* sorted by name */
+    uint32_t wg[3];
+    uint32_t device;            /* index into the device table */
+    uint32_t source;            /* index into the source table, or CLCPACK_NONE */
+    clcpack_binary_kind kind;
+    uint32_t arch;              /* sm number (90 for sm_90) for PTX and cubin; else 0 */
+    uint32_t codec;             /* docs/FORMAT.md, "codecs" */
+    uint32_t base;              /* delta base entry, or CLCPACK_NONE */
+    uint64_t raw_size;
+    uint64_t stored_size;
+    uint32_t raw_crc32;
+    /* Tuning result: 0 runs means not measured. */
+    uint32_t tune_runs;
+    uint32_t tune_width, tune_height;
+    uint64_t tune_median_ns;
+} clcpack_entry_info;
+
+typedef struct clcpack_source_info {
+    const char *name;           /* e.g. "amd_convolve.cl" */
+    uint64_t raw_size;
+    uint64_t stored_size;
+    uint32_t raw_crc32;
+} clcpack_source_info;
+
+/* ---------------------------------------------------------------------- */
+/* Reading                                                                 */
+
+typedef struct clcpack clcpack; /* opaque */
+
+/* Opens a pack file: reads it whole, checks the header and index checksum
+ * and every offset and size in the index. Entry bytes are checked (CRC-32)
+ * each time they are decoded. */
+CLCPACK_API clcpack_status clcpack_open_file(const char *path, clcpack **out, clcpack_error *err);
+
+/* Opens a pack held in memory (for example embedded in the application).
+ * The bytes are not copied: they must stay valid and unchanged until
+ * clcpack_close. Same checks as clcpack_open_file. */
+CLCPACK_API clcpack_status clcpack_open_memory(const void *data, size_t size, clcpack **out,
+                                               clcpack_error *err);
+
+/* Frees the handle. NULL is a no-op. */
+CLCPACK_API void clcpack_close(clcpack *p);
+
+CLCPACK_API size_t clcpack_device_count(const clcpack *p);
+CLCPACK_API clcpack_status clcpack_get_device(const clcpack *p, size_t i, clcpack_device_info *out);
+CLCPACK_API size_t clcpack_source_count(const clcpack *p);
+CLCPACK_API clcpack_status clcpack_get_source(const clcpack *p, size_t i, clcpack_source_info *out);
+CLCPACK_API size_t clcpack_entry_count(const clcpack *p);
+CLCPACK_API clcpack_status clcpack_get_entry(const clcpack *p, size_t i, clcpack_entry_info *out);
+
+/* Decodes entry i's binary (or source i) into buf, after checking its CRC-32.
+ * Two-call size query: with buf NULL (or cap too small) it sets *size to the
+ * raw size and returns CLCPACK_OK (or CLCPACK_E_BUFFER). Decoding work is
+ * bounded: a delta chain is at most CLCPACK_MAX_DELTA_CHAIN long. */
+#define CLCPACK_MAX_DELTA_CHAIN 8
+CLCPACK_API clcpack_status clcpack_read_binary(const clcpack *p, size_t entry, void *buf,
+                                               size_t cap, size_t *size, clcpack_error *err);
+CLCPACK_API clcpack_status clcpack_read_source(const clcpack *p, size_t source, void *buf,
+                                               size_t cap, size_t *size, clcpack_error *err);
+
+/* Finds the entries whose key equals *key, every device and form. Writes up
+ * to cap indices (ascending) and sets *count to how many matched.
+ * Returns CLCPACK_E_NOT_FOUND when none did. */
+CLCPACK_API clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *indices,
+                                        size_t cap, size_t *count, clcpack_error *err);
+
+/* ---------------------------------------------------------------------- */
+/* Creating programs                                                       */
+
+typedef enum clcpack_path {
+    CLCPACK_PATH_NONE = 0,
+    CLCPACK_PATH_NATIVE = 1,  /* native binary, fingerprint identical */
+    CLCPACK_PATH_CUBIN = 2,   /* cubin for this compute capability */
+    CLCPACK_PATH_PTX = 3,     /* PTX, JIT-compiled by the driver */
+    CLCPACK_PATH_SOURCE = 4   /* rebuilt from the stored source */
+} clcpack_path;
+
+/* Static name of a path: "native", "cubin", "ptx", "source", "none". */
+CLCPACK_API const char *clcpack_path_name(clcpack_path path);
+
+#define CLCPACK_REPORT_MAX 2048
+typedef struct clcpack_load_report {
+    clcpack_path path;      /* how the program was made */
+    uint32_t entry;         /* entry used (CLCPACK_NONE for none) */
+    uint32_t attempts;      /* how many forms were handed to the driver */
+    char why[CLCPACK_REPORT_MAX]; /* each form considered, in order, and why it
+                                     was used or passed over; '; '-separated */
+} clcpack_load_report;
+
+/* Flags for clcpack_load_options.flags */
+#define CLCPACK_LOAD_NO_SOURCE 1u   /* never rebuild from source */
+#define CLCPACK_LOAD_NO_BINARY 2u   /* skip binaries, rebuild from source */
+
+typedef struct clcpack_load_options {
+    size_t struct_size;     /* sizeof(clcpack_load_options) */
+    uint32_t flags;
+} clcpack_load_options;
+
+/* Makes a built cl_program for key on (ctx, dev), trying in order:
+ *  1. a native binary whose device fingerprint is identical to dev's;
+ *  2. for NVIDIA: a cubin for exactly dev's compute capability, then PTX;
+ *  3. the stored source, built with the stored options;
+ * and failing with CLCPACK_E_NO_USABLE_FORM (or CLCPACK_E_NOT_FOUND when no
+ * entry has the key). A form the driver rejects (any error from
+ * clCreateProgramWithBinary or clBuildProgram) is a miss: what was created is
+ * released and the next form is tried. Bytes reach the driver only after
+ * their CRC-32 matched. opts may be NULL; report may be NULL.
+ * On success *out is a built program the caller releases. */
+CLCPACK_API clcpack_status clcpack_create_program(const clcpack *p, const clcpack_key *key,
+                                                  cl_context ctx, cl_device_id dev,
+                                                  const clcpack_load_options *opts,
+                                                  cl_program *out, clcpack_load_report *report,
+                                                  clcpack_error *err);
+
+/* ---------------------------------------------------------------------- */
+/* Writing                                                                 */
+
+typedef struct clcpack_writer clcpack_writer; /* opaque, single-threaded */
+
+#define CLCPACK_WRITE_NO_SOURCES 1u /* store no kernel source (binary-only pack) */
+
+CLCPACK_API clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out,
+                                              clcpack_error *err);
+CLCPACK_API void clcpack_writer_free(clcpack_writer *w); /* NULL is a no-op */
+
+/* Adds a device (an identical one already added is reused); *index gets its
+ * index in the device table. */
+CLCPACK_API clcpack_status clcpack_writer_add_device(clcpack_writer *w,
+                                                     const clcpack_device_info *dev,
+                                                     uint32_t *index, clcpack_error *err);
+
+/* Adds a program source (the full text handed to clCreateProgramWithSource,
+ * includes already folded in). Identical text is stored once. With
+ * CLCPACK_WRITE_NO_SOURCES, *index is CLCPACK_NONE. */
+CLCPACK_API clcpack_status clcpack_writer_add_source(clcpack_writer *w, const char *name,
+                                                     const void *text, size_t size,
+                                                     uint32_t *index, clcpack_error *err);
+
+typedef struct clcpack_entry_spec {
+    size_t struct_size;         /* sizeof(clcpack_entry_spec) */
+    const char *kernel;
+    const char *family;         /* may be NULL */
+    const char *options;        /* exact build options; may be NULL for "" */
+    const clcpack_define *defines;
+    size_t define_count;
+    uint32_t wg[3];
+    uint32_t device;            /* from clcpack_writer_add_device */
+    uint32_t source;            /* from clcpack_writer_add_source, or CLCPACK_NONE */
+    clcpack_binary_kind kind;
+    uint32_t arch;
+    const void *binary;
+    size_t binary_size;
+} clcpack_entry_spec;
+
+/* Copies the entry. Adding the same (key, device, kind, arch) twice with the
+ * same bytes is a no-op; with other bytes it is CLCPACK_E_CONFLICT. */
+CLCPACK_API clcpack_status clcpack_writer_add_entry(clcpack_writer *w,
+                                                    const clcpack_entry_spec *spec,
+                                                    clcpack_error *err);
+
+/* Records a tuning measurement for an added entry (same key fields as spec). */
+CLCPACK_API clcpack_status clcpack_writer_set_tuning(clcpack_writer *w,
+                                                     const clcpack_entry_spec *spec,
+                                                     uint32_t width, uint32_t height,
+                                                     uint32_t runs, uint64_t median_ns,
+                                                     clcpack_error *err);
+
+/* Encodes the pack. The same inputs, added in any order, give the same bytes.
+ * write_file writes a temporary file beside path, fsyncs it, renames it over
+ * path and fsyncs the folder: path holds the old pack or the new one, never a
+ * partial one. write_memory returns a malloc'd buffer to free with
+ * clcpack_free. */
+CLCPACK_API clcpack_status clcpack_writer_write_file(clcpack_writer *w, const char *path,
+                                                     clcpack_error *err);
+CLCPACK_API clcpack_status clcpack_writer_write_memory(clcpack_writer *w, void **data,
+                                                       size_t *size, clcpack_error *err);
+CLCPACK_API void clcpack_free(void *data);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLCPACK_H */

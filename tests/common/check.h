@@ -1,0 +1,28 @@
+/*
+ * check.h — the small assertion layer every C test uses.
+ *
+ * CHECK(cond, fmt, ...) counts a check; a failed one is printed with its file
+ * and line. check_summary() prints "checks: P passed, F failed" (the line
+ * tests/run_tests.sh adds up) and returns the process exit status.
+ */
+#ifndef CLC_TEST_CHECK_H
+#define CLC_TEST_CHECK_H
+
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#define CHECK_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CHECK_PRINTF(a, b)
+#endif
+
+/* Records one check; returns ok so a test can stop early on a failure. */
+int check_report(int ok, const char *file, int line, const char *fmt, ...) CHECK_PRINTF(4, 5);
+/* Prints the summary line; returns 0 when nothing failed, else 1. */
+int check_summary(void);
+/* Number of failed checks so far. */
+int check_failures(void);
+
+#define CHECK(cond, ...) check_report(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+
+#endif
