@@ -40,12 +40,12 @@ all: deps $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so
 deps:
 	$(Q)sh scripts/deps.sh
 
-$(B)/pic/%.o: %.c
+$(B)/pic/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -DCLCPACK_BUILDING $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(DEPFLAGS) -c -o $@ $<
 
-$(B)/%.o: %.c
+$(B)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
@@ -66,7 +66,7 @@ $(B)/clc-pack: $(B)/clc/main.o $(B)/libclc.a $(B)/libclcpack.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CL)
 
-$(B)/tests/%: tests/%.c $(TEST_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a
+$(B)/tests/%: tests/%.c $(TEST_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $^ $(LDLIBS_CL)

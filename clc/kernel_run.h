@@ -22,7 +22,9 @@
 #define KR_ERR_MAX 1024
 
 /* The problem a variant is run on. For convolutions: the output is
- * width x height; the input is padded as docs/KERNELS.md's border rule says.
+ * width x height; the input is padded as docs/KERNELS.md's border rule says;
+ * filter_width is the width for kernels that take it as an argument (it is
+ * taken from the FILTER_WIDTH define when the variant has one).
  * For polynomials: n inputs, numcoeffs coefficients (numcoeffs is taken from
  * the NUMCOEFFS define when the variant has one). */
 typedef struct kr_problem {
@@ -30,6 +32,7 @@ typedef struct kr_problem {
     size_t n;
     int numcoeffs;
     uint64_t seed;              /* random data is a function of the seed */
+    int filter_width;
 } kr_problem;
 
 /* A problem of a sensible small size for v (both dimensions a few
@@ -41,7 +44,8 @@ void kr_default_problem(const mf_variant *v, uint64_t seed, kr_problem *p);
 int kr_supports(const mf_variant *v, const kr_problem *p, char err[KR_ERR_MAX]);
 
 typedef struct kr_result {
-    double max_rel_err;         /* max |out-ref| / max(|ref|, tiny) */
+    double max_rel_err;         /* max |out-ref| / (sum of |terms| of that
+                                   output): docs/KERNELS.md, "Checking" */
     size_t bad_index;           /* first element beyond tolerance (if any) */
     size_t unwritten;           /* outputs still holding the NaN poison */
     double kernel_ms;           /* time of the checked run (event profiling

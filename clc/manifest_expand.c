@@ -1,0 +1,282 @@
+/*
+ * manifest_expand.c — a kernel and a selection to build variants
+ * (mf_expand in manifest.h; rules in docs/MANIFEST.md).
+ *
+ * The variants are the cartesian product of the kernel's axes in manifest
+ * order, the first axis varying slowest, values in the order given (the
+ * selection's, else the defaults'). Each variant's defines are its axis
+ * values (not WG) and the derives that can be computed, sorted by name; the
+ * options string is built from them, so it is a function of the variant
+ * alone and reproducible.
+ */
+#include "manifest.h"
+
+#include "bounded_fmt.h"
+#include "manifest_expr.h"
+#include "value_list.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Far more variants than any pack holds; beyond it a selection is a
+ * mistake. */
+#define MF_MAX_VARIANTS 100000
+
+static int same_wg(const mf_value *a, const mf_value *b)
+{
+    for (int d = 0; d < 3; d++) {
+        long x = a->v[d] < 1 ? 1 : a->v[d], y = b->v[d] < 1 ? 1 : b->v[d];
+        if (x != y)
+            return 0;
+    }
+    return 1;
+}
+
+static int value_allowed(const mf_axis *a, const mf_value *val)
+{
+    for (size_t i = 0; i < a->n_allowed; i++)
+        if (a->is_wg ? same_wg(&a->allowed[i], val) : a->allowed[i].v[0] == val->v[0])
+            return 1;
+    return 0;
+}
+
+static void format_value(const mf_axis *a, const mf_value *val, char *buf, size_t cap)
+{
+    if (a->is_wg)
+        vl_format_wg(val->v, buf, cap);
+    else
+        snprintf(buf, cap, "%ld", val->v[0]);
+}
+
+/* The allowed values for a message, runs of one step written as A-B:S. */
+static void format_allowed(const mf_axis *a, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < a->n_allowed && len + 1 < cap;) {
+        char item[64];
+        size_t j = i;
+        if (!a->is_wg && i + 2 < a->n_allowed) {
+            long step = a->allowed[i + 1].v[0] - a->allowed[i].v[0];
+            while (step > 0 && j + 1 < a->n_allowed &&
+                   a->allowed[j + 1].v[0] - a->allowed[j].v[0] == step)
+                j++;
+            if (j - i < 2)
+                j = i;
+            else if (step == 1)
+                snprintf(item, sizeof item, "%ld-%ld", a->allowed[i].v[0], a->allowed[j].v[0]);
+            else
+                snprintf(item, sizeof item, "%ld-%ld:%ld", a->allowed[i].v[0],
+                         a->allowed[j].v[0], step);
+        }
+        if (j == i)
+            format_value(a, &a->allowed[i], item, sizeof item);
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? "," : "", item);
+        i = j + 1;
+    }
+}
+
+/* A 1-D work-group (N, or Nx1) given for every kernel is meant for the 1-D
+ * ones, a 2-D one for the 2-D ones: a kernel ignores selected work-groups of
+ * the other kind (a 2-D kernel keeps Nx1 when it allows it). */
+static int wg_applies(const mf_kernel *k, const mf_axis *a, const mf_value *val)
+{
+    int one_d = val->v[1] <= 1 && val->v[2] <= 1;
+    if (k->dims == 1)
+        return one_d;
+    return !one_d || value_allowed(a, val);
+}
+
+/* Chooses the values of axis a under sel into vals; returns the count
+ * (0: the axis takes no part), or -1 with err. */
+static int axis_values(const mf_kernel *k, const mf_axis *a, const mf_selection *sel,
+                       const mf_value **vals, mf_value *scratch, char err[MF_ERR_MAX])
+{
+    size_t s = 0;
+    while (sel && s < sel->n && strcmp(sel->names[s], a->name) != 0)
+        s++;
+    size_t n = 0;
+    if (sel && s < sel->n) {
+        for (size_t i = 0; i < sel->n_values[s] && i < MF_MAX_VALUES; i++) {
+            const mf_value *val = &sel->values[s][i];
+            if (a->is_wg && !wg_applies(k, a, val))
+                continue;
+            if (!value_allowed(a, val)) {
+                char shown[64], allowed[256];
+                format_value(a, val, shown, sizeof shown);
+                format_allowed(a, allowed, sizeof allowed);
+                bfmt(err, MF_ERR_MAX, "%s=%s is not allowed for kernel %s (allowed: %s)",
+                     a->name, shown, k->name, allowed);
+                return -1;
+            }
+            size_t j = 0;
+            while (j < n && !(a->is_wg ? same_wg(&scratch[j], val)
+                                       : scratch[j].v[0] == val->v[0]))
+                j++;
+            if (j == n)
+                scratch[n++] = *val;
+        }
+        if (n > 0) {
+            *vals = scratch;
+            return (int)n;
+        }
+    }
+    *vals = a->defaults;
+    return a->optional && !(sel && s < sel->n) ? 0 : (int)a->n_default;
+}
+
+typedef struct define_lookup {
+    const mf_kernel *k;
+    const mf_variant *v;
+} define_lookup;
+
+/* Names known to the kernel have a value when the variant defines them. */
+static int lookup_define(void *ctx, const char *name, long *value)
+{
+    const define_lookup *dl = ctx;
+    const char *s = mf_variant_define(dl->v, name);
+    if (s) {
+        *value = strtol(s, NULL, 10);
+        return 1;
+    }
+    for (size_t i = 0; i < dl->k->n_axes; i++)
+        if (strcmp(dl->k->axes[i].name, name) == 0)
+            return 0;
+    for (size_t i = 0; i < dl->k->n_derives; i++)
+        if (strcmp(dl->k->derives[i].name, name) == 0)
+            return 0;
+    return -1;
+}
+
+static int add_define(mf_variant *v, const char *name, long value, char err[MF_ERR_MAX])
+{
+    if (v->n_defines == MF_MAX_DEFINES) {
+        bfmt(err, MF_ERR_MAX, "kernel %s: more than %d defines", v->kernel->name,
+             MF_MAX_DEFINES);
+        return -1;
+    }
+    bfmt(v->define_names[v->n_defines], MF_NAME_MAX, "%s", name);
+    snprintf(v->define_values[v->n_defines], sizeof v->define_values[0], "%ld", value);
+    v->n_defines++;
+    return 0;
+}
+
+static int finish_variant(mf_variant *v, char err[MF_ERR_MAX])
+{
+    const mf_kernel *k = v->kernel;
+    define_lookup dl = {k, v};
+    for (size_t i = 0; i < k->n_derives; i++) {
+        long value;
+        char why[MF_ERR_MAX];
+        int rc = mfx_eval(k->derives[i].expr, 1, lookup_define, &dl, &value, why, sizeof why);
+        if (rc < 0) {
+            bfmt(err, MF_ERR_MAX, "kernel %s: derive %s: %s", k->name, k->derives[i].name, why);
+            return -1;
+        }
+        if (rc == 0 && add_define(v, k->derives[i].name, value, err) != 0)
+            return -1;
+    }
+    /* Insertion sort: a handful of names. */
+    for (size_t i = 1; i < v->n_defines; i++)
+        for (size_t j = i; j > 0 && strcmp(v->define_names[j - 1], v->define_names[j]) > 0; j--) {
+            char tn[MF_NAME_MAX], tv[sizeof v->define_values[0]];
+            memcpy(tn, v->define_names[j], sizeof tn);
+            memcpy(tv, v->define_values[j], sizeof tv);
+            memcpy(v->define_names[j], v->define_names[j - 1], sizeof tn);
+            memcpy(v->define_values[j], v->define_values[j - 1], sizeof tv);
+            memcpy(v->define_names[j - 1], tn, sizeof tn);
+            memcpy(v->define_values[j - 1], tv, sizeof tv);
+        }
+    size_t len = (size_t)snprintf(v->options, sizeof v->options, "-cl-std=CL1.2");
+    for (size_t i = 0; i < v->n_defines && len < sizeof v->options; i++)
+        len += (size_t)snprintf(v->options + len, sizeof v->options - len, " -D%s=%s",
+                                v->define_names[i], v->define_values[i]);
+    if (v->wg[0] && len < sizeof v->options)
+        len += (size_t)snprintf(v->options + len, sizeof v->options - len, " -DWG_X=%u",
+                                (unsigned)v->wg[0]);
+    if (v->wg[0] && k->dims == 2 && len < sizeof v->options)
+        len += (size_t)snprintf(v->options + len, sizeof v->options - len, " -DWG_Y=%u",
+                                (unsigned)v->wg[1]);
+    if (len >= sizeof v->options) {
+        bfmt(err, MF_ERR_MAX, "kernel %s: build options longer than %zu characters", k->name,
+             sizeof v->options - 1);
+        return -1;
+    }
+    return 0;
+}
+
+int mf_expand(const mf_kernel *k, const mf_selection *sel, mf_variant **out, size_t *n,
+              char err[MF_ERR_MAX])
+{
+    *out = NULL;
+    *n = 0;
+    err[0] = '\0';
+    const mf_value *vals[MF_MAX_AXES];
+    size_t counts[MF_MAX_AXES];
+    static const mf_value no_value[1];
+    mf_value scratch[MF_MAX_AXES][MF_MAX_VALUES];
+    size_t total = 1;
+    for (size_t i = 0; i < k->n_axes; i++) {
+        int c = axis_values(k, &k->axes[i], sel, &vals[i], scratch[i], err);
+        if (c < 0)
+            return -1;
+        /* An axis left out counts as one "no value" choice. */
+        counts[i] = c == 0 ? 1 : (size_t)c;
+        if (c == 0)
+            vals[i] = no_value;
+        total *= counts[i];
+        if (total > MF_MAX_VARIANTS) {
+            bfmt(err, MF_ERR_MAX, "kernel %s: the selection gives more than %d variants",
+                 k->name, MF_MAX_VARIANTS);
+            return -1;
+        }
+        if (c == 0)
+            counts[i] = 0;
+    }
+    mf_variant *vs = calloc(total, sizeof *vs);
+    if (!vs) {
+        bfmt(err, MF_ERR_MAX, "out of memory");
+        return -1;
+    }
+    size_t pick[MF_MAX_AXES] = {0};
+    for (size_t t = 0; t < total; t++) {
+        mf_variant *v = &vs[t];
+        v->kernel = k;
+        for (size_t i = 0; i < k->n_axes; i++) {
+            if (counts[i] == 0)
+                continue;
+            const mf_value *val = &vals[i][pick[i]];
+            if (k->axes[i].is_wg) {
+                for (int d = 0; d < 3; d++)
+                    v->wg[d] = (uint32_t)(val->v[d] < 1 ? 1 : val->v[d]);
+            } else if (add_define(v, k->axes[i].name, val->v[0], err) != 0) {
+                free(vs);
+                return -1;
+            }
+        }
+        if (finish_variant(v, err) != 0) {
+            free(vs);
+            return -1;
+        }
+        /* Odometer: the last axis turns fastest. */
+        for (size_t i = k->n_axes; i-- > 0;) {
+            if (counts[i] == 0)
+                continue;
+            if (++pick[i] < counts[i])
+                break;
+            pick[i] = 0;
+        }
+    }
+    *out = vs;
+    *n = total;
+    return 0;
+}
+
+const char *mf_variant_define(const mf_variant *v, const char *name)
+{
+    for (size_t i = 0; i < v->n_defines; i++)
+        if (strcmp(v->define_names[i], name) == 0)
+            return v->define_values[i];
+    return NULL;
+}
