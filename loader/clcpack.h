@@ -240,6 +240,9 @@ typedef struct clcpack_load_report {
 /* Flags for clcpack_load_options.flags */
 #define CLCPACK_LOAD_NO_SOURCE 1u   /* never rebuild from source */
 #define CLCPACK_LOAD_NO_BINARY 2u   /* skip binaries, rebuild from source */
+#define CLCPACK_LOAD_NO_NATIVE 4u   /* skip native binaries */
+#define CLCPACK_LOAD_NO_CUBIN 8u    /* skip cubins (e.g. to measure the PTX path) */
+#define CLCPACK_LOAD_NO_PTX 16u     /* skip PTX */
 
 typedef struct clcpack_load_options {
     size_t struct_size;     /* sizeof(clcpack_load_options) */

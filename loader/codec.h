@@ -1,0 +1,32 @@
+/*
+ * codec.h — the blob codecs of docs/FORMAT.md: zlib streams decoded to an
+ * exact declared size, and the XOR delta. Internal to libclcpack.
+ * codec_read.c is all a reader needs; codec_write.c adds compression.
+ */
+#ifndef CLCPACK_CODEC_H
+#define CLCPACK_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clcpack.h"
+
+/* CRC-32 (zlib's) of n bytes, any n. */
+uint32_t clcpk_crc32(const void *data, size_t n);
+
+/* Continues a CRC-32 over more bytes. */
+uint32_t clcpk_crc32_more(uint32_t crc, const void *data, size_t n);
+
+/* Inflates the zlib stream src[0..n) into exactly raw bytes at dst.
+ * CLCPACK_OK when the stream decodes to exactly raw bytes and ends exactly
+ * at src+n; else CLCPACK_E_FORMAT (or E_NOMEM) with a reason in why. */
+clcpack_status clcpk_inflate_exact(const uint8_t *src, size_t n, uint8_t *dst, size_t raw,
+                                char *why, size_t why_cap);
+
+/* dst[i] ^= base[i] for i < min(n, base_n). Both directions of the delta. */
+void clcpk_xor_delta(uint8_t *dst, size_t n, const uint8_t *base, size_t base_n);
+
+/* Deflates src (level 9) into a malloc'd buffer. CLCPACK_OK or E_NOMEM. */
+clcpack_status clcpk_deflate(const uint8_t *src, size_t n, uint8_t **out, size_t *out_n);
+
+#endif /* CLCPACK_CODEC_H */

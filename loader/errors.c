@@ -1,0 +1,88 @@
+#include "errors.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *clcpack_strerror(clcpack_status s)
+{
+    switch (s) {
+    case CLCPACK_OK: return "success";
+    case CLCPACK_E_IO: return "input/output error";
+    case CLCPACK_E_FORMAT: return "not a well-formed pack";
+    case CLCPACK_E_VERSION: return "the pack needs a newer reader";
+    case CLCPACK_E_CHECKSUM: return "checksum mismatch";
+    case CLCPACK_E_LIMIT: return "declared size or count beyond the limits";
+    case CLCPACK_E_NOMEM: return "out of memory";
+    case CLCPACK_E_INVALID_ARG: return "invalid argument";
+    case CLCPACK_E_NOT_FOUND: return "no entry has that key";
+    case CLCPACK_E_OPENCL: return "an OpenCL query failed";
+    case CLCPACK_E_NO_USABLE_FORM: return "no form of the entry could be loaded on this device";
+    case CLCPACK_E_BUILD: return "the stored source failed to build";
+    case CLCPACK_E_CONFLICT: return "an entry with that key was already added with other bytes";
+    case CLCPACK_E_BUFFER: return "buffer too small";
+    }
+    return "unknown status";
+}
+
+clcpack_status clcpk_fail(clcpack_error *err, clcpack_status status, const char *fmt, ...)
+{
+    if (!err)
+        return status;
+    err->status = status;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    /* Messages quote names and build logs from files: keep them one line. */
+    for (char *c = err->message; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = ' ';
+    return status;
+}
+
+const char *clcpk_cl_error_name(int code, char *buf, size_t cap)
+{
+    static const struct {
+        int code;
+        const char *name;
+    } names[] = {
+        {0, "CL_SUCCESS"},
+        {-1, "CL_DEVICE_NOT_FOUND"},
+        {-2, "CL_DEVICE_NOT_AVAILABLE"},
+        {-3, "CL_COMPILER_NOT_AVAILABLE"},
+        {-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+        {-5, "CL_OUT_OF_RESOURCES"},
+        {-6, "CL_OUT_OF_HOST_MEMORY"},
+        {-11, "CL_BUILD_PROGRAM_FAILURE"},
+        {-17, "CL_LINK_PROGRAM_FAILURE"},
+        {-30, "CL_INVALID_VALUE"},
+        {-32, "CL_INVALID_PLATFORM"},
+        {-33, "CL_INVALID_DEVICE"},
+        {-34, "CL_INVALID_CONTEXT"},
+        {-42, "CL_INVALID_BINARY"},
+        {-43, "CL_INVALID_BUILD_OPTIONS"},
+        {-44, "CL_INVALID_PROGRAM"},
+        {-45, "CL_INVALID_PROGRAM_EXECUTABLE"},
+        {-46, "CL_INVALID_KERNEL_NAME"},
+        {-47, "CL_INVALID_KERNEL_DEFINITION"},
+        {-59, "CL_INVALID_OPERATION"},
+        {-1001, "CL_PLATFORM_NOT_FOUND_KHR"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].code == code)
+            return names[i].name;
+    snprintf(buf, cap, "OpenCL error %d", code);
+    return buf;
+}
+
+const char *clcpk_errno_text(int errnum, char *buf, size_t cap)
+{
+#if defined(_GNU_SOURCE)
+    return strerror_r(errnum, buf, cap);
+#else
+    if (strerror_r(errnum, buf, cap) != 0)
+        snprintf(buf, cap, "error %d", errnum);
+    return buf;
+#endif
+}

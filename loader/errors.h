@@ -1,0 +1,29 @@
+/*
+ * errors.h — filling a clcpack_error, and names for OpenCL error codes.
+ * Internal to libclcpack.
+ */
+#ifndef CLCPACK_ERRORS_H
+#define CLCPACK_ERRORS_H
+
+#include "clcpack.h"
+
+#if defined(__GNUC__)
+#define PK_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PK_PRINTF(a, b)
+#endif
+
+/* Sets err (when not NULL) to status and the formatted message, with
+ * control characters turned into spaces so the message stays one line.
+ * Returns status, so a caller can write `return clcpk_fail(err, ...);`. */
+clcpack_status clcpk_fail(clcpack_error *err, clcpack_status status, const char *fmt, ...)
+    PK_PRINTF(3, 4);
+
+/* "CL_INVALID_BINARY" for -42; "OpenCL error -1234" style text for codes
+ * it does not know, written into a buffer owned by the caller. */
+const char *clcpk_cl_error_name(int code, char *buf, size_t cap);
+
+/* The text of an errno value, thread-safe (strerror is not). */
+const char *clcpk_errno_text(int errnum, char *buf, size_t cap);
+
+#endif /* CLCPACK_ERRORS_H */

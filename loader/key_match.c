@@ -1,0 +1,147 @@
+/*
+ * key_match.c — what it means for an entry to have a key, finding the
+ * entries that do, and the one-line description of a key used in messages.
+ *
+ * A key is (kernel, define set, work-group size). The define set is a set:
+ * the caller may give it in any order, and it must hold exactly the entry's
+ * defines, no more and no fewer.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "errors.h"
+#include "pack_reader.h"
+#include "text.h"
+
+static const char *value_or_empty(const char *v) { return v ? v : ""; }
+
+clcpack_status clcpk_check_key(const clcpack_key *key, clcpack_error *err)
+{
+    if (!key)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "key is NULL");
+    if (!key->kernel || !key->kernel[0])
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "key has no kernel name");
+    if (key->define_count && !key->defines)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "key of %s: %zu defines but defines is NULL",
+                       key->kernel, key->define_count);
+    for (size_t i = 0; i < key->define_count; i++) {
+        const char *name = key->defines[i].name;
+        if (!name || !name[0])
+            return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "key of %s: define %zu has no name",
+                           key->kernel, i);
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(key->defines[j].name, name) == 0)
+                return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "key of %s: define %s given twice",
+                               key->kernel, name);
+    }
+    return CLCPACK_OK;
+}
+
+/* The entry's defines are sorted by name: binary search. */
+static const clcpack_define *entry_define(const clcpack_entry_info *e, const char *name)
+{
+    size_t lo = 0, hi = e->define_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(e->defines[mid].name, name);
+        if (c == 0)
+            return &e->defines[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+int clcpk_entry_matches(const clcpack_entry_info *e, const clcpack_key *key)
+{
+    if (strcmp(e->kernel, key->kernel) != 0 || e->define_count != key->define_count)
+        return 0;
+    for (int k = 0; k < 3; k++)
+        if (e->wg[k] != key->wg[k])
+            return 0;
+    /* Same count and key names distinct: each key define found in the entry
+     * with its value makes the two sets equal. */
+    for (size_t i = 0; i < key->define_count; i++) {
+        const clcpack_define *d = entry_define(e, key->defines[i].name);
+        if (!d || strcmp(d->value, value_or_empty(key->defines[i].value)) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static void describe(pk_text *t, const char *kernel, const clcpack_define *defs, size_t n,
+                     const uint32_t wg[3])
+{
+    clcpk_text_add(t, "%s", kernel);
+    if (n) {
+        clcpk_text_add(t, " [");
+        for (size_t i = 0; i < n; i++) {
+            const char *v = value_or_empty(defs[i].value);
+            clcpk_text_add(t, "%s%s%s%s", i ? " " : "", defs[i].name ? defs[i].name : "?",
+                        v[0] ? "=" : "", v);
+        }
+        clcpk_text_add(t, "]");
+    }
+    if (!wg[0] && !wg[1] && !wg[2])
+        clcpk_text_add(t, " no wg");
+    else if (wg[2] <= 1)
+        clcpk_text_add(t, " wg %ux%u", wg[0], wg[1]);
+    else
+        clcpk_text_add(t, " wg %ux%ux%u", wg[0], wg[1], wg[2]);
+}
+
+void clcpk_describe_entry_key(const clcpack_entry_info *e, char *buf, size_t cap)
+{
+    pk_text t;
+    clcpk_text_init(&t, buf, cap);
+    describe(&t, e->kernel, e->defines, e->define_count, e->wg);
+}
+
+void clcpk_describe_key(const clcpack_key *key, char *buf, size_t cap)
+{
+    pk_text t;
+    clcpk_text_init(&t, buf, cap);
+    describe(&t, key->kernel ? key->kernel : "?", key->defines, key->defines ? key->define_count : 0,
+             key->wg);
+}
+
+clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *indices, size_t cap,
+                            size_t *count, clcpack_error *err)
+{
+    if (count)
+        *count = 0;
+    if (!p)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_find: pack is NULL");
+    if (cap && !indices)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_find: indices is NULL, cap %zu", cap);
+    clcpack_status st = clcpk_check_key(key, err);
+    if (st != CLCPACK_OK)
+        return st;
+    size_t n = 0, same_kernel = 0;
+    for (size_t i = 0; i < p->n_entries; i++) {
+        const clcpack_entry_info *e = &p->entries[i].info;
+        if (strcmp(e->kernel, key->kernel) == 0)
+            same_kernel++;
+        if (!clcpk_entry_matches(e, key))
+            continue;
+        if (n < cap)
+            indices[n] = i;
+        n++;
+    }
+    if (count)
+        *count = n;
+    if (n == 0) {
+        char desc[512];
+        clcpk_describe_key(key, desc, sizeof desc);
+        if (same_kernel)
+            return clcpk_fail(err, CLCPACK_E_NOT_FOUND,
+                           "no entry for %s: the pack has %zu entries of %s, none with this define "
+                           "set and work-group size",
+                           desc, same_kernel, key->kernel);
+        return clcpk_fail(err, CLCPACK_E_NOT_FOUND, "no entry for %s: the pack has no kernel %s",
+                       desc, key->kernel);
+    }
+    return CLCPACK_OK;
+}

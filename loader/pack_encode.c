@@ -1,0 +1,468 @@
+/*
+ * pack_encode.c — turning a writer's contents into pack bytes: the
+ * deterministic order of devices, entries and sources, the choice of codec
+ * and delta base for each blob, and the header and index of
+ * docs/FORMAT.md.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "codec.h"
+#include "errors.h"
+#include "pack_format.h"
+#include "pack_writer.h"
+
+/* How many earlier entries of its group a binary is tried against. */
+#define DELTA_CANDIDATES 8
+
+/* A growing output buffer; after a failed allocation every put is a no-op
+ * and `failed` says so once at the end. */
+typedef struct out_buf {
+    uint8_t *p;
+    size_t n, cap;
+    int failed;
+} out_buf;
+
+static uint8_t *buf_reserve(out_buf *b, size_t k)
+{
+    if (b->failed)
+        return NULL;
+    if (k > b->cap - b->n) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap - b->n < k) {
+            if (cap > SIZE_MAX / 2) {
+                b->failed = 1;
+                return NULL;
+            }
+            cap *= 2;
+        }
+        uint8_t *p = realloc(b->p, cap);
+        if (!p) {
+            b->failed = 1;
+            return NULL;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    uint8_t *at = b->p + b->n;
+    b->n += k;
+    return at;
+}
+
+static void buf_u32(out_buf *b, uint32_t v)
+{
+    uint8_t *p = buf_reserve(b, 4);
+    if (p)
+        put_le32(p, v);
+}
+
+static void buf_u64(out_buf *b, uint64_t v)
+{
+    uint8_t *p = buf_reserve(b, 8);
+    if (p)
+        put_le64(p, v);
+}
+
+static void buf_bytes(out_buf *b, const void *src, size_t n)
+{
+    uint8_t *p = buf_reserve(b, n);
+    if (p && n)
+        memcpy(p, src, n);
+}
+
+static void buf_str(out_buf *b, const char *s, size_t max)
+{
+    size_t n = strnlen(s, max);
+    buf_u32(b, (uint32_t)n);
+    buf_bytes(b, s, n);
+}
+
+/* A record starts with its own length: reserve it, patch it at the end. */
+static size_t rec_begin(out_buf *b)
+{
+    size_t start = b->n;
+    buf_u32(b, 0);
+    return start;
+}
+
+static void rec_end(out_buf *b, size_t start)
+{
+    if (!b->failed)
+        put_le32(b->p + start, (uint32_t)(b->n - start));
+}
+
+/* A blob chosen for a source or an entry. data NULL means "the raw bytes". */
+typedef struct blob {
+    uint8_t *data;
+    size_t n;
+    uint32_t codec;
+    uint32_t base;  /* position in the sorted entries, or CLCPACK_NONE */
+    uint32_t chain;
+    uint64_t offset;
+} blob;
+
+typedef struct encoder {
+    const clcpack_writer *w;
+    size_t *dev_order;  /* sorted position -> added index */
+    uint32_t *dev_rank; /* added index -> sorted position */
+    size_t *ent_order;
+    size_t *src_order;
+    uint32_t *src_rank;
+    blob *src_blobs;    /* by sorted position */
+    blob *ent_blobs;
+} encoder;
+
+typedef int (*index_cmp)(const encoder *e, size_t a, size_t b);
+
+/* Stable bottom-up merge sort of indices (qsort has no context argument
+ * in C11 and is not stable). */
+static void sort_indices(size_t *idx, size_t *tmp, size_t n, index_cmp cmp, const encoder *e)
+{
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = cmp(e, idx[j], idx[i]) < 0 ? idx[j++] : idx[i++];
+            while (i < mid)
+                tmp[k++] = idx[i++];
+            while (j < hi)
+                tmp[k++] = idx[j++];
+        }
+        memcpy(idx, tmp, n * sizeof *idx);
+    }
+}
+
+static int cmp_device(const encoder *e, size_t a, size_t b)
+{
+    return clcpk_device_compare(&e->w->devices[a], &e->w->devices[b]);
+}
+
+static int cmp_u32(uint32_t a, uint32_t b) { return a < b ? -1 : a > b; }
+
+static int cmp_entry(const encoder *enc, size_t ia, size_t ib)
+{
+    const w_entry *a = &enc->w->entries[ia], *b = &enc->w->entries[ib];
+    int c = strcmp(a->kernel, b->kernel);
+    if (c)
+        return c;
+    size_t n = a->n_defines < b->n_defines ? a->n_defines : b->n_defines;
+    for (size_t k = 0; k < n; k++) {
+        if ((c = strcmp(a->defines[k].name, b->defines[k].name)) ||
+            (c = clcpk_value_compare(a->defines[k].value, b->defines[k].value)))
+            return c;
+    }
+    if ((c = cmp_u32((uint32_t)a->n_defines, (uint32_t)b->n_defines)))
+        return c;
+    for (int k = 0; k < 3; k++)
+        if ((c = cmp_u32(a->wg[k], b->wg[k])))
+            return c;
+    if ((c = cmp_u32(enc->dev_rank[a->device], enc->dev_rank[b->device])) ||
+        (c = cmp_u32((uint32_t)a->kind, (uint32_t)b->kind)) || (c = cmp_u32(a->arch, b->arch)))
+        return c;
+    return 0;
+}
+
+static int cmp_source(const encoder *e, size_t ia, size_t ib)
+{
+    const w_source *a = &e->w->sources[ia], *b = &e->w->sources[ib];
+    int c = strcmp(a->name, b->name);
+    if (c)
+        return c;
+    size_t n = a->size < b->size ? a->size : b->size;
+    if ((c = memcmp(a->text, b->text, n)))
+        return c;
+    return a->size < b->size ? -1 : a->size > b->size;
+}
+
+/* Entries whose binaries are alike enough to delta: everything but the
+ * defines equal. */
+static int same_group(const w_entry *a, const w_entry *b)
+{
+    return a->device == b->device && a->kind == b->kind && a->arch == b->arch &&
+           memcmp(a->wg, b->wg, sizeof a->wg) == 0 && strcmp(a->kernel, b->kernel) == 0;
+}
+
+static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
+{
+    const w_entry *e = &enc->w->entries[enc->ent_order[pos]];
+    blob best = {0};
+    best.base = CLCPACK_NONE;
+    best.chain = 1;
+    clcpack_status st = clcpk_deflate(e->bin, e->size, &best.data, &best.n);
+    if (st != CLCPACK_OK)
+        return st;
+    best.codec = PK_CODEC_ZLIB;
+
+    uint8_t *delta = malloc(e->size);
+    if (!delta) {
+        free(best.data);
+        return CLCPACK_E_NOMEM;
+    }
+    size_t tried = 0;
+    for (size_t j = pos; j-- > 0 && tried < DELTA_CANDIDATES;) {
+        const w_entry *b = &enc->w->entries[enc->ent_order[j]];
+        if (!same_group(e, b) || enc->ent_blobs[j].chain >= CLCPACK_MAX_DELTA_CHAIN)
+            continue;
+        tried++;
+        memcpy(delta, e->bin, e->size);
+        clcpk_xor_delta(delta, e->size, b->bin, b->size);
+        uint8_t *z;
+        size_t zn;
+        if ((st = clcpk_deflate(delta, e->size, &z, &zn)) != CLCPACK_OK) {
+            free(delta);
+            free(best.data);
+            return st;
+        }
+        /* Strictly smaller: ties keep the lower codec, then the nearer base. */
+        if (zn < best.n) {
+            free(best.data);
+            best.data = z;
+            best.n = zn;
+            best.codec = PK_CODEC_XOR_ZLIB;
+            best.base = (uint32_t)j;
+            best.chain = enc->ent_blobs[j].chain + 1;
+        } else {
+            free(z);
+        }
+    }
+    free(delta);
+    if (best.n >= e->size) {
+        free(best.data);
+        best.data = NULL;
+        best.n = e->size;
+        best.codec = PK_CODEC_STORED;
+        best.base = CLCPACK_NONE;
+        best.chain = 1;
+    }
+    enc->ent_blobs[pos] = best;
+    return CLCPACK_OK;
+}
+
+static clcpack_status choose_source_blob(encoder *enc, size_t pos)
+{
+    const w_source *s = &enc->w->sources[enc->src_order[pos]];
+    blob b = {0};
+    b.base = CLCPACK_NONE;
+    b.chain = 1;
+    clcpack_status st = clcpk_deflate(s->text, s->size, &b.data, &b.n);
+    if (st != CLCPACK_OK)
+        return st;
+    b.codec = PK_CODEC_ZLIB;
+    if (b.n >= s->size) {
+        free(b.data);
+        b.data = NULL;
+        b.n = s->size;
+        b.codec = PK_CODEC_STORED;
+    }
+    enc->src_blobs[pos] = b;
+    return CLCPACK_OK;
+}
+
+/* Sorts devices and entries, then numbers sources by first use. */
+static clcpack_status order_all(encoder *enc)
+{
+    const clcpack_writer *w = enc->w;
+    size_t most = w->n_devices;
+    if (w->n_entries > most)
+        most = w->n_entries;
+    if (w->n_sources > most)
+        most = w->n_sources;
+    size_t *tmp = malloc((most ? most : 1) * sizeof *tmp);
+    if (!tmp)
+        return CLCPACK_E_NOMEM;
+    for (size_t i = 0; i < w->n_devices; i++)
+        enc->dev_order[i] = i;
+    sort_indices(enc->dev_order, tmp, w->n_devices, cmp_device, enc);
+    for (size_t i = 0; i < w->n_devices; i++)
+        enc->dev_rank[enc->dev_order[i]] = (uint32_t)i;
+    for (size_t i = 0; i < w->n_entries; i++)
+        enc->ent_order[i] = i;
+    sort_indices(enc->ent_order, tmp, w->n_entries, cmp_entry, enc);
+
+    size_t next = 0;
+    for (size_t i = 0; i < w->n_sources; i++)
+        enc->src_rank[i] = CLCPACK_NONE;
+    for (size_t i = 0; i < w->n_entries; i++) {
+        uint32_t s = w->entries[enc->ent_order[i]].source;
+        if (s != CLCPACK_NONE && enc->src_rank[s] == CLCPACK_NONE) {
+            enc->src_rank[s] = (uint32_t)next;
+            enc->src_order[next++] = s;
+        }
+    }
+    size_t first_unused = next;
+    for (size_t i = 0; i < w->n_sources; i++)
+        if (enc->src_rank[i] == CLCPACK_NONE)
+            enc->src_order[next++] = i;
+    sort_indices(enc->src_order + first_unused, tmp, next - first_unused, cmp_source, enc);
+    for (size_t i = first_unused; i < next; i++)
+        enc->src_rank[enc->src_order[i]] = (uint32_t)i;
+    free(tmp);
+    return CLCPACK_OK;
+}
+
+static void put_device(out_buf *b, const clcpack_device_info *d)
+{
+    size_t start = rec_begin(b);
+    const size_t max = CLCPACK_FP_STR - 1;
+    buf_str(b, d->platform_name, max);
+    buf_str(b, d->platform_version, max);
+    buf_str(b, d->device_name, max);
+    buf_str(b, d->device_version, max);
+    buf_str(b, d->driver_version, max);
+    buf_str(b, d->opencl_c_version, max);
+    buf_u64(b, d->device_type);
+    buf_u32(b, d->vendor_id);
+    buf_u32(b, d->address_bits);
+    buf_u32(b, d->has_uuid);
+    buf_bytes(b, d->device_uuid, 16);
+    buf_bytes(b, d->driver_uuid, 16);
+    buf_u32(b, d->nv_cc_major);
+    buf_u32(b, d->nv_cc_minor);
+    rec_end(b, start);
+}
+
+static void put_source(out_buf *b, const w_source *s, const blob *bl)
+{
+    size_t start = rec_begin(b);
+    buf_str(b, s->name, SIZE_MAX);
+    buf_u32(b, bl->codec);
+    buf_u64(b, bl->offset);
+    buf_u64(b, bl->n);
+    buf_u64(b, s->size);
+    buf_u32(b, s->crc);
+    rec_end(b, start);
+}
+
+static void put_entry(out_buf *b, const encoder *enc, const w_entry *e, const blob *bl)
+{
+    size_t start = rec_begin(b);
+    buf_u32(b, enc->dev_rank[e->device]);
+    buf_u32(b, e->source == CLCPACK_NONE ? CLCPACK_NONE : enc->src_rank[e->source]);
+    buf_str(b, e->kernel, SIZE_MAX);
+    buf_str(b, e->family, SIZE_MAX);
+    buf_str(b, e->options, SIZE_MAX);
+    buf_u32(b, (uint32_t)e->n_defines);
+    for (size_t k = 0; k < e->n_defines; k++) {
+        buf_str(b, e->defines[k].name, SIZE_MAX);
+        buf_str(b, e->defines[k].value, SIZE_MAX);
+    }
+    for (int k = 0; k < 3; k++)
+        buf_u32(b, e->wg[k]);
+    buf_u32(b, (uint32_t)e->kind);
+    buf_u32(b, e->arch);
+    buf_u32(b, bl->codec);
+    buf_u32(b, bl->base);
+    buf_u64(b, bl->offset);
+    buf_u64(b, bl->n);
+    buf_u64(b, e->size);
+    buf_u32(b, e->crc);
+    buf_u32(b, e->tune_runs);
+    buf_u32(b, e->tune_width);
+    buf_u32(b, e->tune_height);
+    buf_u64(b, e->tune_median_ns);
+    rec_end(b, start);
+}
+
+static clcpack_status serialize(encoder *enc, out_buf *b)
+{
+    const clcpack_writer *w = enc->w;
+    uint8_t *hdr = buf_reserve(b, PK_HEADER_SIZE);
+    if (hdr)
+        memset(hdr, 0, PK_HEADER_SIZE);
+    for (size_t i = 0; i < w->n_sources; i++) {
+        blob *bl = &enc->src_blobs[i];
+        bl->offset = b->n;
+        buf_bytes(b, bl->data ? bl->data : w->sources[enc->src_order[i]].text, bl->n);
+    }
+    for (size_t i = 0; i < w->n_entries; i++) {
+        blob *bl = &enc->ent_blobs[i];
+        bl->offset = b->n;
+        buf_bytes(b, bl->data ? bl->data : w->entries[enc->ent_order[i]].bin, bl->n);
+    }
+    size_t index_offset = b->n;
+    size_t start = rec_begin(b);
+    buf_u32(b, (uint32_t)w->n_devices);
+    buf_u32(b, (uint32_t)w->n_sources);
+    buf_u32(b, (uint32_t)w->n_entries);
+    rec_end(b, start);
+    for (size_t i = 0; i < w->n_devices; i++)
+        put_device(b, &w->devices[enc->dev_order[i]]);
+    for (size_t i = 0; i < w->n_sources; i++)
+        put_source(b, &w->sources[enc->src_order[i]], &enc->src_blobs[i]);
+    for (size_t i = 0; i < w->n_entries; i++)
+        put_entry(b, enc, &w->entries[enc->ent_order[i]], &enc->ent_blobs[i]);
+    if (b->failed)
+        return CLCPACK_E_NOMEM;
+
+    uint8_t *h = b->p;
+    memcpy(h + PK_OFF_MAGIC, PK_MAGIC, PK_MAGIC_SIZE);
+    put_le16(h + PK_OFF_FORMAT_VERSION, PK_FORMAT_VERSION);
+    put_le16(h + PK_OFF_MIN_READER, 1);
+    put_le32(h + PK_OFF_HEADER_SIZE, PK_HEADER_SIZE);
+    put_le64(h + PK_OFF_FILE_SIZE, b->n);
+    put_le64(h + PK_OFF_INDEX_OFFSET, index_offset);
+    put_le64(h + PK_OFF_INDEX_SIZE, b->n - index_offset);
+    put_le32(h + PK_OFF_FLAGS, (w->flags & CLCPACK_WRITE_NO_SOURCES) ? PK_FLAG_NO_SOURCES : 0);
+    uint32_t crc = clcpk_crc32(h, PK_OFF_CHECKSUM);
+    crc = clcpk_crc32_more(crc, h + PK_OFF_RESERVED, PK_HEADER_SIZE - PK_OFF_RESERVED);
+    crc = clcpk_crc32_more(crc, h + index_offset, b->n - index_offset);
+    put_le32(h + PK_OFF_CHECKSUM, crc);
+    return CLCPACK_OK;
+}
+
+static void free_encoder(encoder *enc)
+{
+    if (enc->src_blobs)
+        for (size_t i = 0; i < enc->w->n_sources; i++)
+            free(enc->src_blobs[i].data);
+    if (enc->ent_blobs)
+        for (size_t i = 0; i < enc->w->n_entries; i++)
+            free(enc->ent_blobs[i].data);
+    free(enc->dev_order);
+    free(enc->dev_rank);
+    free(enc->ent_order);
+    free(enc->src_order);
+    free(enc->src_rank);
+    free(enc->src_blobs);
+    free(enc->ent_blobs);
+}
+
+clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *size, clcpack_error *err)
+{
+    *data = NULL;
+    *size = 0;
+    encoder enc = {0};
+    enc.w = w;
+    size_t nd = w->n_devices ? w->n_devices : 1, ns = w->n_sources ? w->n_sources : 1,
+           ne = w->n_entries ? w->n_entries : 1;
+    enc.dev_order = malloc(nd * sizeof *enc.dev_order);
+    enc.dev_rank = malloc(nd * sizeof *enc.dev_rank);
+    enc.ent_order = malloc(ne * sizeof *enc.ent_order);
+    enc.src_order = malloc(ns * sizeof *enc.src_order);
+    enc.src_rank = malloc(ns * sizeof *enc.src_rank);
+    enc.src_blobs = calloc(ns, sizeof *enc.src_blobs);
+    enc.ent_blobs = calloc(ne, sizeof *enc.ent_blobs);
+    clcpack_status st = CLCPACK_E_NOMEM;
+    if (enc.dev_order && enc.dev_rank && enc.ent_order && enc.src_order && enc.src_rank &&
+        enc.src_blobs && enc.ent_blobs)
+        st = order_all(&enc);
+    for (size_t i = 0; st == CLCPACK_OK && i < w->n_sources; i++)
+        st = choose_source_blob(&enc, i);
+    for (size_t i = 0; st == CLCPACK_OK && i < w->n_entries; i++)
+        st = choose_entry_blob(&enc, i);
+    out_buf b = {0};
+    if (st == CLCPACK_OK)
+        st = serialize(&enc, &b);
+    free_encoder(&enc);
+    if (st != CLCPACK_OK) {
+        free(b.p);
+        return clcpk_fail(err, st, "encoding a pack of %zu entries: %s", w->n_entries,
+                       clcpack_strerror(st));
+    }
+    *data = b.p;
+    *size = b.n;
+    return CLCPACK_OK;
+}

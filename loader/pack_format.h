@@ -1,0 +1,55 @@
+/*
+ * pack_format.h — the constants of pack format version 1 (docs/FORMAT.md):
+ * header field offsets, codec numbers, record sizes and the limits a reader
+ * enforces before it allocates anything. Internal to libclcpack.
+ */
+#ifndef CLCPACK_PACK_FORMAT_H
+#define CLCPACK_PACK_FORMAT_H
+
+#include <stdint.h>
+
+/* "\x89CLCPK\r\n": the high byte and the CR LF show 7-bit or text-mode damage. */
+#define PK_MAGIC "\x89" "CLCPK\r\n"
+#define PK_MAGIC_SIZE 8
+
+/* The format this library writes, and the newest min_reader_version it reads. */
+#define PK_FORMAT_VERSION 1u
+#define PK_READER_VERSION 1u
+
+/* Header, version 1. */
+#define PK_HEADER_SIZE 64u
+#define PK_OFF_MAGIC 0
+#define PK_OFF_FORMAT_VERSION 8
+#define PK_OFF_MIN_READER 10
+#define PK_OFF_HEADER_SIZE 12
+#define PK_OFF_FILE_SIZE 16
+#define PK_OFF_INDEX_OFFSET 24
+#define PK_OFF_INDEX_SIZE 32
+#define PK_OFF_FLAGS 40
+#define PK_OFF_CHECKSUM 44
+#define PK_OFF_RESERVED 48
+
+#define PK_FLAG_NO_SOURCES 1u
+
+/* Codecs. */
+#define PK_CODEC_STORED 0u
+#define PK_CODEC_ZLIB 1u
+#define PK_CODEC_XOR_ZLIB 2u
+
+/* The smallest record of each kind, used to cap counts before allocating. */
+#define PK_COUNTS_RECORD_MIN 16u
+#define PK_DEVICE_RECORD_MIN 88u
+#define PK_SOURCE_RECORD_MIN 40u
+#define PK_ENTRY_RECORD_MIN 104u
+#define PK_DEFINE_MIN 8u /* two empty str fields */
+
+/* Limits against lying sizes. */
+#define PK_MAX_RAW_SIZE (1ull << 30)
+/* zlib's largest expansion is about 1032:1; a raw size beyond this bound for
+ * its stored size cannot be a real zlib stream. */
+#define PK_ZLIB_MAX_RATIO 1032ull
+#define PK_ZLIB_MAX_SLACK 1024ull
+
+#define PK_NVIDIA_VENDOR_ID 0x10DEu
+
+#endif /* CLCPACK_PACK_FORMAT_H */

@@ -1,0 +1,546 @@
+/*
+ * pack_read.c — opening a pack: the header and index checks of
+ * docs/FORMAT.md, and the parsed tables every later call reads.
+ *
+ * Nothing from the file is trusted: counts are capped by the bytes that
+ * could hold them before anything is allocated, every offset and size is
+ * checked against the file with subtractions (no overflow), and every field
+ * read goes through the bounded cursor of bytes.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bytes.h"
+#include "codec.h"
+#include "errors.h"
+#include "pack_format.h"
+#include "pack_reader.h"
+
+typedef struct header {
+    uint16_t format_version, min_reader;
+    uint32_t header_size, flags;
+    uint64_t file_size, index_offset, index_size;
+} header;
+
+/* State of one index parse. `problem` holds what is wrong with the record
+ * being read; the caller adds which record and where. */
+typedef struct parse_ctx {
+    clcpack *p;
+    const header *h;
+    const uint8_t *index;
+    char *arena;
+    size_t arena_used, arena_cap;
+    size_t defines_used, defines_cap;
+    clcpack_status problem_status;
+    char problem[512];
+} parse_ctx;
+
+static int problem(parse_ctx *c, clcpack_status st, const char *fmt, ...) PK_PRINTF(3, 4);
+
+static int problem(parse_ctx *c, clcpack_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->problem, sizeof c->problem, fmt, ap);
+    va_end(ap);
+    c->problem_status = st;
+    return -1;
+}
+
+static clcpack_status check_header(const uint8_t *d, size_t size, header *h, clcpack_error *err)
+{
+    if (size < PK_MAGIC_SIZE || memcmp(d, PK_MAGIC, PK_MAGIC_SIZE) != 0)
+        return clcpk_fail(err, CLCPACK_E_FORMAT,
+                       size < PK_MAGIC_SIZE ? "not a pack: %zu bytes, too short for the magic"
+                                            : "not a pack: bad magic at offset 0 (%zu bytes)",
+                       size);
+    if (size < PK_OFF_HEADER_SIZE)
+        return clcpk_fail(err, CLCPACK_E_FORMAT,
+                       "pack is truncated: %zu bytes, the header's version fields end at %u", size,
+                       (unsigned)PK_OFF_HEADER_SIZE);
+    h->format_version = get_le16(d + PK_OFF_FORMAT_VERSION);
+    h->min_reader = get_le16(d + PK_OFF_MIN_READER);
+    if (h->min_reader > PK_READER_VERSION)
+        return clcpk_fail(err, CLCPACK_E_VERSION,
+                       "pack format version %u needs a reader of version %u or newer; this "
+                       "library reads version %u",
+                       h->format_version, h->min_reader, PK_READER_VERSION);
+    if (h->format_version == 0 || h->format_version < h->min_reader)
+        return clcpk_fail(err, CLCPACK_E_FORMAT,
+                       "bad header: format version %u with minimum reader version %u",
+                       h->format_version, h->min_reader);
+    if (size < PK_HEADER_SIZE)
+        return clcpk_fail(err, CLCPACK_E_FORMAT,
+                       "pack is truncated: %zu bytes, shorter than the %u-byte header", size,
+                       PK_HEADER_SIZE);
+    h->header_size = get_le32(d + PK_OFF_HEADER_SIZE);
+    h->file_size = get_le64(d + PK_OFF_FILE_SIZE);
+    h->index_offset = get_le64(d + PK_OFF_INDEX_OFFSET);
+    h->index_size = get_le64(d + PK_OFF_INDEX_SIZE);
+    h->flags = get_le32(d + PK_OFF_FLAGS);
+    if (h->file_size != size)
+        return clcpk_fail(err, CLCPACK_E_FORMAT,
+                       h->file_size > size ? "pack is truncated: the header says %llu bytes, %zu are there"
+                                           : "pack has trailing bytes: the header says %llu bytes, %zu are there",
+                       (unsigned long long)h->file_size, size);
+    if (h->header_size < PK_HEADER_SIZE || h->header_size > size)
+        return clcpk_fail(err, CLCPACK_E_FORMAT, "bad header: header size %u (at offset %d) not in [%u, %zu]",
+                       h->header_size, PK_OFF_HEADER_SIZE, PK_HEADER_SIZE, size);
+    if (h->index_offset < h->header_size || h->index_offset > size ||
+        h->index_size > size - h->index_offset)
+        return clcpk_fail(err, CLCPACK_E_FORMAT,
+                       "bad header: index of %llu bytes at offset %llu is outside the %zu-byte pack",
+                       (unsigned long long)h->index_size, (unsigned long long)h->index_offset, size);
+    if (h->index_size < PK_COUNTS_RECORD_MIN)
+        return clcpk_fail(err, CLCPACK_E_FORMAT, "bad header: index of %llu bytes is too small",
+                       (unsigned long long)h->index_size);
+    uint32_t stored = get_le32(d + PK_OFF_CHECKSUM);
+    uint32_t crc = clcpk_crc32(d, PK_OFF_CHECKSUM);
+    crc = clcpk_crc32_more(crc, d + PK_OFF_RESERVED, h->header_size - PK_OFF_RESERVED);
+    crc = clcpk_crc32_more(crc, d + h->index_offset, (size_t)h->index_size);
+    if (crc != stored)
+        return clcpk_fail(err, CLCPACK_E_CHECKSUM,
+                       "header and index checksum mismatch: 0x%08x stored at offset %d, 0x%08x "
+                       "computed (the header or index is damaged)",
+                       stored, PK_OFF_CHECKSUM, crc);
+    return CLCPACK_OK;
+}
+
+static int rd_u32(parse_ctx *c, pk_cursor *r, uint32_t *v, const char *field)
+{
+    if (pk_take_u32(r, v) == 0)
+        return 0;
+    return problem(c, CLCPACK_E_FORMAT, "record ends inside its %s field", field);
+}
+
+static int rd_u64(parse_ctx *c, pk_cursor *r, uint64_t *v, const char *field)
+{
+    if (pk_take_u64(r, v) == 0)
+        return 0;
+    return problem(c, CLCPACK_E_FORMAT, "record ends inside its %s field", field);
+}
+
+/* Reads a str field into a NUL-terminated copy in the arena. max_len is the
+ * longest string the field may hold (SIZE_MAX: only the record bounds it). */
+static int rd_str(parse_ctx *c, pk_cursor *r, const char **out, size_t max_len, const char *field)
+{
+    const uint8_t *bytes;
+    uint32_t len;
+    if (pk_take_str(r, &bytes, &len) != 0)
+        return problem(c, CLCPACK_E_FORMAT, "record ends inside its %s field", field);
+    if (len > max_len)
+        return problem(c, CLCPACK_E_FORMAT, "%s is %u bytes, more than %zu", field, len, max_len);
+    if (memchr(bytes, 0, len))
+        return problem(c, CLCPACK_E_FORMAT, "%s contains a NUL byte", field);
+    /* The arena was sized from the index: each string takes len+4 bytes
+     * there and len+1 here, so this cannot run out; checked all the same. */
+    if ((size_t)len + 1 > c->arena_cap - c->arena_used)
+        return problem(c, CLCPACK_E_FORMAT, "%s does not fit the string table", field);
+    char *dst = c->arena + c->arena_used;
+    memcpy(dst, bytes, len);
+    dst[len] = '\0';
+    c->arena_used += (size_t)len + 1;
+    *out = dst;
+    return 0;
+}
+
+/* Splits the next record off the index: checks its length field and gives
+ * a cursor over the bytes after it. *at gets the record's file offset. */
+static int next_record(parse_ctx *c, pk_cursor *idx, pk_cursor *rec, uint64_t *at)
+{
+    *at = c->h->index_offset + idx->pos;
+    uint32_t len;
+    if (pk_take_u32(idx, &len) != 0)
+        return problem(c, CLCPACK_E_FORMAT, "the index ends before the record's length field");
+    if (len < 4 || (size_t)len - 4 > pk_left(idx))
+        return problem(c, CLCPACK_E_FORMAT, "record length %u runs past the end of the index", len);
+    *rec = pk_cursor_make(idx->p + idx->pos, (size_t)len - 4);
+    idx->pos += (size_t)len - 4;
+    return 0;
+}
+
+/* The rules every blob obeys (docs/FORMAT.md, "Checks on blobs"). */
+static int check_blob(parse_ctx *c, uint32_t codec, uint32_t max_codec, uint64_t offset,
+                      uint64_t stored, uint64_t raw)
+{
+    const header *h = c->h;
+    if (codec > max_codec)
+        return problem(c, CLCPACK_E_FORMAT, "unknown codec %u", codec);
+    if (offset < h->header_size || offset > h->index_offset || stored > h->index_offset - offset)
+        return problem(c, CLCPACK_E_FORMAT,
+                       "blob of %llu bytes at offset %llu is outside the payload [%u, %llu)",
+                       (unsigned long long)stored, (unsigned long long)offset, h->header_size,
+                       (unsigned long long)h->index_offset);
+    if (raw == 0)
+        return problem(c, CLCPACK_E_FORMAT, "raw size is 0");
+    if (raw > PK_MAX_RAW_SIZE)
+        return problem(c, CLCPACK_E_LIMIT, "raw size %llu is more than the %llu-byte limit",
+                       (unsigned long long)raw, (unsigned long long)PK_MAX_RAW_SIZE);
+    if (codec == PK_CODEC_STORED && raw != stored)
+        return problem(c, CLCPACK_E_FORMAT, "stored blob with raw size %llu but stored size %llu",
+                       (unsigned long long)raw, (unsigned long long)stored);
+    /* stored is at most the file size here, so the product cannot overflow. */
+    if (codec != PK_CODEC_STORED && raw > stored * PK_ZLIB_MAX_RATIO + PK_ZLIB_MAX_SLACK)
+        return problem(c, CLCPACK_E_LIMIT,
+                       "raw size %llu is more than zlib can expand %llu stored bytes to",
+                       (unsigned long long)raw, (unsigned long long)stored);
+    return 0;
+}
+
+static int parse_device(parse_ctx *c, pk_cursor *r, clcpack_device_info *d)
+{
+    const size_t max = CLCPACK_FP_STR - 1;
+    struct {
+        char *dst;
+        const char *field;
+    } strs[] = {
+        {d->platform_name, "platform name"},   {d->platform_version, "platform version"},
+        {d->device_name, "device name"},       {d->device_version, "device version"},
+        {d->driver_version, "driver version"}, {d->opencl_c_version, "OpenCL C version"},
+    };
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
+        const char *s;
+        if (rd_str(c, r, &s, max, strs[i].field) != 0)
+            return -1;
+        memcpy(strs[i].dst, s, strlen(s) + 1);
+    }
+    const uint8_t *uuid;
+    if (rd_u64(c, r, &d->device_type, "device type") != 0 ||
+        rd_u32(c, r, &d->vendor_id, "vendor id") != 0 ||
+        rd_u32(c, r, &d->address_bits, "address bits") != 0 ||
+        rd_u32(c, r, &d->has_uuid, "has_uuid") != 0)
+        return -1;
+    if (d->has_uuid > 1)
+        return problem(c, CLCPACK_E_FORMAT, "has_uuid is %u, not 0 or 1", d->has_uuid);
+    if (pk_take_bytes(r, &uuid, 16) != 0)
+        return problem(c, CLCPACK_E_FORMAT, "record ends inside its device UUID field");
+    memcpy(d->device_uuid, uuid, 16);
+    if (pk_take_bytes(r, &uuid, 16) != 0)
+        return problem(c, CLCPACK_E_FORMAT, "record ends inside its driver UUID field");
+    memcpy(d->driver_uuid, uuid, 16);
+    if (rd_u32(c, r, &d->nv_cc_major, "compute capability major") != 0 ||
+        rd_u32(c, r, &d->nv_cc_minor, "compute capability minor") != 0)
+        return -1;
+    return 0;
+}
+
+static int parse_source(parse_ctx *c, pk_cursor *r, pk_source *s)
+{
+    if (rd_str(c, r, &s->info.name, SIZE_MAX, "name") != 0 ||
+        rd_u32(c, r, &s->codec, "codec") != 0 || rd_u64(c, r, &s->offset, "offset") != 0 ||
+        rd_u64(c, r, &s->info.stored_size, "stored size") != 0 ||
+        rd_u64(c, r, &s->info.raw_size, "raw size") != 0 ||
+        rd_u32(c, r, &s->info.raw_crc32, "raw CRC-32") != 0)
+        return -1;
+    if (s->info.name[0] == '\0')
+        return problem(c, CLCPACK_E_FORMAT, "empty name");
+    return check_blob(c, s->codec, PK_CODEC_ZLIB, s->offset, s->info.stored_size,
+                      s->info.raw_size);
+}
+
+static int parse_defines(parse_ctx *c, pk_cursor *r, clcpack_entry_info *e)
+{
+    uint32_t n;
+    if (rd_u32(c, r, &n, "define count") != 0)
+        return -1;
+    if ((uint64_t)n * PK_DEFINE_MIN > pk_left(r) || n > c->defines_cap - c->defines_used)
+        return problem(c, CLCPACK_E_LIMIT, "%u defines declared, the record has room for %zu", n,
+                       pk_left(r) / PK_DEFINE_MIN);
+    clcpack_define *defs = c->p->defines + c->defines_used;
+    for (uint32_t k = 0; k < n; k++) {
+        if (rd_str(c, r, &defs[k].name, SIZE_MAX, "define name") != 0 ||
+            rd_str(c, r, &defs[k].value, SIZE_MAX, "define value") != 0)
+            return -1;
+        if (defs[k].name[0] == '\0')
+            return problem(c, CLCPACK_E_FORMAT, "define %u has an empty name", k);
+        if (k > 0 && strcmp(defs[k - 1].name, defs[k].name) >= 0)
+            return problem(c, CLCPACK_E_FORMAT,
+                           "defines not in strict name order ('%s' after '%s')", defs[k].name,
+                           defs[k - 1].name);
+    }
+    c->defines_used += n;
+    e->defines = defs;
+    e->define_count = n;
+    return 0;
+}
+
+static int parse_entry(parse_ctx *c, pk_cursor *r, size_t i, pk_entry *pe)
+{
+    clcpack_entry_info *e = &pe->info;
+    uint32_t kind;
+    if (rd_u32(c, r, &e->device, "device") != 0 || rd_u32(c, r, &e->source, "source") != 0 ||
+        rd_str(c, r, &e->kernel, SIZE_MAX, "kernel") != 0 ||
+        rd_str(c, r, &e->family, SIZE_MAX, "family") != 0 ||
+        rd_str(c, r, &e->options, SIZE_MAX, "options") != 0 || parse_defines(c, r, e) != 0 ||
+        rd_u32(c, r, &e->wg[0], "wg") != 0 || rd_u32(c, r, &e->wg[1], "wg") != 0 ||
+        rd_u32(c, r, &e->wg[2], "wg") != 0 || rd_u32(c, r, &kind, "kind") != 0 ||
+        rd_u32(c, r, &e->arch, "arch") != 0 || rd_u32(c, r, &e->codec, "codec") != 0 ||
+        rd_u32(c, r, &e->base, "base") != 0 || rd_u64(c, r, &pe->offset, "offset") != 0 ||
+        rd_u64(c, r, &e->stored_size, "stored size") != 0 ||
+        rd_u64(c, r, &e->raw_size, "raw size") != 0 ||
+        rd_u32(c, r, &e->raw_crc32, "raw CRC-32") != 0 ||
+        rd_u32(c, r, &e->tune_runs, "tuning runs") != 0 ||
+        rd_u32(c, r, &e->tune_width, "tuning width") != 0 ||
+        rd_u32(c, r, &e->tune_height, "tuning height") != 0 ||
+        rd_u64(c, r, &e->tune_median_ns, "tuning median") != 0)
+        return -1;
+    if (e->kernel[0] == '\0')
+        return problem(c, CLCPACK_E_FORMAT, "empty kernel name");
+    if (e->device >= c->p->n_devices)
+        return problem(c, CLCPACK_E_FORMAT, "device %u, the pack has %zu", e->device,
+                       c->p->n_devices);
+    if (e->source != CLCPACK_NONE && e->source >= c->p->n_sources)
+        return problem(c, CLCPACK_E_FORMAT, "source %u, the pack has %zu", e->source,
+                       c->p->n_sources);
+    if (kind > CLCPACK_KIND_CUBIN)
+        return problem(c, CLCPACK_E_FORMAT, "unknown binary kind %u", kind);
+    e->kind = (clcpack_binary_kind)kind;
+    if (check_blob(c, e->codec, PK_CODEC_XOR_ZLIB, pe->offset, e->stored_size, e->raw_size) != 0)
+        return -1;
+    pe->chain = 1;
+    if (e->codec == PK_CODEC_XOR_ZLIB) {
+        if (e->base >= i)
+            return problem(c, CLCPACK_E_FORMAT,
+                           "delta base %u is not an earlier entry (bases come first)", e->base);
+        pe->chain = c->p->entries[e->base].chain + 1;
+        if (pe->chain > CLCPACK_MAX_DELTA_CHAIN)
+            return problem(c, CLCPACK_E_FORMAT, "delta chain of %u entries, more than %d",
+                           pe->chain, CLCPACK_MAX_DELTA_CHAIN);
+    } else if (e->base != CLCPACK_NONE) {
+        return problem(c, CLCPACK_E_FORMAT, "delta base %u on an entry that is not a delta",
+                       e->base);
+    }
+    return 0;
+}
+
+static clcpack_status fail_record(parse_ctx *c, clcpack_error *err, const char *what, size_t i,
+                                  uint64_t at)
+{
+    return clcpk_fail(err, c->problem_status, "%s %zu (index record at offset %llu): %s", what, i,
+                   (unsigned long long)at, c->problem);
+}
+
+static clcpack_status parse_index(clcpack *p, const header *h, clcpack_error *err)
+{
+    parse_ctx c = {0};
+    c.p = p;
+    c.h = h;
+    c.index = p->data + h->index_offset;
+    size_t index_size = (size_t)h->index_size;
+    pk_cursor idx = pk_cursor_make(c.index, index_size);
+
+    pk_cursor rec;
+    uint64_t at;
+    uint32_t n_dev, n_src, n_ent;
+    if (next_record(&c, &idx, &rec, &at) != 0 || rd_u32(&c, &rec, &n_dev, "device count") != 0 ||
+        rd_u32(&c, &rec, &n_src, "source count") != 0 ||
+        rd_u32(&c, &rec, &n_ent, "entry count") != 0)
+        return fail_record(&c, err, "counts record", 0, at);
+
+    /* Cap the counts by what the rest of the index could hold, before
+     * allocating anything for them. */
+    uint64_t left = pk_left(&idx);
+    uint64_t need = (uint64_t)n_dev * PK_DEVICE_RECORD_MIN;
+    if (need > left)
+        return clcpk_fail(err, CLCPACK_E_LIMIT,
+                       "index declares %u devices, its %llu remaining bytes hold at most %llu",
+                       n_dev, (unsigned long long)left,
+                       (unsigned long long)(left / PK_DEVICE_RECORD_MIN));
+    left -= need;
+    need = (uint64_t)n_src * PK_SOURCE_RECORD_MIN;
+    if (need > left)
+        return clcpk_fail(err, CLCPACK_E_LIMIT,
+                       "index declares %u sources, its remaining bytes hold at most %llu", n_src,
+                       (unsigned long long)(left / PK_SOURCE_RECORD_MIN));
+    left -= need;
+    need = (uint64_t)n_ent * PK_ENTRY_RECORD_MIN;
+    if (need > left)
+        return clcpk_fail(err, CLCPACK_E_LIMIT,
+                       "index declares %u entries, its remaining bytes hold at most %llu", n_ent,
+                       (unsigned long long)(left / PK_ENTRY_RECORD_MIN));
+
+    p->n_devices = n_dev;
+    p->n_sources = n_src;
+    p->n_entries = n_ent;
+    p->devices = calloc(n_dev ? n_dev : 1, sizeof *p->devices);
+    p->sources = calloc(n_src ? n_src : 1, sizeof *p->sources);
+    p->entries = calloc(n_ent ? n_ent : 1, sizeof *p->entries);
+    /* A str takes 4+len bytes in the index and len+1 in the arena; a define
+     * at least 8 index bytes: both tables are bounded by the index size. */
+    c.arena_cap = index_size + 1;
+    c.defines_cap = index_size / PK_DEFINE_MIN + 1;
+    p->strings = c.arena = malloc(c.arena_cap);
+    p->defines = calloc(c.defines_cap, sizeof *p->defines);
+    if (!p->devices || !p->sources || !p->entries || !p->strings || !p->defines)
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory reading an index of %zu bytes",
+                       index_size);
+
+    for (size_t i = 0; i < n_dev; i++)
+        if (next_record(&c, &idx, &rec, &at) != 0 || parse_device(&c, &rec, &p->devices[i]) != 0)
+            return fail_record(&c, err, "device", i, at);
+    for (size_t i = 0; i < n_src; i++)
+        if (next_record(&c, &idx, &rec, &at) != 0 || parse_source(&c, &rec, &p->sources[i]) != 0)
+            return fail_record(&c, err, "source", i, at);
+    for (size_t i = 0; i < n_ent; i++)
+        if (next_record(&c, &idx, &rec, &at) != 0 || parse_entry(&c, &rec, i, &p->entries[i]) != 0)
+            return fail_record(&c, err, "entry", i, at);
+    /* Bytes after the last entry belong to later versions: skipped. */
+    return CLCPACK_OK;
+}
+
+clcpack_status clcpack_open_memory(const void *data, size_t size, clcpack **out,
+                                   clcpack_error *err)
+{
+    if (!out)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_open_memory: out is NULL");
+    *out = NULL;
+    if (!data && size)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_open_memory: data is NULL");
+    static const uint8_t empty[1];
+    const uint8_t *d = data ? data : empty;
+    header h;
+    clcpack_status st = check_header(d, size, &h, err);
+    if (st != CLCPACK_OK)
+        return st;
+    clcpack *p = calloc(1, sizeof *p);
+    if (!p)
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory opening a pack");
+    p->data = d;
+    p->size = size;
+    p->flags = h.flags;
+    st = parse_index(p, &h, err);
+    if (st != CLCPACK_OK) {
+        clcpack_close(p);
+        return st;
+    }
+    *out = p;
+    return CLCPACK_OK;
+}
+
+/* Reads a whole regular file into a malloc'd buffer. */
+static clcpack_status read_whole_file(const char *path, uint8_t **data, size_t *size,
+                                      clcpack_error *err)
+{
+    char msg[128];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return clcpk_fail(err, CLCPACK_E_IO, "cannot open '%s': %s", path,
+                       clcpk_errno_text(errno, msg, sizeof msg));
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        int e = errno;
+        close(fd);
+        return clcpk_fail(err, CLCPACK_E_IO, "cannot stat '%s': %s", path,
+                       clcpk_errno_text(e, msg, sizeof msg));
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        close(fd);
+        return clcpk_fail(err, CLCPACK_E_IO, "'%s' is not a regular file", path);
+    }
+    if ((uint64_t)sb.st_size > SIZE_MAX - 1) {
+        close(fd);
+        return clcpk_fail(err, CLCPACK_E_LIMIT, "'%s' is too large to read", path);
+    }
+    size_t n = (size_t)sb.st_size;
+    uint8_t *buf = malloc(n ? n : 1);
+    if (!buf) {
+        close(fd);
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory reading '%s' (%zu bytes)", path, n);
+    }
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            int e = errno;
+            free(buf);
+            close(fd);
+            if (r == 0)
+                return clcpk_fail(err, CLCPACK_E_IO, "'%s' shrank while being read (%zu of %zu bytes)",
+                               path, got, n);
+            return clcpk_fail(err, CLCPACK_E_IO, "cannot read '%s': %s", path,
+                           clcpk_errno_text(e, msg, sizeof msg));
+        }
+        got += (size_t)r;
+    }
+    close(fd);
+    *data = buf;
+    *size = n;
+    return CLCPACK_OK;
+}
+
+clcpack_status clcpack_open_file(const char *path, clcpack **out, clcpack_error *err)
+{
+    if (!out)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_open_file: out is NULL");
+    *out = NULL;
+    if (!path)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_open_file: path is NULL");
+    uint8_t *data = NULL;
+    size_t size = 0;
+    clcpack_status st = read_whole_file(path, &data, &size, err);
+    if (st != CLCPACK_OK)
+        return st;
+    clcpack_error inner;
+    st = clcpack_open_memory(data, size, out, &inner);
+    if (st != CLCPACK_OK) {
+        free(data);
+        return clcpk_fail(err, st, "%s: %s", path, inner.message);
+    }
+    (*out)->owned = data;
+    return CLCPACK_OK;
+}
+
+void clcpack_close(clcpack *p)
+{
+    if (!p)
+        return;
+    free(p->devices);
+    free(p->sources);
+    free(p->entries);
+    free(p->strings);
+    free(p->defines);
+    free(p->owned);
+    free(p);
+}
+
+size_t clcpack_device_count(const clcpack *p) { return p ? p->n_devices : 0; }
+size_t clcpack_source_count(const clcpack *p) { return p ? p->n_sources : 0; }
+size_t clcpack_entry_count(const clcpack *p) { return p ? p->n_entries : 0; }
+
+clcpack_status clcpack_get_device(const clcpack *p, size_t i, clcpack_device_info *out)
+{
+    if (!p || !out)
+        return CLCPACK_E_INVALID_ARG;
+    if (i >= p->n_devices)
+        return CLCPACK_E_NOT_FOUND;
+    *out = p->devices[i];
+    return CLCPACK_OK;
+}
+
+clcpack_status clcpack_get_source(const clcpack *p, size_t i, clcpack_source_info *out)
+{
+    if (!p || !out)
+        return CLCPACK_E_INVALID_ARG;
+    if (i >= p->n_sources)
+        return CLCPACK_E_NOT_FOUND;
+    *out = p->sources[i].info;
+    return CLCPACK_OK;
+}
+
+clcpack_status clcpack_get_entry(const clcpack *p, size_t i, clcpack_entry_info *out)
+{
+    if (!p || !out)
+        return CLCPACK_E_INVALID_ARG;
+    if (i >= p->n_entries)
+        return CLCPACK_E_NOT_FOUND;
+    *out = p->entries[i].info;
+    return CLCPACK_OK;
+}

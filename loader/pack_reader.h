@@ -1,0 +1,71 @@
+/*
+ * pack_reader.h — the parsed form of an open pack, shared by the files that
+ * read it (pack_read.c parses, pack_decode.c decodes blobs, key_match.c
+ * looks up keys, program_load.c makes programs). Internal to libclcpack.
+ *
+ * Everything here is filled once by clcpack_open_* and never changed after,
+ * which is what makes every read-only call safe from many threads at once.
+ */
+#ifndef CLCPACK_PACK_READER_H
+#define CLCPACK_PACK_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clcpack.h"
+
+typedef struct pk_source {
+    clcpack_source_info info;
+    uint32_t codec;
+    uint64_t offset;
+} pk_source;
+
+typedef struct pk_entry {
+    clcpack_entry_info info;
+    uint64_t offset;
+    uint32_t chain;    /* entries decoded to get this one (1 = no delta) */
+} pk_entry;
+
+struct clcpack {
+    const uint8_t *data; /* the whole pack, never modified */
+    size_t size;
+    void *owned;         /* data when the library read the file, else NULL */
+    uint32_t flags;      /* header flags */
+    size_t n_devices, n_sources, n_entries;
+    clcpack_device_info *devices;
+    pk_source *sources;
+    pk_entry *entries;
+    char *strings;       /* NUL-terminated copies of every str in the index */
+    clcpack_define *defines; /* every entry's defines, back to back */
+};
+
+/* Decodes entry i into dst (exactly its raw_size bytes) and checks its
+ * CRC-32 (and its delta bases'). On error err says which entry and why. */
+clcpack_status clcpk_decode_entry(const clcpack *p, size_t i, uint8_t *dst, clcpack_error *err);
+
+/* Decodes entry i into a new malloc'd buffer (raw_size bytes). */
+clcpack_status clcpk_decode_entry_alloc(const clcpack *p, size_t i, uint8_t **out,
+                                     clcpack_error *err);
+
+/* Decodes source i into a new malloc'd buffer of raw_size + 1 bytes, the
+ * last one NUL, so it can be handed to clCreateProgramWithSource. */
+clcpack_status clcpk_decode_source_alloc(const clcpack *p, size_t i, char **out,
+                                      clcpack_error *err);
+
+/* Describes entry i's key, e.g. "Convolve_Def [FILTER_WIDTH=5] wg 16x16". */
+void clcpk_describe_entry_key(const clcpack_entry_info *e, char *buf, size_t cap);
+
+/* Describes a caller's key the same way (defines in the order given). */
+void clcpk_describe_key(const clcpack_key *key, char *buf, size_t cap);
+
+/* 1 when entry e has exactly the key's kernel, define set and wg. The key
+ * must have passed clcpk_check_key. */
+int clcpk_entry_matches(const clcpack_entry_info *e, const clcpack_key *key);
+
+/* CLCPACK_OK when the key is usable (names present, no define twice). */
+clcpack_status clcpk_check_key(const clcpack_key *key, clcpack_error *err);
+
+/* A short label for a device in messages: "'NAME (driver VERSION)'". */
+void clcpk_device_label(const clcpack_device_info *d, char *buf, size_t cap);
+
+#endif /* CLCPACK_PACK_READER_H */

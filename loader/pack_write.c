@@ -1,0 +1,412 @@
+/*
+ * pack_write.c — the writer's add calls: check what the caller gives, copy
+ * it, merge what is already there (identical devices and source texts), and
+ * refuse two different binaries for one entry. Ordering and encoding wait
+ * until the pack is written (pack_encode.c), so the add order never shows in
+ * the file.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "errors.h"
+#include "pack_format.h"
+#include "pack_reader.h"
+#include "pack_writer.h"
+
+/* Grows an array to hold one more element. */
+static int grow(void **arr, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : 16;
+    void *p = realloc(*arr, ncap * elem);
+    if (!p)
+        return -1;
+    *arr = p;
+    *cap = ncap;
+    return 0;
+}
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out, clcpack_error *err)
+{
+    if (!out)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_new: out is NULL");
+    *out = NULL;
+    if (flags & ~CLCPACK_WRITE_NO_SOURCES)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_new: unknown flags 0x%x",
+                       flags & ~CLCPACK_WRITE_NO_SOURCES);
+    clcpack_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory");
+    w->flags = flags;
+    *out = w;
+    return CLCPACK_OK;
+}
+
+static void free_entry(w_entry *e)
+{
+    free(e->kernel);
+    free(e->family);
+    free(e->options);
+    for (size_t k = 0; k < e->n_defines; k++) {
+        free(e->defines[k].name);
+        free(e->defines[k].value);
+    }
+    free(e->defines);
+    free(e->bin);
+}
+
+void clcpack_writer_free(clcpack_writer *w)
+{
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->n_sources; i++) {
+        free(w->sources[i].name);
+        free(w->sources[i].text);
+    }
+    for (size_t i = 0; i < w->n_entries; i++)
+        free_entry(&w->entries[i]);
+    free(w->devices);
+    free(w->sources);
+    free(w->entries);
+    free(w);
+}
+
+/* Copies a fingerprint with every string cut to the field and zero-padded,
+ * and the UUIDs zeroed when absent, so equal devices compare equal. */
+static void normalize_device(const clcpack_device_info *in, clcpack_device_info *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *src[] = {in->platform_name,  in->platform_version, in->device_name,
+                         in->device_version, in->driver_version,   in->opencl_c_version};
+    char *dst[] = {out->platform_name,  out->platform_version, out->device_name,
+                   out->device_version, out->driver_version,   out->opencl_c_version};
+    for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
+        memcpy(dst[i], src[i], strnlen(src[i], CLCPACK_FP_STR - 1));
+    out->device_type = in->device_type;
+    out->vendor_id = in->vendor_id;
+    out->address_bits = in->address_bits;
+    out->has_uuid = in->has_uuid;
+    if (in->has_uuid) {
+        memcpy(out->device_uuid, in->device_uuid, 16);
+        memcpy(out->driver_uuid, in->driver_uuid, 16);
+    }
+    out->nv_cc_major = in->nv_cc_major;
+    out->nv_cc_minor = in->nv_cc_minor;
+}
+
+clcpack_status clcpack_writer_add_device(clcpack_writer *w, const clcpack_device_info *dev,
+                                         uint32_t *index, clcpack_error *err)
+{
+    if (!w || !dev)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_add_device: %s is NULL",
+                       w ? "device" : "writer");
+    if (dev->has_uuid > 1)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "device '%.255s': has_uuid is %u, not 0 or 1",
+                       dev->device_name, dev->has_uuid);
+    clcpack_device_info d;
+    normalize_device(dev, &d);
+    for (size_t i = 0; i < w->n_devices; i++)
+        if (clcpk_device_compare(&w->devices[i], &d) == 0) {
+            if (index)
+                *index = (uint32_t)i;
+            return CLCPACK_OK;
+        }
+    if (w->n_devices >= CLCPACK_NONE - 1 ||
+        grow((void **)&w->devices, &w->cap_devices, w->n_devices, sizeof d) != 0)
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory adding a device");
+    w->devices[w->n_devices] = d;
+    if (index)
+        *index = (uint32_t)w->n_devices;
+    w->n_devices++;
+    return CLCPACK_OK;
+}
+
+clcpack_status clcpack_writer_add_source(clcpack_writer *w, const char *name, const void *text,
+                                         size_t size, uint32_t *index, clcpack_error *err)
+{
+    if (index)
+        *index = CLCPACK_NONE;
+    if (!w)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_add_source: writer is NULL");
+    if (!name || !name[0])
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_add_source: no name");
+    if (!text || size == 0)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "source '%s': empty text", name);
+    if (size > PK_MAX_RAW_SIZE)
+        return clcpk_fail(err, CLCPACK_E_LIMIT, "source '%s': %zu bytes, more than the %llu limit",
+                       name, size, (unsigned long long)PK_MAX_RAW_SIZE);
+    if (w->flags & CLCPACK_WRITE_NO_SOURCES)
+        return CLCPACK_OK;
+    for (size_t i = 0; i < w->n_sources; i++) {
+        w_source *s = &w->sources[i];
+        if (s->size != size || memcmp(s->text, text, size) != 0)
+            continue;
+        /* One text, several names: keep the one that sorts first, so the
+         * pack does not depend on which was added first. */
+        if (strcmp(name, s->name) < 0) {
+            char *n = dup_str(name);
+            if (!n)
+                return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory adding source '%s'", name);
+            free(s->name);
+            s->name = n;
+        }
+        if (index)
+            *index = (uint32_t)i;
+        return CLCPACK_OK;
+    }
+    if (w->n_sources >= CLCPACK_NONE - 1 ||
+        grow((void **)&w->sources, &w->cap_sources, w->n_sources, sizeof *w->sources) != 0)
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory adding source '%s'", name);
+    w_source s = {dup_str(name), malloc(size), size, clcpk_crc32(text, size)};
+    if (!s.name || !s.text) {
+        free(s.name);
+        free(s.text);
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory adding source '%s'", name);
+    }
+    memcpy(s.text, text, size);
+    w->sources[w->n_sources] = s;
+    if (index)
+        *index = (uint32_t)w->n_sources;
+    w->n_sources++;
+    return CLCPACK_OK;
+}
+
+/* The caller's defines, sorted by name (pointers into the caller's data). */
+typedef struct spec_view {
+    const clcpack_entry_spec *spec;
+    clcpack_define *defs;
+} spec_view;
+
+static const char *describe_spec(const spec_view *v, char *buf, size_t cap)
+{
+    const clcpack_entry_spec *s = v->spec;
+    clcpack_entry_info e = {0};
+    e.kernel = s->kernel;
+    e.defines = v->defs;
+    e.define_count = s->define_count;
+    memcpy(e.wg, s->wg, sizeof e.wg);
+    clcpk_describe_entry_key(&e, buf, cap);
+    return buf;
+}
+
+static clcpack_status check_spec(const clcpack_writer *w, const clcpack_entry_spec *s,
+                                 spec_view *v, int need_binary, clcpack_error *err)
+{
+    v->spec = s;
+    v->defs = NULL;
+    if (!w || !s)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry spec: %s is NULL", w ? "spec" : "writer");
+    if (s->struct_size < sizeof *s)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry spec: struct_size %zu, expected %zu",
+                       s->struct_size, sizeof *s);
+    if (!s->kernel || !s->kernel[0])
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry spec: no kernel name");
+    if (s->define_count && !s->defines)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry %s: %zu defines but defines is NULL",
+                       s->kernel, s->define_count);
+    v->defs = malloc((s->define_count ? s->define_count : 1) * sizeof *v->defs);
+    if (!v->defs)
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < s->define_count; i++) {
+        clcpack_define d = s->defines[i];
+        if (!d.name || !d.name[0])
+            return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry %s: define %zu has no name",
+                           s->kernel, i);
+        if (!d.value)
+            d.value = "";
+        size_t k = i; /* insertion sort: define lists are short */
+        while (k > 0 && strcmp(v->defs[k - 1].name, d.name) > 0) {
+            v->defs[k] = v->defs[k - 1];
+            k--;
+        }
+        if (k > 0 && strcmp(v->defs[k - 1].name, d.name) == 0)
+            return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry %s: define %s given twice",
+                           s->kernel, d.name);
+        v->defs[k] = d;
+    }
+    char desc[512];
+    if (s->device >= w->n_devices)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry %s: device %u, %zu added",
+                       describe_spec(v, desc, sizeof desc), s->device, w->n_devices);
+    if ((unsigned)s->kind > CLCPACK_KIND_CUBIN)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry %s: unknown binary kind %u",
+                       describe_spec(v, desc, sizeof desc), (unsigned)s->kind);
+    if (s->kind == CLCPACK_KIND_NATIVE && s->arch != 0)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry %s: arch %u on a native binary (0 expected)",
+                       describe_spec(v, desc, sizeof desc), s->arch);
+    if (!need_binary)
+        return CLCPACK_OK;
+    if (s->source != CLCPACK_NONE && s->source >= w->n_sources)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry %s: source %u, %zu added%s",
+                       describe_spec(v, desc, sizeof desc), s->source, w->n_sources,
+                       (w->flags & CLCPACK_WRITE_NO_SOURCES) ? " (the writer stores no sources)" : "");
+    if (!s->binary || s->binary_size == 0)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry %s: empty binary",
+                       describe_spec(v, desc, sizeof desc));
+    if (s->binary_size > PK_MAX_RAW_SIZE)
+        return clcpk_fail(err, CLCPACK_E_LIMIT, "entry %s: binary of %zu bytes, more than the %llu limit",
+                       describe_spec(v, desc, sizeof desc), s->binary_size,
+                       (unsigned long long)PK_MAX_RAW_SIZE);
+    return CLCPACK_OK;
+}
+
+/* The added entry with the same key, device, kind and arch, or NULL. */
+static w_entry *find_same(const clcpack_writer *w, const spec_view *v)
+{
+    const clcpack_entry_spec *s = v->spec;
+    for (size_t i = 0; i < w->n_entries; i++) {
+        w_entry *e = &w->entries[i];
+        if (e->device != s->device || e->kind != s->kind || e->arch != s->arch ||
+            e->n_defines != s->define_count || memcmp(e->wg, s->wg, sizeof e->wg) != 0 ||
+            strcmp(e->kernel, s->kernel) != 0)
+            continue;
+        size_t k = 0;
+        while (k < e->n_defines && strcmp(e->defines[k].name, v->defs[k].name) == 0 &&
+               strcmp(e->defines[k].value, v->defs[k].value) == 0)
+            k++;
+        if (k == e->n_defines)
+            return e;
+    }
+    return NULL;
+}
+
+static clcpack_status copy_entry(const spec_view *v, w_entry *e)
+{
+    const clcpack_entry_spec *s = v->spec;
+    memset(e, 0, sizeof *e);
+    e->kernel = dup_str(s->kernel);
+    e->family = dup_str(s->family ? s->family : "");
+    e->options = dup_str(s->options ? s->options : "");
+    e->defines = calloc(s->define_count ? s->define_count : 1, sizeof *e->defines);
+    e->bin = malloc(s->binary_size);
+    if (!e->kernel || !e->family || !e->options || !e->defines || !e->bin)
+        return CLCPACK_E_NOMEM;
+    for (size_t k = 0; k < s->define_count; k++) {
+        e->n_defines = k + 1;
+        e->defines[k].name = dup_str(v->defs[k].name);
+        e->defines[k].value = dup_str(v->defs[k].value);
+        if (!e->defines[k].name || !e->defines[k].value)
+            return CLCPACK_E_NOMEM;
+    }
+    memcpy(e->wg, s->wg, sizeof e->wg);
+    e->device = s->device;
+    e->source = s->source;
+    e->kind = s->kind;
+    e->arch = s->arch;
+    memcpy(e->bin, s->binary, s->binary_size);
+    e->size = s->binary_size;
+    e->crc = clcpk_crc32(s->binary, s->binary_size);
+    return CLCPACK_OK;
+}
+
+clcpack_status clcpack_writer_add_entry(clcpack_writer *w, const clcpack_entry_spec *spec,
+                                        clcpack_error *err)
+{
+    spec_view v;
+    clcpack_status st = check_spec(w, spec, &v, 1, err);
+    if (st != CLCPACK_OK) {
+        free(v.defs);
+        return st;
+    }
+    const w_entry *old = find_same(w, &v);
+    if (old) {
+        int same = old->size == spec->binary_size &&
+                   memcmp(old->bin, spec->binary, old->size) == 0 &&
+                   strcmp(old->options, spec->options ? spec->options : "") == 0 &&
+                   strcmp(old->family, spec->family ? spec->family : "") == 0 &&
+                   old->source == spec->source;
+        char desc[512];
+        if (!same)
+            st = clcpk_fail(err, CLCPACK_E_CONFLICT,
+                         "entry %s for device %u (%s, arch %u) was already added with other %s",
+                         describe_spec(&v, desc, sizeof desc), spec->device,
+                         spec->kind == CLCPACK_KIND_NATIVE ? "native"
+                         : spec->kind == CLCPACK_KIND_PTX  ? "ptx"
+                                                           : "cubin",
+                         spec->arch,
+                         old->size != spec->binary_size ||
+                                 memcmp(old->bin, spec->binary, old->size) != 0
+                             ? "bytes"
+                             : "options, family or source");
+        free(v.defs);
+        return st;
+    }
+    if (w->n_entries >= CLCPACK_NONE - 1 ||
+        grow((void **)&w->entries, &w->cap_entries, w->n_entries, sizeof *w->entries) != 0) {
+        free(v.defs);
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory adding an entry");
+    }
+    w_entry *e = &w->entries[w->n_entries];
+    st = copy_entry(&v, e);
+    free(v.defs);
+    if (st != CLCPACK_OK) {
+        free_entry(e);
+        return clcpk_fail(err, st, "out of memory adding an entry of %s", spec->kernel);
+    }
+    w->n_entries++;
+    return CLCPACK_OK;
+}
+
+clcpack_status clcpack_writer_set_tuning(clcpack_writer *w, const clcpack_entry_spec *spec,
+                                         uint32_t width, uint32_t height, uint32_t runs,
+                                         uint64_t median_ns, clcpack_error *err)
+{
+    spec_view v;
+    clcpack_status st = check_spec(w, spec, &v, 0, err);
+    if (st == CLCPACK_OK) {
+        w_entry *e = find_same(w, &v);
+        if (!e) {
+            char desc[512];
+            st = clcpk_fail(err, CLCPACK_E_NOT_FOUND, "tuning for %s on device %u: no such entry added",
+                         describe_spec(&v, desc, sizeof desc), spec->device);
+        } else {
+            e->tune_width = width;
+            e->tune_height = height;
+            e->tune_runs = runs;
+            e->tune_median_ns = median_ns;
+        }
+    }
+    free(v.defs);
+    return st;
+}
+
+clcpack_status clcpack_writer_write_memory(clcpack_writer *w, void **data, size_t *size,
+                                           clcpack_error *err)
+{
+    if (!w || !data || !size)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_write_memory: %s is NULL",
+                       !w ? "writer" : !data ? "data" : "size");
+    *data = NULL;
+    *size = 0;
+    uint8_t *bytes;
+    clcpack_status st = clcpk_encode(w, &bytes, size, err);
+    if (st == CLCPACK_OK)
+        *data = bytes;
+    return st;
+}
+
+clcpack_status clcpack_writer_write_file(clcpack_writer *w, const char *path, clcpack_error *err)
+{
+    if (!w || !path || !path[0])
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_write_file: %s",
+                       !w ? "writer is NULL" : "no path");
+    uint8_t *bytes;
+    size_t size;
+    clcpack_status st = clcpk_encode(w, &bytes, &size, err);
+    if (st != CLCPACK_OK)
+        return st;
+    st = clcpk_write_file_atomic(path, bytes, size, err);
+    free(bytes);
+    return st;
+}

@@ -1,0 +1,69 @@
+/*
+ * pack_writer.h — what a clcpack_writer holds between the add calls and
+ * the encoding (pack_write.c adds, pack_encode.c orders and encodes,
+ * file_atomic.c puts the bytes on disk). Internal to libclcpack; a
+ * reader-only build leaves these three files out.
+ */
+#ifndef CLCPACK_PACK_WRITER_H
+#define CLCPACK_PACK_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clcpack.h"
+
+typedef struct w_define {
+    char *name;
+    char *value;
+} w_define;
+
+typedef struct w_source {
+    char *name;       /* the name that sorts first among identical texts */
+    uint8_t *text;
+    size_t size;
+    uint32_t crc;
+} w_source;
+
+typedef struct w_entry {
+    char *kernel, *family, *options;
+    w_define *defines; /* sorted by name (strcmp), names distinct */
+    size_t n_defines;
+    uint32_t wg[3];
+    uint32_t device;   /* index in add order */
+    uint32_t source;   /* index in add order, or CLCPACK_NONE */
+    clcpack_binary_kind kind;
+    uint32_t arch;
+    uint8_t *bin;
+    size_t size;
+    uint32_t crc;
+    uint32_t tune_runs, tune_width, tune_height;
+    uint64_t tune_median_ns;
+} w_entry;
+
+struct clcpack_writer {
+    uint32_t flags;
+    clcpack_device_info *devices;
+    size_t n_devices, cap_devices;
+    w_source *sources;
+    size_t n_sources, cap_sources;
+    w_entry *entries;
+    size_t n_entries, cap_entries;
+};
+
+/* Orders and encodes everything added so far into a malloc'd pack. */
+clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *size,
+                         clcpack_error *err);
+
+/* Writes data to path through a temporary file beside it, fsync and
+ * rename, then fsyncs the folder. On error path is untouched and the
+ * temporary file is removed. */
+clcpack_status clcpk_write_file_atomic(const char *path, const uint8_t *data, size_t size,
+                                    clcpack_error *err);
+
+/* Three-way comparison of two fingerprints in the order of docs/FORMAT.md. */
+int clcpk_device_compare(const clcpack_device_info *a, const clcpack_device_info *b);
+
+/* Three-way comparison of define values: decimal integers as numbers. */
+int clcpk_value_compare(const char *a, const char *b);
+
+#endif /* CLCPACK_PACK_WRITER_H */

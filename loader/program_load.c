@@ -1,0 +1,417 @@
+/*
+ * program_load.c — clcpack_create_program: the fallback chain from the
+ * fastest form of an entry to the slowest, with a report of every step.
+ *
+ * Order: native binary of an identical device; on NVIDIA, cubin of this
+ * compute capability, then PTX; the stored source with the stored options.
+ * Bytes reach the driver only after their CRC-32 matched (PoCL crashes on a
+ * damaged binary instead of rejecting it), and anything the driver refuses
+ * is released and counted as a miss. All state lives on this call's stack
+ * or heap: many threads may load from one pack at once.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "pack_format.h"
+#include "pack_reader.h"
+#include "text.h"
+
+typedef struct load_ctx {
+    const clcpack *p;
+    const clcpack_key *key;
+    cl_context ctx;
+    cl_device_id dev;
+    clcpack_device_info here;
+    const size_t *match;   /* entries with the key, ascending */
+    size_t n_match;
+    clcpack_load_report *report;
+    uint32_t flags;        /* clcpack_load_options.flags */
+    pk_text why;
+    size_t rejected;       /* binaries the driver refused */
+} load_ctx;
+
+static const char *kind_label(clcpack_binary_kind k)
+{
+    return k == CLCPACK_KIND_PTX ? "ptx" : k == CLCPACK_KIND_CUBIN ? "cubin" : "native";
+}
+
+/* The first lines of a build log, squeezed onto one line. */
+static void build_log_excerpt(cl_program prog, cl_device_id dev, char *out, size_t cap)
+{
+    out[0] = '\0';
+    size_t size = 0;
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS ||
+        size == 0)
+        return;
+    char *log = malloc(size + 1);
+    if (!log)
+        return;
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, size, log, NULL) == CL_SUCCESS) {
+        log[size] = '\0';
+        size_t n = 0;
+        int space = 1;
+        for (const char *s = log; *s && n + 1 < cap; s++) {
+            int ws = *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r';
+            if (ws && space)
+                continue;
+            out[n++] = ws ? ' ' : *s;
+            space = ws;
+        }
+        while (n && out[n - 1] == ' ')
+            n--;
+        out[n] = '\0';
+    }
+    free(log);
+}
+
+/* Builds prog for the device and checks the kernel is in it. Returns
+ * CL_SUCCESS, or the failing call's code with its name in *what. */
+static cl_int build_and_check(load_ctx *c, cl_program prog, const char *options, const char **what)
+{
+    cl_int rc = clBuildProgram(prog, 1, &c->dev, options, NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        *what = "clBuildProgram";
+        return rc;
+    }
+    cl_kernel k = clCreateKernel(prog, c->key->kernel, &rc);
+    if (rc != CL_SUCCESS || !k) {
+        *what = "clCreateKernel";
+        return rc != CL_SUCCESS ? rc : CL_INVALID_KERNEL_NAME;
+    }
+    clReleaseKernel(k);
+    return CL_SUCCESS;
+}
+
+/* Hands entry i's verified bytes to the driver. 1 and *out on success; 0
+ * on a miss, with the reason in the report. */
+static int try_binary(load_ctx *c, size_t i, cl_program *out)
+{
+    const clcpack_entry_info *e = &c->p->entries[i].info;
+    const char *label = kind_label(e->kind);
+    clcpack_error derr;
+    uint8_t *bin;
+    if (clcpk_decode_entry_alloc(c->p, i, &bin, &derr) != CLCPACK_OK) {
+        clcpk_text_item(&c->why, "%s entry %zu: unreadable: %s", label, i, derr.message);
+        return 0;
+    }
+    size_t len = (size_t)e->raw_size;
+    if (e->kind == CLCPACK_KIND_PTX && bin[len - 1] != '\0') {
+        /* PTX is stored without the NUL NVIDIA's CL_PROGRAM_BINARIES ends
+         * with; give the text back the way the driver produced it. */
+        uint8_t *grown = realloc(bin, len + 1);
+        if (!grown) {
+            free(bin);
+            clcpk_text_item(&c->why, "%s entry %zu: out of memory", label, i);
+            return 0;
+        }
+        bin = grown;
+        bin[len++] = '\0';
+    }
+    c->report->attempts++;
+    cl_int rc = CL_SUCCESS, bin_status = CL_SUCCESS;
+    const unsigned char *ptr = bin;
+    cl_program prog = clCreateProgramWithBinary(c->ctx, 1, &c->dev, &len, &ptr, &bin_status, &rc);
+    free(bin);
+    char code[48];
+    if (rc != CL_SUCCESS || bin_status != CL_SUCCESS || !prog) {
+        if (prog)
+            clReleaseProgram(prog);
+        c->rejected++;
+        clcpk_text_item(&c->why, "%s entry %zu: driver rejected the binary (%s)", label, i,
+                     clcpk_cl_error_name(rc != CL_SUCCESS ? rc : bin_status, code, sizeof code));
+        return 0;
+    }
+    const char *what = "";
+    rc = build_and_check(c, prog, e->options, &what);
+    if (rc != CL_SUCCESS) {
+        clReleaseProgram(prog);
+        c->rejected++;
+        clcpk_text_item(&c->why, "%s entry %zu: driver rejected the binary (%s: %s)", label, i, what,
+                     clcpk_cl_error_name(rc, code, sizeof code));
+        return 0;
+    }
+    clcpk_text_item(&c->why, "%s entry %zu: loaded", label, i);
+    *out = prog;
+    return 1;
+}
+
+static int try_native(load_ctx *c, cl_program *out)
+{
+    if (c->flags & CLCPACK_LOAD_NO_NATIVE) {
+        clcpk_text_item(&c->why, "native binaries skipped (CLCPACK_LOAD_NO_NATIVE)");
+        return 0;
+    }
+    for (size_t m = 0; m < c->n_match; m++) {
+        size_t i = c->match[m];
+        const clcpack_entry_info *e = &c->p->entries[i].info;
+        if (e->kind != CLCPACK_KIND_NATIVE)
+            continue;
+        const clcpack_device_info *d = &c->p->devices[e->device];
+        if (!clcpack_device_equal(d, &c->here)) {
+            char diff[600];
+            clcpack_device_describe_difference(d, &c->here, diff, sizeof diff);
+            clcpk_text_item(&c->why, "native entry %zu: %s", i, diff);
+            continue;
+        }
+        if (try_binary(c, i, out)) {
+            c->report->path = CLCPACK_PATH_NATIVE;
+            c->report->entry = (uint32_t)i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int is_nvidia(const clcpack_device_info *d)
+{
+    return d->vendor_id == PK_NVIDIA_VENDOR_ID || d->nv_cc_major > 0;
+}
+
+/* NVIDIA: a cubin for exactly this compute capability, then PTX no newer
+ * than it, newest first (the driver JIT-compiles PTX forward, not back). */
+static int try_nvidia(load_ctx *c, cl_program *out)
+{
+    int nv = is_nvidia(&c->here);
+    uint32_t cc = c->here.nv_cc_major * 10 + c->here.nv_cc_minor;
+    for (size_t m = 0; m < c->n_match; m++) {
+        size_t i = c->match[m];
+        const clcpack_entry_info *e = &c->p->entries[i].info;
+        if (e->kind != CLCPACK_KIND_CUBIN)
+            continue;
+        if (c->flags & CLCPACK_LOAD_NO_CUBIN)
+            clcpk_text_item(&c->why, "cubin entry %zu: skipped (CLCPACK_LOAD_NO_CUBIN)", i);
+        else if (!nv)
+            clcpk_text_item(&c->why, "cubin entry %zu: this is not an NVIDIA device", i);
+        else if (e->arch != cc)
+            clcpk_text_item(&c->why, "cubin entry %zu: sm_%u, this device is sm_%u", i, e->arch, cc);
+        else if (try_binary(c, i, out)) {
+            c->report->path = CLCPACK_PATH_CUBIN;
+            c->report->entry = (uint32_t)i;
+            return 1;
+        }
+    }
+    /* PTX usable here, highest arch first, then in entry order: c->match
+     * is ascending, so an insertion sort on arch keeps that order. */
+    size_t *ptx = malloc((c->n_match ? c->n_match : 1) * sizeof *ptx), n_ptx = 0;
+    if (!ptx) {
+        clcpk_text_item(&c->why, "ptx: out of memory");
+        return 0;
+    }
+    int use_ptx = nv && !(c->flags & CLCPACK_LOAD_NO_PTX);
+    for (size_t m = 0; m < c->n_match && use_ptx; m++) {
+        size_t i = c->match[m];
+        const clcpack_entry_info *e = &c->p->entries[i].info;
+        if (e->kind != CLCPACK_KIND_PTX || e->arch > cc)
+            continue;
+        size_t k = n_ptx++;
+        while (k > 0 && c->p->entries[ptx[k - 1]].info.arch < e->arch) {
+            ptx[k] = ptx[k - 1];
+            k--;
+        }
+        ptx[k] = i;
+    }
+    for (size_t k = 0; k < n_ptx; k++)
+        if (try_binary(c, ptx[k], out)) {
+            c->report->path = CLCPACK_PATH_PTX;
+            c->report->entry = (uint32_t)ptx[k];
+            free(ptx);
+            return 1;
+        }
+    free(ptx);
+    for (size_t m = 0; m < c->n_match; m++) {
+        size_t i = c->match[m];
+        const clcpack_entry_info *e = &c->p->entries[i].info;
+        if (e->kind != CLCPACK_KIND_PTX)
+            continue;
+        if (c->flags & CLCPACK_LOAD_NO_PTX)
+            clcpk_text_item(&c->why, "ptx entry %zu: skipped (CLCPACK_LOAD_NO_PTX)", i);
+        else if (!nv)
+            clcpk_text_item(&c->why, "ptx entry %zu: this is not an NVIDIA device", i);
+        else if (e->arch > cc)
+            clcpk_text_item(&c->why, "ptx entry %zu: sm_%u is newer than this device's sm_%u", i,
+                         e->arch, cc);
+    }
+    return 0;
+}
+
+/* The entry whose source to rebuild: one of an identical device if any
+ * (its options were chosen for this device), else the first with a source. */
+static size_t pick_source_entry(const load_ctx *c)
+{
+    size_t first = SIZE_MAX;
+    for (size_t m = 0; m < c->n_match; m++) {
+        const clcpack_entry_info *e = &c->p->entries[c->match[m]].info;
+        if (e->source == CLCPACK_NONE)
+            continue;
+        if (clcpack_device_equal(&c->p->devices[e->device], &c->here))
+            return c->match[m];
+        if (first == SIZE_MAX)
+            first = c->match[m];
+    }
+    return first;
+}
+
+static clcpack_status try_source(load_ctx *c, size_t i, cl_program *out, clcpack_error *err)
+{
+    const clcpack_entry_info *e = &c->p->entries[i].info;
+    const char *name = c->p->sources[e->source].info.name;
+    char keydesc[512], dev[600], code[48];
+    clcpk_describe_entry_key(e, keydesc, sizeof keydesc);
+    char *text;
+    clcpack_error derr;
+    clcpack_status st = clcpk_decode_source_alloc(c->p, e->source, &text, &derr);
+    if (st != CLCPACK_OK) {
+        clcpk_text_item(&c->why, "source (entry %zu, '%s'): unreadable", i, name);
+        return clcpk_fail(err, st, "stored source of %s unreadable: %s", keydesc, derr.message);
+    }
+    const char *texts[1] = {text};
+    size_t lens[1] = {(size_t)c->p->sources[e->source].info.raw_size};
+    cl_int rc;
+    cl_program prog = clCreateProgramWithSource(c->ctx, 1, texts, lens, &rc);
+    free(text);
+    clcpk_device_label(&c->here, dev, sizeof dev);
+    if (rc != CL_SUCCESS || !prog) {
+        clcpk_text_item(&c->why, "source (entry %zu, '%s'): clCreateProgramWithSource failed (%s)", i,
+                     name, clcpk_cl_error_name(rc, code, sizeof code));
+        return clcpk_fail(err, CLCPACK_E_BUILD,
+                       "stored source '%s' of %s: clCreateProgramWithSource failed on %s: %s", name,
+                       keydesc, dev, clcpk_cl_error_name(rc, code, sizeof code));
+    }
+    const char *what = "";
+    rc = build_and_check(c, prog, e->options, &what);
+    if (rc != CL_SUCCESS) {
+        char log[400];
+        build_log_excerpt(prog, c->dev, log, sizeof log);
+        clReleaseProgram(prog);
+        clcpk_text_item(&c->why, "source (entry %zu, '%s'): %s failed (%s)", i, name, what,
+                     clcpk_cl_error_name(rc, code, sizeof code));
+        return clcpk_fail(err, CLCPACK_E_BUILD,
+                       "stored source '%s' of %s failed to build on %s with options '%s': %s: %s%s%s",
+                       name, keydesc, dev, e->options, what, clcpk_cl_error_name(rc, code, sizeof code),
+                       log[0] ? ": " : "", log);
+    }
+    clcpk_text_item(&c->why, "source (entry %zu, '%s'): built", i, name);
+    c->report->path = CLCPACK_PATH_SOURCE;
+    c->report->entry = (uint32_t)i;
+    *out = prog;
+    return CLCPACK_OK;
+}
+
+/* CLCPACK_E_NO_USABLE_FORM, naming the pack's devices for the key and this one. */
+static clcpack_status no_usable_form(load_ctx *c, uint32_t flags, int has_source,
+                                     clcpack_error *err)
+{
+    char msg[CLCPACK_MESSAGE_MAX], keydesc[512], label[600];
+    pk_text t;
+    clcpk_text_init(&t, msg, sizeof msg);
+    clcpk_describe_key(c->key, keydesc, sizeof keydesc);
+    clcpk_text_add(&t, "no usable form of %s: pack holds ", keydesc);
+    if (flags & CLCPACK_LOAD_NO_BINARY) {
+        clcpk_text_add(&t, "binaries (skipped: CLCPACK_LOAD_NO_BINARY)");
+    } else {
+        /* Each distinct (device, form) once: the form tells apart two
+         * entries of one device name, e.g. a cubin for another sm. */
+        clcpk_text_add(&t, "binaries for ");
+        for (size_t m = 0, shown = 0; m < c->n_match; m++) {
+            const clcpack_entry_info *e = &c->p->entries[c->match[m]].info;
+            int seen = 0;
+            for (size_t k = 0; k < m && !seen; k++) {
+                const clcpack_entry_info *o = &c->p->entries[c->match[k]].info;
+                seen = o->device == e->device && o->kind == e->kind && o->arch == e->arch;
+            }
+            if (seen)
+                continue;
+            clcpk_device_label(&c->p->devices[e->device], label, sizeof label);
+            if (e->kind == CLCPACK_KIND_NATIVE)
+                clcpk_text_add(&t, "%s%s", shown++ ? ", " : "", label);
+            else
+                clcpk_text_add(&t, "%s%s (%s sm_%u)", shown++ ? ", " : "", label,
+                               kind_label(e->kind), e->arch);
+        }
+        clcpk_text_add(&t, " only");
+        if (c->rejected)
+            clcpk_text_add(&t, " (%zu rejected by the driver)", c->rejected);
+    }
+    if (!has_source)
+        clcpk_text_add(&t, " and no source");
+    else
+        clcpk_text_add(&t, " and a source (not used: CLCPACK_LOAD_NO_SOURCE)");
+    clcpk_device_label(&c->here, label, sizeof label);
+    clcpk_text_add(&t, "; this device is %s", label);
+    if (is_nvidia(&c->here))
+        clcpk_text_add(&t, " (sm_%u)", c->here.nv_cc_major * 10 + c->here.nv_cc_minor);
+    return clcpk_fail(err, CLCPACK_E_NO_USABLE_FORM, "%s", msg);
+}
+
+clcpack_status clcpack_create_program(const clcpack *p, const clcpack_key *key, cl_context ctx,
+                                      cl_device_id dev, const clcpack_load_options *opts,
+                                      cl_program *out, clcpack_load_report *report,
+                                      clcpack_error *err)
+{
+    clcpack_load_report local;
+    if (!report)
+        report = &local;
+    memset(report, 0, sizeof *report);
+    report->path = CLCPACK_PATH_NONE;
+    report->entry = CLCPACK_NONE;
+    if (out)
+        *out = NULL;
+    if (!p || !ctx || !dev || !out)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_create_program: %s is NULL",
+                       !p ? "pack" : !ctx ? "context" : !dev ? "device" : "out");
+    if (opts && opts->struct_size < offsetof(clcpack_load_options, flags) + sizeof opts->flags)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                       "clcpack_create_program: opts->struct_size %zu is too small",
+                       opts->struct_size);
+    uint32_t flags = opts ? opts->flags : 0;
+    clcpack_status st = clcpk_check_key(key, err);
+    if (st != CLCPACK_OK)
+        return st;
+
+    load_ctx c = {0};
+    c.p = p;
+    c.key = key;
+    c.ctx = ctx;
+    c.dev = dev;
+    c.report = report;
+    c.flags = flags;
+    clcpk_text_init(&c.why, report->why, sizeof report->why);
+
+    size_t n = 0;
+    st = clcpack_find(p, key, NULL, 0, &n, err);
+    if (st != CLCPACK_OK)
+        return st;
+    size_t *match = malloc(n * sizeof *match);
+    if (!match)
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory");
+    clcpack_find(p, key, match, n, &n, NULL);
+    c.match = match;
+    c.n_match = n;
+    if ((st = clcpack_device_query(dev, &c.here, err)) != CLCPACK_OK) {
+        free(match);
+        return st;
+    }
+
+    int found = 0;
+    if (flags & CLCPACK_LOAD_NO_BINARY)
+        clcpk_text_item(&c.why, "binaries skipped (CLCPACK_LOAD_NO_BINARY)");
+    else
+        found = try_native(&c, out) || try_nvidia(&c, out);
+
+    size_t src = pick_source_entry(&c);
+    st = CLCPACK_OK;
+    if (!found) {
+        if (src == SIZE_MAX) {
+            clcpk_text_item(&c.why, "source: none stored");
+            st = no_usable_form(&c, flags, 0, err);
+        } else if (flags & CLCPACK_LOAD_NO_SOURCE) {
+            clcpk_text_item(&c.why, "source: not tried (CLCPACK_LOAD_NO_SOURCE)");
+            st = no_usable_form(&c, flags, 1, err);
+        } else {
+            st = try_source(&c, src, out, err);
+        }
+    }
+    free(match);
+    return st;
+}

@@ -1,0 +1,21 @@
+#include "clcpack.h"
+
+#include <stdlib.h>
+
+unsigned clcpack_version(void) { return CLCPACK_VERSION_NUMBER; }
+
+const char *clcpack_path_name(clcpack_path path)
+{
+    switch (path) {
+    case CLCPACK_PATH_NATIVE: return "native";
+    case CLCPACK_PATH_CUBIN: return "cubin";
+    case CLCPACK_PATH_PTX: return "ptx";
+    case CLCPACK_PATH_SOURCE: return "source";
+    case CLCPACK_PATH_NONE: break;
+    }
+    return "none";
+}
+
+/* Memory the library hands out is malloc'd; freeing it here keeps an
+ * application with another allocator (or another C runtime) correct. */
+void clcpack_free(void *data) { free(data); }

@@ -1,0 +1,255 @@
+/*
+ * test_compress_pocl.c — how small a real PoCL pack gets: one convolution
+ * kernel built at 15 filter widths (3..31), each run once at its local size
+ * (so the binary holds its work-group function) and checked against a
+ * double reference on random data, then packed. Prints the raw binary
+ * bytes and what zlib per entry and the writer's choice (zlib or XOR delta
+ * against the best of the nearest earlier widths, docs/FORMAT.md) store,
+ * and checks the target: the pack stores at most 8% of the raw bytes.
+ *
+ *   test_compress_pocl [FILE.cl KERNEL]   measure another kernel's binaries
+ *                                         (e.g. kernels/amd_convolve.cl
+ *                                         Convolve_Def); no target check
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "clcpack.h"
+
+/* AMD's Convolve_Def (image convolution, step 5): the filter width is
+ * compiled in, the nFilterWidth argument kept for the common signature. */
+static const char DEFAULT_SOURCE[] =
+    "__kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))\n"
+    "void Convolve_Def(const __global float *pInput, __constant float *pFilter,\n"
+    "                  __global float *pOutput, const int nInWidth, const int nFilterWidth)\n"
+    "{\n"
+    "    const int nWidth = get_global_size(0);\n"
+    "    const int xOut = get_global_id(0);\n"
+    "    const int yOut = get_global_id(1);\n"
+    "    const int xInTopLeft = xOut;\n"
+    "    const int yInTopLeft = yOut;\n"
+    "    float sum = 0;\n"
+    "    for (int r = 0; r < FILTER_WIDTH; r++) {\n"
+    "        const int idxFtmp = r * FILTER_WIDTH;\n"
+    "        const int yIn = yInTopLeft + r;\n"
+    "        const int idxIntmp = yIn * nInWidth + xInTopLeft;\n"
+    "        for (int c = 0; c < FILTER_WIDTH; c++) {\n"
+    "            const int idxF = idxFtmp + c;\n"
+    "            const int idxIn = idxIntmp + c;\n"
+    "            sum += pFilter[idxF] * pInput[idxIn];\n"
+    "        }\n"
+    "    }\n"
+    "    const int idxOut = yOut * nWidth + xOut;\n"
+    "    pOutput[idxOut] = sum;\n"
+    "}\n";
+
+#define WG 16
+#define OUT_W 64
+#define OUT_H 32
+#define N_WIDTHS 15
+
+static cl_context ctx;
+static cl_device_id dev;
+
+static float rnd_float(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    float f = (float)((*s >> 40) & 0xFFFFFF) / (float)0x1000000 * 2.0f - 1.0f;
+    return f == 0.0f ? 0.5f : f;
+}
+
+/* One launch at the variant's local size on random data (NaN-poisoned
+ * output), checked against a double reference: the warm-up the binary
+ * needs, and proof the variant is right. Returns the max error relative to
+ * the sum of magnitudes, negative on failure. */
+static double warm_up_and_check(cl_program prog, const char *kernel, int fw, uint64_t seed)
+{
+    const int in_w = OUT_W + fw - 1, in_h = OUT_H + fw - 1;
+    size_t n_in = (size_t)in_w * in_h, n_f = (size_t)fw * fw, n_out = OUT_W * OUT_H;
+    float *in = malloc(n_in * 4), *filt = malloc(n_f * 4), *out = malloc(n_out * 4);
+    for (size_t i = 0; i < n_in; i++)
+        in[i] = rnd_float(&seed);
+    for (size_t i = 0; i < n_f; i++)
+        filt[i] = rnd_float(&seed);
+    for (size_t i = 0; i < n_out; i++)
+        out[i] = NAN;
+    cl_int e[6];
+    cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e[0]);
+    cl_kernel k = clCreateKernel(prog, kernel, &e[1]);
+    cl_mem bi = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n_in * 4, in, &e[2]);
+    cl_mem bf = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n_f * 4, filt, &e[3]);
+    cl_mem bo = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n_out * 4, out, &e[4]);
+    double worst = -1;
+    if (!e[0] && !e[1] && !e[2] && !e[3] && !e[4]) {
+        clSetKernelArg(k, 0, sizeof bi, &bi);
+        clSetKernelArg(k, 1, sizeof bf, &bf);
+        clSetKernelArg(k, 2, sizeof bo, &bo);
+        clSetKernelArg(k, 3, sizeof in_w, &in_w);
+        clSetKernelArg(k, 4, sizeof fw, &fw);
+        size_t global[2] = {OUT_W, OUT_H}, local[2] = {WG, WG};
+        e[5] = clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, NULL);
+        if (!e[5])
+            e[5] = clEnqueueReadBuffer(q, bo, CL_TRUE, 0, n_out * 4, out, 0, NULL, NULL);
+        if (!e[5]) {
+            worst = 0;
+            for (int y = 0; y < OUT_H && worst >= 0; y++)
+                for (int x = 0; x < OUT_W; x++) {
+                    double ref = 0, mag = 0;
+                    for (int r = 0; r < fw; r++)
+                        for (int c = 0; c < fw; c++) {
+                            double t = (double)filt[r * fw + c] * in[(y + r) * in_w + x + c];
+                            ref += t;
+                            mag += fabs(t);
+                        }
+                    double got = out[y * OUT_W + x];
+                    if (isnan(got)) {
+                        worst = -1;
+                        break;
+                    }
+                    double rel = fabs(got - ref) / (mag > 1e-30 ? mag : 1e-30);
+                    if (rel > worst)
+                        worst = rel;
+                }
+        }
+    }
+    if (bi)
+        clReleaseMemObject(bi);
+    if (bf)
+        clReleaseMemObject(bf);
+    if (bo)
+        clReleaseMemObject(bo);
+    if (k)
+        clReleaseKernel(k);
+    if (q)
+        clReleaseCommandQueue(q);
+    free(in);
+    free(filt);
+    free(out);
+    return worst;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    const char *kernel = "Convolve_Def";
+    char *source = NULL;
+    if (argc == 3) {
+        source = read_text(argv[1]);
+        kernel = argv[2];
+        if (!CHECK(source != NULL, "cannot read %s", argv[1]))
+            return check_summary();
+    }
+    const char *text = source ? source : DEFAULT_SOURCE;
+    cl_platform_id plat;
+    cl_int rc;
+    if (!CHECK(clGetPlatformIDs(1, &plat, NULL) == CL_SUCCESS &&
+                   clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) == CL_SUCCESS,
+               "an OpenCL device"))
+        return check_summary();
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
+
+    clcpack_writer *w = NULL;
+    clcpack_error err;
+    clcpack_device_info info;
+    uint32_t d, s;
+    clcpack_writer_new(0, &w, &err);
+    clcpack_device_query(dev, &info, &err);
+    clcpack_writer_add_device(w, &info, &d, &err);
+    clcpack_writer_add_source(w, source ? argv[1] : "convolve_def.cl", text, strlen(text), &s, &err);
+
+    unsigned char *bins[N_WIDTHS] = {NULL};
+    size_t sizes[N_WIDTHS] = {0}, raw = 0, zlib_only = 0;
+    int built = 0;
+    for (int i = 0; i < N_WIDTHS; i++) {
+        int fw = 3 + 2 * i;
+        char opts[128], value[8];
+        snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DFILTER_WIDTH=%d -DWG_X=%d -DWG_Y=%d", fw, WG, WG);
+        snprintf(value, sizeof value, "%d", fw);
+        cl_program prog = clCreateProgramWithSource(ctx, 1, &text, NULL, &rc);
+        if (!CHECK(rc == CL_SUCCESS && clBuildProgram(prog, 1, &dev, opts, NULL, NULL) == CL_SUCCESS,
+                   "build at width %d", fw)) {
+            if (prog)
+                clReleaseProgram(prog);
+            continue;
+        }
+        double e = warm_up_and_check(prog, kernel, fw, 1234 + (uint64_t)i);
+        CHECK(e >= 0 && e < 1e-5, "width %d computes right (max rel error %g)", fw, e);
+        clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof sizes[i], &sizes[i], NULL);
+        bins[i] = malloc(sizes[i]);
+        clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins[i], &bins[i], NULL);
+        clReleaseProgram(prog);
+        raw += sizes[i];
+        uLongf zn = compressBound((uLong)sizes[i]);
+        unsigned char *z = malloc(zn);
+        compress2(z, &zn, bins[i], (uLong)sizes[i], 9);
+        zlib_only += zn;
+        free(z);
+        clcpack_define def = {"FILTER_WIDTH", value};
+        clcpack_entry_spec spec = {sizeof spec, kernel, "conv_grey", opts, &def, 1, {WG, WG, 1}, d, s,
+                                   CLCPACK_KIND_NATIVE, 0, bins[i], sizes[i]};
+        built += CHECK(clcpack_writer_add_entry(w, &spec, &err) == CLCPACK_OK, "add: %s", err.message);
+    }
+
+    void *data = NULL;
+    size_t pack_size = 0;
+    CHECK(clcpack_writer_write_memory(w, &data, &pack_size, &err) == CLCPACK_OK, "write: %s",
+          err.message);
+    clcpack *p = NULL;
+    if (CHECK(data && clcpack_open_memory(data, pack_size, &p, &err) == CLCPACK_OK, "open: %s",
+              err.message)) {
+        size_t stored = 0, deltas = 0;
+        for (size_t i = 0; i < clcpack_entry_count(p); i++) {
+            clcpack_entry_info e;
+            clcpack_get_entry(p, i, &e);
+            stored += e.stored_size;
+            deltas += e.codec == 2;
+            /* Entries are sorted by width (numbers as numbers): entry i is
+             * width 3+2i. The bytes must come back exactly. */
+            unsigned char *back = malloc(e.raw_size);
+            size_t got = 0;
+            CHECK(i < N_WIDTHS && e.raw_size == sizes[i] &&
+                      clcpack_read_binary(p, i, back, e.raw_size, &got, &err) == CLCPACK_OK &&
+                      memcmp(back, bins[i], sizes[i]) == 0,
+                  "entry %zu decodes to the binary of width %zu", i, 3 + 2 * i);
+            free(back);
+        }
+        double ratio = (double)stored / (double)raw;
+        printf("%d widths of %s: raw binaries %zu bytes; zlib per entry %zu (%.1f%%); "
+               "pack entries %zu (%.2f%%, %zu deltas); whole pack file %zu bytes\n",
+               built, kernel, raw, zlib_only, 100.0 * (double)zlib_only / (double)raw, stored,
+               100.0 * ratio, deltas, pack_size);
+        if (!source)
+            CHECK(built == N_WIDTHS && ratio <= 0.08,
+                  "a PoCL pack of one kernel at 15 widths stores at most 8%% of the raw bytes "
+                  "(%.2f%%)",
+                  100.0 * ratio);
+        clcpack_close(p);
+    }
+    clcpack_free(data);
+    clcpack_writer_free(w);
+    for (int i = 0; i < N_WIDTHS; i++)
+        free(bins[i]);
+    free(source);
+    clReleaseContext(ctx);
+    return check_summary();
+}

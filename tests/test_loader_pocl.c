@@ -1,0 +1,685 @@
+/*
+ * test_loader_pocl.c — clcpack_create_program on a real OpenCL device (PoCL
+ * on a machine without a GPU): the native path, and every fallback the
+ * issue names, each checked by running the program it returns against a
+ * double-precision reference on random data with a NaN-poisoned output.
+ *
+ *  - native binaries of this device load as native and compute right;
+ *  - a fingerprint with another driver version loads through the source,
+ *    and the report says "driver version differs";
+ *  - a binary the driver rejects (bytes without PoCL's header, stored with
+ *    a correct CRC: PoCL answers CL_INVALID_BINARY, checked in a child
+ *    process first since PoCL crashes on some other damage) falls back;
+ *  - a damaged payload is caught by the CRC before the driver sees it;
+ *  - a pack without sources, built for another device, is refused naming
+ *    both devices;
+ *  - the load flags, a missing key, a stored source that fails to build;
+ *  - 8 threads loading from one handle at once.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "clcpack.h"
+
+static const char TEST_SOURCE[] =
+    "/* test_conv.cl: FILTER_WIDTH x FILTER_WIDTH convolution, top-left form */\n"
+    "__kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))\n"
+    "void conv(const __global float *in, __constant float *filt, __global float *out,\n"
+    "          const int in_w)\n"
+    "{\n"
+    "    const int x = get_global_id(0), y = get_global_id(1);\n"
+    "    float sum = 0.0f;\n"
+    "    for (int r = 0; r < FILTER_WIDTH; r++)\n"
+    "        for (int c = 0; c < FILTER_WIDTH; c++)\n"
+    "            sum += filt[r * FILTER_WIDTH + c] * in[(y + r) * in_w + x + c];\n"
+    "    out[y * get_global_size(0) + x] = sum;\n"
+    "}\n";
+
+#define WG 8
+#define OUT_W 32
+#define OUT_H 16
+#define N_WIDTHS 3
+static const int widths[N_WIDTHS] = {3, 5, 7};
+
+static cl_context ctx;
+static cl_device_id dev;
+static clcpack_device_info here;
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
+
+/* Uniform in [-1, 1), never exactly 0 (inputs of zeros hide bugs). */
+static float rnd_float(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    float f = (float)((*s >> 40) & 0xFFFFFF) / (float)0x1000000 * 2.0f - 1.0f;
+    return f == 0.0f ? 0.5f : f;
+}
+
+static void options_for(int width, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "-cl-std=CL1.2 -DFILTER_WIDTH=%d -DWG_X=%d -DWG_Y=%d", width, WG, WG);
+}
+
+/* Runs kernel "conv" of prog at filter width fw on random data and checks
+ * every output against a double reference. Returns the max error relative
+ * to the sum of the magnitudes of the products,
+ * or a negative value when something failed (why names it). */
+static double run_and_check(cl_program prog, int fw, uint64_t seed, char *why, size_t cap)
+{
+    const int in_w = OUT_W + fw - 1, in_h = OUT_H + fw - 1;
+    size_t n_in = (size_t)in_w * in_h, n_f = (size_t)fw * fw, n_out = OUT_W * OUT_H;
+    float *in = malloc(n_in * sizeof *in), *filt = malloc(n_f * sizeof *filt),
+          *out = malloc(n_out * sizeof *out);
+    for (size_t i = 0; i < n_in; i++)
+        in[i] = rnd_float(&seed);
+    for (size_t i = 0; i < n_f; i++)
+        filt[i] = rnd_float(&seed);
+    for (size_t i = 0; i < n_out; i++)
+        out[i] = NAN;
+    double result = -1;
+    cl_int e1, e2, e3, e4;
+    cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e1);
+    cl_kernel k = clCreateKernel(prog, "conv", &e2);
+    cl_mem bi = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n_in * sizeof *in, in, &e3);
+    cl_mem bf = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n_f * sizeof *filt, filt, &e4);
+    cl_int e5;
+    cl_mem bo = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n_out * sizeof *out, out, &e5);
+    if (e1 || e2 || e3 || e4 || e5) {
+        snprintf(why, cap, "setup failed: %d %d %d %d %d", e1, e2, e3, e4, e5);
+        goto done;
+    }
+    clSetKernelArg(k, 0, sizeof bi, &bi);
+    clSetKernelArg(k, 1, sizeof bf, &bf);
+    clSetKernelArg(k, 2, sizeof bo, &bo);
+    clSetKernelArg(k, 3, sizeof in_w, &in_w);
+    size_t global[2] = {OUT_W, OUT_H}, local[2] = {WG, WG};
+    cl_int rc = clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clEnqueueReadBuffer(q, bo, CL_TRUE, 0, n_out * sizeof *out, out, 0, NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        snprintf(why, cap, "launch or read failed: %d", rc);
+        goto done;
+    }
+    result = 0;
+    for (int y = 0; y < OUT_H; y++)
+        for (int x = 0; x < OUT_W; x++) {
+            double ref = 0, mag = 0;
+            for (int r = 0; r < fw; r++)
+                for (int c = 0; c < fw; c++) {
+                    double t = (double)filt[r * fw + c] * (double)in[(y + r) * in_w + x + c];
+                    ref += t;
+                    mag += fabs(t);
+                }
+            double got = out[y * OUT_W + x];
+            if (isnan(got)) {
+                snprintf(why, cap, "output (%d,%d) never written", x, y);
+                result = -1;
+                goto done;
+            }
+            /* Relative to the sum of magnitudes: a float sum of terms of
+             * both signs can cancel to near zero, the rounding does not. */
+            double rel = fabs(got - ref) / (mag > 1e-30 ? mag : 1e-30);
+            if (rel > result)
+                result = rel;
+        }
+done:
+    if (bi)
+        clReleaseMemObject(bi);
+    if (bf)
+        clReleaseMemObject(bf);
+    if (bo)
+        clReleaseMemObject(bo);
+    if (k)
+        clReleaseKernel(k);
+    if (q)
+        clReleaseCommandQueue(q);
+    free(in);
+    free(filt);
+    free(out);
+    return result;
+}
+
+static int result_ok(cl_program prog, int fw, const char *what)
+{
+    char why[256] = "";
+    double err = run_and_check(prog, fw, rng_state++, why, sizeof why);
+    return CHECK(err >= 0 && err < 1e-5, "%s: width %d computes right (max rel error %g%s%s)", what,
+                 fw, err, why[0] ? ", " : "", why);
+}
+
+/* Builds the test source at a width, runs it once at its local size (so
+ * PoCL puts the work-group function in the binary) and takes the binary. */
+static unsigned char *build_binary(int fw, size_t *size)
+{
+    const char *src = TEST_SOURCE;
+    cl_int rc;
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &rc);
+    char opts[128];
+    options_for(fw, opts, sizeof opts);
+    if (rc != CL_SUCCESS || clBuildProgram(prog, 1, &dev, opts, NULL, NULL) != CL_SUCCESS) {
+        CHECK(0, "building the test source at width %d", fw);
+        return NULL;
+    }
+    result_ok(prog, fw, "built from source");
+    clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL);
+    unsigned char *bin = malloc(*size);
+    clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
+    clReleaseProgram(prog);
+    return bin;
+}
+
+typedef struct pack_plan {
+    const clcpack_device_info *device;
+    uint32_t writer_flags;
+    int with_source;
+    unsigned char *bins[N_WIDTHS];
+    size_t sizes[N_WIDTHS];
+    const char *kernel; /* NULL: "conv" */
+} pack_plan;
+
+static void *make_pack(const pack_plan *plan, size_t *size)
+{
+    clcpack_writer *w = NULL;
+    clcpack_error err;
+    uint32_t d, s = CLCPACK_NONE;
+    void *data = NULL;
+    *size = 0;
+    if (clcpack_writer_new(plan->writer_flags, &w, &err) != CLCPACK_OK ||
+        clcpack_writer_add_device(w, plan->device, &d, &err) != CLCPACK_OK ||
+        (plan->with_source &&
+         clcpack_writer_add_source(w, "test_conv.cl", TEST_SOURCE, strlen(TEST_SOURCE), &s, &err) !=
+             CLCPACK_OK)) {
+        CHECK(0, "writer setup: %s", err.message);
+        clcpack_writer_free(w);
+        return NULL;
+    }
+    for (int i = 0; i < N_WIDTHS; i++) {
+        if (!plan->bins[i])
+            continue;
+        char value[8], opts[128];
+        snprintf(value, sizeof value, "%d", widths[i]);
+        options_for(widths[i], opts, sizeof opts);
+        clcpack_define def = {"FILTER_WIDTH", value};
+        clcpack_entry_spec spec = {sizeof spec, plan->kernel ? plan->kernel : "conv", "test",
+                                   opts, &def, 1, {WG, WG, 1}, d, s, CLCPACK_KIND_NATIVE, 0,
+                                   plan->bins[i], plan->sizes[i]};
+        CHECK(clcpack_writer_add_entry(w, &spec, &err) == CLCPACK_OK, "add_entry: %s", err.message);
+    }
+    CHECK(clcpack_writer_write_memory(w, &data, size, &err) == CLCPACK_OK, "write: %s", err.message);
+    clcpack_writer_free(w);
+    return data;
+}
+
+static clcpack_status load(const clcpack *p, int fw, uint32_t flags, const char *kernel,
+                           cl_program *prog, clcpack_load_report *rep, clcpack_error *err)
+{
+    char value[8];
+    snprintf(value, sizeof value, "%d", fw);
+    clcpack_define def = {"FILTER_WIDTH", value};
+    clcpack_key key = {kernel ? kernel : "conv", &def, 1, {WG, WG, 1}};
+    clcpack_load_options opts = {sizeof opts, flags};
+    return clcpack_create_program(p, &key, ctx, dev, &opts, prog, rep, err);
+}
+
+static clcpack *open_pack(const void *data, size_t size)
+{
+    clcpack *p = NULL;
+    clcpack_error err;
+    if (!CHECK(data && clcpack_open_memory(data, size, &p, &err) == CLCPACK_OK, "open: %s",
+               data ? err.message : "no pack"))
+        return NULL;
+    return p;
+}
+
+/* PoCL crashes on some damaged binaries instead of rejecting them, so the
+ * "rejected binary" the tests use is first tried in a child process. */
+static int pocl_rejects_in_child(const unsigned char *bin, size_t n)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        cl_int rc, st = CL_SUCCESS;
+        cl_program prog = clCreateProgramWithBinary(ctx, 1, &dev, &n, &bin, &st, &rc);
+        if (rc == CL_SUCCESS && prog && st == CL_SUCCESS)
+            rc = clBuildProgram(prog, 1, &dev, "", NULL, NULL);
+        _exit(rc == CL_INVALID_BINARY || st == CL_INVALID_BINARY ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static void test_native(const pack_plan *good)
+{
+    size_t size;
+    void *data = make_pack(good, &size);
+    clcpack *p = open_pack(data, size);
+    for (int i = 0; p && i < N_WIDTHS; i++) {
+        cl_program prog = NULL;
+        clcpack_load_report rep;
+        clcpack_error err;
+        clcpack_status st = load(p, widths[i], 0, NULL, &prog, &rep, &err);
+        if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_NATIVE && rep.attempts == 1,
+                  "width %d loads native: status %d path %s attempts %u (%s) why: %s", widths[i], st,
+                  clcpack_path_name(rep.path), rep.attempts, st ? err.message : "", rep.why))
+            result_ok(prog, widths[i], "native");
+        if (prog)
+            clReleaseProgram(prog);
+    }
+
+    /* Binaries only: skipped, rebuilt from the source. */
+    cl_program prog = NULL;
+    clcpack_load_report rep;
+    clcpack_error err;
+    clcpack_status st = p ? load(p, 5, CLCPACK_LOAD_NO_BINARY, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
+    if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_SOURCE && rep.attempts == 0 &&
+                  strstr(rep.why, "CLCPACK_LOAD_NO_BINARY"),
+              "CLCPACK_LOAD_NO_BINARY rebuilds from source: %d %s (%s)", st,
+              clcpack_path_name(rep.path), rep.why))
+        result_ok(prog, 5, "source (no binary)");
+    if (prog)
+        clReleaseProgram(prog);
+
+    /* Native binaries skipped: rebuilt from the source. */
+    prog = NULL;
+    st = p ? load(p, 3, CLCPACK_LOAD_NO_NATIVE, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
+    if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_SOURCE && rep.attempts == 0 &&
+                  strstr(rep.why, "CLCPACK_LOAD_NO_NATIVE"),
+              "CLCPACK_LOAD_NO_NATIVE rebuilds from source: %d %s (%s)", st,
+              clcpack_path_name(rep.path), rep.why))
+        result_ok(prog, 3, "source (no native)");
+    if (prog)
+        clReleaseProgram(prog);
+
+    /* Unknown keys. */
+    st = p ? load(p, 9, 0, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
+    CHECK(st == CLCPACK_E_NOT_FOUND && prog == NULL && strstr(err.message, "FILTER_WIDTH=9"),
+          "width 9 is not in the pack: %d (%s)", st, err.message);
+    clcpack_define none[1] = {{"OTHER", "1"}};
+    clcpack_key key = {"conv", none, 1, {WG, WG, 1}};
+    st = p ? clcpack_create_program(p, &key, ctx, dev, NULL, &prog, NULL, &err) : CLCPACK_E_IO;
+    CHECK(st == CLCPACK_E_NOT_FOUND, "another define set is not found: %d", st);
+    clcpack_close(p);
+    clcpack_free(data);
+}
+
+static void test_stale_driver(const pack_plan *good)
+{
+    clcpack_device_info stale = here;
+    snprintf(stale.driver_version, sizeof stale.driver_version, "0.0-stale");
+    pack_plan plan = *good;
+    plan.device = &stale;
+    size_t size;
+    void *data = make_pack(&plan, &size);
+    clcpack *p = open_pack(data, size);
+    cl_program prog = NULL;
+    clcpack_load_report rep;
+    clcpack_error err;
+    char expect[600];
+    snprintf(expect, sizeof expect, "driver version differs: 0.0-stale in pack, %s here",
+             here.driver_version);
+    clcpack_status st = p ? load(p, 7, 0, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
+    if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_SOURCE && rep.attempts == 0 &&
+                  strstr(rep.why, expect),
+              "stale driver loads through source, report says why: %d %s why: %s", st,
+              clcpack_path_name(rep.path), rep.why))
+        result_ok(prog, 7, "source (stale driver)");
+    printf("stale driver report: %s\n", rep.why);
+    if (prog)
+        clReleaseProgram(prog);
+    prog = NULL;
+    st = p ? load(p, 7, CLCPACK_LOAD_NO_SOURCE, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
+    CHECK(st == CLCPACK_E_NO_USABLE_FORM && !prog && strstr(err.message, "CLCPACK_LOAD_NO_SOURCE"),
+          "stale driver with CLCPACK_LOAD_NO_SOURCE: %d (%s)", st, err.message);
+    clcpack_close(p);
+    clcpack_free(data);
+}
+
+static void test_rejected_binary(const pack_plan *good)
+{
+    size_t n = good->sizes[0];
+    unsigned char *junk = malloc(n);
+    uint64_t s = 77;
+    for (size_t i = 0; i < n; i++)
+        junk[i] = (unsigned char)(rnd_float(&s) * 127.0f);
+    if (!CHECK(pocl_rejects_in_child(junk, n),
+               "the driver rejects random bytes with CL_INVALID_BINARY (in a child)")) {
+        free(junk);
+        return;
+    }
+    pack_plan plan = *good;
+    plan.bins[0] = junk;
+    size_t size;
+    void *data = make_pack(&plan, &size);
+    clcpack *p = open_pack(data, size);
+    cl_program prog = NULL;
+    clcpack_load_report rep;
+    clcpack_error err;
+    clcpack_status st = p ? load(p, 3, 0, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
+    if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_SOURCE && rep.attempts == 1 &&
+                  strstr(rep.why, "driver rejected the binary (CL_INVALID_BINARY)"),
+              "rejected binary falls back to source: %d %s why: %s", st,
+              clcpack_path_name(rep.path), rep.why))
+        result_ok(prog, 3, "source (rejected binary)");
+    printf("rejected binary report: %s\n", rep.why);
+    if (prog)
+        clReleaseProgram(prog);
+    clcpack_close(p);
+    clcpack_free(data);
+    free(junk);
+
+    /* A real binary that lacks the kernel asked for: built, then refused
+     * by clCreateKernel; the source lacks it too, so the build error. */
+    plan = *good;
+    plan.kernel = "conv_absent";
+    data = make_pack(&plan, &size);
+    p = open_pack(data, size);
+    prog = NULL;
+    st = p ? load(p, 5, 0, "conv_absent", &prog, &rep, &err) : CLCPACK_E_IO;
+    CHECK(st == CLCPACK_E_BUILD && !prog && rep.attempts == 1 && strstr(rep.why, "clCreateKernel") &&
+              strstr(err.message, "test_conv.cl"),
+          "a binary without the kernel is a miss, then the source build fails: %d why: %s; %s", st,
+          rep.why, err.message);
+    clcpack_close(p);
+    clcpack_free(data);
+}
+
+/* The writer lays blobs out as sources then entries, back to back after
+ * the 64-byte header (docs/FORMAT.md): the payload offset of entry i. */
+static size_t entry_blob_offset(const clcpack *p, size_t i)
+{
+    size_t off = 64;
+    for (size_t s = 0; s < clcpack_source_count(p); s++) {
+        clcpack_source_info si;
+        clcpack_get_source(p, s, &si);
+        off += si.stored_size;
+    }
+    for (size_t k = 0; k < i; k++) {
+        clcpack_entry_info e;
+        clcpack_get_entry(p, k, &e);
+        off += e.stored_size;
+    }
+    return off;
+}
+
+static void test_damaged_payload(const pack_plan *good)
+{
+    size_t size;
+    uint8_t *data = make_pack(good, &size);
+    clcpack *p = open_pack(data, size);
+    if (!p) {
+        clcpack_free(data);
+        return;
+    }
+    size_t idx[4], n = 0;
+    char value[] = "5";
+    clcpack_define def = {"FILTER_WIDTH", value};
+    clcpack_key key = {"conv", &def, 1, {WG, WG, 1}};
+    clcpack_find(p, &key, idx, 4, &n, NULL);
+    clcpack_entry_info e;
+    clcpack_get_entry(p, idx[0], &e);
+    size_t at = entry_blob_offset(p, idx[0]) + (size_t)e.stored_size / 2;
+    clcpack_close(p);
+    data[at] ^= 0x40; /* the index checksum does not cover the payload */
+    p = open_pack(data, size);
+    cl_program prog = NULL;
+    clcpack_load_report rep;
+    clcpack_error err;
+    clcpack_status st = p ? load(p, 5, 0, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
+    if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_SOURCE && rep.attempts == 0 &&
+                  strstr(rep.why, "unreadable"),
+              "a damaged binary never reaches the driver: %d %s attempts %u why: %s", st,
+              clcpack_path_name(rep.path), rep.attempts, rep.why))
+        result_ok(prog, 5, "source (damaged binary)");
+    if (prog)
+        clReleaseProgram(prog);
+    clcpack_close(p);
+    clcpack_free(data);
+}
+
+static void test_binary_only(const pack_plan *good)
+{
+    clcpack_device_info other;
+    memset(&other, 0, sizeof other);
+    snprintf(other.platform_name, sizeof other.platform_name, "NVIDIA CUDA");
+    snprintf(other.platform_version, sizeof other.platform_version, "OpenCL 3.0 CUDA 13.0.88");
+    snprintf(other.device_name, sizeof other.device_name, "NVIDIA H200");
+    snprintf(other.device_version, sizeof other.device_version, "OpenCL 3.0 CUDA");
+    snprintf(other.driver_version, sizeof other.driver_version, "580.159.04");
+    snprintf(other.opencl_c_version, sizeof other.opencl_c_version, "OpenCL C 1.2 ");
+    other.device_type = CL_DEVICE_TYPE_GPU;
+    other.vendor_id = 0x10DE;
+    other.address_bits = 64;
+    other.nv_cc_major = 9;
+    pack_plan plan = *good;
+    plan.device = &other;
+    plan.writer_flags = CLCPACK_WRITE_NO_SOURCES;
+    size_t size;
+    void *data = make_pack(&plan, &size);
+    clcpack *p = open_pack(data, size);
+    cl_program prog = NULL;
+    clcpack_load_report rep;
+    clcpack_error err;
+    clcpack_status st = p ? load(p, 5, 0, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
+    CHECK(st == CLCPACK_E_NO_USABLE_FORM && !prog && rep.path == CLCPACK_PATH_NONE &&
+              strstr(err.message, "NVIDIA H200") && strstr(err.message, here.device_name) &&
+              strstr(err.message, "no source"),
+          "binary-only pack for another device is refused naming both: %d (%s)", st, err.message);
+    printf("binary-only refusal: %s\n", err.message);
+    clcpack_close(p);
+    clcpack_free(data);
+
+    /* The same binary-only pack built for this device loads natively. */
+    plan.device = &here;
+    data = make_pack(&plan, &size);
+    p = open_pack(data, size);
+    prog = NULL;
+    st = p ? load(p, 7, 0, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
+    if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_NATIVE,
+              "binary-only pack for this device loads native: %d (%s)", st, rep.why))
+        result_ok(prog, 7, "native (binary-only pack)");
+    if (prog)
+        clReleaseProgram(prog);
+    clcpack_close(p);
+    clcpack_free(data);
+}
+
+/* PTX and cubin entries are for NVIDIA devices only: on this one they are
+ * passed over, named in the report and in the refusal. */
+static void test_nvidia_forms_elsewhere(const pack_plan *good)
+{
+    clcpack_device_info nv;
+    memset(&nv, 0, sizeof nv);
+    snprintf(nv.platform_name, sizeof nv.platform_name, "NVIDIA CUDA");
+    snprintf(nv.device_name, sizeof nv.device_name, "NVIDIA H200");
+    snprintf(nv.driver_version, sizeof nv.driver_version, "580.159.04");
+    nv.vendor_id = 0x10DE;
+    nv.nv_cc_major = 9;
+    for (int with_source = 1; with_source >= 0; with_source--) {
+        clcpack_writer *w = NULL;
+        clcpack_error err;
+        uint32_t d, s = CLCPACK_NONE;
+        clcpack_writer_new(0, &w, &err);
+        clcpack_writer_add_device(w, &nv, &d, &err);
+        if (with_source)
+            clcpack_writer_add_source(w, "test_conv.cl", TEST_SOURCE, strlen(TEST_SOURCE), &s, &err);
+        char opts[128];
+        options_for(5, opts, sizeof opts);
+        clcpack_define def = {"FILTER_WIDTH", "5"};
+        static const char ptx[] = "//\n.version 8.0\n.target sm_80\n";
+        clcpack_entry_spec ps = {sizeof ps, "conv", NULL, opts, &def, 1, {WG, WG, 1}, d, s,
+                                 CLCPACK_KIND_PTX, 80, ptx, sizeof ptx - 1};
+        clcpack_entry_spec cs = ps;
+        cs.kind = CLCPACK_KIND_CUBIN;
+        cs.arch = 90;
+        cs.binary = good->bins[1];
+        cs.binary_size = good->sizes[1];
+        CHECK(clcpack_writer_add_entry(w, &ps, &err) == CLCPACK_OK &&
+                  clcpack_writer_add_entry(w, &cs, &err) == CLCPACK_OK,
+              "add ptx and cubin entries: %s", err.message);
+        uint32_t skip = with_source ? 0 : CLCPACK_LOAD_NO_CUBIN | CLCPACK_LOAD_NO_PTX;
+        void *data = NULL;
+        size_t size = 0;
+        clcpack_writer_write_memory(w, &data, &size, &err);
+        clcpack_writer_free(w);
+        clcpack *p = open_pack(data, size);
+        cl_program prog = NULL;
+        clcpack_load_report rep;
+        clcpack_status st = p ? load(p, 5, skip, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
+        if (with_source) {
+            if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_SOURCE && rep.attempts == 0 &&
+                          strstr(rep.why, "cubin entry") && strstr(rep.why, "ptx entry") &&
+                          strstr(rep.why, "not an NVIDIA device"),
+                      "ptx and cubin passed over on a non-NVIDIA device: %d %s why: %s", st,
+                      clcpack_path_name(rep.path), rep.why))
+                result_ok(prog, 5, "source (NVIDIA-only forms)");
+        } else {
+            CHECK(st == CLCPACK_E_NO_USABLE_FORM && strstr(err.message, "(ptx sm_80)") &&
+                      strstr(err.message, "(cubin sm_90)"),
+                  "the refusal names the forms held: %d (%s)", st, err.message);
+            CHECK(strstr(rep.why, "skipped (CLCPACK_LOAD_NO_CUBIN)") &&
+                      strstr(rep.why, "skipped (CLCPACK_LOAD_NO_PTX)"),
+                  "CLCPACK_LOAD_NO_CUBIN and _NO_PTX reported: %s", rep.why);
+        }
+        if (prog)
+            clReleaseProgram(prog);
+        clcpack_close(p);
+        clcpack_free(data);
+    }
+}
+
+typedef struct thread_job {
+    const clcpack *p;
+    int id;
+    int ok, native, source;
+    char first_error[1200];
+} thread_job;
+
+static void *thread_main(void *arg)
+{
+    thread_job *j = arg;
+    uint64_t seed = 1000 + (uint64_t)j->id;
+    for (int it = 0; it < 3; it++) {
+        int fw = widths[(j->id + it) % N_WIDTHS];
+        char value[8];
+        snprintf(value, sizeof value, "%d", fw);
+        clcpack_define def = {"FILTER_WIDTH", value};
+        clcpack_key key = {"conv", &def, 1, {WG, WG, 1}};
+        size_t idx[4], n = 0;
+        clcpack_error err;
+        if (clcpack_find(j->p, &key, idx, 4, &n, &err) != CLCPACK_OK || n != 1) {
+            snprintf(j->first_error, sizeof j->first_error, "find: %s", err.message);
+            continue;
+        }
+        /* Two threads rebuild from source while the others load binaries. */
+        clcpack_load_options opts = {sizeof opts, j->id < 2 && it == 0 ? CLCPACK_LOAD_NO_BINARY : 0};
+        clcpack_load_report rep;
+        cl_program prog = NULL;
+        if (clcpack_create_program(j->p, &key, ctx, dev, &opts, &prog, &rep, &err) != CLCPACK_OK) {
+            snprintf(j->first_error, sizeof j->first_error, "create: %s", err.message);
+            continue;
+        }
+        char why[256] = "";
+        double e = run_and_check(prog, fw, seed++, why, sizeof why);
+        clReleaseProgram(prog);
+        if (e < 0 || e >= 1e-5) {
+            snprintf(j->first_error, sizeof j->first_error, "width %d: error %g %s", fw, e, why);
+            continue;
+        }
+        j->ok++;
+        j->native += rep.path == CLCPACK_PATH_NATIVE;
+        j->source += rep.path == CLCPACK_PATH_SOURCE;
+    }
+    return NULL;
+}
+
+static void test_threads(const pack_plan *good)
+{
+    size_t size;
+    void *data = make_pack(good, &size);
+    clcpack *p = open_pack(data, size);
+    if (!p) {
+        clcpack_free(data);
+        return;
+    }
+    enum { N = 8 };
+    pthread_t t[N];
+    thread_job jobs[N];
+    for (int i = 0; i < N; i++) {
+        memset(&jobs[i], 0, sizeof jobs[i]);
+        jobs[i].p = p;
+        jobs[i].id = i;
+        pthread_create(&t[i], NULL, thread_main, &jobs[i]);
+    }
+    int ok = 0, native = 0, source = 0;
+    for (int i = 0; i < N; i++) {
+        pthread_join(t[i], NULL);
+        ok += jobs[i].ok;
+        native += jobs[i].native;
+        source += jobs[i].source;
+        CHECK(jobs[i].first_error[0] == '\0', "thread %d: %s", i, jobs[i].first_error);
+    }
+    CHECK(ok == N * 3 && native == N * 3 - 2 && source == 2,
+          "8 threads x 3 loads on one handle: %d right (%d native, %d source)", ok, native, source);
+    clcpack_close(p);
+    clcpack_free(data);
+}
+
+static int pick_device(void)
+{
+    cl_platform_id plats[8];
+    cl_uint np = 0;
+    if (clGetPlatformIDs(8, plats, &np) != CL_SUCCESS || np == 0)
+        return -1;
+    for (cl_uint i = 0; i < np; i++)
+        if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) == CL_SUCCESS) {
+            cl_int rc;
+            ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
+            return rc == CL_SUCCESS ? 0 : -1;
+        }
+    return -1;
+}
+
+int main(void)
+{
+    if (!CHECK(pick_device() == 0, "an OpenCL device (PoCL: apt-get install pocl-opencl-icd)"))
+        return check_summary();
+    clcpack_error err;
+    CHECK(clcpack_device_query(dev, &here, &err) == CLCPACK_OK, "device query: %s", err.message);
+    clcpack_device_info again;
+    clcpack_device_query(dev, &again, &err);
+    CHECK(here.device_name[0] && here.driver_version[0] && here.address_bits &&
+              clcpack_device_equal(&here, &again),
+          "fingerprint of '%s' (driver %s) is filled and stable", here.device_name,
+          here.driver_version);
+    size_t dn = strlen(here.device_name);
+    CHECK(dn && here.device_name[dn - 1] != ' ', "trailing spaces stripped");
+    char diff[256];
+    clcpack_device_describe_difference(&here, &again, diff, sizeof diff);
+    CHECK(strstr(diff, "identical") != NULL, "identical fingerprints described as such: %s", diff);
+
+    pack_plan good = {&here, 0, 1, {NULL}, {0}, NULL};
+    for (int i = 0; i < N_WIDTHS; i++)
+        good.bins[i] = build_binary(widths[i], &good.sizes[i]);
+    if (good.bins[0] && good.bins[1] && good.bins[2]) {
+        test_native(&good);
+        test_stale_driver(&good);
+        test_rejected_binary(&good);
+        test_damaged_payload(&good);
+        test_binary_only(&good);
+        test_nvidia_forms_elsewhere(&good);
+        test_threads(&good);
+    }
+    for (int i = 0; i < N_WIDTHS; i++)
+        free(good.bins[i]);
+    clReleaseContext(ctx);
+    return check_summary();
+}
