@@ -108,6 +108,12 @@ CLCPACK_API clcpack_status clcpack_device_query(cl_device_id dev, clcpack_device
 /* 1 when two fingerprints are identical in every field, else 0. */
 CLCPACK_API int clcpack_device_equal(const clcpack_device_info *a, const clcpack_device_info *b);
 
+/* 1 when a native binary built for device a may be given to device b: every
+ * field equal except the device UUID, which names one physical card (two
+ * cards of the same model, driver and driver UUID run the same binaries). */
+CLCPACK_API int clcpack_device_binary_compatible(const clcpack_device_info *a,
+                                                 const clcpack_device_info *b);
+
 /* Writes into buf a one-line description of the first field that differs
  * between the pack's fingerprint and this device's, e.g.
  * "driver version differs: 580.159.04 in pack, 575.57 here". */
@@ -250,7 +256,8 @@ typedef struct clcpack_load_options {
 } clcpack_load_options;
 
 /* Makes a built cl_program for key on (ctx, dev), trying in order:
- *  1. a native binary whose device fingerprint is identical to dev's;
+ *  1. a native binary whose device fingerprint matches dev's
+ *     (clcpack_device_binary_compatible);
  *  2. for NVIDIA: a cubin for exactly dev's compute capability, then PTX;
  *  3. the stored source, built with the stored options;
  * and failing with CLCPACK_E_NO_USABLE_FORM (or CLCPACK_E_NOT_FOUND when no

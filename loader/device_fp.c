@@ -192,10 +192,9 @@ static int str_differs(const char *a, const char *b)
     return strncmp(a, b, CLCPACK_FP_STR - 1) != 0;
 }
 
-int clcpack_device_equal(const clcpack_device_info *a, const clcpack_device_info *b)
+/* Every field but the device UUID; clcpack_device_equal adds that. */
+static int same_but_device_uuid(const clcpack_device_info *a, const clcpack_device_info *b)
 {
-    if (!a || !b)
-        return 0;
     if (str_differs(a->platform_name, b->platform_name) ||
         str_differs(a->platform_version, b->platform_version) ||
         str_differs(a->device_name, b->device_name) ||
@@ -207,10 +206,20 @@ int clcpack_device_equal(const clcpack_device_info *a, const clcpack_device_info
         a->address_bits != b->address_bits || a->has_uuid != b->has_uuid ||
         a->nv_cc_major != b->nv_cc_major || a->nv_cc_minor != b->nv_cc_minor)
         return 0;
-    if (a->has_uuid && (memcmp(a->device_uuid, b->device_uuid, 16) != 0 ||
-                        memcmp(a->driver_uuid, b->driver_uuid, 16) != 0))
+    if (a->has_uuid && memcmp(a->driver_uuid, b->driver_uuid, 16) != 0)
         return 0;
     return 1;
+}
+
+int clcpack_device_binary_compatible(const clcpack_device_info *a, const clcpack_device_info *b)
+{
+    return a && b && same_but_device_uuid(a, b);
+}
+
+int clcpack_device_equal(const clcpack_device_info *a, const clcpack_device_info *b)
+{
+    return clcpack_device_binary_compatible(a, b) &&
+           (!a->has_uuid || memcmp(a->device_uuid, b->device_uuid, 16) == 0);
 }
 
 static void uuid_hex(const uint8_t u[16], char out[33])
@@ -293,16 +302,16 @@ void clcpack_device_describe_difference(const clcpack_device_info *in_pack,
         return;
     }
     char u1[33], u2[33];
-    if (a->has_uuid && memcmp(a->device_uuid, b->device_uuid, 16) != 0) {
-        uuid_hex(a->device_uuid, u1);
-        uuid_hex(b->device_uuid, u2);
-        snprintf(buf, cap, "device UUID differs: %s in pack, %s here", u1, u2);
-        return;
-    }
     if (a->has_uuid && memcmp(a->driver_uuid, b->driver_uuid, 16) != 0) {
         uuid_hex(a->driver_uuid, u1);
         uuid_hex(b->driver_uuid, u2);
         snprintf(buf, cap, "driver UUID differs: %s in pack, %s here", u1, u2);
+        return;
+    }
+    if (a->has_uuid && memcmp(a->device_uuid, b->device_uuid, 16) != 0) {
+        uuid_hex(a->device_uuid, u1);
+        uuid_hex(b->device_uuid, u2);
+        snprintf(buf, cap, "device UUID differs: %s in pack, %s here", u1, u2);
         return;
     }
     snprintf(buf, cap, "device fingerprints are identical");

@@ -148,7 +148,7 @@ static int try_native(load_ctx *c, cl_program *out)
         if (e->kind != CLCPACK_KIND_NATIVE)
             continue;
         const clcpack_device_info *d = &c->p->devices[e->device];
-        if (!clcpack_device_equal(d, &c->here)) {
+        if (!clcpack_device_binary_compatible(d, &c->here)) {
             char diff[600];
             clcpack_device_describe_difference(d, &c->here, diff, sizeof diff);
             clcpk_text_item(&c->why, "native entry %zu: %s", i, diff);
@@ -244,7 +244,7 @@ static size_t pick_source_entry(const load_ctx *c)
         const clcpack_entry_info *e = &c->p->entries[c->match[m]].info;
         if (e->source == CLCPACK_NONE)
             continue;
-        if (clcpack_device_equal(&c->p->devices[e->device], &c->here))
+        if (clcpack_device_binary_compatible(&c->p->devices[e->device], &c->here))
             return c->match[m];
         if (first == SIZE_MAX)
             first = c->match[m];

@@ -1338,6 +1338,32 @@ static void test_mutations(const corpus *cp)
     clcpack_free(data);
 }
 
+/* Device UUIDs name one physical card: a native binary may move between two
+ * cards that differ only there, never across a driver UUID or version. */
+static void test_fingerprint_matching(void)
+{
+    clcpack_device_info a, b;
+    make_device(&a, "NVIDIA CUDA", "NVIDIA H200", "580.159.04", 0x10DE, 1);
+    b = a;
+    CHECK(clcpack_device_equal(&a, &b) && clcpack_device_binary_compatible(&a, &b),
+          "identical fingerprints are equal and compatible");
+    b.device_uuid[0] ^= 1;
+    CHECK(!clcpack_device_equal(&a, &b), "another card is not equal");
+    CHECK(clcpack_device_binary_compatible(&a, &b), "another card of the same model is compatible");
+    b = a;
+    b.driver_uuid[3] ^= 0x80;
+    CHECK(!clcpack_device_binary_compatible(&a, &b), "another driver UUID is not compatible");
+    char why[300];
+    clcpack_device_describe_difference(&a, &b, why, sizeof why);
+    CHECK(strstr(why, "driver UUID differs") != NULL, "difference named: %s", why);
+    b = a;
+    snprintf(b.driver_version, sizeof b.driver_version, "575.57");
+    CHECK(!clcpack_device_binary_compatible(&a, &b), "another driver version is not compatible");
+    clcpack_device_describe_difference(&a, &b, why, sizeof why);
+    CHECK(strcmp(why, "driver version differs: 580.159.04 in pack, 575.57 here") == 0,
+          "difference named: %s", why);
+}
+
 int main(void)
 {
     corpus *c = malloc(sizeof *c);
@@ -1348,6 +1374,7 @@ int main(void)
     test_crafted_errors();
     test_no_allocation_under_rlimit();
     test_mutations(c);
+    test_fingerprint_matching();
     free_corpus(c);
     free(c);
     return check_summary();
