@@ -1,0 +1,61 @@
+/* cli_report.c — diagnostics and exit statuses of the CLI (cli_report.h). */
+#include "cli_report.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int cli_verbosity = 0;
+const char *cli_argv0 = "clc-pack";
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("clc-pack: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("clc-pack: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fprintf(stderr, "Try 'clc-pack%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
+    return EXIT_USAGE_STATUS;
+}
+
+void cli_note(const char *fmt, ...)
+{
+    if (cli_verbosity < 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("clc-pack: note: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_parse_long(const char *s, long lo, long hi, long *out)
+{
+    if (!s || !*s)
+        return -1;
+    for (const char *c = s; *c; c++)
+        if (!isdigit((unsigned char)*c))
+            return -1;
+    errno = 0;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}

@@ -1,0 +1,33 @@
+/*
+ * cli_report.h — how clc-pack talks to its user: exit statuses, and
+ * diagnostics on stderr prefixed "clc-pack: ". Only the CLI prints; the
+ * library and the build code report through return values and messages.
+ */
+#ifndef CLC_CLI_REPORT_H
+#define CLC_CLI_REPORT_H
+
+#include "bounded_fmt.h"
+
+/* Exit statuses (docs/CLI.md). */
+enum {
+    EXIT_OK_STATUS = 0,      /* everything asked for was done */
+    EXIT_FAILURE_STATUS = 1, /* a build failed, a check failed, a pack is bad, I/O failed */
+    EXIT_USAGE_STATUS = 2    /* a bad option, list or value: nothing was done */
+};
+
+/* -q is -1, default 0, each -v adds 1. */
+extern int cli_verbosity;
+/* main's argv[0], for re-executing the tool as a worker. */
+extern const char *cli_argv0;
+
+/* "clc-pack: <message>\n" on stderr. */
+void cli_error(const char *fmt, ...) BFMT_PRINTF(1, 2);
+/* "clc-pack: <message>\nTry 'clc-pack <cmd> --help'.\n"; returns EXIT_USAGE_STATUS. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) BFMT_PRINTF(2, 3);
+/* "clc-pack: note: <message>" unless -q. */
+void cli_note(const char *fmt, ...) BFMT_PRINTF(1, 2);
+
+/* Parses a whole decimal number in [lo, hi]; 0 or -1. */
+int cli_parse_long(const char *s, long lo, long hi, long *out);
+
+#endif /* CLC_CLI_REPORT_H */

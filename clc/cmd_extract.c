@@ -1,0 +1,254 @@
+/* cmd_extract.c — `clc-pack extract PACK (--entry N | --kernel NAME ...) -o FILE`:
+ * one entry's binary or source, CRC-checked, to a file. */
+#include "commands.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_write.h"
+#include "cli_report.h"
+#include "clcpack.h"
+#include "pack_text.h"
+#include "value_list.h"
+#include "wire.h"
+
+#define MAX_FILTERS 16
+#define SHOW_MATCHES 10
+#define LABEL_MAX 640
+
+typedef struct extract_args {
+    const char *path, *output, *kernel;
+    long entry;                       /* -1: find by --kernel */
+    int source;
+    int kind;                         /* -1: any */
+    size_t n_defs;
+    char def_names[MAX_FILTERS][64];
+    const char *def_values[MAX_FILTERS];
+    int has_wg;
+    uint32_t wg[3];
+} extract_args;
+
+static int matches(const clcpack_entry_info *e, const extract_args *x)
+{
+    if (strcmp(e->kernel, x->kernel) != 0)
+        return 0;
+    if (x->kind >= 0 && (int)e->kind != x->kind)
+        return 0;
+    if (x->has_wg && (e->wg[0] != x->wg[0] || e->wg[1] != x->wg[1] || e->wg[2] != x->wg[2]))
+        return 0;
+    for (size_t i = 0; i < x->n_defs; i++) {
+        size_t k = 0;
+        while (k < e->define_count && strcmp(e->defines[k].name, x->def_names[i]) != 0)
+            k++;
+        if (k == e->define_count || strcmp(e->defines[k].value, x->def_values[i]) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* The one entry the filters name; else a usage error listing the matches. */
+static int find_entry(const clcpack *p, const extract_args *x, size_t *out)
+{
+    size_t n = clcpack_entry_count(p), found = 0, first = 0;
+    for (size_t i = 0; i < n; i++) {
+        clcpack_entry_info e;
+        if (clcpack_get_entry(p, i, &e) == CLCPACK_OK && matches(&e, x)) {
+            if (found == 0)
+                first = i;
+            found++;
+        }
+    }
+    if (found == 1) {
+        *out = first;
+        return 0;
+    }
+    if (found == 0) {
+        cli_error("extract: no entry of %s matches --kernel %s and the given filters", x->path,
+                  x->kernel);
+        return -1;
+    }
+    cli_error("extract: %zu entries match; narrow with -D, --wg or --kind, or use --entry N:",
+              found);
+    size_t shown = 0;
+    for (size_t i = 0; i < n && shown < SHOW_MATCHES; i++) {
+        clcpack_entry_info e;
+        if (clcpack_get_entry(p, i, &e) == CLCPACK_OK && matches(&e, x)) {
+            char label[LABEL_MAX];
+            pt_entry_label(&e, label, sizeof label);
+            fprintf(stderr, "  entry %zu: %s (device %u)\n", i, label, (unsigned)e.device);
+            shown++;
+        }
+    }
+    if (found > shown)
+        fprintf(stderr, "  ... and %zu more\n", found - shown);
+    return -1;
+}
+
+static int parse_args(int argc, char **argv, extract_args *x)
+{
+    static const struct option longopts[] = {
+        {"entry", required_argument, NULL, 'E'},  {"kernel", required_argument, NULL, 'K'},
+        {"wg", required_argument, NULL, 'W'},     {"source", no_argument, NULL, 'S'},
+        {"kind", required_argument, NULL, 'T'},   {"output", required_argument, NULL, 'o'},
+        {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    memset(x, 0, sizeof *x);
+    x->entry = -1;
+    x->kind = -1;
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":D:o:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'E':
+            if (cli_parse_long(optarg, 0, 0x7fffffffL, &x->entry) != 0)
+                return cli_usage_error("extract", "extract: --entry %s: expected an entry index",
+                                       optarg);
+            break;
+        case 'K':
+            x->kernel = optarg;
+            break;
+        case 'D': {
+            const char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg || (size_t)(eq - optarg) >= sizeof x->def_names[0])
+                return cli_usage_error("extract", "extract: -D %s: expected NAME=VALUE", optarg);
+            if (x->n_defs >= MAX_FILTERS)
+                return cli_usage_error("extract", "extract: more than %d -D", MAX_FILTERS);
+            bfmt(x->def_names[x->n_defs], sizeof x->def_names[0], "%.*s", (int)(eq - optarg),
+                 optarg);
+            x->def_values[x->n_defs++] = eq + 1;
+            break;
+        }
+        case 'W': {
+            vl_list l;
+            char why[VL_ERR_MAX];
+            if (vl_parse_wgs(optarg, &l, why) != 0 || l.n != 1)
+                return cli_usage_error("extract", "extract: --wg '%s': %s", optarg,
+                                       l.n != 1 ? "expected one work-group size" : why);
+            x->has_wg = 1;
+            for (int d = 0; d < 3; d++)
+                x->wg[d] = (uint32_t)l.values[0].v[d];
+            break;
+        }
+        case 'S':
+            x->source = 1;
+            break;
+        case 'T':
+            if (strcmp(optarg, "native") == 0)
+                x->kind = CLCPACK_KIND_NATIVE;
+            else if (strcmp(optarg, "ptx") == 0)
+                x->kind = CLCPACK_KIND_PTX;
+            else if (strcmp(optarg, "cubin") == 0)
+                x->kind = CLCPACK_KIND_CUBIN;
+            else
+                return cli_usage_error("extract",
+                                       "extract: --kind %s: expected native, ptx or cubin",
+                                       optarg);
+            break;
+        case 'o':
+            x->output = optarg;
+            break;
+        case 'q':
+            cli_verbosity = -1;
+            break;
+        case 'h':
+            usage_extract(stdout);
+            return -2;
+        case ':':
+            return cli_usage_error("extract", "extract: %s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error("extract", "extract: unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("extract", "extract: expected one pack file, got %d arguments",
+                               argc - optind);
+    x->path = argv[optind];
+    if ((x->entry >= 0) == (x->kernel != NULL))
+        return cli_usage_error("extract", "extract: give either --entry N or --kernel NAME");
+    if (x->entry >= 0 && (x->n_defs || x->has_wg || x->kind >= 0))
+        return cli_usage_error("extract", "extract: -D, --wg and --kind go with --kernel, "
+                                          "not --entry");
+    if (!x->output || !*x->output)
+        return cli_usage_error("extract", "extract: -o FILE is required ('-' for stdout)");
+    return 0;
+}
+
+int cmd_extract(int argc, char **argv)
+{
+    extract_args x;
+    int prc = parse_args(argc, argv, &x);
+    if (prc == -2)
+        return EXIT_OK_STATUS;
+    if (prc != 0)
+        return prc;
+
+    clcpack *p = NULL;
+    clcpack_error e;
+    if (clcpack_open_file(x.path, &p, &e) != CLCPACK_OK) {
+        cli_error("%s: %s", x.path, e.message);
+        return EXIT_FAILURE_STATUS;
+    }
+    int status = EXIT_FAILURE_STATUS;
+    unsigned char *buf = NULL;
+    size_t index;
+    if (x.entry >= 0) {
+        if ((size_t)x.entry >= clcpack_entry_count(p)) {
+            status = cli_usage_error("extract", "extract: --entry %ld: %s has %zu entries",
+                                     x.entry, x.path, clcpack_entry_count(p));
+            goto out;
+        }
+        index = (size_t)x.entry;
+    } else if (find_entry(p, &x, &index) != 0) {
+        status = EXIT_USAGE_STATUS;
+        goto out;
+    }
+    clcpack_entry_info ei;
+    if (clcpack_get_entry(p, index, &ei) != CLCPACK_OK) {
+        cli_error("%s: entry %zu cannot be read", x.path, index);
+        goto out;
+    }
+    char label[LABEL_MAX];
+    pt_entry_label(&ei, label, sizeof label);
+    if (x.source && ei.source == CLCPACK_NONE) {
+        cli_error("%s: entry %zu (%s) has no stored source", x.path, index, label);
+        goto out;
+    }
+    size_t size = 0;
+    clcpack_status st = x.source ? clcpack_read_source(p, ei.source, NULL, 0, &size, &e)
+                                 : clcpack_read_binary(p, index, NULL, 0, &size, &e);
+    if (st == CLCPACK_OK) {
+        buf = malloc(size ? size : 1);
+        if (!buf) {
+            cli_error("out of memory for %zu bytes", size);
+            goto out;
+        }
+        st = x.source ? clcpack_read_source(p, ei.source, buf, size, &size, &e)
+                      : clcpack_read_binary(p, index, buf, size, &size, &e);
+    }
+    if (st != CLCPACK_OK) {
+        cli_error("%s: entry %zu (%s): %s", x.path, index, label, e.message);
+        goto out;
+    }
+    if (strcmp(x.output, "-") == 0) {
+        if (wire_write_fd(1, buf, size) != 0) {
+            cli_error("writing to stdout failed");
+            goto out;
+        }
+    } else {
+        char werr[1024];
+        if (atomic_write_file(x.output, buf, size, werr, sizeof werr) != 0) {
+            cli_error("%s", werr);
+            goto out;
+        }
+    }
+    if (cli_verbosity >= 0)
+        fprintf(stderr, "clc-pack: wrote %zu bytes (%s of entry %zu, %s) to %s\n", size,
+                x.source ? "source" : "binary", index, label, x.output);
+    status = EXIT_OK_STATUS;
+out:
+    free(buf);
+    clcpack_close(p);
+    return status;
+}

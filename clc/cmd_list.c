@@ -1,0 +1,236 @@
+/* cmd_list.c — `clc-pack list PACK [--json]`: what a pack holds. */
+#include "commands.h"
+
+#include <getopt.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli_report.h"
+#include "clcpack.h"
+#include "device_select.h"
+#include "json_out.h"
+#include "pack_text.h"
+
+static void print_tuning(const clcpack_entry_info *e, char *buf, size_t cap)
+{
+    if (e->tune_runs == 0)
+        bfmt(buf, cap, "-");
+    else
+        bfmt(buf, cap, "%ux%u %.1fus/%u", (unsigned)e->tune_width, (unsigned)e->tune_height,
+             (double)e->tune_median_ns / 1000.0, (unsigned)e->tune_runs);
+}
+
+static void list_text(const clcpack *p, const char *path, uint64_t file_size)
+{
+    size_t nd = clcpack_device_count(p), ns = clcpack_source_count(p),
+           ne = clcpack_entry_count(p);
+    printf("%s: %llu bytes, %zu device%s, %zu source%s, %zu entr%s\n", path,
+           (unsigned long long)file_size, nd, nd == 1 ? "" : "s", ns, ns == 1 ? "" : "s", ne,
+           ne == 1 ? "y" : "ies");
+    printf("devices:\n");
+    for (size_t i = 0; i < nd; i++) {
+        clcpack_device_info d;
+        if (clcpack_get_device(p, i, &d) != CLCPACK_OK)
+            continue;
+        printf("  %zu  %s [%s] on %s (%s); %s; driver %s; %s", i, d.device_name,
+               ds_type_name((cl_device_type)d.device_type), d.platform_name, d.platform_version,
+               d.device_version, d.driver_version, d.opencl_c_version);
+        if (d.nv_cc_major)
+            printf("; compute capability %u.%u", (unsigned)d.nv_cc_major,
+                   (unsigned)d.nv_cc_minor);
+        printf("\n");
+    }
+    printf("sources:\n");
+    for (size_t i = 0; i < ns; i++) {
+        clcpack_source_info s;
+        if (clcpack_get_source(p, i, &s) != CLCPACK_OK)
+            continue;
+        printf("  %zu  %s  raw %llu  stored %llu  crc %08x\n", i, s.name,
+               (unsigned long long)s.raw_size, (unsigned long long)s.stored_size,
+               (unsigned)s.raw_crc32);
+    }
+    /* Column widths from the longest kernel name and define list. */
+    int wk = 6, wd = 7;
+    for (size_t i = 0; i < ne; i++) {
+        clcpack_entry_info e;
+        char defs[512];
+        if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
+            continue;
+        pt_defines(&e, defs, sizeof defs);
+        if ((int)strlen(e.kernel) > wk)
+            wk = (int)strlen(e.kernel);
+        if ((int)strlen(defs) > wd)
+            wd = (int)strlen(defs);
+    }
+    printf("entries:\n");
+    printf("  %5s  %-*s  %-*s  %-7s  %3s  %-11s  %9s  %9s  %-9s  %5s  %-8s  %s\n", "index", wk,
+           "kernel", wd, "defines", "wg", "dev", "kind", "raw", "stored", "codec", "base", "crc",
+           "tuning");
+    for (size_t i = 0; i < ne; i++) {
+        clcpack_entry_info e;
+        if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
+            continue;
+        char defs[512], wg[48], kind[32], kind_arch[48], codec[32], base[16], tune[64];
+        pt_defines(&e, defs, sizeof defs);
+        pt_wg(e.wg, wg, sizeof wg);
+        pt_kind_name(e.kind, kind, sizeof kind);
+        if (e.arch)
+            bfmt(kind_arch, sizeof kind_arch, "%s/sm_%u", kind, (unsigned)e.arch);
+        else
+            bfmt(kind_arch, sizeof kind_arch, "%s", kind);
+        pt_codec_name(e.codec, codec, sizeof codec);
+        if (e.base == CLCPACK_NONE)
+            bfmt(base, sizeof base, "-");
+        else
+            bfmt(base, sizeof base, "%u", (unsigned)e.base);
+        print_tuning(&e, tune, sizeof tune);
+        printf("  %5zu  %-*s  %-*s  %-7s  %3u  %-11s  %9llu  %9llu  %-9s  %5s  %08x  %s\n", i, wk,
+               e.kernel, wd, defs, wg, (unsigned)e.device, kind_arch,
+               (unsigned long long)e.raw_size, (unsigned long long)e.stored_size, codec, base,
+               (unsigned)e.raw_crc32, tune);
+    }
+}
+
+static void hex_bytes(char *buf, const uint8_t *b, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        buf[2 * i] = hex[b[i] >> 4];
+        buf[2 * i + 1] = hex[b[i] & 15];
+    }
+    buf[2 * n] = '\0';
+}
+
+static void json_field(const char *name, const char *value, int comma)
+{
+    printf("%s", comma ? ", " : "");
+    json_string(stdout, name);
+    printf(": ");
+    json_string(stdout, value);
+}
+
+static void list_json(const clcpack *p, const char *path, uint64_t file_size)
+{
+    size_t nd = clcpack_device_count(p), ns = clcpack_source_count(p),
+           ne = clcpack_entry_count(p);
+    printf("{\"file\": ");
+    json_string(stdout, path);
+    printf(", \"size\": %llu,\n \"devices\": [", (unsigned long long)file_size);
+    for (size_t i = 0; i < nd; i++) {
+        clcpack_device_info d;
+        if (clcpack_get_device(p, i, &d) != CLCPACK_OK)
+            continue;
+        printf("%s\n  {\"index\": %zu", i ? "," : "", i);
+        json_field("platform_name", d.platform_name, 1);
+        json_field("platform_version", d.platform_version, 1);
+        json_field("device_name", d.device_name, 1);
+        json_field("device_version", d.device_version, 1);
+        json_field("driver_version", d.driver_version, 1);
+        json_field("opencl_c_version", d.opencl_c_version, 1);
+        json_field("type", ds_type_name((cl_device_type)d.device_type), 1);
+        printf(", \"vendor_id\": %u, \"address_bits\": %u", (unsigned)d.vendor_id,
+               (unsigned)d.address_bits);
+        if (d.has_uuid) {
+            char u1[33], u2[33];
+            hex_bytes(u1, d.device_uuid, 16);
+            hex_bytes(u2, d.driver_uuid, 16);
+            json_field("device_uuid", u1, 1);
+            json_field("driver_uuid", u2, 1);
+        }
+        if (d.nv_cc_major)
+            printf(", \"compute_capability\": [%u, %u]", (unsigned)d.nv_cc_major,
+                   (unsigned)d.nv_cc_minor);
+        printf("}");
+    }
+    printf("\n ],\n \"sources\": [");
+    for (size_t i = 0; i < ns; i++) {
+        clcpack_source_info s;
+        if (clcpack_get_source(p, i, &s) != CLCPACK_OK)
+            continue;
+        printf("%s\n  {\"index\": %zu", i ? "," : "", i);
+        json_field("name", s.name, 1);
+        printf(", \"raw_size\": %llu, \"stored_size\": %llu, \"crc32\": \"%08x\"}",
+               (unsigned long long)s.raw_size, (unsigned long long)s.stored_size,
+               (unsigned)s.raw_crc32);
+    }
+    printf("\n ],\n \"entries\": [");
+    for (size_t i = 0; i < ne; i++) {
+        clcpack_entry_info e;
+        if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
+            continue;
+        char kind[32], codec[32];
+        printf("%s\n  {\"index\": %zu", i ? "," : "", i);
+        json_field("kernel", e.kernel, 1);
+        json_field("family", e.family, 1);
+        json_field("options", e.options, 1);
+        printf(", \"defines\": {");
+        for (size_t k = 0; k < e.define_count; k++)
+            json_field(e.defines[k].name, e.defines[k].value, k > 0);
+        printf("}, \"wg\": [%u, %u, %u], \"device\": %u", (unsigned)e.wg[0], (unsigned)e.wg[1],
+               (unsigned)e.wg[2], (unsigned)e.device);
+        if (e.source == CLCPACK_NONE)
+            printf(", \"source\": null");
+        else
+            printf(", \"source\": %u", (unsigned)e.source);
+        json_field("kind", pt_kind_name(e.kind, kind, sizeof kind), 1);
+        printf(", \"arch\": %u", (unsigned)e.arch);
+        json_field("codec", pt_codec_name(e.codec, codec, sizeof codec), 1);
+        if (e.base == CLCPACK_NONE)
+            printf(", \"base\": null");
+        else
+            printf(", \"base\": %u", (unsigned)e.base);
+        printf(", \"raw_size\": %llu, \"stored_size\": %llu, \"crc32\": \"%08x\"",
+               (unsigned long long)e.raw_size, (unsigned long long)e.stored_size,
+               (unsigned)e.raw_crc32);
+        if (e.tune_runs)
+            printf(", \"tuning\": {\"width\": %u, \"height\": %u, \"runs\": %u, "
+                   "\"median_ns\": %llu}",
+                   (unsigned)e.tune_width, (unsigned)e.tune_height, (unsigned)e.tune_runs,
+                   (unsigned long long)e.tune_median_ns);
+        else
+            printf(", \"tuning\": null");
+        printf("}");
+    }
+    printf("\n ]\n}\n");
+}
+
+int cmd_list(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"json", no_argument, NULL, 'J'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    int json = 0, c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'J':
+            json = 1;
+            break;
+        case 'h':
+            usage_list(stdout);
+            return EXIT_OK_STATUS;
+        default:
+            return cli_usage_error("list", "list: unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("list", "list: expected one pack file, got %d arguments",
+                               argc - optind);
+    const char *path = argv[optind];
+    clcpack *p = NULL;
+    clcpack_error e;
+    if (clcpack_open_file(path, &p, &e) != CLCPACK_OK) {
+        cli_error("%s: %s", path, e.message);
+        return EXIT_FAILURE_STATUS;
+    }
+    struct stat st;
+    uint64_t size = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+    if (json)
+        list_json(p, path, size);
+    else
+        list_text(p, path, size);
+    clcpack_close(p);
+    fflush(stdout);
+    return EXIT_OK_STATUS;
+}

@@ -1,0 +1,588 @@
+/* cmd_pack.c — `clc-pack [pack]`: build every selected variant for the
+ * selected devices in worker processes and write them into one pack. */
+#include "commands.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "build_variant.h"
+#include "cli_report.h"
+#include "clcpack.h"
+#include "device_select.h"
+#include "pack_args.h"
+#include "progress.h"
+#include "ptxas_run.h"
+#include "variant_plan.h"
+#include "worker_pool.h"
+#include "worker_proto.h"
+
+#define NVIDIA_VENDOR_ID 0x10DEu
+#define LABEL_MAX 400
+
+typedef struct pack_run {
+    const pack_args *a;
+    const vp_plan *plan;
+    size_t n_dev;
+    const ds_device *devs[DS_MAX_DEVICES];
+    uint32_t dev_index[DS_MAX_DEVICES];     /* in the writer's device table */
+    clcpack_writer *w;
+    progress prog;
+    size_t n_jobs;
+    char (*fail_reason)[160];               /* per job; "" when it did not fail */
+    size_t n_ok, n_failed;
+    size_t forms_by_kind[3];
+    double build_s;                         /* summed over the variants */
+} pack_run;
+
+/* The family as manifest.txt spells it; stored in each entry. */
+static const char *family_name(mf_family f)
+{
+    switch (f) {
+    case MF_FAMILY_CONV_GREY:
+        return "conv-grey";
+    case MF_FAMILY_CONV_RGBA:
+        return "conv-rgba";
+    case MF_FAMILY_POLY:
+        return "poly";
+    }
+    return "";
+}
+
+static void job_label(const pack_run *run, size_t job, char *buf, size_t cap)
+{
+    size_t slot = job / run->plan->n, v = job % run->plan->n;
+    vp_label(&run->plan->variants[v], buf, cap);
+    if (run->n_dev > 1) {
+        size_t len = strlen(buf);
+        bfmt(buf + len, cap - len, " on device %u", run->devs[slot]->ordinal);
+    }
+}
+
+static void on_started(void *ctx, size_t job)
+{
+    pack_run *run = ctx;
+    char label[LABEL_MAX];
+    job_label(run, job, label, sizeof label);
+    progress_current(&run->prog, label);
+    progress_tick(&run->prog);
+}
+
+static void on_tick(void *ctx)
+{
+    pack_run *run = ctx;
+    progress_tick(&run->prog);
+}
+
+/* Prints the log indented, so it reads as part of the failure above it. */
+static void print_indented(const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        fprintf(stderr, "    %.*s\n", (int)n, p);
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+}
+
+static void report_failure(pack_run *run, size_t job, const bv_result *r, const char *label)
+{
+    size_t slot = job / run->plan->n;
+    const mf_variant *v = &run->plan->variants[job % run->plan->n];
+    const char *what = r->status == BV_BUILD_FAILED   ? "failed to build"
+                       : r->status == BV_CHECK_FAILED ? "failed its check"
+                                                      : "failed";
+    progress_clear(&run->prog);
+    cli_error("%s %s: %s", label, what, r->message ? r->message : "no reason given");
+    fprintf(stderr, "  device:  %s\n", run->devs[slot]->name);
+    fprintf(stderr, "  defines:");
+    for (size_t i = 0; i < v->n_defines; i++)
+        fprintf(stderr, " %s=%s", v->define_names[i], v->define_values[i]);
+    fprintf(stderr, "%s\n", v->n_defines ? "" : " (none)");
+    fprintf(stderr, "  options: %s\n", v->options);
+    if (r->status == BV_BUILD_FAILED) {
+        if (r->log && *r->log) {
+            fprintf(stderr, "  build log:\n");
+            print_indented(r->log);
+        } else {
+            fprintf(stderr, "  build log: (empty)\n");
+        }
+    }
+    bfmt(run->fail_reason[job], sizeof run->fail_reason[job], "%s", what);
+    run->n_failed++;
+}
+
+static void on_finished(void *ctx, size_t job, bv_result *r)
+{
+    pack_run *run = ctx;
+    size_t slot = job / run->plan->n;
+    const mf_variant *v = &run->plan->variants[job % run->plan->n];
+    char label[LABEL_MAX];
+    job_label(run, job, label, sizeof label);
+    run->build_s += r->build_s;
+
+    if (r->status == BV_OK) {
+        clcpack_error e;
+        uint32_t src = CLCPACK_NONE;
+        clcpack_status st = CLCPACK_OK;
+        if (r->source)
+            st = clcpack_writer_add_source(run->w, r->source_name, r->source, r->source_size,
+                                           &src, &e);
+        clcpack_define defs[MF_MAX_DEFINES];
+        for (size_t i = 0; i < v->n_defines; i++) {
+            defs[i].name = v->define_names[i];
+            defs[i].value = v->define_values[i];
+        }
+        for (size_t f = 0; f < r->n_forms && st == CLCPACK_OK; f++) {
+            clcpack_entry_spec spec;
+            memset(&spec, 0, sizeof spec);
+            spec.struct_size = sizeof spec;
+            spec.kernel = v->kernel->name;
+            spec.family = family_name(v->kernel->family);
+            spec.options = v->options;
+            spec.defines = defs;
+            spec.define_count = v->n_defines;
+            memcpy(spec.wg, v->wg, sizeof spec.wg);
+            spec.device = run->dev_index[slot];
+            spec.source = src;
+            spec.kind = r->forms[f].kind;
+            spec.arch = r->forms[f].arch;
+            spec.binary = r->forms[f].data;
+            spec.binary_size = r->forms[f].size;
+            st = clcpack_writer_add_entry(run->w, &spec, &e);
+            if (st == CLCPACK_OK && (unsigned)spec.kind < 3)
+                run->forms_by_kind[spec.kind]++;
+        }
+        if (st != CLCPACK_OK) {
+            free(r->message);
+            r->message = strdup(e.message);
+            r->status = BV_ERROR;
+        }
+    }
+    if (r->status == BV_OK) {
+        run->n_ok++;
+        if (r->note) {
+            progress_clear(&run->prog);
+            cli_error("warning: %s: %s", label, r->note);
+        }
+        if (cli_verbosity > 0) {
+            progress_clear(&run->prog);
+            fprintf(stderr, "clc-pack: built %s in %.2f s:", label, r->build_s);
+            for (size_t f = 0; f < r->n_forms; f++)
+                fprintf(stderr, " %s %zu bytes", r->forms[f].kind == CLCPACK_KIND_CUBIN ? "cubin"
+                                                 : r->forms[f].kind == CLCPACK_KIND_PTX ? "ptx"
+                                                                                        : "native",
+                        r->forms[f].size);
+            fputc('\n', stderr);
+        }
+    } else {
+        report_failure(run, job, r, label);
+    }
+    progress_step(&run->prog);
+}
+
+/* Jobs that build the same program text with the same options on the same
+ * device: sibling kernels of one source file (Convolve_Def and
+ * Convolve_Def_Unroll at one width and work-group). A driver with a kernel
+ * cache (PoCL) keys them to one cache entry; built at the same time, two
+ * workers would race to fill it and the binaries would depend on who won.
+ * Returns group[job] (malloc'd), equal for such jobs. */
+static size_t *same_program_groups(const pack_run *run)
+{
+    size_t *group = malloc(run->n_jobs * sizeof *group);
+    if (!group)
+        return NULL;
+    size_t nv = run->plan->n;
+    for (size_t j = 0; j < run->n_jobs; j++) {
+        const mf_variant *v = &run->plan->variants[j % nv];
+        group[j] = j;
+        for (size_t i = (j / nv) * nv; i < j; i++) {
+            const mf_variant *u = &run->plan->variants[i % nv];
+            if (strcmp(u->kernel->source, v->kernel->source) == 0 &&
+                strcmp(u->kernel->generator, v->kernel->generator) == 0 &&
+                strcmp(u->options, v->options) == 0) {
+                group[j] = group[i];
+                break;
+            }
+        }
+    }
+    return group;
+}
+
+/* packs/<slug>.clcpack; creates packs/ when missing. */
+static int default_output(const pack_run *run, char *out, size_t cap)
+{
+    char slug[DS_SLUG_MAX];
+    if (run->n_dev == 1)
+        ds_slug(run->devs[0]->name, slug);
+    else
+        bfmt(slug, sizeof slug, "all-devices");
+    if (mkdir("packs", 0777) != 0 && errno != EEXIST) {
+        cli_error("cannot create the folder packs: %s", strerror(errno));
+        return -1;
+    }
+    bfmt(out, cap, "packs/%s.clcpack", slug);
+    return 0;
+}
+
+/* Fails early, before minutes of building, when the pack cannot be written. */
+static int check_output_folder(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        bfmt(dir, sizeof dir, ".");
+    else if (slash == path)
+        bfmt(dir, sizeof dir, "/");
+    else
+        bfmt(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        cli_error("-o %s: the folder %s does not exist", path, dir);
+        return -1;
+    }
+    if (access(dir, W_OK) != 0) {
+        cli_error("-o %s: the folder %s is not writable", path, dir);
+        return -1;
+    }
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error("-o %s: is a folder", path);
+        return -1;
+    }
+    return 0;
+}
+
+static void format_bytes(uint64_t n, char *buf, size_t cap)
+{
+    if (n < 10 * 1024)
+        bfmt(buf, cap, "%llu bytes", (unsigned long long)n);
+    else if (n < 10ull * 1024 * 1024)
+        bfmt(buf, cap, "%llu bytes (%.1f KiB)", (unsigned long long)n, (double)n / 1024);
+    else
+        bfmt(buf, cap, "%llu bytes (%.1f MiB)", (unsigned long long)n,
+             (double)n / (1024.0 * 1024.0));
+}
+
+/* Reads the written pack back: the summary reports what is in the file. */
+static void print_summary(const pack_run *run, const char *path, double wall_s, int written)
+{
+    if (cli_verbosity < 0)
+        return;
+    uint64_t raw_bin = 0, raw_src = 0, file_size = 0;
+    size_t n_entries = 0;
+    if (written) {
+        clcpack *p = NULL;
+        clcpack_error e;
+        if (clcpack_open_file(path, &p, &e) != CLCPACK_OK) {
+            cli_error("%s: reading the pack back failed: %s", path, e.message);
+        } else {
+            n_entries = clcpack_entry_count(p);
+            for (size_t i = 0; i < n_entries; i++) {
+                clcpack_entry_info ei;
+                if (clcpack_get_entry(p, i, &ei) == CLCPACK_OK)
+                    raw_bin += ei.raw_size;
+            }
+            for (size_t i = 0; i < clcpack_source_count(p); i++) {
+                clcpack_source_info si;
+                if (clcpack_get_source(p, i, &si) == CLCPACK_OK)
+                    raw_src += si.raw_size;
+            }
+            clcpack_close(p);
+        }
+        struct stat st;
+        if (stat(path, &st) == 0)
+            file_size = (uint64_t)st.st_size;
+    }
+    char wall[32], b1[64], b2[64], b3[64], b4[64];
+    progress_format_duration(wall_s, wall, sizeof wall);
+    size_t total = run->n_jobs;
+    if (written)
+        printf("wrote %s\n", path);
+    else
+        printf("nothing written\n");
+    printf("  variants  %zu built, %zu failed, of %zu\n", run->n_ok, run->n_failed, total);
+    printf("  devices   %zu:", run->n_dev);
+    for (size_t i = 0; i < run->n_dev; i++)
+        printf("%s %s", i ? "," : "", run->devs[i]->name);
+    printf("\n");
+    if (written) {
+        printf("  entries   %zu (native %zu, ptx %zu, cubin %zu)\n", n_entries,
+               run->forms_by_kind[CLCPACK_KIND_NATIVE], run->forms_by_kind[CLCPACK_KIND_PTX],
+               run->forms_by_kind[CLCPACK_KIND_CUBIN]);
+        format_bytes(raw_bin + raw_src, b1, sizeof b1);
+        format_bytes(raw_bin, b2, sizeof b2);
+        format_bytes(raw_src, b3, sizeof b3);
+        printf("  raw       %s: binaries %s, sources %s\n", b1, b2, b3);
+        format_bytes(file_size, b4, sizeof b4);
+        printf("  pack      %s, ratio %.1f:1\n", b4,
+               file_size ? (double)(raw_bin + raw_src) / (double)file_size : 0.0);
+    }
+    printf("  time      %s wall (%.1f s), -j %ld, %.1f s of builds\n", wall, wall_s, run->a->jobs,
+           run->build_s);
+    if (run->n_failed) {
+        printf("  failed:\n");
+        for (size_t j = 0; j < run->n_jobs; j++) {
+            if (!run->fail_reason[j][0])
+                continue;
+            char label[LABEL_MAX];
+            job_label(run, j, label, sizeof label);
+            printf("    %s (%s)\n", label, run->fail_reason[j]);
+        }
+    }
+    fflush(stdout);
+}
+
+/* The worker command line: tool --worker --kernels DIR --device P:D... */
+static char **worker_argv(const pack_run *run, const char *ptxas)
+{
+    size_t n = 0, cap = 10 + 2 * run->n_dev;
+    char **argv = calloc(cap, sizeof *argv);
+    if (!argv)
+        return NULL;
+    argv[n++] = strdup("clc-pack");
+    argv[n++] = strdup("--worker");
+    argv[n++] = strdup("--kernels");
+    argv[n++] = strdup(run->a->kernels_dir);
+    for (size_t i = 0; i < run->n_dev; i++) {
+        char slot[32];
+        bfmt(slot, sizeof slot, "%u:%u", run->devs[i]->platform_index,
+             run->devs[i]->device_index);
+        argv[n++] = strdup("--device");
+        argv[n++] = strdup(slot);
+    }
+    if (ptxas && *ptxas) {
+        argv[n++] = strdup("--ptxas");
+        argv[n++] = strdup(ptxas);
+    }
+    if (run->a->no_check)
+        argv[n++] = strdup("--no-check");
+    if (run->a->no_warmup)
+        argv[n++] = strdup("--no-warmup");
+    argv[n] = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!argv[i]) {
+            for (size_t j = 0; j < n; j++)
+                free(argv[j]);
+            free(argv);
+            return NULL;
+        }
+    return argv;
+}
+
+static void free_argv(char **argv)
+{
+    if (!argv)
+        return;
+    for (size_t i = 0; argv[i]; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+int cmd_pack(int argc, char **argv)
+{
+    static pack_args a; /* holds the value lists: too large for the stack */
+    char err[PA_ERR_MAX];
+    if (pack_args_parse(argc, argv, &a, err) != 0)
+        return cli_usage_error(NULL, "%s", err);
+    cli_verbosity = a.verbosity;
+    if (a.help) {
+        usage_pack(stdout);
+        return EXIT_OK_STATUS;
+    }
+    if (a.version) {
+        print_version(stdout);
+        return EXIT_OK_STATUS;
+    }
+
+    static ds_list devices;
+    char derr[DS_ERR_MAX];
+    if (a.list_devices) {
+        if (ds_enumerate(&devices, derr) != 0) {
+            cli_error("%s", derr);
+            return EXIT_FAILURE_STATUS;
+        }
+        ds_print(stdout, &devices);
+        return EXIT_OK_STATUS;
+    }
+
+    char ptxas[PTXAS_PATH_MAX] = "";
+    if (a.ptxas && ptxas_find(a.ptxas, ptxas) != 0)
+        return cli_usage_error(NULL, "%s", ptxas);
+
+    static mf_manifest manifest;
+    char merr[MF_ERR_MAX];
+    if (mf_load(a.kernels_dir, &manifest, merr) != 0) {
+        cli_error("%s/%s", a.kernels_dir, merr);
+        return EXIT_FAILURE_STATUS;
+    }
+    vp_plan plan;
+    char perr[VP_ERR_MAX];
+    if (vp_make(&manifest, &a.req, &plan, perr) != 0)
+        return cli_usage_error(NULL, "%s", perr);
+    if (plan.notes && cli_verbosity >= 0)
+        fprintf(stderr, "%s", plan.notes);
+
+    int status = EXIT_FAILURE_STATUS;
+    static pack_run run;
+    memset(&run, 0, sizeof run);
+    run.a = &a;
+    run.plan = &plan;
+    char **wargv = NULL;
+    wire_buf *jobs = NULL;
+    size_t *groups = NULL;
+    char output[4096];
+
+    if (ds_enumerate(&devices, derr) != 0) {
+        cli_error("%s", derr);
+        goto out;
+    }
+    size_t sel[DS_MAX_DEVICES];
+    if (ds_select(&devices, a.device, a.platform, sel, &run.n_dev, derr) != 0) {
+        cli_error("%s", derr);
+        goto out;
+    }
+    for (size_t i = 0; i < run.n_dev; i++)
+        run.devs[i] = &devices.dev[sel[i]];
+
+    if (a.output)
+        bfmt(output, sizeof output, "%s", a.output);
+    else if (default_output(&run, output, sizeof output) != 0)
+        goto out;
+    if (check_output_folder(output) != 0)
+        goto out;
+
+    clcpack_error e;
+    if (clcpack_writer_new(a.no_sources ? CLCPACK_WRITE_NO_SOURCES : 0, &run.w, &e) !=
+        CLCPACK_OK) {
+        cli_error("%s", e.message);
+        goto out;
+    }
+    int any_nvidia = 0;
+    size_t kept = 0;
+    for (size_t i = 0; i < run.n_dev; i++) {
+        clcpack_device_info info;
+        uint32_t index;
+        if (clcpack_device_query(run.devs[i]->device, &info, &e) != CLCPACK_OK ||
+            clcpack_writer_add_device(run.w, &info, &index, &e) != CLCPACK_OK) {
+            cli_error("device %u (%s): %s", run.devs[i]->ordinal, run.devs[i]->name, e.message);
+            goto out;
+        }
+        /* Identical devices (same model, same driver) share one set of
+         * entries: build for the first only. */
+        size_t k = 0;
+        while (k < kept && run.dev_index[k] != index)
+            k++;
+        if (k < kept) {
+            cli_note("device %u is identical to device %u: built once", run.devs[i]->ordinal,
+                     run.devs[k]->ordinal);
+            continue;
+        }
+        run.devs[kept] = run.devs[i];
+        run.dev_index[kept++] = index;
+        if (info.vendor_id == NVIDIA_VENDOR_ID)
+            any_nvidia = 1;
+    }
+    run.n_dev = kept;
+    if (any_nvidia && !ptxas[0]) {
+        char where[PTXAS_PATH_MAX];
+        if (ptxas_find(NULL, where) == 0)
+            bfmt(ptxas, sizeof ptxas, "%s", where);
+        else
+            cli_note("%s: the pack holds PTX only for NVIDIA devices (no cubins); "
+                     "--ptxas PATH names one",
+                     where);
+    }
+    if (!any_nvidia)
+        ptxas[0] = '\0';
+
+    run.n_jobs = run.n_dev * plan.n;
+    jobs = calloc(run.n_jobs, sizeof *jobs);
+    run.fail_reason = calloc(run.n_jobs, sizeof *run.fail_reason);
+    if (!jobs || !run.fail_reason) {
+        cli_error("out of memory for %zu jobs", run.n_jobs);
+        goto out;
+    }
+    groups = same_program_groups(&run);
+    if (!groups) {
+        cli_error("out of memory for %zu jobs", run.n_jobs);
+        goto out;
+    }
+    for (size_t d = 0; d < run.n_dev; d++)
+        for (size_t v = 0; v < plan.n; v++) {
+            size_t j = d * plan.n + v;
+            wire_init(&jobs[j]);
+            wp_encode_job(&jobs[j], (uint32_t)j, (uint32_t)d, &plan.variants[v]);
+            if (jobs[j].failed) {
+                cli_error("out of memory encoding job %zu", j);
+                goto out;
+            }
+        }
+
+    char exe[4096];
+    if (wpool_self_exe(cli_argv0, exe, sizeof exe) != 0) {
+        cli_error("cannot find the clc-pack executable to start workers (argv[0] is %s)",
+                  cli_argv0);
+        goto out;
+    }
+    wargv = worker_argv(&run, ptxas);
+    if (!wargv) {
+        cli_error("out of memory");
+        goto out;
+    }
+    if (cli_verbosity > 0)
+        fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n", plan.n,
+                run.n_dev, a.jobs, output);
+
+    progress_init(&run.prog, stderr, run.n_jobs,
+                  cli_verbosity >= 0 && progress_wanted(stderr));
+    wpool_callbacks cb = {&run, on_started, on_finished, on_tick};
+    char perr2[512] = "";
+    int prc = wpool_run(exe, wargv, (size_t)a.jobs, cli_verbosity > 0, jobs, groups, run.n_jobs,
+                        &cb, perr2, sizeof perr2);
+    progress_clear(&run.prog);
+    double wall = progress_elapsed(&run.prog);
+    if (prc != 0) {
+        cli_error("%s", perr2);
+        print_summary(&run, output, wall, 0);
+        goto out;
+    }
+
+    if (run.n_failed > 0 && !a.keep_going) {
+        cli_error("%zu of %zu variant(s) failed; nothing written (--keep-going writes the rest)",
+                  run.n_failed, run.n_jobs);
+        print_summary(&run, output, wall, 0);
+        goto out;
+    }
+    if (run.n_ok == 0) {
+        cli_error("no variant built; nothing written");
+        print_summary(&run, output, wall, 0);
+        goto out;
+    }
+    double t_write = progress_now();
+    if (clcpack_writer_write_file(run.w, output, &e) != CLCPACK_OK) {
+        cli_error("%s: %s", output, e.message);
+        print_summary(&run, output, wall, 0);
+        goto out;
+    }
+    if (cli_verbosity > 0)
+        fprintf(stderr, "clc-pack: builds took %.1f s, encoding and writing the pack %.1f s\n",
+                wall, progress_now() - t_write);
+    print_summary(&run, output, progress_elapsed(&run.prog), 1);
+    status = run.n_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+out:
+    free_argv(wargv);
+    if (jobs)
+        for (size_t j = 0; j < run.n_jobs; j++)
+            wire_free(&jobs[j]);
+    free(jobs);
+    free(groups);
+    free(run.fail_reason);
+    clcpack_writer_free(run.w);
+    vp_free(&plan);
+    return status;
+}

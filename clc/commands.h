@@ -1,0 +1,23 @@
+/*
+ * commands.h — clc-pack's subcommands. Each takes its own argv (argv[0] is
+ * the command's name), prints its own diagnostics and returns the exit
+ * status (cli_report.h).
+ */
+#ifndef CLC_COMMANDS_H
+#define CLC_COMMANDS_H
+
+#include <stdio.h>
+
+int cmd_pack(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+
+/* Usage texts (--help); "pack" is the main one. */
+void usage_pack(FILE *f);
+void usage_list(FILE *f);
+void usage_verify(FILE *f);
+void usage_extract(FILE *f);
+void print_version(FILE *f);
+
+#endif /* CLC_COMMANDS_H */

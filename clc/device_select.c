@@ -1,0 +1,283 @@
+/* device_select.c — enumerating and choosing OpenCL devices (device_select.h). */
+#include "device_select.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounded_fmt.h"
+
+#define SLUG_LEN 40
+
+static void info_string(cl_device_id d, cl_device_info what, char out[DS_NAME_MAX])
+{
+    out[0] = '\0';
+    if (clGetDeviceInfo(d, what, DS_NAME_MAX - 1, out, NULL) != CL_SUCCESS)
+        bfmt(out, DS_NAME_MAX, "?");
+    out[DS_NAME_MAX - 1] = '\0';
+}
+
+int ds_enumerate(ds_list *out, char err[DS_ERR_MAX])
+{
+    memset(out, 0, sizeof *out);
+    cl_uint np = 0;
+    cl_int rc = clGetPlatformIDs(0, NULL, &np);
+    /* -1001 is CL_PLATFORM_NOT_FOUND_KHR: the ICD loader found no driver. */
+    if (rc == -1001 || (rc == CL_SUCCESS && np == 0)) {
+        bfmt(err, DS_ERR_MAX,
+             "no OpenCL platform found: no driver is registered in /etc/OpenCL/vendors "
+             "(for the CPU, install pocl-opencl-icd)");
+        return -1;
+    }
+    if (rc != CL_SUCCESS) {
+        bfmt(err, DS_ERR_MAX, "clGetPlatformIDs failed with error %d", (int)rc);
+        return -1;
+    }
+    cl_platform_id plats[DS_MAX_DEVICES];
+    if (np > DS_MAX_DEVICES)
+        np = DS_MAX_DEVICES;
+    rc = clGetPlatformIDs(np, plats, NULL);
+    if (rc != CL_SUCCESS) {
+        bfmt(err, DS_ERR_MAX, "clGetPlatformIDs failed with error %d", (int)rc);
+        return -1;
+    }
+    out->n_platforms = np;
+    for (cl_uint p = 0; p < np; p++) {
+        char *pname = out->platform_names[p];
+        if (clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, DS_NAME_MAX - 1, pname, NULL) !=
+            CL_SUCCESS)
+            bfmt(pname, DS_NAME_MAX, "platform %u", (unsigned)p);
+        pname[DS_NAME_MAX - 1] = '\0';
+        cl_uint nd = 0;
+        rc = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
+        if (rc == CL_DEVICE_NOT_FOUND || nd == 0)
+            continue;
+        if (rc != CL_SUCCESS) {
+            bfmt(err, DS_ERR_MAX, "clGetDeviceIDs on platform %u (%s) failed with error %d",
+                 (unsigned)p, pname, (int)rc);
+            return -1;
+        }
+        cl_device_id devs[DS_MAX_DEVICES];
+        if (nd > DS_MAX_DEVICES)
+            nd = DS_MAX_DEVICES;
+        rc = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, devs, NULL);
+        if (rc != CL_SUCCESS) {
+            bfmt(err, DS_ERR_MAX, "clGetDeviceIDs on platform %u (%s) failed with error %d",
+                 (unsigned)p, pname, (int)rc);
+            return -1;
+        }
+        for (cl_uint d = 0; d < nd && out->n < DS_MAX_DEVICES; d++) {
+            ds_device *dv = &out->dev[out->n];
+            dv->platform = plats[p];
+            dv->device = devs[d];
+            dv->platform_index = p;
+            dv->device_index = d;
+            dv->ordinal = (unsigned)out->n;
+            bfmt(dv->platform_name, DS_NAME_MAX, "%s", pname);
+            if (clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof dv->type, &dv->type, NULL) !=
+                CL_SUCCESS)
+                dv->type = 0;
+            info_string(devs[d], CL_DEVICE_NAME, dv->name);
+            info_string(devs[d], CL_DEVICE_VERSION, dv->version);
+            info_string(devs[d], CL_DRIVER_VERSION, dv->driver);
+            out->n++;
+        }
+    }
+    return 0;
+}
+
+int ds_find_by_index(const ds_list *all, unsigned platform_index, unsigned device_index,
+                     const ds_device **out, char err[DS_ERR_MAX])
+{
+    for (size_t i = 0; i < all->n; i++) {
+        if (all->dev[i].platform_index == platform_index &&
+            all->dev[i].device_index == device_index) {
+            *out = &all->dev[i];
+            return 0;
+        }
+    }
+    bfmt(err, DS_ERR_MAX, "no device %u on platform %u", device_index, platform_index);
+    return -1;
+}
+
+const char *ds_type_name(cl_device_type t)
+{
+    if (t & CL_DEVICE_TYPE_GPU)
+        return "GPU";
+    if (t & CL_DEVICE_TYPE_CPU)
+        return "CPU";
+    if (t & CL_DEVICE_TYPE_ACCELERATOR)
+        return "accelerator";
+#ifdef CL_DEVICE_TYPE_CUSTOM
+    if (t & CL_DEVICE_TYPE_CUSTOM)
+        return "custom";
+#endif
+    return "other";
+}
+
+/* Case-insensitive substring test. */
+static int contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return 1;
+    for (const char *h = hay; *h; h++) {
+        size_t i = 0;
+        while (i < n && h[i] &&
+               tolower((unsigned char)h[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return 1;
+    }
+    return 0;
+}
+
+static int equal_nocase(const char *a, const char *b)
+{
+    while (*a && *b && tolower((unsigned char)*a) == tolower((unsigned char)*b)) {
+        a++;
+        b++;
+    }
+    return *a == '\0' && *b == '\0';
+}
+
+/* Appends "; found: [0] NAME (TYPE, PLATFORM), ..." so an error says what exists. */
+static void append_found(const ds_list *all, char err[DS_ERR_MAX])
+{
+    size_t len = strlen(err);
+    if (all->n == 0) {
+        bfmt(err + len, DS_ERR_MAX - len, "; found no device at all (%zu platform%s)",
+             all->n_platforms, all->n_platforms == 1 ? "" : "s");
+        return;
+    }
+    bfmt(err + len, DS_ERR_MAX - len, "; found:");
+    for (size_t i = 0; i < all->n; i++) {
+        len = strlen(err);
+        const ds_device *d = &all->dev[i];
+        bfmt(err + len, DS_ERR_MAX - len, "%s [%u] %s (%s, platform '%s')", i ? "," : "",
+             d->ordinal, d->name, ds_type_name(d->type), d->platform_name);
+    }
+}
+
+int ds_select(const ds_list *all, const char *spec, const char *platform_filter,
+              size_t sel[DS_MAX_DEVICES], size_t *n_sel, char err[DS_ERR_MAX])
+{
+    *n_sel = 0;
+    if (spec == NULL || *spec == '\0')
+        spec = "default";
+    /* Candidates after --platform, in --list-devices order. */
+    size_t cand[DS_MAX_DEVICES], nc = 0;
+    for (size_t i = 0; i < all->n; i++)
+        if (!platform_filter || contains_nocase(all->dev[i].platform_name, platform_filter))
+            cand[nc++] = i;
+    if (nc == 0) {
+        if (platform_filter)
+            bfmt(err, DS_ERR_MAX, "--platform '%s' matches no platform with a device",
+                 platform_filter);
+        else
+            bfmt(err, DS_ERR_MAX, "no OpenCL device");
+        append_found(all, err);
+        return -1;
+    }
+    const char *where = platform_filter ? " on the platforms matching --platform" : "";
+
+    if (equal_nocase(spec, "all")) {
+        for (size_t i = 0; i < nc; i++)
+            sel[(*n_sel)++] = cand[i];
+        return 0;
+    }
+    if (equal_nocase(spec, "default")) {
+        const cl_device_type order[] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_CPU};
+        for (size_t t = 0; t < 2; t++)
+            for (size_t i = 0; i < nc; i++)
+                if (all->dev[cand[i]].type & order[t]) {
+                    sel[(*n_sel)++] = cand[i];
+                    return 0;
+                }
+        sel[(*n_sel)++] = cand[0];
+        return 0;
+    }
+    cl_device_type want = 0;
+    if (equal_nocase(spec, "gpu"))
+        want = CL_DEVICE_TYPE_GPU;
+    else if (equal_nocase(spec, "cpu"))
+        want = CL_DEVICE_TYPE_CPU;
+    else if (equal_nocase(spec, "accelerator"))
+        want = CL_DEVICE_TYPE_ACCELERATOR;
+    if (want) {
+        for (size_t i = 0; i < nc; i++)
+            if (all->dev[cand[i]].type & want) {
+                sel[(*n_sel)++] = cand[i];
+                return 0;
+            }
+        bfmt(err, DS_ERR_MAX, "--device %s: no %s device%s", spec, ds_type_name(want), where);
+        append_found(all, err);
+        return -1;
+    }
+    int digits = 1;
+    for (const char *c = spec; *c; c++)
+        if (!isdigit((unsigned char)*c))
+            digits = 0;
+    if (digits) {
+        unsigned long n = strlen(spec) > 6 ? (unsigned long)-1 : strtoul(spec, NULL, 10);
+        for (size_t i = 0; i < nc; i++)
+            if (all->dev[cand[i]].ordinal == n) {
+                sel[(*n_sel)++] = cand[i];
+                return 0;
+            }
+        bfmt(err, DS_ERR_MAX, "--device %s: there is no device %s%s (see --list-devices)", spec,
+             spec, where);
+        append_found(all, err);
+        return -1;
+    }
+    for (size_t i = 0; i < nc; i++)
+        if (contains_nocase(all->dev[cand[i]].name, spec)) {
+            sel[(*n_sel)++] = cand[i];
+            return 0;
+        }
+    bfmt(err, DS_ERR_MAX, "--device '%s': no device name contains it%s", spec, where);
+    append_found(all, err);
+    return -1;
+}
+
+void ds_slug(const char *name, char out[DS_SLUG_MAX])
+{
+    size_t o = 0;
+    int dash = 0;
+    for (const char *c = name; *c && o < SLUG_LEN; c++) {
+        if (isalnum((unsigned char)*c)) {
+            if (dash && o > 0 && o + 1 < SLUG_LEN)
+                out[o++] = '-';
+            dash = 0;
+            out[o++] = (char)tolower((unsigned char)*c);
+        } else {
+            dash = 1;
+        }
+    }
+    out[o] = '\0';
+    if (o == 0)
+        bfmt(out, DS_SLUG_MAX, "device");
+}
+
+void ds_print(FILE *f, const ds_list *all)
+{
+    size_t def[DS_MAX_DEVICES], n_def = 0;
+    char err[DS_ERR_MAX];
+    if (ds_select(all, "default", NULL, def, &n_def, err) != 0)
+        n_def = 0;
+    for (size_t p = 0; p < all->n_platforms; p++) {
+        fprintf(f, "platform %zu: %s\n", p, all->platform_names[p]);
+        int any = 0;
+        for (size_t i = 0; i < all->n; i++) {
+            const ds_device *d = &all->dev[i];
+            if (d->platform_index != p)
+                continue;
+            any = 1;
+            fprintf(f, "  device %u: %s [%s] %s, driver %s%s\n", d->ordinal, d->name,
+                    ds_type_name(d->type), d->version, d->driver,
+                    (n_def == 1 && def[0] == i) ? "  (default)" : "");
+        }
+        if (!any)
+            fprintf(f, "  (no devices)\n");
+    }
+}

@@ -1,0 +1,37 @@
+/*
+ * main.c — clc-pack's entry point: picks the subcommand (commands.h).
+ * `clc-pack [pack] [options]` builds a pack (packing is the default when the
+ * first argument is an option or there is none); list, verify and extract
+ * read one; --worker is the internal build worker (worker_main.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_report.h"
+#include "commands.h"
+#include "worker_main.h"
+
+int main(int argc, char **argv)
+{
+    cli_argv0 = argc > 0 ? argv[0] : "clc-pack";
+    if (argc < 2 || argv[1][0] == '-') {
+        if (argc >= 2 && strcmp(argv[1], "--worker") == 0)
+            return worker_main(argc, argv);
+        return cmd_pack(argc, argv);
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "pack") == 0)
+        return cmd_pack(argc - 1, argv + 1);
+    if (strcmp(cmd, "list") == 0)
+        return cmd_list(argc - 1, argv + 1);
+    if (strcmp(cmd, "verify") == 0)
+        return cmd_verify(argc - 1, argv + 1);
+    if (strcmp(cmd, "extract") == 0)
+        return cmd_extract(argc - 1, argv + 1);
+    if (strcmp(cmd, "help") == 0) {
+        usage_pack(stdout);
+        return EXIT_OK_STATUS;
+    }
+    return cli_usage_error(NULL, "unknown command '%s' (commands: pack, list, verify, extract)",
+                           cmd);
+}

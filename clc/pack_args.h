@@ -1,0 +1,35 @@
+/*
+ * pack_args.h — the options of `clc-pack [pack]` (docs/CLI.md), parsed with
+ * getopt_long into a pack_args. Value lists are parsed here too, so every
+ * usage error (exit status 2) is found before anything is built.
+ */
+#ifndef CLC_PACK_ARGS_H
+#define CLC_PACK_ARGS_H
+
+#include "variant_plan.h"
+
+#define PA_ERR_MAX 512
+#define PA_MAX_JOBS 256
+
+typedef struct pack_args {
+    const char *kernels_dir;    /* --kernels, default "kernels" */
+    vp_request req;             /* --kernel, --widths, --wg, -D */
+    const char *device;         /* --device, default "default" */
+    const char *platform;       /* --platform, or NULL */
+    const char *output;         /* -o, or NULL for packs/<device>.clcpack */
+    const char *ptxas;          /* --ptxas, or NULL */
+    long jobs;                  /* -j, default the number of online cores */
+    int keep_going;             /* --keep-going / -k */
+    int no_sources;             /* --no-sources */
+    int no_check;               /* --no-check */
+    int no_warmup;              /* --no-warmup */
+    int verbosity;              /* -q: -1; each -v: +1 */
+    int list_devices;           /* --list-devices */
+    int help, version;
+} pack_args;
+
+/* argv[0] is the command name ("clc-pack" or "pack"). Returns 0, or -1
+ * with err naming the bad option or item. */
+int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX]);
+
+#endif /* CLC_PACK_ARGS_H */

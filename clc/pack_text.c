@@ -1,0 +1,89 @@
+/* pack_text.c — names and labels of pack records (pack_text.h). */
+#include "pack_text.h"
+
+#include <string.h>
+
+#include "bounded_fmt.h"
+
+const char *pt_kind_name(clcpack_binary_kind k, char *buf, size_t cap)
+{
+    switch (k) {
+    case CLCPACK_KIND_NATIVE:
+        return bfmt(buf, cap, "native");
+    case CLCPACK_KIND_PTX:
+        return bfmt(buf, cap, "ptx");
+    case CLCPACK_KIND_CUBIN:
+        return bfmt(buf, cap, "cubin");
+    }
+    return bfmt(buf, cap, "kind %u", (unsigned)k);
+}
+
+const char *pt_codec_name(uint32_t codec, char *buf, size_t cap)
+{
+    switch (codec) {
+    case 0:
+        return bfmt(buf, cap, "stored");
+    case 1:
+        return bfmt(buf, cap, "zlib");
+    case 2:
+        return bfmt(buf, cap, "xor-delta");
+    }
+    return bfmt(buf, cap, "codec %u", (unsigned)codec);
+}
+
+void pt_wg(const uint32_t wg[3], char *buf, size_t cap)
+{
+    if (wg[0] == 0)
+        bfmt(buf, cap, "-");
+    else if (wg[2] > 1)
+        bfmt(buf, cap, "%ux%ux%u", (unsigned)wg[0], (unsigned)wg[1], (unsigned)wg[2]);
+    else if (wg[1] > 1)
+        bfmt(buf, cap, "%ux%u", (unsigned)wg[0], (unsigned)wg[1]);
+    else
+        bfmt(buf, cap, "%u", (unsigned)wg[0]);
+}
+
+void pt_defines(const clcpack_entry_info *e, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < e->define_count && len + 1 < cap; i++) {
+        bfmt(buf + len, cap - len, "%s%s=%s", i ? "," : "", e->defines[i].name,
+             e->defines[i].value);
+        len = strlen(buf);
+    }
+    if (e->define_count == 0)
+        bfmt(buf, cap, "-");
+}
+
+void pt_entry_label(const clcpack_entry_info *e, char *buf, size_t cap)
+{
+    char defs[512], wg[48], kind[32];
+    pt_defines(e, defs, sizeof defs);
+    pt_wg(e->wg, wg, sizeof wg);
+    pt_kind_name(e->kind, kind, sizeof kind);
+    bfmt(buf, cap, "%s %s wg=%s %s", e->kernel, defs, wg, kind);
+}
+
+int pt_same_key(const clcpack_entry_info *a, const clcpack_entry_info *b)
+{
+    if (strcmp(a->kernel, b->kernel) != 0 || a->define_count != b->define_count ||
+        memcmp(a->wg, b->wg, sizeof a->wg) != 0)
+        return 0;
+    /* Both define lists are sorted by name. */
+    for (size_t i = 0; i < a->define_count; i++)
+        if (strcmp(a->defines[i].name, b->defines[i].name) != 0 ||
+            strcmp(a->defines[i].value, b->defines[i].value) != 0)
+            return 0;
+    return 1;
+}
+
+clcpack_key pt_key(const clcpack_entry_info *e)
+{
+    clcpack_key k;
+    k.kernel = e->kernel;
+    k.defines = e->defines;
+    k.define_count = e->define_count;
+    memcpy(k.wg, e->wg, sizeof k.wg);
+    return k;
+}

@@ -1,0 +1,27 @@
+/*
+ * pack_text.h — short texts about a pack's records, shared by list, verify
+ * and extract: kind and codec names, an entry's one-line label.
+ */
+#ifndef CLC_PACK_TEXT_H
+#define CLC_PACK_TEXT_H
+
+#include <stddef.h>
+
+#include "clcpack.h"
+
+/* "native", "ptx", "cubin" or "kind N". Returns buf. */
+const char *pt_kind_name(clcpack_binary_kind k, char *buf, size_t cap);
+/* "stored", "zlib", "xor-delta" or "codec N". Returns buf. */
+const char *pt_codec_name(uint32_t codec, char *buf, size_t cap);
+/* "16x16", "64", or "-" for no work-group. */
+void pt_wg(const uint32_t wg[3], char *buf, size_t cap);
+/* "FILTER_WIDTH=5,HALF_FILTER_SIZE=2" or "-". */
+void pt_defines(const clcpack_entry_info *e, char *buf, size_t cap);
+/* "Convolve_Def FILTER_WIDTH=5 wg=16x16 native" (kernel, defines, wg, form). */
+void pt_entry_label(const clcpack_entry_info *e, char *buf, size_t cap);
+/* 1 when a and b have the same key (kernel, defines, wg). */
+int pt_same_key(const clcpack_entry_info *a, const clcpack_entry_info *b);
+/* The key of e; points into e. */
+clcpack_key pt_key(const clcpack_entry_info *e);
+
+#endif /* CLC_PACK_TEXT_H */

@@ -1,0 +1,266 @@
+/* pocl_binary_canon.c — canonical PoCL binaries (pocl_binary_canon.h).
+ *
+ * Layout of version 9, little-endian:
+ *   "poclbin\0", u64 device id, u32 version, u32 kernel count,
+ *   u32 flags, u32 binary type, u32 (1), char build_hash[41],
+ *   u64 n, then n bytes: the program.bc file record,
+ *   per kernel: u64 record size, u64 files size, u32 arginfo size,
+ *     u32 name length, name, ... metadata ..., then the files (the last
+ *     `files size` bytes of the record),
+ * and a file record is u32 path length, path ("/KERNEL/SPEC/NAME"),
+ * u32 content length, content. */
+#include "pocl_binary_canon.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounded_fmt.h"
+
+#define HEADER_SIZE (8 + 8 + 4 + 4 + 12 + 41)
+#define MAX_KERNELS 4096
+#define MAX_FILES 4096
+
+static uint32_t rd32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t rd64(const unsigned char *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+
+static void wr64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+typedef struct file_ref {
+    const unsigned char *rec;  /* the whole file record */
+    size_t rec_size;
+    const char *path;          /* not NUL-terminated */
+    size_t path_len;
+} file_ref;
+
+typedef struct kernel_ref {
+    const unsigned char *rec;
+    size_t meta_size;          /* bytes before the files */
+    const char *name;
+    size_t name_len;
+    size_t first_file, n_files;
+} kernel_ref;
+
+/* The second path component ("SPEC" of "/KERNEL/SPEC/NAME"), or NULL. */
+static const char *spec_of(const file_ref *f, size_t *len)
+{
+    const char *end = f->path + f->path_len;
+    if (f->path_len < 2 || f->path[0] != '/')
+        return NULL;
+    const char *s = memchr(f->path + 1, '/', f->path_len - 1);
+    if (!s)
+        return NULL;
+    s++;
+    const char *e = memchr(s, '/', (size_t)(end - s));
+    if (!e)
+        return NULL; /* a file directly in the kernel folder */
+    *len = (size_t)(e - s);
+    return s;
+}
+
+/* "N-N-N" or "N-N-N-...": a work-group specialization folder. */
+static int is_spec(const char *s, size_t len)
+{
+    size_t i = 0;
+    for (int part = 0; part < 3; part++) {
+        size_t start = i;
+        while (i < len && isdigit((unsigned char)s[i]))
+            i++;
+        if (i == start)
+            return 0;
+        if (part < 2) {
+            if (i >= len || s[i] != '-')
+                return 0;
+            i++;
+        }
+    }
+    return i == len || s[i] == '-';
+}
+
+static int same(const char *s, size_t len, const char *z)
+{
+    return strlen(z) == len && memcmp(s, z, len) == 0;
+}
+
+static int starts(const char *s, size_t len, const char *z)
+{
+    size_t n = strlen(z);
+    return len >= n && memcmp(s, z, n) == 0;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+    const file_ref *x = a, *y = b;
+    size_t n = x->path_len < y->path_len ? x->path_len : y->path_len;
+    int c = memcmp(x->path, y->path, n);
+    if (c)
+        return c;
+    return x->path_len < y->path_len ? -1 : x->path_len > y->path_len;
+}
+
+/* Whether file f of kernel k stays. own: "W-H-D-goffs0-smallgrid";
+ * prefix: "W-H-D-", used when the binary has no `own` folder. */
+static int keep(const kernel_ref *k, const file_ref *f, const char *kernel, const char *own,
+                const char *prefix, int has_own)
+{
+    size_t sl;
+    const char *s = spec_of(f, &sl);
+    if (!s || !is_spec(s, sl) || same(s, sl, "0-0-0"))
+        return 1;
+    if (!same(k->name, k->name_len, kernel))
+        return 0;
+    if (has_own)
+        return same(s, sl, own);
+    return prefix[0] && starts(s, sl, prefix);
+}
+
+int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
+                     const uint32_t wg[3], unsigned char **out, size_t *out_size, char *why,
+                     size_t why_cap)
+{
+    *out = NULL;
+    *out_size = 0;
+    if (size < HEADER_SIZE || memcmp(bin, "poclbin", 8) != 0) {
+        bfmt(why, why_cap, "not a PoCL binary");
+        return 1;
+    }
+    uint32_t version = rd32(bin + 16), nk = rd32(bin + 20);
+    if (version != PCB_VERSION) {
+        bfmt(why, why_cap, "PoCL binary format version %u (known: %d)", (unsigned)version,
+             PCB_VERSION);
+        return 1;
+    }
+    if (nk == 0 || nk > MAX_KERNELS) {
+        bfmt(why, why_cap, "PoCL binary with %u kernels", (unsigned)nk);
+        return 1;
+    }
+    size_t off = HEADER_SIZE;
+    if (size - off < 8 || rd64(bin + off) > size - off - 8) {
+        bfmt(why, why_cap, "PoCL binary: program.bc record overruns the binary");
+        return 1;
+    }
+    off += 8 + (size_t)rd64(bin + off);
+    size_t head_size = off;
+
+    kernel_ref *ks = calloc(nk, sizeof *ks);
+    file_ref *fs = calloc(MAX_FILES, sizeof *fs);
+    if (!ks || !fs) {
+        free(ks);
+        free(fs);
+        return -1;
+    }
+    size_t nf = 0;
+    int rc = 1;
+    for (uint32_t k = 0; k < nk; k++) {
+        if (size - off < 24) {
+            bfmt(why, why_cap, "PoCL binary: kernel %u header cut short", (unsigned)k);
+            goto out;
+        }
+        uint64_t rec = rd64(bin + off), files = rd64(bin + off + 8);
+        uint32_t name_len = rd32(bin + off + 20);
+        if (rec > size - off || files > rec || rec - files < 24 ||
+            name_len > rec - files - 24) {
+            bfmt(why, why_cap, "PoCL binary: kernel %u record sizes do not fit", (unsigned)k);
+            goto out;
+        }
+        kernel_ref *kr = &ks[k];
+        kr->rec = bin + off;
+        kr->meta_size = (size_t)(rec - files);
+        kr->name = (const char *)bin + off + 24;
+        kr->name_len = name_len;
+        kr->first_file = nf;
+        size_t fo = off + kr->meta_size, end = off + (size_t)rec;
+        while (fo < end) {
+            if (nf >= MAX_FILES || end - fo < 4) {
+                bfmt(why, why_cap, "PoCL binary: kernel %u files do not fit", (unsigned)k);
+                goto out;
+            }
+            uint32_t pl = rd32(bin + fo);
+            if (pl == 0 || pl > end - fo - 4 || end - fo - 4 - pl < 4) {
+                bfmt(why, why_cap, "PoCL binary: kernel %u file path does not fit", (unsigned)k);
+                goto out;
+            }
+            uint32_t cl = rd32(bin + fo + 4 + pl);
+            if (cl > end - fo - 8 - pl) {
+                bfmt(why, why_cap, "PoCL binary: kernel %u file content does not fit",
+                     (unsigned)k);
+                goto out;
+            }
+            fs[nf].rec = bin + fo;
+            fs[nf].rec_size = 8 + (size_t)pl + cl;
+            fs[nf].path = (const char *)bin + fo + 4;
+            fs[nf].path_len = pl;
+            nf++;
+            fo += 8 + (size_t)pl + cl;
+        }
+        kr->n_files = nf - kr->first_file;
+        off = end;
+    }
+    if (off != size) {
+        bfmt(why, why_cap, "PoCL binary: %zu bytes after the last kernel", size - off);
+        goto out;
+    }
+
+    char own[64] = "", prefix[48] = "";
+    if (wg[0]) {
+        bfmt(own, sizeof own, "%u-%u-%u-goffs0-smallgrid", (unsigned)wg[0],
+             (unsigned)(wg[1] ? wg[1] : 1), (unsigned)(wg[2] ? wg[2] : 1));
+        bfmt(prefix, sizeof prefix, "%u-%u-%u", (unsigned)wg[0], (unsigned)(wg[1] ? wg[1] : 1),
+             (unsigned)(wg[2] ? wg[2] : 1));
+    }
+    int has_own = 0;
+    for (uint32_t k = 0; k < nk; k++) {
+        if (!same(ks[k].name, ks[k].name_len, kernel))
+            continue;
+        for (size_t i = ks[k].first_file; i < ks[k].first_file + ks[k].n_files; i++) {
+            size_t sl;
+            const char *s = spec_of(&fs[i], &sl);
+            if (s && own[0] && same(s, sl, own))
+                has_own = 1;
+        }
+    }
+
+    /* The output is never larger than the input. */
+    unsigned char *o = malloc(size);
+    if (!o) {
+        rc = -1;
+        goto out;
+    }
+    memcpy(o, bin, head_size);
+    size_t w = head_size;
+    for (uint32_t k = 0; k < nk; k++) {
+        kernel_ref *kr = &ks[k];
+        file_ref *kf = fs + kr->first_file;
+        size_t n = 0;
+        for (size_t i = 0; i < kr->n_files; i++)
+            if (keep(kr, &kf[i], kernel, own, prefix, has_own))
+                kf[n++] = kf[i];
+        qsort(kf, n, sizeof *kf, cmp_path);
+        size_t rec_at = w;
+        memcpy(o + w, kr->rec, kr->meta_size);
+        w += kr->meta_size;
+        uint64_t files = 0;
+        for (size_t i = 0; i < n; i++) {
+            memcpy(o + w, kf[i].rec, kf[i].rec_size);
+            w += kf[i].rec_size;
+            files += kf[i].rec_size;
+        }
+        wr64(o + rec_at, (uint64_t)(kr->meta_size + files));
+        wr64(o + rec_at + 8, files);
+    }
+    *out = o;
+    *out_size = w;
+    rc = 0;
+out:
+    free(ks);
+    free(fs);
+    return rc;
+}

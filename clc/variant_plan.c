@@ -1,0 +1,288 @@
+/* variant_plan.c — the variants a clc-pack run builds (variant_plan.h). */
+#include "variant_plan.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounded_fmt.h"
+
+#define NOTE_MAX 4096
+
+static int one_d(const mf_value *v) { return v->v[1] <= 1 && v->v[2] <= 1; }
+
+static int same_value(const mf_axis *a, const mf_value *x, const mf_value *y)
+{
+    if (!a->is_wg)
+        return x->v[0] == y->v[0];
+    for (int d = 0; d < 3; d++) {
+        long p = x->v[d] < 1 ? 1 : x->v[d], q = y->v[d] < 1 ? 1 : y->v[d];
+        if (p != q)
+            return 0;
+    }
+    return 1;
+}
+
+static int allowed(const mf_axis *a, const mf_value *v)
+{
+    for (size_t i = 0; i < a->n_allowed; i++)
+        if (same_value(a, &a->allowed[i], v))
+            return 1;
+    return 0;
+}
+
+/* Whether a selected value concerns kernel k at all: a work-group of the
+ * other dimension does not (mf_expand ignores it too). */
+static int applies(const mf_kernel *k, const mf_axis *a, const mf_value *v)
+{
+    if (!a->is_wg)
+        return 1;
+    if (k->dims == 1)
+        return one_d(v);
+    return !one_d(v) || allowed(a, v);
+}
+
+static void format_value(const mf_axis *a, const mf_value *v, char *buf, size_t cap)
+{
+    if (a->is_wg)
+        vl_format_wg(v->v, buf, cap);
+    else
+        bfmt(buf, cap, "%ld", v->v[0]);
+}
+
+/* Allowed values for a message; runs of one step as A-B:S. */
+static void format_allowed(const mf_axis *a, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < a->n_allowed && len + 1 < cap;) {
+        char item[64];
+        size_t j = i;
+        if (!a->is_wg) {
+            long step = i + 1 < a->n_allowed ? a->allowed[i + 1].v[0] - a->allowed[i].v[0] : 0;
+            while (step > 0 && j + 1 < a->n_allowed &&
+                   a->allowed[j + 1].v[0] - a->allowed[j].v[0] == step)
+                j++;
+            if (j - i < 2)
+                j = i;
+            else if (step == 1)
+                bfmt(item, sizeof item, "%ld-%ld", a->allowed[i].v[0], a->allowed[j].v[0]);
+            else
+                bfmt(item, sizeof item, "%ld-%ld:%ld", a->allowed[i].v[0], a->allowed[j].v[0],
+                     step);
+        }
+        if (j == i)
+            format_value(a, &a->allowed[i], item, sizeof item);
+        bfmt(buf + len, cap - len, "%s%s", i ? "," : "", item);
+        len = strlen(buf);
+        i = j + 1;
+    }
+}
+
+static void append(char *buf, size_t cap, const char *fmt, ...) BFMT_PRINTF(3, 4);
+static void append(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t len = strlen(buf);
+    if (len + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, cap - len, fmt, ap);
+    va_end(ap);
+}
+
+/* The value text for messages: "4", or "4 (from '3-9')". */
+static void shown_with_token(const mf_axis *a, const vp_axis_request *r, size_t i, char *buf,
+                             size_t cap)
+{
+    char v[64];
+    format_value(a, &r->values.values[i], v, sizeof v);
+    if (strcmp(r->values.tokens[i], v) == 0)
+        bfmt(buf, cap, "%s", v);
+    else
+        bfmt(buf, cap, "%s (from '%s')", v, r->values.tokens[i]);
+}
+
+int vp_make(const mf_manifest *m, const vp_request *req, vp_plan *out, char err[VP_ERR_MAX])
+{
+    memset(out, 0, sizeof *out);
+    const mf_kernel *ks[MF_MAX_KERNELS];
+    size_t nk = 0;
+    int named = req->n_kernels > 0;
+    if (named) {
+        for (size_t i = 0; i < req->n_kernels; i++) {
+            const mf_kernel *k = mf_find(m, req->kernels[i]);
+            if (!k) {
+                char names[VP_ERR_MAX / 2] = "";
+                for (size_t j = 0; j < m->n_kernels; j++)
+                    append(names, sizeof names, "%s%s", j ? ", " : "", m->kernels[j].name);
+                bfmt(err, VP_ERR_MAX,
+                     "--kernel %s: no such kernel in %s/manifest.txt (kernels: %s)",
+                     req->kernels[i], m->dir, names);
+                return -1;
+            }
+            size_t j = 0;
+            while (j < nk && ks[j] != k)
+                j++;
+            if (j == nk)
+                ks[nk++] = k;
+        }
+    } else {
+        for (size_t i = 0; i < m->n_kernels && nk < MF_MAX_KERNELS; i++)
+            ks[nk++] = &m->kernels[i];
+    }
+
+    /* skip[k][a]: kernel k keeps none of axis a's values. */
+    int skip_kernel[MF_MAX_KERNELS] = {0};
+    char notes[NOTE_MAX] = "";
+    for (size_t a = 0; a < req->n_axes; a++) {
+        const vp_axis_request *r = &req->axes[a];
+        int any_axis = 0;
+        for (size_t k = 0; k < nk; k++)
+            if (mf_axis_find(ks[k], r->name))
+                any_axis = 1;
+        if (!any_axis) {
+            bfmt(err, VP_ERR_MAX, "%s: no selected kernel has a %s axis", r->option, r->name);
+            return -1;
+        }
+        char skipped[NOTE_MAX] = "";
+        for (size_t i = 0; i < r->values.n; i++) {
+            const mf_value *v = &r->values.values[i];
+            int concerned = 0, takers = 0;
+            char skippers[NOTE_MAX / 2] = "";
+            for (size_t k = 0; k < nk; k++) {
+                const mf_axis *ax = mf_axis_find(ks[k], r->name);
+                if (!ax || !applies(ks[k], ax, v))
+                    continue;
+                concerned++;
+                if (allowed(ax, v)) {
+                    takers++;
+                    continue;
+                }
+                char shown[128], allow[256];
+                shown_with_token(ax, r, i, shown, sizeof shown);
+                format_allowed(ax, allow, sizeof allow);
+                if (named) {
+                    bfmt(err, VP_ERR_MAX, "%s: %s=%s is not allowed for kernel %s (allowed: %s)",
+                         r->option, r->name, shown, ks[k]->name, allow);
+                    return -1;
+                }
+                append(skippers, sizeof skippers, "%s%s", skippers[0] ? ", " : "", ks[k]->name);
+            }
+            const mf_axis *any = NULL;
+            for (size_t k = 0; k < nk && !any; k++)
+                any = mf_axis_find(ks[k], r->name);
+            char shown[128];
+            shown_with_token(any, r, i, shown, sizeof shown);
+            if (concerned == 0) {
+                bfmt(err, VP_ERR_MAX, "%s: %s: no selected kernel takes a %s work-group",
+                     r->option, shown, one_d(v) ? "1-D" : "2-D");
+                return -1;
+            }
+            if (takers == 0) {
+                bfmt(err, VP_ERR_MAX, "%s: %s=%s: no selected kernel allows it", r->option,
+                     r->name, shown);
+                return -1;
+            }
+            if (skippers[0]) {
+                char vtext[64];
+                format_value(any, v, vtext, sizeof vtext);
+                append(skipped, sizeof skipped, "%s%s by %s", skipped[0] ? "; " : "", vtext,
+                       skippers);
+            }
+        }
+        if (skipped[0])
+            append(notes, sizeof notes, "note: %s values skipped by the kernels that do not allow "
+                                        "them: %s\n", r->name, skipped);
+    }
+
+    /* Per kernel: the selection it keeps, then its variants. */
+    size_t total = 0;
+    mf_variant *all = NULL;
+    for (size_t k = 0; k < nk; k++) {
+        static mf_selection sel; /* large; the plan is made once per process */
+        memset(&sel, 0, sizeof sel);
+        for (size_t a = 0; a < req->n_axes && !skip_kernel[k]; a++) {
+            const vp_axis_request *r = &req->axes[a];
+            const mf_axis *ax = mf_axis_find(ks[k], r->name);
+            if (!ax)
+                continue;
+            size_t s = sel.n;
+            bfmt(sel.names[s], MF_NAME_MAX, "%s", r->name);
+            size_t concerned = 0;
+            for (size_t i = 0; i < r->values.n; i++) {
+                const mf_value *v = &r->values.values[i];
+                if (!applies(ks[k], ax, v))
+                    continue;
+                concerned++;
+                if (allowed(ax, v))
+                    sel.values[s][sel.n_values[s]++] = *v;
+            }
+            if (concerned == 0)
+                continue; /* e.g. only 2-D work-groups for a 1-D kernel: its defaults */
+            if (sel.n_values[s] == 0) {
+                skip_kernel[k] = 1;
+                append(notes, sizeof notes,
+                       "note: %s is not built: it allows none of the selected %s values\n",
+                       ks[k]->name, r->name);
+                break;
+            }
+            sel.n++;
+        }
+        if (skip_kernel[k])
+            continue;
+        mf_variant *vs = NULL;
+        size_t n = 0;
+        char merr[MF_ERR_MAX];
+        if (mf_expand(ks[k], &sel, &vs, &n, merr) != 0) {
+            bfmt(err, VP_ERR_MAX, "%s", merr);
+            free(all);
+            return -1;
+        }
+        mf_variant *grown = realloc(all, (total + n) * sizeof *all);
+        if (!grown) {
+            free(vs);
+            free(all);
+            bfmt(err, VP_ERR_MAX, "out of memory");
+            return -1;
+        }
+        all = grown;
+        memcpy(all + total, vs, n * sizeof *vs);
+        total += n;
+        free(vs);
+    }
+    if (total == 0) {
+        bfmt(err, VP_ERR_MAX, "the selection gives no variant to build");
+        free(all);
+        return -1;
+    }
+    out->variants = all;
+    out->n = total;
+    out->notes = notes[0] ? strdup(notes) : NULL;
+    return 0;
+}
+
+void vp_free(vp_plan *p)
+{
+    free(p->variants);
+    free(p->notes);
+    memset(p, 0, sizeof *p);
+}
+
+void vp_label(const mf_variant *v, char *buf, size_t cap)
+{
+    bfmt(buf, cap, "%s", v->kernel->name);
+    for (size_t i = 0; i < v->n_defines; i++)
+        if (mf_axis_find(v->kernel, v->define_names[i]))
+            append(buf, cap, " %s=%s", v->define_names[i], v->define_values[i]);
+    if (v->wg[0]) {
+        long w[3] = {v->wg[0], v->wg[1], v->wg[2]};
+        char wg[64];
+        if (v->kernel->dims == 2 && w[2] <= 1)
+            bfmt(wg, sizeof wg, "%ldx%ld", w[0], w[1]);
+        else
+            vl_format_wg(w, wg, sizeof wg);
+        append(buf, cap, " wg=%s", wg);
+    }
+}

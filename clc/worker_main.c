@@ -1,0 +1,165 @@
+/* worker_main.c — the build worker process (worker_main.h). */
+#include "worker_main.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bounded_fmt.h"
+#include "build_variant.h"
+#include "device_select.h"
+#include "manifest.h"
+#include "worker_proto.h"
+
+#define MAX_SLOTS DS_MAX_DEVICES
+
+typedef struct worker_state {
+    const char *kernels;
+    const char *ptxas;
+    bv_options opts;
+    size_t n_slots;
+    unsigned plat[MAX_SLOTS], dev[MAX_SLOTS];
+    int opened[MAX_SLOTS];
+    bv_target targets[MAX_SLOTS];
+    ds_list devices;
+    mf_manifest manifest;
+    /* A setup failure every job is answered with. */
+    char setup_error[DS_ERR_MAX + 64];
+} worker_state;
+
+static int parse_slot(const char *s, unsigned *p, unsigned *d)
+{
+    char *end;
+    unsigned long a = strtoul(s, &end, 10);
+    if (end == s || *end != ':')
+        return -1;
+    const char *b_at = end + 1;
+    unsigned long b = strtoul(b_at, &end, 10);
+    if (end == b_at || *end != '\0' || a > 1000 || b > 1000)
+        return -1;
+    *p = (unsigned)a;
+    *d = (unsigned)b;
+    return 0;
+}
+
+/* Builds one job into r, opening its device on first use. */
+static void run_job(worker_state *w, uint32_t slot, const mf_variant *v, bv_result *r)
+{
+    memset(r, 0, sizeof *r);
+    char err[DS_ERR_MAX];
+    if (w->setup_error[0]) {
+        r->status = BV_ERROR;
+        r->message = strdup(w->setup_error);
+        return;
+    }
+    if (slot >= w->n_slots) {
+        r->status = BV_ERROR;
+        r->message = strdup("job for an unknown device slot");
+        return;
+    }
+    if (!w->opened[slot]) {
+        const ds_device *d;
+        if (ds_find_by_index(&w->devices, w->plat[slot], w->dev[slot], &d, err) != 0 ||
+            bv_target_open(d->device, w->ptxas, &w->targets[slot], err, sizeof err) != 0) {
+            r->status = BV_ERROR;
+            r->message = strdup(err);
+            return;
+        }
+        w->opened[slot] = 1;
+    }
+    bv_build(&w->targets[slot], &w->manifest, v, &w->opts, r);
+}
+
+int worker_main(int argc, char **argv)
+{
+    static worker_state w; /* large (the manifest); one per process */
+    memset(&w, 0, sizeof w);
+    w.kernels = "kernels";
+    bv_default_options(&w.opts);
+    static const struct option longopts[] = {
+        {"worker", no_argument, NULL, 'W'},   {"kernels", required_argument, NULL, 'K'},
+        {"device", required_argument, NULL, 'd'}, {"ptxas", required_argument, NULL, 'P'},
+        {"no-check", no_argument, NULL, 'N'}, {"no-warmup", no_argument, NULL, 'R'},
+        {NULL, 0, NULL, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'W':
+            break;
+        case 'K':
+            w.kernels = optarg;
+            break;
+        case 'P':
+            w.ptxas = optarg;
+            break;
+        case 'N':
+            w.opts.check = 0;
+            break;
+        case 'R':
+            w.opts.warmup = 0;
+            break;
+        case 'd':
+            if (w.n_slots >= MAX_SLOTS || parse_slot(optarg, &w.plat[w.n_slots],
+                                                     &w.dev[w.n_slots]) != 0) {
+                fprintf(stderr, "clc-pack: worker: bad --device '%s'\n", optarg);
+                return 2;
+            }
+            w.n_slots++;
+            break;
+        default:
+            fprintf(stderr, "clc-pack: --worker is internal to clc-pack\n");
+            return 2;
+        }
+    }
+
+    char err[DS_ERR_MAX];
+    char merr[MF_ERR_MAX];
+    if (mf_load(w.kernels, &w.manifest, merr) != 0)
+        bfmt(w.setup_error, sizeof w.setup_error, "worker: %s/%s", w.kernels, merr);
+    else if (ds_enumerate(&w.devices, err) != 0)
+        bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", err);
+
+    int status = 0;
+    for (;;) {
+        unsigned char *payload;
+        size_t size;
+        char ferr[WP_ERR_MAX];
+        int rc = wp_read_frame(0, WP_JOB_MAGIC, WP_JOB_MAX, &payload, &size, ferr);
+        if (rc == 1)
+            break;
+        if (rc < 0) {
+            fprintf(stderr, "clc-pack: worker: %s\n", ferr);
+            status = 1;
+            break;
+        }
+        uint32_t job = 0, slot = 0;
+        mf_variant v;
+        bv_result r;
+        if (wp_decode_job(payload, size, &w.manifest, &job, &slot, &v, ferr) != 0) {
+            memset(&r, 0, sizeof r);
+            r.status = BV_ERROR;
+            r.message = strdup(w.setup_error[0] ? w.setup_error : ferr);
+        } else {
+            run_job(&w, slot, &v, &r);
+        }
+        free(payload);
+        wire_buf out;
+        wire_init(&out);
+        wp_encode_result(&out, job, &r);
+        bv_result_free(&r);
+        int wrc = out.failed ? -1 : wire_write_fd(WORKER_RESULT_FD, out.data, out.len);
+        wire_free(&out);
+        if (wrc != 0) {
+            /* The parent is gone or the result did not fit in memory. */
+            status = 1;
+            break;
+        }
+    }
+    for (size_t i = 0; i < w.n_slots; i++)
+        if (w.opened[i])
+            bv_target_close(&w.targets[i]);
+    return status;
+}

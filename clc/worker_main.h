@@ -1,0 +1,21 @@
+/*
+ * worker_main.h — the build worker: `clc-pack --worker --kernels DIR
+ * --device P:D [--device P:D ...] [--ptxas PATH] [--no-check] [--no-warmup]`,
+ * started by
+ * worker_pool.c, never by hand. Device slot i is the i-th --device, given as
+ * (platform index, device index) in enumeration order. Reads jobs on fd 0,
+ * builds each with bv_build, answers on fd 3 (worker_proto.h).
+ *
+ * Building in separate processes is what makes -j work: drivers (PoCL,
+ * NVIDIA) serialize clBuildProgram inside one process, and a driver crash
+ * on one variant costs that variant, not the whole run.
+ */
+#ifndef CLC_WORKER_MAIN_H
+#define CLC_WORKER_MAIN_H
+
+#define WORKER_RESULT_FD 3
+
+/* argv[0] is the program, argv[1] "--worker". Returns the exit status. */
+int worker_main(int argc, char **argv);
+
+#endif /* CLC_WORKER_MAIN_H */

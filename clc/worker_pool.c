@@ -1,0 +1,346 @@
+/* worker_pool.c — parallel builds in worker processes (worker_pool.h). */
+#include "worker_pool.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bounded_fmt.h"
+#include "worker_main.h"
+#include "worker_proto.h"
+
+extern char **environ;
+
+#define MAX_WORKERS 256
+#define TICK_MS 200
+/* Above the descriptors a child gets (0-3), so dup2 never meets itself. */
+#define FD_FLOOR 10
+
+typedef struct worker {
+    pid_t pid;
+    int job_fd;      /* we write jobs here (the worker's fd 0) */
+    int result_fd;   /* we read results here (the worker's fd 3) */
+    long job;        /* job in flight, -1 when idle */
+} worker;
+
+int wpool_self_exe(const char *argv0, char *out, size_t cap)
+{
+    ssize_t n = readlink("/proc/self/exe", out, cap - 1);
+    if (n > 0) {
+        out[n] = '\0';
+        return 0;
+    }
+    if (argv0 && strchr(argv0, '/')) {
+        if (!realpath(argv0, out))
+            return -1;
+        return 0;
+    }
+    const char *path = getenv("PATH");
+    if (!argv0 || !path)
+        return -1;
+    for (const char *p = path;;) {
+        const char *colon = strchr(p, ':');
+        size_t len = colon ? (size_t)(colon - p) : strlen(p);
+        char cand[4096];
+        bfmt(cand, sizeof cand, "%.*s/%s", (int)len, p, argv0);
+        if (access(cand, X_OK) == 0 && realpath(cand, out))
+            return 0;
+        if (!colon)
+            return -1;
+        p = colon + 1;
+    }
+}
+
+static int raise_fd(int fd)
+{
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, FD_FLOOR);
+    close(fd);
+    return high;
+}
+
+/* Starts one worker; 0 or -1 with err. */
+static int spawn_worker(const char *exe, char *const argv[], int show_output, worker *w,
+                        char *err, size_t cap)
+{
+    int jp[2], rp[2];
+    if (pipe(jp) != 0) {
+        bfmt(err, cap, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    if (pipe(rp) != 0) {
+        bfmt(err, cap, "pipe: %s", strerror(errno));
+        close(jp[0]);
+        close(jp[1]);
+        return -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        jp[i] = raise_fd(jp[i]);
+        rp[i] = raise_fd(rp[i]);
+    }
+    if (jp[0] < 0 || jp[1] < 0 || rp[0] < 0 || rp[1] < 0) {
+        bfmt(err, cap, "fcntl(F_DUPFD_CLOEXEC): %s", strerror(errno));
+        for (int i = 0; i < 2; i++) {
+            if (jp[i] >= 0)
+                close(jp[i]);
+            if (rp[i] >= 0)
+                close(rp[i]);
+        }
+        return -1;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, jp[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, rp[1], WORKER_RESULT_FD);
+    /* Driver chatter must not mix into the parent's stdout, nor, unless
+     * asked for, into its diagnostics. */
+    if (show_output) {
+        posix_spawn_file_actions_adddup2(&fa, 2, 1);
+    } else {
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    }
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t dflt;
+    sigemptyset(&dflt);
+    sigaddset(&dflt, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attr, &dflt);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+    pid_t pid;
+    int rc = posix_spawn(&pid, exe, &fa, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    close(jp[0]);
+    close(rp[1]);
+    if (rc != 0) {
+        bfmt(err, cap, "cannot start a worker (%s): %s", exe, strerror(rc));
+        close(jp[1]);
+        close(rp[0]);
+        return -1;
+    }
+    w->pid = pid;
+    w->job_fd = jp[1];
+    w->result_fd = rp[0];
+    w->job = -1;
+    return 0;
+}
+
+/* Closes the job pipe (the worker then exits), reaps it; returns the wait status. */
+static int stop_worker(worker *w)
+{
+    if (w->job_fd >= 0)
+        close(w->job_fd);
+    if (w->result_fd >= 0)
+        close(w->result_fd);
+    w->job_fd = w->result_fd = -1;
+    int status = 0;
+    if (w->pid > 0)
+        while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    w->pid = 0;
+    return status;
+}
+
+static void describe_exit(int status, char *buf, size_t cap)
+{
+    if (WIFSIGNALED(status))
+        bfmt(buf, cap, "was killed by signal %d (%s)", WTERMSIG(status),
+             strsignal(WTERMSIG(status)));
+    else if (WIFEXITED(status))
+        bfmt(buf, cap, "exited with status %d", WEXITSTATUS(status));
+    else
+        bfmt(buf, cap, "stopped");
+}
+
+static void report_death(worker *w, const wpool_callbacks *cb, const char *why)
+{
+    long job = w->job;
+    int status = stop_worker(w);
+    if (job < 0)
+        return;
+    char how[128];
+    describe_exit(status, how, sizeof how);
+    bv_result r;
+    memset(&r, 0, sizeof r);
+    r.status = BV_ERROR;
+    char msg[512];
+    bfmt(msg, sizeof msg, "the worker process building it %s%s%s", how, why ? ": " : "",
+         why ? why : "");
+    r.message = strdup(msg);
+    cb->finished(cb->ctx, (size_t)job, &r);
+    bv_result_free(&r);
+}
+
+/* Whether a job of this group is running on one of the workers. */
+static int group_busy(const worker *ws, size_t n, const size_t *group, size_t job)
+{
+    if (!group)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (ws[i].pid > 0 && ws[i].job >= 0 && group[ws[i].job] == group[job])
+            return 1;
+    return 0;
+}
+
+int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
+              const wire_buf *jobs, const size_t *group, size_t n_jobs,
+              const wpool_callbacks *cb, char *err, size_t cap)
+{
+    if (n_jobs == 0)
+        return 0;
+    if (n_workers > n_jobs)
+        n_workers = n_jobs;
+    if (n_workers > MAX_WORKERS)
+        n_workers = MAX_WORKERS;
+    if (n_workers == 0)
+        n_workers = 1;
+
+    /* A worker that dies makes our next write fail with EPIPE instead of
+     * killing us. */
+    struct sigaction ign, old_pipe;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ign, &old_pipe);
+
+    worker ws[MAX_WORKERS];
+    size_t started = 0;
+    for (size_t i = 0; i < n_workers; i++) {
+        if (spawn_worker(exe, worker_argv, show_output, &ws[started], err, cap) != 0)
+            break;
+        started++;
+    }
+    if (started == 0) {
+        sigaction(SIGPIPE, &old_pipe, NULL);
+        return -1;
+    }
+    /* Jobs not yet handed out; a job whose worker died before reading it
+     * goes back at the end. */
+    size_t q_cap = 2 * n_jobs + 2 * n_workers + 1;
+    size_t *queue = malloc(q_cap * sizeof *queue);
+    if (!queue) {
+        bfmt(err, cap, "out of memory");
+        for (size_t i = 0; i < started; i++)
+            stop_worker(&ws[i]);
+        sigaction(SIGPIPE, &old_pipe, NULL);
+        return -1;
+    }
+    size_t q_head = 0, q_tail = 0, done = 0;
+    for (size_t i = 0; i < n_jobs; i++)
+        queue[q_tail++] = i;
+    /* Each death costs a respawn; a worker that cannot start at all must
+     * not loop forever. */
+    size_t respawns_left = n_jobs + n_workers;
+    char spawn_err[512] = "";
+    int rc = 0;
+
+    while (done < n_jobs) {
+        for (size_t i = 0; i < started; i++) {
+            worker *w = &ws[i];
+            if (q_head == q_tail)
+                break;
+            if (w->pid == 0) {
+                if (respawns_left == 0)
+                    continue;
+                respawns_left--;
+                if (spawn_worker(exe, worker_argv, show_output, w, spawn_err, sizeof spawn_err) !=
+                    0)
+                    continue;
+            }
+            if (w->job >= 0)
+                continue;
+            /* The first queued job whose group is idle goes next. */
+            size_t pick = q_head;
+            while (pick < q_tail && group_busy(ws, started, group, queue[pick]))
+                pick++;
+            if (pick == q_tail)
+                break;
+            size_t job = queue[pick];
+            memmove(queue + q_head + 1, queue + q_head, (pick - q_head) * sizeof *queue);
+            q_head++;
+            if (wire_write_fd(w->job_fd, jobs[job].data, jobs[job].len) != 0) {
+                /* It died before reading: the job was not tried, so it goes
+                 * back; remember why, for when no worker ever takes it. */
+                char how[128];
+                describe_exit(stop_worker(w), how, sizeof how);
+                bfmt(spawn_err, sizeof spawn_err, "a worker %s before reading its job", how);
+                if (q_tail < q_cap)
+                    queue[q_tail++] = job;
+                continue;
+            }
+            w->job = (long)job;
+            if (cb->started)
+                cb->started(cb->ctx, job);
+        }
+        size_t busy = 0;
+        struct pollfd pf[MAX_WORKERS];
+        size_t who[MAX_WORKERS];
+        for (size_t i = 0; i < started; i++) {
+            if (ws[i].pid > 0 && ws[i].job >= 0) {
+                pf[busy].fd = ws[i].result_fd;
+                pf[busy].events = POLLIN;
+                pf[busy].revents = 0;
+                who[busy++] = i;
+            }
+        }
+        if (busy == 0) {
+            if (done < n_jobs) {
+                /* Nobody can run the rest: every respawn failed. */
+                bfmt(err, cap, "%zu job(s) not run: no worker could take them%s%s",
+                     n_jobs - done, spawn_err[0] ? ": " : "", spawn_err);
+                rc = -1;
+            }
+            break;
+        }
+        int n = poll(pf, (nfds_t)busy, TICK_MS);
+        if (cb->tick)
+            cb->tick(cb->ctx);
+        if (n < 0 && errno != EINTR) {
+            bfmt(err, cap, "poll: %s", strerror(errno));
+            rc = -1;
+            break;
+        }
+        for (size_t k = 0; n > 0 && k < busy; k++) {
+            if (!pf[k].revents)
+                continue;
+            worker *w = &ws[who[k]];
+            unsigned char *payload;
+            size_t size;
+            char ferr[WP_ERR_MAX];
+            int fr = wp_read_frame(w->result_fd, WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size,
+                                   ferr);
+            if (fr != 0) {
+                report_death(w, cb, fr == 1 ? NULL : ferr);
+                done++;
+                continue;
+            }
+            uint32_t job;
+            bv_result r;
+            if (wp_decode_result(payload, size, &job, &r, ferr) != 0 || (long)job != w->job) {
+                free(payload);
+                bv_result_free(&r); /* decoding always initializes r */
+                report_death(w, cb, "it sent a malformed result");
+                done++;
+                continue;
+            }
+            free(payload);
+            w->job = -1;
+            cb->finished(cb->ctx, job, &r);
+            bv_result_free(&r);
+            done++;
+        }
+    }
+    for (size_t i = 0; i < started; i++)
+        if (ws[i].pid > 0)
+            stop_worker(&ws[i]);
+    free(queue);
+    sigaction(SIGPIPE, &old_pipe, NULL);
+    return rc;
+}

@@ -1,0 +1,47 @@
+/*
+ * worker_pool.h — runs build jobs in worker processes (worker_main.h) and
+ * hands each result back as it arrives, in any order.
+ *
+ * Workers are started with posix_spawn (never a bare fork: the caller has
+ * OpenCL driver threads running) as `exe worker_argv...`; each gets one job
+ * at a time, so the work spreads evenly. A worker that dies mid-job turns
+ * that job into a BV_ERROR result naming the signal or exit status, and a
+ * fresh worker takes its place. Single-threaded; the callbacks run on the
+ * caller's thread.
+ */
+#ifndef CLC_WORKER_POOL_H
+#define CLC_WORKER_POOL_H
+
+#include <stddef.h>
+
+#include "build_variant.h"
+#include "wire.h"
+
+typedef struct wpool_callbacks {
+    void *ctx;
+    /* A job was handed to a worker. May be NULL. */
+    void (*started)(void *ctx, size_t job);
+    /* A job is done; r is freed after the call. */
+    void (*finished)(void *ctx, size_t job, bv_result *r);
+    /* Called a few times a second while waiting. May be NULL. */
+    void (*tick)(void *ctx);
+} wpool_callbacks;
+
+/* The absolute path of the running program (for re-executing it), from
+ * /proc/self/exe, else argv0 resolved through PATH. 0, or -1. */
+int wpool_self_exe(const char *argv0, char *out, size_t cap);
+
+/* Runs jobs[0..n_jobs) (each a whole job frame, its id its index) on up to
+ * n_workers workers started as exe with argv worker_argv (NULL-terminated,
+ * worker_argv[0] being the program name shown by ps). The workers' stdout
+ * and stderr (driver chatter: compilers that print as they go) go to our
+ * stderr when show_output, else to /dev/null; what matters comes back in
+ * the results. group may be NULL; else jobs with the same group[i] never
+ * run at the same time (jobs that share a driver cache entry: see
+ * cmd_pack.c). Returns 0 once every job has had its finished call; -1 with
+ * err when no worker can be started (jobs not run then get no call). */
+int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
+              const wire_buf *jobs, const size_t *group, size_t n_jobs,
+              const wpool_callbacks *cb, char *err, size_t cap);
+
+#endif /* CLC_WORKER_POOL_H */

@@ -1,0 +1,49 @@
+/*
+ * worker_proto.h — the messages between clc-pack and its build workers.
+ *
+ * A worker is clc-pack itself, re-executed with --worker (worker_main.h).
+ * It reads job frames on fd 0 and writes one result frame per job on fd 3.
+ * A frame is: u32 magic, u64 payload length, payload (wire.h encoding).
+ *   job:    u32 job id, u32 device slot, the variant (kernel name, defines,
+ *           work-group, options)
+ *   result: u32 job id, the bv_result (status, message, log, note, source
+ *           name and text, forms)
+ * End of file on fd 0 tells the worker to exit.
+ */
+#ifndef CLC_WORKER_PROTO_H
+#define CLC_WORKER_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "build_variant.h"
+#include "manifest.h"
+#include "wire.h"
+
+#define WP_JOB_MAGIC 0x4a434c43u    /* "CLCJ" */
+#define WP_RESULT_MAGIC 0x52434c43u /* "CLCR" */
+#define WP_JOB_MAX (64u << 10)
+#define WP_RESULT_MAX (1024u << 20)
+#define WP_ERR_MAX 256
+
+/* Appends a whole job frame to b. */
+void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, const mf_variant *v);
+
+/* Decodes a job payload; v->kernel is looked up in m. 0, or -1 with err. */
+int wp_decode_job(const void *payload, size_t size, const mf_manifest *m, uint32_t *job,
+                  uint32_t *device_slot, mf_variant *v, char err[WP_ERR_MAX]);
+
+/* Appends a whole result frame to b. */
+void wp_encode_result(wire_buf *b, uint32_t job, const bv_result *r);
+
+/* Decodes a result payload into *r (free with bv_result_free). 0, or -1. */
+int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result *r,
+                     char err[WP_ERR_MAX]);
+
+/* Reads one frame with the given magic from fd: *payload is malloc'd.
+ * Returns 0, 1 on a clean end of file before the frame, -1 on an error or
+ * a bad frame (err says which). */
+int wp_read_frame(int fd, uint32_t magic, size_t max, unsigned char **payload, size_t *size,
+                  char err[WP_ERR_MAX]);
+
+#endif /* CLC_WORKER_PROTO_H */

@@ -1,0 +1,187 @@
+/*
+ * bench_first_enqueue — how long the first launch of a program loaded from a
+ * pack takes, against the second. A benchmark, not a test (no pass/fail on
+ * time; make test does not run it):
+ *
+ *   make B=build build/tests/bench_first_enqueue
+ *   build/tests/bench_first_enqueue PACK [--kernels DIR] [--size WxH|N]
+ *
+ * For each entry of PACK, on the default device, it loads the program with
+ * clcpack_create_program into a fresh context, runs it twice on one problem
+ * (the variant's default problem, the size clc-pack's check run uses, or
+ * --size: WxH for convolutions, N for polynomials) with kr_check, and
+ * prints both host-timed launches (enqueue to finish) and their ratio.
+ * POCL_KERNEL_CACHE=0 is set (unless already set) so nothing compiled
+ * earlier on this machine can help: what the first launch does not have to
+ * compile must come from the binary. One size per run: within a process
+ * PoCL keeps what a first launch compiled, which would help a later size.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clcpack.h"
+#include "device_select.h"
+#include "kernel_run.h"
+#include "manifest.h"
+#include "pack_text.h"
+
+#define TOL 1e-4
+
+typedef struct size_req {
+    int width, height; /* 0: the variant's default problem */
+    size_t n;
+} size_req;
+
+static int entry_variant(const mf_manifest *m, const clcpack_entry_info *e, mf_variant *v)
+{
+    memset(v, 0, sizeof *v);
+    v->kernel = mf_find(m, e->kernel);
+    if (!v->kernel || e->define_count > MF_MAX_DEFINES)
+        return -1;
+    v->n_defines = e->define_count;
+    for (size_t i = 0; i < e->define_count; i++) {
+        snprintf(v->define_names[i], sizeof v->define_names[i], "%s", e->defines[i].name);
+        snprintf(v->define_values[i], sizeof v->define_values[i], "%.31s", e->defines[i].value);
+    }
+    memcpy(v->wg, e->wg, sizeof v->wg);
+    snprintf(v->options, sizeof v->options, "%s", e->options);
+    return 0;
+}
+
+/* One load and two launches; 0 with the two times, -1 when skipped. */
+static int measure(const clcpack *p, const clcpack_entry_info *e, const mf_variant *v,
+                   const kr_problem *pr, cl_device_id dev, double *first, double *second,
+                   const char **path)
+{
+    char err[KR_ERR_MAX];
+    if (kr_supports(v, pr, err) != 0)
+        return -1;
+    cl_int rc;
+    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
+    cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &rc);
+    clcpack_key key;
+    key.kernel = e->kernel;
+    key.defines = e->defines;
+    key.define_count = e->define_count;
+    memcpy(key.wg, e->wg, sizeof key.wg);
+    cl_program prog = NULL;
+    clcpack_load_report rep;
+    clcpack_error cerr;
+    int out = -1;
+    if (clcpack_create_program(p, &key, ctx, dev, NULL, &prog, &rep, &cerr) != CLCPACK_OK) {
+        fprintf(stderr, "load failed: %s\n", cerr.message);
+        goto done;
+    }
+    *path = clcpack_path_name(rep.path);
+    kr_result r1, r2;
+    if (kr_check(ctx, q, prog, v, pr, TOL, &r1, err) != 0 ||
+        kr_check(ctx, q, prog, v, pr, TOL, &r2, err) != 0) {
+        fprintf(stderr, "%s: run or check failed: %s\n", e->kernel, err);
+        goto done;
+    }
+    *first = r1.kernel_ms;
+    *second = r2.kernel_ms;
+    out = 0;
+done:
+    if (prog)
+        clReleaseProgram(prog);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    return out;
+}
+
+int main(int argc, char **argv)
+{
+    const char *pack_path = NULL, *kernels = "kernels";
+    size_req size = {0, 0, 0};
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc) {
+            kernels = argv[++i];
+        } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
+            const char *s = argv[++i];
+            if (sscanf(s, "%dx%d", &size.width, &size.height) != 2) {
+                size.n = strtoul(s, NULL, 10);
+                size.width = size.height = 0;
+            }
+        } else if (!pack_path && argv[i][0] != '-') {
+            pack_path = argv[i];
+        } else {
+            fprintf(stderr, "usage: %s PACK [--kernels DIR] [--size WxH|N]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (!pack_path) {
+        fprintf(stderr, "usage: %s PACK [--kernels DIR] [--size WxH|N]\n", argv[0]);
+        return 2;
+    }
+    setenv("POCL_KERNEL_CACHE", "0", 0);
+    printf("POCL_KERNEL_CACHE=%s\n", getenv("POCL_KERNEL_CACHE"));
+
+    static mf_manifest m;
+    char merr[MF_ERR_MAX];
+    if (mf_load(kernels, &m, merr) != 0) {
+        fprintf(stderr, "%s/%s\n", kernels, merr);
+        return 1;
+    }
+    clcpack *p = NULL;
+    clcpack_error e;
+    if (clcpack_open_file(pack_path, &p, &e) != CLCPACK_OK) {
+        fprintf(stderr, "%s: %s\n", pack_path, e.message);
+        return 1;
+    }
+    static ds_list devs;
+    char derr[DS_ERR_MAX];
+    size_t sel[DS_MAX_DEVICES], n_sel;
+    if (ds_enumerate(&devs, derr) != 0 || ds_select(&devs, "default", NULL, sel, &n_sel, derr)) {
+        fprintf(stderr, "%s\n", derr);
+        return 1;
+    }
+    cl_device_id dev = devs.dev[sel[0]].device;
+    printf("device: %s\n", devs.dev[sel[0]].name);
+    printf("%-52s %-11s %-6s %10s %10s %7s\n", "entry", "problem", "path", "first ms",
+           "second ms", "ratio");
+
+    double worst = 0, worst_extra = 0;
+    size_t runs = 0, over = 0;
+    for (size_t i = 0; i < clcpack_entry_count(p); i++) {
+        clcpack_entry_info ei;
+        mf_variant v;
+        if (clcpack_get_entry(p, i, &ei) != CLCPACK_OK || entry_variant(&m, &ei, &v) != 0)
+            continue;
+        kr_problem pr;
+        kr_default_problem(&v, 1234, &pr);
+        if (size.width) {
+            pr.width = size.width;
+            pr.height = size.height;
+        }
+        if (size.n)
+            pr.n = size.n;
+        double first, second;
+        const char *path = "?";
+        if (measure(p, &ei, &v, &pr, dev, &first, &second, &path) != 0)
+            continue;
+        char label[256], problem[32];
+        pt_entry_label(&ei, label, sizeof label);
+        if (v.kernel->family == MF_FAMILY_POLY)
+            snprintf(problem, sizeof problem, "n=%zu", pr.n);
+        else
+            snprintf(problem, sizeof problem, "%dx%d", pr.width, pr.height);
+        double ratio = second > 0 ? first / second : 0;
+        printf("%-52.52s %-11s %-6s %10.3f %10.3f %7.2f\n", label, problem, path, first, second,
+               ratio);
+        fflush(stdout);
+        runs++;
+        if (ratio > worst)
+            worst = ratio;
+        if (ratio > 1.5)
+            over++;
+        if (first - second > worst_extra)
+            worst_extra = first - second;
+    }
+    printf("%zu measurements, worst first/second ratio %.2f, %zu above 1.5, first launch at "
+           "most %.3f ms longer than the second\n",
+           runs, worst, over, worst_extra);
+    clcpack_close(p);
+    return 0;
+}

@@ -1,0 +1,87 @@
+#!/bin/sh
+# clc-pack's command line without building anything: help, version, the
+# exit status and message of every kind of usage error, device listing and
+# device selection errors.
+. "$(dirname "$0")/lib/cli_lib.sh"
+cd "$TMP" || exit 1
+
+run "$CLC" --help
+expect_rc 0 "--help"
+expect_out "Usage: clc-pack [pack] [OPTIONS]" "--help prints the usage on stdout"
+expect_out "Exit status" "--help documents the exit statuses"
+[ ! -s "$ERR" ] && ok "--help writes nothing on stderr" || bad "--help writes on stderr"
+for sub in pack list verify extract; do
+    run "$CLC" $sub --help
+    expect_rc 0 "$sub --help"
+    expect_out "Usage: clc-pack" "$sub --help prints a usage"
+done
+run "$CLC" --version
+expect_rc 0 "--version"
+expect_out "clc-pack 0." "--version names the tool and version"
+expect_out "libclcpack" "--version names the library version"
+
+# Usage errors: exit 2, the bad item named, nothing built.
+usage_error() {
+    what=$1
+    token=$2
+    shift 2
+    run "$CLC" "$@"
+    expect_rc 2 "$what"
+    expect_err "$token" "$what names $token"
+    expect_err "clc-pack: " "$what: diagnostics are prefixed"
+}
+usage_error "--widths 3,,5" "after '3'" --widths 3,,5
+usage_error "--widths 3,5,...,30" "'30'" --widths 3,5,...,30
+usage_error "--widths x" "'x'" --widths x
+usage_error "--widths ''" "empty" --widths ''
+usage_error "--widths 31-3" "'31-3'" --widths 31-3
+usage_error "--widths 3,3" "twice" --widths 3,3
+usage_error "--wg 8y8" "'8y8'" --wg 8y8
+usage_error "--widths 33" "FILTER_WIDTH=33" --kernels "$KERNELS" --widths 33
+usage_error "--kernel reda_naive --widths 4" "reda_naive" --kernels "$KERNELS" --kernel reda_naive --widths 4
+usage_error "--kernel nosuch" "nosuch" --kernels "$KERNELS" --kernel nosuch
+usage_error "-D FOO=1" "-D FOO" --kernels "$KERNELS" -D FOO=1
+usage_error "-D NUMCOEFFS" "NAME=LIST" -D NUMCOEFFS
+usage_error "-j 0" "-j 0" -j 0
+usage_error "--bogus" "--bogus" --bogus
+usage_error "--widths without a value" "--widths needs a value" --widths
+usage_error "stray argument" "'stray'" -q stray
+usage_error "unknown command" "'frobnicate'" frobnicate
+usage_error "--ptxas missing" "/nonexistent/ptxas" --ptxas /nonexistent/ptxas
+usage_error "list without a pack" "one pack file" list
+usage_error "verify --check without --load" "--check needs --load" verify x.clcpack --check
+usage_error "extract without -o" "-o FILE" extract x.clcpack --entry 0
+usage_error "extract --kind elf" "--kind elf" extract x.clcpack --entry 0 --kind elf -o y
+usage_error "extract --entry and --kernel" "either --entry" extract x.clcpack --entry 0 --kernel k -o y
+
+# A missing kernels folder is a failure to read it, named.
+run "$CLC" --kernels "$TMP/none" -q
+expect_rc 1 "missing --kernels folder"
+expect_err "$TMP/none" "the missing folder is named"
+
+# Devices.
+run "$CLC" --list-devices
+expect_rc 0 "--list-devices"
+expect_out "platform 0:" "--list-devices lists platforms"
+expect_out "device 0:" "--list-devices lists devices"
+expect_out "(default)" "--list-devices marks the default device"
+if grep -q "\[GPU\]" "$OUT"; then
+    echo "note: this machine has a GPU; the no-GPU error is not checked"
+else
+    run "$CLC" --kernels "$KERNELS" --device gpu -o "$TMP/gpu.clcpack"
+    expect_rc 1 "--device gpu without a GPU"
+    expect_err "no GPU device" "the error says there is no GPU"
+    expect_err "found: [0]" "the error lists what was found"
+    [ ! -e "$TMP/gpu.clcpack" ] && ok "nothing written for a missing device" || bad "a file was written"
+fi
+run "$CLC" --kernels "$KERNELS" --device 99 -o "$TMP/x.clcpack"
+expect_rc 1 "--device 99"
+expect_err "no device 99" "an unknown device number is named"
+run "$CLC" --kernels "$KERNELS" --platform no-such-platform -o "$TMP/x.clcpack"
+expect_rc 1 "--platform no-such-platform"
+expect_err "'no-such-platform'" "an unmatched platform is named"
+run "$CLC" --kernels "$KERNELS" -o "$TMP/no/such/dir/x.clcpack" -q
+expect_rc 1 "-o into a missing folder"
+expect_err "does not exist" "the missing folder is reported before building"
+
+cli_done

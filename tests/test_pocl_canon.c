@@ -1,0 +1,291 @@
+/* Canonical PoCL binaries (clc/pocl_binary_canon.h): made-up binaries of
+ * the version-9 layout, damaged ones, and — on PoCL — a real build whose
+ * canonical binary must still load and compute the right result. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_variant.h"
+#include "check.h"
+#include "device_select.h"
+#include "kernel_run.h"
+#include "pocl_binary_canon.h"
+#include "variant_plan.h"
+#include "wire.h"
+
+typedef struct fake_file {
+    const char *path, *content;
+} fake_file;
+
+typedef struct fake_kernel {
+    const char *name;
+    size_t n;
+    fake_file files[6];
+} fake_kernel;
+
+static void put_file(wire_buf *b, const char *path, const char *content)
+{
+    wire_put_u32(b, (uint32_t)strlen(path));
+    wire_put_bytes(b, path, strlen(path));
+    wire_put_u32(b, (uint32_t)strlen(content));
+    wire_put_bytes(b, content, strlen(content));
+}
+
+/* A binary laid out as PoCL 3.1 writes it. */
+static void make_binary(wire_buf *b, uint32_t version, const fake_kernel *ks, size_t nk)
+{
+    wire_init(b);
+    wire_put_bytes(b, "poclbin", 8);
+    wire_put_u64(b, 0x02ee5be95d307b0cull);
+    wire_put_u32(b, version);
+    wire_put_u32(b, (uint32_t)nk);
+    wire_put_u32(b, 0);
+    wire_put_u32(b, 4);
+    wire_put_u32(b, 1);
+    char hash[41] = "ED/JNENEHDGJGCKIBDHNMKEODIDOINPKNEIAOCML";
+    wire_put_bytes(b, hash, 41);
+    wire_buf bc;
+    wire_init(&bc);
+    put_file(&bc, "/program.bc", "BC-program-bitcode");
+    wire_put_u64(b, bc.len);
+    wire_put_bytes(b, bc.data, bc.len);
+    wire_free(&bc);
+    for (size_t k = 0; k < nk; k++) {
+        wire_buf files;
+        wire_init(&files);
+        for (size_t i = 0; i < ks[k].n; i++)
+            put_file(&files, ks[k].files[i].path, ks[k].files[i].content);
+        uint32_t name_len = (uint32_t)strlen(ks[k].name);
+        /* Metadata after the name: a few made-up bytes of argument info. */
+        const char meta[] = "ARGINFO";
+        uint64_t rec = 24 + name_len + sizeof meta + files.len;
+        wire_put_u64(b, rec);
+        wire_put_u64(b, files.len);
+        wire_put_u32(b, sizeof meta);
+        wire_put_u32(b, name_len);
+        wire_put_bytes(b, ks[k].name, name_len);
+        wire_put_bytes(b, meta, sizeof meta);
+        wire_put_bytes(b, files.data, files.len);
+        wire_free(&files);
+    }
+}
+
+/* The file paths of kernel k in a version-9 binary, joined by spaces. */
+static int list_files(const unsigned char *bin, size_t size, size_t k_want, char *out, size_t cap)
+{
+    if (size < 77)
+        return -1;
+    wire_reader r;
+    wire_reader_init(&r, bin + 77, size - 77);
+    uint64_t bc = wire_get_u64(&r);
+    if (r.failed || bc > r.left)
+        return -1;
+    r.p += bc;
+    r.left -= bc;
+    out[0] = '\0';
+    for (size_t k = 0; r.left > 0; k++) {
+        const unsigned char *start = r.p;
+        uint64_t rec = wire_get_u64(&r), files = wire_get_u64(&r);
+        if (r.failed || rec > r.left + 16 || files > rec)
+            return -1;
+        const unsigned char *f = start + rec - files, *end = start + rec;
+        while (f < end) {
+            uint32_t pl = (uint32_t)f[0] | (uint32_t)f[1] << 8 | (uint32_t)f[2] << 16 |
+                          (uint32_t)f[3] << 24;
+            const unsigned char *c = f + 4 + pl;
+            uint32_t cl = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
+                          (uint32_t)c[3] << 24;
+            if (k == k_want) {
+                size_t len = strlen(out);
+                snprintf(out + len, cap - len, "%s%.*s", len ? " " : "", (int)pl,
+                         (const char *)f + 4);
+            }
+            f = c + 4 + cl;
+        }
+        if (f != end)
+            return -1;
+        r.p = end;
+        r.left = (size_t)(bin + size - end);
+    }
+    return 0;
+}
+
+static void test_synthetic(void)
+{
+    const fake_kernel ks[] = {
+        {"Convolve_Def", 4,
+         {{"/Convolve_Def/8-8-1-goffs0/Convolve_Def.so", "big-grid"},
+          {"/Convolve_Def/8-8-1-goffs0-smallgrid/Convolve_Def.so", "own"},
+          {"/Convolve_Def/0-0-0/Convolve_Def.so", "generic"},
+          {"/Convolve_Def/16-16-1-goffs0-smallgrid/Convolve_Def.so", "other-wg"}}},
+        {"Convolve_Def_Unroll", 2,
+         {{"/Convolve_Def_Unroll/8-8-1-goffs0-smallgrid/Convolve_Def_Unroll.so", "sibling"},
+          {"/Convolve_Def_Unroll/0-0-0/Convolve_Def_Unroll.so", "generic2"}}},
+    };
+    wire_buf b;
+    make_binary(&b, PCB_VERSION, ks, 2);
+    const uint32_t wg[3] = {8, 8, 1};
+    unsigned char *out = NULL;
+    size_t out_size = 0;
+    char why[256] = "";
+    int rc = pcb_canonicalize(b.data, b.len, "Convolve_Def", wg, &out, &out_size, why, sizeof why);
+    if (!CHECK(rc == 0, "a version-9 binary is rewritten: %s", why))
+        return;
+    CHECK(out_size < b.len, "smaller: %zu < %zu", out_size, b.len);
+    CHECK(memcmp(out, b.data, 77 + 8 + 4 + 11 + 4 + 18) == 0, "header and program.bc unchanged");
+    char files[1024];
+    CHECK(list_files(out, out_size, 0, files, sizeof files) == 0, "the result parses");
+    CHECK(strcmp(files, "/Convolve_Def/0-0-0/Convolve_Def.so "
+                        "/Convolve_Def/8-8-1-goffs0-smallgrid/Convolve_Def.so") == 0,
+          "own kernel keeps generic + its specialization, sorted: %s", files);
+    CHECK(list_files(out, out_size, 1, files, sizeof files) == 0 &&
+              strcmp(files, "/Convolve_Def_Unroll/0-0-0/Convolve_Def_Unroll.so") == 0,
+          "a sibling kernel keeps only its generic function: %s", files);
+
+    /* Canonical is a fixed point, and the input order does not matter. */
+    unsigned char *again = NULL;
+    size_t again_size = 0;
+    CHECK(pcb_canonicalize(out, out_size, "Convolve_Def", wg, &again, &again_size, why,
+                           sizeof why) == 0 &&
+              again_size == out_size && memcmp(again, out, out_size) == 0,
+          "canonicalizing twice changes nothing");
+    free(again);
+    fake_kernel shuffled[2];
+    memcpy(shuffled, ks, sizeof shuffled);
+    fake_file t = shuffled[0].files[0];
+    shuffled[0].files[0] = shuffled[0].files[2];
+    shuffled[0].files[2] = t;
+    wire_buf b2;
+    make_binary(&b2, PCB_VERSION, shuffled, 2);
+    CHECK(pcb_canonicalize(b2.data, b2.len, "Convolve_Def", wg, &again, &again_size, why,
+                           sizeof why) == 0 &&
+              again_size == out_size && memcmp(again, out, out_size) == 0,
+          "another file order gives the same bytes");
+    free(again);
+    wire_free(&b2);
+
+    /* Without its own folder (another naming): keep its local size's folders. */
+    const uint32_t wg16[3] = {16, 16, 1};
+    CHECK(pcb_canonicalize(b.data, b.len, "Convolve_Def", wg16, &again, &again_size, why,
+                           sizeof why) == 0 &&
+              list_files(again, again_size, 0, files, sizeof files) == 0 &&
+              strstr(files, "16-16-1-goffs0-smallgrid") && !strstr(files, "8-8-1"),
+          "wg 16x16 keeps the 16x16 folder: %s", files);
+    free(again);
+    free(out);
+
+    /* Not understood: left alone. */
+    CHECK(pcb_canonicalize((const unsigned char *)"\177ELF....", 8, "k", wg, &out, &out_size, why,
+                           sizeof why) == 1 &&
+              out == NULL && strstr(why, "not a PoCL binary"),
+          "an ELF file is left alone: %s", why);
+    wire_buf v8;
+    make_binary(&v8, 8, ks, 2);
+    CHECK(pcb_canonicalize(v8.data, v8.len, "Convolve_Def", wg, &out, &out_size, why,
+                           sizeof why) == 1 &&
+              strstr(why, "version 8"),
+          "another format version is left alone: %s", why);
+    wire_free(&v8);
+    for (size_t cut = 0; cut < b.len; cut += 13) {
+        rc = pcb_canonicalize(b.data, cut, "Convolve_Def", wg, &out, &out_size, why, sizeof why);
+        CHECK(rc == 1 && out == NULL, "a binary cut to %zu bytes is left alone", cut);
+    }
+    /* A file length pointing past its kernel record. */
+    wire_buf bad;
+    make_binary(&bad, PCB_VERSION, ks, 2);
+    size_t first_file = 77 + 8 + 37 + 24 + strlen("Convolve_Def") + 8;
+    bad.data[first_file + 1] = 0x7f;
+    CHECK(pcb_canonicalize(bad.data, bad.len, "Convolve_Def", wg, &out, &out_size, why,
+                           sizeof why) == 1 &&
+              strstr(why, "does not fit"),
+          "a file overrunning its kernel is left alone: %s", why);
+    wire_free(&bad);
+    wire_free(&b);
+}
+
+/* On PoCL: the binary bv_build takes is canonical and still runs right. */
+static void test_real(void)
+{
+    static ds_list devs;
+    char err[DS_ERR_MAX];
+    size_t sel[DS_MAX_DEVICES], n;
+    if (ds_enumerate(&devs, err) != 0 || ds_select(&devs, "default", NULL, sel, &n, err) != 0 ||
+        !strstr(devs.dev[sel[0]].platform_name, "Portable Computing Language")) {
+        printf("note: the default device is not PoCL; the real check is skipped\n");
+        return;
+    }
+    static mf_manifest m;
+    const char *dir = getenv("CLC_KERNELS_DIR");
+    char merr[MF_ERR_MAX];
+    if (!CHECK(mf_load(dir && *dir ? dir : "kernels", &m, merr) == 0, "manifest: %s", merr))
+        return;
+    vp_request req;
+    memset(&req, 0, sizeof req);
+    req.n_kernels = 1;
+    req.kernels[0] = "Convolve_Def";
+    req.n_axes = 2;
+    snprintf(req.axes[0].name, sizeof req.axes[0].name, "FILTER_WIDTH");
+    vl_parse_ints("7", &req.axes[0].values, merr);
+    snprintf(req.axes[1].name, sizeof req.axes[1].name, "WG");
+    vl_parse_wgs("8x8", &req.axes[1].values, merr);
+    vp_plan plan;
+    char perr[VP_ERR_MAX];
+    if (!CHECK(vp_make(&m, &req, &plan, perr) == 0 && plan.n == 1, "plan: %s", perr))
+        return;
+    bv_target t;
+    char terr[256];
+    if (!CHECK(bv_target_open(devs.dev[sel[0]].device, NULL, &t, terr, sizeof terr) == 0, "%s",
+               terr))
+        return;
+    bv_options o;
+    bv_default_options(&o);
+    bv_result r;
+    bv_build(&t, &m, &plan.variants[0], &o, &r);
+    if (CHECK(r.status == BV_OK && r.n_forms == 1, "Convolve_Def FILTER_WIDTH=7 builds: %s",
+              r.message ? r.message : "")) {
+        char files[2048];
+        CHECK(list_files(r.forms[0].data, r.forms[0].size, 0, files, sizeof files) == 0,
+              "the binary parses");
+        CHECK(strstr(files, "/Convolve_Def/0-0-0/") &&
+                  strstr(files, "/Convolve_Def/8-8-1-goffs0-smallgrid/"),
+              "it holds the generic and the 8x8 work-group functions: %s", files);
+        unsigned char *again = NULL;
+        size_t again_size = 0;
+        char why[256];
+        CHECK(pcb_canonicalize(r.forms[0].data, r.forms[0].size, "Convolve_Def",
+                               plan.variants[0].wg, &again, &again_size, why, sizeof why) == 0 &&
+                  again_size == r.forms[0].size &&
+                  memcmp(again, r.forms[0].data, again_size) == 0,
+              "it is already canonical");
+        free(again);
+
+        const unsigned char *bins[1] = {r.forms[0].data};
+        size_t sizes[1] = {r.forms[0].size};
+        cl_int st, bst;
+        cl_program p = clCreateProgramWithBinary(t.ctx, 1, &t.device, sizes, bins, &bst, &st);
+        CHECK(p && st == CL_SUCCESS && bst == CL_SUCCESS, "PoCL accepts it (%d/%d)", (int)st,
+              (int)bst);
+        if (p) {
+            CHECK(clBuildProgram(p, 1, &t.device, plan.variants[0].options, NULL, NULL) ==
+                      CL_SUCCESS,
+                  "and builds it");
+            kr_problem pr;
+            kr_default_problem(&plan.variants[0], 99, &pr);
+            kr_result res;
+            char kerr[KR_ERR_MAX];
+            int c = kr_check(t.ctx, t.queue, p, &plan.variants[0], &pr, o.tol, &res, kerr);
+            CHECK(c == 0, "the loaded canonical binary computes the reference (%d, %g): %s", c,
+                  res.max_rel_err, c < 0 ? kerr : "");
+            clReleaseProgram(p);
+        }
+    }
+    bv_result_free(&r);
+    bv_target_close(&t);
+    vp_free(&plan);
+}
+
+int main(void)
+{
+    test_synthetic();
+    test_real();
+    return check_summary();
+}

@@ -1,0 +1,360 @@
+/* The build workers: message encoding (clc/wire.h, clc/worker_proto.h) and
+ * the process pool (clc/worker_pool.h) — real workers (the clc-pack next to
+ * this test's folder), workers that die, that cannot start, that answer
+ * garbage. */
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build_variant.h"
+#include "check.h"
+#include "variant_plan.h"
+#include "wire.h"
+#include "worker_pool.h"
+#include "worker_proto.h"
+
+static mf_manifest manifest;
+
+static void test_wire(void)
+{
+    wire_buf b;
+    wire_init(&b);
+    wire_put_u32(&b, 0x01020304u);
+    wire_put_u64(&b, 0x1122334455667788ull);
+    wire_put_str(&b, "hello");
+    wire_put_str(&b, NULL);
+    wire_put_blob(&b, "\0\1\2", 3);
+    CHECK(!b.failed && b.len == 4 + 8 + 9 + 4 + 11, "encoded length %zu", b.len);
+    CHECK(b.data[0] == 4 && b.data[3] == 1, "little-endian u32");
+
+    wire_reader r;
+    wire_reader_init(&r, b.data, b.len);
+    CHECK(wire_get_u32(&r) == 0x01020304u, "u32 back");
+    CHECK(wire_get_u64(&r) == 0x1122334455667788ull, "u64 back");
+    char s[8];
+    wire_get_str(&r, s, sizeof s);
+    CHECK(strcmp(s, "hello") == 0, "string back");
+    char *empty = wire_get_str_dup(&r, 100);
+    CHECK(empty == NULL && !r.failed, "empty string is NULL");
+    size_t n;
+    unsigned char *blob = wire_get_blob_dup(&r, 100, &n);
+    CHECK(blob && n == 3 && blob[2] == 2, "blob back");
+    free(blob);
+    CHECK(!r.failed && r.left == 0, "all read");
+    CHECK(wire_get_u32(&r) == 0 && r.failed, "reading past the end fails");
+
+    wire_reader_init(&r, b.data, b.len);
+    wire_get_u32(&r);
+    wire_get_u64(&r);
+    char tiny[4];
+    wire_get_str(&r, tiny, sizeof tiny);
+    CHECK(r.failed && tiny[0] == '\0', "a string too long for its buffer fails");
+    wire_reader_init(&r, b.data, 10);
+    wire_get_u32(&r);
+    wire_get_u64(&r);
+    CHECK(r.failed, "a cut buffer fails");
+    wire_free(&b);
+}
+
+static void test_job_roundtrip(void)
+{
+    vp_request req;
+    memset(&req, 0, sizeof req);
+    req.n_kernels = 1;
+    req.kernels[0] = "reda_local";
+    vp_plan plan;
+    char err[VP_ERR_MAX];
+    if (!CHECK(vp_make(&manifest, &req, &plan, err) == 0 && plan.n > 0, "plan: %s", err))
+        return;
+    const mf_variant *v = &plan.variants[plan.n - 1];
+    wire_buf b;
+    wire_init(&b);
+    wp_encode_job(&b, 42, 3, v);
+    CHECK(!b.failed && b.len > 12, "job encoded");
+    mf_variant back;
+    uint32_t job, slot;
+    char perr[WP_ERR_MAX];
+    CHECK(wp_decode_job(b.data + 12, b.len - 12, &manifest, &job, &slot, &back, perr) == 0,
+          "job decodes: %s", perr);
+    CHECK(job == 42 && slot == 3 && back.kernel == v->kernel, "ids and kernel back");
+    CHECK(back.n_defines == v->n_defines && memcmp(back.wg, v->wg, sizeof v->wg) == 0 &&
+              strcmp(back.options, v->options) == 0,
+          "defines, wg and options back");
+    for (size_t i = 0; i < v->n_defines; i++)
+        CHECK(strcmp(back.define_names[i], v->define_names[i]) == 0 &&
+                  strcmp(back.define_values[i], v->define_values[i]) == 0,
+              "define %zu back", i);
+    for (size_t cut = 0; cut < b.len - 12; cut += 7)
+        CHECK(wp_decode_job(b.data + 12, cut, &manifest, &job, &slot, &back, perr) == -1,
+              "a job cut to %zu bytes is refused", cut);
+    mf_manifest other;
+    memset(&other, 0, sizeof other);
+    CHECK(wp_decode_job(b.data + 12, b.len - 12, &other, &job, &slot, &back, perr) == -1 &&
+              strstr(perr, "reda_local"),
+          "a job for an unknown kernel names it: %s", perr);
+    wire_free(&b);
+    vp_free(&plan);
+}
+
+static void test_result_roundtrip(void)
+{
+    bv_result r;
+    memset(&r, 0, sizeof r);
+    r.status = BV_OK;
+    r.note = strdup("ptxas failed, PTX only: something");
+    snprintf(r.source_name, sizeof r.source_name, "reda_local.cl");
+    r.source = strdup("__kernel void k(void) {}\n");
+    r.source_size = strlen(r.source);
+    r.n_forms = 2;
+    r.forms[0] = (bv_form){CLCPACK_KIND_PTX, 86, (unsigned char *)strdup(".version 8.0"), 12};
+    r.forms[1] = (bv_form){CLCPACK_KIND_CUBIN, 86, (unsigned char *)strdup("\177ELF"), 4};
+    r.build_s = 0.75;
+    wire_buf b;
+    wire_init(&b);
+    wp_encode_result(&b, 7, &r);
+    bv_result back;
+    uint32_t job;
+    char err[WP_ERR_MAX];
+    CHECK(wp_decode_result(b.data + 12, b.len - 12, &job, &back, err) == 0, "result decodes: %s",
+          err);
+    CHECK(job == 7 && back.status == BV_OK && back.n_forms == 2, "status and forms back");
+    CHECK(back.forms[0].kind == CLCPACK_KIND_PTX && back.forms[0].arch == 86 &&
+              back.forms[0].size == 12 && memcmp(back.forms[0].data, ".version 8.0", 12) == 0,
+          "PTX form back");
+    CHECK(back.forms[1].kind == CLCPACK_KIND_CUBIN && back.forms[1].size == 4, "cubin back");
+    CHECK(back.source && strcmp(back.source, r.source) == 0 &&
+              strcmp(back.source_name, "reda_local.cl") == 0,
+          "source back");
+    CHECK(back.note && strstr(back.note, "ptxas") && back.message == NULL && back.log == NULL,
+          "note back, no message or log");
+    CHECK(back.build_s > 0.74 && back.build_s < 0.76, "build time back");
+    bv_result_free(&back);
+    for (size_t cut = 0; cut < b.len - 12; cut += 5)
+        CHECK(wp_decode_result(b.data + 12, cut, &job, &back, err) == -1,
+              "a result cut to %zu bytes is refused", cut);
+
+    /* A frame on a pipe: whole, then a bad magic, then an oversized one. */
+    int fds[2];
+    if (CHECK(pipe(fds) == 0, "pipe")) {
+        CHECK(wire_write_fd(fds[1], b.data, b.len) == 0, "frame written");
+        unsigned char head[12] = {'X', 'X', 'X', 'X', 0, 0, 0, 0, 0, 0, 0, 0};
+        CHECK(wire_write_fd(fds[1], head, sizeof head) == 0, "bad frame written");
+        close(fds[1]);
+        unsigned char *payload;
+        size_t size;
+        CHECK(wp_read_frame(fds[0], WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size, err) == 0 &&
+                  size == b.len - 12,
+              "frame read back");
+        free(payload);
+        CHECK(wp_read_frame(fds[0], WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size, err) == -1 &&
+                  strstr(err, "magic"),
+              "a bad magic is refused: %s", err);
+        CHECK(wp_read_frame(fds[0], WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size, err) == 1,
+              "end of file reads as 1");
+        close(fds[0]);
+    }
+    r.status = BV_BUILD_FAILED;
+    for (size_t i = 0; i < r.n_forms; i++)
+        free(r.forms[i].data);
+    r.n_forms = 0;
+    r.log = strdup("error: expected ';'");
+    wire_free(&b);
+    wire_init(&b);
+    wp_encode_result(&b, 8, &r);
+    CHECK(wp_decode_result(b.data + 12, b.len - 12, &job, &back, err) == 0 &&
+              back.status == BV_BUILD_FAILED && back.log && strstr(back.log, "expected"),
+          "a failed build's log comes back");
+    bv_result_free(&back);
+    bv_result_free(&r);
+    wire_free(&b);
+}
+
+typedef struct collected {
+    size_t n, ok, started;
+    int seen[16];
+    char last_message[512];
+} collected;
+
+static void on_started(void *ctx, size_t job)
+{
+    (void)job;
+    ((collected *)ctx)->started++;
+}
+
+static void on_finished(void *ctx, size_t job, bv_result *r)
+{
+    collected *c = ctx;
+    c->n++;
+    if (job < 16)
+        c->seen[job]++;
+    if (r->status == BV_OK && r->n_forms > 0 && r->forms[0].size > 0 && r->source)
+        c->ok++;
+    if (r->message)
+        snprintf(c->last_message, sizeof c->last_message, "%s", r->message);
+}
+
+/* Jobs for the first n variants of a small plan, on device slot 0. */
+static size_t make_jobs(wire_buf *jobs, size_t n, vp_plan *plan)
+{
+    vp_request req;
+    memset(&req, 0, sizeof req);
+    req.n_kernels = 1;
+    req.kernels[0] = "poly_numcoeffs";
+    char err[VP_ERR_MAX];
+    if (vp_make(&manifest, &req, plan, err) != 0)
+        return 0;
+    if (n > plan->n)
+        n = plan->n;
+    for (size_t i = 0; i < n; i++) {
+        wire_init(&jobs[i]);
+        wp_encode_job(&jobs[i], (uint32_t)i, 0, &plan->variants[i]);
+    }
+    return n;
+}
+
+static void test_pool(const char *argv0)
+{
+    wire_buf jobs[4];
+    vp_plan plan;
+    size_t n = make_jobs(jobs, 3, &plan);
+    if (!CHECK(n == 3, "three jobs"))
+        return;
+    wpool_callbacks cb;
+    collected c;
+    char err[512];
+
+    /* A worker that reads its job and dies: each job fails, naming how. */
+    memset(&c, 0, sizeof c);
+    cb = (wpool_callbacks){&c, on_started, on_finished, NULL};
+    char *die_argv[] = {(char *)"sh", (char *)"-c", (char *)"head -c 12 >/dev/null; exit 3",
+                        NULL};
+    CHECK(wpool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
+          "a dying worker still ends the run: %s", err);
+    CHECK(c.n == 3 && c.ok == 0 && c.seen[0] == 1 && c.seen[1] == 1 && c.seen[2] == 1,
+          "each job gets exactly one failed result (%zu)", c.n);
+    CHECK(strstr(c.last_message, "exited with status 3") != NULL, "the death is named: %s",
+          c.last_message);
+
+    /* A worker that exits before reading anything: the jobs are retried
+     * on fresh workers, then the run gives up saying why. */
+    memset(&c, 0, sizeof c);
+    char *false_argv[] = {(char *)"false", NULL};
+    int rc = wpool_run("/bin/false", false_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err);
+    CHECK(c.n < 3 ? rc == -1 && strstr(err, "not run") && strstr(err, "exited with status 1")
+                  : rc == 0,
+          "workers that never read: %zu results, rc %d: %s", c.n, rc, err);
+
+    /* A worker that answers garbage. */
+    memset(&c, 0, sizeof c);
+    char *junk_argv[] = {(char *)"sh", (char *)"-c",
+                         (char *)"head -c 12 >/dev/null; printf 'CLCRgarbage!' >&3", NULL};
+    CHECK(wpool_run("/bin/sh", junk_argv, 1, 0, jobs, NULL, 1, &cb, err, sizeof err) == 0,
+          "garbage run ends: %s", err);
+    CHECK(c.n == 1 && c.ok == 0 && c.last_message[0], "garbage is a failed job: %s",
+          c.last_message);
+
+    /* Groups: jobs of one group never run at the same time. Each fake
+     * worker takes one job, logs its start and end, and dies. */
+    {
+        wire_buf same[4];
+        for (size_t i = 0; i < 4; i++) {
+            wire_init(&same[i]);
+            wp_encode_job(&same[i], (uint32_t)i, 0, &plan.variants[0]);
+        }
+        char log[] = "/tmp/test_worker_log.XXXXXX";
+        int lfd = mkstemp(log);
+        if (lfd >= 0)
+            close(lfd);
+        char script[1024];
+        snprintf(script, sizeof script,
+                 "f=$(mktemp); head -c %zu >\"$f\"; id=$(od -An -tu4 -j12 -N4 \"$f\" | tr -d ' ');"
+                 " echo \"start $id\" >>%s; sleep 0.3; echo \"end $id\" >>%s; rm -f \"$f\"; exit 3",
+                 same[0].len, log, log);
+        char *group_argv[] = {(char *)"sh", (char *)"-c", script, NULL};
+        const size_t group[4] = {0, 0, 1, 1};
+        memset(&c, 0, sizeof c);
+        CHECK(wpool_run("/bin/sh", group_argv, 2, 0, same, group, 4, &cb, err, sizeof err) == 0 &&
+                  c.n == 4,
+              "grouped run: %zu results: %s", c.n, err);
+        FILE *f = fopen(log, "r");
+        int running[4] = {0}, clash = 0, overlap = 0, lines = 0;
+        char word[16];
+        unsigned id;
+        while (f && fscanf(f, "%15s %u", word, &id) == 2 && id < 4) {
+            lines++;
+            if (strcmp(word, "start") == 0) {
+                for (unsigned o = 0; o < 4; o++)
+                    if (running[o] && o != id) {
+                        if (group[o] == group[id])
+                            clash = 1;
+                        else
+                            overlap = 1;
+                    }
+                running[id] = 1;
+            } else {
+                running[id] = 0;
+            }
+        }
+        if (f)
+            fclose(f);
+        unlink(log);
+        CHECK(lines == 8, "every job started and ended once (%d lines)", lines);
+        CHECK(!clash, "no two jobs of one group ran together");
+        CHECK(overlap, "jobs of different groups did run together");
+        for (size_t i = 0; i < 4; i++)
+            wire_free(&same[i]);
+    }
+
+    /* A worker that cannot start. */
+    memset(&c, 0, sizeof c);
+    err[0] = '\0';
+    CHECK(wpool_run("/nonexistent/clc-pack", false_argv, 2, 0, jobs, NULL, n, &cb, err,
+                    sizeof err) == -1 &&
+              strstr(err, "/nonexistent/clc-pack"),
+          "an exe that cannot start is an error naming it: %s", err);
+
+    /* Real workers: the clc-pack built beside this test. */
+    char exe[4096], dir[4096];
+    snprintf(dir, sizeof dir, "%s", argv0);
+    snprintf(exe, sizeof exe, "%s/../clc-pack", dirname(dir));
+    if (access(exe, X_OK) != 0) {
+        printf("note: %s not built; the real worker run is skipped\n", exe);
+    } else {
+        const char *kdir = getenv("CLC_KERNELS_DIR");
+        char *argv[] = {(char *)"clc-pack", (char *)"--worker", (char *)"--kernels",
+                        (char *)(kdir && *kdir ? kdir : "kernels"), (char *)"--device",
+                        (char *)"0:0", NULL};
+        memset(&c, 0, sizeof c);
+        CHECK(wpool_run(exe, argv, 2, 0, jobs, NULL, 2, &cb, err, sizeof err) == 0,
+              "real run: %s", err);
+        CHECK(c.n == 2 && c.ok == 2 && c.started == 2, "two real builds come back (%zu ok): %s",
+              c.ok, c.last_message);
+        /* A device slot the worker was not given. */
+        wire_buf bad;
+        wire_init(&bad);
+        wp_encode_job(&bad, 0, 5, &plan.variants[0]);
+        memset(&c, 0, sizeof c);
+        CHECK(wpool_run(exe, argv, 1, 0, &bad, NULL, 1, &cb, err, sizeof err) == 0 && c.n == 1 &&
+                  c.ok == 0 && strstr(c.last_message, "slot"),
+              "an unknown device slot is a failed job: %s", c.last_message);
+        wire_free(&bad);
+    }
+    for (size_t i = 0; i < n; i++)
+        wire_free(&jobs[i]);
+    vp_free(&plan);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    const char *dir = getenv("CLC_KERNELS_DIR");
+    char err[MF_ERR_MAX];
+    test_wire();
+    if (CHECK(mf_load(dir && *dir ? dir : "kernels", &manifest, err) == 0, "manifest: %s", err)) {
+        test_job_roundtrip();
+        test_result_roundtrip();
+        test_pool(argv[0]);
+    }
+    return check_summary();
+}
