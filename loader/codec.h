@@ -28,5 +28,9 @@ void clcpk_xor_delta(uint8_t *dst, size_t n, const uint8_t *base, size_t base_n)
 
 /* Deflates src (level 9) into a malloc'd buffer. CLCPACK_OK or E_NOMEM. */
 clcpack_status clcpk_deflate(const uint8_t *src, size_t n, uint8_t **out, size_t *out_n);
+/* The same at another zlib level: the writer ranks delta bases with a fast
+ * level and compresses only the winner at level 9. */
+clcpack_status clcpk_deflate_level(const uint8_t *src, size_t n, int level, uint8_t **out,
+                                   size_t *out_n);
 
 #endif /* CLCPACK_CODEC_H */

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <zlib.h>
 
-clcpack_status clcpk_deflate(const uint8_t *src, size_t n, uint8_t **out, size_t *out_n)
+clcpack_status clcpk_deflate_level(const uint8_t *src, size_t n, int level, uint8_t **out,
+                                   size_t *out_n)
 {
     *out = NULL;
     *out_n = 0;
@@ -16,8 +17,8 @@ clcpack_status clcpk_deflate(const uint8_t *src, size_t n, uint8_t **out, size_t
     if (!buf)
         return CLCPACK_E_NOMEM;
     uLongf len = cap;
-    /* Level 9, default window and strategy: fixed, so packs are reproducible. */
-    int rc = compress2(buf, &len, src, (uLong)n, 9);
+    /* Fixed level, default window and strategy, so packs are reproducible. */
+    int rc = compress2(buf, &len, src, (uLong)n, level);
     if (rc != Z_OK) {
         free(buf);
         return rc == Z_MEM_ERROR ? CLCPACK_E_NOMEM : CLCPACK_E_LIMIT;
@@ -25,4 +26,9 @@ clcpack_status clcpk_deflate(const uint8_t *src, size_t n, uint8_t **out, size_t
     *out = buf;
     *out_n = len;
     return CLCPACK_OK;
+}
+
+clcpack_status clcpk_deflate(const uint8_t *src, size_t n, uint8_t **out, size_t *out_n)
+{
+    return clcpk_deflate_level(src, n, 9, out, out_n);
 }

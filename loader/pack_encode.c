@@ -15,6 +15,8 @@
 
 /* How many earlier entries of its group a binary is tried against. */
 #define DELTA_CANDIDATES 8
+/* zlib level used to rank delta bases (fast; the winner is stored at 9). */
+#define RANK_LEVEL 1
 
 /* A growing output buffer; after a failed allocation every put is a no-op
  * and `failed` says so once at the end. */
@@ -185,50 +187,69 @@ static int same_group(const w_entry *a, const w_entry *b)
            memcmp(a->wg, b->wg, sizeof a->wg) == 0 && strcmp(a->kernel, b->kernel) == 0;
 }
 
+/* Size of src at the fast ranking level, or SIZE_MAX on failure. */
+static size_t ranked_size(const uint8_t *src, size_t n, clcpack_status *st)
+{
+    uint8_t *z;
+    size_t zn;
+    if ((*st = clcpk_deflate_level(src, n, RANK_LEVEL, &z, &zn)) != CLCPACK_OK)
+        return SIZE_MAX;
+    free(z);
+    return zn;
+}
+
+/* Picks the entry's codec and base: plain zlib, or the XOR delta against one
+ * of the DELTA_CANDIDATES nearest earlier entries of its group. Candidates
+ * are ranked at a fast zlib level (level 9 for all of them cost most of a
+ * pack's write time) and only the winner is compressed at level 9. */
 static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
 {
     const w_entry *e = &enc->w->entries[enc->ent_order[pos]];
-    blob best = {0};
-    best.base = CLCPACK_NONE;
-    best.chain = 1;
-    clcpack_status st = clcpk_deflate(e->bin, e->size, &best.data, &best.n);
-    if (st != CLCPACK_OK)
-        return st;
-    best.codec = PK_CODEC_ZLIB;
-
-    uint8_t *delta = malloc(e->size);
-    if (!delta) {
-        free(best.data);
+    clcpack_status st;
+    uint8_t *delta = malloc(e->size ? e->size : 1);
+    if (!delta)
         return CLCPACK_E_NOMEM;
-    }
+
+    size_t best_rank = ranked_size(e->bin, e->size, &st);
+    size_t best_base = SIZE_MAX; /* SIZE_MAX: plain zlib */
     size_t tried = 0;
-    for (size_t j = pos; j-- > 0 && tried < DELTA_CANDIDATES;) {
+    for (size_t j = pos; st == CLCPACK_OK && j-- > 0 && tried < DELTA_CANDIDATES;) {
         const w_entry *b = &enc->w->entries[enc->ent_order[j]];
         if (!same_group(e, b) || enc->ent_blobs[j].chain >= CLCPACK_MAX_DELTA_CHAIN)
             continue;
         tried++;
         memcpy(delta, e->bin, e->size);
         clcpk_xor_delta(delta, e->size, b->bin, b->size);
-        uint8_t *z;
-        size_t zn;
-        if ((st = clcpk_deflate(delta, e->size, &z, &zn)) != CLCPACK_OK) {
-            free(delta);
-            free(best.data);
-            return st;
-        }
-        /* Strictly smaller: ties keep the lower codec, then the nearer base. */
-        if (zn < best.n) {
-            free(best.data);
-            best.data = z;
-            best.n = zn;
-            best.codec = PK_CODEC_XOR_ZLIB;
-            best.base = (uint32_t)j;
-            best.chain = enc->ent_blobs[j].chain + 1;
-        } else {
-            free(z);
+        size_t r = ranked_size(delta, e->size, &st);
+        /* Strictly smaller: ties keep plain zlib, then the nearer base. */
+        if (st == CLCPACK_OK && r < best_rank) {
+            best_rank = r;
+            best_base = j;
         }
     }
+    if (st != CLCPACK_OK) {
+        free(delta);
+        return st;
+    }
+
+    blob best = {0};
+    best.base = CLCPACK_NONE;
+    best.chain = 1;
+    best.codec = PK_CODEC_ZLIB;
+    const uint8_t *src = e->bin;
+    if (best_base != SIZE_MAX) {
+        const w_entry *b = &enc->w->entries[enc->ent_order[best_base]];
+        memcpy(delta, e->bin, e->size);
+        clcpk_xor_delta(delta, e->size, b->bin, b->size);
+        src = delta;
+        best.codec = PK_CODEC_XOR_ZLIB;
+        best.base = (uint32_t)best_base;
+        best.chain = enc->ent_blobs[best_base].chain + 1;
+    }
+    st = clcpk_deflate(src, e->size, &best.data, &best.n);
     free(delta);
+    if (st != CLCPACK_OK)
+        return st;
     if (best.n >= e->size) {
         free(best.data);
         best.data = NULL;
@@ -363,6 +384,19 @@ static void put_entry(out_buf *b, const encoder *enc, const w_entry *e, const bl
     buf_u32(b, e->tune_width);
     buf_u32(b, e->tune_height);
     buf_u64(b, e->tune_median_ns);
+    /* Format 2 appends the tuning list; without one the record is exactly
+     * the version-1 record. */
+    if (e->n_tunings) {
+        buf_u32(b, (uint32_t)e->n_tunings);
+        for (size_t k = 0; k < e->n_tunings; k++) {
+            const clcpack_tuning *t = &e->tunings[k];
+            buf_u32(b, t->filter_width);
+            buf_u32(b, t->runs);
+            buf_u32(b, t->width);
+            buf_u32(b, t->height);
+            buf_u64(b, t->median_ns);
+        }
+    }
     rec_end(b, start);
 }
 
@@ -399,7 +433,13 @@ static clcpack_status serialize(encoder *enc, out_buf *b)
 
     uint8_t *h = b->p;
     memcpy(h + PK_OFF_MAGIC, PK_MAGIC, PK_MAGIC_SIZE);
-    put_le16(h + PK_OFF_FORMAT_VERSION, PK_FORMAT_VERSION);
+    /* Version 2 only where its one addition (the tuning list) is used, so
+     * packs without it stay byte-identical to version 1. */
+    int has_list = 0;
+    for (size_t i = 0; i < w->n_entries; i++)
+        has_list |= w->entries[i].n_tunings > 0;
+    put_le16(h + PK_OFF_FORMAT_VERSION, has_list ? PK_FORMAT_VERSION_TUNING_LIST
+                                                 : PK_FORMAT_VERSION);
     put_le16(h + PK_OFF_MIN_READER, 1);
     put_le32(h + PK_OFF_HEADER_SIZE, PK_HEADER_SIZE);
     put_le64(h + PK_OFF_FILE_SIZE, b->n);
