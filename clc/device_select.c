@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bounded_fmt.h"
 
@@ -240,12 +241,30 @@ int ds_select(const ds_list *all, const char *spec, const char *platform_filter,
     return -1;
 }
 
+/* Words of a device name that say nothing about which device it is. */
+static size_t noise_length(const char *c)
+{
+    static const char *const noise[] = {"(R)", "(TM)", "(C)", "Processor"};
+    for (size_t i = 0; i < sizeof noise / sizeof noise[0]; i++) {
+        size_t n = strlen(noise[i]);
+        if (strncasecmp(c, noise[i], n) == 0 && !isalnum((unsigned char)c[n]))
+            return n;
+    }
+    return 0;
+}
+
 void ds_slug(const char *name, char out[DS_SLUG_MAX])
 {
     size_t o = 0;
     int dash = 0;
-    for (const char *c = name; *c && o < SLUG_LEN; c++) {
-        if (isalnum((unsigned char)*c)) {
+    for (const char *c = name; *c && *c != '@' && o < SLUG_LEN; c++) {
+        /* A noise word counts only at the start of a word. */
+        int word_start = c == name || !isalnum((unsigned char)c[-1]) || !isalnum((unsigned char)*c);
+        size_t skip = word_start ? noise_length(c) : 0;
+        if (skip) {
+            c += skip - 1;
+            dash = 1;
+        } else if (isalnum((unsigned char)*c)) {
             if (dash && o > 0 && o + 1 < SLUG_LEN)
                 out[o++] = '-';
             dash = 0;

@@ -69,7 +69,8 @@ const char *ds_type_name(cl_device_type t);
 
 /* The default output name part for a device name: lowercased, runs of
  * non-alphanumerics made one '-', trimmed, at most 40 characters,
- * "device" when nothing is left. */
+ * "device" when nothing is left; trademark marks, "Processor" and
+ * everything from an '@' (the clock) dropped. */
 void ds_slug(const char *name, char out[DS_SLUG_MAX]);
 
 /* Prints every platform and device, one line each, marking the one the

@@ -103,7 +103,11 @@ static void test_slug(void)
 {
     char s[DS_SLUG_MAX];
     ds_slug("pthread-skylake-avx512-Intel(R) Xeon(R) Processor @ 2.50GHz", s);
-    CHECK(strcmp(s, "pthread-skylake-avx512-intel-r-xeon-r-pr") == 0, "PoCL name: %s", s);
+    CHECK(strcmp(s, "pthread-skylake-avx512-intel-xeon") == 0, "PoCL name: %s", s);
+    ds_slug("cpu-haswell-AMD EPYC 7B12 64-Core Processor", s);
+    CHECK(strcmp(s, "cpu-haswell-amd-epyc-7b12-64-core") == 0, "PoCL 5 name: %s", s);
+    ds_slug("Processor(TM)", s);
+    CHECK(strcmp(s, "device") == 0, "only noise: %s", s);
     CHECK(strlen(s) <= 40, "at most 40 characters");
     ds_slug("NVIDIA GeForce RTX 4090", s);
     CHECK(strcmp(s, "nvidia-geforce-rtx-4090") == 0, "NVIDIA name: %s", s);
