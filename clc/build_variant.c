@@ -26,6 +26,7 @@ void bv_default_options(bv_options *o)
     o->warmup = 1;
     o->tol = 1e-4;
     o->seed = 20240531u;
+    tv_default_options(&o->tune);
 }
 
 int bv_target_open(cl_device_id dev, const char *ptxas, bv_target *t, char *err, size_t cap)
@@ -38,7 +39,8 @@ int bv_target_open(cl_device_id dev, const char *ptxas, bv_target *t, char *err,
         bfmt(err, cap, "clCreateContext failed with error %d", (int)rc);
         return -1;
     }
-    t->queue = clCreateCommandQueue(t->ctx, dev, 0, &rc);
+    /* Profiling costs nothing measurable and lets --tune time with events. */
+    t->queue = clCreateCommandQueue(t->ctx, dev, CL_QUEUE_PROFILING_ENABLE, &rc);
     if (!t->queue) {
         bfmt(err, cap, "clCreateCommandQueue failed with error %d", (int)rc);
         clReleaseContext(t->ctx);
@@ -266,6 +268,16 @@ void bv_build(bv_target *t, const mf_manifest *m, const mf_variant *v, const bv_
             goto out;
         }
         r->forms[r->n_forms++] = (bv_form){CLCPACK_KIND_NATIVE, 0, bin, size};
+    }
+    /* After the binary is taken, so timing launches cannot change it. */
+    if (o->tune.enabled) {
+        char note[TV_NOTE_MAX];
+        if (tv_measure(t->ctx, t->queue, prog, v, &o->tune, r->tunings, &r->n_tunings,
+                       note) != 0) {
+            char *both = r->note ? dup_printf("%s; %s", r->note, note) : dup_printf("%s", note);
+            free(r->note);
+            r->note = both;
+        }
     }
     r->status = BV_OK;
 out:

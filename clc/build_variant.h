@@ -18,6 +18,7 @@
 
 #include "clcpack.h"
 #include "manifest.h"
+#include "tune_variant.h"
 
 #define BV_MAX_FORMS 2
 #define BV_PATH_MAX 4096
@@ -62,6 +63,8 @@ typedef struct bv_result {
     size_t n_forms;
     bv_form forms[BV_MAX_FORMS];
     double build_s;        /* wall time of the whole step, for -v */
+    size_t n_tunings;      /* --tune: the timings taken (tune_variant.h) */
+    clcpack_tuning tunings[TV_MAX_WIDTHS];
 } bv_result;
 
 typedef struct bv_options {
@@ -69,6 +72,7 @@ typedef struct bv_options {
     int warmup;            /* 0: no launch at all (only for benchmarks) */
     double tol;            /* kr_check tolerance */
     uint64_t seed;         /* random data seed */
+    tv_options tune;       /* --tune: time the variant after taking its binary */
 } bv_options;
 
 /* The options clc-pack uses. */

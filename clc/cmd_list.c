@@ -11,13 +11,30 @@
 #include "json_out.h"
 #include "pack_text.h"
 
-static void print_tuning(const clcpack_entry_info *e, char *buf, size_t cap)
+/* "2048x2048 64.3us/11"; a width-argument kernel timed at several filter
+ * widths: "2048x2048 fw3 60.4us, fw7 95.0us /11". */
+static void print_tuning(const clcpack *p, size_t i, char *buf, size_t cap)
 {
-    if (e->tune_runs == 0)
+    size_t n = clcpack_entry_tuning_count(p, i);
+    clcpack_tuning t;
+    if (n == 0 || clcpack_get_entry_tuning(p, i, 0, &t) != CLCPACK_OK) {
         bfmt(buf, cap, "-");
-    else
-        bfmt(buf, cap, "%ux%u %.1fus/%u", (unsigned)e->tune_width, (unsigned)e->tune_height,
-             (double)e->tune_median_ns / 1000.0, (unsigned)e->tune_runs);
+        return;
+    }
+    if (n == 1) {
+        bfmt(buf, cap, "%ux%u %.1fus/%u", (unsigned)t.width, (unsigned)t.height,
+             (double)t.median_ns / 1000.0, (unsigned)t.runs);
+        return;
+    }
+    size_t len = 0;
+    bfmt(buf, cap, "%ux%u", (unsigned)t.width, (unsigned)t.height);
+    for (size_t k = 0; k < n && clcpack_get_entry_tuning(p, i, k, &t) == CLCPACK_OK; k++) {
+        len = strlen(buf);
+        bfmt(buf + len, cap - len, "%s fw%u %.1fus", k ? "," : "", (unsigned)t.filter_width,
+             (double)t.median_ns / 1000.0);
+    }
+    len = strlen(buf);
+    bfmt(buf + len, cap - len, " /%u", (unsigned)t.runs);
 }
 
 static void list_text(const clcpack *p, const char *path, uint64_t file_size)
@@ -70,7 +87,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
         clcpack_entry_info e;
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
-        char defs[512], wg[48], kind[32], kind_arch[48], codec[32], base[16], tune[64];
+        char defs[512], wg[48], kind[32], kind_arch[48], codec[32], base[16], tune[1024];
         pt_defines(&e, defs, sizeof defs);
         pt_wg(e.wg, wg, sizeof wg);
         pt_kind_name(e.kind, kind, sizeof kind);
@@ -83,7 +100,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
             bfmt(base, sizeof base, "-");
         else
             bfmt(base, sizeof base, "%u", (unsigned)e.base);
-        print_tuning(&e, tune, sizeof tune);
+        print_tuning(p, i, tune, sizeof tune);
         printf("  %5zu  %-*s  %-*s  %-7s  %3u  %-11s  %9llu  %9llu  %-9s  %5s  %08x  %s\n", i, wk,
                e.kernel, wd, defs, wg, (unsigned)e.device, kind_arch,
                (unsigned long long)e.raw_size, (unsigned long long)e.stored_size, codec, base,
@@ -189,7 +206,18 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
                    (unsigned long long)e.tune_median_ns);
         else
             printf(", \"tuning\": null");
-        printf("}");
+        printf(", \"timings\": [");
+        size_t nt = clcpack_entry_tuning_count(p, i);
+        for (size_t k = 0; k < nt; k++) {
+            clcpack_tuning t;
+            if (clcpack_get_entry_tuning(p, i, k, &t) != CLCPACK_OK)
+                continue;
+            printf("%s{\"filter_width\": %u, \"width\": %u, \"height\": %u, \"runs\": %u, "
+                   "\"median_ns\": %llu}",
+                   k ? ", " : "", (unsigned)t.filter_width, (unsigned)t.width,
+                   (unsigned)t.height, (unsigned)t.runs, (unsigned long long)t.median_ns);
+        }
+        printf("]}");
     }
     printf("\n ]\n}\n");
 }

@@ -35,6 +35,7 @@ typedef struct pack_run {
     size_t n_ok, n_failed;
     size_t forms_by_kind[3];
     double build_s;                         /* summed over the variants */
+    size_t n_timed;                         /* --tune: variants with a timing */
 } pack_run;
 
 /* The family as manifest.txt spells it; stored in each entry. */
@@ -157,6 +158,9 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
             st = clcpack_writer_add_entry(run->w, &spec, &e);
             if (st == CLCPACK_OK && (unsigned)spec.kind < 3)
                 run->forms_by_kind[spec.kind]++;
+            /* Every form of the variant runs the same code: one timing each. */
+            for (size_t t = 0; t < r->n_tunings && st == CLCPACK_OK; t++)
+                st = clcpack_writer_add_tuning(run->w, &spec, &r->tunings[t], &e);
         }
         if (st != CLCPACK_OK) {
             free(r->message);
@@ -170,6 +174,7 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
             progress_clear(&run->prog);
             cli_error("warning: %s: %s", label, r->note);
         }
+        run->n_timed += r->n_tunings > 0;
         if (cli_verbosity > 0) {
             progress_clear(&run->prog);
             fprintf(stderr, "clc-pack: built %s in %.2f s:", label, r->build_s);
@@ -324,6 +329,10 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
     }
     printf("  time      %s wall (%.1f s), -j %ld, %.1f s of builds\n", wall, wall_s, run->a->jobs,
            run->build_s);
+    if (run->a->tune)
+        printf("  tuning    %zu of %zu variants timed at %ux%u, median of %ld runs\n",
+               run->n_timed, run->n_ok, run->a->tune_width, run->a->tune_height,
+               run->a->tune_runs);
     if (run->n_failed) {
         printf("  failed:\n");
         for (size_t j = 0; j < run->n_jobs; j++) {
@@ -337,10 +346,34 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
     fflush(stdout);
 }
 
+/* --tune: the filter widths a width-argument kernel is timed at, every
+ * FILTER_WIDTH the pack builds (so it can be compared with those variants
+ * at each), increasing, as "3,5,7"; "5" (kr_default_problem's) when the
+ * pack builds none. */
+static void tune_widths(const vp_plan *plan, char *buf, size_t cap)
+{
+    int seen[TV_MAX_WIDTHS + 1] = {0};
+    for (size_t i = 0; i < plan->n; i++) {
+        const char *fw = mf_variant_define(&plan->variants[i], "FILTER_WIDTH");
+        int w = fw ? atoi(fw) : 0;
+        if (w >= 1 && w <= TV_MAX_WIDTHS)
+            seen[w] = 1;
+    }
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int w = 1; w <= TV_MAX_WIDTHS; w++)
+        if (seen[w]) {
+            bfmt(buf + len, cap - len, "%s%d", len ? "," : "", w);
+            len += strlen(buf + len);
+        }
+    if (!len)
+        bfmt(buf, cap, "5");
+}
+
 /* The worker command line: tool --worker --kernels DIR --device P:D... */
 static char **worker_argv(const pack_run *run, const char *ptxas)
 {
-    size_t n = 0, cap = 10 + 2 * run->n_dev;
+    size_t n = 0, cap = 16 + 2 * run->n_dev;
     char **argv = calloc(cap, sizeof *argv);
     if (!argv)
         return NULL;
@@ -363,6 +396,18 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
         argv[n++] = strdup("--no-check");
     if (run->a->no_warmup)
         argv[n++] = strdup("--no-warmup");
+    if (run->a->tune) {
+        char size[64], runs[32], widths[4 * TV_MAX_WIDTHS + 8];
+        bfmt(size, sizeof size, "%ux%u", run->a->tune_width, run->a->tune_height);
+        bfmt(runs, sizeof runs, "%ld", run->a->tune_runs);
+        tune_widths(run->plan, widths, sizeof widths);
+        argv[n++] = strdup("--tune");
+        argv[n++] = strdup(size);
+        argv[n++] = strdup("--tune-runs");
+        argv[n++] = strdup(runs);
+        argv[n++] = strdup("--tune-widths");
+        argv[n++] = strdup(widths);
+    }
     argv[n] = NULL;
     for (size_t i = 0; i < n; i++)
         if (!argv[i]) {
@@ -533,6 +578,13 @@ int cmd_pack(int argc, char **argv)
     if (!wargv) {
         cli_error("out of memory");
         goto out;
+    }
+    if (a.tune && a.jobs > 1) {
+        /* Timings taken while other variants build are distorted (on a CPU
+         * device the builds take the very cores the kernel runs on): with
+         * --tune, one variant at a time. */
+        cli_note("--tune: building and timing one variant at a time (-j 1)");
+        a.jobs = 1;
     }
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n", plan.n,

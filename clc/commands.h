@@ -12,12 +12,20 @@ int cmd_pack(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
+int cmd_best(int argc, char **argv);
+int cmd_tune_report(int argc, char **argv);
+int cmd_embed(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Usage texts (--help); "pack" is the main one. */
 void usage_pack(FILE *f);
 void usage_list(FILE *f);
 void usage_verify(FILE *f);
 void usage_extract(FILE *f);
+void usage_best(FILE *f);
+void usage_tune_report(FILE *f);
+void usage_embed(FILE *f);
+void usage_merge(FILE *f);
 void print_version(FILE *f);
 
 #endif /* CLC_COMMANDS_H */

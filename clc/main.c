@@ -1,8 +1,9 @@
 /*
  * main.c — clc-pack's entry point: picks the subcommand (commands.h).
  * `clc-pack [pack] [options]` builds a pack (packing is the default when the
- * first argument is an option or there is none); list, verify and extract
- * read one; --worker is the internal build worker (worker_main.h).
+ * first argument is an option or there is none); list, verify, extract,
+ * embed and merge read packs; --worker is the internal build worker
+ * (worker_main.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -28,10 +29,18 @@ int main(int argc, char **argv)
         return cmd_verify(argc - 1, argv + 1);
     if (strcmp(cmd, "extract") == 0)
         return cmd_extract(argc - 1, argv + 1);
+    if (strcmp(cmd, "best") == 0)
+        return cmd_best(argc - 1, argv + 1);
+    if (strcmp(cmd, "tune-report") == 0)
+        return cmd_tune_report(argc - 1, argv + 1);
+    if (strcmp(cmd, "embed") == 0)
+        return cmd_embed(argc - 1, argv + 1);
+    if (strcmp(cmd, "merge") == 0)
+        return cmd_merge(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0) {
         usage_pack(stdout);
         return EXIT_OK_STATUS;
     }
-    return cli_usage_error(NULL, "unknown command '%s' (commands: pack, list, verify, extract)",
+    return cli_usage_error(NULL, "unknown command '%s' (commands: pack, list, verify, extract, embed, merge, best, tune-report)",
                            cmd);
 }

@@ -21,7 +21,10 @@ enum {
     OPT_NO_CHECK,
     OPT_NO_WARMUP,
     OPT_LIST_DEVICES,
-    OPT_VERSION
+    OPT_VERSION,
+    OPT_TUNE,
+    OPT_TUNE_SIZE,
+    OPT_TUNE_RUNS
 };
 
 /* Adds an axis request; refuses an axis given twice. */
@@ -90,6 +93,8 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
     a->device = "default";
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     a->jobs = cores > 0 ? (cores > PA_MAX_JOBS ? PA_MAX_JOBS : cores) : 1;
+    a->tune_width = a->tune_height = 2048;
+    a->tune_runs = 11;
 
     static const struct option longopts[] = {
         {"kernels", required_argument, NULL, OPT_KERNELS},
@@ -106,6 +111,9 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"no-check", no_argument, NULL, OPT_NO_CHECK},
         {"no-warmup", no_argument, NULL, OPT_NO_WARMUP},
         {"list-devices", no_argument, NULL, OPT_LIST_DEVICES},
+        {"tune", no_argument, NULL, OPT_TUNE},
+        {"tune-size", required_argument, NULL, OPT_TUNE_SIZE},
+        {"tune-runs", required_argument, NULL, OPT_TUNE_RUNS},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -184,6 +192,34 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             break;
         case OPT_LIST_DEVICES:
             a->list_devices = 1;
+            break;
+        case OPT_TUNE:
+            a->tune = 1;
+            break;
+        case OPT_TUNE_SIZE: {
+            long w, h;
+            char *x = strchr(optarg, 'x');
+            char wbuf[32];
+            if (!x || (size_t)(x - optarg) >= sizeof wbuf) {
+                bfmt(err, PA_ERR_MAX, "--tune-size %s: expected WIDTHxHEIGHT, e.g. 2048x2048",
+                     optarg);
+                return -1;
+            }
+            bfmt(wbuf, sizeof wbuf, "%.*s", (int)(x - optarg), optarg);
+            if (cli_parse_long(wbuf, 1, 16384, &w) != 0 || cli_parse_long(x + 1, 1, 16384, &h) != 0) {
+                bfmt(err, PA_ERR_MAX, "--tune-size %s: width and height from 1 to 16384", optarg);
+                return -1;
+            }
+            a->tune_width = (unsigned)w;
+            a->tune_height = (unsigned)h;
+            break;
+        }
+        case OPT_TUNE_RUNS:
+            if (cli_parse_long(optarg, 10, 10000, &a->tune_runs) != 0) {
+                bfmt(err, PA_ERR_MAX, "--tune-runs %s: expected a number of runs from 10 to 10000",
+                     optarg);
+                return -1;
+            }
             break;
         case 'q':
             a->verbosity = -1;

@@ -23,6 +23,9 @@ typedef struct pack_args {
     int no_sources;             /* --no-sources */
     int no_check;               /* --no-check */
     int no_warmup;              /* --no-warmup */
+    int tune;                   /* --tune: time every variant (docs/TUNING.md) */
+    unsigned tune_width, tune_height; /* --tune-size WxH, default 2048x2048 */
+    long tune_runs;             /* --tune-runs N, default 11 */
     int verbosity;              /* -q: -1; each -v: +1 */
     int list_devices;           /* --list-devices */
     int help, version;

@@ -19,6 +19,10 @@ void usage_pack(FILE *f)
         "       clc-pack verify PACK [--load [--check]] [--device SPEC]\n"
         "       clc-pack extract PACK (--entry N | --kernel NAME [-D NAME=V]... [--wg WxH])\n"
         "                        [--source] [--kind native|ptx|cubin] -o FILE\n"
+        "       clc-pack embed PACK -o FILE.c [--symbol NAME] [--header FILE.h]\n"
+        "       clc-pack merge PACK... -o FILE\n"
+        "       clc-pack best PACK --family F --width N [--device SPEC]\n"
+        "       clc-pack tune-report PACK [--family F]\n"
         "       clc-pack --list-devices\n"
         "\n"
         "Builds every (kernel, FILTER_WIDTH, work-group, ...) variant of the kernels\n"
@@ -55,6 +59,12 @@ void usage_pack(FILE *f)
         "                       against the CPU reference\n"
         "  --no-warmup          do not launch at all: on PoCL the binary then lacks the\n"
         "                       compiled work-group function (for comparisons)\n"
+        "  --tune               time every variant (median of --tune-runs runs after a\n"
+        "                       warm-up, event profiling, random data) and store the\n"
+        "                       times; builds one variant at a time (docs/TUNING.md)\n"
+        "  --tune-size WxH      problem size for --tune (default 2048x2048; poly\n"
+        "                       kernels take W*H inputs)\n"
+        "  --tune-runs N        timed runs per variant, 10 or more (default 11)\n"
         "  -q, --quiet          only errors      -v, --verbose  more detail\n"
         "  -h, --help           this text        --version      the version\n"
         "\n"
@@ -110,5 +120,72 @@ void usage_extract(FILE *f)
           "  -o FILE          where to write (written atomically)\n"
           "Exit status: 0, 1 when the pack or entry is bad or FILE cannot be written,\n"
           "2 on a usage error (including no or several matching entries).\n",
+          f);
+}
+
+void usage_embed(FILE *f)
+{
+    fputs("Usage: clc-pack embed PACK -o FILE.c [--symbol NAME] [--header FILE.h]\n"
+          "\n"
+          "Writes the pack as a C array, so that a release build links it into the\n"
+          "application and opens it with clcpack_open_memory(NAME, NAME_size, ...),\n"
+          "which does not copy it. The pack is checked first (as clcpack_open_memory\n"
+          "will check it). The output depends on the pack's bytes and the options only.\n"
+          "  -o FILE.c        the C file: 'const unsigned char NAME[]' aligned to 64\n"
+          "                   bytes and 'const size_t NAME_size' (written atomically)\n"
+          "  --symbol NAME    the array's name, a C identifier (default: embedded_pack)\n"
+          "  --header FILE.h  also write a header declaring both\n"
+          "  -q, --quiet      no summary line\n"
+          "  -h, --help       this text\n"
+          "Exit status: 0, 1 when PACK is not a usable pack or a file cannot be written,\n"
+          "2 on a usage error (including a NAME that is not a C identifier).\n",
+          f);
+}
+
+void usage_merge(FILE *f)
+{
+    fputs("Usage: clc-pack merge PACK... -o FILE\n"
+          "\n"
+          "Joins packs built on different machines (say a CPU build host and a GPU\n"
+          "build host) into one; the loader then picks the entry for whatever device\n"
+          "it runs on. Devices, sources, entries and tuning results are kept; an\n"
+          "entry found in several packs (same kernel, defines, work-group, device,\n"
+          "kind and arch) must have the same bytes, options and source there, and is\n"
+          "stored once. A conflict names the entry and both files, and nothing is\n"
+          "written. The result does not depend on the order of the packs.\n"
+          "  -o FILE          the merged pack (written atomically; may be one of the inputs)\n"
+          "  -q, --quiet      no summary line\n"
+          "  -h, --help       this text\n"
+          "Exit status: 0, 1 on a conflict, a damaged pack or a file that cannot be\n"
+          "written, 2 on a usage error.\n",
+          f);
+}
+
+void usage_best(FILE *f)
+{
+    fputs("Usage: clc-pack best PACK --family F --width N [--device SPEC] [--platform NAME]\n"
+          "                         [--no-load]\n"
+          "\n"
+          "Asks the pack, as an application would (clcpack_best_variant), for the fastest\n"
+          "variant of family F (conv-grey, conv-rgba, poly) at filter width N (0 for poly)\n"
+          "on the device, says whether it was measured (--tune) or is the default rule,\n"
+          "and loads it with clcpack_create_program.\n"
+          "  --device SPEC  as for pack (default: the default device)\n"
+          "  --no-load      only choose, do not load\n"
+          "Exit status: 0, 1 when the pack cannot be opened, no entry serves the width\n"
+          "or the choice does not load, 2 on a usage error.\n",
+          f);
+}
+
+void usage_tune_report(FILE *f)
+{
+    fputs("Usage: clc-pack tune-report PACK [--family F]\n"
+          "\n"
+          "For a pack built with --tune: for each device, family and filter width, the\n"
+          "fastest variant, its margin over the second fastest and over the seeds'\n"
+          "recommended kernel (conv-rgba: reda_local 16x16; conv-grey: Convolve_Def\n"
+          "16x16), as Markdown tables.\n"
+          "Exit status: 0, 1 when the pack cannot be opened or holds no timings, 2 on a\n"
+          "usage error.\n",
           f);
 }

@@ -44,6 +44,22 @@ static int parse_slot(const char *s, unsigned *p, unsigned *d)
     return 0;
 }
 
+/* "3,5,7": the filter widths width-argument kernels are timed at. */
+static int parse_widths(const char *s, tv_options *o)
+{
+    o->n_widths = 0;
+    while (*s) {
+        char *end;
+        unsigned long v = strtoul(s, &end, 10);
+        if (end == s || v == 0 || v > 1000 || o->n_widths >= TV_MAX_WIDTHS ||
+            (*end != ',' && *end != '\0'))
+            return -1;
+        o->widths[o->n_widths++] = (uint32_t)v;
+        s = *end ? end + 1 : end;
+    }
+    return o->n_widths ? 0 : -1;
+}
+
 /* Builds one job into r, opening its device on first use. */
 static void run_job(worker_state *w, uint32_t slot, const mf_variant *v, bv_result *r)
 {
@@ -82,6 +98,8 @@ int worker_main(int argc, char **argv)
         {"worker", no_argument, NULL, 'W'},   {"kernels", required_argument, NULL, 'K'},
         {"device", required_argument, NULL, 'd'}, {"ptxas", required_argument, NULL, 'P'},
         {"no-check", no_argument, NULL, 'N'}, {"no-warmup", no_argument, NULL, 'R'},
+        {"tune", required_argument, NULL, 'T'}, {"tune-widths", required_argument, NULL, 'F'},
+        {"tune-runs", required_argument, NULL, 'U'},
         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
@@ -100,6 +118,26 @@ int worker_main(int argc, char **argv)
             break;
         case 'R':
             w.opts.warmup = 0;
+            break;
+        case 'T':
+            if (sscanf(optarg, "%ux%u", &w.opts.tune.width, &w.opts.tune.height) != 2) {
+                fprintf(stderr, "clc-pack: worker: bad --tune '%s'\n", optarg);
+                return 2;
+            }
+            w.opts.tune.enabled = 1;
+            break;
+        case 'U':
+            w.opts.tune.runs = atoi(optarg);
+            if (w.opts.tune.runs < 1) {
+                fprintf(stderr, "clc-pack: worker: bad --tune-runs '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case 'F':
+            if (parse_widths(optarg, &w.opts.tune) != 0) {
+                fprintf(stderr, "clc-pack: worker: bad --tune-widths '%s'\n", optarg);
+                return 2;
+            }
             break;
         case 'd':
             if (w.n_slots >= MAX_SLOTS || parse_slot(optarg, &w.plat[w.n_slots],

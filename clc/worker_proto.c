@@ -95,6 +95,15 @@ void wp_encode_result(wire_buf *b, uint32_t job, const bv_result *r)
         wire_put_u32(b, r->forms[i].arch);
         wire_put_blob(b, r->forms[i].data, r->forms[i].size);
     }
+    wire_put_u32(b, (uint32_t)r->n_tunings);
+    for (size_t i = 0; i < r->n_tunings; i++) {
+        const clcpack_tuning *t = &r->tunings[i];
+        wire_put_u32(b, t->filter_width);
+        wire_put_u32(b, t->width);
+        wire_put_u32(b, t->height);
+        wire_put_u32(b, t->runs);
+        wire_put_u64(b, t->median_ns);
+    }
     end_frame(b, at);
 }
 
@@ -140,6 +149,17 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
             break;
         }
         r->n_forms++;
+    }
+    uint32_t nt = rd.failed ? 0 : wire_get_u32(&rd);
+    if (nt > TV_MAX_WIDTHS)
+        rd.failed = 1;
+    for (uint32_t i = 0; i < nt && !rd.failed; i++) {
+        clcpack_tuning *t = &r->tunings[r->n_tunings++];
+        t->filter_width = wire_get_u32(&rd);
+        t->width = wire_get_u32(&rd);
+        t->height = wire_get_u32(&rd);
+        t->runs = wire_get_u32(&rd);
+        t->median_ns = wire_get_u64(&rd);
     }
     if (rd.failed || rd.left != 0 || (r->status == BV_OK && r->n_forms == 0)) {
         bv_result_free(r);

@@ -7,7 +7,7 @@
  *   job:    u32 job id, u32 device slot, the variant (kernel name, defines,
  *           work-group, options)
  *   result: u32 job id, the bv_result (status, message, log, note, source
- *           name and text, forms)
+ *           name and text, forms, --tune timings)
  * End of file on fd 0 tells the worker to exit.
  */
 #ifndef CLC_WORKER_PROTO_H

@@ -178,6 +178,18 @@ typedef struct clcpack_source_info {
     uint32_t raw_crc32;
 } clcpack_source_info;
 
+/* One timing of an entry (clc-pack --tune; docs/TUNING.md). A kernel with
+ * FILTER_WIDTH compiled in has one, at that width; a kernel that takes the
+ * filter width as an argument may have one per width it was timed at. */
+typedef struct clcpack_tuning {
+    uint32_t filter_width;      /* the filter width the time is for; 0 when
+                                   the pack does not say (v1 field only, and
+                                   the entry has no FILTER_WIDTH define) */
+    uint32_t width, height;     /* problem size (poly: width*height inputs) */
+    uint32_t runs;              /* timed runs, >= 1 */
+    uint64_t median_ns;         /* median kernel time (event profiling) */
+} clcpack_tuning;
+
 /* ---------------------------------------------------------------------- */
 /* Reading                                                                 */
 
@@ -219,6 +231,61 @@ CLCPACK_API clcpack_status clcpack_read_source(const clcpack *p, size_t source, 
  * Returns CLCPACK_E_NOT_FOUND when none did. */
 CLCPACK_API clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *indices,
                                         size_t cap, size_t *count, clcpack_error *err);
+
+/* Timings of entry `entry`, in increasing filter_width. A pack written
+ * with the tuning list (format version 2) gives its records; an older pack
+ * with the v1 tuning fields set gives one record whose filter_width is the
+ * entry's FILTER_WIDTH define (0 without one). 0 for an unknown entry. */
+CLCPACK_API size_t clcpack_entry_tuning_count(const clcpack *p, size_t entry);
+CLCPACK_API clcpack_status clcpack_get_entry_tuning(const clcpack *p, size_t entry, size_t k,
+                                                    clcpack_tuning *out);
+
+/* ---------------------------------------------------------------------- */
+/* Choosing the fastest variant                                            */
+
+/* The variant clcpack_best_variant picked. Pointers point into the pack and
+ * stay valid until clcpack_close. */
+typedef struct clcpack_choice {
+    uint32_t entry;             /* an entry of the key (any device and form) */
+    const char *kernel;
+    const clcpack_define *defines; /* the entry's full define set */
+    size_t define_count;
+    uint32_t wg[3];
+    int width_argument;         /* 1: the kernel takes the filter width as a
+                                   run-time argument (no FILTER_WIDTH define) */
+    int measured;               /* 1: the fastest timing; 0: the default rule */
+    uint32_t tuned_device;      /* device the timing is from (measured only) */
+    clcpack_tuning timing;      /* the winner's timing (measured only) */
+    uint32_t candidates;        /* timed variants compared (measured only) */
+    uint32_t runner_up_entry;   /* the second best, or CLCPACK_NONE */
+    uint64_t runner_up_ns;      /* its median; 0 when there is none */
+    char why[512];              /* one line: what was compared, or which
+                                   default rule applied and why */
+} clcpack_choice;
+
+/* Picks the variant an application should use for `family` ("conv-grey",
+ * "conv-rgba", "poly") at filter width `filter_width` on the device `here`
+ * (from clcpack_device_query), docs/TUNING.md:
+ *  - measured: among the family's entries that serve this width (their
+ *    FILTER_WIDTH define equals it, or they take the width as an argument
+ *    and were timed at it), timed on the pack device closest to `here`
+ *    (binary-compatible first, then the same device name, then for NVIDIA
+ *    the same compute capability), at the problem size most of them were
+ *    timed at, the smallest median;
+ *  - otherwise the default rule: the seeds' recommendation (conv-rgba:
+ *    reda_local 16x16; conv-grey: Convolve_Def 16x16, else Convolve 16x16;
+ *    poly: the first entry), else the family's first entry serving the
+ *    width, preferring 16x16.
+ * filter_width 0 means "any" (poly kernels have none). CLCPACK_E_NOT_FOUND
+ * when the family has no entry for that width. */
+CLCPACK_API clcpack_status clcpack_best_variant(const clcpack *p, const char *family,
+                                                uint32_t filter_width,
+                                                const clcpack_device_info *here,
+                                                clcpack_choice *out, clcpack_error *err);
+
+/* Fills *key with the choice's kernel, defines and wg (pointers into the
+ * pack), ready for clcpack_create_program. */
+CLCPACK_API void clcpack_choice_key(const clcpack_choice *c, clcpack_key *key);
 
 /* ---------------------------------------------------------------------- */
 /* Creating programs                                                       */
@@ -323,6 +390,14 @@ CLCPACK_API clcpack_status clcpack_writer_set_tuning(clcpack_writer *w,
                                                      const clcpack_entry_spec *spec,
                                                      uint32_t width, uint32_t height,
                                                      uint32_t runs, uint64_t median_ns,
+                                                     clcpack_error *err);
+
+/* Adds a timing to an added entry's tuning list (a record for the same
+ * filter width is replaced). Also sets the entry's v1 tuning fields to the
+ * list's lowest filter width, for readers that know only those. */
+CLCPACK_API clcpack_status clcpack_writer_add_tuning(clcpack_writer *w,
+                                                     const clcpack_entry_spec *spec,
+                                                     const clcpack_tuning *t,
                                                      clcpack_error *err);
 
 /* Encodes the pack. The same inputs, added in any order, give the same bytes.

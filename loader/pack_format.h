@@ -15,6 +15,10 @@
 /* The format this library writes, and the newest min_reader_version it reads. */
 #define PK_FORMAT_VERSION 1u
 #define PK_READER_VERSION 1u
+/* Version 2 appends the tuning list to entry records (version-1 readers
+ * skip it, so min_reader_version stays 1). */
+#define PK_FORMAT_VERSION_TUNING_LIST 2u
+#define PK_TUNING_RECORD_SIZE 24u
 
 /* Header, version 1. */
 #define PK_HEADER_SIZE 64u

@@ -270,6 +270,34 @@ static int parse_defines(parse_ctx *c, pk_cursor *r, clcpack_entry_info *e)
     return 0;
 }
 
+/* Format 2's tuning list, when the record goes on after the v1 fields. The
+ * records stay in the index and are decoded on request. */
+static int parse_tuning_list(parse_ctx *c, pk_cursor *r, pk_entry *pe)
+{
+    if (pk_left(r) == 0)
+        return 0;
+    uint32_t n;
+    if (rd_u32(c, r, &n, "tuning count") != 0)
+        return -1;
+    if ((uint64_t)n * PK_TUNING_RECORD_SIZE > pk_left(r))
+        return problem(c, CLCPACK_E_FORMAT, "%u timings declared, the record has room for %zu",
+                       n, pk_left(r) / PK_TUNING_RECORD_SIZE);
+    const uint8_t *list;
+    pk_take_bytes(r, &list, (size_t)n * PK_TUNING_RECORD_SIZE);
+    for (uint32_t k = 0; k < n; k++) {
+        const uint8_t *t = list + (size_t)k * PK_TUNING_RECORD_SIZE;
+        if (get_le32(t + 4) == 0)
+            return problem(c, CLCPACK_E_FORMAT, "timing %u has 0 runs", k);
+        if (k > 0 && get_le32(t) <= get_le32(t - PK_TUNING_RECORD_SIZE))
+            return problem(c, CLCPACK_E_FORMAT,
+                           "timings not in strictly increasing filter width (%u after %u)",
+                           get_le32(t), get_le32(t - PK_TUNING_RECORD_SIZE));
+    }
+    pe->tunings = n ? list : NULL;
+    pe->n_tunings = n;
+    return 0;
+}
+
 static int parse_entry(parse_ctx *c, pk_cursor *r, size_t i, pk_entry *pe)
 {
     clcpack_entry_info *e = &pe->info;
@@ -289,6 +317,8 @@ static int parse_entry(parse_ctx *c, pk_cursor *r, size_t i, pk_entry *pe)
         rd_u32(c, r, &e->tune_width, "tuning width") != 0 ||
         rd_u32(c, r, &e->tune_height, "tuning height") != 0 ||
         rd_u64(c, r, &e->tune_median_ns, "tuning median") != 0)
+        return -1;
+    if (parse_tuning_list(c, r, pe) != 0)
         return -1;
     if (e->kernel[0] == '\0')
         return problem(c, CLCPACK_E_FORMAT, "empty kernel name");
@@ -542,5 +572,52 @@ clcpack_status clcpack_get_entry(const clcpack *p, size_t i, clcpack_entry_info 
     if (i >= p->n_entries)
         return CLCPACK_E_NOT_FOUND;
     *out = p->entries[i].info;
+    return CLCPACK_OK;
+}
+
+/* A v1-only timing is for the entry's FILTER_WIDTH define (0 without one). */
+static uint32_t define_filter_width(const clcpack_entry_info *e)
+{
+    for (size_t k = 0; k < e->define_count; k++)
+        if (strcmp(e->defines[k].name, "FILTER_WIDTH") == 0) {
+            char *end;
+            unsigned long v = strtoul(e->defines[k].value, &end, 10);
+            return *end == '\0' && v <= UINT32_MAX ? (uint32_t)v : 0;
+        }
+    return 0;
+}
+
+size_t clcpack_entry_tuning_count(const clcpack *p, size_t entry)
+{
+    if (!p || entry >= p->n_entries)
+        return 0;
+    const pk_entry *pe = &p->entries[entry];
+    if (pe->n_tunings)
+        return pe->n_tunings;
+    return pe->info.tune_runs ? 1 : 0;
+}
+
+clcpack_status clcpack_get_entry_tuning(const clcpack *p, size_t entry, size_t k,
+                                        clcpack_tuning *out)
+{
+    if (!p || !out)
+        return CLCPACK_E_INVALID_ARG;
+    if (k >= clcpack_entry_tuning_count(p, entry))
+        return CLCPACK_E_NOT_FOUND;
+    const pk_entry *pe = &p->entries[entry];
+    if (pe->n_tunings) {
+        const uint8_t *t = pe->tunings + k * PK_TUNING_RECORD_SIZE;
+        out->filter_width = get_le32(t);
+        out->runs = get_le32(t + 4);
+        out->width = get_le32(t + 8);
+        out->height = get_le32(t + 12);
+        out->median_ns = get_le64(t + 16);
+        return CLCPACK_OK;
+    }
+    out->filter_width = define_filter_width(&pe->info);
+    out->runs = pe->info.tune_runs;
+    out->width = pe->info.tune_width;
+    out->height = pe->info.tune_height;
+    out->median_ns = pe->info.tune_median_ns;
     return CLCPACK_OK;
 }

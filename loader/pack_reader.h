@@ -24,6 +24,8 @@ typedef struct pk_entry {
     clcpack_entry_info info;
     uint64_t offset;
     uint32_t chain;    /* entries decoded to get this one (1 = no delta) */
+    const uint8_t *tunings; /* the tuning list's records in the index, or NULL */
+    uint32_t n_tunings;
 } pk_entry;
 
 struct clcpack {

@@ -64,6 +64,7 @@ static void free_entry(w_entry *e)
     }
     free(e->defines);
     free(e->bin);
+    free(e->tunings);
 }
 
 void clcpack_writer_free(clcpack_writer *w)
@@ -376,6 +377,55 @@ clcpack_status clcpack_writer_set_tuning(clcpack_writer *w, const clcpack_entry_
             e->tune_runs = runs;
             e->tune_median_ns = median_ns;
         }
+    }
+    free(v.defs);
+    return st;
+}
+
+/* Inserts t in e's list, kept in increasing filter width so the encoded
+ * bytes do not depend on the order timings were added in. */
+static clcpack_status put_tuning(w_entry *e, const clcpack_tuning *t)
+{
+    size_t k = 0;
+    while (k < e->n_tunings && e->tunings[k].filter_width < t->filter_width)
+        k++;
+    if (k == e->n_tunings || e->tunings[k].filter_width != t->filter_width) {
+        clcpack_tuning *grown = realloc(e->tunings, (e->n_tunings + 1) * sizeof *grown);
+        if (!grown)
+            return CLCPACK_E_NOMEM;
+        e->tunings = grown;
+        memmove(&grown[k + 1], &grown[k], (e->n_tunings - k) * sizeof *grown);
+        e->n_tunings++;
+    }
+    e->tunings[k] = *t;
+    const clcpack_tuning *first = &e->tunings[0];
+    e->tune_width = first->width;
+    e->tune_height = first->height;
+    e->tune_runs = first->runs;
+    e->tune_median_ns = first->median_ns;
+    return CLCPACK_OK;
+}
+
+clcpack_status clcpack_writer_add_tuning(clcpack_writer *w, const clcpack_entry_spec *spec,
+                                         const clcpack_tuning *t, clcpack_error *err)
+{
+    if (!t)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_add_tuning: t is NULL");
+    if (t->runs == 0)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                          "clcpack_writer_add_tuning: a timing of 0 runs");
+    spec_view v;
+    clcpack_status st = check_spec(w, spec, &v, 0, err);
+    if (st == CLCPACK_OK) {
+        w_entry *e = find_same(w, &v);
+        char desc[512];
+        if (!e)
+            st = clcpk_fail(err, CLCPACK_E_NOT_FOUND,
+                            "tuning for %s on device %u: no such entry added",
+                            describe_spec(&v, desc, sizeof desc), spec->device);
+        else if (put_tuning(e, t) != CLCPACK_OK)
+            st = clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory adding a timing of %s",
+                            describe_spec(&v, desc, sizeof desc));
     }
     free(v.defs);
     return st;

@@ -38,6 +38,8 @@ typedef struct w_entry {
     uint32_t crc;
     uint32_t tune_runs, tune_width, tune_height;
     uint64_t tune_median_ns;
+    clcpack_tuning *tunings; /* the tuning list, by increasing filter width */
+    size_t n_tunings;
 } w_entry;
 
 struct clcpack_writer {

@@ -9,7 +9,9 @@
 #      the cubin path), running each loaded program against the CPU reference;
 #   5. packs and checks every width 1..32 and every work-group the kernels
 #      allow, again from pack-loaded programs;
-#   6. runs the cold start-up benchmark (and, with --bench, all of make bench).
+#   6. runs the cold start-up benchmark (and, with --bench, all of make bench);
+#   7. packs every kernel again with --tune (docs/TUNING.md), prints the
+#      tuning report and the variant an application gets at width 7.
 # Usage: scripts/gpu_run.sh [--bench] [RESULTS_DIR]   (default: gpu-results)
 # Everything it prints is also written to RESULTS_DIR/gpu_run.log.
 set -euo pipefail
@@ -81,4 +83,14 @@ if [ "$bench_all" = 1 ]; then
     step "make bench"
     make bench BENCH_DEVICE=gpu
 fi
+step "tuned pack: every kernel at widths 3,5,...,31 timed on the GPU (--tune, 2048x2048)"
+tuned=$results/gpu-tuned.clcpack
+/usr/bin/time -f "tuned pack wall time %e s" $clc --widths 3,5,7,...,31 --device gpu --tune -o "$tuned"
+$clc list "$tuned" > "$results/gpu_tuned_list.txt"
+grep -E ' (reda_local|reda_float4|Convolve_Def) .*FILTER_WIDTH=7[ ,]' "$results/gpu_tuned_list.txt" || true
+$clc tune-report "$tuned" | tee "$results/gpu_tune_report.md"
+for fam in conv-rgba conv-grey; do
+    $clc best "$tuned" --family $fam --width 7 --device gpu | tee -a "$results/gpu_best_width7.txt"
+done
+
 step "done: results in $results"

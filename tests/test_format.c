@@ -745,6 +745,8 @@ static void craft_entry_record(craft *c, const craft_entry *e)
     bb_u32(&r, 0);
     bb_u32(&r, 0);
     bb_u64(&r, 0);
+    if (e->extra)
+        bb_u32(&r, 0); /* format 2's tuning list, empty; a later version's fields follow */
     for (size_t i = 0; i < e->extra; i++)
         bb_put(&r, "\xEE", 1);
     set_u32(r.p, (uint32_t)r.n);
@@ -971,7 +973,7 @@ static void edit_extra_fields(small *s)
 {
     for (int k = 0; k < 3; k++)
         s->e[k].extra = 13;
-    s->c.format_version = 2;
+    s->c.format_version = 3;
     s->c.index_tail = 40;
 }
 static void edit_newer_reader(small *s)

@@ -110,6 +110,9 @@ static void test_result_roundtrip(void)
     r.forms[0] = (bv_form){CLCPACK_KIND_PTX, 86, (unsigned char *)strdup(".version 8.0"), 12};
     r.forms[1] = (bv_form){CLCPACK_KIND_CUBIN, 86, (unsigned char *)strdup("\177ELF"), 4};
     r.build_s = 0.75;
+    r.n_tunings = 2;
+    r.tunings[0] = (clcpack_tuning){3, 2048, 2048, 11, 41200};
+    r.tunings[1] = (clcpack_tuning){7, 2048, 2048, 11, 95000};
     wire_buf b;
     wire_init(&b);
     wp_encode_result(&b, 7, &r);
@@ -129,6 +132,11 @@ static void test_result_roundtrip(void)
     CHECK(back.note && strstr(back.note, "ptxas") && back.message == NULL && back.log == NULL,
           "note back, no message or log");
     CHECK(back.build_s > 0.74 && back.build_s < 0.76, "build time back");
+    CHECK(back.n_tunings == 2 && back.tunings[0].filter_width == 3 &&
+              back.tunings[0].median_ns == 41200 && back.tunings[1].filter_width == 7 &&
+              back.tunings[1].width == 2048 && back.tunings[1].runs == 11 &&
+              back.tunings[1].median_ns == 95000,
+          "--tune timings back");
     bv_result_free(&back);
     for (size_t cut = 0; cut < b.len - 12; cut += 5)
         CHECK(wp_decode_result(b.data + 12, cut, &job, &back, err) == -1,

@@ -1,0 +1,138 @@
+/* cmd_best.c — `clc-pack best PACK --family F --width N [--device SPEC]`:
+ * what an application gets when it asks the pack for the fastest variant
+ * of a family at a filter width on a device (clcpack_best_variant), loaded
+ * the way the application would load it (clcpack_create_program). */
+#include "commands.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_report.h"
+#include "clcpack.h"
+#include "device_select.h"
+#include "pack_text.h"
+
+/* Loads the choice on dev as an application would; prints how. */
+static int load_choice(const clcpack *p, const clcpack_choice *c, cl_device_id dev)
+{
+    cl_int rc;
+    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
+    if (!ctx) {
+        cli_error("clCreateContext failed with error %d", (int)rc);
+        return -1;
+    }
+    clcpack_key key;
+    clcpack_choice_key(c, &key);
+    cl_program prog = NULL;
+    static clcpack_load_report rep;
+    clcpack_error e;
+    clcpack_status st = clcpack_create_program(p, &key, ctx, dev, NULL, &prog, &rep, &e);
+    if (st == CLCPACK_OK) {
+        printf("  loaded    %s (entry %u)\n", clcpack_path_name(rep.path), (unsigned)rep.entry);
+        clReleaseProgram(prog);
+    } else {
+        cli_error("loading the choice failed: %s", e.message);
+    }
+    clReleaseContext(ctx);
+    return st == CLCPACK_OK ? 0 : -1;
+}
+
+int cmd_best(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"family", required_argument, NULL, 'f'},
+                                             {"width", required_argument, NULL, 'w'},
+                                             {"device", required_argument, NULL, 'd'},
+                                             {"platform", required_argument, NULL, 'P'},
+                                             {"no-load", no_argument, NULL, 'n'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *family = NULL, *spec = "default", *platform = NULL;
+    long width = 0;
+    int load = 1, c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            family = optarg;
+            break;
+        case 'w':
+            if (cli_parse_long(optarg, 0, 1000, &width) != 0)
+                return cli_usage_error("best", "best: --width %s: expected a filter width",
+                                       optarg);
+            break;
+        case 'd':
+            spec = optarg;
+            break;
+        case 'P':
+            platform = optarg;
+            break;
+        case 'n':
+            load = 0;
+            break;
+        case 'h':
+            usage_best(stdout);
+            return EXIT_OK_STATUS;
+        default:
+            return cli_usage_error("best", "best: unknown option or missing value: %s",
+                                   argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("best", "best: expected one pack file, got %d arguments",
+                               argc - optind);
+    if (!family)
+        return cli_usage_error("best", "best: --family is required (conv-grey, conv-rgba, poly)");
+    const char *path = argv[optind];
+
+    static ds_list devices;
+    char derr[DS_ERR_MAX];
+    size_t sel[DS_MAX_DEVICES], n_sel = 0;
+    if (ds_enumerate(&devices, derr) != 0 ||
+        ds_select(&devices, spec, platform, sel, &n_sel, derr) != 0) {
+        cli_error("%s", derr);
+        return EXIT_FAILURE_STATUS;
+    }
+    const ds_device *dev = &devices.dev[sel[0]];
+
+    clcpack *p = NULL;
+    clcpack_error e;
+    if (clcpack_open_file(path, &p, &e) != CLCPACK_OK) {
+        cli_error("%s: %s", path, e.message);
+        return EXIT_FAILURE_STATUS;
+    }
+    int status = EXIT_FAILURE_STATUS;
+    static clcpack_device_info here;
+    clcpack_choice choice;
+    if (clcpack_device_query(dev->device, &here, &e) != CLCPACK_OK ||
+        clcpack_best_variant(p, family, (uint32_t)width, &here, &choice, &e) != CLCPACK_OK) {
+        cli_error("%s: %s", path, e.message);
+        goto out;
+    }
+    clcpack_entry_info ei;
+    char defs[512], wg[48];
+    clcpack_get_entry(p, choice.entry, &ei);
+    pt_defines(&ei, defs, sizeof defs);
+    pt_wg(choice.wg, wg, sizeof wg);
+    printf("family %s, filter width %ld, device %s\n", family, width, dev->name);
+    printf("  kernel    %s\n", choice.kernel);
+    printf("  defines   %s%s\n", defs, choice.width_argument ? " (filter width as an argument)"
+                                                             : "");
+    printf("  wg        %s\n", wg);
+    printf("  entry     %u\n", (unsigned)choice.entry);
+    if (choice.measured)
+        printf("  median    %llu ns at %ux%u (%u runs)\n",
+               (unsigned long long)choice.timing.median_ns, (unsigned)choice.timing.width,
+               (unsigned)choice.timing.height, (unsigned)choice.timing.runs);
+    else
+        printf("  median    - (not measured)\n");
+    printf("  rule      %s\n", choice.why);
+    if (load && load_choice(p, &choice, dev->device) != 0)
+        goto out;
+    status = EXIT_OK_STATUS;
+out:
+    clcpack_close(p);
+    fflush(stdout);
+    return status;
+}

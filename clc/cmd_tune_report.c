@@ -1,0 +1,189 @@
+/* cmd_tune_report.c — `clc-pack tune-report PACK [--family F]`: from the
+ * timings of a pack built with --tune, for each device, family and filter
+ * width, the fastest variant, its margin over the second best, and over
+ * the seeds' recommended kernel (docs/TUNING.md). Markdown tables. */
+#include "commands.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_report.h"
+#include "clcpack.h"
+#include "pack_text.h"
+
+static const char *const families[] = {"conv-grey", "conv-rgba", "poly"};
+
+/* The kernel each family's winners are compared with: the seeds'
+ * recommendation (Reda's local-memory kernel), or for the grey kernels,
+ * which have no local-memory version, AMD's last step (FILTER_WIDTH
+ * compiled in). Both at 16x16. */
+static const char *baseline_kernel(const char *family)
+{
+    if (strcmp(family, "conv-rgba") == 0)
+        return "reda_local";
+    if (strcmp(family, "conv-grey") == 0)
+        return "Convolve_Def";
+    return NULL;
+}
+
+/* Entry i's timing at filter width fw, if it has one. */
+static int timing_at(const clcpack *p, size_t i, uint32_t fw, clcpack_tuning *out)
+{
+    size_t n = clcpack_entry_tuning_count(p, i);
+    for (size_t k = 0; k < n; k++)
+        if (clcpack_get_entry_tuning(p, i, k, out) == CLCPACK_OK && out->filter_width == fw)
+            return 1;
+    return 0;
+}
+
+/* The baseline's median on device d at fw and the winner's problem size. */
+static int baseline_ns(const clcpack *p, const char *family, uint32_t d, uint32_t fw,
+                       const clcpack_tuning *win, uint64_t *ns)
+{
+    const char *kernel = baseline_kernel(family);
+    if (!kernel)
+        return 0;
+    for (size_t i = 0; i < clcpack_entry_count(p); i++) {
+        clcpack_entry_info e;
+        clcpack_tuning t;
+        if (clcpack_get_entry(p, i, &e) != CLCPACK_OK || e.device != d ||
+            strcmp(e.kernel, kernel) != 0 || e.wg[0] != 16 || e.wg[1] != 16 ||
+            !timing_at(p, i, fw, &t) || t.width != win->width || t.height != win->height)
+            continue;
+        *ns = t.median_ns;
+        return 1;
+    }
+    return 0;
+}
+
+/* Marks in seen[] the filter widths family is timed at on device d. */
+static int widths_timed(const clcpack *p, const char *family, uint32_t d, char seen[1001])
+{
+    int any = 0;
+    memset(seen, 0, 1001);
+    for (size_t i = 0; i < clcpack_entry_count(p); i++) {
+        clcpack_entry_info e;
+        if (clcpack_get_entry(p, i, &e) != CLCPACK_OK || e.device != d ||
+            strcmp(e.family, family) != 0)
+            continue;
+        size_t n = clcpack_entry_tuning_count(p, i);
+        for (size_t k = 0; k < n; k++) {
+            clcpack_tuning t;
+            if (clcpack_get_entry_tuning(p, i, k, &t) == CLCPACK_OK && t.filter_width <= 1000) {
+                seen[t.filter_width] = 1;
+                any = 1;
+            }
+        }
+    }
+    return any;
+}
+
+static void variant_label(const clcpack *p, uint32_t entry, char *buf, size_t cap)
+{
+    clcpack_entry_info e;
+    char wg[48];
+    if (clcpack_get_entry(p, entry, &e) != CLCPACK_OK) {
+        bfmt(buf, cap, "-");
+        return;
+    }
+    pt_wg(e.wg, wg, sizeof wg);
+    bfmt(buf, cap, "%s %s", e.kernel, wg);
+}
+
+static int report_family(const clcpack *p, uint32_t d, const clcpack_device_info *dev,
+                         const char *family)
+{
+    static char seen[1001];
+    if (!widths_timed(p, family, d, seen))
+        return 0;
+    const char *base = baseline_kernel(family);
+    printf("\n## %s on device %u: %s (driver %s)\n\n", family, (unsigned)d, dev->device_name,
+           dev->driver_version);
+    printf("| width | fastest | median us | size | second | margin | vs %s 16x16 |\n",
+           base ? base : "baseline");
+    printf("|---:|---|---:|---|---|---:|---:|\n");
+    for (uint32_t fw = 0; fw <= 1000; fw++) {
+        if (!seen[fw])
+            continue;
+        clcpack_choice c;
+        clcpack_error e;
+        if (clcpack_best_variant(p, family, fw, dev, &c, &e) != CLCPACK_OK || !c.measured ||
+            c.tuned_device != d)
+            continue;
+        char win[300], second[300] = "-", margin[32] = "-", vs[64] = "-";
+        variant_label(p, c.entry, win, sizeof win);
+        if (c.runner_up_entry != CLCPACK_NONE) {
+            variant_label(p, c.runner_up_entry, second, sizeof second);
+            bfmt(margin, sizeof margin, "+%.1f%%",
+                 100.0 * ((double)c.runner_up_ns / (double)c.timing.median_ns - 1.0));
+        }
+        uint64_t bns;
+        if (baseline_ns(p, family, d, fw, &c.timing, &bns))
+            bfmt(vs, sizeof vs, "%.2fx (%.1f us)", (double)bns / (double)c.timing.median_ns,
+                 (double)bns / 1000.0);
+        printf("| %u | %s%s | %.1f | %ux%u | %s | %s | %s |\n", (unsigned)fw, win,
+               c.width_argument ? " (width arg)" : "", (double)c.timing.median_ns / 1000.0,
+               (unsigned)c.timing.width, (unsigned)c.timing.height, second, margin, vs);
+    }
+    return 1;
+}
+
+int cmd_tune_report(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"family", required_argument, NULL, 'f'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *family = NULL;
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            family = optarg;
+            break;
+        case 'h':
+            usage_tune_report(stdout);
+            return EXIT_OK_STATUS;
+        default:
+            return cli_usage_error("tune-report",
+                                   "tune-report: unknown option or missing value: %s",
+                                   argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("tune-report",
+                               "tune-report: expected one pack file, got %d arguments",
+                               argc - optind);
+    const char *path = argv[optind];
+    clcpack *p = NULL;
+    clcpack_error e;
+    if (clcpack_open_file(path, &p, &e) != CLCPACK_OK) {
+        cli_error("%s: %s", path, e.message);
+        return EXIT_FAILURE_STATUS;
+    }
+    printf("# Tuning report: %s\n", path);
+    printf("\nFastest variant per filter width (median kernel time, OpenCL event profiling);\n"
+           "margin: how much slower the second fastest is; vs: the baseline's time over the\n"
+           "fastest's (1.00x: the baseline is the fastest).\n");
+    int any = 0;
+    for (size_t d = 0; d < clcpack_device_count(p); d++) {
+        static clcpack_device_info dev;
+        if (clcpack_get_device(p, d, &dev) != CLCPACK_OK)
+            continue;
+        for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+            if (!family || strcmp(family, families[f]) == 0)
+                any |= report_family(p, (uint32_t)d, &dev, families[f]);
+    }
+    clcpack_close(p);
+    if (!any) {
+        printf("\n(no timings%s%s: pack with --tune)\n", family ? " for " : "",
+               family ? family : "");
+        cli_error("%s: no timings to report", path);
+        fflush(stdout);
+        return EXIT_FAILURE_STATUS;
+    }
+    fflush(stdout);
+    return EXIT_OK_STATUS;
+}
