@@ -20,6 +20,7 @@ have_lib() {
 
 command -v ${CC:-cc} >/dev/null 2>&1 || need gcc
 command -v make >/dev/null 2>&1 || need make
+command -v pkg-config >/dev/null 2>&1 || need pkg-config
 have_header CL/cl.h || need opencl-c-headers
 have_lib OpenCL || need ocl-icd-opencl-dev
 have_header zlib.h || need zlib1g-dev

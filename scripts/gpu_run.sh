@@ -93,4 +93,10 @@ for fam in conv-rgba conv-grey; do
     $clc best "$tuned" --family $fam --width 7 --device gpu | tee -a "$results/gpu_best_width7.txt"
 done
 
+step "merge: a CPU pack (PoCL, built here) + the GPU pack, verified with --load on both"
+cpu=$results/cpu.clcpack
+$clc --device cpu --kernel Convolve_Def --kernel reda_float4 --widths 3,5 -q -o "$cpu"
+$clc merge "$pack" "$cpu" -o "$results/merged.clcpack"
+$clc verify "$results/merged.clcpack" --load --device all | tail -n 3 | tee "$results/merged_verify.txt"
+
 step "done: results in $results"

@@ -54,6 +54,11 @@ expect_out "## conv-rgba on device 0" "a conv-rgba table"
 expect_out "## conv-grey on device 0" "a conv-grey table"
 expect_out "| width | fastest | median us | size | second | margin | vs reda_local 16x16 |" "the conv-rgba header names the baseline"
 grep -q '^| 7 | ' "$OUT" && ok "a row for width 7" || bad "no row for width 7"
+# Merging a tuned pack keeps every timing (Convolve has one per width).
+run "$CLC" merge t.clcpack t.clcpack -o m.clcpack
+expect_rc 0 "merge of a tuned pack with itself"
+cmp -s t.clcpack m.clcpack && ok "the merged pack is the same bytes, timings included" ||
+    bad "merging a tuned pack with itself changed it"
 run "$CLC" tune-report t.clcpack --family poly
 expect_rc 1 "tune-report of a family without timings fails"
 expect_err "no timings" "and says so"

@@ -10,7 +10,7 @@ expect_rc 0 "--help"
 expect_out "Usage: clc-pack [pack] [OPTIONS]" "--help prints the usage on stdout"
 expect_out "Exit status" "--help documents the exit statuses"
 [ ! -s "$ERR" ] && ok "--help writes nothing on stderr" || bad "--help writes on stderr"
-for sub in pack list verify extract; do
+for sub in pack list verify extract embed merge; do
     run "$CLC" $sub --help
     expect_rc 0 "$sub --help"
     expect_out "Usage: clc-pack" "$sub --help prints a usage"
@@ -53,6 +53,10 @@ usage_error "verify --check without --load" "--check needs --load" verify x.clcp
 usage_error "extract without -o" "-o FILE" extract x.clcpack --entry 0
 usage_error "extract --kind elf" "--kind elf" extract x.clcpack --entry 0 --kind elf -o y
 usage_error "extract --entry and --kernel" "either --entry" extract x.clcpack --entry 0 --kernel k -o y
+usage_error "embed --symbol int" "C keyword" embed x.clcpack -o y.c --symbol int
+usage_error "embed --symbol 9a" "'9a'" embed x.clcpack -o y.c --symbol 9a
+usage_error "embed without -o" "-o FILE.c" embed x.clcpack
+usage_error "merge without -o" "-o FILE" merge a.clcpack b.clcpack
 
 # A missing kernels folder is a failure to read it, named.
 run "$CLC" --kernels "$TMP/none" -q

@@ -1,0 +1,278 @@
+/* cmd_embed.c — `clc-pack embed PACK -o pack.c [--symbol NAME] [--header pack.h]`:
+ * a pack as a C array, so a release build links it into the application and
+ * opens it with clcpack_open_memory, without a file to ship or copy. */
+#include "commands.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_write.h"
+#include "cli_report.h"
+#include "clcpack.h"
+#include "wire.h"
+
+#define SYMBOL_MAX 128
+#define BYTES_PER_LINE 16
+
+typedef struct embed_args {
+    const char *path, *output, *header, *symbol;
+} embed_args;
+
+/* C11 keywords and the spellings the standard headers reserve in practice:
+ * a symbol named after one of them would not compile. */
+static const char *const c_keywords[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+    "typedef", "union", "unsigned", "void", "volatile", "while", "bool", "true", "false",
+    "alignas", "alignof", "noreturn", "static_assert", "thread_local", NULL};
+
+/* NULL when s is an identifier an application may define; else why not. */
+static const char *symbol_problem(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0)
+        return "it is empty";
+    if (n > SYMBOL_MAX)
+        return "it is longer than 128 characters";
+    if (!(s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+        return "a C identifier starts with a letter or '_'";
+    for (size_t i = 1; i < n; i++) {
+        char c = s[i];
+        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9')))
+            return "a C identifier holds only letters, digits and '_'";
+    }
+    if (s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z')))
+        return "identifiers starting with '__' or '_' and a capital are reserved";
+    for (size_t i = 0; c_keywords[i]; i++)
+        if (strcmp(s, c_keywords[i]) == 0)
+            return "it is a C keyword";
+    return NULL;
+}
+
+static int parse_args(int argc, char **argv, embed_args *x)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'}, {"symbol", required_argument, NULL, 's'},
+        {"header", required_argument, NULL, 'H'}, {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+    memset(x, 0, sizeof *x);
+    x->symbol = "embedded_pack";
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            x->output = optarg;
+            break;
+        case 's':
+            x->symbol = optarg;
+            break;
+        case 'H':
+            x->header = optarg;
+            break;
+        case 'q':
+            cli_verbosity = -1;
+            break;
+        case 'h':
+            usage_embed(stdout);
+            return -2;
+        case ':':
+            return cli_usage_error("embed", "embed: %s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error("embed", "embed: unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("embed", "embed: expected one pack file, got %d arguments",
+                               argc - optind);
+    x->path = argv[optind];
+    if (!x->output || !*x->output)
+        return cli_usage_error("embed", "embed: -o FILE.c is required");
+    if (x->header && !*x->header)
+        return cli_usage_error("embed", "embed: --header needs a file name");
+    const char *why = symbol_problem(x->symbol);
+    if (why)
+        return cli_usage_error("embed", "embed: --symbol '%s' is not a usable C name: %s",
+                               x->symbol, why);
+    return 0;
+}
+
+/* Reads the whole file; NULL with a message on failure. */
+static unsigned char *read_whole(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_error("%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    wire_buf b;
+    wire_init(&b);
+    unsigned char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        wire_put_bytes(&b, chunk, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || b.failed) {
+        cli_error("%s: %s", path, bad ? "read failed" : "out of memory");
+        wire_free(&b);
+        return NULL;
+    }
+    *size = b.len;
+    return b.data;
+}
+
+/* The declarations, shared by the .c file (so that it compiles warning-free
+ * on its own) and the optional header. */
+static void put_declarations(wire_buf *b, const char *sym)
+{
+    char line[512];
+    snprintf(line, sizeof line,
+             "extern const unsigned char %s[];\n"
+             "extern const size_t %s_size;\n",
+             sym, sym);
+    wire_put_bytes(b, line, strlen(line));
+}
+
+static void put_text(wire_buf *b, const char *s)
+{
+    wire_put_bytes(b, s, strlen(s));
+}
+
+/* The file's name without its folders, for the generated comment: the text
+ * must not depend on where the build ran. */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static void make_source(wire_buf *b, const embed_args *x, const unsigned char *data, size_t size)
+{
+    char line[1024];
+    snprintf(line, sizeof line,
+             "/* Generated by clc-pack embed from %s (%zu bytes). Do not edit.\n"
+             " * Open it with clcpack_open_memory(%s, %s_size, ...). */\n",
+             base_name(x->path), size, x->symbol, x->symbol);
+    put_text(b, line);
+    put_text(b, "#include <stddef.h>\n\n");
+    put_declarations(b, x->symbol);
+    /* 64-byte alignment keeps the pack on its own cache lines; the reader
+     * does not need it (it reads bytes explicitly), so older compilers
+     * without an alignment spelling still get a working array. */
+    put_text(b, "\n#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
+                "#define CLCPACK_EMBED_ALIGN _Alignas(64)\n"
+                "#elif defined(__GNUC__)\n"
+                "#define CLCPACK_EMBED_ALIGN __attribute__((aligned(64)))\n"
+                "#else\n"
+                "#define CLCPACK_EMBED_ALIGN\n"
+                "#endif\n\n");
+    snprintf(line, sizeof line, "CLCPACK_EMBED_ALIGN const unsigned char %s[%zu] = {\n",
+             x->symbol, size);
+    put_text(b, line);
+    static const char hex[] = "0123456789abcdef";
+    for (size_t i = 0; i < size; i += BYTES_PER_LINE) {
+        char row[BYTES_PER_LINE * 6 + 4];
+        size_t k = 0;
+        row[k++] = ' ';
+        for (size_t j = i; j < size && j < i + BYTES_PER_LINE; j++) {
+            row[k++] = ' ';
+            row[k++] = '0';
+            row[k++] = 'x';
+            row[k++] = hex[data[j] >> 4];
+            row[k++] = hex[data[j] & 15];
+            row[k++] = ',';
+        }
+        row[k++] = '\n';
+        wire_put_bytes(b, row, k);
+    }
+    snprintf(line, sizeof line, "};\nconst size_t %s_size = %zu;\n", x->symbol, size);
+    put_text(b, line);
+}
+
+static void make_header(wire_buf *b, const embed_args *x)
+{
+    char guard[SYMBOL_MAX + 32];
+    snprintf(guard, sizeof guard, "CLCPACK_EMBED_%s_H", x->symbol);
+    for (char *c = guard; *c; c++)
+        if (*c >= 'a' && *c <= 'z')
+            *c = (char)(*c - 'a' + 'A');
+    char line[1024];
+    snprintf(line, sizeof line,
+             "/* Generated by clc-pack embed from %s. Do not edit. */\n"
+             "#ifndef %s\n#define %s\n\n#include <stddef.h>\n\n"
+             "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n",
+             base_name(x->path), guard, guard);
+    put_text(b, line);
+    put_declarations(b, x->symbol);
+    snprintf(line, sizeof line, "\n#ifdef __cplusplus\n}\n#endif\n#endif /* %s */\n", guard);
+    put_text(b, line);
+}
+
+static int write_buf(const char *path, const wire_buf *b)
+{
+    char werr[1024];
+    if (b->failed) {
+        cli_error("%s: out of memory", path);
+        return -1;
+    }
+    if (atomic_write_file(path, b->data, b->len, werr, sizeof werr) != 0) {
+        cli_error("%s", werr);
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_embed(int argc, char **argv)
+{
+    embed_args x;
+    int prc = parse_args(argc, argv, &x);
+    if (prc == -2)
+        return EXIT_OK_STATUS;
+    if (prc != 0)
+        return prc;
+
+    size_t size = 0;
+    unsigned char *data = read_whole(x.path, &size);
+    if (!data)
+        return EXIT_FAILURE_STATUS;
+    /* Refuse to embed what the application could not open: the same checks
+     * it will run (header, index checksum, every offset). */
+    clcpack *p = NULL;
+    clcpack_error e;
+    if (clcpack_open_memory(data, size, &p, &e) != CLCPACK_OK) {
+        cli_error("%s: not a usable pack: %s", x.path, e.message);
+        free(data);
+        return EXIT_FAILURE_STATUS;
+    }
+    size_t entries = clcpack_entry_count(p);
+    clcpack_close(p);
+
+    int status = EXIT_FAILURE_STATUS;
+    wire_buf src, hdr;
+    wire_init(&src);
+    wire_init(&hdr);
+    make_source(&src, &x, data, size);
+    if (write_buf(x.output, &src) != 0)
+        goto out;
+    if (x.header) {
+        make_header(&hdr, &x);
+        if (write_buf(x.header, &hdr) != 0)
+            goto out;
+    }
+    if (cli_verbosity >= 0)
+        fprintf(stderr, "clc-pack: embedded %s (%zu bytes, %zu entries) as %s in %s%s%s\n",
+                x.path, size, entries, x.symbol, x.output, x.header ? " and " : "",
+                x.header ? x.header : "");
+    status = EXIT_OK_STATUS;
+out:
+    wire_free(&hdr);
+    wire_free(&src);
+    free(data);
+    return status;
+}

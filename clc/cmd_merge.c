@@ -1,0 +1,481 @@
+/* cmd_merge.c — `clc-pack merge A.clcpack B.clcpack ... -o ALL.clcpack`:
+ * joins packs built on different machines (one per device class, e.g. a
+ * CPU host and a GPU host of a CI matrix) into one that the loader serves
+ * on any of those devices. An entry present in several inputs must be the
+ * same there; a conflict is named, with both files, and nothing is written. */
+#include "commands.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_report.h"
+#include "clcpack.h"
+#include "pack_text.h"
+
+#define LABEL_MAX 640
+#define MAX_CONFLICTS_SHOWN 10
+
+typedef struct merge_input {
+    const char *path;
+    clcpack *p;
+    size_t n_devices;
+    clcpack_device_info *devices;
+    uint32_t *device_map;   /* input device index -> writer index */
+    uint32_t *source_map;   /* input source index -> writer index; CLCPACK_NONE until added */
+} merge_input;
+
+/* One entry chosen for the output: where it comes from. */
+typedef struct merge_pick {
+    size_t input, entry;
+    clcpack_entry_info info;
+    /* The union of the duplicates' tuning lists, one record per filter
+     * width (malloc'd). */
+    clcpack_tuning *tunings;
+    size_t n_tunings;
+} merge_pick;
+
+typedef struct merge_args {
+    const char *output;
+    const char **inputs;
+    size_t n_inputs;
+} merge_args;
+
+static int parse_args(int argc, char **argv, merge_args *x)
+{
+    static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+                                             {"quiet", no_argument, NULL, 'q'},
+                                             {"verbose", no_argument, NULL, 'v'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    memset(x, 0, sizeof *x);
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":o:qvh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            x->output = optarg;
+            break;
+        case 'q':
+            cli_verbosity = -1;
+            break;
+        case 'v':
+            cli_verbosity++;
+            break;
+        case 'h':
+            usage_merge(stdout);
+            return -2;
+        case ':':
+            return cli_usage_error("merge", "merge: %s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error("merge", "merge: unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (argc - optind < 1)
+        return cli_usage_error("merge", "merge: expected the pack files to merge");
+    if (!x->output || !*x->output)
+        return cli_usage_error("merge", "merge: -o FILE is required");
+    x->inputs = (const char **)(argv + optind);
+    x->n_inputs = (size_t)(argc - optind);
+    return 0;
+}
+
+/* Entry i's decoded bytes (CRC-checked), malloc'd; NULL after a message. */
+static unsigned char *read_entry(const merge_input *in, size_t i, size_t *size)
+{
+    clcpack_error e;
+    if (clcpack_read_binary(in->p, i, NULL, 0, size, &e) != CLCPACK_OK) {
+        cli_error("%s: entry %zu: %s", in->path, i, e.message);
+        return NULL;
+    }
+    unsigned char *buf = malloc(*size ? *size : 1);
+    if (!buf) {
+        cli_error("%s: entry %zu: out of memory for %zu bytes", in->path, i, *size);
+        return NULL;
+    }
+    if (clcpack_read_binary(in->p, i, buf, *size, size, &e) != CLCPACK_OK) {
+        cli_error("%s: entry %zu: %s", in->path, i, e.message);
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static unsigned char *read_src(const merge_input *in, size_t i, size_t *size)
+{
+    clcpack_error e;
+    if (clcpack_read_source(in->p, i, NULL, 0, size, &e) != CLCPACK_OK) {
+        cli_error("%s: source %zu: %s", in->path, i, e.message);
+        return NULL;
+    }
+    unsigned char *buf = malloc(*size ? *size : 1);
+    if (!buf) {
+        cli_error("%s: source %zu: out of memory for %zu bytes", in->path, i, *size);
+        return NULL;
+    }
+    if (clcpack_read_source(in->p, i, buf, *size, size, &e) != CLCPACK_OK) {
+        cli_error("%s: source %zu: %s", in->path, i, e.message);
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* 1 when the two entries' decoded bytes are equal, 0 when not, -1 after a
+ * read error. */
+static int same_binary(const merge_input *a, size_t ea, const merge_input *b, size_t eb)
+{
+    size_t na, nb;
+    unsigned char *x = read_entry(a, ea, &na);
+    unsigned char *y = x ? read_entry(b, eb, &nb) : NULL;
+    int r = -1;
+    if (x && y)
+        r = na == nb && memcmp(x, y, na) == 0;
+    free(x);
+    free(y);
+    return r;
+}
+
+static int same_source(const merge_input *a, uint32_t sa, const merge_input *b, uint32_t sb)
+{
+    size_t na, nb;
+    unsigned char *x = read_src(a, sa, &na);
+    unsigned char *y = x ? read_src(b, sb, &nb) : NULL;
+    int r = -1;
+    if (x && y)
+        r = na == nb && memcmp(x, y, na) == 0;
+    free(x);
+    free(y);
+    return r;
+}
+
+/* Same key, form and device fingerprint: the writer would store them as one. */
+static int same_slot(const merge_input *in, const merge_pick *pk, const merge_input *cand_in,
+                     const clcpack_entry_info *cand)
+{
+    const clcpack_entry_info *e = &pk->info;
+    return e->kind == cand->kind && e->arch == cand->arch && pt_same_key(e, cand) &&
+           clcpack_device_equal(&in[pk->input].devices[e->device],
+                                &cand_in->devices[cand->device]);
+}
+
+/* Why a duplicate differs, or NULL when it is the same entry. -1 in *failed
+ * after a read error. */
+static const char *difference(const merge_input *in, const merge_pick *pk, size_t ci, size_t ce,
+                              const clcpack_entry_info *c, int *failed)
+{
+    const merge_input *a = &in[pk->input], *b = &in[ci];
+    const clcpack_entry_info *e = &pk->info;
+    if (strcmp(e->options, c->options) != 0)
+        return "other build options";
+    if (strcmp(e->family, c->family) != 0)
+        return "another kernel family";
+    if (e->raw_size != c->raw_size || e->raw_crc32 != c->raw_crc32)
+        return "other binary bytes";
+    int s = same_binary(a, pk->entry, b, ce);
+    if (s < 0)
+        *failed = 1;
+    if (s == 0)
+        return "other binary bytes";
+    if (e->source != CLCPACK_NONE && c->source != CLCPACK_NONE) {
+        s = same_source(a, e->source, b, c->source);
+        if (s < 0)
+            *failed = 1;
+        if (s == 0)
+            return "another program source";
+    }
+    return NULL;
+}
+
+/* 1 when timing a should replace b (same filter width): more runs, then the
+ * faster median, then the smaller problem, so that the choice does not
+ * depend on the order of the inputs. */
+static int better_tuning(const clcpack_tuning *a, const clcpack_tuning *b)
+{
+    if (a->runs != b->runs)
+        return a->runs > b->runs;
+    if (a->median_ns != b->median_ns)
+        return a->median_ns < b->median_ns;
+    if (a->width != b->width)
+        return a->width < b->width;
+    return a->height < b->height;
+}
+
+/* Folds entry j's tuning list into pk's; -1 on a read or memory error. */
+static int merge_tunings(merge_input *in, merge_pick *pk, size_t j)
+{
+    size_t n = clcpack_entry_tuning_count(in->p, j);
+    for (size_t k = 0; k < n; k++) {
+        clcpack_tuning t;
+        if (clcpack_get_entry_tuning(in->p, j, k, &t) != CLCPACK_OK) {
+            cli_error("%s: entry %zu: tuning record %zu cannot be read", in->path, j, k);
+            return -1;
+        }
+        size_t m = 0;
+        while (m < pk->n_tunings && pk->tunings[m].filter_width != t.filter_width)
+            m++;
+        if (m < pk->n_tunings) {
+            if (better_tuning(&t, &pk->tunings[m]))
+                pk->tunings[m] = t;
+            continue;
+        }
+        clcpack_tuning *grown = realloc(pk->tunings, (pk->n_tunings + 1) * sizeof *grown);
+        if (!grown) {
+            cli_error("merge: out of memory");
+            return -1;
+        }
+        pk->tunings = grown;
+        pk->tunings[pk->n_tunings++] = t;
+    }
+    return 0;
+}
+
+/* Chooses the output's entries; returns the number of conflicts (each
+ * reported), or -1 after a read error. */
+static long pick_entries(merge_input *in, size_t n_in, merge_pick *picks, size_t *n_picks,
+                         size_t *dups)
+{
+    long conflicts = 0;
+    int failed = 0;
+    *n_picks = 0;
+    *dups = 0;
+    for (size_t i = 0; i < n_in; i++) {
+        size_t ne = clcpack_entry_count(in[i].p);
+        for (size_t j = 0; j < ne; j++) {
+            clcpack_entry_info c;
+            if (clcpack_get_entry(in[i].p, j, &c) != CLCPACK_OK) {
+                cli_error("%s: entry %zu cannot be read", in[i].path, j);
+                return -1;
+            }
+            size_t k = 0;
+            while (k < *n_picks && !same_slot(in, &picks[k], &in[i], &c))
+                k++;
+            if (k == *n_picks) {
+                merge_pick *pk = &picks[(*n_picks)++];
+                pk->input = i;
+                pk->entry = j;
+                pk->info = c;
+                if (merge_tunings(&in[i], pk, j) != 0)
+                    return -1;
+                continue;
+            }
+            merge_pick *pk = &picks[k];
+            const char *why = difference(in, pk, i, j, &c, &failed);
+            if (failed)
+                return -1;
+            if (why) {
+                if (conflicts < MAX_CONFLICTS_SHOWN) {
+                    char label[LABEL_MAX];
+                    pt_entry_label(&c, label, sizeof label);
+                    if (c.arch)
+                        bfmt(label + strlen(label), sizeof label - strlen(label), "/sm_%u",
+                             (unsigned)c.arch);
+                    cli_error("merge: conflicting entry %s for device '%s': %s (entry %zu) "
+                              "and %s (entry %zu) hold it with %s",
+                              label, in[i].devices[c.device].device_name,
+                              in[pk->input].path, pk->entry, in[i].path, j, why);
+                }
+                conflicts++;
+                continue;
+            }
+            (*dups)++;
+            /* The same entry twice: keep the copy that can be rebuilt from
+             * source, and the timings of both. */
+            if (pk->info.source == CLCPACK_NONE && c.source != CLCPACK_NONE) {
+                pk->input = i;
+                pk->entry = j;
+                pk->info = c;
+            }
+            if (merge_tunings(&in[i], pk, j) != 0)
+                return -1;
+        }
+    }
+    if (conflicts > MAX_CONFLICTS_SHOWN)
+        cli_error("merge: ... and %ld more conflicting entries", conflicts - MAX_CONFLICTS_SHOWN);
+    return conflicts;
+}
+
+static int open_inputs(merge_input *in, const merge_args *x, size_t *total_entries,
+                       int *any_source)
+{
+    *total_entries = 0;
+    *any_source = 0;
+    for (size_t i = 0; i < x->n_inputs; i++) {
+        clcpack_error e;
+        in[i].path = x->inputs[i];
+        if (clcpack_open_file(in[i].path, &in[i].p, &e) != CLCPACK_OK) {
+            cli_error("%s: %s", in[i].path, e.message);
+            return -1;
+        }
+        size_t nd = clcpack_device_count(in[i].p), ns = clcpack_source_count(in[i].p);
+        in[i].n_devices = nd;
+        in[i].devices = calloc(nd ? nd : 1, sizeof *in[i].devices);
+        in[i].device_map = calloc(nd ? nd : 1, sizeof *in[i].device_map);
+        in[i].source_map = malloc((ns ? ns : 1) * sizeof *in[i].source_map);
+        if (!in[i].devices || !in[i].device_map || !in[i].source_map) {
+            cli_error("%s: out of memory", in[i].path);
+            return -1;
+        }
+        for (size_t d = 0; d < nd; d++)
+            if (clcpack_get_device(in[i].p, d, &in[i].devices[d]) != CLCPACK_OK) {
+                cli_error("%s: device %zu cannot be read", in[i].path, d);
+                return -1;
+            }
+        for (size_t s = 0; s < ns; s++)
+            in[i].source_map[s] = CLCPACK_NONE;
+        if (ns)
+            *any_source = 1;
+        *total_entries += clcpack_entry_count(in[i].p);
+    }
+    return 0;
+}
+
+/* The writer's index of the input's source s, adding its text on first use. */
+static int map_source(clcpack_writer *w, merge_input *in, uint32_t s, uint32_t *out)
+{
+    if (in->source_map[s] == CLCPACK_NONE) {
+        clcpack_source_info si;
+        size_t size;
+        clcpack_error e;
+        if (clcpack_get_source(in->p, s, &si) != CLCPACK_OK) {
+            cli_error("%s: source %u cannot be read", in->path, (unsigned)s);
+            return -1;
+        }
+        unsigned char *text = read_src(in, s, &size);
+        if (!text)
+            return -1;
+        clcpack_status st = clcpack_writer_add_source(w, si.name, text, size,
+                                                      &in->source_map[s], &e);
+        free(text);
+        if (st != CLCPACK_OK) {
+            cli_error("%s: source %s: %s", in->path, si.name, e.message);
+            return -1;
+        }
+    }
+    *out = in->source_map[s];
+    return 0;
+}
+
+static int add_pick(clcpack_writer *w, merge_input *in, const merge_pick *pk)
+{
+    merge_input *src = &in[pk->input];
+    const clcpack_entry_info *c = &pk->info;
+    clcpack_entry_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.struct_size = sizeof spec;
+    spec.kernel = c->kernel;
+    spec.family = c->family;
+    spec.options = c->options;
+    spec.defines = c->defines;
+    spec.define_count = c->define_count;
+    memcpy(spec.wg, c->wg, sizeof spec.wg);
+    spec.device = src->device_map[c->device];
+    spec.source = CLCPACK_NONE;
+    if (c->source != CLCPACK_NONE && map_source(w, src, c->source, &spec.source) != 0)
+        return -1;
+    spec.kind = c->kind;
+    spec.arch = c->arch;
+    size_t size;
+    unsigned char *bin = read_entry(src, pk->entry, &size);
+    if (!bin)
+        return -1;
+    spec.binary = bin;
+    spec.binary_size = size;
+    clcpack_error e;
+    clcpack_status st = clcpack_writer_add_entry(w, &spec, &e);
+    for (size_t k = 0; st == CLCPACK_OK && k < pk->n_tunings; k++)
+        st = clcpack_writer_add_tuning(w, &spec, &pk->tunings[k], &e);
+    free(bin);
+    if (st != CLCPACK_OK) {
+        cli_error("%s: entry %zu: %s", src->path, pk->entry, e.message);
+        return -1;
+    }
+    return 0;
+}
+
+static int write_merged(merge_input *in, size_t n_in, const merge_pick *picks, size_t n_picks,
+                        int any_source, const char *output)
+{
+    clcpack_writer *w = NULL;
+    clcpack_error e;
+    /* Binary-only inputs stay binary-only: only their entries lack a source. */
+    if (clcpack_writer_new(any_source ? 0 : CLCPACK_WRITE_NO_SOURCES, &w, &e) != CLCPACK_OK) {
+        cli_error("merge: %s", e.message);
+        return -1;
+    }
+    int rc = -1;
+    for (size_t i = 0; i < n_in; i++)
+        for (size_t d = 0; d < in[i].n_devices; d++)
+            if (clcpack_writer_add_device(w, &in[i].devices[d], &in[i].device_map[d], &e) !=
+                CLCPACK_OK) {
+                cli_error("%s: device %zu: %s", in[i].path, d, e.message);
+                goto out;
+            }
+    for (size_t k = 0; k < n_picks; k++)
+        if (add_pick(w, in, &picks[k]) != 0)
+            goto out;
+    if (clcpack_writer_write_file(w, output, &e) != CLCPACK_OK) {
+        cli_error("%s: %s", output, e.message);
+        goto out;
+    }
+    rc = 0;
+out:
+    clcpack_writer_free(w);
+    return rc;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    merge_args x;
+    int prc = parse_args(argc, argv, &x);
+    if (prc == -2)
+        return EXIT_OK_STATUS;
+    if (prc != 0)
+        return prc;
+
+    int status = EXIT_FAILURE_STATUS;
+    merge_input *in = calloc(x.n_inputs, sizeof *in);
+    merge_pick *picks = NULL;
+    if (!in) {
+        cli_error("merge: out of memory");
+        return EXIT_FAILURE_STATUS;
+    }
+    size_t total = 0, n_picks = 0, dups = 0;
+    int any_source = 0;
+    if (open_inputs(in, &x, &total, &any_source) != 0)
+        goto out;
+    picks = calloc(total ? total : 1, sizeof *picks);
+    if (!picks) {
+        cli_error("merge: out of memory for %zu entries", total);
+        goto out;
+    }
+    long conflicts = pick_entries(in, x.n_inputs, picks, &n_picks, &dups);
+    if (conflicts < 0)
+        goto out;
+    if (conflicts > 0) {
+        cli_error("merge: %ld conflicting entr%s; %s not written", conflicts,
+                  conflicts == 1 ? "y" : "ies", x.output);
+        goto out;
+    }
+    if (write_merged(in, x.n_inputs, picks, n_picks, any_source, x.output) != 0)
+        goto out;
+    if (cli_verbosity >= 0)
+        fprintf(stderr, "clc-pack: merged %zu pack%s into %s: %zu entr%s (%zu duplicate%s "
+                        "dropped)\n",
+                x.n_inputs, x.n_inputs == 1 ? "" : "s", x.output, n_picks,
+                n_picks == 1 ? "y" : "ies", dups, dups == 1 ? "" : "s");
+    status = EXIT_OK_STATUS;
+out:
+    for (size_t i = 0; i < x.n_inputs; i++) {
+        clcpack_close(in[i].p);
+        free(in[i].devices);
+        free(in[i].device_map);
+        free(in[i].source_map);
+    }
+    free(in);
+    for (size_t k = 0; picks && k < n_picks; k++)
+        free(picks[k].tunings);
+    free(picks);
+    return status;
+}
