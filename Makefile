@@ -2,6 +2,9 @@
 #   make            the tool (build/clc-pack) and the library (build/libclcpack.{a,so})
 #   make pack       a pack for the default device with the default widths and work-groups
 #   make test       every test (prints "N passed, N failed")
+#   make bench      benchmarks: tables and charts in docs/bench/<device>/ (docs/BENCH.md)
+#   make fuzz       fuzz the pack parser for FUZZ_SECONDS (clang; docs/ROBUSTNESS.md)
+#   make test-sanitize / test-tsan / test-valgrind   the tests under ASan+UBSan, TSan, valgrind
 #   V=1             full command lines
 
 CC      ?= cc
@@ -29,10 +32,14 @@ TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 TEST_COMMON := $(sort $(wildcard tests/common/*.c))
 TEST_COMMON_OBJ := $(TEST_COMMON:%.c=$(B)/%.o)
+BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
+BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
+BENCH_COMMON_OBJ := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard tests/bench/common/*.c)))
+.SECONDARY: $(BENCH_COMMON_OBJ)
 
 SONAME := libclcpack.so.0
 
-.PHONY: all deps pack test bench clean install uninstall
+.PHONY: all deps pack test bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
 all: deps $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so
 
 # Installs missing Debian packages when root on a Debian-like system, else
@@ -77,6 +84,84 @@ pack: all
 
 test: all $(TEST_BIN)
 	$(Q)sh tests/run_tests.sh $(B)
+
+$(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a | deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $^ $(LDLIBS_CL)
+
+# Start-up, build scaling, pack size and kernel speed on one device
+# (BENCH_DEVICE=SPEC, default the default device); docs/BENCH.md.
+bench: all $(BENCH_BIN)
+	$(Q)sh scripts/bench.sh $(B)
+
+# libFuzzer over pack parsing (tests/fuzz/, docs/ROBUSTNESS.md): clang only;
+# FUZZ_SECONDS of fuzzing from the seed corpus and the regression files.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+$(B)/fuzz/fuzz_pack: tests/fuzz/fuzz_pack.c tests/fuzz/fuzz_target.h $(LIB_SRC)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZCC  $@")
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $< $(LIB_SRC) $(LDLIBS_CL)
+
+fuzz: $(B)/fuzz/fuzz_pack
+	$(Q)sh scripts/fuzz.sh $(B) $(FUZZ_SECONDS)
+
+# Installation: make install PREFIX=/usr DESTDIR=/tmp/stage (README.md).
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+MANDIR       ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+VERSION := $(shell awk '/^.define CLCPACK_VERSION_(MAJOR|MINOR|PATCH) /{v = v s $$3; s = "."} END {print v}' loader/clcpack.h)
+
+# Regenerated on every install: the paths depend on PREFIX and LIBDIR.
+install: all
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		pkgconfig/clcpack.pc.in >$(B)/clcpack.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(BASHCOMPDIR)
+	install -m 755 $(B)/clc-pack $(DESTDIR)$(BINDIR)/clc-pack
+	install -m 644 $(B)/libclcpack.a $(DESTDIR)$(LIBDIR)/libclcpack.a
+	install -m 644 $(B)/$(SONAME) $(DESTDIR)$(LIBDIR)/libclcpack.so.$(VERSION)
+	ln -sf libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libclcpack.so
+	install -m 644 loader/clcpack.h $(DESTDIR)$(INCLUDEDIR)/clcpack.h
+	install -m 644 $(B)/clcpack.pc $(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc
+	install -m 644 man/clc-pack.1 $(DESTDIR)$(MANDIR)/man1/clc-pack.1
+	install -m 644 man/clcpack.3 $(DESTDIR)$(MANDIR)/man3/clcpack.3
+	install -m 644 completions/clc-pack $(DESTDIR)$(BASHCOMPDIR)/clc-pack
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/clc-pack $(DESTDIR)$(LIBDIR)/libclcpack.a \
+		$(DESTDIR)$(LIBDIR)/libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+		$(DESTDIR)$(LIBDIR)/libclcpack.so $(DESTDIR)$(INCLUDEDIR)/clcpack.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc $(DESTDIR)$(MANDIR)/man1/clc-pack.1 \
+		$(DESTDIR)$(MANDIR)/man3/clcpack.3 $(DESTDIR)$(BASHCOMPDIR)/clc-pack
+
+# The tests under sanitizers and valgrind (docs/ROBUSTNESS.md), each in its
+# own build folder: ASan+UBSan over every test, TSan over the threaded one,
+# valgrind over the tests that need no OpenCL driver.
+ASAN_B ?= build-asan
+TSAN_B ?= build-tsan
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+test-sanitize:
+	$(Q)$(MAKE) --no-print-directory B=$(ASAN_B) CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
+		all $(TEST_SRC:tests/%.c=$(ASAN_B)/tests/%)
+	$(Q)CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" sh scripts/sanitize.sh asan $(ASAN_B)
+
+test-tsan:
+	$(Q)$(MAKE) --no-print-directory B=$(TSAN_B) CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
+		$(TSAN_B)/tests/test_loader_pocl
+	$(Q)CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" sh scripts/sanitize.sh tsan $(TSAN_B)
+
+test-valgrind: all $(TEST_BIN)
+	$(Q)sh scripts/sanitize.sh valgrind $(B)
 
 clean:
 	rm -rf $(B)

@@ -2,6 +2,7 @@
  * one entry's binary or source, CRC-checked, to a file. */
 #include "commands.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,7 +234,7 @@ int cmd_extract(int argc, char **argv)
     }
     if (strcmp(x.output, "-") == 0) {
         if (wire_write_fd(1, buf, size) != 0) {
-            cli_error("writing to stdout failed");
+            cli_error("writing to stdout failed: %s", strerror(errno));
             goto out;
         }
     } else {

@@ -247,8 +247,12 @@ static int check_output_folder(const char *path)
     else
         bfmt(dir, sizeof dir, "%.*s", (int)(slash - path), path);
     struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    if (stat(dir, &st) != 0) {
         cli_error("-o %s: the folder %s does not exist", path, dir);
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        cli_error("-o %s: %s is not a folder", path, dir);
         return -1;
     }
     if (access(dir, W_OK) != 0) {

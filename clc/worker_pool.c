@@ -196,6 +196,13 @@ int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int 
 {
     if (n_jobs == 0)
         return 0;
+    /* posix_spawn does not always report a failed exec (under valgrind it
+     * cannot), and a worker that exits 127 after taking its job looks like
+     * a crashed build: say what is wrong before starting any. */
+    if (access(exe, X_OK) != 0) {
+        bfmt(err, cap, "cannot start workers: %s: %s", exe, strerror(errno));
+        return -1;
+    }
     if (n_workers > n_jobs)
         n_workers = n_jobs;
     if (n_workers > MAX_WORKERS)
@@ -270,7 +277,10 @@ int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int 
                  * back; remember why, for when no worker ever takes it. */
                 char how[128];
                 describe_exit(stop_worker(w), how, sizeof how);
-                bfmt(spawn_err, sizeof spawn_err, "a worker %s before reading its job", how);
+                /* Name the executable: where posix_spawn cannot report a
+                 * failed exec (under valgrind, say) this is the only sign. */
+                bfmt(spawn_err, sizeof spawn_err, "a worker (%s) %s before reading its job", exe,
+                     how);
                 if (q_tail < q_cap)
                     queue[q_tail++] = job;
                 continue;

@@ -3,9 +3,20 @@
  * killed process leaves either the old file or the new one, never a mix:
  * write a temporary file beside the target, fsync it, rename it over the
  * target, fsync the folder so the rename itself is durable.
+ *
+ * A writer killed between creating its temporary file and the rename
+ * (SIGKILL, OOM killer) cannot remove that file, so temporary names carry
+ * the writer's process id, "<target>.tmp.<pid>.XXXXXX", and every write
+ * first removes the ones beside its target whose process is gone. So
+ * killed writers leave at most one stray file per target, not a pile.
+ * (Process ids are those of this host: writers on other hosts sharing the
+ * folder are never taken for dead, their files are left alone.)
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,20 +57,51 @@ static int write_all(int fd, const uint8_t *data, size_t size)
     return 0;
 }
 
+/* 1 when name is "<base>.tmp.<pid>.XXXXXX" and no process has that pid. */
+static int is_stale_temp(const char *name, const char *base, size_t blen)
+{
+    if (strncmp(name, base, blen) != 0 || strncmp(name + blen, ".tmp.", 5) != 0)
+        return 0;
+    const char *digits = name + blen + 5;
+    char *end;
+    unsigned long pid = strtoul(digits, &end, 10);
+    if (end == digits || *digits < '0' || *digits > '9' || *end != '.' || strlen(end + 1) != 6 ||
+        pid == 0 || pid > INT_MAX)
+        return 0;
+    /* Signal 0 only asks whether the process exists; EPERM means it does
+     * (another user's), so only ESRCH makes the file stale. */
+    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+static void remove_stale_temps(const char *dir, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t blen = strlen(base);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL)
+        if (is_stale_temp(de->d_name, base, blen))
+            unlinkat(dirfd(d), de->d_name, 0); /* a race with another cleaner is harmless */
+    closedir(d);
+}
+
 clcpack_status clcpk_write_file_atomic(const char *path, const uint8_t *data, size_t size,
                                     clcpack_error *err)
 {
     char msg[128];
     size_t plen = strlen(path);
-    char *tmp = malloc(plen + sizeof ".tmp.XXXXXX");
+    char *tmp = malloc(plen + 32);
     char *dir = parent_dir(path);
     if (!tmp || !dir) {
         free(tmp);
         free(dir);
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory writing '%s'", path);
     }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
+    snprintf(tmp, plen + 32, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
+    remove_stale_temps(dir, path);
     /* mkstemp picks a name no other writer (thread or process) holds. */
     int fd = mkstemp(tmp);
     if (fd < 0) {

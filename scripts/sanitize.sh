@@ -1,0 +1,77 @@
+#!/bin/sh
+# Runs the tests under a sanitizer or valgrind (docs/ROBUSTNESS.md):
+#   sanitize.sh asan BUILD       every test, built with -fsanitize=address,undefined
+#   sanitize.sh tsan BUILD       the threaded tests, built with -fsanitize=thread
+#   sanitize.sh valgrind BUILD   memcheck on the test programs that need no
+#                                OpenCL driver, and two that do (see below)
+# Suppressions for the OpenCL driver and ICD loader are in tests/sanitize/.
+# CFLAGS and LDFLAGS come from the Makefile (exported): a test that runs
+# make itself (cli_install.sh) then rebuilds with the same sanitizer.
+set -u
+mode=$1
+build=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+supp=$root/tests/sanitize
+
+case $mode in
+asan)
+    # halt_on_error makes the first error fail the program; LSan runs at
+    # exit and fails it (status 23) on any leak not in lsan.supp.
+    # verify_asan_link_order=0: cli_install.sh links an uninstrumented example
+    # program against the instrumented libclcpack.so, which loads the ASan
+    # runtime after libc.
+    export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1:verify_asan_link_order=0"
+    export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    exec sh "$root/tests/run_tests.sh" "$build"
+    ;;
+tsan)
+    export TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1:second_deadlock_stack=1:print_suppressions=0"
+    total=0 failed=0
+    for t in test_loader_pocl; do
+        echo "== $t (ThreadSanitizer)"
+        if "$build/tests/$t"; then total=$((total + 1)); else total=$((total + 1)); failed=$((failed + 1)); fi
+    done
+    echo "tsan: $((total - failed)) of $total programs clean"
+    [ "$failed" -eq 0 ]
+    ;;
+valgrind)
+    # PoCL under valgrind runs LLVM for every kernel build at a fraction of
+    # its speed (test_corrupt_pocl, 2 builds and ~300 binary loads: 5 min;
+    # the tests that build dozens of variants would take hours), and LLVM
+    # and ld.so report their own errors (tests/sanitize/valgrind.supp). So
+    # valgrind runs every program that never opens an OpenCL platform
+    # (found by its symbols: no clGetPlatformIDs) plus the two OpenCL ones
+    # below, which cover device enumeration and every load path of
+    # clcpack_create_program; ASan covers the rest.
+    with_cl="test_device_select test_corrupt_pocl"
+    pass=0 fail=0 skipped=""
+    for t in "$build"/tests/test_*; do
+        [ -x "$t" ] || continue
+        name=$(basename "$t")
+        if nm "$t" 2>/dev/null | grep -q ' U clGetPlatformIDs'; then
+            case " $with_cl " in
+            *" $name "*) ;;
+            *) skipped="$skipped $name"; continue ;;
+            esac
+        fi
+        echo "== $name (valgrind)"
+        if valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible \
+            --errors-for-leak-kinds=definite,indirect,possible --suppressions="$supp/valgrind.supp" \
+            "$t" >"$build/valgrind_$name.log" 2>&1; then
+            tail -n 1 "$build/valgrind_$name.log"
+            pass=$((pass + 1))
+        else
+            cat "$build/valgrind_$name.log"
+            echo "$name: valgrind found errors or leaks (or a check failed)"
+            fail=$((fail + 1))
+        fi
+    done
+    echo "valgrind: $pass programs clean, $fail with errors; not run under valgrind (OpenCL builds, run under ASan):$skipped"
+    [ "$fail" -eq 0 ]
+    ;;
+*)
+    echo "usage: sanitize.sh asan|tsan|valgrind BUILD" >&2
+    exit 2
+    ;;
+esac
