@@ -12,7 +12,8 @@
 #   6. runs the cold start-up benchmark (and, with --bench, all of make bench);
 #   7. packs every kernel again with --tune (docs/TUNING.md), prints the
 #      tuning report and the variant an application gets at width 7.
-# Usage: scripts/gpu_run.sh [--bench] [RESULTS_DIR]   (default: gpu-results)
+# Usage: [CPU_PACK=cpu.clcpack] scripts/gpu_run.sh [--bench] [RESULTS_DIR]
+# (default RESULTS_DIR: gpu-results)
 # Everything it prints is also written to RESULTS_DIR/gpu_run.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,12 +73,9 @@ $clc --widths 1-32 --wg 8x8,16x16 -D UNROLL_FACTOR=1,2,4,8 --device gpu -q -o "$
 $clc verify --load --check --device gpu "$full" | tee "$results/gpu_verify_all_widths.txt" | tail -n 15
 rm -f "$full"
 
-step "cold start-up benchmark"
-if make -n bench-startup >/dev/null 2>&1; then
-    make bench-startup BENCH_PACK="$pack" BENCH_DEVICE=gpu BENCH_OUT="$results"
-else
-    echo "no bench-startup target in this tree: skipped"
-fi
+step "cold start-up benchmark (source, PTX, cubin; loader overhead)"
+make bench BENCH_DEVICE=gpu BENCH_PARTS="startup" BENCH_PACK="$pack" BENCH_OUT="$results/bench"
+cat "$results/bench/startup.md"
 
 if [ "$bench_all" = 1 ]; then
     step "make bench"
@@ -94,8 +92,10 @@ for fam in conv-rgba conv-grey; do
 done
 
 step "merge: a CPU pack (PoCL, built here) + the GPU pack, verified with --load on both"
-cpu=$results/cpu.clcpack
-$clc --device cpu --kernel Convolve_Def --kernel reda_float4 --widths 3,5 -q -o "$cpu"
+# CPU_PACK: a pack built on another machine's CPU, to merge with this one's
+# GPU pack (otherwise one is built here, with PoCL).
+cpu=${CPU_PACK:-$results/cpu.clcpack}
+[ -n "${CPU_PACK:-}" ] || $clc --device cpu --kernel Convolve_Def --kernel reda_float4 --widths 3,5 -q -o "$cpu"
 $clc merge "$pack" "$cpu" -o "$results/merged.clcpack"
 $clc verify "$results/merged.clcpack" --load --device all | tail -n 3 | tee "$results/merged_verify.txt"
 
