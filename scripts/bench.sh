@@ -1,0 +1,166 @@
+#!/bin/sh
+# scripts/bench.sh BUILD — what `make bench` runs (docs/BENCH.md): on one
+# OpenCL device, build the default pack at -j1 and -jN, then measure pack
+# size, start-up and kernel speed, and write markdown tables, CSV files and
+# PNG charts to docs/bench/<device>/ (the device's slug, as clc-pack names
+# its default pack).
+#
+# Environment (all optional):
+#   BENCH_DEVICE  device spec as for clc-pack --device (default: default)
+#   BENCH_PARTS   which parts, in order (default: "build size startup speed report")
+#   BENCH_PACK    use this pack instead of building one (skips "build")
+#   BENCH_JOBS    N of -jN (default: the number of cores)
+#   BENCH_SIZES   image sizes for the speed part (default: 512,1024,2048 on
+#                 a GPU; 64,128,256 on a CPU device, to keep the run short)
+#   BENCH_RUNS    timed launches per measurement (default 10)
+#   BENCH_OUT     output folder (default docs/bench/<slug>)
+# Driver caches are off for every part: POCL_KERNEL_CACHE=0 and
+# CUDA_CACHE_DISABLE=1.
+set -u
+B=${1:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+cd "$root" || exit 1
+
+export POCL_KERNEL_CACHE=0 CUDA_CACHE_DISABLE=1
+DEVICE=${BENCH_DEVICE:-default}
+PARTS=${BENCH_PARTS:-build size startup speed report}
+RUNS=${BENCH_RUNS:-10}
+JOBS=${BENCH_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+
+say() { echo "bench: $*" >&2; }
+die() { say "$*"; exit 1; }
+now() { date +%s.%N; }
+# Seconds between two `now` stamps, to the millisecond.
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+# Runs a command with stdout into FILE, replacing FILE only when it succeeds.
+to_file() {
+    file=$1; shift
+    if "$@" >"$file.tmp"; then mv "$file.tmp" "$file"; else rc=$?; rm -f "$file.tmp"; return $rc; fi
+}
+
+for prog in devinfo size startup speed; do
+    [ -x "$B/bench/$prog" ] || die "$B/bench/$prog is missing: run 'make B=$B bench'"
+done
+[ -x "$B/clc-pack" ] || die "$B/clc-pack is missing: run 'make B=$B'"
+
+info=$("$B/bench/devinfo" --device "$DEVICE") || die "no device for --device $DEVICE"
+field() { printf '%s\n' "$info" | sed -n "s/^$1=//p"; }
+slug=$(field slug)
+type=$(field type)
+out=${BENCH_OUT:-docs/bench/$slug}
+work=$B/bench-work/$slug
+mkdir -p "$out" "$work" || die "cannot create $out and $work"
+# Smaller images on a CPU device keep the speed part to minutes.
+if [ "$type" = CPU ]; then
+    SIZES=${BENCH_SIZES:-64,128,256}
+else
+    SIZES=${BENCH_SIZES:-512,1024,2048}
+fi
+pack=${BENCH_PACK:-$work/default-j$JOBS.clcpack}
+say "device $(field name) ($type), driver $(field driver); results in $out"
+
+# What the run was, for the device's README (scripts/bench_tables.py):
+# key=value lines in OUT/env.txt. A run of some parts updates their keys and
+# keeps the others', so the README says when each table was measured.
+envf=$out/env.txt
+set_env() {
+    { grep -v "^$1=" "$envf" 2>/dev/null; printf '%s=%s\n' "$1" "$2"; } >"$envf.tmp" &&
+        mv "$envf.tmp" "$envf"
+}
+load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
+for key in slug name platform version driver type compute_units clock_mhz global_mem \
+    compute_capability; do
+    value=$(field "$key")
+    [ -n "$value" ] && set_env "$key" "$value"
+done
+set_env commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+set_env host_cores "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')"
+set_env caches "POCL_KERNEL_CACHE=$POCL_KERNEL_CACHE CUDA_CACHE_DISABLE=$CUDA_CACHE_DISABLE"
+
+failed=""
+run_build() {
+    [ -n "${BENCH_PACK:-}" ] && { say "build: skipped (BENCH_PACK=$BENCH_PACK)"; return 0; }
+    rows=""
+    js=$JOBS
+    [ "$JOBS" -gt 1 ] && js="$JOBS 1"
+    for j in $js; do
+        say "build: the default pack at -j$j (cold caches)"
+        b0=$(now)
+        "$B/clc-pack" --device "$DEVICE" -j "$j" -q -o "$work/default-j$j.clcpack"
+        rc=$?
+        b1=$(now)
+        variants=$("$B/clc-pack" list --json "$work/default-j$j.clcpack" 2>/dev/null |
+            python3 -c 'import json,sys
+e=json.load(sys.stdin)["entries"]
+print(len({(x["kernel"],x["options"],tuple(x["wg"])) for x in e}))' 2>/dev/null || echo 0)
+        rows="$rows$j,$(elapsed "$b0" "$b1"),$rc,$variants
+"
+        say "build: -j$j took $(elapsed "$b0" "$b1") s, status $rc, $variants variants"
+        [ "$rc" -eq 0 ] || return 1
+    done
+    # The -jN pack against the -j1 one: clc-pack promises the same bytes.
+    same=""
+    if [ "$JOBS" -gt 1 ]; then
+        same=no
+        cmp -s "$work/default-j1.clcpack" "$work/default-j$JOBS.clcpack" && same=yes
+    fi
+    {
+        echo "device,jobs,wall_s,status,variants,identical_to_j1"
+        printf '%s' "$rows" | while IFS=, read -r j wall rc variants; do
+            [ "$j" = 1 ] && id="" || id=$same
+            echo "\"$(field name)\",$j,$wall,$rc,$variants,$id"
+        done
+    } >"$out/build.csv.tmp" && mv "$out/build.csv.tmp" "$out/build.csv"
+}
+run_size() {
+    to_file "$out/size.md" "$B/bench/size" --pack "$pack" --csv "$out/size.csv"
+}
+run_startup() {
+    to_file "$out/startup.md" "$B/bench/startup" --pack "$pack" --device "$DEVICE" \
+        --csv "$out/startup.csv"
+}
+run_speed() {
+    to_file "$out/speed.md" "$B/bench/speed" --pack "$pack" --device "$DEVICE" \
+        --sizes "$SIZES" --runs "$RUNS" --csv "$out/speed.csv" --roofline-csv "$out/roofline.csv"
+}
+run_report() {
+    python3 scripts/bench_tables.py "$out" || return 1
+    if ! python3 -c 'import matplotlib' 2>/dev/null; then
+        say "report: matplotlib is missing; installing it with 'python3 -m pip install matplotlib'"
+        python3 -m pip install -q matplotlib >&2 ||
+            python3 -m pip install -q --break-system-packages matplotlib >&2 ||
+            { say "report: no matplotlib: tables written, charts not"; return 1; }
+    fi
+    python3 scripts/bench_charts.py "$out" && python3 scripts/bench_tables.py "$out"
+}
+
+start=$(now)
+for part in $PARTS; do
+    case $part in
+    build | size | startup | speed | report) ;;
+    *) die "unknown part '$part' in BENCH_PARTS (build size startup speed report)" ;;
+    esac
+    t0=$(now)
+    l0=$(load)
+    say "== $part"
+    if "run_$part"; then
+        say "$part: done in $(elapsed "$t0" "$(now)") s"
+        case $part in
+        build) detail=", -j$JOBS and -j1" ;;
+        speed) detail=", sizes $SIZES, $RUNS timed runs" ;;
+        *) detail="" ;;
+        esac
+        took="$(elapsed "$t0" "$(now)") s$detail"
+        [ "$part" = report ] || set_env "part_$part" \
+            "$(date -u +%Y-%m-%dT%H:%MZ), $took, load average $l0 → $(load)"
+    else
+        say "$part: FAILED"
+        failed="$failed $part"
+    fi
+    if [ "$part" = build ] && [ -n "$failed" ]; then
+        die "the pack did not build; nothing to measure"
+    fi
+done
+say "total $(elapsed "$start" "$(now)") s; results in $out"
+[ -z "$failed" ] || die "failed:$failed"
