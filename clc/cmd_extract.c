@@ -9,6 +9,7 @@
 
 #include "atomic_write.h"
 #include "cli_report.h"
+#include "pack_blob.h"
 #include "clcpack.h"
 #include "pack_text.h"
 #include "value_list.h"
@@ -217,18 +218,9 @@ int cmd_extract(int argc, char **argv)
         goto out;
     }
     size_t size = 0;
-    clcpack_status st = x.source ? clcpack_read_source(p, ei.source, NULL, 0, &size, &e)
-                                 : clcpack_read_binary(p, index, NULL, 0, &size, &e);
-    if (st == CLCPACK_OK) {
-        buf = malloc(size ? size : 1);
-        if (!buf) {
-            cli_error("out of memory for %zu bytes", size);
-            goto out;
-        }
-        st = x.source ? clcpack_read_source(p, ei.source, buf, size, &size, &e)
-                      : clcpack_read_binary(p, index, buf, size, &size, &e);
-    }
-    if (st != CLCPACK_OK) {
+    buf = x.source ? pb_read(p, PB_SOURCE, ei.source, &size, &e)
+                   : pb_read(p, PB_BINARY, index, &size, &e);
+    if (!buf) {
         cli_error("%s: entry %zu (%s): %s", x.path, index, label, e.message);
         goto out;
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli_report.h"
+#include "pack_blob.h"
 #include "clcpack.h"
 #include "pack_text.h"
 
@@ -81,44 +82,15 @@ static int parse_args(int argc, char **argv, merge_args *x)
     return 0;
 }
 
-/* Entry i's decoded bytes (CRC-checked), malloc'd; NULL after a message. */
-static unsigned char *read_entry(const merge_input *in, size_t i, size_t *size)
+/* Entry or source i's decoded bytes (CRC-checked), malloc'd; NULL after a
+ * message. */
+static unsigned char *read_blob(const merge_input *in, pb_kind kind, size_t i, size_t *size)
 {
     clcpack_error e;
-    if (clcpack_read_binary(in->p, i, NULL, 0, size, &e) != CLCPACK_OK) {
-        cli_error("%s: entry %zu: %s", in->path, i, e.message);
-        return NULL;
-    }
-    unsigned char *buf = malloc(*size ? *size : 1);
-    if (!buf) {
-        cli_error("%s: entry %zu: out of memory for %zu bytes", in->path, i, *size);
-        return NULL;
-    }
-    if (clcpack_read_binary(in->p, i, buf, *size, size, &e) != CLCPACK_OK) {
-        cli_error("%s: entry %zu: %s", in->path, i, e.message);
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
-static unsigned char *read_src(const merge_input *in, size_t i, size_t *size)
-{
-    clcpack_error e;
-    if (clcpack_read_source(in->p, i, NULL, 0, size, &e) != CLCPACK_OK) {
-        cli_error("%s: source %zu: %s", in->path, i, e.message);
-        return NULL;
-    }
-    unsigned char *buf = malloc(*size ? *size : 1);
-    if (!buf) {
-        cli_error("%s: source %zu: out of memory for %zu bytes", in->path, i, *size);
-        return NULL;
-    }
-    if (clcpack_read_source(in->p, i, buf, *size, size, &e) != CLCPACK_OK) {
-        cli_error("%s: source %zu: %s", in->path, i, e.message);
-        free(buf);
-        return NULL;
-    }
+    unsigned char *buf = pb_read(in->p, kind, i, size, &e);
+    if (!buf)
+        cli_error("%s: %s %zu: %s", in->path, kind == PB_SOURCE ? "source" : "entry", i,
+                  e.message);
     return buf;
 }
 
@@ -127,8 +99,8 @@ static unsigned char *read_src(const merge_input *in, size_t i, size_t *size)
 static int same_binary(const merge_input *a, size_t ea, const merge_input *b, size_t eb)
 {
     size_t na, nb;
-    unsigned char *x = read_entry(a, ea, &na);
-    unsigned char *y = x ? read_entry(b, eb, &nb) : NULL;
+    unsigned char *x = read_blob(a, PB_BINARY, ea, &na);
+    unsigned char *y = x ? read_blob(b, PB_BINARY, eb, &nb) : NULL;
     int r = -1;
     if (x && y)
         r = na == nb && memcmp(x, y, na) == 0;
@@ -140,8 +112,8 @@ static int same_binary(const merge_input *a, size_t ea, const merge_input *b, si
 static int same_source(const merge_input *a, uint32_t sa, const merge_input *b, uint32_t sb)
 {
     size_t na, nb;
-    unsigned char *x = read_src(a, sa, &na);
-    unsigned char *y = x ? read_src(b, sb, &nb) : NULL;
+    unsigned char *x = read_blob(a, PB_SOURCE, sa, &na);
+    unsigned char *y = x ? read_blob(b, PB_SOURCE, sb, &nb) : NULL;
     int r = -1;
     if (x && y)
         r = na == nb && memcmp(x, y, na) == 0;
@@ -342,7 +314,7 @@ static int map_source(clcpack_writer *w, merge_input *in, uint32_t s, uint32_t *
             cli_error("%s: source %u cannot be read", in->path, (unsigned)s);
             return -1;
         }
-        unsigned char *text = read_src(in, s, &size);
+        unsigned char *text = read_blob(in, PB_SOURCE, s, &size);
         if (!text)
             return -1;
         clcpack_status st = clcpack_writer_add_source(w, si.name, text, size,
@@ -377,7 +349,7 @@ static int add_pick(clcpack_writer *w, merge_input *in, const merge_pick *pk)
     spec.kind = c->kind;
     spec.arch = c->arch;
     size_t size;
-    unsigned char *bin = read_entry(src, pk->entry, &size);
+    unsigned char *bin = read_blob(src, PB_BINARY, pk->entry, &size);
     if (!bin)
         return -1;
     spec.binary = bin;
