@@ -130,6 +130,11 @@ typedef struct mf_selection {
 int mf_expand(const mf_kernel *k, const mf_selection *sel, mf_variant **out, size_t *n,
               char err[MF_ERR_MAX]);
 
+/* An axis value as the manifest writes it ("5", "16x16"), and an axis's
+ * allowed values for messages, runs of one step as A-B or A-B:S. */
+void mf_format_value(const mf_axis *a, const mf_value *v, char *buf, size_t cap);
+void mf_format_allowed(const mf_axis *a, char *buf, size_t cap);
+
 /* Value of a define in a variant, or NULL. */
 const char *mf_variant_define(const mf_variant *v, const char *name);
 

@@ -41,38 +41,39 @@ static int value_allowed(const mf_axis *a, const mf_value *val)
     return 0;
 }
 
-static void format_value(const mf_axis *a, const mf_value *val, char *buf, size_t cap)
+void mf_format_value(const mf_axis *a, const mf_value *v, char *buf, size_t cap)
 {
     if (a->is_wg)
-        vl_format_wg(val->v, buf, cap);
+        vl_format_wg(v->v, buf, cap);
     else
-        snprintf(buf, cap, "%ld", val->v[0]);
+        bfmt(buf, cap, "%ld", v->v[0]);
 }
 
-/* The allowed values for a message, runs of one step written as A-B:S. */
-static void format_allowed(const mf_axis *a, char *buf, size_t cap)
+/* Allowed values for a message; runs of one step as A-B:S. */
+void mf_format_allowed(const mf_axis *a, char *buf, size_t cap)
 {
     size_t len = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < a->n_allowed && len + 1 < cap;) {
         char item[64];
         size_t j = i;
-        if (!a->is_wg && i + 2 < a->n_allowed) {
-            long step = a->allowed[i + 1].v[0] - a->allowed[i].v[0];
+        if (!a->is_wg) {
+            long step = i + 1 < a->n_allowed ? a->allowed[i + 1].v[0] - a->allowed[i].v[0] : 0;
             while (step > 0 && j + 1 < a->n_allowed &&
                    a->allowed[j + 1].v[0] - a->allowed[j].v[0] == step)
                 j++;
             if (j - i < 2)
                 j = i;
             else if (step == 1)
-                snprintf(item, sizeof item, "%ld-%ld", a->allowed[i].v[0], a->allowed[j].v[0]);
+                bfmt(item, sizeof item, "%ld-%ld", a->allowed[i].v[0], a->allowed[j].v[0]);
             else
-                snprintf(item, sizeof item, "%ld-%ld:%ld", a->allowed[i].v[0],
-                         a->allowed[j].v[0], step);
+                bfmt(item, sizeof item, "%ld-%ld:%ld", a->allowed[i].v[0], a->allowed[j].v[0],
+                     step);
         }
         if (j == i)
-            format_value(a, &a->allowed[i], item, sizeof item);
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? "," : "", item);
+            mf_format_value(a, &a->allowed[i], item, sizeof item);
+        bfmt(buf + len, cap - len, "%s%s", i ? "," : "", item);
+        len = strlen(buf);
         i = j + 1;
     }
 }
@@ -104,8 +105,8 @@ static int axis_values(const mf_kernel *k, const mf_axis *a, const mf_selection 
                 continue;
             if (!value_allowed(a, val)) {
                 char shown[64], allowed[256];
-                format_value(a, val, shown, sizeof shown);
-                format_allowed(a, allowed, sizeof allowed);
+                mf_format_value(a, val, shown, sizeof shown);
+                mf_format_allowed(a, allowed, sizeof allowed);
                 bfmt(err, MF_ERR_MAX, "%s=%s is not allowed for kernel %s (allowed: %s)",
                      a->name, shown, k->name, allowed);
                 return -1;

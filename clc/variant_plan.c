@@ -43,43 +43,6 @@ static int applies(const mf_kernel *k, const mf_axis *a, const mf_value *v)
     return !one_d(v) || allowed(a, v);
 }
 
-static void format_value(const mf_axis *a, const mf_value *v, char *buf, size_t cap)
-{
-    if (a->is_wg)
-        vl_format_wg(v->v, buf, cap);
-    else
-        bfmt(buf, cap, "%ld", v->v[0]);
-}
-
-/* Allowed values for a message; runs of one step as A-B:S. */
-static void format_allowed(const mf_axis *a, char *buf, size_t cap)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < a->n_allowed && len + 1 < cap;) {
-        char item[64];
-        size_t j = i;
-        if (!a->is_wg) {
-            long step = i + 1 < a->n_allowed ? a->allowed[i + 1].v[0] - a->allowed[i].v[0] : 0;
-            while (step > 0 && j + 1 < a->n_allowed &&
-                   a->allowed[j + 1].v[0] - a->allowed[j].v[0] == step)
-                j++;
-            if (j - i < 2)
-                j = i;
-            else if (step == 1)
-                bfmt(item, sizeof item, "%ld-%ld", a->allowed[i].v[0], a->allowed[j].v[0]);
-            else
-                bfmt(item, sizeof item, "%ld-%ld:%ld", a->allowed[i].v[0], a->allowed[j].v[0],
-                     step);
-        }
-        if (j == i)
-            format_value(a, &a->allowed[i], item, sizeof item);
-        bfmt(buf + len, cap - len, "%s%s", i ? "," : "", item);
-        len = strlen(buf);
-        i = j + 1;
-    }
-}
-
 static void append(char *buf, size_t cap, const char *fmt, ...) BFMT_PRINTF(3, 4);
 static void append(char *buf, size_t cap, const char *fmt, ...)
 {
@@ -97,7 +60,7 @@ static void shown_with_token(const mf_axis *a, const vp_axis_request *r, size_t 
                              size_t cap)
 {
     char v[64];
-    format_value(a, &r->values.values[i], v, sizeof v);
+    mf_format_value(a, &r->values.values[i], v, sizeof v);
     if (strcmp(r->values.tokens[i], v) == 0)
         bfmt(buf, cap, "%s", v);
     else
@@ -162,7 +125,7 @@ int vp_make(const mf_manifest *m, const vp_request *req, vp_plan *out, char err[
                 }
                 char shown[128], allow[256];
                 shown_with_token(ax, r, i, shown, sizeof shown);
-                format_allowed(ax, allow, sizeof allow);
+                mf_format_allowed(ax, allow, sizeof allow);
                 if (named) {
                     bfmt(err, VP_ERR_MAX, "%s: %s=%s is not allowed for kernel %s (allowed: %s)",
                          r->option, r->name, shown, ks[k]->name, allow);
@@ -187,7 +150,7 @@ int vp_make(const mf_manifest *m, const vp_request *req, vp_plan *out, char err[
             }
             if (skippers[0]) {
                 char vtext[64];
-                format_value(any, v, vtext, sizeof vtext);
+                mf_format_value(any, v, vtext, sizeof vtext);
                 append(skipped, sizeof skipped, "%s%s by %s", skipped[0] ? "; " : "", vtext,
                        skippers);
             }
