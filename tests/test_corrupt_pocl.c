@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cl_device.h"
 #include "clcpack.h"
 
 static const char SOURCE[] =
@@ -124,21 +125,6 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context
 
 /* ------------------------------------------------------------------ */
 /* Device, binaries and the pack                                       */
-
-static int pick_device(void)
-{
-    cl_platform_id plats[8];
-    cl_uint np = 0;
-    if (clGetPlatformIDs(8, plats, &np) != CL_SUCCESS || np == 0)
-        return -1;
-    for (cl_uint i = 0; i < np; i++)
-        if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) == CL_SUCCESS) {
-            cl_int rc;
-            ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
-            return rc == CL_SUCCESS ? 0 : -1;
-        }
-    return -1;
-}
 
 static void options_for(int k, char *buf, size_t cap)
 {
@@ -344,7 +330,7 @@ static void report(const char *what, const tally *t)
 
 int main(void)
 {
-    if (!CHECK(pick_device() == 0, "an OpenCL device (PoCL: apt-get install pocl-opencl-icd)"))
+    if (!CHECK(test_first_device(&dev, &ctx) == 0, "an OpenCL device (PoCL: apt-get install pocl-opencl-icd)"))
         return check_summary();
     for (int k = 0; k < N_KEYS; k++)
         originals[k] = build_original(k, &original_sizes[k]);

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cl_device.h"
 #include "clcpack.h"
 
 static const char TEST_SOURCE[] =
@@ -633,24 +634,9 @@ static void test_threads(const pack_plan *good)
     clcpack_free(data);
 }
 
-static int pick_device(void)
-{
-    cl_platform_id plats[8];
-    cl_uint np = 0;
-    if (clGetPlatformIDs(8, plats, &np) != CL_SUCCESS || np == 0)
-        return -1;
-    for (cl_uint i = 0; i < np; i++)
-        if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) == CL_SUCCESS) {
-            cl_int rc;
-            ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
-            return rc == CL_SUCCESS ? 0 : -1;
-        }
-    return -1;
-}
-
 int main(void)
 {
-    if (!CHECK(pick_device() == 0, "an OpenCL device (PoCL: apt-get install pocl-opencl-icd)"))
+    if (!CHECK(test_first_device(&dev, &ctx) == 0, "an OpenCL device (PoCL: apt-get install pocl-opencl-icd)"))
         return check_summary();
     clcpack_error err;
     CHECK(clcpack_device_query(dev, &here, &err) == CLCPACK_OK, "device query: %s", err.message);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cl_device.h"
 #include "clcpack.h"
 #include "cli_report.h"
 #include "commands.h"
@@ -40,21 +41,6 @@ static cl_context ctx;
 static cl_device_id dev;
 static clcpack_device_info here, gpu;
 static char dir[] = "/tmp/test_merge.XXXXXX";
-
-static int pick_device(void)
-{
-    cl_platform_id plats[8];
-    cl_uint np = 0;
-    if (clGetPlatformIDs(8, plats, &np) != CL_SUCCESS || np == 0)
-        return -1;
-    for (cl_uint i = 0; i < np; i++)
-        if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) == CL_SUCCESS) {
-            cl_int rc;
-            ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
-            return rc == CL_SUCCESS ? 0 : -1;
-        }
-    return -1;
-}
 
 /* A path in the test's folder; each call gets its own buffer (the test
  * names fewer than MAX_PATHS files). */
@@ -380,7 +366,7 @@ int main(void)
 {
     if (!CHECK(mkdtemp(dir) != NULL, "temporary folder"))
         return check_summary();
-    if (!CHECK(pick_device() == 0, "an OpenCL device (PoCL: apt-get install pocl-opencl-icd)"))
+    if (!CHECK(test_first_device(&dev, &ctx) == 0, "an OpenCL device (PoCL: apt-get install pocl-opencl-icd)"))
         return check_summary();
     clcpack_error err;
     CHECK(clcpack_device_query(dev, &here, &err) == CLCPACK_OK, "device query: %s", err.message);
