@@ -1,10 +1,10 @@
 /*
- * bench_first_enqueue — how long the first launch of a program loaded from a
+ * first_enqueue — how long the first launch of a program loaded from a
  * pack takes, against the second. A benchmark, not a test (no pass/fail on
  * time; make test does not run it):
  *
- *   make B=build build/tests/bench_first_enqueue
- *   build/tests/bench_first_enqueue PACK [--kernels DIR] [--size WxH|N]
+ *   make B=build build/bench/first_enqueue
+ *   build/bench/first_enqueue PACK [--kernels DIR] [--size WxH|N]
  *
  * For each entry of PACK, on the default device, it loads the program with
  * clcpack_create_program into a fresh context, runs it twice on one problem
