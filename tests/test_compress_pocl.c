@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "conv_check.h"
 #include "clcpack.h"
 
 /* AMD's Convolve_Def (image convolution, step 5): the filter width is
@@ -54,85 +55,6 @@ static const char DEFAULT_SOURCE[] =
 
 static cl_context ctx;
 static cl_device_id dev;
-
-static float rnd_float(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    float f = (float)((*s >> 40) & 0xFFFFFF) / (float)0x1000000 * 2.0f - 1.0f;
-    return f == 0.0f ? 0.5f : f;
-}
-
-/* One launch at the variant's local size on random data (NaN-poisoned
- * output), checked against a double reference: the warm-up the binary
- * needs, and proof the variant is right. Returns the max error relative to
- * the sum of magnitudes, negative on failure. */
-static double warm_up_and_check(cl_program prog, const char *kernel, int fw, uint64_t seed)
-{
-    const int in_w = OUT_W + fw - 1, in_h = OUT_H + fw - 1;
-    size_t n_in = (size_t)in_w * in_h, n_f = (size_t)fw * fw, n_out = OUT_W * OUT_H;
-    float *in = malloc(n_in * 4), *filt = malloc(n_f * 4), *out = malloc(n_out * 4);
-    for (size_t i = 0; i < n_in; i++)
-        in[i] = rnd_float(&seed);
-    for (size_t i = 0; i < n_f; i++)
-        filt[i] = rnd_float(&seed);
-    for (size_t i = 0; i < n_out; i++)
-        out[i] = NAN;
-    cl_int e[6];
-    cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e[0]);
-    cl_kernel k = clCreateKernel(prog, kernel, &e[1]);
-    cl_mem bi = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n_in * 4, in, &e[2]);
-    cl_mem bf = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n_f * 4, filt, &e[3]);
-    cl_mem bo = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n_out * 4, out, &e[4]);
-    double worst = -1;
-    if (!e[0] && !e[1] && !e[2] && !e[3] && !e[4]) {
-        clSetKernelArg(k, 0, sizeof bi, &bi);
-        clSetKernelArg(k, 1, sizeof bf, &bf);
-        clSetKernelArg(k, 2, sizeof bo, &bo);
-        clSetKernelArg(k, 3, sizeof in_w, &in_w);
-        clSetKernelArg(k, 4, sizeof fw, &fw);
-        size_t global[2] = {OUT_W, OUT_H}, local[2] = {WG, WG};
-        e[5] = clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, NULL);
-        if (!e[5])
-            e[5] = clEnqueueReadBuffer(q, bo, CL_TRUE, 0, n_out * 4, out, 0, NULL, NULL);
-        if (!e[5]) {
-            worst = 0;
-            for (int y = 0; y < OUT_H && worst >= 0; y++)
-                for (int x = 0; x < OUT_W; x++) {
-                    double ref = 0, mag = 0;
-                    for (int r = 0; r < fw; r++)
-                        for (int c = 0; c < fw; c++) {
-                            double t = (double)filt[r * fw + c] * in[(y + r) * in_w + x + c];
-                            ref += t;
-                            mag += fabs(t);
-                        }
-                    double got = out[y * OUT_W + x];
-                    if (isnan(got)) {
-                        worst = -1;
-                        break;
-                    }
-                    double rel = fabs(got - ref) / (mag > 1e-30 ? mag : 1e-30);
-                    if (rel > worst)
-                        worst = rel;
-                }
-        }
-    }
-    if (bi)
-        clReleaseMemObject(bi);
-    if (bf)
-        clReleaseMemObject(bf);
-    if (bo)
-        clReleaseMemObject(bo);
-    if (k)
-        clReleaseKernel(k);
-    if (q)
-        clReleaseCommandQueue(q);
-    free(in);
-    free(filt);
-    free(out);
-    return worst;
-}
 
 static char *read_text(const char *path)
 {
@@ -192,8 +114,12 @@ int main(int argc, char **argv)
                 clReleaseProgram(prog);
             continue;
         }
-        double e = warm_up_and_check(prog, kernel, fw, 1234 + (uint64_t)i);
-        CHECK(e >= 0 && e < 1e-5, "width %d computes right (max rel error %g)", fw, e);
+        /* The launch is also the warm-up the binary needs (work-group
+         * function compiled in). */
+        char why[200] = "";
+        double e = test_conv_check(ctx, dev, prog, kernel, fw, OUT_W, OUT_H, WG, 1234 + (uint64_t)i,
+                                   why, sizeof why);
+        CHECK(e >= 0 && e < 1e-5, "width %d computes right (max rel error %g) %s", fw, e, why);
         clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof sizes[i], &sizes[i], NULL);
         bins[i] = malloc(sizes[i]);
         clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins[i], &bins[i], NULL);

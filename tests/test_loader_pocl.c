@@ -26,6 +26,7 @@
 
 #include "check.h"
 #include "cl_device.h"
+#include "conv_check.h"
 #include "clcpack.h"
 
 static const char TEST_SOURCE[] =
@@ -54,104 +55,15 @@ static clcpack_device_info here;
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
 
-/* Uniform in [-1, 1), never exactly 0 (inputs of zeros hide bugs). */
-static float rnd_float(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    float f = (float)((*s >> 40) & 0xFFFFFF) / (float)0x1000000 * 2.0f - 1.0f;
-    return f == 0.0f ? 0.5f : f;
-}
-
 static void options_for(int width, char *buf, size_t cap)
 {
     snprintf(buf, cap, "-cl-std=CL1.2 -DFILTER_WIDTH=%d -DWG_X=%d -DWG_Y=%d", width, WG, WG);
 }
 
-/* Runs kernel "conv" of prog at filter width fw on random data and checks
- * every output against a double reference. Returns the max error relative
- * to the sum of the magnitudes of the products,
- * or a negative value when something failed (why names it). */
-static double run_and_check(cl_program prog, int fw, uint64_t seed, char *why, size_t cap)
-{
-    const int in_w = OUT_W + fw - 1, in_h = OUT_H + fw - 1;
-    size_t n_in = (size_t)in_w * in_h, n_f = (size_t)fw * fw, n_out = OUT_W * OUT_H;
-    float *in = malloc(n_in * sizeof *in), *filt = malloc(n_f * sizeof *filt),
-          *out = malloc(n_out * sizeof *out);
-    for (size_t i = 0; i < n_in; i++)
-        in[i] = rnd_float(&seed);
-    for (size_t i = 0; i < n_f; i++)
-        filt[i] = rnd_float(&seed);
-    for (size_t i = 0; i < n_out; i++)
-        out[i] = NAN;
-    double result = -1;
-    cl_int e1, e2, e3, e4;
-    cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e1);
-    cl_kernel k = clCreateKernel(prog, "conv", &e2);
-    cl_mem bi = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n_in * sizeof *in, in, &e3);
-    cl_mem bf = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n_f * sizeof *filt, filt, &e4);
-    cl_int e5;
-    cl_mem bo = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n_out * sizeof *out, out, &e5);
-    if (e1 || e2 || e3 || e4 || e5) {
-        snprintf(why, cap, "setup failed: %d %d %d %d %d", e1, e2, e3, e4, e5);
-        goto done;
-    }
-    clSetKernelArg(k, 0, sizeof bi, &bi);
-    clSetKernelArg(k, 1, sizeof bf, &bf);
-    clSetKernelArg(k, 2, sizeof bo, &bo);
-    clSetKernelArg(k, 3, sizeof in_w, &in_w);
-    size_t global[2] = {OUT_W, OUT_H}, local[2] = {WG, WG};
-    cl_int rc = clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, NULL);
-    if (rc == CL_SUCCESS)
-        rc = clEnqueueReadBuffer(q, bo, CL_TRUE, 0, n_out * sizeof *out, out, 0, NULL, NULL);
-    if (rc != CL_SUCCESS) {
-        snprintf(why, cap, "launch or read failed: %d", rc);
-        goto done;
-    }
-    result = 0;
-    for (int y = 0; y < OUT_H; y++)
-        for (int x = 0; x < OUT_W; x++) {
-            double ref = 0, mag = 0;
-            for (int r = 0; r < fw; r++)
-                for (int c = 0; c < fw; c++) {
-                    double t = (double)filt[r * fw + c] * (double)in[(y + r) * in_w + x + c];
-                    ref += t;
-                    mag += fabs(t);
-                }
-            double got = out[y * OUT_W + x];
-            if (isnan(got)) {
-                snprintf(why, cap, "output (%d,%d) never written", x, y);
-                result = -1;
-                goto done;
-            }
-            /* Relative to the sum of magnitudes: a float sum of terms of
-             * both signs can cancel to near zero, the rounding does not. */
-            double rel = fabs(got - ref) / (mag > 1e-30 ? mag : 1e-30);
-            if (rel > result)
-                result = rel;
-        }
-done:
-    if (bi)
-        clReleaseMemObject(bi);
-    if (bf)
-        clReleaseMemObject(bf);
-    if (bo)
-        clReleaseMemObject(bo);
-    if (k)
-        clReleaseKernel(k);
-    if (q)
-        clReleaseCommandQueue(q);
-    free(in);
-    free(filt);
-    free(out);
-    return result;
-}
-
 static int result_ok(cl_program prog, int fw, const char *what)
 {
     char why[256] = "";
-    double err = run_and_check(prog, fw, rng_state++, why, sizeof why);
+    double err = test_conv_check(ctx, dev, prog, "conv", fw, OUT_W, OUT_H, WG, rng_state++, why, sizeof why);
     return CHECK(err >= 0 && err < 1e-5, "%s: width %d computes right (max rel error %g%s%s)", what,
                  fw, err, why[0] ? ", " : "", why);
 }
@@ -350,7 +262,7 @@ static void test_rejected_binary(const pack_plan *good)
     unsigned char *junk = malloc(n);
     uint64_t s = 77;
     for (size_t i = 0; i < n; i++)
-        junk[i] = (unsigned char)(rnd_float(&s) * 127.0f);
+        junk[i] = (unsigned char)(test_rnd_float(&s) * 127.0f);
     if (!CHECK(pocl_rejects_in_child(junk, n),
                "the driver rejects random bytes with CL_INVALID_BINARY (in a child)")) {
         free(junk);
@@ -589,7 +501,7 @@ static void *thread_main(void *arg)
             continue;
         }
         char why[256] = "";
-        double e = run_and_check(prog, fw, seed++, why, sizeof why);
+        double e = test_conv_check(ctx, dev, prog, "conv", fw, OUT_W, OUT_H, WG, seed++, why, sizeof why);
         clReleaseProgram(prog);
         if (e < 0 || e >= 1e-5) {
             snprintf(j->first_error, sizeof j->first_error, "width %d: error %g %s", fw, e, why);
