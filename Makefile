@@ -76,7 +76,7 @@ $(B)/clc-pack: $(B)/clc/main.o $(B)/libclc.a $(B)/libclcpack.a
 $(B)/tests/%: tests/%.c $(TEST_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $^ $(LDLIBS_CL)
+	$(Q)$(CC) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
 
 PACK_DEVICE ?= default
 pack: all
@@ -88,7 +88,7 @@ test: all $(TEST_BIN)
 $(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $^ $(LDLIBS_CL)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
 
 # Start-up, build scaling, pack size and kernel speed on one device
 # (BENCH_DEVICE=SPEC, default the default device); docs/BENCH.md.

@@ -162,9 +162,11 @@ static void make_source(wire_buf *b, const embed_args *x, const unsigned char *d
     put_text(b, line);
     put_text(b, "#include <stddef.h>\n\n");
     put_declarations(b, x->symbol);
-    /* 64-byte alignment keeps the pack on its own cache lines; the reader
-     * does not need it (it reads bytes explicitly), so older compilers
-     * without an alignment spelling still get a working array. */
+    /* 64-byte alignment puts the pack's stored entries (cubins) at aligned
+     * addresses, so the loader hands them to the driver in place instead of
+     * copying them; it is not needed for reading (the reader reads bytes
+     * explicitly), so older compilers without an alignment spelling still
+     * get a working array. */
     put_text(b, "\n#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
                 "#define CLCPACK_EMBED_ALIGN _Alignas(64)\n"
                 "#elif defined(__GNUC__)\n"

@@ -38,6 +38,7 @@ typedef struct merge_pick {
 
 typedef struct merge_args {
     const char *output;
+    int compress_cubins; /* --compress-cubins */
     const char **inputs;
     size_t n_inputs;
 } merge_args;
@@ -45,6 +46,7 @@ typedef struct merge_args {
 static int parse_args(int argc, char **argv, merge_args *x)
 {
     static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+                                             {"compress-cubins", no_argument, NULL, 'Z'},
                                              {"quiet", no_argument, NULL, 'q'},
                                              {"verbose", no_argument, NULL, 'v'},
                                              {"help", no_argument, NULL, 'h'},
@@ -57,6 +59,9 @@ static int parse_args(int argc, char **argv, merge_args *x)
         switch (c) {
         case 'o':
             x->output = optarg;
+            break;
+        case 'Z':
+            x->compress_cubins = 1;
             break;
         case 'q':
             cli_verbosity = -1;
@@ -367,12 +372,15 @@ static int add_pick(clcpack_writer *w, merge_input *in, const merge_pick *pk)
 }
 
 static int write_merged(merge_input *in, size_t n_in, const merge_pick *picks, size_t n_picks,
-                        int any_source, const char *output)
+                        int any_source, const merge_args *x)
 {
+    const char *output = x->output;
     clcpack_writer *w = NULL;
     clcpack_error e;
     /* Binary-only inputs stay binary-only: only their entries lack a source. */
-    if (clcpack_writer_new(any_source ? 0 : CLCPACK_WRITE_NO_SOURCES, &w, &e) != CLCPACK_OK) {
+    uint32_t flags = (any_source ? 0 : CLCPACK_WRITE_NO_SOURCES) |
+                     (x->compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0);
+    if (clcpack_writer_new(flags, &w, &e) != CLCPACK_OK) {
         cli_error("merge: %s", e.message);
         return -1;
     }
@@ -430,7 +438,7 @@ int cmd_merge(int argc, char **argv)
                   conflicts == 1 ? "y" : "ies", x.output);
         goto out;
     }
-    if (write_merged(in, x.n_inputs, picks, n_picks, any_source, x.output) != 0)
+    if (write_merged(in, x.n_inputs, picks, n_picks, any_source, &x) != 0)
         goto out;
     if (cli_verbosity >= 0)
         fprintf(stderr, "clc-pack: merged %zu pack%s into %s: %zu entr%s (%zu duplicate%s "

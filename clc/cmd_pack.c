@@ -506,7 +506,9 @@ int cmd_pack(int argc, char **argv)
         goto out;
 
     clcpack_error e;
-    if (clcpack_writer_new(a.no_sources ? CLCPACK_WRITE_NO_SOURCES : 0, &run.w, &e) !=
+    uint32_t wflags = (a.no_sources ? CLCPACK_WRITE_NO_SOURCES : 0) |
+                      (a.compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0);
+    if (clcpack_writer_new(wflags, &run.w, &e) !=
         CLCPACK_OK) {
         cli_error("%s", e.message);
         goto out;

@@ -18,6 +18,7 @@ enum {
     OPT_PLATFORM,
     OPT_PTXAS,
     OPT_NO_SOURCES,
+    OPT_COMPRESS_CUBINS,
     OPT_NO_CHECK,
     OPT_NO_WARMUP,
     OPT_LIST_DEVICES,
@@ -108,6 +109,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"keep-going", no_argument, NULL, 'k'},
         {"ptxas", required_argument, NULL, OPT_PTXAS},
         {"no-sources", no_argument, NULL, OPT_NO_SOURCES},
+        {"compress-cubins", no_argument, NULL, OPT_COMPRESS_CUBINS},
         {"no-check", no_argument, NULL, OPT_NO_CHECK},
         {"no-warmup", no_argument, NULL, OPT_NO_WARMUP},
         {"list-devices", no_argument, NULL, OPT_LIST_DEVICES},
@@ -183,6 +185,9 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             break;
         case OPT_NO_SOURCES:
             a->no_sources = 1;
+            break;
+        case OPT_COMPRESS_CUBINS:
+            a->compress_cubins = 1;
             break;
         case OPT_NO_CHECK:
             a->no_check = 1;

@@ -21,6 +21,7 @@ typedef struct pack_args {
     long jobs;                  /* -j, default the number of online cores */
     int keep_going;             /* --keep-going / -k */
     int no_sources;             /* --no-sources */
+    int compress_cubins;        /* --compress-cubins */
     int no_check;               /* --no-check */
     int no_warmup;              /* --no-warmup */
     int tune;                   /* --tune: time every variant (docs/TUNING.md) */

@@ -55,6 +55,8 @@ void usage_pack(FILE *f)
         "  --ptxas PATH         NVIDIA: ptxas for cubins (default: PATH, then\n"
         "                       /usr/local/cuda/bin); without one, PTX only\n"
         "  --no-sources         store no kernel sources (no rebuild fallback)\n"
+        "  --compress-cubins    zlib the cubins too (about 6x smaller; by default\n"
+        "                       they are stored as they are, to load fastest)\n"
         "  --no-check           launch each variant once without checking its output\n"
         "                       against the CPU reference\n"
         "  --no-warmup          do not launch at all: on PoCL the binary then lacks the\n"
@@ -144,7 +146,7 @@ void usage_embed(FILE *f)
 
 void usage_merge(FILE *f)
 {
-    fputs("Usage: clc-pack merge PACK... -o FILE\n"
+    fputs("Usage: clc-pack merge PACK... -o FILE [--compress-cubins]\n"
           "\n"
           "Joins packs built on different machines (say a CPU build host and a GPU\n"
           "build host) into one; the loader then picks the entry for whatever device\n"
@@ -154,6 +156,7 @@ void usage_merge(FILE *f)
           "stored once. A conflict names the entry and both files, and nothing is\n"
           "written. The result does not depend on the order of the packs.\n"
           "  -o FILE          the merged pack (written atomically; may be one of the inputs)\n"
+          "  --compress-cubins  zlib the cubins (by default stored as they are)\n"
           "  -q, --quiet      no summary line\n"
           "  -h, --help       this text\n"
           "Exit status: 0, 1 on a conflict, a damaged pack or a file that cannot be\n"

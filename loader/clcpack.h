@@ -12,8 +12,9 @@
  *  - where it takes a `clcpack_error *err`, that may be NULL; when it is not
  *    NULL and the call fails, err->status and err->message say what went
  *    wrong and where (which field, which entry, which offset);
- *  - an open pack (clcpack *) is immutable: every read-only call and
- *    clcpack_create_program may run concurrently from any number of threads
+ *  - an open pack (clcpack *) is immutable but for a locked cache of device
+ *    fingerprints: every read-only call, clcpack_create_program and
+ *    clcpack_create_kernel may run concurrently from any number of threads
  *    on the same handle. A writer (clcpack_writer *) is single-threaded.
  *  - the library keeps no global state.
  *
@@ -206,7 +207,10 @@ CLCPACK_API clcpack_status clcpack_open_file(const char *path, clcpack **out, cl
 CLCPACK_API clcpack_status clcpack_open_memory(const void *data, size_t size, clcpack **out,
                                                clcpack_error *err);
 
-/* Frees the handle. NULL is a no-op. */
+/* Frees the handle, and releases the devices clcpack_create_program kept
+ * a reference to (it retains each device it loads for, up to 8, with their
+ * fingerprints, so that later loads skip the device queries). NULL is a
+ * no-op. */
 CLCPACK_API void clcpack_close(clcpack *p);
 
 CLCPACK_API size_t clcpack_device_count(const clcpack *p);
@@ -332,6 +336,10 @@ typedef struct clcpack_load_options {
  * clCreateProgramWithBinary or clBuildProgram) is a miss: what was created is
  * released and the next form is tried. Bytes reach the driver only after
  * their CRC-32 matched. opts may be NULL; report may be NULL.
+ * The lookup is a hash of the key, built at open, and dev's fingerprint is
+ * queried on its first load only: the cost over the bare driver calls is
+ * then mostly the CRC-32 of the bytes, and for a compressed entry inflating
+ * them (cubins are stored uncompressed for this; docs/FORMAT.md).
  * On success *out is a built program the caller releases. */
 CLCPACK_API clcpack_status clcpack_create_program(const clcpack *p, const clcpack_key *key,
                                                   cl_context ctx, cl_device_id dev,
@@ -339,12 +347,27 @@ CLCPACK_API clcpack_status clcpack_create_program(const clcpack *p, const clcpac
                                                   cl_program *out, clcpack_load_report *report,
                                                   clcpack_error *err);
 
+/* The same, and also the key's kernel: clcpack_create_program already makes
+ * one to check that the program holds it, and this hands it over instead of
+ * releasing it, saving the caller a second clCreateKernel. On success the
+ * caller releases *kernel and *program; on failure both are NULL. */
+CLCPACK_API clcpack_status clcpack_create_kernel(const clcpack *p, const clcpack_key *key,
+                                                 cl_context ctx, cl_device_id dev,
+                                                 const clcpack_load_options *opts,
+                                                 cl_program *program, cl_kernel *kernel,
+                                                 clcpack_load_report *report,
+                                                 clcpack_error *err);
+
 /* ---------------------------------------------------------------------- */
 /* Writing                                                                 */
 
 typedef struct clcpack_writer clcpack_writer; /* opaque, single-threaded */
 
 #define CLCPACK_WRITE_NO_SOURCES 1u /* store no kernel source (binary-only pack) */
+/* Compress cubins like the other binaries. By default they are stored as
+ * they are: a cubin loads in tens of microseconds, and inflating it would
+ * cost more than that (docs/NVIDIA.md); zlib makes them about 6x smaller. */
+#define CLCPACK_WRITE_COMPRESS_CUBINS 2u
 
 CLCPACK_API clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out,
                                               clcpack_error *err);

@@ -1,7 +1,8 @@
 /*
  * codec.h — the blob codecs of docs/FORMAT.md: zlib streams decoded to an
  * exact declared size, and the XOR delta. Internal to libclcpack.
- * codec_read.c is all a reader needs; codec_write.c adds compression.
+ * codec_read.c (with crc32_x86.c, its fast CRC-32) is all a reader needs;
+ * codec_write.c adds compression.
  */
 #ifndef CLCPACK_CODEC_H
 #define CLCPACK_CODEC_H
@@ -11,11 +12,19 @@
 
 #include "clcpack.h"
 
-/* CRC-32 (zlib's) of n bytes, any n. */
+/* CRC-32 (zlib's) of n bytes, any n. Thread-safe. */
 uint32_t clcpk_crc32(const void *data, size_t n);
 
-/* Continues a CRC-32 over more bytes. */
+/* Continues a CRC-32 over more bytes: zlib's crc32(crc, data, n) for any n.
+ * Uses PCLMULQDQ on x86-64 CPUs that have it (crc32_x86.c). Thread-safe. */
 uint32_t clcpk_crc32_more(uint32_t crc, const void *data, size_t n);
+
+/* The same through zlib alone, whatever the CPU: what the fast path is
+ * tested and measured against. */
+uint32_t clcpk_crc32_portable(uint32_t crc, const void *data, size_t n);
+
+/* How clcpk_crc32_more computes long buffers here: "pclmul" or "zlib". */
+const char *clcpk_crc32_method(void);
 
 /* Inflates the zlib stream src[0..n) into exactly raw bytes at dst.
  * CLCPACK_OK when the stream decodes to exactly raw bytes and ends exactly

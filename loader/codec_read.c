@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <zlib.h>
 
-uint32_t clcpk_crc32_more(uint32_t crc, const void *data, size_t n)
+#include "crc32_x86.h"
+
+uint32_t clcpk_crc32_portable(uint32_t crc, const void *data, size_t n)
 {
     const uint8_t *p = data;
     /* crc32() takes a uInt length; feed large blocks in pieces. */
@@ -15,6 +17,30 @@ uint32_t clcpk_crc32_more(uint32_t crc, const void *data, size_t n)
         n -= chunk;
     }
     return crc;
+}
+
+/* Whether long buffers go to clcpk_crc32_pclmul. */
+static int use_pclmul(void)
+{
+#if defined(CLCPK_HAVE_CRC32_PCLMUL)
+    return clcpk_crc32_pclmul_usable();
+#else
+    return 0;
+#endif
+}
+
+uint32_t clcpk_crc32_more(uint32_t crc, const void *data, size_t n)
+{
+#if defined(CLCPK_HAVE_CRC32_PCLMUL)
+    if (n >= CLCPK_CRC32_PCLMUL_MIN_BYTES && use_pclmul())
+        return clcpk_crc32_pclmul(crc, data, n);
+#endif
+    return clcpk_crc32_portable(crc, data, n);
+}
+
+const char *clcpk_crc32_method(void)
+{
+    return use_pclmul() ? "pclmul" : "zlib";
 }
 
 uint32_t clcpk_crc32(const void *data, size_t n)

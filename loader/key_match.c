@@ -119,12 +119,9 @@ clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *in
     clcpack_status st = clcpk_check_key(key, err);
     if (st != CLCPACK_OK)
         return st;
-    size_t n = 0, same_kernel = 0;
-    for (size_t i = 0; i < p->n_entries; i++) {
-        const clcpack_entry_info *e = &p->entries[i].info;
-        if (strcmp(e->kernel, key->kernel) == 0)
-            same_kernel++;
-        if (!clcpk_entry_matches(e, key))
+    size_t n = 0;
+    for (uint32_t i = clcpk_key_index_first(p, key); i != CLCPACK_NONE; i = p->entry_next[i]) {
+        if (!clcpk_entry_matches(&p->entries[i].info, key))
             continue;
         if (n < cap)
             indices[n] = i;
@@ -133,6 +130,10 @@ clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *in
     if (count)
         *count = n;
     if (n == 0) {
+        /* Only the error message needs a scan of every entry. */
+        size_t same_kernel = 0;
+        for (size_t i = 0; i < p->n_entries; i++)
+            same_kernel += strcmp(p->entries[i].info.kernel, key->kernel) == 0;
         char desc[512];
         clcpk_describe_key(key, desc, sizeof desc);
         if (same_kernel)

@@ -23,6 +23,22 @@ static void entry_label(const clcpack *p, size_t i, char *buf, size_t cap)
     snprintf(buf, cap, "entry %zu (%s)", i, key);
 }
 
+/* CLCPACK_OK when the decoded bytes of entry i match its CRC-32. */
+static clcpack_status check_entry_crc(const clcpack *p, size_t i, const uint8_t *bytes,
+                                      clcpack_error *err)
+{
+    const pk_entry *e = &p->entries[i];
+    uint32_t crc = clcpk_crc32(bytes, (size_t)e->info.raw_size);
+    if (crc == e->info.raw_crc32)
+        return CLCPACK_OK;
+    char label[600];
+    entry_label(p, i, label, sizeof label);
+    return clcpk_fail(err, CLCPACK_E_CHECKSUM,
+                      "%s, blob at offset %llu: checksum mismatch: 0x%08x in the index, 0x%08x "
+                      "decoded (the payload is damaged)",
+                      label, (unsigned long long)e->offset, e->info.raw_crc32, crc);
+}
+
 /* Decodes a codec 0 or 1 blob, or the zlib half of codec 2. */
 static clcpack_status unpack(uint32_t codec, const uint8_t *blob, size_t stored, uint8_t *dst,
                              size_t raw, char *why, size_t why_cap)
@@ -67,15 +83,7 @@ clcpack_status clcpk_decode_entry(const clcpack *p, size_t i, uint8_t *dst, clcp
         return clcpk_fail(err, st, "%s, blob at offset %llu: %s", label,
                        (unsigned long long)e->offset, why);
     }
-    uint32_t crc = clcpk_crc32(dst, raw);
-    if (crc != e->info.raw_crc32) {
-        entry_label(p, i, label, sizeof label);
-        return clcpk_fail(err, CLCPACK_E_CHECKSUM,
-                       "%s, blob at offset %llu: checksum mismatch: 0x%08x in the index, 0x%08x "
-                       "decoded (the payload is damaged)",
-                       label, (unsigned long long)e->offset, e->info.raw_crc32, crc);
-    }
-    return CLCPACK_OK;
+    return check_entry_crc(p, i, dst, err);
 }
 
 clcpack_status clcpk_decode_entry_alloc(const clcpack *p, size_t i, uint8_t **out,
@@ -93,6 +101,24 @@ clcpack_status clcpk_decode_entry_alloc(const clcpack *p, size_t i, uint8_t **ou
     }
     *out = buf;
     return CLCPACK_OK;
+}
+
+clcpack_status clcpk_entry_view(const clcpack *p, size_t i, const uint8_t **view,
+                                uint8_t **owned, clcpack_error *err)
+{
+    const pk_entry *e = &p->entries[i];
+    const uint8_t *at = p->data + e->offset;
+    *view = NULL;
+    *owned = NULL;
+    if (e->info.codec == PK_CODEC_STORED && (uintptr_t)at % PK_VIEW_ALIGN == 0) {
+        clcpack_status st = check_entry_crc(p, i, at, err);
+        if (st == CLCPACK_OK)
+            *view = at;
+        return st;
+    }
+    clcpack_status st = clcpk_decode_entry_alloc(p, i, owned, err);
+    *view = *owned;
+    return st;
 }
 
 static clcpack_status decode_source(const clcpack *p, size_t i, uint8_t *dst, clcpack_error *err)

@@ -206,6 +206,12 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
 {
     const w_entry *e = &enc->w->entries[enc->ent_order[pos]];
     clcpack_status st;
+    if (e->kind == CLCPACK_KIND_CUBIN && !(enc->w->flags & CLCPACK_WRITE_COMPRESS_CUBINS)) {
+        /* A cubin loads in tens of microseconds: inflating it would cost
+         * more than the driver call, checking it in place costs a tenth. */
+        enc->ent_blobs[pos] = (blob){NULL, e->size, PK_CODEC_STORED, CLCPACK_NONE, 1, 0};
+        return CLCPACK_OK;
+    }
     uint8_t *delta = malloc(e->size ? e->size : 1);
     if (!delta)
         return CLCPACK_E_NOMEM;
@@ -413,6 +419,14 @@ static clcpack_status serialize(encoder *enc, out_buf *b)
     }
     for (size_t i = 0; i < w->n_entries; i++) {
         blob *bl = &enc->ent_blobs[i];
+        /* Stored entries go to the driver straight from the pack's memory:
+         * align them as malloc would (docs/FORMAT.md, "Ordering"). */
+        if (bl->codec == PK_CODEC_STORED && b->n % PK_STORED_ALIGN) {
+            size_t pad = PK_STORED_ALIGN - b->n % PK_STORED_ALIGN;
+            uint8_t *z = buf_reserve(b, pad);
+            if (z)
+                memset(z, 0, pad);
+        }
         bl->offset = b->n;
         buf_bytes(b, bl->data ? bl->data : w->entries[enc->ent_order[i]].bin, bl->n);
     }

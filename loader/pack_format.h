@@ -40,6 +40,11 @@
 #define PK_CODEC_ZLIB 1u
 #define PK_CODEC_XOR_ZLIB 2u
 
+/* The writer starts every stored entry blob at a multiple of this offset
+ * (zero bytes before it), so that in a pack read into malloc'd memory it
+ * lies as aligned as malloc would place it. Readers do not require it. */
+#define PK_STORED_ALIGN 64u
+
 /* The smallest record of each kind, used to cap counts before allocating. */
 #define PK_COUNTS_RECORD_MIN 16u
 #define PK_DEVICE_RECORD_MIN 88u

@@ -445,6 +445,10 @@ clcpack_status clcpack_open_memory(const void *data, size_t size, clcpack **out,
     p->size = size;
     p->flags = h.flags;
     st = parse_index(p, &h, err);
+    if (st == CLCPACK_OK && (clcpk_key_index_build(p) != CLCPACK_OK ||
+                             clcpk_device_cache_new(p) != CLCPACK_OK))
+        st = clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory indexing %zu entries",
+                        p->n_entries);
     if (st != CLCPACK_OK) {
         clcpack_close(p);
         return st;
@@ -537,6 +541,9 @@ void clcpack_close(clcpack *p)
     free(p->entries);
     free(p->strings);
     free(p->defines);
+    free(p->slot_head);
+    free(p->entry_next);
+    clcpk_device_cache_free(p);
     free(p->owned);
     free(p);
 }

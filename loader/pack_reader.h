@@ -39,7 +39,36 @@ struct clcpack {
     pk_entry *entries;
     char *strings;       /* NUL-terminated copies of every str in the index */
     clcpack_define *defines; /* every entry's defines, back to back */
+    /* Key index (key_index.c): slot_head[hash & slot_mask] is the first
+     * entry of that slot, entry_next[i] the next one; CLCPACK_NONE ends. */
+    uint32_t *slot_head;
+    uint32_t *entry_next;
+    size_t slot_mask;
+    struct pk_fp_cache *fp_cache; /* device fingerprints (device_cache.c) */
 };
+
+/* Builds the key index of an open pack. CLCPACK_OK or CLCPACK_E_NOMEM. */
+clcpack_status clcpk_key_index_build(clcpack *p);
+
+/* The first entry of the key's slot (CLCPACK_NONE for none); the next are
+ * p->entry_next[i]. Candidates still have to be compared with
+ * clcpk_entry_matches. The key must have passed clcpk_check_key. */
+uint32_t clcpk_key_index_first(const clcpack *p, const clcpack_key *key);
+
+/* The fingerprint of dev, queried once per pack and device and then kept
+ * (the library retains the device until clcpack_close, so the handle cannot
+ * be reused for another device meanwhile). *out points into the cache,
+ * valid until clcpack_close, or at `scratch` filled by a fresh query when
+ * the device could not be kept. Safe from many threads. */
+clcpack_status clcpk_device_fingerprint(const clcpack *p, cl_device_id dev,
+                                        clcpack_device_info *scratch,
+                                        const clcpack_device_info **out, clcpack_error *err);
+
+/* Frees the fingerprint cache and releases the devices it retained. */
+void clcpk_device_cache_free(clcpack *p);
+
+/* Creates the (empty) fingerprint cache at open. CLCPACK_OK or E_NOMEM. */
+clcpack_status clcpk_device_cache_new(clcpack *p);
 
 /* Decodes entry i into dst (exactly its raw_size bytes) and checks its
  * CRC-32 (and its delta bases'). On error err says which entry and why. */
@@ -48,6 +77,15 @@ clcpack_status clcpk_decode_entry(const clcpack *p, size_t i, uint8_t *dst, clcp
 /* Decodes entry i into a new malloc'd buffer (raw_size bytes). */
 clcpack_status clcpk_decode_entry_alloc(const clcpack *p, size_t i, uint8_t **out,
                                      clcpack_error *err);
+
+/* Entry i's checked bytes for a driver, as cheaply as possible: a stored
+ * blob (codec 0) at an address aligned to PK_VIEW_ALIGN is checked where it
+ * lies in the pack and *view points at it (*owned NULL); any other blob is
+ * decoded into a malloc'd *owned, and *view is *owned. The caller frees
+ * *owned. Either way *view holds raw_size bytes whose CRC-32 matched. */
+#define PK_VIEW_ALIGN 16 /* what malloc gives, for drivers that parse in place */
+clcpack_status clcpk_entry_view(const clcpack *p, size_t i, const uint8_t **view,
+                                uint8_t **owned, clcpack_error *err);
 
 /* Decodes source i into a new malloc'd buffer of raw_size + 1 bytes, the
  * last one NUL, so it can be handed to clCreateProgramWithSource. */

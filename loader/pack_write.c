@@ -42,9 +42,10 @@ clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out, clcpack_
     if (!out)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_new: out is NULL");
     *out = NULL;
-    if (flags & ~CLCPACK_WRITE_NO_SOURCES)
+    const uint32_t known = CLCPACK_WRITE_NO_SOURCES | CLCPACK_WRITE_COMPRESS_CUBINS;
+    if (flags & ~known)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_new: unknown flags 0x%x",
-                       flags & ~CLCPACK_WRITE_NO_SOURCES);
+                       flags & ~known);
     clcpack_writer *w = calloc(1, sizeof *w);
     if (!w)
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory");

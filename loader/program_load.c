@@ -22,7 +22,9 @@ typedef struct load_ctx {
     const clcpack_key *key;
     cl_context ctx;
     cl_device_id dev;
-    clcpack_device_info here;
+    const clcpack_device_info *here; /* dev's fingerprint */
+    int want_kernel;       /* keep the kernel build_and_check made */
+    cl_kernel kernel;      /* that kernel, when kept */
     const size_t *match;   /* entries with the key, ascending */
     size_t n_match;
     clcpack_load_report *report;
@@ -76,10 +78,15 @@ static cl_int build_and_check(load_ctx *c, cl_program prog, const char *options,
     }
     cl_kernel k = clCreateKernel(prog, c->key->kernel, &rc);
     if (rc != CL_SUCCESS || !k) {
+        if (k)
+            clReleaseKernel(k);
         *what = "clCreateKernel";
         return rc != CL_SUCCESS ? rc : CL_INVALID_KERNEL_NAME;
     }
-    clReleaseKernel(k);
+    if (c->want_kernel)
+        c->kernel = k; /* the caller's: no second clCreateKernel */
+    else
+        clReleaseKernel(k);
     return CL_SUCCESS;
 }
 
@@ -90,27 +97,30 @@ static int try_binary(load_ctx *c, size_t i, cl_program *out)
     const clcpack_entry_info *e = &c->p->entries[i].info;
     const char *label = kind_label(e->kind);
     clcpack_error derr;
+    const uint8_t *view;
     uint8_t *bin;
-    if (clcpk_decode_entry_alloc(c->p, i, &bin, &derr) != CLCPACK_OK) {
+    if (clcpk_entry_view(c->p, i, &view, &bin, &derr) != CLCPACK_OK) {
         clcpk_text_item(&c->why, "%s entry %zu: unreadable: %s", label, i, derr.message);
         return 0;
     }
     size_t len = (size_t)e->raw_size;
-    if (e->kind == CLCPACK_KIND_PTX && bin[len - 1] != '\0') {
+    if (e->kind == CLCPACK_KIND_PTX && view[len - 1] != '\0') {
         /* PTX is stored without the NUL NVIDIA's CL_PROGRAM_BINARIES ends
          * with; give the text back the way the driver produced it. */
-        uint8_t *grown = realloc(bin, len + 1);
+        uint8_t *grown = bin ? realloc(bin, len + 1) : malloc(len + 1);
         if (!grown) {
             free(bin);
             clcpk_text_item(&c->why, "%s entry %zu: out of memory", label, i);
             return 0;
         }
-        bin = grown;
+        if (!bin)
+            memcpy(grown, view, len);
+        view = bin = grown;
         bin[len++] = '\0';
     }
     c->report->attempts++;
     cl_int rc = CL_SUCCESS, bin_status = CL_SUCCESS;
-    const unsigned char *ptr = bin;
+    const unsigned char *ptr = view;
     cl_program prog = clCreateProgramWithBinary(c->ctx, 1, &c->dev, &len, &ptr, &bin_status, &rc);
     free(bin);
     char code[48];
@@ -148,9 +158,9 @@ static int try_native(load_ctx *c, cl_program *out)
         if (e->kind != CLCPACK_KIND_NATIVE)
             continue;
         const clcpack_device_info *d = &c->p->devices[e->device];
-        if (!clcpack_device_binary_compatible(d, &c->here)) {
+        if (!clcpack_device_binary_compatible(d, c->here)) {
             char diff[600];
-            clcpack_device_describe_difference(d, &c->here, diff, sizeof diff);
+            clcpack_device_describe_difference(d, c->here, diff, sizeof diff);
             clcpk_text_item(&c->why, "native entry %zu: %s", i, diff);
             continue;
         }
@@ -172,8 +182,8 @@ static int is_nvidia(const clcpack_device_info *d)
  * than it, newest first (the driver JIT-compiles PTX forward, not back). */
 static int try_nvidia(load_ctx *c, cl_program *out)
 {
-    int nv = is_nvidia(&c->here);
-    uint32_t cc = c->here.nv_cc_major * 10 + c->here.nv_cc_minor;
+    int nv = is_nvidia(c->here);
+    uint32_t cc = c->here->nv_cc_major * 10 + c->here->nv_cc_minor;
     for (size_t m = 0; m < c->n_match; m++) {
         size_t i = c->match[m];
         const clcpack_entry_info *e = &c->p->entries[i].info;
@@ -244,7 +254,7 @@ static size_t pick_source_entry(const load_ctx *c)
         const clcpack_entry_info *e = &c->p->entries[c->match[m]].info;
         if (e->source == CLCPACK_NONE)
             continue;
-        if (clcpack_device_binary_compatible(&c->p->devices[e->device], &c->here))
+        if (clcpack_device_binary_compatible(&c->p->devices[e->device], c->here))
             return c->match[m];
         if (first == SIZE_MAX)
             first = c->match[m];
@@ -270,7 +280,7 @@ static clcpack_status try_source(load_ctx *c, size_t i, cl_program *out, clcpack
     cl_int rc;
     cl_program prog = clCreateProgramWithSource(c->ctx, 1, texts, lens, &rc);
     free(text);
-    clcpk_device_label(&c->here, dev, sizeof dev);
+    clcpk_device_label(c->here, dev, sizeof dev);
     if (rc != CL_SUCCESS || !prog) {
         clcpk_text_item(&c->why, "source (entry %zu, '%s'): clCreateProgramWithSource failed (%s)", i,
                      name, clcpk_cl_error_name(rc, code, sizeof code));
@@ -337,33 +347,41 @@ static clcpack_status no_usable_form(load_ctx *c, uint32_t flags, int has_source
         clcpk_text_add(&t, " and no source");
     else
         clcpk_text_add(&t, " and a source (not used: CLCPACK_LOAD_NO_SOURCE)");
-    clcpk_device_label(&c->here, label, sizeof label);
+    clcpk_device_label(c->here, label, sizeof label);
     clcpk_text_add(&t, "; this device is %s", label);
-    if (is_nvidia(&c->here))
-        clcpk_text_add(&t, " (sm_%u)", c->here.nv_cc_major * 10 + c->here.nv_cc_minor);
+    if (is_nvidia(c->here))
+        clcpk_text_add(&t, " (sm_%u)", c->here->nv_cc_major * 10 + c->here->nv_cc_minor);
     return clcpk_fail(err, CLCPACK_E_NO_USABLE_FORM, "%s", msg);
 }
 
-clcpack_status clcpack_create_program(const clcpack *p, const clcpack_key *key, cl_context ctx,
-                                      cl_device_id dev, const clcpack_load_options *opts,
-                                      cl_program *out, clcpack_load_report *report,
-                                      clcpack_error *err)
+/* The longest match list kept on the stack; a key rarely has more than a
+ * few forms per device. */
+#define MATCH_STACK 32
+
+/* clcpack_create_program and clcpack_create_kernel: kernel_out NULL for
+ * the first. `api` names the caller in argument errors. */
+static clcpack_status load(const char *api, const clcpack *p, const clcpack_key *key,
+                           cl_context ctx, cl_device_id dev, const clcpack_load_options *opts,
+                           cl_program *out, cl_kernel *kernel_out, clcpack_load_report *report,
+                           clcpack_error *err)
 {
     clcpack_load_report local;
     if (!report)
         report = &local;
-    memset(report, 0, sizeof *report);
     report->path = CLCPACK_PATH_NONE;
     report->entry = CLCPACK_NONE;
+    report->attempts = 0;
+    report->why[0] = '\0';
     if (out)
         *out = NULL;
+    if (kernel_out)
+        *kernel_out = NULL;
     if (!p || !ctx || !dev || !out)
-        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_create_program: %s is NULL",
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "%s: %s is NULL", api,
                        !p ? "pack" : !ctx ? "context" : !dev ? "device" : "out");
     if (opts && opts->struct_size < offsetof(clcpack_load_options, flags) + sizeof opts->flags)
-        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
-                       "clcpack_create_program: opts->struct_size %zu is too small",
-                       opts->struct_size);
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "%s: opts->struct_size %zu is too small",
+                       api, opts->struct_size);
     uint32_t flags = opts ? opts->flags : 0;
     clcpack_status st = clcpk_check_key(key, err);
     if (st != CLCPACK_OK)
@@ -376,20 +394,24 @@ clcpack_status clcpack_create_program(const clcpack *p, const clcpack_key *key, 
     c.dev = dev;
     c.report = report;
     c.flags = flags;
+    c.want_kernel = kernel_out != NULL;
     clcpk_text_init(&c.why, report->why, sizeof report->why);
 
-    size_t n = 0;
-    st = clcpack_find(p, key, NULL, 0, &n, err);
+    size_t n = 0, on_stack[MATCH_STACK], *match = on_stack;
+    st = clcpack_find(p, key, on_stack, MATCH_STACK, &n, err);
     if (st != CLCPACK_OK)
         return st;
-    size_t *match = malloc(n * sizeof *match);
-    if (!match)
-        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory");
-    clcpack_find(p, key, match, n, &n, NULL);
+    if (n > MATCH_STACK) {
+        if (!(match = malloc(n * sizeof *match)))
+            return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory");
+        clcpack_find(p, key, match, n, &n, NULL);
+    }
     c.match = match;
     c.n_match = n;
-    if ((st = clcpack_device_query(dev, &c.here, err)) != CLCPACK_OK) {
-        free(match);
+    clcpack_device_info scratch;
+    if ((st = clcpk_device_fingerprint(p, dev, &scratch, &c.here, err)) != CLCPACK_OK) {
+        if (match != on_stack)
+            free(match);
         return st;
     }
 
@@ -399,9 +421,9 @@ clcpack_status clcpack_create_program(const clcpack *p, const clcpack_key *key, 
     else
         found = try_native(&c, out) || try_nvidia(&c, out);
 
-    size_t src = pick_source_entry(&c);
     st = CLCPACK_OK;
     if (!found) {
+        size_t src = pick_source_entry(&c);
         if (src == SIZE_MAX) {
             clcpk_text_item(&c.why, "source: none stored");
             st = no_usable_form(&c, flags, 0, err);
@@ -412,6 +434,30 @@ clcpack_status clcpack_create_program(const clcpack *p, const clcpack_key *key, 
             st = try_source(&c, src, out, err);
         }
     }
-    free(match);
+    if (kernel_out)
+        *kernel_out = st == CLCPACK_OK ? c.kernel : NULL;
+    if (match != on_stack)
+        free(match);
     return st;
+}
+
+clcpack_status clcpack_create_program(const clcpack *p, const clcpack_key *key, cl_context ctx,
+                                      cl_device_id dev, const clcpack_load_options *opts,
+                                      cl_program *out, clcpack_load_report *report,
+                                      clcpack_error *err)
+{
+    return load("clcpack_create_program", p, key, ctx, dev, opts, out, NULL, report, err);
+}
+
+clcpack_status clcpack_create_kernel(const clcpack *p, const clcpack_key *key, cl_context ctx,
+                                     cl_device_id dev, const clcpack_load_options *opts,
+                                     cl_program *program, cl_kernel *kernel,
+                                     clcpack_load_report *report, clcpack_error *err)
+{
+    if (!kernel) {
+        if (program)
+            *program = NULL;
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_create_kernel: kernel is NULL");
+    }
+    return load("clcpack_create_kernel", p, key, ctx, dev, opts, program, kernel, report, err);
 }

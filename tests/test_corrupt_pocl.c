@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "test_rng.h"
 #include "cl_device.h"
 #include "clcpack.h"
 
@@ -298,13 +299,7 @@ static void try_pack(const uint8_t *data, size_t size, int allow_source, tally *
 }
 
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t rnd(void) { return test_rng_next(&rng); }
 
 static uint64_t le64(const uint8_t *p)
 {

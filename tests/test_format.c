@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "test_rng.h"
 #include "clcpack.h"
 
 /* ------------------------------------------------------------------ */
@@ -25,19 +26,9 @@
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t rnd(void) { return test_rng_next(&rng); }
 
-static void fill_random(uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        p[i] = (uint8_t)(rnd() >> 24);
-}
+static void fill_random(uint8_t *p, size_t n) { test_rng_fill(&rng, p, n); }
 
 /* ------------------------------------------------------------------ */
 /* A corpus of devices, sources and entries                            */

@@ -14,8 +14,13 @@
  *  - a pack without sources, built for another device, is refused naming
  *    both devices;
  *  - the load flags, a missing key, a stored source that fails to build;
+ *  - clcpack_create_kernel hands over the kernel the load made, and the
+ *    device is queried on the first load of an open pack only (a shim
+ *    counts the library's clGetDeviceInfo/clGetPlatformInfo calls);
  *  - 8 threads loading from one handle at once.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -54,6 +59,39 @@ static cl_device_id dev;
 static clcpack_device_info here;
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
+
+/* ------------------------------------------------------------------ */
+/* A shim that counts device and platform queries while armed. The real
+ * functions are looked up before any thread starts, so threads only read. */
+
+static int query_shim_armed;
+static unsigned long query_calls;
+typedef cl_int(CL_API_CALL *info_fn)(void *, cl_uint, size_t, void *, size_t *);
+static info_fn real_device_info, real_platform_info;
+
+static void query_shim_init(void)
+{
+    *(void **)&real_device_info = dlsym(RTLD_NEXT, "clGetDeviceInfo");
+    *(void **)&real_platform_info = dlsym(RTLD_NEXT, "clGetPlatformInfo");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param, size_t size,
+                                                void *value, size_t *size_ret)
+{
+    query_calls += query_shim_armed;
+    if (!real_device_info)
+        return CL_INVALID_DEVICE;
+    return real_device_info(d, param, size, value, size_ret);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id pl, cl_platform_info param,
+                                                  size_t size, void *value, size_t *size_ret)
+{
+    query_calls += query_shim_armed;
+    if (!real_platform_info)
+        return CL_INVALID_PLATFORM;
+    return real_platform_info(pl, param, size, value, size_ret);
+}
 
 static void options_for(int width, char *buf, size_t cap)
 {
@@ -306,7 +344,8 @@ static void test_rejected_binary(const pack_plan *good)
 }
 
 /* The writer lays blobs out as sources then entries, back to back after
- * the 64-byte header (docs/FORMAT.md): the payload offset of entry i. */
+ * the 64-byte header, stored entries at multiples of 64 (docs/FORMAT.md):
+ * the payload offset of entry i. */
 static size_t entry_blob_offset(const clcpack *p, size_t i)
 {
     size_t off = 64;
@@ -315,10 +354,13 @@ static size_t entry_blob_offset(const clcpack *p, size_t i)
         clcpack_get_source(p, s, &si);
         off += si.stored_size;
     }
-    for (size_t k = 0; k < i; k++) {
+    for (size_t k = 0; k <= i; k++) {
         clcpack_entry_info e;
         clcpack_get_entry(p, k, &e);
-        off += e.stored_size;
+        if (e.codec == 0)
+            off = (off + 63) / 64 * 64;
+        if (k < i)
+            off += e.stored_size;
     }
     return off;
 }
@@ -469,6 +511,80 @@ static void test_nvidia_forms_elsewhere(const pack_plan *good)
     }
 }
 
+static void test_create_kernel(const pack_plan *good)
+{
+    size_t size;
+    void *data = make_pack(good, &size);
+    clcpack *p = open_pack(data, size);
+    if (!p) {
+        clcpack_free(data);
+        return;
+    }
+    clcpack_define def = {"FILTER_WIDTH", "5"};
+    clcpack_key key = {"conv", &def, 1, {WG, WG, 1}};
+    clcpack_load_report rep;
+    clcpack_error err;
+    for (int from_source = 0; from_source < 2; from_source++) {
+        clcpack_load_options opts = {sizeof opts, from_source ? CLCPACK_LOAD_NO_BINARY : 0};
+        cl_program prog = NULL;
+        cl_kernel k = NULL;
+        clcpack_status st = clcpack_create_kernel(p, &key, ctx, dev, &opts, &prog, &k, &rep, &err);
+        char name[64] = "";
+        cl_program owner = NULL;
+        if (k) {
+            clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+            clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof owner, &owner, NULL);
+        }
+        if (CHECK(st == CLCPACK_OK && k && prog && owner == prog && strcmp(name, "conv") == 0 &&
+                      rep.path == (from_source ? CLCPACK_PATH_SOURCE : CLCPACK_PATH_NATIVE),
+                  "clcpack_create_kernel (%s) gives kernel '%s' of the program it returns: %d %s",
+                  from_source ? "source" : "native", name, st, st ? err.message : rep.why))
+            result_ok(prog, 5, "create_kernel");
+        if (k)
+            clReleaseKernel(k);
+        if (prog)
+            clReleaseProgram(prog);
+    }
+    cl_program prog = (cl_program)1;
+    cl_kernel k = (cl_kernel)1;
+    clcpack_define missing = {"FILTER_WIDTH", "9"};
+    clcpack_key absent = {"conv", &missing, 1, {WG, WG, 1}};
+    clcpack_status st = clcpack_create_kernel(p, &absent, ctx, dev, NULL, &prog, &k, NULL, &err);
+    CHECK(st == CLCPACK_E_NOT_FOUND && !prog && !k,
+          "a missing key gives neither program nor kernel: %d", st);
+    st = clcpack_create_kernel(p, &key, ctx, dev, NULL, &prog, NULL, NULL, &err);
+    CHECK(st == CLCPACK_E_INVALID_ARG && !prog && strstr(err.message, "kernel is NULL"),
+          "a NULL kernel pointer is refused: %s", err.message);
+
+    /* The device is queried on the first load of this handle only... */
+    unsigned long calls[3];
+    clcpack *fresh = open_pack(data, size);
+    for (int i = 0; fresh && i < 3; i++) {
+        if (i == 2) {
+            /* ...and again by a new handle. */
+            clcpack_close(fresh);
+            fresh = open_pack(data, size);
+        }
+        query_calls = 0;
+        query_shim_armed = 1;
+        prog = NULL;
+        st = fresh ? load(fresh, 3 + 2 * (i % 2), 0, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
+        query_shim_armed = 0;
+        calls[i] = query_calls;
+        CHECK(st == CLCPACK_OK, "load %d: %s", i, st ? err.message : "");
+        if (prog)
+            clReleaseProgram(prog);
+    }
+    printf("device queries: %lu on a handle's first load, %lu on the next, %lu on a new handle\n",
+           calls[0], calls[1], calls[2]);
+    CHECK(fresh && calls[0] >= 10 && calls[1] == 0 && calls[2] == calls[0],
+          "device queries: %lu on a handle's first load, %lu on the next, %lu on a new handle",
+          calls[0], calls[1], calls[2]);
+    clcpack_close(fresh);
+    clcpack_close(p);
+    clcpack_free(data);
+}
+
 typedef struct thread_job {
     const clcpack *p;
     int id;
@@ -496,10 +612,17 @@ static void *thread_main(void *arg)
         clcpack_load_options opts = {sizeof opts, j->id < 2 && it == 0 ? CLCPACK_LOAD_NO_BINARY : 0};
         clcpack_load_report rep;
         cl_program prog = NULL;
-        if (clcpack_create_program(j->p, &key, ctx, dev, &opts, &prog, &rep, &err) != CLCPACK_OK) {
+        cl_kernel kernel = NULL;
+        /* Odd threads take the kernel too. */
+        clcpack_status st =
+            j->id % 2 ? clcpack_create_kernel(j->p, &key, ctx, dev, &opts, &prog, &kernel, &rep, &err)
+                      : clcpack_create_program(j->p, &key, ctx, dev, &opts, &prog, &rep, &err);
+        if (st != CLCPACK_OK || (j->id % 2 && !kernel)) {
             snprintf(j->first_error, sizeof j->first_error, "create: %s", err.message);
             continue;
         }
+        if (kernel)
+            clReleaseKernel(kernel);
         char why[256] = "";
         double e = test_conv_check(ctx, dev, prog, "conv", fw, OUT_W, OUT_H, WG, seed++, why, sizeof why);
         clReleaseProgram(prog);
@@ -548,6 +671,7 @@ static void test_threads(const pack_plan *good)
 
 int main(void)
 {
+    query_shim_init();
     if (!CHECK(test_first_device(&dev, &ctx) == 0, "an OpenCL device (PoCL: apt-get install pocl-opencl-icd)"))
         return check_summary();
     clcpack_error err;
@@ -574,6 +698,7 @@ int main(void)
         test_damaged_payload(&good);
         test_binary_only(&good);
         test_nvidia_forms_elsewhere(&good);
+        test_create_kernel(&good);
         test_threads(&good);
     }
     for (int i = 0; i < N_WIDTHS; i++)

@@ -169,6 +169,8 @@ static cl_program bare_load(const pass *s, const unsigned char *bytes, size_t le
     return prog;
 }
 
+/* clcpack_create_kernel: the same three driver calls as bare_load, with
+ * the lookup, the checks and the decode in front. */
 static cl_program loader_load(const pass *s, const clcpack_key *key, su_form f, double *ms,
                               char *err, size_t cap)
 {
@@ -176,23 +178,16 @@ static cl_program loader_load(const pass *s, const clcpack_key *key, su_form f, 
     clcpack_load_report rep;
     clcpack_error e;
     cl_program prog = NULL;
+    cl_kernel k = NULL;
     double t0 = bench_now_ms();
-    clcpack_status st =
-        clcpack_create_program(s->plan->pack, key, s->dev.ctx, s->dev.dev, &opts, &prog, &rep, &e);
-    cl_int rc = CL_SUCCESS;
-    cl_kernel k = st == CLCPACK_OK ? clCreateKernel(prog, key->kernel, &rc) : NULL;
+    clcpack_status st = clcpack_create_kernel(s->plan->pack, key, s->dev.ctx, s->dev.dev, &opts,
+                                              &prog, &k, &rep, &e);
     *ms = bench_now_ms() - t0;
     if (st != CLCPACK_OK) {
-        bfmt(err, cap, "clcpack_create_program: %s", e.message);
+        bfmt(err, cap, "clcpack_create_kernel: %s", e.message);
         return NULL;
     }
-    if (k)
-        clReleaseKernel(k);
-    if (rc != CL_SUCCESS) {
-        bfmt(err, cap, "clCreateKernel after clcpack_create_program failed (%d)", (int)rc);
-        clReleaseProgram(prog);
-        return NULL;
-    }
+    clReleaseKernel(k);
     if (rep.path != form_path(f)) {
         /* A loader that ignores the flag took another form: its time would
          * be credited to the wrong one. */
@@ -373,7 +368,8 @@ int su_measure(const su_plan *plan, int fd)
     /* Launches are host-timed: a first launch's cost is mostly on the host
      * (compiling a work-group function, loading a module), outside the
      * span an event's profile covers. */
-    if (!(s.q = bench_queue(&s.dev, 0, err)) ||
+    double tq = 0;
+    if (!(s.q = bench_queue(&s.dev, 0, err)) || (tq = bench_now_ms(), 0) ||
         clcpack_device_query(s.dev.dev, &s.here, &ce) != CLCPACK_OK) {
         fprintf(stderr, "startup: %s\n", s.q ? ce.message : err);
         if (s.q)
@@ -381,6 +377,7 @@ int su_measure(const su_plan *plan, int fd)
         bench_device_close(&s.dev);
         return 1;
     }
+    emit(&s, SU_KEY_PROCESS, SU_SOURCE, SU_DEVQUERY, bench_now_ms() - tq);
     warm_up_driver(&s);
 
     for (size_t k = 0; k < plan->n && !s.broken; k++) {

@@ -43,6 +43,8 @@ typedef enum su_metric {
     SU_DECODE,          /* binary forms: lookup + inflate + CRC-32 */
     SU_FAILED,          /* the form could not be measured (ms unused) */
     SU_CONTEXT,         /* process-wide: clCreateContext, key SU_KEY_PROCESS */
+    SU_DEVQUERY,        /* process-wide: one clcpack_device_query, the queries an
+                           open pack makes on its first load for a device */
     SU_NMETRICS
 } su_metric;
 

@@ -1,0 +1,100 @@
+/*
+ * device_cache.c — each device's fingerprint, queried once per open pack.
+ *
+ * A fingerprint takes about fifteen clGetDeviceInfo/clGetPlatformInfo calls,
+ * a few microseconds: as much as the whole driver call when a cubin loads.
+ * A device's fingerprint cannot change while the process runs, so the first
+ * load on a device queries it and later loads reuse it.
+ *
+ * A cl_device_id is only a pointer: a released sub-device's address could be
+ * handed out again for another device. The cache therefore retains every
+ * device it keeps (clRetainDevice; a no-op for root devices) until
+ * clcpack_close, so no other device can take its address meanwhile. A device
+ * that cannot be retained (an OpenCL 1.1 platform) is queried every time.
+ *
+ * The cache is the one part of an open pack that changes after open: a
+ * mutex guards it, and is never held across a driver call.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pack_reader.h"
+
+#define FP_CACHE_SLOTS 8 /* more devices than this are queried every time */
+
+struct pk_fp_cache {
+    pthread_mutex_t lock;
+    size_t n;
+    cl_device_id dev[FP_CACHE_SLOTS];
+    clcpack_device_info info[FP_CACHE_SLOTS];
+};
+
+clcpack_status clcpk_device_cache_new(clcpack *p)
+{
+    struct pk_fp_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return CLCPACK_E_NOMEM;
+    if (pthread_mutex_init(&c->lock, NULL) != 0) {
+        free(c);
+        return CLCPACK_E_NOMEM;
+    }
+    p->fp_cache = c;
+    return CLCPACK_OK;
+}
+
+void clcpk_device_cache_free(clcpack *p)
+{
+    struct pk_fp_cache *c = p->fp_cache;
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++)
+        clReleaseDevice(c->dev[i]);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+    p->fp_cache = NULL;
+}
+
+static const clcpack_device_info *lookup(struct pk_fp_cache *c, cl_device_id dev)
+{
+    const clcpack_device_info *hit = NULL;
+    pthread_mutex_lock(&c->lock);
+    for (size_t i = 0; i < c->n && !hit; i++)
+        if (c->dev[i] == dev)
+            hit = &c->info[i];
+    pthread_mutex_unlock(&c->lock);
+    return hit;
+}
+
+clcpack_status clcpk_device_fingerprint(const clcpack *p, cl_device_id dev,
+                                        clcpack_device_info *scratch,
+                                        const clcpack_device_info **out, clcpack_error *err)
+{
+    struct pk_fp_cache *c = p->fp_cache;
+    const clcpack_device_info *hit = lookup(c, dev);
+    *out = hit ? hit : scratch;
+    if (hit)
+        return CLCPACK_OK;
+    clcpack_status st = clcpack_device_query(dev, scratch, err);
+    if (st != CLCPACK_OK || clRetainDevice(dev) != CL_SUCCESS)
+        return st;
+    pthread_mutex_lock(&c->lock);
+    /* Another thread may have added it since the lookup. */
+    for (size_t i = 0; i < c->n && !hit; i++)
+        if (c->dev[i] == dev)
+            hit = &c->info[i];
+    int keep = !hit && c->n < FP_CACHE_SLOTS;
+    if (keep) {
+        /* Entries are filled before n counts them and never change after:
+         * readers under the lock see whole entries only. */
+        c->dev[c->n] = dev;
+        memcpy(&c->info[c->n], scratch, sizeof *scratch);
+        hit = &c->info[c->n];
+        c->n++;
+    }
+    pthread_mutex_unlock(&c->lock);
+    if (!keep)
+        clReleaseDevice(dev);
+    *out = hit ? hit : scratch;
+    return CLCPACK_OK;
+}

@@ -1,0 +1,344 @@
+/*
+ * test_fast_load.c — what makes a load cheap, checked without a device:
+ *  - the key index built at open finds exactly what a scan of every entry
+ *    finds, in ascending order, whatever order the defines are given in;
+ *  - cubins are stored uncompressed by default and compressed with
+ *    CLCPACK_WRITE_COMPRESS_CUBINS;
+ *  - stored entry blobs start at multiples of 64 bytes, the loader checks
+ *    them in place without a copy, copies them when the memory is
+ *    unaligned, and refuses them, in place or not, when a byte is damaged.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "test_rng.h"
+#include "clcpack.h"
+#include "pack_format.h"
+#include "pack_reader.h"
+
+static uint64_t rng = 0x243F6A8885A308D3ull;
+
+static uint64_t rnd(void) { return test_rng_next(&rng); }
+
+static void make_device(clcpack_device_info *d, const char *name, uint32_t vendor, uint32_t cc)
+{
+    memset(d, 0, sizeof *d);
+    snprintf(d->platform_name, sizeof d->platform_name, "Test Platform");
+    snprintf(d->platform_version, sizeof d->platform_version, "OpenCL 3.0");
+    snprintf(d->device_name, sizeof d->device_name, "%s", name);
+    snprintf(d->device_version, sizeof d->device_version, "OpenCL 3.0");
+    snprintf(d->driver_version, sizeof d->driver_version, "1.0");
+    snprintf(d->opencl_c_version, sizeof d->opencl_c_version, "OpenCL C 1.2");
+    d->device_type = CL_DEVICE_TYPE_GPU;
+    d->vendor_id = vendor;
+    d->address_bits = 64;
+    d->nv_cc_major = cc / 10;
+    d->nv_cc_minor = cc % 10;
+}
+
+/* A binary that zlib shrinks a lot: text-like, with some variety. */
+static uint8_t *compressible(size_t n, unsigned salt)
+{
+    uint8_t *b = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        b[i] = (uint8_t)("\177ELF cubin section .text.kernel "[i % 32] + (i / 997 + salt) % 3);
+    return b;
+}
+
+/* ------------------------------------------------------------------ */
+/* The key index against a scan                                        */
+
+#define N_KERNELS 7
+#define DEF_NAMES 4
+
+typedef struct key_buf {
+    char kernel[16];
+    char names[DEF_NAMES][8], values[DEF_NAMES][8];
+    clcpack_define defs[DEF_NAMES];
+    clcpack_key key;
+} key_buf;
+
+/* A random key: kernel k0..k6, any subset of four defines with small
+ * values (some bare), one of three work-groups. */
+static void random_key(key_buf *k)
+{
+    memset(k, 0, sizeof *k);
+    snprintf(k->kernel, sizeof k->kernel, "k%u", (unsigned)(rnd() % N_KERNELS));
+    size_t n = 0;
+    for (int d = 0; d < DEF_NAMES; d++) {
+        if (rnd() % 2)
+            continue;
+        snprintf(k->names[n], sizeof k->names[n], "D%d", d);
+        unsigned v = (unsigned)(rnd() % 4);
+        if (v)
+            snprintf(k->values[n], sizeof k->values[n], "%u", v);
+        k->defs[n].name = k->names[n];
+        k->defs[n].value = v ? k->values[n] : (rnd() % 2 ? "" : NULL);
+        n++;
+    }
+    static const uint32_t wgs[3][3] = {{16, 16, 1}, {8, 8, 1}, {0, 0, 0}};
+    const uint32_t *wg = wgs[rnd() % 3];
+    k->key = (clcpack_key){k->kernel, k->defs, n, {wg[0], wg[1], wg[2]}};
+}
+
+static void reverse_defines(key_buf *k)
+{
+    for (size_t i = 0, j = k->key.define_count; j-- > i + 1; i++) {
+        clcpack_define t = k->defs[i];
+        k->defs[i] = k->defs[j];
+        k->defs[j] = t;
+    }
+}
+
+/* Compares clcpack_find with a scan of every entry for one key. */
+static int find_agrees(const clcpack *p, const clcpack_key *key)
+{
+    size_t want[512], n_want = 0, got[512], n_got = 0;
+    for (size_t i = 0; i < p->n_entries; i++)
+        if (clcpk_entry_matches(&p->entries[i].info, key))
+            want[n_want++] = i;
+    clcpack_status st = clcpack_find(p, key, got, 512, &n_got, NULL);
+    if (n_want == 0)
+        return st == CLCPACK_E_NOT_FOUND && n_got == 0;
+    return st == CLCPACK_OK && n_got == n_want && memcmp(got, want, n_want * sizeof *want) == 0;
+}
+
+static void test_key_index(void)
+{
+    clcpack_device_info devs[2];
+    make_device(&devs[0], "GPU A", 0x1234, 0);
+    make_device(&devs[1], "GPU B", 0x10DE, 90);
+    clcpack_writer *w = NULL;
+    clcpack_error err;
+    if (!CHECK(clcpack_writer_new(0, &w, &err) == CLCPACK_OK, "writer_new"))
+        return;
+    uint32_t di[2];
+    clcpack_writer_add_device(w, &devs[0], &di[0], &err);
+    clcpack_writer_add_device(w, &devs[1], &di[1], &err);
+    uint8_t bin[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    size_t added = 0;
+    for (int i = 0; i < 400; i++) {
+        key_buf k;
+        random_key(&k);
+        clcpack_entry_spec s;
+        memset(&s, 0, sizeof s);
+        s.struct_size = sizeof s;
+        s.kernel = k.key.kernel;
+        s.defines = k.key.defines;
+        s.define_count = k.key.define_count;
+        memcpy(s.wg, k.key.wg, sizeof s.wg);
+        s.device = di[i % 2];
+        s.source = CLCPACK_NONE;
+        s.kind = i % 2 ? CLCPACK_KIND_CUBIN : CLCPACK_KIND_NATIVE;
+        s.arch = i % 2 ? 90 : 0;
+        s.binary = bin;
+        s.binary_size = sizeof bin;
+        /* A key drawn twice for the same device is a no-op (same bytes). */
+        added += clcpack_writer_add_entry(w, &s, &err) == CLCPACK_OK;
+    }
+    void *data = NULL;
+    size_t size = 0;
+    clcpack *p = NULL;
+    if (!CHECK(clcpack_writer_write_memory(w, &data, &size, &err) == CLCPACK_OK &&
+                   clcpack_open_memory(data, size, &p, &err) == CLCPACK_OK,
+               "key index pack: %s", err.message)) {
+        clcpack_writer_free(w);
+        clcpack_free(data);
+        return;
+    }
+    /* Every entry's own key, its defines in stored and in reverse order. */
+    size_t agree = 0, several = 0;
+    for (size_t i = 0; i < p->n_entries; i++) {
+        const clcpack_entry_info *e = &p->entries[i].info;
+        key_buf k = {0};
+        for (size_t d = 0; d < e->define_count; d++)
+            k.defs[d] = e->defines[d];
+        k.key = (clcpack_key){e->kernel, k.defs, e->define_count, {e->wg[0], e->wg[1], e->wg[2]}};
+        size_t n = 0;
+        clcpack_find(p, &k.key, NULL, 0, &n, NULL);
+        several += n > 1;
+        agree += find_agrees(p, &k.key);
+        reverse_defines(&k);
+        agree += find_agrees(p, &k.key);
+    }
+    CHECK(agree == 2 * p->n_entries && several > 0,
+          "the index finds what a scan finds for all %zu entries' keys, defines in either order "
+          "(%zu agree; %zu keys with several entries)",
+          p->n_entries, agree, several);
+    /* Random keys, most of them in no entry, and near misses of real ones. */
+    size_t random_agree = 0, absent = 0;
+    for (int i = 0; i < 3000; i++) {
+        key_buf k;
+        random_key(&k);
+        if (i % 3 == 0 && k.key.define_count)
+            k.key.define_count--; /* a subset of a drawn set */
+        if (i % 5 == 0)
+            k.key.wg[2] = 2;
+        size_t n = 0;
+        absent += clcpack_find(p, &k.key, NULL, 0, &n, NULL) == CLCPACK_E_NOT_FOUND;
+        random_agree += find_agrees(p, &k.key);
+    }
+    CHECK(random_agree == 3000 && absent > 0 && absent < 3000,
+          "3000 random keys: index and scan agree on %zu (%zu absent)", random_agree, absent);
+    key_buf miss = {0};
+    miss.key = (clcpack_key){"k1", NULL, 0, {1, 2, 3}};
+    CHECK(clcpack_find(p, &miss.key, NULL, 0, NULL, &err) == CLCPACK_E_NOT_FOUND &&
+              strstr(err.message, "entries of k1, none with this define set"),
+          "a missing key still counts the kernel's entries: %s", err.message);
+    printf("key index: %zu entries (%zu added), %zu slots\n", p->n_entries, added,
+           p->slot_mask + 1);
+    clcpack_close(p);
+    clcpack_free(data);
+    clcpack_writer_free(w);
+}
+
+/* ------------------------------------------------------------------ */
+/* Stored cubins                                                       */
+
+#define N_CUBINS 6
+
+/* A pack with a native entry and N_CUBINS cubins (and a source). */
+static void *cubin_pack(uint32_t flags, size_t *size)
+{
+    clcpack_device_info d;
+    make_device(&d, "NVIDIA Test", 0x10DE, 90);
+    clcpack_writer *w = NULL;
+    clcpack_error err;
+    void *data = NULL;
+    if (clcpack_writer_new(flags, &w, &err) != CLCPACK_OK)
+        return NULL;
+    uint32_t di, si;
+    static const char src[] = "__kernel void conv(void) {}\n";
+    clcpack_writer_add_device(w, &d, &di, &err);
+    clcpack_writer_add_source(w, "conv.cl", src, sizeof src - 1, &si, &err);
+    int ok = 1;
+    for (int i = 0; i <= N_CUBINS; i++) {
+        char value[8];
+        snprintf(value, sizeof value, "%d", 3 + 2 * i);
+        clcpack_define def = {"FILTER_WIDTH", value};
+        clcpack_entry_spec s;
+        memset(&s, 0, sizeof s);
+        s.struct_size = sizeof s;
+        s.kernel = "conv";
+        s.defines = &def;
+        s.define_count = 1;
+        s.wg[0] = s.wg[1] = 16;
+        s.wg[2] = 1;
+        s.device = di;
+        s.source = si;
+        /* The first is a PTX entry: compressed, so the cubins after it
+         * start at odd places unless the writer pads. */
+        s.kind = i ? CLCPACK_KIND_CUBIN : CLCPACK_KIND_PTX;
+        s.arch = 90;
+        size_t n = 1000 + 337 * (size_t)i;
+        uint8_t *b = compressible(n, (unsigned)i);
+        s.binary = b;
+        s.binary_size = n;
+        ok &= clcpack_writer_add_entry(w, &s, &err) == CLCPACK_OK;
+        free(b);
+    }
+    if (!ok || clcpack_writer_write_memory(w, &data, size, &err) != CLCPACK_OK)
+        data = NULL;
+    clcpack_writer_free(w);
+    return data;
+}
+
+static void test_stored_cubins(void)
+{
+    size_t size = 0, zsize = 0;
+    uint8_t *data = cubin_pack(0, &size);
+    uint8_t *zdata = cubin_pack(CLCPACK_WRITE_COMPRESS_CUBINS, &zsize);
+    clcpack *p = NULL, *zp = NULL;
+    clcpack_error err;
+    if (!CHECK(data && zdata && clcpack_open_memory(data, size, &p, NULL) == CLCPACK_OK &&
+                   clcpack_open_memory(zdata, zsize, &zp, NULL) == CLCPACK_OK,
+               "cubin packs written and opened")) {
+        clcpack_close(p);
+        clcpack_free(data);
+        clcpack_free(zdata);
+        return;
+    }
+    size_t stored = 0, aligned = 0, in_place = 0, compressed = 0;
+    for (size_t i = 0; i < p->n_entries; i++) {
+        const pk_entry *e = &p->entries[i];
+        if (e->info.kind != CLCPACK_KIND_CUBIN)
+            continue;
+        stored += e->info.codec == PK_CODEC_STORED;
+        aligned += e->offset % PK_STORED_ALIGN == 0;
+        const uint8_t *view;
+        uint8_t *owned;
+        if (clcpk_entry_view(p, i, &view, &owned, &err) == CLCPACK_OK)
+            in_place += !owned && view == data + e->offset;
+        free(owned);
+    }
+    for (size_t i = 0; i < zp->n_entries; i++)
+        compressed += zp->entries[i].info.kind == CLCPACK_KIND_CUBIN &&
+                      zp->entries[i].info.codec != PK_CODEC_STORED;
+    CHECK(stored == N_CUBINS && aligned == N_CUBINS && in_place == N_CUBINS,
+          "cubins stored by default (%zu of %d), at multiples of 64 (%zu), checked in place "
+          "(%zu)",
+          stored, N_CUBINS, aligned, in_place);
+    CHECK(compressed == N_CUBINS && zsize < size / 2,
+          "CLCPACK_WRITE_COMPRESS_CUBINS compresses them (%zu of %d; %zu bytes vs %zu)",
+          compressed, N_CUBINS, zsize, size);
+
+    /* The same pack one byte off alignment: the loader copies, and the
+     * bytes are still right. */
+    uint8_t *shifted = malloc(size + 1);
+    memcpy(shifted + 1, data, size);
+    clcpack *sp = NULL;
+    size_t copied = 0, right = 0;
+    if (CHECK(clcpack_open_memory(shifted + 1, size, &sp, &err) == CLCPACK_OK, "shifted open")) {
+        for (size_t i = 1; i < sp->n_entries; i++) {
+            const uint8_t *view;
+            uint8_t *owned;
+            uint8_t *want = malloc((size_t)sp->entries[i].info.raw_size);
+            clcpack_read_binary(p, i, want, (size_t)sp->entries[i].info.raw_size, NULL, NULL);
+            if (clcpk_entry_view(sp, i, &view, &owned, &err) == CLCPACK_OK) {
+                copied += owned && view == owned;
+                right += memcmp(view, want, (size_t)sp->entries[i].info.raw_size) == 0;
+            }
+            free(owned);
+            free(want);
+        }
+        clcpack_close(sp);
+    }
+    CHECK(copied == N_CUBINS && right == N_CUBINS,
+          "unaligned pack memory: stored cubins copied (%zu) and intact (%zu)", copied, right);
+
+    /* A damaged byte in a stored cubin: refused in place, and no bytes. */
+    size_t victim = p->n_entries - 1;
+    const pk_entry *e = &p->entries[victim];
+    size_t at = (size_t)(e->offset + e->info.raw_size / 2);
+    uint8_t *damaged = malloc(size);
+    memcpy(damaged, data, size);
+    damaged[at] ^= 0x10;
+    clcpack *dp = NULL;
+    if (CHECK(clcpack_open_memory(damaged, size, &dp, &err) == CLCPACK_OK,
+              "payload damage is found at load, not at open")) {
+        const uint8_t *view = (const uint8_t *)1;
+        uint8_t *owned = (uint8_t *)1;
+        clcpack_status st = clcpk_entry_view(dp, victim, &view, &owned, &err);
+        CHECK(st == CLCPACK_E_CHECKSUM && !view && !owned && strstr(err.message, "checksum"),
+              "a damaged stored cubin is refused in place: %s", err.message);
+        st = clcpk_entry_view(dp, victim - 1, &view, &owned, NULL);
+        CHECK(st == CLCPACK_OK && view && !owned, "its neighbour still loads in place");
+        clcpack_close(dp);
+    }
+    free(damaged);
+    free(shifted);
+    clcpack_close(p);
+    clcpack_close(zp);
+    clcpack_free(data);
+    clcpack_free(zdata);
+}
+
+int main(void)
+{
+    test_key_index();
+    test_stored_cubins();
+    return check_summary();
+}
