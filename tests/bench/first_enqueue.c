@@ -157,7 +157,7 @@ int main(int argc, char **argv)
         }
         if (size.n)
             pr.n = size.n;
-        double first, second;
+        double first = 0, second = 0;
         const char *path = "?";
         if (measure(p, &ei, &v, &pr, dev, &first, &second, &path) != 0)
             continue;
