@@ -23,7 +23,8 @@ uint32_t clcpk_crc32_more(uint32_t crc, const void *data, size_t n);
  * tested and measured against. */
 uint32_t clcpk_crc32_portable(uint32_t crc, const void *data, size_t n);
 
-/* How clcpk_crc32_more computes long buffers here: "pclmul" or "zlib". */
+/* How clcpk_crc32_more computes long buffers here: "vpclmul" (512-bit
+ * folds), "pclmul" (128-bit folds) or "zlib". */
 const char *clcpk_crc32_method(void);
 
 /* Inflates the zlib stream src[0..n) into exactly raw bytes at dst.

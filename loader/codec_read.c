@@ -40,7 +40,11 @@ uint32_t clcpk_crc32_more(uint32_t crc, const void *data, size_t n)
 
 const char *clcpk_crc32_method(void)
 {
-    return use_pclmul() ? "pclmul" : "zlib";
+#if defined(CLCPK_HAVE_CRC32_PCLMUL)
+    if (use_pclmul())
+        return clcpk_crc32_pclmul_width();
+#endif
+    return "zlib";
 }
 
 uint32_t clcpk_crc32(const void *data, size_t n)

@@ -9,10 +9,14 @@
  * against zlib's table lookups. The accumulators are then folded into one,
  * which is congruent mod P to everything read so far, and zlib finishes
  * its 16 bytes and the tail (under 16): no Barrett reduction to get wrong.
+ * A CPU with VPCLMULQDQ and AVX-512 does four such multiplies in one
+ * instruction: there sixteen lanes take 256 bytes per step. On the H200
+ * machine's Xeon that took a 99 KB cubin's check from 3.6 µs (128-bit
+ * folds) to [measured below], against a 34 µs driver call.
  *
- * Only these functions are compiled for PCLMUL (a target attribute, no
- * global flag), so the library runs on any x86-64; codec_read.c asks the
- * CPU first. On other targets this file compiles to nothing.
+ * Only these functions are compiled for PCLMUL and AVX-512 (target
+ * attributes, no global flag), so the library runs on any x86-64; they ask
+ * the CPU first. On other targets this file compiles to nothing.
  */
 #include "crc32_x86.h"
 
@@ -33,6 +37,14 @@
 #define FOLD_512_HI 0x1d9513d7u
 #define FOLD_128_LO 0xae689191u
 #define FOLD_128_HI 0xccaa009eu
+#define FOLD_2048_LO 0xce3371cbu
+#define FOLD_2048_HI 0xe95c1271u
+
+/* The 512-bit path (VPCLMULQDQ: four 128-bit carry-less multiplies in one
+ * instruction) for buffers of at least this many bytes: below it the lane
+ * reduction at its end costs more than it saves. */
+#define VPCLMUL_MIN_BYTES 1024
+#define VPCLMUL __attribute__((target("pclmul,vpclmulqdq,avx512f")))
 
 int clcpk_crc32_pclmul_usable(void)
 {
@@ -42,6 +54,19 @@ int clcpk_crc32_pclmul_usable(void)
      * of our own is needed. */
     __builtin_cpu_init();
     return __builtin_cpu_supports("pclmul");
+}
+
+/* Whether this CPU (and OS) has the 512-bit path: VPCLMULQDQ with AVX-512.
+ * Valgrind, which has no AVX-512, reports neither. */
+static int vpclmul_usable(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("vpclmulqdq") && __builtin_cpu_supports("avx512f");
+}
+
+const char *clcpk_crc32_pclmul_width(void)
+{
+    return vpclmul_usable() ? "vpclmul" : "pclmul";
 }
 
 PCLMUL static inline __m128i lanes(uint32_t lo, uint32_t hi)
@@ -83,6 +108,45 @@ PCLMUL static __m128i fold_64s(__m128i a0, const uint8_t **pp, size_t *pn)
     return _mm_xor_si128(fold(a, k128), a3);
 }
 
+VPCLMUL static inline __m512i fold4(__m512i acc, __m512i k)
+{
+    return _mm512_xor_si512(_mm512_clmulepi64_epi128(acc, k, 0x00),
+                            _mm512_clmulepi64_epi128(acc, k, 0x11));
+}
+
+/* The 512-bit version of fold_64s: four 512-bit accumulators (sixteen
+ * 128-bit lanes) take 256 bytes per step, each lane carried forward 2048
+ * bits; then the accumulators are folded into one (512 bits apart), and its
+ * four lanes into one 128-bit value congruent to all of it, at the place of
+ * the last 16 bytes read. n >= 256; crc goes in as in clcpk_crc32_pclmul.
+ * Leaves *pp and *pn at what is left (under 256 bytes). */
+VPCLMUL static __m128i fold_256s(uint32_t crc, const uint8_t **pp, size_t *pn)
+{
+    const __m512i k2048 = _mm512_broadcast_i32x4(lanes(FOLD_2048_LO, FOLD_2048_HI));
+    const __m512i k512 = _mm512_broadcast_i32x4(lanes(FOLD_512_LO, FOLD_512_HI));
+    const __m128i k128 = lanes(FOLD_128_LO, FOLD_128_HI);
+    const uint8_t *p = *pp;
+    size_t n = *pn;
+    __m512i z0 = _mm512_xor_si512(_mm512_loadu_si512(p), _mm512_maskz_set1_epi32(1, (int)~crc));
+    __m512i z1 = _mm512_loadu_si512(p + 64), z2 = _mm512_loadu_si512(p + 128),
+            z3 = _mm512_loadu_si512(p + 192);
+    for (p += 256, n -= 256; n >= 256; p += 256, n -= 256) {
+        z0 = _mm512_xor_si512(fold4(z0, k2048), _mm512_loadu_si512(p));
+        z1 = _mm512_xor_si512(fold4(z1, k2048), _mm512_loadu_si512(p + 64));
+        z2 = _mm512_xor_si512(fold4(z2, k2048), _mm512_loadu_si512(p + 128));
+        z3 = _mm512_xor_si512(fold4(z3, k2048), _mm512_loadu_si512(p + 192));
+    }
+    *pp = p;
+    *pn = n;
+    __m512i z = _mm512_xor_si512(fold4(z0, k512), z1);
+    z = _mm512_xor_si512(fold4(z, k512), z2);
+    z = _mm512_xor_si512(fold4(z, k512), z3);
+    __m128i a = _mm512_extracti32x4_epi32(z, 0);
+    a = _mm_xor_si128(fold(a, k128), _mm512_extracti32x4_epi32(z, 1));
+    a = _mm_xor_si128(fold(a, k128), _mm512_extracti32x4_epi32(z, 2));
+    return _mm_xor_si128(fold(a, k128), _mm512_extracti32x4_epi32(z, 3));
+}
+
 /* zlib's crc32 from a zero register over a (16 bytes congruent mod P to
  * all folded so far) followed by the tail, n < 16: one call, as each
  * costs several ns. A zero register is zlib's crc 0xFFFFFFFF. */
@@ -98,12 +162,17 @@ PCLMUL uint32_t clcpk_crc32_pclmul(uint32_t crc, const uint8_t *p, size_t n)
 {
     /* zlib's register is ~crc. XORed into the first four bytes (the CRC is
      * linear), it leaves a CRC from a zero register. */
-    __m128i a = _mm_xor_si128(load(p), _mm_cvtsi32_si128((int)~crc));
-    if (n >= 64) {
-        a = fold_64s(a, &p, &n);
+    __m128i a;
+    if (n >= VPCLMUL_MIN_BYTES && vpclmul_usable()) {
+        a = fold_256s(crc, &p, &n);
     } else {
-        p += 16;
-        n -= 16;
+        a = _mm_xor_si128(load(p), _mm_cvtsi32_si128((int)~crc));
+        if (n >= 64) {
+            a = fold_64s(a, &p, &n);
+        } else {
+            p += 16;
+            n -= 16;
+        }
     }
     const __m128i k128 = lanes(FOLD_128_LO, FOLD_128_HI);
     for (; n >= 16; p += 16, n -= 16)

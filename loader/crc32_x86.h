@@ -21,8 +21,13 @@
  * included). */
 int clcpk_crc32_pclmul_usable(void);
 
+/* Which folds clcpk_crc32_pclmul uses for long buffers here: "vpclmul"
+ * (512-bit) or "pclmul" (128-bit). */
+const char *clcpk_crc32_pclmul_width(void);
+
 /* zlib's crc32(crc, p, n), for n >= CLCPK_CRC32_PCLMUL_MIN_BYTES on a CPU
- * where clcpk_crc32_pclmul_usable() is true. Thread-safe. */
+ * where clcpk_crc32_pclmul_usable() is true; long buffers take 512-bit
+ * folds where the CPU has VPCLMULQDQ and AVX-512. Thread-safe. */
 uint32_t clcpk_crc32_pclmul(uint32_t crc, const uint8_t *p, size_t n);
 #endif
 

@@ -39,7 +39,7 @@ def constant(e):
 
 
 def main():
-    for name, d in (("FOLD_512", 512), ("FOLD_128", 128)):
+    for name, d in (("FOLD_2048", 2048), ("FOLD_512", 512), ("FOLD_128", 128)):
         hi, lo = constant(d + 64), constant(d)
         print(f"/* {name}: x^({d}+64-33) mod P, x^({d}-33) mod P */")
         print(f"0x{hi:08x}, 0x{lo:08x}")
