@@ -11,8 +11,9 @@
  * its 16 bytes and the tail (under 16): no Barrett reduction to get wrong.
  * A CPU with VPCLMULQDQ and AVX-512 does four such multiplies in one
  * instruction: there sixteen lanes take 256 bytes per step. On the H200
- * machine's Xeon that took a 99 KB cubin's check from 3.6 µs (128-bit
- * folds) to [measured below], against a 34 µs driver call.
+ * machine's Xeon that took the check of 100 KB (a large cubin) from 3.3 µs
+ * (128-bit folds, ~30 GB/s) to 1.2 µs (85-97 GB/s), against a 34 µs driver
+ * call; zlib's crc32 takes 18 µs there.
  *
  * Only these functions are compiled for PCLMUL and AVX-512 (target
  * attributes, no global flag), so the library runs on any x86-64; they ask
