@@ -403,7 +403,7 @@ static void print_tables(const options *o, const clcpack *p, const pick *keys, r
     printf("### Start-up: from source and from the pack, to the end of the first launch\n\n");
     printf("Median ms over %d fresh processes (n: source builds measured; slow ones once). "
            "*Source*: clCreateProgramWithSource + clBuildProgram + clCreateKernel + first "
-           "launch. *Pack*: clcpack_create_program (form shown) + clCreateKernel + first launch. "
+           "launch. *Pack*: clcpack_create_kernel (form shown; program and kernel) + first launch. "
            "Launches host-timed, enqueue to finish, on the variant's small check problem.\n\n",
            o->reps);
     printf("| kernel | FW | wg | source ms (n) | pack ms | form | source / pack | "
