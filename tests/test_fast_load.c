@@ -56,7 +56,7 @@ static uint8_t *compressible(size_t n, unsigned salt)
 
 typedef struct key_buf {
     char kernel[16];
-    char names[DEF_NAMES][8], values[DEF_NAMES][8];
+    char names[DEF_NAMES][16], values[DEF_NAMES][16];
     clcpack_define defs[DEF_NAMES];
     clcpack_key key;
 } key_buf;
