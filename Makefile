@@ -73,7 +73,13 @@ $(B)/clc-pack: $(B)/clc/main.o $(B)/libclc.a $(B)/libclcpack.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CL)
 
-$(B)/tests/%: tests/%.c $(TEST_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a | deps
+# The tests' helpers as an archive: a test links only the helpers it uses,
+# so one that never opens an OpenCL platform has no such symbol, which is
+# how scripts/sanitize.sh picks the programs valgrind runs.
+$(B)/libtestcommon.a: $(TEST_COMMON_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
