@@ -10,13 +10,19 @@
 int cli_verbosity = 0;
 const char *cli_argv0 = "clc-pack";
 
+/* "<prefix><message>\n" on stderr. */
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+    fputs(prefix, stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("clc-pack: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vreport("clc-pack: ", fmt, ap);
     va_end(ap);
 }
 
@@ -24,9 +30,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("clc-pack: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vreport("clc-pack: ", fmt, ap);
     va_end(ap);
     fprintf(stderr, "Try 'clc-pack%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
     return EXIT_USAGE_STATUS;
@@ -38,9 +42,7 @@ void cli_note(const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    fputs("clc-pack: note: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vreport("clc-pack: note: ", fmt, ap);
     va_end(ap);
 }
 

@@ -99,26 +99,14 @@ static unsigned char *read_blob(const merge_input *in, pb_kind kind, size_t i, s
     return buf;
 }
 
-/* 1 when the two entries' decoded bytes are equal, 0 when not, -1 after a
- * read error. */
-static int same_binary(const merge_input *a, size_t ea, const merge_input *b, size_t eb)
+/* 1 when the two blobs' (entries' binaries or sources) decoded bytes are
+ * equal, 0 when not, -1 after a read error. */
+static int same_blob(pb_kind kind, const merge_input *a, size_t ia, const merge_input *b,
+                     size_t ib)
 {
     size_t na, nb;
-    unsigned char *x = read_blob(a, PB_BINARY, ea, &na);
-    unsigned char *y = x ? read_blob(b, PB_BINARY, eb, &nb) : NULL;
-    int r = -1;
-    if (x && y)
-        r = na == nb && memcmp(x, y, na) == 0;
-    free(x);
-    free(y);
-    return r;
-}
-
-static int same_source(const merge_input *a, uint32_t sa, const merge_input *b, uint32_t sb)
-{
-    size_t na, nb;
-    unsigned char *x = read_blob(a, PB_SOURCE, sa, &na);
-    unsigned char *y = x ? read_blob(b, PB_SOURCE, sb, &nb) : NULL;
+    unsigned char *x = read_blob(a, kind, ia, &na);
+    unsigned char *y = x ? read_blob(b, kind, ib, &nb) : NULL;
     int r = -1;
     if (x && y)
         r = na == nb && memcmp(x, y, na) == 0;
@@ -150,13 +138,13 @@ static const char *difference(const merge_input *in, const merge_pick *pk, size_
         return "another kernel family";
     if (e->raw_size != c->raw_size || e->raw_crc32 != c->raw_crc32)
         return "other binary bytes";
-    int s = same_binary(a, pk->entry, b, ce);
+    int s = same_blob(PB_BINARY, a, pk->entry, b, ce);
     if (s < 0)
         *failed = 1;
     if (s == 0)
         return "other binary bytes";
     if (e->source != CLCPACK_NONE && c->source != CLCPACK_NONE) {
-        s = same_source(a, e->source, b, c->source);
+        s = same_blob(PB_SOURCE, a, e->source, b, c->source);
         if (s < 0)
             *failed = 1;
         if (s == 0)

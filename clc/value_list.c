@@ -191,13 +191,18 @@ static int split_items(const char *text, char items[][ITEM_MAX], int max, char e
 /* Room for every value spelled out plus some '...' items. */
 #define ITEMS_MAX (2 * MF_MAX_VALUES)
 
-int vl_parse_ints(const char *text, vl_list *out, char err[VL_ERR_MAX])
+/* Empties out and splits text (NULL as "") into items; the count or -1. */
+static int start_list(const char *text, vl_list *out, char items[ITEMS_MAX][ITEM_MAX],
+                      char err[VL_ERR_MAX])
 {
     memset(out, 0, sizeof *out);
-    if (text == NULL)
-        text = "";
+    return split_items(text ? text : "", items, ITEMS_MAX, err);
+}
+
+int vl_parse_ints(const char *text, vl_list *out, char err[VL_ERR_MAX])
+{
     char items[ITEMS_MAX][ITEM_MAX];
-    int n = split_items(text, items, ITEMS_MAX, err);
+    int n = start_list(text, out, items, err);
     if (n < 0)
         return -1;
 
@@ -307,11 +312,8 @@ static int parse_wg_item(const char *item, long v[3], char err[VL_ERR_MAX])
 
 int vl_parse_wgs(const char *text, vl_list *out, char err[VL_ERR_MAX])
 {
-    memset(out, 0, sizeof *out);
-    if (text == NULL)
-        text = "";
     char items[ITEMS_MAX][ITEM_MAX];
-    int n = split_items(text, items, ITEMS_MAX, err);
+    int n = start_list(text, out, items, err);
     if (n < 0)
         return -1;
     for (int i = 0; i < n; i++) {
