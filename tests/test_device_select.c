@@ -101,21 +101,26 @@ static void test_rules(void)
 
 static void test_slug(void)
 {
+    static const struct {
+        const char *name, *want, *what;
+    } cases[] = {
+        {"pthread-skylake-avx512-Intel(R) Xeon(R) Processor @ 2.50GHz",
+         "pthread-skylake-avx512-intel-xeon", "PoCL name"},
+        {"cpu-haswell-AMD EPYC 7B12 64-Core Processor", "cpu-haswell-amd-epyc-7b12-64-core",
+         "PoCL 5 name"},
+        {"Processor(TM)", "device", "only noise"},
+        {"NVIDIA GeForce RTX 4090", "nvidia-geforce-rtx-4090", "NVIDIA name"},
+        {"  --Weird__Name!!  ", "weird-name", "trimmed, runs collapsed"},
+        {"(((", "device", "nothing left"},
+    };
     char s[DS_SLUG_MAX];
-    ds_slug("pthread-skylake-avx512-Intel(R) Xeon(R) Processor @ 2.50GHz", s);
-    CHECK(strcmp(s, "pthread-skylake-avx512-intel-xeon") == 0, "PoCL name: %s", s);
-    ds_slug("cpu-haswell-AMD EPYC 7B12 64-Core Processor", s);
-    CHECK(strcmp(s, "cpu-haswell-amd-epyc-7b12-64-core") == 0, "PoCL 5 name: %s", s);
-    ds_slug("Processor(TM)", s);
-    CHECK(strcmp(s, "device") == 0, "only noise: %s", s);
-    CHECK(strlen(s) <= 40, "at most 40 characters");
-    ds_slug("NVIDIA GeForce RTX 4090", s);
-    CHECK(strcmp(s, "nvidia-geforce-rtx-4090") == 0, "NVIDIA name: %s", s);
-    ds_slug("  --Weird__Name!!  ", s);
-    CHECK(strcmp(s, "weird-name") == 0, "trimmed, runs collapsed: %s", s);
-    ds_slug("(((", s);
-    CHECK(strcmp(s, "device") == 0, "nothing left: %s", s);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ds_slug(cases[i].name, s);
+        CHECK(strcmp(s, cases[i].want) == 0, "%s: %s", cases[i].what, s);
+    }
+    /* Each case above is short; this one is cut to the 40-character limit. */
     ds_slug("abcdefghij abcdefghij abcdefghij abcdefghij abcdefghij", s);
+    CHECK(strlen(s) <= 40, "at most 40 characters: %s", s);
     CHECK(strlen(s) <= 40 && s[strlen(s) - 1] != '-', "cut, no trailing dash: %s", s);
 }
 

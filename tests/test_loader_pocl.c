@@ -402,20 +402,28 @@ static void test_damaged_payload(const pack_plan *good)
     clcpack_free(data);
 }
 
+/* The fingerprint of a device that is not this one: an NVIDIA H200 with
+ * the fields the loader compares; callers add the rest they need. */
+static clcpack_device_info nvidia_h200(void)
+{
+    clcpack_device_info nv;
+    memset(&nv, 0, sizeof nv);
+    snprintf(nv.platform_name, sizeof nv.platform_name, "NVIDIA CUDA");
+    snprintf(nv.device_name, sizeof nv.device_name, "NVIDIA H200");
+    snprintf(nv.driver_version, sizeof nv.driver_version, "580.159.04");
+    nv.vendor_id = 0x10DE;
+    nv.nv_cc_major = 9;
+    return nv;
+}
+
 static void test_binary_only(const pack_plan *good)
 {
-    clcpack_device_info other;
-    memset(&other, 0, sizeof other);
-    snprintf(other.platform_name, sizeof other.platform_name, "NVIDIA CUDA");
+    clcpack_device_info other = nvidia_h200();
     snprintf(other.platform_version, sizeof other.platform_version, "OpenCL 3.0 CUDA 13.0.88");
-    snprintf(other.device_name, sizeof other.device_name, "NVIDIA H200");
     snprintf(other.device_version, sizeof other.device_version, "OpenCL 3.0 CUDA");
-    snprintf(other.driver_version, sizeof other.driver_version, "580.159.04");
     snprintf(other.opencl_c_version, sizeof other.opencl_c_version, "OpenCL C 1.2 ");
     other.device_type = CL_DEVICE_TYPE_GPU;
-    other.vendor_id = 0x10DE;
     other.address_bits = 64;
-    other.nv_cc_major = 9;
     pack_plan plan = *good;
     plan.device = &other;
     plan.writer_flags = CLCPACK_WRITE_NO_SOURCES;
@@ -453,13 +461,7 @@ static void test_binary_only(const pack_plan *good)
  * passed over, named in the report and in the refusal. */
 static void test_nvidia_forms_elsewhere(const pack_plan *good)
 {
-    clcpack_device_info nv;
-    memset(&nv, 0, sizeof nv);
-    snprintf(nv.platform_name, sizeof nv.platform_name, "NVIDIA CUDA");
-    snprintf(nv.device_name, sizeof nv.device_name, "NVIDIA H200");
-    snprintf(nv.driver_version, sizeof nv.driver_version, "580.159.04");
-    nv.vendor_id = 0x10DE;
-    nv.nv_cc_major = 9;
+    clcpack_device_info nv = nvidia_h200();
     for (int with_source = 1; with_source >= 0; with_source--) {
         clcpack_writer *w = NULL;
         clcpack_error err;
