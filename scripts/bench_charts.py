@@ -16,7 +16,6 @@ run (docs/BENCH.md), written beside them:
 
 Needs matplotlib (scripts/bench.sh installs it when it is missing).
 """
-import csv
 import os
 import sys
 
@@ -25,27 +24,13 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+sys.dont_write_bytecode = True  # no scripts/__pycache__ from the import below
+from bench_tables import read_csv, read_env  # noqa: E402
+
 BASELINE = {"conv-grey": "Convolve", "conv-rgba": "reda_float4"}
 CHANNELS = {"conv-grey": "grey float", "conv-rgba": "RGBA float"}
 SLOW_RGBA = ("reda_naive", "reda_constant")
 DPI = 110
-
-
-def read_csv(path):
-    if not os.path.exists(path):
-        return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def device_name(out):
-    path = os.path.join(out, "env.txt")
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                if line.startswith("name="):
-                    return line[5:].strip()
-    return os.path.basename(out)
 
 
 def save(fig, out, name):
@@ -232,7 +217,7 @@ def main():
         print("usage: bench_charts.py OUT_DIR", file=sys.stderr)
         return 2
     out = sys.argv[1]
-    device = device_name(out)
+    device = read_env(out).get("name", os.path.basename(out)).strip()
     speed = read_csv(os.path.join(out, "speed.csv"))
     if speed:
         speed_charts(out, speed, device)

@@ -6,10 +6,11 @@
  *   make B=build build/bench/first_enqueue
  *   build/bench/first_enqueue PACK [--kernels DIR] [--size WxH|N]
  *
- * For each entry of PACK, on the default device, it loads the program with
- * clcpack_create_program into a fresh context, runs it twice on one problem
- * (the variant's default problem, the size clc-pack's check run uses, or
- * --size: WxH for convolutions, N for polynomials) with kr_check, and
+ * For each key of PACK (kernel, defines, work-group), on the default
+ * device, it loads the program with clcpack_create_program (the form it
+ * picks is the "path" column) into a fresh context, runs it twice on one
+ * problem (the variant's default problem, the size clc-pack's check run
+ * uses, or --size: WxH for convolutions, N for polynomials) with kr_check, and
  * prints both host-timed launches (enqueue to finish) and their ratio.
  * POCL_KERNEL_CACHE=0 is set (unless already set) so nothing compiled
  * earlier on this machine can help: what the first launch does not have to
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "clcpack.h"
+#include "common/bench_entry.h"
 #include "device_select.h"
 #include "kernel_run.h"
 #include "manifest.h"
@@ -33,22 +35,6 @@ typedef struct size_req {
     size_t n;
 } size_req;
 
-static int entry_variant(const mf_manifest *m, const clcpack_entry_info *e, mf_variant *v)
-{
-    memset(v, 0, sizeof *v);
-    v->kernel = mf_find(m, e->kernel);
-    if (!v->kernel || e->define_count > MF_MAX_DEFINES)
-        return -1;
-    v->n_defines = e->define_count;
-    for (size_t i = 0; i < e->define_count; i++) {
-        snprintf(v->define_names[i], sizeof v->define_names[i], "%s", e->defines[i].name);
-        snprintf(v->define_values[i], sizeof v->define_values[i], "%.31s", e->defines[i].value);
-    }
-    memcpy(v->wg, e->wg, sizeof v->wg);
-    snprintf(v->options, sizeof v->options, "%s", e->options);
-    return 0;
-}
-
 /* One load and two launches; 0 with the two times, -1 when skipped. */
 static int measure(const clcpack *p, const clcpack_entry_info *e, const mf_variant *v,
                    const kr_problem *pr, cl_device_id dev, double *first, double *second,
@@ -60,11 +46,7 @@ static int measure(const clcpack *p, const clcpack_entry_info *e, const mf_varia
     cl_int rc;
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
     cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &rc);
-    clcpack_key key;
-    key.kernel = e->kernel;
-    key.defines = e->defines;
-    key.define_count = e->define_count;
-    memcpy(key.wg, e->wg, sizeof key.wg);
+    clcpack_key key = pt_key(e);
     cl_program prog = NULL;
     clcpack_load_report rep;
     clcpack_error cerr;
@@ -91,12 +73,20 @@ done:
     return out;
 }
 
+static void usage(FILE *f, const char *argv0)
+{
+    fprintf(f, "usage: %s PACK [--kernels DIR] [--size WxH|N]\n", argv0);
+}
+
 int main(int argc, char **argv)
 {
     const char *pack_path = NULL, *kernels = "kernels";
     size_req size = {0, 0, 0};
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc) {
+        if (strcmp(argv[i], "--help") == 0) {
+            usage(stdout, argv[0]);
+            return 0;
+        } else if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc) {
             kernels = argv[++i];
         } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
             const char *s = argv[++i];
@@ -107,12 +97,12 @@ int main(int argc, char **argv)
         } else if (!pack_path && argv[i][0] != '-') {
             pack_path = argv[i];
         } else {
-            fprintf(stderr, "usage: %s PACK [--kernels DIR] [--size WxH|N]\n", argv[0]);
+            usage(stderr, argv[0]);
             return 2;
         }
     }
     if (!pack_path) {
-        fprintf(stderr, "usage: %s PACK [--kernels DIR] [--size WxH|N]\n", argv[0]);
+        usage(stderr, argv[0]);
         return 2;
     }
     setenv("POCL_KERNEL_CACHE", "0", 0);
@@ -142,12 +132,21 @@ int main(int argc, char **argv)
     printf("%-52s %-11s %-6s %10s %10s %7s\n", "entry", "problem", "path", "first ms",
            "second ms", "ratio");
 
+    /* One row per key: the loader picks the form, whichever entry of the
+     * key is looked at, so entries of one key would repeat one measurement. */
+    size_t *keys = NULL, n_keys = 0;
+    if (bench_distinct_keys(p, &keys, &n_keys) != 0) {
+        fprintf(stderr, "%s: cannot list the entries\n", pack_path);
+        clcpack_close(p);
+        return 1;
+    }
     double worst = 0, worst_extra = 0;
     size_t runs = 0, over = 0;
-    for (size_t i = 0; i < clcpack_entry_count(p); i++) {
+    for (size_t i = 0; i < n_keys; i++) {
         clcpack_entry_info ei;
         mf_variant v;
-        if (clcpack_get_entry(p, i, &ei) != CLCPACK_OK || entry_variant(&m, &ei, &v) != 0)
+        if (clcpack_get_entry(p, keys[i], &ei) != CLCPACK_OK ||
+            bench_entry_variant(&m, &ei, &v) != 0)
             continue;
         kr_problem pr;
         kr_default_problem(&v, 1234, &pr);
@@ -162,7 +161,7 @@ int main(int argc, char **argv)
         if (measure(p, &ei, &v, &pr, dev, &first, &second, &path) != 0)
             continue;
         char label[256], problem[32];
-        pt_entry_label(&ei, label, sizeof label);
+        bench_key_label(&ei, label, sizeof label);
         if (v.kernel->family == MF_FAMILY_POLY)
             snprintf(problem, sizeof problem, "n=%zu", pr.n);
         else
@@ -182,6 +181,7 @@ int main(int argc, char **argv)
     printf("%zu measurements, worst first/second ratio %.2f, %zu above 1.5, first launch at "
            "most %.3f ms longer than the second\n",
            runs, worst, over, worst_extra);
+    free(keys);
     clcpack_close(p);
     return 0;
 }

@@ -48,13 +48,16 @@ int bench_device_open(const char *spec, const char *platform, int make_context,
     out->global_mem = info_u(d->device, CL_DEVICE_GLOBAL_MEM_SIZE, 8);
     out->nv_cc_major = (unsigned)info_u(d->device, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, 4);
     out->nv_cc_minor = (unsigned)info_u(d->device, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, 4);
-    if (!make_context)
-        return 0;
+    return make_context ? bench_device_context(out, err) : 0;
+}
+
+int bench_device_context(bench_device *d, char err[DS_ERR_MAX])
+{
     cl_int rc;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->platform, 0};
-    out->ctx = clCreateContext(props, 1, &d->device, NULL, NULL, &rc);
-    if (rc != CL_SUCCESS || !out->ctx) {
-        out->ctx = NULL;
+    d->ctx = clCreateContext(props, 1, &d->dev, NULL, NULL, &rc);
+    if (rc != CL_SUCCESS || !d->ctx) {
+        d->ctx = NULL;
         bfmt(err, DS_ERR_MAX, "clCreateContext on %s failed with error %d", d->name, (int)rc);
         return -1;
     }

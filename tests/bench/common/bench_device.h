@@ -31,6 +31,11 @@ typedef struct bench_device {
 int bench_device_open(const char *spec, const char *platform, int make_context,
                       bench_device *out, char err[DS_ERR_MAX]);
 
+/* Creates the context on an opened device (bench_device_open without
+ * make_context), apart so that its cost can be timed alone. Returns 0, or
+ * -1 with err. */
+int bench_device_context(bench_device *d, char err[DS_ERR_MAX]);
+
 /* Releases the context. Safe on a device that failed to open. */
 void bench_device_close(bench_device *d);
 

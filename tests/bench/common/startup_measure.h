@@ -9,8 +9,8 @@
  *    cubin and PTX): the loader's decode alone (clcpack_find +
  *    clcpack_read_binary: lookup, inflate, CRC-32); the bare driver path
  *    on those bytes (clCreateProgramWithBinary + clBuildProgram +
- *    clCreateKernel); the loader path (clcpack_create_program forced to
- *    that form + clCreateKernel); and, on the first program of the pass,
+ *    clCreateKernel); the loader path (clcpack_create_kernel forced to
+ *    that form); and, on the first program of the pass,
  *    the first and second launch (host clock, enqueue to finish);
  *  - from source, unless skipped: clCreateProgramWithSource of the stored
  *    text + clBuildProgram with the stored options + clCreateKernel, then
