@@ -14,7 +14,12 @@ B       := build
 
 CFLAGS   ?= -O2 -g
 WARN     := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Werror
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader -Iclc
+# clc/ in layers (docs/ARCHITECTURE.md): cli/ the command line, program/ what to
+# build, engine/ building and storing, checks/ generic checks, seeds/ the
+# bundled example kernels' references and launches, util/ small helpers.
+CLC_DIRS := $(sort $(dir $(wildcard clc/*/*.c)))
+CLC_INC  := $(patsubst %/,-I%,$(CLC_DIRS))
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader $(CLC_INC)
 DEPFLAGS := -MMD -MP
 LDLIBS_CL := -lOpenCL -lz -lpthread -lm
 
@@ -26,7 +31,7 @@ endif
 
 LIB_SRC  := $(sort $(wildcard loader/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/pic/%.o)
-CLC_SRC  := $(sort $(filter-out clc/main.c,$(wildcard clc/*.c)))
+CLC_SRC  := $(sort $(filter-out clc/cli/main.c,$(wildcard clc/*/*.c)))
 CLC_OBJ  := $(CLC_SRC:%.c=$(B)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
@@ -69,7 +74,7 @@ $(B)/libclcpack.so: $(LIB_OBJ)
 $(B)/libclc.a: $(CLC_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/clc-pack: $(B)/clc/main.o $(B)/libclc.a $(B)/libclcpack.a
+$(B)/clc-pack: $(B)/clc/cli/main.o $(B)/libclc.a $(B)/libclcpack.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CL)
 

@@ -1,5 +1,5 @@
 /*
- * test_merge.c — `clc-pack merge` (clc/cmd_merge.c), run in-process: a pack
+ * test_merge.c — `clc-pack merge` (clc/cli/cmd_merge.c), run in-process: a pack
  * built here on the OpenCL device (PoCL on a machine without a GPU) merged
  * with a pack for a GPU this machine does not have.
  *

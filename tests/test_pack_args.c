@@ -1,5 +1,5 @@
-/* The pack command's options (clc/pack_args.h) and the variants they select
- * from the real manifest (clc/variant_plan.h). */
+/* The pack command's options (clc/cli/pack_args.h) and the variants they select
+ * from the real manifest (clc/program/variant_plan.h). */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Value-list syntax of --widths, --wg and -D (clc/value_list.h). */
+/* Value-list syntax of --widths, --wg and -D (clc/program/value_list.h). */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
-/* The build workers: message encoding (clc/wire.h, clc/worker_proto.h) and
- * the process pool (clc/worker_pool.h) — real workers (the clc-pack next to
+/* The build workers: message encoding (clc/engine/wire.h, clc/engine/worker_proto.h) and
+ * the process pool (clc/engine/worker_pool.h) — real workers (the clc-pack next to
  * this test's folder), workers that die, that cannot start, that answer
  * garbage. */
 #include <libgen.h>

@@ -2,7 +2,7 @@
  * conv_check.h — the library tests' own check of a small convolution kernel:
  * launch it on random data with the output poisoned, compare every output
  * with a double-precision reference. (The project kernels are checked by
- * clc/kernel_run.h; the library tests use a kernel of their own so that they
+ * clc/seeds/kernel_run.h; the library tests use a kernel of their own so that they
  * test the loader, not kernels/.)
  */
 #ifndef CLC_TEST_CONV_CHECK_H
