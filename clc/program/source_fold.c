@@ -152,6 +152,8 @@ static int inside_roots(const folder *f, const char *real)
 {
     for (size_t i = 0; i < f->opt->n_roots; i++) {
         const char *r = f->root_real[i];
+        if (!r)
+            continue;
         size_t n = strlen(r);
         if (strcmp(r, "/") == 0)
             return 1;
@@ -590,8 +592,8 @@ int sf_fold(const sf_options *opt, sf_result *out, char *err, size_t errlen)
         char path[SF_PATH_MAX];
         if (full_path(&f, opt->roots[i], path) != 0)
             rc = fail(&f, "%.200s...: path too long", opt->roots[i], NULL);
-        else if (!(f.root_real[i] = realpath(path, NULL)))
-            rc = fail(&f, "%s: cannot resolve the folder: %s", opt->roots[i], strerror(errno));
+        else
+            f.root_real[i] = realpath(path, NULL); /* NULL: nothing lies in a missing folder */
     }
     /* append("") allocates, so an empty file still gives a string. */
     if (rc == 0)

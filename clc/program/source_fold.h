@@ -19,8 +19,9 @@
  * file (a FIFO, device or folder is refused at once, never read), at most
  * SF_FILE_MAX bytes, SF_TEXT_MAX for the whole program, with no NUL byte.
  * Its real path (symbolic links resolved) must lie inside one of the
- * allowed roots; a link pointing elsewhere is refused naming the link and
- * its target. Pure: no printing, no global state.
+ * allowed roots (a root that does not exist holds nothing); a link
+ * pointing elsewhere is refused naming the link and its target. Pure: no
+ * printing, no global state.
  */
 #ifndef CLC_SOURCE_FOLD_H
 #define CLC_SOURCE_FOLD_H
