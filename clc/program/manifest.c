@@ -9,7 +9,7 @@
 
 #include "bounded_fmt.h"
 #include "kernelgen.h"
-#include "manifest_expr.h"
+#include "expr.h"
 #include "value_list.h"
 
 #include <ctype.h>
@@ -266,15 +266,23 @@ static int parse_axis(reader *rd, mf_kernel *k, char **tok, size_t n)
 
 /* While reading, a derive may use the kernel's axes and the derives above
  * it. */
-static int known_name(void *ctx, const char *name, long *value)
+/* Whether the len bytes at name spell s. */
+static int same_name(const char *s, const char *name, size_t len)
+{
+    return strlen(s) == len && memcmp(s, name, len) == 0;
+}
+
+/* An expression's names are the kernel's integer axes and earlier derives;
+ * at reading time none has a value. */
+static int known_name(void *ctx, const char *name, size_t len, int64_t *value)
 {
     const mf_kernel *k = ctx;
     *value = 0;
     for (size_t i = 0; i < k->n_axes; i++)
-        if (!k->axes[i].is_wg && strcmp(k->axes[i].name, name) == 0)
+        if (!k->axes[i].is_wg && same_name(k->axes[i].name, name, len))
             return 0;
     for (size_t i = 0; i < k->n_derives; i++)
-        if (strcmp(k->derives[i].name, name) == 0)
+        if (same_name(k->derives[i].name, name, len))
             return 0;
     return -1;
 }
@@ -296,8 +304,8 @@ static int parse_derive(reader *rd, mf_kernel *k, char *rest)
         return -1;
     if (strcmp(d->name, "WG_X") == 0 || strcmp(d->name, "WG_Y") == 0 || strcmp(d->name, "WG") == 0)
         return fail(rd, "%s is set from the WG axis; it cannot be derived", d->name, NULL);
-    long unused;
-    if (known_name(k, d->name, &unused) >= 0 || mf_axis_find(k, d->name))
+    int64_t unused;
+    if (known_name(k, d->name, strlen(d->name), &unused) >= 0 || mf_axis_find(k, d->name))
         return fail(rd, "derive %s: the name is already an axis or a derive", d->name, NULL);
     char *expr = eq + 1;
     while (*expr == ' ' || *expr == '\t')
@@ -308,7 +316,7 @@ static int parse_derive(reader *rd, mf_kernel *k, char *rest)
     if (len >= MF_EXPR_MAX)
         return fail(rd, "derive %s: the expression is too long", d->name, NULL);
     char why[MF_ERR_MAX];
-    if (mfx_eval(expr, 0, known_name, k, NULL, why, sizeof why) != 0)
+    if (expr_eval(expr, EXPR_CHECK, known_name, k, NULL, why, sizeof why) != 0)
         return fail(rd, "derive %s: %s", d->name, why);
     strcpy(d->expr, expr);
     k->n_derives++;
