@@ -498,12 +498,12 @@ int cmd_pack(int argc, char **argv)
     bj_list_free(&plan);
     int seed_checks = 0;
     if (a.direct) {
-        char derr[DJ_ERR_MAX];
-        int rc = dj_make(&a.direct_spec, &plan, derr);
+        char jerr[DJ_ERR_MAX];
+        int rc = dj_make(&a.direct_spec, &plan, jerr);
         if (rc == 2)
-            return cli_usage_error(NULL, "%s", derr);
+            return cli_usage_error(NULL, "%s", jerr);
         if (rc != 0) {
-            cli_error("%s", derr);
+            cli_error("%s", jerr);
             return EXIT_FAILURE_STATUS;
         }
     } else {

@@ -1,4 +1,5 @@
 /* worker_main.c — the build worker process (worker_main.h). */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "worker_main.h"
 
 #include <errno.h>

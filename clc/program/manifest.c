@@ -440,6 +440,19 @@ static int parse_kernel_line(reader *rd, mf_kernel *k, char **tok, size_t n, cha
         return parse_axis(rd, k, tok + 1, n - 1);
     if (strcmp(kw, "derive") == 0)
         return parse_derive(rd, k, rest);
+    if (strcmp(kw, "default") == 0) {
+        if (k->has_default++)
+            return fail(rd, "kernel %s: second default line", k->name, NULL);
+        if (strlen(rest) >= MF_PATH_MAX)
+            return fail(rd, "default longer than 255 characters", NULL, NULL);
+        for (size_t i = 1; i < n; i++)
+            if (!strchr(tok[i], '='))
+                return fail(rd, "default takes NAME=VALUE items, e.g. default WG=16x16; '%s' is "
+                                "not one",
+                            tok[i], NULL);
+        strcpy(k->default_when, rest);
+        return 0;
+    }
     if (strcmp(kw, "note") == 0) {
         if (rd->have_note++)
             return fail(rd, "kernel %s: second note line", k->name, NULL);
@@ -451,7 +464,7 @@ static int parse_kernel_line(reader *rd, mf_kernel *k, char **tok, size_t n, cha
     if (strcmp(kw, "kernel") == 0)
         return fail(rd, "kernel %s has no end before this kernel line", k->name, NULL);
     return fail(rd, "unknown keyword '%s' (source, family, grid, axis, derive, args, "
-                    "generator, numcoeffs_multiple, note, end)", kw, NULL);
+                    "generator, numcoeffs_multiple, default, note, end)", kw, NULL);
 }
 
 /* Drops the comment, turns tabs and CRs into blanks, and copies into rest

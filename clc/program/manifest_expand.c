@@ -175,6 +175,8 @@ static int add_define(mf_variant *v, const char *name, int64_t value, char err[M
     return 0;
 }
 
+static int matches_default(const mf_variant *v, const char *when);
+
 static int finish_variant(mf_variant *v, char err[MF_ERR_MAX])
 {
     const mf_kernel *k = v->kernel;
@@ -202,6 +204,7 @@ static int finish_variant(mf_variant *v, char err[MF_ERR_MAX])
             memcpy(v->define_names[j - 1], tn, sizeof tn);
             memcpy(v->define_values[j - 1], tv, sizeof tv);
         }
+    v->is_default = k->has_default && matches_default(v, k->default_when);
     size_t len = (size_t)snprintf(v->options, sizeof v->options, "-cl-std=CL1.2");
     for (size_t i = 0; i < v->n_defines && len < sizeof v->options; i++)
         len += (size_t)snprintf(v->options + len, sizeof v->options - len, " -D%s=%s",
@@ -218,6 +221,37 @@ static int finish_variant(mf_variant *v, char err[MF_ERR_MAX])
         return -1;
     }
     return 0;
+}
+
+/* Whether v has every NAME=VALUE item of the default line (WG=16x16 is its
+ * work-group). */
+static int matches_default(const mf_variant *v, const char *when)
+{
+    char buf[MF_PATH_MAX];
+    bfmt(buf, sizeof buf, "%s", when);
+    char *save = NULL;
+    for (char *item = strtok_r(buf, " ", &save); item; item = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(item, '=');
+        if (!eq)
+            return 0;
+        *eq = '\0';
+        const char *want = eq + 1, *have;
+        char wg[48];
+        if (strcmp(item, "WG") == 0) {
+            if (!v->wg[0])
+                return 0;
+            if (v->wg[1] > 1)
+                bfmt(wg, sizeof wg, "%ux%u", (unsigned)v->wg[0], (unsigned)v->wg[1]);
+            else
+                bfmt(wg, sizeof wg, "%u", (unsigned)v->wg[0]);
+            have = wg;
+        } else {
+            have = mf_variant_define(v, item);
+        }
+        if (!have || strcmp(have, want) != 0)
+            return 0;
+    }
+    return 1;
 }
 
 int mf_expand(const mf_kernel *k, const mf_selection *sel, mf_variant **out, size_t *n,
