@@ -138,6 +138,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
     }
     dj_spec *ds = &a->direct_spec;
     const char *wg = NULL;
+    size_t wg_after = 0; /* -D arguments before --wg: the manifest's axes keep their order */
     a->check_timeout = 600;
     a->kernels_dir = "kernels";
     a->device = "default";
@@ -211,6 +212,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
                 return -1;
             }
             wg = optarg;
+            wg_after = ds->n_defines;
             break;
         case 'D':
             ds->defines[ds->n_defines++] = optarg;
@@ -384,10 +386,11 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
              direct_only, direct_only);
         return -1;
     }
-    for (size_t i = 0; i < ds->n_defines; i++)
-        if (parse_define(a, ds->defines[i], err) != 0)
+    for (size_t i = 0; i <= ds->n_defines; i++) {
+        if (wg && i == wg_after && add_axis(a, "WG", "--wg", wg, err) != 0)
             return -1;
-    if (wg && add_axis(a, "WG", "--wg", wg, err) != 0)
-        return -1;
+        if (i < ds->n_defines && parse_define(a, ds->defines[i], err) != 0)
+            return -1;
+    }
     return 0;
 }
