@@ -421,12 +421,11 @@ static int64_t parse_cond(parser *ps, int live)
         return 0;
     int64_t a = parse_cond(ps, live && c != 0);
     skip_space(ps);
-    if (!ps->failed && *ps->p != ':') {
+    if (ps->failed || *ps->p != ':') {
         ps->depth--;
         return fail(ps, q, "'?' without its ':'");
     }
-    if (!ps->failed)
-        ps->p++;
+    ps->p++;
     int64_t b = parse_cond(ps, live && c == 0);
     ps->depth--;
     return c != 0 ? a : b;
