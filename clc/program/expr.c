@@ -158,7 +158,8 @@ static int64_t parse_name(parser *ps, int live)
         return fail(ps, start, why);
     }
     int64_t v = 0;
-    int found = ps->lookup ? ps->lookup(ps->ctx, start, len, &v) : -1;
+    /* Without a lookup: checking is syntax only, evaluating knows no name. */
+    int found = ps->lookup ? ps->lookup(ps->ctx, start, len, &v) : ps->evaluate ? -1 : 0;
     if (found < 0) {
         char why[EXPR_NAME_MAX + 32];
         snprintf(why, sizeof why, "unknown name %.*s", (int)len, start);
