@@ -710,7 +710,7 @@ static int fold_program(plan *p, program *pr)
         o.n_include_dirs = s->n_includes;
         o.roots = (const char *const *)roots;
         o.n_roots = nr;
-        o.roots_what = "outside the sources' folders, the -I folders and the current folder";
+        o.roots_what = "the sources' folders, the -I folders and the current folder";
         o.line_at_start = 1;
         char why[SF_ERR_MAX];
         if (sf_fold(&o, &pr->folded, why, sizeof why) != 0) {
