@@ -16,6 +16,7 @@
 #include "direct_jobs.h"
 #include "manifest_jobs.h"
 #include "pack_args.h"
+#include "program_blocks.h"
 #include "progress.h"
 #include "ptxas_run.h"
 #include "variant_plan.h"
@@ -542,18 +543,56 @@ int cmd_pack(int argc, char **argv)
             cli_error("%s/%s", a.kernels_dir, merr);
             return EXIT_FAILURE_STATUS;
         }
-        vp_plan vplan;
-        char perr[VP_ERR_MAX];
-        if (vp_make(&manifest, &a.req, &vplan, perr) != 0)
-            return cli_usage_error(NULL, "%s", perr);
-        int rc = mj_make(&manifest, &vplan, &plan, merr);
-        if (vplan.notes)
-            plan.notes = strdup(vplan.notes);
-        vp_free(&vplan);
-        if (rc != 0) {
-            cli_error("%s", merr);
+        pb_list blocks;
+        char berr[PB_ERR_MAX];
+        if (pb_load(a.kernels_dir, &blocks, berr) != 0) {
+            cli_error("%s", berr);
             return EXIT_FAILURE_STATUS;
         }
+        /* --kernel names kernels of kernel blocks or program blocks. */
+        vp_request req = a.req;
+        req.n_kernels = 0;
+        int want_block[64] = {0};
+        for (size_t i = 0; i < a.req.n_kernels; i++) {
+            size_t b = 0;
+            while (b < blocks.n && strcmp(blocks.blocks[b].name, a.req.kernels[i]) != 0)
+                b++;
+            if (b < blocks.n && b < 64)
+                want_block[b] = 1;
+            else
+                req.kernels[req.n_kernels++] = a.req.kernels[i];
+        }
+        int rc = 0;
+        if (manifest.n_kernels && (a.req.n_kernels == 0 || req.n_kernels > 0)) {
+            vp_plan vplan;
+            char perr[VP_ERR_MAX];
+            if (vp_make(&manifest, &req, &vplan, perr) != 0) {
+                pb_free(&blocks);
+                return cli_usage_error(NULL, "%s", perr);
+            }
+            rc = mj_make(&manifest, &vplan, &plan, merr);
+            if (vplan.notes)
+                plan.notes = strdup(vplan.notes);
+            vp_free(&vplan);
+            if (rc != 0) {
+                pb_free(&blocks);
+                cli_error("%s", merr);
+                return EXIT_FAILURE_STATUS;
+            }
+        }
+        for (size_t b = 0; b < blocks.n && rc == 0; b++) {
+            if (a.req.n_kernels && !(b < 64 && want_block[b]))
+                continue;
+            char jerr[DJ_ERR_MAX];
+            rc = dj_make(&blocks.blocks[b].spec, &plan, jerr);
+            if (rc != 0) {
+                cli_error("%s/manifest.txt:%d: program %s: %s", a.kernels_dir,
+                          blocks.blocks[b].line, blocks.blocks[b].name, jerr);
+                pb_free(&blocks);
+                return rc == 2 ? EXIT_USAGE_STATUS : EXIT_FAILURE_STATUS;
+            }
+        }
+        pb_free(&blocks);
         seed_checks = 1;
     }
     if (plan.notes && cli_verbosity >= 0)

@@ -329,15 +329,25 @@ static int check_kernel(reader *rd, const mf_manifest *m, mf_kernel *k)
     rd->line = rd->kernel_line;
     if (!rd->have_source)
         return fail(rd, "kernel %s has no source line", k->name, NULL);
-    if (!rd->have_family)
-        return fail(rd, "kernel %s has no family line", k->name, NULL);
+    for (size_t i = 0; i < m->n_kernels; i++)
+        if (strcmp(m->kernels[i].name, k->name) == 0)
+            return fail(rd, "kernel %s is declared twice", k->name, NULL);
+    /* Without a family the kernel gets the generic checks only (it builds,
+     * holds its kernel and loads back); grid and args say how a family's
+     * reference check launches it, so they come with a family. */
+    if (!rd->have_family) {
+        if (rd->have_grid || rd->have_args)
+            return fail(rd, "kernel %s: grid and args describe a family's launch; it has no "
+                            "family line",
+                        k->name, NULL);
+        k->dims = 2;
+        rd->line = end_line;
+        return 0;
+    }
     if (!rd->have_grid)
         return fail(rd, "kernel %s has no grid line", k->name, NULL);
     if (!rd->have_args)
         return fail(rd, "kernel %s has no args line", k->name, NULL);
-    for (size_t i = 0; i < m->n_kernels; i++)
-        if (strcmp(m->kernels[i].name, k->name) == 0)
-            return fail(rd, "kernel %s is declared twice", k->name, NULL);
 
     /* The roles the launcher must have to run the family at all. */
     static const mf_arg conv_needs[] = {MF_ARG_IN, MF_ARG_FILTER, MF_ARG_OUT, MF_ARG_IN_WIDTH};
@@ -537,7 +547,8 @@ int mf_load(const char *dir, mf_manifest *m, char err[MF_ERR_MAX])
 
     reader rd = {.dir = dir, .err = err};
     mf_kernel *k = NULL;
-    int rc = 0;
+    int rc = 0, in_program = 0;
+    size_t n_programs = 0;
     char *p = text;
     while (rc == 0 && p < text + len) {
         rd.line++;
@@ -566,9 +577,19 @@ int mf_load(const char *dir, mf_manifest *m, char err[MF_ERR_MAX])
             rc = fail(&rd, "too many words on the line", NULL, NULL);
             break;
         }
+        if (!k && in_program) {
+            /* Program blocks are read by program_blocks.c. */
+            in_program = strcmp(tok[0], "end") != 0;
+            continue;
+        }
+        if (!k && strcmp(tok[0], "program") == 0) {
+            in_program = 1;
+            n_programs++;
+            continue;
+        }
         if (!k) {
             if (strcmp(tok[0], "kernel") != 0) {
-                rc = fail(&rd, "expected 'kernel NAME', found '%s'", tok[0], NULL);
+                rc = fail(&rd, "expected 'kernel NAME' or 'program NAME', found '%s'", tok[0], NULL);
             } else if (n != 2) {
                 rc = fail(&rd, "kernel takes one name", NULL, NULL);
             } else if (m->n_kernels == MF_MAX_KERNELS) {
@@ -597,7 +618,7 @@ int mf_load(const char *dir, mf_manifest *m, char err[MF_ERR_MAX])
         rd.line = rd.kernel_line;
         rc = fail(&rd, "kernel %s has no end", k->name, NULL);
     }
-    if (rc == 0 && m->n_kernels == 0) {
+    if (rc == 0 && m->n_kernels == 0 && n_programs == 0) {
         rd.line = 1;
         rc = fail(&rd, "no kernel declared", NULL, NULL);
     }
