@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_files.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
@@ -246,12 +247,9 @@ int cmd_list(int argc, char **argv)
         return cli_usage_error("list", "list: expected one pack file, got %d arguments",
                                argc - optind);
     const char *path = argv[optind];
-    clcpack *p = NULL;
-    clcpack_error e;
-    if (clcpack_open_file(path, &p, &e) != CLCPACK_OK) {
-        cli_error("%s: %s", path, e.message);
+    clcpack *p = cli_open_pack(path);
+    if (!p)
         return EXIT_FAILURE_STATUS;
-    }
     struct stat st;
     uint64_t size = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
     if (json)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_files.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "pack_text.h"
@@ -157,12 +158,9 @@ int cmd_tune_report(int argc, char **argv)
                                "tune-report: expected one pack file, got %d arguments",
                                argc - optind);
     const char *path = argv[optind];
-    clcpack *p = NULL;
-    clcpack_error e;
-    if (clcpack_open_file(path, &p, &e) != CLCPACK_OK) {
-        cli_error("%s: %s", path, e.message);
+    clcpack *p = cli_open_pack(path);
+    if (!p)
         return EXIT_FAILURE_STATUS;
-    }
     printf("# Tuning report: %s\n", path);
     printf("\nFastest variant per filter width (median kernel time, OpenCL event profiling);\n"
            "margin: how much slower the second fastest is; vs: the baseline's time over the\n"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_files.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
@@ -330,17 +331,14 @@ int cmd_verify(int argc, char **argv)
     if (va.check) {
         char merr[MF_ERR_MAX];
         if (mf_load(va.kernels_dir, &manifest, merr) != 0) {
-            cli_error("%s/%s", va.kernels_dir, merr);
+            cli_error("%s", merr);
             return EXIT_FAILURE_STATUS;
         }
     }
 
-    clcpack *p = NULL;
-    clcpack_error e;
-    if (clcpack_open_file(va.path, &p, &e) != CLCPACK_OK) {
-        cli_error("%s: %s", va.path, e.message);
+    clcpack *p = cli_open_pack(va.path);
+    if (!p)
         return EXIT_FAILURE_STATUS;
-    }
     size_t bad = verify_checksums(p, va.path);
     size_t ne = clcpack_entry_count(p), ns = clcpack_source_count(p);
     if (cli_verbosity >= 0) {

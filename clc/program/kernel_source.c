@@ -10,6 +10,7 @@
 #include "kernel_source.h"
 
 #include "bounded_fmt.h"
+#include "input_file.h"
 #include "kernelgen.h"
 
 #include <stdio.h>
@@ -60,23 +61,14 @@ static char *read_file(const char *dir, const char *name, size_t *len, char *err
 {
     char path[2 * MF_PATH_MAX + 2];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        bfmt(err, MF_ERR_MAX, "%s: cannot open %s", name, path);
+    char *buf;
+    if (in_read_all(path, KS_FILE_MAX, &buf, len, err, MF_ERR_MAX) != 0)
         return NULL;
-    }
-    char *buf = malloc(KS_FILE_MAX + 1);
-    size_t n = buf ? fread(buf, 1, KS_FILE_MAX + 1, fp) : 0;
-    int bad = !buf || ferror(fp);
-    fclose(fp);
-    if (bad || n > KS_FILE_MAX || memchr(buf, '\0', n)) {
-        bfmt(err, MF_ERR_MAX, "%s: %s", name,
-             bad ? "cannot read" : n > KS_FILE_MAX ? "larger than 1 MiB" : "holds a NUL byte");
+    if (memchr(buf, '\0', *len)) {
+        bfmt(err, MF_ERR_MAX, "%s holds a NUL byte", path);
         free(buf);
         return NULL;
     }
-    buf[n] = '\0';
-    *len = n;
     return buf;
 }
 
