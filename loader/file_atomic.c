@@ -53,8 +53,7 @@ static char *parent_dir(const char *path)
 static const char *type_name(mode_t m)
 {
     if (S_ISLNK(m))
-        return "a symbolic link (the output is never written through a link; give the path "
-               "it points to)";
+        return "a symbolic link (nothing is written through a link)";
     if (S_ISDIR(m))
         return "a folder";
     if (S_ISCHR(m) || S_ISBLK(m))
@@ -81,8 +80,9 @@ static clcpack_status check_path(const char *path, int *exists, mode_t *mode, cl
     struct stat st;
     if (lstat(path, &st) == 0) {
         if (!S_ISREG(st.st_mode))
-            return clcpk_fail(err, CLCPACK_E_IO, "'%s' is %s; only a regular file is replaced",
-                              path, type_name(st.st_mode));
+            return clcpk_fail(err, CLCPACK_E_IO,
+                              "'%s' is %s; only a regular file is replaced", path,
+                              type_name(st.st_mode));
         /* Root passes every access() test; a file without any write bit is
          * read-only on purpose all the same. */
         if ((st.st_mode & 0222) == 0 || faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0)

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli_report.h"
 #include "input_file.h"
@@ -36,7 +37,12 @@ int cli_check_output(const char *cmd, const char *opt, const char *path, int all
     }
     clcpack_error e;
     if (clcpack_check_output_path(path, &e) != CLCPACK_OK) {
-        cli_error("%s%s%s: %s", cmd ? cmd : "", cmd ? ": " : "", opt, e.message);
+        /* Someone who gave /dev/stdout or a terminal wanted stdout. */
+        struct stat st;
+        int special = allow_stdout && lstat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+                      !S_ISDIR(st.st_mode);
+        cli_error("%s%s%s: %s%s", cmd ? cmd : "", cmd ? ": " : "", opt, e.message,
+                  special ? " (-o - writes to stdout)" : "");
         return EXIT_FAILURE_STATUS;
     }
     return 0;

@@ -110,12 +110,12 @@ int cmd_best(int argc, char **argv)
         goto out;
     }
     clcpack_entry_info ei;
-    char defs[512], wg[48];
+    char defs[512], wg[48], kernel[256];
     clcpack_get_entry(p, choice.entry, &ei);
     pt_defines(&ei, defs, sizeof defs);
     pt_wg(choice.wg, wg, sizeof wg);
     printf("family %s, filter width %ld, device %s\n", family, width, dev->name);
-    printf("  kernel    %s\n", choice.kernel);
+    printf("  kernel    %s\n", pt_esc(choice.kernel, kernel, sizeof kernel));
     printf("  defines   %s%s\n", defs, choice.width_argument ? " (filter width as an argument)"
                                                              : "");
     printf("  wg        %s\n", wg);

@@ -237,9 +237,11 @@ static long pick_entries(merge_input *in, size_t n_in, merge_pick *picks, size_t
                     if (c.arch)
                         bfmt(label + strlen(label), sizeof label - strlen(label), "/sm_%u",
                              (unsigned)c.arch);
+                    char dname[4 * CLCPACK_FP_STR];
                     cli_error("merge: conflicting entry %s for device '%s': %s (entry %zu) "
                               "and %s (entry %zu) hold it with %s",
-                              label, in[i].devices[c.device].device_name,
+                              label,
+                              pt_esc(in[i].devices[c.device].device_name, dname, sizeof dname),
                               in[pk->input].path, pk->entry, in[i].path, j, why);
                 }
                 conflicts++;

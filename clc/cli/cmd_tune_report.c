@@ -89,7 +89,8 @@ static void variant_label(const clcpack *p, uint32_t entry, char *buf, size_t ca
         return;
     }
     pt_wg(e.wg, wg, sizeof wg);
-    bfmt(buf, cap, "%s %s", e.kernel, wg);
+    char kernel[256];
+    bfmt(buf, cap, "%s %s", pt_esc(e.kernel, kernel, sizeof kernel), wg);
 }
 
 static int report_family(const clcpack *p, uint32_t d, const clcpack_device_info *dev,
@@ -99,8 +100,10 @@ static int report_family(const clcpack *p, uint32_t d, const clcpack_device_info
     if (!widths_timed(p, family, d, seen))
         return 0;
     const char *base = baseline_kernel(family);
-    printf("\n## %s on device %u: %s (driver %s)\n\n", family, (unsigned)d, dev->device_name,
-           dev->driver_version);
+    char name[4 * CLCPACK_FP_STR], driver[4 * CLCPACK_FP_STR];
+    printf("\n## %s on device %u: %s (driver %s)\n\n", family, (unsigned)d,
+           pt_esc(dev->device_name, name, sizeof name),
+           pt_esc(dev->driver_version, driver, sizeof driver));
     printf("| width | fastest | median us | size | second | margin | vs %s 16x16 |\n",
            base ? base : "baseline");
     printf("|---:|---|---:|---|---|---:|---:|\n");

@@ -62,7 +62,10 @@ static size_t verify_checksums(const clcpack *p, const char *path)
             if (pass == 0) {
                 clcpack_source_info si;
                 if (clcpack_get_source(p, i, &si) == CLCPACK_OK)
-                    bfmt(label, sizeof label, " (%s)", si.name);
+                {
+                    char name[LABEL_MAX - 8];
+                    bfmt(label, sizeof label, " (%s)", pt_esc(si.name, name, sizeof name));
+                }
                 cli_error("%s: source %zu%s is bad: %s", path, i, label, e.message);
             } else {
                 clcpack_entry_info ei;
