@@ -127,6 +127,11 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
     char label[LABEL_MAX];
     job_label(run, job, label, sizeof label);
     run->build_s += r->build_s;
+    if (r->status == BV_OK && r->n_forms == 0) {
+        free(r->message);
+        r->message = strdup("the worker returned no binary");
+        r->status = BV_ERROR;
+    }
 
     if (r->status == BV_OK) {
         clcpack_error e;

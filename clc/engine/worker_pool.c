@@ -171,6 +171,7 @@ static void report_death(worker *w, const wpool_callbacks *cb, const char *why)
     bv_result r;
     memset(&r, 0, sizeof r);
     r.status = BV_ERROR;
+    r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     char msg[512];
     bfmt(msg, sizeof msg, "the worker process building it %s%s%s", how, why ? ": " : "",
          why ? why : "");

@@ -5,8 +5,8 @@
  * Workers are started with posix_spawn (never a bare fork: the caller has
  * OpenCL driver threads running) as `exe worker_argv...`; each gets one job
  * at a time, so the work spreads evenly. A worker that dies mid-job turns
- * that job into a BV_ERROR result naming the signal or exit status, and a
- * fresh worker takes its place. Single-threaded; the callbacks run on the
+ * that job into a BV_ERROR result naming the signal or exit status (the
+ * signal also in r->signal), and a fresh worker takes its place. Single-threaded; the callbacks run on the
  * caller's thread.
  */
 #ifndef CLC_WORKER_POOL_H
