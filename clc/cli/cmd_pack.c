@@ -555,7 +555,7 @@ int cmd_pack(int argc, char **argv)
         }
 
     char exe[4096];
-    if (wpool_self_exe(cli_argv0, exe, sizeof exe) != 0) {
+    if (cli_worker_path(exe, sizeof exe) != 0) {
         cli_error("cannot find the clc-pack executable to start workers (argv[0] is %s)",
                   cli_argv0);
         goto out;

@@ -415,7 +415,7 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
                     (char *)"--check", NULL};
     wpool_callbacks cb = {&run, NULL, on_loaded, NULL};
     /* One worker: loads run one after the other, as a program would. */
-    if (wpool_self_exe(cli_argv0, exe, sizeof exe) != 0) {
+    if (cli_worker_path(exe, sizeof exe) != 0) {
         cli_error("cannot find the clc-pack executable to start a load worker");
         lc->failed += n_jobs;
         goto out;
