@@ -103,8 +103,12 @@ static clcpack_status check_path(const char *path, int *exists, mode_t *mode, cl
     clcpack_status rc = CLCPACK_OK;
     if (stat(dir, &st) != 0) {
         int e = errno;
-        rc = clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': its folder: %s", path,
-                        clcpk_errno_text(e, msg, sizeof msg));
+        if (e == ENOENT)
+            rc = clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': its folder does not exist",
+                            path);
+        else
+            rc = clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': its folder: %s", path,
+                            clcpk_errno_text(e, msg, sizeof msg));
     } else if (!S_ISDIR(st.st_mode)) {
         rc = clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': %s is not a folder", path, dir);
     } else if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0) {
