@@ -315,7 +315,9 @@ static int map_source(clcpack_writer *w, merge_input *in, uint32_t s, uint32_t *
                                                       &in->source_map[s], &e);
         free(text);
         if (st != CLCPACK_OK) {
-            cli_error("%s: source %s: %s", in->path, si.name, e.message);
+            char name[1024];
+            cli_error("%s: source %s: %s", in->path, pt_esc(si.name, name, sizeof name),
+                      e.message);
             return -1;
         }
     }
