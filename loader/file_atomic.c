@@ -175,18 +175,18 @@ static void remove_stale_temps(const char *dir, const char *path)
 }
 
 /* Six random letters and digits; the kernel's random source, else the
- * clock mixed with a counter (O_EXCL makes a clash a retry, not a bug). */
-static void random_suffix(char out[SUFFIX_LEN + 1])
+ * clock mixed with the try number (O_EXCL makes a clash a retry, not a
+ * bug; the library keeps no global state, so no counter). */
+static void random_suffix(char out[SUFFIX_LEN + 1], int attempt)
 {
     static const char alphabet[] =
         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     unsigned char r[SUFFIX_LEN];
     if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
-        static unsigned counter;
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^
-                     ((uint64_t)++counter << 40) ^ (uint64_t)getpid();
+                     ((uint64_t)(attempt + 1) << 40) ^ (uint64_t)getpid();
         for (size_t i = 0; i < sizeof r; i++) {
             x ^= x << 13;
             x ^= x >> 7;
@@ -205,7 +205,7 @@ static int create_temp(const char *path, char *tmp, size_t cap, int exists, mode
 {
     for (int i = 0; i < CREATE_TRIES; i++) {
         char suffix[SUFFIX_LEN + 1];
-        random_suffix(suffix);
+        random_suffix(suffix, i);
         snprintf(tmp, cap, "%s.tmp.%ld.%s", path, (long)getpid(), suffix);
         int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
         if (fd >= 0) {
