@@ -255,9 +255,10 @@ int cmd_embed(int argc, char **argv)
         if (write_buf(x.header, &hdr) != 0)
             goto out;
     }
+    const char *where = strcmp(x.output, "-") == 0 ? "stdout" : x.output;
     if (cli_verbosity >= 0)
         fprintf(stderr, "clc-pack: embedded %s (%zu bytes, %zu entries) as %s in %s%s%s\n",
-                x.path, size, entries, x.symbol, x.output, x.header ? " and " : "",
+                x.path, size, entries, x.symbol, where, x.header ? " and " : "",
                 x.header ? x.header : "");
     status = EXIT_OK_STATUS;
 out:

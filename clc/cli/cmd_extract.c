@@ -227,9 +227,10 @@ int cmd_extract(int argc, char **argv)
     }
     if (cli_write_output(x.output, buf, size) != 0)
         goto out;
+    const char *where = strcmp(x.output, "-") == 0 ? "stdout" : x.output;
     if (cli_verbosity >= 0)
         fprintf(stderr, "clc-pack: wrote %zu bytes (%s of entry %zu, %s) to %s\n", size,
-                x.source ? "source" : "binary", index, label, x.output);
+                x.source ? "source" : "binary", index, label, where);
     status = EXIT_OK_STATUS;
 out:
     free(buf);
