@@ -1,6 +1,8 @@
 /* cmd_verify.c — `clc-pack verify PACK [--load [--check]] [--device SPEC]`:
  * every checksum, and optionally every entry loaded (and run) through the
- * library on this machine's devices. */
+ * library on this machine's devices, in a load worker process per device
+ * (`clc-pack --load-worker`), so a driver that crashes on a binary fails
+ * that entry, not verify. */
 #include "commands.h"
 
 #include <getopt.h>
@@ -8,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_files.h"
 #include "build_variant.h"
+#include "cli_files.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
