@@ -143,7 +143,8 @@ void usage_extract(FILE *f)
           "                   must match one of its defines; it must be the only match\n"
           "  --kind KIND      only entries of this kind\n"
           "  --source         the source instead of the binary\n"
-          "  -o FILE          where to write (written atomically)\n"
+          "  -o FILE          where to write (written atomically; '-' for stdout; a link,\n"
+          "                   device, FIFO, folder or read-only file is refused)\n"
           "Exit status: 0, 1 when the pack or entry is bad or FILE cannot be written,\n"
           "2 on a usage error (including no or several matching entries).\n",
           f);
@@ -158,7 +159,8 @@ void usage_embed(FILE *f)
           "which does not copy it. The pack is checked first (as clcpack_open_memory\n"
           "will check it). The output depends on the pack's bytes and the options only.\n"
           "  -o FILE.c        the C file: 'const unsigned char NAME[]' aligned to 64\n"
-          "                   bytes and 'const size_t NAME_size' (written atomically)\n"
+          "                   bytes and 'const size_t NAME_size' (written atomically;\n"
+          "                   '-' for stdout)\n"
           "  --symbol NAME    the array's name, a C identifier (default: embedded_pack)\n"
           "  --header FILE.h  also write a header declaring both\n"
           "  -q, --quiet      no summary line\n"

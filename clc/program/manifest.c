@@ -8,6 +8,7 @@
 #include "manifest.h"
 
 #include "bounded_fmt.h"
+#include "input_file.h"
 #include "kernelgen.h"
 #include "expr.h"
 #include "value_list.h"
@@ -37,11 +38,13 @@ typedef struct reader {
         have_multiple;
 } reader;
 
+/* "<dir>/manifest.txt:LINE: <what>": the quoted words a and b are cut
+ * (bfmt_clip), so the reason always fits. */
 static int fail(reader *rd, const char *fmt, const char *a, const char *b)
 {
-    char what[MF_ERR_MAX];
-    bfmt(what, sizeof what, fmt, a ? a : "", b ? b : "");
-    bfmt(rd->err, MF_ERR_MAX, MANIFEST_NAME ":%d: %s", rd->line, what);
+    char what[MF_ERR_MAX], ca[BFMT_QUOTE_MAX + 4], cb[BFMT_QUOTE_MAX + 4];
+    bfmt(what, sizeof what, fmt, a ? bfmt_clip(a, ca) : "", b ? bfmt_clip(b, cb) : "");
+    bfmt(rd->err, MF_ERR_MAX, "%s/" MANIFEST_NAME ":%d: %s", rd->dir, rd->line, what);
     return -1;
 }
 
@@ -104,12 +107,15 @@ static int check_source_path(reader *rd, const char *path)
         if (starts && ends)
             return fail(rd, "source '%s' leaves the kernels folder ('..')", path, NULL);
     }
-    char full[2 * MF_PATH_MAX + 2];
+    char full[2 * MF_PATH_MAX + 2], why[MF_ERR_MAX];
     snprintf(full, sizeof full, "%s/%s", rd->dir, path);
-    FILE *f = fopen(full, "rb");
-    if (!f)
-        return fail(rd, "source %s: cannot open %s", path, full);
-    fclose(f);
+    if (in_check(full, why, sizeof why) != 0) {
+        /* why is a reason: fail() would cut it like a quoted word. */
+        char clip[BFMT_QUOTE_MAX + 4];
+        bfmt(rd->err, MF_ERR_MAX, "%s/" MANIFEST_NAME ":%d: source %s: %s", rd->dir, rd->line,
+             bfmt_clip(path, clip), why);
+        return -1;
+    }
     return 0;
 }
 
@@ -501,32 +507,15 @@ static void clean_line(char *line, char *rest)
         rest[--len] = '\0';
 }
 
-/* Reads the whole file: lines are then split in memory, and a NUL byte or
- * an over-long line is reported with its line number. */
+/* Reads the whole file (input_file.h: a FIFO or a device is refused, never
+ * waited on): lines are then split in memory, and a NUL byte or an
+ * over-long line is reported with its line number. */
 static char *read_manifest(const char *path, size_t *len, char err[MF_ERR_MAX])
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        bfmt(err, MF_ERR_MAX, "%s: cannot open", path);
+    char *text;
+    if (in_read_all(path, MANIFEST_MAX_BYTES, &text, len, err, MF_ERR_MAX) != 0)
         return NULL;
-    }
-    char *buf = malloc(MANIFEST_MAX_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, MANIFEST_MAX_BYTES + 1, f) : 0;
-    int bad = buf == NULL || ferror(f);
-    fclose(f);
-    if (bad) {
-        bfmt(err, MF_ERR_MAX, "%s: cannot read", path);
-        free(buf);
-        return NULL;
-    }
-    if (n > MANIFEST_MAX_BYTES) {
-        bfmt(err, MF_ERR_MAX, "%s: larger than %ld bytes", path, MANIFEST_MAX_BYTES);
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
+    return text;
 }
 
 int mf_load(const char *dir, mf_manifest *m, char err[MF_ERR_MAX])
