@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_report.h"
 #include "commands.h"
@@ -40,7 +41,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "merge") == 0)
         return cmd_merge(argc - 1, argv + 1);
     /* A source file first: packing your own kernels. */
-    if (strchr(cmd, '.') || strchr(cmd, '/'))
+    if (strchr(cmd, '.') || strchr(cmd, '/') || access(cmd, F_OK) == 0)
         return cmd_pack(argc, argv);
     if (strcmp(cmd, "help") == 0) {
         usage_pack(stdout);
