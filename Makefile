@@ -3,7 +3,7 @@
 #   make pack       a pack for the default device with the default widths and work-groups
 #   make test       every test (prints "N passed, N failed")
 #   make bench      benchmarks: tables and charts in docs/bench/<device>/ (docs/BENCH.md)
-#   make fuzz       fuzz the pack parser for FUZZ_SECONDS (clang; docs/ROBUSTNESS.md)
+#   make fuzz       fuzz the parsers for FUZZ_SECONDS in all (clang; docs/ROBUSTNESS.md)
 #   make test-sanitize / test-tsan / test-valgrind   the tests under ASan+UBSan, TSan, valgrind
 #   V=1             full command lines
 
@@ -116,8 +116,29 @@ $(B)/fuzz/fuzz_pack: tests/fuzz/fuzz_pack.c tests/fuzz/fuzz_target.h $(LIB_SRC)
 	$(Q)$(FUZZ_CC) $(CPPFLAGS) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(LIB_SRC) $(LDLIBS_CL)
 
-fuzz: $(B)/fuzz/fuzz_pack
-	$(Q)sh scripts/fuzz.sh $(B) $(FUZZ_SECONDS)
+# The targets over the command-line side's parsers (tests/fuzz/NAME_target.h,
+# seeds in tests/fuzz/corpus_NAME/): clc/ and loader/ compiled once with the
+# fuzzer's instrumentation into one archive each program links.
+FUZZ_CLI_TARGETS := expr define_value pack_args manifest source_fold worker_proto pocl_canon \
+	ptx_text
+FUZZ_TARGETS := pack $(FUZZ_CLI_TARGETS)
+FUZZ_SAN := -O1 -g -fno-sanitize-recover=all -fsanitize=address,undefined
+$(B)/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZCC  $<")
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) $(DEPFLAGS) -c -o $@ $<
+
+$(B)/fuzz/libclc_fuzz.a: $(CLC_SRC:%.c=$(B)/fuzz/obj/%.o) $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_CLI_TARGETS:%=$(B)/fuzz/fuzz_%): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/%_target.h \
+		tests/fuzz/cli_fuzz.h $(B)/fuzz/libclc_fuzz.a
+	@$(if $(Q),echo "  FUZZCC  $@")
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) -o $@ $< \
+		$(B)/fuzz/libclc_fuzz.a $(LDLIBS_CL)
+
+fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
+	$(Q)FUZZ_TARGETS="$(FUZZ_TARGETS)" sh scripts/fuzz.sh $(B) $(FUZZ_SECONDS)
 
 # Installation: make install PREFIX=/usr DESTDIR=/tmp/stage (README.md).
 BINDIR       ?= $(PREFIX)/bin

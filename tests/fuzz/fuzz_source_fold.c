@@ -1,0 +1,14 @@
+/*
+ * fuzz_source_fold.c — the libFuzzer program of the include folding target
+ * (source_fold_target.h, docs/ROBUSTNESS.md). Built by `make fuzz` with clang
+ * -fsanitize=fuzzer,address,undefined; tests/test_fuzz_cli.c replays its
+ * seeds with any compiler.
+ */
+#include "source_fold_target.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return fuzz_source_fold(data, size);
+}

@@ -1,0 +1,203 @@
+/*
+ * make_cli_seeds.c — writes the binary seeds of the worker protocol and
+ * PoCL canonicalization fuzz targets (tests/fuzz/corpus_worker_proto/,
+ * tests/fuzz/corpus_pocl_canon/synth_*; docs/ROBUSTNESS.md). Not built by
+ * make; run once from the repository root after `make`:
+ *   cc -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader -Iclc/engine \
+ *      -Iclc/program -Iclc/util -Iclc/seeds tests/fuzz/make_cli_seeds.c \
+ *      build/libclc.a build/libclcpack.a -lOpenCL -lz -lpthread -lm -o /tmp/seeds
+ *   /tmp/seeds tests/fuzz
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "worker_proto.h"
+
+static const char *out_dir;
+
+static void save(const char *sub, const char *name, const void *p, size_t n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/%s", out_dir, sub, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
+        fprintf(stderr, "make_cli_seeds: cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+static void worker_seeds(void)
+{
+    build_job j;
+    memset(&j, 0, sizeof j);
+    static char src[] = "__kernel void k(__global int *o) { o[0] = TS; }\n";
+    j.entry_name = "tiles";
+    j.program_entry = 1;
+    j.source_name = "tiled.cl";
+    j.source = src;
+    j.source_size = sizeof src - 1;
+    j.options = "-cl-std=CL1.2 -DTS=16 -DWPT=2";
+    bj_define defs[2] = {{"TS", "16"}, {"WPT", "2"}};
+    j.defines = defs;
+    j.n_defines = 2;
+    j.wg[0] = 16;
+    j.wg[1] = 8;
+    j.wg[2] = 1;
+    char *kernels[2] = {"j", "k"};
+    j.kernels = kernels;
+    j.n_kernels = 2;
+    j.check = "";
+    wire_buf b;
+    wire_init(&b);
+    wp_encode_job(&b, 7, 0, &j);
+    save("corpus_worker_proto", "job_payload", b.data + 12, b.len - 12);
+    wp_encode_job(&b, 8, 1, &j);
+    save("corpus_worker_proto", "job_stream_two", b.data, b.len);
+    wire_free(&b);
+
+    bv_result r;
+    memset(&r, 0, sizeof r);
+    r.status = BV_OK;
+    r.message = "built";
+    r.note = "ptxas failed: PTX only";
+    static unsigned char ptx[] = ".version 7.0\n.target sm_80\n";
+    r.n_forms = 2;
+    r.forms[0].kind = CLCPACK_KIND_PTX;
+    r.forms[0].arch = 80;
+    r.forms[0].data = ptx;
+    r.forms[0].size = sizeof ptx - 1;
+    r.forms[1].kind = CLCPACK_KIND_NATIVE;
+    r.forms[1].data = ptx;
+    r.forms[1].size = 4;
+    r.n_kernel_names = 2;
+    r.kernel_names = kernels;
+    r.build_s = 1.25;
+    r.n_tunings = 1;
+    r.tunings[0].filter_width = 5;
+    r.tunings[0].width = 64;
+    r.tunings[0].height = 32;
+    r.tunings[0].runs = 3;
+    r.tunings[0].median_ns = 123456;
+    wire_init(&b);
+    wp_encode_result(&b, 7, &r);
+    save("corpus_worker_proto", "result_payload", b.data + 12, b.len - 12);
+    save("corpus_worker_proto", "result_stream", b.data, b.len);
+    wire_free(&b);
+
+    memset(&r, 0, sizeof r);
+    r.status = BV_BUILD_FAILED;
+    r.message = "clBuildProgram failed";
+    r.log = "error: use of undeclared identifier 'TS'";
+    wire_init(&b);
+    wp_encode_result(&b, 9, &r);
+    save("corpus_worker_proto", "result_failed_payload", b.data + 12, b.len - 12);
+    wire_free(&b);
+
+    wire_init(&b);
+    wp_encode_load_job(&b, 3, 12);
+    save("corpus_worker_proto", "load_job_payload", b.data + 12, b.len - 12);
+    wire_free(&b);
+}
+
+/* A small PoCL binary of format 9 (pocl_binary_canon.c describes it): two
+ * kernels, each with a generic folder and work-group specializations. */
+static unsigned char pb[4096];
+static size_t pn;
+
+static void p32(uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        pb[pn++] = (unsigned char)(v >> (8 * i));
+}
+
+static void p64(uint64_t v)
+{
+    p32((uint32_t)v);
+    p32((uint32_t)(v >> 32));
+}
+
+static void pbytes(const void *p, size_t n)
+{
+    memcpy(pb + pn, p, n);
+    pn += n;
+}
+
+static void pfile(const char *path, const char *content)
+{
+    p32((uint32_t)strlen(path));
+    pbytes(path, strlen(path));
+    p32((uint32_t)strlen(content));
+    pbytes(content, strlen(content));
+}
+
+static void pkernel(const char *name, const char *const *files, size_t n, const char *loose)
+{
+    size_t at = pn;
+    p64(0);
+    p64(0);
+    p32(4);                      /* arginfo size */
+    p32((uint32_t)strlen(name));
+    pbytes(name, strlen(name));
+    pbytes("meta", 4);
+    size_t files_at = pn;
+    for (size_t i = 0; i < n; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "/%s/%s/parallel.bc", name, files[i]);
+        pfile(path, "BC\xc0\xde tempfile_Ab3xZ9.cl");
+    }
+    if (loose)
+        pfile(loose, "ELF");
+    size_t end = pn;
+    pn = at;
+    p64(end - at);
+    p64(end - files_at);
+    pn = end;
+}
+
+static void pocl_seeds(void)
+{
+    pn = 0;
+    pbytes("poclbin\0", 8);
+    p64(0x1234);
+    p32(9);
+    p32(2);
+    p32(0);
+    p32(1);
+    p32(1);
+    char hash[41];
+    memset(hash, 'h', sizeof hash);
+    pbytes(hash, sizeof hash);
+    size_t bc_at = pn;
+    p64(0);
+    pfile("/program.bc", "BC\xc0\xde tempfile_q1w2e3.cl");
+    size_t bc_end = pn;
+    pn = bc_at;
+    p64(bc_end - bc_at - 8);
+    pn = bc_end;
+    static const char *const conv[] = {"16-16-1-goffs0-smallgrid", "0-0-0", "8-8-1-goffs0",
+                                       "8-8-1-goffs0-smallgrid"};
+    static const char *const other[] = {"8-8-1-goffs0", "0-0-0", "32-1-1"};
+    pkernel("Convolve_Def", conv, 4, NULL);
+    pkernel("Other", other, 3, NULL);
+    save("corpus_pocl_canon", "synth_two_kernels", pb, pn);
+
+    /* One kernel without the own specialization, a file in its folder. */
+    pn = bc_end;
+    pb[20] = 1;
+    static const char *const no_own[] = {"0-0-0", "8-8-1-goffs1", "8-8-1-goffs0"};
+    pkernel("Convolve_Def", no_own, 3, "/Convolve_Def/loose.so");
+    save("corpus_pocl_canon", "synth_no_own", pb, pn);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: make_cli_seeds DIR\n");
+        return 2;
+    }
+    out_dir = argv[1];
+    worker_seeds();
+    pocl_seeds();
+    return 0;
+}

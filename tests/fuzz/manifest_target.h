@@ -1,0 +1,154 @@
+/*
+ * manifest_target.h — the fuzz target over the kernel manifest
+ * (manifest.h, program_blocks.h): the input is manifest.txt of a private
+ * temporary folder that also holds a small source (tiled.cl, including
+ * inc/t.h). mf_load reads it; each kernel that loads is expanded with its
+ * defaults and with a selection of its first two allowed values per axis,
+ * and its allowed values formatted. pb_load reads the program blocks of
+ * the same file; each block whose paths do not climb out with ".." is
+ * planned by dj_make (folded and expanded, never built). A refusal must
+ * carry a message naming manifest.txt. Shared by fuzz_manifest.c and
+ * tests/test_fuzz_cli.c.
+ */
+#ifndef CLC_MANIFEST_TARGET_H
+#define CLC_MANIFEST_TARGET_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "cli_fuzz.h"
+#include "direct_jobs.h"
+#include "manifest.h"
+#include "program_blocks.h"
+
+static const char mft_source[] = "#include \"t.h\"\n"
+                                 "__kernel void tiled(__global float *o) { o[0] = TS * T; }\n";
+static const char mft_header[] = "#define T 2\n";
+
+static inline void mft_expand(const mf_kernel *k, const mf_selection *sel)
+{
+    mf_variant *vs = (mf_variant *)1;
+    size_t n = 7;
+    char err[MF_ERR_MAX];
+    err[0] = '\0';
+    if (mf_expand(k, sel, &vs, &n, err) == 0) {
+        for (size_t i = 0; i < n; i++) {
+            cf_require(vs[i].kernel == k && vs[i].n_defines <= MF_MAX_DEFINES);
+            cf_require(memchr(vs[i].options, 0, sizeof vs[i].options) != NULL);
+            for (size_t d = 0; d < vs[i].n_defines; d++)
+                cf_require(mf_variant_define(&vs[i], vs[i].define_names[d]) != NULL);
+        }
+        free(vs);
+    } else {
+        cf_require_message(err, sizeof err);
+    }
+}
+
+static inline void mft_kernels(const mf_manifest *m)
+{
+    cf_require(m->n_kernels <= MF_MAX_KERNELS);
+    mf_selection *sel = malloc(sizeof *sel);
+    if (!sel)
+        return;
+    for (size_t i = 0; i < m->n_kernels; i++) {
+        const mf_kernel *k = &m->kernels[i];
+        cf_require(mf_find(m, k->name) != NULL && k->n_axes <= MF_MAX_AXES);
+        memset(sel, 0, sizeof *sel);
+        for (size_t a = 0; a < k->n_axes; a++) {
+            const mf_axis *ax = &k->axes[a];
+            cf_require(mf_axis_find(k, ax->name) != NULL);
+            cf_require(ax->n_allowed <= MF_MAX_VALUES && ax->n_default <= MF_MAX_VALUES);
+            char buf[512];
+            mf_format_allowed(ax, buf, sizeof buf);
+            cf_require(memchr(buf, 0, sizeof buf) != NULL);
+            snprintf(sel->names[a], MF_NAME_MAX, "%s", ax->name);
+            for (size_t v = 0; v < ax->n_allowed && v < 2; v++)
+                sel->values[a][sel->n_values[a]++] = ax->allowed[v];
+            sel->n = a + 1;
+        }
+        mft_expand(k, NULL);
+        mft_expand(k, sel);
+    }
+    free(sel);
+}
+
+static inline int mft_climbs(const char *const *paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strstr(paths[i], "..") || paths[i][0] == '/')
+            return 1;
+    return 0;
+}
+
+static inline void mft_blocks(const char *dir)
+{
+    pb_list l;
+    char err[PB_ERR_MAX];
+    err[0] = '\0';
+    if (pb_load(dir, &l, err) != 0) {
+        cf_require_message(err, sizeof err);
+        cf_require(strstr(err, "manifest.txt") != NULL);
+        cf_require(l.n == 0);
+        return;
+    }
+    for (size_t i = 0; i < l.n; i++) {
+        const dj_spec *s = &l.blocks[i].spec;
+        cf_require(l.blocks[i].name != NULL && l.blocks[i].line >= 1);
+        size_t dl = strlen(dir);
+        int outside = 0;
+        for (size_t f = 0; f < s->n_files; f++)
+            outside |= strncmp(s->files[f], dir, dl) != 0;
+        for (size_t f = 0; f < s->n_programs; f++) {
+            /* NAME=DIR/a.cl,DIR/b.cl: every file in the folder. */
+            const char *p = strchr(s->programs[f], '=');
+            outside |= !p || strstr(p, "..") != NULL;
+            while (p && !outside) {
+                outside |= strncmp(p + 1, dir, dl) != 0;
+                p = strchr(p + 1, ',');
+            }
+        }
+        for (size_t f = 0; f < s->n_includes; f++)
+            outside |= strncmp(s->includes[f], dir, dl) != 0;
+        if (outside || mft_climbs(s->files, s->n_files) ||
+            mft_climbs(s->includes, s->n_includes))
+            continue;
+        bj_list out;
+        memset(&out, 0, sizeof out);
+        char e2[DJ_ERR_MAX];
+        e2[0] = '\0';
+        int rc = dj_make(s, &out, e2);
+        cf_require(rc >= 0 && rc <= 2);
+        if (rc != 0)
+            cf_require_message(e2, sizeof e2);
+        bj_list_free(&out);
+    }
+    pb_free(&l);
+}
+
+static inline int fuzz_manifest(const uint8_t *data, size_t size)
+{
+    char dir[256];
+    if (cf_tmpdir(dir) != 0)
+        return 0;
+    char inc[300];
+    snprintf(inc, sizeof inc, "%s/inc", dir);
+    mf_manifest *m = malloc(sizeof *m);
+    if (m && cf_write(dir, "manifest.txt", data, size) == 0 &&
+        cf_write(dir, "tiled.cl", mft_source, sizeof mft_source - 1) == 0 &&
+        mkdir(inc, 0700) == 0 && cf_write(inc, "t.h", mft_header, sizeof mft_header - 1) == 0) {
+        char err[MF_ERR_MAX];
+        err[0] = '\0';
+        if (mf_load(dir, m, err) == 0) {
+            mft_kernels(m);
+        } else {
+            cf_require_message(err, sizeof err);
+            cf_require(strstr(err, "manifest.txt") != NULL);
+        }
+        mft_blocks(dir);
+    }
+    free(m);
+    cf_rmtree(dir);
+    return 0;
+}
+
+#endif /* CLC_MANIFEST_TARGET_H */
