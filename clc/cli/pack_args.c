@@ -190,7 +190,14 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {NULL, 0, NULL, 0}};
 
     opterr = 0;
+    /* A full reset: after a parse that stopped inside a cluster of short
+     * options (-kq...), glibc would go on reading that cluster, in an
+     * argument vector that may be gone, unless optind is 0. */
+#ifdef __GLIBC__
+    optind = 0;
+#else
     optind = 1;
+#endif
     int c;
     while ((c = getopt_long(argc, argv, ":D:I:o:j:kqvh", longopts, NULL)) != -1) {
         switch (c) {

@@ -296,7 +296,8 @@ static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], bj_list 
     sorted.items = malloc((d->n ? d->n : 1) * sizeof *sorted.items);
     if (!sorted.items)
         return failure(p, "out of memory");
-    memcpy(sorted.items, d->items, d->n * sizeof *d->items);
+    if (d->n) /* no define at all: d->items may be NULL */
+        memcpy(sorted.items, d->items, d->n * sizeof *d->items);
     qsort(sorted.items, d->n, sizeof *sorted.items, cmp_item);
     /* The same define set twice (explicit variants that overlap): once. */
     for (size_t i = 0; i < out->n; i++) {

@@ -96,7 +96,7 @@ static inline int fuzz_define_value(const uint8_t *data, size_t size)
         dvt_check_item_name(d.name, d.is_function);
         cf_require(d.bare ? d.n_values == 0 : d.n_values >= 1);
         cf_require(d.n_values <= DV_VALUES_MAX);
-        if (d.is_function)
+        if (d.is_function && !d.bare)
             cf_require(d.n_values == 1);
         for (size_t i = 0; i < d.n_values; i++) {
             char e2[DV_ERR_MAX];

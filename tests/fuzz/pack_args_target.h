@@ -7,7 +7,11 @@
  * includes a header, a missing file, the folder itself), so dj_make folds
  * and expands on known files only; it never builds anything. A refusal must
  * carry a message, a usage error of dj_make too, and each job it makes must
- * be whole. Shared by fuzz_pack_args.c and tests/test_fuzz_cli.c.
+ * be whole. The arguments are parsed a second time from a fresh copy (the
+ * first freed), which must give the same answer, and then a known command
+ * line (-j 2 -koout.clcpack) must parse as it always does: nothing of one
+ * parse may stay behind for the next. Shared by fuzz_pack_args.c and
+ * tests/test_fuzz_cli.c.
  */
 #ifndef CLC_PACK_ARGS_TARGET_H
 #define CLC_PACK_ARGS_TARGET_H
@@ -117,7 +121,9 @@ static inline void pat_plan(pack_args *a)
     cf_rmtree(dir);
 }
 
-static inline int fuzz_pack_args(const uint8_t *data, size_t size)
+/* Parses the input as arguments; 0 or -1, with err. With plan, a direct
+ * command line is planned too. */
+static inline int pat_parse(const uint8_t *data, size_t size, int plan, char err[PA_ERR_MAX])
 {
     char *argv[PAT_ARGS + 2];
     char *arena = NULL;
@@ -126,15 +132,39 @@ static inline int fuzz_pack_args(const uint8_t *data, size_t size)
     argv[n + 1] = NULL;
     pack_args a;
     memset(&a, 0, sizeof a);
-    char err[PA_ERR_MAX];
     err[0] = '\0';
-    if (pack_args_parse((int)n + 1, argv, &a, err) != 0) {
-        cf_require_message(err, sizeof err);
+    int rc = pack_args_parse((int)n + 1, argv, &a, err);
+    if (rc != 0) {
+        cf_require(rc == -1);
+        cf_require_message(err, PA_ERR_MAX);
     } else {
         cf_require(a.jobs >= 1 && a.jobs <= PA_MAX_JOBS);
-        if (a.direct)
+        if (a.direct && plan)
             pat_plan(&a);
     }
+    pack_args_free(&a);
+    free(arena);
+    return rc;
+}
+
+/* Twice, each time from a fresh copy of the arguments (the first freed):
+ * the second parse must not see anything of the first, and says the same. */
+static inline int fuzz_pack_args(const uint8_t *data, size_t size)
+{
+    char err1[PA_ERR_MAX], err2[PA_ERR_MAX];
+    int rc1 = pat_parse(data, size, 1, err1);
+    int rc2 = pat_parse(data, size, 0, err2);
+    cf_require(rc1 == rc2 && (rc1 == 0 || strcmp(err1, err2) == 0));
+    /* A known command line after it parses as it always does. */
+    static const char probe[] = "-j\0" "2\0" "-koout.clcpack";
+    char *argv[5] = {"pack", NULL, NULL, NULL, NULL};
+    char *arena = NULL;
+    size_t n = cf_split((const uint8_t *)probe, sizeof probe - 1, argv + 1, 3, &arena);
+    pack_args a;
+    memset(&a, 0, sizeof a);
+    int rc = arena && n == 3 ? pack_args_parse(4, argv, &a, err1) : 0;
+    cf_require(rc == 0 && (!arena || (a.jobs == 2 && a.keep_going && a.output &&
+                                      strcmp(a.output, "out.clcpack") == 0)));
     pack_args_free(&a);
     free(arena);
     return 0;
