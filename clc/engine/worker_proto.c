@@ -145,7 +145,10 @@ void wp_encode_result(wire_buf *b, uint32_t job, const bv_result *r)
     wire_put_u32(b, (uint32_t)r->n_kernel_names);
     for (size_t i = 0; i < r->n_kernel_names; i++)
         wire_put_str(b, r->kernel_names[i]);
-    wire_put_u64(b, (uint64_t)(r->build_s * 1e6));
+    /* Whole microseconds, rounded (a decoded time encodes back the same);
+     * a time beyond what a result may carry (WP_BUILD_US_MAX) goes as 0. */
+    double us = r->build_s * 1e6;
+    wire_put_u64(b, us > 0 && us <= (double)WP_BUILD_US_MAX ? (uint64_t)(us + 0.5) : 0);
     wire_put_u32(b, (uint32_t)r->n_forms);
     for (size_t i = 0; i < r->n_forms; i++) {
         wire_put_u32(b, (uint32_t)r->forms[i].kind);
@@ -190,7 +193,10 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
         if (!r->kernel_names[i])
             rd.failed = 1;
     }
-    r->build_s = (double)wire_get_u64(&rd) * 1e-6;
+    uint64_t us = wire_get_u64(&rd);
+    if (us > WP_BUILD_US_MAX)
+        rd.failed = 1;
+    r->build_s = (double)us * 1e-6;
     uint32_t nf = wire_get_u32(&rd);
     if (nf > BV_MAX_FORMS)
         rd.failed = 1;

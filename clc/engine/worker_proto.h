@@ -36,6 +36,7 @@
 #define WP_MAX_LIST 65536          /* defines or kernel names in one frame */
 #define WP_RESULT_MAX (1024u << 20)
 #define WP_ERR_MAX 256
+#define WP_BUILD_US_MAX (UINT64_C(1) << 40) /* a build time in microseconds: 12.7 days */
 
 /* Appends a whole job frame to b. */
 void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, const build_job *j);
