@@ -11,7 +11,10 @@
 #include "build_variant.h"
 #include "cli_report.h"
 #include "clcpack.h"
+#include "depfile.h"
 #include "device_select.h"
+#include "jobserver.h"
+#include "kernel_source.h"
 #include "pack_args.h"
 #include "progress.h"
 #include "ptxas_run.h"
@@ -350,6 +353,48 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
     fflush(stdout);
 }
 
+static void depfile_add(void *ctx, const char *path)
+{
+    df_add(ctx, path);
+}
+
+/* -MD / --depfile: the pack depends on the manifest and on every file the
+ * variants' sources read (each kernel's file and what it includes). */
+static int write_depfile(const pack_args *a, const mf_manifest *m, const vp_plan *plan,
+                         const char *output)
+{
+    char path[4200];
+    if (a->depfile)
+        bfmt(path, sizeof path, "%s", a->depfile);
+    else
+        bfmt(path, sizeof path, "%s.d", output);
+    df_list deps;
+    df_init(&deps);
+    char manifest[MF_PATH_MAX + 16];
+    bfmt(manifest, sizeof manifest, "%s/manifest.txt", m->dir);
+    df_add(&deps, manifest);
+    int rc = 0;
+    for (size_t i = 0; i < plan->n && rc == 0; i++) {
+        const mf_variant *v = &plan->variants[i];
+        size_t k = 0;
+        while (k < i && plan->variants[k].kernel != v->kernel)
+            k++;
+        if (k < i)
+            continue; /* includes do not depend on the defines */
+        char *text = NULL, name[MF_PATH_MAX], err[MF_ERR_MAX];
+        size_t len;
+        rc = ks_program_source_files(m, v, &text, &len, name, err, depfile_add, &deps);
+        free(text);
+        if (rc != 0)
+            cli_error("%s: %s", path, err);
+    }
+    char werr[4400];
+    if (rc == 0 && (rc = df_write(&deps, output, path, werr, sizeof werr)) != 0)
+        cli_error("%s", werr);
+    df_free(&deps);
+    return rc;
+}
+
 /* --tune: the filter widths a width-argument kernel is timed at, every
  * FILTER_WIDTH the pack builds (so it can be compared with those variants
  * at each), increasing, as "3,5,7"; "5" (kr_default_problem's) when the
@@ -592,16 +637,25 @@ int cmd_pack(int argc, char **argv)
         cli_note("--tune: building and timing one variant at a time (-j 1)");
         a.jobs = 1;
     }
+    /* Under make -j: share make's slots (docs/CLI.md, "Under make"). */
+    char jwhy[1200];
+    jobserver *js = js_open(jwhy, sizeof jwhy);
+    if (!js && jwhy[0])
+        cli_note("%s%s", jwhy, a.jobs_given ? "" : "; building with -j 1");
+    if (!js && jwhy[0] && !a.jobs_given)
+        a.jobs = 1;
+    if (js && !a.jobs_given && js_slots(js) > 0)
+        a.jobs = js_slots(js) > PA_MAX_JOBS ? PA_MAX_JOBS : js_slots(js);
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n", plan.n,
                 run.n_dev, a.jobs, output);
 
-    progress_init(&run.prog, stderr, run.n_jobs,
-                  cli_verbosity >= 0 && progress_wanted(stderr));
-    wpool_callbacks cb = {&run, on_started, on_finished, on_tick};
+    progress_init(&run.prog, stderr, run.n_jobs, progress_mode(stderr, cli_verbosity < 0));
+    wpool_callbacks cb = {&run, on_started, on_finished, on_tick, js};
     char perr2[512] = "";
     int prc = wpool_run(exe, wargv, (size_t)a.jobs, cli_verbosity > 0, jobs, groups, run.n_jobs,
                         &cb, perr2, sizeof perr2);
+    js_close(js);
     progress_clear(&run.prog);
     double wall = progress_elapsed(&run.prog);
     if (prc != 0) {
@@ -632,6 +686,8 @@ int cmd_pack(int argc, char **argv)
                 wall, progress_now() - t_write);
     print_summary(&run, output, progress_elapsed(&run.prog), 1);
     status = run.n_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+    if ((a.depfile || a.depfile_md) && write_depfile(&a, &manifest, &plan, output) != 0)
+        status = EXIT_FAILURE_STATUS;
 out:
     free_argv(wargv);
     if (jobs)

@@ -25,7 +25,8 @@ enum {
     OPT_VERSION,
     OPT_TUNE,
     OPT_TUNE_SIZE,
-    OPT_TUNE_RUNS
+    OPT_TUNE_RUNS,
+    OPT_DEPFILE
 };
 
 /* Adds an axis request; refuses an axis given twice. */
@@ -116,6 +117,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"tune", no_argument, NULL, OPT_TUNE},
         {"tune-size", required_argument, NULL, OPT_TUNE_SIZE},
         {"tune-runs", required_argument, NULL, OPT_TUNE_RUNS},
+        {"depfile", required_argument, NULL, OPT_DEPFILE},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -125,7 +127,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":D:o:j:kqvh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":D:o:j:kqvhM:", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_KERNELS:
             a->kernels_dir = optarg;
@@ -176,6 +178,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
                      PA_MAX_JOBS);
                 return -1;
             }
+            a->jobs_given = 1;
             break;
         case 'k':
             a->keep_going = 1;
@@ -223,6 +226,29 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             if (cli_parse_long(optarg, 10, 10000, &a->tune_runs) != 0) {
                 bfmt(err, PA_ERR_MAX, "--tune-runs %s: expected a number of runs from 10 to 10000",
                      optarg);
+                return -1;
+            }
+            break;
+        case OPT_DEPFILE:
+            if (!*optarg) {
+                bfmt(err, PA_ERR_MAX, "--depfile: the file name is empty");
+                return -1;
+            }
+            a->depfile = optarg;
+            break;
+        case 'M':
+            /* The compilers' spellings: -MD, and -MF FILE (or -MFFILE). */
+            if (strcmp(optarg, "D") == 0) {
+                a->depfile_md = 1;
+            } else if (optarg[0] == 'F') {
+                const char *file = optarg[1] ? optarg + 1 : optind < argc ? argv[optind++] : NULL;
+                if (!file || !*file) {
+                    bfmt(err, PA_ERR_MAX, "-MF needs a file name");
+                    return -1;
+                }
+                a->depfile = file;
+            } else {
+                bfmt(err, PA_ERR_MAX, "unknown option -M%s (-MD and -MF FILE are known)", optarg);
                 return -1;
             }
             break;

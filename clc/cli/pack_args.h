@@ -29,6 +29,9 @@ typedef struct pack_args {
     long tune_runs;             /* --tune-runs N, default 11 */
     int verbosity;              /* -q: -1; each -v: +1 */
     int list_devices;           /* --list-devices */
+    const char *depfile;        /* --depfile FILE / -MF FILE, or NULL */
+    int depfile_md;             /* -MD: a dependency file (default <output>.d) */
+    int jobs_given;             /* -j was given (else the jobserver's slots) */
     int help, version;
 } pack_args;
 

@@ -28,6 +28,8 @@ typedef struct folder {
     char *text;
     size_t len, cap;
     char *err;
+    ks_file_fn on_file;
+    void *ctx;
 } folder;
 
 static int append(folder *f, const char *s, size_t n)
@@ -56,10 +58,13 @@ static int append(folder *f, const char *s, size_t n)
     return 0;
 }
 
-static char *read_file(const char *dir, const char *name, size_t *len, char *err)
+static char *read_file(const folder *f, const char *name, size_t *len)
 {
+    char *err = f->err;
     char path[2 * MF_PATH_MAX + 2];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/%s", f->dir, name);
+    if (f->on_file)
+        f->on_file(f->ctx, path);
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         bfmt(err, MF_ERR_MAX, "%s: cannot open %s", name, path);
@@ -133,7 +138,7 @@ static int fold(folder *f, const char *name)
         return -1;
     }
     size_t len;
-    char *src = read_file(f->dir, name, &len, f->err);
+    char *src = read_file(f, name, &len);
     if (!src)
         return -1;
     f->stack[f->depth++] = name;
@@ -192,6 +197,13 @@ static int fold(folder *f, const char *name)
 int ks_program_source(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
                       char name[MF_PATH_MAX], char err[MF_ERR_MAX])
 {
+    return ks_program_source_files(m, v, text, len, name, err, NULL, NULL);
+}
+
+int ks_program_source_files(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
+                            char name[MF_PATH_MAX], char err[MF_ERR_MAX], ks_file_fn on_file,
+                            void *ctx)
+{
     *text = NULL;
     *len = 0;
     err[0] = '\0';
@@ -201,7 +213,7 @@ int ks_program_source(const mf_manifest *m, const mf_variant *v, char **text, si
              kg_names());
         return -1;
     }
-    folder f = {.dir = m->dir, .err = err};
+    folder f = {.dir = m->dir, .err = err, .on_file = on_file, .ctx = ctx};
     /* append("") allocates, so an empty file still gives a string. */
     if (append(&f, "", 0) != 0 || fold(&f, k->source) != 0) {
         free(f.text);
