@@ -23,6 +23,13 @@
 # for clcpack_open_memory. Without EMBED, TARGET (when given) depends on the
 # pack so that it is built first.
 
+# Functions run under the policies in force where they are defined: with
+# CMP0116 (CMake 3.20) the dependency file's absolute paths work with every
+# generator; before it, Ninja wants the target as it names the output.
+if(POLICY CMP0116)
+  cmake_policy(SET CMP0116 NEW)
+endif()
+
 function(clcpack_add_pack name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "EMBED"
     "TARGET;KERNELS_DIR;WG;DEVICE;OUTPUT;SYMBOL;FORMAT" "KERNELS;DEFINES;OPTIONS;SOURCES")
@@ -63,8 +70,12 @@ function(clcpack_add_pack name)
     message(WARNING "clcpack_add_pack(${name}): CMake ${CMAKE_VERSION} with ${CMAKE_GENERATOR} "
                     "cannot read dependency files: edit a kernel, then rebuild the pack by hand")
   endif()
+  set(dep_target "${out}")
+  if(NOT POLICY CMP0116)
+    file(RELATIVE_PATH dep_target "${CMAKE_BINARY_DIR}" "${out}")
+  endif()
   add_custom_command(OUTPUT "${out}"
-    COMMAND clcpack::clc-pack ${args} -o "${out}" --depfile "${out}.d" -q
+    COMMAND clcpack::clc-pack ${args} -o "${out}" --depfile "${out}.d" -MT "${dep_target}" -q
     DEPENDS "${kdir}/manifest.txt" ${ARG_SOURCES}
     ${dep_args}
     COMMENT "clc-pack: building ${name}.clcpack"

@@ -389,7 +389,8 @@ static int write_depfile(const pack_args *a, const mf_manifest *m, const vp_plan
             cli_error("%s: %s", path, err);
     }
     char werr[4400];
-    if (rc == 0 && (rc = df_write(&deps, output, path, werr, sizeof werr)) != 0)
+    const char *target = a->depfile_target ? a->depfile_target : output;
+    if (rc == 0 && (rc = df_write(&deps, target, path, werr, sizeof werr)) != 0)
         cli_error("%s", werr);
     df_free(&deps);
     return rc;

@@ -240,15 +240,20 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             /* The compilers' spellings: -MD, and -MF FILE (or -MFFILE). */
             if (strcmp(optarg, "D") == 0) {
                 a->depfile_md = 1;
-            } else if (optarg[0] == 'F') {
-                const char *file = optarg[1] ? optarg + 1 : optind < argc ? argv[optind++] : NULL;
-                if (!file || !*file) {
-                    bfmt(err, PA_ERR_MAX, "-MF needs a file name");
+            } else if (optarg[0] == 'F' || optarg[0] == 'T') {
+                const char *v = optarg[1] ? optarg + 1 : optind < argc ? argv[optind++] : NULL;
+                if (!v || !*v) {
+                    bfmt(err, PA_ERR_MAX, "-M%c needs a %s", optarg[0],
+                         optarg[0] == 'F' ? "file name" : "target name");
                     return -1;
                 }
-                a->depfile = file;
+                if (optarg[0] == 'F')
+                    a->depfile = v;
+                else
+                    a->depfile_target = v;
             } else {
-                bfmt(err, PA_ERR_MAX, "unknown option -M%s (-MD and -MF FILE are known)", optarg);
+                bfmt(err, PA_ERR_MAX, "unknown option -M%s (-MD, -MF FILE and -MT TARGET are known)",
+                     optarg);
                 return -1;
             }
             break;

@@ -31,6 +31,7 @@ typedef struct pack_args {
     int list_devices;           /* --list-devices */
     const char *depfile;        /* --depfile FILE / -MF FILE, or NULL */
     int depfile_md;             /* -MD: a dependency file (default <output>.d) */
+    const char *depfile_target; /* -MT TARGET: the rule's target (default the output) */
     int jobs_given;             /* -j was given (else the jobserver's slots) */
     int help, version;
 } pack_args;
