@@ -67,7 +67,9 @@ typedef enum clcpack_status {
     CLCPACK_E_BUILD = 11,        /* the stored source failed to build here */
     CLCPACK_E_CONFLICT = 12,     /* writer: an entry with the same key, device and
                                     form was already added with other bytes */
-    CLCPACK_E_BUFFER = 13        /* a caller buffer is too small (size query) */
+    CLCPACK_E_BUFFER = 13,       /* a caller buffer is too small (size query) */
+    CLCPACK_E_AMBIGUOUS = 14     /* a key's defines are part of more than one
+                                    entry's define set (the message names them) */
 } clcpack_status;
 
 /* A short, static description of a status value. Never NULL. */
@@ -232,7 +234,13 @@ CLCPACK_API clcpack_status clcpack_read_source(const clcpack *p, size_t source, 
 
 /* Finds the entries whose key equals *key, every device and form. Writes up
  * to cap indices (ascending) and sets *count to how many matched.
- * Returns CLCPACK_E_NOT_FOUND when none did. */
+ * A key may give only the axis defines (FILTER_WIDTH=5) and leave out the
+ * ones derived from them (HALF_FILTER_SIZE=2): when no entry has exactly
+ * the key's define set, the entries (same kernel and wg) whose define set
+ * holds every define of the key, with its value, match, provided they all
+ * have one define set; when they have several, CLCPACK_E_AMBIGUOUS names
+ * them. Returns CLCPACK_E_NOT_FOUND when none matched. The same holds for
+ * clcpack_create_program and clcpack_create_kernel. */
 CLCPACK_API clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *indices,
                                         size_t cap, size_t *count, clcpack_error *err);
 
