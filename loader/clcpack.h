@@ -307,10 +307,12 @@ typedef enum clcpack_path {
     CLCPACK_PATH_NATIVE = 1,  /* native binary, fingerprint identical */
     CLCPACK_PATH_CUBIN = 2,   /* cubin for this compute capability */
     CLCPACK_PATH_PTX = 3,     /* PTX, JIT-compiled by the driver */
-    CLCPACK_PATH_SOURCE = 4   /* rebuilt from the stored source */
+    CLCPACK_PATH_SOURCE = 4,  /* rebuilt from the stored source */
+    CLCPACK_PATH_CACHE = 5    /* a binary an earlier source rebuild left in the
+                                 rebuild cache (docs/CACHE.md) */
 } clcpack_path;
 
-/* Static name of a path: "native", "cubin", "ptx", "source", "none". */
+/* Static name of a path: "native", "cubin", "ptx", "source", "cache", "none". */
 CLCPACK_API const char *clcpack_path_name(clcpack_path path);
 
 #define CLCPACK_REPORT_MAX 2048
@@ -328,10 +330,19 @@ typedef struct clcpack_load_report {
 #define CLCPACK_LOAD_NO_NATIVE 4u   /* skip native binaries */
 #define CLCPACK_LOAD_NO_CUBIN 8u    /* skip cubins (e.g. to measure the PTX path) */
 #define CLCPACK_LOAD_NO_PTX 16u     /* skip PTX */
+/* Rebuild cache (docs/CACHE.md): keep a binary rebuilt from source in a
+ * cache folder and load it from there next time, checked like a pack entry.
+ * Also on when the environment variable CLCPACK_CACHE_DIR names a folder. */
+#define CLCPACK_LOAD_CACHE 32u
+#define CLCPACK_LOAD_NO_CACHE 64u   /* no rebuild cache, whatever the environment says */
 
 typedef struct clcpack_load_options {
     size_t struct_size;     /* sizeof(clcpack_load_options) */
     uint32_t flags;
+    /* The rebuild cache's folder with CLCPACK_LOAD_CACHE; NULL for
+     * $CLCPACK_CACHE_DIR, else $XDG_CACHE_HOME/clcpack, else
+     * $HOME/.cache/clcpack. Read only when struct_size covers it. */
+    const char *cache_dir;
 } clcpack_load_options;
 
 /* Makes a built cl_program for key on (ctx, dev), trying in order:

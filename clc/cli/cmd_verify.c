@@ -169,7 +169,9 @@ static void load_on_device(const clcpack *p, const ds_device *d, const mf_manife
         clcpack_key key = pt_key(&ei);
         clcpack_load_report rep;
         cl_program prog = NULL;
-        clcpack_status st = clcpack_create_program(p, &key, ctx, d->device, NULL, &prog, &rep, &e);
+        /* The pack is checked, not the rebuild cache (CLCPACK_CACHE_DIR). */
+        clcpack_load_options lo = {sizeof lo, CLCPACK_LOAD_NO_CACHE, NULL};
+        clcpack_status st = clcpack_create_program(p, &key, ctx, d->device, &lo, &prog, &rep, &e);
         if (st != CLCPACK_OK) {
             lc->failed++;
             cli_error("%s: not loaded: %s", label, e.message);
