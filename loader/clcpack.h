@@ -332,17 +332,15 @@ typedef struct clcpack_load_report {
 #define CLCPACK_LOAD_NO_PTX 16u     /* skip PTX */
 /* Rebuild cache (docs/CACHE.md): keep a binary rebuilt from source in a
  * cache folder and load it from there next time, checked like a pack entry.
- * Also on when the environment variable CLCPACK_CACHE_DIR names a folder. */
+ * Also on when the environment variable CLCPACK_CACHE_DIR names a folder.
+ * The folder: $CLCPACK_CACHE_DIR, else $XDG_CACHE_HOME/clcpack, else
+ * $HOME/.cache/clcpack. */
 #define CLCPACK_LOAD_CACHE 32u
 #define CLCPACK_LOAD_NO_CACHE 64u   /* no rebuild cache, whatever the environment says */
 
 typedef struct clcpack_load_options {
     size_t struct_size;     /* sizeof(clcpack_load_options) */
     uint32_t flags;
-    /* The rebuild cache's folder with CLCPACK_LOAD_CACHE; NULL for
-     * $CLCPACK_CACHE_DIR, else $XDG_CACHE_HOME/clcpack, else
-     * $HOME/.cache/clcpack. Read only when struct_size covers it. */
-    const char *cache_dir;
 } clcpack_load_options;
 
 /* Makes a built cl_program for key on (ctx, dev), trying in order:

@@ -465,10 +465,6 @@ static clcpack_status load(const char *api, const clcpack *p, const clcpack_key 
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "%s: opts->struct_size %zu is too small",
                        api, opts->struct_size);
     uint32_t flags = opts ? opts->flags : 0;
-    const char *cache_dir =
-        opts && opts->struct_size >= offsetof(clcpack_load_options, cache_dir) + sizeof(char *)
-            ? opts->cache_dir
-            : NULL;
     clcpack_status st = clcpk_check_key(key, err);
     if (st != CLCPACK_OK)
         return st;
@@ -519,8 +515,7 @@ static clcpack_status load(const char *api, const clcpack *p, const clcpack_key 
         } else {
             pk_cache cache;
             char why[128];
-            int cached = clcpk_cache_begin(&cache, p, src, c.here, flags, cache_dir, why,
-                                           sizeof why);
+            int cached = clcpk_cache_begin(&cache, p, src, c.here, flags, why, sizeof why);
             if (!cached && why[0])
                 clcpk_text_item(&c.why, "cache: off: %s", why);
             if (!(cached && try_cache(&c, &cache, src, out))) {

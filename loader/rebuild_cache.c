@@ -56,13 +56,11 @@ static int make_dirs(const char *dir)
     return rc;
 }
 
-static char *cache_folder(uint32_t flags, const char *opt_dir)
+static char *cache_folder(uint32_t flags)
 {
     const char *env = getenv("CLCPACK_CACHE_DIR");
     if (!(flags & CLCPACK_LOAD_CACHE) && !(env && *env))
         return NULL;
-    if (flags & CLCPACK_LOAD_CACHE && opt_dir && *opt_dir)
-        return strdup(opt_dir);
     if (env && *env)
         return strdup(env);
     const char *xdg = getenv("XDG_CACHE_HOME");
@@ -116,15 +114,15 @@ static char *key_text(const clcpack *p, size_t entry, const clcpack_device_info 
 }
 
 int clcpk_cache_begin(pk_cache *c, const clcpack *p, size_t entry,
-                      const clcpack_device_info *here, uint32_t flags, const char *cache_dir,
-                      char *why, size_t why_cap)
+                      const clcpack_device_info *here, uint32_t flags, char *why,
+                      size_t why_cap)
 {
     memset(c, 0, sizeof *c);
     if (why_cap)
         why[0] = '\0';
     if (flags & CLCPACK_LOAD_NO_CACHE)
         return 0;
-    c->dir = cache_folder(flags, cache_dir);
+    c->dir = cache_folder(flags);
     if (!c->dir) {
         if ((flags & CLCPACK_LOAD_CACHE) && why_cap)
             snprintf(why, why_cap, "no folder (set CLCPACK_CACHE_DIR or HOME)");

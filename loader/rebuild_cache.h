@@ -26,13 +26,13 @@ typedef struct pk_cache {
     size_t key_len;
 } pk_cache;
 
-/* Whether the cache is on for a load with these flags and cache_dir (may
- * be NULL), and for source entry `entry` of p on device `here`: 1 and *c
+/* Whether the cache is on for a load with these flags, and for source
+ * entry `entry` of p on device `here`: 1 and *c
  * ready (release with clcpk_cache_end), or 0 (off, or out of memory: then
  * why says so when why_cap > 0, and *c needs no release). */
 int clcpk_cache_begin(pk_cache *c, const clcpack *p, size_t entry,
-                      const clcpack_device_info *here, uint32_t flags, const char *cache_dir,
-                      char *why, size_t why_cap);
+                      const clcpack_device_info *here, uint32_t flags, char *why,
+                      size_t why_cap);
 
 /* The cached binary when the file is there and passes every check
  * (malloc'd, *size its length); NULL otherwise, with why "" for no file or

@@ -7,8 +7,8 @@
  *  - the next loads it from the cache (path "cache"), natively;
  *  - a cache file with a flipped byte, cut short or not a cache file at
  *    all is refused (the driver never sees it) and rebuilt;
- *  - CLCPACK_LOAD_NO_CACHE ignores the cache, CLCPACK_LOAD_CACHE with
- *    opts.cache_dir turns it on without the environment;
+ *  - CLCPACK_LOAD_NO_CACHE ignores the cache; CLCPACK_LOAD_CACHE turns it
+ *    on without CLCPACK_CACHE_DIR, in $XDG_CACHE_HOME/clcpack;
  *  - the folder is kept under CLCPACK_CACHE_MAX_MB, oldest files first.
  * The key gives FILTER_WIDTH only; the entry also has HALF_FILTER_SIZE.
  */
@@ -32,7 +32,7 @@ static const char SOURCE[] =
 static const char OPTIONS[] = "-DFILTER_WIDTH=5 -DHALF_FILTER_SIZE=2";
 
 /* Child: load the key from PACK, print the path and the report. */
-static int child(int argc, char **argv)
+static int child(char **argv)
 {
     const char *mode = argv[3];
     cl_device_id dev;
@@ -58,10 +58,8 @@ static int child(int argc, char **argv)
     o.struct_size = sizeof o;
     if (strcmp(mode, "nocache") == 0)
         o.flags = CLCPACK_LOAD_NO_CACHE;
-    if (strcmp(mode, "flag") == 0 && argc > 4) {
+    if (strcmp(mode, "flag") == 0)
         o.flags = CLCPACK_LOAD_CACHE;
-        o.cache_dir = argv[4];
-    }
     clcpack_load_report rep;
     cl_program prog;
     cl_kernel k;
@@ -204,7 +202,7 @@ static void flip_byte_at_end(const char *path)
 int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "--child") == 0)
-        return child(argc, argv);
+        return child(argv);
     if (!realpath(argv[0], self))
         snprintf(self, sizeof self, "%s", argv[0]);
     char dir[] = "/tmp/test_rebuild_cache.XXXXXX";
@@ -249,15 +247,16 @@ int main(int argc, char **argv)
           "CLCPACK_LOAD_NO_CACHE: the cache is not looked at:\n%s", out);
 
     unsetenv("CLCPACK_CACHE_DIR");
-    char flag_dir[300];
-    snprintf(flag_dir, sizeof flag_dir, "%s/by-flag", dir);
+    char xdg[300], flag_dir[320];
+    snprintf(xdg, sizeof xdg, "%s/xdg", dir);
+    snprintf(flag_dir, sizeof flag_dir, "%s/clcpack", xdg);
+    setenv("XDG_CACHE_HOME", xdg, 1);
     CHECK(run_child("none", NULL) == 0 && has("path source") && !has("cache:"),
           "no flag, no environment: no cache:\n%s", out);
-    CHECK(run_child("flag", flag_dir) == 0 && has("path source") && has("cache: stored") &&
+    CHECK(run_child("flag", NULL) == 0 && has("path source") && has("cache: stored") &&
               cache_files(flag_dir, NULL, 0, NULL) == 1,
-          "CLCPACK_LOAD_CACHE with opts.cache_dir stores there:\n%s", out);
-    CHECK(run_child("flag", flag_dir) == 0 && has("path cache"), "and loads from there:\n%s",
-          out);
+          "CLCPACK_LOAD_CACHE stores in $XDG_CACHE_HOME/clcpack:\n%s", out);
+    CHECK(run_child("flag", NULL) == 0 && has("path cache"), "and loads from there:\n%s", out);
 
     /* The bound: three stale 400 KiB files and a 1 MiB bound. */
     setenv("CLCPACK_CACHE_DIR", cache_dir, 1);

@@ -170,7 +170,7 @@ static void load_on_device(const clcpack *p, const ds_device *d, const mf_manife
         clcpack_load_report rep;
         cl_program prog = NULL;
         /* The pack is checked, not the rebuild cache (CLCPACK_CACHE_DIR). */
-        clcpack_load_options lo = {sizeof lo, CLCPACK_LOAD_NO_CACHE, NULL};
+        clcpack_load_options lo = {sizeof lo, CLCPACK_LOAD_NO_CACHE};
         clcpack_status st = clcpack_create_program(p, &key, ctx, d->device, &lo, &prog, &rep, &e);
         if (st != CLCPACK_OK) {
             lc->failed++;
