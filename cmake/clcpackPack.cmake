@@ -70,6 +70,10 @@ function(clcpack_add_pack name)
     message(WARNING "clcpack_add_pack(${name}): CMake ${CMAKE_VERSION} with ${CMAKE_GENERATOR} "
                     "cannot read dependency files: edit a kernel, then rebuild the pack by hand")
   endif()
+  # CMake 3.28 passes make's jobserver on to commands that ask for it.
+  if(NOT CMAKE_VERSION VERSION_LESS 3.28)
+    list(APPEND dep_args JOB_SERVER_AWARE TRUE)
+  endif()
   set(dep_target "${out}")
   if(NOT POLICY CMP0116)
     file(RELATIVE_PATH dep_target "${CMAKE_BINARY_DIR}" "${out}")
