@@ -93,10 +93,11 @@ $(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a
 
 # pack and test set up the machine first (deps), then build: a sub-make,
 # so that nothing compiles before the headers are there, even with -j.
+# '+': under make -jN, clc-pack shares make's jobserver (docs/CLI.md).
 PACK_DEVICE ?= default
 pack: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)$(B)/clc-pack --device $(PACK_DEVICE)
+	+$(Q)$(B)/clc-pack --device $(PACK_DEVICE)
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN)
