@@ -111,6 +111,9 @@ void progress_step(progress *p)
 
 void progress_tick(progress *p)
 {
+    /* A long variant: a line now and then says the build still runs. */
+    if (p->enabled == PROGRESS_LOG && progress_now() - p->last_log >= PROGRESS_QUIET_S)
+        log_line(p);
     if (p->enabled == PROGRESS_LINE && progress_now() - p->last_draw >= REFRESH_S)
         draw(p);
 }

@@ -4,7 +4,8 @@
  * redrawn in place (\r) at most a few times a second when stderr is a
  * terminal. A log or a build system (stderr not a terminal) gets the same
  * text as whole lines instead: one when a variant finishes, at most one
- * every PROGRESS_LOG_S seconds, and the last one. -q silences both.
+ * every PROGRESS_LOG_S seconds, the last one, and one every
+ * PROGRESS_QUIET_S seconds while nothing finishes. -q silences both.
  */
 #ifndef CLC_PROGRESS_H
 #define CLC_PROGRESS_H
@@ -13,6 +14,7 @@
 #include <stdio.h>
 
 #define PROGRESS_LOG_S 5.0
+#define PROGRESS_QUIET_S 30.0
 
 enum { PROGRESS_OFF = 0, PROGRESS_LINE = 1, PROGRESS_LOG = 2 };
 
