@@ -138,9 +138,11 @@ typedef struct clcpack_define {
     const char *value; /* e.g. "5"; "" for a bare -DNAME */
 } clcpack_define;
 
-/* What an application asks for. Defines may be given in any order; the key
- * compares the full define set (no more, no fewer). wg = {0,0,0} means no
- * work-group size is compiled in. */
+/* What an application asks for. `kernel` is a kernel name or, for an entry
+ * that holds a whole program, the program's name or the name of any kernel
+ * it holds. Defines may be given in any order; the key compares the full
+ * define set (no more, no fewer). wg is the variant's work-group (local)
+ * size; {0,0,0} when the variant has none. */
 typedef struct clcpack_key {
     const char *kernel;
     const clcpack_define *defines;
@@ -172,7 +174,17 @@ typedef struct clcpack_entry_info {
     uint32_t tune_runs;
     uint32_t tune_width, tune_height;
     uint64_t tune_median_ns;
+    /* A program entry (format 3): `kernel` is the program's name and these
+     * are the kernels its binary holds, sorted; a key names the program or
+     * any of them. 0 and NULL for an entry of one kernel. */
+    size_t kernel_name_count;
+    const char *const *kernel_names;
+    uint32_t flags;             /* CLCPACK_ENTRY_* */
 } clcpack_entry_info;
+
+/* clcpack_entry_info.flags, clcpack_entry_spec.flags */
+#define CLCPACK_ENTRY_DEFAULT 1u /* a default variant: clcpack_best_variant's
+                                    choice when nothing was timed */
 
 typedef struct clcpack_source_info {
     const char *name;           /* e.g. "amd_convolve.cl" */
@@ -263,8 +275,8 @@ typedef struct clcpack_choice {
     const clcpack_define *defines; /* the entry's full define set */
     size_t define_count;
     uint32_t wg[3];
-    int width_argument;         /* 1: the kernel takes the filter width as a
-                                   run-time argument (no FILTER_WIDTH define) */
+    int width_argument;         /* 1: the kernel takes the constrained run-time
+                                   value as an argument (it lacks that define) */
     int measured;               /* 1: the fastest timing; 0: the default rule */
     uint32_t tuned_device;      /* device the timing is from (measured only) */
     clcpack_tuning timing;      /* the winner's timing (measured only) */
@@ -275,21 +287,32 @@ typedef struct clcpack_choice {
                                    default rule applied and why */
 } clcpack_choice;
 
-/* Picks the variant an application should use for `family` ("conv-grey",
- * "conv-rgba", "poly") at filter width `filter_width` on the device `here`
- * (from clcpack_device_query), docs/TUNING.md:
- *  - measured: among the family's entries that serve this width (their
- *    FILTER_WIDTH define equals it, or they take the width as an argument
- *    and were timed at it), timed on the pack device closest to `here`
- *    (binary-compatible first, then the same device name, then for NVIDIA
- *    the same compute capability), at the problem size most of them were
- *    timed at, the smallest median;
- *  - otherwise the default rule: the seeds' recommendation (conv-rgba:
- *    reda_local 16x16; conv-grey: Convolve_Def 16x16, else Convolve 16x16;
- *    poly: the first entry), else the family's first entry serving the
- *    width, preferring 16x16.
- * filter_width 0 means "any" (poly kernels have none). CLCPACK_E_NOT_FOUND
- * when the family has no entry for that width. */
+/* Picks the variant an application should use on the device `here` (from
+ * clcpack_device_query), docs/TUNING.md. Candidates are the entries that
+ * answer to `name` (a kernel, a program or a family name; NULL: every
+ * entry) and serve every constraint: the entry has that define with that
+ * value (FILTER_WIDTH=7, or TS=32 and WPT=8), or, for the constraint named
+ * `runtime_define` (NULL: none), lacks the define because the kernel takes
+ * that value as a run-time argument.
+ *  - measured: among the candidates timed (clc-pack --tune) with the
+ *    run-time value asked for (0 without one) on the pack device closest to
+ *    `here` (binary-compatible first, then the same device name, then for
+ *    NVIDIA the same compute capability), at the problem size most of them
+ *    were timed at, the smallest median;
+ *  - otherwise the default rule: a variant the pack marks as default
+ *    (CLCPACK_ENTRY_DEFAULT) with every constraint compiled in, then a
+ *    marked one taking the run-time value, then the first candidate in pack
+ *    order (compiled in first).
+ * CLCPACK_E_NOT_FOUND when nothing serves the constraints. */
+CLCPACK_API clcpack_status clcpack_best_entry(const clcpack *p, const char *name,
+                                              const clcpack_define *constraints,
+                                              size_t constraint_count,
+                                              const char *runtime_define,
+                                              const clcpack_device_info *here,
+                                              clcpack_choice *out, clcpack_error *err);
+
+/* The filter-width form: clcpack_best_entry(p, family, {FILTER_WIDTH=fw},
+ * "FILTER_WIDTH", ...), or with no constraint when filter_width is 0. */
 CLCPACK_API clcpack_status clcpack_best_variant(const clcpack *p, const char *family,
                                                 uint32_t filter_width,
                                                 const clcpack_device_info *here,
@@ -417,6 +440,12 @@ typedef struct clcpack_entry_spec {
     uint32_t arch;
     const void *binary;
     size_t binary_size;
+    /* Since format 3 (a spec whose struct_size ends before these reads them
+     * as 0): the kernels a program entry's binary holds (any order; stored
+     * sorted, without repeats) and CLCPACK_ENTRY_* flags. */
+    const char *const *kernel_names;
+    size_t kernel_name_count;
+    uint32_t flags;
 } clcpack_entry_spec;
 
 /* Copies the entry. Adding the same (key, device, kind, arch) twice with the

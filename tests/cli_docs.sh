@@ -10,8 +10,9 @@ SUBS="list verify extract embed merge best tune-report"
 
 # Documented names that are not options of clc-pack's --help: make's
 # jobserver flags, flags of cc (-c, -MP) and python3 (-m) in examples, the
-# benchmark first_enqueue's --size, and the internal --worker mode.
-ALLOW="--jobserver-auth --jobserver-fds -MP -c -m --size --worker"
+# benchmark first_enqueue's --size, the internal --worker mode, and the
+# manifest expressions' negation (-x).
+ALLOW="--jobserver-auth --jobserver-fds -MP -c -m --size --worker -x"
 
 # options FILE...: the options the text mentions, one per line, sorted.
 # A long option is --name; a short one -X or -XY standing alone (so build

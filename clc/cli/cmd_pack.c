@@ -9,12 +9,14 @@
 #include <unistd.h>
 
 #include "build_variant.h"
+#include "check_cmd.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "depfile.h"
 #include "device_select.h"
+#include "direct_jobs.h"
 #include "jobserver.h"
-#include "kernel_source.h"
+#include "manifest_jobs.h"
 #include "pack_args.h"
 #include "progress.h"
 #include "ptxas_run.h"
@@ -27,7 +29,7 @@
 
 typedef struct pack_run {
     const pack_args *a;
-    const vp_plan *plan;
+    const bj_list *plan;        /* the variants, each built on every device */
     size_t n_dev;
     const ds_device *devs[DS_MAX_DEVICES];
     uint32_t dev_index[DS_MAX_DEVICES];     /* in the writer's device table */
@@ -38,27 +40,14 @@ typedef struct pack_run {
     size_t n_ok, n_failed;
     size_t forms_by_kind[3];
     double build_s;                         /* summed over the variants */
+    int seed_checks;                        /* some job has a seed reference check */
     size_t n_timed;                         /* --tune: variants with a timing */
 } pack_run;
-
-/* The family as manifest.txt spells it; stored in each entry. */
-static const char *family_name(mf_family f)
-{
-    switch (f) {
-    case MF_FAMILY_CONV_GREY:
-        return "conv-grey";
-    case MF_FAMILY_CONV_RGBA:
-        return "conv-rgba";
-    case MF_FAMILY_POLY:
-        return "poly";
-    }
-    return "";
-}
 
 static void job_label(const pack_run *run, size_t job, char *buf, size_t cap)
 {
     size_t slot = job / run->plan->n, v = job % run->plan->n;
-    vp_label(&run->plan->variants[v], buf, cap);
+    bj_label(&run->plan->jobs[v], buf, cap);
     if (run->n_dev > 1) {
         size_t len = strlen(buf);
         bfmt(buf + len, cap - len, " on device %u", run->devs[slot]->ordinal);
@@ -97,7 +86,7 @@ static void print_indented(const char *text)
 static void report_failure(pack_run *run, size_t job, const bv_result *r, const char *label)
 {
     size_t slot = job / run->plan->n;
-    const mf_variant *v = &run->plan->variants[job % run->plan->n];
+    const build_job *v = &run->plan->jobs[job % run->plan->n];
     const char *what = r->status == BV_BUILD_FAILED   ? "failed to build"
                        : r->status == BV_CHECK_FAILED ? "failed its check"
                                                       : "failed";
@@ -106,7 +95,8 @@ static void report_failure(pack_run *run, size_t job, const bv_result *r, const 
     fprintf(stderr, "  device:  %s\n", run->devs[slot]->name);
     fprintf(stderr, "  defines:");
     for (size_t i = 0; i < v->n_defines; i++)
-        fprintf(stderr, " %s=%s", v->define_names[i], v->define_values[i]);
+        fprintf(stderr, " %s%s%s", v->defines[i].name, v->defines[i].value[0] ? "=" : "",
+                v->defines[i].value);
     fprintf(stderr, "%s\n", v->n_defines ? "" : " (none)");
     fprintf(stderr, "  options: %s\n", v->options);
     if (r->status == BV_BUILD_FAILED) {
@@ -116,6 +106,9 @@ static void report_failure(pack_run *run, size_t job, const bv_result *r, const 
         } else {
             fprintf(stderr, "  build log: (empty)\n");
         }
+    } else if (r->log && *r->log) {
+        fprintf(stderr, "  output:\n");
+        print_indented(r->log);
     }
     bfmt(run->fail_reason[job], sizeof run->fail_reason[job], "%s", what);
     run->n_failed++;
@@ -125,7 +118,7 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
 {
     pack_run *run = ctx;
     size_t slot = job / run->plan->n;
-    const mf_variant *v = &run->plan->variants[job % run->plan->n];
+    const build_job *v = &run->plan->jobs[job % run->plan->n];
     char label[LABEL_MAX];
     job_label(run, job, label, sizeof label);
     run->build_s += r->build_s;
@@ -133,22 +126,29 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
     if (r->status == BV_OK) {
         clcpack_error e;
         uint32_t src = CLCPACK_NONE;
-        clcpack_status st = CLCPACK_OK;
-        if (r->source)
-            st = clcpack_writer_add_source(run->w, r->source_name, r->source, r->source_size,
-                                           &src, &e);
-        clcpack_define defs[MF_MAX_DEFINES];
-        for (size_t i = 0; i < v->n_defines; i++) {
-            defs[i].name = v->define_names[i];
-            defs[i].value = v->define_values[i];
+        clcpack_status st = clcpack_writer_add_source(run->w, v->source_name, v->source,
+                                                      v->source_size, &src, &e);
+        clcpack_define *defs = calloc(v->n_defines ? v->n_defines : 1, sizeof *defs);
+        if (!defs) {
+            st = CLCPACK_E_NOMEM;
+            bfmt(e.message, sizeof e.message, "out of memory");
+        }
+        for (size_t i = 0; defs && i < v->n_defines; i++) {
+            defs[i].name = v->defines[i].name;
+            defs[i].value = v->defines[i].value;
         }
         for (size_t f = 0; f < r->n_forms && st == CLCPACK_OK; f++) {
             clcpack_entry_spec spec;
             memset(&spec, 0, sizeof spec);
             spec.struct_size = sizeof spec;
-            spec.kernel = v->kernel->name;
-            spec.family = family_name(v->kernel->family);
+            spec.kernel = v->entry_name;
+            spec.family = v->family;
             spec.options = v->options;
+            if (v->program_entry) {
+                spec.kernel_names = (const char *const *)r->kernel_names;
+                spec.kernel_name_count = r->n_kernel_names;
+            }
+            spec.flags = v->entry_flags;
             spec.defines = defs;
             spec.define_count = v->n_defines;
             memcpy(spec.wg, v->wg, sizeof spec.wg);
@@ -165,6 +165,7 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
             for (size_t t = 0; t < r->n_tunings && st == CLCPACK_OK; t++)
                 st = clcpack_writer_add_tuning(run->w, &spec, &r->tunings[t], &e);
         }
+        free(defs);
         if (st != CLCPACK_OK) {
             free(r->message);
             r->message = strdup(e.message);
@@ -203,22 +204,36 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
 static size_t *same_program_groups(const pack_run *run)
 {
     size_t *group = malloc(run->n_jobs * sizeof *group);
-    if (!group)
+    uint64_t *hash = malloc((run->plan->n ? run->plan->n : 1) * sizeof *hash);
+    if (!group || !hash) {
+        free(group);
+        free(hash);
         return NULL;
+    }
     size_t nv = run->plan->n;
+    for (size_t v = 0; v < nv; v++) {
+        const build_job *b = &run->plan->jobs[v];
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (size_t i = 0; i < b->source_size; i++)
+            h = (h ^ (unsigned char)b->source[i]) * 0x100000001b3ull;
+        for (const char *o = b->options; *o; o++)
+            h = (h ^ (unsigned char)*o) * 0x100000001b3ull;
+        hash[v] = h;
+    }
     for (size_t j = 0; j < run->n_jobs; j++) {
-        const mf_variant *v = &run->plan->variants[j % nv];
+        const build_job *v = &run->plan->jobs[j % nv];
         group[j] = j;
         for (size_t i = (j / nv) * nv; i < j; i++) {
-            const mf_variant *u = &run->plan->variants[i % nv];
-            if (strcmp(u->kernel->source, v->kernel->source) == 0 &&
-                strcmp(u->kernel->generator, v->kernel->generator) == 0 &&
+            const build_job *u = &run->plan->jobs[i % nv];
+            if (hash[i % nv] == hash[j % nv] && u->source_size == v->source_size &&
+                memcmp(u->source, v->source, v->source_size) == 0 &&
                 strcmp(u->options, v->options) == 0) {
                 group[j] = group[i];
                 break;
             }
         }
     }
+    free(hash);
     return group;
 }
 
@@ -353,44 +368,27 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
     fflush(stdout);
 }
 
-static void depfile_add(void *ctx, const char *path)
-{
-    df_add(ctx, path);
-}
-
-/* -MD / --depfile: the pack depends on the manifest and on every file the
- * variants' sources read (each kernel's file and what it includes). */
-static int write_depfile(const pack_args *a, const mf_manifest *m, const vp_plan *plan,
-                         const char *output)
+/* -MD / --depfile: the pack depends on every file its jobs were made from
+ * (the manifest, each source and every file it includes: plan->read). */
+static int write_depfile(const pack_args *a, const bj_list *plan, const char *output)
 {
     char path[4200];
     if (a->depfile)
         bfmt(path, sizeof path, "%s", a->depfile);
     else
         bfmt(path, sizeof path, "%s.d", output);
+    if (plan->read_failed) {
+        cli_error("%s: out of memory listing the files read", path);
+        return -1;
+    }
     df_list deps;
     df_init(&deps);
-    char manifest[MF_PATH_MAX + 16];
-    bfmt(manifest, sizeof manifest, "%s/manifest.txt", m->dir);
-    df_add(&deps, manifest);
-    int rc = 0;
-    for (size_t i = 0; i < plan->n && rc == 0; i++) {
-        const mf_variant *v = &plan->variants[i];
-        size_t k = 0;
-        while (k < i && plan->variants[k].kernel != v->kernel)
-            k++;
-        if (k < i)
-            continue; /* includes do not depend on the defines */
-        char *text = NULL, name[MF_PATH_MAX], err[MF_ERR_MAX];
-        size_t len;
-        rc = ks_program_source_files(m, v, &text, &len, name, err, depfile_add, &deps);
-        free(text);
-        if (rc != 0)
-            cli_error("%s: %s", path, err);
-    }
+    for (size_t i = 0; i < plan->n_read; i++)
+        df_add(&deps, plan->read[i]);
     char werr[4400];
     const char *target = a->depfile_target ? a->depfile_target : output;
-    if (rc == 0 && (rc = df_write(&deps, target, path, werr, sizeof werr)) != 0)
+    int rc = df_write(&deps, target, path, werr, sizeof werr);
+    if (rc != 0)
         cli_error("%s", werr);
     df_free(&deps);
     return rc;
@@ -400,11 +398,11 @@ static int write_depfile(const pack_args *a, const mf_manifest *m, const vp_plan
  * FILTER_WIDTH the pack builds (so it can be compared with those variants
  * at each), increasing, as "3,5,7"; "5" (kr_default_problem's) when the
  * pack builds none. */
-static void tune_widths(const vp_plan *plan, char *buf, size_t cap)
+static void tune_widths(const bj_list *plan, char *buf, size_t cap)
 {
     int seen[TV_MAX_WIDTHS + 1] = {0};
     for (size_t i = 0; i < plan->n; i++) {
-        const char *fw = mf_variant_define(&plan->variants[i], "FILTER_WIDTH");
+        const char *fw = bj_define_value(&plan->jobs[i], "FILTER_WIDTH");
         int w = fw ? atoi(fw) : 0;
         if (w >= 1 && w <= TV_MAX_WIDTHS)
             seen[w] = 1;
@@ -429,8 +427,18 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
         return NULL;
     argv[n++] = strdup("clc-pack");
     argv[n++] = strdup("--worker");
-    argv[n++] = strdup("--kernels");
-    argv[n++] = strdup(run->a->kernels_dir);
+    if (run->seed_checks) {
+        argv[n++] = strdup("--kernels");
+        argv[n++] = strdup(run->a->kernels_dir);
+    }
+    if (run->a->check_cmd) {
+        char t[32];
+        bfmt(t, sizeof t, "%ld", run->a->check_timeout);
+        argv[n++] = strdup("--check-cmd");
+        argv[n++] = strdup(run->a->check_cmd);
+        argv[n++] = strdup("--check-timeout");
+        argv[n++] = strdup(t);
+    }
     for (size_t i = 0; i < run->n_dev; i++) {
         char slot[32];
         bfmt(slot, sizeof slot, "%u:%u", run->devs[i]->platform_index,
@@ -509,16 +517,44 @@ int cmd_pack(int argc, char **argv)
     if (a.ptxas && ptxas_find(a.ptxas, ptxas) != 0)
         return cli_usage_error(NULL, "%s", ptxas);
 
-    static mf_manifest manifest;
-    char merr[MF_ERR_MAX];
-    if (mf_load(a.kernels_dir, &manifest, merr) != 0) {
-        cli_error("%s/%s", a.kernels_dir, merr);
-        return EXIT_FAILURE_STATUS;
+    if (a.check_cmd) {
+        char cerr[CC_MSG_MAX];
+        if (cc_validate(a.check_cmd, cerr) != 0)
+            return cli_usage_error(NULL, "%s", cerr);
     }
-    vp_plan plan;
-    char perr[VP_ERR_MAX];
-    if (vp_make(&manifest, &a.req, &plan, perr) != 0)
-        return cli_usage_error(NULL, "%s", perr);
+    static bj_list plan;
+    bj_list_free(&plan);
+    int seed_checks = 0;
+    if (a.direct) {
+        char jerr[DJ_ERR_MAX];
+        int rc = dj_make(&a.direct_spec, &plan, jerr);
+        if (rc == 2)
+            return cli_usage_error(NULL, "%s", jerr);
+        if (rc != 0) {
+            cli_error("%s", jerr);
+            return EXIT_FAILURE_STATUS;
+        }
+    } else {
+        static mf_manifest manifest;
+        char merr[MF_ERR_MAX];
+        if (mf_load(a.kernels_dir, &manifest, merr) != 0) {
+            cli_error("%s/%s", a.kernels_dir, merr);
+            return EXIT_FAILURE_STATUS;
+        }
+        vp_plan vplan;
+        char perr[VP_ERR_MAX];
+        if (vp_make(&manifest, &a.req, &vplan, perr) != 0)
+            return cli_usage_error(NULL, "%s", perr);
+        int rc = mj_make(&manifest, &vplan, &plan, merr);
+        if (vplan.notes)
+            plan.notes = strdup(vplan.notes);
+        vp_free(&vplan);
+        if (rc != 0) {
+            cli_error("%s", merr);
+            return EXIT_FAILURE_STATUS;
+        }
+        seed_checks = 1;
+    }
     if (plan.notes && cli_verbosity >= 0)
         fprintf(stderr, "%s", plan.notes);
 
@@ -527,6 +563,7 @@ int cmd_pack(int argc, char **argv)
     memset(&run, 0, sizeof run);
     run.a = &a;
     run.plan = &plan;
+    run.seed_checks = seed_checks;
     char **wargv = NULL;
     wire_buf *jobs = NULL;
     size_t *groups = NULL;
@@ -613,7 +650,7 @@ int cmd_pack(int argc, char **argv)
         for (size_t v = 0; v < plan.n; v++) {
             size_t j = d * plan.n + v;
             wire_init(&jobs[j]);
-            wp_encode_job(&jobs[j], (uint32_t)j, (uint32_t)d, &plan.variants[v]);
+            wp_encode_job(&jobs[j], (uint32_t)j, (uint32_t)d, &plan.jobs[v]);
             if (jobs[j].failed) {
                 cli_error("out of memory encoding job %zu", j);
                 goto out;
@@ -687,7 +724,7 @@ int cmd_pack(int argc, char **argv)
                 wall, progress_now() - t_write);
     print_summary(&run, output, progress_elapsed(&run.prog), 1);
     status = run.n_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
-    if ((a.depfile || a.depfile_md) && write_depfile(&a, &manifest, &plan, output) != 0)
+    if ((a.depfile || a.depfile_md) && write_depfile(&a, &plan, output) != 0)
         status = EXIT_FAILURE_STATUS;
 out:
     free_argv(wargv);
@@ -698,6 +735,6 @@ out:
     free(groups);
     free(run.fail_reason);
     clcpack_writer_free(run.w);
-    vp_free(&plan);
+    bj_list_free(&plan);
     return status;
 }

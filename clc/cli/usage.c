@@ -77,9 +77,10 @@ void usage_pack(FILE *f)
         "Progress: a line redrawn in place on a terminal; otherwise (a log, a build\n"
         "system) a line every few seconds and at the end. -q silences both.\n"
         "\n"
-        "Each subcommand takes --help too (clc-pack help CMD is the same). Exit status: 0 success; 1 failure (a variant\n"
-        "failed to build or check, a pack is damaged, a file could not be written);\n"
-        "2 usage error (bad option, list or value; nothing was done).\n",
+        "Each subcommand takes --help too (clc-pack help CMD is the same).\n"
+        "Exit status: 0 success; 1 failure (a variant failed to build or check, a pack\n"
+        "is damaged, a file could not be written); 2 usage error (bad option, list or\n"
+        "value; nothing was done).\n",
         f);
 }
 
