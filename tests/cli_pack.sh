@@ -54,6 +54,14 @@ expect_out "REBUILD" "make: touching an included header makes the pack out of da
 rm k2/border.h
 run make -f y.mk y.clcpack
 expect_rc 0 "make: a deleted header does not stop make (empty rules)"
+# Packing one's own kernel (no manifest): the source and its include.
+mkdir -p own
+printf '#define SCALE 2.0f\n' >own/h.h
+printf '#include "h.h"\n__kernel void k(__global float *x) { x[get_global_id(0)] *= SCALE * X; }\n' >own/k.cl
+run "$CLC" own/k.cl -D X=1,2 -j 1 -q -o own.clcpack --depfile own.d
+expect_rc 0 "a pack of one's own kernel with --depfile"
+[ "$(cat own.d)" = "$(printf 'own.clcpack: \\\n own/k.cl \\\n own/h.h\n\nown/k.cl:\n\nown/h.h:')" ] &&
+    ok "its depfile lists the source and its include" || bad "own.d: $(cat own.d)"
 
 run "$CLC" $SMALL -j 2 -q -o b.clcpack
 expect_rc 0 "the same pack with -j 2 -q"
