@@ -14,7 +14,6 @@
 #include "bytes.h"
 #include "codec.h"
 #include "pack_reader.h"
-#include "pack_writer.h"
 #include "text.h"
 
 static char *str_printf(const char *fmt, ...) PK_PRINTF(1, 2);
@@ -317,7 +316,7 @@ int clcpk_cache_store(const pk_cache *c, const uint8_t *bin, size_t size, char *
     memcpy(file + PK_CACHE_HEADER, c->key, c->key_len);
     memcpy(file + PK_CACHE_HEADER + c->key_len, bin, size);
     clcpack_error e;
-    clcpack_status st = clcpk_write_file_atomic(c->path, file, total, &e);
+    clcpack_status st = clcpack_write_file_atomic(c->path, file, total, 0, &e);
     free(file);
     if (st != CLCPACK_OK) {
         snprintf(why, cap, "%s", e.message);

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic_write.h"
 #include "bounded_fmt.h"
+#include "clcpack.h"
 #include "wire.h"
 
 void df_init(df_list *l)
@@ -102,7 +102,10 @@ int df_write(const df_list *l, const char *target, const char *path, char *err, 
         bfmt(err, cap, "%s: out of memory", path);
         return -1;
     }
-    int rc = atomic_write_file(path, text, len, err, cap);
+    clcpack_error e;
+    int rc = clcpack_write_file_atomic(path, text, len, 0, &e) == CLCPACK_OK ? 0 : -1;
+    if (rc != 0)
+        bfmt(err, cap, "%s", e.message);
     free(text);
     return rc;
 }
