@@ -10,9 +10,9 @@ SUBS="list verify extract embed merge best tune-report"
 
 # Documented names that are not options of clc-pack's --help: make's
 # jobserver flags, flags of cc (-c, -MP) and python3 (-m) in examples, the
-# benchmark first_enqueue's --size, the internal --worker mode, and the
-# manifest expressions' negation (-x).
-ALLOW="--jobserver-auth --jobserver-fds -MP -c -m --size --worker -x"
+# benchmark first_enqueue's --size, the internal --worker and --load-worker
+# modes, and the manifest expressions' negation (-x).
+ALLOW="--jobserver-auth --jobserver-fds -MP -c -m --size --worker --load-worker -x"
 
 # options FILE...: the options the text mentions, one per line, sorted.
 # A long option is --name; a short one -X or -XY standing alone (so build
@@ -71,7 +71,10 @@ for s in pack $SUBS; do
 done
 run "$CLC" help
 expect_rc 0 "clc-pack help"
-expect_out "Usage: clc-pack [pack]" "help alone prints the main usage"
+run "$CLC" --help
+cp "$OUT" "$TMP/a"
+run "$CLC" help
+cmp -s "$TMP/a" "$OUT" && ok "help alone prints the main usage (--help)" || bad "help differs from --help"
 run "$CLC" help nosuch
 expect_rc 2 "help of an unknown command"
 expect_err "unknown command 'nosuch'" "names it"
