@@ -45,19 +45,21 @@ BENCH_COMMON_OBJ := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard tests/bench/common
 SONAME := libclcpack.so.0
 
 .PHONY: all deps pack test bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
-all: deps $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so
+all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so
 
 # Installs missing Debian packages when root on a Debian-like system, else
-# prints the command to run and stops.
+# prints the command to run and stops. Only `make deps`, `make pack` and
+# `make test` run it: `make` and `make install` need a C compiler, the
+# OpenCL headers, the ICD loader and zlib, and never install anything.
 deps:
 	$(Q)sh scripts/deps.sh
 
-$(B)/pic/%.o: %.c | deps
+$(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -DCLCPACK_BUILDING $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(DEPFLAGS) -c -o $@ $<
 
-$(B)/%.o: %.c | deps
+$(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
@@ -84,19 +86,24 @@ $(B)/clc-pack: $(B)/clc/cli/main.o $(B)/libclc.a $(B)/libclcpack.a
 $(B)/libtestcommon.a: $(TEST_COMMON_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a | deps
+$(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
 
+# pack and test set up the machine first (deps), then build: a sub-make,
+# so that nothing compiles before the headers are there, even with -j.
+# '+': under make -jN, clc-pack shares make's jobserver (docs/CLI.md).
 PACK_DEVICE ?= default
-pack: all
-	$(Q)$(B)/clc-pack --device $(PACK_DEVICE)
+pack: deps
+	$(Q)$(MAKE) --no-print-directory all
+	+$(Q)$(B)/clc-pack --device $(PACK_DEVICE)
 
-test: all $(TEST_BIN)
+test: deps
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN)
 	$(Q)sh tests/run_tests.sh $(B)
 
-$(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a | deps
+$(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
@@ -126,16 +133,30 @@ INCLUDEDIR   ?= $(PREFIX)/include
 MANDIR       ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+CMAKEDIR     ?= $(LIBDIR)/cmake/clcpack
 VERSION := $(shell awk '/^.define CLCPACK_VERSION_(MAJOR|MINOR|PATCH) /{v = v s $$3; s = "."} END {print v}' loader/clcpack.h)
+
+# The path from folder $(1) to $(2) (both absolute), for files that find
+# each other wherever the installation is staged or moved.
+SIZEOF_POINTER = $(shell $(CC) -dM -E -x c /dev/null | awk '/__SIZEOF_POINTER__/ {print $$3}')
+relpath = $(shell realpath -m --relative-to='$(1)' '$(2)')
 
 # Regenerated on every install: the paths depend on PREFIX and LIBDIR.
 install: all
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 		pkgconfig/clcpack.pc.in >$(B)/clcpack.pc
+	$(Q)sed -e 's|@CMAKE_TO_BINDIR@|$(call relpath,$(CMAKEDIR),$(BINDIR))|g' \
+		-e 's|@CMAKE_TO_LIBDIR@|$(call relpath,$(CMAKEDIR),$(LIBDIR))|g' \
+		-e 's|@CMAKE_TO_INCLUDEDIR@|$(call relpath,$(CMAKEDIR),$(INCLUDEDIR))|g' \
+		-e 's|@VERSION@|$(VERSION)|g' -e 's|@SOVERSION@|$(SONAME:libclcpack.so.%=%)|g' \
+		cmake/clcpackConfig.cmake.in >$(B)/clcpackConfig.cmake
+	$(Q)sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(firstword $(subst ., ,$(VERSION)))|g' \
+		-e 's|@SIZEOF_VOID_P@|$(SIZEOF_POINTER)|g' \
+		cmake/clcpackConfigVersion.cmake.in >$(B)/clcpackConfigVersion.cmake
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(CMAKEDIR)
 	install -m 755 $(B)/clc-pack $(DESTDIR)$(BINDIR)/clc-pack
 	install -m 644 $(B)/libclcpack.a $(DESTDIR)$(LIBDIR)/libclcpack.a
 	install -m 644 $(B)/$(SONAME) $(DESTDIR)$(LIBDIR)/libclcpack.so.$(VERSION)
@@ -146,6 +167,8 @@ install: all
 	install -m 644 man/clc-pack.1 $(DESTDIR)$(MANDIR)/man1/clc-pack.1
 	install -m 644 man/clcpack.3 $(DESTDIR)$(MANDIR)/man3/clcpack.3
 	install -m 644 completions/clc-pack $(DESTDIR)$(BASHCOMPDIR)/clc-pack
+	install -m 644 $(B)/clcpackConfig.cmake $(B)/clcpackConfigVersion.cmake \
+		cmake/clcpackPack.cmake $(DESTDIR)$(CMAKEDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clc-pack $(DESTDIR)$(LIBDIR)/libclcpack.a \
@@ -153,6 +176,8 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libclcpack.so $(DESTDIR)$(INCLUDEDIR)/clcpack.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc $(DESTDIR)$(MANDIR)/man1/clc-pack.1 \
 		$(DESTDIR)$(MANDIR)/man3/clcpack.3 $(DESTDIR)$(BASHCOMPDIR)/clc-pack
+	rm -f $(DESTDIR)$(CMAKEDIR)/clcpackConfig.cmake $(DESTDIR)$(CMAKEDIR)/clcpackConfigVersion.cmake \
+		$(DESTDIR)$(CMAKEDIR)/clcpackPack.cmake
 
 # The tests under sanitizers and valgrind (docs/ROBUSTNESS.md), each in its
 # own build folder: ASan+UBSan over every test, TSan over the threaded one,

@@ -13,8 +13,10 @@
 #include "cli_files.h"
 #include "cli_report.h"
 #include "clcpack.h"
+#include "depfile.h"
 #include "device_select.h"
 #include "direct_jobs.h"
+#include "jobserver.h"
 #include "manifest_jobs.h"
 #include "pack_args.h"
 #include "pack_reuse.h"
@@ -377,6 +379,32 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
         }
     }
     fflush(stdout);
+}
+
+/* -MD / --depfile: the pack depends on every file its jobs were made from
+ * (the manifest, each source and every file it includes: plan->read). */
+static int write_depfile(const pack_args *a, const bj_list *plan, const char *output)
+{
+    char path[4200];
+    if (a->depfile)
+        bfmt(path, sizeof path, "%s", a->depfile);
+    else
+        bfmt(path, sizeof path, "%s.d", output);
+    if (plan->read_failed) {
+        cli_error("%s: out of memory listing the files read", path);
+        return -1;
+    }
+    df_list deps;
+    df_init(&deps);
+    for (size_t i = 0; i < plan->n_read; i++)
+        df_add(&deps, plan->read[i]);
+    char werr[4400];
+    const char *target = a->depfile_target ? a->depfile_target : output;
+    int rc = df_write(&deps, target, path, werr, sizeof werr);
+    if (rc != 0)
+        cli_error("%s", werr);
+    df_free(&deps);
+    return rc;
 }
 
 /* --tune: the filter widths a width-argument kernel is timed at, every
@@ -777,17 +805,26 @@ int cmd_pack(int argc, char **argv)
         cli_note("--tune: building and timing one variant at a time (-j 1)");
         a.jobs = 1;
     }
+    /* Under make -j: share make's slots (docs/CLI.md, "Under make"). */
+    char jwhy[1200];
+    jobserver *js = js_open(jwhy, sizeof jwhy);
+    if (!js && jwhy[0])
+        cli_note("%s%s", jwhy, a.jobs_given ? "" : "; building with -j 1");
+    if (!js && jwhy[0] && !a.jobs_given)
+        a.jobs = 1;
+    if (js && !a.jobs_given && js_slots(js) > 0)
+        a.jobs = js_slots(js) > PA_MAX_JOBS ? PA_MAX_JOBS : js_slots(js);
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n", plan.n,
                 run.n_dev, a.jobs, output);
 
-    progress_init(&run.prog, stderr, n_pending,
-                  cli_verbosity >= 0 && progress_wanted(stderr));
-    wpool_callbacks cb = {&run, on_started, on_finished, on_tick};
+    progress_init(&run.prog, stderr, n_pending, progress_mode(stderr, cli_verbosity < 0));
+    wpool_callbacks cb = {&run, on_started, on_finished, on_tick, js};
     char perr2[512] = "";
     int prc = wpool_run_order(exe, wargv, (size_t)a.jobs, cli_verbosity > 0, jobs, groups, order,
                               n_pending, &cb, perr2, sizeof perr2);
     pr_times_save(&run.times);
+    js_close(js);
     progress_clear(&run.prog);
     double wall = progress_elapsed(&run.prog);
     if (prc != 0) {
@@ -818,6 +855,8 @@ int cmd_pack(int argc, char **argv)
                 wall, progress_now() - t_write);
     print_summary(&run, output, progress_elapsed(&run.prog), 1);
     status = run.n_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+    if ((a.depfile || a.depfile_md) && write_depfile(&a, &plan, output) != 0)
+        status = EXIT_FAILURE_STATUS;
 out:
     free_argv(wargv);
     if (jobs)

@@ -162,7 +162,9 @@ static void load_job(load_worker *w, uint32_t i, bv_result *r)
     clcpack_load_report rep;
     clcpack_error e;
     cl_program prog = NULL;
-    if (clcpack_create_program(w->p, &key, w->ctx, w->dev, NULL, &prog, &rep, &e) !=
+    /* The pack is checked, not the rebuild cache (CLCPACK_CACHE_DIR). */
+    clcpack_load_options lo = {sizeof lo, CLCPACK_LOAD_NO_CACHE};
+    if (clcpack_create_program(w->p, &key, w->ctx, w->dev, &lo, &prog, &rep, &e) !=
         CLCPACK_OK) {
         r->message = strdup(e.message);
         r->note = strdup(rep.why);
@@ -418,7 +420,7 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
                     (char *)va->path, (char *)"--device", slot,
                     (char *)(va->check ? "--kernels" : NULL), (char *)va->kernels_dir,
                     (char *)"--check", NULL};
-    wpool_callbacks cb = {&run, NULL, on_loaded, NULL};
+    wpool_callbacks cb = {&run, NULL, on_loaded, NULL, NULL};
     /* One worker: loads run one after the other, as a program would. */
     if (cli_worker_path(exe, sizeof exe) != 0) {
         cli_error("cannot find the clc-pack executable to start a load worker");

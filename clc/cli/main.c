@@ -44,6 +44,13 @@ int main(int argc, char **argv)
     if (strchr(cmd, '.') || strchr(cmd, '/') || access(cmd, F_OK) == 0)
         return cmd_pack(argc, argv);
     if (strcmp(cmd, "help") == 0) {
+        /* `clc-pack help CMD` is `clc-pack CMD --help`. */
+        if (argc > 3)
+            return cli_usage_error(NULL, "help: expected at most one command, got %d", argc - 2);
+        if (argc == 3 && strcmp(argv[2], "help") != 0 && argv[2][0] != '-') {
+            char *hargv[] = {argv[0], argv[2], (char *)"--help", NULL};
+            return main(3, hargv);
+        }
         usage_pack(stdout);
         return EXIT_OK_STATUS;
     }

@@ -37,7 +37,8 @@ enum {
     OPT_WG_DEFINES,
     OPT_DEFAULT,
     OPT_REBUILD,
-    OPT_UPDATE
+    OPT_UPDATE,
+    OPT_DEPFILE
 };
 
 /* Adds an axis request; refuses an axis given twice. */
@@ -172,6 +173,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"tune", no_argument, NULL, OPT_TUNE},
         {"tune-size", required_argument, NULL, OPT_TUNE_SIZE},
         {"tune-runs", required_argument, NULL, OPT_TUNE_RUNS},
+        {"depfile", required_argument, NULL, OPT_DEPFILE},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -192,7 +194,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":D:I:o:j:kqvh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":D:I:o:j:kqvhM:", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_KERNELS:
             a->kernels_dir = optarg;
@@ -297,6 +299,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
                      PA_MAX_JOBS);
                 return -1;
             }
+            a->jobs_given = 1;
             break;
         case 'k':
             a->keep_going = 1;
@@ -345,6 +348,34 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             if (cli_parse_long(optarg, 10, 10000, &a->tune_runs) != 0) {
                 bfmt(err, PA_ERR_MAX, "--tune-runs %s: expected a number of runs from 10 to 10000",
                      bfmt_clip(optarg, clip));
+                return -1;
+            }
+            break;
+        case OPT_DEPFILE:
+            if (!*optarg) {
+                bfmt(err, PA_ERR_MAX, "--depfile: the file name is empty");
+                return -1;
+            }
+            a->depfile = optarg;
+            break;
+        case 'M':
+            /* The compilers' spellings: -MD, and -MF FILE (or -MFFILE). */
+            if (strcmp(optarg, "D") == 0) {
+                a->depfile_md = 1;
+            } else if (optarg[0] == 'F' || optarg[0] == 'T') {
+                const char *v = optarg[1] ? optarg + 1 : optind < argc ? argv[optind++] : NULL;
+                if (!v || !*v) {
+                    bfmt(err, PA_ERR_MAX, "-M%c needs a %s", optarg[0],
+                         optarg[0] == 'F' ? "file name" : "target name");
+                    return -1;
+                }
+                if (optarg[0] == 'F')
+                    a->depfile = v;
+                else
+                    a->depfile_target = v;
+            } else {
+                bfmt(err, PA_ERR_MAX, "unknown option -M%s (-MD, -MF FILE and -MT TARGET are known)",
+                     optarg);
                 return -1;
             }
             break;

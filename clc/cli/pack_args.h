@@ -31,6 +31,10 @@ typedef struct pack_args {
     int verbosity;              /* -q: -1; each -v: +1 */
     int list_devices;           /* --list-devices */
     int rebuild;                /* --rebuild: build every variant even when -o exists */
+    const char *depfile;        /* --depfile FILE / -MF FILE, or NULL */
+    int depfile_md;             /* -MD: a dependency file (default <output>.d) */
+    const char *depfile_target; /* -MT TARGET: the rule's target (default the output) */
+    int jobs_given;             /* -j was given (else the jobserver's slots) */
     /* Packing your own kernels: source files as arguments, or --program. */
     int direct;
     dj_spec direct_spec;        /* arrays malloc'd (argc long), strings argv's */
