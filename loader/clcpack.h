@@ -136,9 +136,11 @@ typedef struct clcpack_define {
     const char *value; /* e.g. "5"; "" for a bare -DNAME */
 } clcpack_define;
 
-/* What an application asks for. Defines may be given in any order; the key
- * compares the full define set (no more, no fewer). wg = {0,0,0} means no
- * work-group size is compiled in. */
+/* What an application asks for. `kernel` is a kernel name or, for an entry
+ * that holds a whole program, the program's name or the name of any kernel
+ * it holds. Defines may be given in any order; the key compares the full
+ * define set (no more, no fewer). wg is the variant's work-group (local)
+ * size; {0,0,0} when the variant has none. */
 typedef struct clcpack_key {
     const char *kernel;
     const clcpack_define *defines;
@@ -170,7 +172,17 @@ typedef struct clcpack_entry_info {
     uint32_t tune_runs;
     uint32_t tune_width, tune_height;
     uint64_t tune_median_ns;
+    /* A program entry (format 3): `kernel` is the program's name and these
+     * are the kernels its binary holds, sorted; a key names the program or
+     * any of them. 0 and NULL for an entry of one kernel. */
+    size_t kernel_name_count;
+    const char *const *kernel_names;
+    uint32_t flags;             /* CLCPACK_ENTRY_* */
 } clcpack_entry_info;
+
+/* clcpack_entry_info.flags, clcpack_entry_spec.flags */
+#define CLCPACK_ENTRY_DEFAULT 1u /* a default variant: clcpack_best_variant's
+                                    choice when nothing was timed */
 
 typedef struct clcpack_source_info {
     const char *name;           /* e.g. "amd_convolve.cl" */
@@ -400,6 +412,12 @@ typedef struct clcpack_entry_spec {
     uint32_t arch;
     const void *binary;
     size_t binary_size;
+    /* Since format 3 (a spec whose struct_size ends before these reads them
+     * as 0): the kernels a program entry's binary holds (any order; stored
+     * sorted, without repeats) and CLCPACK_ENTRY_* flags. */
+    const char *const *kernel_names;
+    size_t kernel_name_count;
+    uint32_t flags;
 } clcpack_entry_spec;
 
 /* Copies the entry. Adding the same (key, device, kind, arch) twice with the

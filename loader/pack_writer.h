@@ -40,6 +40,9 @@ typedef struct w_entry {
     uint64_t tune_median_ns;
     clcpack_tuning *tunings; /* the tuning list, by increasing filter width */
     size_t n_tunings;
+    char **knames;     /* a program's kernels, sorted, distinct (format 3) */
+    size_t n_knames;
+    uint32_t flags;    /* CLCPACK_ENTRY_* (format 3) */
 } w_entry;
 
 struct clcpack_writer {

@@ -9,9 +9,12 @@
 #include <unistd.h>
 
 #include "build_variant.h"
+#include "check_cmd.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
+#include "direct_jobs.h"
+#include "manifest_jobs.h"
 #include "pack_args.h"
 #include "progress.h"
 #include "ptxas_run.h"
@@ -24,7 +27,7 @@
 
 typedef struct pack_run {
     const pack_args *a;
-    const vp_plan *plan;
+    const bj_list *plan;        /* the variants, each built on every device */
     size_t n_dev;
     const ds_device *devs[DS_MAX_DEVICES];
     uint32_t dev_index[DS_MAX_DEVICES];     /* in the writer's device table */
@@ -35,27 +38,14 @@ typedef struct pack_run {
     size_t n_ok, n_failed;
     size_t forms_by_kind[3];
     double build_s;                         /* summed over the variants */
+    int seed_checks;                        /* some job has a seed reference check */
     size_t n_timed;                         /* --tune: variants with a timing */
 } pack_run;
-
-/* The family as manifest.txt spells it; stored in each entry. */
-static const char *family_name(mf_family f)
-{
-    switch (f) {
-    case MF_FAMILY_CONV_GREY:
-        return "conv-grey";
-    case MF_FAMILY_CONV_RGBA:
-        return "conv-rgba";
-    case MF_FAMILY_POLY:
-        return "poly";
-    }
-    return "";
-}
 
 static void job_label(const pack_run *run, size_t job, char *buf, size_t cap)
 {
     size_t slot = job / run->plan->n, v = job % run->plan->n;
-    vp_label(&run->plan->variants[v], buf, cap);
+    bj_label(&run->plan->jobs[v], buf, cap);
     if (run->n_dev > 1) {
         size_t len = strlen(buf);
         bfmt(buf + len, cap - len, " on device %u", run->devs[slot]->ordinal);
@@ -94,7 +84,7 @@ static void print_indented(const char *text)
 static void report_failure(pack_run *run, size_t job, const bv_result *r, const char *label)
 {
     size_t slot = job / run->plan->n;
-    const mf_variant *v = &run->plan->variants[job % run->plan->n];
+    const build_job *v = &run->plan->jobs[job % run->plan->n];
     const char *what = r->status == BV_BUILD_FAILED   ? "failed to build"
                        : r->status == BV_CHECK_FAILED ? "failed its check"
                                                       : "failed";
@@ -103,7 +93,8 @@ static void report_failure(pack_run *run, size_t job, const bv_result *r, const 
     fprintf(stderr, "  device:  %s\n", run->devs[slot]->name);
     fprintf(stderr, "  defines:");
     for (size_t i = 0; i < v->n_defines; i++)
-        fprintf(stderr, " %s=%s", v->define_names[i], v->define_values[i]);
+        fprintf(stderr, " %s%s%s", v->defines[i].name, v->defines[i].value[0] ? "=" : "",
+                v->defines[i].value);
     fprintf(stderr, "%s\n", v->n_defines ? "" : " (none)");
     fprintf(stderr, "  options: %s\n", v->options);
     if (r->status == BV_BUILD_FAILED) {
@@ -113,6 +104,9 @@ static void report_failure(pack_run *run, size_t job, const bv_result *r, const 
         } else {
             fprintf(stderr, "  build log: (empty)\n");
         }
+    } else if (r->log && *r->log) {
+        fprintf(stderr, "  output:\n");
+        print_indented(r->log);
     }
     bfmt(run->fail_reason[job], sizeof run->fail_reason[job], "%s", what);
     run->n_failed++;
@@ -122,7 +116,7 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
 {
     pack_run *run = ctx;
     size_t slot = job / run->plan->n;
-    const mf_variant *v = &run->plan->variants[job % run->plan->n];
+    const build_job *v = &run->plan->jobs[job % run->plan->n];
     char label[LABEL_MAX];
     job_label(run, job, label, sizeof label);
     run->build_s += r->build_s;
@@ -130,22 +124,29 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
     if (r->status == BV_OK) {
         clcpack_error e;
         uint32_t src = CLCPACK_NONE;
-        clcpack_status st = CLCPACK_OK;
-        if (r->source)
-            st = clcpack_writer_add_source(run->w, r->source_name, r->source, r->source_size,
-                                           &src, &e);
-        clcpack_define defs[MF_MAX_DEFINES];
-        for (size_t i = 0; i < v->n_defines; i++) {
-            defs[i].name = v->define_names[i];
-            defs[i].value = v->define_values[i];
+        clcpack_status st = clcpack_writer_add_source(run->w, v->source_name, v->source,
+                                                      v->source_size, &src, &e);
+        clcpack_define *defs = calloc(v->n_defines ? v->n_defines : 1, sizeof *defs);
+        if (!defs) {
+            st = CLCPACK_E_NOMEM;
+            bfmt(e.message, sizeof e.message, "out of memory");
+        }
+        for (size_t i = 0; defs && i < v->n_defines; i++) {
+            defs[i].name = v->defines[i].name;
+            defs[i].value = v->defines[i].value;
         }
         for (size_t f = 0; f < r->n_forms && st == CLCPACK_OK; f++) {
             clcpack_entry_spec spec;
             memset(&spec, 0, sizeof spec);
             spec.struct_size = sizeof spec;
-            spec.kernel = v->kernel->name;
-            spec.family = family_name(v->kernel->family);
+            spec.kernel = v->entry_name;
+            spec.family = v->family;
             spec.options = v->options;
+            if (v->program_entry) {
+                spec.kernel_names = (const char *const *)r->kernel_names;
+                spec.kernel_name_count = r->n_kernel_names;
+            }
+            spec.flags = v->entry_flags;
             spec.defines = defs;
             spec.define_count = v->n_defines;
             memcpy(spec.wg, v->wg, sizeof spec.wg);
@@ -162,6 +163,7 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
             for (size_t t = 0; t < r->n_tunings && st == CLCPACK_OK; t++)
                 st = clcpack_writer_add_tuning(run->w, &spec, &r->tunings[t], &e);
         }
+        free(defs);
         if (st != CLCPACK_OK) {
             free(r->message);
             r->message = strdup(e.message);
@@ -200,22 +202,36 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
 static size_t *same_program_groups(const pack_run *run)
 {
     size_t *group = malloc(run->n_jobs * sizeof *group);
-    if (!group)
+    uint64_t *hash = malloc((run->plan->n ? run->plan->n : 1) * sizeof *hash);
+    if (!group || !hash) {
+        free(group);
+        free(hash);
         return NULL;
+    }
     size_t nv = run->plan->n;
+    for (size_t v = 0; v < nv; v++) {
+        const build_job *b = &run->plan->jobs[v];
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (size_t i = 0; i < b->source_size; i++)
+            h = (h ^ (unsigned char)b->source[i]) * 0x100000001b3ull;
+        for (const char *o = b->options; *o; o++)
+            h = (h ^ (unsigned char)*o) * 0x100000001b3ull;
+        hash[v] = h;
+    }
     for (size_t j = 0; j < run->n_jobs; j++) {
-        const mf_variant *v = &run->plan->variants[j % nv];
+        const build_job *v = &run->plan->jobs[j % nv];
         group[j] = j;
         for (size_t i = (j / nv) * nv; i < j; i++) {
-            const mf_variant *u = &run->plan->variants[i % nv];
-            if (strcmp(u->kernel->source, v->kernel->source) == 0 &&
-                strcmp(u->kernel->generator, v->kernel->generator) == 0 &&
+            const build_job *u = &run->plan->jobs[i % nv];
+            if (hash[i % nv] == hash[j % nv] && u->source_size == v->source_size &&
+                memcmp(u->source, v->source, v->source_size) == 0 &&
                 strcmp(u->options, v->options) == 0) {
                 group[j] = group[i];
                 break;
             }
         }
     }
+    free(hash);
     return group;
 }
 
@@ -354,11 +370,11 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
  * FILTER_WIDTH the pack builds (so it can be compared with those variants
  * at each), increasing, as "3,5,7"; "5" (kr_default_problem's) when the
  * pack builds none. */
-static void tune_widths(const vp_plan *plan, char *buf, size_t cap)
+static void tune_widths(const bj_list *plan, char *buf, size_t cap)
 {
     int seen[TV_MAX_WIDTHS + 1] = {0};
     for (size_t i = 0; i < plan->n; i++) {
-        const char *fw = mf_variant_define(&plan->variants[i], "FILTER_WIDTH");
+        const char *fw = bj_define_value(&plan->jobs[i], "FILTER_WIDTH");
         int w = fw ? atoi(fw) : 0;
         if (w >= 1 && w <= TV_MAX_WIDTHS)
             seen[w] = 1;
@@ -383,8 +399,18 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
         return NULL;
     argv[n++] = strdup("clc-pack");
     argv[n++] = strdup("--worker");
-    argv[n++] = strdup("--kernels");
-    argv[n++] = strdup(run->a->kernels_dir);
+    if (run->seed_checks) {
+        argv[n++] = strdup("--kernels");
+        argv[n++] = strdup(run->a->kernels_dir);
+    }
+    if (run->a->check_cmd) {
+        char t[32];
+        bfmt(t, sizeof t, "%ld", run->a->check_timeout);
+        argv[n++] = strdup("--check-cmd");
+        argv[n++] = strdup(run->a->check_cmd);
+        argv[n++] = strdup("--check-timeout");
+        argv[n++] = strdup(t);
+    }
     for (size_t i = 0; i < run->n_dev; i++) {
         char slot[32];
         bfmt(slot, sizeof slot, "%u:%u", run->devs[i]->platform_index,
@@ -463,16 +489,44 @@ int cmd_pack(int argc, char **argv)
     if (a.ptxas && ptxas_find(a.ptxas, ptxas) != 0)
         return cli_usage_error(NULL, "%s", ptxas);
 
-    static mf_manifest manifest;
-    char merr[MF_ERR_MAX];
-    if (mf_load(a.kernels_dir, &manifest, merr) != 0) {
-        cli_error("%s/%s", a.kernels_dir, merr);
-        return EXIT_FAILURE_STATUS;
+    if (a.check_cmd) {
+        char cerr[CC_MSG_MAX];
+        if (cc_validate(a.check_cmd, cerr) != 0)
+            return cli_usage_error(NULL, "%s", cerr);
     }
-    vp_plan plan;
-    char perr[VP_ERR_MAX];
-    if (vp_make(&manifest, &a.req, &plan, perr) != 0)
-        return cli_usage_error(NULL, "%s", perr);
+    static bj_list plan;
+    bj_list_free(&plan);
+    int seed_checks = 0;
+    if (a.direct) {
+        char jerr[DJ_ERR_MAX];
+        int rc = dj_make(&a.direct_spec, &plan, jerr);
+        if (rc == 2)
+            return cli_usage_error(NULL, "%s", jerr);
+        if (rc != 0) {
+            cli_error("%s", jerr);
+            return EXIT_FAILURE_STATUS;
+        }
+    } else {
+        static mf_manifest manifest;
+        char merr[MF_ERR_MAX];
+        if (mf_load(a.kernels_dir, &manifest, merr) != 0) {
+            cli_error("%s/%s", a.kernels_dir, merr);
+            return EXIT_FAILURE_STATUS;
+        }
+        vp_plan vplan;
+        char perr[VP_ERR_MAX];
+        if (vp_make(&manifest, &a.req, &vplan, perr) != 0)
+            return cli_usage_error(NULL, "%s", perr);
+        int rc = mj_make(&manifest, &vplan, &plan, merr);
+        if (vplan.notes)
+            plan.notes = strdup(vplan.notes);
+        vp_free(&vplan);
+        if (rc != 0) {
+            cli_error("%s", merr);
+            return EXIT_FAILURE_STATUS;
+        }
+        seed_checks = 1;
+    }
     if (plan.notes && cli_verbosity >= 0)
         fprintf(stderr, "%s", plan.notes);
 
@@ -481,6 +535,7 @@ int cmd_pack(int argc, char **argv)
     memset(&run, 0, sizeof run);
     run.a = &a;
     run.plan = &plan;
+    run.seed_checks = seed_checks;
     char **wargv = NULL;
     wire_buf *jobs = NULL;
     size_t *groups = NULL;
@@ -567,7 +622,7 @@ int cmd_pack(int argc, char **argv)
         for (size_t v = 0; v < plan.n; v++) {
             size_t j = d * plan.n + v;
             wire_init(&jobs[j]);
-            wp_encode_job(&jobs[j], (uint32_t)j, (uint32_t)d, &plan.variants[v]);
+            wp_encode_job(&jobs[j], (uint32_t)j, (uint32_t)d, &plan.jobs[v]);
             if (jobs[j].failed) {
                 cli_error("out of memory encoding job %zu", j);
                 goto out;
@@ -641,6 +696,6 @@ out:
     free(groups);
     free(run.fail_reason);
     clcpack_writer_free(run.w);
-    vp_free(&plan);
+    bj_list_free(&plan);
     return status;
 }

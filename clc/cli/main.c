@@ -37,6 +37,9 @@ int main(int argc, char **argv)
         return cmd_embed(argc - 1, argv + 1);
     if (strcmp(cmd, "merge") == 0)
         return cmd_merge(argc - 1, argv + 1);
+    /* A source file first: packing your own kernels. */
+    if (strchr(cmd, '.') || strchr(cmd, '/'))
+        return cmd_pack(argc, argv);
     if (strcmp(cmd, "help") == 0) {
         usage_pack(stdout);
         return EXIT_OK_STATUS;

@@ -9,7 +9,7 @@
 
 #include "bounded_fmt.h"
 #include "kernelgen.h"
-#include "manifest_expr.h"
+#include "expr.h"
 #include "value_list.h"
 
 #include <ctype.h>
@@ -266,15 +266,23 @@ static int parse_axis(reader *rd, mf_kernel *k, char **tok, size_t n)
 
 /* While reading, a derive may use the kernel's axes and the derives above
  * it. */
-static int known_name(void *ctx, const char *name, long *value)
+/* Whether the len bytes at name spell s. */
+static int same_name(const char *s, const char *name, size_t len)
+{
+    return strlen(s) == len && memcmp(s, name, len) == 0;
+}
+
+/* An expression's names are the kernel's integer axes and earlier derives;
+ * at reading time none has a value. */
+static int known_name(void *ctx, const char *name, size_t len, int64_t *value)
 {
     const mf_kernel *k = ctx;
     *value = 0;
     for (size_t i = 0; i < k->n_axes; i++)
-        if (!k->axes[i].is_wg && strcmp(k->axes[i].name, name) == 0)
+        if (!k->axes[i].is_wg && same_name(k->axes[i].name, name, len))
             return 0;
     for (size_t i = 0; i < k->n_derives; i++)
-        if (strcmp(k->derives[i].name, name) == 0)
+        if (same_name(k->derives[i].name, name, len))
             return 0;
     return -1;
 }
@@ -296,8 +304,8 @@ static int parse_derive(reader *rd, mf_kernel *k, char *rest)
         return -1;
     if (strcmp(d->name, "WG_X") == 0 || strcmp(d->name, "WG_Y") == 0 || strcmp(d->name, "WG") == 0)
         return fail(rd, "%s is set from the WG axis; it cannot be derived", d->name, NULL);
-    long unused;
-    if (known_name(k, d->name, &unused) >= 0 || mf_axis_find(k, d->name))
+    int64_t unused;
+    if (known_name(k, d->name, strlen(d->name), &unused) >= 0 || mf_axis_find(k, d->name))
         return fail(rd, "derive %s: the name is already an axis or a derive", d->name, NULL);
     char *expr = eq + 1;
     while (*expr == ' ' || *expr == '\t')
@@ -308,7 +316,7 @@ static int parse_derive(reader *rd, mf_kernel *k, char *rest)
     if (len >= MF_EXPR_MAX)
         return fail(rd, "derive %s: the expression is too long", d->name, NULL);
     char why[MF_ERR_MAX];
-    if (mfx_eval(expr, 0, known_name, k, NULL, why, sizeof why) != 0)
+    if (expr_eval(expr, EXPR_CHECK, known_name, k, NULL, why, sizeof why) != 0)
         return fail(rd, "derive %s: %s", d->name, why);
     strcpy(d->expr, expr);
     k->n_derives++;
@@ -432,6 +440,19 @@ static int parse_kernel_line(reader *rd, mf_kernel *k, char **tok, size_t n, cha
         return parse_axis(rd, k, tok + 1, n - 1);
     if (strcmp(kw, "derive") == 0)
         return parse_derive(rd, k, rest);
+    if (strcmp(kw, "default") == 0) {
+        if (k->has_default++)
+            return fail(rd, "kernel %s: second default line", k->name, NULL);
+        if (strlen(rest) >= MF_PATH_MAX)
+            return fail(rd, "default longer than 255 characters", NULL, NULL);
+        for (size_t i = 1; i < n; i++)
+            if (!strchr(tok[i], '='))
+                return fail(rd, "default takes NAME=VALUE items, e.g. default WG=16x16; '%s' is "
+                                "not one",
+                            tok[i], NULL);
+        strcpy(k->default_when, rest);
+        return 0;
+    }
     if (strcmp(kw, "note") == 0) {
         if (rd->have_note++)
             return fail(rd, "kernel %s: second note line", k->name, NULL);
@@ -443,7 +464,7 @@ static int parse_kernel_line(reader *rd, mf_kernel *k, char **tok, size_t n, cha
     if (strcmp(kw, "kernel") == 0)
         return fail(rd, "kernel %s has no end before this kernel line", k->name, NULL);
     return fail(rd, "unknown keyword '%s' (source, family, grid, axis, derive, args, "
-                    "generator, numcoeffs_multiple, note, end)", kw, NULL);
+                    "generator, numcoeffs_multiple, default, note, end)", kw, NULL);
 }
 
 /* Drops the comment, turns tabs and CRs into blanks, and copies into rest

@@ -85,6 +85,8 @@ typedef struct mf_kernel {
     mf_arg args[MF_MAX_ARGS];
     long numcoeffs_multiple;       /* poly: run-time numcoeffs must be a multiple (1 = any) */
     char note[MF_PATH_MAX];        /* one line shown by --list */
+    int has_default;               /* a default line: its variants matching */
+    char default_when[MF_PATH_MAX];/* these NAME=VALUE items are default variants */
 } mf_kernel;
 
 typedef struct mf_manifest {
@@ -109,6 +111,7 @@ typedef struct mf_variant {
     char define_names[MF_MAX_DEFINES][MF_NAME_MAX];
     char define_values[MF_MAX_DEFINES][32];
     uint32_t wg[3];                /* {0,0,0} when the kernel has no WG axis */
+    int is_default;                /* matches the kernel's default line */
     char options[512];             /* exact build options, e.g.
                                       "-cl-std=CL1.2 -DFILTER_WIDTH=5 -DWG_X=16 -DWG_Y=16" */
 } mf_variant;
