@@ -51,7 +51,8 @@ fi
 # The packs, one command line each.
 args=""
 for p in $PUBLIC_PROJECTS; do
-    run "pack_$p" "$TMP/$p.clcpack"
+    "pack_$p" "$TMP/$p.clcpack" >"$OUT" 2>"$ERR"
+    RC=$?
     expect_rc 0 "$p: packed with its command line"
     if [ "$RC" -eq 0 ]; then
         run "$CLC" verify "$TMP/$p.clcpack"

@@ -10,9 +10,13 @@
 PUBLIC_PROJECTS="hashcat silx pyfai pyclesperanto"
 
 # hashcat: three kernels of one file whose headers sit in the OpenCL folder,
-# found through #include M2S(INCLUDE_PATH/inc_vendor.h); 2 variants.
+# found through #include M2S(INCLUDE_PATH/inc_vendor.h); 2 variants. clc-pack
+# folds only literal #include "..." lines into the stored source and does
+# not hand -I to the compiler, so the folder is given with --options too (K
+# is absolute).
 pack_hashcat() {
-    "$CLC" "$K/hashcat/OpenCL/markov_le.cl" -I "$K/hashcat" -D KERNEL_STATIC -D INCLUDE_PATH=OpenCL \
+    "$CLC" "$K/hashcat/OpenCL/markov_le.cl" -I "$K/hashcat" --options "-I $K/hashcat" \
+        -D KERNEL_STATIC -D INCLUDE_PATH=OpenCL \
         -D 'XM2S(x)=#x' -D 'M2S(x)=XM2S(x)' -D DGST_ELEM=4 -D VECT_SIZE=1,4 --wg 64 \
         -j 2 -q -o "$1"
 }
@@ -33,19 +37,21 @@ pack_pyfai() {
 
 # pyclesperanto-prototype: the defines its Python side writes for a uchar
 # source and a float destination, the destination's sizes derived from the
-# source's; 2 variants, no work-group.
+# source's; 2 variants, no work-group. The two values with a space
+# ('IMAGE_src_TYPE=__global uchar*'), which -D refuses, are in a header of
+# this project's own put first in the program, as pyclesperanto writes them.
 pack_pyclesperanto() {
-    "$CLC" --program "divide=$K/pyclesperanto/_tier0/preamble.cl,$K/pyclesperanto/_tier1/divide_scalar_by_image.cl" \
+    "$CLC" --program "divide=$D/pyclesperanto/image_types.h,$K/pyclesperanto/_tier0/preamble.cl,$K/pyclesperanto/_tier1/divide_scalar_by_image.cl" \
         -D MAX_ARRAY_SIZE=1000 \
         -D 'GET_IMAGE_WIDTH(image_key)=IMAGE_SIZE_##image_key##_WIDTH' \
         -D 'GET_IMAGE_HEIGHT(image_key)=IMAGE_SIZE_##image_key##_HEIGHT' \
         -D 'GET_IMAGE_DEPTH(image_key)=IMAGE_SIZE_##image_key##_DEPTH' \
         -D CONVERT_src_PIXEL_TYPE=clij_convert_uchar_sat -D IMAGE_src_PIXEL_TYPE=uchar -D POS_src_TYPE=int2 \
-        -D 'POS_src_INSTANCE(pos0,pos1,pos2,pos3)=(int2)(pos0,pos1)' -D 'IMAGE_src_TYPE=__global uchar*' \
+        -D 'POS_src_INSTANCE(pos0,pos1,pos2,pos3)=(int2)(pos0,pos1)' \
         -D 'READ_src_IMAGE(a,b,c)=read_buffer2duc(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c)' \
         -D 'WRITE_src_IMAGE(a,b,c)=write_buffer2duc(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c)' \
         -D CONVERT_dst_PIXEL_TYPE=clij_convert_float_sat -D IMAGE_dst_PIXEL_TYPE=float -D POS_dst_TYPE=int2 \
-        -D 'POS_dst_INSTANCE(pos0,pos1,pos2,pos3)=(int2)(pos0,pos1)' -D 'IMAGE_dst_TYPE=__global float*' \
+        -D 'POS_dst_INSTANCE(pos0,pos1,pos2,pos3)=(int2)(pos0,pos1)' \
         -D 'READ_dst_IMAGE(a,b,c)=read_buffer2df(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c)' \
         -D 'WRITE_dst_IMAGE(a,b,c)=write_buffer2df(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c)' \
         -D IMAGE_SIZE_src_WIDTH=40,64 -D IMAGE_SIZE_src_HEIGHT=24 -D IMAGE_SIZE_src_DEPTH=1 \

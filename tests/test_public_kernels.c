@@ -55,7 +55,8 @@ typedef struct pk_run pk_run;
 
 typedef struct pk_project {
     const char *name;              /* the PROJECT of PROJECT=PACK */
-    const char *files[MAX_FILES];  /* under the kernels folder, concatenated */
+    const char *files[MAX_FILES];  /* concatenated: "K/sub" under the kernels
+                                      folder, "D/sub" under the data folder */
     const char *includes[2];       /* -I folders: "K/sub" under the kernels
                                       folder, "D/sub" under the data folder */
     const char *common[32];        /* defines of every variant */
@@ -532,7 +533,6 @@ static void pyclesperanto_run(pk_run *r)
 #define PYCLE_IMAGE(key, type, id)                                                         \
     "CONVERT_" key "_PIXEL_TYPE=clij_convert_" type "_sat", "IMAGE_" key "_PIXEL_TYPE=" type, \
         "POS_" key "_TYPE=int2", "POS_" key "_INSTANCE(pos0,pos1,pos2,pos3)=(int2)(pos0,pos1)", \
-        "IMAGE_" key "_TYPE=__global " type "*",                                            \
         "READ_" key "_IMAGE(a,b,c)=read_buffer2d" id                                        \
         "(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c)",                \
         "WRITE_" key "_IMAGE(a,b,c)=write_buffer2d" id                                      \
@@ -540,13 +540,13 @@ static void pyclesperanto_run(pk_run *r)
 
 static const pk_project projects[] = {
     { "hashcat",
-      { "hashcat/OpenCL/markov_le.cl" },
+      { "K/hashcat/OpenCL/markov_le.cl" },
       { "K/hashcat" },
       { "KERNEL_STATIC", "INCLUDE_PATH=OpenCL", "XM2S(x)=#x", "M2S(x)=XM2S(x)", "DGST_ELEM=4" },
       { { { "VECT_SIZE=1" }, { 64, 1, 1 } }, { { "VECT_SIZE=4" }, { 64, 1, 1 } } },
       hashcat_run },
     { "silx",
-      { "silx/opencl/sparse.cl" },
+      { "K/silx/opencl/sparse.cl" },
       { NULL },
       { NULL },
       { { { "IMAGE_WIDTH=48", "DTYPE=uchar", "IDX_DTYPE=int" }, { 48, 1, 1 } },
@@ -555,15 +555,15 @@ static const pk_project projects[] = {
         { { "IMAGE_WIDTH=48", "DTYPE=float", "IDX_DTYPE=uint" }, { 48, 1, 1 } } },
       silx_run },
     { "pyfai",
-      { "silx/opencl/doubleword.cl", "pyfai/openCL/preprocess.cl", "pyfai/openCL/memset.cl",
-        "pyfai/openCL/ocl_azim_CSR.cl", "pyfai/openCL/collective/reduction.cl",
-        "pyfai/openCL/collective/scan.cl" },
+      { "K/silx/opencl/doubleword.cl", "K/pyfai/openCL/preprocess.cl", "K/pyfai/openCL/memset.cl",
+        "K/pyfai/openCL/ocl_azim_CSR.cl", "K/pyfai/openCL/collective/reduction.cl",
+        "K/pyfai/openCL/collective/scan.cl" },
       { "D/pyfai/include" },
       { "NBINS=16", "NIMAGE=512" },
       { { { NULL }, { 32, 1, 1 } }, { { NULL }, { 64, 1, 1 } } },
       pyfai_run },
     { "pyclesperanto",
-      { "pyclesperanto/_tier0/preamble.cl", "pyclesperanto/_tier1/divide_scalar_by_image.cl" },
+      { "D/pyclesperanto/image_types.h", "K/pyclesperanto/_tier0/preamble.cl", "K/pyclesperanto/_tier1/divide_scalar_by_image.cl" },
       { NULL },
       { "MAX_ARRAY_SIZE=1000", "GET_IMAGE_WIDTH(image_key)=IMAGE_SIZE_##image_key##_WIDTH",
         "GET_IMAGE_HEIGHT(image_key)=IMAGE_SIZE_##image_key##_HEIGHT",
@@ -629,7 +629,7 @@ static int append(char *buf, size_t cap, size_t *len, const char *s)
 }
 
 /* The build options: -D NAME[=VALUE] for each define (double-quoted when the
- * value has a space), -I for each include folder. */
+ * value has a space, which PoCL accepts), -I for each include folder. */
 static int pk_options(const pk_run *r, char *opt, size_t cap)
 {
     size_t len = 0;
@@ -660,7 +660,7 @@ static char *pk_source(const pk_project *p)
         return NULL;
     for (int i = 0; i < MAX_FILES && p->files[i]; i++) {
         char path[1024];
-        snprintf(path, sizeof path, "%s/%s", kernels_dir, p->files[i]);
+        snprintf(path, sizeof path, "%s%s", p->files[i][0] == 'K' ? kernels_dir : data_dir, p->files[i] + 1);
         FILE *f = fopen(path, "rb");
         if (!CHECK(f != NULL, "%s: cannot open %s", p->name, path)) {
             free(text);
