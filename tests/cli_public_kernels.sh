@@ -37,6 +37,7 @@ if [ ! -f "$K/VERSIONS" ]; then
         "(sh scripts/public_kernels.sh $K installs them)"
     cli_done
 fi
+K=$(cd "$K" && pwd)
 
 # Is there a direct mode? A one-line kernel with one define.
 printf '__kernel void probe(__global int *a) { a[0] = X; }\n' >"$TMP/probe.cl"

@@ -4,10 +4,18 @@
 # these variants (same defines, same work-groups).
 #
 # Needs: CLC (the clc-pack to run), K (the kernels, installed by
-# scripts/public_kernels.sh), D (tests/data/public). pack_PROJECT OUT writes
-# the project's pack to OUT.
+# scripts/public_kernels.sh), D (tests/data/public), TEST (the built
+# test_public_kernels), all absolute. pack_PROJECT OUT writes the project's
+# pack to OUT. Each command line checks every variant it builds with
+# --check-cmd: test_public_kernels --check runs the variant's kernels from
+# clc-pack's binary and from source and compares the output bytes.
 
 PUBLIC_PROJECTS="hashcat silx pyfai pyclesperanto"
+
+# check_cmd PROJECT: the --check-cmd of PROJECT's command line.
+check_cmd() {
+    echo "CLC_PUBLIC_KERNELS='$K' CLC_PUBLIC_DATA='$D' '$TEST' --check $1 {binary} {defines} {wg}"
+}
 
 # hashcat: three kernels of one file whose headers sit in the OpenCL folder,
 # found through #include M2S(INCLUDE_PATH/inc_vendor.h); 2 variants. clc-pack
@@ -18,21 +26,21 @@ pack_hashcat() {
     "$CLC" "$K/hashcat/OpenCL/markov_le.cl" -I "$K/hashcat" --options "-I $K/hashcat" \
         -D KERNEL_STATIC -D INCLUDE_PATH=OpenCL \
         -D 'XM2S(x)=#x' -D 'M2S(x)=XM2S(x)' -D DGST_ELEM=4 -D VECT_SIZE=1,4 --wg 64 \
-        -j 2 -q -o "$1"
+        --check-cmd "$(check_cmd hashcat)" -j 2 -q -o "$1"
 }
 
 # silx: type-valued defines, the work-group tied to IMAGE_WIDTH, and a
 # constraint that drops IMAGE_WIDTH=1024; 4 variants.
 pack_silx() {
     "$CLC" "$K/silx/opencl/sparse.cl" -D IMAGE_WIDTH=48,1024 -D DTYPE=uchar,float -D IDX_DTYPE=int,uint \
-        --where 'IMAGE_WIDTH <= 256' --wg 'IMAGE_WIDTH,1' -j 2 -q -o "$1"
+        --where 'IMAGE_WIDTH <= 256' --wg 'IMAGE_WIDTH,1' --check-cmd "$(check_cmd silx)" -j 2 -q -o "$1"
 }
 
 # pyFAI: six files of two projects as one program, two literal work-groups;
 # 2 variants.
 pack_pyfai() {
     "$CLC" --program "azim_csr=$K/silx/opencl/doubleword.cl,$K/pyfai/openCL/preprocess.cl,$K/pyfai/openCL/memset.cl,$K/pyfai/openCL/ocl_azim_CSR.cl,$K/pyfai/openCL/collective/reduction.cl,$K/pyfai/openCL/collective/scan.cl" \
-        -I "$D/pyfai/include" -D NBINS=16 -D NIMAGE=512 --wg 32,64 -j 2 -q -o "$1"
+        -I "$D/pyfai/include" -D NBINS=16 -D NIMAGE=512 --wg 32,64 --check-cmd "$(check_cmd pyfai)" -j 2 -q -o "$1"
 }
 
 # pyclesperanto-prototype: the defines its Python side writes for a uchar
@@ -58,5 +66,5 @@ pack_pyclesperanto() {
         --derive 'IMAGE_SIZE_dst_WIDTH=IMAGE_SIZE_src_WIDTH' \
         --derive 'IMAGE_SIZE_dst_HEIGHT=IMAGE_SIZE_src_HEIGHT' \
         --derive 'IMAGE_SIZE_dst_DEPTH=IMAGE_SIZE_src_DEPTH' \
-        -j 2 -q -o "$1"
+        --check-cmd "$(check_cmd pyclesperanto)" -j 2 -q -o "$1"
 }

@@ -16,6 +16,8 @@
  * skipped nothing fails here).
  *
  * Usage: test_public_kernels [PROJECT=PACK ...]
+ *        test_public_kernels --check PROJECT BINARY DEFINES WG   (a clc-pack
+ *            --check-cmd: the variant from clc-pack's binary against source)
  *   kernels  $CLC_PUBLIC_KERNELS (default build/public-kernels), installed
  *            by scripts/public_kernels.sh; without them the test skips.
  *   data     $CLC_PUBLIC_DATA (default tests/data/public).
@@ -726,6 +728,58 @@ static int pk_expected_entry(const pk_project *p, const clcpack_entry_info *e)
     return 0;
 }
 
+/* The seed of variant v's input: the same for every run of the variant. */
+static uint64_t pk_seed(size_t v)
+{
+    return 0x9E3779B97F4A7C15ull ^ (uint64_t)(v + 1) * 0x100000001B3ull;
+}
+
+/* Builds r->prog from the source text, or from a binary when binary is not
+ * NULL, with the options opt, and runs the project's kernels on it (the
+ * input of variant v). 0 when it ran; else -1, reported. */
+static int pk_run_program(pk_run *r, const char *from, const char *source, const unsigned char *binary,
+                          size_t binary_size, const char *opt, size_t v)
+{
+    cl_int rc, status = CL_SUCCESS;
+    if (binary)
+        r->prog = clCreateProgramWithBinary(r->ctx, 1, &r->dev, &binary_size, &binary, &status, &rc);
+    else
+        r->prog = clCreateProgramWithSource(r->ctx, 1, &source, NULL, &rc);
+    if (rc == CL_SUCCESS)
+        rc = status;
+    if (rc == CL_SUCCESS)
+        rc = clBuildProgram(r->prog, 1, &r->dev, opt, NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        static char log[16384];
+        log[0] = '\0';
+        if (r->prog)
+            clGetProgramBuildInfo(r->prog, r->dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        log[sizeof log - 1] = '\0';
+        CHECK(0, "%s: build from %s failed (%d) with options%s:\n%.2000s", r->what, from, rc, opt, log);
+        if (r->prog)
+            clReleaseProgram(r->prog);
+        r->prog = NULL;
+        return -1;
+    }
+    r->rng = pk_seed(v);
+    r->proj->run(r);
+    pk_release(r);
+    clReleaseProgram(r->prog);
+    r->prog = NULL;
+    CHECK(!r->failed && r->len > 0, "%s: ran from %s (%zu output bytes)", r->what, from, r->len);
+    return r->failed || r->len == 0 ? -1 : 0;
+}
+
+/* Checks that run b gave the same output bytes as run a. */
+static void pk_compare(const pk_run *a, const pk_run *b, const char *how)
+{
+    size_t at = 0;
+    while (at < a->len && at < b->len && a->out[at] == b->out[at])
+        at++;
+    CHECK(b->len == a->len && at == a->len, "%s: %s, %zu output bytes, first difference at byte %zu of %zu",
+          a->what, how, b->len, at, a->len);
+}
+
 /* Runs one project: every variant from source, then, with a pack, from the
  * pack; and checks the pack holds no other variant. */
 static void pk_project_run(const pk_project *p, const char *pack_path, cl_context ctx, cl_device_id dev,
@@ -769,30 +823,7 @@ static void pk_project_run(const pk_project *p, const char *pack_path, cl_contex
         if (!CHECK(pk_options(&r, opt, sizeof opt) == 0, "%s: build options too long", r.what))
             continue;
 
-        /* From source. */
-        cl_int rc;
-        const char *src = source;
-        r.prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &rc);
-        if (rc == CL_SUCCESS)
-            rc = clBuildProgram(r.prog, 1, &dev, opt, NULL, NULL);
-        if (rc != CL_SUCCESS) {
-            static char log[16384];
-            log[0] = '\0';
-            if (r.prog)
-                clGetProgramBuildInfo(r.prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-            log[sizeof log - 1] = '\0';
-            CHECK(0, "%s: build from source failed (%d) with options%s:\n%.2000s", r.what, rc, opt, log);
-            if (r.prog)
-                clReleaseProgram(r.prog);
-            continue;
-        }
-        r.rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)(v + 1) * 0x100000001B3ull;
-        p->run(&r);
-        pk_release(&r);
-        clReleaseProgram(r.prog);
-        r.prog = NULL;
-        CHECK(!r.failed && r.len > 0, "%s: ran from source (%zu output bytes)", r.what, r.len);
-        if (r.failed || !pack) {
+        if (pk_run_program(&r, "source", source, NULL, 0, opt, v) != 0 || !pack) {
             free(r.out);
             continue;
         }
@@ -803,17 +834,11 @@ static void pk_project_run(const pk_project *p, const char *pack_path, cl_contex
         s.out = NULL;
         s.len = s.cap = 0;
         s.failed = 0;
-        s.rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)(v + 1) * 0x100000001B3ull;
+        s.rng = pk_seed(v);
         p->run(&s);
         pk_release(&s);
-        if (!s.failed) {
-            size_t at = 0;
-            while (at < r.len && at < s.len && r.out[at] == s.out[at])
-                at++;
-            CHECK(s.len == r.len && at == r.len,
-                  "%s: from the pack, %zu output bytes, first difference at byte %zu of %zu", r.what, s.len,
-                  at, r.len);
-        }
+        if (!s.failed)
+            pk_compare(&r, &s, "from the pack");
         free(r.out);
         free(s.out);
     }
@@ -839,6 +864,112 @@ static const char *pk_pack_path(const char *name, int argc, char **argv, int *na
     return path && *path ? path : NULL;
 }
 
+/* 1 when text, "NAME=VALUE,NAME,..." as clc-pack's --check-cmd writes
+ * {defines} (split at the commas outside parentheses, so that
+ * "M2S(x)=XM2S(x)" and "READ_src_IMAGE(a,b,c)=f(a,b,c)" are one item each),
+ * is r's define set. */
+static int pk_same_defines(const pk_run *r, const char *text)
+{
+    size_t items = 0, matched = 0;
+    const char *start = text;
+    int depth = 0;
+    for (const char *c = text;; c++) {
+        if (*c == '(')
+            depth++;
+        else if (*c == ')')
+            depth--;
+        if (*c && (*c != ',' || depth > 0))
+            continue;
+        size_t n = (size_t)(c - start);
+        if (n > 0) {
+            items++;
+            const char *eq = memchr(start, '=', n);
+            size_t name_len = eq ? (size_t)(eq - start) : n;
+            const char *value = eq ? eq + 1 : "";
+            size_t value_len = eq ? n - name_len - 1 : 0;
+            for (size_t i = 0; i < r->ndefs; i++)
+                if (strlen(r->defs[i].name) == name_len && memcmp(r->defs[i].name, start, name_len) == 0 &&
+                    strlen(r->defs[i].value) == value_len && memcmp(r->defs[i].value, value, value_len) == 0)
+                    matched++;
+        }
+        if (!*c)
+            break;
+        start = c + 1;
+    }
+    return items == r->ndefs && matched == r->ndefs;
+}
+
+/* test_public_kernels --check PROJECT BINARY DEFINES WG: a --check-cmd for
+ * clc-pack (tests/public_kernels.sh): the variant of PROJECT with those
+ * defines and work-group ("64", "48x1", "" for none), its program created
+ * from the binary clc-pack built, must compute the same bytes as the same
+ * program built here from source. */
+static int pk_check_mode(int argc, char **argv)
+{
+    if (!CHECK(argc == 6, "usage: test_public_kernels --check PROJECT BINARY DEFINES WG"))
+        return check_summary();
+    const pk_project *p = NULL;
+    for (size_t i = 0; i < N_PROJECTS; i++)
+        if (strcmp(projects[i].name, argv[2]) == 0)
+            p = &projects[i];
+    if (!CHECK(p != NULL, "--check: no project %s", argv[2]))
+        return check_summary();
+    uint32_t wg[3] = {0, 0, 0};
+    if (argv[5][0]) {
+        char *end = argv[5];
+        for (int d = 0; d < 3; d++) {
+            wg[d] = 1;
+            if (*end && (d == 0 || *end == 'x'))
+                wg[d] = (uint32_t)strtoul(d == 0 ? end : end + 1, &end, 10);
+        }
+    }
+    size_t nvar = pk_variant_count(p), v;
+    pk_run r;
+    for (v = 0; v < nvar; v++) {
+        memset(&r, 0, sizeof r);
+        r.proj = p;
+        r.var = &p->variants[v];
+        if (pk_set_defines(&r) == 0 && memcmp(wg, r.var->wg, sizeof wg) == 0 && pk_same_defines(&r, argv[4]))
+            break;
+    }
+    if (!CHECK(v < nvar, "--check %s: no variant has the defines '%s' and work-group '%s'", p->name, argv[4],
+               argv[5]))
+        return check_summary();
+
+    FILE *f = fopen(argv[3], "rb");
+    unsigned char *bin = malloc(256u << 20);
+    size_t size = f && bin ? fread(bin, 1, 256u << 20, f) : 0;
+    if (f)
+        fclose(f);
+    cl_device_id dev;
+    cl_context ctx;
+    char *source = NULL;
+    char opt[8192];
+    if (CHECK(size > 0, "--check: cannot read the binary %s", argv[3]) &&
+        CHECK(test_first_device(&dev, &ctx) == 0, "no OpenCL device")) {
+        cl_int rc;
+        cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &rc);
+        source = pk_source(p);
+        r.ctx = ctx;
+        r.dev = dev;
+        r.q = q;
+        if (rc == CL_SUCCESS && source && CHECK(pk_options(&r, opt, sizeof opt) == 0, "options too long")) {
+            pk_run s = r;
+            if (pk_run_program(&r, "source", source, NULL, 0, opt, v) == 0 &&
+                pk_run_program(&s, "clc-pack's binary", NULL, bin, size, opt, v) == 0)
+                pk_compare(&r, &s, "from clc-pack's binary");
+            free(s.out);
+        }
+        free(r.out);
+        if (q)
+            clReleaseCommandQueue(q);
+        clReleaseContext(ctx);
+    }
+    free(source);
+    free(bin);
+    return check_summary();
+}
+
 int main(int argc, char **argv)
 {
     kernels_dir = getenv("CLC_PUBLIC_KERNELS");
@@ -847,6 +978,8 @@ int main(int argc, char **argv)
     data_dir = getenv("CLC_PUBLIC_DATA");
     if (!data_dir || !*data_dir)
         data_dir = "tests/data/public";
+    if (argc > 1 && strcmp(argv[1], "--check") == 0)
+        return pk_check_mode(argc, argv);
     for (int i = 1; i < argc; i++)
         if (!CHECK(strchr(argv[i], '=') != NULL, "usage: test_public_kernels [PROJECT=PACK ...] (not %s)",
                    argv[i]))
