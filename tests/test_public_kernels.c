@@ -42,7 +42,7 @@
 #define MAX_DEFS 40
 #define MAX_FILES 8
 #define MAX_VARIANTS 8
-#define MAX_MEMS 16
+#define MAX_MEMS 32
 #define MAX_KERNELS 8
 #define SOURCE_MAX (4u << 20)
 
@@ -112,8 +112,12 @@ static const char *pk_def(const pk_run *r, const char *name)
 
 static cl_mem pk_mem(pk_run *r, cl_mem_flags flags, size_t size, void *host)
 {
-    if (r->failed || r->nmems == MAX_MEMS)
+    if (r->failed)
         return NULL;
+    if (r->nmems == MAX_MEMS) {
+        pk_fail(r, "more buffers than MAX_MEMS", 0);
+        return NULL;
+    }
     cl_int rc;
     cl_mem m = clCreateBuffer(r->ctx, flags, size ? size : 1, host, &rc);
     if (rc != CL_SUCCESS) {
@@ -148,8 +152,12 @@ static cl_mem pk_out(pk_run *r, size_t size)
  * (kernel, defines, wg), which must load from a native binary. */
 static cl_kernel pk_kernel(pk_run *r, const char *name)
 {
-    if (r->failed || r->nkernels == MAX_KERNELS)
+    if (r->failed)
         return NULL;
+    if (r->nkernels == MAX_KERNELS) {
+        pk_fail(r, "more kernels than MAX_KERNELS", 0);
+        return NULL;
+    }
     cl_kernel k = NULL;
     cl_program p = NULL;
     if (!r->pack) {
@@ -405,25 +413,89 @@ static void pyfai_run(pk_run *r)
         pk_fail(r, "NBINS/NIMAGE/wg", nbins);
         return;
     }
-    /* Pixels: signal, variance, normalisation, count. */
-    float *weights = malloc((size_t)npix * 4 * sizeof(float));
+    /* pyFAI's pipeline: a uchar image to float, preprocessed into float4
+     * pixels (signal, variance, normalisation, count), integrated into bins. */
+    size_t np = (size_t)npix;
+    uint8_t *raw = malloc(np);
+    float *planes = malloc(np * 6 * sizeof(float)); /* variance, dark, flat, solid angle, polarization, absorption */
+    uint8_t *mask = malloc(np);
     int *indptr = malloc(((size_t)nbins + 1) * sizeof(int));
     int *indices = malloc((size_t)nbins * 40 * sizeof(int));
     float *coefs = malloc((size_t)nbins * 40 * sizeof(float));
-    if (!weights || !indptr || !indices || !coefs) {
-        free(weights);
+    if (!raw || !planes || !mask || !indptr || !indices || !coefs) {
+        free(raw);
+        free(planes);
+        free(mask);
         free(indptr);
         free(indices);
         free(coefs);
         pk_fail(r, "malloc", 0);
         return;
     }
-    for (int i = 0; i < npix; i++) {
-        weights[4 * i + 0] = rng_float(&r->rng, 0.0f, 100.0f);
-        weights[4 * i + 1] = rng_float(&r->rng, 0.0f, 10.0f);
-        weights[4 * i + 2] = rng_float(&r->rng, 0.5f, 1.5f);
-        weights[4 * i + 3] = 1.0f;
+    test_rng_fill(&r->rng, raw, np);
+    for (size_t i = 0; i < np; i++) {
+        planes[0 * np + i] = rng_float(&r->rng, 0.0f, 10.0f);  /* variance */
+        planes[1 * np + i] = rng_float(&r->rng, 0.0f, 5.0f);   /* dark */
+        planes[2 * np + i] = rng_float(&r->rng, 0.5f, 1.5f);   /* flat */
+        planes[3 * np + i] = rng_float(&r->rng, 0.8f, 1.0f);   /* solid angle */
+        planes[4 * np + i] = rng_float(&r->rng, 0.9f, 1.0f);   /* polarization */
+        planes[5 * np + i] = rng_float(&r->rng, 0.95f, 1.0f);  /* absorption */
+        mask[i] = test_rng_next(&r->rng) % 10 == 0;
     }
+    cl_mem raw_m = pk_in(r, raw, np);
+    cl_mem plane_m[6];
+    for (int k = 0; k < 6; k++)
+        plane_m[k] = pk_in(r, planes + (size_t)k * np, np * sizeof(float));
+    cl_mem mask_m = pk_in(r, mask, np);
+    free(raw);
+    free(planes);
+    free(mask);
+
+    /* u8_to_float(uchar *array_u8, float *array_float), NIMAGE items */
+    cl_kernel k = pk_kernel(r, "u8_to_float");
+    cl_mem image_m = pk_out(r, np * sizeof(float));
+    pk_arg_mem(r, k, 0, raw_m);
+    pk_arg_mem(r, k, 1, image_m);
+    pk_launch(r, k, 1, &np, NULL);
+    pk_collect(r, image_m, np * sizeof(float), "u8_to_float");
+
+    /* corrections4(float *image, char error_model, float *variance, char
+     *              do_dark, float *dark, char do_dark_variance, float *,
+     *              char do_flat, float *flat, char do_solidangle, float *,
+     *              char do_polarization, float *, char do_absorption,
+     *              float *, char do_mask, char *mask, char do_dummy,
+     *              float dummy, float delta_dummy, float normalization_factor,
+     *              char apply_normalization, float4 *output) */
+    k = pk_kernel(r, "corrections4");
+    cl_mem weights_m = pk_out(r, np * 4 * sizeof(float));
+    cl_char yes = 1, no = 0, error_model = 1; /* variance */
+    cl_float dummy = -1.0f, delta_dummy = 0.5f, norm = 2.0f;
+    pk_arg_mem(r, k, 0, image_m);
+    pk_arg(r, k, 1, 1, &error_model);
+    pk_arg_mem(r, k, 2, plane_m[0]);
+    pk_arg(r, k, 3, 1, &yes);
+    pk_arg_mem(r, k, 4, plane_m[1]);
+    pk_arg(r, k, 5, 1, &no);
+    pk_arg_mem(r, k, 6, plane_m[0]);
+    pk_arg(r, k, 7, 1, &yes);
+    pk_arg_mem(r, k, 8, plane_m[2]);
+    pk_arg(r, k, 9, 1, &yes);
+    pk_arg_mem(r, k, 10, plane_m[3]);
+    pk_arg(r, k, 11, 1, &yes);
+    pk_arg_mem(r, k, 12, plane_m[4]);
+    pk_arg(r, k, 13, 1, &yes);
+    pk_arg_mem(r, k, 14, plane_m[5]);
+    pk_arg(r, k, 15, 1, &yes);
+    pk_arg_mem(r, k, 16, mask_m);
+    pk_arg(r, k, 17, 1, &yes);
+    pk_arg(r, k, 18, sizeof dummy, &dummy);
+    pk_arg(r, k, 19, sizeof delta_dummy, &delta_dummy);
+    pk_arg(r, k, 20, sizeof norm, &norm);
+    pk_arg(r, k, 21, 1, &yes);
+    pk_arg_mem(r, k, 22, weights_m);
+    pk_launch(r, k, 1, &np, NULL);
+    pk_collect(r, weights_m, np * 4 * sizeof(float), "corrections4");
+
     /* A CSR matrix bins x pixels, 0..39 pixels per bin; bin 3 is empty so
      * that the "empty" value is written too. */
     int nnz = 0;
@@ -436,11 +508,9 @@ static void pyfai_run(pk_run *r)
         }
     }
     indptr[nbins] = nnz;
-    cl_mem weights_m = pk_in(r, weights, (size_t)npix * 4 * sizeof(float));
     cl_mem coefs_m = pk_in(r, coefs, (size_t)nnz * sizeof(float));
     cl_mem indices_m = pk_in(r, indices, (size_t)nnz * sizeof(int));
     cl_mem indptr_m = pk_in(r, indptr, ((size_t)nbins + 1) * sizeof(int));
-    free(weights);
     free(indptr);
     free(indices);
     free(coefs);
@@ -449,14 +519,13 @@ static void pyfai_run(pk_run *r)
      *                int nbins, float empty, char error_model, float8 *summed,
      *                float *averint, float *stdevpix, float *stderrmean,
      *                local float8 *shared); one work-group per bin */
-    cl_kernel k = pk_kernel(r, "csr_integrate4");
+    k = pk_kernel(r, "csr_integrate4");
     size_t bins_size = (size_t)nbins * sizeof(float);
     cl_mem summed = pk_out(r, bins_size * 8);
     cl_mem averint = pk_out(r, bins_size), stdevpix = pk_out(r, bins_size);
     cl_mem stderrmean = pk_out(r, bins_size);
     cl_int nb = nbins;
     cl_float empty = -1.0f;
-    cl_char error_model = 1; /* variance */
     pk_arg_mem(r, k, 0, weights_m);
     pk_arg_mem(r, k, 1, coefs_m);
     pk_arg_mem(r, k, 2, indices_m);
