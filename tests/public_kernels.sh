@@ -43,23 +43,24 @@ pack_pyfai() {
         -I "$D/pyfai/include" -D NBINS=16 -D NIMAGE=512 --wg 32,64 --check-cmd "$(check_cmd pyfai)" -j 2 -q -o "$1"
 }
 
-# pyclesperanto-prototype: the defines its Python side writes for a uchar
-# source and a float destination, the destination's sizes derived from the
-# source's; 2 variants, no work-group. The two values with a space
-# ('IMAGE_src_TYPE=__global uchar*'), which -D refuses, are in a header of
-# this project's own put first in the program, as pyclesperanto writes them.
+# pyclesperanto-prototype: the defines its Python side writes for a 2-D
+# source of uchar or float pixels (the type and the functions that read it
+# vary together: one --variant each) and a float destination, the
+# destination's sizes derived from the source's; 4 variants, no work-group.
+# Its two defines whose values hold a space ('IMAGE_src_TYPE=__global
+# uchar*'), which -D refuses, are in a header of this project's own put first
+# in the program.
 pack_pyclesperanto() {
     "$CLC" --program "divide=$D/pyclesperanto/image_types.h,$K/pyclesperanto/_tier0/preamble.cl,$K/pyclesperanto/_tier1/divide_scalar_by_image.cl" \
+        --variant 'IMAGE_src_PIXEL_TYPE=uchar,CONVERT_src_PIXEL_TYPE=clij_convert_uchar_sat,READ_src_IMAGE(a,b,c)=read_buffer2duc(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c),WRITE_src_IMAGE(a,b,c)=write_buffer2duc(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c)' \
+        --variant 'IMAGE_src_PIXEL_TYPE=float,CONVERT_src_PIXEL_TYPE=clij_convert_float_sat,READ_src_IMAGE(a,b,c)=read_buffer2df(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c),WRITE_src_IMAGE(a,b,c)=write_buffer2df(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c)' \
         -D MAX_ARRAY_SIZE=1000 \
         -D 'GET_IMAGE_WIDTH(image_key)=IMAGE_SIZE_##image_key##_WIDTH' \
         -D 'GET_IMAGE_HEIGHT(image_key)=IMAGE_SIZE_##image_key##_HEIGHT' \
         -D 'GET_IMAGE_DEPTH(image_key)=IMAGE_SIZE_##image_key##_DEPTH' \
-        -D CONVERT_src_PIXEL_TYPE=clij_convert_uchar_sat -D IMAGE_src_PIXEL_TYPE=uchar -D POS_src_TYPE=int2 \
-        -D 'POS_src_INSTANCE(pos0,pos1,pos2,pos3)=(int2)(pos0,pos1)' \
-        -D 'READ_src_IMAGE(a,b,c)=read_buffer2duc(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c)' \
-        -D 'WRITE_src_IMAGE(a,b,c)=write_buffer2duc(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c)' \
-        -D CONVERT_dst_PIXEL_TYPE=clij_convert_float_sat -D IMAGE_dst_PIXEL_TYPE=float -D POS_dst_TYPE=int2 \
-        -D 'POS_dst_INSTANCE(pos0,pos1,pos2,pos3)=(int2)(pos0,pos1)' \
+        -D POS_src_TYPE=int2 -D 'POS_src_INSTANCE(pos0,pos1,pos2,pos3)=(int2)(pos0,pos1)' \
+        -D POS_dst_TYPE=int2 -D 'POS_dst_INSTANCE(pos0,pos1,pos2,pos3)=(int2)(pos0,pos1)' \
+        -D IMAGE_dst_PIXEL_TYPE=float -D CONVERT_dst_PIXEL_TYPE=clij_convert_float_sat \
         -D 'READ_dst_IMAGE(a,b,c)=read_buffer2df(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c)' \
         -D 'WRITE_dst_IMAGE(a,b,c)=write_buffer2df(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c)' \
         -D IMAGE_SIZE_src_WIDTH=40,64 -D IMAGE_SIZE_src_HEIGHT=24 -D IMAGE_SIZE_src_DEPTH=1 \

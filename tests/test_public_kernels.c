@@ -417,7 +417,8 @@ static void pyfai_run(pk_run *r)
      * pixels (signal, variance, normalisation, count), integrated into bins. */
     size_t np = (size_t)npix;
     uint8_t *raw = malloc(np);
-    float *planes = malloc(np * 6 * sizeof(float)); /* variance, dark, flat, solid angle, polarization, absorption */
+    /* variance, dark, flat, solid angle, polarization, absorption */
+    float *planes = malloc(np * 6 * sizeof(float));
     uint8_t *mask = malloc(np);
     int *indptr = malloc(((size_t)nbins + 1) * sizeof(int));
     int *indices = malloc((size_t)nbins * 40 * sizeof(int));
@@ -576,13 +577,21 @@ static void pyclesperanto_run(pk_run *r)
         return;
     }
     size_t npix = (size_t)w * (size_t)h;
-    uint8_t *src = malloc(npix);
+    int src_float = strcmp(pk_def(r, "IMAGE_src_PIXEL_TYPE"), "float") == 0;
+    size_t src_size = npix * (src_float ? sizeof(float) : 1);
+    uint8_t *src = malloc(src_size);
     if (!src) {
         pk_fail(r, "malloc", 0);
         return;
     }
-    test_rng_fill(&r->rng, src, npix);
-    cl_mem src_m = pk_in(r, src, npix);
+    if (src_float)
+        for (size_t i = 0; i < npix; i++) {
+            float v = rng_float(&r->rng, -100.0f, 100.0f);
+            memcpy(src + i * sizeof v, &v, sizeof v);
+        }
+    else
+        test_rng_fill(&r->rng, src, npix);
+    cl_mem src_m = pk_in(r, src, src_size);
     free(src);
 
     /* divide_scalar_by_image(IMAGE_src_TYPE src, IMAGE_dst_TYPE dst, float scalar) */
@@ -601,13 +610,15 @@ static void pyclesperanto_run(pk_run *r)
 /* The projects: the same programs, defines and work-groups as their
  * command lines in tests/public_kernels.sh.                              */
 
-#define PYCLE_IMAGE(key, type, id)                                                         \
-    "CONVERT_" key "_PIXEL_TYPE=clij_convert_" type "_sat", "IMAGE_" key "_PIXEL_TYPE=" type, \
-        "POS_" key "_TYPE=int2", "POS_" key "_INSTANCE(pos0,pos1,pos2,pos3)=(int2)(pos0,pos1)", \
-        "READ_" key "_IMAGE(a,b,c)=read_buffer2d" id                                        \
-        "(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c)",                \
-        "WRITE_" key "_IMAGE(a,b,c)=write_buffer2d" id                                      \
+/* pyclesperanto's defines of one 2-D image: KEY's pixel type TYPE, whose
+ * buffer functions end in ID. */
+#define PYCLE_IMAGE(key, type, id)                                                            \
+    "IMAGE_" key "_PIXEL_TYPE=" type, "CONVERT_" key "_PIXEL_TYPE=clij_convert_" type "_sat",  \
+        "READ_" key "_IMAGE(a,b,c)=read_buffer2d" id                                           \
+        "(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c)",                   \
+        "WRITE_" key "_IMAGE(a,b,c)=write_buffer2d" id                                         \
         "(GET_IMAGE_WIDTH(a),GET_IMAGE_HEIGHT(a),GET_IMAGE_DEPTH(a),a,b,c)"
+#define PYCLE_POS(key) "POS_" key "_TYPE=int2", "POS_" key "_INSTANCE(pos0,pos1,pos2,pos3)=(int2)(pos0,pos1)"
 
 static const pk_project projects[] = {
     { "hashcat",
@@ -634,15 +645,22 @@ static const pk_project projects[] = {
       { { { NULL }, { 32, 1, 1 } }, { { NULL }, { 64, 1, 1 } } },
       pyfai_run },
     { "pyclesperanto",
-      { "D/pyclesperanto/image_types.h", "K/pyclesperanto/_tier0/preamble.cl", "K/pyclesperanto/_tier1/divide_scalar_by_image.cl" },
+      { "D/pyclesperanto/image_types.h", "K/pyclesperanto/_tier0/preamble.cl",
+        "K/pyclesperanto/_tier1/divide_scalar_by_image.cl" },
       { NULL },
       { "MAX_ARRAY_SIZE=1000", "GET_IMAGE_WIDTH(image_key)=IMAGE_SIZE_##image_key##_WIDTH",
         "GET_IMAGE_HEIGHT(image_key)=IMAGE_SIZE_##image_key##_HEIGHT",
-        "GET_IMAGE_DEPTH(image_key)=IMAGE_SIZE_##image_key##_DEPTH", PYCLE_IMAGE("src", "uchar", "uc"),
+        "GET_IMAGE_DEPTH(image_key)=IMAGE_SIZE_##image_key##_DEPTH", PYCLE_POS("src"), PYCLE_POS("dst"),
         PYCLE_IMAGE("dst", "float", "f"), "IMAGE_SIZE_src_HEIGHT=24", "IMAGE_SIZE_src_DEPTH=1",
         "IMAGE_SIZE_dst_HEIGHT=24", "IMAGE_SIZE_dst_DEPTH=1" },
-      { { { "IMAGE_SIZE_src_WIDTH=40", "IMAGE_SIZE_dst_WIDTH=40" }, { 0, 0, 0 } },
-        { { "IMAGE_SIZE_src_WIDTH=64", "IMAGE_SIZE_dst_WIDTH=64" }, { 0, 0, 0 } } },
+      { { { PYCLE_IMAGE("src", "uchar", "uc"), "IMAGE_SIZE_src_WIDTH=40",
+            "IMAGE_SIZE_dst_WIDTH=40" }, { 0, 0, 0 } },
+        { { PYCLE_IMAGE("src", "uchar", "uc"), "IMAGE_SIZE_src_WIDTH=64",
+            "IMAGE_SIZE_dst_WIDTH=64" }, { 0, 0, 0 } },
+        { { PYCLE_IMAGE("src", "float", "f"), "IMAGE_SIZE_src_WIDTH=40",
+            "IMAGE_SIZE_dst_WIDTH=40" }, { 0, 0, 0 } },
+        { { PYCLE_IMAGE("src", "float", "f"), "IMAGE_SIZE_src_WIDTH=64",
+            "IMAGE_SIZE_dst_WIDTH=64" }, { 0, 0, 0 } } },
       pyclesperanto_run },
 };
 #define N_PROJECTS (sizeof projects / sizeof projects[0])
@@ -680,7 +698,8 @@ static int pk_set_defines(pk_run *r)
             r->defs[r->ndefs].name = name;
             r->ndefs++;
             if (l == 1 && n > 0 && (size_t)n < sizeof r->what)
-                n += snprintf(r->what + n, sizeof r->what - (size_t)n, "%s%s", r->var->defs[0] == d ? "" : " ", d);
+                n += snprintf(r->what + n, sizeof r->what - (size_t)n, "%s%s",
+                              r->var->defs[0] == d ? "" : " ", d);
         }
     if (n > 0 && (size_t)n < sizeof r->what)
         snprintf(r->what + n, sizeof r->what - (size_t)n, "] wg %ux%ux%u", r->var->wg[0], r->var->wg[1],
@@ -706,9 +725,10 @@ static int pk_options(const pk_run *r, char *opt, size_t cap)
     size_t len = 0;
     opt[0] = '\0';
     for (size_t i = 0; i < r->ndefs; i++) {
-        int quote = strchr(r->defs[i].value, ' ') != NULL;
-        if (append(opt, cap, &len, quote ? " -D \"" : " -D ") || append(opt, cap, &len, r->defs[i].name) ||
-            (r->defs[i].value[0] && (append(opt, cap, &len, "=") || append(opt, cap, &len, r->defs[i].value))) ||
+        const clcpack_define *d = &r->defs[i];
+        int quote = strchr(d->value, ' ') != NULL;
+        if (append(opt, cap, &len, quote ? " -D \"" : " -D ") || append(opt, cap, &len, d->name) ||
+            (d->value[0] && (append(opt, cap, &len, "=") || append(opt, cap, &len, d->value))) ||
             (quote && append(opt, cap, &len, "\"")))
             return -1;
     }
