@@ -10,7 +10,7 @@
  * buffer first filled with a poison byte: each output must differ from the
  * poison. When the project's pack is given, the same kernels are then created
  * from it through libclcpack (clcpack_create_kernel with the kernel's name,
- * the variant's defines and work-group), from a native binary, run on the same
+ * the variant's defines and work-group), from a binary, run on the same
  * input into poisoned buffers, and must give the same output bytes; and the
  * pack must hold no variant other than the expected ones (a --where that
  * skipped nothing fails here).
@@ -149,7 +149,7 @@ static cl_mem pk_out(pk_run *r, size_t size)
 }
 
 /* The named kernel: from the source program, or from the pack by
- * (kernel, defines, wg), which must load from a native binary. */
+ * (kernel, defines, wg), which must load from a binary. */
 static cl_kernel pk_kernel(pk_run *r, const char *name)
 {
     if (r->failed)
@@ -176,8 +176,10 @@ static cl_kernel pk_kernel(pk_run *r, const char *name)
             r->failed = 1;
             return NULL;
         }
-        CHECK(rep.path == CLCPACK_PATH_NATIVE, "%s: kernel %s came from the pack's %s form (%s)",
-              r->what, name, clcpack_path_name(rep.path), rep.why);
+        /* A binary: native, or on NVIDIA a cubin or PTX; never the source. */
+        CHECK(rep.path != CLCPACK_PATH_SOURCE && rep.path != CLCPACK_PATH_NONE,
+              "%s: kernel %s came from the pack's %s form (%s)", r->what, name, clcpack_path_name(rep.path),
+              rep.why);
     }
     r->kernels[r->nkernels] = k;
     r->progs[r->nkernels] = p;
