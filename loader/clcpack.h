@@ -267,8 +267,8 @@ typedef struct clcpack_choice {
     const clcpack_define *defines; /* the entry's full define set */
     size_t define_count;
     uint32_t wg[3];
-    int width_argument;         /* 1: the kernel takes the filter width as a
-                                   run-time argument (no FILTER_WIDTH define) */
+    int width_argument;         /* 1: the kernel takes the constrained run-time
+                                   value as an argument (it lacks that define) */
     int measured;               /* 1: the fastest timing; 0: the default rule */
     uint32_t tuned_device;      /* device the timing is from (measured only) */
     clcpack_tuning timing;      /* the winner's timing (measured only) */
@@ -279,21 +279,32 @@ typedef struct clcpack_choice {
                                    default rule applied and why */
 } clcpack_choice;
 
-/* Picks the variant an application should use for `family` ("conv-grey",
- * "conv-rgba", "poly") at filter width `filter_width` on the device `here`
- * (from clcpack_device_query), docs/TUNING.md:
- *  - measured: among the family's entries that serve this width (their
- *    FILTER_WIDTH define equals it, or they take the width as an argument
- *    and were timed at it), timed on the pack device closest to `here`
- *    (binary-compatible first, then the same device name, then for NVIDIA
- *    the same compute capability), at the problem size most of them were
- *    timed at, the smallest median;
- *  - otherwise the default rule: the seeds' recommendation (conv-rgba:
- *    reda_local 16x16; conv-grey: Convolve_Def 16x16, else Convolve 16x16;
- *    poly: the first entry), else the family's first entry serving the
- *    width, preferring 16x16.
- * filter_width 0 means "any" (poly kernels have none). CLCPACK_E_NOT_FOUND
- * when the family has no entry for that width. */
+/* Picks the variant an application should use on the device `here` (from
+ * clcpack_device_query), docs/TUNING.md. Candidates are the entries that
+ * answer to `name` (a kernel, a program or a family name; NULL: every
+ * entry) and serve every constraint: the entry has that define with that
+ * value (FILTER_WIDTH=7, or TS=32 and WPT=8), or, for the constraint named
+ * `runtime_define` (NULL: none), lacks the define because the kernel takes
+ * that value as a run-time argument.
+ *  - measured: among the candidates timed (clc-pack --tune) with the
+ *    run-time value asked for (0 without one) on the pack device closest to
+ *    `here` (binary-compatible first, then the same device name, then for
+ *    NVIDIA the same compute capability), at the problem size most of them
+ *    were timed at, the smallest median;
+ *  - otherwise the default rule: a variant the pack marks as default
+ *    (CLCPACK_ENTRY_DEFAULT) with every constraint compiled in, then a
+ *    marked one taking the run-time value, then the first candidate in pack
+ *    order (compiled in first).
+ * CLCPACK_E_NOT_FOUND when nothing serves the constraints. */
+CLCPACK_API clcpack_status clcpack_best_entry(const clcpack *p, const char *name,
+                                              const clcpack_define *constraints,
+                                              size_t constraint_count,
+                                              const char *runtime_define,
+                                              const clcpack_device_info *here,
+                                              clcpack_choice *out, clcpack_error *err);
+
+/* The filter-width form: clcpack_best_entry(p, family, {FILTER_WIDTH=fw},
+ * "FILTER_WIDTH", ...), or with no constraint when filter_width is 0. */
 CLCPACK_API clcpack_status clcpack_best_variant(const clcpack *p, const char *family,
                                                 uint32_t filter_width,
                                                 const clcpack_device_info *here,

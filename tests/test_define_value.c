@@ -271,8 +271,28 @@ static void test_derives(void)
     }
 }
 
+static void test_split(void)
+{
+    dv_span *items;
+    char err[DV_ERR_MAX] = "";
+    long n = dv_split_top(" TS , TS/WPT,MAX(a,b), (1,2) ", &items, "--wg", err, sizeof err);
+    CHECK(n == 4 && items[0].len == 2 && memcmp(items[0].at, "TS", 2) == 0 &&
+              items[1].len == 6 && memcmp(items[1].at, "TS/WPT", 6) == 0 &&
+              items[2].len == 8 && memcmp(items[2].at, "MAX(a,b)", 8) == 0 &&
+              items[3].len == 5 && memcmp(items[3].at, "(1,2)", 5) == 0,
+          "four items at the top level (%ld, %s)", n, err);
+    free(items);
+    n = dv_split_top("a,(b", &items, "--wg", err, sizeof err);
+    CHECK(n == -1 && items == NULL && strstr(err, "--wg: '(' is never closed"), "%s", err);
+    n = dv_split_top("a,,b", &items, "--wg", err, sizeof err);
+    CHECK(n == -1 && items == NULL && strstr(err, "--wg: empty item after 'a'"), "%s", err);
+    n = dv_split_top("", &items, "--wg", err, sizeof err);
+    CHECK(n == -1 && strstr(err, "--wg: the list is empty"), "%s", err);
+}
+
 int main(void)
 {
+    test_split();
     test_values();
     test_names();
     test_define_lists();

@@ -252,7 +252,14 @@ static void test_names(void)
           "check mode: unknown names are refused (%s)", err);
     CHECK(expr_eval("A", EXPR_EVALUATE, NULL, NULL, &v, err, sizeof err) == -1 &&
               strstr(err, "unknown name A"),
-          "no lookup: every name unknown (%s)", err);
+          "no lookup, evaluating: every name unknown (%s)", err);
+    CHECK(expr_eval("(1<<4)", EXPR_EVALUATE, NULL, NULL, &v, err, sizeof err) == 0 && v == 16,
+          "no lookup, evaluating: a constant (%s)", err);
+    CHECK(expr_eval("TS / WPT", EXPR_CHECK, NULL, NULL, &v, err, sizeof err) == 0,
+          "no lookup, checking: syntax only, any name (%s)", err);
+    CHECK(expr_eval("TS / ", EXPR_CHECK, NULL, NULL, &v, err, sizeof err) == -1 &&
+              strstr(err, "ends where a value is expected"),
+          "no lookup, checking: syntax errors still found (%s)", err);
     /* Check mode does not compute: 1/0 passes. */
     CHECK(expr_eval("1 / 0 + BIG * BIG", EXPR_CHECK, lookup, NULL, &v, err, sizeof err) == 0,
           "check mode computes nothing (%s)", err);

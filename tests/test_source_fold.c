@@ -59,6 +59,9 @@ static void make_tree(void)
                            "#include \"m.h\" /* opens\n"
                            "#include \"none3.h\" closes */\n"
                            "LAST\n");
+    put("src/crlf.cl", "#include \"m.h\"\r\nZ\r\n");
+    put("src/q\"x.h", "int Q;\n");
+    put("src/quote.cl", "#include <q\"x.h>\n");
     put("src/fifo.cl", "#include \"f.h\"\n");
     put("src/dir.cl", "#include \"sub\"\n");
     put("src/out.cl", "#include \"out.h\"\n");
@@ -249,6 +252,22 @@ static void test_lines(void)
     sf_result_free(&r);
 }
 
+static void test_odd_text(void)
+{
+    sf_result r;
+    char err[SF_ERR_MAX] = "";
+    if (CHECK(fold1("src/crlf.cl", &r, err) == 0, "crlf.cl folds: %s", err))
+        CHECK(strcmp(r.text, "#line 1 \"src/m.h\"\nH1\nH2\n#line 2 \"src/crlf.cl\"\nZ\r\n") == 0,
+              "CRLF lines: %s", r.text);
+    sf_result_free(&r);
+    const char *q[] = {"src/quote.cl", NULL};
+    const char *const src_dir[] = {"src"};
+    if (CHECK(fold(q, src_dir, 1, &r, err) == 0, "quote.cl folds: %s", err))
+        CHECK(strstr(r.text, "#line 1 \"src/q\\\"x.h\"\nint Q;\n"),
+              "a quote in a file name is escaped in #line: %s", r.text);
+    sf_result_free(&r);
+}
+
 static void test_refusals(void)
 {
     expect_error("src/loop.cl", "include loop: src/loop.cl -> src/a1.h -> src/a2.h -> src/a1.h");
@@ -362,6 +381,7 @@ int main(void)
     test_once_and_guards();
     test_lines();
     test_refusals();
+    test_odd_text();
     test_determinism();
     CHECK(chdir("/") == 0, "leave");
     remove_tree(tmpl);

@@ -73,9 +73,19 @@ int cc_validate(const char *cmd, char msg[CC_MSG_MAX])
     return 0;
 }
 
-/* Appends s as one single-quoted shell word. */
+/* Appends s as one shell word: as it is when every character is one the
+ * shell takes literally, else single-quoted. */
 static int add_quoted(char *out, size_t *len, const char *s)
 {
+    if (*s && s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_=,.:/+-")] ==
+                  '\0') {
+        size_t n = strlen(s);
+        if (*len + n + 1 >= CMD_MAX)
+            return -1;
+        memcpy(out + *len, s, n);
+        *len += n;
+        return 0;
+    }
     if (*len + 2 >= CMD_MAX)
         return -1;
     out[(*len)++] = '\'';

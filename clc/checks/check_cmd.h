@@ -6,7 +6,8 @@
  * {defines} ("TS=32,WPT=8,USE_X"), {wg} ("16x16", "64", "" for none),
  * {device} (the device's number as --list-devices shows it) and {kernel}
  * (the entry's program or kernel name) are replaced by those values, each
- * as one shell-quoted word; the same values are in the environment as
+ * as one shell word (as it is when it holds only letters, digits and
+ * _=,.:/+-, else single-quoted); the same values are in the environment as
  * CLCPACK_BINARY, CLCPACK_DEFINES, CLCPACK_WG, CLCPACK_DEVICE and
  * CLCPACK_KERNEL. `{{` and `}}` stand for a brace. CMD runs under /bin/sh
  * in its own process group, with a time limit; a non-zero exit fails the

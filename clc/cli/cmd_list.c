@@ -183,7 +183,13 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
         printf(", \"defines\": {");
         for (size_t k = 0; k < e.define_count; k++)
             json_field(e.defines[k].name, e.defines[k].value, k > 0);
-        printf("}, \"wg\": [%u, %u, %u], \"device\": %u", (unsigned)e.wg[0], (unsigned)e.wg[1],
+        printf("}, \"kernel_names\": [");
+        for (size_t k = 0; k < e.kernel_name_count; k++) {
+            printf("%s", k ? ", " : "");
+            json_string(stdout, e.kernel_names[k]);
+        }
+        printf("], \"default\": %s", (e.flags & CLCPACK_ENTRY_DEFAULT) ? "true" : "false");
+        printf(", \"wg\": [%u, %u, %u], \"device\": %u", (unsigned)e.wg[0], (unsigned)e.wg[1],
                (unsigned)e.wg[2], (unsigned)e.device);
         if (e.source == CLCPACK_NONE)
             printf(", \"source\": null");

@@ -347,6 +347,9 @@ static int add_pick(clcpack_writer *w, merge_input *in, const merge_pick *pk)
         return -1;
     spec.binary = bin;
     spec.binary_size = size;
+    spec.kernel_names = c->kernel_names;
+    spec.kernel_name_count = c->kernel_name_count;
+    spec.flags = c->flags;
     clcpack_error e;
     clcpack_status st = clcpack_writer_add_entry(w, &spec, &e);
     for (size_t k = 0; st == CLCPACK_OK && k < pk->n_tunings; k++)

@@ -39,6 +39,11 @@ typedef struct pack_run {
     size_t forms_by_kind[3];
     double build_s;                         /* summed over the variants */
     int seed_checks;                        /* some job has a seed reference check */
+    struct {
+        uint64_t hash;
+        char label[LABEL_MAX];
+    } logs[64];                             /* distinct build logs printed so far */
+    size_t n_logs;
     size_t n_timed;                         /* --tune: variants with a timing */
 } pack_run;
 
@@ -81,6 +86,26 @@ static void print_indented(const char *text)
     }
 }
 
+/* The label of an earlier failed job with the same build log, or NULL
+ * (and this log is remembered). */
+static const char *seen_log(pack_run *run, size_t job, const char *log)
+{
+    if (!log || !*log)
+        return NULL;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const char *c = log; *c; c++)
+        h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+    for (size_t i = 0; i < run->n_logs; i++)
+        if (run->logs[i].hash == h)
+            return run->logs[i].label;
+    if (run->n_logs < sizeof run->logs / sizeof run->logs[0]) {
+        run->logs[run->n_logs].hash = h;
+        job_label(run, job, run->logs[run->n_logs].label, sizeof run->logs[0].label);
+        run->n_logs++;
+    }
+    return NULL;
+}
+
 static void report_failure(pack_run *run, size_t job, const bv_result *r, const char *label)
 {
     size_t slot = job / run->plan->n;
@@ -98,7 +123,11 @@ static void report_failure(pack_run *run, size_t job, const bv_result *r, const 
     fprintf(stderr, "%s\n", v->n_defines ? "" : " (none)");
     fprintf(stderr, "  options: %s\n", v->options);
     if (r->status == BV_BUILD_FAILED) {
-        if (r->log && *r->log) {
+        /* Many variants often fail the same way: each distinct log once. */
+        const char *same = seen_log(run, job, r->log);
+        if (same) {
+            fprintf(stderr, "  build log: the same as for %s\n", same);
+        } else if (r->log && *r->log) {
             fprintf(stderr, "  build log:\n");
             print_indented(r->log);
         } else {

@@ -48,8 +48,8 @@ void pt_defines(const clcpack_entry_info *e, char *buf, size_t cap)
     size_t len = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < e->define_count && len + 1 < cap; i++) {
-        bfmt(buf + len, cap - len, "%s%s=%s", i ? "," : "", e->defines[i].name,
-             e->defines[i].value);
+        bfmt(buf + len, cap - len, "%s%s%s%s", i ? "," : "", e->defines[i].name,
+             e->defines[i].value[0] ? "=" : "", e->defines[i].value);
         len = strlen(buf);
     }
     if (e->define_count == 0)

@@ -346,6 +346,9 @@ void bv_build(bv_target *t, const build_job *job, const bv_options *o, const che
     const char *text = job->source;
     size_t text_size = job->source_size;
     cl_int rc;
+    /* A variant its hook launches gets its work-group function that way. */
+    int specialize = t->is_pocl && !use_hook && job->wg[0];
+    pocl_specialize(job->wg, specialize);
     prog = clCreateProgramWithSource(t->ctx, 1, &text, &text_size, &rc);
     if (!prog) {
         fail(r, BV_ERROR, "clCreateProgramWithSource failed with error %d", (int)rc);
@@ -374,13 +377,7 @@ void bv_build(bv_target *t, const build_job *job, const bv_options *o, const che
 
     unsigned char *bin = NULL;
     size_t size = 0;
-    /* A variant its hook launched already has its work-group function. */
-    int specialize = t->is_pocl && !use_hook && job->wg[0];
-    if (specialize)
-        pocl_specialize(job->wg, 1);
     int took = take_binary(prog, &bin, &size, err, sizeof err);
-    if (specialize)
-        pocl_specialize(job->wg, 0);
     if (took != 0) {
         fail(r, BV_ERROR, "%s", err);
         goto out;

@@ -97,6 +97,16 @@ static void run_job(worker_state *w, uint32_t slot, const build_job *job, bv_res
         w->opened[slot] = 1;
     }
     bv_build(&w->targets[slot], job, &w->opts, w->have_hook ? &w->hook : NULL, r);
+    /* PoCL compiles every program of a process in one LLVM context that
+     * lives while any OpenCL context does, and the bitcode it stores
+     * depends on what that LLVM context compiled before (the IR is the
+     * same, the encoding is not): with the OpenCL context released after
+     * each job, every program starts from a fresh one and the binary is a
+     * function of the program alone, whatever ran before in this worker. */
+    if (w->targets[slot].is_pocl) {
+        bv_target_close(&w->targets[slot]);
+        w->opened[slot] = 0;
+    }
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -181,19 +181,13 @@ int dv_check_value(const char *name, const char *value, char *err, size_t errlen
 
 /* ---- top-level lists ------------------------------------------------------- */
 
-typedef struct span {
-    const char *at;
-    size_t len;
-} span;
-
-/* Splits text at the commas outside parentheses into trimmed items (*out
- * malloc'd). Returns the count, or -1 with err (prefix names the argument). */
-static long split_top(const char *text, span **out, const char *prefix, char *err, size_t errlen)
+long dv_split_top(const char *text, dv_span **out, const char *prefix, char *err, size_t errlen)
 {
+    *out = NULL;
     size_t max = 1;
     for (const char *c = text; *c; c++)
         max += *c == ',';
-    span *items = malloc(max * sizeof *items);
+    dv_span *items = malloc(max * sizeof *items);
     if (!items) {
         bfmt(err, errlen, "%s: out of memory", prefix);
         return -1;
@@ -310,8 +304,8 @@ static int push_value(dv_define *d, size_t *cap, const char *s, size_t n, const 
 
 /* Items [from, to) are numeric with at least one range or "...": spelled
  * out through value_list, plain numbers kept as written. */
-static int push_numeric_run(dv_define *d, size_t *cap, const span *items, size_t from, size_t to,
-                            const char *prefix, char *err, size_t errlen)
+static int push_numeric_run(dv_define *d, size_t *cap, const dv_span *items, size_t from,
+                            size_t to, const char *prefix, char *err, size_t errlen)
 {
     size_t len = 0;
     for (size_t i = from; i < to; i++)
@@ -437,8 +431,8 @@ int dv_parse_define(const char *arg, dv_define *out, char *err, size_t errlen)
         dv_define_free(&d);
         return -1;
     }
-    span *items;
-    long n = split_top(list, &items, prefix, err, errlen);
+    dv_span *items;
+    long n = dv_split_top(list, &items, prefix, err, errlen);
     if (n < 0) {
         dv_define_free(&d);
         return -1;
@@ -523,8 +517,8 @@ int dv_parse_variant(const char *arg, dv_variant *out, char *err, size_t errlen)
     char show[96];
     shown(arg, strlen(arg), show, sizeof show, 60);
     bfmt(prefix, sizeof prefix, "--variant '%s'", show);
-    span *items;
-    long n = split_top(arg, &items, prefix, err, errlen);
+    dv_span *items;
+    long n = dv_split_top(arg, &items, prefix, err, errlen);
     if (n < 0)
         return -1;
     dv_variant v = {0};

@@ -36,6 +36,20 @@ int dv_check_name(const char *name, size_t len, int *is_function, char *err, siz
  * space; a build option cannot carry it". */
 int dv_check_value(const char *name, const char *value, char *err, size_t errlen);
 
+/* One item of a list: len bytes at at (not NUL-terminated). */
+typedef struct dv_span {
+    const char *at;
+    size_t len;
+} dv_span;
+
+/* Splits text at the commas outside parentheses (the lists of -D, --variant,
+ * --wg) into items with blanks around them trimmed; *items (malloc'd,
+ * caller frees) points into text. Returns the count (at least 1), or -1
+ * with *items NULL and err "PREFIX: what is wrong": an empty list or item,
+ * unbalanced parentheses. */
+long dv_split_top(const char *text, dv_span **items, const char *prefix, char *err,
+                  size_t errlen);
+
 /* A -D argument: NAME (bare), NAME=LIST or FUNC(a,b)=VALUE. */
 typedef struct dv_define {
     char *name;          /* "TS", or the whole head "MOD2(x,y)" */

@@ -720,11 +720,16 @@ static int fold_program(plan *p, program *pr)
         o.n_include_dirs = s->n_includes;
         o.roots = (const char *const *)roots;
         o.n_roots = nr;
-        o.roots_what = "outside the sources' folders, the -I folders and the current folder";
+        o.roots_what = "the sources' folders, the -I folders and the current folder";
         o.line_at_start = 1;
         char why[SF_ERR_MAX];
-        if (sf_fold(&o, &pr->folded, why, sizeof why) != 0)
-            rc = failure(p, "program %s: %s", pr->name, why);
+        if (sf_fold(&o, &pr->folded, why, sizeof why) != 0) {
+            /* The message names the file; a program of several names itself too. */
+            if (pr->n_files > 1)
+                rc = failure(p, "program %s: %s", pr->name, why);
+            else
+                rc = failure(p, "%s", why);
+        }
     }
     for (size_t i = 0; i < nr; i++)
         free(roots[i]);

@@ -158,7 +158,8 @@ static int64_t parse_name(parser *ps, int live)
         return fail(ps, start, why);
     }
     int64_t v = 0;
-    int found = ps->lookup ? ps->lookup(ps->ctx, start, len, &v) : -1;
+    /* Without a lookup: checking is syntax only, evaluating knows no name. */
+    int found = ps->lookup ? ps->lookup(ps->ctx, start, len, &v) : ps->evaluate ? -1 : 0;
     if (found < 0) {
         char why[EXPR_NAME_MAX + 32];
         snprintf(why, sizeof why, "unknown name %.*s", (int)len, start);
@@ -421,12 +422,11 @@ static int64_t parse_cond(parser *ps, int live)
         return 0;
     int64_t a = parse_cond(ps, live && c != 0);
     skip_space(ps);
-    if (!ps->failed && *ps->p != ':') {
+    if (ps->failed || *ps->p != ':') {
         ps->depth--;
         return fail(ps, q, "'?' without its ':'");
     }
-    if (!ps->failed)
-        ps->p++;
+    ps->p++;
     int64_t b = parse_cond(ps, live && c == 0);
     ps->depth--;
     return c != 0 ? a : b;

@@ -36,8 +36,10 @@ typedef enum expr_mode {
     EXPR_EVALUATE = 1    /* compute the value */
 } expr_mode;
 
-/* Parses text and, with EXPR_EVALUATE, computes it. lookup may be NULL
- * (every name is then unknown).
+/* Parses text and, with EXPR_EVALUATE, computes it. lookup may be NULL:
+ * EXPR_CHECK then checks the syntax alone (every name is accepted), and
+ * EXPR_EVALUATE knows no name (a constant expression such as a define's
+ * value "0x10" or "(1<<4)" evaluates; "uchar" is an unknown name).
  * Returns 0 with *value set (0 in EXPR_CHECK mode; value may be NULL);
  *   1 when some name the expression uses, on either side of && || ?:, is
  *     known but has no value (EXPR_EVALUATE only; *value untouched);

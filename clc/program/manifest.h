@@ -37,8 +37,8 @@ typedef struct mf_axis {
     mf_value defaults[MF_MAX_VALUES];
 } mf_axis;
 
-/* A define computed from axis values: NAME = integer expression over axis
- * names (+ - * / % and parentheses). Emitted only when every name it uses
+/* A define computed from axis values: NAME = integer expression (expr.h)
+ * over axis names and earlier derives. Emitted only when every name it uses
  * has a value (so HALF_FILTER_SIZE_IMAGE_W exists only with IMAGE_W). */
 typedef struct mf_derive {
     char name[MF_NAME_MAX];

@@ -44,8 +44,9 @@ typedef struct sf_options {
     size_t n_include_dirs;
     const char *const *roots;          /* folders every file read must lie inside */
     size_t n_roots;
-    /* How messages name the roots: "outside the kernels folder". NULL: "the
-     * allowed folders". */
+    /* The noun phrase naming the roots in "...: outside <roots_what>", e.g.
+     * "the kernels folder" (no leading "outside"). NULL: "the allowed
+     * folders". */
     const char *roots_what;
     /* Non-zero: the text starts with #line 1 "FIRST" too (the later sources
      * always start with one). Zero keeps a single source with no includes
