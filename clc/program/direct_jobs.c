@@ -500,16 +500,6 @@ static int product(plan *p, program *pr, dset *d, size_t axis, bj_list *out)
 /* A value of digits, 'x' and commas only is a list of sizes. */
 static int is_size_list(const char *s) { return s[strspn(s, "0123456789x, ")] == '\0'; }
 
-/* Syntax check of a --wg expression: its names are checked against the
- * defines afterwards (check_names). */
-static int any_name(void *ctx, const char *name, size_t len)
-{
-    (void)ctx;
-    (void)name;
-    (void)len;
-    return 0;
-}
-
 /* --wg: numbers only ("16x16,8x8", "64,128") is a list of sizes; a value
  * naming a define ("TS,TS/WPT", "BLOCK_SIZE") is one expression per
  * dimension. */
@@ -543,7 +533,7 @@ static int parse_wg(plan *p)
             e[n] = '\0';
             p->wg_expr[p->wg_dims++] = e;
             char why[EXPR_ERR_MAX];
-            if (!e[0] || expr_names(e, any_name, NULL, why, sizeof why) != 0)
+            if (!e[0] || expr_eval(e, EXPR_CHECK, NULL, NULL, NULL, why, sizeof why) != 0)
                 return usage(p, "--wg '%s': dimension %zu: %s", s, p->wg_dims,
                              e[0] ? why : "empty");
             if (!*c)
