@@ -453,15 +453,51 @@ CLCPACK_API clcpack_status clcpack_writer_add_tuning(clcpack_writer *w,
                                                      clcpack_error *err);
 
 /* Encodes the pack. The same inputs, added in any order, give the same bytes.
- * write_file writes a temporary file beside path, fsyncs it, renames it over
- * path and fsyncs the folder: path holds the old pack or the new one, never a
- * partial one. write_memory returns a malloc'd buffer to free with
+ * write_file writes it with clcpack_write_file_atomic (below): the
+ * output-path rules apply, and path holds the old pack or the new one, never
+ * a partial one. write_memory returns a malloc'd buffer to free with
  * clcpack_free. */
 CLCPACK_API clcpack_status clcpack_writer_write_file(clcpack_writer *w, const char *path,
                                                      clcpack_error *err);
 CLCPACK_API clcpack_status clcpack_writer_write_memory(clcpack_writer *w, void **data,
                                                        size_t *size, clcpack_error *err);
 CLCPACK_API void clcpack_free(void *data);
+
+/* ---------------------------------------------------------------------- */
+/* Writing files                                                           */
+
+/* The output-path rules, the same for every file the library or clc-pack
+ * writes (docs/ROBUSTNESS.md, "Output paths"). path may name:
+ *  - nothing yet: a new regular file is created, if its folder exists and
+ *    is writable;
+ *  - a regular file the caller may write (it has a write bit and access(2)
+ *    with the effective ids allows writing): it is replaced.
+ * Everything else is refused with CLCPACK_E_IO and a message naming path
+ * and what is there: a symbolic link (even a dangling one; nothing is ever
+ * written through a link), a folder, a device, a FIFO, a socket, a
+ * read-only file (also for root), a missing or unwritable folder. An empty
+ * or NULL path is CLCPACK_E_INVALID_ARG. Writes nothing; a caller checks
+ * before long work whose result would then have nowhere to go. */
+CLCPACK_API clcpack_status clcpack_check_output_path(const char *path, clcpack_error *err);
+
+/* Writes size bytes of data to path atomically: readers and a crash see
+ * the old file or the new one, never a partial one.
+ *  - path must pass clcpack_check_output_path (checked first, and again
+ *    just before the rename);
+ *  - the bytes go to a new temporary file beside path named
+ *    "<path>.tmp.<pid>.<6 random characters>", created with O_EXCL;
+ *    temporary files of that form left by writers that were killed (no
+ *    process with that pid) are removed first;
+ *  - its mode is 0666 less the umask, as for any new file, or, when path
+ *    is replaced, the permission bits path had;
+ *  - it is fsync'ed, renamed over path, and the folder is fsync'ed;
+ *  - on every failure the temporary file is removed and path is untouched
+ *    (err says which step failed, naming the path once).
+ * flags must be 0 (reserved). data may be NULL when size is 0. Thread-safe
+ * for different paths; two writers of one path leave one of the two files. */
+CLCPACK_API clcpack_status clcpack_write_file_atomic(const char *path, const void *data,
+                                                     size_t size, uint32_t flags,
+                                                     clcpack_error *err);
 
 #ifdef __cplusplus
 }

@@ -537,7 +537,7 @@ clcpack_status clcpack_writer_write_file(clcpack_writer *w, const char *path, cl
     clcpack_status st = clcpk_encode(w, &bytes, &size, err);
     if (st != CLCPACK_OK)
         return st;
-    st = clcpk_write_file_atomic(path, bytes, size, err);
+    st = clcpack_write_file_atomic(path, bytes, size, 0, err);
     free(bytes);
     return st;
 }

@@ -59,12 +59,6 @@ struct clcpack_writer {
 clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *size,
                          clcpack_error *err);
 
-/* Writes data to path through a temporary file beside it, fsync and
- * rename, then fsyncs the folder. On error path is untouched and the
- * temporary file is removed. */
-clcpack_status clcpk_write_file_atomic(const char *path, const uint8_t *data, size_t size,
-                                    clcpack_error *err);
-
 /* Three-way comparison of two fingerprints in the order of docs/FORMAT.md. */
 int clcpk_device_compare(const clcpack_device_info *a, const clcpack_device_info *b);
 

@@ -153,6 +153,60 @@ expect_err "defines RTS=4,TS=8,WPT=2 on device" "its output is shown, with the s
 run "$CLC" src/sobel.cl --check-cmd 'true {nope}' -q -o c.clcpack
 expect_rc 2 "an unknown placeholder is a usage error"
 
+# The same things as a manifest: program blocks, and a kernel block with no
+# family (generic checks only).
+mkdir -p kf/inc
+cp src/tiled.cl src/multi.cl kf/
+cp inc/common.h kf/inc/
+cat >kf/manifest.txt <<'EOF'
+program tiles
+  source   tiled.cl
+  define   TS=8,16
+  define   WPT=2
+  derive   RTS = TS / WPT
+  where    TS % WPT == 0
+  wg       TS,RTS
+  default  TS=16
+  kernel   tiled
+end
+program multi
+  source   multi.cl
+  include  inc
+  define   T=float
+  options  -cl-fast-relaxed-math
+end
+kernel tiled
+  source   tiled.cl
+  axis     TS allowed=8,16 default=8
+  axis     WPT allowed=2 default=2
+  derive   RTS = TS / WPT
+  axis     WG allowed=8x4 default=8x4
+end
+EOF
+run "$CLC" --kernels kf -q -o kf.clcpack
+expect_rc 0 "program blocks and a family-less kernel block in a manifest"
+python3 - "$CLC" <<'EOF' && ok "both programs and the kernel, with derives, wg and default marks" || bad "program blocks' entries"
+import json, subprocess, sys
+e = json.loads(subprocess.run([sys.argv[1], "list", "--json", "kf.clcpack"], capture_output=True).stdout)["entries"]
+t = [x for x in e if x["kernel"] == "tiles"]
+m = [x for x in e if x["kernel"] == "multi"]
+k = [x for x in e if x["kernel"] == "tiled"]
+ok = len(t) == 2 and len(m) == 1 and len(k) == 1
+ok &= m[0]["kernel_names"] == ["copy", "fill", "gather", "reduce", "scale"]
+ok &= all(x["wg"][:2] == [int(x["defines"]["TS"]), int(x["defines"]["RTS"])] for x in t)
+ok &= [x["default"] for x in sorted(t, key=lambda x: int(x["defines"]["TS"]))] == [False, True]
+ok &= k[0]["kernel_names"] == [] and k[0]["wg"][:2] == [8, 4]
+sys.exit(0 if ok else 1)
+EOF
+run "$CLC" --kernels kf --kernel tiles -q -o kf1.clcpack
+expect_rc 0 "--kernel selects a program block"
+n=$("$CLC" list --json kf1.clcpack | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["entries"]))')
+[ "$n" = 2 ] && ok "only the selected program" || bad "2 entries wanted, got $n"
+printf 'program bad\n  source tiled.cl\n  colour red\nend\n' >kf/manifest.txt
+run "$CLC" --kernels kf -q -o kf2.clcpack
+expect_rc 1 "an unknown keyword in a program block"
+expect_err "manifest.txt:3: unknown keyword 'colour'" "the line and the keyword are named"
+
 # Reproducible: the same bytes whatever -j, PoCL's cache settings and cache
 # folders (fresh ones each run).
 mk() { mkdir -p "$1"; }

@@ -187,7 +187,8 @@ static void test_bad_manifests(void)
           "NUL byte refused: %s", err);
 
     clear_dir();
-    CHECK(mf_load(tmp_dir, manifest, err) == -1 && strstr(err, "manifest.txt: cannot open"),
+    CHECK(mf_load(tmp_dir, manifest, err) == -1 && strstr(err, "cannot open '") &&
+              strstr(err, "/manifest.txt': ") && !strstr(err, "manifest.txt/"),
           "missing manifest refused: %s", err);
 }
 

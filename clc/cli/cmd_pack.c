@@ -10,12 +10,14 @@
 
 #include "build_variant.h"
 #include "check_cmd.h"
+#include "cli_files.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
 #include "direct_jobs.h"
 #include "manifest_jobs.h"
 #include "pack_args.h"
+#include "program_blocks.h"
 #include "progress.h"
 #include "ptxas_run.h"
 #include "variant_plan.h"
@@ -149,6 +151,11 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
     char label[LABEL_MAX];
     job_label(run, job, label, sizeof label);
     run->build_s += r->build_s;
+    if (r->status == BV_OK && r->n_forms == 0) {
+        free(r->message);
+        r->message = strdup("the worker returned no binary");
+        r->status = BV_ERROR;
+    }
 
     if (r->status == BV_OK) {
         clcpack_error e;
@@ -280,37 +287,6 @@ static int default_output(const pack_run *run, char *out, size_t cap)
     return 0;
 }
 
-/* Fails early, before minutes of building, when the pack cannot be written. */
-static int check_output_folder(const char *path)
-{
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        bfmt(dir, sizeof dir, ".");
-    else if (slash == path)
-        bfmt(dir, sizeof dir, "/");
-    else
-        bfmt(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    struct stat st;
-    if (stat(dir, &st) != 0) {
-        cli_error("-o %s: the folder %s does not exist", path, dir);
-        return -1;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        cli_error("-o %s: %s is not a folder", path, dir);
-        return -1;
-    }
-    if (access(dir, W_OK) != 0) {
-        cli_error("-o %s: the folder %s is not writable", path, dir);
-        return -1;
-    }
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        cli_error("-o %s: is a folder", path);
-        return -1;
-    }
-    return 0;
-}
-
 static void format_bytes(uint64_t n, char *buf, size_t cap)
 {
     if (n < 10 * 1024)
@@ -333,7 +309,7 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
         clcpack *p = NULL;
         clcpack_error e;
         if (clcpack_open_file(path, &p, &e) != CLCPACK_OK) {
-            cli_error("%s: reading the pack back failed: %s", path, e.message);
+            cli_error("reading the pack back failed: %s", e.message);
         } else {
             n_entries = clcpack_entry_count(p);
             for (size_t i = 0; i < n_entries; i++) {
@@ -539,21 +515,59 @@ int cmd_pack(int argc, char **argv)
         static mf_manifest manifest;
         char merr[MF_ERR_MAX];
         if (mf_load(a.kernels_dir, &manifest, merr) != 0) {
-            cli_error("%s/%s", a.kernels_dir, merr);
-            return EXIT_FAILURE_STATUS;
-        }
-        vp_plan vplan;
-        char perr[VP_ERR_MAX];
-        if (vp_make(&manifest, &a.req, &vplan, perr) != 0)
-            return cli_usage_error(NULL, "%s", perr);
-        int rc = mj_make(&manifest, &vplan, &plan, merr);
-        if (vplan.notes)
-            plan.notes = strdup(vplan.notes);
-        vp_free(&vplan);
-        if (rc != 0) {
             cli_error("%s", merr);
             return EXIT_FAILURE_STATUS;
         }
+        pb_list blocks;
+        char berr[PB_ERR_MAX];
+        if (pb_load(a.kernels_dir, &blocks, berr) != 0) {
+            cli_error("%s", berr);
+            return EXIT_FAILURE_STATUS;
+        }
+        /* --kernel names kernels of kernel blocks or program blocks. */
+        vp_request req = a.req;
+        req.n_kernels = 0;
+        int want_block[64] = {0};
+        for (size_t i = 0; i < a.req.n_kernels; i++) {
+            size_t b = 0;
+            while (b < blocks.n && strcmp(blocks.blocks[b].name, a.req.kernels[i]) != 0)
+                b++;
+            if (b < blocks.n && b < 64)
+                want_block[b] = 1;
+            else
+                req.kernels[req.n_kernels++] = a.req.kernels[i];
+        }
+        int rc = 0;
+        if (manifest.n_kernels && (a.req.n_kernels == 0 || req.n_kernels > 0)) {
+            vp_plan vplan;
+            char perr[VP_ERR_MAX];
+            if (vp_make(&manifest, &req, &vplan, perr) != 0) {
+                pb_free(&blocks);
+                return cli_usage_error(NULL, "%s", perr);
+            }
+            rc = mj_make(&manifest, &vplan, &plan, merr);
+            if (vplan.notes)
+                plan.notes = strdup(vplan.notes);
+            vp_free(&vplan);
+            if (rc != 0) {
+                pb_free(&blocks);
+                cli_error("%s", merr);
+                return EXIT_FAILURE_STATUS;
+            }
+        }
+        for (size_t b = 0; b < blocks.n && rc == 0; b++) {
+            if (a.req.n_kernels && !(b < 64 && want_block[b]))
+                continue;
+            char jerr[DJ_ERR_MAX];
+            rc = dj_make(&blocks.blocks[b].spec, &plan, jerr);
+            if (rc != 0) {
+                cli_error("%s/manifest.txt:%d: program %s: %s", a.kernels_dir,
+                          blocks.blocks[b].line, blocks.blocks[b].name, jerr);
+                pb_free(&blocks);
+                return rc == 2 ? EXIT_USAGE_STATUS : EXIT_FAILURE_STATUS;
+            }
+        }
+        pb_free(&blocks);
         seed_checks = 1;
     }
     if (plan.notes && cli_verbosity >= 0)
@@ -586,8 +600,13 @@ int cmd_pack(int argc, char **argv)
         bfmt(output, sizeof output, "%s", a.output);
     else if (default_output(&run, output, sizeof output) != 0)
         goto out;
-    if (check_output_folder(output) != 0)
+    /* Fails early, before minutes of building, when the pack cannot be
+     * written (the same check runs again when it is written). */
+    int orc = cli_check_output(NULL, "-o", output, 0);
+    if (orc != 0) {
+        status = orc;
         goto out;
+    }
 
     clcpack_error e;
     uint32_t wflags = (a.no_sources ? CLCPACK_WRITE_NO_SOURCES : 0) |
@@ -659,7 +678,7 @@ int cmd_pack(int argc, char **argv)
         }
 
     char exe[4096];
-    if (wpool_self_exe(cli_argv0, exe, sizeof exe) != 0) {
+    if (cli_worker_path(exe, sizeof exe) != 0) {
         cli_error("cannot find the clc-pack executable to start workers (argv[0] is %s)",
                   cli_argv0);
         goto out;
@@ -707,7 +726,7 @@ int cmd_pack(int argc, char **argv)
     }
     double t_write = progress_now();
     if (clcpack_writer_write_file(run.w, output, &e) != CLCPACK_OK) {
-        cli_error("%s: %s", output, e.message);
+        cli_error("%s", e.message);
         print_summary(&run, output, wall, 0);
         goto out;
     }

@@ -16,6 +16,9 @@ int cmd_best(int argc, char **argv);
 int cmd_tune_report(int argc, char **argv);
 int cmd_embed(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+/* `clc-pack --load-worker ...`: the process verify --load loads in
+ * (cmd_verify.c); argv[1] is "--load-worker". */
+int verify_load_worker(int argc, char **argv);
 
 /* Usage texts (--help); "pack" is the main one. */
 void usage_pack(FILE *f);

@@ -18,6 +18,8 @@ int main(int argc, char **argv)
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && strcmp(argv[1], "--worker") == 0)
             return worker_main(argc, argv);
+        if (argc >= 2 && strcmp(argv[1], "--load-worker") == 0)
+            return verify_load_worker(argc, argv);
         return cmd_pack(argc, argv);
     }
     const char *cmd = argv[1];

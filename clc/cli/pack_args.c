@@ -60,7 +60,8 @@ static int add_axis(pack_args *a, const char *name, const char *option, const ch
     int rc = strcmp(name, "WG") == 0 ? vl_parse_wgs(list, &ax->values, why)
                                      : vl_parse_ints(list, &ax->values, why);
     if (rc != 0) {
-        bfmt(err, PA_ERR_MAX, "%s '%s': %s", option, list, why);
+        char clip[BFMT_QUOTE_MAX + 4];
+        bfmt(err, PA_ERR_MAX, "%s '%s': %s", option, bfmt_clip(list, clip), why);
         return -1;
     }
     r->n_axes++;
@@ -70,14 +71,16 @@ static int add_axis(pack_args *a, const char *name, const char *option, const ch
 /* -D NAME=LIST */
 static int parse_define(pack_args *a, const char *arg, char err[PA_ERR_MAX])
 {
+    char clip[BFMT_QUOTE_MAX + 4];
+    const char *shown = bfmt_clip(arg, clip);
     const char *eq = strchr(arg, '=');
     size_t n = eq ? (size_t)(eq - arg) : 0;
     if (!eq || n == 0) {
-        bfmt(err, PA_ERR_MAX, "-D %s: expected NAME=LIST, e.g. -D NUMCOEFFS=8,16", arg);
+        bfmt(err, PA_ERR_MAX, "-D %s: expected NAME=LIST, e.g. -D NUMCOEFFS=8,16", shown);
         return -1;
     }
     if (n >= MF_NAME_MAX) {
-        bfmt(err, PA_ERR_MAX, "-D %s: the name is too long", arg);
+        bfmt(err, PA_ERR_MAX, "-D %s: the name is too long", shown);
         return -1;
     }
     char name[MF_NAME_MAX];
@@ -88,7 +91,7 @@ static int parse_define(pack_args *a, const char *arg, char err[PA_ERR_MAX])
         int ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
                  (i > 0 && c >= '0' && c <= '9');
         if (!ok) {
-            bfmt(err, PA_ERR_MAX, "-D %s: '%s' is not a macro name", arg, name);
+            bfmt(err, PA_ERR_MAX, "-D %s: '%s' is not a macro name", shown, name);
             return -1;
         }
     }
@@ -131,6 +134,7 @@ void pack_args_free(pack_args *a)
 int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
 {
     pack_args_free(a);
+    char clip[BFMT_QUOTE_MAX + 4]; /* a quoted argument in a message */
     memset(a, 0, sizeof *a);
     if (alloc_lists(a, argc) != 0) {
         bfmt(err, PA_ERR_MAX, "out of memory");
@@ -278,7 +282,8 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             break;
         case 'j':
             if (cli_parse_long(optarg, 1, PA_MAX_JOBS, &a->jobs) != 0) {
-                bfmt(err, PA_ERR_MAX, "-j %s: expected a number of jobs from 1 to %d", optarg,
+                bfmt(err, PA_ERR_MAX, "-j %s: expected a number of jobs from 1 to %d",
+                     bfmt_clip(optarg, clip),
                      PA_MAX_JOBS);
                 return -1;
             }
@@ -313,12 +318,13 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             char wbuf[32];
             if (!x || (size_t)(x - optarg) >= sizeof wbuf) {
                 bfmt(err, PA_ERR_MAX, "--tune-size %s: expected WIDTHxHEIGHT, e.g. 2048x2048",
-                     optarg);
+                     bfmt_clip(optarg, clip));
                 return -1;
             }
             bfmt(wbuf, sizeof wbuf, "%.*s", (int)(x - optarg), optarg);
             if (cli_parse_long(wbuf, 1, 16384, &w) != 0 || cli_parse_long(x + 1, 1, 16384, &h) != 0) {
-                bfmt(err, PA_ERR_MAX, "--tune-size %s: width and height from 1 to 16384", optarg);
+                bfmt(err, PA_ERR_MAX, "--tune-size %s: width and height from 1 to 16384",
+                     bfmt_clip(optarg, clip));
                 return -1;
             }
             a->tune_width = (unsigned)w;
@@ -328,7 +334,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         case OPT_TUNE_RUNS:
             if (cli_parse_long(optarg, 10, 10000, &a->tune_runs) != 0) {
                 bfmt(err, PA_ERR_MAX, "--tune-runs %s: expected a number of runs from 10 to 10000",
-                     optarg);
+                     bfmt_clip(optarg, clip));
                 return -1;
             }
             break;
@@ -346,13 +352,13 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             break;
         case ':':
             if (strncmp(argv[optind - 1], "--", 2) == 0)
-                bfmt(err, PA_ERR_MAX, "%s needs a value", argv[optind - 1]);
+                bfmt(err, PA_ERR_MAX, "%s needs a value", bfmt_clip(argv[optind - 1], clip));
             else
                 bfmt(err, PA_ERR_MAX, "-%c needs a value", optopt);
             return -1;
         default:
             if (strncmp(argv[optind - 1], "--", 2) == 0)
-                bfmt(err, PA_ERR_MAX, "unknown option %s", argv[optind - 1]);
+                bfmt(err, PA_ERR_MAX, "unknown option %s", bfmt_clip(argv[optind - 1], clip));
             else
                 bfmt(err, PA_ERR_MAX, "unknown option -%c", optopt);
             return -1;

@@ -72,6 +72,8 @@ typedef struct bv_result {
     double build_s;        /* wall time of the whole step, for -v */
     size_t n_tunings;      /* --tune: the timings taken */
     clcpack_tuning tunings[TV_MAX_WIDTHS];
+    int signal;            /* worker_pool.c: the signal that killed the worker
+                              running the job, else 0 (never sent on the wire) */
 } bv_result;
 
 typedef struct bv_options {

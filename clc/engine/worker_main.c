@@ -252,7 +252,7 @@ int worker_main(int argc, char **argv)
     char err[DS_ERR_MAX];
     char merr[MF_ERR_MAX];
     if (w.kernels && mf_load(w.kernels, &w.manifest, merr) != 0)
-        bfmt(w.setup_error, sizeof w.setup_error, "worker: %s/%s", w.kernels, merr);
+        bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", merr);
     else if (enter_work_dir(&w, err, sizeof err) != 0)
         bfmt(w.setup_error, sizeof w.setup_error, "%s", err);
     else if (ds_enumerate(&w.devices, err) != 0)

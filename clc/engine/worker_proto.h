@@ -10,6 +10,14 @@
  *   result: u32 job id, the bv_result (status, message, log, note, kernel
  *           names, build time, forms, --tune timings)
  * End of file on fd 0 tells the worker to exit.
+ *
+ * The load worker of `verify --load` (`clc-pack --load-worker`, started
+ * the same way, cmd_verify.c) takes other job frames, same magic:
+ *   load job: u32 job id, u32 entry index (the key of that entry is loaded)
+ * and answers with the same result frame: status BV_OK (loaded),
+ * BV_CHECK_FAILED (loaded, wrong output) or BV_ERROR (not loaded); message
+ * the line to print or the error; note the loader's account of what it
+ * tried; source name the load path ("native", "cubin", ...); no forms.
  */
 #ifndef CLC_WORKER_PROTO_H
 #define CLC_WORKER_PROTO_H
@@ -35,6 +43,13 @@ void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, const build_
 /* Decodes a job payload into *j (free with bj_free). 0, or -1 with err. */
 int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *device_slot,
                   build_job *j, char err[WP_ERR_MAX]);
+
+/* Appends a whole load job frame (verify --load) to b. */
+void wp_encode_load_job(wire_buf *b, uint32_t job, uint32_t entry);
+
+/* Decodes a load job payload. 0, or -1 with err. */
+int wp_decode_load_job(const void *payload, size_t size, uint32_t *job, uint32_t *entry,
+                       char err[WP_ERR_MAX]);
 
 /* Appends a whole result frame to b. */
 void wp_encode_result(wire_buf *b, uint32_t job, const bv_result *r);

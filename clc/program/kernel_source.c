@@ -8,6 +8,7 @@
 #include "kernel_source.h"
 
 #include "bounded_fmt.h"
+#include "input_file.h"
 #include "kernelgen.h"
 #include "source_fold.h"
 

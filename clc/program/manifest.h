@@ -20,7 +20,7 @@
 #define MF_MAX_ARGS 12
 #define MF_MAX_KERNELS 64
 #define MF_EXPR_MAX 128
-#define MF_ERR_MAX 512
+#define MF_ERR_MAX 1024
 
 /* A work-group value is stored as x,y,z; an integer axis value in v[0]. */
 typedef struct mf_value {
@@ -95,8 +95,11 @@ typedef struct mf_manifest {
     mf_kernel kernels[MF_MAX_KERNELS];
 } mf_manifest;
 
-/* Reads <dir>/manifest.txt. On error returns -1 and writes
- * "manifest.txt:LINE: what is wrong" into err. */
+/* Reads <dir>/manifest.txt (opened as input_file.h says: a FIFO or a
+ * device is refused, not waited on). On error returns -1 and writes
+ * "<dir>/manifest.txt:LINE: what is wrong" or "cannot open
+ * '<dir>/manifest.txt': why" into err: a whole message naming the file
+ * once, to print as it is. */
 int mf_load(const char *dir, mf_manifest *m, char err[MF_ERR_MAX]);
 
 const mf_kernel *mf_find(const mf_manifest *m, const char *name);

@@ -37,7 +37,9 @@ static int fill(const mf_manifest *m, const mf_variant *v, build_job *j, char er
     j->source_name = strdup(name);
     j->options = strdup(v->options);
     j->kernels = calloc(1, sizeof *j->kernels);
-    j->check = strdup(v->kernel->name);
+    /* A kernel with a family gets its reference check; one without, the
+     * generic checks only. */
+    j->check = strdup(v->kernel->family ? v->kernel->name : "");
     memcpy(j->wg, v->wg, sizeof j->wg);
     if (!j->entry_name || !j->family || !j->source_name || !j->options || !j->kernels ||
         !j->check || bj_set_defines(j, names, values, v->n_defines) != 0) {
