@@ -1,8 +1,10 @@
 #!/bin/sh
 # cli_public_kernels.sh — packs the kernels of four public projects with one
-# direct clc-pack command line each (tests/public_kernels.sh), then runs
+# direct clc-pack command line each (tests/public_kernels.sh; each checks its
+# variants as it builds them through --check-cmd), then runs
 # test_public_kernels on the packs: every variant created from its pack must
-# compute the same bytes as the same program built from source.
+# compute the same bytes as the same program built from source. Last, the
+# test must fail on a pack that is not the project's.
 #
 # The kernels come from scripts/public_kernels.sh (CLC_PUBLIC_KERNELS,
 # default BUILD/public-kernels); without them the test says so and skips.
