@@ -98,7 +98,7 @@ clcpack_status clcpk_entry_view(const clcpack *p, size_t i, const uint8_t **view
 clcpack_status clcpk_decode_source_alloc(const clcpack *p, size_t i, char **out,
                                       clcpack_error *err);
 
-/* Describes entry i's key, e.g. "Convolve_Def [FILTER_WIDTH=5] wg 16x16". */
+/* Describes entry i's key, e.g. "sgemm [TS=32 WPT=8] wg 32x4". */
 void clcpk_describe_entry_key(const clcpack_entry_info *e, char *buf, size_t cap);
 
 /* Describes a caller's key the same way (defines in the order given). */

@@ -15,7 +15,7 @@
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
-#include "kernel_run.h"
+#include "seed_hook.h"
 #include "manifest.h"
 #include "pack_text.h"
 #include "wire.h"
@@ -26,7 +26,6 @@
 #define LABEL_MAX 640
 /* Same tolerance as the pack-time check (build_variant.c). */
 #define CHECK_TOL 1e-4
-#define CHECK_SEED 77u
 
 typedef struct verify_args {
     const char *path;
@@ -90,31 +89,33 @@ static size_t verify_checksums(const clcpack *p, const char *path)
     return bad;
 }
 
-/* The variant an entry was built from, for kr_check: the manifest's kernel
- * and the entry's own defines, work-group and options. */
-static int entry_variant(const mf_manifest *m, const clcpack_entry_info *e, mf_variant *v,
-                         char *err, size_t cap)
+/* An entry as a build job, for the seeds' check hook: its kernel, defines,
+ * work-group and options, checked by the manifest kernel of its name. 0, or
+ * 1 when the entry has no reference check (a program entry, or a kernel the
+ * manifest does not give a family), -1 when out of memory. */
+static int entry_job(const mf_manifest *m, const clcpack_entry_info *e, build_job *j)
 {
-    memset(v, 0, sizeof *v);
-    v->kernel = mf_find(m, e->kernel);
-    if (!v->kernel) {
-        char kernel[256];
-        bfmt(err, cap, "kernel %s is not in %s/manifest.txt",
-             pt_esc(e->kernel, kernel, sizeof kernel), m->dir);
-        return -1;
+    memset(j, 0, sizeof *j);
+    const mf_kernel *k = e->kernel_name_count ? NULL : mf_find(m, e->kernel);
+    if (!k || !k->family)
+        return 1;
+    const char **names = calloc(e->define_count + 1, sizeof *names);
+    const char **values = calloc(e->define_count + 1, sizeof *values);
+    int rc = names && values ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < e->define_count; i++) {
+        names[i] = e->defines[i].name;
+        values[i] = e->defines[i].value;
     }
-    if (e->define_count > MF_MAX_DEFINES) {
-        bfmt(err, cap, "%zu defines", e->define_count);
-        return -1;
-    }
-    v->n_defines = e->define_count;
-    for (size_t i = 0; i < e->define_count; i++) {
-        bfmt(v->define_names[i], sizeof v->define_names[i], "%s", e->defines[i].name);
-        bfmt(v->define_values[i], sizeof v->define_values[i], "%s", e->defines[i].value);
-    }
-    memcpy(v->wg, e->wg, sizeof v->wg);
-    bfmt(v->options, sizeof v->options, "%s", e->options);
-    return 0;
+    j->entry_name = strdup(e->kernel);
+    j->check = strdup(e->kernel);
+    j->options = strdup(e->options);
+    memcpy(j->wg, e->wg, sizeof j->wg);
+    if (rc != 0 || !j->entry_name || !j->check || !j->options ||
+        bj_set_defines(j, names, values, e->define_count) != 0)
+        rc = -1;
+    free(names);
+    free(values);
+    return rc;
 }
 
 typedef struct load_counts {
@@ -135,6 +136,7 @@ typedef struct load_worker {
     cl_device_id dev;
     int check;
     mf_manifest manifest;
+    check_hook hook;
     char setup_error[DS_ERR_MAX + 64];
 } load_worker;
 
@@ -166,34 +168,30 @@ static void load_job(load_worker *w, uint32_t i, bv_result *r)
         r->note = strdup(rep.why);
         return;
     }
-    char check_text[KR_ERR_MAX + 64] = "";
+    char check_text[CH_MSG_MAX + 64] = "";
     r->status = BV_OK;
     if (w->check) {
-        mf_variant v;
-        kr_problem pr;
-        kr_result res;
-        char err[KR_ERR_MAX];
-        int c = -1;
-        if (entry_variant(&w->manifest, &ei, &v, err, sizeof err) == 0) {
-            kr_default_problem(&v, CHECK_SEED, &pr);
-            c = kr_check(w->ctx, w->q, prog, &v, &pr, CHECK_TOL, &res, err);
-        }
-        if (c == 0) {
-            bfmt(check_text, sizeof check_text, ", check ok (max rel err %.2g)",
-                 res.max_rel_err);
-        } else {
+        build_job job;
+        char err[CH_MSG_MAX];
+        int c = entry_job(&w->manifest, &ei, &job);
+        if (c == 1) {
+            bfmt(check_text, sizeof check_text, ", no reference check (loaded and built)");
+        } else if (c < 0) {
             r->status = BV_CHECK_FAILED;
-            if (c > 0)
-                bfmt(check_text, sizeof check_text,
-                     ", CHECK FAILED: max relative error %.3g, first bad element %zu, %zu "
-                     "unwritten",
-                     res.max_rel_err, res.bad_index, res.unwritten);
-            else
+            bfmt(check_text, sizeof check_text, ", CHECK FAILED: out of memory");
+        } else {
+            c = w->hook.check(w->hook.self, w->ctx, w->q, prog, &job, 1, CHECK_TOL, err);
+            if (c == 0) {
+                bfmt(check_text, sizeof check_text, ", check ok");
+            } else {
+                r->status = BV_CHECK_FAILED;
                 bfmt(check_text, sizeof check_text, ", CHECK FAILED: %s", err);
+            }
         }
+        bj_free(&job);
     }
     clReleaseProgram(prog);
-    char label[LABEL_MAX], line[LABEL_MAX + KR_ERR_MAX + 128];
+    char label[LABEL_MAX], line[LABEL_MAX + CH_MSG_MAX + 128];
     entry_text(&ei, label, sizeof label);
     bfmt(line, sizeof line, "entry %u %s: %s%s", (unsigned)rep.entry, label,
          clcpack_path_name(rep.path), check_text);
@@ -237,6 +235,7 @@ static void load_worker_setup(load_worker *w, const char *pack, const char *slot
     char merr[MF_ERR_MAX];
     if (w->check && mf_load(kernels, &w->manifest, merr) != 0)
         bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", merr);
+    seed_hook_init(&w->hook, &w->manifest);
 }
 
 int verify_load_worker(int argc, char **argv)
