@@ -955,6 +955,22 @@ static const char *pk_pack_path(const char *name, int argc, char **argv, int *na
     return path && *path ? path : NULL;
 }
 
+/* The device clc-pack packs for by default: the first GPU, else the first
+ * device of the first platform that has one. 0, or -1 when there is none. */
+static int pk_device(cl_device_id *dev, cl_context *ctx)
+{
+    cl_platform_id plats[8];
+    cl_uint np = 0;
+    if (clGetPlatformIDs(8, plats, &np) == CL_SUCCESS)
+        for (cl_uint i = 0; i < np && i < 8; i++)
+            if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_GPU, 1, dev, NULL) == CL_SUCCESS) {
+                cl_int rc;
+                *ctx = clCreateContext(NULL, 1, dev, NULL, NULL, &rc);
+                return rc == CL_SUCCESS ? 0 : -1;
+            }
+    return test_first_device(dev, ctx);
+}
+
 /* 1 when text, "NAME=VALUE,NAME,..." as clc-pack's --check-cmd writes
  * {defines} (split at the commas outside parentheses, so that
  * "M2S(x)=XM2S(x)" and "READ_src_IMAGE(a,b,c)=f(a,b,c)" are one item each),
@@ -1037,7 +1053,7 @@ static int pk_check_mode(int argc, char **argv)
     char *source = NULL;
     char opt[8192];
     if (CHECK(size > 0, "--check: cannot read the binary %s", argv[3]) &&
-        CHECK(test_first_device(&dev, &ctx) == 0, "no OpenCL device")) {
+        CHECK(pk_device(&dev, &ctx) == 0, "no OpenCL device")) {
         cl_int rc;
         cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &rc);
         source = pk_source(p);
@@ -1088,7 +1104,7 @@ int main(int argc, char **argv)
 
     cl_device_id dev;
     cl_context ctx;
-    if (test_first_device(&dev, &ctx) != 0) {
+    if (pk_device(&dev, &ctx) != 0) {
         CHECK(0, "no OpenCL device");
         return check_summary();
     }
