@@ -2,13 +2,15 @@
 # cli_multi_kernel_example.sh — examples/multi_kernel: its Makefile packs a
 # two-kernel program with an #include'd header in one direct command line,
 # and stats_app loads it by either kernel name and computes the right sum
-# from a binary.
+# from a binary. CFLAGS and LDFLAGS from the environment (a sanitizer's,
+# under make test-sanitize) are added to the example's.
 . "$(dirname "$0")/lib/cli_lib.sh"
 
 EX=$TMP/example
 mkdir -p "$EX"
 run make -C "$ROOT/examples/multi_kernel" O="$EX" CLC_PACK="$CLC" CLCPACK_CFLAGS="-I$ROOT/loader" \
-    CLCPACK_LIBS="$BUILD/libclcpack.a -lOpenCL -lz" CFLAGS="-O2 -Wall -Wextra -Werror" all
+    CLCPACK_LIBS="$BUILD/libclcpack.a -lOpenCL -lz" CFLAGS="-O2 -Wall -Wextra -Werror ${CFLAGS:-}" \
+    LDFLAGS="${LDFLAGS:-}" all
 expect_rc 0 "the example packs and builds"
 for g in 64 128; do
     run "$EX/stats_app" "$EX/stats.clcpack" "$g"
