@@ -37,7 +37,9 @@ pack_silx() {
 }
 
 # pyFAI: six files of two projects as one program, two literal work-groups;
-# 2 variants.
+# 2 variants. pyFAI drops the files' #include lines before concatenating
+# them; here -I finds the one they name, for_eclipse.h, as an empty header of
+# this project's own.
 pack_pyfai() {
     "$CLC" --program "azim_csr=$K/silx/opencl/doubleword.cl,$K/pyfai/openCL/preprocess.cl,$K/pyfai/openCL/memset.cl,$K/pyfai/openCL/ocl_azim_CSR.cl,$K/pyfai/openCL/collective/reduction.cl,$K/pyfai/openCL/collective/scan.cl" \
         -I "$D/pyfai/include" -D NBINS=16 -D NIMAGE=512 --wg 32,64 --check-cmd "$(check_cmd pyfai)" -j 2 -q -o "$1"
