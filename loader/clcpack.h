@@ -225,6 +225,10 @@ CLCPACK_API clcpack_status clcpack_open_memory(const void *data, size_t size, cl
  * no-op. */
 CLCPACK_API void clcpack_close(clcpack *p);
 
+/* The CLCPACK_VERSION_NUMBER of the library that wrote the pack (header
+ * bytes 48-51, docs/FORMAT.md); 0 for a pack written before it was kept. */
+CLCPACK_API uint32_t clcpack_writer_version(const clcpack *p);
+
 CLCPACK_API size_t clcpack_device_count(const clcpack *p);
 CLCPACK_API clcpack_status clcpack_get_device(const clcpack *p, size_t i, clcpack_device_info *out);
 CLCPACK_API size_t clcpack_source_count(const clcpack *p);

@@ -471,6 +471,9 @@ static clcpack_status serialize(encoder *enc, out_buf *b)
     put_le64(h + PK_OFF_INDEX_OFFSET, index_offset);
     put_le64(h + PK_OFF_INDEX_SIZE, b->n - index_offset);
     put_le32(h + PK_OFF_FLAGS, (w->flags & CLCPACK_WRITE_NO_SOURCES) ? PK_FLAG_NO_SOURCES : 0);
+    /* Which library wrote it: clc-pack --update reuses entries only from a
+     * pack its own version wrote. */
+    put_le32(h + PK_OFF_WRITER_VERSION, CLCPACK_VERSION_NUMBER);
     uint32_t crc = clcpk_crc32(h, PK_OFF_CHECKSUM);
     crc = clcpk_crc32_more(crc, h + PK_OFF_RESERVED, PK_HEADER_SIZE - PK_OFF_RESERVED);
     crc = clcpk_crc32_more(crc, h + index_offset, b->n - index_offset);

@@ -35,6 +35,7 @@
 #define PK_OFF_FLAGS 40
 #define PK_OFF_CHECKSUM 44
 #define PK_OFF_RESERVED 48
+#define PK_OFF_WRITER_VERSION 48 /* u32, in the reserved bytes; 0 before it was written */
 
 #define PK_FLAG_NO_SOURCES 1u
 

@@ -667,3 +667,11 @@ clcpack_status clcpack_get_entry_tuning(const clcpack *p, size_t entry, size_t k
     out->median_ns = pe->info.tune_median_ns;
     return CLCPACK_OK;
 }
+
+uint32_t clcpack_writer_version(const clcpack *p)
+{
+    if (!p || p->size < PK_OFF_WRITER_VERSION + 4)
+        return 0;
+    const uint8_t *b = p->data + PK_OFF_WRITER_VERSION;
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}

@@ -87,7 +87,7 @@ run_build() {
     for j in $js; do
         say "build: the default pack at -j$j (cold caches)"
         b0=$(now)
-        "$B/clc-pack" --device "$DEVICE" -j "$j" -q -o "$work/default-j$j.clcpack"
+        "$B/clc-pack" --device "$DEVICE" -j "$j" -q --rebuild -o "$work/default-j$j.clcpack"
         rc=$?
         b1=$(now)
         variants=$("$B/clc-pack" list --json "$work/default-j$j.clcpack" 2>/dev/null |

@@ -17,6 +17,7 @@
 #include "direct_jobs.h"
 #include "manifest_jobs.h"
 #include "pack_args.h"
+#include "pack_reuse.h"
 #include "program_blocks.h"
 #include "progress.h"
 #include "ptxas_run.h"
@@ -37,7 +38,9 @@ typedef struct pack_run {
     progress prog;
     size_t n_jobs;
     char (*fail_reason)[160];               /* per job; "" when it did not fail */
-    size_t n_ok, n_failed;
+    size_t n_ok, n_failed, n_reused;
+    clcpack_device_info dev_info[DS_MAX_DEVICES];
+    pr_times times;                         /* build times of earlier runs */
     size_t forms_by_kind[3];
     double build_s;                         /* summed over the variants */
     int seed_checks;                        /* some job has a seed reference check */
@@ -208,6 +211,7 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
     }
     if (r->status == BV_OK) {
         run->n_ok++;
+        pr_times_put(&run->times, pr_time_key(v, &run->dev_info[slot]), r->build_s);
         if (r->note) {
             progress_clear(&run->prog);
             cli_error("warning: %s: %s", label, r->note);
@@ -335,7 +339,11 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
         printf("wrote %s\n", path);
     else
         printf("nothing written\n");
-    printf("  variants  %zu built, %zu failed, of %zu\n", run->n_ok, run->n_failed, total);
+    if (run->n_reused)
+        printf("  variants  %zu built, %zu failed, %zu reused from the old pack, of %zu\n",
+               run->n_ok - run->n_reused, run->n_failed, run->n_reused, total);
+    else
+        printf("  variants  %zu built, %zu failed, of %zu\n", run->n_ok, run->n_failed, total);
     printf("  devices   %zu:", run->n_dev);
     for (size_t i = 0; i < run->n_dev; i++)
         printf("%s %s", i ? "," : "", run->devs[i]->name);
@@ -581,7 +589,8 @@ int cmd_pack(int argc, char **argv)
     run.seed_checks = seed_checks;
     char **wargv = NULL;
     wire_buf *jobs = NULL;
-    size_t *groups = NULL;
+    size_t *groups = NULL, *order = NULL;
+    double *cost = NULL;
     char output[4096];
 
     if (ds_enumerate(&devices, derr) != 0) {
@@ -637,6 +646,7 @@ int cmd_pack(int argc, char **argv)
             continue;
         }
         run.devs[kept] = run.devs[i];
+        run.dev_info[kept] = info;
         run.dev_index[kept++] = index;
         if (info.vendor_id == NVIDIA_VENDOR_ID)
             any_nvidia = 1;
@@ -677,6 +687,78 @@ int cmd_pack(int argc, char **argv)
             }
         }
 
+    /* Entries the old pack already holds are copied, the rest built,
+     * longest first (pack_reuse.h). */
+    order = malloc((run.n_jobs ? run.n_jobs : 1) * sizeof *order);
+    cost = malloc((run.n_jobs ? run.n_jobs : 1) * sizeof *cost);
+    if (!order || !cost) {
+        cli_error("out of memory for %zu jobs", run.n_jobs);
+        goto out;
+    }
+    clcpack *old = NULL;
+    struct stat ost;
+    if (!a.rebuild && !a.tune && stat(output, &ost) == 0 && S_ISREG(ost.st_mode)) {
+        clcpack_error oe;
+        if (clcpack_open_file(output, &old, &oe) != CLCPACK_OK) {
+            cli_note("%s is not a pack clc-pack can read (%s): building every variant", output,
+                     oe.message);
+            old = NULL;
+        } else if (clcpack_writer_version(old) != clcpack_version()) {
+            cli_note("%s was written by another version of clc-pack: building every variant",
+                     output);
+            clcpack_close(old);
+            old = NULL;
+        }
+    }
+    pr_times_load(&run.times);
+    size_t n_pending = 0;
+    double per_byte = 2e-6; /* seconds per byte of program text, until measured */
+    {
+        double s_sum = 0, b_sum = 0;
+        for (size_t j = 0; j < run.n_jobs; j++) {
+            const build_job *bj = &plan.jobs[j % plan.n];
+            double t = pr_times_get(&run.times, pr_time_key(bj, &run.dev_info[j / plan.n]));
+            if (t >= 0) {
+                s_sum += t;
+                b_sum += (double)bj->source_size;
+            }
+        }
+        if (s_sum > 0 && b_sum > 0)
+            per_byte = s_sum / b_sum;
+    }
+    for (size_t j = 0; j < run.n_jobs; j++) {
+        size_t d = j / plan.n;
+        const build_job *bj = &plan.jobs[j % plan.n];
+        if (old) {
+            char rerr[CLCPACK_MESSAGE_MAX + 64];
+            long got = pr_reuse(old, bj, &run.dev_info[d], run.dev_index[d], ptxas[0] != 0,
+                                run.w, rerr, sizeof rerr);
+            if (got < 0) {
+                cli_error("%s: %s", output, rerr);
+                clcpack_close(old);
+                goto out;
+            }
+            if (got > 0) {
+                run.n_reused++;
+                run.n_ok++;
+                if (cli_verbosity > 0) {
+                    char label[LABEL_MAX];
+                    job_label(&run, j, label, sizeof label);
+                    fprintf(stderr, "clc-pack: reused %s (%ld entries)\n", label, got);
+                }
+                continue;
+            }
+        }
+        double t = pr_times_get(&run.times, pr_time_key(bj, &run.dev_info[d]));
+        cost[j] = t >= 0 ? t : per_byte * (double)bj->source_size;
+        order[n_pending++] = j;
+    }
+    clcpack_close(old);
+    pr_sort_longest_first(order, n_pending, cost);
+    if (run.n_reused && cli_verbosity >= 0)
+        cli_note("%zu of %zu variant(s) reused from %s; building %zu (--rebuild builds all)",
+                 run.n_reused, run.n_jobs, output, n_pending);
+
     char exe[4096];
     if (cli_worker_path(exe, sizeof exe) != 0) {
         cli_error("cannot find the clc-pack executable to start workers (argv[0] is %s)",
@@ -699,12 +781,13 @@ int cmd_pack(int argc, char **argv)
         fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n", plan.n,
                 run.n_dev, a.jobs, output);
 
-    progress_init(&run.prog, stderr, run.n_jobs,
+    progress_init(&run.prog, stderr, n_pending,
                   cli_verbosity >= 0 && progress_wanted(stderr));
     wpool_callbacks cb = {&run, on_started, on_finished, on_tick};
     char perr2[512] = "";
-    int prc = wpool_run(exe, wargv, (size_t)a.jobs, cli_verbosity > 0, jobs, groups, run.n_jobs,
-                        &cb, perr2, sizeof perr2);
+    int prc = wpool_run_order(exe, wargv, (size_t)a.jobs, cli_verbosity > 0, jobs, groups, order,
+                              n_pending, &cb, perr2, sizeof perr2);
+    pr_times_save(&run.times);
     progress_clear(&run.prog);
     double wall = progress_elapsed(&run.prog);
     if (prc != 0) {
@@ -742,6 +825,9 @@ out:
             wire_free(&jobs[j]);
     free(jobs);
     free(groups);
+    free(order);
+    free(cost);
+    pr_times_free(&run.times);
     free(run.fail_reason);
     clcpack_writer_free(run.w);
     bj_list_free(&plan);

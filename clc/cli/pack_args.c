@@ -35,7 +35,9 @@ enum {
     OPT_CHECK_CMD,
     OPT_CHECK_TIMEOUT,
     OPT_WG_DEFINES,
-    OPT_DEFAULT
+    OPT_DEFAULT,
+    OPT_REBUILD,
+    OPT_UPDATE
 };
 
 /* Adds an axis request; refuses an axis given twice. */
@@ -183,6 +185,8 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"check-timeout", required_argument, NULL, OPT_CHECK_TIMEOUT},
         {"wg-defines", no_argument, NULL, OPT_WG_DEFINES},
         {"default", required_argument, NULL, OPT_DEFAULT},
+        {"rebuild", no_argument, NULL, OPT_REBUILD},
+        {"update", no_argument, NULL, OPT_UPDATE},
         {NULL, 0, NULL, 0}};
 
     opterr = 0;
@@ -249,6 +253,12 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
                 return -1;
             }
             ds->options = optarg;
+            break;
+        case OPT_REBUILD:
+            a->rebuild = 1;
+            break;
+        case OPT_UPDATE:
+            a->rebuild = 0; /* reuse is the default when -o exists */
             break;
         case OPT_WG_DEFINES:
             ds->wg_defines = 1;

@@ -30,6 +30,7 @@ typedef struct pack_args {
     long tune_runs;             /* --tune-runs N, default 11 */
     int verbosity;              /* -q: -1; each -v: +1 */
     int list_devices;           /* --list-devices */
+    int rebuild;                /* --rebuild: build every variant even when -o exists */
     /* Packing your own kernels: source files as arguments, or --program. */
     int direct;
     dj_spec direct_spec;        /* arrays malloc'd (argc long), strings argv's */

@@ -234,10 +234,19 @@ static int roundtrip_forms(bv_target *t, const build_job *job, cl_program prog, 
         return -1;
     }
     uint32_t cc = t->cc_major * 10 + t->cc_minor;
+    /* On NVIDIA the cubin for this device is what the loader hands over
+     * first; loading the PTX back would cost a JIT of the whole program
+     * (up to half a second) to check the same code, so it is checked only
+     * when there is no such cubin. */
+    int have_own_cubin = 0;
+    for (size_t f = 0; f < r->n_forms; f++)
+        have_own_cubin |= r->forms[f].kind == CLCPACK_KIND_CUBIN && r->forms[f].arch == cc;
     for (size_t f = 0; f < r->n_forms; f++) {
         const bv_form *form = &r->forms[f];
         /* A cubin loads only on its own architecture. */
         if (form->kind == CLCPACK_KIND_CUBIN && form->arch != cc)
+            continue;
+        if (form->kind == CLCPACK_KIND_PTX && have_own_cubin)
             continue;
         const unsigned char *bin = form->data;
         size_t size = form->size;

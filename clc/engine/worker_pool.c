@@ -195,6 +195,15 @@ int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int 
               const wire_buf *jobs, const size_t *group, size_t n_jobs,
               const wpool_callbacks *cb, char *err, size_t cap)
 {
+    return wpool_run_order(exe, worker_argv, n_workers, show_output, jobs, group, NULL, n_jobs,
+                           cb, err, cap);
+}
+
+int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers,
+                    int show_output, const wire_buf *jobs, const size_t *group,
+                    const size_t *order, size_t n_jobs, const wpool_callbacks *cb, char *err,
+                    size_t cap)
+{
     if (n_jobs == 0)
         return 0;
     /* posix_spawn does not always report a failed exec (under valgrind it
@@ -242,7 +251,7 @@ int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int 
     }
     size_t q_head = 0, q_tail = 0, done = 0;
     for (size_t i = 0; i < n_jobs; i++)
-        queue[q_tail++] = i;
+        queue[q_tail++] = order ? order[i] : i;
     /* Each death costs a respawn; a worker that cannot start at all must
      * not loop forever. */
     size_t respawns_left = n_jobs + n_workers;

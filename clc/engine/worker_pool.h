@@ -45,4 +45,12 @@ int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int 
               const wire_buf *jobs, const size_t *group, size_t n_jobs,
               const wpool_callbacks *cb, char *err, size_t cap);
 
+/* The same for the n_jobs job ids order[0..n_jobs) (indices into jobs and
+ * group), handed out in that order: the longest builds first keep every
+ * worker busy to the end. order NULL: 0..n_jobs-1. */
+int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers,
+                    int show_output, const wire_buf *jobs, const size_t *group,
+                    const size_t *order, size_t n_jobs, const wpool_callbacks *cb, char *err,
+                    size_t cap);
+
 #endif /* CLC_WORKER_POOL_H */

@@ -1,0 +1,62 @@
+/*
+ * pack_reuse.h — incremental packs and the build order (docs/CLI.md,
+ * "Incremental packs and build order").
+ *
+ * Reuse: when the output pack exists (and --rebuild was not given), a job
+ * whose entries the old pack already holds — the same name, defines and
+ * work-group, for a device of the identical fingerprint, built from the same
+ * source text with the same options, family and default mark, by a library
+ * of this version, with the forms this run would make (a cubin only when
+ * ptxas is there) — is not built again: its entries are copied into the
+ * new pack. Entries no longer asked for are dropped. Builds are
+ * deterministic, so the result is byte-identical to a full build.
+ *
+ * Order: the jobs left are handed out longest first, so that no worker
+ * waits alone at the end for a long build that started late. A build's
+ * time is the one an earlier run measured for the same program, options
+ * and device (a cache of build times in clc-pack's cache folder), else an
+ * estimate from the size of its program text (an unrolled kernel's text
+ * grows with what it unrolls).
+ */
+#ifndef CLC_PACK_REUSE_H
+#define CLC_PACK_REUSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "build_job.h"
+#include "clcpack.h"
+
+/* Copies into w the entries of `old` that serve job j on the device whose
+ * fingerprint is `dev` (written as index dev_index), when every condition
+ * above holds. want_cubin: this run makes cubins for NVIDIA devices.
+ * Returns the number of entries copied (0: build the job), or -1 with err
+ * on a writer error. */
+long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info *dev,
+              uint32_t dev_index, int want_cubin, clcpack_writer *w, char *err, size_t cap);
+
+/* A key for a job's build time on a device: FNV-1a over the program text,
+ * options and the device's name and driver. */
+uint64_t pr_time_key(const build_job *j, const clcpack_device_info *dev);
+
+/* The build-time cache ($XDG_CACHE_HOME/clc-pack/build-times, else
+ * ~/.cache/clc-pack/build-times): key and seconds per line. */
+typedef struct pr_times {
+    size_t n, cap;
+    uint64_t *keys;
+    double *seconds;
+} pr_times;
+
+void pr_times_load(pr_times *t);
+/* Records a measured time (replacing an older one). */
+void pr_times_put(pr_times *t, uint64_t key, double seconds);
+/* Writes the cache atomically; errors are ignored (it is only a hint). */
+void pr_times_save(const pr_times *t);
+void pr_times_free(pr_times *t);
+/* The recorded seconds, or a negative value when none. */
+double pr_times_get(const pr_times *t, uint64_t key);
+
+/* Sorts order[0..n) by decreasing cost[order[i]] (ties: increasing id). */
+void pr_sort_longest_first(size_t *order, size_t n, const double *cost);
+
+#endif /* CLC_PACK_REUSE_H */
