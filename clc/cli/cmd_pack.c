@@ -377,7 +377,7 @@ static void tune_widths(const vp_plan *plan, char *buf, size_t cap)
 /* The worker command line: tool --worker --kernels DIR --device P:D... */
 static char **worker_argv(const pack_run *run, const char *ptxas)
 {
-    size_t n = 0, cap = 16 + 2 * run->n_dev;
+    size_t n = 0, cap = 20 + 2 * run->n_dev;
     char **argv = calloc(cap, sizeof *argv);
     if (!argv)
         return NULL;
@@ -395,6 +395,10 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
     if (ptxas && *ptxas) {
         argv[n++] = strdup("--ptxas");
         argv[n++] = strdup(ptxas);
+        char archs[8 * NVF_MAX_ARCHS];
+        nvf_format_archs(&run->a->nv_archs, archs, sizeof archs);
+        argv[n++] = strdup("--nv-arch");
+        argv[n++] = strdup(archs);
     }
     if (run->a->no_check)
         argv[n++] = strdup("--no-check");

@@ -25,7 +25,8 @@ enum {
     OPT_VERSION,
     OPT_TUNE,
     OPT_TUNE_SIZE,
-    OPT_TUNE_RUNS
+    OPT_TUNE_RUNS,
+    OPT_NV_ARCH
 };
 
 /* Adds an axis request; refuses an axis given twice. */
@@ -96,6 +97,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
     a->jobs = cores > 0 ? (cores > PA_MAX_JOBS ? PA_MAX_JOBS : cores) : 1;
     a->tune_width = a->tune_height = 2048;
     a->tune_runs = 11;
+    nvf_parse_archs(NVF_DEFAULT_ARCHS, &a->nv_archs, err);
 
     static const struct option longopts[] = {
         {"kernels", required_argument, NULL, OPT_KERNELS},
@@ -116,6 +118,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"tune", no_argument, NULL, OPT_TUNE},
         {"tune-size", required_argument, NULL, OPT_TUNE_SIZE},
         {"tune-runs", required_argument, NULL, OPT_TUNE_RUNS},
+        {"nv-arch", required_argument, NULL, OPT_NV_ARCH},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -226,6 +229,14 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
                 return -1;
             }
             break;
+        case OPT_NV_ARCH: {
+            char nerr[NVF_ERR_MAX];
+            if (nvf_parse_archs(optarg, &a->nv_archs, nerr) != 0) {
+                bfmt(err, PA_ERR_MAX, "--nv-arch %s: %s", optarg, nerr);
+                return -1;
+            }
+            break;
+        }
         case 'q':
             a->verbosity = -1;
             break;

@@ -5,7 +5,8 @@
  * PoCL that launch also puts the compiled work-group function into the
  * binary, so the first launch after loading it compiles nothing), then its
  * CL_PROGRAM_BINARIES taken. On NVIDIA the binary is PTX: stored without
- * its NUL and, when ptxas is known, also assembled into a cubin.
+ * its NUL and, when ptxas is known, in its most portable form and also
+ * assembled into a cubin for the device and each --nv-arch (nv_forms.h).
  *
  * Used by clc-pack's worker processes (one bv_target per device and
  * process) and by the benchmarks. Nothing here prints.
@@ -18,9 +19,11 @@
 
 #include "clcpack.h"
 #include "manifest.h"
+#include "nv_forms.h"
 #include "tune_variant.h"
 
-#define BV_MAX_FORMS 2
+/* PTX and a cubin per architecture (nv_forms.h). */
+#define BV_MAX_FORMS (2 + NVF_MAX_ARCHS)
 #define BV_PATH_MAX 4096
 
 /* A device opened for building: context and in-order queue. */
@@ -31,6 +34,8 @@ typedef struct bv_target {
     int is_nvidia;
     uint32_t cc_major, cc_minor;   /* NVIDIA compute capability, else 0.0 */
     char ptxas[BV_PATH_MAX];       /* "" when cubins are not made */
+    nvf_archs nv_archs;            /* cubins besides the device's own (--nv-arch);
+                                      set after bv_target_open, empty by default */
 } bv_target;
 
 /* Opens dev; ptxas may be NULL or "" (no cubins). 0, or -1 with err. */

@@ -18,6 +18,7 @@
 typedef struct worker_state {
     const char *kernels;
     const char *ptxas;
+    nvf_archs nv_archs;
     bv_options opts;
     size_t n_slots;
     unsigned plat[MAX_SLOTS], dev[MAX_SLOTS];
@@ -83,6 +84,7 @@ static void run_job(worker_state *w, uint32_t slot, const mf_variant *v, bv_resu
             r->message = strdup(err);
             return;
         }
+        w->targets[slot].nv_archs = w->nv_archs;
         w->opened[slot] = 1;
     }
     bv_build(&w->targets[slot], &w->manifest, v, &w->opts, r);
@@ -99,7 +101,7 @@ int worker_main(int argc, char **argv)
         {"device", required_argument, NULL, 'd'}, {"ptxas", required_argument, NULL, 'P'},
         {"no-check", no_argument, NULL, 'N'}, {"no-warmup", no_argument, NULL, 'R'},
         {"tune", required_argument, NULL, 'T'}, {"tune-widths", required_argument, NULL, 'F'},
-        {"tune-runs", required_argument, NULL, 'U'},
+        {"tune-runs", required_argument, NULL, 'U'}, {"nv-arch", required_argument, NULL, 'A'},
         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
@@ -113,6 +115,14 @@ int worker_main(int argc, char **argv)
         case 'P':
             w.ptxas = optarg;
             break;
+        case 'A': {
+            char nerr[NVF_ERR_MAX];
+            if (nvf_parse_archs(optarg, &w.nv_archs, nerr) != 0) {
+                fprintf(stderr, "clc-pack: worker: bad --nv-arch '%s': %s\n", optarg, nerr);
+                return 2;
+            }
+            break;
+        }
         case 'N':
             w.opts.check = 0;
             break;
