@@ -21,6 +21,7 @@ void usage_pack(FILE *f)
         "                        [--source] [--kind native|ptx|cubin] -o FILE\n"
         "       clc-pack embed PACK -o FILE.c [--symbol NAME] [--header FILE.h]\n"
         "       clc-pack merge PACK... -o FILE\n"
+        "       clc-pack retarget PACK [--nv-arch LIST] -o FILE\n"
         "       clc-pack best PACK --family F --width N [--device SPEC]\n"
         "       clc-pack tune-report PACK [--family F]\n"
         "       clc-pack --list-devices\n"
@@ -54,6 +55,10 @@ void usage_pack(FILE *f)
         "  -k, --keep-going     write the variants that built even if others failed\n"
         "  --ptxas PATH         NVIDIA: ptxas for cubins (default: PATH, then\n"
         "                       /usr/local/cuda/bin); without one, PTX only\n"
+        "  --nv-arch LIST       NVIDIA: a cubin for each sm number of LIST besides the\n"
+        "                       device's own, from the PTX retargeted to it (default\n"
+        "                       75,80,86,89,90,100,120); the PTX stored is its most\n"
+        "                       portable form (docs/NVIDIA.md)\n"
         "  --no-sources         store no kernel sources (no rebuild fallback)\n"
         "  --compress-cubins    zlib the cubins too (about 6x smaller; by default\n"
         "                       they are stored as they are, to load fastest)\n"
@@ -160,6 +165,31 @@ void usage_merge(FILE *f)
           "  -q, --quiet      no summary line\n"
           "  -h, --help       this text\n"
           "Exit status: 0, 1 on a conflict, a damaged pack or a file that cannot be\n"
+          "written, 2 on a usage error.\n",
+          f);
+}
+
+void usage_retarget(FILE *f)
+{
+    fputs("Usage: clc-pack retarget PACK [--nv-arch LIST] [--ptxas PATH] -o FILE\n"
+          "                             [--compress-cubins]\n"
+          "\n"
+          "Adds cubins for more NVIDIA architectures to an existing pack, on any\n"
+          "machine with NVIDIA's ptxas (no GPU needed). Every PTX entry is stored in\n"
+          "its most portable form (the lowest .target and .version ptxas accepts) and\n"
+          "gets a cubin for each sm number of LIST and for its device's own compute\n"
+          "capability, assembled from the PTX with its .target set to that\n"
+          "architecture. An architecture ptxas refuses the PTX for gets no cubin and\n"
+          "a note saying why; a cubin the pack already holds is kept. Devices,\n"
+          "sources, other entries and tuning results are copied (docs/NVIDIA.md).\n"
+          "  --nv-arch LIST   sm numbers (default 75,80,86,89,90,100,120)\n"
+          "  --ptxas PATH     ptxas to use (default: PATH, then /usr/local/cuda/bin)\n"
+          "  -o FILE          the new pack (written atomically; may be PACK itself)\n"
+          "  --compress-cubins  zlib every cubin (by default the cubin for its\n"
+          "                   device's own architecture is stored as it is)\n"
+          "  -q, --quiet      no notes, no summary line\n"
+          "  -h, --help       this text\n"
+          "Exit status: 0, 1 on a damaged pack, no ptxas, or a file that cannot be\n"
           "written, 2 on a usage error.\n",
           f);
 }

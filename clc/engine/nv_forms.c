@@ -181,6 +181,7 @@ int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *ar
         remember(&pc, name, rc == 0);
         if (rc != 0) {
             add_note(r, "no cubin for %s: %.*s", name, REASON_MAX, reason(msg));
+            r->n_refused++;
             continue;
         }
         r->cubins[r->n_cubins++] = (nvf_cubin){arch, cubin, size};

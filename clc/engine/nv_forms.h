@@ -49,6 +49,7 @@ typedef struct nvf_result {
     nvf_cubin cubins[NVF_MAX_ARCHS + 1];
     char *notes;                    /* "; "-separated: each architecture
                                        skipped and why; malloc'd or NULL */
+    size_t n_refused;               /* architectures ptxas refused the PTX for */
     int ptxas_runs;                 /* how many times ptxas ran */
 } nvf_result;
 
