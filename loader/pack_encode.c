@@ -180,10 +180,13 @@ static int cmp_source(const encoder *e, size_t ia, size_t ib)
 }
 
 /* Entries whose binaries are alike enough to delta: everything but the
- * defines equal. */
+ * defines equal, and for cubins also any arch (one program's cubins for
+ * sm_80, sm_86 and sm_89, or sm_100 and sm_120, differ in a few hundred
+ * bytes; docs/bench/nvidia-multiarch-size.md). */
 static int same_group(const w_entry *a, const w_entry *b)
 {
-    return a->device == b->device && a->kind == b->kind && a->arch == b->arch &&
+    return a->device == b->device && a->kind == b->kind &&
+           (a->arch == b->arch || a->kind == CLCPACK_KIND_CUBIN) &&
            memcmp(a->wg, b->wg, sizeof a->wg) == 0 && strcmp(a->kernel, b->kernel) == 0;
 }
 
@@ -206,9 +209,14 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
 {
     const w_entry *e = &enc->w->entries[enc->ent_order[pos]];
     clcpack_status st;
-    if (e->kind == CLCPACK_KIND_CUBIN && !(enc->w->flags & CLCPACK_WRITE_COMPRESS_CUBINS)) {
+    const clcpack_device_info *dev = &enc->w->devices[e->device];
+    if (e->kind == CLCPACK_KIND_CUBIN && !(enc->w->flags & CLCPACK_WRITE_COMPRESS_CUBINS) &&
+        e->arch == dev->nv_cc_major * 10 + dev->nv_cc_minor) {
         /* A cubin loads in tens of microseconds: inflating it would cost
-         * more than the driver call, checking it in place costs a tenth. */
+         * more than the driver call, checking it in place costs a tenth.
+         * Only the cubin for the build device's own architecture: those for
+         * other architectures (clc-pack --nv-arch) are compressed like any
+         * binary, since they serve devices the pack was not built on. */
         enc->ent_blobs[pos] = (blob){NULL, e->size, PK_CODEC_STORED, CLCPACK_NONE, 1, 0};
         return CLCPACK_OK;
     }

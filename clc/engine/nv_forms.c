@@ -101,6 +101,13 @@ static void remember(probe_ctx *c, const char *name, int accepted)
     }
 }
 
+/* Targets the ptxas in use does not know (CUDA 13 has none below sm_75),
+ * remembered for the life of the process: a worker or a retarget run uses
+ * one ptxas, and one thread. */
+#define UNKNOWN_MAX 32
+static char unknown[UNKNOWN_MAX][PTX_ARCH_NAME_MAX];
+static size_t n_unknown;
+
 static int ptxas_probe(void *vctx, const char *text, size_t len, const char *arch_name)
 {
     probe_ctx *c = vctx;
@@ -109,12 +116,19 @@ static int ptxas_probe(void *vctx, const char *text, size_t len, const char *arc
         for (size_t i = 0; i < c->n; i++)
             if (strcmp(c->name[i], arch_name) == 0)
                 return c->accepted[i];
+    for (size_t i = 0; i < n_unknown; i++)
+        if (strcmp(unknown[i], arch_name) == 0)
+            return 0;
     unsigned char *cubin = NULL;
     size_t size = 0;
-    char msg[64];
+    char msg[1024];
     (*c->runs)++;
     int ok = ptxas_compile(c->ptxas, text, len, arch_name, &cubin, &size, msg, sizeof msg) == 0;
     free(cubin);
+    /* ptxas's words for a target it was not built for: no need to ask
+     * again for the next variant. */
+    if (!ok && strstr(msg, "is not defined for option") && n_unknown < UNKNOWN_MAX)
+        bfmt(unknown[n_unknown++], PTX_ARCH_NAME_MAX, "%s", arch_name);
     return ok;
 }
 
