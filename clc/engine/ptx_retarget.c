@@ -201,6 +201,17 @@ int ptx_portable(const void *text, size_t len, ptx_probe_fn probe, void *ctx, ch
     while (hi < N_VERSIONS && VERSIONS[hi] < own_version)
         hi++;
     size_t top = hi;
+    /* The target's first version first: the code NVIDIA's compiler emits
+     * for OpenCL C rarely needs a later one, and then one probe settles it. */
+    if (floor && lo < hi) {
+        int r = try_form(text, len, name, VERSIONS[lo], probe, ctx, tries);
+        if (r < 0)
+            return -1;
+        if (r == 1)
+            hi = lo;
+        else
+            lo++;
+    }
     while (floor && lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int r = try_form(text, len, name, VERSIONS[mid], probe, ctx, tries);

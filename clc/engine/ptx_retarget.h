@@ -47,9 +47,9 @@ typedef int (*ptx_probe_fn)(void *ctx, const char *text, size_t len, const char 
 
 /* The most portable form of the text: the lowest known target that the
  * probe accepts (targets above the text's own are never tried), then with
- * that target the lowest known ISA version the probe accepts, found by a
- * binary search between the target's ptx_min_version and the text's own
- * version (acceptance is taken to grow with the version). At most
+ * that target the lowest known ISA version the probe accepts: the
+ * target's ptx_min_version first, then a binary search up to the text's
+ * own version (acceptance is taken to grow with the version). At most
  * PTX_PORTABLE_MAX_TRIES probes; *tries says how many were made.
  * On 0, *out (malloc'd, NUL-terminated, *out_len without the NUL) holds the
  * form, *arch its sm number and *version its ISA version; when nothing
