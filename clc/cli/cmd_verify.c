@@ -25,6 +25,7 @@ typedef struct verify_args {
     const char *device;      /* NULL: the devices the pack was built for */
     const char *platform;
     const char *kernels_dir;
+    uint32_t load_flags;     /* --no-cubin: CLCPACK_LOAD_NO_CUBIN */
 } verify_args;
 
 /* Decodes every source and entry; returns the number of bad ones. */
@@ -169,7 +170,8 @@ static void load_on_device(const clcpack *p, const ds_device *d, const mf_manife
         clcpack_key key = pt_key(&ei);
         clcpack_load_report rep;
         cl_program prog = NULL;
-        clcpack_status st = clcpack_create_program(p, &key, ctx, d->device, NULL, &prog, &rep, &e);
+        clcpack_load_options lo = {sizeof lo, va->load_flags};
+        clcpack_status st = clcpack_create_program(p, &key, ctx, d->device, &lo, &prog, &rep, &e);
         if (st != CLCPACK_OK) {
             lc->failed++;
             cli_error("%s: not loaded: %s", label, e.message);
@@ -280,8 +282,9 @@ int cmd_verify(int argc, char **argv)
         {"device", required_argument, NULL, 'd'},  {"platform", required_argument, NULL, 'P'},
         {"kernels", required_argument, NULL, 'K'}, {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},       {"help", no_argument, NULL, 'h'},
+        {"no-cubin", no_argument, NULL, 'N'},
         {NULL, 0, NULL, 0}};
-    verify_args va = {NULL, 0, 0, NULL, NULL, "kernels"};
+    verify_args va = {NULL, 0, 0, NULL, NULL, "kernels", 0};
     int c;
     opterr = 0;
     optind = 1;
@@ -292,6 +295,9 @@ int cmd_verify(int argc, char **argv)
             break;
         case 'C':
             va.check = 1;
+            break;
+        case 'N':
+            va.load_flags |= CLCPACK_LOAD_NO_CUBIN;
             break;
         case 'd':
             va.device = optarg;
@@ -324,6 +330,8 @@ int cmd_verify(int argc, char **argv)
         return cli_usage_error("verify", "verify: --check needs --load");
     if ((va.device || va.platform) && !va.load)
         return cli_usage_error("verify", "verify: --device and --platform need --load");
+    if (va.load_flags && !va.load)
+        return cli_usage_error("verify", "verify: --no-cubin needs --load");
     va.path = argv[optind];
 
     static mf_manifest manifest;

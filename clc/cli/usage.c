@@ -104,6 +104,8 @@ void usage_verify(FILE *f)
           "  --check          with --load: run each loaded program on random data and\n"
           "                   compare with the CPU reference (needs the manifest)\n"
           "  --kernels DIR    kernel folder for --check (default: kernels)\n"
+          "  --no-cubin       with --load: skip cubins (CLCPACK_LOAD_NO_CUBIN), so NVIDIA\n"
+          "                   devices load the PTX\n"
           "  --device SPEC    load on these devices (as for pack)\n"
           "  --platform NAME  only platforms whose name contains NAME\n"
           "  -q, -v           less, more output\n"
