@@ -41,10 +41,11 @@ if ! PTXAS=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null); then
     cli_done
 fi
 
+n=$("$CLC" list "$FIXTURE" | grep -c ' ptx/sm_')
 run "$CLC" retarget "$FIXTURE" --nv-arch 75,80,86,89,90,100,120 -o all.clcpack
 expect_rc 0 "retarget the PTX-only fixture"
-expect_err "cubins added: sm_75 4, sm_80 4, sm_86 4, sm_89 4, sm_90 4, sm_100 4, sm_120 4" \
-    "the summary counts the cubins per architecture"
+expect_err "cubins added: sm_75 $n, sm_80 $n, sm_86 $n, sm_89 $n, sm_90 $n, sm_100 $n, sm_120 $n" \
+    "the summary counts the cubins per architecture ($n PTX entries)"
 run "$CLC" list all.clcpack
 for a in 75 80 86 89 90 100 120; do
     expect_out "cubin/sm_$a " "list shows sm_$a cubins"
@@ -93,7 +94,7 @@ run "$CLC" retarget "$FIXTURE" --nv-arch 75,80,90 --ptxas ./ptxas -o some.clcpac
 expect_rc 0 "an architecture refused is not an error"
 expect_err "no cubin for sm_80: program.ptx, line 9; error : sm_80 refused here" \
     "the note gives ptxas's reason"
-expect_err "4 refused by ptxas" "the summary counts the refusals"
+expect_err "$n refused by ptxas" "the summary counts the refusals"
 run "$CLC" list some.clcpack
 expect_no_out "cubin/sm_80 " "no sm_80 cubin"
 expect_out "cubin/sm_75 " "the other architectures have theirs"

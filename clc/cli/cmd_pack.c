@@ -464,7 +464,9 @@ int cmd_pack(int argc, char **argv)
     }
 
     char ptxas[PTXAS_PATH_MAX] = "";
-    if (a.ptxas && ptxas_find(a.ptxas, ptxas) != 0)
+    /* --ptxas none: PTX only, as the driver gave it (docs/NVIDIA.md). */
+    int no_ptxas = a.ptxas && strcmp(a.ptxas, "none") == 0;
+    if (a.ptxas && !no_ptxas && ptxas_find(a.ptxas, ptxas) != 0)
         return cli_usage_error(NULL, "%s", ptxas);
 
     static mf_manifest manifest;
@@ -543,7 +545,7 @@ int cmd_pack(int argc, char **argv)
             any_nvidia = 1;
     }
     run.n_dev = kept;
-    if (any_nvidia && !ptxas[0]) {
+    if (any_nvidia && !ptxas[0] && !no_ptxas) {
         char where[PTXAS_PATH_MAX];
         if (ptxas_find(NULL, where) == 0)
             bfmt(ptxas, sizeof ptxas, "%s", where);
