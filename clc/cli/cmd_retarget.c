@@ -149,10 +149,11 @@ static int retarget_entry(void *vctx, const char *path, const clcpack *p, size_t
     int rc = nvf_make(c->ptxas, spec->binary, spec->binary_size, c->archs,
                       dev.nv_cc_major * 10 + dev.nv_cc_minor, &held, &c->last);
     c->runs += (size_t)c->last.ptxas_runs;
-    if (c->last.notes)
-        cli_note("%s: %s", label, c->last.notes);
-    if (rc != 0 && !c->last.notes)
-        cli_note("%s: PTX kept as it is", label);
+    for (size_t i = 0; i < c->last.n_refused; i++)
+        cli_note("%s: no cubin for sm_%u: %s", label, (unsigned)c->last.refused[i].arch,
+                 c->last.refused[i].reason);
+    if (rc != 0)
+        cli_note("%s: %s", label, c->last.notes ? c->last.notes : "PTX kept as it is");
     if (c->last.ptx) {
         spec->binary = c->last.ptx;
         spec->binary_size = c->last.ptx_size;

@@ -12,8 +12,6 @@
 #include "ptxas_run.h"
 #include "value_list.h"
 
-/* ptxas's reason for a refusal is cut to this in a note. */
-#define REASON_MAX 240
 
 int nvf_parse_archs(const char *text, nvf_archs *out, char err[NVF_ERR_MAX])
 {
@@ -132,12 +130,17 @@ static int ptxas_probe(void *vctx, const char *text, size_t len, const char *arc
     return ok;
 }
 
-/* ptxas's message without the temporary file's path: "program.ptx, line
- * 12; error : ..." reads the same for every variant. */
-static const char *reason(const char *msg)
+/* ptxas's message without the temporary file's path ("program.ptx, line
+ * 12; error : ..." reads the same for every variant) and without the
+ * "ptxas fatal : Ptx assembly aborted" that follows every error. */
+static void reason(const char *msg, char out[NVF_REASON_MAX])
 {
     const char *p = strstr(msg, "program.ptx");
-    return p ? p : msg;
+    if (!p)
+        p = msg;
+    const char *end = strstr(p, " ptxas fatal");
+    size_t n = end && end > p ? (size_t)(end - p) : strlen(p);
+    bfmt(out, NVF_REASON_MAX, "%.*s", (int)n, p);
 }
 
 int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *archs,
@@ -194,8 +197,10 @@ int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *ar
         free(form);
         remember(&pc, name, rc == 0);
         if (rc != 0) {
-            add_note(r, "no cubin for %s: %.*s", name, REASON_MAX, reason(msg));
-            r->n_refused++;
+            struct nvf_refusal *f = &r->refused[r->n_refused++];
+            f->arch = arch;
+            reason(msg, f->reason);
+            add_note(r, "no cubin for %s: %s", name, f->reason);
             continue;
         }
         r->cubins[r->n_cubins++] = (nvf_cubin){arch, cubin, size};

@@ -19,6 +19,7 @@
 #define NVF_MAX_ARCHS 16
 #define NVF_DEFAULT_ARCHS "75,80,86,89,90,100,120"
 #define NVF_ERR_MAX 256
+#define NVF_REASON_MAX 240
 
 typedef struct nvf_archs {
     size_t n;
@@ -50,6 +51,10 @@ typedef struct nvf_result {
     char *notes;                    /* "; "-separated: each architecture
                                        skipped and why; malloc'd or NULL */
     size_t n_refused;               /* architectures ptxas refused the PTX for */
+    struct nvf_refusal {
+        uint32_t arch;
+        char reason[NVF_REASON_MAX]; /* ptxas's first message, one line */
+    } refused[NVF_MAX_ARCHS + 1];
     int ptxas_runs;                 /* how many times ptxas ran */
 } nvf_result;
 
