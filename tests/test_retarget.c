@@ -266,6 +266,10 @@ static void test_refused(void)
               !strstr(r.notes, "/clc-pack-ptxas-"),
           "the notes give ptxas's reason, without its temporary path: %s",
           r.notes ? r.notes : "(none)");
+    CHECK(r.refused[0].arch == 75 && r.refused[3].arch == 89 &&
+              strstr(r.refused[0].reason, "program.ptx, line ") == r.refused[0].reason &&
+              !strstr(r.refused[0].reason, "ptxas fatal"),
+          "one reason per architecture, ptxas's first message: %s", r.refused[0].reason);
     CHECK(r.ptx && r.ptx_arch == 90, "the portable form stays sm_90 (%u)", (unsigned)r.ptx_arch);
     for (size_t i = 0; i < r.n_cubins; i++) {
         cubin_elf h;
