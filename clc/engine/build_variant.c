@@ -199,7 +199,6 @@ static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_r
             (bv_form){CLCPACK_KIND_CUBIN, nr.cubins[i].arch, nr.cubins[i].data, nr.cubins[i].size};
         nr.cubins[i].data = NULL;
     }
-    nr.n_cubins = 0;
     if (nr.notes) {
         r->note = nr.notes;
         nr.notes = NULL;
