@@ -286,8 +286,10 @@ static void test_refused(void)
           "architectures already held are not made again");
     nvf_result_free(&r);
 
-    /* Through the CLI: the pack is written, the notes name the entry. */
-    nvfx_entry one = {"scale", "", "needs_sm90.ptx", NULL, {NULL}, {NULL}, 0, {64, 1, 1}};
+    /* Through the CLI: the pack is written, and the PTX entry keeps its
+     * tuning record. */
+    nvfx_entry one = {"scale", "", "needs_sm90.ptx", NULL, {NULL}, {NULL}, 0, {64, 1, 1},
+                      123456};
     char in[300], out[300];
     snprintf(in, sizeof in, "%s/sm90.clcpack", tmp);
     snprintf(out, sizeof out, "%s/sm90-all.clcpack", tmp);
@@ -296,8 +298,22 @@ static void test_refused(void)
     CHECK(run_cmd(cmd_retarget, argv) == 0, "retarget succeeds with architectures refused");
     clcpack *p = NULL;
     clcpack_error e;
-    if (CHECK(clcpack_open_file(out, &p, &e) == CLCPACK_OK, "open %s", out))
+    if (CHECK(clcpack_open_file(out, &p, &e) == CLCPACK_OK, "open %s", out)) {
         CHECK(clcpack_entry_count(p) == 4, "PTX and 3 cubins (%zu)", clcpack_entry_count(p));
+        size_t tuned = 0;
+        for (size_t i = 0; i < clcpack_entry_count(p); i++) {
+            clcpack_entry_info o;
+            clcpack_tuning t;
+            if (clcpack_get_entry(p, i, &o) == CLCPACK_OK && clcpack_entry_tuning_count(p, i) &&
+                clcpack_get_entry_tuning(p, i, 0, &t) == CLCPACK_OK) {
+                tuned++;
+                CHECK(o.kind == CLCPACK_KIND_PTX && t.median_ns == 123456 && t.runs == 11,
+                      "the tuning stays on the PTX entry (kind %d, %llu ns)", (int)o.kind,
+                      (unsigned long long)t.median_ns);
+            }
+        }
+        CHECK(tuned == 1, "one tuned entry (%zu)", tuned);
+    }
     clcpack_close(p);
     free(ptx);
 }

@@ -9,13 +9,13 @@
 
 const nvfx_entry nvfx_fixture[] = {
     {"Convolve_Def", "conv-grey", "conv_fw3.ptx", "amd_convolve.cl",
-     {"FILTER_WIDTH"}, {"3"}, 1, {16, 16, 1}},
+     {"FILTER_WIDTH"}, {"3"}, 1, {16, 16, 1}, 0},
     {"Convolve_Def", "conv-grey", "conv_fw7.ptx", "amd_convolve.cl",
-     {"FILTER_WIDTH"}, {"7"}, 1, {16, 16, 1}},
+     {"FILTER_WIDTH"}, {"7"}, 1, {16, 16, 1}, 0},
     {"reda_local", "conv-rgba", "reda_local_fw5.ptx", NULL,
      {"FILTER_WIDTH", "HALF_FILTER_SIZE", "TWICE_HALF_FILTER_SIZE"}, {"5", "2", "4"}, 3,
-     {8, 8, 1}},
-    {"poly_naive", "poly", "poly_wg64.ptx", "intel_poly.cl", {NULL}, {NULL}, 0, {64, 1, 1}},
+     {8, 8, 1}, 0},
+    {"poly_naive", "poly", "poly_wg64.ptx", "intel_poly.cl", {NULL}, {NULL}, 0, {64, 1, 1}, 0},
 };
 const size_t nvfx_fixture_count = sizeof nvfx_fixture / sizeof nvfx_fixture[0];
 
@@ -119,6 +119,10 @@ int nvfx_write_pack(const clcpack_device_info *dev, const char *data_dir,
         spec.binary = ptx;
         spec.binary_size = size;
         clcpack_status st = clcpack_writer_add_entry(w, &spec, &ce);
+        if (st == CLCPACK_OK && e[i].tune_ns) {
+            clcpack_tuning t = {0, 2048, 2048, 11, e[i].tune_ns};
+            st = clcpack_writer_add_tuning(w, &spec, &t, &ce);
+        }
         free(ptx);
         if (st != CLCPACK_OK) {
             snprintf(err, 256, "%.40s: %.200s", e[i].ptx_file, ce.message);

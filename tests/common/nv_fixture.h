@@ -20,6 +20,7 @@ typedef struct nvfx_entry {
     const char *define_names[4], *define_values[4];
     size_t define_count;
     unsigned wg[3];
+    unsigned long long tune_ns;     /* not 0: a tuning record with this median */
 } nvfx_entry;
 
 /* The development fixture's entries (4 kernels, tests/data/nvidia/README.md). */
