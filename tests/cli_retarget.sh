@@ -24,6 +24,9 @@ expect_rc 2 "a bad --nv-arch"
 expect_err "--nv-arch 75,sm_80: 'sm_80'" "names the bad item"
 run "$CLC" retarget "$FIXTURE" --nv-arch 7 -o x.clcpack
 expect_rc 2 "an arch below 30"
+run "$CLC" retarget "$FIXTURE" -j 0 -o x.clcpack
+expect_rc 2 "-j 0"
+expect_err "-j 0: expected a number of jobs" "names -j"
 run "$CLC" retarget "$FIXTURE" --ptxas /nonexistent/ptxas -o x.clcpack
 expect_rc 2 "a --ptxas that is not there"
 expect_err "--ptxas /nonexistent/ptxas: not an executable file" "names the --ptxas path"
@@ -98,6 +101,9 @@ expect_err "$n refused by ptxas" "the summary counts the refusals"
 run "$CLC" list some.clcpack
 expect_no_out "cubin/sm_80 " "no sm_80 cubin"
 expect_out "cubin/sm_75 " "the other architectures have theirs"
+
+run "$CLC" retarget "$FIXTURE" -j 1 -q -o one-job.clcpack
+expect_true "one job or several: the same bytes" cmp -s all.clcpack one-job.clcpack
 
 # In place, and again: the cubins held are kept, nothing changes.
 cp all.clcpack inplace.clcpack

@@ -176,7 +176,7 @@ void usage_merge(FILE *f)
 void usage_retarget(FILE *f)
 {
     fputs("Usage: clc-pack retarget PACK [--nv-arch LIST] [--ptxas PATH] -o FILE\n"
-          "                             [--compress-cubins]\n"
+          "                             [-j N] [--compress-cubins]\n"
           "\n"
           "Adds cubins for more NVIDIA architectures to an existing pack, on any\n"
           "machine with NVIDIA's ptxas (no GPU needed). Every PTX entry is stored in\n"
@@ -189,6 +189,7 @@ void usage_retarget(FILE *f)
           "  --nv-arch LIST   sm numbers (default 75,80,86,89,90,100,120)\n"
           "  --ptxas PATH     ptxas to use (default: PATH, then /usr/local/cuda/bin)\n"
           "  -o FILE          the new pack (written atomically; may be PACK itself)\n"
+          "  -j, --jobs N     ptxas runs for N entries at a time (default: the cores)\n"
           "  --compress-cubins  zlib every cubin (by default the cubin for its\n"
           "                   device's own architecture is stored as it is)\n"
           "  -q, --quiet      no notes, no summary line\n"

@@ -1,6 +1,7 @@
 /* nv_forms.c — the portable PTX and one cubin per architecture (nv_forms.h). */
 #include "nv_forms.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,11 +101,30 @@ static void remember(probe_ctx *c, const char *name, int accepted)
 }
 
 /* Targets the ptxas in use does not know (CUDA 13 has none below sm_75),
- * remembered for the life of the process: a worker or a retarget run uses
- * one ptxas, and one thread. */
+ * remembered for the life of the process (a worker or a retarget run uses
+ * one ptxas); retarget's threads share it. */
 #define UNKNOWN_MAX 32
 static char unknown[UNKNOWN_MAX][PTX_ARCH_NAME_MAX];
 static size_t n_unknown;
+static pthread_mutex_t unknown_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int is_unknown(const char *arch_name)
+{
+    pthread_mutex_lock(&unknown_lock);
+    int found = 0;
+    for (size_t i = 0; i < n_unknown && !found; i++)
+        found = strcmp(unknown[i], arch_name) == 0;
+    pthread_mutex_unlock(&unknown_lock);
+    return found;
+}
+
+static void add_unknown(const char *arch_name)
+{
+    pthread_mutex_lock(&unknown_lock);
+    if (n_unknown < UNKNOWN_MAX)
+        bfmt(unknown[n_unknown++], PTX_ARCH_NAME_MAX, "%s", arch_name);
+    pthread_mutex_unlock(&unknown_lock);
+}
 
 static int ptxas_probe(void *vctx, const char *text, size_t len, const char *arch_name)
 {
@@ -114,9 +134,8 @@ static int ptxas_probe(void *vctx, const char *text, size_t len, const char *arc
         for (size_t i = 0; i < c->n; i++)
             if (strcmp(c->name[i], arch_name) == 0)
                 return c->accepted[i];
-    for (size_t i = 0; i < n_unknown; i++)
-        if (strcmp(unknown[i], arch_name) == 0)
-            return 0;
+    if (is_unknown(arch_name))
+        return 0;
     unsigned char *cubin = NULL;
     size_t size = 0;
     char msg[1024];
@@ -125,8 +144,8 @@ static int ptxas_probe(void *vctx, const char *text, size_t len, const char *arc
     free(cubin);
     /* ptxas's words for a target it was not built for: no need to ask
      * again for the next variant. */
-    if (!ok && strstr(msg, "is not defined for option") && n_unknown < UNKNOWN_MAX)
-        bfmt(unknown[n_unknown++], PTX_ARCH_NAME_MAX, "%s", arch_name);
+    if (!ok && strstr(msg, "is not defined for option"))
+        add_unknown(arch_name);
     return ok;
 }
 

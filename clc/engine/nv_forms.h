@@ -8,7 +8,8 @@
  * one-line note; that is never an error.
  *
  * Used by the build workers (build_variant.c) and by `clc-pack retarget`.
- * Runs ptxas (ptxas_run.h); prints nothing.
+ * Runs ptxas (ptxas_run.h); prints nothing. nvf_make may run in several
+ * threads at once.
  */
 #ifndef CLC_NV_FORMS_H
 #define CLC_NV_FORMS_H
