@@ -133,6 +133,14 @@ static void check_retargeted(const char *in_path, const char *out_path)
             CHECK(o.arch == 75 && strstr((char *)bin, "\n.target sm_75, texmode_independent"),
                   "%s: the stored PTX is the portable form, sm_75 (arch %u)", o.kernel,
                   (unsigned)o.arch);
+            /* What a driver will JIT-compile: ptxas takes it as it is. */
+            unsigned char *cubin = NULL;
+            size_t cubin_size = 0;
+            char msg[512] = "";
+            CHECK(ptxas_compile(ptxas, bin, size, "sm_75", &cubin, &cubin_size, msg,
+                                sizeof msg) == 0,
+                  "%s: ptxas accepts the portable PTX as it is: %s", o.kernel, msg);
+            free(cubin);
         } else if (o.kind == CLCPACK_KIND_CUBIN) {
             cubins++;
             cubin_elf h;
