@@ -37,7 +37,7 @@ head -c 300 "$FIXTURE" >cut.clcpack
 run "$CLC" retarget cut.clcpack -o x.clcpack
 expect_rc 1 "a damaged pack"
 expect_err "cut.clcpack" "names the damaged pack"
-[ -e x.clcpack ] && bad "no output after an error" || ok "no output after an error"
+if [ -e x.clcpack ]; then bad "no output after an error"; else ok "no output after an error"; fi
 
 if ! PTXAS=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null); then
     echo "note: no ptxas on PATH nor in /usr/local/cuda/bin: the retarget runs are skipped"
@@ -80,10 +80,16 @@ sys.exit(0 if b[:4] == b'\x7fELF' and machine == 190 and sm == $a else 1)"; then
     else
         bad "sm$a.cubin: EM_CUDA for sm_$a"
     fi
-    if command -v cuobjdump >/dev/null 2>&1; then
-        cuobjdump -elf sm$a.cubin 2>/dev/null | grep -q "sm_$a" && ok "cuobjdump: sm_$a" ||
-            bad "cuobjdump does not say sm_$a"
-    fi
+    # cuobjdump -sass says "code for sm_75", nvdisasm ".target sm_75": those
+    # of ptxas's own CUDA, when it has them.
+    for tool in "cuobjdump -sass" nvdisasm; do
+        [ -x "$(dirname "$PTXAS")/${tool%% *}" ] || continue
+        if "$(dirname "$PTXAS")"/$tool sm$a.cubin 2>/dev/null | grep -qiE "sm_?$a([^0-9]|\$)"; then
+            ok "${tool%% *}: sm_$a"
+        else
+            bad "${tool%% *} does not say sm_$a"
+        fi
+    done
 done
 
 # A ptxas that refuses sm_80: that cubin is skipped with ptxas's reason.

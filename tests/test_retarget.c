@@ -68,28 +68,33 @@ static unsigned char *read_entry(const clcpack *p, size_t i, size_t *size)
     return buf;
 }
 
-/* cuobjdump, when installed, names the SM of a cubin file too. */
+/* cuobjdump and nvdisasm, where installed beside ptxas, name the SM of a
+ * cubin file too: "code for sm_75", ".target sm_75". */
 static void check_with_cuobjdump(const unsigned char *cubin, size_t size, uint32_t arch)
 {
-    char tool[PTXAS_PATH_MAX + 16];
+    static const char *const tools[] = {"cuobjdump -sass", "nvdisasm"};
     size_t dl = strlen(ptxas);
     if (dl < 5)
         return;
-    snprintf(tool, sizeof tool, "%.*scuobjdump", (int)(dl - 5), ptxas);
-    if (access(tool, X_OK) != 0)
-        return;
-    char path[300], cmd[PTXAS_PATH_MAX + 700];
+    char path[300];
     snprintf(path, sizeof path, "%s/one.cubin", tmp);
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(cubin, 1, size, f) != size) {
+    for (size_t t = 0; t < 2; t++) {
+        char tool[PTXAS_PATH_MAX + 16], cmd[2 * PTXAS_PATH_MAX + 400];
+        const char *space = strchr(tools[t], ' ');
+        size_t nl = space ? (size_t)(space - tools[t]) : strlen(tools[t]);
+        snprintf(tool, sizeof tool, "%.*s%.*s", (int)(dl - 5), ptxas, (int)nl, tools[t]);
+        if (access(tool, X_OK) != 0)
+            continue;
+        FILE *f = fopen(path, "wb");
+        int written = f && fwrite(cubin, 1, size, f) == size;
         if (f)
             fclose(f);
-        return;
+        if (!written)
+            continue;
+        snprintf(cmd, sizeof cmd, "'%s'%s '%s' 2>/dev/null | grep -qiE 'sm_?%u([^0-9]|$)'", tool,
+                 space ? space : "", path, (unsigned)arch);
+        CHECK(system(cmd) == 0, "%s names sm_%u", tools[t], (unsigned)arch);
     }
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "'%s' -elf '%s' 2>/dev/null | grep -q 'sm_%u'", tool, path,
-             (unsigned)arch);
-    CHECK(system(cmd) == 0, "cuobjdump -elf names sm_%u", (unsigned)arch);
 }
 
 /* Every PTX entry of in has, in out, its portable PTX and a cubin for each
