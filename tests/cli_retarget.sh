@@ -39,6 +39,16 @@ expect_rc 1 "a damaged pack"
 expect_err "cut.clcpack" "names the damaged pack"
 if [ -e x.clcpack ]; then bad "no output after an error"; else ok "no output after an error"; fi
 
+# A pack without PTX (PoCL's native binaries) is copied as it is.
+run "$CLC" --kernels "$KERNELS" --device cpu --kernel Convolve_Def --widths 3 --wg 8x8 --tune \
+    --tune-size 64x64 --tune-runs 10 -q -o cpu.clcpack
+expect_rc 0 "a tuned CPU pack"
+run "$CLC" retarget cpu.clcpack --ptxas /bin/true -o cpu-copy.clcpack
+expect_rc 0 "retarget a pack without PTX"
+expect_err "0 PTX; cubins added: none" "the summary says there was nothing to do"
+expect_true "its devices, sources, entries and timings are copied byte for byte" \
+    cmp -s cpu.clcpack cpu-copy.clcpack
+
 if ! PTXAS=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null); then
     echo "note: no ptxas on PATH nor in /usr/local/cuda/bin: the retarget runs are skipped"
     cli_done
