@@ -2,7 +2,7 @@
  * main.c — clc-pack's entry point: picks the subcommand (commands.h).
  * `clc-pack [pack] [options]` builds a pack (packing is the default when the
  * first argument is an option or there is none); list, verify, extract,
- * embed and merge read packs; --worker is the internal build worker
+ * embed, merge and retarget read packs; --worker is the internal build worker
  * (worker_main.h).
  */
 #include <stdio.h>
