@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Makes tests/data/nvidia/ptx_only.clcpack, the PTX-only pack the retarget
 # tests use (tests/test_retarget.c, tests/cli_retarget.sh), on a machine
-# with an NVIDIA GPU and NVIDIA's OpenCL driver: 5 entries of 3 kernels as
-# the driver compiles them (Convolve_Def and reda_local at filter widths 3
-# and 7, work-group 16x16; poly_naive at work-group 64), with their sources
-# and no cubins (--ptxas none). Each entry is loaded back from its PTX and
-# checked against the CPU reference before the pack is kept.
+# with an NVIDIA GPU and NVIDIA's OpenCL driver: 3 kernels as the driver
+# compiles them (Convolve_Def and reda_local at filter width 5, work-group
+# 16x16; poly_numcoeffs with NUMCOEFFS=8 at work-group 64), with their
+# sources and no cubins (--ptxas none). Each entry is loaded back from its
+# PTX and checked against the CPU reference before the pack is kept.
 # Usage: scripts/make_ptx_fixture.sh OUT.clcpack
 set -euo pipefail
 if [ $# -ne 1 ]; then
@@ -24,9 +24,10 @@ clc=build/clc-pack
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-$clc --device gpu --ptxas none --kernel Convolve_Def --kernel reda_local --widths 3,7 \
+$clc --device gpu --ptxas none --kernel Convolve_Def --kernel reda_local --widths 5 \
     --wg 16x16 -q -o "$work/conv.clcpack"
-$clc --device gpu --ptxas none --kernel poly_naive --wg 64 -q -o "$work/poly.clcpack"
+$clc --device gpu --ptxas none --kernel poly_numcoeffs -D NUMCOEFFS=8 --wg 64 -q \
+    -o "$work/poly.clcpack"
 $clc merge "$work/conv.clcpack" "$work/poly.clcpack" -q -o "$work/fixture.clcpack"
 $clc verify --load --check --device gpu "$work/fixture.clcpack"
 if $clc list "$work/fixture.clcpack" | grep -q ' cubin/'; then
