@@ -434,7 +434,7 @@ static void tune_widths(const bj_list *plan, char *buf, size_t cap)
 /* The worker command line: tool --worker --kernels DIR --device P:D... */
 static char **worker_argv(const pack_run *run, const char *ptxas)
 {
-    size_t n = 0, cap = 16 + 2 * run->n_dev;
+    size_t n = 0, cap = 32 + 2 * run->n_dev; /* every option below, and the NULL */
     char **argv = calloc(cap, sizeof *argv);
     if (!argv)
         return NULL;
@@ -462,6 +462,10 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
     if (ptxas && *ptxas) {
         argv[n++] = strdup("--ptxas");
         argv[n++] = strdup(ptxas);
+        char archs[8 * NVF_MAX_ARCHS];
+        nvf_format_archs(&run->a->nv_archs, archs, sizeof archs);
+        argv[n++] = strdup("--nv-arch");
+        argv[n++] = strdup(archs);
     }
     if (run->a->no_check)
         argv[n++] = strdup("--no-check");
@@ -527,7 +531,9 @@ int cmd_pack(int argc, char **argv)
     }
 
     char ptxas[PTXAS_PATH_MAX] = "";
-    if (a.ptxas && ptxas_find(a.ptxas, ptxas) != 0)
+    /* --ptxas none: PTX only, as the driver gave it (docs/NVIDIA.md). */
+    int no_ptxas = a.ptxas && strcmp(a.ptxas, "none") == 0;
+    if (a.ptxas && !no_ptxas && ptxas_find(a.ptxas, ptxas) != 0)
         return cli_usage_error(NULL, "%s", ptxas);
 
     if (a.check_cmd) {
@@ -680,7 +686,7 @@ int cmd_pack(int argc, char **argv)
             any_nvidia = 1;
     }
     run.n_dev = kept;
-    if (any_nvidia && !ptxas[0]) {
+    if (any_nvidia && !ptxas[0] && !no_ptxas) {
         char where[PTXAS_PATH_MAX];
         if (ptxas_find(NULL, where) == 0)
             bfmt(ptxas, sizeof ptxas, "%s", where);

@@ -19,6 +19,7 @@ int cmd_merge(int argc, char **argv);
 /* `clc-pack --load-worker ...`: the process verify --load loads in
  * (cmd_verify.c); argv[1] is "--load-worker". */
 int verify_load_worker(int argc, char **argv);
+int cmd_retarget(int argc, char **argv);
 
 /* Usage texts (--help); "pack" is the main one. */
 void usage_pack(FILE *f);
@@ -29,6 +30,7 @@ void usage_best(FILE *f);
 void usage_tune_report(FILE *f);
 void usage_embed(FILE *f);
 void usage_merge(FILE *f);
+void usage_retarget(FILE *f);
 void print_version(FILE *f);
 
 #endif /* CLC_COMMANDS_H */

@@ -38,7 +38,8 @@ enum {
     OPT_DEFAULT,
     OPT_REBUILD,
     OPT_UPDATE,
-    OPT_DEPFILE
+    OPT_DEPFILE,
+    OPT_NV_ARCH
 };
 
 /* Adds an axis request; refuses an axis given twice. */
@@ -153,6 +154,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
     a->jobs = cores > 0 ? (cores > PA_MAX_JOBS ? PA_MAX_JOBS : cores) : 1;
     a->tune_width = a->tune_height = 2048;
     a->tune_runs = 11;
+    nvf_parse_archs(NVF_DEFAULT_ARCHS, &a->nv_archs, err);
 
     static const struct option longopts[] = {
         {"kernels", required_argument, NULL, OPT_KERNELS},
@@ -174,6 +176,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"tune-size", required_argument, NULL, OPT_TUNE_SIZE},
         {"tune-runs", required_argument, NULL, OPT_TUNE_RUNS},
         {"depfile", required_argument, NULL, OPT_DEPFILE},
+        {"nv-arch", required_argument, NULL, OPT_NV_ARCH},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -379,6 +382,14 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
                 return -1;
             }
             break;
+        case OPT_NV_ARCH: {
+            char nerr[NVF_ERR_MAX];
+            if (nvf_parse_archs(optarg, &a->nv_archs, nerr) != 0) {
+                bfmt(err, PA_ERR_MAX, "--nv-arch %s: %s", optarg, nerr);
+                return -1;
+            }
+            break;
+        }
         case 'q':
             a->verbosity = -1;
             break;

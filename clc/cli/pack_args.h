@@ -7,6 +7,7 @@
 #define CLC_PACK_ARGS_H
 
 #include "direct_jobs.h"
+#include "nv_forms.h"
 #include "variant_plan.h"
 
 #define PA_ERR_MAX 512
@@ -19,6 +20,7 @@ typedef struct pack_args {
     const char *platform;       /* --platform, or NULL */
     const char *output;         /* -o, or NULL for packs/<device>.clcpack */
     const char *ptxas;          /* --ptxas, or NULL */
+    nvf_archs nv_archs;         /* --nv-arch, default NVF_DEFAULT_ARCHS */
     long jobs;                  /* -j, default the number of online cores */
     int keep_going;             /* --keep-going / -k */
     int no_sources;             /* --no-sources */

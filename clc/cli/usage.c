@@ -22,6 +22,7 @@ void usage_pack(FILE *f)
         "                        [--source] [--kind native|ptx|cubin] -o FILE\n"
         "       clc-pack embed PACK -o FILE [--format asm|c] [--symbol NAME] [--header FILE.h]\n"
         "       clc-pack merge PACK... -o FILE\n"
+        "       clc-pack retarget PACK [--nv-arch LIST] -o FILE\n"
         "       clc-pack best PACK --family F --width N [--device SPEC]\n"
         "       clc-pack tune-report PACK [--family F]\n"
         "       clc-pack --list-devices\n"
@@ -85,10 +86,16 @@ void usage_pack(FILE *f)
         "                       variants it already holds unchanged are reused\n"
         "  --update             reuse what -o holds (the default)\n"
         "  --ptxas PATH         NVIDIA: ptxas for cubins (default: PATH, then\n"
-        "                       /usr/local/cuda/bin); without one, PTX only\n"
+        "                       /usr/local/cuda/bin); without one, PTX only;\n"
+        "                       'none': PTX only, as the driver gave it\n"
+        "  --nv-arch LIST       NVIDIA: a cubin for each sm number of LIST besides the\n"
+        "                       device's own, from the PTX retargeted to it (default\n"
+        "                       75,80,86,89,90,100,120); the PTX stored is its most\n"
+        "                       portable form (docs/NVIDIA.md)\n"
         "  --no-sources         store no kernel sources (no rebuild fallback)\n"
         "  --compress-cubins    zlib the cubins too (about 6x smaller; by default\n"
-        "                       they are stored as they are, to load fastest)\n"
+        "                       those for the device's own architecture are stored\n"
+        "                       as they are, to load fastest)\n"
         "  --no-check           kernels folder: launch each variant once without\n"
         "                       checking its output against the CPU reference\n"
         "  --no-warmup          do not launch at all: on PoCL the binary then lacks the\n"
@@ -134,6 +141,8 @@ void usage_verify(FILE *f)
           "  --check          with --load: run each loaded program on random data and\n"
           "                   compare with the CPU reference (needs the manifest)\n"
           "  --kernels DIR    kernel folder for --check (default: kernels)\n"
+          "  --no-cubin       with --load: skip cubins (CLCPACK_LOAD_NO_CUBIN), so NVIDIA\n"
+          "                   devices load the PTX\n"
           "  --device SPEC    load on these devices (as for pack)\n"
           "  --platform NAME  only platforms whose name contains NAME\n"
           "  -q, -v           less, more output\n"
@@ -201,6 +210,32 @@ void usage_merge(FILE *f)
           "  -q, --quiet      no summary line\n"
           "  -h, --help       this text\n"
           "Exit status: 0, 1 on a conflict, a damaged pack or a file that cannot be\n"
+          "written, 2 on a usage error.\n",
+          f);
+}
+
+void usage_retarget(FILE *f)
+{
+    fputs("Usage: clc-pack retarget PACK [--nv-arch LIST] [--ptxas PATH] -o FILE\n"
+          "                             [-j N] [--compress-cubins]\n"
+          "\n"
+          "Adds cubins for more NVIDIA architectures to an existing pack, on any\n"
+          "machine with NVIDIA's ptxas (no GPU needed). Every PTX entry is stored in\n"
+          "its most portable form (the lowest .target and .version ptxas accepts) and\n"
+          "gets a cubin for each sm number of LIST and for its device's own compute\n"
+          "capability, assembled from the PTX with its .target set to that\n"
+          "architecture. An architecture ptxas refuses the PTX for gets no cubin and\n"
+          "a note saying why; a cubin the pack already holds is kept. Devices,\n"
+          "sources, other entries and tuning results are copied (docs/NVIDIA.md).\n"
+          "  --nv-arch LIST   sm numbers (default 75,80,86,89,90,100,120)\n"
+          "  --ptxas PATH     ptxas to use (default: PATH, then /usr/local/cuda/bin)\n"
+          "  -o FILE          the new pack (written atomically; may be PACK itself)\n"
+          "  -j, --jobs N     ptxas runs for N entries at a time (default: the cores)\n"
+          "  --compress-cubins  zlib every cubin (by default the cubin for its\n"
+          "                   device's own architecture is stored as it is)\n"
+          "  -q, --quiet      no notes, no summary line\n"
+          "  -h, --help       this text\n"
+          "Exit status: 0, 1 on a damaged pack, no ptxas, or a file that cannot be\n"
           "written, 2 on a usage error.\n",
           f);
 }
