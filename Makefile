@@ -44,8 +44,17 @@ BENCH_COMMON_OBJ := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard tests/bench/common
 
 SONAME := libclcpack.so.0
 
+# The interposer (preload/, docs/RECORD.md) that clc-pack record/run load into
+# unmodified applications with LD_PRELOAD. It links no OpenCL loader, and
+# exports only the OpenCL calls it wraps (preload/exports.map): its copy of
+# libclcpack stays private.
+PRELOAD_SRC := $(sort $(wildcard preload/*.c))
+PRELOAD_OBJ := $(PRELOAD_SRC:%.c=$(B)/pic/%.o)
+$(PRELOAD_OBJ): CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Ipreload
+$(B)/clc/cli/preload_launch.o: CPPFLAGS += -DCLCPACK_LIBDIR='"$(LIBDIR)"'
+
 .PHONY: all deps pack test bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
-all: deps $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so
+all: deps $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so
 
 # Installs missing Debian packages when root on a Debian-like system, else
 # prints the command to run and stops.
@@ -70,6 +79,11 @@ $(B)/libclcpack.so: $(LIB_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $(B)/$(SONAME) $^ $(LDLIBS_CL)
 	$(Q)ln -sf $(SONAME) $@
+
+$(B)/libclcpack-preload.so: $(PRELOAD_OBJ) $(B)/libclcpack.a preload/exports.map
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,--version-script=preload/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
+		$(PRELOAD_OBJ) $(B)/libclcpack.a -ldl -lz -lpthread -lm
 
 $(B)/libclc.a: $(CLC_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -141,6 +155,7 @@ install: all
 	install -m 644 $(B)/$(SONAME) $(DESTDIR)$(LIBDIR)/libclcpack.so.$(VERSION)
 	ln -sf libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libclcpack.so
+	install -m 755 $(B)/libclcpack-preload.so $(DESTDIR)$(LIBDIR)/libclcpack-preload.so
 	install -m 644 loader/clcpack.h $(DESTDIR)$(INCLUDEDIR)/clcpack.h
 	install -m 644 $(B)/clcpack.pc $(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc
 	install -m 644 man/clc-pack.1 $(DESTDIR)$(MANDIR)/man1/clc-pack.1
@@ -151,6 +166,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clc-pack $(DESTDIR)$(LIBDIR)/libclcpack.a \
 		$(DESTDIR)$(LIBDIR)/libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libclcpack.so $(DESTDIR)$(INCLUDEDIR)/clcpack.h \
+		$(DESTDIR)$(LIBDIR)/libclcpack-preload.so \
 		$(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc $(DESTDIR)$(MANDIR)/man1/clc-pack.1 \
 		$(DESTDIR)$(MANDIR)/man3/clcpack.3 $(DESTDIR)$(BASHCOMPDIR)/clc-pack
 

@@ -16,6 +16,8 @@ int cmd_best(int argc, char **argv);
 int cmd_tune_report(int argc, char **argv);
 int cmd_embed(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 /* Usage texts (--help); "pack" is the main one. */
 void usage_pack(FILE *f);
@@ -26,6 +28,8 @@ void usage_best(FILE *f);
 void usage_tune_report(FILE *f);
 void usage_embed(FILE *f);
 void usage_merge(FILE *f);
+void usage_record(FILE *f);
+void usage_run(FILE *f);
 void print_version(FILE *f);
 
 #endif /* CLC_COMMANDS_H */

@@ -37,10 +37,14 @@ int main(int argc, char **argv)
         return cmd_embed(argc - 1, argv + 1);
     if (strcmp(cmd, "merge") == 0)
         return cmd_merge(argc - 1, argv + 1);
+    if (strcmp(cmd, "record") == 0)
+        return cmd_record(argc - 1, argv + 1);
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0) {
         usage_pack(stdout);
         return EXIT_OK_STATUS;
     }
-    return cli_usage_error(NULL, "unknown command '%s' (commands: pack, list, verify, extract, embed, merge, best, tune-report)",
+    return cli_usage_error(NULL, "unknown command '%s' (commands: pack, list, verify, extract, embed, merge, record, run, best, tune-report)",
                            cmd);
 }
