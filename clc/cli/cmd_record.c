@@ -14,6 +14,7 @@
 #include "bounded_fmt.h"
 #include "cli_report.h"
 #include "clcpack.h"
+#include "pocl_binary_canon.h"
 #include "preload_launch.h"
 #include "ptx_text.h"
 #include "ptxas_run.h"
@@ -129,8 +130,27 @@ static int add_capture(clcpack_writer *w, const rec_capture *c, const char *ptxa
         cli_error("%s", err.message);
         return -1;
     }
-    if (c->device.vendor_id != NVIDIA_VENDOR_ID || !ptx_is_text(c->binary, c->binary_size))
-        return add_entry(w, c, dev, src, CLCPACK_KIND_NATIVE, 0, c->binary, c->binary_size, s);
+    if (c->device.vendor_id != NVIDIA_VENDOR_ID || !ptx_is_text(c->binary, c->binary_size)) {
+        /* PoCL's binary is a snapshot of its cache folder, which holds what
+         * earlier runs compiled too: keep program.bc and the generic
+         * work-group functions, in a fixed order, so that recording twice
+         * gives the same bytes (merge needs that). Other drivers' bytes
+         * stay as they are. */
+        static const uint32_t no_wg[3] = {0, 0, 0};
+        unsigned char *canon = NULL;
+        size_t canon_size = 0;
+        char why[256];
+        int k = pcb_canonicalize(c->binary, c->binary_size, "", no_wg, &canon, &canon_size,
+                                 why, sizeof why);
+        if (k < 0) {
+            cli_error("out of memory rewriting a %zu-byte binary", c->binary_size);
+            return -1;
+        }
+        int rc = add_entry(w, c, dev, src, CLCPACK_KIND_NATIVE, 0, k == 0 ? canon : c->binary,
+                           k == 0 ? canon_size : c->binary_size, s);
+        free(canon);
+        return rc;
+    }
     /* NVIDIA: PTX without its NUL, and a cubin when ptxas is there. */
     size_t len = ptx_text_length(c->binary, c->binary_size);
     char arch_name[PTX_ARCH_NAME_MAX];
