@@ -159,7 +159,7 @@ typedef struct prog {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static prog *progs;
-static int n_served; /* under lock; read without it only as a hint */
+static int n_served; /* changed under lock (atomically); read without it as a hint */
 
 static prog **find_locked(cl_program p)
 {
@@ -179,7 +179,7 @@ static void forget(cl_program p)
     if (r) {
         *pp = r->next;
         if (r->served)
-            n_served--;
+            __atomic_sub_fetch(&n_served, 1, __ATOMIC_RELAXED);
     }
     pthread_mutex_unlock(&lock);
     if (r) {
@@ -419,10 +419,23 @@ static int serve(cl_program app, cl_uint nd, const cl_device_id *list, const cha
     cl_device_id devs[MAX_DEVICES];
     cl_uint n = 0;
     cl_context ctx = NULL;
-    if (program_devices(app, nd, list, devs, &n) != 0 ||
+    if (program_devices(app, 0, NULL, devs, &n) != 0 ||
         REAL(clGetProgramInfo, app)(app, CL_PROGRAM_CONTEXT, sizeof ctx, &ctx, NULL) !=
             CL_SUCCESS)
         return set_why(why, cap, "cannot query the program's devices and context"), -1;
+    /* The served program answers for the application's: it has the same
+     * devices in the same order, so a build for some of them only passes. */
+    if (nd && list) {
+        int covers = nd == n;
+        for (cl_uint i = 0; covers && i < nd; i++) {
+            cl_uint k = 0;
+            while (k < n && devs[k] != list[i])
+                k++;
+            covers = k < n;
+        }
+        if (!covers)
+            return set_why(why, cap, "the build is for some of the program's devices only"), -1;
+    }
     clcpack_key k = {key, NULL, 0, {0, 0, 0}};
     size_t idx[256], count = 0;
     if (clcpack_find(pack, &k, idx, sizeof idx / sizeof idx[0], &count, NULL) != CLCPACK_OK)
@@ -652,7 +665,7 @@ EXPORT cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint nd,
             r = *find_locked(program);
             if (r && !r->served) {
                 r->served = q;
-                n_served++;
+                __atomic_add_fetch(&n_served, 1, __ATOMIC_RELAXED);
                 q = NULL;
             }
             pthread_mutex_unlock(&lock);
@@ -765,7 +778,7 @@ EXPORT cl_int CL_API_CALL clReleaseProgram(cl_program p)
     if (r && rc == CL_SUCCESS && refs == 1) {
         *pp = r->next;
         if (r->served)
-            n_served--;
+            __atomic_sub_fetch(&n_served, 1, __ATOMIC_RELAXED);
     } else {
         r = NULL;
     }
