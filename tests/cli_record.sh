@@ -7,7 +7,9 @@
 # and CLCPACK_LOG shows the program served. Then what must pass through
 # untouched, each with its reason logged and the same output: a changed
 # source byte, other build options, a device not in the pack, a damaged
-# pack. Recording twice and merging gives one pack. PoCL.
+# pack. A header from an -I folder counts by content: the folder may move,
+# a changed header passes through. Recording twice and merging gives one
+# pack. PoCL.
 . "$(dirname "$0")/lib/cli_lib.sh"
 
 PRELOAD=$BUILD/libclcpack-preload.so
@@ -103,6 +105,28 @@ CLCPACK_LOG=1 CLCPACK_PACK="$TMP/short.clcpack" LD_PRELOAD="$PRELOAD" run "$TMP/
 passes "truncated pack" "cannot open pack" "$TMP/plain.out"
 run "$CLC" run "$TMP/short.clcpack" -- "$TMP/moved/vadd_abc"
 expect_rc 1 "clc-pack run refuses a pack that does not open"
+
+# Headers from -I folders: part of the key by content, not by path.
+mkdir -p "$TMP/inc1/app/inc"
+cc -O1 -DCL_TARGET_OPENCL_VERSION=120 -o "$TMP/include_app" \
+    "$ROOT/tests/data/record/include_app.c" -lOpenCL
+printf '#include "value.h"\n__kernel void fill(__global int *y) { y[get_global_id(0)] = VALUE * (int)get_global_id(0) + BIAS; }\n' \
+    >"$TMP/inc1/app/fill.cl"
+printf '#define VALUE 3\n' >"$TMP/inc1/app/inc/value.h"
+run "$CLC" record -o "$TMP/inc.clcpack" -- "$TMP/include_app" "$TMP/inc1/app/fill.cl" \
+    "-I $TMP/inc1/app/inc -DBIAS=1"
+expect_rc 0 "record a program with a header from -I"
+expect_out "1 4 7 10 13 16 19 22" "its output"
+mv "$TMP/inc1" "$TMP/inc2"
+run "$CLC" run --log "$TMP/inc.clcpack" -- "$TMP/include_app" "$TMP/inc2/app/fill.cl" \
+    "-I$TMP/inc2/app/inc -DBIAS=1"
+expect_err "served from the pack" "-I folder moved (and spelled -IDIR): served"
+expect_out "1 4 7 10 13 16 19 22" "-I folder moved: same output"
+printf '#define VALUE 5\n' >"$TMP/inc2/app/inc/value.h"
+run "$CLC" run --log "$TMP/inc.clcpack" -- "$TMP/include_app" "$TMP/inc2/app/fill.cl" \
+    "-I $TMP/inc2/app/inc -DBIAS=1"
+expect_err "passed through (no entry for this source and options" "a changed header: passed through"
+expect_out "1 6 11 16 21 26 31 36" "a changed header: the new header's result"
 
 # Recording twice gives the same entry: merge keeps one.
 run "$CLC" record -q -o "$TMP/again.clcpack" -- "$TMP/moved/vadd_abc"
