@@ -61,6 +61,13 @@ flavour() {
         ok "$name: --load gives the same result" || bad "$name: --load result"
 }
 
+# Python is not built with the sanitizers: an instrumented interposer inside
+# it reports Python's and PyOpenCL's own leaks and load order, not ours.
+if ldd "$PRELOAD" 2>/dev/null | grep -q 'lib[at]san'; then
+    echo "note: skipped: $PRELOAD is built with a sanitizer, Python is not" \
+        "(tests/cli_record.sh and test_record_threads cover the interposer under ASan and TSan)"
+    cli_done
+fi
 if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import pyopencl, numpy" 2>/dev/null; then
     flavour pypi "$VENV/bin/python"
 else

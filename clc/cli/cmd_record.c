@@ -210,7 +210,8 @@ static int collect(const char *dir, clcpack_writer *w, const char *ptxas, record
     closedir(d);
     if (rc != 0)
         cli_error("out of memory listing %s", dir);
-    qsort(names, n, sizeof *names, by_name);
+    if (n)
+        qsort(names, n, sizeof *names, by_name);
     char **keys = calloc(n ? n : 1, sizeof *keys);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         char path[PRELOAD_PATH_MAX + 256], err[RC_ERR_MAX + PRELOAD_PATH_MAX];
