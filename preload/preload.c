@@ -58,6 +58,7 @@
     X(clGetProgramInfo)                                                                        \
     X(clGetProgramBuildInfo)                                                                   \
     X(clReleaseProgram)                                                                        \
+    X(clSetProgramReleaseCallback)                                                             \
     X(clCreateKernel)                                                                          \
     X(clCreateKernelsInProgram)                                                                \
     X(clGetKernelInfo)                                                                         \
@@ -707,11 +708,59 @@ EXPORT cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, 
     pthread_once(&init_once, init);
     if (!real_clGetProgramInfo && !p)
         return CL_INVALID_PROGRAM;
-    cl_program q = p;
-    if (param != CL_PROGRAM_SOURCE && param != CL_PROGRAM_REFERENCE_COUNT &&
-        param != CL_PROGRAM_CONTEXT)
-        q = answering(p);
-    return REAL(clGetProgramInfo, q)(q, param, size, value, ret);
+    if (param == CL_PROGRAM_SOURCE || param == CL_PROGRAM_CONTEXT)
+        return REAL(clGetProgramInfo, p)(p, param, size, value, ret);
+    cl_program q = answering(p);
+    if (param != CL_PROGRAM_REFERENCE_COUNT || q == p)
+        return REAL(clGetProgramInfo, q)(q, param, size, value, ret);
+    /* The application's references are on its program, its kernels' on the
+     * served one (which holds one more, ours): together, what a source
+     * build would count. */
+    cl_uint mine = 0, served = 0;
+    cl_int rc = REAL(clGetProgramInfo, p)(p, param, size, value, ret);
+    if (rc != CL_SUCCESS || !value || size < sizeof mine)
+        return rc;
+    memcpy(&mine, value, sizeof mine);
+    if (REAL(clGetProgramInfo, q)(q, param, sizeof served, &served, NULL) == CL_SUCCESS &&
+        served > 1)
+        mine += served - 1;
+    memcpy(value, &mine, sizeof mine);
+    return rc;
+}
+
+/* A release callback of a served program: called with the application's
+ * handle when the served program, which the kernels keep, goes. */
+typedef struct release_hook {
+    cl_program app;
+    void(CL_CALLBACK *notify)(cl_program, void *);
+    void *user_data;
+} release_hook;
+
+static void CL_CALLBACK release_trampoline(cl_program q, void *arg)
+{
+    (void)q;
+    release_hook h = *(release_hook *)arg;
+    free(arg);
+    h.notify(h.app, h.user_data);
+}
+
+EXPORT cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program p,
+                                                      void(CL_CALLBACK *notify)(cl_program,
+                                                                                void *),
+                                                      void *user_data)
+{
+    pthread_once(&init_once, init);
+    if (!real_clSetProgramReleaseCallback && !p)
+        return CL_INVALID_PROGRAM;
+    cl_program q = answering(p);
+    release_hook *h = q != p && notify ? malloc(sizeof *h) : NULL;
+    if (!h)
+        return REAL(clSetProgramReleaseCallback, p)(p, notify, user_data);
+    *h = (release_hook){p, notify, user_data};
+    cl_int rc = REAL(clSetProgramReleaseCallback, q)(q, release_trampoline, h);
+    if (rc != CL_SUCCESS)
+        free(h);
+    return rc;
 }
 
 EXPORT cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id dev,

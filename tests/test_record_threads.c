@@ -3,8 +3,8 @@
  * under threads: an application whose threads build programs at the same
  * time on one context (some the same source, some other sources, one with
  * options), checks their kernels' output and that the program handles it
- * holds answer as built programs (kernel names, CL_KERNEL_PROGRAM, retain
- * and release). The test runs itself as that application ("--app") three
+ * holds answer as built programs (kernel names, CL_KERNEL_PROGRAM, the
+ * reference count with a kernel alive, retain and release). The test runs itself as that application ("--app") three
  * times: plainly, under `clc-pack record`, and with CLCPACK_PACK +
  * LD_PRELOAD; the outputs must be identical and every program served.
  * Under `make test-tsan` all three are built with ThreadSanitizer. PoCL.
@@ -31,6 +31,7 @@ typedef struct job {
     cl_device_id dev;
     int thread;
     long sums[PER_THREAD];
+    cl_uint refs[PER_THREAD]; /* the program's reference count with a kernel */
     int ok[PER_THREAD];
     char error[256];
 } job;
@@ -68,6 +69,7 @@ static void *worker(void *arg)
         cl_program owner = NULL;
         if (kern)
             clGetKernelInfo(kern, CL_KERNEL_PROGRAM, sizeof owner, &owner, NULL);
+        clGetProgramInfo(p, CL_PROGRAM_REFERENCE_COUNT, sizeof j->refs[k], &j->refs[k], NULL);
         clRetainProgram(p);
         clReleaseProgram(p);
         size_t global = N;
@@ -131,8 +133,8 @@ static int app_main(void)
             bad = 1;
         }
         for (int k = 0; k < PER_THREAD; k++) {
-            printf("thread %d program %d: sum %ld %s\n", t, k, jobs[t].sums[k],
-                   jobs[t].ok[k] ? "ok" : "WRONG");
+            printf("thread %d program %d: sum %ld, %u references, %s\n", t, k, jobs[t].sums[k],
+                   (unsigned)jobs[t].refs[k], jobs[t].ok[k] ? "ok" : "WRONG");
             bad |= !jobs[t].ok[k];
         }
     }
