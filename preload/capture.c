@@ -72,13 +72,21 @@ static unsigned long next_seq(void)
     return __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED);
 }
 
-static int write_named(const char *dir, const char *suffix, const void *data, size_t n)
+/* Writes data as dir/name, or as a new "<pid>-<seq>.<suffix>" when name is
+ * NULL or "" (then stored into name when not NULL). */
+static int write_named(const char *dir, const char *suffix, const void *data, size_t n,
+                       char *name)
 {
-    char tmp[4096], final[4096];
+    char tmp[4096], final[4096], fresh[CAPTURE_NAME_MAX];
     unsigned long k = next_seq();
     long pid = (long)getpid();
+    if (!name || !name[0]) {
+        snprintf(fresh, sizeof fresh, "%ld-%lu.%s", pid, k, suffix);
+        if (name)
+            memcpy(name, fresh, sizeof fresh);
+    }
     if (snprintf(tmp, sizeof tmp, "%s/.%ld-%lu.tmp", dir, pid, k) >= (int)sizeof tmp ||
-        snprintf(final, sizeof final, "%s/%ld-%lu.%s", dir, pid, k, suffix) >=
+        snprintf(final, sizeof final, "%s/%s", dir, name && name[0] ? name : fresh) >=
             (int)sizeof final) {
         errno = ENAMETOOLONG;
         return -1;
@@ -110,7 +118,7 @@ static int write_named(const char *dir, const char *suffix, const void *data, si
     return 0;
 }
 
-int capture_write(const char *dir, const capture *c)
+int capture_write(const char *dir, const capture *c, char name[CAPTURE_NAME_MAX])
 {
     wbuf b = {0};
     const clcpack_device_info *d = c->device;
@@ -150,12 +158,12 @@ int capture_write(const char *dir, const capture *c)
         errno = ENOMEM;
         return -1;
     }
-    int rc = write_named(dir, "rec", b.p, b.n);
+    int rc = write_named(dir, "rec", b.p, b.n, name);
     free(b.p);
     return rc;
 }
 
 int capture_note_binary(const char *dir)
 {
-    return write_named(dir, "binary", "", 0);
+    return write_named(dir, "binary", "", 0, NULL);
 }

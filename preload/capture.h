@@ -20,9 +20,12 @@ typedef struct capture {
     size_t binary_size;
 } capture;
 
-/* Writes c into folder dir as "<pid>-<seq>.rec" (a temporary name first,
- * then renamed). 0, or -1 with errno set. Thread-safe. */
-int capture_write(const char *dir, const capture *c);
+#define CAPTURE_NAME_MAX 64
+
+/* Writes c into folder dir as file `name` (a temporary name first, then
+ * renamed over it); when name is "", a new name "<pid>-<seq>.rec" is made
+ * and written into name first. 0, or -1 with errno set. Thread-safe. */
+int capture_write(const char *dir, const capture *c, char name[CAPTURE_NAME_MAX]);
 
 /* Leaves an empty "<pid>-<seq>.binary" file in dir: a program was made
  * from a binary the application brought itself. */

@@ -155,12 +155,29 @@ typedef struct prog {
     cl_program served;    /* made from the pack's binary, or NULL */
     char *source;
     size_t size;
+    /* Record: the capture files of its build, one per device, written
+     * again at each release with the binaries of that moment (on PoCL they
+     * then hold the work-group functions its launches compiled). */
+    cl_uint n_rec;
+    cl_device_id *rec_devs;
+    char (*rec_names)[CAPTURE_NAME_MAX];
+    char *options;
+    char key[RK_KEY_MAX];
     struct prog *next;
 } prog;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static prog *progs;
 static int n_served; /* changed under lock (atomically); read without it as a hint */
+
+static void prog_free(prog *r)
+{
+    free(r->source);
+    free(r->rec_devs);
+    free(r->rec_names);
+    free(r->options);
+    free(r);
+}
 
 static prog **find_locked(cl_program p)
 {
@@ -183,10 +200,8 @@ static void forget(cl_program p)
             __atomic_sub_fetch(&n_served, 1, __ATOMIC_RELAXED);
     }
     pthread_mutex_unlock(&lock);
-    if (r) {
-        free(r->source);
-        free(r);
-    }
+    if (r)
+        prog_free(r);
 }
 
 static void remember(cl_program p, char *source, size_t size)
@@ -261,13 +276,15 @@ static int program_devices(cl_program p, cl_uint nd, const cl_device_id *list,
 /* ---------------------------------------------------------------------- */
 /* Record                                                                  */
 
-/* Writes one capture per device of the build; returns how many. */
-static int record_build(cl_program p, cl_uint nd, const cl_device_id *list, const char *options,
-                        const char *src, size_t size, const char *key, char *why, size_t cap)
+/* Writes one capture per device of devs[0..n) into names[i] ("" makes a new
+ * file); returns how many were written. */
+static int record_build(cl_program p, cl_uint n, const cl_device_id *devs, const char *options,
+                        const char *src, size_t size, const char *key,
+                        char (*names)[CAPTURE_NAME_MAX], char *why, size_t cap)
 {
-    cl_device_id devs[MAX_DEVICES], all[MAX_DEVICES];
-    cl_uint n = 0, n_all = 0;
-    if (program_devices(p, nd, list, devs, &n) != 0 || program_devices(p, 0, NULL, all, &n_all))
+    cl_device_id all[MAX_DEVICES];
+    cl_uint n_all = 0;
+    if (program_devices(p, 0, NULL, all, &n_all))
         return set_why(why, cap, "cannot list the program's devices"), 0;
     size_t sizes[MAX_DEVICES] = {0};
     unsigned char *bins[MAX_DEVICES] = {0};
@@ -291,7 +308,7 @@ static int record_build(cl_program p, cl_uint nd, const cl_device_id *list, cons
             j++;
         capture c = {key, src, size, options ? options : "", &here,
                      ok && j < n_all ? bins[j] : NULL, ok && j < n_all ? sizes[j] : 0};
-        if (capture_write(cfg.record_dir, &c) == 0)
+        if (capture_write(cfg.record_dir, &c, names[i]) == 0)
             written++;
         else
             set_why(why, cap, "cannot write a capture file in %s", cfg.record_dir);
@@ -299,6 +316,41 @@ static int record_build(cl_program p, cl_uint nd, const cl_device_id *list, cons
     for (cl_uint i = 0; i < n_all; i++)
         free(bins[i]);
     return written;
+}
+
+/* Keeps what record_build wrote for program p, to write it again at its
+ * releases; takes names. */
+static void keep_record(cl_program p, cl_uint n, const cl_device_id *devs,
+                        char (*names)[CAPTURE_NAME_MAX], const char *options, const char *key)
+{
+    cl_device_id *d = malloc(n * sizeof *d);
+    char *o = strdup(options ? options : "");
+    if (!d || !o) {
+        free(d);
+        free(o);
+        free(names);
+        return;
+    }
+    memcpy(d, devs, n * sizeof *d);
+    pthread_mutex_lock(&lock);
+    prog *r = *find_locked(p);
+    if (r) {
+        free(r->rec_devs);
+        free(r->rec_names);
+        free(r->options);
+        r->n_rec = n;
+        r->rec_devs = d;
+        r->rec_names = names;
+        r->options = o;
+        memcpy(r->key, key, RK_KEY_MAX);
+        d = NULL;
+        o = NULL;
+        names = NULL;
+    }
+    pthread_mutex_unlock(&lock);
+    free(d);
+    free(o);
+    free(names);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -691,7 +743,21 @@ EXPORT cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint nd,
     cl_int rc = REAL(clBuildProgram, program)(program, nd, list, options, notify, user_data);
     double build_ms = now_ms() - t0;
     if (rc == CL_SUCCESS) {
-        int n = record_build(program, nd, list, options, src, size, key, why, sizeof why);
+        cl_device_id devs[MAX_DEVICES];
+        cl_uint nd_rec = 0;
+        char(*names)[CAPTURE_NAME_MAX] = NULL;
+        int n = 0;
+        if (program_devices(program, nd, list, devs, &nd_rec) != 0)
+            set_why(why, sizeof why, "cannot list the build's devices");
+        else if (!(names = calloc(nd_rec, sizeof *names)))
+            set_why(why, sizeof why, "out of memory");
+        else
+            n = record_build(program, nd_rec, devs, options, src, size, key, names, why,
+                             sizeof why);
+        if (n > 0)
+            keep_record(program, nd_rec, devs, names, options, key);
+        else
+            free(names);
         say("program %p: recorded (key %.16s, %d device%s%s%s): build done in %.3f ms",
             (void *)program, key, n, n == 1 ? "" : "s", why[0] ? "; " : "", why, build_ms);
     } else {
@@ -823,6 +889,11 @@ EXPORT cl_int CL_API_CALL clReleaseProgram(cl_program p)
     if (r && REAL(clGetProgramInfo, p)(p, CL_PROGRAM_REFERENCE_COUNT, sizeof refs, &refs,
                                        NULL) != CL_SUCCESS)
         refs = 0;
+    if (r && r->n_rec && cfg.record_dir) {
+        char why[WHY_MAX];
+        record_build(p, r->n_rec, r->rec_devs, r->options, r->source, r->size, r->key,
+                     r->rec_names, why, sizeof why);
+    }
     cl_int rc = REAL(clReleaseProgram, p)(p);
     if (r && rc == CL_SUCCESS && refs == 1) {
         *pp = r->next;
@@ -835,8 +906,7 @@ EXPORT cl_int CL_API_CALL clReleaseProgram(cl_program p)
     if (r) {
         if (r->served)
             REAL(clReleaseProgram, r->served)(r->served);
-        free(r->source);
-        free(r);
+        prog_free(r);
     }
     return rc;
 }

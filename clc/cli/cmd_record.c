@@ -131,16 +131,16 @@ static int add_capture(clcpack_writer *w, const rec_capture *c, const char *ptxa
         return -1;
     }
     if (c->device.vendor_id != NVIDIA_VENDOR_ID || !ptx_is_text(c->binary, c->binary_size)) {
-        /* PoCL's binary is a snapshot of its cache folder, which holds what
-         * earlier runs compiled too: keep program.bc and the generic
-         * work-group functions, in a fixed order, so that recording twice
-         * gives the same bytes (merge needs that). Other drivers' bytes
-         * stay as they are. */
+        /* PoCL's binary is a snapshot of its cache folder, taken at the
+         * program's last release: program.bc and the work-group functions
+         * the application's launches compiled. Its files in a fixed order,
+         * so that recording twice gives the same bytes (merge needs that).
+         * Other drivers' bytes stay as they are. */
         static const uint32_t no_wg[3] = {0, 0, 0};
         unsigned char *canon = NULL;
         size_t canon_size = 0;
         char why[256];
-        int k = pcb_canonicalize(c->binary, c->binary_size, "", no_wg, &canon, &canon_size,
+        int k = pcb_canonicalize(c->binary, c->binary_size, NULL, no_wg, &canon, &canon_size,
                                  why, sizeof why);
         if (k < 0) {
             cli_error("out of memory rewriting a %zu-byte binary", c->binary_size);

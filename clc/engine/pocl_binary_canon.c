@@ -113,7 +113,7 @@ static int keep(const kernel_ref *k, const file_ref *f, const char *kernel, cons
 {
     size_t sl;
     const char *s = spec_of(f, &sl);
-    if (!s || !is_spec(s, sl) || same(s, sl, "0-0-0"))
+    if (!kernel || !s || !is_spec(s, sl) || same(s, sl, "0-0-0"))
         return 1;
     if (!same(k->name, k->name_len, kernel))
         return 0;
@@ -218,7 +218,7 @@ int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
     }
     int has_own = 0;
     for (uint32_t k = 0; k < nk; k++) {
-        if (!same(ks[k].name, ks[k].name_len, kernel))
+        if (!kernel || !same(ks[k].name, ks[k].name_len, kernel))
             continue;
         for (size_t i = ks[k].first_file; i < ks[k].first_file + ks[k].n_files; i++) {
             size_t sl;

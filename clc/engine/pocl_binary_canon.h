@@ -24,7 +24,9 @@
 
 #define PCB_VERSION 9
 
-/* For kernel `kernel` built with local size wg (all 0: none compiled in).
+/* For kernel `kernel` built with local size wg (all 0: none compiled in);
+ * kernel NULL keeps every specialization of every kernel (only the order
+ * of the files becomes canonical: `clc-pack record`).
  * Returns 0 with *out (malloc'd, caller frees) and *out_size when the
  * binary was rewritten; 1 when it is not a PoCL binary of a known layout
  * (nothing is allocated; why says why, for -v); -1 when out of memory. */
