@@ -103,6 +103,10 @@ $(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a | d
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
 
+# The interposer's key code, tested on its own.
+$(B)/tests/test_rec_key: $(B)/pic/preload/sha256.o $(B)/pic/preload/rec_key.o
+$(B)/tests/test_rec_key: CPPFLAGS += -Ipreload
+
 PACK_DEVICE ?= default
 pack: all
 	$(Q)$(B)/clc-pack --device $(PACK_DEVICE)
