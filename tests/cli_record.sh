@@ -135,6 +135,20 @@ run "$CLC" merge "$TMP/app.clcpack" "$TMP/again.clcpack" -o "$TMP/merged.clcpack
 expect_rc 0 "merge two recordings"
 expect_err "1 entry (1 duplicate dropped)" "merge: one entry"
 
+# --keep-captures: the capture files stay; a damaged one is skipped with a
+# note, the others are packed.
+mkdir -p "$TMP/caps"
+printf 'CLCPREC1 but not really a capture' >"$TMP/caps/1-1.rec"
+run "$CLC" record -o "$TMP/kept.clcpack" --keep-captures "$TMP/caps" -- "$TMP/moved/vadd_abc"
+expect_rc 0 "record --keep-captures"
+expect_err "skipped: $TMP/caps/1-1.rec" "a damaged capture is skipped, named"
+expect_err "recorded 1 program build" "the real capture is packed"
+[ "$(ls "$TMP/caps" | grep -c '\.rec$')" -eq 2 ] && ok "capture files kept" || bad "capture files"
+head -c 100 "$(ls "$TMP"/caps/*.rec | grep -v '/1-1.rec$' | head -n 1)" >"$TMP/caps/1-1.rec"
+run "$CLC" record -o "$TMP/kept.clcpack" --keep-captures "$TMP/caps" -- true
+expect_rc 0 "record from kept captures"
+expect_err "CRC-32 mismatch" "a truncated capture is refused by its CRC"
+
 # An application that builds nothing from source.
 run "$CLC" record -o "$TMP/none.clcpack" -- true
 expect_rc 1 "record of a program without OpenCL builds fails"
