@@ -469,6 +469,22 @@ static int serve(cl_program app, cl_uint nd, const cl_device_id *list, const cha
     pthread_once(&pack_once, open_pack);
     if (!pack)
         return set_why(why, cap, "%s", pack_error), -1;
+    /* The driver's own copy of the source must be what was kept for this
+     * handle: a handle the driver reused for a program made some way this
+     * library does not see is never served. */
+    size_t n_src = 0;
+    char *real_src = NULL;
+    int same_src = REAL(clGetProgramInfo, app)(app, CL_PROGRAM_SOURCE, 0, NULL, &n_src) ==
+                       CL_SUCCESS &&
+                   (n_src == size + 1 || n_src == size) && (real_src = malloc(n_src + 1)) &&
+                   REAL(clGetProgramInfo, app)(app, CL_PROGRAM_SOURCE, n_src, real_src, NULL) ==
+                       CL_SUCCESS &&
+                   memcmp(real_src, src, size) == 0;
+    free(real_src);
+    if (!same_src)
+        return set_why(why, cap, "the program's CL_PROGRAM_SOURCE is not the source it was "
+                                 "created with"),
+               -1;
     cl_device_id devs[MAX_DEVICES];
     cl_uint n = 0;
     cl_context ctx = NULL;
