@@ -1,7 +1,8 @@
 /*
- * best_variant.c — clcpack_best_variant: the fastest variant of a kernel
- * family at one filter width, from the timings clc-pack --tune stored, or
- * the documented default rule when none apply (docs/TUNING.md).
+ * best_variant.c — clcpack_best_entry: the fastest variant of a kernel,
+ * program or family under define constraints, from the timings clc-pack
+ * --tune stored, or the pack's default marks when none apply
+ * (docs/TUNING.md); clcpack_best_variant is its filter-width form.
  *
  * Timings are only compared with timings of the same device and the same
  * problem size: a median from another card or another image size says
@@ -34,25 +35,48 @@ static int device_tier(const clcpack_device_info *d, const clcpack_device_info *
     return TIER_NONE;
 }
 
-/* The FILTER_WIDTH define's value; -1 when the entry has none (the kernel
- * takes the width as an argument, or has no filter at all). */
-static long define_width(const clcpack_entry_info *e)
+/* What the caller asks for: a name (kernel, program or family; NULL for
+ * any) and define constraints, one of which may be a run-time value. */
+typedef struct query {
+    const char *name;
+    const clcpack_define *cons;
+    size_t n_cons;
+    const char *runtime;     /* the define a kernel may take at run time */
+    uint32_t runtime_value;  /* its constrained value, or 0 */
+} query;
+
+static const char *entry_define(const clcpack_entry_info *e, const char *name)
 {
     for (size_t k = 0; k < e->define_count; k++)
-        if (strcmp(e->defines[k].name, "FILTER_WIDTH") == 0) {
-            char *end;
-            long v = strtol(e->defines[k].value, &end, 10);
-            return *end == '\0' && v >= 0 ? v : -2;
-        }
-    return -1;
+        if (strcmp(e->defines[k].name, name) == 0)
+            return e->defines[k].value;
+    return NULL;
 }
 
-static int serves(const clcpack_entry_info *e, const char *family, uint32_t fw)
+static int answers_to(const clcpack_entry_info *e, const char *name)
 {
-    if (strcmp(e->family, family) != 0)
+    return !name || clcpk_entry_has_name(e, name) || strcmp(e->family, name) == 0;
+}
+
+/* 1 when e serves q; *runtime set when it takes a constrained value at run
+ * time (it lacks the run-time define). */
+static int serves(const clcpack_entry_info *e, const query *q, int *runtime)
+{
+    *runtime = 0;
+    if (!answers_to(e, q->name))
         return 0;
-    long w = define_width(e);
-    return w == -1 || (fw != 0 && w == (long)fw);
+    for (size_t i = 0; i < q->n_cons; i++) {
+        const char *v = entry_define(e, q->cons[i].name);
+        if (v) {
+            if (strcmp(v, q->cons[i].value ? q->cons[i].value : "") != 0)
+                return 0;
+        } else if (q->runtime && strcmp(q->cons[i].name, q->runtime) == 0) {
+            *runtime = 1;
+        } else {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static int same_key(const clcpack_entry_info *a, const clcpack_entry_info *b)
@@ -72,11 +96,12 @@ typedef struct candidate {
     clcpack_tuning t;
 } candidate;
 
-/* The timings of device d for the family at fw, one per key (a key's PTX
- * and cubin entries carry the same timing). Returns the count; *out is
- * malloc'd (NULL when none or out of memory: *nomem says which). */
-static size_t collect(const clcpack *p, uint32_t d, const char *family, uint32_t fw,
-                      candidate **out, int *nomem)
+/* The timings of device d for q, one per key (a key's PTX and cubin
+ * entries carry the same timing): a timing applies when its run-time value
+ * (the record's filter_width field) is the one asked for. Returns the
+ * count; *out is malloc'd (NULL when none or out of memory: *nomem says
+ * which). */
+static size_t collect(const clcpack *p, uint32_t d, const query *q, candidate **out, int *nomem)
 {
     *out = NULL;
     *nomem = 0;
@@ -84,12 +109,14 @@ static size_t collect(const clcpack *p, uint32_t d, const char *family, uint32_t
     candidate *c = NULL;
     for (size_t i = 0; i < p->n_entries; i++) {
         const clcpack_entry_info *e = &p->entries[i].info;
-        if (e->device != d || !serves(e, family, fw))
+        int runtime;
+        if (e->device != d || !serves(e, q, &runtime))
             continue;
         size_t nt = clcpack_entry_tuning_count(p, i);
         for (size_t k = 0; k < nt; k++) {
             clcpack_tuning t;
-            if (clcpack_get_entry_tuning(p, i, k, &t) != CLCPACK_OK || t.filter_width != fw)
+            if (clcpack_get_entry_tuning(p, i, k, &t) != CLCPACK_OK ||
+                t.filter_width != q->runtime_value)
                 continue;
             size_t j = 0;
             while (j < n && !same_key(&p->entries[c[j].entry].info, e))
@@ -116,7 +143,8 @@ static size_t collect(const clcpack *p, uint32_t d, const char *family, uint32_t
     return n;
 }
 
-static void fill_key_fields(const clcpack *p, uint32_t entry, clcpack_choice *out)
+static void fill_key_fields(const clcpack *p, uint32_t entry, const query *q,
+                            clcpack_choice *out)
 {
     const clcpack_entry_info *e = &p->entries[entry].info;
     out->entry = entry;
@@ -124,13 +152,15 @@ static void fill_key_fields(const clcpack *p, uint32_t entry, clcpack_choice *ou
     out->defines = e->defines;
     out->define_count = e->define_count;
     memcpy(out->wg, e->wg, sizeof out->wg);
-    out->width_argument = define_width(e) == -1 && strcmp(e->family, "poly") != 0;
+    int runtime;
+    serves(e, q, &runtime);
+    out->width_argument = runtime;
 }
 
 /* Among the candidates of one device: the problem size most were timed at
  * (ties: the larger), then the smallest median (ties: the earlier entry). */
-static void pick_measured(const clcpack *p, const candidate *c, size_t n, uint32_t d, int tier,
-                          clcpack_choice *out)
+static void pick_measured(const clcpack *p, const query *q, const candidate *c, size_t n,
+                          uint32_t d, int tier, clcpack_choice *out)
 {
     size_t best_size = 0, best_count = 0;
     for (size_t i = 0; i < n; i++) {
@@ -156,7 +186,7 @@ static void pick_measured(const clcpack *p, const candidate *c, size_t n, uint32
             second = i;
         }
     }
-    fill_key_fields(p, c[win].entry, out);
+    fill_key_fields(p, c[win].entry, q, out);
     out->measured = 1;
     out->tuned_device = d;
     out->timing = c[win].t;
@@ -177,60 +207,46 @@ static void pick_measured(const clcpack *p, const candidate *c, size_t n, uint32
                      : 0.0);
 }
 
-/* The seeds' recommendations, in order of preference (docs/TUNING.md). */
-typedef struct default_pick {
-    const char *family, *kernel;
-} default_pick;
-
-static const default_pick defaults[] = {
-    {"conv-rgba", "reda_local"}, /* the seeds' local-memory 16x16 kernel */
-    {"conv-grey", "Convolve_Def"},
-    {"conv-grey", "Convolve"},
-};
-
-static int pick_default(const clcpack *p, const char *family, uint32_t fw, const char *reason,
+/* The default rule when nothing was timed (docs/TUNING.md): the pack marks
+ * its default variants (CLCPACK_ENTRY_DEFAULT, from the manifest's or the
+ * command line's default marks). In order: a marked entry with every
+ * constraint compiled in, a marked entry taking one at run time, then the
+ * first entry in pack order with every constraint compiled in, then the
+ * first at all. */
+static int pick_default(const clcpack *p, const query *q, const char *reason,
                         clcpack_choice *out)
 {
+    static const char *const rule_text[4] = {
+        "the pack's default variant", "the pack's default variant, the value at run time",
+        "no default marked: the first entry that serves it",
+        "no default marked: the first entry that serves it, the value at run time"};
     size_t found = p->n_entries;
-    const char *rule = NULL;
-    for (size_t r = 0; r < sizeof defaults / sizeof defaults[0] && found == p->n_entries; r++) {
-        if (strcmp(defaults[r].family, family) != 0)
-            continue;
+    int rule = 0;
+    for (rule = 0; rule < 4 && found == p->n_entries; rule++) {
+        int want_mark = rule < 2, want_runtime = rule % 2;
         for (size_t i = 0; i < p->n_entries; i++) {
             const clcpack_entry_info *e = &p->entries[i].info;
-            if (strcmp(e->kernel, defaults[r].kernel) == 0 && e->wg[0] == 16 &&
-                e->wg[1] == 16 && serves(e, family, fw)) {
-                found = i;
-                rule = "the seeds' recommended kernel";
-                break;
-            }
+            int runtime;
+            if (!serves(e, q, &runtime) || runtime != want_runtime)
+                continue;
+            if (want_mark && !(e->flags & CLCPACK_ENTRY_DEFAULT))
+                continue;
+            found = i;
+            break;
         }
     }
-    for (int want16 = 1; want16 >= 0 && found == p->n_entries; want16--)
-        for (size_t i = 0; i < p->n_entries; i++) {
-            const clcpack_entry_info *e = &p->entries[i].info;
-            if (serves(e, family, fw) && (!want16 || (e->wg[0] == 16 && e->wg[1] == 16))) {
-                found = i;
-                rule = want16 ? "the family's first 16x16 entry" : "the family's first entry";
-                break;
-            }
-        }
     if (found == p->n_entries)
         return -1;
-    fill_key_fields(p, (uint32_t)found, out);
+    fill_key_fields(p, (uint32_t)found, q, out);
     out->measured = 0;
     out->tuned_device = CLCPACK_NONE;
-    snprintf(out->why, sizeof out->why, "default rule (%s): %s", reason, rule);
+    snprintf(out->why, sizeof out->why, "default rule (%s): %s", reason, rule_text[rule - 1]);
     return 0;
 }
 
-clcpack_status clcpack_best_variant(const clcpack *p, const char *family, uint32_t filter_width,
-                                    const clcpack_device_info *here, clcpack_choice *out,
-                                    clcpack_error *err)
+static clcpack_status best(const clcpack *p, const query *q, const clcpack_device_info *here,
+                           clcpack_choice *out, clcpack_error *err)
 {
-    if (!p || !family || !here || !out)
-        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_best_variant: %s is NULL",
-                          !p ? "pack" : !family ? "family" : !here ? "device" : "out");
     memset(out, 0, sizeof *out);
     out->entry = CLCPACK_NONE;
     out->runner_up_entry = CLCPACK_NONE;
@@ -242,12 +258,12 @@ clcpack_status clcpack_best_variant(const clcpack *p, const char *family, uint32
                 continue;
             candidate *c;
             int nomem;
-            size_t n = collect(p, (uint32_t)d, family, filter_width, &c, &nomem);
+            size_t n = collect(p, (uint32_t)d, q, &c, &nomem);
             if (nomem)
                 return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory comparing timings");
             if (n == 0)
                 continue;
-            pick_measured(p, c, n, (uint32_t)d, tier, out);
+            pick_measured(p, q, c, n, (uint32_t)d, tier, out);
             free(c);
             return CLCPACK_OK;
         }
@@ -255,14 +271,66 @@ clcpack_status clcpack_best_variant(const clcpack *p, const char *family, uint32
     int any_device = 0;
     for (size_t d = 0; d < p->n_devices; d++)
         any_device |= device_tier(&p->devices[d], here) != TIER_NONE;
-    const char *reason = any_device ? "the pack has no timing of this family at this width "
-                                      "for this device"
+    const char *reason = any_device ? "the pack has no timing of these variants for this device"
                                     : "the pack has no timing for this device";
-    if (pick_default(p, family, filter_width, reason, out) != 0)
-        return clcpk_fail(err, CLCPACK_E_NOT_FOUND,
-                          "no entry of family '%s' serves filter width %u", family,
-                          (unsigned)filter_width);
+    if (pick_default(p, q, reason, out) != 0) {
+        char want[512];
+        size_t len = 0;
+        want[0] = '\0';
+        for (size_t i = 0; i < q->n_cons && len + 1 < sizeof want; i++) {
+            snprintf(want + len, sizeof want - len, "%s%s=%s", i ? "," : " with ",
+                     q->cons[i].name, q->cons[i].value ? q->cons[i].value : "");
+            len += strlen(want + len);
+        }
+        return clcpk_fail(err, CLCPACK_E_NOT_FOUND, "no entry %s%s%s serves%s",
+                          q->name ? "of '" : "", q->name ? q->name : "at all",
+                          q->name ? "'" : "", want[0] ? want : " the request");
+    }
     return CLCPACK_OK;
+}
+
+clcpack_status clcpack_best_entry(const clcpack *p, const char *name,
+                                  const clcpack_define *constraints, size_t constraint_count,
+                                  const char *runtime_define, const clcpack_device_info *here,
+                                  clcpack_choice *out, clcpack_error *err)
+{
+    if (!p || !here || !out)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_best_entry: %s is NULL",
+                          !p ? "pack" : !here ? "device" : "out");
+    if (constraint_count && !constraints)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                          "clcpack_best_entry: %zu constraints but constraints is NULL",
+                          constraint_count);
+    query q = {name, constraints, constraint_count, runtime_define, 0};
+    for (size_t i = 0; i < constraint_count; i++) {
+        if (!constraints[i].name || !constraints[i].name[0])
+            return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                              "clcpack_best_entry: constraint %zu has no name", i);
+        if (runtime_define && strcmp(constraints[i].name, runtime_define) == 0) {
+            char *end;
+            unsigned long v = strtoul(constraints[i].value ? constraints[i].value : "", &end, 10);
+            if (end == constraints[i].value || *end || v > UINT32_MAX)
+                return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                                  "clcpack_best_entry: the run-time value %s=%s is not a number",
+                                  runtime_define, constraints[i].value ? constraints[i].value : "");
+            q.runtime_value = (uint32_t)v;
+        }
+    }
+    return best(p, &q, here, out, err);
+}
+
+clcpack_status clcpack_best_variant(const clcpack *p, const char *family, uint32_t filter_width,
+                                    const clcpack_device_info *here, clcpack_choice *out,
+                                    clcpack_error *err)
+{
+    if (!p || !family || !here || !out)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_best_variant: %s is NULL",
+                          !p ? "pack" : !family ? "family" : !here ? "device" : "out");
+    char value[16];
+    snprintf(value, sizeof value, "%u", (unsigned)filter_width);
+    clcpack_define fw = {"FILTER_WIDTH", value};
+    return clcpack_best_entry(p, family, &fw, filter_width ? 1 : 0, "FILTER_WIDTH", here, out,
+                              err);
 }
 
 void clcpack_choice_key(const clcpack_choice *c, clcpack_key *key)

@@ -136,9 +136,11 @@ typedef struct clcpack_define {
     const char *value; /* e.g. "5"; "" for a bare -DNAME */
 } clcpack_define;
 
-/* What an application asks for. Defines may be given in any order; the key
- * compares the full define set (no more, no fewer). wg = {0,0,0} means no
- * work-group size is compiled in. */
+/* What an application asks for. `kernel` is a kernel name or, for an entry
+ * that holds a whole program, the program's name or the name of any kernel
+ * it holds. Defines may be given in any order; the key compares the full
+ * define set (no more, no fewer). wg is the variant's work-group (local)
+ * size; {0,0,0} when the variant has none. */
 typedef struct clcpack_key {
     const char *kernel;
     const clcpack_define *defines;
@@ -170,7 +172,17 @@ typedef struct clcpack_entry_info {
     uint32_t tune_runs;
     uint32_t tune_width, tune_height;
     uint64_t tune_median_ns;
+    /* A program entry (format 3): `kernel` is the program's name and these
+     * are the kernels its binary holds, sorted; a key names the program or
+     * any of them. 0 and NULL for an entry of one kernel. */
+    size_t kernel_name_count;
+    const char *const *kernel_names;
+    uint32_t flags;             /* CLCPACK_ENTRY_* */
 } clcpack_entry_info;
+
+/* clcpack_entry_info.flags, clcpack_entry_spec.flags */
+#define CLCPACK_ENTRY_DEFAULT 1u /* a default variant: clcpack_best_variant's
+                                    choice when nothing was timed */
 
 typedef struct clcpack_source_info {
     const char *name;           /* e.g. "amd_convolve.cl" */
@@ -255,8 +267,8 @@ typedef struct clcpack_choice {
     const clcpack_define *defines; /* the entry's full define set */
     size_t define_count;
     uint32_t wg[3];
-    int width_argument;         /* 1: the kernel takes the filter width as a
-                                   run-time argument (no FILTER_WIDTH define) */
+    int width_argument;         /* 1: the kernel takes the constrained run-time
+                                   value as an argument (it lacks that define) */
     int measured;               /* 1: the fastest timing; 0: the default rule */
     uint32_t tuned_device;      /* device the timing is from (measured only) */
     clcpack_tuning timing;      /* the winner's timing (measured only) */
@@ -267,21 +279,32 @@ typedef struct clcpack_choice {
                                    default rule applied and why */
 } clcpack_choice;
 
-/* Picks the variant an application should use for `family` ("conv-grey",
- * "conv-rgba", "poly") at filter width `filter_width` on the device `here`
- * (from clcpack_device_query), docs/TUNING.md:
- *  - measured: among the family's entries that serve this width (their
- *    FILTER_WIDTH define equals it, or they take the width as an argument
- *    and were timed at it), timed on the pack device closest to `here`
- *    (binary-compatible first, then the same device name, then for NVIDIA
- *    the same compute capability), at the problem size most of them were
- *    timed at, the smallest median;
- *  - otherwise the default rule: the seeds' recommendation (conv-rgba:
- *    reda_local 16x16; conv-grey: Convolve_Def 16x16, else Convolve 16x16;
- *    poly: the first entry), else the family's first entry serving the
- *    width, preferring 16x16.
- * filter_width 0 means "any" (poly kernels have none). CLCPACK_E_NOT_FOUND
- * when the family has no entry for that width. */
+/* Picks the variant an application should use on the device `here` (from
+ * clcpack_device_query), docs/TUNING.md. Candidates are the entries that
+ * answer to `name` (a kernel, a program or a family name; NULL: every
+ * entry) and serve every constraint: the entry has that define with that
+ * value (FILTER_WIDTH=7, or TS=32 and WPT=8), or, for the constraint named
+ * `runtime_define` (NULL: none), lacks the define because the kernel takes
+ * that value as a run-time argument.
+ *  - measured: among the candidates timed (clc-pack --tune) with the
+ *    run-time value asked for (0 without one) on the pack device closest to
+ *    `here` (binary-compatible first, then the same device name, then for
+ *    NVIDIA the same compute capability), at the problem size most of them
+ *    were timed at, the smallest median;
+ *  - otherwise the default rule: a variant the pack marks as default
+ *    (CLCPACK_ENTRY_DEFAULT) with every constraint compiled in, then a
+ *    marked one taking the run-time value, then the first candidate in pack
+ *    order (compiled in first).
+ * CLCPACK_E_NOT_FOUND when nothing serves the constraints. */
+CLCPACK_API clcpack_status clcpack_best_entry(const clcpack *p, const char *name,
+                                              const clcpack_define *constraints,
+                                              size_t constraint_count,
+                                              const char *runtime_define,
+                                              const clcpack_device_info *here,
+                                              clcpack_choice *out, clcpack_error *err);
+
+/* The filter-width form: clcpack_best_entry(p, family, {FILTER_WIDTH=fw},
+ * "FILTER_WIDTH", ...), or with no constraint when filter_width is 0. */
 CLCPACK_API clcpack_status clcpack_best_variant(const clcpack *p, const char *family,
                                                 uint32_t filter_width,
                                                 const clcpack_device_info *here,
@@ -400,6 +423,12 @@ typedef struct clcpack_entry_spec {
     uint32_t arch;
     const void *binary;
     size_t binary_size;
+    /* Since format 3 (a spec whose struct_size ends before these reads them
+     * as 0): the kernels a program entry's binary holds (any order; stored
+     * sorted, without repeats) and CLCPACK_ENTRY_* flags. */
+    const char *const *kernel_names;
+    size_t kernel_name_count;
+    uint32_t flags;
 } clcpack_entry_spec;
 
 /* Copies the entry. Adding the same (key, device, kind, arch) twice with the
@@ -424,15 +453,51 @@ CLCPACK_API clcpack_status clcpack_writer_add_tuning(clcpack_writer *w,
                                                      clcpack_error *err);
 
 /* Encodes the pack. The same inputs, added in any order, give the same bytes.
- * write_file writes a temporary file beside path, fsyncs it, renames it over
- * path and fsyncs the folder: path holds the old pack or the new one, never a
- * partial one. write_memory returns a malloc'd buffer to free with
+ * write_file writes it with clcpack_write_file_atomic (below): the
+ * output-path rules apply, and path holds the old pack or the new one, never
+ * a partial one. write_memory returns a malloc'd buffer to free with
  * clcpack_free. */
 CLCPACK_API clcpack_status clcpack_writer_write_file(clcpack_writer *w, const char *path,
                                                      clcpack_error *err);
 CLCPACK_API clcpack_status clcpack_writer_write_memory(clcpack_writer *w, void **data,
                                                        size_t *size, clcpack_error *err);
 CLCPACK_API void clcpack_free(void *data);
+
+/* ---------------------------------------------------------------------- */
+/* Writing files                                                           */
+
+/* The output-path rules, the same for every file the library or clc-pack
+ * writes (docs/ROBUSTNESS.md, "Output paths"). path may name:
+ *  - nothing yet: a new regular file is created, if its folder exists and
+ *    is writable;
+ *  - a regular file the caller may write (it has a write bit and access(2)
+ *    with the effective ids allows writing): it is replaced.
+ * Everything else is refused with CLCPACK_E_IO and a message naming path
+ * and what is there: a symbolic link (even a dangling one; nothing is ever
+ * written through a link), a folder, a device, a FIFO, a socket, a
+ * read-only file (also for root), a missing or unwritable folder. An empty
+ * or NULL path is CLCPACK_E_INVALID_ARG. Writes nothing; a caller checks
+ * before long work whose result would then have nowhere to go. */
+CLCPACK_API clcpack_status clcpack_check_output_path(const char *path, clcpack_error *err);
+
+/* Writes size bytes of data to path atomically: readers and a crash see
+ * the old file or the new one, never a partial one.
+ *  - path must pass clcpack_check_output_path (checked first, and again
+ *    just before the rename);
+ *  - the bytes go to a new temporary file beside path named
+ *    "<path>.tmp.<pid>.<6 random characters>", created with O_EXCL;
+ *    temporary files of that form left by writers that were killed (no
+ *    process with that pid) are removed first;
+ *  - its mode is 0666 less the umask, as for any new file, or, when path
+ *    is replaced, the permission bits path had;
+ *  - it is fsync'ed, renamed over path, and the folder is fsync'ed;
+ *  - on every failure the temporary file is removed and path is untouched
+ *    (err says which step failed, naming the path once).
+ * flags must be 0 (reserved). data may be NULL when size is 0. Thread-safe
+ * for different paths; two writers of one path leave one of the two files. */
+CLCPACK_API clcpack_status clcpack_write_file_atomic(const char *path, const void *data,
+                                                     size_t size, uint32_t flags,
+                                                     clcpack_error *err);
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,23 @@ const char *clcpack_strerror(clcpack_status s)
     return "unknown status";
 }
 
+/* Length of the valid UTF-8 sequence at s (1 for ASCII), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+    if (s[0] < 0x80)
+        return 1;
+    size_t n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+               : s[0] >= 0xf0 && s[0] <= 0xf4                                 ? 4
+                                                                              : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0))) ||
+        (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))))
+        return 0;
+    return n;
+}
+
 clcpack_status clcpk_fail(clcpack_error *err, clcpack_status status, const char *fmt, ...)
 {
     if (!err)
@@ -34,10 +51,19 @@ clcpack_status clcpk_fail(clcpack_error *err, clcpack_status status, const char 
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
-    /* Messages quote names and build logs from files: keep them one line. */
-    for (char *c = err->message; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = ' ';
+    /* Messages quote names and build logs from files: keep them one line,
+     * and free of terminal controls: C0, DEL, the C1 controls (U+0080 to
+     * U+009F) and bytes that are not UTF-8 (a lone 0x9b is CSI) become
+     * spaces; other UTF-8 text is kept. */
+    for (unsigned char *c = (unsigned char *)err->message; *c;) {
+        size_t n = utf8_len(c);
+        if (n == 0 || (n == 1 && (*c < 0x20 || *c == 0x7f)) ||
+            (n == 2 && c[0] == 0xc2 && c[1] < 0xa0)) {
+            for (size_t k = 0; k < (n ? n : 1); k++)
+                c[k] = ' ';
+        }
+        c += n ? n : 1;
+    }
     return status;
 }
 

@@ -1,8 +1,9 @@
 /*
- * file_atomic.c — replacing a file so that a crash, a full disk or a
- * killed process leaves either the old file or the new one, never a mix:
- * write a temporary file beside the target, fsync it, rename it over the
- * target, fsync the folder so the rename itself is durable.
+ * file_atomic.c — the one way libclcpack and clc-pack write a file
+ * (clcpack.h, "Writing files"): the output-path rules, then a temporary
+ * file beside the target, fsync, rename over the target, fsync the folder.
+ * A crash, a full disk or a killed process leaves either the old file or
+ * the new one, never a mix.
  *
  * A writer killed between creating its temporary file and the rename
  * (SIGKILL, OOM killer) cannot remove that file, so temporary names carry
@@ -20,11 +21,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "errors.h"
 #include "pack_writer.h"
+
+#define SUFFIX_LEN 6
+#define CREATE_TRIES 100
 
 /* The folder that holds path ("." when path has no slash). */
 static char *parent_dir(const char *path)
@@ -43,14 +49,94 @@ static char *parent_dir(const char *path)
     return d;
 }
 
+/* What a non-regular file is, for the refusal. */
+static const char *type_name(mode_t m)
+{
+    if (S_ISLNK(m))
+        return "a symbolic link (nothing is written through a link)";
+    if (S_ISDIR(m))
+        return "a folder";
+    if (S_ISCHR(m) || S_ISBLK(m))
+        return "a device";
+    if (S_ISFIFO(m))
+        return "a FIFO";
+    if (S_ISSOCK(m))
+        return "a socket";
+    return "not a regular file";
+}
+
+/* The output-path rules (clcpack.h). *exists and *mode say what is there
+ * now, for keeping the mode of a file that is replaced. */
+static clcpack_status check_path(const char *path, int *exists, mode_t *mode, clcpack_error *err)
+{
+    char msg[128];
+    *exists = 0;
+    *mode = 0;
+    if (!path || !path[0])
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "the output path is empty");
+    size_t len = strlen(path);
+    if (path[len - 1] == '/')
+        return clcpk_fail(err, CLCPACK_E_IO, "'%s' names a folder, not a file", path);
+    struct stat st;
+    if (lstat(path, &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+            return clcpk_fail(err, CLCPACK_E_IO,
+                              "'%s' is %s; only a regular file is replaced", path,
+                              type_name(st.st_mode));
+        /* Root passes every access() test; a file without any write bit is
+         * read-only on purpose all the same. */
+        if ((st.st_mode & 0222) == 0 || faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0)
+            return clcpk_fail(err, CLCPACK_E_IO,
+                              "'%s' is read-only; it is not replaced (remove it or make it "
+                              "writable first)",
+                              path);
+        *exists = 1;
+        *mode = st.st_mode & 0777;
+    } else if (errno != ENOENT && errno != ENOTDIR) {
+        int e = errno;
+        return clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': %s", path,
+                          clcpk_errno_text(e, msg, sizeof msg));
+    }
+    char *dir = parent_dir(path);
+    if (!dir)
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory checking '%s'", path);
+    clcpack_status rc = CLCPACK_OK;
+    if (stat(dir, &st) != 0) {
+        int e = errno;
+        if (e == ENOENT)
+            rc = clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': its folder does not exist",
+                            path);
+        else
+            rc = clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': its folder: %s", path,
+                            clcpk_errno_text(e, msg, sizeof msg));
+    } else if (!S_ISDIR(st.st_mode)) {
+        rc = clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': %s is not a folder", path, dir);
+    } else if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0) {
+        rc = clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': its folder is not writable",
+                        path);
+    }
+    free(dir);
+    return rc;
+}
+
+clcpack_status clcpack_check_output_path(const char *path, clcpack_error *err)
+{
+    int exists;
+    mode_t mode;
+    return check_path(path, &exists, &mode, err);
+}
+
 static int write_all(int fd, const uint8_t *data, size_t size)
 {
     while (size) {
         ssize_t n = write(fd, data, size);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
+        if (n <= 0) {
+            if (n == 0)
+                errno = EIO;
             return -1;
+        }
         data += n;
         size -= (size_t)n;
     }
@@ -65,8 +151,8 @@ static int is_stale_temp(const char *name, const char *base, size_t blen)
     const char *digits = name + blen + 5;
     char *end;
     unsigned long pid = strtoul(digits, &end, 10);
-    if (end == digits || *digits < '0' || *digits > '9' || *end != '.' || strlen(end + 1) != 6 ||
-        pid == 0 || pid > INT_MAX)
+    if (end == digits || *digits < '0' || *digits > '9' || *end != '.' ||
+        strlen(end + 1) != SUFFIX_LEN || pid == 0 || pid > INT_MAX)
         return 0;
     /* Signal 0 only asks whether the process exists; EPERM means it does
      * (another user's), so only ESRCH makes the file stale. */
@@ -88,34 +174,92 @@ static void remove_stale_temps(const char *dir, const char *path)
     closedir(d);
 }
 
-clcpack_status clcpk_write_file_atomic(const char *path, const uint8_t *data, size_t size,
-                                    clcpack_error *err)
+/* Six random letters and digits; the kernel's random source, else the
+ * clock mixed with the try number (O_EXCL makes a clash a retry, not a
+ * bug; the library keeps no global state, so no counter). */
+static void random_suffix(char out[SUFFIX_LEN + 1], int attempt)
 {
+    static const char alphabet[] =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    unsigned char r[SUFFIX_LEN];
+    if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^
+                     ((uint64_t)(attempt + 1) << 40) ^ (uint64_t)getpid();
+        for (size_t i = 0; i < sizeof r; i++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            r[i] = (unsigned char)x;
+        }
+    }
+    for (size_t i = 0; i < SUFFIX_LEN; i++)
+        out[i] = alphabet[r[i] % (sizeof alphabet - 1)];
+    out[SUFFIX_LEN] = '\0';
+}
+
+/* Creates "<path>.tmp.<pid>.XXXXXX" with O_EXCL. The mode is 0666 less the
+ * umask, as any new file gets, or that of the file being replaced. */
+static int create_temp(const char *path, char *tmp, size_t cap, int exists, mode_t mode)
+{
+    for (int i = 0; i < CREATE_TRIES; i++) {
+        char suffix[SUFFIX_LEN + 1];
+        random_suffix(suffix, i);
+        snprintf(tmp, cap, "%s.tmp.%ld.%s", path, (long)getpid(), suffix);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+        if (fd >= 0) {
+            if (exists && fchmod(fd, mode) != 0) {
+                int e = errno;
+                close(fd);
+                unlink(tmp);
+                errno = e;
+                return -1;
+            }
+            return fd;
+        }
+        if (errno != EEXIST)
+            return -1;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+clcpack_status clcpack_write_file_atomic(const char *path, const void *data, size_t size,
+                                         uint32_t flags, clcpack_error *err)
+{
+    if (flags != 0)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                          "clcpack_write_file_atomic: flags must be 0, not 0x%x",
+                          (unsigned)flags);
+    if (!data && size)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_write_file_atomic: data is NULL");
+    int exists;
+    mode_t mode;
+    clcpack_status st = check_path(path, &exists, &mode, err);
+    if (st != CLCPACK_OK)
+        return st;
     char msg[128];
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 32);
+    size_t cap = strlen(path) + 48;
+    char *tmp = malloc(cap);
     char *dir = parent_dir(path);
     if (!tmp || !dir) {
         free(tmp);
         free(dir);
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory writing '%s'", path);
     }
-    snprintf(tmp, plen + 32, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
     remove_stale_temps(dir, path);
-    /* mkstemp picks a name no other writer (thread or process) holds. */
-    int fd = mkstemp(tmp);
+    int fd = create_temp(path, tmp, cap, exists, mode);
     if (fd < 0) {
         int e = errno;
-        clcpack_status st = clcpk_fail(err, CLCPACK_E_IO, "cannot create a temporary file beside '%s': %s",
-                                    path, clcpk_errno_text(e, msg, sizeof msg));
+        st = clcpk_fail(err, CLCPACK_E_IO, "cannot create a temporary file beside '%s': %s",
+                        path, clcpk_errno_text(e, msg, sizeof msg));
         free(tmp);
         free(dir);
         return st;
     }
     const char *step = NULL;
-    if (fchmod(fd, 0644) != 0)
-        step = "set the mode of";
-    else if (write_all(fd, data, size) != 0)
+    if (write_all(fd, data, size) != 0)
         step = "write";
     else if (fsync(fd) != 0)
         step = "fsync";
@@ -124,30 +268,35 @@ clcpack_status clcpk_write_file_atomic(const char *path, const uint8_t *data, si
         step = "close";
         e = errno;
     }
-    if (!step && rename(tmp, path) != 0) {
-        e = errno;
-        clcpack_status st = clcpk_fail(err, CLCPACK_E_IO, "cannot rename '%s' to '%s': %s", tmp, path,
-                                    clcpk_errno_text(e, msg, sizeof msg));
-        unlink(tmp);
-        free(tmp);
-        free(dir);
-        return st;
-    }
     if (step) {
-        clcpack_status st = clcpk_fail(err, CLCPACK_E_IO, "cannot %s '%s' (for '%s'): %s", step, tmp,
-                                    path, clcpk_errno_text(e, msg, sizeof msg));
+        st = clcpk_fail(err, CLCPACK_E_IO, "cannot %s '%s' (for '%s'): %s", step, tmp, path,
+                        clcpk_errno_text(e, msg, sizeof msg));
         unlink(tmp);
         free(tmp);
         free(dir);
         return st;
     }
-    /* The rename is durable only once the folder's entry is on disk. */
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    clcpack_status st = CLCPACK_OK;
-    if (dfd < 0 || fsync(dfd) != 0) {
+    /* Whatever appeared at path while we wrote is checked again: rename
+     * would replace a link or a device put there in the meantime. */
+    st = check_path(path, &exists, &mode, err);
+    if (st == CLCPACK_OK && rename(tmp, path) != 0) {
         e = errno;
-        st = clcpk_fail(err, CLCPACK_E_IO, "wrote '%s' but cannot fsync its folder '%s': %s", path,
-                     dir, clcpk_errno_text(e, msg, sizeof msg));
+        st = clcpk_fail(err, CLCPACK_E_IO, "cannot rename '%s' to '%s': %s", tmp, path,
+                        clcpk_errno_text(e, msg, sizeof msg));
+    }
+    if (st != CLCPACK_OK) {
+        unlink(tmp);
+        free(tmp);
+        free(dir);
+        return st;
+    }
+    /* The rename is durable only once the folder's entry is on disk. Some
+     * file systems cannot fsync a folder (EINVAL): nothing more to do there. */
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0 || (fsync(dfd) != 0 && errno != EINVAL)) {
+        e = errno;
+        st = clcpk_fail(err, CLCPACK_E_IO, "wrote '%s' but cannot fsync its folder '%s': %s",
+                        path, dir, clcpk_errno_text(e, msg, sizeof msg));
     }
     if (dfd >= 0)
         close(dfd);

@@ -1,6 +1,6 @@
 /*
- * key_index.c — a hash index from key (kernel, define set, wg) to the
- * entries that have it, built once when a pack is opened.
+ * key_index.c — a hash index from key (kernel or program name, define set,
+ * wg) to the entries that have it, built once when a pack is opened.
  *
  * A load looks its key up every time; on an NVIDIA GPU a cubin loads in
  * about 25 µs, so a scan of every entry with string compares (hundreds of
@@ -54,23 +54,37 @@ static uint64_t key_hash(const char *kernel, const clcpack_define *defs, size_t 
 
 clcpack_status clcpk_key_index_build(clcpack *p)
 {
+    /* One node per name an entry answers to: its kernel (or program) name
+     * and, for a program entry, each kernel it holds. */
+    size_t n_nodes = 0;
+    for (size_t i = 0; i < p->n_entries; i++)
+        n_nodes += 1 + p->entries[i].info.kernel_name_count;
     size_t slots = 16;
-    while (slots < 2 * p->n_entries)
+    while (slots < 2 * n_nodes)
         slots *= 2;
     p->slot_head = malloc(slots * sizeof *p->slot_head);
-    p->entry_next = malloc((p->n_entries ? p->n_entries : 1) * sizeof *p->entry_next);
-    if (!p->slot_head || !p->entry_next)
+    p->node_entry = malloc((n_nodes ? n_nodes : 1) * sizeof *p->node_entry);
+    p->node_next = malloc((n_nodes ? n_nodes : 1) * sizeof *p->node_next);
+    if (!p->slot_head || !p->node_entry || !p->node_next)
         return CLCPACK_E_NOMEM;
     p->slot_mask = slots - 1;
     for (size_t s = 0; s < slots; s++)
         p->slot_head[s] = CLCPACK_NONE;
     /* Pushing from the last entry to the first leaves every chain in
-     * ascending entry order, the order clcpack_find promises. */
+     * ascending entry order, the order clcpack_find promises; an entry's
+     * own nodes are pushed together, so where two of its names share a
+     * slot they are neighbours in the chain. */
+    size_t node = 0;
     for (size_t i = p->n_entries; i-- > 0;) {
         const clcpack_entry_info *e = &p->entries[i].info;
-        size_t s = (size_t)key_hash(e->kernel, e->defines, e->define_count, e->wg) & p->slot_mask;
-        p->entry_next[i] = p->slot_head[s];
-        p->slot_head[s] = (uint32_t)i;
+        for (size_t k = 0; k <= e->kernel_name_count; k++) {
+            const char *name = k ? e->kernel_names[k - 1] : e->kernel;
+            size_t s = (size_t)key_hash(name, e->defines, e->define_count, e->wg) & p->slot_mask;
+            p->node_entry[node] = (uint32_t)i;
+            p->node_next[node] = p->slot_head[s];
+            p->slot_head[s] = (uint32_t)node;
+            node++;
+        }
     }
     return CLCPACK_OK;
 }

@@ -7,6 +7,7 @@
  * defines, no more and no fewer.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "errors.h"
@@ -54,9 +55,23 @@ static const clcpack_define *entry_define(const clcpack_entry_info *e, const cha
     return NULL;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int clcpk_entry_has_name(const clcpack_entry_info *e, const char *name)
+{
+    if (strcmp(e->kernel, name) == 0)
+        return 1;
+    return e->kernel_name_count &&
+           bsearch(&name, e->kernel_names, e->kernel_name_count, sizeof *e->kernel_names,
+                   cmp_name) != NULL;
+}
+
 int clcpk_entry_matches(const clcpack_entry_info *e, const clcpack_key *key)
 {
-    if (strcmp(e->kernel, key->kernel) != 0 || e->define_count != key->define_count)
+    if (e->define_count != key->define_count || !clcpk_entry_has_name(e, key->kernel))
         return 0;
     for (int k = 0; k < 3; k++)
         if (e->wg[k] != key->wg[k])
@@ -120,9 +135,13 @@ clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *in
     if (st != CLCPACK_OK)
         return st;
     size_t n = 0;
-    for (uint32_t i = clcpk_key_index_first(p, key); i != CLCPACK_NONE; i = p->entry_next[i]) {
-        if (!clcpk_entry_matches(&p->entries[i].info, key))
+    uint32_t last = CLCPACK_NONE;
+    for (uint32_t node = clcpk_key_index_first(p, key); node != CLCPACK_NONE;
+         node = p->node_next[node]) {
+        uint32_t i = p->node_entry[node];
+        if (i == last || !clcpk_entry_matches(&p->entries[i].info, key))
             continue;
+        last = i;
         if (n < cap)
             indices[n] = i;
         n++;
@@ -133,7 +152,7 @@ clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *in
         /* Only the error message needs a scan of every entry. */
         size_t same_kernel = 0;
         for (size_t i = 0; i < p->n_entries; i++)
-            same_kernel += strcmp(p->entries[i].info.kernel, key->kernel) == 0;
+            same_kernel += clcpk_entry_has_name(&p->entries[i].info, key->kernel);
         char desc[512];
         clcpk_describe_key(key, desc, sizeof desc);
         if (same_kernel)

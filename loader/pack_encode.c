@@ -390,9 +390,11 @@ static void put_entry(out_buf *b, const encoder *enc, const w_entry *e, const bl
     buf_u32(b, e->tune_width);
     buf_u32(b, e->tune_height);
     buf_u64(b, e->tune_median_ns);
-    /* Format 2 appends the tuning list; without one the record is exactly
-     * the version-1 record. */
-    if (e->n_tunings) {
+    /* Format 2 appends the tuning list and format 3 the kernel names and
+     * flags after it; without them the record is exactly the version-1
+     * record, and a format-3 record has a tuning list, empty or not. */
+    int v3 = e->n_knames > 0 || e->flags != 0;
+    if (e->n_tunings || v3) {
         buf_u32(b, (uint32_t)e->n_tunings);
         for (size_t k = 0; k < e->n_tunings; k++) {
             const clcpack_tuning *t = &e->tunings[k];
@@ -402,6 +404,12 @@ static void put_entry(out_buf *b, const encoder *enc, const w_entry *e, const bl
             buf_u32(b, t->height);
             buf_u64(b, t->median_ns);
         }
+    }
+    if (v3) {
+        buf_u32(b, (uint32_t)e->n_knames);
+        for (size_t k = 0; k < e->n_knames; k++)
+            buf_str(b, e->knames[k], SIZE_MAX);
+        buf_u32(b, e->flags);
     }
     rec_end(b, start);
 }
@@ -449,11 +457,14 @@ static clcpack_status serialize(encoder *enc, out_buf *b)
     memcpy(h + PK_OFF_MAGIC, PK_MAGIC, PK_MAGIC_SIZE);
     /* Version 2 only where its one addition (the tuning list) is used, so
      * packs without it stay byte-identical to version 1. */
-    int has_list = 0;
-    for (size_t i = 0; i < w->n_entries; i++)
+    int has_list = 0, has_v3 = 0;
+    for (size_t i = 0; i < w->n_entries; i++) {
         has_list |= w->entries[i].n_tunings > 0;
-    put_le16(h + PK_OFF_FORMAT_VERSION, has_list ? PK_FORMAT_VERSION_TUNING_LIST
-                                                 : PK_FORMAT_VERSION);
+        has_v3 |= w->entries[i].n_knames > 0 || w->entries[i].flags != 0;
+    }
+    put_le16(h + PK_OFF_FORMAT_VERSION, has_v3     ? PK_FORMAT_VERSION_PROGRAMS
+                                        : has_list ? PK_FORMAT_VERSION_TUNING_LIST
+                                                   : PK_FORMAT_VERSION);
     put_le16(h + PK_OFF_MIN_READER, 1);
     put_le32(h + PK_OFF_HEADER_SIZE, PK_HEADER_SIZE);
     put_le64(h + PK_OFF_FILE_SIZE, b->n);

@@ -19,6 +19,9 @@
  * skip it, so min_reader_version stays 1). */
 #define PK_FORMAT_VERSION_TUNING_LIST 2u
 #define PK_TUNING_RECORD_SIZE 24u
+/* Version 3 appends the kernel names of a program entry and the entry flags
+ * after the tuning list (which it then always writes, maybe empty). */
+#define PK_FORMAT_VERSION_PROGRAMS 3u
 
 /* Header, version 1. */
 #define PK_HEADER_SIZE 64u

@@ -37,6 +37,7 @@ typedef struct parse_ctx {
     char *arena;
     size_t arena_used, arena_cap;
     size_t defines_used, defines_cap;
+    size_t knames_used, knames_cap;
     clcpack_status problem_status;
     char problem[512];
 } parse_ctx;
@@ -298,6 +299,40 @@ static int parse_tuning_list(parse_ctx *c, pk_cursor *r, pk_entry *pe)
     return 0;
 }
 
+/* Format 3's kernel names and flags, when the record goes on after the
+ * tuning list. Bytes after them belong to later versions. */
+static int parse_program_fields(parse_ctx *c, pk_cursor *r, clcpack_entry_info *e)
+{
+    if (pk_left(r) < 4)
+        return 0;
+    uint32_t n;
+    if (rd_u32(c, r, &n, "kernel name count") != 0)
+        return -1;
+    /* A str takes at least 4 bytes: the count cannot outrun the record. */
+    if ((uint64_t)n * 4 > pk_left(r))
+        return problem(c, CLCPACK_E_FORMAT, "%u kernel names declared, the record has room for %zu",
+                       n, pk_left(r) / 4);
+    if (n > c->knames_cap - c->knames_used)
+        return problem(c, CLCPACK_E_FORMAT, "kernel names do not fit the name table");
+    const char **names = c->p->knames + c->knames_used;
+    for (uint32_t k = 0; k < n; k++) {
+        if (rd_str(c, r, &names[k], SIZE_MAX, "kernel name") != 0)
+            return -1;
+        if (names[k][0] == '\0')
+            return problem(c, CLCPACK_E_FORMAT, "kernel name %u is empty", k);
+        if (k > 0 && strcmp(names[k - 1], names[k]) >= 0)
+            return problem(c, CLCPACK_E_FORMAT,
+                           "kernel names not in strict byte order ('%s' after '%s')", names[k],
+                           names[k - 1]);
+    }
+    c->knames_used += n;
+    e->kernel_names = n ? names : NULL;
+    e->kernel_name_count = n;
+    if (pk_left(r) >= 4 && rd_u32(c, r, &e->flags, "entry flags") != 0)
+        return -1;
+    return 0;
+}
+
 static int parse_entry(parse_ctx *c, pk_cursor *r, size_t i, pk_entry *pe)
 {
     clcpack_entry_info *e = &pe->info;
@@ -318,7 +353,7 @@ static int parse_entry(parse_ctx *c, pk_cursor *r, size_t i, pk_entry *pe)
         rd_u32(c, r, &e->tune_height, "tuning height") != 0 ||
         rd_u64(c, r, &e->tune_median_ns, "tuning median") != 0)
         return -1;
-    if (parse_tuning_list(c, r, pe) != 0)
+    if (parse_tuning_list(c, r, pe) != 0 || parse_program_fields(c, r, e) != 0)
         return -1;
     if (e->kernel[0] == '\0')
         return problem(c, CLCPACK_E_FORMAT, "empty kernel name");
@@ -407,7 +442,9 @@ static clcpack_status parse_index(clcpack *p, const header *h, clcpack_error *er
     c.defines_cap = index_size / PK_DEFINE_MIN + 1;
     p->strings = c.arena = malloc(c.arena_cap);
     p->defines = calloc(c.defines_cap, sizeof *p->defines);
-    if (!p->devices || !p->sources || !p->entries || !p->strings || !p->defines)
+    c.knames_cap = index_size / 4 + 1;
+    p->knames = calloc(c.knames_cap, sizeof *p->knames);
+    if (!p->devices || !p->sources || !p->entries || !p->strings || !p->defines || !p->knames)
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory reading an index of %zu bytes",
                        index_size);
 
@@ -541,8 +578,10 @@ void clcpack_close(clcpack *p)
     free(p->entries);
     free(p->strings);
     free(p->defines);
+    free(p->knames);
     free(p->slot_head);
-    free(p->entry_next);
+    free(p->node_entry);
+    free(p->node_next);
     clcpk_device_cache_free(p);
     free(p->owned);
     free(p);

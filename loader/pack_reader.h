@@ -39,10 +39,14 @@ struct clcpack {
     pk_entry *entries;
     char *strings;       /* NUL-terminated copies of every str in the index */
     clcpack_define *defines; /* every entry's defines, back to back */
+    const char **knames; /* every program entry's kernel names, back to back */
     /* Key index (key_index.c): slot_head[hash & slot_mask] is the first
-     * entry of that slot, entry_next[i] the next one; CLCPACK_NONE ends. */
+     * node of that slot, node_next[n] the next one, CLCPACK_NONE ends;
+     * node_entry[n] is the node's entry. An entry has a node per name it
+     * answers to (its kernel, and a program's kernel names). */
     uint32_t *slot_head;
-    uint32_t *entry_next;
+    uint32_t *node_entry;
+    uint32_t *node_next;
     size_t slot_mask;
     struct pk_fp_cache *fp_cache; /* device fingerprints (device_cache.c) */
 };
@@ -50,9 +54,11 @@ struct clcpack {
 /* Builds the key index of an open pack. CLCPACK_OK or CLCPACK_E_NOMEM. */
 clcpack_status clcpk_key_index_build(clcpack *p);
 
-/* The first entry of the key's slot (CLCPACK_NONE for none); the next are
- * p->entry_next[i]. Candidates still have to be compared with
- * clcpk_entry_matches. The key must have passed clcpk_check_key. */
+/* The first node of the key's slot (CLCPACK_NONE for none); the next are
+ * p->node_next[n], each for entry p->node_entry[n], in ascending entry
+ * order (an entry may come twice in a row). Candidates still have to be
+ * compared with clcpk_entry_matches. The key must have passed
+ * clcpk_check_key. */
 uint32_t clcpk_key_index_first(const clcpack *p, const clcpack_key *key);
 
 /* The fingerprint of dev, queried once per pack and device and then kept
@@ -92,14 +98,18 @@ clcpack_status clcpk_entry_view(const clcpack *p, size_t i, const uint8_t **view
 clcpack_status clcpk_decode_source_alloc(const clcpack *p, size_t i, char **out,
                                       clcpack_error *err);
 
-/* Describes entry i's key, e.g. "Convolve_Def [FILTER_WIDTH=5] wg 16x16". */
+/* Describes entry i's key, e.g. "sgemm [TS=32 WPT=8] wg 32x4". */
 void clcpk_describe_entry_key(const clcpack_entry_info *e, char *buf, size_t cap);
 
 /* Describes a caller's key the same way (defines in the order given). */
 void clcpk_describe_key(const clcpack_key *key, char *buf, size_t cap);
 
-/* 1 when entry e has exactly the key's kernel, define set and wg. The key
- * must have passed clcpk_check_key. */
+/* 1 when entry e answers to name: its kernel (or program) name, or one of
+ * a program entry's kernel names. */
+int clcpk_entry_has_name(const clcpack_entry_info *e, const char *name);
+
+/* 1 when entry e answers to the key's kernel name and has exactly its
+ * define set and wg. The key must have passed clcpk_check_key. */
 int clcpk_entry_matches(const clcpack_entry_info *e, const clcpack_key *key);
 
 /* CLCPACK_OK when the key is usable (names present, no define twice). */

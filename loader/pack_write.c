@@ -5,6 +5,7 @@
  * until the pack is written (pack_encode.c), so the add order never shows in
  * the file.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,9 @@ static void free_entry(w_entry *e)
     free(e->defines);
     free(e->bin);
     free(e->tunings);
+    for (size_t k = 0; k < e->n_knames; k++)
+        free(e->knames[k]);
+    free(e->knames);
 }
 
 void clcpack_writer_free(clcpack_writer *w)
@@ -188,7 +192,16 @@ clcpack_status clcpack_writer_add_source(clcpack_writer *w, const char *name, co
 typedef struct spec_view {
     const clcpack_entry_spec *spec;
     clcpack_define *defs;
+    /* Format-3 fields, as 0 when the caller's struct ends before them. */
+    const char *const *knames;
+    size_t n_knames;
+    uint32_t flags;
 } spec_view;
+
+static int cmp_str_ptr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
 static const char *describe_spec(const spec_view *v, char *buf, size_t cap)
 {
@@ -207,11 +220,30 @@ static clcpack_status check_spec(const clcpack_writer *w, const clcpack_entry_sp
 {
     v->spec = s;
     v->defs = NULL;
+    v->knames = NULL;
+    v->n_knames = 0;
+    v->flags = 0;
     if (!w || !s)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry spec: %s is NULL", w ? "spec" : "writer");
-    if (s->struct_size < sizeof *s)
-        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry spec: struct_size %zu, expected %zu",
-                       s->struct_size, sizeof *s);
+    const size_t v3_at = offsetof(clcpack_entry_spec, kernel_names);
+    if (s->struct_size < v3_at)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                       "entry spec: struct_size %zu, expected at least %zu", s->struct_size, v3_at);
+    if (s->struct_size >= sizeof *s) {
+        v->knames = s->kernel_names;
+        v->n_knames = s->kernel_name_count;
+        v->flags = s->flags;
+    }
+    if (v->n_knames && !v->knames)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                       "entry spec: %zu kernel names but kernel_names is NULL", v->n_knames);
+    for (size_t i = 0; i < v->n_knames; i++)
+        if (!v->knames[i] || !v->knames[i][0])
+            return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry spec: kernel name %zu is empty",
+                           i);
+    if (v->flags & ~(uint32_t)CLCPACK_ENTRY_DEFAULT)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry spec: unknown flags 0x%x",
+                       v->flags & ~(uint32_t)CLCPACK_ENTRY_DEFAULT);
     if (!s->kernel || !s->kernel[0])
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry spec: no kernel name");
     if (s->define_count && !s->defines)
@@ -283,6 +315,53 @@ static w_entry *find_same(const clcpack_writer *w, const spec_view *v)
     return NULL;
 }
 
+/* The spec's kernel names, sorted, each once. */
+static clcpack_status copy_kernel_names(const spec_view *v, w_entry *e)
+{
+    if (!v->n_knames)
+        return CLCPACK_OK;
+    e->knames = calloc(v->n_knames, sizeof *e->knames);
+    if (!e->knames)
+        return CLCPACK_E_NOMEM;
+    for (size_t k = 0; k < v->n_knames; k++) {
+        e->knames[e->n_knames] = dup_str(v->knames[k]);
+        if (!e->knames[e->n_knames])
+            return CLCPACK_E_NOMEM;
+        e->n_knames++;
+    }
+    qsort(e->knames, e->n_knames, sizeof *e->knames, cmp_str_ptr);
+    size_t n = 0;
+    for (size_t k = 0; k < e->n_knames; k++) {
+        if (n && strcmp(e->knames[n - 1], e->knames[k]) == 0) {
+            free(e->knames[k]);
+            continue;
+        }
+        e->knames[n++] = e->knames[k];
+    }
+    e->n_knames = n;
+    return CLCPACK_OK;
+}
+
+/* 1 when the added entry has the spec's kernel names (as a set) and flags. */
+static int same_names_and_flags(const w_entry *e, const spec_view *v)
+{
+    if (e->flags != v->flags)
+        return 0;
+    for (size_t k = 0; k < v->n_knames; k++) {
+        const char *key = v->knames[k];
+        if (!bsearch(&key, e->knames, e->n_knames, sizeof *e->knames, cmp_str_ptr))
+            return 0;
+    }
+    for (size_t k = 0; k < e->n_knames; k++) {
+        size_t j = 0;
+        while (j < v->n_knames && strcmp(v->knames[j], e->knames[k]) != 0)
+            j++;
+        if (j == v->n_knames)
+            return 0;
+    }
+    return 1;
+}
+
 static clcpack_status copy_entry(const spec_view *v, w_entry *e)
 {
     const clcpack_entry_spec *s = v->spec;
@@ -309,7 +388,8 @@ static clcpack_status copy_entry(const spec_view *v, w_entry *e)
     memcpy(e->bin, s->binary, s->binary_size);
     e->size = s->binary_size;
     e->crc = clcpk_crc32(s->binary, s->binary_size);
-    return CLCPACK_OK;
+    e->flags = v->flags;
+    return copy_kernel_names(v, e);
 }
 
 clcpack_status clcpack_writer_add_entry(clcpack_writer *w, const clcpack_entry_spec *spec,
@@ -327,7 +407,7 @@ clcpack_status clcpack_writer_add_entry(clcpack_writer *w, const clcpack_entry_s
                    memcmp(old->bin, spec->binary, old->size) == 0 &&
                    strcmp(old->options, spec->options ? spec->options : "") == 0 &&
                    strcmp(old->family, spec->family ? spec->family : "") == 0 &&
-                   old->source == spec->source;
+                   old->source == spec->source && same_names_and_flags(old, &v);
         char desc[512];
         if (!same)
             st = clcpk_fail(err, CLCPACK_E_CONFLICT,
@@ -340,7 +420,7 @@ clcpack_status clcpack_writer_add_entry(clcpack_writer *w, const clcpack_entry_s
                          old->size != spec->binary_size ||
                                  memcmp(old->bin, spec->binary, old->size) != 0
                              ? "bytes"
-                             : "options, family or source");
+                             : "options, family, source, kernel names or flags");
         free(v.defs);
         return st;
     }
@@ -457,7 +537,7 @@ clcpack_status clcpack_writer_write_file(clcpack_writer *w, const char *path, cl
     clcpack_status st = clcpk_encode(w, &bytes, &size, err);
     if (st != CLCPACK_OK)
         return st;
-    st = clcpk_write_file_atomic(path, bytes, size, err);
+    st = clcpack_write_file_atomic(path, bytes, size, 0, err);
     free(bytes);
     return st;
 }

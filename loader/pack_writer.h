@@ -40,6 +40,9 @@ typedef struct w_entry {
     uint64_t tune_median_ns;
     clcpack_tuning *tunings; /* the tuning list, by increasing filter width */
     size_t n_tunings;
+    char **knames;     /* a program's kernels, sorted, distinct (format 3) */
+    size_t n_knames;
+    uint32_t flags;    /* CLCPACK_ENTRY_* (format 3) */
 } w_entry;
 
 struct clcpack_writer {
@@ -55,12 +58,6 @@ struct clcpack_writer {
 /* Orders and encodes everything added so far into a malloc'd pack. */
 clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *size,
                          clcpack_error *err);
-
-/* Writes data to path through a temporary file beside it, fsync and
- * rename, then fsyncs the folder. On error path is untouched and the
- * temporary file is removed. */
-clcpack_status clcpk_write_file_atomic(const char *path, const uint8_t *data, size_t size,
-                                    clcpack_error *err);
 
 /* Three-way comparison of two fingerprints in the order of docs/FORMAT.md. */
 int clcpk_device_compare(const clcpack_device_info *a, const clcpack_device_info *b);

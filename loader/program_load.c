@@ -24,6 +24,7 @@ typedef struct load_ctx {
     cl_device_id dev;
     const clcpack_device_info *here; /* dev's fingerprint */
     int want_kernel;       /* keep the kernel build_and_check made */
+    const char *kernel_name; /* the kernel build_and_check creates */
     cl_kernel kernel;      /* that kernel, when kept */
     const size_t *match;   /* entries with the key, ascending */
     size_t n_match;
@@ -76,7 +77,7 @@ static cl_int build_and_check(load_ctx *c, cl_program prog, const char *options,
         *what = "clBuildProgram";
         return rc;
     }
-    cl_kernel k = clCreateKernel(prog, c->key->kernel, &rc);
+    cl_kernel k = clCreateKernel(prog, c->kernel_name, &rc);
     if (rc != CL_SUCCESS || !k) {
         if (k)
             clReleaseKernel(k);
@@ -408,6 +409,32 @@ static clcpack_status load(const char *api, const clcpack *p, const clcpack_key 
     }
     c.match = match;
     c.n_match = n;
+    /* A key names a kernel, or a program entry by the program's name: the
+     * program is then checked with its first kernel. One name in two
+     * programs is ambiguous: the program's name says which. */
+    const clcpack_entry_info *first = &p->entries[match[0]].info;
+    c.kernel_name = key->kernel;
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(p->entries[match[i]].info.kernel, first->kernel) != 0) {
+            const char *other = p->entries[match[i]].info.kernel;
+            if (match != on_stack)
+                free(match);
+            return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                              "%s: kernel %s is in the programs %s and %s: name the program",
+                              api, key->kernel, first->kernel, other);
+        }
+    if (first->kernel_name_count && strcmp(key->kernel, first->kernel) == 0) {
+        if (kernel_out) {
+            if (match != on_stack)
+                free(match);
+            return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                              "%s: %s is a program of %zu kernels (the first is %s): name the "
+                              "kernel to create",
+                              api, key->kernel, first->kernel_name_count,
+                              first->kernel_names[0]);
+        }
+        c.kernel_name = first->kernel_names[0];
+    }
     clcpack_device_info scratch;
     if ((st = clcpk_device_fingerprint(p, dev, &scratch, &c.here, err)) != CLCPACK_OK) {
         if (match != on_stack)

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define CAPTURE_MAGIC "CLCPREC1"
+#define CAPTURE_MAGIC "CLCPREC2"
 
 static unsigned long seq;
 
@@ -126,6 +126,7 @@ int capture_write(const char *dir, const capture *c, char name[CAPTURE_NAME_MAX]
     put_str(&b, c->key);
     put_blob(&b, c->source, c->source_size);
     put_str(&b, c->options);
+    put_str(&b, c->kernel_names);
     put_str(&b, d->platform_name);
     put_str(&b, d->platform_version);
     put_str(&b, d->device_name);

@@ -15,6 +15,7 @@ typedef struct capture {
     const char *source;
     size_t source_size;
     const char *options;          /* exact, "" for none */
+    const char *kernel_names;     /* CL_PROGRAM_KERNEL_NAMES, ';'-separated; "" if unknown */
     const clcpack_device_info *device;
     const unsigned char *binary;  /* may be NULL (size 0): not taken */
     size_t binary_size;

@@ -296,6 +296,16 @@ static int record_build(cl_program p, cl_uint n, const cl_device_id *devs, const
     if (ok)
         ok = REAL(clGetProgramInfo, p)(p, CL_PROGRAM_BINARIES, n_all * sizeof(unsigned char *),
                                        bins, NULL) == CL_SUCCESS;
+    /* The kernels the program holds: the pack's entry names them. */
+    char names_buf[4096] = "";
+    size_t names_size = 0;
+    if (REAL(clGetProgramInfo, p)(p, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &names_size) !=
+            CL_SUCCESS ||
+        names_size > sizeof names_buf ||
+        REAL(clGetProgramInfo, p)(p, CL_PROGRAM_KERNEL_NAMES, sizeof names_buf, names_buf,
+                                  NULL) != CL_SUCCESS)
+        names_buf[0] = '\0';
+    names_buf[sizeof names_buf - 1] = '\0';
     int written = 0;
     for (cl_uint i = 0; i < n; i++) {
         clcpack_device_info here;
@@ -306,7 +316,7 @@ static int record_build(cl_program p, cl_uint n, const cl_device_id *devs, const
         cl_uint j = 0;
         while (j < n_all && all[j] != devs[i])
             j++;
-        capture c = {key, src, size, options ? options : "", &here,
+        capture c = {key, src, size, options ? options : "", names_buf, &here,
                      ok && j < n_all ? bins[j] : NULL, ok && j < n_all ? sizes[j] : 0};
         if (capture_write(cfg.record_dir, &c, names[i]) == 0)
             written++;

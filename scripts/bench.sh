@@ -7,7 +7,7 @@
 #
 # Environment (all optional):
 #   BENCH_DEVICE  device spec as for clc-pack --device (default: default)
-#   BENCH_PARTS   which parts, in order (default: "build size startup speed report";
+#   BENCH_PARTS   which parts, in order (default: "build size startup speed firstlaunch report";
 #                 "record" adds scripts/bench_record.sh, docs/RECORD.md)
 #   BENCH_PACK    use this pack instead of building one (skips "build")
 #   BENCH_JOBS    N of -jN (default: the number of cores)
@@ -25,7 +25,7 @@ cd "$root" || exit 1
 
 export POCL_KERNEL_CACHE=0 CUDA_CACHE_DISABLE=1
 DEVICE=${BENCH_DEVICE:-default}
-PARTS=${BENCH_PARTS:-build size startup speed report}
+PARTS=${BENCH_PARTS:-build size startup speed firstlaunch report}
 RUNS=${BENCH_RUNS:-10}
 JOBS=${BENCH_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 
@@ -125,6 +125,9 @@ run_speed() {
     to_file "$out/speed.md" "$B/bench/speed" --pack "$pack" --device "$DEVICE" \
         --sizes "$SIZES" --runs "$RUNS" --csv "$out/speed.csv" --roofline-csv "$out/roofline.csv"
 }
+run_firstlaunch() {
+    to_file "$out/first_launch.md" "$B/bench/first_launch_any" "$B/clc-pack" "$work" 1024
+}
 run_report() {
     python3 scripts/bench_tables.py "$out" || return 1
     if ! python3 -c 'import matplotlib' 2>/dev/null; then
@@ -144,8 +147,8 @@ run_record() {
 start=$(now)
 for part in $PARTS; do
     case $part in
-    build | size | startup | speed | report | record) ;;
-    *) die "unknown part '$part' in BENCH_PARTS (build size startup speed report record)" ;;
+    build | size | startup | speed | firstlaunch | report | record) ;;
+    *) die "unknown part '$part' in BENCH_PARTS (build size startup speed firstlaunch report record)" ;;
     esac
     t0=$(now)
     l0=$(load)

@@ -40,6 +40,9 @@ expect_err "clcpack: program" "record: CLCPACK_LOG line"
 run "$CLC" list "$TMP/app.clcpack"
 expect_out "1 device, 1 source, 1 entry" "the pack holds one entry"
 expect_out "rec:" "the entry has a content key"
+run "$CLC" verify --load "$TMP/app.clcpack"
+expect_rc 0 "verify --load: the recorded program loads, its kernels in it"
+expect_out "loaded 1 of 1" "verify --load: one entry loaded"
 
 # Replay after moving the application's folder.
 mv "$TMP/app" "$TMP/moved"
@@ -138,7 +141,7 @@ expect_err "1 entry (1 duplicate dropped)" "merge: one entry"
 # --keep-captures: the capture files stay; a damaged one is skipped with a
 # note, the others are packed.
 mkdir -p "$TMP/caps"
-printf 'CLCPREC1 but not really a capture' >"$TMP/caps/1-1.rec"
+printf 'CLCPREC2 but not really a capture' >"$TMP/caps/1-1.rec"
 run "$CLC" record -o "$TMP/kept.clcpack" --keep-captures "$TMP/caps" -- "$TMP/moved/vadd_abc"
 expect_rc 0 "record --keep-captures"
 expect_err "skipped: $TMP/caps/1-1.rec" "a damaged capture is skipped, named"

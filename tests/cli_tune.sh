@@ -72,7 +72,7 @@ expect_out "rule      default rule" "says the default rule applied"
 expect_out "kernel    reda_local" "the default for conv-rgba is reda_local"
 run "$CLC" best u.clcpack --family conv-rgba --width 9 --no-load
 expect_rc 1 "best for a width the pack lacks"
-expect_err "no entry of family 'conv-rgba' serves filter width 9" "names the family and width"
+expect_err "no entry of 'conv-rgba' serves with FILTER_WIDTH=9" "names the family and width"
 
 run "$CLC" --tune-size 64 --kernel reda_local -o x.clcpack
 expect_rc 2 "--tune-size without x is a usage error"

@@ -45,7 +45,9 @@ usage_error "-D NUMCOEFFS" "NAME=LIST" -D NUMCOEFFS
 usage_error "-j 0" "-j 0" -j 0
 usage_error "--bogus" "--bogus" --bogus
 usage_error "--widths without a value" "--widths needs a value" --widths
-usage_error "stray argument" "'stray'" -q stray
+run "$CLC" -q stray
+expect_rc 1 "a file argument is a source to pack: a missing one fails"
+expect_err "stray: cannot open" "the missing source is named"
 usage_error "unknown command" "'frobnicate'" frobnicate
 usage_error "--ptxas missing" "/nonexistent/ptxas" --ptxas /nonexistent/ptxas
 usage_error "list without a pack" "one pack file" list

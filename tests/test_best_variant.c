@@ -49,6 +49,17 @@ static const fake_entry entries[] = {
 };
 #define N_ENTRIES (sizeof entries / sizeof entries[0])
 
+/* Mark the manifest's default variants (reda_local, Convolve_Def and
+ * Convolve at 16x16) as the pack's defaults; off, a pack has no marks. */
+static int mark_defaults;
+
+static int is_marked(const fake_entry *f)
+{
+    return f->wg == 16 && (strcmp(f->kernel, "reda_local") == 0 ||
+                           strcmp(f->kernel, "Convolve_Def") == 0 ||
+                           strcmp(f->kernel, "Convolve") == 0);
+}
+
 static void make_spec(size_t i, uint32_t device, clcpack_define defs[1], char value[8],
                       clcpack_entry_spec *s, const uint8_t *bin)
 {
@@ -73,6 +84,7 @@ static void make_spec(size_t i, uint32_t device, clcpack_define defs[1], char va
     s->kind = CLCPACK_KIND_NATIVE;
     s->binary = bin;
     s->binary_size = 16;
+    s->flags = mark_defaults && is_marked(f) ? CLCPACK_ENTRY_DEFAULT : 0;
 }
 
 /* Adds every entry for the device and the timings of ns[] (0: none). For
@@ -120,8 +132,10 @@ static clcpack *write_and_open(clcpack_writer *w, void **data, unsigned want_for
     /* bytes 8-9: the format version */
     const uint8_t *b = *data;
     CHECK(b[8] == want_format && b[9] == 0 && b[10] == 1,
-          "a pack %s a tuning list is format %u, readable by version 1 readers (got %u, min %u)",
-          want_format == 2 ? "with" : "without", want_format, b[8], b[10]);
+          "a pack %s is format %u, readable by version 1 readers (got %u, min %u)",
+          want_format == 3 ? "with default marks" : want_format == 2 ? "with a tuning list"
+                                                                    : "with neither",
+          want_format, b[8], b[10]);
     return p;
 }
 
@@ -140,10 +154,12 @@ static void test_measured(void)
     const uint64_t ns_b[N_ENTRIES] = {3000, 1200, 5000, 900, 950, 0, 300, 400, 0};
     const uint64_t arg_a[2] = {450, 650}; /* Convolve at 5 and 7 */
     const uint64_t arg_b[2] = {350, 900};
+    mark_defaults = 1;
     add_device_entries(w, ia, ns_a, arg_a, 2048);
     add_device_entries(w, ib, ns_b, arg_b, 2048);
+    mark_defaults = 0;
     void *data = NULL;
-    clcpack *p = write_and_open(w, &data, 2);
+    clcpack *p = write_and_open(w, &data, 3);
     clcpack_writer_free(w);
     if (!p) {
         free(data);
@@ -273,37 +289,66 @@ static void test_sizes_not_mixed(void)
     free(data);
 }
 
-/* Without timings: format 1, and the default rules. */
+/* Without timings: the default rules, with the pack's marks (format 3)
+ * and without (format 1: the first entry that serves). */
 static void test_default_rule(void)
 {
     clcpack_device_info a = fake_device("Fake GPU A", "1.0", 90);
-    clcpack_writer *w = NULL;
-    clcpack_error err;
-    clcpack_writer_new(0, &w, &err);
-    uint32_t ia;
-    clcpack_writer_add_device(w, &a, &ia, &err);
-    const uint64_t none[N_ENTRIES] = {0};
-    add_device_entries(w, ia, none, NULL, 2048);
-    void *data = NULL;
-    clcpack *p = write_and_open(w, &data, 1);
-    clcpack_writer_free(w);
-    if (!p) {
+    for (int marked = 1; marked >= 0; marked--) {
+        clcpack_writer *w = NULL;
+        clcpack_error err;
+        clcpack_writer_new(0, &w, &err);
+        uint32_t ia;
+        clcpack_writer_add_device(w, &a, &ia, &err);
+        const uint64_t none[N_ENTRIES] = {0};
+        mark_defaults = marked;
+        add_device_entries(w, ia, none, NULL, 2048);
+        mark_defaults = 0;
+        void *data = NULL;
+        clcpack *p = write_and_open(w, &data, marked ? 3 : 1);
+        clcpack_writer_free(w);
+        if (!p) {
+            free(data);
+            return;
+        }
+        clcpack_choice c;
+        if (marked) {
+            CHECK(clcpack_best_variant(p, "conv-rgba", 9, &a, &c, &err) == CLCPACK_OK &&
+                      !c.measured && strcmp(c.kernel, "reda_local") == 0 && c.wg[0] == 16 &&
+                      strstr(c.why, "the pack's default variant"),
+                  "conv-rgba 9 default: the marked reda_local 16x16 (%s %s)", c.kernel, c.why);
+            CHECK(clcpack_best_variant(p, "conv-grey", 7, &a, &c, &err) == CLCPACK_OK &&
+                      !c.measured && strcmp(c.kernel, "Convolve_Def") == 0,
+                  "conv-grey 7 default: Convolve_Def, compiled in (%s)", c.kernel);
+            CHECK(clcpack_best_variant(p, "conv-grey", 9, &a, &c, &err) == CLCPACK_OK &&
+                      !c.measured && strcmp(c.kernel, "Convolve") == 0 && c.width_argument &&
+                      strstr(c.why, "run time"),
+                  "conv-grey 9 (no Convolve_Def there): Convolve, width at run time (%s)",
+                  c.kernel);
+        } else {
+            /* Entries sort by kernel name: reda_float4 comes first. */
+            CHECK(clcpack_best_variant(p, "conv-rgba", 9, &a, &c, &err) == CLCPACK_OK &&
+                      !c.measured && strcmp(c.kernel, "reda_float4") != 0 &&
+                      strstr(c.why, "no default marked"),
+                  "unmarked conv-rgba 9: the first entry serving width 9 (%s %s)", c.kernel,
+                  c.why);
+        }
+        /* The general form: a kernel name and define constraints. */
+        clcpack_define fw7 = {"FILTER_WIDTH", "7"};
+        CHECK(clcpack_best_entry(p, "reda_local", &fw7, 1, NULL, &a, &c, &err) == CLCPACK_OK &&
+                  strcmp(c.kernel, "reda_local") == 0 && c.defines[0].value[0] == '7',
+              "best_entry by kernel name and FILTER_WIDTH=7 (%s)", err.message);
+        clcpack_define fw11 = {"FILTER_WIDTH", "11"};
+        CHECK(clcpack_best_entry(p, "reda_local", &fw11, 1, NULL, &a, &c, &err) ==
+                      CLCPACK_E_NOT_FOUND &&
+                  strstr(err.message, "FILTER_WIDTH=11"),
+              "no entry serves FILTER_WIDTH=11: %s", err.message);
+        clcpack_define other = {"TS", "32"};
+        CHECK(clcpack_best_entry(p, NULL, &other, 1, NULL, &a, &c, &err) == CLCPACK_E_NOT_FOUND,
+              "a constraint no entry has finds nothing");
+        clcpack_close(p);
         free(data);
-        return;
     }
-    clcpack_choice c;
-    CHECK(clcpack_best_variant(p, "conv-rgba", 9, &a, &c, &err) == CLCPACK_OK && !c.measured &&
-              strcmp(c.kernel, "reda_local") == 0 && c.wg[0] == 16 &&
-              strstr(c.why, "seeds' recommended"),
-          "conv-rgba 9 default: reda_local 16x16 (%s %s)", c.kernel, c.why);
-    CHECK(clcpack_best_variant(p, "conv-grey", 7, &a, &c, &err) == CLCPACK_OK && !c.measured &&
-              strcmp(c.kernel, "Convolve_Def") == 0,
-          "conv-grey 7 default: Convolve_Def (%s)", c.kernel);
-    CHECK(clcpack_best_variant(p, "conv-grey", 9, &a, &c, &err) == CLCPACK_OK && !c.measured &&
-              strcmp(c.kernel, "Convolve") == 0 && c.width_argument,
-          "conv-grey 9 (no Convolve_Def there): Convolve (%s)", c.kernel);
-    clcpack_close(p);
-    free(data);
 }
 
 int main(void)

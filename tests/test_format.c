@@ -736,8 +736,11 @@ static void craft_entry_record(craft *c, const craft_entry *e)
     bb_u32(&r, 0);
     bb_u32(&r, 0);
     bb_u64(&r, 0);
-    if (e->extra)
-        bb_u32(&r, 0); /* format 2's tuning list, empty; a later version's fields follow */
+    if (e->extra) {
+        bb_u32(&r, 0); /* format 2's tuning list, empty */
+        bb_u32(&r, 0); /* format 3's kernel names, none */
+        bb_u32(&r, 0); /* format 3's entry flags; a later version's fields follow */
+    }
     for (size_t i = 0; i < e->extra; i++)
         bb_put(&r, "\xEE", 1);
     set_u32(r.p, (uint32_t)r.n);

@@ -14,6 +14,7 @@
  *  - a damaged input and a missing -o are refused.
  */
 #include <fcntl.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -362,8 +363,15 @@ static void test_cpu_and_gpu(const unsigned char *native, size_t native_size)
           rc);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    (void)argc;
+    /* verify --load starts its load worker from the clc-pack built beside
+     * this test, not from the test itself. */
+    static char exe[4096], self[4096];
+    snprintf(self, sizeof self, "%s", argv[0]);
+    snprintf(exe, sizeof exe, "%s/../clc-pack", dirname(self));
+    cli_worker_exe = exe;
     if (!CHECK(mkdtemp(dir) != NULL, "temporary folder"))
         return check_summary();
     if (!CHECK(test_first_device(&dev, &ctx) == 0, "an OpenCL device (PoCL: apt-get install pocl-opencl-icd)"))

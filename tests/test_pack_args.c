@@ -83,7 +83,28 @@ static void test_options(void)
     expect_usage_error("-Z", PARSE(err, "-Z"), err);
     expect_usage_error("--widths needs a value", PARSE(err, "--widths"), err);
     expect_usage_error("-o needs a value", PARSE(err, "-o"), err);
-    expect_usage_error("'stray'", PARSE(err, "stray"), err);
+    CHECK(PARSE(err, "stray.cl") == 0 && args.direct && args.direct_spec.n_files == 1 &&
+              strcmp(args.direct_spec.files[0], "stray.cl") == 0,
+          "a file argument is a source to pack: %s", err);
+    CHECK(PARSE(err, "a.cl", "b.cl", "-D", "TS=16,32", "-D", "USE_X", "--derive", "R=TS/2",
+                "--where", "TS > 8", "--wg", "TS,R", "--variant", "TS=8", "--program",
+                "p=x.h,y.cl", "-I", "inc", "--options", "-cl-fast-relaxed-math", "--check-cmd",
+                "true {binary}", "--kernel", "k", "--wg-defines", "--default", "TS=32") == 0,
+          "every direct option: %s", err);
+    const dj_spec *d = &args.direct_spec;
+    CHECK(d->n_files == 2 && d->n_defines == 2 && d->n_derives == 1 && d->n_wheres == 1 &&
+              d->n_variants == 1 && d->n_programs == 1 && d->n_includes == 1 &&
+              d->n_kernels == 1 && d->n_defaults == 1 && d->wg_defines &&
+              strcmp(d->wg, "TS,R") == 0 && strcmp(d->options, "-cl-fast-relaxed-math") == 0 &&
+              strcmp(args.check_cmd, "true {binary}") == 0,
+          "direct options land in the spec");
+    CHECK(PARSE(err, "a.cl", "--options=-cl-opt-disable") == 0 && args.direct_spec.options &&
+              strcmp(args.direct_spec.options, "-cl-opt-disable") == 0,
+          "--options=STRING");
+    expect_usage_error("--derive", PARSE(err, "--derive", "R=1"), err);
+    expect_usage_error("-I", PARSE(err, "-I", "inc"), err);
+    expect_usage_error("--widths", PARSE(err, "a.cl", "--widths", "3"), err);
+    expect_usage_error("--wg is given twice", PARSE(err, "a.cl", "--wg", "8", "--wg", "16"), err);
     expect_usage_error("NAME=LIST", PARSE(err, "-D", "NUMCOEFFS"), err);
     expect_usage_error("NAME=LIST", PARSE(err, "-D", "=5"), err);
     expect_usage_error("not a macro name", PARSE(err, "-D", "9X=5"), err);

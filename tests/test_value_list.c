@@ -170,8 +170,37 @@ static void test_wgs(void)
     CHECK(strcmp(buf, "4x2x2") == 0, "format 4x2x2: %s", buf);
 }
 
+/* Long lists: no fixed cap but the caller's, duplicates found at any distance. */
+static void test_long_lists(void)
+{
+    vl_ints l;
+    char err[VL_ERR_MAX] = "";
+    int rc = vl_parse_int_array("1-4096", 65536, &l, err);
+    CHECK(rc == 0 && l.n == 4096 && l.values[0] == 1 && l.values[4095] == 4096 &&
+              strcmp(l.tokens[4095], "1-4096") == 0,
+          "1-4096: 4096 values (rc %d, n %zu, %s)", rc, l.n, err);
+    vl_ints_free(&l);
+    rc = vl_parse_int_array("0,2,...,131070", 65536, &l, err);
+    CHECK(rc == 0 && l.n == 65536 && l.values[65535] == 131070, "65536 values by '...' (%s)",
+          err);
+    vl_ints_free(&l);
+    rc = vl_parse_int_array("1-5000,4999", 65536, &l, err);
+    CHECK(rc == -1 && l.n == 0 && l.values == NULL &&
+              strstr(err, "'4999': value 4999 is already given by '1-5000'"),
+          "a late duplicate: %s", err);
+    rc = vl_parse_int_array("1-101", 100, &l, err);
+    CHECK(rc == -1 && strstr(err, "at most 100"), "the caller's bound: %s", err);
+    rc = vl_parse_int_array("1-100,7x", 100, &l, err);
+    CHECK(rc == -1 && strstr(err, "'7x'"), "an error after many values: %s", err);
+    rc = vl_parse_int_array("5,3", 100, &l, err);
+    CHECK(rc == 0 && l.n == 2 && l.values[0] == 5 && l.values[1] == 3, "order kept");
+    vl_ints_free(&l);
+    vl_ints_free(&l); /* emptied: a second free is a no-op */
+}
+
 int main(void)
 {
+    test_long_lists();
     test_valid_ints();
     test_tokens_kept();
     test_bad_ints();

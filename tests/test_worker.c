@@ -13,6 +13,7 @@
 #include "wire.h"
 #include "worker_pool.h"
 #include "worker_proto.h"
+#include "manifest_jobs.h"
 
 static mf_manifest manifest;
 
@@ -67,33 +68,44 @@ static void test_job_roundtrip(void)
     char err[VP_ERR_MAX];
     if (!CHECK(vp_make(&manifest, &req, &plan, err) == 0 && plan.n > 0, "plan: %s", err))
         return;
-    const mf_variant *v = &plan.variants[plan.n - 1];
+    bj_list jobs = {0};
+    char merr[MF_ERR_MAX];
+    if (!CHECK(mj_make(&manifest, &plan, &jobs, merr) == 0 && jobs.n == plan.n, "jobs: %s", merr))
+        return;
+    const build_job *v = &jobs.jobs[jobs.n - 1];
+    CHECK(strcmp(v->check, "reda_local") == 0 && v->n_kernels == 1 &&
+              strcmp(v->kernels[0], "reda_local") == 0 && !v->program_entry,
+          "a manifest job is checked by its seed and holds its kernel");
     wire_buf b;
     wire_init(&b);
     wp_encode_job(&b, 42, 3, v);
     CHECK(!b.failed && b.len > 12, "job encoded");
-    mf_variant back;
+    build_job back;
     uint32_t job, slot;
     char perr[WP_ERR_MAX];
-    CHECK(wp_decode_job(b.data + 12, b.len - 12, &manifest, &job, &slot, &back, perr) == 0,
-          "job decodes: %s", perr);
-    CHECK(job == 42 && slot == 3 && back.kernel == v->kernel, "ids and kernel back");
-    CHECK(back.n_defines == v->n_defines && memcmp(back.wg, v->wg, sizeof v->wg) == 0 &&
-              strcmp(back.options, v->options) == 0,
-          "defines, wg and options back");
-    for (size_t i = 0; i < v->n_defines; i++)
-        CHECK(strcmp(back.define_names[i], v->define_names[i]) == 0 &&
-                  strcmp(back.define_values[i], v->define_values[i]) == 0,
-              "define %zu back", i);
-    for (size_t cut = 0; cut < b.len - 12; cut += 7)
-        CHECK(wp_decode_job(b.data + 12, cut, &manifest, &job, &slot, &back, perr) == -1,
+    if (CHECK(wp_decode_job(b.data + 12, b.len - 12, &job, &slot, &back, perr) == 0,
+              "job decodes: %s", perr)) {
+        CHECK(job == 42 && slot == 3 && strcmp(back.entry_name, v->entry_name) == 0,
+              "ids and name back");
+        CHECK(back.n_defines == v->n_defines && memcmp(back.wg, v->wg, sizeof v->wg) == 0 &&
+                  strcmp(back.options, v->options) == 0 && back.source_size == v->source_size &&
+                  memcmp(back.source, v->source, v->source_size) == 0 &&
+                  strcmp(back.source_name, v->source_name) == 0,
+              "defines, wg, options and source back");
+        for (size_t i = 0; i < v->n_defines; i++)
+            CHECK(strcmp(back.defines[i].name, v->defines[i].name) == 0 &&
+                      strcmp(back.defines[i].value, v->defines[i].value) == 0,
+                  "define %zu back", i);
+        CHECK(back.n_kernels == 1 && strcmp(back.kernels[0], "reda_local") == 0 &&
+                  strcmp(back.check, "reda_local") == 0,
+              "kernels and check back");
+        bj_free(&back);
+    }
+    for (size_t cut = 0; cut < b.len - 12; cut += 97)
+        CHECK(wp_decode_job(b.data + 12, cut, &job, &slot, &back, perr) == -1,
               "a job cut to %zu bytes is refused", cut);
-    mf_manifest other;
-    memset(&other, 0, sizeof other);
-    CHECK(wp_decode_job(b.data + 12, b.len - 12, &other, &job, &slot, &back, perr) == -1 &&
-              strstr(perr, "reda_local"),
-          "a job for an unknown kernel names it: %s", perr);
     wire_free(&b);
+    bj_list_free(&jobs);
     vp_free(&plan);
 }
 
@@ -103,9 +115,10 @@ static void test_result_roundtrip(void)
     memset(&r, 0, sizeof r);
     r.status = BV_OK;
     r.note = strdup("ptxas failed, PTX only: something");
-    snprintf(r.source_name, sizeof r.source_name, "reda_local.cl");
-    r.source = strdup("__kernel void k(void) {}\n");
-    r.source_size = strlen(r.source);
+    r.n_kernel_names = 2;
+    r.kernel_names = calloc(2, sizeof *r.kernel_names);
+    r.kernel_names[0] = strdup("a");
+    r.kernel_names[1] = strdup("b");
     r.n_forms = 2;
     r.forms[0] = (bv_form){CLCPACK_KIND_PTX, 86, (unsigned char *)strdup(".version 8.0"), 12};
     r.forms[1] = (bv_form){CLCPACK_KIND_CUBIN, 86, (unsigned char *)strdup("\177ELF"), 4};
@@ -126,9 +139,9 @@ static void test_result_roundtrip(void)
               back.forms[0].size == 12 && memcmp(back.forms[0].data, ".version 8.0", 12) == 0,
           "PTX form back");
     CHECK(back.forms[1].kind == CLCPACK_KIND_CUBIN && back.forms[1].size == 4, "cubin back");
-    CHECK(back.source && strcmp(back.source, r.source) == 0 &&
-              strcmp(back.source_name, "reda_local.cl") == 0,
-          "source back");
+    CHECK(back.n_kernel_names == 2 && strcmp(back.kernel_names[0], "a") == 0 &&
+              strcmp(back.kernel_names[1], "b") == 0,
+          "kernel names back");
     CHECK(back.note && strstr(back.note, "ptxas") && back.message == NULL && back.log == NULL,
           "note back, no message or log");
     CHECK(back.build_s > 0.74 && back.build_s < 0.76, "build time back");
@@ -196,27 +209,34 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
     c->n++;
     if (job < 16)
         c->seen[job]++;
-    if (r->status == BV_OK && r->n_forms > 0 && r->forms[0].size > 0 && r->source)
+    if (r->status == BV_OK && r->n_forms > 0 && r->forms[0].size > 0 && r->n_kernel_names > 0)
         c->ok++;
     if (r->message)
         snprintf(c->last_message, sizeof c->last_message, "%s", r->message);
 }
 
 /* Jobs for the first n variants of a small plan, on device slot 0. */
-static size_t make_jobs(wire_buf *jobs, size_t n, vp_plan *plan)
+static size_t make_jobs(wire_buf *jobs, size_t n, bj_list *plan)
 {
     vp_request req;
     memset(&req, 0, sizeof req);
     req.n_kernels = 1;
     req.kernels[0] = "poly_numcoeffs";
     char err[VP_ERR_MAX];
-    if (vp_make(&manifest, &req, plan, err) != 0)
+    vp_plan vp;
+    if (vp_make(&manifest, &req, &vp, err) != 0)
+        return 0;
+    char merr[MF_ERR_MAX];
+    memset(plan, 0, sizeof *plan);
+    int rc = mj_make(&manifest, &vp, plan, merr);
+    vp_free(&vp);
+    if (rc != 0)
         return 0;
     if (n > plan->n)
         n = plan->n;
     for (size_t i = 0; i < n; i++) {
         wire_init(&jobs[i]);
-        wp_encode_job(&jobs[i], (uint32_t)i, 0, &plan->variants[i]);
+        wp_encode_job(&jobs[i], (uint32_t)i, 0, &plan->jobs[i]);
     }
     return n;
 }
@@ -224,7 +244,7 @@ static size_t make_jobs(wire_buf *jobs, size_t n, vp_plan *plan)
 static void test_pool(const char *argv0)
 {
     wire_buf jobs[4];
-    vp_plan plan;
+    bj_list plan;
     size_t n = make_jobs(jobs, 3, &plan);
     if (!CHECK(n == 3, "three jobs"))
         return;
@@ -268,7 +288,7 @@ static void test_pool(const char *argv0)
         wire_buf same[4];
         for (size_t i = 0; i < 4; i++) {
             wire_init(&same[i]);
-            wp_encode_job(&same[i], (uint32_t)i, 0, &plan.variants[0]);
+            wp_encode_job(&same[i], (uint32_t)i, 0, &plan.jobs[0]);
         }
         char log[] = "/tmp/test_worker_log.XXXXXX";
         int lfd = mkstemp(log);
@@ -341,7 +361,7 @@ static void test_pool(const char *argv0)
         /* A device slot the worker was not given. */
         wire_buf bad;
         wire_init(&bad);
-        wp_encode_job(&bad, 0, 5, &plan.variants[0]);
+        wp_encode_job(&bad, 0, 5, &plan.jobs[0]);
         memset(&c, 0, sizeof c);
         CHECK(wpool_run(exe, argv, 1, 0, &bad, NULL, 1, &cb, err, sizeof err) == 0 && c.n == 1 &&
                   c.ok == 0 && strstr(c.last_message, "slot"),
@@ -350,7 +370,7 @@ static void test_pool(const char *argv0)
     }
     for (size_t i = 0; i < n; i++)
         wire_free(&jobs[i]);
-    vp_free(&plan);
+    bj_list_free(&plan);
 }
 
 int main(int argc, char **argv)

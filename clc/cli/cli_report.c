@@ -7,8 +7,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "worker_pool.h"
+
 int cli_verbosity = 0;
 const char *cli_argv0 = "clc-pack";
+const char *cli_worker_exe = NULL;
+
+int cli_worker_path(char *out, size_t cap)
+{
+    if (cli_worker_exe) {
+        bfmt(out, cap, "%s", cli_worker_exe);
+        return 0;
+    }
+    return wpool_self_exe(cli_argv0, out, cap);
+}
 
 /* "<prefix><message>\n" on stderr. */
 static void vreport(const char *prefix, const char *fmt, va_list ap)

@@ -19,6 +19,14 @@ enum {
 extern int cli_verbosity;
 /* main's argv[0], for re-executing the tool as a worker. */
 extern const char *cli_argv0;
+/* The executable worker processes run: NULL (the default) for this program
+ * itself. A test that runs a subcommand in its own process sets the built
+ * clc-pack here, or the workers would be copies of the test. */
+extern const char *cli_worker_exe;
+
+/* The path of the executable to start workers from (cli_worker_exe, else
+ * this program). 0, or -1. */
+int cli_worker_path(char *out, size_t cap);
 
 /* "clc-pack: <message>\n" on stderr. */
 void cli_error(const char *fmt, ...) BFMT_PRINTF(1, 2);

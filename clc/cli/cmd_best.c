@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_files.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
@@ -96,12 +97,10 @@ int cmd_best(int argc, char **argv)
     }
     const ds_device *dev = &devices.dev[sel[0]];
 
-    clcpack *p = NULL;
-    clcpack_error e;
-    if (clcpack_open_file(path, &p, &e) != CLCPACK_OK) {
-        cli_error("%s: %s", path, e.message);
+    clcpack *p = cli_open_pack(path);
+    if (!p)
         return EXIT_FAILURE_STATUS;
-    }
+    clcpack_error e;
     int status = EXIT_FAILURE_STATUS;
     static clcpack_device_info here;
     clcpack_choice choice;
@@ -111,12 +110,12 @@ int cmd_best(int argc, char **argv)
         goto out;
     }
     clcpack_entry_info ei;
-    char defs[512], wg[48];
+    char defs[512], wg[48], kernel[256];
     clcpack_get_entry(p, choice.entry, &ei);
     pt_defines(&ei, defs, sizeof defs);
     pt_wg(choice.wg, wg, sizeof wg);
     printf("family %s, filter width %ld, device %s\n", family, width, dev->name);
-    printf("  kernel    %s\n", choice.kernel);
+    printf("  kernel    %s\n", pt_esc(choice.kernel, kernel, sizeof kernel));
     printf("  defines   %s%s\n", defs, choice.width_argument ? " (filter width as an argument)"
                                                              : "");
     printf("  wg        %s\n", wg);

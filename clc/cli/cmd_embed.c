@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic_write.h"
+#include "cli_files.h"
 #include "cli_report.h"
+#include "input_file.h"
 #include "clcpack.h"
 #include "wire.h"
 
@@ -92,7 +93,7 @@ static int parse_args(int argc, char **argv, embed_args *x)
                                argc - optind);
     x->path = argv[optind];
     if (!x->output || !*x->output)
-        return cli_usage_error("embed", "embed: -o FILE.c is required");
+        return cli_usage_error("embed", "embed: -o FILE.c is required ('-' for stdout)");
     if (x->header && !*x->header)
         return cli_usage_error("embed", "embed: --header needs a file name");
     const char *why = symbol_problem(x->symbol);
@@ -102,29 +103,16 @@ static int parse_args(int argc, char **argv, embed_args *x)
     return 0;
 }
 
-/* Reads the whole file; NULL with a message on failure. */
+/* Reads the whole pack (input_file.h: a regular file only); NULL with a
+ * message on failure. */
 static unsigned char *read_whole(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_error("%s: cannot open: %s", path, strerror(errno));
+    char *data, why[1024];
+    if (in_read_all(path, SIZE_MAX / 2, &data, size, why, sizeof why) != 0) {
+        cli_error("%s", why);
         return NULL;
     }
-    wire_buf b;
-    wire_init(&b);
-    unsigned char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        wire_put_bytes(&b, chunk, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || b.failed) {
-        cli_error("%s: %s", path, bad ? "read failed" : "out of memory");
-        wire_free(&b);
-        return NULL;
-    }
-    *size = b.len;
-    return b.data;
+    return (unsigned char *)data;
 }
 
 /* The declarations, shared by the .c file (so that it compiles warning-free
@@ -218,16 +206,11 @@ static void make_header(wire_buf *b, const embed_args *x)
 
 static int write_buf(const char *path, const wire_buf *b)
 {
-    char werr[1024];
     if (b->failed) {
         cli_error("%s: out of memory", path);
         return -1;
     }
-    if (atomic_write_file(path, b->data, b->len, werr, sizeof werr) != 0) {
-        cli_error("%s", werr);
-        return -1;
-    }
-    return 0;
+    return cli_write_output(path, b->data, b->len);
 }
 
 int cmd_embed(int argc, char **argv)
@@ -238,6 +221,11 @@ int cmd_embed(int argc, char **argv)
         return EXIT_OK_STATUS;
     if (prc != 0)
         return prc;
+    int orc = cli_check_output("embed", "-o", x.output, 1);
+    if (orc == 0 && x.header)
+        orc = cli_check_output("embed", "--header", x.header, 0);
+    if (orc != 0)
+        return orc;
 
     size_t size = 0;
     unsigned char *data = read_whole(x.path, &size);
@@ -267,9 +255,10 @@ int cmd_embed(int argc, char **argv)
         if (write_buf(x.header, &hdr) != 0)
             goto out;
     }
+    const char *where = strcmp(x.output, "-") == 0 ? "stdout" : x.output;
     if (cli_verbosity >= 0)
         fprintf(stderr, "clc-pack: embedded %s (%zu bytes, %zu entries) as %s in %s%s%s\n",
-                x.path, size, entries, x.symbol, x.output, x.header ? " and " : "",
+                x.path, size, entries, x.symbol, where, x.header ? " and " : "",
                 x.header ? x.header : "");
     status = EXIT_OK_STATUS;
 out:

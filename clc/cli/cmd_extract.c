@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic_write.h"
+#include "cli_files.h"
 #include "cli_report.h"
 #include "pack_blob.h"
 #include "clcpack.h"
@@ -185,13 +185,14 @@ int cmd_extract(int argc, char **argv)
         return EXIT_OK_STATUS;
     if (prc != 0)
         return prc;
+    int orc = cli_check_output("extract", "-o", x.output, 1);
+    if (orc != 0)
+        return orc;
 
-    clcpack *p = NULL;
-    clcpack_error e;
-    if (clcpack_open_file(x.path, &p, &e) != CLCPACK_OK) {
-        cli_error("%s: %s", x.path, e.message);
+    clcpack *p = cli_open_pack(x.path);
+    if (!p)
         return EXIT_FAILURE_STATUS;
-    }
+    clcpack_error e;
     int status = EXIT_FAILURE_STATUS;
     unsigned char *buf = NULL;
     size_t index;
@@ -224,21 +225,12 @@ int cmd_extract(int argc, char **argv)
         cli_error("%s: entry %zu (%s): %s", x.path, index, label, e.message);
         goto out;
     }
-    if (strcmp(x.output, "-") == 0) {
-        if (wire_write_fd(1, buf, size) != 0) {
-            cli_error("writing to stdout failed: %s", strerror(errno));
-            goto out;
-        }
-    } else {
-        char werr[1024];
-        if (atomic_write_file(x.output, buf, size, werr, sizeof werr) != 0) {
-            cli_error("%s", werr);
-            goto out;
-        }
-    }
+    if (cli_write_output(x.output, buf, size) != 0)
+        goto out;
+    const char *where = strcmp(x.output, "-") == 0 ? "stdout" : x.output;
     if (cli_verbosity >= 0)
         fprintf(stderr, "clc-pack: wrote %zu bytes (%s of entry %zu, %s) to %s\n", size,
-                x.source ? "source" : "binary", index, label, x.output);
+                x.source ? "source" : "binary", index, label, where);
     status = EXIT_OK_STATUS;
 out:
     free(buf);

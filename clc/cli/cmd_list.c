@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_files.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
@@ -49,9 +50,15 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
         clcpack_device_info d;
         if (clcpack_get_device(p, i, &d) != CLCPACK_OK)
             continue;
-        printf("  %zu  %s [%s] on %s (%s); %s; driver %s; %s", i, d.device_name,
-               ds_type_name((cl_device_type)d.device_type), d.platform_name, d.platform_version,
-               d.device_version, d.driver_version, d.opencl_c_version);
+        char s[6][4 * CLCPACK_FP_STR];
+        printf("  %zu  %s [%s] on %s (%s); %s; driver %s; %s", i,
+               pt_esc(d.device_name, s[0], sizeof s[0]),
+               ds_type_name((cl_device_type)d.device_type),
+               pt_esc(d.platform_name, s[1], sizeof s[1]),
+               pt_esc(d.platform_version, s[2], sizeof s[2]),
+               pt_esc(d.device_version, s[3], sizeof s[3]),
+               pt_esc(d.driver_version, s[4], sizeof s[4]),
+               pt_esc(d.opencl_c_version, s[5], sizeof s[5]));
         if (d.nv_cc_major)
             printf("; compute capability %u.%u", (unsigned)d.nv_cc_major,
                    (unsigned)d.nv_cc_minor);
@@ -62,7 +69,8 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
         clcpack_source_info s;
         if (clcpack_get_source(p, i, &s) != CLCPACK_OK)
             continue;
-        printf("  %zu  %s  raw %llu  stored %llu  crc %08x\n", i, s.name,
+        char name[1024];
+        printf("  %zu  %s  raw %llu  stored %llu  crc %08x\n", i, pt_esc(s.name, name, sizeof name),
                (unsigned long long)s.raw_size, (unsigned long long)s.stored_size,
                (unsigned)s.raw_crc32);
     }
@@ -70,12 +78,13 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
     int wk = 6, wd = 7;
     for (size_t i = 0; i < ne; i++) {
         clcpack_entry_info e;
-        char defs[512];
+        char defs[512], kernel[256];
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
         pt_defines(&e, defs, sizeof defs);
-        if ((int)strlen(e.kernel) > wk)
-            wk = (int)strlen(e.kernel);
+        pt_esc(e.kernel, kernel, sizeof kernel);
+        if ((int)strlen(kernel) > wk)
+            wk = (int)strlen(kernel);
         if ((int)strlen(defs) > wd)
             wd = (int)strlen(defs);
     }
@@ -88,6 +97,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
         char defs[512], wg[48], kind[32], kind_arch[48], codec[32], base[16], tune[1024];
+        char kernel[256];
         pt_defines(&e, defs, sizeof defs);
         pt_wg(e.wg, wg, sizeof wg);
         pt_kind_name(e.kind, kind, sizeof kind);
@@ -102,7 +112,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
             bfmt(base, sizeof base, "%u", (unsigned)e.base);
         print_tuning(p, i, tune, sizeof tune);
         printf("  %5zu  %-*s  %-*s  %-7s  %3u  %-11s  %9llu  %9llu  %-9s  %5s  %08x  %s\n", i, wk,
-               e.kernel, wd, defs, wg, (unsigned)e.device, kind_arch,
+               pt_esc(e.kernel, kernel, sizeof kernel), wd, defs, wg, (unsigned)e.device, kind_arch,
                (unsigned long long)e.raw_size, (unsigned long long)e.stored_size, codec, base,
                (unsigned)e.raw_crc32, tune);
     }
@@ -183,7 +193,13 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
         printf(", \"defines\": {");
         for (size_t k = 0; k < e.define_count; k++)
             json_field(e.defines[k].name, e.defines[k].value, k > 0);
-        printf("}, \"wg\": [%u, %u, %u], \"device\": %u", (unsigned)e.wg[0], (unsigned)e.wg[1],
+        printf("}, \"kernel_names\": [");
+        for (size_t k = 0; k < e.kernel_name_count; k++) {
+            printf("%s", k ? ", " : "");
+            json_string(stdout, e.kernel_names[k]);
+        }
+        printf("], \"default\": %s", (e.flags & CLCPACK_ENTRY_DEFAULT) ? "true" : "false");
+        printf(", \"wg\": [%u, %u, %u], \"device\": %u", (unsigned)e.wg[0], (unsigned)e.wg[1],
                (unsigned)e.wg[2], (unsigned)e.device);
         if (e.source == CLCPACK_NONE)
             printf(", \"source\": null");
@@ -246,12 +262,9 @@ int cmd_list(int argc, char **argv)
         return cli_usage_error("list", "list: expected one pack file, got %d arguments",
                                argc - optind);
     const char *path = argv[optind];
-    clcpack *p = NULL;
-    clcpack_error e;
-    if (clcpack_open_file(path, &p, &e) != CLCPACK_OK) {
-        cli_error("%s: %s", path, e.message);
+    clcpack *p = cli_open_pack(path);
+    if (!p)
         return EXIT_FAILURE_STATUS;
-    }
     struct stat st;
     uint64_t size = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
     if (json)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_files.h"
 #include "cli_report.h"
 #include "pack_blob.h"
 #include "clcpack.h"
@@ -236,9 +237,11 @@ static long pick_entries(merge_input *in, size_t n_in, merge_pick *picks, size_t
                     if (c.arch)
                         bfmt(label + strlen(label), sizeof label - strlen(label), "/sm_%u",
                              (unsigned)c.arch);
+                    char dname[4 * CLCPACK_FP_STR];
                     cli_error("merge: conflicting entry %s for device '%s': %s (entry %zu) "
                               "and %s (entry %zu) hold it with %s",
-                              label, in[i].devices[c.device].device_name,
+                              label,
+                              pt_esc(in[i].devices[c.device].device_name, dname, sizeof dname),
                               in[pk->input].path, pk->entry, in[i].path, j, why);
                 }
                 conflicts++;
@@ -267,12 +270,10 @@ static int open_inputs(merge_input *in, const merge_args *x, size_t *total_entri
     *total_entries = 0;
     *any_source = 0;
     for (size_t i = 0; i < x->n_inputs; i++) {
-        clcpack_error e;
         in[i].path = x->inputs[i];
-        if (clcpack_open_file(in[i].path, &in[i].p, &e) != CLCPACK_OK) {
-            cli_error("%s: %s", in[i].path, e.message);
+        in[i].p = cli_open_pack(in[i].path);
+        if (!in[i].p)
             return -1;
-        }
         size_t nd = clcpack_device_count(in[i].p), ns = clcpack_source_count(in[i].p);
         in[i].n_devices = nd;
         in[i].devices = calloc(nd ? nd : 1, sizeof *in[i].devices);
@@ -314,7 +315,9 @@ static int map_source(clcpack_writer *w, merge_input *in, uint32_t s, uint32_t *
                                                       &in->source_map[s], &e);
         free(text);
         if (st != CLCPACK_OK) {
-            cli_error("%s: source %s: %s", in->path, si.name, e.message);
+            char name[1024];
+            cli_error("%s: source %s: %s", in->path, pt_esc(si.name, name, sizeof name),
+                      e.message);
             return -1;
         }
     }
@@ -347,6 +350,9 @@ static int add_pick(clcpack_writer *w, merge_input *in, const merge_pick *pk)
         return -1;
     spec.binary = bin;
     spec.binary_size = size;
+    spec.kernel_names = c->kernel_names;
+    spec.kernel_name_count = c->kernel_name_count;
+    spec.flags = c->flags;
     clcpack_error e;
     clcpack_status st = clcpack_writer_add_entry(w, &spec, &e);
     for (size_t k = 0; st == CLCPACK_OK && k < pk->n_tunings; k++)
@@ -384,7 +390,7 @@ static int write_merged(merge_input *in, size_t n_in, const merge_pick *picks, s
         if (add_pick(w, in, &picks[k]) != 0)
             goto out;
     if (clcpack_writer_write_file(w, output, &e) != CLCPACK_OK) {
-        cli_error("%s: %s", output, e.message);
+        cli_error("%s", e.message);
         goto out;
     }
     rc = 0;
@@ -401,6 +407,9 @@ int cmd_merge(int argc, char **argv)
         return EXIT_OK_STATUS;
     if (prc != 0)
         return prc;
+    int orc = cli_check_output("merge", "-o", x.output, 0);
+    if (orc != 0)
+        return orc;
 
     int status = EXIT_FAILURE_STATUS;
     merge_input *in = calloc(x.n_inputs, sizeof *in);

@@ -9,10 +9,15 @@
 #include <unistd.h>
 
 #include "build_variant.h"
+#include "check_cmd.h"
+#include "cli_files.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
+#include "direct_jobs.h"
+#include "manifest_jobs.h"
 #include "pack_args.h"
+#include "program_blocks.h"
 #include "progress.h"
 #include "ptxas_run.h"
 #include "variant_plan.h"
@@ -24,7 +29,7 @@
 
 typedef struct pack_run {
     const pack_args *a;
-    const vp_plan *plan;
+    const bj_list *plan;        /* the variants, each built on every device */
     size_t n_dev;
     const ds_device *devs[DS_MAX_DEVICES];
     uint32_t dev_index[DS_MAX_DEVICES];     /* in the writer's device table */
@@ -35,27 +40,19 @@ typedef struct pack_run {
     size_t n_ok, n_failed;
     size_t forms_by_kind[3];
     double build_s;                         /* summed over the variants */
+    int seed_checks;                        /* some job has a seed reference check */
+    struct {
+        uint64_t hash;
+        char label[LABEL_MAX];
+    } logs[64];                             /* distinct build logs printed so far */
+    size_t n_logs;
     size_t n_timed;                         /* --tune: variants with a timing */
 } pack_run;
-
-/* The family as manifest.txt spells it; stored in each entry. */
-static const char *family_name(mf_family f)
-{
-    switch (f) {
-    case MF_FAMILY_CONV_GREY:
-        return "conv-grey";
-    case MF_FAMILY_CONV_RGBA:
-        return "conv-rgba";
-    case MF_FAMILY_POLY:
-        return "poly";
-    }
-    return "";
-}
 
 static void job_label(const pack_run *run, size_t job, char *buf, size_t cap)
 {
     size_t slot = job / run->plan->n, v = job % run->plan->n;
-    vp_label(&run->plan->variants[v], buf, cap);
+    bj_label(&run->plan->jobs[v], buf, cap);
     if (run->n_dev > 1) {
         size_t len = strlen(buf);
         bfmt(buf + len, cap - len, " on device %u", run->devs[slot]->ordinal);
@@ -91,10 +88,30 @@ static void print_indented(const char *text)
     }
 }
 
+/* The label of an earlier failed job with the same build log, or NULL
+ * (and this log is remembered). */
+static const char *seen_log(pack_run *run, size_t job, const char *log)
+{
+    if (!log || !*log)
+        return NULL;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const char *c = log; *c; c++)
+        h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+    for (size_t i = 0; i < run->n_logs; i++)
+        if (run->logs[i].hash == h)
+            return run->logs[i].label;
+    if (run->n_logs < sizeof run->logs / sizeof run->logs[0]) {
+        run->logs[run->n_logs].hash = h;
+        job_label(run, job, run->logs[run->n_logs].label, sizeof run->logs[0].label);
+        run->n_logs++;
+    }
+    return NULL;
+}
+
 static void report_failure(pack_run *run, size_t job, const bv_result *r, const char *label)
 {
     size_t slot = job / run->plan->n;
-    const mf_variant *v = &run->plan->variants[job % run->plan->n];
+    const build_job *v = &run->plan->jobs[job % run->plan->n];
     const char *what = r->status == BV_BUILD_FAILED   ? "failed to build"
                        : r->status == BV_CHECK_FAILED ? "failed its check"
                                                       : "failed";
@@ -103,16 +120,24 @@ static void report_failure(pack_run *run, size_t job, const bv_result *r, const 
     fprintf(stderr, "  device:  %s\n", run->devs[slot]->name);
     fprintf(stderr, "  defines:");
     for (size_t i = 0; i < v->n_defines; i++)
-        fprintf(stderr, " %s=%s", v->define_names[i], v->define_values[i]);
+        fprintf(stderr, " %s%s%s", v->defines[i].name, v->defines[i].value[0] ? "=" : "",
+                v->defines[i].value);
     fprintf(stderr, "%s\n", v->n_defines ? "" : " (none)");
     fprintf(stderr, "  options: %s\n", v->options);
     if (r->status == BV_BUILD_FAILED) {
-        if (r->log && *r->log) {
+        /* Many variants often fail the same way: each distinct log once. */
+        const char *same = seen_log(run, job, r->log);
+        if (same) {
+            fprintf(stderr, "  build log: the same as for %s\n", same);
+        } else if (r->log && *r->log) {
             fprintf(stderr, "  build log:\n");
             print_indented(r->log);
         } else {
             fprintf(stderr, "  build log: (empty)\n");
         }
+    } else if (r->log && *r->log) {
+        fprintf(stderr, "  output:\n");
+        print_indented(r->log);
     }
     bfmt(run->fail_reason[job], sizeof run->fail_reason[job], "%s", what);
     run->n_failed++;
@@ -122,30 +147,42 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
 {
     pack_run *run = ctx;
     size_t slot = job / run->plan->n;
-    const mf_variant *v = &run->plan->variants[job % run->plan->n];
+    const build_job *v = &run->plan->jobs[job % run->plan->n];
     char label[LABEL_MAX];
     job_label(run, job, label, sizeof label);
     run->build_s += r->build_s;
+    if (r->status == BV_OK && r->n_forms == 0) {
+        free(r->message);
+        r->message = strdup("the worker returned no binary");
+        r->status = BV_ERROR;
+    }
 
     if (r->status == BV_OK) {
         clcpack_error e;
         uint32_t src = CLCPACK_NONE;
-        clcpack_status st = CLCPACK_OK;
-        if (r->source)
-            st = clcpack_writer_add_source(run->w, r->source_name, r->source, r->source_size,
-                                           &src, &e);
-        clcpack_define defs[MF_MAX_DEFINES];
-        for (size_t i = 0; i < v->n_defines; i++) {
-            defs[i].name = v->define_names[i];
-            defs[i].value = v->define_values[i];
+        clcpack_status st = clcpack_writer_add_source(run->w, v->source_name, v->source,
+                                                      v->source_size, &src, &e);
+        clcpack_define *defs = calloc(v->n_defines ? v->n_defines : 1, sizeof *defs);
+        if (!defs) {
+            st = CLCPACK_E_NOMEM;
+            bfmt(e.message, sizeof e.message, "out of memory");
+        }
+        for (size_t i = 0; defs && i < v->n_defines; i++) {
+            defs[i].name = v->defines[i].name;
+            defs[i].value = v->defines[i].value;
         }
         for (size_t f = 0; f < r->n_forms && st == CLCPACK_OK; f++) {
             clcpack_entry_spec spec;
             memset(&spec, 0, sizeof spec);
             spec.struct_size = sizeof spec;
-            spec.kernel = v->kernel->name;
-            spec.family = family_name(v->kernel->family);
+            spec.kernel = v->entry_name;
+            spec.family = v->family;
             spec.options = v->options;
+            if (v->program_entry) {
+                spec.kernel_names = (const char *const *)r->kernel_names;
+                spec.kernel_name_count = r->n_kernel_names;
+            }
+            spec.flags = v->entry_flags;
             spec.defines = defs;
             spec.define_count = v->n_defines;
             memcpy(spec.wg, v->wg, sizeof spec.wg);
@@ -162,6 +199,7 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
             for (size_t t = 0; t < r->n_tunings && st == CLCPACK_OK; t++)
                 st = clcpack_writer_add_tuning(run->w, &spec, &r->tunings[t], &e);
         }
+        free(defs);
         if (st != CLCPACK_OK) {
             free(r->message);
             r->message = strdup(e.message);
@@ -200,22 +238,36 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
 static size_t *same_program_groups(const pack_run *run)
 {
     size_t *group = malloc(run->n_jobs * sizeof *group);
-    if (!group)
+    uint64_t *hash = malloc((run->plan->n ? run->plan->n : 1) * sizeof *hash);
+    if (!group || !hash) {
+        free(group);
+        free(hash);
         return NULL;
+    }
     size_t nv = run->plan->n;
+    for (size_t v = 0; v < nv; v++) {
+        const build_job *b = &run->plan->jobs[v];
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (size_t i = 0; i < b->source_size; i++)
+            h = (h ^ (unsigned char)b->source[i]) * 0x100000001b3ull;
+        for (const char *o = b->options; *o; o++)
+            h = (h ^ (unsigned char)*o) * 0x100000001b3ull;
+        hash[v] = h;
+    }
     for (size_t j = 0; j < run->n_jobs; j++) {
-        const mf_variant *v = &run->plan->variants[j % nv];
+        const build_job *v = &run->plan->jobs[j % nv];
         group[j] = j;
         for (size_t i = (j / nv) * nv; i < j; i++) {
-            const mf_variant *u = &run->plan->variants[i % nv];
-            if (strcmp(u->kernel->source, v->kernel->source) == 0 &&
-                strcmp(u->kernel->generator, v->kernel->generator) == 0 &&
+            const build_job *u = &run->plan->jobs[i % nv];
+            if (hash[i % nv] == hash[j % nv] && u->source_size == v->source_size &&
+                memcmp(u->source, v->source, v->source_size) == 0 &&
                 strcmp(u->options, v->options) == 0) {
                 group[j] = group[i];
                 break;
             }
         }
     }
+    free(hash);
     return group;
 }
 
@@ -232,37 +284,6 @@ static int default_output(const pack_run *run, char *out, size_t cap)
         return -1;
     }
     bfmt(out, cap, "packs/%s.clcpack", slug);
-    return 0;
-}
-
-/* Fails early, before minutes of building, when the pack cannot be written. */
-static int check_output_folder(const char *path)
-{
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        bfmt(dir, sizeof dir, ".");
-    else if (slash == path)
-        bfmt(dir, sizeof dir, "/");
-    else
-        bfmt(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    struct stat st;
-    if (stat(dir, &st) != 0) {
-        cli_error("-o %s: the folder %s does not exist", path, dir);
-        return -1;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        cli_error("-o %s: %s is not a folder", path, dir);
-        return -1;
-    }
-    if (access(dir, W_OK) != 0) {
-        cli_error("-o %s: the folder %s is not writable", path, dir);
-        return -1;
-    }
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        cli_error("-o %s: is a folder", path);
-        return -1;
-    }
     return 0;
 }
 
@@ -288,7 +309,7 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
         clcpack *p = NULL;
         clcpack_error e;
         if (clcpack_open_file(path, &p, &e) != CLCPACK_OK) {
-            cli_error("%s: reading the pack back failed: %s", path, e.message);
+            cli_error("reading the pack back failed: %s", e.message);
         } else {
             n_entries = clcpack_entry_count(p);
             for (size_t i = 0; i < n_entries; i++) {
@@ -354,11 +375,11 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
  * FILTER_WIDTH the pack builds (so it can be compared with those variants
  * at each), increasing, as "3,5,7"; "5" (kr_default_problem's) when the
  * pack builds none. */
-static void tune_widths(const vp_plan *plan, char *buf, size_t cap)
+static void tune_widths(const bj_list *plan, char *buf, size_t cap)
 {
     int seen[TV_MAX_WIDTHS + 1] = {0};
     for (size_t i = 0; i < plan->n; i++) {
-        const char *fw = mf_variant_define(&plan->variants[i], "FILTER_WIDTH");
+        const char *fw = bj_define_value(&plan->jobs[i], "FILTER_WIDTH");
         int w = fw ? atoi(fw) : 0;
         if (w >= 1 && w <= TV_MAX_WIDTHS)
             seen[w] = 1;
@@ -383,8 +404,18 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
         return NULL;
     argv[n++] = strdup("clc-pack");
     argv[n++] = strdup("--worker");
-    argv[n++] = strdup("--kernels");
-    argv[n++] = strdup(run->a->kernels_dir);
+    if (run->seed_checks) {
+        argv[n++] = strdup("--kernels");
+        argv[n++] = strdup(run->a->kernels_dir);
+    }
+    if (run->a->check_cmd) {
+        char t[32];
+        bfmt(t, sizeof t, "%ld", run->a->check_timeout);
+        argv[n++] = strdup("--check-cmd");
+        argv[n++] = strdup(run->a->check_cmd);
+        argv[n++] = strdup("--check-timeout");
+        argv[n++] = strdup(t);
+    }
     for (size_t i = 0; i < run->n_dev; i++) {
         char slot[32];
         bfmt(slot, sizeof slot, "%u:%u", run->devs[i]->platform_index,
@@ -463,16 +494,82 @@ int cmd_pack(int argc, char **argv)
     if (a.ptxas && ptxas_find(a.ptxas, ptxas) != 0)
         return cli_usage_error(NULL, "%s", ptxas);
 
-    static mf_manifest manifest;
-    char merr[MF_ERR_MAX];
-    if (mf_load(a.kernels_dir, &manifest, merr) != 0) {
-        cli_error("%s/%s", a.kernels_dir, merr);
-        return EXIT_FAILURE_STATUS;
+    if (a.check_cmd) {
+        char cerr[CC_MSG_MAX];
+        if (cc_validate(a.check_cmd, cerr) != 0)
+            return cli_usage_error(NULL, "%s", cerr);
     }
-    vp_plan plan;
-    char perr[VP_ERR_MAX];
-    if (vp_make(&manifest, &a.req, &plan, perr) != 0)
-        return cli_usage_error(NULL, "%s", perr);
+    static bj_list plan;
+    bj_list_free(&plan);
+    int seed_checks = 0;
+    if (a.direct) {
+        char jerr[DJ_ERR_MAX];
+        int rc = dj_make(&a.direct_spec, &plan, jerr);
+        if (rc == 2)
+            return cli_usage_error(NULL, "%s", jerr);
+        if (rc != 0) {
+            cli_error("%s", jerr);
+            return EXIT_FAILURE_STATUS;
+        }
+    } else {
+        static mf_manifest manifest;
+        char merr[MF_ERR_MAX];
+        if (mf_load(a.kernels_dir, &manifest, merr) != 0) {
+            cli_error("%s", merr);
+            return EXIT_FAILURE_STATUS;
+        }
+        pb_list blocks;
+        char berr[PB_ERR_MAX];
+        if (pb_load(a.kernels_dir, &blocks, berr) != 0) {
+            cli_error("%s", berr);
+            return EXIT_FAILURE_STATUS;
+        }
+        /* --kernel names kernels of kernel blocks or program blocks. */
+        vp_request req = a.req;
+        req.n_kernels = 0;
+        int want_block[64] = {0};
+        for (size_t i = 0; i < a.req.n_kernels; i++) {
+            size_t b = 0;
+            while (b < blocks.n && strcmp(blocks.blocks[b].name, a.req.kernels[i]) != 0)
+                b++;
+            if (b < blocks.n && b < 64)
+                want_block[b] = 1;
+            else
+                req.kernels[req.n_kernels++] = a.req.kernels[i];
+        }
+        int rc = 0;
+        if (manifest.n_kernels && (a.req.n_kernels == 0 || req.n_kernels > 0)) {
+            vp_plan vplan;
+            char perr[VP_ERR_MAX];
+            if (vp_make(&manifest, &req, &vplan, perr) != 0) {
+                pb_free(&blocks);
+                return cli_usage_error(NULL, "%s", perr);
+            }
+            rc = mj_make(&manifest, &vplan, &plan, merr);
+            if (vplan.notes)
+                plan.notes = strdup(vplan.notes);
+            vp_free(&vplan);
+            if (rc != 0) {
+                pb_free(&blocks);
+                cli_error("%s", merr);
+                return EXIT_FAILURE_STATUS;
+            }
+        }
+        for (size_t b = 0; b < blocks.n && rc == 0; b++) {
+            if (a.req.n_kernels && !(b < 64 && want_block[b]))
+                continue;
+            char jerr[DJ_ERR_MAX];
+            rc = dj_make(&blocks.blocks[b].spec, &plan, jerr);
+            if (rc != 0) {
+                cli_error("%s/manifest.txt:%d: program %s: %s", a.kernels_dir,
+                          blocks.blocks[b].line, blocks.blocks[b].name, jerr);
+                pb_free(&blocks);
+                return rc == 2 ? EXIT_USAGE_STATUS : EXIT_FAILURE_STATUS;
+            }
+        }
+        pb_free(&blocks);
+        seed_checks = 1;
+    }
     if (plan.notes && cli_verbosity >= 0)
         fprintf(stderr, "%s", plan.notes);
 
@@ -481,6 +578,7 @@ int cmd_pack(int argc, char **argv)
     memset(&run, 0, sizeof run);
     run.a = &a;
     run.plan = &plan;
+    run.seed_checks = seed_checks;
     char **wargv = NULL;
     wire_buf *jobs = NULL;
     size_t *groups = NULL;
@@ -502,8 +600,13 @@ int cmd_pack(int argc, char **argv)
         bfmt(output, sizeof output, "%s", a.output);
     else if (default_output(&run, output, sizeof output) != 0)
         goto out;
-    if (check_output_folder(output) != 0)
+    /* Fails early, before minutes of building, when the pack cannot be
+     * written (the same check runs again when it is written). */
+    int orc = cli_check_output(NULL, "-o", output, 0);
+    if (orc != 0) {
+        status = orc;
         goto out;
+    }
 
     clcpack_error e;
     uint32_t wflags = (a.no_sources ? CLCPACK_WRITE_NO_SOURCES : 0) |
@@ -567,7 +670,7 @@ int cmd_pack(int argc, char **argv)
         for (size_t v = 0; v < plan.n; v++) {
             size_t j = d * plan.n + v;
             wire_init(&jobs[j]);
-            wp_encode_job(&jobs[j], (uint32_t)j, (uint32_t)d, &plan.variants[v]);
+            wp_encode_job(&jobs[j], (uint32_t)j, (uint32_t)d, &plan.jobs[v]);
             if (jobs[j].failed) {
                 cli_error("out of memory encoding job %zu", j);
                 goto out;
@@ -575,7 +678,7 @@ int cmd_pack(int argc, char **argv)
         }
 
     char exe[4096];
-    if (wpool_self_exe(cli_argv0, exe, sizeof exe) != 0) {
+    if (cli_worker_path(exe, sizeof exe) != 0) {
         cli_error("cannot find the clc-pack executable to start workers (argv[0] is %s)",
                   cli_argv0);
         goto out;
@@ -623,7 +726,7 @@ int cmd_pack(int argc, char **argv)
     }
     double t_write = progress_now();
     if (clcpack_writer_write_file(run.w, output, &e) != CLCPACK_OK) {
-        cli_error("%s: %s", output, e.message);
+        cli_error("%s", e.message);
         print_summary(&run, output, wall, 0);
         goto out;
     }
@@ -641,6 +744,6 @@ out:
     free(groups);
     free(run.fail_reason);
     clcpack_writer_free(run.w);
-    vp_free(&plan);
+    bj_list_free(&plan);
     return status;
 }

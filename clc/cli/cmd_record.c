@@ -21,6 +21,7 @@
 #include "rec_capture.h"
 
 #define NVIDIA_VENDOR_ID 0x10DEu
+#define MAX_KERNEL_NAMES 256
 
 typedef struct record_args {
     const char *output;
@@ -99,8 +100,27 @@ static int add_entry(clcpack_writer *w, const rec_capture *c, uint32_t dev, uint
                      clcpack_binary_kind kind, uint32_t arch, const void *bin, size_t size,
                      record_stats *s)
 {
-    clcpack_entry_spec e = {sizeof e, c->key, NULL, c->options, NULL, 0, {0, 0, 0}, dev,
-                            src, kind, arch, bin, size};
+    /* A program entry: named by its key, holding the kernels the driver
+     * listed (so that verify --load can check them). */
+    const char *names[MAX_KERNEL_NAMES];
+    char buf[4096];
+    size_t n_names = 0;
+    bfmt(buf, sizeof buf, "%s", c->kernel_names ? c->kernel_names : "");
+    for (char *save = NULL, *t = strtok_r(buf, ";", &save); t && n_names < MAX_KERNEL_NAMES;
+         t = strtok_r(NULL, ";", &save))
+        if (*t)
+            names[n_names++] = t;
+    clcpack_entry_spec e = {.struct_size = sizeof e,
+                            .kernel = c->key,
+                            .options = c->options,
+                            .device = dev,
+                            .source = src,
+                            .kind = kind,
+                            .arch = arch,
+                            .binary = bin,
+                            .binary_size = size,
+                            .kernel_names = n_names ? names : NULL,
+                            .kernel_name_count = n_names};
     clcpack_error err;
     clcpack_status st = clcpack_writer_add_entry(w, &e, &err);
     if (st == CLCPACK_E_CONFLICT) {
@@ -133,15 +153,15 @@ static int add_capture(clcpack_writer *w, const rec_capture *c, const char *ptxa
     if (c->device.vendor_id != NVIDIA_VENDOR_ID || !ptx_is_text(c->binary, c->binary_size)) {
         /* PoCL's binary is a snapshot of its cache folder, taken at the
          * program's last release: program.bc and the work-group functions
-         * the application's launches compiled. Its files in a fixed order,
-         * so that recording twice gives the same bytes (merge needs that).
+         * the application's launches compiled. Its files in a fixed order
+         * and PoCL's temporary file names scrubbed, so that recording twice
+         * gives the same bytes, with PoCL's cache on or off (merge needs it).
          * Other drivers' bytes stay as they are. */
-        static const uint32_t no_wg[3] = {0, 0, 0};
         unsigned char *canon = NULL;
         size_t canon_size = 0;
         char why[256];
-        int k = pcb_canonicalize(c->binary, c->binary_size, NULL, no_wg, &canon, &canon_size,
-                                 why, sizeof why);
+        int k = pcb_canonicalize_all(c->binary, c->binary_size, &canon, &canon_size, why,
+                                     sizeof why);
         if (k < 0) {
             cli_error("out of memory rewriting a %zu-byte binary", c->binary_size);
             return -1;

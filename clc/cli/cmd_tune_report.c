@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_files.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "pack_text.h"
@@ -88,7 +89,8 @@ static void variant_label(const clcpack *p, uint32_t entry, char *buf, size_t ca
         return;
     }
     pt_wg(e.wg, wg, sizeof wg);
-    bfmt(buf, cap, "%s %s", e.kernel, wg);
+    char kernel[256];
+    bfmt(buf, cap, "%s %s", pt_esc(e.kernel, kernel, sizeof kernel), wg);
 }
 
 static int report_family(const clcpack *p, uint32_t d, const clcpack_device_info *dev,
@@ -98,8 +100,10 @@ static int report_family(const clcpack *p, uint32_t d, const clcpack_device_info
     if (!widths_timed(p, family, d, seen))
         return 0;
     const char *base = baseline_kernel(family);
-    printf("\n## %s on device %u: %s (driver %s)\n\n", family, (unsigned)d, dev->device_name,
-           dev->driver_version);
+    char name[4 * CLCPACK_FP_STR], driver[4 * CLCPACK_FP_STR];
+    printf("\n## %s on device %u: %s (driver %s)\n\n", family, (unsigned)d,
+           pt_esc(dev->device_name, name, sizeof name),
+           pt_esc(dev->driver_version, driver, sizeof driver));
     printf("| width | fastest | median us | size | second | margin | vs %s 16x16 |\n",
            base ? base : "baseline");
     printf("|---:|---|---:|---|---|---:|---:|\n");
@@ -157,12 +161,9 @@ int cmd_tune_report(int argc, char **argv)
                                "tune-report: expected one pack file, got %d arguments",
                                argc - optind);
     const char *path = argv[optind];
-    clcpack *p = NULL;
-    clcpack_error e;
-    if (clcpack_open_file(path, &p, &e) != CLCPACK_OK) {
-        cli_error("%s: %s", path, e.message);
+    clcpack *p = cli_open_pack(path);
+    if (!p)
         return EXIT_FAILURE_STATUS;
-    }
     printf("# Tuning report: %s\n", path);
     printf("\nFastest variant per filter width (median kernel time, OpenCL event profiling);\n"
            "margin: how much slower the second fastest is; vs: the baseline's time over the\n"

@@ -1,23 +1,31 @@
 /* cmd_verify.c — `clc-pack verify PACK [--load [--check]] [--device SPEC]`:
  * every checksum, and optionally every entry loaded (and run) through the
- * library on this machine's devices. */
+ * library on this machine's devices, in a load worker process per device
+ * (`clc-pack --load-worker`), so a driver that crashes on a binary fails
+ * that entry, not verify. */
 #include "commands.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "build_variant.h"
+#include "cli_files.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
-#include "kernel_run.h"
+#include "seed_hook.h"
 #include "manifest.h"
 #include "pack_text.h"
+#include "wire.h"
+#include "worker_main.h"
+#include "worker_pool.h"
+#include "worker_proto.h"
 
 #define LABEL_MAX 640
 /* Same tolerance as the pack-time check (build_variant.c). */
 #define CHECK_TOL 1e-4
-#define CHECK_SEED 77u
 
 typedef struct verify_args {
     const char *path;
@@ -61,7 +69,10 @@ static size_t verify_checksums(const clcpack *p, const char *path)
             if (pass == 0) {
                 clcpack_source_info si;
                 if (clcpack_get_source(p, i, &si) == CLCPACK_OK)
-                    bfmt(label, sizeof label, " (%s)", si.name);
+                {
+                    char name[LABEL_MAX - 8];
+                    bfmt(label, sizeof label, " (%s)", pt_esc(si.name, name, sizeof name));
+                }
                 cli_error("%s: source %zu%s is bad: %s", path, i, label, e.message);
             } else {
                 clcpack_entry_info ei;
@@ -78,29 +89,33 @@ static size_t verify_checksums(const clcpack *p, const char *path)
     return bad;
 }
 
-/* The variant an entry was built from, for kr_check: the manifest's kernel
- * and the entry's own defines, work-group and options. */
-static int entry_variant(const mf_manifest *m, const clcpack_entry_info *e, mf_variant *v,
-                         char *err, size_t cap)
+/* An entry as a build job, for the seeds' check hook: its kernel, defines,
+ * work-group and options, checked by the manifest kernel of its name. 0, or
+ * 1 when the entry has no reference check (a program entry, or a kernel the
+ * manifest does not give a family), -1 when out of memory. */
+static int entry_job(const mf_manifest *m, const clcpack_entry_info *e, build_job *j)
 {
-    memset(v, 0, sizeof *v);
-    v->kernel = mf_find(m, e->kernel);
-    if (!v->kernel) {
-        bfmt(err, cap, "kernel %s is not in %s/manifest.txt", e->kernel, m->dir);
-        return -1;
+    memset(j, 0, sizeof *j);
+    const mf_kernel *k = e->kernel_name_count ? NULL : mf_find(m, e->kernel);
+    if (!k || !k->family)
+        return 1;
+    const char **names = calloc(e->define_count + 1, sizeof *names);
+    const char **values = calloc(e->define_count + 1, sizeof *values);
+    int rc = names && values ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < e->define_count; i++) {
+        names[i] = e->defines[i].name;
+        values[i] = e->defines[i].value;
     }
-    if (e->define_count > MF_MAX_DEFINES) {
-        bfmt(err, cap, "%zu defines", e->define_count);
-        return -1;
-    }
-    v->n_defines = e->define_count;
-    for (size_t i = 0; i < e->define_count; i++) {
-        bfmt(v->define_names[i], sizeof v->define_names[i], "%s", e->defines[i].name);
-        bfmt(v->define_values[i], sizeof v->define_values[i], "%s", e->defines[i].value);
-    }
-    memcpy(v->wg, e->wg, sizeof v->wg);
-    bfmt(v->options, sizeof v->options, "%s", e->options);
-    return 0;
+    j->entry_name = strdup(e->kernel);
+    j->check = strdup(e->kernel);
+    j->options = strdup(e->options);
+    memcpy(j->wg, e->wg, sizeof j->wg);
+    if (rc != 0 || !j->entry_name || !j->check || !j->options ||
+        bj_set_defines(j, names, values, e->define_count) != 0)
+        rc = -1;
+    free(names);
+    free(values);
+    return rc;
 }
 
 typedef struct load_counts {
@@ -108,10 +123,246 @@ typedef struct load_counts {
     size_t failed, check_failed, keys;
 } load_counts;
 
+/* ---------------------------------------------------------------------- */
+/* The load worker: `clc-pack --load-worker --pack PACK --device P:D
+ * [--check --kernels DIR]`, started by load_on_device through the worker
+ * pool, never by hand. A driver that crashes on a bad binary kills this
+ * process, not verify (worker_proto.h has the frames). */
+
+typedef struct load_worker {
+    clcpack *p;
+    cl_context ctx;
+    cl_command_queue q;
+    cl_device_id dev;
+    int check;
+    mf_manifest manifest;
+    check_hook hook;
+    char setup_error[DS_ERR_MAX + 64];
+} load_worker;
+
+static void entry_text(const clcpack_entry_info *e, char *label, size_t cap)
+{
+    char defs[512], wg[48], kernel[256];
+    pt_defines(e, defs, sizeof defs);
+    pt_wg(e->wg, wg, sizeof wg);
+    bfmt(label, cap, "%s %s wg=%s", pt_esc(e->kernel, kernel, sizeof kernel), defs, wg);
+}
+
+/* Loads (and checks) the key of entry i into r. */
+static void load_job(load_worker *w, uint32_t i, bv_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->status = BV_ERROR;
+    clcpack_entry_info ei;
+    if (w->setup_error[0] || clcpack_get_entry(w->p, i, &ei) != CLCPACK_OK) {
+        r->message = strdup(w->setup_error[0] ? w->setup_error : "no such entry");
+        return;
+    }
+    clcpack_key key = pt_key(&ei);
+    clcpack_load_report rep;
+    clcpack_error e;
+    cl_program prog = NULL;
+    if (clcpack_create_program(w->p, &key, w->ctx, w->dev, NULL, &prog, &rep, &e) !=
+        CLCPACK_OK) {
+        r->message = strdup(e.message);
+        r->note = strdup(rep.why);
+        return;
+    }
+    char check_text[CH_MSG_MAX + 64] = "";
+    r->status = BV_OK;
+    if (w->check) {
+        build_job job;
+        char err[CH_MSG_MAX];
+        int c = entry_job(&w->manifest, &ei, &job);
+        if (c == 1) {
+            bfmt(check_text, sizeof check_text, ", no reference check (loaded and built)");
+        } else if (c < 0) {
+            r->status = BV_CHECK_FAILED;
+            bfmt(check_text, sizeof check_text, ", CHECK FAILED: out of memory");
+        } else {
+            c = w->hook.check(w->hook.self, w->ctx, w->q, prog, &job, 1, CHECK_TOL, err);
+            if (c == 0) {
+                bfmt(check_text, sizeof check_text, ", check ok");
+            } else {
+                r->status = BV_CHECK_FAILED;
+                bfmt(check_text, sizeof check_text, ", CHECK FAILED: %s", err);
+            }
+        }
+        bj_free(&job);
+    }
+    clReleaseProgram(prog);
+    char label[LABEL_MAX], line[LABEL_MAX + CH_MSG_MAX + 128];
+    entry_text(&ei, label, sizeof label);
+    bfmt(line, sizeof line, "entry %u %s: %s%s", (unsigned)rep.entry, label,
+         clcpack_path_name(rep.path), check_text);
+    r->message = strdup(line);
+    r->note = strdup(rep.why);
+    /* The load path's name travels back as the result's one name. */
+    r->kernel_names = calloc(1, sizeof *r->kernel_names);
+    if (r->kernel_names && (r->kernel_names[0] = strdup(clcpack_path_name(rep.path))))
+        r->n_kernel_names = 1;
+}
+
+static void load_worker_setup(load_worker *w, const char *pack, const char *slot,
+                              const char *kernels)
+{
+    char err[DS_ERR_MAX];
+    unsigned pi, di;
+    static ds_list devices;
+    const ds_device *d;
+    clcpack_error e;
+    cl_int rc;
+    if (!pack || !slot || sscanf(slot, "%u:%u", &pi, &di) != 2) {
+        bfmt(w->setup_error, sizeof w->setup_error, "load worker: bad arguments");
+        return;
+    }
+    if (clcpack_open_file(pack, &w->p, &e) != CLCPACK_OK) {
+        bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", e.message);
+        return;
+    }
+    if (ds_enumerate(&devices, err) != 0 || ds_find_by_index(&devices, pi, di, &d, err) != 0) {
+        bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", err);
+        return;
+    }
+    w->dev = d->device;
+    w->ctx = clCreateContext(NULL, 1, &w->dev, NULL, NULL, &rc);
+    w->q = w->ctx ? clCreateCommandQueue(w->ctx, w->dev, 0, &rc) : NULL;
+    if (!w->ctx || !w->q) {
+        bfmt(w->setup_error, sizeof w->setup_error,
+             "load worker: creating a context and queue failed with error %d", (int)rc);
+        return;
+    }
+    char merr[MF_ERR_MAX];
+    if (w->check && mf_load(kernels, &w->manifest, merr) != 0)
+        bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", merr);
+    seed_hook_init(&w->hook, &w->manifest);
+}
+
+int verify_load_worker(int argc, char **argv)
+{
+    static load_worker w; /* large (the manifest); one per process */
+    memset(&w, 0, sizeof w);
+    const char *pack = NULL, *slot = NULL, *kernels = "kernels";
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--check") == 0)
+            w.check = 1;
+        else if (i + 1 < argc && strcmp(argv[i], "--pack") == 0)
+            pack = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--device") == 0)
+            slot = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--kernels") == 0)
+            kernels = argv[++i];
+        else {
+            fprintf(stderr, "clc-pack: --load-worker is internal to clc-pack\n");
+            return EXIT_USAGE_STATUS;
+        }
+    }
+    load_worker_setup(&w, pack, slot, kernels);
+    int status = EXIT_OK_STATUS;
+    for (;;) {
+        unsigned char *payload;
+        size_t size;
+        char ferr[WP_ERR_MAX];
+        int rc = wp_read_frame(0, WP_JOB_MAGIC, WP_JOB_MAX, &payload, &size, ferr);
+        if (rc == 1)
+            break;
+        if (rc < 0) {
+            fprintf(stderr, "clc-pack: load worker: %s\n", ferr);
+            status = EXIT_FAILURE_STATUS;
+            break;
+        }
+        uint32_t job = 0, entry = 0;
+        bv_result r;
+        if (wp_decode_load_job(payload, size, &job, &entry, ferr) != 0) {
+            memset(&r, 0, sizeof r);
+            r.status = BV_ERROR;
+            r.message = strdup(ferr);
+        } else {
+            load_job(&w, entry, &r);
+        }
+        free(payload);
+        wire_buf out;
+        wire_init(&out);
+        wp_encode_result(&out, job, &r);
+        bv_result_free(&r);
+        int wrc = out.failed ? -1 : wire_write_fd(WORKER_RESULT_FD, out.data, out.len);
+        wire_free(&out);
+        if (wrc != 0) {
+            status = EXIT_FAILURE_STATUS;
+            break;
+        }
+    }
+    if (w.q)
+        clReleaseCommandQueue(w.q);
+    if (w.ctx)
+        clReleaseContext(w.ctx);
+    clcpack_close(w.p);
+    return status;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The parent side: one worker per device, one job per key. */
+
+typedef struct load_run {
+    const clcpack *p;
+    const size_t *first;      /* job -> the first entry of its key */
+    bv_result *results;       /* job -> what came back */
+    char *done;
+} load_run;
+
+static void on_loaded(void *ctx, size_t job, bv_result *r)
+{
+    load_run *run = ctx;
+    /* Keep it: printed in job order once every key is done. */
+    run->results[job] = *r;
+    memset(r, 0, sizeof *r);
+    run->done[job] = 1;
+}
+
+static void print_load_result(const load_run *run, size_t job, load_counts *lc)
+{
+    const bv_result *r = &run->results[job];
+    clcpack_entry_info ei;
+    char label[LABEL_MAX] = "";
+    if (clcpack_get_entry(run->p, run->first[job], &ei) == CLCPACK_OK)
+        entry_text(&ei, label, sizeof label);
+    if (!run->done[job]) {
+        lc->failed++;
+        cli_error("entry %zu %s: not loaded: the load worker did not answer", run->first[job],
+                  label);
+        return;
+    }
+    if (r->status == BV_ERROR) {
+        lc->failed++;
+        if (r->signal)
+            cli_error("entry %zu %s: the driver crashed (signal %d, %s) loading it",
+                      run->first[job], label, r->signal, strsignal(r->signal));
+        else
+            cli_error("entry %zu %s: not loaded: %s", run->first[job], label,
+                      r->message ? r->message : "no reason given");
+        if (cli_verbosity > 0 && r->note)
+            fprintf(stderr, "  tried: %s\n", r->note);
+        return;
+    }
+    size_t path = 0;
+    for (size_t k = 0; k < 5; k++)
+        if (r->n_kernel_names &&
+            strcmp(r->kernel_names[0], clcpack_path_name((clcpack_path)k)) == 0)
+            path = k;
+    lc->by_path[path]++;
+    if (r->status == BV_CHECK_FAILED)
+        lc->check_failed++;
+    if (cli_verbosity >= 0 || r->status == BV_CHECK_FAILED)
+        printf("  %s\n", r->message ? r->message : "");
+    if (cli_verbosity > 0 && r->note)
+        printf("    %s\n", r->note);
+}
+
 /* Loads every key of the pack meant for local device d (pack devices whose
- * fingerprint equals it; every key when none does) and reports each path. */
-static void load_on_device(const clcpack *p, const ds_device *d, const mf_manifest *m,
-                           const verify_args *va, load_counts *lc)
+ * fingerprint equals it; every key when none does) in a worker process and
+ * reports each path. */
+static void load_on_device(const clcpack *p, const ds_device *d, const verify_args *va,
+                           load_counts *lc)
 {
     clcpack_device_info here;
     clcpack_error e;
@@ -123,12 +374,14 @@ static void load_on_device(const clcpack *p, const ds_device *d, const mf_manife
     size_t nd = clcpack_device_count(p), ne = clcpack_entry_count(p);
     int *mine = calloc(nd ? nd : 1, sizeof *mine);
     char *seen = calloc(ne ? ne : 1, 1);
-    if (!mine || !seen) {
-        free(mine);
-        free(seen);
+    size_t *first = calloc(ne ? ne : 1, sizeof *first);
+    wire_buf *jobs = calloc(ne ? ne : 1, sizeof *jobs);
+    load_run run = {p, first, calloc(ne ? ne : 1, sizeof *run.results), calloc(ne ? ne : 1, 1)};
+    size_t n_jobs = 0;
+    if (!mine || !seen || !first || !jobs || !run.results || !run.done) {
         cli_error("out of memory");
         lc->failed++;
-        return;
+        goto out;
     }
     int any_mine = 0;
     for (size_t i = 0; i < nd; i++) {
@@ -139,16 +392,6 @@ static void load_on_device(const clcpack *p, const ds_device *d, const mf_manife
     if (cli_verbosity >= 0)
         printf("device %u: %s%s\n", d->ordinal, d->name,
                any_mine ? "" : " (not a device of the pack: every key, no native binary)");
-
-    cl_int rc;
-    cl_context ctx = clCreateContext(NULL, 1, &d->device, NULL, NULL, &rc);
-    cl_command_queue q = ctx ? clCreateCommandQueue(ctx, d->device, 0, &rc) : NULL;
-    if (!ctx || !q) {
-        cli_error("device %u (%s): creating a context and queue failed with error %d",
-                  d->ordinal, d->name, (int)rc);
-        lc->failed++;
-        goto out;
-    }
     for (size_t i = 0; i < ne; i++) {
         clcpack_entry_info ei;
         if (seen[i] || clcpack_get_entry(p, i, &ei) != CLCPACK_OK)
@@ -161,62 +404,42 @@ static void load_on_device(const clcpack *p, const ds_device *d, const mf_manife
             if (!seen[j] && clcpack_get_entry(p, j, &ej) == CLCPACK_OK && pt_same_key(&ei, &ej))
                 seen[j] = 1;
         }
-        lc->keys++;
-        char label[LABEL_MAX], defs[512], wg[48];
-        pt_defines(&ei, defs, sizeof defs);
-        pt_wg(ei.wg, wg, sizeof wg);
-        bfmt(label, sizeof label, "%s %s wg=%s", ei.kernel, defs, wg);
-        clcpack_key key = pt_key(&ei);
-        clcpack_load_report rep;
-        cl_program prog = NULL;
-        clcpack_status st = clcpack_create_program(p, &key, ctx, d->device, NULL, &prog, &rep, &e);
-        if (st != CLCPACK_OK) {
-            lc->failed++;
-            cli_error("%s: not loaded: %s", label, e.message);
-            if (cli_verbosity > 0)
-                fprintf(stderr, "  tried: %s\n", rep.why);
-            continue;
-        }
-        lc->by_path[rep.path < 5 ? rep.path : 0]++;
-        const char *result = "";
-        char check_text[KR_ERR_MAX + 64] = "";
-        if (va->check) {
-            mf_variant v;
-            kr_problem pr;
-            kr_result res;
-            char err[KR_ERR_MAX];
-            int c = -1;
-            if (entry_variant(m, &ei, &v, err, sizeof err) == 0) {
-                kr_default_problem(&v, CHECK_SEED, &pr);
-                c = kr_check(ctx, q, prog, &v, &pr, CHECK_TOL, &res, err);
-            }
-            if (c == 0) {
-                bfmt(check_text, sizeof check_text, ", check ok (max rel err %.2g)",
-                     res.max_rel_err);
-            } else {
-                lc->check_failed++;
-                if (c > 0)
-                    bfmt(check_text, sizeof check_text,
-                         ", CHECK FAILED: max relative error %.3g, first bad element %zu, %zu "
-                         "unwritten",
-                         res.max_rel_err, res.bad_index, res.unwritten);
-                else
-                    bfmt(check_text, sizeof check_text, ", CHECK FAILED: %s", err);
-            }
-            result = check_text;
-        }
-        clReleaseProgram(prog);
-        if (cli_verbosity >= 0 || (check_text[0] && strstr(check_text, "FAILED")))
-            printf("  entry %u %s: %s%s\n", (unsigned)rep.entry, label,
-                   clcpack_path_name(rep.path), result);
-        if (cli_verbosity > 0)
-            printf("    %s\n", rep.why);
+        first[n_jobs] = i;
+        wire_init(&jobs[n_jobs]);
+        wp_encode_load_job(&jobs[n_jobs], (uint32_t)n_jobs, (uint32_t)i);
+        n_jobs++;
     }
+    lc->keys += n_jobs;
+    if (n_jobs == 0)
+        goto out;
+    char exe[4096], slot[32], err[512];
+    bfmt(slot, sizeof slot, "%u:%u", d->platform_index, d->device_index);
+    char *argv[] = {(char *)"clc-pack", (char *)"--load-worker", (char *)"--pack",
+                    (char *)va->path, (char *)"--device", slot,
+                    (char *)(va->check ? "--kernels" : NULL), (char *)va->kernels_dir,
+                    (char *)"--check", NULL};
+    wpool_callbacks cb = {&run, NULL, on_loaded, NULL};
+    /* One worker: loads run one after the other, as a program would. */
+    if (cli_worker_path(exe, sizeof exe) != 0) {
+        cli_error("cannot find the clc-pack executable to start a load worker");
+        lc->failed += n_jobs;
+        goto out;
+    }
+    if (wpool_run(exe, argv, 1, cli_verbosity > 0, jobs, NULL, n_jobs, &cb, err, sizeof err) !=
+        0)
+        cli_error("device %u (%s): %s", d->ordinal, d->name, err);
+    for (size_t k = 0; k < n_jobs; k++)
+        print_load_result(&run, k, lc);
 out:
-    if (q)
-        clReleaseCommandQueue(q);
-    if (ctx)
-        clReleaseContext(ctx);
+    for (size_t k = 0; k < n_jobs; k++) {
+        wire_free(&jobs[k]);
+        if (run.results)
+            bv_result_free(&run.results[k]);
+    }
+    free(jobs);
+    free(run.results);
+    free(run.done);
+    free(first);
     free(mine);
     free(seen);
 }
@@ -330,17 +553,14 @@ int cmd_verify(int argc, char **argv)
     if (va.check) {
         char merr[MF_ERR_MAX];
         if (mf_load(va.kernels_dir, &manifest, merr) != 0) {
-            cli_error("%s/%s", va.kernels_dir, merr);
+            cli_error("%s", merr);
             return EXIT_FAILURE_STATUS;
         }
     }
 
-    clcpack *p = NULL;
-    clcpack_error e;
-    if (clcpack_open_file(va.path, &p, &e) != CLCPACK_OK) {
-        cli_error("%s: %s", va.path, e.message);
+    clcpack *p = cli_open_pack(va.path);
+    if (!p)
         return EXIT_FAILURE_STATUS;
-    }
     size_t bad = verify_checksums(p, va.path);
     size_t ne = clcpack_entry_count(p), ns = clcpack_source_count(p);
     if (cli_verbosity >= 0) {
@@ -362,7 +582,7 @@ int cmd_verify(int argc, char **argv)
         load_counts lc;
         memset(&lc, 0, sizeof lc);
         for (size_t i = 0; i < n_sel; i++)
-            load_on_device(p, &all.dev[sel[i]], &manifest, &va, &lc);
+            load_on_device(p, &all.dev[sel[i]], &va, &lc);
         size_t loaded = lc.keys - lc.failed;
         printf("loaded %zu of %zu: native %zu, cubin %zu, ptx %zu, source %zu, failed %zu",
                loaded, lc.keys, lc.by_path[CLCPACK_PATH_NATIVE], lc.by_path[CLCPACK_PATH_CUBIN],

@@ -167,6 +167,7 @@ int ds_select(const ds_list *all, const char *spec, const char *platform_filter,
     if (spec == NULL || *spec == '\0')
         spec = "default";
     /* Candidates after --platform, in --list-devices order. */
+    char clip[BFMT_QUOTE_MAX + 4]; /* a quoted argument in a message */
     size_t cand[DS_MAX_DEVICES], nc = 0;
     for (size_t i = 0; i < all->n; i++)
         if (!platform_filter || contains_nocase(all->dev[i].platform_name, platform_filter))
@@ -174,7 +175,7 @@ int ds_select(const ds_list *all, const char *spec, const char *platform_filter,
     if (nc == 0) {
         if (platform_filter)
             bfmt(err, DS_ERR_MAX, "--platform '%s' matches no platform with a device",
-                 platform_filter);
+                 bfmt_clip(platform_filter, clip));
         else
             bfmt(err, DS_ERR_MAX, "no OpenCL device");
         append_found(all, err);
@@ -226,8 +227,8 @@ int ds_select(const ds_list *all, const char *spec, const char *platform_filter,
                 sel[(*n_sel)++] = cand[i];
                 return 0;
             }
-        bfmt(err, DS_ERR_MAX, "--device %s: there is no device %s%s (see --list-devices)", spec,
-             spec, where);
+        bfmt(err, DS_ERR_MAX, "--device %s: there is no device %s%s (see --list-devices)",
+             bfmt_clip(spec, clip), bfmt_clip(spec, clip), where);
         append_found(all, err);
         return -1;
     }
@@ -236,7 +237,8 @@ int ds_select(const ds_list *all, const char *spec, const char *platform_filter,
             sel[(*n_sel)++] = cand[i];
             return 0;
         }
-    bfmt(err, DS_ERR_MAX, "--device '%s': no device name contains it%s", spec, where);
+    bfmt(err, DS_ERR_MAX, "--device '%s': no device name contains it%s", bfmt_clip(spec, clip),
+         where);
     append_found(all, err);
     return -1;
 }

@@ -68,6 +68,11 @@ void json_string(FILE *f, const char *s)
             if (n == 0) {
                 fputs("\\ufffd", f);
                 p++;
+            } else if (n == 2 && p[0] == 0xC2 && p[1] < 0xA0) {
+                /* U+0080-U+009F, the C1 controls: escaped like C0 ones, so
+                 * the output is safe on a terminal too. */
+                fprintf(f, "\\u%04x", (unsigned)p[1]);
+                p += 2;
             } else {
                 fwrite(p, 1, n, f);
                 p += n;

@@ -18,6 +18,8 @@ int main(int argc, char **argv)
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && strcmp(argv[1], "--worker") == 0)
             return worker_main(argc, argv);
+        if (argc >= 2 && strcmp(argv[1], "--load-worker") == 0)
+            return verify_load_worker(argc, argv);
         return cmd_pack(argc, argv);
     }
     const char *cmd = argv[1];
@@ -41,6 +43,9 @@ int main(int argc, char **argv)
         return cmd_record(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 1, argv + 1);
+    /* A source file first: packing your own kernels. */
+    if (strchr(cmd, '.') || strchr(cmd, '/'))
+        return cmd_pack(argc, argv);
     if (strcmp(cmd, "help") == 0) {
         usage_pack(stdout);
         return EXIT_OK_STATUS;

@@ -3,6 +3,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -25,7 +26,16 @@ enum {
     OPT_VERSION,
     OPT_TUNE,
     OPT_TUNE_SIZE,
-    OPT_TUNE_RUNS
+    OPT_TUNE_RUNS,
+    OPT_DERIVE,
+    OPT_WHERE,
+    OPT_VARIANT,
+    OPT_PROGRAM,
+    OPT_OPTIONS,
+    OPT_CHECK_CMD,
+    OPT_CHECK_TIMEOUT,
+    OPT_WG_DEFINES,
+    OPT_DEFAULT
 };
 
 /* Adds an axis request; refuses an axis given twice. */
@@ -50,7 +60,8 @@ static int add_axis(pack_args *a, const char *name, const char *option, const ch
     int rc = strcmp(name, "WG") == 0 ? vl_parse_wgs(list, &ax->values, why)
                                      : vl_parse_ints(list, &ax->values, why);
     if (rc != 0) {
-        bfmt(err, PA_ERR_MAX, "%s '%s': %s", option, list, why);
+        char clip[BFMT_QUOTE_MAX + 4];
+        bfmt(err, PA_ERR_MAX, "%s '%s': %s", option, bfmt_clip(list, clip), why);
         return -1;
     }
     r->n_axes++;
@@ -60,14 +71,16 @@ static int add_axis(pack_args *a, const char *name, const char *option, const ch
 /* -D NAME=LIST */
 static int parse_define(pack_args *a, const char *arg, char err[PA_ERR_MAX])
 {
+    char clip[BFMT_QUOTE_MAX + 4];
+    const char *shown = bfmt_clip(arg, clip);
     const char *eq = strchr(arg, '=');
     size_t n = eq ? (size_t)(eq - arg) : 0;
     if (!eq || n == 0) {
-        bfmt(err, PA_ERR_MAX, "-D %s: expected NAME=LIST, e.g. -D NUMCOEFFS=8,16", arg);
+        bfmt(err, PA_ERR_MAX, "-D %s: expected NAME=LIST, e.g. -D NUMCOEFFS=8,16", shown);
         return -1;
     }
     if (n >= MF_NAME_MAX) {
-        bfmt(err, PA_ERR_MAX, "-D %s: the name is too long", arg);
+        bfmt(err, PA_ERR_MAX, "-D %s: the name is too long", shown);
         return -1;
     }
     char name[MF_NAME_MAX];
@@ -78,7 +91,7 @@ static int parse_define(pack_args *a, const char *arg, char err[PA_ERR_MAX])
         int ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
                  (i > 0 && c >= '0' && c <= '9');
         if (!ok) {
-            bfmt(err, PA_ERR_MAX, "-D %s: '%s' is not a macro name", arg, name);
+            bfmt(err, PA_ERR_MAX, "-D %s: '%s' is not a macro name", shown, name);
             return -1;
         }
     }
@@ -87,9 +100,50 @@ static int parse_define(pack_args *a, const char *arg, char err[PA_ERR_MAX])
     return add_axis(a, name, option, eq + 1, err);
 }
 
+/* Room for every argument in each list of the direct spec. */
+static int alloc_lists(pack_args *a, int argc)
+{
+    dj_spec *d = &a->direct_spec;
+    size_t n = argc > 0 ? (size_t)argc : 1;
+    const char ***lists[] = {&d->files,    &d->programs, &d->defines,  &d->derives, &d->wheres,
+                             &d->variants, &d->defaults, &d->includes, &d->kernels};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        free(*lists[i]);
+        *lists[i] = calloc(n, sizeof **lists[i]);
+        if (!*lists[i])
+            return -1;
+    }
+    return 0;
+}
+
+void pack_args_free(pack_args *a)
+{
+    dj_spec *d = &a->direct_spec;
+    free(d->files);
+    free(d->programs);
+    free(d->defines);
+    free(d->derives);
+    free(d->wheres);
+    free(d->variants);
+    free(d->defaults);
+    free(d->includes);
+    free(d->kernels);
+    memset(d, 0, sizeof *d);
+}
+
 int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
 {
+    pack_args_free(a);
+    char clip[BFMT_QUOTE_MAX + 4]; /* a quoted argument in a message */
     memset(a, 0, sizeof *a);
+    if (alloc_lists(a, argc) != 0) {
+        bfmt(err, PA_ERR_MAX, "out of memory");
+        return -1;
+    }
+    dj_spec *ds = &a->direct_spec;
+    const char *wg = NULL;
+    size_t wg_after = 0; /* -D arguments before --wg: the manifest's axes keep their order */
+    a->check_timeout = 600;
     a->kernels_dir = "kernels";
     a->device = "default";
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -120,12 +174,21 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
+        {"derive", required_argument, NULL, OPT_DERIVE},
+        {"where", required_argument, NULL, OPT_WHERE},
+        {"variant", required_argument, NULL, OPT_VARIANT},
+        {"program", required_argument, NULL, OPT_PROGRAM},
+        {"options", required_argument, NULL, OPT_OPTIONS},
+        {"check-cmd", required_argument, NULL, OPT_CHECK_CMD},
+        {"check-timeout", required_argument, NULL, OPT_CHECK_TIMEOUT},
+        {"wg-defines", no_argument, NULL, OPT_WG_DEFINES},
+        {"default", required_argument, NULL, OPT_DEFAULT},
         {NULL, 0, NULL, 0}};
 
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":D:o:j:kqvh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":D:I:o:j:kqvh", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_KERNELS:
             a->kernels_dir = optarg;
@@ -140,18 +203,65 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
                 return -1;
             }
             a->req.kernels[a->req.n_kernels++] = optarg;
+            ds->kernels[ds->n_kernels++] = optarg;
             break;
         case OPT_WIDTHS:
             if (add_axis(a, "FILTER_WIDTH", "--widths", optarg, err) != 0)
                 return -1;
             break;
         case OPT_WG:
-            if (add_axis(a, "WG", "--wg", optarg, err) != 0)
+            if (wg) {
+                bfmt(err, PA_ERR_MAX, "--wg is given twice ('%s' and '%s'): give one list",
+                     wg, optarg);
                 return -1;
+            }
+            wg = optarg;
+            wg_after = ds->n_defines;
             break;
         case 'D':
-            if (parse_define(a, optarg, err) != 0)
+            ds->defines[ds->n_defines++] = optarg;
+            break;
+        case 'I':
+            if (!*optarg) {
+                bfmt(err, PA_ERR_MAX, "-I: the folder name is empty");
                 return -1;
+            }
+            ds->includes[ds->n_includes++] = optarg;
+            break;
+        case OPT_DERIVE:
+            ds->derives[ds->n_derives++] = optarg;
+            break;
+        case OPT_WHERE:
+            ds->wheres[ds->n_wheres++] = optarg;
+            break;
+        case OPT_VARIANT:
+            ds->variants[ds->n_variants++] = optarg;
+            break;
+        case OPT_DEFAULT:
+            ds->defaults[ds->n_defaults++] = optarg;
+            break;
+        case OPT_PROGRAM:
+            ds->programs[ds->n_programs++] = optarg;
+            break;
+        case OPT_OPTIONS:
+            if (ds->options) {
+                bfmt(err, PA_ERR_MAX, "--options is given twice: give all options in one");
+                return -1;
+            }
+            ds->options = optarg;
+            break;
+        case OPT_WG_DEFINES:
+            ds->wg_defines = 1;
+            break;
+        case OPT_CHECK_CMD:
+            a->check_cmd = optarg;
+            break;
+        case OPT_CHECK_TIMEOUT:
+            if (cli_parse_long(optarg, 1, 86400, &a->check_timeout) != 0) {
+                bfmt(err, PA_ERR_MAX, "--check-timeout %s: expected seconds from 1 to 86400",
+                     optarg);
+                return -1;
+            }
             break;
         case OPT_DEVICE:
             if (!*optarg) {
@@ -172,7 +282,8 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             break;
         case 'j':
             if (cli_parse_long(optarg, 1, PA_MAX_JOBS, &a->jobs) != 0) {
-                bfmt(err, PA_ERR_MAX, "-j %s: expected a number of jobs from 1 to %d", optarg,
+                bfmt(err, PA_ERR_MAX, "-j %s: expected a number of jobs from 1 to %d",
+                     bfmt_clip(optarg, clip),
                      PA_MAX_JOBS);
                 return -1;
             }
@@ -207,12 +318,13 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             char wbuf[32];
             if (!x || (size_t)(x - optarg) >= sizeof wbuf) {
                 bfmt(err, PA_ERR_MAX, "--tune-size %s: expected WIDTHxHEIGHT, e.g. 2048x2048",
-                     optarg);
+                     bfmt_clip(optarg, clip));
                 return -1;
             }
             bfmt(wbuf, sizeof wbuf, "%.*s", (int)(x - optarg), optarg);
             if (cli_parse_long(wbuf, 1, 16384, &w) != 0 || cli_parse_long(x + 1, 1, 16384, &h) != 0) {
-                bfmt(err, PA_ERR_MAX, "--tune-size %s: width and height from 1 to 16384", optarg);
+                bfmt(err, PA_ERR_MAX, "--tune-size %s: width and height from 1 to 16384",
+                     bfmt_clip(optarg, clip));
                 return -1;
             }
             a->tune_width = (unsigned)w;
@@ -222,7 +334,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         case OPT_TUNE_RUNS:
             if (cli_parse_long(optarg, 10, 10000, &a->tune_runs) != 0) {
                 bfmt(err, PA_ERR_MAX, "--tune-runs %s: expected a number of runs from 10 to 10000",
-                     optarg);
+                     bfmt_clip(optarg, clip));
                 return -1;
             }
             break;
@@ -240,21 +352,51 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             break;
         case ':':
             if (strncmp(argv[optind - 1], "--", 2) == 0)
-                bfmt(err, PA_ERR_MAX, "%s needs a value", argv[optind - 1]);
+                bfmt(err, PA_ERR_MAX, "%s needs a value", bfmt_clip(argv[optind - 1], clip));
             else
                 bfmt(err, PA_ERR_MAX, "-%c needs a value", optopt);
             return -1;
         default:
             if (strncmp(argv[optind - 1], "--", 2) == 0)
-                bfmt(err, PA_ERR_MAX, "unknown option %s", argv[optind - 1]);
+                bfmt(err, PA_ERR_MAX, "unknown option %s", bfmt_clip(argv[optind - 1], clip));
             else
                 bfmt(err, PA_ERR_MAX, "unknown option -%c", optopt);
             return -1;
         }
     }
-    if (optind < argc) {
-        bfmt(err, PA_ERR_MAX, "unexpected argument '%s'", argv[optind]);
+    while (optind < argc)
+        ds->files[ds->n_files++] = argv[optind++];
+    a->direct = ds->n_files > 0 || ds->n_programs > 0;
+    if (a->direct) {
+        ds->wg = wg;
+        if (a->req.n_axes) {
+            bfmt(err, PA_ERR_MAX, "--widths selects the kernels folder's FILTER_WIDTH; with "
+                                  "source files give -D FILTER_WIDTH=LIST");
+            return -1;
+        }
+        return 0;
+    }
+    /* The kernels folder's manifest: -D and --wg select its axes. */
+    const char *direct_only = ds->n_includes   ? "-I"
+                              : ds->n_derives  ? "--derive"
+                              : ds->n_wheres   ? "--where"
+                              : ds->n_variants ? "--variant"
+                              : ds->n_defaults ? "--default"
+                              : ds->options    ? "--options"
+                              : ds->wg_defines ? "--wg-defines"
+                              : a->check_cmd   ? "--check-cmd"
+                                               : NULL;
+    if (direct_only) {
+        bfmt(err, PA_ERR_MAX, "%s applies to source files given on the command line "
+                              "(clc-pack FILE.cl ... %s ...); none was given",
+             direct_only, direct_only);
         return -1;
+    }
+    for (size_t i = 0; i <= ds->n_defines; i++) {
+        if (wg && i == wg_after && add_axis(a, "WG", "--wg", wg, err) != 0)
+            return -1;
+        if (i < ds->n_defines && parse_define(a, ds->defines[i], err) != 0)
+            return -1;
     }
     return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef CLC_PACK_ARGS_H
 #define CLC_PACK_ARGS_H
 
+#include "direct_jobs.h"
 #include "variant_plan.h"
 
 #define PA_ERR_MAX 512
@@ -29,11 +30,19 @@ typedef struct pack_args {
     long tune_runs;             /* --tune-runs N, default 11 */
     int verbosity;              /* -q: -1; each -v: +1 */
     int list_devices;           /* --list-devices */
+    /* Packing your own kernels: source files as arguments, or --program. */
+    int direct;
+    dj_spec direct_spec;        /* arrays malloc'd (argc long), strings argv's */
+    const char *check_cmd;      /* --check-cmd, or NULL */
+    long check_timeout;         /* --check-timeout S, default 600 */
     int help, version;
 } pack_args;
 
 /* argv[0] is the command name ("clc-pack" or "pack"). Returns 0, or -1
  * with err naming the bad option or item. */
 int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX]);
+
+/* Frees the lists pack_args_parse allocated (a zeroed pack_args is fine). */
+void pack_args_free(pack_args *a);
 
 #endif /* CLC_PACK_ARGS_H */

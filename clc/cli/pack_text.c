@@ -5,6 +5,61 @@
 
 #include "bounded_fmt.h"
 
+/* Length of the valid UTF-8 sequence at s (2 to 4), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+    size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (s[0] > 0xf4)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
+        return 0; /* overlong, or a UTF-16 surrogate */
+    if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
+        return 0;
+    /* U+0080-U+009F are the C1 controls (0x9b is CSI). */
+    if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+        return 0;
+    return n;
+}
+
+const char *pt_esc(const char *s, char *buf, size_t cap)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t len = 0;
+    const unsigned char *c = (const unsigned char *)(s ? s : "");
+    while (*c) {
+        char piece[5];
+        size_t n, adv = 1;
+        if (*c == '\\') {
+            memcpy(piece, "\\\\", 2);
+            n = 2;
+        } else if (*c >= 0x20 && *c < 0x7f) {
+            piece[0] = (char)*c;
+            n = 1;
+        } else if (*c >= 0x80 && (adv = utf8_len(c)) != 0) {
+            memcpy(piece, c, adv);
+            n = adv;
+        } else {
+            adv = 1;
+            piece[0] = '\\';
+            piece[1] = 'x';
+            piece[2] = hex[*c >> 4];
+            piece[3] = hex[*c & 15];
+            n = 4;
+        }
+        if (len + n + 1 > cap)
+            break;
+        memcpy(buf + len, piece, n);
+        len += n;
+        c += adv;
+    }
+    if (cap)
+        buf[len] = '\0';
+    return buf;
+}
+
 const char *pt_kind_name(clcpack_binary_kind k, char *buf, size_t cap)
 {
     switch (k) {
@@ -48,8 +103,10 @@ void pt_defines(const clcpack_entry_info *e, char *buf, size_t cap)
     size_t len = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < e->define_count && len + 1 < cap; i++) {
-        bfmt(buf + len, cap - len, "%s%s=%s", i ? "," : "", e->defines[i].name,
-             e->defines[i].value);
+        char name[256], value[512];
+        bfmt(buf + len, cap - len, "%s%s%s%s", i ? "," : "",
+             pt_esc(e->defines[i].name, name, sizeof name), e->defines[i].value[0] ? "=" : "",
+             pt_esc(e->defines[i].value, value, sizeof value));
         len = strlen(buf);
     }
     if (e->define_count == 0)
@@ -58,11 +115,11 @@ void pt_defines(const clcpack_entry_info *e, char *buf, size_t cap)
 
 void pt_entry_label(const clcpack_entry_info *e, char *buf, size_t cap)
 {
-    char defs[512], wg[48], kind[32];
+    char kernel[256], defs[512], wg[48], kind[32];
     pt_defines(e, defs, sizeof defs);
     pt_wg(e->wg, wg, sizeof wg);
     pt_kind_name(e->kind, kind, sizeof kind);
-    bfmt(buf, cap, "%s %s wg=%s %s", e->kernel, defs, wg, kind);
+    bfmt(buf, cap, "%s %s wg=%s %s", pt_esc(e->kernel, kernel, sizeof kernel), defs, wg, kind);
 }
 
 int pt_same_key(const clcpack_entry_info *a, const clcpack_entry_info *b)

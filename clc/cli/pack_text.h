@@ -9,15 +9,24 @@
 
 #include "clcpack.h"
 
+/* A string from a pack, made safe to print on a terminal: control bytes
+ * (ESC, CR, LF, ...; also the C1 controls U+0080-U+009F and bytes that are
+ * not valid UTF-8) become "\x1b" style escapes, a backslash becomes "\\";
+ * valid UTF-8 text is kept. Cut at cap (never inside an escape). Every
+ * pack-sourced string printed in text mode goes through it (--json has its
+ * own escaping). Returns buf. */
+const char *pt_esc(const char *s, char *buf, size_t cap);
+
 /* "native", "ptx", "cubin" or "kind N". Returns buf. */
 const char *pt_kind_name(clcpack_binary_kind k, char *buf, size_t cap);
 /* "stored", "zlib", "xor-delta" or "codec N". Returns buf. */
 const char *pt_codec_name(uint32_t codec, char *buf, size_t cap);
 /* "16x16", "64", or "-" for no work-group. */
 void pt_wg(const uint32_t wg[3], char *buf, size_t cap);
-/* "FILTER_WIDTH=5,HALF_FILTER_SIZE=2" or "-". */
+/* "FILTER_WIDTH=5,HALF_FILTER_SIZE=2" or "-" (escaped with pt_esc). */
 void pt_defines(const clcpack_entry_info *e, char *buf, size_t cap);
-/* "Convolve_Def FILTER_WIDTH=5 wg=16x16 native" (kernel, defines, wg, form). */
+/* "Convolve_Def FILTER_WIDTH=5 wg=16x16 native" (kernel, defines, wg, form;
+ * escaped with pt_esc). */
 void pt_entry_label(const clcpack_entry_info *e, char *buf, size_t cap);
 /* 1 when a and b have the same key (kernel, defines, wg). */
 int pt_same_key(const clcpack_entry_info *a, const clcpack_entry_info *b);

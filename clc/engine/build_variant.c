@@ -9,12 +9,14 @@
 
 #include <CL/cl_ext.h>
 
+#include <unistd.h>
+
 #include "bounded_fmt.h"
-#include "kernel_run.h"
-#include "kernel_source.h"
+#include "check_cmd.h"
 #include "pocl_binary_canon.h"
 #include "ptx_text.h"
 #include "ptxas_run.h"
+#include "roundtrip.h"
 
 #define NVIDIA_VENDOR_ID 0x10DEu
 /* Build logs beyond this are cut: they are printed, not parsed. */
@@ -22,10 +24,13 @@
 
 void bv_default_options(bv_options *o)
 {
+    memset(o, 0, sizeof *o);
     o->check = 1;
     o->warmup = 1;
     o->tol = 1e-4;
-    o->seed = 20240531u;
+    o->roundtrip = 1;
+    o->check_timeout_s = 600;
+    o->work_dir = ".";
     tv_default_options(&o->tune);
 }
 
@@ -60,6 +65,10 @@ int bv_target_open(cl_device_id dev, const char *ptxas, bv_target *t, char *err,
             t->cc_minor = minor;
         }
     }
+    char version[256] = "";
+    if (clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof version - 1, version, NULL) ==
+        CL_SUCCESS)
+        t->is_pocl = strstr(version, "PoCL") != NULL || strstr(version, "pocl") != NULL;
     if (ptxas)
         bfmt(t->ptxas, sizeof t->ptxas, "%s", ptxas);
     return 0;
@@ -191,59 +200,185 @@ static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_r
     r->forms[r->n_forms++] = (bv_form){CLCPACK_KIND_CUBIN, arch, cubin, cubin_size};
 }
 
-void bv_build(bv_target *t, const mf_manifest *m, const mf_variant *v, const bv_options *o,
+/* PoCL puts into CL_PROGRAM_BINARIES the work-group functions named by
+ * POCL_BINARY_SPECIALIZE_WG, read when the binary is asked for (PoCL 3.1,
+ * lib/CL/devices/common.c). Measured: only the spellings with "goffs0"
+ * (the zero global offset every launch without an offset has) served a
+ * first launch without compiling; "-smallgrid" is the variant PoCL picks
+ * for grids whose size fits 32 bits per dimension, the other one for larger
+ * grids, so both are asked for. */
+static void pocl_specialize(const uint32_t wg[3], int on)
+{
+    if (!on) {
+        unsetenv("POCL_BINARY_SPECIALIZE_WG");
+        return;
+    }
+    char spec[128];
+    unsigned x = wg[0], y = wg[1] ? wg[1] : 1, z = wg[2] ? wg[2] : 1;
+    bfmt(spec, sizeof spec, "%u-%u-%u-goffs0-smallgrid,%u-%u-%u-goffs0", x, y, z, x, y, z);
+    setenv("POCL_BINARY_SPECIALIZE_WG", spec, 1);
+}
+
+static const char *kind_name(clcpack_binary_kind k)
+{
+    return k == CLCPACK_KIND_CUBIN ? "cubin" : k == CLCPACK_KIND_PTX ? "PTX" : "native";
+}
+
+/* Each form this device can load comes back as the source build's program. */
+static int roundtrip_forms(bv_target *t, const build_job *job, cl_program prog, bv_result *r)
+{
+    char msg[RT_MSG_MAX];
+    char *expect = rt_signature(prog, msg);
+    if (!expect) {
+        fail(r, BV_ERROR, "reading the built program: %s", msg);
+        return -1;
+    }
+    uint32_t cc = t->cc_major * 10 + t->cc_minor;
+    for (size_t f = 0; f < r->n_forms; f++) {
+        const bv_form *form = &r->forms[f];
+        /* A cubin loads only on its own architecture. */
+        if (form->kind == CLCPACK_KIND_CUBIN && form->arch != cc)
+            continue;
+        const unsigned char *bin = form->data;
+        size_t size = form->size;
+        unsigned char *ptx = NULL;
+        if (form->kind == CLCPACK_KIND_PTX) {
+            /* Stored without its NUL; the driver gets it back with one, as
+             * the loader hands it over. */
+            ptx = malloc(size + 1);
+            if (!ptx) {
+                free(expect);
+                fail(r, BV_ERROR, "out of memory");
+                return -1;
+            }
+            memcpy(ptx, bin, size);
+            ptx[size] = 0;
+            bin = ptx;
+            size++;
+        }
+        int c = rt_check_binary(t->ctx, t->device, job->options, expect, bin, size, msg);
+        free(ptx);
+        if (c != 0) {
+            free(expect);
+            fail(r, c > 0 ? BV_CHECK_FAILED : BV_ERROR, "round trip of the %s binary: %s",
+                 kind_name(form->kind), msg);
+            return -1;
+        }
+    }
+    free(expect);
+    return 0;
+}
+
+/* The user's --check-cmd on the first form, written to a file of its own. */
+static int run_check_cmd(bv_target *t, const build_job *job, const bv_options *o, bv_result *r)
+{
+    if (!o->check_cmd || !o->check_cmd[0] || r->n_forms == 0)
+        return 0;
+    char path[BV_PATH_MAX];
+    static unsigned serial;
+    bfmt(path, sizeof path, "%s/variant-%ld-%u.bin", o->work_dir, (long)getpid(), serial++);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(r->forms[0].data, 1, r->forms[0].size, f) != r->forms[0].size) {
+        if (f)
+            fclose(f);
+        unlink(path);
+        fail(r, BV_ERROR, "cannot write the binary for the check command to %s", path);
+        return -1;
+    }
+    if (fclose(f) != 0) {
+        unlink(path);
+        fail(r, BV_ERROR, "cannot write the binary for the check command to %s", path);
+        return -1;
+    }
+    char defines[4096], wg[48];
+    bj_defines_text(job, defines, sizeof defines);
+    bj_wg_text(job->wg, wg, sizeof wg);
+    cc_vars vars = {path, defines, wg, t->ordinal, job->entry_name};
+    char *output = NULL;
+    char msg[CC_MSG_MAX];
+    int c = cc_run(o->check_cmd, &vars, o->check_timeout_s, &output, msg);
+    unlink(path);
+    if (c != 0) {
+        fail(r, c > 0 ? BV_CHECK_FAILED : BV_ERROR, "%s", msg);
+        free(r->log);
+        r->log = output;
+        return -1;
+    }
+    free(output);
+    return 0;
+}
+
+/* Every kernel the job asks for is in the program. */
+static int find_kernels(const build_job *job, bv_result *r)
+{
+    for (size_t i = 0; i < job->n_kernels; i++) {
+        size_t k = 0;
+        while (k < r->n_kernel_names && strcmp(r->kernel_names[k], job->kernels[i]) != 0)
+            k++;
+        if (k < r->n_kernel_names)
+            continue;
+        char held[1024] = "";
+        size_t len = 0;
+        for (size_t n = 0; n < r->n_kernel_names && len + 1 < sizeof held; n++) {
+            bfmt(held + len, sizeof held - len, "%s%s", n ? ", " : "", r->kernel_names[n]);
+            len += strlen(held + len);
+        }
+        fail(r, BV_CHECK_FAILED, "kernel %s is not in the built program (it holds: %s)",
+             job->kernels[i], held[0] ? held : "no kernel");
+        return -1;
+    }
+    return 0;
+}
+
+void bv_build(bv_target *t, const build_job *job, const bv_options *o, const check_hook *hook,
               bv_result *r)
 {
     memset(r, 0, sizeof *r);
     double t0 = now_s();
-    char err[KR_ERR_MAX > MF_ERR_MAX ? KR_ERR_MAX : MF_ERR_MAX];
+    char err[CH_MSG_MAX > RT_MSG_MAX ? CH_MSG_MAX : RT_MSG_MAX];
     cl_program prog = NULL;
-
-    if (ks_program_source(m, v, &r->source, &r->source_size, r->source_name, err) != 0) {
-        fail(r, BV_ERROR, "source: %s", err);
+    int use_hook = job->check && job->check[0];
+    if (use_hook && !hook) {
+        fail(r, BV_ERROR, "the check '%s' has no module to run it", job->check);
         goto out;
     }
-    const char *text = r->source;
+
+    const char *text = job->source;
+    size_t text_size = job->source_size;
     cl_int rc;
-    prog = clCreateProgramWithSource(t->ctx, 1, &text, &r->source_size, &rc);
+    /* A variant its hook launches gets its work-group function that way. */
+    int specialize = t->is_pocl && !use_hook && job->wg[0];
+    pocl_specialize(job->wg, specialize);
+    prog = clCreateProgramWithSource(t->ctx, 1, &text, &text_size, &rc);
     if (!prog) {
         fail(r, BV_ERROR, "clCreateProgramWithSource failed with error %d", (int)rc);
         goto out;
     }
-    rc = clBuildProgram(prog, 1, &t->device, v->options, NULL, NULL);
+    rc = clBuildProgram(prog, 1, &t->device, job->options, NULL, NULL);
     if (rc != CL_SUCCESS) {
         r->log = build_log(prog, t->device);
         fail(r, BV_BUILD_FAILED, "clBuildProgram failed with error %d", (int)rc);
         goto out;
     }
+    if (rt_kernel_names(prog, &r->kernel_names, &r->n_kernel_names, err) != 0) {
+        fail(r, BV_ERROR, "%s", err);
+        goto out;
+    }
+    if (find_kernels(job, r) != 0)
+        goto out;
 
-    if (o->warmup) {
-        kr_problem p;
-        kr_default_problem(v, o->seed, &p);
-        if (o->check) {
-            kr_result res;
-            int c = kr_check(t->ctx, t->queue, prog, v, &p, o->tol, &res, err);
-            if (c < 0) {
-                fail(r, BV_ERROR, "check run: %s", err);
-                goto out;
-            }
-            if (c > 0) {
-                fail(r, BV_CHECK_FAILED,
-                     "wrong output on a %dx%d problem (n=%zu): max relative error %.3g "
-                     "(tolerance %.3g), first bad element %zu, %zu left unwritten",
-                     p.width, p.height, p.n, res.max_rel_err, o->tol, res.bad_index,
-                     res.unwritten);
-                goto out;
-            }
-        } else if (kr_run_once(t->ctx, t->queue, prog, v, &p, err) != 0) {
-            fail(r, BV_ERROR, "warm-up run: %s", err);
+    if (use_hook && o->warmup) {
+        int c = hook->check(hook->self, t->ctx, t->queue, prog, job, o->check, o->tol, err);
+        if (c != 0) {
+            fail(r, c > 0 ? BV_CHECK_FAILED : BV_ERROR, "%s", err);
             goto out;
         }
     }
 
     unsigned char *bin = NULL;
     size_t size = 0;
-    if (take_binary(prog, &bin, &size, err, sizeof err) != 0) {
+    int took = take_binary(prog, &bin, &size, err, sizeof err);
+    if (took != 0) {
         fail(r, BV_ERROR, "%s", err);
         goto out;
     }
@@ -256,8 +391,8 @@ void bv_build(bv_target *t, const mf_manifest *m, const mf_variant *v, const bv_
         unsigned char *canon = NULL;
         size_t canon_size = 0;
         char why[256];
-        int c = pcb_canonicalize(bin, size, v->kernel->name, v->wg, &canon, &canon_size, why,
-                                 sizeof why);
+        int c = pcb_canonicalize(bin, size, use_hook ? job->kernels[0] : NULL, job->wg, &canon,
+                                 &canon_size, why, sizeof why);
         if (c == 0) {
             free(bin);
             bin = canon;
@@ -269,11 +404,15 @@ void bv_build(bv_target *t, const mf_manifest *m, const mf_variant *v, const bv_
         }
         r->forms[r->n_forms++] = (bv_form){CLCPACK_KIND_NATIVE, 0, bin, size};
     }
+    if (o->roundtrip && roundtrip_forms(t, job, prog, r) != 0)
+        goto out;
+    if (run_check_cmd(t, job, o, r) != 0)
+        goto out;
     /* After the binary is taken, so timing launches cannot change it. */
-    if (o->tune.enabled) {
+    if (o->tune.enabled && use_hook && hook->tune) {
         char note[TV_NOTE_MAX];
-        if (tv_measure(t->ctx, t->queue, prog, v, &o->tune, r->tunings, &r->n_tunings,
-                       note) != 0) {
+        if (hook->tune(hook->self, t->ctx, t->queue, prog, job, &o->tune, r->tunings,
+                       &r->n_tunings, note) != 0) {
             char *both = r->note ? dup_printf("%s; %s", r->note, note) : dup_printf("%s", note);
             free(r->note);
             r->note = both;
@@ -291,8 +430,10 @@ void bv_result_free(bv_result *r)
     free(r->message);
     free(r->log);
     free(r->note);
-    free(r->source);
     for (size_t i = 0; i < r->n_forms; i++)
         free(r->forms[i].data);
+    for (size_t i = 0; i < r->n_kernel_names; i++)
+        free(r->kernel_names[i]);
+    free(r->kernel_names);
     memset(r, 0, sizeof *r);
 }

@@ -1,11 +1,15 @@
 /*
- * build_variant.h — building one kernel variant for one device the way a
- * pack stores it: from its program source with its exact build options,
- * launched once on random data and checked against the CPU reference (on
- * PoCL that launch also puts the compiled work-group function into the
- * binary, so the first launch after loading it compiles nothing), then its
- * CL_PROGRAM_BINARIES taken. On NVIDIA the binary is PTX: stored without
- * its NUL and, when ptxas is known, also assembled into a cubin.
+ * build_variant.h — building one variant (build_job.h) for one device the
+ * way a pack stores it: from its program text with its exact build
+ * options; the kernels it must hold looked for; its check hook run when its
+ * job names one (on PoCL that launch also puts the compiled work-group
+ * function into the binary); otherwise, on PoCL, the work-group function
+ * for its local size asked for by name (POCL_BINARY_SPECIALIZE_WG), so any
+ * kernel's first launch after loading compiles nothing; then its
+ * CL_PROGRAM_BINARIES taken, made canonical, loaded back and compared with
+ * the source build (roundtrip.h), and the user's --check-cmd run on it. On
+ * NVIDIA the binary is PTX: stored without its NUL and, when ptxas is
+ * known, also assembled into a cubin.
  *
  * Used by clc-pack's worker processes (one bv_target per device and
  * process) and by the benchmarks. Nothing here prints.
@@ -16,9 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "build_job.h"
+#include "check_hook.h"
 #include "clcpack.h"
-#include "manifest.h"
-#include "tune_variant.h"
+#include "tune_options.h"
 
 #define BV_MAX_FORMS 2
 #define BV_PATH_MAX 4096
@@ -29,8 +34,10 @@ typedef struct bv_target {
     cl_context ctx;
     cl_command_queue queue;
     int is_nvidia;
+    int is_pocl;                   /* PoCL: binaries are cache-folder snapshots */
     uint32_t cc_major, cc_minor;   /* NVIDIA compute capability, else 0.0 */
     char ptxas[BV_PATH_MAX];       /* "" when cubins are not made */
+    char ordinal[16];              /* the device's --list-devices number, for {device} */
 } bv_target;
 
 /* Opens dev; ptxas may be NULL or "" (no cubins). 0, or -1 with err. */
@@ -40,7 +47,7 @@ void bv_target_close(bv_target *t);
 typedef enum bv_status {
     BV_OK = 0,
     BV_BUILD_FAILED = 1,   /* clBuildProgram refused the source: see log */
-    BV_CHECK_FAILED = 2,   /* built, but the output differs from the reference */
+    BV_CHECK_FAILED = 2,   /* built, but a check failed: message (and log: its output) */
     BV_ERROR = 3           /* anything else: source, OpenCL call, worker */
 } bv_status;
 
@@ -55,32 +62,38 @@ typedef struct bv_form {
 typedef struct bv_result {
     bv_status status;
     char *message;         /* one line, what failed; malloc'd or NULL */
-    char *log;             /* CL_PROGRAM_BUILD_LOG on a build failure; malloc'd or NULL */
+    char *log;             /* CL_PROGRAM_BUILD_LOG on a build failure, the check
+                              command's output when it failed; malloc'd or NULL */
     char *note;            /* a non-fatal problem (ptxas failed: PTX only); malloc'd or NULL */
-    char source_name[MF_PATH_MAX];
-    char *source;          /* the program text that was built; malloc'd */
-    size_t source_size;
     size_t n_forms;
     bv_form forms[BV_MAX_FORMS];
+    size_t n_kernel_names; /* CL_PROGRAM_KERNEL_NAMES, sorted */
+    char **kernel_names;
     double build_s;        /* wall time of the whole step, for -v */
-    size_t n_tunings;      /* --tune: the timings taken (tune_variant.h) */
+    size_t n_tunings;      /* --tune: the timings taken */
     clcpack_tuning tunings[TV_MAX_WIDTHS];
+    int signal;            /* worker_pool.c: the signal that killed the worker
+                              running the job, else 0 (never sent on the wire) */
 } bv_result;
 
 typedef struct bv_options {
-    int check;             /* launch with kr_check (1) or kr_run_once (0) */
+    int check;             /* the hook compares with its reference (1) or only launches (0) */
     int warmup;            /* 0: no launch at all (only for benchmarks) */
-    double tol;            /* kr_check tolerance */
-    uint64_t seed;         /* random data seed */
+    double tol;            /* the hook's tolerance */
+    int roundtrip;         /* load each form back and compare (default 1) */
     tv_options tune;       /* --tune: time the variant after taking its binary */
+    const char *check_cmd; /* --check-cmd, or NULL */
+    int check_timeout_s;   /* its time limit */
+    const char *work_dir;  /* where the check command's binary files go */
 } bv_options;
 
 /* The options clc-pack uses. */
 void bv_default_options(bv_options *o);
 
-/* Builds v on t. Always fills *r (free with bv_result_free); r->status says
- * how it went. */
-void bv_build(bv_target *t, const mf_manifest *m, const mf_variant *v, const bv_options *o,
+/* Builds job on t; hook may be NULL (then a job that names a check is an
+ * error). Always fills *r (free with bv_result_free); r->status says how it
+ * went. */
+void bv_build(bv_target *t, const build_job *job, const bv_options *o, const check_hook *hook,
               bv_result *r);
 
 void bv_result_free(bv_result *r);

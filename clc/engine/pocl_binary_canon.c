@@ -107,14 +107,22 @@ static int cmp_path(const void *a, const void *b)
 }
 
 /* Whether file f of kernel k stays. own: "W-H-D-goffs0-smallgrid";
- * prefix: "W-H-D-", used when the binary has no `own` folder. */
+ * prefix: "W-H-D-", used when the binary has no `own` folder. With no
+ * kernel named (a whole program), every kernel keeps the zero-offset
+ * specializations for the program's work-group, small grid or not: those
+ * clc-pack asked PoCL for, whatever else ran before. */
 static int keep(const kernel_ref *k, const file_ref *f, const char *kernel, const char *own,
                 const char *prefix, int has_own)
 {
     size_t sl;
     const char *s = spec_of(f, &sl);
-    if (!kernel || !s || !is_spec(s, sl) || same(s, sl, "0-0-0"))
+    if (!s || !is_spec(s, sl) || same(s, sl, "0-0-0"))
         return 1;
+    if (!kernel) {
+        char goffs0[64];
+        bfmt(goffs0, sizeof goffs0, "%sgoffs0", prefix);
+        return prefix[0] && (same(s, sl, goffs0) || same(s, sl, own));
+    }
     if (!same(k->name, k->name_len, kernel))
         return 0;
     if (has_own)
@@ -122,9 +130,72 @@ static int keep(const kernel_ref *k, const file_ref *f, const char *kernel, cons
     return prefix[0] && starts(s, sl, prefix);
 }
 
-int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
-                     const uint32_t wg[3], unsigned char **out, size_t *out_size, char *why,
-                     size_t why_cap)
+/* PoCL compiles from a file it names with mkstemp, "tempfile_XXXXXX.cl",
+ * and LLVM keeps that name as the module's source file name: as bytes in
+ * string tables, and in the bitcode's module record as an array of 7-bit
+ * characters packed at any bit offset. Both spellings of the six random
+ * characters become "000000". */
+#define TEMP_STEM "tempfile_"
+#define TEMP_RANDOM 6
+
+static int is_name_char(unsigned c) { return isalnum((int)c) != 0; }
+
+static unsigned get_bits7(const unsigned char *b, size_t bit)
+{
+    unsigned v = 0;
+    for (unsigned k = 0; k < 7; k++, bit++)
+        v |= (unsigned)((b[bit >> 3] >> (bit & 7)) & 1u) << k;
+    return v;
+}
+
+static void put_bits7(unsigned char *b, size_t bit, unsigned v)
+{
+    for (unsigned k = 0; k < 7; k++, bit++) {
+        unsigned char m = (unsigned char)(1u << (bit & 7));
+        if ((v >> k) & 1u)
+            b[bit >> 3] |= m;
+        else
+            b[bit >> 3] &= (unsigned char)~m;
+    }
+}
+
+void pcb_scrub_temp_names(unsigned char *buf, size_t size)
+{
+    const size_t stem = sizeof TEMP_STEM - 1, whole = stem + TEMP_RANDOM;
+    for (size_t i = 0; i + whole <= size; i++) {
+        if (buf[i] != 't' || memcmp(buf + i, TEMP_STEM, stem) != 0)
+            continue;
+        size_t k = 0;
+        while (k < TEMP_RANDOM && is_name_char(buf[i + stem + k]))
+            k++;
+        if (k == TEMP_RANDOM)
+            memset(buf + i + stem, '0', TEMP_RANDOM);
+    }
+    if (size > SIZE_MAX / 8)
+        return;
+    const size_t bits = size * 8, need = whole * 7;
+    for (size_t bit = 0; bit + need <= bits; bit++) {
+        if (get_bits7(buf, bit) != 't')
+            continue;
+        size_t k = 1;
+        while (k < stem && get_bits7(buf, bit + 7 * k) == (unsigned char)TEMP_STEM[k])
+            k++;
+        if (k < stem)
+            continue;
+        size_t r = 0;
+        while (r < TEMP_RANDOM && is_name_char(get_bits7(buf, bit + 7 * (stem + r))))
+            r++;
+        if (r < TEMP_RANDOM)
+            continue;
+        for (r = 0; r < TEMP_RANDOM; r++)
+            put_bits7(buf, bit + 7 * (stem + r), '0');
+    }
+}
+
+/* keep_all: every file stays (pcb_canonicalize_all). */
+static int canonicalize(const unsigned char *bin, size_t size, const char *kernel,
+                        const uint32_t wg[3], int keep_all, unsigned char **out,
+                        size_t *out_size, char *why, size_t why_cap)
 {
     *out = NULL;
     *out_size = 0;
@@ -213,12 +284,12 @@ int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
     if (wg[0]) {
         bfmt(own, sizeof own, "%u-%u-%u-goffs0-smallgrid", (unsigned)wg[0],
              (unsigned)(wg[1] ? wg[1] : 1), (unsigned)(wg[2] ? wg[2] : 1));
-        bfmt(prefix, sizeof prefix, "%u-%u-%u", (unsigned)wg[0], (unsigned)(wg[1] ? wg[1] : 1),
+        bfmt(prefix, sizeof prefix, "%u-%u-%u-", (unsigned)wg[0], (unsigned)(wg[1] ? wg[1] : 1),
              (unsigned)(wg[2] ? wg[2] : 1));
     }
     int has_own = 0;
-    for (uint32_t k = 0; k < nk; k++) {
-        if (!kernel || !same(ks[k].name, ks[k].name_len, kernel))
+    for (uint32_t k = 0; k < nk && kernel; k++) {
+        if (!same(ks[k].name, ks[k].name_len, kernel))
             continue;
         for (size_t i = ks[k].first_file; i < ks[k].first_file + ks[k].n_files; i++) {
             size_t sl;
@@ -241,7 +312,7 @@ int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
         file_ref *kf = fs + kr->first_file;
         size_t n = 0;
         for (size_t i = 0; i < kr->n_files; i++)
-            if (keep(kr, &kf[i], kernel, own, prefix, has_own))
+            if (keep_all || keep(kr, &kf[i], kernel, own, prefix, has_own))
                 kf[n++] = kf[i];
         qsort(kf, n, sizeof *kf, cmp_path);
         size_t rec_at = w;
@@ -256,6 +327,7 @@ int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
         wr64(o + rec_at, (uint64_t)(kr->meta_size + files));
         wr64(o + rec_at + 8, files);
     }
+    pcb_scrub_temp_names(o, w);
     *out = o;
     *out_size = w;
     rc = 0;
@@ -263,4 +335,18 @@ out:
     free(ks);
     free(fs);
     return rc;
+}
+
+int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
+                     const uint32_t wg[3], unsigned char **out, size_t *out_size, char *why,
+                     size_t why_cap)
+{
+    return canonicalize(bin, size, kernel, wg, 0, out, out_size, why, why_cap);
+}
+
+int pcb_canonicalize_all(const unsigned char *bin, size_t size, unsigned char **out,
+                         size_t *out_size, char *why, size_t why_cap)
+{
+    static const uint32_t none[3] = {0, 0, 0};
+    return canonicalize(bin, size, NULL, none, 1, out, out_size, why, why_cap);
 }

@@ -25,13 +25,25 @@
 #define PCB_VERSION 9
 
 /* For kernel `kernel` built with local size wg (all 0: none compiled in);
- * kernel NULL keeps every specialization of every kernel (only the order
- * of the files becomes canonical: `clc-pack record`).
+ * kernel NULL for a whole program, whose every kernel keeps the
+ * "W-H-D-goffs0" and "W-H-D-goffs0-smallgrid" specializations of wg. The
+ * random temporary file names PoCL compiled from are scrubbed
+ * (pcb_scrub_temp_names).
  * Returns 0 with *out (malloc'd, caller frees) and *out_size when the
  * binary was rewritten; 1 when it is not a PoCL binary of a known layout
  * (nothing is allocated; why says why, for -v); -1 when out of memory. */
 int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
                      const uint32_t wg[3], unsigned char **out, size_t *out_size, char *why,
                      size_t why_cap);
+
+/* The same with every file of every kernel kept, in canonical order, and
+ * the temporary names scrubbed: a program's binary as the application's
+ * launches left it (`clc-pack record`, docs/RECORD.md). */
+int pcb_canonicalize_all(const unsigned char *bin, size_t size, unsigned char **out,
+                         size_t *out_size, char *why, size_t why_cap);
+
+/* Replaces the six random characters of every "tempfile_XXXXXX" in buf,
+ * as bytes or as LLVM bitcode's packed 7-bit characters, by "000000". */
+void pcb_scrub_temp_names(unsigned char *buf, size_t size);
 
 #endif /* CLC_POCL_BINARY_CANON_H */

@@ -10,7 +10,7 @@
 
 #include "bounded_fmt.h"
 
-#define MAGIC "CLCPREC1"
+#define MAGIC "CLCPREC2"
 
 typedef struct rd {
     const unsigned char *p;
@@ -109,6 +109,7 @@ void rec_capture_free(rec_capture *c)
     free(c->key);
     free(c->source);
     free(c->options);
+    free(c->kernel_names);
     free(c->binary);
     memset(c, 0, sizeof *c);
 }
@@ -143,6 +144,7 @@ int rec_capture_read(const char *path, rec_capture *c, char *err, size_t cap)
     c->key = get_field(&r, 4, NULL);
     c->source = get_field(&r, 8, &c->source_size);
     c->options = get_field(&r, 4, NULL);
+    c->kernel_names = get_field(&r, 4, NULL);
     get_fp_str(&r, d->platform_name);
     get_fp_str(&r, d->platform_version);
     get_fp_str(&r, d->device_name);

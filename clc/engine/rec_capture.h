@@ -20,6 +20,7 @@ typedef struct rec_capture {
     char *source;           /* exact bytes, NUL-terminated copy */
     size_t source_size;
     char *options;          /* exact options */
+    char *kernel_names;     /* CL_PROGRAM_KERNEL_NAMES, ';'-separated, may be "" */
     clcpack_device_info device;
     unsigned char *binary;  /* NULL when the build's binary was not taken */
     size_t binary_size;

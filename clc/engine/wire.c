@@ -141,6 +141,17 @@ char *wire_get_str_dup(wire_reader *r, size_t max)
     return out;
 }
 
+char *wire_get_str_alloc(wire_reader *r, size_t max)
+{
+    char *s = wire_get_str_dup(r, max);
+    if (!s && !r->failed) {
+        s = calloc(1, 1);
+        if (!s)
+            r->failed = 1;
+    }
+    return s;
+}
+
 unsigned char *wire_get_blob_dup(wire_reader *r, size_t max, size_t *size)
 {
     *size = 0;

@@ -42,6 +42,9 @@ void wire_get_str(wire_reader *r, char *dst, size_t cap);
 /* A string as a malloc'd NUL-terminated copy (NULL for the empty string);
  * max bounds its length. */
 char *wire_get_str_dup(wire_reader *r, size_t max);
+/* The same, but the empty string is a malloc'd "" too: NULL only when the
+ * read fails or memory runs out (which then fails the reader). */
+char *wire_get_str_alloc(wire_reader *r, size_t max);
 /* A blob as a malloc'd copy (*size its length; NULL when empty); max bounds
  * its length. */
 unsigned char *wire_get_blob_dup(wire_reader *r, size_t max, size_t *size);

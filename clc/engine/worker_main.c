@@ -1,23 +1,33 @@
 /* worker_main.c — the build worker process (worker_main.h). */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "worker_main.h"
 
+#include <errno.h>
+#include <ftw.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bounded_fmt.h"
 #include "build_variant.h"
 #include "device_select.h"
 #include "manifest.h"
+#include "seed_hook.h"
 #include "worker_proto.h"
 
 #define MAX_SLOTS DS_MAX_DEVICES
 
 typedef struct worker_state {
-    const char *kernels;
-    const char *ptxas;
+    const char *kernels;     /* the seeds' kernels folder, or NULL: no seed checks */
+    char ptxas[PATH_MAX];
+    char work_dir[PATH_MAX]; /* private: PoCL's cache, the check command's files */
+    char temp_dir[PATH_MAX]; /* work_dir when it is a temporary folder, else "" */
+    check_hook hook;
+    int have_hook;
     bv_options opts;
     size_t n_slots;
     unsigned plat[MAX_SLOTS], dev[MAX_SLOTS];
@@ -61,7 +71,7 @@ static int parse_widths(const char *s, tv_options *o)
 }
 
 /* Builds one job into r, opening its device on first use. */
-static void run_job(worker_state *w, uint32_t slot, const mf_variant *v, bv_result *r)
+static void run_job(worker_state *w, uint32_t slot, const build_job *job, bv_result *r)
 {
     memset(r, 0, sizeof *r);
     char err[DS_ERR_MAX];
@@ -83,16 +93,88 @@ static void run_job(worker_state *w, uint32_t slot, const mf_variant *v, bv_resu
             r->message = strdup(err);
             return;
         }
+        bfmt(w->targets[slot].ordinal, sizeof w->targets[slot].ordinal, "%u", d->ordinal);
         w->opened[slot] = 1;
     }
-    bv_build(&w->targets[slot], &w->manifest, v, &w->opts, r);
+    bv_build(&w->targets[slot], job, &w->opts, w->have_hook ? &w->hook : NULL, r);
+    /* PoCL compiles every program of a process in one LLVM context that
+     * lives while any OpenCL context does, and the bitcode it stores
+     * depends on what that LLVM context compiled before (the IR is the
+     * same, the encoding is not): with the OpenCL context released after
+     * each job, every program starts from a fresh one and the binary is a
+     * function of the program alone, whatever ran before in this worker. */
+    if (w->targets[slot].is_pocl) {
+        bv_target_close(&w->targets[slot]);
+        w->opened[slot] = 0;
+    }
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* mkdir -p for the folders of a path we own: 0, or -1. */
+static int make_dirs(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        int rc = mkdir(path, 0700);
+        *p = '/';
+        if (rc != 0 && errno != EEXIST)
+            return -1;
+    }
+    return mkdir(path, 0700) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* The worker's folder, its current folder from here on: clc-pack's own
+ * cache folder ($XDG_CACHE_HOME/clc-pack, else ~/.cache/clc-pack), or a
+ * temporary folder removed at exit when there is none. PoCL writes the path
+ * of its cache folder into the binaries it makes, so its cache is
+ * "pocl-cache" relative to this folder: the same text on every machine and
+ * in every run, whatever POCL_CACHE_DIR the user has. The cache is on
+ * (without it PoCL names its temporary files at random; those names are
+ * scrubbed too, pocl_binary_canon.h) and kept between runs, so a second
+ * pack of the same programs compiles little. */
+static int enter_work_dir(worker_state *w, char *err, size_t cap)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    w->work_dir[0] = '\0';
+    if (xdg && xdg[0] == '/')
+        bfmt(w->work_dir, sizeof w->work_dir, "%s/clc-pack", xdg);
+    else if (home && home[0] == '/')
+        bfmt(w->work_dir, sizeof w->work_dir, "%s/.cache/clc-pack", home);
+    if (w->work_dir[0] && (make_dirs(w->work_dir) != 0 || chdir(w->work_dir) != 0))
+        w->work_dir[0] = '\0';
+    if (!w->work_dir[0]) {
+        const char *tmp = getenv("TMPDIR");
+        if (!tmp || !*tmp)
+            tmp = "/tmp";
+        bfmt(w->temp_dir, sizeof w->temp_dir, "%s/clc-pack-worker-XXXXXX", tmp);
+        if (!mkdtemp(w->temp_dir) || chdir(w->temp_dir) != 0) {
+            bfmt(err, cap, "worker: cannot create a folder in %s", tmp);
+            w->temp_dir[0] = '\0';
+            return -1;
+        }
+        bfmt(w->work_dir, sizeof w->work_dir, "%s", w->temp_dir);
+    }
+    setenv("POCL_CACHE_DIR", "pocl-cache", 1);
+    setenv("POCL_KERNEL_CACHE", "1", 1);
+    unsetenv("POCL_BINARY_SPECIALIZE_WG");
+    w->opts.work_dir = w->work_dir;
+    return 0;
 }
 
 int worker_main(int argc, char **argv)
 {
     static worker_state w; /* large (the manifest); one per process */
     memset(&w, 0, sizeof w);
-    w.kernels = "kernels";
     bv_default_options(&w.opts);
     static const struct option longopts[] = {
         {"worker", no_argument, NULL, 'W'},   {"kernels", required_argument, NULL, 'K'},
@@ -100,6 +182,8 @@ int worker_main(int argc, char **argv)
         {"no-check", no_argument, NULL, 'N'}, {"no-warmup", no_argument, NULL, 'R'},
         {"tune", required_argument, NULL, 'T'}, {"tune-widths", required_argument, NULL, 'F'},
         {"tune-runs", required_argument, NULL, 'U'},
+        {"check-cmd", required_argument, NULL, 'C'},
+        {"check-timeout", required_argument, NULL, 'L'},
         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
@@ -111,7 +195,19 @@ int worker_main(int argc, char **argv)
             w.kernels = optarg;
             break;
         case 'P':
-            w.ptxas = optarg;
+            /* Absolute: the worker changes folder before it runs ptxas. */
+            if (!realpath(optarg, w.ptxas))
+                bfmt(w.ptxas, sizeof w.ptxas, "%s", optarg);
+            break;
+        case 'C':
+            w.opts.check_cmd = optarg;
+            break;
+        case 'L':
+            w.opts.check_timeout_s = atoi(optarg);
+            if (w.opts.check_timeout_s < 1) {
+                fprintf(stderr, "clc-pack: worker: bad --check-timeout '%s'\n", optarg);
+                return 2;
+            }
             break;
         case 'N':
             w.opts.check = 0;
@@ -155,10 +251,16 @@ int worker_main(int argc, char **argv)
 
     char err[DS_ERR_MAX];
     char merr[MF_ERR_MAX];
-    if (mf_load(w.kernels, &w.manifest, merr) != 0)
-        bfmt(w.setup_error, sizeof w.setup_error, "worker: %s/%s", w.kernels, merr);
+    if (w.kernels && mf_load(w.kernels, &w.manifest, merr) != 0)
+        bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", merr);
+    else if (enter_work_dir(&w, err, sizeof err) != 0)
+        bfmt(w.setup_error, sizeof w.setup_error, "%s", err);
     else if (ds_enumerate(&w.devices, err) != 0)
         bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", err);
+    if (w.kernels) {
+        seed_hook_init(&w.hook, &w.manifest);
+        w.have_hook = 1;
+    }
 
     int status = 0;
     for (;;) {
@@ -174,14 +276,15 @@ int worker_main(int argc, char **argv)
             break;
         }
         uint32_t job = 0, slot = 0;
-        mf_variant v;
+        build_job bj;
         bv_result r;
-        if (wp_decode_job(payload, size, &w.manifest, &job, &slot, &v, ferr) != 0) {
+        if (wp_decode_job(payload, size, &job, &slot, &bj, ferr) != 0) {
             memset(&r, 0, sizeof r);
             r.status = BV_ERROR;
             r.message = strdup(w.setup_error[0] ? w.setup_error : ferr);
         } else {
-            run_job(&w, slot, &v, &r);
+            run_job(&w, slot, &bj, &r);
+            bj_free(&bj);
         }
         free(payload);
         wire_buf out;
@@ -199,5 +302,7 @@ int worker_main(int argc, char **argv)
     for (size_t i = 0; i < w.n_slots; i++)
         if (w.opened[i])
             bv_target_close(&w.targets[i]);
+    if (w.temp_dir[0] && chdir("/") == 0)
+        nftw(w.temp_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
     return status;
 }

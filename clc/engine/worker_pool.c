@@ -171,8 +171,9 @@ static void report_death(worker *w, const wpool_callbacks *cb, const char *why)
     bv_result r;
     memset(&r, 0, sizeof r);
     r.status = BV_ERROR;
+    r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     char msg[512];
-    bfmt(msg, sizeof msg, "the worker process building it %s%s%s", how, why ? ": " : "",
+    bfmt(msg, sizeof msg, "the worker process running it %s%s%s", how, why ? ": " : "",
          why ? why : "");
     r.message = strdup(msg);
     cb->finished(cb->ctx, (size_t)job, &r);

@@ -1,13 +1,14 @@
 /*
- * worker_pool.h — runs build jobs in worker processes (worker_main.h) and
- * hands each result back as it arrives, in any order.
+ * worker_pool.h — runs jobs in worker processes (the build workers of
+ * worker_main.h, the load workers of `verify --load`) and hands each result
+ * back as it arrives, in any order.
  *
  * Workers are started with posix_spawn (never a bare fork: the caller has
  * OpenCL driver threads running) as `exe worker_argv...`; each gets one job
  * at a time, so the work spreads evenly. A worker that dies mid-job turns
- * that job into a BV_ERROR result naming the signal or exit status, and a
- * fresh worker takes its place. Single-threaded; the callbacks run on the
- * caller's thread.
+ * that job into a BV_ERROR result naming the signal or exit status (the
+ * signal also in r->signal), and a fresh worker takes its place.
+ * Single-threaded; the callbacks run on the caller's thread.
  */
 #ifndef CLC_WORKER_POOL_H
 #define CLC_WORKER_POOL_H

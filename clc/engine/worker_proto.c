@@ -26,53 +26,109 @@ static void end_frame(wire_buf *b, size_t at)
         b->data[at + (size_t)i] = (unsigned char)(n >> (8 * i));
 }
 
-void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, const mf_variant *v)
+void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, const build_job *j)
 {
     size_t at = begin_frame(b, WP_JOB_MAGIC);
     wire_put_u32(b, job);
     wire_put_u32(b, device_slot);
-    wire_put_str(b, v->kernel->name);
-    wire_put_u32(b, (uint32_t)v->n_defines);
-    for (size_t i = 0; i < v->n_defines; i++) {
-        wire_put_str(b, v->define_names[i]);
-        wire_put_str(b, v->define_values[i]);
+    wire_put_str(b, j->entry_name);
+    wire_put_u32(b, (uint32_t)j->program_entry);
+    wire_put_str(b, j->source_name);
+    wire_put_blob(b, j->source, j->source_size);
+    wire_put_str(b, j->options);
+    wire_put_u32(b, (uint32_t)j->n_defines);
+    for (size_t i = 0; i < j->n_defines; i++) {
+        wire_put_str(b, j->defines[i].name);
+        wire_put_str(b, j->defines[i].value);
     }
     for (int i = 0; i < 3; i++)
-        wire_put_u32(b, v->wg[i]);
-    wire_put_str(b, v->options);
+        wire_put_u32(b, j->wg[i]);
+    wire_put_u32(b, (uint32_t)j->n_kernels);
+    for (size_t i = 0; i < j->n_kernels; i++)
+        wire_put_str(b, j->kernels[i]);
+    wire_put_str(b, j->check);
     end_frame(b, at);
 }
 
-int wp_decode_job(const void *payload, size_t size, const mf_manifest *m, uint32_t *job,
-                  uint32_t *device_slot, mf_variant *v, char err[WP_ERR_MAX])
+int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *device_slot,
+                  build_job *j, char err[WP_ERR_MAX])
 {
     wire_reader r;
     wire_reader_init(&r, payload, size);
-    memset(v, 0, sizeof *v);
+    memset(j, 0, sizeof *j);
     *job = wire_get_u32(&r);
     *device_slot = wire_get_u32(&r);
-    char kernel[MF_NAME_MAX];
-    wire_get_str(&r, kernel, sizeof kernel);
-    uint32_t nd = wire_get_u32(&r);
-    if (nd > MF_MAX_DEFINES) {
-        bfmt(err, WP_ERR_MAX, "job %u: %u defines", (unsigned)*job, (unsigned)nd);
-        return -1;
+    j->entry_name = wire_get_str_alloc(&r, WP_NAME_MAX);
+    j->program_entry = wire_get_u32(&r) != 0;
+    j->source_name = wire_get_str_alloc(&r, WP_NAME_MAX);
+    unsigned char *src = wire_get_blob_dup(&r, WP_JOB_MAX, &j->source_size);
+    char *text = src && !r.failed ? realloc(src, j->source_size + 1) : NULL;
+    if (text) {
+        text[j->source_size] = '\0';
+        j->source = text;
+    } else {
+        free(src);
+        r.failed = 1;
     }
-    v->n_defines = nd;
-    for (uint32_t i = 0; i < nd; i++) {
-        wire_get_str(&r, v->define_names[i], sizeof v->define_names[i]);
-        wire_get_str(&r, v->define_values[i], sizeof v->define_values[i]);
+    j->options = wire_get_str_alloc(&r, WP_JOB_MAX);
+    uint32_t nd = wire_get_u32(&r);
+    if (nd > WP_MAX_LIST || (size_t)nd * 8 > r.left)
+        r.failed = 1;
+    if (!r.failed) {
+        j->defines = calloc(nd ? nd : 1, sizeof *j->defines);
+        if (!j->defines)
+            r.failed = 1;
+    }
+    for (uint32_t i = 0; i < nd && !r.failed; i++) {
+        j->defines[i].name = wire_get_str_alloc(&r, WP_NAME_MAX);
+        j->defines[i].value = wire_get_str_alloc(&r, WP_NAME_MAX);
+        j->n_defines = i + 1;
+        if (!j->defines[i].name || !j->defines[i].value)
+            r.failed = 1;
     }
     for (int i = 0; i < 3; i++)
-        v->wg[i] = wire_get_u32(&r);
-    wire_get_str(&r, v->options, sizeof v->options);
-    if (r.failed || r.left != 0) {
+        j->wg[i] = wire_get_u32(&r);
+    uint32_t nk = r.failed ? 0 : wire_get_u32(&r);
+    if (nk > WP_MAX_LIST || (size_t)nk * 4 > r.left)
+        r.failed = 1;
+    if (!r.failed) {
+        j->kernels = calloc(nk ? nk : 1, sizeof *j->kernels);
+        if (!j->kernels)
+            r.failed = 1;
+    }
+    for (uint32_t i = 0; i < nk && !r.failed; i++) {
+        j->kernels[i] = wire_get_str_alloc(&r, WP_NAME_MAX);
+        j->n_kernels = i + 1;
+        if (!j->kernels[i])
+            r.failed = 1;
+    }
+    j->check = r.failed ? NULL : wire_get_str_alloc(&r, WP_NAME_MAX);
+    if (r.failed || r.left != 0 || !j->entry_name || !j->source_name || !j->options ||
+        !j->check) {
+        bj_free(j);
         bfmt(err, WP_ERR_MAX, "malformed job frame (%zu bytes)", size);
         return -1;
     }
-    v->kernel = mf_find(m, kernel);
-    if (!v->kernel) {
-        bfmt(err, WP_ERR_MAX, "job %u: no kernel '%s' in the manifest", (unsigned)*job, kernel);
+    return 0;
+}
+
+void wp_encode_load_job(wire_buf *b, uint32_t job, uint32_t entry)
+{
+    size_t at = begin_frame(b, WP_JOB_MAGIC);
+    wire_put_u32(b, job);
+    wire_put_u32(b, entry);
+    end_frame(b, at);
+}
+
+int wp_decode_load_job(const void *payload, size_t size, uint32_t *job, uint32_t *entry,
+                       char err[WP_ERR_MAX])
+{
+    wire_reader r;
+    wire_reader_init(&r, payload, size);
+    *job = wire_get_u32(&r);
+    *entry = wire_get_u32(&r);
+    if (r.failed || r.left != 0) {
+        bfmt(err, WP_ERR_MAX, "malformed load job frame (%zu bytes)", size);
         return -1;
     }
     return 0;
@@ -86,8 +142,9 @@ void wp_encode_result(wire_buf *b, uint32_t job, const bv_result *r)
     wire_put_str(b, r->message);
     wire_put_str(b, r->log);
     wire_put_str(b, r->note);
-    wire_put_str(b, r->source_name);
-    wire_put_blob(b, r->source, r->source_size);
+    wire_put_u32(b, (uint32_t)r->n_kernel_names);
+    for (size_t i = 0; i < r->n_kernel_names; i++)
+        wire_put_str(b, r->kernel_names[i]);
     wire_put_u64(b, (uint64_t)(r->build_s * 1e6));
     wire_put_u32(b, (uint32_t)r->n_forms);
     for (size_t i = 0; i < r->n_forms; i++) {
@@ -119,18 +176,19 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
     r->message = wire_get_str_dup(&rd, WP_RESULT_MAX);
     r->log = wire_get_str_dup(&rd, WP_RESULT_MAX);
     r->note = wire_get_str_dup(&rd, WP_RESULT_MAX);
-    wire_get_str(&rd, r->source_name, sizeof r->source_name);
-    unsigned char *src = wire_get_blob_dup(&rd, WP_RESULT_MAX, &r->source_size);
-    if (src || r->source_size == 0) {
-        /* Sources are text: keep them NUL-terminated like ks_program_source does. */
-        char *text = realloc(src, r->source_size + 1);
-        if (text) {
-            text[r->source_size] = '\0';
-            r->source = text;
-        } else {
-            free(src);
+    uint32_t nk = wire_get_u32(&rd);
+    if (nk > WP_MAX_LIST || (size_t)nk * 4 > rd.left)
+        rd.failed = 1;
+    if (!rd.failed && nk) {
+        r->kernel_names = calloc(nk, sizeof *r->kernel_names);
+        if (!r->kernel_names)
             rd.failed = 1;
-        }
+    }
+    for (uint32_t i = 0; i < nk && !rd.failed; i++) {
+        r->kernel_names[i] = wire_get_str_alloc(&rd, WP_NAME_MAX);
+        r->n_kernel_names = i + 1;
+        if (!r->kernel_names[i])
+            rd.failed = 1;
     }
     r->build_s = (double)wire_get_u64(&rd) * 1e-6;
     uint32_t nf = wire_get_u32(&rd);
@@ -161,7 +219,9 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
         t->runs = wire_get_u32(&rd);
         t->median_ns = wire_get_u64(&rd);
     }
-    if (rd.failed || rd.left != 0 || (r->status == BV_OK && r->n_forms == 0)) {
+    /* A build result without forms is the caller's to refuse (cmd_pack.c):
+     * load results (verify --load) have none. */
+    if (rd.failed || rd.left != 0) {
         bv_result_free(r);
         bfmt(err, WP_ERR_MAX, "malformed result frame (%zu bytes)", size);
         return -1;

@@ -4,11 +4,20 @@
  * A worker is clc-pack itself, re-executed with --worker (worker_main.h).
  * It reads job frames on fd 0 and writes one result frame per job on fd 3.
  * A frame is: u32 magic, u64 payload length, payload (wire.h encoding).
- *   job:    u32 job id, u32 device slot, the variant (kernel name, defines,
- *           work-group, options)
- *   result: u32 job id, the bv_result (status, message, log, note, source
- *           name and text, forms, --tune timings)
+ *   job:    u32 job id, u32 device slot, the build_job (entry name, program
+ *           flag, source name and text, options, defines, work-group,
+ *           kernels to find, check name)
+ *   result: u32 job id, the bv_result (status, message, log, note, kernel
+ *           names, build time, forms, --tune timings)
  * End of file on fd 0 tells the worker to exit.
+ *
+ * The load worker of `verify --load` (`clc-pack --load-worker`, started
+ * the same way, cmd_verify.c) takes other job frames, same magic:
+ *   load job: u32 job id, u32 entry index (the key of that entry is loaded)
+ * and answers with the same result frame: status BV_OK (loaded),
+ * BV_CHECK_FAILED (loaded, wrong output) or BV_ERROR (not loaded); message
+ * the line to print or the error; note the loader's account of what it
+ * tried; source name the load path ("native", "cubin", ...); no forms.
  */
 #ifndef CLC_WORKER_PROTO_H
 #define CLC_WORKER_PROTO_H
@@ -17,21 +26,30 @@
 #include <stdint.h>
 
 #include "build_variant.h"
-#include "manifest.h"
+#include "build_job.h"
 #include "wire.h"
 
 #define WP_JOB_MAGIC 0x4a434c43u    /* "CLCJ" */
 #define WP_RESULT_MAGIC 0x52434c43u /* "CLCR" */
-#define WP_JOB_MAX (64u << 10)
+#define WP_JOB_MAX (256u << 20)    /* a program text of up to 64 MiB and the rest */
+#define WP_NAME_MAX (64u << 10)    /* a name, define value or message */
+#define WP_MAX_LIST 65536          /* defines or kernel names in one frame */
 #define WP_RESULT_MAX (1024u << 20)
 #define WP_ERR_MAX 256
 
 /* Appends a whole job frame to b. */
-void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, const mf_variant *v);
+void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, const build_job *j);
 
-/* Decodes a job payload; v->kernel is looked up in m. 0, or -1 with err. */
-int wp_decode_job(const void *payload, size_t size, const mf_manifest *m, uint32_t *job,
-                  uint32_t *device_slot, mf_variant *v, char err[WP_ERR_MAX]);
+/* Decodes a job payload into *j (free with bj_free). 0, or -1 with err. */
+int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *device_slot,
+                  build_job *j, char err[WP_ERR_MAX]);
+
+/* Appends a whole load job frame (verify --load) to b. */
+void wp_encode_load_job(wire_buf *b, uint32_t job, uint32_t entry);
+
+/* Decodes a load job payload. 0, or -1 with err. */
+int wp_decode_load_job(const void *payload, size_t size, uint32_t *job, uint32_t *entry,
+                       char err[WP_ERR_MAX]);
 
 /* Appends a whole result frame to b. */
 void wp_encode_result(wire_buf *b, uint32_t job, const bv_result *r);

@@ -8,8 +8,9 @@
 #include "manifest.h"
 
 #include "bounded_fmt.h"
+#include "input_file.h"
 #include "kernelgen.h"
-#include "manifest_expr.h"
+#include "expr.h"
 #include "value_list.h"
 
 #include <ctype.h>
@@ -37,11 +38,13 @@ typedef struct reader {
         have_multiple;
 } reader;
 
+/* "<dir>/manifest.txt:LINE: <what>": the quoted words a and b are cut
+ * (bfmt_clip), so the reason always fits. */
 static int fail(reader *rd, const char *fmt, const char *a, const char *b)
 {
-    char what[MF_ERR_MAX];
-    bfmt(what, sizeof what, fmt, a ? a : "", b ? b : "");
-    bfmt(rd->err, MF_ERR_MAX, MANIFEST_NAME ":%d: %s", rd->line, what);
+    char what[MF_ERR_MAX], ca[BFMT_QUOTE_MAX + 4], cb[BFMT_QUOTE_MAX + 4];
+    bfmt(what, sizeof what, fmt, a ? bfmt_clip(a, ca) : "", b ? bfmt_clip(b, cb) : "");
+    bfmt(rd->err, MF_ERR_MAX, "%s/" MANIFEST_NAME ":%d: %s", rd->dir, rd->line, what);
     return -1;
 }
 
@@ -104,12 +107,15 @@ static int check_source_path(reader *rd, const char *path)
         if (starts && ends)
             return fail(rd, "source '%s' leaves the kernels folder ('..')", path, NULL);
     }
-    char full[2 * MF_PATH_MAX + 2];
+    char full[2 * MF_PATH_MAX + 2], why[MF_ERR_MAX];
     snprintf(full, sizeof full, "%s/%s", rd->dir, path);
-    FILE *f = fopen(full, "rb");
-    if (!f)
-        return fail(rd, "source %s: cannot open %s", path, full);
-    fclose(f);
+    if (in_check(full, why, sizeof why) != 0) {
+        /* why is a reason: fail() would cut it like a quoted word. */
+        char clip[BFMT_QUOTE_MAX + 4];
+        bfmt(rd->err, MF_ERR_MAX, "%s/" MANIFEST_NAME ":%d: source %s: %s", rd->dir, rd->line,
+             bfmt_clip(path, clip), why);
+        return -1;
+    }
     return 0;
 }
 
@@ -266,15 +272,23 @@ static int parse_axis(reader *rd, mf_kernel *k, char **tok, size_t n)
 
 /* While reading, a derive may use the kernel's axes and the derives above
  * it. */
-static int known_name(void *ctx, const char *name, long *value)
+/* Whether the len bytes at name spell s. */
+static int same_name(const char *s, const char *name, size_t len)
+{
+    return strlen(s) == len && memcmp(s, name, len) == 0;
+}
+
+/* An expression's names are the kernel's integer axes and earlier derives;
+ * at reading time none has a value. */
+static int known_name(void *ctx, const char *name, size_t len, int64_t *value)
 {
     const mf_kernel *k = ctx;
     *value = 0;
     for (size_t i = 0; i < k->n_axes; i++)
-        if (!k->axes[i].is_wg && strcmp(k->axes[i].name, name) == 0)
+        if (!k->axes[i].is_wg && same_name(k->axes[i].name, name, len))
             return 0;
     for (size_t i = 0; i < k->n_derives; i++)
-        if (strcmp(k->derives[i].name, name) == 0)
+        if (same_name(k->derives[i].name, name, len))
             return 0;
     return -1;
 }
@@ -296,8 +310,8 @@ static int parse_derive(reader *rd, mf_kernel *k, char *rest)
         return -1;
     if (strcmp(d->name, "WG_X") == 0 || strcmp(d->name, "WG_Y") == 0 || strcmp(d->name, "WG") == 0)
         return fail(rd, "%s is set from the WG axis; it cannot be derived", d->name, NULL);
-    long unused;
-    if (known_name(k, d->name, &unused) >= 0 || mf_axis_find(k, d->name))
+    int64_t unused;
+    if (known_name(k, d->name, strlen(d->name), &unused) >= 0 || mf_axis_find(k, d->name))
         return fail(rd, "derive %s: the name is already an axis or a derive", d->name, NULL);
     char *expr = eq + 1;
     while (*expr == ' ' || *expr == '\t')
@@ -308,7 +322,7 @@ static int parse_derive(reader *rd, mf_kernel *k, char *rest)
     if (len >= MF_EXPR_MAX)
         return fail(rd, "derive %s: the expression is too long", d->name, NULL);
     char why[MF_ERR_MAX];
-    if (mfx_eval(expr, 0, known_name, k, NULL, why, sizeof why) != 0)
+    if (expr_eval(expr, EXPR_CHECK, known_name, k, NULL, why, sizeof why) != 0)
         return fail(rd, "derive %s: %s", d->name, why);
     strcpy(d->expr, expr);
     k->n_derives++;
@@ -321,15 +335,25 @@ static int check_kernel(reader *rd, const mf_manifest *m, mf_kernel *k)
     rd->line = rd->kernel_line;
     if (!rd->have_source)
         return fail(rd, "kernel %s has no source line", k->name, NULL);
-    if (!rd->have_family)
-        return fail(rd, "kernel %s has no family line", k->name, NULL);
+    for (size_t i = 0; i < m->n_kernels; i++)
+        if (strcmp(m->kernels[i].name, k->name) == 0)
+            return fail(rd, "kernel %s is declared twice", k->name, NULL);
+    /* Without a family the kernel gets the generic checks only (it builds,
+     * holds its kernel and loads back); grid and args say how a family's
+     * reference check launches it, so they come with a family. */
+    if (!rd->have_family) {
+        if (rd->have_grid || rd->have_args)
+            return fail(rd, "kernel %s: grid and args describe a family's launch; it has no "
+                            "family line",
+                        k->name, NULL);
+        k->dims = 2;
+        rd->line = end_line;
+        return 0;
+    }
     if (!rd->have_grid)
         return fail(rd, "kernel %s has no grid line", k->name, NULL);
     if (!rd->have_args)
         return fail(rd, "kernel %s has no args line", k->name, NULL);
-    for (size_t i = 0; i < m->n_kernels; i++)
-        if (strcmp(m->kernels[i].name, k->name) == 0)
-            return fail(rd, "kernel %s is declared twice", k->name, NULL);
 
     /* The roles the launcher must have to run the family at all. */
     static const mf_arg conv_needs[] = {MF_ARG_IN, MF_ARG_FILTER, MF_ARG_OUT, MF_ARG_IN_WIDTH};
@@ -432,6 +456,19 @@ static int parse_kernel_line(reader *rd, mf_kernel *k, char **tok, size_t n, cha
         return parse_axis(rd, k, tok + 1, n - 1);
     if (strcmp(kw, "derive") == 0)
         return parse_derive(rd, k, rest);
+    if (strcmp(kw, "default") == 0) {
+        if (k->has_default++)
+            return fail(rd, "kernel %s: second default line", k->name, NULL);
+        if (strlen(rest) >= MF_PATH_MAX)
+            return fail(rd, "default longer than 255 characters", NULL, NULL);
+        for (size_t i = 1; i < n; i++)
+            if (!strchr(tok[i], '='))
+                return fail(rd, "default takes NAME=VALUE items, e.g. default WG=16x16; '%s' is "
+                                "not one",
+                            tok[i], NULL);
+        strcpy(k->default_when, rest);
+        return 0;
+    }
     if (strcmp(kw, "note") == 0) {
         if (rd->have_note++)
             return fail(rd, "kernel %s: second note line", k->name, NULL);
@@ -443,7 +480,7 @@ static int parse_kernel_line(reader *rd, mf_kernel *k, char **tok, size_t n, cha
     if (strcmp(kw, "kernel") == 0)
         return fail(rd, "kernel %s has no end before this kernel line", k->name, NULL);
     return fail(rd, "unknown keyword '%s' (source, family, grid, axis, derive, args, "
-                    "generator, numcoeffs_multiple, note, end)", kw, NULL);
+                    "generator, numcoeffs_multiple, default, note, end)", kw, NULL);
 }
 
 /* Drops the comment, turns tabs and CRs into blanks, and copies into rest
@@ -470,32 +507,15 @@ static void clean_line(char *line, char *rest)
         rest[--len] = '\0';
 }
 
-/* Reads the whole file: lines are then split in memory, and a NUL byte or
- * an over-long line is reported with its line number. */
+/* Reads the whole file (input_file.h: a FIFO or a device is refused, never
+ * waited on): lines are then split in memory, and a NUL byte or an
+ * over-long line is reported with its line number. */
 static char *read_manifest(const char *path, size_t *len, char err[MF_ERR_MAX])
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        bfmt(err, MF_ERR_MAX, "%s: cannot open", path);
+    char *text;
+    if (in_read_all(path, MANIFEST_MAX_BYTES, &text, len, err, MF_ERR_MAX) != 0)
         return NULL;
-    }
-    char *buf = malloc(MANIFEST_MAX_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, MANIFEST_MAX_BYTES + 1, f) : 0;
-    int bad = buf == NULL || ferror(f);
-    fclose(f);
-    if (bad) {
-        bfmt(err, MF_ERR_MAX, "%s: cannot read", path);
-        free(buf);
-        return NULL;
-    }
-    if (n > MANIFEST_MAX_BYTES) {
-        bfmt(err, MF_ERR_MAX, "%s: larger than %ld bytes", path, MANIFEST_MAX_BYTES);
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
+    return text;
 }
 
 int mf_load(const char *dir, mf_manifest *m, char err[MF_ERR_MAX])
@@ -516,7 +536,8 @@ int mf_load(const char *dir, mf_manifest *m, char err[MF_ERR_MAX])
 
     reader rd = {.dir = dir, .err = err};
     mf_kernel *k = NULL;
-    int rc = 0;
+    int rc = 0, in_program = 0;
+    size_t n_programs = 0;
     char *p = text;
     while (rc == 0 && p < text + len) {
         rd.line++;
@@ -545,9 +566,19 @@ int mf_load(const char *dir, mf_manifest *m, char err[MF_ERR_MAX])
             rc = fail(&rd, "too many words on the line", NULL, NULL);
             break;
         }
+        if (!k && in_program) {
+            /* Program blocks are read by program_blocks.c. */
+            in_program = strcmp(tok[0], "end") != 0;
+            continue;
+        }
+        if (!k && strcmp(tok[0], "program") == 0) {
+            in_program = 1;
+            n_programs++;
+            continue;
+        }
         if (!k) {
             if (strcmp(tok[0], "kernel") != 0) {
-                rc = fail(&rd, "expected 'kernel NAME', found '%s'", tok[0], NULL);
+                rc = fail(&rd, "expected 'kernel NAME' or 'program NAME', found '%s'", tok[0], NULL);
             } else if (n != 2) {
                 rc = fail(&rd, "kernel takes one name", NULL, NULL);
             } else if (m->n_kernels == MF_MAX_KERNELS) {
@@ -576,7 +607,7 @@ int mf_load(const char *dir, mf_manifest *m, char err[MF_ERR_MAX])
         rd.line = rd.kernel_line;
         rc = fail(&rd, "kernel %s has no end", k->name, NULL);
     }
-    if (rc == 0 && m->n_kernels == 0) {
+    if (rc == 0 && m->n_kernels == 0 && n_programs == 0) {
         rd.line = 1;
         rc = fail(&rd, "no kernel declared", NULL, NULL);
     }

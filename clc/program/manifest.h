@@ -20,7 +20,7 @@
 #define MF_MAX_ARGS 12
 #define MF_MAX_KERNELS 64
 #define MF_EXPR_MAX 128
-#define MF_ERR_MAX 512
+#define MF_ERR_MAX 1024
 
 /* A work-group value is stored as x,y,z; an integer axis value in v[0]. */
 typedef struct mf_value {
@@ -37,8 +37,8 @@ typedef struct mf_axis {
     mf_value defaults[MF_MAX_VALUES];
 } mf_axis;
 
-/* A define computed from axis values: NAME = integer expression over axis
- * names (+ - * / % and parentheses). Emitted only when every name it uses
+/* A define computed from axis values: NAME = integer expression (expr.h)
+ * over axis names and earlier derives. Emitted only when every name it uses
  * has a value (so HALF_FILTER_SIZE_IMAGE_W exists only with IMAGE_W). */
 typedef struct mf_derive {
     char name[MF_NAME_MAX];
@@ -85,6 +85,8 @@ typedef struct mf_kernel {
     mf_arg args[MF_MAX_ARGS];
     long numcoeffs_multiple;       /* poly: run-time numcoeffs must be a multiple (1 = any) */
     char note[MF_PATH_MAX];        /* one line shown by --list */
+    int has_default;               /* a default line: its variants matching */
+    char default_when[MF_PATH_MAX];/* these NAME=VALUE items are default variants */
 } mf_kernel;
 
 typedef struct mf_manifest {
@@ -93,8 +95,11 @@ typedef struct mf_manifest {
     mf_kernel kernels[MF_MAX_KERNELS];
 } mf_manifest;
 
-/* Reads <dir>/manifest.txt. On error returns -1 and writes
- * "manifest.txt:LINE: what is wrong" into err. */
+/* Reads <dir>/manifest.txt (opened as input_file.h says: a FIFO or a
+ * device is refused, not waited on). On error returns -1 and writes
+ * "<dir>/manifest.txt:LINE: what is wrong" or "cannot open
+ * '<dir>/manifest.txt': why" into err: a whole message naming the file
+ * once, to print as it is. */
 int mf_load(const char *dir, mf_manifest *m, char err[MF_ERR_MAX]);
 
 const mf_kernel *mf_find(const mf_manifest *m, const char *name);
@@ -109,6 +114,7 @@ typedef struct mf_variant {
     char define_names[MF_MAX_DEFINES][MF_NAME_MAX];
     char define_values[MF_MAX_DEFINES][32];
     uint32_t wg[3];                /* {0,0,0} when the kernel has no WG axis */
+    int is_default;                /* matches the kernel's default line */
     char options[512];             /* exact build options, e.g.
                                       "-cl-std=CL1.2 -DFILTER_WIDTH=5 -DWG_X=16 -DWG_Y=16" */
 } mf_variant;

@@ -12,9 +12,10 @@
 #include "manifest.h"
 
 #include "bounded_fmt.h"
-#include "manifest_expr.h"
+#include "expr.h"
 #include "value_list.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,25 +133,36 @@ typedef struct define_lookup {
     const mf_variant *v;
 } define_lookup;
 
+/* Whether the len bytes at name spell s. */
+static int same_name(const char *s, const char *name, size_t len)
+{
+    return strlen(s) == len && memcmp(s, name, len) == 0;
+}
+
 /* Names known to the kernel have a value when the variant defines them. */
-static int lookup_define(void *ctx, const char *name, long *value)
+static int lookup_define(void *ctx, const char *name, size_t len, int64_t *value)
 {
     const define_lookup *dl = ctx;
-    const char *s = mf_variant_define(dl->v, name);
+    char key[MF_NAME_MAX];
+    if (len >= sizeof key)
+        return -1;
+    memcpy(key, name, len);
+    key[len] = '\0';
+    const char *s = mf_variant_define(dl->v, key);
     if (s) {
-        *value = strtol(s, NULL, 10);
+        *value = strtoll(s, NULL, 10);
         return 1;
     }
     for (size_t i = 0; i < dl->k->n_axes; i++)
-        if (strcmp(dl->k->axes[i].name, name) == 0)
+        if (same_name(dl->k->axes[i].name, name, len))
             return 0;
     for (size_t i = 0; i < dl->k->n_derives; i++)
-        if (strcmp(dl->k->derives[i].name, name) == 0)
+        if (same_name(dl->k->derives[i].name, name, len))
             return 0;
     return -1;
 }
 
-static int add_define(mf_variant *v, const char *name, long value, char err[MF_ERR_MAX])
+static int add_define(mf_variant *v, const char *name, int64_t value, char err[MF_ERR_MAX])
 {
     if (v->n_defines == MF_MAX_DEFINES) {
         bfmt(err, MF_ERR_MAX, "kernel %s: more than %d defines", v->kernel->name,
@@ -158,19 +170,22 @@ static int add_define(mf_variant *v, const char *name, long value, char err[MF_E
         return -1;
     }
     bfmt(v->define_names[v->n_defines], MF_NAME_MAX, "%s", name);
-    snprintf(v->define_values[v->n_defines], sizeof v->define_values[0], "%ld", value);
+    snprintf(v->define_values[v->n_defines], sizeof v->define_values[0], "%" PRId64, value);
     v->n_defines++;
     return 0;
 }
+
+static int matches_default(const mf_variant *v, const char *when);
 
 static int finish_variant(mf_variant *v, char err[MF_ERR_MAX])
 {
     const mf_kernel *k = v->kernel;
     define_lookup dl = {k, v};
     for (size_t i = 0; i < k->n_derives; i++) {
-        long value;
+        int64_t value;
         char why[MF_ERR_MAX];
-        int rc = mfx_eval(k->derives[i].expr, 1, lookup_define, &dl, &value, why, sizeof why);
+        int rc = expr_eval(k->derives[i].expr, EXPR_EVALUATE, lookup_define, &dl, &value, why,
+                           sizeof why);
         if (rc < 0) {
             bfmt(err, MF_ERR_MAX, "kernel %s: derive %s: %s", k->name, k->derives[i].name, why);
             return -1;
@@ -189,6 +204,7 @@ static int finish_variant(mf_variant *v, char err[MF_ERR_MAX])
             memcpy(v->define_names[j - 1], tn, sizeof tn);
             memcpy(v->define_values[j - 1], tv, sizeof tv);
         }
+    v->is_default = k->has_default && matches_default(v, k->default_when);
     size_t len = (size_t)snprintf(v->options, sizeof v->options, "-cl-std=CL1.2");
     for (size_t i = 0; i < v->n_defines && len < sizeof v->options; i++)
         len += (size_t)snprintf(v->options + len, sizeof v->options - len, " -D%s=%s",
@@ -205,6 +221,37 @@ static int finish_variant(mf_variant *v, char err[MF_ERR_MAX])
         return -1;
     }
     return 0;
+}
+
+/* Whether v has every NAME=VALUE item of the default line (WG=16x16 is its
+ * work-group). */
+static int matches_default(const mf_variant *v, const char *when)
+{
+    char buf[MF_PATH_MAX];
+    bfmt(buf, sizeof buf, "%s", when);
+    char *save = NULL;
+    for (char *item = strtok_r(buf, " ", &save); item; item = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(item, '=');
+        if (!eq)
+            return 0;
+        *eq = '\0';
+        const char *want = eq + 1, *have;
+        char wg[48];
+        if (strcmp(item, "WG") == 0) {
+            if (!v->wg[0])
+                return 0;
+            if (v->wg[1] > 1)
+                bfmt(wg, sizeof wg, "%ux%u", (unsigned)v->wg[0], (unsigned)v->wg[1]);
+            else
+                bfmt(wg, sizeof wg, "%u", (unsigned)v->wg[0]);
+            have = wg;
+        } else {
+            have = mf_variant_define(v, item);
+        }
+        if (!have || strcmp(have, want) != 0)
+            return 0;
+    }
+    return 1;
 }
 
 int mf_expand(const mf_kernel *k, const mf_selection *sel, mf_variant **out, size_t *n,

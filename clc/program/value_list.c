@@ -5,6 +5,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,38 +48,119 @@ static int number_error(const char *item, int rc, long max, char err[VL_ERR_MAX]
     return -1;
 }
 
-static int add_value(vl_list *out, const long v[3], int is_wg, const char *token,
+/* Where parsed values go: growable arrays with a bound, and a hash of the
+ * values so a long list finds its duplicates in linear time. */
+typedef struct sink {
+    size_t n, cap, max;
+    mf_value *values;
+    char (*tokens)[VL_TOKEN_MAX];
+    size_t *slots;      /* hash table of value index + 1; 0 is empty */
+    size_t n_slots;     /* a power of two, more than twice n */
+} sink;
+
+static void sink_free(sink *s)
+{
+    free(s->values);
+    free(s->tokens);
+    free(s->slots);
+    memset(s, 0, sizeof *s);
+}
+
+static size_t hash_value(const long v[3])
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < 3; i++) {
+        h ^= (uint64_t)v[i];
+        h *= 1099511628211ULL;
+        h ^= h >> 29;
+    }
+    return (size_t)h;
+}
+
+static int rehash(sink *s, size_t n_slots)
+{
+    size_t *slots = calloc(n_slots, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < s->n; i++) {
+        size_t h = hash_value(s->values[i].v) & (n_slots - 1);
+        while (slots[h])
+            h = (h + 1) & (n_slots - 1);
+        slots[h] = i + 1;
+    }
+    free(s->slots);
+    s->slots = slots;
+    s->n_slots = n_slots;
+    return 0;
+}
+
+/* The index of v in s, or -1. */
+static long find_value(const sink *s, const long v[3])
+{
+    if (!s->n_slots)
+        return -1;
+    for (size_t h = hash_value(v) & (s->n_slots - 1); s->slots[h];
+         h = (h + 1) & (s->n_slots - 1)) {
+        const long *o = s->values[s->slots[h] - 1].v;
+        if (o[0] == v[0] && o[1] == v[1] && o[2] == v[2])
+            return (long)(s->slots[h] - 1);
+    }
+    return -1;
+}
+
+static int add_value(sink *out, const long v[3], int is_wg, const char *token,
                      char err[VL_ERR_MAX])
 {
-    for (size_t i = 0; i < out->n; i++) {
-        const long *o = out->values[i].v;
-        if (o[0] == v[0] && o[1] == v[1] && o[2] == v[2]) {
-            char shown[64];
-            if (is_wg)
-                vl_format_wg(v, shown, sizeof shown);
-            else
-                snprintf(shown, sizeof shown, "%ld", v[0]);
-            if (strcmp(out->tokens[i], token) == 0)
-                bfmt(err, VL_ERR_MAX, "'%s': value %s is given twice", token, shown);
-            else
-                bfmt(err, VL_ERR_MAX, "'%s': value %s is already given by '%s'", token,
-                         shown, out->tokens[i]);
+    long i = find_value(out, v);
+    if (i >= 0) {
+        char shown[64];
+        if (is_wg)
+            vl_format_wg(v, shown, sizeof shown);
+        else
+            snprintf(shown, sizeof shown, "%ld", v[0]);
+        if (strcmp(out->tokens[i], token) == 0)
+            bfmt(err, VL_ERR_MAX, "'%s': value %s is given twice", token, shown);
+        else
+            bfmt(err, VL_ERR_MAX, "'%s': value %s is already given by '%s'", token, shown,
+                 out->tokens[i]);
+        return -1;
+    }
+    if (out->n >= out->max) {
+        bfmt(err, VL_ERR_MAX, "'%s': more than %zu values", token, out->max);
+        return -1;
+    }
+    if (out->n == out->cap) {
+        size_t cap = out->cap ? 2 * out->cap : 16;
+        mf_value *values = realloc(out->values, cap * sizeof *values);
+        if (values)
+            out->values = values;
+        char(*tokens)[VL_TOKEN_MAX] = realloc(out->tokens, cap * sizeof *tokens);
+        if (tokens)
+            out->tokens = tokens;
+        if (!values || !tokens) {
+            bfmt(err, VL_ERR_MAX, "'%s': out of memory", token);
             return -1;
         }
+        out->cap = cap;
     }
-    if (out->n >= MF_MAX_VALUES) {
-        bfmt(err, VL_ERR_MAX, "'%s': more than %d values", token, MF_MAX_VALUES);
+    if (2 * (out->n + 1) >= out->n_slots &&
+        rehash(out, out->n_slots ? 2 * out->n_slots : 64) != 0) {
+        bfmt(err, VL_ERR_MAX, "'%s': out of memory", token);
         return -1;
     }
     out->values[out->n].v[0] = v[0];
     out->values[out->n].v[1] = v[1];
     out->values[out->n].v[2] = v[2];
     copy_token(out->tokens[out->n], token);
+    size_t h = hash_value(v) & (out->n_slots - 1);
+    while (out->slots[h])
+        h = (h + 1) & (out->n_slots - 1);
+    out->slots[h] = out->n + 1;
     out->n++;
     return 0;
 }
 
-static int add_int(vl_list *out, long x, const char *token, char err[VL_ERR_MAX])
+static int add_int(sink *out, long x, const char *token, char err[VL_ERR_MAX])
 {
     const long v[3] = {x, 0, 0};
     return add_value(out, v, 0, token, err);
@@ -85,13 +168,13 @@ static int add_int(vl_list *out, long x, const char *token, char err[VL_ERR_MAX]
 
 /* Adds from, from+step, ... up to to (inclusive when reachable). The count
  * is checked first so a huge range fails fast instead of looping. */
-static int add_run(vl_list *out, long from, long to, long step, const char *token,
+static int add_run(sink *out, long from, long to, long step, const char *token,
                    char err[VL_ERR_MAX])
 {
     long count = (to - from) / step + 1;
-    if (count > (long)(MF_MAX_VALUES - out->n)) {
-        bfmt(err, VL_ERR_MAX, "'%s' gives %ld values; a list holds at most %d", token, count,
-                 MF_MAX_VALUES);
+    if (count > (long)(out->max - out->n)) {
+        bfmt(err, VL_ERR_MAX, "'%s' gives %ld values; a list holds at most %zu", token, count,
+             out->max);
         return -1;
     }
     for (long i = 0; i < count; i++)
@@ -102,7 +185,7 @@ static int add_run(vl_list *out, long from, long to, long step, const char *toke
 
 /* "A-B" or "A-B:S". Returns 1 when item is not range-shaped (no '-' after
  * its first character), 0 on success, -1 on an error. */
-static int parse_range(const char *item, vl_list *out, char err[VL_ERR_MAX])
+static int parse_range(const char *item, sink *out, char err[VL_ERR_MAX])
 {
     const char *dash = strchr(item, '-');
     if (dash == NULL || dash == item)
@@ -145,9 +228,25 @@ static int parse_range(const char *item, vl_list *out, char err[VL_ERR_MAX])
     return add_run(out, lo, hi, step, item, err);
 }
 
-/* Splits text on commas into trimmed items. Returns the count or -1. */
-static int split_items(const char *text, char items[][ITEM_MAX], int max, char err[VL_ERR_MAX])
+/* Splits text (NULL as "") on commas into trimmed items, *items malloc'd
+ * (caller frees). Returns the count or -1. */
+static int split_items(const char *text, char (**items)[ITEM_MAX], char err[VL_ERR_MAX])
 {
+    *items = NULL;
+    if (!text)
+        text = "";
+    size_t max = 1;
+    for (const char *c = text; *c; c++)
+        max += *c == ',';
+    if (max > (size_t)INT_MAX / 2) {
+        bfmt(err, VL_ERR_MAX, "the list is too long");
+        return -1;
+    }
+    char(*it)[ITEM_MAX] = malloc(max * sizeof *it);
+    if (!it) {
+        bfmt(err, VL_ERR_MAX, "out of memory for %zu items", max);
+        return -1;
+    }
     int n = 0;
     const char *p = text;
     for (;;) {
@@ -165,47 +264,30 @@ static int split_items(const char *text, char items[][ITEM_MAX], int max, char e
             else if (n == 0)
                 bfmt(err, VL_ERR_MAX, "empty item at the start");
             else if (end == NULL)
-                bfmt(err, VL_ERR_MAX, "empty item at the end (after '%s')", items[n - 1]);
+                bfmt(err, VL_ERR_MAX, "empty item at the end (after '%s')", it[n - 1]);
             else
-                bfmt(err, VL_ERR_MAX, "empty item after '%s'", items[n - 1]);
-            return -1;
-        }
-        if (n >= max) {
-            bfmt(err, VL_ERR_MAX, "more than %d items", max);
+                bfmt(err, VL_ERR_MAX, "empty item after '%s'", it[n - 1]);
+            free(it);
             return -1;
         }
         if (len >= ITEM_MAX) {
             bfmt(err, VL_ERR_MAX, "item '%.*s...' is too long", 20, p);
+            free(it);
             return -1;
         }
-        memcpy(items[n], p, len);
-        items[n][len] = '\0';
+        memcpy(it[n], p, len);
+        it[n][len] = '\0';
         n++;
         if (!end)
             break;
         p = end + 1;
     }
+    *items = it;
     return n;
 }
 
-/* Room for every value spelled out plus some '...' items. */
-#define ITEMS_MAX (2 * MF_MAX_VALUES)
-
-/* Empties out and splits text (NULL as "") into items; the count or -1. */
-static int start_list(const char *text, vl_list *out, char items[ITEMS_MAX][ITEM_MAX],
-                      char err[VL_ERR_MAX])
+static int parse_ints(char (*items)[ITEM_MAX], int n, sink *out, char err[VL_ERR_MAX])
 {
-    memset(out, 0, sizeof *out);
-    return split_items(text ? text : "", items, ITEMS_MAX, err);
-}
-
-int vl_parse_ints(const char *text, vl_list *out, char err[VL_ERR_MAX])
-{
-    char items[ITEMS_MAX][ITEM_MAX];
-    int n = start_list(text, out, items, err);
-    if (n < 0)
-        return -1;
-
     /* Plain values since the last range or '...': the run a '...' continues. */
     size_t run_start = 0;
     for (int i = 0; i < n; i++) {
@@ -277,6 +359,64 @@ int vl_parse_ints(const char *text, vl_list *out, char err[VL_ERR_MAX])
 }
 
 /* "16x8", "4x4x4" or "64". */
+/* Copies what a sink holds into a fixed list. */
+static void to_list(const sink *s, vl_list *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = s->n;
+    if (s->n) {
+        memcpy(out->values, s->values, s->n * sizeof *s->values);
+        memcpy(out->tokens, s->tokens, s->n * sizeof *s->tokens);
+    }
+}
+
+/* Parses text into a sink of at most max values, integers or work-groups. */
+static int parse_into(const char *text, int is_wg, size_t max, sink *s, char err[VL_ERR_MAX]);
+
+int vl_parse_ints(const char *text, vl_list *out, char err[VL_ERR_MAX])
+{
+    sink s = {.max = MF_MAX_VALUES};
+    int rc = parse_into(text, 0, MF_MAX_VALUES, &s, err);
+    if (rc == 0)
+        to_list(&s, out);
+    else
+        memset(out, 0, sizeof *out);
+    sink_free(&s);
+    return rc;
+}
+
+int vl_parse_int_array(const char *text, size_t max, vl_ints *out, char err[VL_ERR_MAX])
+{
+    memset(out, 0, sizeof *out);
+    sink s = {.max = max};
+    if (parse_into(text, 0, max, &s, err) != 0) {
+        sink_free(&s);
+        return -1;
+    }
+    out->values = malloc((s.n ? s.n : 1) * sizeof *out->values);
+    if (!out->values) {
+        bfmt(err, VL_ERR_MAX, "out of memory for %zu values", s.n);
+        sink_free(&s);
+        return -1;
+    }
+    out->n = s.n;
+    for (size_t i = 0; i < s.n; i++)
+        out->values[i] = s.values[i].v[0];
+    out->tokens = s.tokens;
+    s.tokens = NULL;
+    sink_free(&s);
+    return 0;
+}
+
+void vl_ints_free(vl_ints *l)
+{
+    if (!l)
+        return;
+    free(l->values);
+    free(l->tokens);
+    memset(l, 0, sizeof *l);
+}
+
 static int parse_wg_item(const char *item, long v[3], char err[VL_ERR_MAX])
 {
     v[0] = v[1] = v[2] = 1;
@@ -310,12 +450,8 @@ static int parse_wg_item(const char *item, long v[3], char err[VL_ERR_MAX])
     return 0;
 }
 
-int vl_parse_wgs(const char *text, vl_list *out, char err[VL_ERR_MAX])
+static int parse_wgs(char (*items)[ITEM_MAX], int n, sink *out, char err[VL_ERR_MAX])
 {
-    char items[ITEMS_MAX][ITEM_MAX];
-    int n = start_list(text, out, items, err);
-    if (n < 0)
-        return -1;
     for (int i = 0; i < n; i++) {
         long v[3];
         if (parse_wg_item(items[i], v, err) != 0)
@@ -324,6 +460,30 @@ int vl_parse_wgs(const char *text, vl_list *out, char err[VL_ERR_MAX])
             return -1;
     }
     return 0;
+}
+
+static int parse_into(const char *text, int is_wg, size_t max, sink *s, char err[VL_ERR_MAX])
+{
+    s->max = max;
+    char(*items)[ITEM_MAX];
+    int n = split_items(text, &items, err);
+    if (n < 0)
+        return -1;
+    int rc = is_wg ? parse_wgs(items, n, s, err) : parse_ints(items, n, s, err);
+    free(items);
+    return rc;
+}
+
+int vl_parse_wgs(const char *text, vl_list *out, char err[VL_ERR_MAX])
+{
+    sink s = {.max = MF_MAX_VALUES};
+    int rc = parse_into(text, 1, MF_MAX_VALUES, &s, err);
+    if (rc == 0)
+        to_list(&s, out);
+    else
+        memset(out, 0, sizeof *out);
+    sink_free(&s);
+    return rc;
 }
 
 void vl_format_wg(const long v[3], char *buf, size_t cap)

@@ -13,9 +13,10 @@
  * Work-group lists: WxH, WxHxD or W items separated by commas (8x8,16x16,64).
  *
  * Values are whole numbers from 0 to VL_VALUE_MAX (work-group sizes from 1).
- * Empty items, garbage, overflow, duplicates and more than MF_MAX_VALUES
- * values are refused; the message names the bad item. Pure functions: no
- * printing, no global state.
+ * Empty items, garbage, overflow, duplicates and more values than the
+ * list holds (MF_MAX_VALUES for a vl_list, the caller's bound for
+ * vl_parse_int_array) are refused; the message names the bad item. Pure
+ * functions: no printing, no global state.
  */
 #ifndef CLC_VALUE_LIST_H
 #define CLC_VALUE_LIST_H
@@ -39,6 +40,19 @@ typedef struct vl_list {
 /* Parses an integer list into out (v[0] of each value; v[1], v[2] are 0).
  * Returns 0, or -1 with err saying which item is wrong and why. */
 int vl_parse_ints(const char *text, vl_list *out, char err[VL_ERR_MAX]);
+
+/* An integer list of any length, malloc'd: values[i] came from the item
+ * tokens[i] (as in vl_list). */
+typedef struct vl_ints {
+    size_t n;
+    long *values;
+    char (*tokens)[VL_TOKEN_MAX];
+} vl_ints;
+
+/* Parses an integer list of at most max values into out (free with
+ * vl_ints_free). Returns 0, or -1 with err as vl_parse_ints and out empty. */
+int vl_parse_int_array(const char *text, size_t max, vl_ints *out, char err[VL_ERR_MAX]);
+void vl_ints_free(vl_ints *l);
 
 /* Parses a work-group list into out: "16x8" is {16,8,1}, "64" is {64,1,1}.
  * Returns 0, or -1 with err naming the bad item. */

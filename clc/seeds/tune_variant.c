@@ -7,14 +7,6 @@
 #include "bounded_fmt.h"
 #include "kernel_run.h"
 
-void tv_default_options(tv_options *o)
-{
-    memset(o, 0, sizeof *o);
-    o->width = o->height = TV_DEFAULT_SIZE;
-    o->runs = TV_DEFAULT_RUNS;
-    o->warmup = TV_WARMUP;
-}
-
 /* Times v on the problem of one filter width (0: the variant's own, or no
  * filter at all). 0, or -1 with note. */
 static int time_one(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,

@@ -15,21 +15,7 @@
 #include "clcpack.h"
 #include "manifest.h"
 
-#define TV_MAX_WIDTHS 64
-#define TV_DEFAULT_SIZE 2048
-#define TV_DEFAULT_RUNS 11   /* the issue asks for a median of at least 10 */
-#define TV_WARMUP 2
-#define TV_NOTE_MAX 512
-
-typedef struct tv_options {
-    int enabled;
-    uint32_t width, height;      /* problem size; poly kernels take width*height inputs */
-    int runs, warmup;
-    size_t n_widths;             /* filter widths for width-argument kernels */
-    uint32_t widths[TV_MAX_WIDTHS];
-} tv_options;
-
-void tv_default_options(tv_options *o);
+#include "tune_options.h"
 
 /* Times v (built in prog) as o says. Writes up to TV_MAX_WIDTHS timings to
  * out and their count to *n. Returns 0; -1 when a timing could not be

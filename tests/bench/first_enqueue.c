@@ -111,7 +111,7 @@ int main(int argc, char **argv)
     static mf_manifest m;
     char merr[MF_ERR_MAX];
     if (mf_load(kernels, &m, merr) != 0) {
-        fprintf(stderr, "%s/%s\n", kernels, merr);
+        fprintf(stderr, "%s\n", merr);
         return 1;
     }
     clcpack *p = NULL;

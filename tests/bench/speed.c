@@ -600,7 +600,7 @@ int main(int argc, char **argv)
     static mf_manifest m;
     char merr[MF_ERR_MAX];
     if (mf_load(r.o.kernels, &m, merr) != 0) {
-        fprintf(stderr, "speed: %s/%s\n", r.o.kernels, merr);
+        fprintf(stderr, "speed: %s\n", merr);
         return 1;
     }
     clcpack *p = NULL;

@@ -624,7 +624,7 @@ int main(int argc, char **argv)
     static mf_manifest m;
     char merr[MF_ERR_MAX];
     if (mf_load(o.kernels, &m, merr) != 0) {
-        fprintf(stderr, "startup: %s/%s\n", o.kernels, merr);
+        fprintf(stderr, "startup: %s\n", merr);
         return 1;
     }
     clcpack *p = NULL;

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic_write.h"
+#include "bounded_fmt.h"
+#include "clcpack.h"
 
 static int reserve(bench_text *t, size_t more)
 {
@@ -61,7 +62,12 @@ int bench_text_write(const bench_text *t, const char *path, char *err, size_t ca
         bfmt(err, cap, "%s: out of memory while making its text", path);
         return -1;
     }
-    return atomic_write_file(path, t->buf ? t->buf : "", t->len, err, cap);
+    clcpack_error e;
+    if (clcpack_write_file_atomic(path, t->buf, t->len, 0, &e) != CLCPACK_OK) {
+        bfmt(err, cap, "%s", e.message);
+        return -1;
+    }
+    return 0;
 }
 
 void bench_text_free(bench_text *t)

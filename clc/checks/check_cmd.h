@@ -1,0 +1,39 @@
+/*
+ * check_cmd.h — a user's own test run on each variant's binary
+ * (clc-pack --check-cmd 'CMD', docs/CLI.md).
+ *
+ * In CMD, {binary} (the path of a file holding the variant's binary),
+ * {defines} ("TS=32,WPT=8,USE_X"), {wg} ("16x16", "64", "" for none),
+ * {device} (the device's number as --list-devices shows it) and {kernel}
+ * (the entry's program or kernel name) are replaced by those values, each
+ * as one shell word (as it is when it holds only letters, digits and
+ * _=,.:/+-, else single-quoted); the same values are in the environment as
+ * CLCPACK_BINARY, CLCPACK_DEFINES, CLCPACK_WG, CLCPACK_DEVICE and
+ * CLCPACK_KERNEL. `{{` and `}}` stand for a brace. CMD runs under /bin/sh
+ * in its own process group, with a time limit; a non-zero exit fails the
+ * variant. Nothing here prints.
+ */
+#ifndef CLC_CHECK_CMD_H
+#define CLC_CHECK_CMD_H
+
+#include <stddef.h>
+
+#define CC_MSG_MAX 1024
+#define CC_OUTPUT_MAX (16u << 10) /* the end of the command's output kept */
+
+typedef struct cc_vars {
+    const char *binary, *defines, *wg, *device, *kernel;
+} cc_vars;
+
+/* Checks that cmd's placeholders are known and its braces balanced.
+ * 0, or -1 with msg naming the offending placeholder. */
+int cc_validate(const char *cmd, char msg[CC_MSG_MAX]);
+
+/* Runs cmd for v, at most timeout_s seconds. Returns 0 when it exited 0,
+ * 1 when it exited non-zero, died or ran out of time (msg says which), -1
+ * when it could not be run. *output gets the end of its stdout and stderr
+ * (malloc'd, maybe empty; NULL on -1). */
+int cc_run(const char *cmd, const cc_vars *v, int timeout_s, char **output,
+           char msg[CC_MSG_MAX]);
+
+#endif /* CLC_CHECK_CMD_H */

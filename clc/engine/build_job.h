@@ -1,0 +1,75 @@
+/*
+ * build_job.h — one variant as the build engine sees it: a program text, its
+ * exact build options, its defines and work-group size, the kernels it must
+ * hold, and how it is checked. Whatever produced it (a manifest, the direct
+ * command line, a recording) is gone by then: the engine builds any OpenCL
+ * program the same way (docs/ARCHITECTURE.md).
+ *
+ * Jobs travel to worker processes (worker_proto.h); everything a worker
+ * needs is in the job, so a worker reads no source file and no manifest
+ * (except the seeds' module, for the reference checks it runs).
+ */
+#ifndef CLC_BUILD_JOB_H
+#define CLC_BUILD_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct bj_define {
+    char *name;    /* "TS", or a function-like head "MOD2(x,y)" */
+    char *value;   /* "" for a define without a value (-DNAME) */
+} bj_define;
+
+typedef struct build_job {
+    char *entry_name;     /* the pack entry's name: the program's name for a
+                             program entry, else the one kernel's name */
+    int program_entry;    /* 1: the entry stores the kernel names the binary
+                             holds, and a key may name any of them */
+    char *family;         /* the entry's family text ("" for none) */
+    uint32_t entry_flags; /* CLCPACK_ENTRY_* */
+    char *source_name;    /* the source table's name for the text */
+    char *source;         /* the whole program text, NUL-terminated */
+    size_t source_size;   /* without the NUL */
+    char *options;        /* exact build options */
+    size_t n_defines;
+    bj_define *defines;   /* sorted by name (strcmp), names distinct */
+    uint32_t wg[3];       /* the variant's local size; {0,0,0}: none */
+    size_t n_kernels;
+    char **kernels;       /* kernels the built program must hold */
+    char *check;          /* "" or a seed kernel whose reference checks it */
+} build_job;
+
+/* What a pack build builds: the jobs, in the order the pack's summary and
+ * messages list them, and notes for the user (e.g. values a kernel
+ * skipped), one "note: ...\n" line each. */
+typedef struct bj_list {
+    size_t n, cap;
+    build_job *jobs;      /* malloc'd */
+    char *notes;          /* malloc'd, or NULL */
+} bj_list;
+
+/* Appends a zeroed job; NULL when out of memory. */
+build_job *bj_list_add(bj_list *l);
+void bj_list_free(bj_list *l);
+
+/* Frees everything the job owns and zeroes it. */
+void bj_free(build_job *j);
+
+/* Sets j->defines from n (name, value) pairs (copied, sorted by name).
+ * 0, or -1 when out of memory or a name comes twice. */
+int bj_set_defines(build_job *j, const char *const *names, const char *const *values, size_t n);
+
+/* The value of a define, or NULL. */
+const char *bj_define_value(const build_job *j, const char *name);
+
+/* "sgemm TS=32 WPT=8 wg=32x4": the entry name, the defines and the
+ * work-group, for messages. */
+void bj_label(const build_job *j, char *buf, size_t cap);
+
+/* "TS=32,WPT=8,USE_X": the defines as --check-cmd's {defines} spells them. */
+void bj_defines_text(const build_job *j, char *buf, size_t cap);
+
+/* "16x16", "64", "1x16x2", or "" for none. */
+void bj_wg_text(const uint32_t wg[3], char *buf, size_t cap);
+
+#endif /* CLC_BUILD_JOB_H */

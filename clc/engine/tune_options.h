@@ -1,0 +1,29 @@
+/*
+ * tune_options.h — what --tune asks of a build (docs/TUNING.md): the
+ * problem size, how many timed and warm-up launches, and the values of a
+ * run-time size argument to time a kernel at. The engine carries these to
+ * the check hook (check_hook.h), which knows how to launch the kernel.
+ */
+#ifndef CLC_TUNE_OPTIONS_H
+#define CLC_TUNE_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TV_MAX_WIDTHS 64
+#define TV_DEFAULT_SIZE 2048
+#define TV_DEFAULT_RUNS 11   /* a median of at least 10 runs */
+#define TV_WARMUP 2
+#define TV_NOTE_MAX 512
+
+typedef struct tv_options {
+    int enabled;
+    uint32_t width, height;      /* problem size; poly kernels take width*height inputs */
+    int runs, warmup;
+    size_t n_widths;             /* filter widths for width-argument kernels */
+    uint32_t widths[TV_MAX_WIDTHS];
+} tv_options;
+
+void tv_default_options(tv_options *o);
+
+#endif /* CLC_TUNE_OPTIONS_H */

@@ -1,0 +1,934 @@
+/* direct_jobs.c — programs and variants from the command line (direct_jobs.h).
+ *
+ * A variant is a define set and a work-group size. The define sets are the
+ * cartesian product of the -D lists, the first -D varying slowest; with
+ * --variant, each explicit set combined with the product of the -D lists
+ * whose names it does not give. Derives are computed in the order given
+ * (each may use the defines and the derives before it), then every --where
+ * must hold, then the work-group: the --wg list, or the --wg expressions
+ * evaluated for the variant. Options are the defines in name order, then
+ * the work-group defines (--wg-defines), then --options: a function of the
+ * variant alone, so the pack is reproducible.
+ */
+#include "direct_jobs.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounded_fmt.h"
+#include "clcpack.h"
+#include "define_value.h"
+#include "expr.h"
+#include "source_fold.h"
+#include "value_list.h"
+
+#define WG_DIM_MAX 65536
+#define OPTION_MAX (1u << 20)
+
+/* One define of a variant being made. */
+typedef struct dset_item {
+    const char *name;
+    const char *value;     /* "" for a bare define */
+    int is_derive;
+} dset_item;
+
+typedef struct dset {
+    size_t n, cap;
+    dset_item *items;
+    char **owned;          /* derive values printed here */
+    size_t n_owned;
+} dset;
+
+typedef struct plan {
+    const dj_spec *s;
+    dv_define *axes;
+    size_t n_axes;
+    dv_variant *variants;
+    size_t n_variants;
+    dv_variant *defaults;
+    size_t n_defaults;
+    dv_derive *derives;
+    size_t n_derives;
+    /* --wg: a literal list, or one expression per dimension. */
+    vl_list wg_list;
+    int wg_is_expr;
+    size_t wg_dims;
+    char *wg_expr[3];
+    size_t *skipped_by;    /* per --where */
+    size_t n_made;
+    char *err;
+} plan;
+
+static int usage(plan *p, const char *fmt, ...) BFMT_PRINTF(2, 3);
+static int usage(plan *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err, DJ_ERR_MAX, fmt, ap);
+    va_end(ap);
+    return 2;
+}
+
+static int failure(plan *p, const char *fmt, ...) BFMT_PRINTF(2, 3);
+static int failure(plan *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err, DJ_ERR_MAX, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+/* --- define sets ------------------------------------------------------ */
+
+static int dset_put(dset *d, const char *name, const char *value, int is_derive)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (strcmp(d->items[i].name, name) == 0) {
+            d->items[i].value = value;
+            d->items[i].is_derive = is_derive;
+            return 0;
+        }
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 16;
+        dset_item *g = realloc(d->items, cap * sizeof *g);
+        if (!g)
+            return -1;
+        d->items = g;
+        d->cap = cap;
+    }
+    d->items[d->n++] = (dset_item){name, value, is_derive};
+    return 0;
+}
+
+static void dset_clear_owned(dset *d)
+{
+    for (size_t i = 0; i < d->n_owned; i++)
+        free(d->owned[i]);
+    free(d->owned);
+    d->owned = NULL;
+    d->n_owned = 0;
+}
+
+static void dset_free(dset *d)
+{
+    dset_clear_owned(d);
+    free(d->items);
+    memset(d, 0, sizeof *d);
+}
+
+/* The macro name of a define: "MOD2" of "MOD2(x,y)". */
+static size_t macro_len(const char *name) { return strcspn(name, "("); }
+
+/* A value as an integer, as the preprocessor would read it: decimal or 0x
+ * hexadecimal, an optional sign, optional u/l suffixes. */
+static int parse_int(const char *v, int64_t *out)
+{
+    const char *p = v;
+    int neg = 0;
+    if (*p == '-' || *p == '+')
+        neg = *p++ == '-';
+    int base = 10;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+    }
+    if (!*p)
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long u = strtoull(p, &end, base);
+    if (end == p || errno == ERANGE)
+        return -1;
+    while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+        end++;
+    if (*end)
+        return -1;
+    if (u > (unsigned long long)INT64_MAX + (unsigned long long)neg)
+        return -1;
+    *out = neg ? (int64_t)(0 - u) : (int64_t)u;
+    return 0;
+}
+
+typedef struct lookup_ctx {
+    const dset *d;
+    const char *bad_name;  /* a define used that is not a number */
+    size_t bad_len;
+} lookup_ctx;
+
+static int lookup(void *ctx, const char *name, size_t len, int64_t *value)
+{
+    lookup_ctx *l = ctx;
+    for (size_t i = 0; i < l->d->n; i++) {
+        const char *n = l->d->items[i].name;
+        if (macro_len(n) != len || memcmp(n, name, len) != 0 || n[len] == '(')
+            continue;
+        if (parse_int(l->d->items[i].value, value) == 0)
+            return 1;
+        l->bad_name = name;
+        l->bad_len = len;
+        return 0;
+    }
+    return -1;
+}
+
+/* Evaluates text over d. 0 with *v; else a usage error in p->err naming
+ * `what` (e.g. "--where 'TS % WPT == 0'") and the variant. */
+static int eval_in(plan *p, const dset *d, const char *what, const char *text, int64_t *v,
+                   const char *label)
+{
+    lookup_ctx l = {d, NULL, 0};
+    char why[EXPR_ERR_MAX];
+    int rc = expr_eval(text, EXPR_EVALUATE, lookup, &l, v, why, sizeof why);
+    if (rc == 0)
+        return 0;
+    if (rc > 0)
+        return usage(p, "%s: %.*s is not a number in variant %s", what, (int)l.bad_len,
+                      l.bad_name ? l.bad_name : "?", label);
+    return usage(p, "%s: %s (variant %s)", what, why, label);
+}
+
+static void dset_label(const dset *d, const uint32_t wg[3], char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < d->n && len + 1 < cap; i++) {
+        const dset_item *it = &d->items[i];
+        bfmt(buf + len, cap - len, "%s%s%s%s", len ? "," : "", it->name, it->value[0] ? "=" : "",
+             it->value);
+        len += strlen(buf + len);
+    }
+    if (wg && wg[0] && len + 1 < cap) {
+        char w[48];
+        bj_wg_text(wg, w, sizeof w);
+        bfmt(buf + len, cap - len, "%swg=%s", len ? " " : "", w);
+    }
+    if (!buf[0])
+        bfmt(buf, cap, "(no defines)");
+}
+
+/* --- options ---------------------------------------------------------- */
+
+typedef struct obuf {
+    char *p;
+    size_t len, cap;
+    int failed;
+} obuf;
+
+static void ob_add(obuf *b, const char *s)
+{
+    size_t n = strlen(s);
+    if (b->failed || b->len + n + 2 > OPTION_MAX) {
+        b->failed = 1;
+        return;
+    }
+    if (b->len + n + 2 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n + 2)
+            cap *= 2;
+        char *g = realloc(b->p, cap);
+        if (!g) {
+            b->failed = 1;
+            return;
+        }
+        b->p = g;
+        b->cap = cap;
+    }
+    if (b->len)
+        b->p[b->len++] = ' ';
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+    return strcmp(((const dset_item *)a)->name, ((const dset_item *)b)->name);
+}
+
+/* --- one program ------------------------------------------------------ */
+
+typedef struct program {
+    const char *name;
+    const char *const *files;
+    size_t n_files;
+    sf_result folded;
+    char *source_name;
+} program;
+
+static int matches_default(const plan *p, const dset *d, const uint32_t wg[3])
+{
+    for (size_t k = 0; k < p->n_defaults; k++) {
+        const dv_variant *dv = &p->defaults[k];
+        size_t i;
+        for (i = 0; i < dv->n; i++) {
+            const dv_item *it = &dv->items[i];
+            if (strcmp(it->name, "WG") == 0) {
+                char w[48];
+                bj_wg_text(wg, w, sizeof w);
+                if (!it->value || strcmp(it->value, w) != 0)
+                    break;
+                continue;
+            }
+            size_t j = 0;
+            while (j < d->n && strcmp(d->items[j].name, it->name) != 0)
+                j++;
+            if (j == d->n || strcmp(d->items[j].value, it->value ? it->value : "") != 0)
+                break;
+        }
+        if (i == dv->n)
+            return 1;
+    }
+    return 0;
+}
+
+/* Makes the job of one complete variant (defines and derives in d). */
+static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], bj_list *out)
+{
+    if (p->n_made >= DJ_MAX_VARIANTS)
+        return usage(p, "more than %d variants: narrow the -D lists or add --where",
+                     DJ_MAX_VARIANTS);
+    dset sorted = *d;
+    sorted.items = malloc((d->n ? d->n : 1) * sizeof *sorted.items);
+    if (!sorted.items)
+        return failure(p, "out of memory");
+    memcpy(sorted.items, d->items, d->n * sizeof *d->items);
+    qsort(sorted.items, d->n, sizeof *sorted.items, cmp_item);
+    /* The same define set twice (explicit variants that overlap): once. */
+    for (size_t i = 0; i < out->n; i++) {
+        const build_job *o = &out->jobs[i];
+        if (strcmp(o->entry_name, pr->name) != 0 || o->n_defines != d->n ||
+            memcmp(o->wg, wg, sizeof o->wg) != 0)
+            continue;
+        size_t k = 0;
+        while (k < d->n && strcmp(o->defines[k].name, sorted.items[k].name) == 0 &&
+               strcmp(o->defines[k].value, sorted.items[k].value) == 0)
+            k++;
+        if (k == d->n) {
+            free(sorted.items);
+            return 0;
+        }
+    }
+    obuf ob = {0};
+    for (size_t i = 0; i < d->n; i++) {
+        const dset_item *it = &sorted.items[i];
+        size_t n = strlen(it->name) + strlen(it->value) + 4;
+        char *opt = malloc(n);
+        if (!opt) {
+            ob.failed = 1;
+            break;
+        }
+        snprintf(opt, n, "-D%s%s%s", it->name, it->value[0] ? "=" : "", it->value);
+        ob_add(&ob, opt);
+        free(opt);
+    }
+    if (p->s->wg_defines && wg[0]) {
+        static const char *const axis[3] = {"X", "Y", "Z"};
+        for (int k = 0; k < 3; k++) {
+            if (k > 0 && wg[k] == 0)
+                break;
+            char opt[64];
+            snprintf(opt, sizeof opt, "-DWG_%s=%u", axis[k], (unsigned)(wg[k] ? wg[k] : 1));
+            ob_add(&ob, opt);
+        }
+    }
+    if (p->s->options && p->s->options[0])
+        ob_add(&ob, p->s->options);
+    if (!ob.p && !ob.failed)
+        ob_add(&ob, "");
+    build_job *j = ob.failed ? NULL : bj_list_add(out);
+    if (!j) {
+        free(sorted.items);
+        free(ob.p);
+        return failure(p, "out of memory");
+    }
+    const char **names = malloc((d->n ? d->n : 1) * sizeof *names);
+    const char **values = malloc((d->n ? d->n : 1) * sizeof *values);
+    int bad = !names || !values;
+    for (size_t i = 0; !bad && i < d->n; i++) {
+        names[i] = sorted.items[i].name;
+        values[i] = sorted.items[i].value;
+    }
+    j->options = ob.p;
+    j->entry_name = strdup(pr->name);
+    j->program_entry = 1;
+    j->family = strdup("");
+    j->entry_flags = matches_default(p, d, wg) ? CLCPACK_ENTRY_DEFAULT : 0;
+    j->source_name = strdup(pr->source_name);
+    j->source = malloc(pr->folded.len + 1);
+    j->source_size = pr->folded.len;
+    j->check = strdup("");
+    memcpy(j->wg, wg, sizeof j->wg);
+    j->kernels = calloc(p->s->n_kernels ? p->s->n_kernels : 1, sizeof *j->kernels);
+    bad |= !j->entry_name || !j->family || !j->source_name || !j->source || !j->check ||
+           !j->kernels || bj_set_defines(j, names, values, d->n) != 0;
+    if (!bad) {
+        memcpy(j->source, pr->folded.text, pr->folded.len + 1);
+        for (size_t k = 0; k < p->s->n_kernels && !bad; k++) {
+            j->kernels[k] = strdup(p->s->kernels[k]);
+            bad = !j->kernels[k];
+            j->n_kernels = k + 1;
+        }
+    }
+    free(names);
+    free(values);
+    free(sorted.items);
+    if (bad)
+        return failure(p, "out of memory");
+    p->n_made++;
+    return 0;
+}
+
+/* Derives, constraints and work-groups of one define set. */
+static int finish_set(plan *p, program *pr, dset *d, bj_list *out)
+{
+    char label[1024];
+    size_t base = d->n;
+    dset_clear_owned(d);
+    d->owned = calloc(p->n_derives ? p->n_derives : 1, sizeof *d->owned);
+    if (!d->owned)
+        return failure(p, "out of memory");
+    for (size_t i = 0; i < p->n_derives; i++) {
+        dset_label(d, NULL, label, sizeof label);
+        char what[EXPR_TEXT_MAX + 64];
+        bfmt(what, sizeof what, "--derive '%s=%s'", p->derives[i].name, p->derives[i].expr);
+        int64_t v;
+        int rc = eval_in(p, d, what, p->derives[i].expr, &v, label);
+        if (rc)
+            return rc;
+        char num[32];
+        snprintf(num, sizeof num, "%" PRId64, v);
+        d->owned[d->n_owned] = strdup(num);
+        if (!d->owned[d->n_owned])
+            return failure(p, "out of memory");
+        if (dset_put(d, p->derives[i].name, d->owned[d->n_owned++], 1) != 0)
+            return failure(p, "out of memory");
+    }
+    dset_label(d, NULL, label, sizeof label);
+    for (size_t i = 0; i < p->s->n_wheres; i++) {
+        char what[EXPR_TEXT_MAX + 32];
+        bfmt(what, sizeof what, "--where '%s'", p->s->wheres[i]);
+        int64_t v;
+        int rc = eval_in(p, d, what, p->s->wheres[i], &v, label);
+        if (rc)
+            return rc;
+        if (!v) {
+            p->skipped_by[i]++;
+            d->n = base;
+            return 0;
+        }
+    }
+    int rc = 0;
+    if (p->wg_is_expr) {
+        uint32_t wg[3] = {0, 0, 0};
+        for (size_t k = 0; k < p->wg_dims; k++) {
+            char what[EXPR_TEXT_MAX + 32];
+            bfmt(what, sizeof what, "--wg '%s'", p->s->wg);
+            int64_t v;
+            rc = eval_in(p, d, what, p->wg_expr[k], &v, label);
+            if (rc)
+                break;
+            if (v < 1 || v > WG_DIM_MAX) {
+                rc = usage(p, "--wg '%s': dimension %zu is %" PRId64 " in variant %s (1 to %d)",
+                           p->s->wg, k + 1, v, label, WG_DIM_MAX);
+                break;
+            }
+            wg[k] = (uint32_t)v;
+        }
+        if (!rc) {
+            for (size_t k = p->wg_dims; k < 3; k++)
+                wg[k] = 1;
+            rc = add_job(p, pr, d, wg, out);
+        }
+    } else if (p->wg_list.n) {
+        for (size_t w = 0; w < p->wg_list.n && !rc; w++) {
+            uint32_t wg[3];
+            for (int k = 0; k < 3; k++) {
+                long x = p->wg_list.values[w].v[k];
+                wg[k] = (uint32_t)(x < 1 ? 1 : x);
+            }
+            rc = add_job(p, pr, d, wg, out);
+        }
+    } else {
+        const uint32_t none[3] = {0, 0, 0};
+        rc = add_job(p, pr, d, none, out);
+    }
+    d->n = base;
+    return rc;
+}
+
+/* The product of the axes from `axis` on, those not fixed by the set. */
+static int product(plan *p, program *pr, dset *d, size_t axis, bj_list *out)
+{
+    while (axis < p->n_axes) {
+        const dv_define *a = &p->axes[axis];
+        size_t k = 0;
+        while (k < d->n && strcmp(d->items[k].name, a->name) != 0)
+            k++;
+        if (k == d->n)
+            break;
+        axis++; /* given by the explicit variant */
+    }
+    if (axis == p->n_axes)
+        return finish_set(p, pr, d, out);
+    const dv_define *a = &p->axes[axis];
+    size_t base = d->n;
+    if (a->bare) {
+        if (dset_put(d, a->name, "", 0) != 0)
+            return failure(p, "out of memory");
+        int rc = product(p, pr, d, axis + 1, out);
+        d->n = base;
+        return rc;
+    }
+    for (size_t i = 0; i < a->n_values; i++) {
+        if (dset_put(d, a->name, a->values[i], 0) != 0)
+            return failure(p, "out of memory");
+        int rc = product(p, pr, d, axis + 1, out);
+        d->n = base;
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* --- parsing ------------------------------------------------------------ */
+
+/* A value of digits, 'x' and commas only is a list of sizes. */
+static int is_size_list(const char *s) { return s[strspn(s, "0123456789x, ")] == '\0'; }
+
+/* --wg: numbers only ("16x16,8x8", "64,128") is a list of sizes; a value
+ * naming a define ("TS,TS/WPT", "BLOCK_SIZE") is one expression per
+ * dimension. */
+static int parse_wg(plan *p)
+{
+    const char *s = p->s->wg;
+    if (!s)
+        return 0;
+    if (is_size_list(s)) {
+        char why[VL_ERR_MAX];
+        if (vl_parse_wgs(s, &p->wg_list, why) != 0)
+            return usage(p, "--wg '%s': %s", s, why);
+        return 0;
+    }
+    p->wg_is_expr = 1;
+    const char *start = s;
+    int depth = 0;
+    for (const char *c = s;; c++) {
+        if (*c == '(')
+            depth++;
+        else if (*c == ')')
+            depth--;
+        if ((*c == ',' && depth == 0) || *c == '\0') {
+            if (p->wg_dims == 3)
+                return usage(p, "--wg '%s': more than 3 dimensions", s);
+            size_t n = (size_t)(c - start);
+            char *e = malloc(n + 1);
+            if (!e)
+                return failure(p, "out of memory");
+            memcpy(e, start, n);
+            e[n] = '\0';
+            p->wg_expr[p->wg_dims++] = e;
+            char why[EXPR_ERR_MAX];
+            if (!e[0] || expr_eval(e, EXPR_CHECK, NULL, NULL, NULL, why, sizeof why) != 0)
+                return usage(p, "--wg '%s': dimension %zu: %s", s, p->wg_dims,
+                             e[0] ? why : "empty");
+            if (!*c)
+                break;
+            start = c + 1;
+        }
+    }
+    return 0;
+}
+
+/* Every name an expression uses is a -D, a --variant name or an earlier
+ * derive; known names are collected here. */
+typedef struct names_ctx {
+    const plan *p;
+    size_t derives_before;
+    const char *missing;
+    size_t missing_len;
+} names_ctx;
+
+static int name_known(void *ctx, const char *name, size_t len)
+{
+    names_ctx *c = ctx;
+    const plan *p = c->p;
+    for (size_t i = 0; i < p->n_axes; i++)
+        if (macro_len(p->axes[i].name) == len && memcmp(p->axes[i].name, name, len) == 0)
+            return 0;
+    for (size_t v = 0; v < p->n_variants; v++)
+        for (size_t i = 0; i < p->variants[v].n; i++) {
+            const char *n = p->variants[v].items[i].name;
+            if (macro_len(n) == len && memcmp(n, name, len) == 0)
+                return 0;
+        }
+    for (size_t i = 0; i < c->derives_before; i++)
+        if (strlen(p->derives[i].name) == len && memcmp(p->derives[i].name, name, len) == 0)
+            return 0;
+    c->missing = name;
+    c->missing_len = len;
+    return 1;
+}
+
+static int check_names(plan *p, const char *what, const char *text, size_t derives_before)
+{
+    names_ctx c = {p, derives_before, NULL, 0};
+    char why[EXPR_ERR_MAX];
+    int rc = expr_names(text, name_known, &c, why, sizeof why);
+    if (rc < 0)
+        return usage(p, "%s: %s", what, why);
+    if (rc > 0)
+        return usage(p, "%s: %.*s is not a define (-D, --variant) or an earlier --derive", what,
+                     (int)c.missing_len, c.missing);
+    return 0;
+}
+
+static int parse_all(plan *p)
+{
+    const dj_spec *s = p->s;
+    char why[DV_ERR_MAX];
+    p->axes = calloc(s->n_defines ? s->n_defines : 1, sizeof *p->axes);
+    p->variants = calloc(s->n_variants ? s->n_variants : 1, sizeof *p->variants);
+    p->defaults = calloc(s->n_defaults ? s->n_defaults : 1, sizeof *p->defaults);
+    p->derives = calloc(s->n_derives ? s->n_derives : 1, sizeof *p->derives);
+    p->skipped_by = calloc(s->n_wheres ? s->n_wheres : 1, sizeof *p->skipped_by);
+    if (!p->axes || !p->variants || !p->defaults || !p->derives || !p->skipped_by)
+        return failure(p, "out of memory");
+    for (size_t i = 0; i < s->n_defines; i++) {
+        if (dv_parse_define(s->defines[i], &p->axes[i], why, sizeof why) != 0)
+            return usage(p, "%s", why);
+        p->n_axes = i + 1;
+        for (size_t k = 0; k < i; k++)
+            if (macro_len(p->axes[k].name) == macro_len(p->axes[i].name) &&
+                memcmp(p->axes[k].name, p->axes[i].name, macro_len(p->axes[i].name)) == 0)
+                return usage(p, "-D %s: %.*s is already given by -D %s", s->defines[i],
+                             (int)macro_len(p->axes[i].name), p->axes[i].name, s->defines[k]);
+    }
+    for (size_t i = 0; i < s->n_variants; i++) {
+        if (dv_parse_variant(s->variants[i], &p->variants[i], why, sizeof why) != 0)
+            return usage(p, "%s", why);
+        p->n_variants = i + 1;
+    }
+    for (size_t i = 0; i < s->n_defaults; i++) {
+        if (dv_parse_variant(s->defaults[i], &p->defaults[i], why, sizeof why) != 0)
+            return usage(p, "--default: %s", why);
+        p->n_defaults = i + 1;
+    }
+    for (size_t i = 0; i < s->n_derives; i++) {
+        if (dv_parse_derive(s->derives[i], &p->derives[i], why, sizeof why) != 0)
+            return usage(p, "%s", why);
+        p->n_derives = i + 1;
+    }
+    for (size_t i = 0; i < s->n_derives; i++) {
+        char what[EXPR_TEXT_MAX + 64];
+        bfmt(what, sizeof what, "--derive '%s'", s->derives[i]);
+        int rc = check_names(p, what, p->derives[i].expr, i);
+        if (rc)
+            return rc;
+    }
+    for (size_t i = 0; i < s->n_wheres; i++) {
+        char what[EXPR_TEXT_MAX + 64];
+        bfmt(what, sizeof what, "--where '%s'", s->wheres[i]);
+        int rc = check_names(p, what, s->wheres[i], p->n_derives);
+        if (rc)
+            return rc;
+    }
+    int rc = parse_wg(p);
+    if (rc)
+        return rc;
+    for (size_t k = 0; k < p->wg_dims; k++) {
+        char what[EXPR_TEXT_MAX + 64];
+        bfmt(what, sizeof what, "--wg '%s'", s->wg);
+        rc = check_names(p, what, p->wg_expr[k], p->n_derives);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* "sobel" of "src/sobel.cl": the file name without folders and extension. */
+static char *program_name_of(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strcspn(base, ".");
+    if (n == 0)
+        n = strlen(base);
+    char *name = malloc(n + 1);
+    if (name) {
+        memcpy(name, base, n);
+        name[n] = '\0';
+    }
+    return name;
+}
+
+/* The folder of a path ("." for none), malloc'd. */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return strdup(".");
+    if (slash == path)
+        return strdup("/");
+    size_t n = (size_t)(slash - path);
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, path, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+static int fold_program(plan *p, program *pr)
+{
+    const dj_spec *s = p->s;
+    size_t n_roots = pr->n_files + s->n_includes + 1;
+    char **roots = calloc(n_roots, sizeof *roots);
+    if (!roots)
+        return failure(p, "out of memory");
+    size_t nr = 0;
+    int oom = 0;
+    for (size_t i = 0; i < pr->n_files && !oom; i++)
+        oom = !(roots[nr++] = dir_of(pr->files[i]));
+    for (size_t i = 0; i < s->n_includes && !oom; i++)
+        oom = !(roots[nr++] = strdup(s->includes[i]));
+    if (!oom)
+        oom = !(roots[nr++] = strdup("."));
+    int rc = 0;
+    if (oom) {
+        rc = failure(p, "out of memory");
+    } else {
+        sf_options o;
+        memset(&o, 0, sizeof o);
+        o.sources = pr->files;
+        o.n_sources = pr->n_files;
+        o.include_dirs = s->includes;
+        o.n_include_dirs = s->n_includes;
+        o.roots = (const char *const *)roots;
+        o.n_roots = nr;
+        o.roots_what = "the sources' folders, the -I folders and the current folder";
+        o.line_at_start = 1;
+        char why[SF_ERR_MAX];
+        if (sf_fold(&o, &pr->folded, why, sizeof why) != 0) {
+            /* The message names the file; a program of several names itself too. */
+            if (pr->n_files > 1)
+                rc = failure(p, "program %s: %s", pr->name, why);
+            else
+                rc = failure(p, "%s", why);
+        }
+    }
+    for (size_t i = 0; i < nr; i++)
+        free(roots[i]);
+    free(roots);
+    if (rc)
+        return rc;
+    /* The source table's name: the files, joined. */
+    size_t len = 1;
+    for (size_t i = 0; i < pr->n_files; i++)
+        len += strlen(pr->files[i]) + 1;
+    pr->source_name = malloc(len);
+    if (!pr->source_name)
+        return failure(p, "out of memory");
+    pr->source_name[0] = '\0';
+    for (size_t i = 0; i < pr->n_files; i++) {
+        if (i)
+            strcat(pr->source_name, "+");
+        strcat(pr->source_name, pr->files[i]);
+    }
+    return 0;
+}
+
+static int make_program(plan *p, program *pr, bj_list *out)
+{
+    int rc = fold_program(p, pr);
+    if (rc)
+        return rc;
+    dset d = {0};
+    if (p->n_variants == 0) {
+        rc = product(p, pr, &d, 0, out);
+    } else {
+        for (size_t v = 0; v < p->n_variants && !rc; v++) {
+            d.n = 0;
+            const dv_variant *dv = &p->variants[v];
+            for (size_t i = 0; i < dv->n && !rc; i++)
+                if (dset_put(&d, dv->items[i].name, dv->items[i].value ? dv->items[i].value : "",
+                             0) != 0)
+                    rc = failure(p, "out of memory");
+            if (!rc)
+                rc = product(p, pr, &d, 0, out);
+        }
+    }
+    dset_free(&d);
+    return rc;
+}
+
+static void free_plan(plan *p)
+{
+    for (size_t i = 0; i < p->n_axes; i++)
+        dv_define_free(&p->axes[i]);
+    for (size_t i = 0; i < p->n_variants; i++)
+        dv_variant_free(&p->variants[i]);
+    for (size_t i = 0; i < p->n_defaults; i++)
+        dv_variant_free(&p->defaults[i]);
+    for (size_t i = 0; i < p->n_derives; i++)
+        dv_derive_free(&p->derives[i]);
+    free(p->axes);
+    free(p->variants);
+    free(p->defaults);
+    free(p->derives);
+    free(p->skipped_by);
+    for (size_t k = 0; k < p->wg_dims; k++)
+        free(p->wg_expr[k]);
+}
+
+static int valid_program_name(const char *s, size_t n)
+{
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-' || c == '.'))
+            return 0;
+    }
+    return 1;
+}
+
+/* Splits "NAME=a.h,b.cl" into pr (strings malloc'd into *owned). */
+static int parse_program(plan *p, const char *arg, program *pr, char ***owned, size_t *n_owned)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || !valid_program_name(arg, (size_t)(eq - arg)))
+        return usage(p, "--program '%s': expected NAME=FILE1,FILE2 with NAME of letters, "
+                        "digits, '_', '-' and '.'",
+                     arg);
+    size_t count = 1;
+    for (const char *c = eq + 1; *c; c++)
+        count += *c == ',';
+    char **parts = calloc(count + 1, sizeof *parts);
+    if (!parts)
+        return failure(p, "out of memory");
+    parts[0] = malloc((size_t)(eq - arg) + 1);
+    if (!parts[0]) {
+        free(parts);
+        return failure(p, "out of memory");
+    }
+    memcpy(parts[0], arg, (size_t)(eq - arg));
+    parts[0][eq - arg] = '\0';
+    const char *start = eq + 1;
+    size_t n = 1;
+    for (const char *c = start;; c++) {
+        if (*c != ',' && *c)
+            continue;
+        size_t len = (size_t)(c - start);
+        if (len == 0) {
+            for (size_t i = 0; i < n; i++)
+                free(parts[i]);
+            free(parts);
+            return usage(p, "--program '%s': an empty file name", arg);
+        }
+        parts[n] = malloc(len + 1);
+        if (!parts[n]) {
+            for (size_t i = 0; i < n; i++)
+                free(parts[i]);
+            free(parts);
+            return failure(p, "out of memory");
+        }
+        memcpy(parts[n], start, len);
+        parts[n][len] = '\0';
+        n++;
+        if (!*c)
+            break;
+        start = c + 1;
+    }
+    pr->name = parts[0];
+    pr->files = (const char *const *)(parts + 1);
+    pr->n_files = n - 1;
+    *owned = parts;
+    *n_owned = n;
+    return 0;
+}
+
+int dj_make(const dj_spec *s, bj_list *out, char err[DJ_ERR_MAX])
+{
+    plan p;
+    memset(&p, 0, sizeof p);
+    p.s = s;
+    p.err = err;
+    err[0] = '\0';
+    size_t n_prog = s->n_files + s->n_programs;
+    program *progs = calloc(n_prog ? n_prog : 1, sizeof *progs);
+    char ***owned = calloc(n_prog ? n_prog : 1, sizeof *owned);
+    size_t *n_owned = calloc(n_prog ? n_prog : 1, sizeof *n_owned);
+    char **names = calloc(n_prog ? n_prog : 1, sizeof *names);
+    int rc = 0;
+    if (!progs || !owned || !n_owned || !names)
+        rc = failure(&p, "out of memory");
+    if (!rc && n_prog == 0)
+        rc = usage(&p, "no source file given");
+    if (!rc)
+        rc = parse_all(&p);
+    for (size_t i = 0; i < s->n_files && !rc; i++) {
+        names[i] = program_name_of(s->files[i]);
+        if (!names[i]) {
+            rc = failure(&p, "out of memory");
+            break;
+        }
+        progs[i].name = names[i];
+        progs[i].files = &s->files[i];
+        progs[i].n_files = 1;
+    }
+    for (size_t i = 0; i < s->n_programs && !rc; i++)
+        rc = parse_program(&p, s->programs[i], &progs[s->n_files + i], &owned[i], &n_owned[i]);
+    for (size_t i = 0; i < n_prog && !rc; i++)
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(progs[i].name, progs[k].name) == 0) {
+                rc = usage(&p, "two programs are named %s (%s and %s): name one with --program "
+                               "NAME=FILE",
+                           progs[i].name, progs[k].files[0], progs[i].files[0]);
+                break;
+            }
+    for (size_t i = 0; i < n_prog && !rc; i++)
+        rc = make_program(&p, &progs[i], out);
+    /* Notes: what the constraints skipped. */
+    for (size_t i = 0; i < s->n_wheres && !rc; i++) {
+        if (!p.skipped_by[i])
+            continue;
+        char line[EXPR_TEXT_MAX + 128];
+        bfmt(line, sizeof line, "note: --where '%s' skipped %zu variant%s\n", s->wheres[i],
+             p.skipped_by[i], p.skipped_by[i] == 1 ? "" : "s");
+        size_t old = out->notes ? strlen(out->notes) : 0;
+        char *g = realloc(out->notes, old + strlen(line) + 1);
+        if (!g) {
+            rc = failure(&p, "out of memory");
+            break;
+        }
+        memcpy(g + old, line, strlen(line) + 1);
+        out->notes = g;
+    }
+    if (!rc && out->n == 0)
+        rc = usage(&p, "no variant is left to build (every one failed a --where)");
+    for (size_t i = 0; i < n_prog; i++) {
+        if (progs)
+            sf_result_free(&progs[i].folded);
+        if (progs)
+            free(progs[i].source_name);
+        if (names)
+            free(names[i]);
+    }
+    for (size_t i = 0; owned && i < s->n_programs; i++) {
+        for (size_t k = 0; k < n_owned[i]; k++)
+            free(owned[i][k]);
+        free(owned[i]);
+    }
+    free(progs);
+    free(owned);
+    free(n_owned);
+    free(names);
+    free_plan(&p);
+    return rc;
+}

@@ -1,0 +1,381 @@
+/* program_blocks.c — the manifest's program blocks (program_blocks.h). */
+#include "program_blocks.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bounded_fmt.h"
+
+#define MANIFEST_MAX (4L << 20)
+#define BLOCK_LINES_MAX 4096
+
+/* Strings a block owns, freed with it: the arrays of its dj_spec point
+ * into this list. */
+typedef struct pb_strings {
+    char **s;
+    size_t n, cap;
+} owned;
+
+typedef struct block_build {
+    pb_block *b;
+    owned strings;
+    const char **lists[9];
+    size_t *counts[9];
+} block_build;
+
+static char *keep(owned *o, const char *s, size_t n)
+{
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 32;
+        char **g = realloc(o->s, cap * sizeof *g);
+        if (!g)
+            return NULL;
+        o->s = g;
+        o->cap = cap;
+    }
+    char *c = malloc(n + 1);
+    if (!c)
+        return NULL;
+    memcpy(c, s, n);
+    c[n] = '\0';
+    o->s[o->n++] = c;
+    return c;
+}
+
+static int fail(char *err, const char *fmt, ...) BFMT_PRINTF(2, 3);
+static int fail(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, PB_ERR_MAX, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Reads the manifest: a regular file, never blocking on a FIFO. */
+static char *read_manifest(const char *path, size_t *len, char *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MANIFEST_MAX) {
+        close(fd);
+        fail(err, "%s: not a regular file of at most %ld bytes", path, MANIFEST_MAX);
+        return NULL;
+    }
+    char *text = malloc((size_t)st.st_size + 1);
+    size_t got = 0;
+    while (text && got < (size_t)st.st_size) {
+        ssize_t r = read(fd, text + got, (size_t)st.st_size - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (!text) {
+        fail(err, "%s: out of memory", path);
+        return NULL;
+    }
+    text[got] = '\0';
+    *len = got;
+    return text;
+}
+
+/* "dir/path", or path as it is when absolute. */
+static char *join(owned *o, const char *dir, const char *path, size_t n)
+{
+    if (path[0] == '/' || !dir[0] || strcmp(dir, ".") == 0)
+        return keep(o, path, n);
+    size_t dl = strlen(dir);
+    char *buf = malloc(dl + 1 + n + 1);
+    if (!buf)
+        return NULL;
+    memcpy(buf, dir, dl);
+    buf[dl] = '/';
+    memcpy(buf + dl + 1, path, n);
+    buf[dl + 1 + n] = '\0';
+    char *k = keep(o, buf, dl + 1 + n);
+    free(buf);
+    return k;
+}
+
+enum { L_FILES, L_PROGRAMS, L_DEFINES, L_DERIVES, L_WHERES, L_VARIANTS, L_DEFAULTS, L_INCLUDES,
+       L_KERNELS };
+
+static int push(block_build *bb, int list, const char *s)
+{
+    const char **arr = bb->lists[list];
+    size_t *n = bb->counts[list];
+    if (*n >= BLOCK_LINES_MAX)
+        return -1;
+    arr[(*n)++] = s;
+    return 0;
+}
+
+static int start_block(pb_list *out, block_build *bb, const char *name, int line)
+{
+    pb_block *g = realloc(out->blocks, (out->n + 1) * sizeof *g);
+    if (!g)
+        return -1;
+    out->blocks = g;
+    pb_block *b = &out->blocks[out->n++];
+    memset(b, 0, sizeof *b);
+    memset(bb, 0, sizeof *bb);
+    bb->b = b;
+    b->line = line;
+    b->name = strdup(name);
+    dj_spec *d = &b->spec;
+    const char ***arrs[9] = {&d->files,    &d->programs, &d->defines,  &d->derives, &d->wheres,
+                             &d->variants, &d->defaults, &d->includes, &d->kernels};
+    size_t *counts[9] = {&d->n_files,    &d->n_programs, &d->n_defines,  &d->n_derives,
+                         &d->n_wheres,   &d->n_variants, &d->n_defaults, &d->n_includes,
+                         &d->n_kernels};
+    for (int i = 0; i < 9; i++) {
+        *arrs[i] = calloc(BLOCK_LINES_MAX, sizeof **arrs[i]);
+        if (!*arrs[i])
+            return -1;
+        bb->lists[i] = *arrs[i];
+        bb->counts[i] = counts[i];
+    }
+    return b->name ? 0 : -1;
+}
+
+/* Removes the blanks around the first '=' ("RTS = TS / WPT" -> "RTS=TS / WPT"). */
+static char *derive_text(owned *o, const char *rest)
+{
+    const char *eq = strchr(rest, '=');
+    if (!eq)
+        return keep(o, rest, strlen(rest));
+    size_t nl = (size_t)(eq - rest);
+    while (nl && (rest[nl - 1] == ' ' || rest[nl - 1] == '\t'))
+        nl--;
+    const char *v = eq + 1;
+    while (*v == ' ' || *v == '\t')
+        v++;
+    size_t vl = strlen(v);
+    char *buf = malloc(nl + 1 + vl + 1);
+    if (!buf)
+        return NULL;
+    memcpy(buf, rest, nl);
+    buf[nl] = '=';
+    memcpy(buf + nl + 1, v, vl + 1);
+    char *k = keep(o, buf, nl + 1 + vl);
+    free(buf);
+    return k;
+}
+
+static int block_line(block_build *bb, const char *dir, const char *kw, const char *rest,
+                      char *err, const char *where)
+{
+    owned *o = &bb->strings;
+    dj_spec *d = &bb->b->spec;
+    int rc = 0;
+    if (strcmp(kw, "source") == 0 || strcmp(kw, "include") == 0) {
+        int list = kw[0] == 's' ? L_FILES : L_INCLUDES;
+        const char *p = rest;
+        while (*p && rc == 0) {
+            size_t n = strcspn(p, " \t");
+            char *path = join(o, dir, p, n);
+            rc = !path || push(bb, list, path) != 0;
+            p += n;
+            p += strspn(p, " \t");
+        }
+        if (!rest[0])
+            return fail(err, "%s: %s takes one or more paths", where, kw);
+    } else if (strcmp(kw, "options") == 0) {
+        if (d->options)
+            return fail(err, "%s: second options line", where);
+        d->options = keep(o, rest, strlen(rest));
+        rc = !d->options;
+    } else if (strcmp(kw, "wg") == 0) {
+        if (d->wg)
+            return fail(err, "%s: second wg line", where);
+        d->wg = keep(o, rest, strlen(rest));
+        rc = !d->wg;
+    } else if (strcmp(kw, "wg_defines") == 0) {
+        d->wg_defines = 1;
+    } else {
+        static const struct {
+            const char *kw;
+            int list;
+        } simple[] = {{"define", L_DEFINES},   {"where", L_WHERES},     {"variant", L_VARIANTS},
+                      {"default", L_DEFAULTS}, {"kernel", L_KERNELS}};
+        size_t i = 0;
+        while (i < sizeof simple / sizeof simple[0] && strcmp(simple[i].kw, kw) != 0)
+            i++;
+        if (strcmp(kw, "derive") == 0) {
+            char *t = derive_text(o, rest);
+            rc = !t || push(bb, L_DERIVES, t) != 0;
+        } else if (i < sizeof simple / sizeof simple[0]) {
+            if (!rest[0])
+                return fail(err, "%s: %s takes a value", where, kw);
+            char *t = keep(o, rest, strlen(rest));
+            rc = !t || push(bb, simple[i].list, t) != 0;
+        } else {
+            return fail(err,
+                        "%s: unknown keyword '%s' in a program block (source, include, options, "
+                        "define, derive, where, wg, variant, default, kernel, wg_defines, end)",
+                        where, kw);
+        }
+    }
+    return rc ? fail(err, "%s: out of memory or more than %d lines of one kind", where,
+                     BLOCK_LINES_MAX)
+              : 0;
+}
+
+/* The program line NAME=files the direct planner takes. */
+static int finish_block(block_build *bb, char *err, const char *where)
+{
+    pb_block *b = bb->b;
+    dj_spec *d = &b->spec;
+    if (d->n_files == 0)
+        return fail(err, "%s: program %s has no source line", where, b->name);
+    size_t len = strlen(b->name) + 2;
+    for (size_t i = 0; i < d->n_files; i++)
+        len += strlen(d->files[i]) + 1;
+    char *line = malloc(len);
+    if (!line)
+        return fail(err, "out of memory");
+    snprintf(line, len, "%s=", b->name);
+    for (size_t i = 0; i < d->n_files; i++) {
+        strcat(line, d->files[i]);
+        if (i + 1 < d->n_files)
+            strcat(line, ",");
+    }
+    char *k = keep(&bb->strings, line, strlen(line));
+    free(line);
+    if (!k)
+        return fail(err, "out of memory");
+    d->programs[0] = k;
+    d->n_programs = 1;
+    d->n_files = 0; /* the files are the program's, not programs of their own */
+    b->strings = malloc(sizeof *b->strings);
+    if (!b->strings)
+        return fail(err, "out of memory");
+    *b->strings = bb->strings;
+    memset(&bb->strings, 0, sizeof bb->strings);
+    return 0;
+}
+
+static int valid_name(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+              *s == '_' || *s == '-' || *s == '.'))
+            return 0;
+    return 1;
+}
+
+int pb_load(const char *dir, pb_list *out, char err[PB_ERR_MAX])
+{
+    memset(out, 0, sizeof *out);
+    char path[4096];
+    bfmt(path, sizeof path, "%s/manifest.txt", dir);
+    size_t len;
+    char *text = read_manifest(path, &len, err);
+    if (!text)
+        return -1;
+    block_build bb;
+    memset(&bb, 0, sizeof bb);
+    int in_block = 0, in_kernel = 0, line_no = 0, rc = 0;
+    for (char *p = text; rc == 0 && p < text + len;) {
+        line_no++;
+        char *nl = memchr(p, '\n', (size_t)(text + len - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(text + len - p);
+        char *line = strndup(p, n);
+        p += n + (nl ? 1 : 0);
+        if (!line) {
+            rc = fail(err, "out of memory");
+            break;
+        }
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        for (char *c = line; *c; c++)
+            if (*c == '\t' || *c == '\r')
+                *c = ' ';
+        char *kw = line + strspn(line, " ");
+        size_t kl = strcspn(kw, " ");
+        char *rest = kw + kl;
+        rest += strspn(rest, " ");
+        size_t rl = strlen(rest);
+        while (rl && rest[rl - 1] == ' ')
+            rest[--rl] = '\0';
+        kw[kl] = '\0';
+        char where[4200];
+        bfmt(where, sizeof where, "%s:%d", path, line_no);
+        if (!*kw) {
+            free(line);
+            continue;
+        }
+        if (in_kernel) {
+            in_kernel = strcmp(kw, "end") != 0;
+        } else if (!in_block && strcmp(kw, "kernel") == 0) {
+            in_kernel = 1;
+        } else if (!in_block && strcmp(kw, "program") == 0) {
+            if (!valid_name(rest))
+                rc = fail(err, "%s: program takes a name of letters, digits, '_', '-', '.'",
+                          where);
+            else if (start_block(out, &bb, rest, line_no) != 0)
+                rc = fail(err, "out of memory");
+            else
+                in_block = 1;
+        } else if (in_block && strcmp(kw, "end") == 0) {
+            rc = finish_block(&bb, err, where);
+            in_block = 0;
+        } else if (in_block) {
+            rc = block_line(&bb, dir, kw, rest, err, where);
+        }
+        free(line);
+    }
+    if (rc == 0 && in_block)
+        rc = fail(err, "%s:%d: program %s has no end", path, bb.b->line, bb.b->name);
+    free(text);
+    if (bb.strings.s) {
+        for (size_t i = 0; i < bb.strings.n; i++)
+            free(bb.strings.s[i]);
+        free(bb.strings.s);
+    }
+    if (rc != 0)
+        pb_free(out);
+    return rc;
+}
+
+void pb_free(pb_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        pb_block *b = &l->blocks[i];
+        dj_spec *d = &b->spec;
+        if (b->strings) {
+            for (size_t k = 0; k < b->strings->n; k++)
+                free(b->strings->s[k]);
+            free(b->strings->s);
+            free(b->strings);
+        }
+        free((void *)d->files);
+        free((void *)d->programs);
+        free((void *)d->defines);
+        free((void *)d->derives);
+        free((void *)d->wheres);
+        free((void *)d->variants);
+        free((void *)d->defaults);
+        free((void *)d->includes);
+        free((void *)d->kernels);
+        free(b->name);
+    }
+    free(l->blocks);
+    memset(l, 0, sizeof *l);
+}
