@@ -44,8 +44,17 @@ BENCH_COMMON_OBJ := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard tests/bench/common
 
 SONAME := libclcpack.so.0
 
+# The interposer (preload/, docs/RECORD.md) that clc-pack record/run load into
+# unmodified applications with LD_PRELOAD. It links no OpenCL loader, and
+# exports only the OpenCL calls it wraps (preload/exports.map): its copy of
+# libclcpack stays private.
+PRELOAD_SRC := $(sort $(wildcard preload/*.c))
+PRELOAD_OBJ := $(PRELOAD_SRC:%.c=$(B)/pic/%.o)
+$(PRELOAD_OBJ): CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Ipreload
+$(B)/clc/cli/preload_launch.o: CPPFLAGS += -DCLCPACK_LIBDIR='"$(LIBDIR)"'
+
 .PHONY: all deps pack test bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
-all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so
+all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so
 
 # Installs missing Debian packages when root on a Debian-like system, else
 # prints the command to run and stops. Only `make deps`, `make pack` and
@@ -73,6 +82,11 @@ $(B)/libclcpack.so: $(LIB_OBJ)
 	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $(B)/$(SONAME) $^ $(LDLIBS_CL)
 	$(Q)ln -sf $(SONAME) $@
 
+$(B)/libclcpack-preload.so: $(PRELOAD_OBJ) $(B)/libclcpack.a preload/exports.map
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,--version-script=preload/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
+		$(PRELOAD_OBJ) $(B)/libclcpack.a -ldl -lz -lpthread -lm
+
 $(B)/libclc.a: $(CLC_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -90,6 +104,10 @@ $(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
+
+# The interposer's key code, tested on its own.
+$(B)/tests/test_rec_key: $(B)/pic/preload/sha256.o $(B)/pic/preload/rec_key.o
+$(B)/tests/test_rec_key: CPPFLAGS += -Ipreload
 
 # pack and test set up the machine first (deps), then build: a sub-make,
 # so that nothing compiles before the headers are there, even with -j.
@@ -162,6 +180,7 @@ install: all
 	install -m 644 $(B)/$(SONAME) $(DESTDIR)$(LIBDIR)/libclcpack.so.$(VERSION)
 	ln -sf libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libclcpack.so
+	install -m 755 $(B)/libclcpack-preload.so $(DESTDIR)$(LIBDIR)/libclcpack-preload.so
 	install -m 644 loader/clcpack.h $(DESTDIR)$(INCLUDEDIR)/clcpack.h
 	install -m 644 $(B)/clcpack.pc $(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc
 	install -m 644 man/clc-pack.1 $(DESTDIR)$(MANDIR)/man1/clc-pack.1
@@ -174,6 +193,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clc-pack $(DESTDIR)$(LIBDIR)/libclcpack.a \
 		$(DESTDIR)$(LIBDIR)/libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libclcpack.so $(DESTDIR)$(INCLUDEDIR)/clcpack.h \
+		$(DESTDIR)$(LIBDIR)/libclcpack-preload.so \
 		$(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc $(DESTDIR)$(MANDIR)/man1/clc-pack.1 \
 		$(DESTDIR)$(MANDIR)/man3/clcpack.3 $(DESTDIR)$(BASHCOMPDIR)/clc-pack
 	rm -f $(DESTDIR)$(CMAKEDIR)/clcpackConfig.cmake $(DESTDIR)$(CMAKEDIR)/clcpackConfigVersion.cmake \
@@ -193,7 +213,8 @@ test-sanitize:
 
 test-tsan:
 	$(Q)$(MAKE) --no-print-directory B=$(TSAN_B) CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
-		$(TSAN_B)/tests/test_loader_pocl
+		$(TSAN_B)/tests/test_loader_pocl $(TSAN_B)/tests/test_record_threads \
+		$(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so
 	$(Q)CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" sh scripts/sanitize.sh tsan $(TSAN_B)
 
 test-valgrind: all $(TEST_BIN)

@@ -7,7 +7,8 @@
 #
 # Environment (all optional):
 #   BENCH_DEVICE  device spec as for clc-pack --device (default: default)
-#   BENCH_PARTS   which parts, in order (default: "build size startup speed firstlaunch report")
+#   BENCH_PARTS   which parts, in order (default: "build size startup speed firstlaunch report";
+#                 "record" adds scripts/bench_record.sh, docs/RECORD.md)
 #   BENCH_PACK    use this pack instead of building one (skips "build")
 #   BENCH_JOBS    N of -jN (default: the number of cores)
 #   BENCH_SIZES   image sizes for the speed part (default: 512,1024,2048 on
@@ -138,11 +139,16 @@ run_report() {
     python3 scripts/bench_charts.py "$out" && python3 scripts/bench_tables.py "$out"
 }
 
+# Record and replay of unmodified applications (scripts/bench_record.sh).
+run_record() {
+    BENCH_OUT=$out sh scripts/bench_record.sh "$B"
+}
+
 start=$(now)
 for part in $PARTS; do
     case $part in
-    build | size | startup | speed | firstlaunch | report) ;;
-    *) die "unknown part '$part' in BENCH_PARTS (build size startup speed firstlaunch report)" ;;
+    build | size | startup | speed | firstlaunch | report | record) ;;
+    *) die "unknown part '$part' in BENCH_PARTS (build size startup speed firstlaunch report record)" ;;
     esac
     t0=$(now)
     l0=$(load)

@@ -111,4 +111,20 @@ cpu=${CPU_PACK:-$results/cpu.clcpack}
 $clc merge "$pack" "$cpu" -o "$results/merged.clcpack"
 $clc verify "$results/merged.clcpack" --load --device all | tail -n 3 | tee "$results/merged_verify.txt"
 
+step "record and replay an unmodified application on the GPU (docs/RECORD.md)"
+# Only NVIDIA's driver, so that the sample and the PyOpenCL script (when a
+# Python with pyopencl is there) take the GPU; record + replay (PTX and cubin
+# entries) checked, then timed with a cold driver cache.
+nv_only=$(mktemp -d)
+cp "$(grep -ls nvidia /etc/OpenCL/vendors/*.icd "${OCL_ICD_VENDORS:-/nonexistent}"/*.icd 2>/dev/null | head -n 1)" "$nv_only"/
+mkdir -p "$results/record"
+if OCL_ICD_VENDORS=$nv_only BENCH_OUT="$results/record" sh scripts/bench_record.sh build; then
+    OCL_ICD_VENDORS=$nv_only $clc record -o "$results/record/vadd.clcpack" --log -- \
+        sh -c 'd=$(mktemp -d) && cp tests/data/record/handsonopencl/*.c "$d" &&
+            cc -w -DCL_TARGET_OPENCL_VERSION=120 -o "$d/app" "$d"/*.c -lOpenCL && "$d/app"' || true
+    $clc list "$results/record/vadd.clcpack" | tee "$results/record/vadd_list.txt" || true
+else
+    echo "gpu_run: scripts/bench_record.sh failed (see above)"
+fi
+
 step "done: results in $results"

@@ -42,6 +42,10 @@ int main(int argc, char **argv)
         return cmd_merge(argc - 1, argv + 1);
     if (strcmp(cmd, "retarget") == 0)
         return cmd_retarget(argc - 1, argv + 1);
+    if (strcmp(cmd, "record") == 0)
+        return cmd_record(argc - 1, argv + 1);
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
     /* A source file first: packing your own kernels. */
     if (strchr(cmd, '.') || strchr(cmd, '/') || access(cmd, F_OK) == 0)
         return cmd_pack(argc, argv);
@@ -56,6 +60,6 @@ int main(int argc, char **argv)
         usage_pack(stdout);
         return EXIT_OK_STATUS;
     }
-    return cli_usage_error(NULL, "unknown command '%s' (commands: pack, list, verify, extract, embed, merge, retarget, best, tune-report)",
+    return cli_usage_error(NULL, "unknown command '%s' (commands: pack, list, verify, extract, embed, merge, retarget, record, run, best, tune-report)",
                            cmd);
 }

@@ -23,6 +23,8 @@ void usage_pack(FILE *f)
         "       clc-pack embed PACK -o FILE [--format asm|c] [--symbol NAME] [--header FILE.h]\n"
         "       clc-pack merge PACK... -o FILE\n"
         "       clc-pack retarget PACK [--nv-arch LIST] -o FILE\n"
+        "       clc-pack record -o FILE -- APP [ARGS...]\n"
+        "       clc-pack run PACK -- APP [ARGS...]\n"
         "       clc-pack best PACK --family F --width N [--device SPEC]\n"
         "       clc-pack tune-report PACK [--family F]\n"
         "       clc-pack --list-devices\n"
@@ -237,6 +239,46 @@ void usage_retarget(FILE *f)
           "  -h, --help       this text\n"
           "Exit status: 0, 1 on a damaged pack, no ptxas, or a file that cannot be\n"
           "written, 2 on a usage error.\n",
+          f);
+}
+
+void usage_record(FILE *f)
+{
+    fputs("Usage: clc-pack record -o FILE [--log] [--ptxas PATH] [--keep-captures DIR]\n"
+          "                       -- APP [ARGS...]\n"
+          "\n"
+          "Runs an unmodified OpenCL application with libclcpack-preload.so, which\n"
+          "captures every program it builds from source (source bytes, build options,\n"
+          "device, and the binary of the application's own build), then writes a pack\n"
+          "of them keyed by content (docs/RECORD.md). `clc-pack run FILE -- APP` then\n"
+          "serves those builds from the pack. Packs recorded on several machines join\n"
+          "with merge.\n"
+          "  -o FILE            the pack to write (written atomically)\n"
+          "  --log              CLCPACK_LOG=1: one line per program build on stderr\n"
+          "  --ptxas PATH       NVIDIA: assemble the PTX into cubins with this ptxas\n"
+          "                     (default: ptxas on $PATH or in /usr/local/cuda/bin)\n"
+          "  --keep-captures DIR  capture into DIR (existing) and keep the files\n"
+          "  -q, --quiet        no summary line; -v: one line per capture\n"
+          "  -h, --help         this text\n"
+          "Exit status: 0, 1 when nothing was built from source, the application\n"
+          "failed (the pack is still written) or FILE cannot be written, 2 on a usage\n"
+          "error.\n",
+          f);
+}
+
+void usage_run(FILE *f)
+{
+    fputs("Usage: clc-pack run PACK [--log] -- APP [ARGS...]\n"
+          "\n"
+          "Runs an unmodified OpenCL application with libclcpack-preload.so and\n"
+          "CLCPACK_PACK=PACK: a program whose exact source, options and device the\n"
+          "pack holds is made from the pack's binary instead of being compiled; any\n"
+          "other build goes to the driver untouched (docs/RECORD.md).\n"
+          "  --log       CLCPACK_LOG=1: one line per program build on stderr (served\n"
+          "              from the pack, or passed through and why)\n"
+          "  -h, --help  this text\n"
+          "Exit status: the application's; 1 when PACK cannot be opened or the\n"
+          "application cannot be started, 2 on a usage error.\n",
           f);
 }
 
