@@ -7,6 +7,7 @@
 #
 # Environment (all optional):
 #   BENCH_DEVICE  device spec as for clc-pack --device (default: default)
+#   BENCH_BUILD_JOBS  the -j values of the build part (default: "N 1", N the cores)
 #   BENCH_PARTS   which parts, in order (default: "build size startup speed firstlaunch report";
 #                 "record" adds scripts/bench_record.sh, docs/RECORD.md)
 #   BENCH_PACK    use this pack instead of building one (skips "build")
@@ -85,6 +86,7 @@ run_build() {
     rows=""
     js=$JOBS
     [ "$JOBS" -gt 1 ] && js="$JOBS 1"
+    js=${BENCH_BUILD_JOBS:-$js}
     for j in $js; do
         say "build: the default pack at -j$j (cold caches)"
         b0=$(now)
