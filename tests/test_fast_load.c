@@ -104,7 +104,8 @@ static int within(const clcpack_entry_info *e, const clcpack_key *key)
         size_t d = 0;
         while (d < e->define_count && strcmp(e->defines[d].name, key->defines[k].name) != 0)
             d++;
-        if (d == e->define_count || strcmp(e->defines[d].value, key->defines[k].value) != 0)
+        const char *v = key->defines[k].value ? key->defines[k].value : "";
+        if (d == e->define_count || strcmp(e->defines[d].value, v) != 0)
             return 0;
     }
     return 1;
