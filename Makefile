@@ -44,20 +44,31 @@ BENCH_COMMON_OBJ := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard tests/bench/common
 
 SONAME := libclcpack.so.0
 
+# The interposer (preload/, docs/RECORD.md) that clc-pack record/run load into
+# unmodified applications with LD_PRELOAD. It links no OpenCL loader, and
+# exports only the OpenCL calls it wraps (preload/exports.map): its copy of
+# libclcpack stays private.
+PRELOAD_SRC := $(sort $(wildcard preload/*.c))
+PRELOAD_OBJ := $(PRELOAD_SRC:%.c=$(B)/pic/%.o)
+$(PRELOAD_OBJ): CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Ipreload
+$(B)/clc/cli/preload_launch.o: CPPFLAGS += -DCLCPACK_LIBDIR='"$(LIBDIR)"'
+
 .PHONY: all deps pack test bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
-all: deps $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so
+all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so
 
 # Installs missing Debian packages when root on a Debian-like system, else
-# prints the command to run and stops.
+# prints the command to run and stops. Only `make deps`, `make pack` and
+# `make test` run it: `make` and `make install` need a C compiler, the
+# OpenCL headers, the ICD loader and zlib, and never install anything.
 deps:
 	$(Q)sh scripts/deps.sh
 
-$(B)/pic/%.o: %.c | deps
+$(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -DCLCPACK_BUILDING $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(DEPFLAGS) -c -o $@ $<
 
-$(B)/%.o: %.c | deps
+$(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
@@ -70,6 +81,11 @@ $(B)/libclcpack.so: $(LIB_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $(B)/$(SONAME) $^ $(LDLIBS_CL)
 	$(Q)ln -sf $(SONAME) $@
+
+$(B)/libclcpack-preload.so: $(PRELOAD_OBJ) $(B)/libclcpack.a preload/exports.map
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,--version-script=preload/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
+		$(PRELOAD_OBJ) $(B)/libclcpack.a -ldl -lz -lpthread -lm
 
 $(B)/libclc.a: $(CLC_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -84,19 +100,28 @@ $(B)/clc-pack: $(B)/clc/cli/main.o $(B)/libclc.a $(B)/libclcpack.a
 $(B)/libtestcommon.a: $(TEST_COMMON_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a | deps
+$(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
 
-PACK_DEVICE ?= default
-pack: all
-	$(Q)$(B)/clc-pack --device $(PACK_DEVICE)
+# The interposer's key code, tested on its own.
+$(B)/tests/test_rec_key: $(B)/pic/preload/sha256.o $(B)/pic/preload/rec_key.o
+$(B)/tests/test_rec_key: CPPFLAGS += -Ipreload
 
-test: all $(TEST_BIN)
+# pack and test set up the machine first (deps), then build: a sub-make,
+# so that nothing compiles before the headers are there, even with -j.
+# '+': under make -jN, clc-pack shares make's jobserver (docs/CLI.md).
+PACK_DEVICE ?= default
+pack: deps
+	$(Q)$(MAKE) --no-print-directory all
+	+$(Q)$(B)/clc-pack --device $(PACK_DEVICE)
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN)
 	$(Q)sh tests/run_tests.sh $(B)
 
-$(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a | deps
+$(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
@@ -147,33 +172,53 @@ INCLUDEDIR   ?= $(PREFIX)/include
 MANDIR       ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+CMAKEDIR     ?= $(LIBDIR)/cmake/clcpack
 VERSION := $(shell awk '/^.define CLCPACK_VERSION_(MAJOR|MINOR|PATCH) /{v = v s $$3; s = "."} END {print v}' loader/clcpack.h)
+
+# The path from folder $(1) to $(2) (both absolute), for files that find
+# each other wherever the installation is staged or moved.
+SIZEOF_POINTER = $(shell $(CC) -dM -E -x c /dev/null | awk '/__SIZEOF_POINTER__/ {print $$3}')
+relpath = $(shell realpath -m --relative-to='$(1)' '$(2)')
 
 # Regenerated on every install: the paths depend on PREFIX and LIBDIR.
 install: all
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 		pkgconfig/clcpack.pc.in >$(B)/clcpack.pc
+	$(Q)sed -e 's|@CMAKE_TO_BINDIR@|$(call relpath,$(CMAKEDIR),$(BINDIR))|g' \
+		-e 's|@CMAKE_TO_LIBDIR@|$(call relpath,$(CMAKEDIR),$(LIBDIR))|g' \
+		-e 's|@CMAKE_TO_INCLUDEDIR@|$(call relpath,$(CMAKEDIR),$(INCLUDEDIR))|g' \
+		-e 's|@VERSION@|$(VERSION)|g' -e 's|@SOVERSION@|$(SONAME:libclcpack.so.%=%)|g' \
+		cmake/clcpackConfig.cmake.in >$(B)/clcpackConfig.cmake
+	$(Q)sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(firstword $(subst ., ,$(VERSION)))|g' \
+		-e 's|@SIZEOF_VOID_P@|$(SIZEOF_POINTER)|g' \
+		cmake/clcpackConfigVersion.cmake.in >$(B)/clcpackConfigVersion.cmake
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(CMAKEDIR)
 	install -m 755 $(B)/clc-pack $(DESTDIR)$(BINDIR)/clc-pack
 	install -m 644 $(B)/libclcpack.a $(DESTDIR)$(LIBDIR)/libclcpack.a
 	install -m 644 $(B)/$(SONAME) $(DESTDIR)$(LIBDIR)/libclcpack.so.$(VERSION)
 	ln -sf libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libclcpack.so
+	install -m 755 $(B)/libclcpack-preload.so $(DESTDIR)$(LIBDIR)/libclcpack-preload.so
 	install -m 644 loader/clcpack.h $(DESTDIR)$(INCLUDEDIR)/clcpack.h
 	install -m 644 $(B)/clcpack.pc $(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc
 	install -m 644 man/clc-pack.1 $(DESTDIR)$(MANDIR)/man1/clc-pack.1
 	install -m 644 man/clcpack.3 $(DESTDIR)$(MANDIR)/man3/clcpack.3
 	install -m 644 completions/clc-pack $(DESTDIR)$(BASHCOMPDIR)/clc-pack
+	install -m 644 $(B)/clcpackConfig.cmake $(B)/clcpackConfigVersion.cmake \
+		cmake/clcpackPack.cmake $(DESTDIR)$(CMAKEDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clc-pack $(DESTDIR)$(LIBDIR)/libclcpack.a \
 		$(DESTDIR)$(LIBDIR)/libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libclcpack.so $(DESTDIR)$(INCLUDEDIR)/clcpack.h \
+		$(DESTDIR)$(LIBDIR)/libclcpack-preload.so \
 		$(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc $(DESTDIR)$(MANDIR)/man1/clc-pack.1 \
 		$(DESTDIR)$(MANDIR)/man3/clcpack.3 $(DESTDIR)$(BASHCOMPDIR)/clc-pack
+	rm -f $(DESTDIR)$(CMAKEDIR)/clcpackConfig.cmake $(DESTDIR)$(CMAKEDIR)/clcpackConfigVersion.cmake \
+		$(DESTDIR)$(CMAKEDIR)/clcpackPack.cmake
 
 # The tests under sanitizers and valgrind (docs/ROBUSTNESS.md), each in its
 # own build folder: ASan+UBSan over every test, TSan over the threaded one,
@@ -189,7 +234,8 @@ test-sanitize:
 
 test-tsan:
 	$(Q)$(MAKE) --no-print-directory B=$(TSAN_B) CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
-		$(TSAN_B)/tests/test_loader_pocl
+		$(TSAN_B)/tests/test_loader_pocl $(TSAN_B)/tests/test_record_threads \
+		$(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so
 	$(Q)CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" sh scripts/sanitize.sh tsan $(TSAN_B)
 
 test-valgrind: all $(TEST_BIN)

@@ -45,16 +45,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "embedded pack: %s\n", err.message);
         return 1;
     }
-    /* The key is the kernel's full define set, as its manifest derives it
-     * (docs/KERNELS.md): Reda's kernels also get the half-width defines. */
-    char fw[16], half[16], twice[16];
+    /* The key gives the axis only: the defines the manifest derives from
+     * it (Reda's HALF_FILTER_SIZE, ...) are found in the pack. */
+    char fw[16];
     snprintf(fw, sizeof fw, "%d", a.filter_width);
-    snprintf(half, sizeof half, "%d", (a.filter_width - 1) / 2);
-    snprintf(twice, sizeof twice, "%d", a.filter_width - 1);
-    clcpack_define defs[3] = {{"FILTER_WIDTH", fw},
-                              {"HALF_FILTER_SIZE", half},
-                              {"TWICE_HALF_FILTER_SIZE", twice}};
-    size_t ndefs = kernel_is_rgba(kernel) ? 3 : strstr(kernel, "_Def") ? 1 : 0;
+    clcpack_define defs[1] = {{"FILTER_WIDTH", fw}};
+    size_t ndefs = kernel_is_rgba(kernel) || strstr(kernel, "_Def") ? 1 : 0;
     clcpack_key key = {kernel, defs, ndefs, {WG_SIZE, WG_SIZE, 1}};
     cl_program prog = NULL;
     clcpack_load_report rep;

@@ -67,7 +67,9 @@ typedef enum clcpack_status {
     CLCPACK_E_BUILD = 11,        /* the stored source failed to build here */
     CLCPACK_E_CONFLICT = 12,     /* writer: an entry with the same key, device and
                                     form was already added with other bytes */
-    CLCPACK_E_BUFFER = 13        /* a caller buffer is too small (size query) */
+    CLCPACK_E_BUFFER = 13,       /* a caller buffer is too small (size query) */
+    CLCPACK_E_AMBIGUOUS = 14     /* a key's defines are part of more than one
+                                    entry's define set (the message names them) */
 } clcpack_status;
 
 /* A short, static description of a status value. Never NULL. */
@@ -248,7 +250,13 @@ CLCPACK_API clcpack_status clcpack_read_source(const clcpack *p, size_t source, 
 
 /* Finds the entries whose key equals *key, every device and form. Writes up
  * to cap indices (ascending) and sets *count to how many matched.
- * Returns CLCPACK_E_NOT_FOUND when none did. */
+ * A key may give only the axis defines (FILTER_WIDTH=5) and leave out the
+ * ones derived from them (HALF_FILTER_SIZE=2): when no entry has exactly
+ * the key's define set, the entries (same kernel and wg) whose define set
+ * holds every define of the key, with its value, match, provided they all
+ * have one define set; when they have several, CLCPACK_E_AMBIGUOUS names
+ * them. Returns CLCPACK_E_NOT_FOUND when none matched. The same holds for
+ * clcpack_create_program and clcpack_create_kernel. */
 CLCPACK_API clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *indices,
                                         size_t cap, size_t *count, clcpack_error *err);
 
@@ -326,10 +334,12 @@ typedef enum clcpack_path {
     CLCPACK_PATH_NATIVE = 1,  /* native binary, fingerprint identical */
     CLCPACK_PATH_CUBIN = 2,   /* cubin for this compute capability */
     CLCPACK_PATH_PTX = 3,     /* PTX, JIT-compiled by the driver */
-    CLCPACK_PATH_SOURCE = 4   /* rebuilt from the stored source */
+    CLCPACK_PATH_SOURCE = 4,  /* rebuilt from the stored source */
+    CLCPACK_PATH_CACHE = 5    /* a binary an earlier source rebuild left in the
+                                 rebuild cache (docs/CACHE.md) */
 } clcpack_path;
 
-/* Static name of a path: "native", "cubin", "ptx", "source", "none". */
+/* Static name of a path: "native", "cubin", "ptx", "source", "cache", "none". */
 CLCPACK_API const char *clcpack_path_name(clcpack_path path);
 
 #define CLCPACK_REPORT_MAX 2048
@@ -347,6 +357,13 @@ typedef struct clcpack_load_report {
 #define CLCPACK_LOAD_NO_NATIVE 4u   /* skip native binaries */
 #define CLCPACK_LOAD_NO_CUBIN 8u    /* skip cubins (e.g. to measure the PTX path) */
 #define CLCPACK_LOAD_NO_PTX 16u     /* skip PTX */
+/* Rebuild cache (docs/CACHE.md): keep a binary rebuilt from source in a
+ * cache folder and load it from there next time, checked like a pack entry.
+ * Also on when the environment variable CLCPACK_CACHE_DIR names a folder.
+ * The folder: $CLCPACK_CACHE_DIR, else $XDG_CACHE_HOME/clcpack, else
+ * $HOME/.cache/clcpack. */
+#define CLCPACK_LOAD_CACHE 32u
+#define CLCPACK_LOAD_NO_CACHE 64u   /* no rebuild cache, whatever the environment says */
 
 typedef struct clcpack_load_options {
     size_t struct_size;     /* sizeof(clcpack_load_options) */

@@ -21,6 +21,7 @@ const char *clcpack_strerror(clcpack_status s)
     case CLCPACK_E_BUILD: return "the stored source failed to build";
     case CLCPACK_E_CONFLICT: return "an entry with that key was already added with other bytes";
     case CLCPACK_E_BUFFER: return "buffer too small";
+    case CLCPACK_E_AMBIGUOUS: return "the key matches more than one define set";
     }
     return "unknown status";
 }

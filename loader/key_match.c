@@ -3,9 +3,12 @@
  * entries that do, and the one-line description of a key used in messages.
  *
  * A key is (kernel, define set, work-group size). The define set is a set:
- * the caller may give it in any order, and it must hold exactly the entry's
- * defines, no more and no fewer.
+ * the caller may give it in any order. An entry whose define set equals the
+ * key's is found through the index; failing that, a key that names only
+ * some of the defines (the axes, leaving out derived ones) matches the
+ * entries whose set holds all of them, if those entries share one set.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +89,34 @@ int clcpk_entry_matches(const clcpack_entry_info *e, const clcpack_key *key)
     return 1;
 }
 
+/* Every define of the key is in e with the same value (e may have more). */
+static int key_defines_within(const clcpack_entry_info *e, const clcpack_key *key)
+{
+    if (e->define_count < key->define_count || !clcpk_entry_has_name(e, key->kernel))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        if (e->wg[k] != key->wg[k])
+            return 0;
+    for (size_t i = 0; i < key->define_count; i++) {
+        const clcpack_define *d = entry_define(e, key->defines[i].name);
+        if (!d || strcmp(d->value, value_or_empty(key->defines[i].value)) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Both define lists are sorted by name. */
+static int same_define_set(const clcpack_entry_info *a, const clcpack_entry_info *b)
+{
+    if (a->define_count != b->define_count)
+        return 0;
+    for (size_t i = 0; i < a->define_count; i++)
+        if (strcmp(a->defines[i].name, b->defines[i].name) != 0 ||
+            strcmp(a->defines[i].value, b->defines[i].value) != 0)
+            return 0;
+    return 1;
+}
+
 static void describe(pk_text *t, const char *kernel, const clcpack_define *defs, size_t n,
                      const uint32_t wg[3])
 {
@@ -145,6 +176,37 @@ clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *in
         if (n < cap)
             indices[n] = i;
         n++;
+    }
+    if (n == 0) {
+        /* The key may leave out derived defines: the entries whose define
+         * set holds the key's, if they all have the same set. */
+        size_t first = SIZE_MAX, other = SIZE_MAX;
+        for (size_t i = 0; i < p->n_entries; i++) {
+            const clcpack_entry_info *e = &p->entries[i].info;
+            if (!key_defines_within(e, key))
+                continue;
+            if (first == SIZE_MAX) {
+                first = i;
+            } else if (!same_define_set(&p->entries[first].info, e)) {
+                other = i;
+                break;
+            }
+            if (n < cap)
+                indices[n] = i;
+            n++;
+        }
+        if (other != SIZE_MAX) {
+            if (count)
+                *count = 0;
+            char desc[512], a[512], b[512];
+            clcpk_describe_key(key, desc, sizeof desc);
+            clcpk_describe_entry_key(&p->entries[first].info, a, sizeof a);
+            clcpk_describe_entry_key(&p->entries[other].info, b, sizeof b);
+            return clcpk_fail(err, CLCPACK_E_AMBIGUOUS,
+                              "%s is ambiguous: it is part of %s (entry %zu) and of %s "
+                              "(entry %zu), among others maybe; give more defines",
+                              desc, a, first, b, other);
+        }
     }
     if (count)
         *count = n;

@@ -187,6 +187,22 @@ static int same_group(const w_entry *a, const w_entry *b)
            memcmp(a->wg, b->wg, sizeof a->wg) == 0 && strcmp(a->kernel, b->kernel) == 0;
 }
 
+/* Cubins of one variant for two architectures (clc-pack --nv-arch): the
+ * same key and device. Those for sm_80, sm_86 and sm_89, or sm_100 and
+ * sm_120, differ in a few hundred bytes (docs/bench/nvidia-multiarch-size.md). */
+static int arch_sibling(const w_entry *a, const w_entry *b)
+{
+    if (a->kind != CLCPACK_KIND_CUBIN || b->kind != CLCPACK_KIND_CUBIN ||
+        a->device != b->device || a->arch == b->arch || a->n_defines != b->n_defines ||
+        memcmp(a->wg, b->wg, sizeof a->wg) != 0 || strcmp(a->kernel, b->kernel) != 0)
+        return 0;
+    for (size_t k = 0; k < a->n_defines; k++)
+        if (strcmp(a->defines[k].name, b->defines[k].name) != 0 ||
+            strcmp(a->defines[k].value, b->defines[k].value) != 0)
+            return 0;
+    return 1;
+}
+
 /* Size of src at the fast ranking level, or SIZE_MAX on failure. */
 static size_t ranked_size(const uint8_t *src, size_t n, clcpack_status *st)
 {
@@ -206,9 +222,14 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
 {
     const w_entry *e = &enc->w->entries[enc->ent_order[pos]];
     clcpack_status st;
-    if (e->kind == CLCPACK_KIND_CUBIN && !(enc->w->flags & CLCPACK_WRITE_COMPRESS_CUBINS)) {
+    const clcpack_device_info *dev = &enc->w->devices[e->device];
+    if (e->kind == CLCPACK_KIND_CUBIN && !(enc->w->flags & CLCPACK_WRITE_COMPRESS_CUBINS) &&
+        e->arch == dev->nv_cc_major * 10 + dev->nv_cc_minor) {
         /* A cubin loads in tens of microseconds: inflating it would cost
-         * more than the driver call, checking it in place costs a tenth. */
+         * more than the driver call, checking it in place costs a tenth.
+         * Only the cubin for the build device's own architecture: those for
+         * other architectures (clc-pack --nv-arch) are compressed like any
+         * binary, since they serve devices the pack was not built on. */
         enc->ent_blobs[pos] = (blob){NULL, e->size, PK_CODEC_STORED, CLCPACK_NONE, 1, 0};
         return CLCPACK_OK;
     }
@@ -219,11 +240,16 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
     size_t best_rank = ranked_size(e->bin, e->size, &st);
     size_t best_base = SIZE_MAX; /* SIZE_MAX: plain zlib */
     size_t tried = 0;
-    for (size_t j = pos; st == CLCPACK_OK && j-- > 0 && tried < DELTA_CANDIDATES;) {
+    /* Also, beyond those, the cubins of the same variant for the other
+     * architectures: they sort just before this one. */
+    for (size_t j = pos; st == CLCPACK_OK && j-- > 0;) {
         const w_entry *b = &enc->w->entries[enc->ent_order[j]];
-        if (!same_group(e, b) || enc->ent_blobs[j].chain >= CLCPACK_MAX_DELTA_CHAIN)
+        int sibling = arch_sibling(e, b);
+        if (!sibling && tried >= DELTA_CANDIDATES)
+            break;
+        if (!(sibling || same_group(e, b)) || enc->ent_blobs[j].chain >= CLCPACK_MAX_DELTA_CHAIN)
             continue;
-        tried++;
+        tried += !sibling;
         memcpy(delta, e->bin, e->size);
         clcpk_xor_delta(delta, e->size, b->bin, b->size);
         size_t r = ranked_size(delta, e->size, &st);

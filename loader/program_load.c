@@ -3,7 +3,9 @@
  * fastest form of an entry to the slowest, with a report of every step.
  *
  * Order: native binary of an identical device; on NVIDIA, cubin of this
- * compute capability, then PTX; the stored source with the stored options.
+ * compute capability, then PTX; with the rebuild cache on, a binary an
+ * earlier rebuild left there (rebuild_cache.h); the stored source with the
+ * stored options (and its binary then goes to the cache).
  * Bytes reach the driver only after their CRC-32 matched (PoCL crashes on a
  * damaged binary instead of rejecting it), and anything the driver refuses
  * is released and counted as a miss. All state lives on this call's stack
@@ -15,6 +17,7 @@
 #include "errors.h"
 #include "pack_format.h"
 #include "pack_reader.h"
+#include "rebuild_cache.h"
 #include "text.h"
 
 typedef struct load_ctx {
@@ -309,6 +312,85 @@ static clcpack_status try_source(load_ctx *c, size_t i, cl_program *out, clcpack
     return CLCPACK_OK;
 }
 
+/* The binary of a program built for the one device it was created for. */
+static uint8_t *program_binary(cl_program prog, size_t *size)
+{
+    cl_uint n = 0;
+    if (clGetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof n, &n, NULL) != CL_SUCCESS ||
+        n != 1)
+        return NULL;
+    size_t len = 0;
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) != CL_SUCCESS ||
+        len == 0)
+        return NULL;
+    unsigned char *bin = malloc(len);
+    if (!bin)
+        return NULL;
+    unsigned char *bins[1] = {bin};
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) != CL_SUCCESS) {
+        free(bin);
+        return NULL;
+    }
+    *size = len;
+    return bin;
+}
+
+/* The cached binary of source entry i, checked by clcpk_cache_read before
+ * the driver sees it. 1 and *out on a hit; 0 on a miss, a refused file or
+ * one the driver rejects (the report says which). */
+static int try_cache(load_ctx *c, const pk_cache *cache, size_t i, cl_program *out)
+{
+    char why[256];
+    size_t len = 0;
+    uint8_t *bin = clcpk_cache_read(cache, &len, why, sizeof why);
+    const char *file = strrchr(cache->path, '/') ? strrchr(cache->path, '/') + 1 : cache->path;
+    if (!bin) {
+        if (why[0])
+            clcpk_text_item(&c->why, "cache: refused %s: %s", file, why);
+        else
+            clcpk_text_item(&c->why, "cache: miss");
+        return 0;
+    }
+    c->report->attempts++;
+    cl_int rc = CL_SUCCESS, bin_status = CL_SUCCESS;
+    const unsigned char *ptr = bin;
+    cl_program prog = clCreateProgramWithBinary(c->ctx, 1, &c->dev, &len, &ptr, &bin_status, &rc);
+    free(bin);
+    const char *what = "clCreateProgramWithBinary";
+    if (rc == CL_SUCCESS && bin_status == CL_SUCCESS && prog)
+        rc = build_and_check(c, prog, c->p->entries[i].info.options, &what);
+    else if (rc == CL_SUCCESS)
+        rc = bin_status != CL_SUCCESS ? bin_status : CL_INVALID_BINARY;
+    if (rc != CL_SUCCESS) {
+        char code[48];
+        if (prog)
+            clReleaseProgram(prog);
+        c->rejected++;
+        clcpk_text_item(&c->why, "cache: driver rejected %s (%s: %s)", file, what,
+                        clcpk_cl_error_name(rc, code, sizeof code));
+        return 0;
+    }
+    clcpk_text_item(&c->why, "cache: hit %s", file);
+    c->report->path = CLCPACK_PATH_CACHE;
+    c->report->entry = (uint32_t)i;
+    *out = prog;
+    return 1;
+}
+
+static void store_in_cache(load_ctx *c, const pk_cache *cache, cl_program prog)
+{
+    size_t len = 0;
+    uint8_t *bin = program_binary(prog, &len);
+    char why[600];
+    if (!bin)
+        clcpk_text_item(&c->why, "cache: not stored: the driver gave no binary");
+    else if (clcpk_cache_store(cache, bin, len, why, sizeof why) != 0)
+        clcpk_text_item(&c->why, "cache: not stored: %s", why);
+    else
+        clcpk_text_item(&c->why, "cache: stored");
+    free(bin);
+}
+
 /* CLCPACK_E_NO_USABLE_FORM, naming the pack's devices for the key and this one. */
 static clcpack_status no_usable_form(load_ctx *c, uint32_t flags, int has_source,
                                      clcpack_error *err)
@@ -458,7 +540,18 @@ static clcpack_status load(const char *api, const clcpack *p, const clcpack_key 
             clcpk_text_item(&c.why, "source: not tried (CLCPACK_LOAD_NO_SOURCE)");
             st = no_usable_form(&c, flags, 1, err);
         } else {
-            st = try_source(&c, src, out, err);
+            pk_cache cache;
+            char why[128];
+            int cached = clcpk_cache_begin(&cache, p, src, c.here, flags, why, sizeof why);
+            if (!cached && why[0])
+                clcpk_text_item(&c.why, "cache: off: %s", why);
+            if (!(cached && try_cache(&c, &cache, src, out))) {
+                st = try_source(&c, src, out, err);
+                if (st == CLCPACK_OK && cached)
+                    store_in_cache(&c, &cache, *out);
+            }
+            if (cached)
+                clcpk_cache_end(&cache);
         }
     }
     if (kernel_out)

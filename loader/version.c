@@ -11,6 +11,7 @@ const char *clcpack_path_name(clcpack_path path)
     case CLCPACK_PATH_CUBIN: return "cubin";
     case CLCPACK_PATH_PTX: return "ptx";
     case CLCPACK_PATH_SOURCE: return "source";
+    case CLCPACK_PATH_CACHE: return "cache";
     case CLCPACK_PATH_NONE: break;
     }
     return "none";

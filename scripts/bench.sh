@@ -7,7 +7,9 @@
 #
 # Environment (all optional):
 #   BENCH_DEVICE  device spec as for clc-pack --device (default: default)
-#   BENCH_PARTS   which parts, in order (default: "build size startup speed firstlaunch report")
+#   BENCH_BUILD_JOBS  the -j values of the build part (default: "N 1", N the cores)
+#   BENCH_PARTS   which parts, in order (default: "build size startup speed firstlaunch report";
+#                 "record" adds scripts/bench_record.sh, docs/RECORD.md)
 #   BENCH_PACK    use this pack instead of building one (skips "build")
 #   BENCH_JOBS    N of -jN (default: the number of cores)
 #   BENCH_SIZES   image sizes for the speed part (default: 512,1024,2048 on
@@ -84,6 +86,7 @@ run_build() {
     rows=""
     js=$JOBS
     [ "$JOBS" -gt 1 ] && js="$JOBS 1"
+    js=${BENCH_BUILD_JOBS:-$js}
     for j in $js; do
         say "build: the default pack at -j$j (cold caches)"
         b0=$(now)
@@ -138,11 +141,16 @@ run_report() {
     python3 scripts/bench_charts.py "$out" && python3 scripts/bench_tables.py "$out"
 }
 
+# Record and replay of unmodified applications (scripts/bench_record.sh).
+run_record() {
+    BENCH_OUT=$out sh scripts/bench_record.sh "$B"
+}
+
 start=$(now)
 for part in $PARTS; do
     case $part in
-    build | size | startup | speed | firstlaunch | report) ;;
-    *) die "unknown part '$part' in BENCH_PARTS (build size startup speed firstlaunch report)" ;;
+    build | size | startup | speed | firstlaunch | report | record) ;;
+    *) die "unknown part '$part' in BENCH_PARTS (build size startup speed firstlaunch report record)" ;;
     esac
     t0=$(now)
     l0=$(load)

@@ -107,7 +107,7 @@ expect_true "its target is unchanged" grep -qx "target text" target.txt
 run "$CLC" extract good.clcpack --entry 0 -o -
 expect_rc 0 "extract -o -"
 expect_true "extract -o - writes the same bytes as to a file" cmp -s "$OUT" ref.bin
-run "$CLC" embed good.clcpack -o -
+run "$CLC" embed good.clcpack --format c -o -
 expect_rc 0 "embed -o -"
 expect_out "const unsigned char embedded_pack[]" "embed -o - writes the C file to stdout"
 run "$CLC" embed good.clcpack -o pack.c --header -

@@ -11,7 +11,7 @@ STAGE=$TMP/stage
 run make -C "$ROOT" B="$BUILD" install PREFIX=/usr DESTDIR="$STAGE"
 expect_rc 0 "make install PREFIX=/usr DESTDIR=..."
 for f in bin/clc-pack lib/libclcpack.a lib/libclcpack.so.0.1.0 include/clcpack.h \
-    lib/pkgconfig/clcpack.pc share/man/man1/clc-pack.1 share/man/man3/clcpack.3 \
+    lib/libclcpack-preload.so lib/pkgconfig/clcpack.pc share/man/man1/clc-pack.1 share/man/man3/clcpack.3 \
     share/bash-completion/completions/clc-pack; do
     [ -f "$STAGE/usr/$f" ] && ok "installed $f" || bad "missing $STAGE/usr/$f"
 done
@@ -74,10 +74,23 @@ ldd "$TMP/count" | grep -q "libclcpack.so.0 => $STAGE/usr/lib/libclcpack.so.0" &
 # The example app, its pack embedded (examples/Makefile: clc-pack embed).
 EX=$TMP/ex
 mkdir -p "$EX"
-run make -C "$ROOT/examples" O="$EX" CLC_PACK="$CLCI" PACK="$PACK" CFLAGS="-O2 -Wall -Wextra -Werror"
+run make -C "$ROOT/examples" INSTALLED=1 O="$EX" CLC_PACK="$CLCI" PACK="$PACK" \
+    CFLAGS="-O2 -Wall -Wextra -Werror"
 expect_rc 0 "examples build with the embedded pack"
-grep -q '_Alignas(64) const unsigned char\|CLCPACK_EMBED_ALIGN const unsigned char filter_pack\[' \
-    "$EX/filter_pack.c" && ok "embedded array is aligned" || bad "embedded array"
+grep -q '\.balign 64' "$EX/filter_pack.S" && grep -q '\.incbin ".*filter.clcpack"' "$EX/filter_pack.S" &&
+    ok "embedded with .incbin, aligned" || bad "embedded .S"
+# The C-array form, for compilers without GNU as.
+run "$CLCI" embed "$PACK" -o "$TMP/arr.c" --format c --symbol filter_pack
+expect_rc 0 "embed --format c"
+grep -q 'CLCPACK_EMBED_ALIGN const unsigned char filter_pack\[' "$TMP/arr.c" &&
+    ok "embedded array is aligned" || bad "embedded array"
+run ${CC:-cc} -std=c11 -Wall -Wextra -Werror -c -o "$TMP/arr.o" "$TMP/arr.c"
+expect_rc 0 "the C array compiles warning-free"
+# The installed tool runs without LD_LIBRARY_PATH (libclcpack is linked in).
+run env -u LD_LIBRARY_PATH "$CLCI" --version
+expect_rc 0 "installed clc-pack runs without LD_LIBRARY_PATH"
+readelf -d "$CLCI" | grep -q 'NEEDED.*libclcpack' && bad "clc-pack needs libclcpack.so" ||
+    ok "clc-pack does not load libclcpack.so"
 
 # Test images, not multiples of the 16x16 work-group: noise over a gradient.
 LC_ALL=C awk 'BEGIN { w = 53; h = 37; srand(7); printf "P5\n%d %d\n255\n", w, h;

@@ -20,6 +20,48 @@ expect_out "ratio " "the summary gives the ratio"
 expect_out "wall" "the summary gives the wall time"
 if grep -q "$(printf '\r')" "$ERR"; then bad "no progress line when stderr is not a terminal"; else ok "no progress line when stderr is not a terminal"; fi
 ls a.clcpack.tmp* >/dev/null 2>&1 && bad "a temporary file is left" || ok "no temporary file left"
+grep -q "^\[2/2\] Convolve_Def FILTER_WIDTH=.*elapsed" "$ERR" &&
+    ok "stderr not a terminal: whole progress lines, the last one at the end" ||
+    bad "no final progress line in the log"
+
+# Dependency files: -MD (beside the pack), --depfile, -MF and -MT.
+mkdir -p "dir with space"
+run "$CLC" --kernels "$KERNELS" --kernel reda_float4 --widths 3 -j 1 -q -MD \
+    -o "dir with space/p\$1#.clcpack"
+expect_rc 0 "a pack with -MD"
+D="dir with space/p\$1#.clcpack.d"
+[ -f "$D" ] && head -n 1 "$D" | grep -qxF 'dir\ with\ space/p$$1\#.clcpack: \' &&
+    ok "-MD: <pack>.d, the target escaped for make" || bad "-MD depfile: $(head -n 2 "$D" 2>&1)"
+for f in manifest.txt reda_global.cl border.h; do
+    grep -qxF " $KERNELS/$f \\" "$D" || grep -qxF " $KERNELS/$f" "$D" || bad "depfile lacks $f"
+    grep -qxF "$KERNELS/$f:" "$D" && ok "depfile: $f and its empty rule" || bad "no empty rule for $f"
+done
+[ ! -s "$ERR" ] && ok "-q: nothing on stderr" || bad "-q printed on stderr"
+run "$CLC" --kernels "$KERNELS" --kernel Convolve_Def --widths 3 -j 1 -q -o x.clcpack -MF x.d -MT out/x
+expect_rc 0 "-MF FILE -MT TARGET"
+head -n 1 x.d | grep -qxF 'out/x: \' && ! grep -q border.h x.d &&
+    ok "-MT names the target; a kernel without includes lists none" || bad "x.d: $(cat x.d)"
+# make reads it: the pack is out of date once an included file is newer.
+mkdir -p k2 && cp "$KERNELS"/* k2/
+run "$CLC" --kernels k2 --kernel reda_float4 --widths 3 -j 1 -q -o y.clcpack --depfile y.d
+printf 'y.clcpack:\n\t@echo REBUILD\n-include y.d\n' >y.mk
+run make -f y.mk y.clcpack
+expect_no_out "REBUILD" "make with the depfile: the pack is up to date"
+sleep 1
+touch k2/border.h
+run make -f y.mk y.clcpack
+expect_out "REBUILD" "make: touching an included header makes the pack out of date"
+rm k2/border.h
+run make -f y.mk y.clcpack
+expect_rc 0 "make: a deleted header does not stop make (empty rules)"
+# Packing one's own kernel (no manifest): the source and its include.
+mkdir -p own
+printf '#define SCALE 2.0f\n' >own/h.h
+printf '#include "h.h"\n__kernel void k(__global float *x) { x[get_global_id(0)] *= SCALE * X; }\n' >own/k.cl
+run "$CLC" own/k.cl -D X=1,2 -j 1 -q -o own.clcpack --depfile own.d
+expect_rc 0 "a pack of one's own kernel with --depfile"
+[ "$(cat own.d)" = "$(printf 'own.clcpack: \\\n own/k.cl \\\n own/h.h\n\nown/k.cl:\n\nown/h.h:')" ] &&
+    ok "its depfile lists the source and its include" || bad "own.d: $(cat own.d)"
 
 run "$CLC" $SMALL -j 2 -q -o b.clcpack
 expect_rc 0 "the same pack with -j 2 -q"

@@ -7,7 +7,7 @@ cd "$TMP" || exit 1
 
 run "$CLC" --help
 expect_rc 0 "--help"
-expect_out "Usage: clc-pack [pack] [OPTIONS]" "--help prints the usage on stdout"
+expect_out "Usage: clc-pack FILE.cl..." "--help prints the usage on stdout"
 expect_out "Exit status" "--help documents the exit statuses"
 [ ! -s "$ERR" ] && ok "--help writes nothing on stderr" || bad "--help writes on stderr"
 for sub in pack list verify extract embed merge; do
@@ -57,7 +57,10 @@ usage_error "extract --kind elf" "--kind elf" extract x.clcpack --entry 0 --kind
 usage_error "extract --entry and --kernel" "either --entry" extract x.clcpack --entry 0 --kernel k -o y
 usage_error "embed --symbol int" "C keyword" embed x.clcpack -o y.c --symbol int
 usage_error "embed --symbol 9a" "'9a'" embed x.clcpack -o y.c --symbol 9a
-usage_error "embed without -o" "-o FILE.c" embed x.clcpack
+usage_error "embed without -o" "-o FILE is required" embed x.clcpack
+usage_error "embed --format" "--format x: expected asm or c" embed x.clcpack -o y.S --format x
+usage_error "-MF without a file" "-MF needs a file name" -MF
+usage_error "-MX" "unknown option -MX" -MX
 usage_error "merge without -o" "-o FILE" merge a.clcpack b.clcpack
 
 # A missing kernels folder is a failure to read it, named.

@@ -94,13 +94,55 @@ static void reverse_defines(key_buf *k)
 }
 
 /* Compares clcpack_find with a scan of every entry for one key. */
+/* The key's defines are all in e with the same values, name and wg match. */
+static int within(const clcpack_entry_info *e, const clcpack_key *key)
+{
+    if (!clcpk_entry_has_name(e, key->kernel) || memcmp(e->wg, key->wg, sizeof e->wg) != 0 ||
+        key->define_count > e->define_count)
+        return 0;
+    for (size_t k = 0; k < key->define_count; k++) {
+        size_t d = 0;
+        while (d < e->define_count && strcmp(e->defines[d].name, key->defines[k].name) != 0)
+            d++;
+        const char *v = key->defines[k].value ? key->defines[k].value : "";
+        if (d == e->define_count || strcmp(e->defines[d].value, v) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static int same_set(const clcpack_entry_info *a, const clcpack_entry_info *b)
+{
+    if (a->define_count != b->define_count)
+        return 0;
+    for (size_t d = 0; d < a->define_count; d++)
+        if (strcmp(a->defines[d].name, b->defines[d].name) != 0 ||
+            strcmp(a->defines[d].value, b->defines[d].value) != 0)
+            return 0;
+    return 1;
+}
+
+/* clcpack_find against a scan of every entry: the exact matches, else the
+ * entries whose define set holds the key's when they share one set (else
+ * CLCPACK_E_AMBIGUOUS). */
 static int find_agrees(const clcpack *p, const clcpack_key *key)
 {
     size_t want[512], n_want = 0, got[512], n_got = 0;
     for (size_t i = 0; i < p->n_entries; i++)
         if (clcpk_entry_matches(&p->entries[i].info, key))
             want[n_want++] = i;
+    int ambiguous = 0;
+    if (n_want == 0)
+        for (size_t i = 0; i < p->n_entries; i++) {
+            if (!within(&p->entries[i].info, key))
+                continue;
+            ambiguous |= n_want && !same_set(&p->entries[want[0]].info, &p->entries[i].info);
+            if (n_want < 512)
+                want[n_want++] = i;
+        }
     clcpack_status st = clcpack_find(p, key, got, 512, &n_got, NULL);
+    if (ambiguous)
+        return st == CLCPACK_E_AMBIGUOUS;
     if (n_want == 0)
         return st == CLCPACK_E_NOT_FOUND && n_got == 0;
     return st == CLCPACK_OK && n_got == n_want && memcmp(got, want, n_want * sizeof *want) == 0;

@@ -113,6 +113,15 @@ static void test_options(void)
     expect_usage_error("already given by -D NUMCOEFFS",
                        PARSE(err, "-D", "NUMCOEFFS=4", "-D", "NUMCOEFFS=8"), err);
     expect_usage_error("--device", PARSE(err, "--device", ""), err);
+
+    CHECK(PARSE(err, "--device", "gpu") == 0 && args.nv_archs.n == 7 &&
+              args.nv_archs.arch[0] == 75 && args.nv_archs.arch[6] == 120,
+          "--nv-arch defaults to 75,80,86,89,90,100,120");
+    CHECK(PARSE(err, "--nv-arch", "90,80") == 0 && args.nv_archs.n == 2 &&
+              args.nv_archs.arch[0] == 80 && args.nv_archs.arch[1] == 90,
+          "--nv-arch 90,80: %s", err);
+    expect_usage_error("--nv-arch 7.5", PARSE(err, "--nv-arch", "7.5"), err);
+    expect_usage_error("'20'", PARSE(err, "--nv-arch", "20,75"), err);
 }
 
 /* Plans from a fresh parse; returns the vp_make status. */

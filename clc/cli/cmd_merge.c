@@ -13,6 +13,7 @@
 #include "cli_report.h"
 #include "pack_blob.h"
 #include "clcpack.h"
+#include "pack_merge.h"
 #include "pack_text.h"
 
 #define LABEL_MAX 640
@@ -36,13 +37,6 @@ typedef struct merge_pick {
     clcpack_tuning *tunings;
     size_t n_tunings;
 } merge_pick;
-
-typedef struct merge_args {
-    const char *output;
-    int compress_cubins; /* --compress-cubins */
-    const char **inputs;
-    size_t n_inputs;
-} merge_args;
 
 static int parse_args(int argc, char **argv, merge_args *x)
 {
@@ -325,7 +319,8 @@ static int map_source(clcpack_writer *w, merge_input *in, uint32_t s, uint32_t *
     return 0;
 }
 
-static int add_pick(clcpack_writer *w, merge_input *in, const merge_pick *pk)
+static int add_pick(clcpack_writer *w, merge_input *in, const merge_pick *pk,
+                    const merge_hook *hook)
 {
     merge_input *src = &in[pk->input];
     const clcpack_entry_info *c = &pk->info;
@@ -353,6 +348,10 @@ static int add_pick(clcpack_writer *w, merge_input *in, const merge_pick *pk)
     spec.kernel_names = c->kernel_names;
     spec.kernel_name_count = c->kernel_name_count;
     spec.flags = c->flags;
+    if (hook && hook->entry(hook->ctx, src->path, src->p, pk->entry, w, &spec) != 0) {
+        free(bin);
+        return -1;
+    }
     clcpack_error e;
     clcpack_status st = clcpack_writer_add_entry(w, &spec, &e);
     for (size_t k = 0; st == CLCPACK_OK && k < pk->n_tunings; k++)
@@ -387,7 +386,7 @@ static int write_merged(merge_input *in, size_t n_in, const merge_pick *picks, s
                 goto out;
             }
     for (size_t k = 0; k < n_picks; k++)
-        if (add_pick(w, in, &picks[k]) != 0)
+        if (add_pick(w, in, &picks[k], x->hook) != 0)
             goto out;
     if (clcpack_writer_write_file(w, output, &e) != CLCPACK_OK) {
         cli_error("%s", e.message);
@@ -397,6 +396,51 @@ static int write_merged(merge_input *in, size_t n_in, const merge_pick *picks, s
 out:
     clcpack_writer_free(w);
     return rc;
+}
+
+int merge_packs(const merge_args *x, merge_stats *stats)
+{
+    int status = EXIT_FAILURE_STATUS;
+    merge_input *in = calloc(x->n_inputs, sizeof *in);
+    merge_pick *picks = NULL;
+    if (!in) {
+        cli_error("merge: out of memory");
+        return EXIT_FAILURE_STATUS;
+    }
+    size_t total = 0, n_picks = 0, dups = 0;
+    int any_source = 0;
+    if (open_inputs(in, x, &total, &any_source) != 0)
+        goto out;
+    picks = calloc(total ? total : 1, sizeof *picks);
+    if (!picks) {
+        cli_error("merge: out of memory for %zu entries", total);
+        goto out;
+    }
+    long conflicts = pick_entries(in, x->n_inputs, picks, &n_picks, &dups);
+    if (conflicts < 0)
+        goto out;
+    if (conflicts > 0) {
+        cli_error("merge: %ld conflicting entr%s; %s not written", conflicts,
+                  conflicts == 1 ? "y" : "ies", x->output);
+        goto out;
+    }
+    if (write_merged(in, x->n_inputs, picks, n_picks, any_source, x) != 0)
+        goto out;
+    stats->entries = n_picks;
+    stats->dups = dups;
+    status = EXIT_OK_STATUS;
+out:
+    for (size_t i = 0; i < x->n_inputs; i++) {
+        clcpack_close(in[i].p);
+        free(in[i].devices);
+        free(in[i].device_map);
+        free(in[i].source_map);
+    }
+    free(in);
+    for (size_t k = 0; picks && k < n_picks; k++)
+        free(picks[k].tunings);
+    free(picks);
+    return status;
 }
 
 int cmd_merge(int argc, char **argv)
@@ -410,49 +454,12 @@ int cmd_merge(int argc, char **argv)
     int orc = cli_check_output("merge", "-o", x.output, 0);
     if (orc != 0)
         return orc;
-
-    int status = EXIT_FAILURE_STATUS;
-    merge_input *in = calloc(x.n_inputs, sizeof *in);
-    merge_pick *picks = NULL;
-    if (!in) {
-        cli_error("merge: out of memory");
-        return EXIT_FAILURE_STATUS;
-    }
-    size_t total = 0, n_picks = 0, dups = 0;
-    int any_source = 0;
-    if (open_inputs(in, &x, &total, &any_source) != 0)
-        goto out;
-    picks = calloc(total ? total : 1, sizeof *picks);
-    if (!picks) {
-        cli_error("merge: out of memory for %zu entries", total);
-        goto out;
-    }
-    long conflicts = pick_entries(in, x.n_inputs, picks, &n_picks, &dups);
-    if (conflicts < 0)
-        goto out;
-    if (conflicts > 0) {
-        cli_error("merge: %ld conflicting entr%s; %s not written", conflicts,
-                  conflicts == 1 ? "y" : "ies", x.output);
-        goto out;
-    }
-    if (write_merged(in, x.n_inputs, picks, n_picks, any_source, &x) != 0)
-        goto out;
-    if (cli_verbosity >= 0)
+    merge_stats st;
+    int status = merge_packs(&x, &st);
+    if (status == EXIT_OK_STATUS && cli_verbosity >= 0)
         fprintf(stderr, "clc-pack: merged %zu pack%s into %s: %zu entr%s (%zu duplicate%s "
                         "dropped)\n",
-                x.n_inputs, x.n_inputs == 1 ? "" : "s", x.output, n_picks,
-                n_picks == 1 ? "y" : "ies", dups, dups == 1 ? "" : "s");
-    status = EXIT_OK_STATUS;
-out:
-    for (size_t i = 0; i < x.n_inputs; i++) {
-        clcpack_close(in[i].p);
-        free(in[i].devices);
-        free(in[i].device_map);
-        free(in[i].source_map);
-    }
-    free(in);
-    for (size_t k = 0; picks && k < n_picks; k++)
-        free(picks[k].tunings);
-    free(picks);
+                x.n_inputs, x.n_inputs == 1 ? "" : "s", x.output, st.entries,
+                st.entries == 1 ? "y" : "ies", st.dups, st.dups == 1 ? "" : "s");
     return status;
 }

@@ -13,8 +13,10 @@
 #include "cli_files.h"
 #include "cli_report.h"
 #include "clcpack.h"
+#include "depfile.h"
 #include "device_select.h"
 #include "direct_jobs.h"
+#include "jobserver.h"
 #include "manifest_jobs.h"
 #include "pack_args.h"
 #include "pack_reuse.h"
@@ -379,6 +381,32 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
     fflush(stdout);
 }
 
+/* -MD / --depfile: the pack depends on every file its jobs were made from
+ * (the manifest, each source and every file it includes: plan->read). */
+static int write_depfile(const pack_args *a, const bj_list *plan, const char *output)
+{
+    char path[4200];
+    if (a->depfile)
+        bfmt(path, sizeof path, "%s", a->depfile);
+    else
+        bfmt(path, sizeof path, "%s.d", output);
+    if (plan->read_failed) {
+        cli_error("%s: out of memory listing the files read", path);
+        return -1;
+    }
+    df_list deps;
+    df_init(&deps);
+    for (size_t i = 0; i < plan->n_read; i++)
+        df_add(&deps, plan->read[i]);
+    char werr[4400];
+    const char *target = a->depfile_target ? a->depfile_target : output;
+    int rc = df_write(&deps, target, path, werr, sizeof werr);
+    if (rc != 0)
+        cli_error("%s", werr);
+    df_free(&deps);
+    return rc;
+}
+
 /* --tune: the filter widths a width-argument kernel is timed at, every
  * FILTER_WIDTH the pack builds (so it can be compared with those variants
  * at each), increasing, as "3,5,7"; "5" (kr_default_problem's) when the
@@ -406,7 +434,7 @@ static void tune_widths(const bj_list *plan, char *buf, size_t cap)
 /* The worker command line: tool --worker --kernels DIR --device P:D... */
 static char **worker_argv(const pack_run *run, const char *ptxas)
 {
-    size_t n = 0, cap = 16 + 2 * run->n_dev;
+    size_t n = 0, cap = 32 + 2 * run->n_dev; /* every option below, and the NULL */
     char **argv = calloc(cap, sizeof *argv);
     if (!argv)
         return NULL;
@@ -434,6 +462,10 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
     if (ptxas && *ptxas) {
         argv[n++] = strdup("--ptxas");
         argv[n++] = strdup(ptxas);
+        char archs[8 * NVF_MAX_ARCHS];
+        nvf_format_archs(&run->a->nv_archs, archs, sizeof archs);
+        argv[n++] = strdup("--nv-arch");
+        argv[n++] = strdup(archs);
     }
     if (run->a->no_check)
         argv[n++] = strdup("--no-check");
@@ -499,7 +531,9 @@ int cmd_pack(int argc, char **argv)
     }
 
     char ptxas[PTXAS_PATH_MAX] = "";
-    if (a.ptxas && ptxas_find(a.ptxas, ptxas) != 0)
+    /* --ptxas none: PTX only, as the driver gave it (docs/NVIDIA.md). */
+    int no_ptxas = a.ptxas && strcmp(a.ptxas, "none") == 0;
+    if (a.ptxas && !no_ptxas && ptxas_find(a.ptxas, ptxas) != 0)
         return cli_usage_error(NULL, "%s", ptxas);
 
     if (a.check_cmd) {
@@ -652,7 +686,7 @@ int cmd_pack(int argc, char **argv)
             any_nvidia = 1;
     }
     run.n_dev = kept;
-    if (any_nvidia && !ptxas[0]) {
+    if (any_nvidia && !ptxas[0] && !no_ptxas) {
         char where[PTXAS_PATH_MAX];
         if (ptxas_find(NULL, where) == 0)
             bfmt(ptxas, sizeof ptxas, "%s", where);
@@ -777,17 +811,26 @@ int cmd_pack(int argc, char **argv)
         cli_note("--tune: building and timing one variant at a time (-j 1)");
         a.jobs = 1;
     }
+    /* Under make -j: share make's slots (docs/CLI.md, "Under make"). */
+    char jwhy[1200];
+    jobserver *js = js_open(jwhy, sizeof jwhy);
+    if (!js && jwhy[0])
+        cli_note("%s%s", jwhy, a.jobs_given ? "" : "; building with -j 1");
+    if (!js && jwhy[0] && !a.jobs_given)
+        a.jobs = 1;
+    if (js && !a.jobs_given && js_slots(js) > 0)
+        a.jobs = js_slots(js) > PA_MAX_JOBS ? PA_MAX_JOBS : js_slots(js);
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n", plan.n,
                 run.n_dev, a.jobs, output);
 
-    progress_init(&run.prog, stderr, n_pending,
-                  cli_verbosity >= 0 && progress_wanted(stderr));
-    wpool_callbacks cb = {&run, on_started, on_finished, on_tick};
+    progress_init(&run.prog, stderr, n_pending, progress_mode(stderr, cli_verbosity < 0));
+    wpool_callbacks cb = {&run, on_started, on_finished, on_tick, js};
     char perr2[512] = "";
     int prc = wpool_run_order(exe, wargv, (size_t)a.jobs, cli_verbosity > 0, jobs, groups, order,
                               n_pending, &cb, perr2, sizeof perr2);
     pr_times_save(&run.times);
+    js_close(js);
     progress_clear(&run.prog);
     double wall = progress_elapsed(&run.prog);
     if (prc != 0) {
@@ -818,6 +861,8 @@ int cmd_pack(int argc, char **argv)
                 wall, progress_now() - t_write);
     print_summary(&run, output, progress_elapsed(&run.prog), 1);
     status = run.n_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+    if ((a.depfile || a.depfile_md) && write_depfile(&a, &plan, output) != 0)
+        status = EXIT_FAILURE_STATUS;
 out:
     free_argv(wargv);
     if (jobs)

@@ -33,6 +33,7 @@ typedef struct verify_args {
     const char *device;      /* NULL: the devices the pack was built for */
     const char *platform;
     const char *kernels_dir;
+    uint32_t load_flags;     /* --no-cubin: CLCPACK_LOAD_NO_CUBIN */
 } verify_args;
 
 /* Decodes every source and entry; returns the number of bad ones. */
@@ -135,6 +136,7 @@ typedef struct load_worker {
     cl_command_queue q;
     cl_device_id dev;
     int check;
+    uint32_t load_flags;     /* --no-cubin: CLCPACK_LOAD_NO_CUBIN */
     mf_manifest manifest;
     check_hook hook;
     char setup_error[DS_ERR_MAX + 64];
@@ -162,7 +164,9 @@ static void load_job(load_worker *w, uint32_t i, bv_result *r)
     clcpack_load_report rep;
     clcpack_error e;
     cl_program prog = NULL;
-    if (clcpack_create_program(w->p, &key, w->ctx, w->dev, NULL, &prog, &rep, &e) !=
+    /* The pack is checked, not the rebuild cache (CLCPACK_CACHE_DIR). */
+    clcpack_load_options lo = {sizeof lo, CLCPACK_LOAD_NO_CACHE | w->load_flags};
+    if (clcpack_create_program(w->p, &key, w->ctx, w->dev, &lo, &prog, &rep, &e) !=
         CLCPACK_OK) {
         r->message = strdup(e.message);
         r->note = strdup(rep.why);
@@ -246,6 +250,8 @@ int verify_load_worker(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--check") == 0)
             w.check = 1;
+        else if (strcmp(argv[i], "--no-cubin") == 0)
+            w.load_flags |= CLCPACK_LOAD_NO_CUBIN;
         else if (i + 1 < argc && strcmp(argv[i], "--pack") == 0)
             pack = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--device") == 0)
@@ -414,11 +420,24 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
         goto out;
     char exe[4096], slot[32], err[512];
     bfmt(slot, sizeof slot, "%u:%u", d->platform_index, d->device_index);
-    char *argv[] = {(char *)"clc-pack", (char *)"--load-worker", (char *)"--pack",
-                    (char *)va->path, (char *)"--device", slot,
-                    (char *)(va->check ? "--kernels" : NULL), (char *)va->kernels_dir,
-                    (char *)"--check", NULL};
-    wpool_callbacks cb = {&run, NULL, on_loaded, NULL};
+    /* The optional arguments first, each list ending at the first NULL. */
+    char *argv[12];
+    size_t na = 0;
+    argv[na++] = (char *)"clc-pack";
+    argv[na++] = (char *)"--load-worker";
+    argv[na++] = (char *)"--pack";
+    argv[na++] = (char *)va->path;
+    argv[na++] = (char *)"--device";
+    argv[na++] = slot;
+    if (va->load_flags & CLCPACK_LOAD_NO_CUBIN)
+        argv[na++] = (char *)"--no-cubin";
+    if (va->check) {
+        argv[na++] = (char *)"--kernels";
+        argv[na++] = (char *)va->kernels_dir;
+        argv[na++] = (char *)"--check";
+    }
+    argv[na] = NULL;
+    wpool_callbacks cb = {&run, NULL, on_loaded, NULL, NULL};
     /* One worker: loads run one after the other, as a program would. */
     if (cli_worker_path(exe, sizeof exe) != 0) {
         cli_error("cannot find the clc-pack executable to start a load worker");
@@ -503,8 +522,9 @@ int cmd_verify(int argc, char **argv)
         {"device", required_argument, NULL, 'd'},  {"platform", required_argument, NULL, 'P'},
         {"kernels", required_argument, NULL, 'K'}, {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},       {"help", no_argument, NULL, 'h'},
+        {"no-cubin", no_argument, NULL, 'N'},
         {NULL, 0, NULL, 0}};
-    verify_args va = {NULL, 0, 0, NULL, NULL, "kernels"};
+    verify_args va = {NULL, 0, 0, NULL, NULL, "kernels", 0};
     int c;
     opterr = 0;
     optind = 1;
@@ -515,6 +535,9 @@ int cmd_verify(int argc, char **argv)
             break;
         case 'C':
             va.check = 1;
+            break;
+        case 'N':
+            va.load_flags |= CLCPACK_LOAD_NO_CUBIN;
             break;
         case 'd':
             va.device = optarg;
@@ -547,6 +570,8 @@ int cmd_verify(int argc, char **argv)
         return cli_usage_error("verify", "verify: --check needs --load");
     if ((va.device || va.platform) && !va.load)
         return cli_usage_error("verify", "verify: --device and --platform need --load");
+    if (va.load_flags && !va.load)
+        return cli_usage_error("verify", "verify: --no-cubin needs --load");
     va.path = argv[optind];
 
     static mf_manifest manifest;

@@ -16,9 +16,12 @@ int cmd_best(int argc, char **argv);
 int cmd_tune_report(int argc, char **argv);
 int cmd_embed(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 /* `clc-pack --load-worker ...`: the process verify --load loads in
  * (cmd_verify.c); argv[1] is "--load-worker". */
 int verify_load_worker(int argc, char **argv);
+int cmd_retarget(int argc, char **argv);
 
 /* Usage texts (--help); "pack" is the main one. */
 void usage_pack(FILE *f);
@@ -29,6 +32,9 @@ void usage_best(FILE *f);
 void usage_tune_report(FILE *f);
 void usage_embed(FILE *f);
 void usage_merge(FILE *f);
+void usage_retarget(FILE *f);
+void usage_record(FILE *f);
+void usage_run(FILE *f);
 void print_version(FILE *f);
 
 #endif /* CLC_COMMANDS_H */

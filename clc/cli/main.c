@@ -2,7 +2,7 @@
  * main.c — clc-pack's entry point: picks the subcommand (commands.h).
  * `clc-pack [pack] [options]` builds a pack (packing is the default when the
  * first argument is an option or there is none); list, verify, extract,
- * embed and merge read packs; --worker is the internal build worker
+ * embed, merge and retarget read packs; --worker is the internal build worker
  * (worker_main.h).
  */
 #include <stdio.h>
@@ -40,13 +40,26 @@ int main(int argc, char **argv)
         return cmd_embed(argc - 1, argv + 1);
     if (strcmp(cmd, "merge") == 0)
         return cmd_merge(argc - 1, argv + 1);
+    if (strcmp(cmd, "retarget") == 0)
+        return cmd_retarget(argc - 1, argv + 1);
+    if (strcmp(cmd, "record") == 0)
+        return cmd_record(argc - 1, argv + 1);
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
     /* A source file first: packing your own kernels. */
     if (strchr(cmd, '.') || strchr(cmd, '/') || access(cmd, F_OK) == 0)
         return cmd_pack(argc, argv);
     if (strcmp(cmd, "help") == 0) {
+        /* `clc-pack help CMD` is `clc-pack CMD --help`. */
+        if (argc > 3)
+            return cli_usage_error(NULL, "help: expected at most one command, got %d", argc - 2);
+        if (argc == 3 && strcmp(argv[2], "help") != 0 && argv[2][0] != '-') {
+            char *hargv[] = {argv[0], argv[2], (char *)"--help", NULL};
+            return main(3, hargv);
+        }
         usage_pack(stdout);
         return EXIT_OK_STATUS;
     }
-    return cli_usage_error(NULL, "unknown command '%s' (commands: pack, list, verify, extract, embed, merge, best, tune-report)",
+    return cli_usage_error(NULL, "unknown command '%s' (commands: pack, list, verify, extract, embed, merge, retarget, record, run, best, tune-report)",
                            cmd);
 }

@@ -37,7 +37,9 @@ enum {
     OPT_WG_DEFINES,
     OPT_DEFAULT,
     OPT_REBUILD,
-    OPT_UPDATE
+    OPT_UPDATE,
+    OPT_DEPFILE,
+    OPT_NV_ARCH
 };
 
 /* Adds an axis request; refuses an axis given twice. */
@@ -152,6 +154,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
     a->jobs = cores > 0 ? (cores > PA_MAX_JOBS ? PA_MAX_JOBS : cores) : 1;
     a->tune_width = a->tune_height = 2048;
     a->tune_runs = 11;
+    nvf_parse_archs(NVF_DEFAULT_ARCHS, &a->nv_archs, err);
 
     static const struct option longopts[] = {
         {"kernels", required_argument, NULL, OPT_KERNELS},
@@ -172,6 +175,8 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"tune", no_argument, NULL, OPT_TUNE},
         {"tune-size", required_argument, NULL, OPT_TUNE_SIZE},
         {"tune-runs", required_argument, NULL, OPT_TUNE_RUNS},
+        {"depfile", required_argument, NULL, OPT_DEPFILE},
+        {"nv-arch", required_argument, NULL, OPT_NV_ARCH},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -199,7 +204,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
     optind = 1;
 #endif
     int c;
-    while ((c = getopt_long(argc, argv, ":D:I:o:j:kqvh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":D:I:o:j:kqvhM:", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_KERNELS:
             a->kernels_dir = optarg;
@@ -304,6 +309,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
                      PA_MAX_JOBS);
                 return -1;
             }
+            a->jobs_given = 1;
             break;
         case 'k':
             a->keep_going = 1;
@@ -355,6 +361,42 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
                 return -1;
             }
             break;
+        case OPT_DEPFILE:
+            if (!*optarg) {
+                bfmt(err, PA_ERR_MAX, "--depfile: the file name is empty");
+                return -1;
+            }
+            a->depfile = optarg;
+            break;
+        case 'M':
+            /* The compilers' spellings: -MD, and -MF FILE (or -MFFILE). */
+            if (strcmp(optarg, "D") == 0) {
+                a->depfile_md = 1;
+            } else if (optarg[0] == 'F' || optarg[0] == 'T') {
+                const char *v = optarg[1] ? optarg + 1 : optind < argc ? argv[optind++] : NULL;
+                if (!v || !*v) {
+                    bfmt(err, PA_ERR_MAX, "-M%c needs a %s", optarg[0],
+                         optarg[0] == 'F' ? "file name" : "target name");
+                    return -1;
+                }
+                if (optarg[0] == 'F')
+                    a->depfile = v;
+                else
+                    a->depfile_target = v;
+            } else {
+                bfmt(err, PA_ERR_MAX, "unknown option -M%s (-MD, -MF FILE and -MT TARGET are known)",
+                     optarg);
+                return -1;
+            }
+            break;
+        case OPT_NV_ARCH: {
+            char nerr[NVF_ERR_MAX];
+            if (nvf_parse_archs(optarg, &a->nv_archs, nerr) != 0) {
+                bfmt(err, PA_ERR_MAX, "--nv-arch %s: %s", optarg, nerr);
+                return -1;
+            }
+            break;
+        }
         case 'q':
             a->verbosity = -1;
             break;

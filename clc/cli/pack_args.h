@@ -7,6 +7,7 @@
 #define CLC_PACK_ARGS_H
 
 #include "direct_jobs.h"
+#include "nv_forms.h"
 #include "variant_plan.h"
 
 #define PA_ERR_MAX 512
@@ -19,6 +20,7 @@ typedef struct pack_args {
     const char *platform;       /* --platform, or NULL */
     const char *output;         /* -o, or NULL for packs/<device>.clcpack */
     const char *ptxas;          /* --ptxas, or NULL */
+    nvf_archs nv_archs;         /* --nv-arch, default NVF_DEFAULT_ARCHS */
     long jobs;                  /* -j, default the number of online cores */
     int keep_going;             /* --keep-going / -k */
     int no_sources;             /* --no-sources */
@@ -31,6 +33,10 @@ typedef struct pack_args {
     int verbosity;              /* -q: -1; each -v: +1 */
     int list_devices;           /* --list-devices */
     int rebuild;                /* --rebuild: build every variant even when -o exists */
+    const char *depfile;        /* --depfile FILE / -MF FILE, or NULL */
+    int depfile_md;             /* -MD: a dependency file (default <output>.d) */
+    const char *depfile_target; /* -MT TARGET: the rule's target (default the output) */
+    int jobs_given;             /* -j was given (else the jobserver's slots) */
     /* Packing your own kernels: source files as arguments, or --program. */
     int direct;
     dj_spec direct_spec;        /* arrays malloc'd (argc long), strings argv's */

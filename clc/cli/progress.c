@@ -19,6 +19,11 @@ double progress_now(void)
 
 int progress_wanted(FILE *f) { return isatty(fileno(f)); }
 
+int progress_mode(FILE *f, int quiet)
+{
+    return quiet ? PROGRESS_OFF : progress_wanted(f) ? PROGRESS_LINE : PROGRESS_LOG;
+}
+
 void progress_format_duration(double s, char *buf, size_t cap)
 {
     if (s < 0)
@@ -35,9 +40,10 @@ void progress_init(progress *p, FILE *out, size_t total, int enabled)
     memset(p, 0, sizeof *p);
     p->out = out;
     p->total = total;
-    p->enabled = enabled;
+    p->enabled = enabled == PROGRESS_LOG ? PROGRESS_LOG : enabled ? PROGRESS_LINE : PROGRESS_OFF;
     p->start = progress_now();
     p->last_draw = -1;
+    p->last_log = p->start;
 }
 
 double progress_elapsed(const progress *p) { return progress_now() - p->start; }
@@ -50,9 +56,9 @@ static size_t term_width(FILE *f)
     return 80;
 }
 
-static void draw(progress *p)
+static void format_line(const progress *p, char *line, size_t cap)
 {
-    char elapsed[32], left[32], line[512];
+    char elapsed[32], left[32];
     double e = progress_elapsed(p);
     progress_format_duration(e, elapsed, sizeof elapsed);
     if (p->done > 0 && p->done <= p->total)
@@ -61,8 +67,14 @@ static void draw(progress *p)
     else
         bfmt(left, sizeof left, "?");
     int w = (int)(p->total >= 1000 ? 4 : p->total >= 100 ? 3 : p->total >= 10 ? 2 : 1);
-    bfmt(line, sizeof line, "[%*zu/%zu] %s  %s elapsed, ~%s left", w, p->done, p->total,
-         p->current, elapsed, left);
+    bfmt(line, cap, "[%*zu/%zu] %s  %s elapsed, ~%s left", w, p->done, p->total, p->current,
+         elapsed, left);
+}
+
+static void draw(progress *p)
+{
+    char line[512];
+    format_line(p, line, sizeof line);
     /* A wrapped line cannot be redrawn in place: cut it to the terminal. */
     size_t max = term_width(p->out) - 1;
     if (strlen(line) > max)
@@ -78,21 +90,37 @@ void progress_current(progress *p, const char *label)
     bfmt(p->current, sizeof p->current, "%s", label);
 }
 
+/* A whole line for a log: the variant just finished is the one named. */
+static void log_line(progress *p)
+{
+    char line[512];
+    format_line(p, line, sizeof line);
+    fprintf(p->out, "%s\n", line);
+    fflush(p->out);
+    p->last_log = progress_now();
+}
+
 void progress_step(progress *p)
 {
     p->done++;
+    if (p->enabled == PROGRESS_LOG &&
+        (p->done == p->total || progress_now() - p->last_log >= PROGRESS_LOG_S))
+        log_line(p);
     progress_tick(p);
 }
 
 void progress_tick(progress *p)
 {
-    if (p->enabled && progress_now() - p->last_draw >= REFRESH_S)
+    /* A long variant: a line now and then says the build still runs. */
+    if (p->enabled == PROGRESS_LOG && progress_now() - p->last_log >= PROGRESS_QUIET_S)
+        log_line(p);
+    if (p->enabled == PROGRESS_LINE && progress_now() - p->last_draw >= REFRESH_S)
         draw(p);
 }
 
 void progress_clear(progress *p)
 {
-    if (p->enabled && p->drawn) {
+    if (p->enabled == PROGRESS_LINE && p->drawn) {
         fprintf(p->out, "\r\033[K");
         fflush(p->out);
         p->drawn = 0;

@@ -20,8 +20,11 @@ void usage_pack(FILE *f)
         "       clc-pack verify PACK [--load [--check]] [--device SPEC]\n"
         "       clc-pack extract PACK (--entry N | --kernel NAME [-D NAME=V]... [--wg WxH])\n"
         "                        [--source] [--kind native|ptx|cubin] -o FILE\n"
-        "       clc-pack embed PACK -o FILE.c [--symbol NAME] [--header FILE.h]\n"
+        "       clc-pack embed PACK -o FILE [--format asm|c] [--symbol NAME] [--header FILE.h]\n"
         "       clc-pack merge PACK... -o FILE\n"
+        "       clc-pack retarget PACK [--nv-arch LIST] -o FILE\n"
+        "       clc-pack record -o FILE -- APP [ARGS...]\n"
+        "       clc-pack run PACK -- APP [ARGS...]\n"
         "       clc-pack best PACK --family F --width N [--device SPEC]\n"
         "       clc-pack tune-report PACK [--family F]\n"
         "       clc-pack --list-devices\n"
@@ -72,18 +75,29 @@ void usage_pack(FILE *f)
         "  --platform NAME      only platforms whose name contains NAME\n"
         "  --list-devices       print every platform and device, then exit\n"
         "  -o, --output FILE    the pack (default: packs/<device>.clcpack)\n"
+        "  --depfile FILE       also write a make rule: the pack depends on the manifest,\n"
+        "                       the kernels and every file they include\n"
+        "  -MD, -MF FILE, -MT TARGET   the same, as compilers spell it (-MD alone:\n"
+        "                       FILE is the pack's name with .d; -MT: the rule's target)\n"
         "\n"
         "How:\n"
-        "  -j, --jobs N         parallel builds (default: the number of cores)\n"
+        "  -j, --jobs N         parallel builds (default: the number of cores; under\n"
+        "                       make -jN with a '+' rule, N, sharing make's job slots)\n"
         "  -k, --keep-going     write the variants that built even if others failed\n"
         "  --rebuild            build every variant; by default, when -o exists, the\n"
         "                       variants it already holds unchanged are reused\n"
         "  --update             reuse what -o holds (the default)\n"
         "  --ptxas PATH         NVIDIA: ptxas for cubins (default: PATH, then\n"
-        "                       /usr/local/cuda/bin); without one, PTX only\n"
+        "                       /usr/local/cuda/bin); without one, PTX only;\n"
+        "                       'none': PTX only, as the driver gave it\n"
+        "  --nv-arch LIST       NVIDIA: a cubin for each sm number of LIST besides the\n"
+        "                       device's own, from the PTX retargeted to it (default\n"
+        "                       75,80,86,89,90,100,120); the PTX stored is its most\n"
+        "                       portable form (docs/NVIDIA.md)\n"
         "  --no-sources         store no kernel sources (no rebuild fallback)\n"
         "  --compress-cubins    zlib the cubins too (about 6x smaller; by default\n"
-        "                       they are stored as they are, to load fastest)\n"
+        "                       those for the device's own architecture are stored\n"
+        "                       as they are, to load fastest)\n"
         "  --no-check           kernels folder: launch each variant once without\n"
         "                       checking its output against the CPU reference\n"
         "  --no-warmup          do not launch at all: on PoCL the binary then lacks the\n"
@@ -96,10 +110,13 @@ void usage_pack(FILE *f)
         "  --tune-runs N        timed runs per variant, 10 or more (default 11)\n"
         "  -q, --quiet          only errors      -v, --verbose  more detail\n"
         "  -h, --help           this text        --version      the version\n"
+        "Progress: a line redrawn in place on a terminal; otherwise (a log, a build\n"
+        "system) a line every few seconds and at the end. -q silences both.\n"
         "\n"
-        "Each subcommand takes --help too. Exit status: 0 success; 1 failure (a variant\n"
-        "failed to build or check, a pack is damaged, a file could not be written);\n"
-        "2 usage error (bad option, list or value; nothing was done).\n",
+        "Each subcommand takes --help too (clc-pack help CMD is the same).\n"
+        "Exit status: 0 success; 1 failure (a variant failed to build or check, a pack\n"
+        "is damaged, a file could not be written); 2 usage error (bad option, list or\n"
+        "value; nothing was done).\n",
         f);
 }
 
@@ -126,6 +143,8 @@ void usage_verify(FILE *f)
           "  --check          with --load: run each loaded program on random data and\n"
           "                   compare with the CPU reference (needs the manifest)\n"
           "  --kernels DIR    kernel folder for --check (default: kernels)\n"
+          "  --no-cubin       with --load: skip cubins (CLCPACK_LOAD_NO_CUBIN), so NVIDIA\n"
+          "                   devices load the PTX\n"
           "  --device SPEC    load on these devices (as for pack)\n"
           "  --platform NAME  only platforms whose name contains NAME\n"
           "  -q, -v           less, more output\n"
@@ -155,15 +174,19 @@ void usage_extract(FILE *f)
 
 void usage_embed(FILE *f)
 {
-    fputs("Usage: clc-pack embed PACK -o FILE.c [--symbol NAME] [--header FILE.h]\n"
+    fputs("Usage: clc-pack embed PACK -o FILE [--format asm|c] [--symbol NAME] [--header FILE.h]\n"
           "\n"
-          "Writes the pack as a C array, so that a release build links it into the\n"
-          "application and opens it with clcpack_open_memory(NAME, NAME_size, ...),\n"
-          "which does not copy it. The pack is checked first (as clcpack_open_memory\n"
-          "will check it). The output depends on the pack's bytes and the options only.\n"
-          "  -o FILE.c        the C file: 'const unsigned char NAME[]' aligned to 64\n"
-          "                   bytes and 'const size_t NAME_size' (written atomically;\n"
+          "Writes the pack into a file the application's build compiles and links, so\n"
+          "that it opens it with clcpack_open_memory(NAME, NAME_size, ...), which does\n"
+          "not copy it. The pack is checked first (as clcpack_open_memory will check\n"
+          "it). Files whose text would not change are not rewritten.\n"
+          "  -o FILE          the output, FILE.S for asm, FILE.c for c (written atomically;\n"
           "                   '-' for stdout)\n"
+          "  --format asm     an assembler file that pulls in the pack with .incbin by\n"
+          "                   its absolute path (GNU as, ELF; the default there)\n"
+          "  --format c       a C array, for any C compiler (slow to compile when large)\n"
+          "                   Both give 'const unsigned char NAME[]' aligned to 64 bytes\n"
+          "                   and 'const size_t NAME_size'.\n"
           "  --symbol NAME    the array's name, a C identifier (default: embedded_pack)\n"
           "  --header FILE.h  also write a header declaring both\n"
           "  -q, --quiet      no summary line\n"
@@ -190,6 +213,72 @@ void usage_merge(FILE *f)
           "  -h, --help       this text\n"
           "Exit status: 0, 1 on a conflict, a damaged pack or a file that cannot be\n"
           "written, 2 on a usage error.\n",
+          f);
+}
+
+void usage_retarget(FILE *f)
+{
+    fputs("Usage: clc-pack retarget PACK [--nv-arch LIST] [--ptxas PATH] -o FILE\n"
+          "                             [-j N] [--compress-cubins]\n"
+          "\n"
+          "Adds cubins for more NVIDIA architectures to an existing pack, on any\n"
+          "machine with NVIDIA's ptxas (no GPU needed). Every PTX entry is stored in\n"
+          "its most portable form (the lowest .target and .version ptxas accepts) and\n"
+          "gets a cubin for each sm number of LIST and for its device's own compute\n"
+          "capability, assembled from the PTX with its .target set to that\n"
+          "architecture. An architecture ptxas refuses the PTX for gets no cubin and\n"
+          "a note saying why; a cubin the pack already holds is kept. Devices,\n"
+          "sources, other entries and tuning results are copied (docs/NVIDIA.md).\n"
+          "  --nv-arch LIST   sm numbers (default 75,80,86,89,90,100,120)\n"
+          "  --ptxas PATH     ptxas to use (default: PATH, then /usr/local/cuda/bin)\n"
+          "  -o FILE          the new pack (written atomically; may be PACK itself)\n"
+          "  -j, --jobs N     ptxas runs for N entries at a time (default: the cores)\n"
+          "  --compress-cubins  zlib every cubin (by default the cubin for its\n"
+          "                   device's own architecture is stored as it is)\n"
+          "  -q, --quiet      no notes, no summary line\n"
+          "  -h, --help       this text\n"
+          "Exit status: 0, 1 on a damaged pack, no ptxas, or a file that cannot be\n"
+          "written, 2 on a usage error.\n",
+          f);
+}
+
+void usage_record(FILE *f)
+{
+    fputs("Usage: clc-pack record -o FILE [--log] [--ptxas PATH] [--keep-captures DIR]\n"
+          "                       -- APP [ARGS...]\n"
+          "\n"
+          "Runs an unmodified OpenCL application with libclcpack-preload.so, which\n"
+          "captures every program it builds from source (source bytes, build options,\n"
+          "device, and the binary of the application's own build), then writes a pack\n"
+          "of them keyed by content (docs/RECORD.md). `clc-pack run FILE -- APP` then\n"
+          "serves those builds from the pack. Packs recorded on several machines join\n"
+          "with merge.\n"
+          "  -o FILE            the pack to write (written atomically)\n"
+          "  --log              CLCPACK_LOG=1: one line per program build on stderr\n"
+          "  --ptxas PATH       NVIDIA: assemble the PTX into cubins with this ptxas\n"
+          "                     (default: ptxas on $PATH or in /usr/local/cuda/bin)\n"
+          "  --keep-captures DIR  capture into DIR (existing) and keep the files\n"
+          "  -q, --quiet        no summary line; -v: one line per capture\n"
+          "  -h, --help         this text\n"
+          "Exit status: 0, 1 when nothing was built from source, the application\n"
+          "failed (the pack is still written) or FILE cannot be written, 2 on a usage\n"
+          "error.\n",
+          f);
+}
+
+void usage_run(FILE *f)
+{
+    fputs("Usage: clc-pack run PACK [--log] -- APP [ARGS...]\n"
+          "\n"
+          "Runs an unmodified OpenCL application with libclcpack-preload.so and\n"
+          "CLCPACK_PACK=PACK: a program whose exact source, options and device the\n"
+          "pack holds is made from the pack's binary instead of being compiled; any\n"
+          "other build goes to the driver untouched (docs/RECORD.md).\n"
+          "  --log       CLCPACK_LOG=1: one line per program build on stderr (served\n"
+          "              from the pack, or passed through and why)\n"
+          "  -h, --help  this text\n"
+          "Exit status: the application's; 1 when PACK cannot be opened or the\n"
+          "application cannot be started, 2 on a usage error.\n",
           f);
 }
 

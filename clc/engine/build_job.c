@@ -40,12 +40,37 @@ build_job *bj_list_add(bj_list *l)
     return j;
 }
 
+void bj_list_add_read(bj_list *l, const char *path)
+{
+    for (size_t i = 0; i < l->n_read; i++)
+        if (strcmp(l->read[i], path) == 0)
+            return;
+    if (l->n_read == l->cap_read) {
+        size_t cap = l->cap_read ? l->cap_read * 2 : 16;
+        char **g = realloc(l->read, cap * sizeof *g);
+        if (!g) {
+            l->read_failed = 1;
+            return;
+        }
+        l->read = g;
+        l->cap_read = cap;
+    }
+    if (!(l->read[l->n_read] = strdup(path))) {
+        l->read_failed = 1;
+        return;
+    }
+    l->n_read++;
+}
+
 void bj_list_free(bj_list *l)
 {
     for (size_t i = 0; i < l->n; i++)
         bj_free(&l->jobs[i]);
     free(l->jobs);
     free(l->notes);
+    for (size_t i = 0; i < l->n_read; i++)
+        free(l->read[i]);
+    free(l->read);
     memset(l, 0, sizeof *l);
 }
 

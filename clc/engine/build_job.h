@@ -46,11 +46,20 @@ typedef struct bj_list {
     size_t n, cap;
     build_job *jobs;      /* malloc'd */
     char *notes;          /* malloc'd, or NULL */
+    /* Every file the jobs were made from (the manifest, each source and
+     * every file it includes), once each, in the order first read: what a
+     * dependency file lists (clc-pack --depfile). */
+    char **read;
+    size_t n_read, cap_read;
+    int read_failed;      /* out of memory adding one: the list is short */
 } bj_list;
 
 /* Appends a zeroed job; NULL when out of memory. */
 build_job *bj_list_add(bj_list *l);
 void bj_list_free(bj_list *l);
+
+/* Adds path to l->read unless it is there already. */
+void bj_list_add_read(bj_list *l, const char *path);
 
 /* Frees everything the job owns and zeroes it. */
 void bj_free(build_job *j);

@@ -13,6 +13,7 @@
 
 #include "bounded_fmt.h"
 #include "check_cmd.h"
+#include "nv_forms.h"
 #include "pocl_binary_canon.h"
 #include "ptx_text.h"
 #include "ptxas_run.h"
@@ -173,8 +174,9 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* NVIDIA: the binary is PTX text. Keep it without its NUL, and add a cubin
- * when ptxas is known; a ptxas failure only costs the cubin. */
+/* NVIDIA: the binary is PTX text. Keep it without its NUL, in its most
+ * portable form, and add a cubin per architecture when ptxas is known
+ * (nv_forms.h); a ptxas failure only costs that cubin. */
 static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_result *r)
 {
     size_t len = ptx_text_length(bin, size);
@@ -187,17 +189,30 @@ static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_r
     uint32_t arch = 0;
     if (ptx_target(bin, len, arch_name, &arch) != 0)
         ptx_arch_from_cc(t->cc_major, t->cc_minor, arch_name, &arch);
-    r->forms[r->n_forms++] = (bv_form){CLCPACK_KIND_PTX, arch, bin, len};
-    if (!t->ptxas[0])
-        return;
-    unsigned char *cubin = NULL;
-    size_t cubin_size = 0;
-    char msg[2048];
-    if (ptxas_compile(t->ptxas, bin, len, arch_name, &cubin, &cubin_size, msg, sizeof msg) != 0) {
-        r->note = dup_printf("ptxas failed, PTX only: %s", msg);
+    if (!t->ptxas[0]) {
+        r->forms[r->n_forms++] = (bv_form){CLCPACK_KIND_PTX, arch, bin, len};
         return;
     }
-    r->forms[r->n_forms++] = (bv_form){CLCPACK_KIND_CUBIN, arch, cubin, cubin_size};
+    nvf_result nr;
+    nvf_make(t->ptxas, bin, len, &t->nv_archs, t->cc_major * 10 + t->cc_minor, NULL, &nr);
+    if (nr.ptx) {
+        free(bin);
+        r->forms[r->n_forms++] =
+            (bv_form){CLCPACK_KIND_PTX, nr.ptx_arch, (unsigned char *)nr.ptx, nr.ptx_size};
+        nr.ptx = NULL;
+    } else {
+        r->forms[r->n_forms++] = (bv_form){CLCPACK_KIND_PTX, arch, bin, len};
+    }
+    for (size_t i = 0; i < nr.n_cubins && r->n_forms < BV_MAX_FORMS; i++) {
+        r->forms[r->n_forms++] =
+            (bv_form){CLCPACK_KIND_CUBIN, nr.cubins[i].arch, nr.cubins[i].data, nr.cubins[i].size};
+        nr.cubins[i].data = NULL;
+    }
+    if (nr.notes) {
+        r->note = nr.notes;
+        nr.notes = NULL;
+    }
+    nvf_result_free(&nr);
 }
 
 /* PoCL puts into CL_PROGRAM_BINARIES the work-group functions named by

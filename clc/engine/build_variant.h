@@ -9,7 +9,8 @@
  * CL_PROGRAM_BINARIES taken, made canonical, loaded back and compared with
  * the source build (roundtrip.h), and the user's --check-cmd run on it. On
  * NVIDIA the binary is PTX: stored without its NUL and, when ptxas is
- * known, also assembled into a cubin.
+ * known, also in its most portable form and assembled into a cubin for the
+ * device and each --nv-arch (nv_forms.h).
  *
  * Used by clc-pack's worker processes (one bv_target per device and
  * process) and by the benchmarks. Nothing here prints.
@@ -24,8 +25,10 @@
 #include "check_hook.h"
 #include "clcpack.h"
 #include "tune_options.h"
+#include "nv_forms.h"
 
-#define BV_MAX_FORMS 2
+/* PTX and a cubin per architecture (nv_forms.h). */
+#define BV_MAX_FORMS (2 + NVF_MAX_ARCHS)
 #define BV_PATH_MAX 4096
 
 /* A device opened for building: context and in-order queue. */
@@ -38,6 +41,8 @@ typedef struct bv_target {
     uint32_t cc_major, cc_minor;   /* NVIDIA compute capability, else 0.0 */
     char ptxas[BV_PATH_MAX];       /* "" when cubins are not made */
     char ordinal[16];              /* the device's --list-devices number, for {device} */
+    nvf_archs nv_archs;            /* cubins besides the device's own (--nv-arch);
+                                      set after bv_target_open, empty by default */
 } bv_target;
 
 /* Opens dev; ptxas may be NULL or "" (no cubins). 0, or -1 with err. */

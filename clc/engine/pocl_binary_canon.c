@@ -192,9 +192,10 @@ void pcb_scrub_temp_names(unsigned char *buf, size_t size)
     }
 }
 
-int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
-                     const uint32_t wg[3], unsigned char **out, size_t *out_size, char *why,
-                     size_t why_cap)
+/* keep_all: every file stays (pcb_canonicalize_all). */
+static int canonicalize(const unsigned char *bin, size_t size, const char *kernel,
+                        const uint32_t wg[3], int keep_all, unsigned char **out,
+                        size_t *out_size, char *why, size_t why_cap)
 {
     *out = NULL;
     *out_size = 0;
@@ -311,7 +312,7 @@ int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
         file_ref *kf = fs + kr->first_file;
         size_t n = 0;
         for (size_t i = 0; i < kr->n_files; i++)
-            if (keep(kr, &kf[i], kernel, own, prefix, has_own))
+            if (keep_all || keep(kr, &kf[i], kernel, own, prefix, has_own))
                 kf[n++] = kf[i];
         qsort(kf, n, sizeof *kf, cmp_path);
         size_t rec_at = w;
@@ -334,4 +335,18 @@ out:
     free(ks);
     free(fs);
     return rc;
+}
+
+int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
+                     const uint32_t wg[3], unsigned char **out, size_t *out_size, char *why,
+                     size_t why_cap)
+{
+    return canonicalize(bin, size, kernel, wg, 0, out, out_size, why, why_cap);
+}
+
+int pcb_canonicalize_all(const unsigned char *bin, size_t size, unsigned char **out,
+                         size_t *out_size, char *why, size_t why_cap)
+{
+    static const uint32_t none[3] = {0, 0, 0};
+    return canonicalize(bin, size, NULL, none, 1, out, out_size, why, why_cap);
 }

@@ -36,6 +36,12 @@ int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
                      const uint32_t wg[3], unsigned char **out, size_t *out_size, char *why,
                      size_t why_cap);
 
+/* The same with every file of every kernel kept, in canonical order, and
+ * the temporary names scrubbed: a program's binary as the application's
+ * launches left it (`clc-pack record`, docs/RECORD.md). */
+int pcb_canonicalize_all(const unsigned char *bin, size_t size, unsigned char **out,
+                         size_t *out_size, char *why, size_t why_cap);
+
 /* Replaces the six random characters of every "tempfile_XXXXXX" in buf,
  * as bytes or as LLVM bitcode's packed 7-bit characters, by "000000". */
 void pcb_scrub_temp_names(unsigned char *buf, size_t size);

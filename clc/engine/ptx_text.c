@@ -36,10 +36,9 @@ static size_t skip_blank(const char *t, size_t len, size_t i)
     return i;
 }
 
-/* Index of the next directive or word at the start of a statement that is
- * `word`, scanning statements (outside comments) from the start; len if none. */
-static size_t find_directive(const char *t, size_t len, const char *word)
+size_t ptx_find_directive(const void *text, size_t len, const char *word)
 {
+    const char *t = text;
     size_t wl = strlen(word);
     size_t i = 0;
     while (i < len) {
@@ -62,13 +61,13 @@ int ptx_is_text(const void *bin, size_t size)
     size_t len = ptx_text_length(bin, size);
     if (len == 0 || memchr(t, '\0', len) != NULL)
         return 0;
-    return find_directive(t, len, ".version") < len;
+    return ptx_find_directive(t, len, ".version") < len;
 }
 
 int ptx_target(const void *text, size_t len, char arch_name[PTX_ARCH_NAME_MAX], uint32_t *arch)
 {
     const char *t = text;
-    size_t i = find_directive(t, len, ".target");
+    size_t i = ptx_find_directive(t, len, ".target");
     if (i >= len)
         return -1;
     i += strlen(".target");

@@ -27,6 +27,10 @@ int ptx_is_text(const void *bin, size_t size);
  * sm_<digits>[suffix letter]. */
 int ptx_target(const void *text, size_t len, char arch_name[PTX_ARCH_NAME_MAX], uint32_t *arch);
 
+/* Index of the first statement (outside comments) that starts with `word`
+ * followed by white space (".target"); len when there is none. */
+size_t ptx_find_directive(const void *text, size_t len, const char *word);
+
 /* "sm_86" for compute capability 8.6 (the fallback when the PTX names no
  * target). */
 void ptx_arch_from_cc(uint32_t major, uint32_t minor, char arch_name[PTX_ARCH_NAME_MAX],

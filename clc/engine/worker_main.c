@@ -28,6 +28,7 @@ typedef struct worker_state {
     char temp_dir[PATH_MAX]; /* work_dir when it is a temporary folder, else "" */
     check_hook hook;
     int have_hook;
+    nvf_archs nv_archs;
     bv_options opts;
     size_t n_slots;
     unsigned plat[MAX_SLOTS], dev[MAX_SLOTS];
@@ -94,6 +95,7 @@ static void run_job(worker_state *w, uint32_t slot, const build_job *job, bv_res
             return;
         }
         bfmt(w->targets[slot].ordinal, sizeof w->targets[slot].ordinal, "%u", d->ordinal);
+        w->targets[slot].nv_archs = w->nv_archs;
         w->opened[slot] = 1;
     }
     bv_build(&w->targets[slot], job, &w->opts, w->have_hook ? &w->hook : NULL, r);
@@ -184,6 +186,7 @@ int worker_main(int argc, char **argv)
         {"tune-runs", required_argument, NULL, 'U'},
         {"check-cmd", required_argument, NULL, 'C'},
         {"check-timeout", required_argument, NULL, 'L'},
+        {"tune-runs", required_argument, NULL, 'U'}, {"nv-arch", required_argument, NULL, 'A'},
         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
@@ -209,6 +212,14 @@ int worker_main(int argc, char **argv)
                 return 2;
             }
             break;
+        case 'A': {
+            char nerr[NVF_ERR_MAX];
+            if (nvf_parse_archs(optarg, &w.nv_archs, nerr) != 0) {
+                fprintf(stderr, "clc-pack: worker: bad --nv-arch '%s': %s\n", optarg, nerr);
+                return 2;
+            }
+            break;
+        }
         case 'N':
             w.opts.check = 0;
             break;

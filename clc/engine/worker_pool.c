@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bounded_fmt.h"
+#include "jobserver.h"
 #include "worker_main.h"
 #include "worker_proto.h"
 
@@ -191,6 +192,23 @@ static int group_busy(const worker *ws, size_t n, const size_t *group, size_t jo
     return 0;
 }
 
+static size_t running_jobs(const worker *ws, size_t n)
+{
+    size_t busy = 0;
+    for (size_t i = 0; i < n; i++)
+        busy += ws[i].pid > 0 && ws[i].job >= 0;
+    return busy;
+}
+
+/* The first job runs on make's implicit slot; each further one holds a
+ * token. Gives back the tokens no running job needs. */
+static void give_spare_tokens(jobserver *js, const worker *ws, size_t n)
+{
+    size_t busy = running_jobs(ws, n);
+    while (js_held(js) > 0 && js_held(js) + 1 > busy)
+        js_give(js);
+}
+
 int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
               const wire_buf *jobs, const size_t *group, size_t n_jobs,
               const wpool_callbacks *cb, char *err, size_t cap)
@@ -273,6 +291,9 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
             }
             if (w->job >= 0)
                 continue;
+            if (cb->slots && running_jobs(ws, started) >= 1 + js_held(cb->slots) &&
+                !js_try_take(cb->slots))
+                break;
             /* The first queued job whose group is idle goes next. */
             size_t pick = q_head;
             while (pick < q_tail && group_busy(ws, started, group, queue[pick]))
@@ -299,8 +320,10 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
             if (cb->started)
                 cb->started(cb->ctx, job);
         }
+        if (cb->slots)
+            give_spare_tokens(cb->slots, ws, started);
         size_t busy = 0;
-        struct pollfd pf[MAX_WORKERS];
+        struct pollfd pf[MAX_WORKERS + 1];
         size_t who[MAX_WORKERS];
         for (size_t i = 0; i < started; i++) {
             if (ws[i].pid > 0 && ws[i].job >= 0) {
@@ -319,7 +342,15 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
             }
             break;
         }
-        int n = poll(pf, (nfds_t)busy, TICK_MS);
+        /* Waiting for a token too: wake when one may be free. */
+        nfds_t n_poll = (nfds_t)busy;
+        if (cb->slots && q_head != q_tail && busy < started) {
+            pf[busy].fd = js_poll_fd(cb->slots);
+            pf[busy].events = POLLIN;
+            pf[busy].revents = 0;
+            n_poll++;
+        }
+        int n = poll(pf, n_poll, TICK_MS);
         if (cb->tick)
             cb->tick(cb->ctx);
         if (n < 0 && errno != EINTR) {
@@ -360,6 +391,9 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
     for (size_t i = 0; i < started; i++)
         if (ws[i].pid > 0)
             stop_worker(&ws[i]);
+    if (cb->slots)
+        while (js_held(cb->slots) > 0)
+            js_give(cb->slots);
     free(queue);
     sigaction(SIGPIPE, &old_pipe, NULL);
     return rc;

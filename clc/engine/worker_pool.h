@@ -26,6 +26,10 @@ typedef struct wpool_callbacks {
     void (*finished)(void *ctx, size_t job, bv_result *r);
     /* Called a few times a second while waiting. May be NULL. */
     void (*tick)(void *ctx);
+    /* make's jobserver (jobserver.h), or NULL: then a job runs on a
+     * second or further worker only while a token is held for it; tokens
+     * go back as soon as fewer jobs run. */
+    struct jobserver *slots;
 } wpool_callbacks;
 
 /* The absolute path of the running program (for re-executing it), from

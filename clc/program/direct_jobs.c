@@ -748,6 +748,8 @@ static int make_program(plan *p, program *pr, bj_list *out)
     int rc = fold_program(p, pr);
     if (rc)
         return rc;
+    for (size_t i = 0; i < pr->folded.n_files; i++)
+        bj_list_add_read(out, pr->folded.files[i]); /* for --depfile */
     dset d = {0};
     if (p->n_variants == 0) {
         rc = product(p, pr, &d, 0, out);

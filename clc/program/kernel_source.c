@@ -19,6 +19,13 @@
 int ks_program_source(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
                       char name[MF_PATH_MAX], char err[MF_ERR_MAX])
 {
+    return ks_program_source_files(m, v, text, len, name, err, NULL, NULL);
+}
+
+int ks_program_source_files(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
+                            char name[MF_PATH_MAX], char err[MF_ERR_MAX], ks_file_fn on_file,
+                            void *ctx)
+{
     *text = NULL;
     *len = 0;
     err[0] = '\0';
@@ -37,6 +44,15 @@ int ks_program_source(const mf_manifest *m, const mf_variant *v, char **text, si
     if (sf_fold(&opt, &folded, why_fold, sizeof why_fold) != 0) {
         bfmt(err, MF_ERR_MAX, "%s", why_fold);
         return -1;
+    }
+    /* The files are relative to the kernels folder: named as opened. */
+    for (size_t i = 0; on_file && i < folded.n_files; i++) {
+        char path[2 * MF_PATH_MAX + 2];
+        if (folded.files[i][0] == '/')
+            bfmt(path, sizeof path, "%s", folded.files[i]);
+        else
+            bfmt(path, sizeof path, "%s/%s", m->dir, folded.files[i]);
+        on_file(ctx, path);
     }
     if (!k->generator[0]) {
         bfmt(name, MF_PATH_MAX, "%s", k->source);

@@ -20,4 +20,15 @@
 int ks_program_source(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
                       char name[MF_PATH_MAX], char err[MF_ERR_MAX]);
 
+/* Called once per file a fold reads (the kernel's source and every file
+ * it includes, in reading order, repeats included), with its path as
+ * opened: "<kernels folder>/<name>". */
+typedef void (*ks_file_fn)(void *ctx, const char *path);
+
+/* Like ks_program_source, and also reports every file read to on_file
+ * (which may be NULL): what a dependency file lists. */
+int ks_program_source_files(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
+                            char name[MF_PATH_MAX], char err[MF_ERR_MAX], ks_file_fn on_file,
+                            void *ctx);
+
 #endif /* CLC_KERNEL_SOURCE_H */

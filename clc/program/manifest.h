@@ -84,7 +84,7 @@ typedef struct mf_kernel {
     size_t n_args;
     mf_arg args[MF_MAX_ARGS];
     long numcoeffs_multiple;       /* poly: run-time numcoeffs must be a multiple (1 = any) */
-    char note[MF_PATH_MAX];        /* one line shown by --list */
+    char note[MF_PATH_MAX];        /* one line for readers (not printed) */
     int has_default;               /* a default line: its variants matching */
     char default_when[MF_PATH_MAX];/* these NAME=VALUE items are default variants */
 } mf_kernel;

@@ -21,10 +21,17 @@ const char *mf_family_text(mf_family f)
     return "";
 }
 
-static int fill(const mf_manifest *m, const mf_variant *v, build_job *j, char err[MF_ERR_MAX])
+static void note_read(void *ctx, const char *path)
+{
+    bj_list_add_read(ctx, path);
+}
+
+static int fill(const mf_manifest *m, const mf_variant *v, build_job *j, bj_list *out,
+                char err[MF_ERR_MAX])
 {
     char name[MF_PATH_MAX];
-    if (ks_program_source(m, v, &j->source, &j->source_size, name, err) != 0)
+    if (ks_program_source_files(m, v, &j->source, &j->source_size, name, err, note_read, out) !=
+        0)
         return -1;
     const char *names[MF_MAX_DEFINES], *values[MF_MAX_DEFINES];
     for (size_t i = 0; i < v->n_defines; i++) {
@@ -57,13 +64,16 @@ static int fill(const mf_manifest *m, const mf_variant *v, build_job *j, char er
 
 int mj_make(const mf_manifest *m, const vp_plan *plan, bj_list *out, char err[MF_ERR_MAX])
 {
+    char manifest[MF_PATH_MAX + 16];
+    bfmt(manifest, sizeof manifest, "%s/manifest.txt", m->dir);
+    bj_list_add_read(out, manifest);
     for (size_t i = 0; i < plan->n; i++) {
         build_job *j = bj_list_add(out);
         if (!j) {
             bfmt(err, MF_ERR_MAX, "out of memory for %zu jobs", plan->n);
             return -1;
         }
-        if (fill(m, &plan->variants[i], j, err) != 0)
+        if (fill(m, &plan->variants[i], j, out, err) != 0)
             return -1;
     }
     return 0;

@@ -1,0 +1,372 @@
+/* cmd_record.c — `clc-pack record -o APP.clcpack -- APP ARGS...`: runs an
+ * unmodified application with libclcpack-preload.so in record mode, then
+ * writes a pack holding, for each program it built from source, the
+ * binary of its own build with the exact source and options, keyed by the
+ * content key (docs/RECORD.md). */
+#include "commands.h"
+
+#include <dirent.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bounded_fmt.h"
+#include "cli_report.h"
+#include "clcpack.h"
+#include "pocl_binary_canon.h"
+#include "preload_launch.h"
+#include "ptx_text.h"
+#include "ptxas_run.h"
+#include "rec_capture.h"
+
+#define NVIDIA_VENDOR_ID 0x10DEu
+#define MAX_KERNEL_NAMES 256
+
+typedef struct record_args {
+    const char *output;
+    const char *ptxas;
+    const char *keep;      /* --keep-captures DIR: capture here, keep the files */
+    int log;
+    char **app;
+} record_args;
+
+static int parse_args(int argc, char **argv, record_args *x)
+{
+    enum { OPT_PTXAS = 256, OPT_KEEP, OPT_LOG };
+    static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+                                             {"ptxas", required_argument, NULL, OPT_PTXAS},
+                                             {"keep-captures", required_argument, NULL, OPT_KEEP},
+                                             {"log", no_argument, NULL, OPT_LOG},
+                                             {"quiet", no_argument, NULL, 'q'},
+                                             {"verbose", no_argument, NULL, 'v'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    memset(x, 0, sizeof *x);
+    int c;
+    opterr = 0;
+    optind = 1;
+    /* '+': the application's own options are not ours. */
+    while ((c = getopt_long(argc, argv, "+:o:qvh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            x->output = optarg;
+            break;
+        case OPT_PTXAS:
+            x->ptxas = optarg;
+            break;
+        case OPT_KEEP:
+            x->keep = optarg;
+            break;
+        case OPT_LOG:
+            x->log = 1;
+            break;
+        case 'q':
+            cli_verbosity = -1;
+            break;
+        case 'v':
+            cli_verbosity++;
+            break;
+        case 'h':
+            usage_record(stdout);
+            return -1;
+        case ':':
+            return cli_usage_error("record", "option '%s' needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error("record", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (!x->output)
+        return cli_usage_error("record", "no output pack (-o FILE)");
+    if (optind >= argc)
+        return cli_usage_error("record", "no application to run (-- APP ARGS...)");
+    x->app = argv + optind;
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef struct record_stats {
+    size_t captures, entries, no_binary, conflicts, bad, from_binary;
+    size_t keys, devices;
+} record_stats;
+
+/* Adds one entry; a second build of the same program with other bytes
+ * keeps the first. */
+static int add_entry(clcpack_writer *w, const rec_capture *c, uint32_t dev, uint32_t src,
+                     clcpack_binary_kind kind, uint32_t arch, const void *bin, size_t size,
+                     record_stats *s)
+{
+    /* A program entry: named by its key, holding the kernels the driver
+     * listed (so that verify --load can check them). */
+    const char *names[MAX_KERNEL_NAMES];
+    char buf[4096];
+    size_t n_names = 0;
+    bfmt(buf, sizeof buf, "%s", c->kernel_names ? c->kernel_names : "");
+    for (char *save = NULL, *t = strtok_r(buf, ";", &save); t && n_names < MAX_KERNEL_NAMES;
+         t = strtok_r(NULL, ";", &save))
+        if (*t)
+            names[n_names++] = t;
+    clcpack_entry_spec e = {.struct_size = sizeof e,
+                            .kernel = c->key,
+                            .options = c->options,
+                            .device = dev,
+                            .source = src,
+                            .kind = kind,
+                            .arch = arch,
+                            .binary = bin,
+                            .binary_size = size,
+                            .kernel_names = n_names ? names : NULL,
+                            .kernel_name_count = n_names};
+    clcpack_error err;
+    clcpack_status st = clcpack_writer_add_entry(w, &e, &err);
+    if (st == CLCPACK_E_CONFLICT) {
+        s->conflicts++;
+        return 0;
+    }
+    if (st != CLCPACK_OK) {
+        cli_error("%s", err.message);
+        return -1;
+    }
+    s->entries++;
+    return 0;
+}
+
+static int add_capture(clcpack_writer *w, const rec_capture *c, const char *ptxas,
+                       record_stats *s)
+{
+    clcpack_error err;
+    uint32_t dev, src;
+    if (!c->binary) {
+        s->no_binary++;
+        return 0;
+    }
+    if (clcpack_writer_add_device(w, &c->device, &dev, &err) != CLCPACK_OK ||
+        clcpack_writer_add_source(w, c->key, c->source, c->source_size, &src, &err) !=
+            CLCPACK_OK) {
+        cli_error("%s", err.message);
+        return -1;
+    }
+    if (c->device.vendor_id != NVIDIA_VENDOR_ID || !ptx_is_text(c->binary, c->binary_size)) {
+        /* PoCL's binary is a snapshot of its cache folder, taken at the
+         * program's last release: program.bc and the work-group functions
+         * the application's launches compiled. Its files in a fixed order
+         * and PoCL's temporary file names scrubbed, so that recording twice
+         * gives the same bytes, with PoCL's cache on or off (merge needs it).
+         * Other drivers' bytes stay as they are. */
+        unsigned char *canon = NULL;
+        size_t canon_size = 0;
+        char why[256];
+        int k = pcb_canonicalize_all(c->binary, c->binary_size, &canon, &canon_size, why,
+                                     sizeof why);
+        if (k < 0) {
+            cli_error("out of memory rewriting a %zu-byte binary", c->binary_size);
+            return -1;
+        }
+        int rc = add_entry(w, c, dev, src, CLCPACK_KIND_NATIVE, 0, k == 0 ? canon : c->binary,
+                           k == 0 ? canon_size : c->binary_size, s);
+        free(canon);
+        return rc;
+    }
+    /* NVIDIA: PTX without its NUL, and a cubin when ptxas is there. */
+    size_t len = ptx_text_length(c->binary, c->binary_size);
+    char arch_name[PTX_ARCH_NAME_MAX];
+    uint32_t arch = 0;
+    if (ptx_target(c->binary, len, arch_name, &arch) != 0)
+        ptx_arch_from_cc(c->device.nv_cc_major, c->device.nv_cc_minor, arch_name, &arch);
+    if (add_entry(w, c, dev, src, CLCPACK_KIND_PTX, arch, c->binary, len, s) != 0)
+        return -1;
+    if (!ptxas[0])
+        return 0;
+    unsigned char *cubin = NULL;
+    size_t cubin_size = 0;
+    char msg[2048];
+    if (ptxas_compile(ptxas, c->binary, len, arch_name, &cubin, &cubin_size, msg, sizeof msg) !=
+        0) {
+        cli_note("%s: ptxas failed, PTX only: %s", c->key, msg);
+        return 0;
+    }
+    int rc = add_entry(w, c, dev, src, CLCPACK_KIND_CUBIN, arch, cubin, cubin_size, s);
+    free(cubin);
+    return rc;
+}
+
+/* Reads every capture in dir into the writer. */
+static int collect(const char *dir, clcpack_writer *w, const char *ptxas, record_stats *s)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        cli_error("cannot read the capture folder %s", dir);
+        return -1;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    int rc = 0;
+    while ((de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (len > 7 && strcmp(de->d_name + len - 7, ".binary") == 0)
+            s->from_binary++;
+        if (len < 5 || strcmp(de->d_name + len - 4, ".rec") != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **more = realloc(names, cap * sizeof *names);
+            if (!more) {
+                rc = -1;
+                break;
+            }
+            names = more;
+        }
+        if (!(names[n] = strdup(de->d_name))) {
+            rc = -1;
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    if (rc != 0)
+        cli_error("out of memory listing %s", dir);
+    if (n)
+        qsort(names, n, sizeof *names, by_name);
+    char **keys = calloc(n ? n : 1, sizeof *keys);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        char path[PRELOAD_PATH_MAX + 256], err[RC_ERR_MAX + PRELOAD_PATH_MAX];
+        bfmt(path, sizeof path, "%s/%s", dir, names[i]);
+        rec_capture c;
+        if (rec_capture_read(path, &c, err, sizeof err) != 0) {
+            cli_note("skipped: %s", err);
+            s->bad++;
+            continue;
+        }
+        s->captures++;
+        if (cli_verbosity > 0)
+            fprintf(stderr, "clc-pack: captured %s on %s, options '%s', %zu-byte source, "
+                            "%zu-byte binary\n",
+                    c.key, c.device.device_name, c.options, c.source_size, c.binary_size);
+        size_t k = 0;
+        while (keys && k < s->keys && strcmp(keys[k], c.key) != 0)
+            k++;
+        if (keys && k == s->keys && (keys[k] = strdup(c.key)) != NULL)
+            s->keys++;
+        rc = add_capture(w, &c, ptxas, s);
+        rec_capture_free(&c);
+    }
+    for (size_t i = 0; i < s->keys; i++)
+        free(keys[i]);
+    free(keys);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
+
+static void remove_captures(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    char path[PRELOAD_PATH_MAX + 256];
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        bfmt(path, sizeof path, "%s/%s", dir, de->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+int cmd_record(int argc, char **argv)
+{
+    record_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != 0)
+        return rc < 0 ? EXIT_OK_STATUS : rc;
+    char ptxas[PTXAS_PATH_MAX] = "";
+    if (a.ptxas && ptxas_find(a.ptxas, ptxas) != 0)
+        return cli_usage_error("record", "%s", ptxas);
+    if (!a.ptxas && ptxas_find(NULL, ptxas) != 0)
+        ptxas[0] = '\0';
+
+    char dir[PRELOAD_PATH_MAX];
+    if (a.keep) {
+        bfmt(dir, sizeof dir, "%s", a.keep);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        bfmt(dir, sizeof dir, "%s/clcpack-record-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(dir)) {
+            cli_error("cannot make a capture folder %s", dir);
+            return EXIT_FAILURE_STATUS;
+        }
+    }
+    char err[PRELOAD_PATH_MAX + 256];
+    int status = preload_run(a.app, "CLCPACK_RECORD", dir, a.log, err, sizeof err);
+    if (status < 0) {
+        cli_error("%s", err);
+        if (!a.keep)
+            remove_captures(dir);
+        return EXIT_FAILURE_STATUS;
+    }
+
+    clcpack_writer *w = NULL;
+    clcpack_error werr;
+    record_stats s = {0};
+    if (clcpack_writer_new(0, &w, &werr) != CLCPACK_OK) {
+        cli_error("%s", werr.message);
+        rc = EXIT_FAILURE_STATUS;
+        goto out;
+    }
+    if (collect(dir, w, ptxas, &s) != 0) {
+        rc = EXIT_FAILURE_STATUS;
+        goto out;
+    }
+    if (s.entries == 0) {
+        cli_error("%s built no program from source while recording%s; nothing written to %s%s",
+                  a.app[0],
+                  s.from_binary ? " (it created its programs from binaries it brought itself)"
+                                : "",
+                  a.output,
+                  s.from_binary ? ". For PyOpenCL, set PYOPENCL_NO_CACHE=1 while recording"
+                                : "");
+        rc = EXIT_FAILURE_STATUS;
+        goto out;
+    }
+    if (clcpack_writer_write_file(w, a.output, &werr) != CLCPACK_OK) {
+        cli_error("%s", werr.message);
+        rc = EXIT_FAILURE_STATUS;
+        goto out;
+    }
+    if (cli_verbosity >= 0) {
+        fprintf(stderr,
+                "clc-pack: recorded %zu program build%s (%zu distinct program%s) into %s: "
+                "%zu entr%s",
+                s.captures, s.captures == 1 ? "" : "s", s.keys, s.keys == 1 ? "" : "s",
+                a.output, s.entries, s.entries == 1 ? "y" : "ies");
+        if (s.conflicts)
+            fprintf(stderr, "; %zu rebuild%s with other bytes kept the first", s.conflicts,
+                    s.conflicts == 1 ? "" : "s");
+        if (s.no_binary)
+            fprintf(stderr, "; %zu without a binary", s.no_binary);
+        if (s.from_binary)
+            fprintf(stderr, "; %zu program%s created from the application's own binaries "
+                            "(not captured)",
+                    s.from_binary, s.from_binary == 1 ? "" : "s");
+        fputc('\n', stderr);
+    }
+    rc = EXIT_OK_STATUS;
+out:
+    clcpack_writer_free(w);
+    if (!a.keep)
+        remove_captures(dir);
+    if (status != 0) {
+        cli_error("%s exited with status %d", a.app[0], status);
+        if (rc == EXIT_OK_STATUS)
+            rc = EXIT_FAILURE_STATUS;
+    }
+    return rc;
+}

@@ -1,0 +1,111 @@
+/* depfile.c — make-format dependency files (depfile.h). */
+#include "depfile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounded_fmt.h"
+#include "clcpack.h"
+#include "wire.h"
+
+void df_init(df_list *l)
+{
+    memset(l, 0, sizeof *l);
+}
+
+void df_free(df_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->paths[i]);
+    free(l->paths);
+    memset(l, 0, sizeof *l);
+}
+
+void df_add(df_list *l, const char *path)
+{
+    while (path[0] == '.' && path[1] == '/' && path[2])
+        path += 2;
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->paths[i], path) == 0)
+            return;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        char **grown = realloc(l->paths, cap * sizeof *grown);
+        if (!grown) {
+            l->failed = 1;
+            return;
+        }
+        l->paths = grown;
+        l->cap = cap;
+    }
+    char *copy = strdup(path);
+    if (!copy) {
+        l->failed = 1;
+        return;
+    }
+    l->paths[l->n++] = copy;
+}
+
+/* make reads "\ " as a space in a name, "$$" as '$' and "\#" as '#'; a
+ * backslash before a space (or before an escaped one) doubles, as gcc
+ * writes it. */
+static void put_escaped(wire_buf *b, const char *s)
+{
+    for (const char *c = s; *c; c++) {
+        if (*c == ' ' || *c == '\t') {
+            for (const char *q = c - 1; q >= s && *q == '\\'; q--)
+                wire_put_bytes(b, "\\", 1);
+            wire_put_bytes(b, "\\", 1);
+            wire_put_bytes(b, c, 1);
+        } else if (*c == '$') {
+            wire_put_bytes(b, "$$", 2);
+        } else if (*c == '#') {
+            wire_put_bytes(b, "\\#", 2);
+        } else {
+            wire_put_bytes(b, c, 1);
+        }
+    }
+}
+
+char *df_format(const df_list *l, const char *target, size_t *len)
+{
+    if (l->failed)
+        return NULL;
+    wire_buf b;
+    wire_init(&b);
+    put_escaped(&b, target);
+    wire_put_bytes(&b, ":", 1);
+    for (size_t i = 0; i < l->n; i++) {
+        wire_put_bytes(&b, " \\\n ", 4);
+        put_escaped(&b, l->paths[i]);
+    }
+    wire_put_bytes(&b, "\n", 1);
+    for (size_t i = 0; i < l->n; i++) {
+        wire_put_bytes(&b, "\n", 1);
+        put_escaped(&b, l->paths[i]);
+        wire_put_bytes(&b, ":\n", 2);
+    }
+    wire_put_bytes(&b, "", 1);
+    if (b.failed) {
+        wire_free(&b);
+        return NULL;
+    }
+    *len = b.len - 1;
+    return (char *)b.data;
+}
+
+int df_write(const df_list *l, const char *target, const char *path, char *err, size_t cap)
+{
+    size_t len = 0;
+    char *text = df_format(l, target, &len);
+    if (!text) {
+        bfmt(err, cap, "%s: out of memory", path);
+        return -1;
+    }
+    clcpack_error e;
+    int rc = clcpack_write_file_atomic(path, text, len, 0, &e) == CLCPACK_OK ? 0 : -1;
+    if (rc != 0)
+        bfmt(err, cap, "%s", e.message);
+    free(text);
+    return rc;
+}

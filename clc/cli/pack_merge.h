@@ -1,0 +1,47 @@
+/*
+ * pack_merge.h — the machinery of `clc-pack merge` (cmd_merge.c) for the
+ * commands that copy packs: open the inputs, choose each entry once (a
+ * conflict is named and nothing is written), copy every device, source,
+ * entry and tuning into one new pack, write it atomically. A hook may
+ * change each entry on its way and add entries of its own (`clc-pack
+ * retarget` adds cubins this way).
+ */
+#ifndef CLC_PACK_MERGE_H
+#define CLC_PACK_MERGE_H
+
+#include <stddef.h>
+
+#include "clcpack.h"
+
+typedef struct merge_hook {
+    void *ctx;
+    /* Called for each entry chosen, with spec filled (its binary decoded
+     * and CRC-checked, device and source already mapped to the writer's
+     * indices) just before it is added to w with its tunings. It may change
+     * spec's binary, binary_size and arch (the bytes must stay valid until
+     * its next call or the end of merge_packs) and add entries to w. pack
+     * is the input the entry comes from (path names it), index its entry
+     * there. Returns 0, or -1 after printing an error (nothing is written). */
+    int (*entry)(void *ctx, const char *path, const clcpack *pack, size_t index,
+                 clcpack_writer *w, clcpack_entry_spec *spec);
+} merge_hook;
+
+typedef struct merge_args {
+    const char *output;
+    int compress_cubins;        /* --compress-cubins */
+    const char **inputs;
+    size_t n_inputs;
+    const merge_hook *hook;     /* NULL: entries copied as they are */
+} merge_args;
+
+typedef struct merge_stats {
+    size_t entries;             /* entries chosen from the inputs */
+    size_t dups;                /* duplicates dropped */
+} merge_stats;
+
+/* Does the whole merge; prints its errors. Returns an exit status
+ * (cli_report.h): EXIT_OK_STATUS with *stats filled, else
+ * EXIT_FAILURE_STATUS and the output untouched. */
+int merge_packs(const merge_args *x, merge_stats *stats);
+
+#endif /* CLC_PACK_MERGE_H */

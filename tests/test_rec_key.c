@@ -1,0 +1,153 @@
+/*
+ * test_rec_key.c — the record/replay content key (preload/rec_key.h,
+ * docs/RECORD.md "The key"): SHA-256 against the FIPS 180-4 examples, the
+ * options' normalization, and the key's dependence on source, options and
+ * the contents (not the paths) of headers from -I folders. No driver.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "rec_key.h"
+#include "sha256.h"
+
+static void hex_of(const void *data, size_t n, size_t repeat, char out[65])
+{
+    sha256_ctx c;
+    unsigned char d[SHA256_DIGEST];
+    sha256_init(&c);
+    for (size_t i = 0; i < repeat; i++)
+        sha256_update(&c, data, n);
+    sha256_final(&c, d);
+    for (int i = 0; i < SHA256_DIGEST; i++)
+        snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+static void test_sha256(void)
+{
+    char h[65];
+    hex_of("", 0, 1, h);
+    CHECK(strcmp(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855") == 0,
+          "sha256(\"\") = %s", h);
+    hex_of("abc", 3, 1, h);
+    CHECK(strcmp(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0,
+          "sha256(abc) = %s", h);
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    hex_of(two, strlen(two), 1, h);
+    CHECK(strcmp(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1") == 0,
+          "sha256(two blocks) = %s", h);
+    /* A million 'a' in pieces of 1000: the buffering across updates. */
+    char a[1000];
+    memset(a, 'a', sizeof a);
+    hex_of(a, sizeof a, 1000, h);
+    CHECK(strcmp(h, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0,
+          "sha256(a million a) = %s", h);
+}
+
+static void test_normalize(void)
+{
+    static const struct {
+        const char *options, *norm, *dirs;
+    } cases[] = {
+        {NULL, "", ""},
+        {"", "", ""},
+        {"  -cl-mad-enable\t", "-cl-mad-enable", ""},
+        {"-I /x/y -DFOO=1  -Ipath -cl-mad-enable", "-DFOO=1 -cl-mad-enable", "/x/y|path|"},
+        {"-I \"/a b/c\" -DX", "-DX", "/a b/c|"},
+        {"-DPATH=\"-I q\" -I", "-DPATH=\"-I q\"", "|"},
+        {"-cl-std=CL1.2 -Werror", "-cl-std=CL1.2 -Werror", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *norm = NULL, **dirs = NULL, joined[256] = "";
+        size_t n = 0;
+        if (!CHECK(rk_normalize(cases[i].options, &norm, &dirs, &n) == 0, "normalize %zu", i))
+            continue;
+        for (size_t k = 0; k < n; k++) {
+            strncat(joined, dirs[k], sizeof joined - strlen(joined) - 2);
+            strcat(joined, "|");
+        }
+        CHECK(strcmp(norm, cases[i].norm) == 0, "'%s' -> '%s' (want '%s')",
+              cases[i].options ? cases[i].options : "(null)", norm, cases[i].norm);
+        CHECK(strcmp(joined, cases[i].dirs) == 0, "'%s': dirs '%s' (want '%s')",
+              cases[i].options ? cases[i].options : "(null)", joined, cases[i].dirs);
+        free(norm);
+        rk_free_dirs(dirs, n);
+    }
+}
+
+static void put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static void key_of(const char *src, const char *options, char out[RK_KEY_MAX])
+{
+    if (rk_key(src, strlen(src), options, out) != 0)
+        strcpy(out, "(error)");
+}
+
+static void test_key(void)
+{
+    char dir[] = "/tmp/clcpack-rec-key-XXXXXX";
+    if (!CHECK(mkdtemp(dir) != NULL, "temporary folder"))
+        return;
+    char a[128], b[128], ha[160], hb[160], nested[160], opt_a[160], opt_b[160];
+    snprintf(a, sizeof a, "%s/a", dir);
+    snprintf(b, sizeof b, "%s/b", dir);
+    mkdir(a, 0700);
+    mkdir(b, 0700);
+    snprintf(ha, sizeof ha, "%s/v.h", a);
+    snprintf(hb, sizeof hb, "%s/v.h", b);
+    put(ha, "#include \"w.h\"\n#define V 3\n");
+    put(hb, "#include \"w.h\"\n#define V 3\n");
+    snprintf(nested, sizeof nested, "%s/w.h", a);
+    put(nested, "#define W 1\n");
+    snprintf(nested, sizeof nested, "%s/w.h", b);
+    put(nested, "#define W 1\n");
+    snprintf(opt_a, sizeof opt_a, "-I %s -DB=1", a);
+    snprintf(opt_b, sizeof opt_b, "-I%s -DB=1", b);
+
+    const char *src = "  #  include <v.h>\nkernel void k(global int *y) { y[0] = V + W + B; }\n";
+    char k1[RK_KEY_MAX], k2[RK_KEY_MAX], k3[RK_KEY_MAX];
+    key_of(src, opt_a, k1);
+    key_of(src, opt_b, k2);
+    CHECK(strncmp(k1, "rec:", 4) == 0 && strlen(k1) == 4 + 64, "key form: %s", k1);
+    CHECK(strcmp(k1, k2) == 0, "same headers in other folders: same key");
+
+    put(nested, "#define W 2\n"); /* b/w.h, included by b/v.h */
+    key_of(src, opt_b, k3);
+    CHECK(strcmp(k1, k3) != 0, "a changed nested header: another key");
+    put(nested, "#define W 1\n");
+    key_of(src, opt_b, k3);
+    CHECK(strcmp(k1, k3) == 0, "header restored: the key again");
+
+    char edited[256];
+    snprintf(edited, sizeof edited, "%s", src);
+    edited[strlen(edited) - 4] = ':'; /* was ';' */
+    key_of(edited, opt_a, k3);
+    CHECK(strcmp(k1, k3) != 0, "one source byte changed: another key");
+    snprintf(opt_b, sizeof opt_b, "-I %s -DB=2", a);
+    key_of(src, opt_b, k3);
+    CHECK(strcmp(k1, k3) != 0, "other options: another key");
+    key_of(src, "-DB=1", k3);
+    CHECK(strcmp(k1, k3) != 0, "without the -I folder (header not found): another key");
+
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0, "cleanup");
+}
+
+int main(void)
+{
+    test_sha256();
+    test_normalize();
+    test_key();
+    return check_summary();
+}
