@@ -15,10 +15,11 @@
  * loads from the tile), and adds them, times the filter terms, to every
  * output row the input row contributes to. FILTER_WIDTH, OUT_X and OUT_Y
  * are compiled in, so every loop but the input-row loop is unrolled fully
- * and the accumulators and the row segment are registers. The input-row
- * loop is unrolled as ROW_UNROLL says: 0 = fully up to FILTER_WIDTH 21,
- * not at all beyond (a fully unrolled 31-wide body spills registers), or
- * the factor given (1 = not unrolled).
+ * and the accumulators and the row segment are registers. The row loop
+ * is unrolled ROW_UNROLL times (1: not at all, 0: fully). LOOP_ORDER picks
+ * which rows the loop walks: 0, the input rows (each read from the tile
+ * once, the filter terms OUT_Y times); 1, the filter rows (each filter row
+ * read once into registers, the input rows OUT_Y times).
  *
  * The including file defines CB_T (float or float4) and CB_VEC: the widest
  * vector the row segment is loaded with (4 for float, 1 for float4, whose
@@ -58,14 +59,53 @@
 #define CB_SEG_PAD ((CB_SEG + CB_LOAD_VEC - 1) / CB_LOAD_VEC * CB_LOAD_VEC)
 #define CB_TILE_PITCH ((CB_TILE_W + CB_LOAD_VEC - 1) / CB_LOAD_VEC * CB_LOAD_VEC)
 
+/* The row loop (input rows or filter rows, LOOP_ORDER) is unrolled
+ * ROW_UNROLL times; 0 unrolls it fully, which holds more values in
+ * registers at once and spills at large widths (docs/KERNELS.md). */
 #if ROW_UNROLL == 0
-#if FILTER_WIDTH <= 21
 #define CB_ROW_LOOP _Pragma("unroll")
 #else
-#define CB_ROW_LOOP CB_UNROLL_BY(1)
-#endif
-#else
 #define CB_ROW_LOOP CB_UNROLL_BY(ROW_UNROLL)
+#endif
+
+#if LOOP_ORDER == 0
+/* Input rows outer: each of the OUT_Y + FW - 1 input rows is read from the
+ * tile once and added to every output row it contributes to (filter row
+ * iy - oy of output row oy); the filter terms are read OUT_Y times. */
+#define CB_ACCUMULATE(base)                                                                \
+    CB_ROW_LOOP for (int iy = 0; iy < CB_IN_ROWS; iy++) {                                  \
+        const __local CB_T *row = (base) + iy * CB_TILE_PITCH;                             \
+        CB_T seg[CB_SEG_PAD];                                                              \
+        CB_LOAD_SEG(seg, row);                                                             \
+        _Pragma("unroll") for (int oy = 0; oy < OUT_Y; oy++) {                             \
+            const int r = iy - oy;                                                         \
+            if (r >= 0 && r < FILTER_WIDTH) {                                              \
+                __constant CB_T *f = filter + r * FILTER_WIDTH;                            \
+                _Pragma("unroll") for (int c = 0; c < FILTER_WIDTH; c++) {                 \
+                    const CB_T fv = f[c];                                                  \
+                    _Pragma("unroll") for (int ox = 0; ox < OUT_X; ox++)                   \
+                        acc[oy][ox] = mad(fv, seg[ox + c], acc[oy][ox]);                   \
+                }                                                                          \
+            }                                                                              \
+        }                                                                                  \
+    }
+#else
+/* Filter rows outer: filter row r is read once into registers and used for
+ * every output row; input row oy + r is read from the tile for each. */
+#define CB_ACCUMULATE(base)                                                                \
+    CB_ROW_LOOP for (int r = 0; r < FILTER_WIDTH; r++) {                                   \
+        CB_T fr[FILTER_WIDTH];                                                             \
+        _Pragma("unroll") for (int c = 0; c < FILTER_WIDTH; c++)                           \
+            fr[c] = filter[r * FILTER_WIDTH + c];                                          \
+        _Pragma("unroll") for (int oy = 0; oy < OUT_Y; oy++) {                             \
+            const __local CB_T *row = (base) + (oy + r) * CB_TILE_PITCH;                   \
+            CB_T seg[CB_SEG_PAD];                                                          \
+            CB_LOAD_SEG(seg, row);                                                         \
+            _Pragma("unroll") for (int c = 0; c < FILTER_WIDTH; c++)                       \
+                _Pragma("unroll") for (int ox = 0; ox < OUT_X; ox++)                       \
+                    acc[oy][ox] = mad(fr[c], seg[ox + c], acc[oy][ox]);                    \
+        }                                                                                  \
+    }
 #endif
 
 /* The body of a kernel with the arguments (input, filter, output, inWidth,
@@ -92,23 +132,7 @@
         _Pragma("unroll") for (int ox = 0; ox < OUT_X; ox++)                               \
             acc[oy][ox] = (CB_T)0.0f;                                                      \
     const __local CB_T *base = tile + ly * OUT_Y * CB_TILE_PITCH + lx * OUT_X;             \
-    CB_ROW_LOOP for (int iy = 0; iy < CB_IN_ROWS; iy++) {                                  \
-        const __local CB_T *row = base + iy * CB_TILE_PITCH;                               \
-        CB_T seg[CB_SEG_PAD];                                                              \
-        CB_LOAD_SEG(seg, row);                                                             \
-        _Pragma("unroll") for (int oy = 0; oy < OUT_Y; oy++) {                             \
-            /* Input row iy is filter row iy - oy of output row oy. */                  \
-            const int r = iy - oy;                                                         \
-            if (r >= 0 && r < FILTER_WIDTH) {                                              \
-                __constant CB_T *f = filter + r * FILTER_WIDTH;                            \
-                _Pragma("unroll") for (int c = 0; c < FILTER_WIDTH; c++) {                 \
-                    const CB_T fv = f[c];                                                  \
-                    _Pragma("unroll") for (int ox = 0; ox < OUT_X; ox++)                   \
-                        acc[oy][ox] = mad(fv, seg[ox + c], acc[oy][ox]);                   \
-                }                                                                          \
-            }                                                                              \
-        }                                                                                  \
-    }                                                                                      \
+    CB_ACCUMULATE(base)                                                                    \
                                                                                            \
     const int xs = x0 + lx * OUT_X;                                                        \
     const int ys = y0 + ly * OUT_Y;                                                        \
