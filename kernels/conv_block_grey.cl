@@ -2,12 +2,14 @@
  * conv_block_grey.cl — the register-blocked convolution on a single-channel
  * float image (conv_block.h; docs/KERNELS.md, "Register blocking").
  *
- * The row segment is read from the tile as float4 (OUT_X a multiple of 4)
- * or float2 (OUT_X even): each item's segment starts on a vector boundary
- * because the tile's pitch and OUT_X are multiples of the vector width.
+ * The row segment is read from the tile in vectors of up to SEG_VEC floats:
+ * float4 when SEG_VEC is 4 and OUT_X a multiple of 4, float2 when OUT_X is
+ * even, else one float at a time. Each item's segment then starts on a
+ * vector boundary, because the tile's pitch and OUT_X are multiples of the
+ * vector width.
  */
 #define CB_T float
-#define CB_VEC 4
+#define CB_VEC SEG_VEC
 #include "conv_block.h"
 
 #if CB_LOAD_VEC == 4
