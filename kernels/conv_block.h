@@ -26,6 +26,11 @@
  * pixels already are 16-byte vectors).
  *
  * Local memory: CB_TILE_PITCH * CB_TILE_H * sizeof(CB_T) bytes.
+ *
+ * This file holds the sizes; conv_block_body.h is the kernel's body,
+ * included inside the function so that every unroll hint is a plain
+ * "#pragma unroll" line (no _Pragma in a macro, which not every OpenCL
+ * compiler takes).
  */
 #ifndef CLC_KERNELS_CONV_BLOCK_H
 #define CLC_KERNELS_CONV_BLOCK_H
@@ -33,9 +38,6 @@
 #ifdef cl_nv_pragma_unroll
 #pragma OPENCL EXTENSION cl_nv_pragma_unroll : enable
 #endif
-
-#define CB_PRAGMA(x) _Pragma(#x)
-#define CB_UNROLL_BY(n) CB_PRAGMA(unroll n)
 
 #define CB_BX (WG_X * OUT_X)
 #define CB_BY (WG_Y * OUT_Y)
@@ -58,87 +60,5 @@
  * likewise, so the last item's last vector stays inside its row. */
 #define CB_SEG_PAD ((CB_SEG + CB_LOAD_VEC - 1) / CB_LOAD_VEC * CB_LOAD_VEC)
 #define CB_TILE_PITCH ((CB_TILE_W + CB_LOAD_VEC - 1) / CB_LOAD_VEC * CB_LOAD_VEC)
-
-/* The row loop (input rows or filter rows, LOOP_ORDER) is unrolled
- * ROW_UNROLL times; 0 unrolls it fully, which holds more values in
- * registers at once and spills at large widths (docs/KERNELS.md). */
-#if ROW_UNROLL == 0
-#define CB_ROW_LOOP _Pragma("unroll")
-#else
-#define CB_ROW_LOOP CB_UNROLL_BY(ROW_UNROLL)
-#endif
-
-#if LOOP_ORDER == 0
-/* Input rows outer: each of the OUT_Y + FW - 1 input rows is read from the
- * tile once and added to every output row it contributes to (filter row
- * iy - oy of output row oy); the filter terms are read OUT_Y times. */
-#define CB_ACCUMULATE(base)                                                                \
-    CB_ROW_LOOP for (int iy = 0; iy < CB_IN_ROWS; iy++) {                                  \
-        const __local CB_T *row = (base) + iy * CB_TILE_PITCH;                             \
-        CB_T seg[CB_SEG_PAD];                                                              \
-        CB_LOAD_SEG(seg, row);                                                             \
-        _Pragma("unroll") for (int oy = 0; oy < OUT_Y; oy++) {                             \
-            const int r = iy - oy;                                                         \
-            if (r >= 0 && r < FILTER_WIDTH) {                                              \
-                __constant CB_T *f = filter + r * FILTER_WIDTH;                            \
-                _Pragma("unroll") for (int c = 0; c < FILTER_WIDTH; c++) {                 \
-                    const CB_T fv = f[c];                                                  \
-                    _Pragma("unroll") for (int ox = 0; ox < OUT_X; ox++)                   \
-                        acc[oy][ox] = mad(fv, seg[ox + c], acc[oy][ox]);                   \
-                }                                                                          \
-            }                                                                              \
-        }                                                                                  \
-    }
-#else
-/* Filter rows outer: filter row r is read once into registers and used for
- * every output row; input row oy + r is read from the tile for each. */
-#define CB_ACCUMULATE(base)                                                                \
-    CB_ROW_LOOP for (int r = 0; r < FILTER_WIDTH; r++) {                                   \
-        CB_T fr[FILTER_WIDTH];                                                             \
-        _Pragma("unroll") for (int c = 0; c < FILTER_WIDTH; c++)                           \
-            fr[c] = filter[r * FILTER_WIDTH + c];                                          \
-        _Pragma("unroll") for (int oy = 0; oy < OUT_Y; oy++) {                             \
-            const __local CB_T *row = (base) + (oy + r) * CB_TILE_PITCH;                   \
-            CB_T seg[CB_SEG_PAD];                                                          \
-            CB_LOAD_SEG(seg, row);                                                         \
-            _Pragma("unroll") for (int c = 0; c < FILTER_WIDTH; c++)                       \
-                _Pragma("unroll") for (int ox = 0; ox < OUT_X; ox++)                       \
-                    acc[oy][ox] = mad(fr[c], seg[ox + c], acc[oy][ox]);                    \
-        }                                                                                  \
-    }
-#endif
-
-/* The body of a kernel with the arguments (input, filter, output, inWidth,
- * width, height), input/output of CB_T. */
-#define CB_BODY()                                                                          \
-    __local CB_T tile[CB_TILE_H * CB_TILE_PITCH];                                          \
-    const int lx = get_local_id(0);                                                        \
-    const int ly = get_local_id(1);                                                        \
-    const int x0 = get_group_id(0) * CB_BX;                                                \
-    const int y0 = get_group_id(1) * CB_BY;                                                \
-    /* The group's window, clamped to the input for a last partial group         \
-     * (the clamped pixels feed only outputs that are not written). */               \
-    const int lastCol = width + FILTER_WIDTH - 2;                                          \
-    const int lastRow = height + FILTER_WIDTH - 2;                                         \
-    for (int ty = ly; ty < CB_TILE_H; ty += WG_Y) {                                        \
-        const __global CB_T *src = input + min(y0 + ty, lastRow) * inWidth;                \
-        for (int tx = lx; tx < CB_TILE_W; tx += WG_X)                                      \
-            tile[ty * CB_TILE_PITCH + tx] = src[min(x0 + tx, lastCol)];                    \
-    }                                                                                      \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                          \
-                                                                                           \
-    CB_T acc[OUT_Y][OUT_X];                                                                \
-    _Pragma("unroll") for (int oy = 0; oy < OUT_Y; oy++)                                   \
-        _Pragma("unroll") for (int ox = 0; ox < OUT_X; ox++)                               \
-            acc[oy][ox] = (CB_T)0.0f;                                                      \
-    const __local CB_T *base = tile + ly * OUT_Y * CB_TILE_PITCH + lx * OUT_X;             \
-    CB_ACCUMULATE(base)                                                                    \
-                                                                                           \
-    const int xs = x0 + lx * OUT_X;                                                        \
-    const int ys = y0 + ly * OUT_Y;                                                        \
-    _Pragma("unroll") for (int oy = 0; oy < OUT_Y; oy++)                                   \
-        _Pragma("unroll") for (int ox = 0; ox < OUT_X; ox++)                               \
-            if (xs + ox < width && ys + oy < height)                                       \
-                output[(ys + oy) * width + xs + ox] = acc[oy][ox];
 
 #endif /* CLC_KERNELS_CONV_BLOCK_H */

@@ -12,31 +12,10 @@
 #define CB_VEC SEG_VEC
 #include "conv_block.h"
 
-#if CB_LOAD_VEC == 4
-#define CB_LOAD_SEG(seg, row)                                                              \
-    _Pragma("unroll") for (int k = 0; k < CB_SEG_PAD / 4; k++) {                           \
-        const float4 v = ((const __local float4 *)(row))[k];                               \
-        seg[4 * k] = v.s0;                                                                 \
-        seg[4 * k + 1] = v.s1;                                                             \
-        seg[4 * k + 2] = v.s2;                                                             \
-        seg[4 * k + 3] = v.s3;                                                             \
-    }
-#elif CB_LOAD_VEC == 2
-#define CB_LOAD_SEG(seg, row)                                                              \
-    _Pragma("unroll") for (int k = 0; k < CB_SEG_PAD / 2; k++) {                           \
-        const float2 v = ((const __local float2 *)(row))[k];                               \
-        seg[2 * k] = v.s0;                                                                 \
-        seg[2 * k + 1] = v.s1;                                                             \
-    }
-#else
-#define CB_LOAD_SEG(seg, row)                                                              \
-    _Pragma("unroll") for (int k = 0; k < CB_SEG; k++) seg[k] = (row)[k];
-#endif
-
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
 void conv_block_grey(const __global float *input, __constant float *filter,
                      __global float *output, const int inWidth, const int width,
                      const int height)
 {
-    CB_BODY()
+#include "conv_block_body.h"
 }

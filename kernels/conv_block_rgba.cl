@@ -8,13 +8,10 @@
 #define CB_VEC 1
 #include "conv_block.h"
 
-#define CB_LOAD_SEG(seg, row)                                                              \
-    _Pragma("unroll") for (int k = 0; k < CB_SEG; k++) seg[k] = (row)[k];
-
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
 void conv_block_rgba(const __global float4 *input, __constant float4 *filter,
                      __global float4 *output, const int inWidth, const int width,
                      const int height)
 {
-    CB_BODY()
+#include "conv_block_body.h"
 }
