@@ -21,8 +21,9 @@
 #   CONV_SIZE    image size (default 4096 on a GPU, 512 on a CPU device)
 #   CONV_WIDTHS  filter widths (default 3-31:2)
 #   CONV_RUNS    timed launches per measurement (default 21 on a GPU, 11 on a CPU)
-#   CONV_SHAPES  ';'-separated clc-pack selections, one tuned pack each
-#                (default: the kernels' default shapes plus LOOP_ORDER=1)
+#   CONV_SHAPES  ';'-separated clc-pack selections, one tuned pack each; a
+#                selection without --widths gets CONV_WIDTHS (default: the
+#                kernels' default shapes, with LOOP_ORDER 0 and 1)
 #   CONV_THREADS OpenCV threads (default: the device's compute units)
 #   CONV_OUT     output folder (default docs/bench/<device slug>)
 set -u
@@ -64,14 +65,22 @@ for sel in $SHAPES; do
     i=$((i + 1))
     pk=$out/conv_tuned_$i.clcpack
     say "tuned pack $i: $sel"
+    # A selection may name its own widths (e.g. full unrolling at small ones).
+    case " $sel " in *" --widths "*) w="" ;; *) w="--widths $WIDTHS" ;; esac
     # shellcheck disable=SC2086 # the selection is a list of options
-    if "$B/clc-pack" $sel --widths "$WIDTHS" --device "$DEVICE" --tune \
+    if "$B/clc-pack" $sel $w --device "$DEVICE" --tune \
         --tune-size "${SIZE}x$SIZE" -k -q -o "$pk"; then
         packs="$packs $pk"
     else
-        say "tuned pack $i failed (kept what built, if anything)"
-        [ -s "$pk" ] && packs="$packs $pk"
-        failed=1
+        # -k: a shape whose tile does not fit the device's local memory at
+        # the larger widths fails to build there; the others are kept.
+        if [ -s "$pk" ]; then
+            say "tuned pack $i: some variants did not build (kept the others)"
+            packs="$packs $pk"
+        else
+            say "tuned pack $i failed"
+            failed=1
+        fi
     fi
     IFS=';'
 done
