@@ -10,7 +10,8 @@
  *
  * Every convolution key (kernel, defines, work-group) of the pack is loaded
  * once through the loader (its fastest form here), checked against the CPU
- * reference on a small problem at each width, then timed on W x W images
+ * reference on a small problem at each width (two for a grid=round kernel:
+ * partial groups, and whole groups), then timed on W x W images
  * (RGBA float for Reda's kernels, grey float for AMD's and the pragma
  * kernels): --warmup launches, then the median of --runs launches timed
  * with event profiling (kr_time). Kernels with FILTER_WIDTH compiled in run
@@ -353,6 +354,17 @@ static void measure_width(run *r, size_t ser, cl_program prog, const mf_variant 
     small.filter_width = fw;
     kr_result res;
     int rc = kr_check(r->dev.ctx, r->q, prog, v, &small, CHECK_TOL, &res, err);
+    if (rc == 0 && v->kernel->grid == MF_GRID_ROUND) {
+        /* The default size has partial groups; a size of whole groups (as
+         * the timed images are) may take another path in the kernel, e.g.
+         * conv_block_grey's float4 stores. */
+        int bx, by;
+        kr_block(v, &bx, &by);
+        kr_problem whole = small;
+        whole.width = 3 * (int)v->wg[0] * bx;
+        whole.height = 2 * (int)v->wg[1] * by;
+        rc = kr_check(r->dev.ctx, r->q, prog, v, &whole, CHECK_TOL, &res, err);
+    }
     if (rc != 0) {
         if (rc > 0)
             fprintf(stderr, "speed: %s at width %d: wrong result (max error %.3g, %zu "
