@@ -1,10 +1,15 @@
 /*
  * conv_block_body.h — the body of the register-blocked kernels
  * (conv_block.h says what it computes), included inside the kernel
- * function of conv_block_grey.cl and conv_block_rgba.cl, whose arguments
- * are input, filter, output, inWidth, width, height (of CB_T).
+ * function of conv_block_grey.cl and conv_block_rgba.cl, after the
+ * declaration of `tile` (__local CB_T [CB_TILE_H * CB_TILE_PITCH], which
+ * OpenCL C wants at function scope). The including file says how pixels,
+ * filter terms and outputs are reached, by element index:
+ *   CB_INPUT(i)     input pixel i (row-major, pitch inWidth)
+ *   CB_FILTER(i)    filter term i (row-major)
+ *   CB_STORE(i, v)  output i = v (row-major, pitch width)
+ * and defines CB_WIDE_STORES when rows of a block may be written as float4.
  */
-__local CB_T tile[CB_TILE_H * CB_TILE_PITCH];
 const int lx = get_local_id(0);
 const int ly = get_local_id(1);
 const int x0 = get_group_id(0) * CB_BX;
@@ -16,9 +21,9 @@ const int y0 = get_group_id(1) * CB_BY;
 const int lastCol = width + FILTER_WIDTH - 2;
 const int lastRow = height + FILTER_WIDTH - 2;
 for (int ty = ly; ty < CB_TILE_H; ty += WG_Y) {
-    const __global CB_T *src = input + min(y0 + ty, lastRow) * inWidth;
+    const int row0 = min(y0 + ty, lastRow) * inWidth;
     for (int tx = lx; tx < CB_TILE_W; tx += WG_X)
-        tile[ty * CB_TILE_PITCH + tx] = src[min(x0 + tx, lastCol)];
+        tile[ty * CB_TILE_PITCH + tx] = CB_INPUT(row0 + min(x0 + tx, lastCol));
 }
 barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -56,10 +61,9 @@ for (int iy = 0; iy < CB_IN_ROWS; iy++) {
     for (int oy = 0; oy < OUT_Y; oy++) {
         const int r = iy - oy;
         if (r >= 0 && r < FILTER_WIDTH) {
-            __constant CB_T *f = filter + r * FILTER_WIDTH;
 #pragma unroll
             for (int c = 0; c < FILTER_WIDTH; c++) {
-                const CB_T fv = f[c];
+                const CB_T fv = CB_FILTER(r * FILTER_WIDTH + c);
 #pragma unroll
                 for (int ox = 0; ox < OUT_X; ox++)
                     acc[oy][ox] = mad(fv, seg[ox + c], acc[oy][ox]);
@@ -83,7 +87,7 @@ for (int r = 0; r < FILTER_WIDTH; r++) {
     CB_T fr[FILTER_WIDTH];
 #pragma unroll
     for (int c = 0; c < FILTER_WIDTH; c++)
-        fr[c] = filter[r * FILTER_WIDTH + c];
+        fr[c] = CB_FILTER(r * FILTER_WIDTH + c);
 #pragma unroll
     for (int oy = 0; oy < OUT_Y; oy++) {
         const __local CB_T *row = base + (oy + r) * CB_TILE_PITCH;
@@ -102,7 +106,7 @@ for (int r = 0; r < FILTER_WIDTH; r++) {
 /* Each item writes its block; the parts past the image are not written. */
 const int xs = x0 + lx * OUT_X;
 const int ys = y0 + ly * OUT_Y;
-#if CB_LOAD_VEC == 4
+#if defined(CB_WIDE_STORES) && CB_LOAD_VEC == 4
 /* Grey blocks a multiple of 4 wide: where the image width is a multiple of
  * 4 too, every row of a block that lies inside the image starts on a
  * 16-byte boundary (OpenCL buffers are aligned far beyond that), so it is
@@ -126,6 +130,6 @@ if ((width & 3) == 0 && xs + OUT_X <= width) {
 #pragma unroll
         for (int ox = 0; ox < OUT_X; ox++)
             if (xs + ox < width && ys + oy < height)
-                output[(ys + oy) * width + xs + ox] = acc[oy][ox];
+                CB_STORE((ys + oy) * width + xs + ox, acc[oy][ox]);
     }
 }

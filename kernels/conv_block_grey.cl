@@ -17,5 +17,10 @@ void conv_block_grey(const __global float *input, __constant float *filter,
                      __global float *output, const int inWidth, const int width,
                      const int height)
 {
+#define CB_INPUT(i) input[i]
+#define CB_FILTER(i) filter[i]
+#define CB_STORE(i, v) output[i] = (v)
+#define CB_WIDE_STORES
+    __local float tile[CB_TILE_H * CB_TILE_PITCH];
 #include "conv_block_body.h"
 }
