@@ -21,6 +21,9 @@ void conv_block_grey(const __global float *input, __constant float *filter,
 #define CB_FILTER(i) filter[i]
 #define CB_STORE(i, v) output[i] = (v)
 #define CB_WIDE_STORES
-    __local float tile[CB_TILE_H * CB_TILE_PITCH];
+    /* 16-byte aligned: the segments are read from it as float4 (a local array
+     * is otherwise aligned only to its element, and NVIDIA faults on a
+     * misaligned vector access). */
+    __local float tile[CB_TILE_H * CB_TILE_PITCH] __attribute__((aligned(16)));
 #include "conv_block_body.h"
 }

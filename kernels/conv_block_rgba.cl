@@ -26,7 +26,8 @@ void conv_block_rgba(const __global float4 *input, __constant float4 *filter,
                      __global float4 *output, const int inWidth, const int width,
                      const int height)
 {
-    __local CB_T tile[CB_TILE_H * CB_TILE_PITCH];
+    /* 16-byte aligned for the vector reads of the segments (conv_block_grey.cl). */
+    __local CB_T tile[CB_TILE_H * CB_TILE_PITCH] __attribute__((aligned(16)));
 #if CHANNEL_PASS
 #define CB_INPUT(i) ((const __global float *)input)[4 * (i) + ch]
 #define CB_FILTER(i) ((__constant float *)filter)[4 * (i) + ch]
