@@ -126,9 +126,19 @@ $(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
 
+# The OpenCV peer of the convolution comparison (scripts/conv_bench.sh), built
+# only where OpenCV is installed (pkg-config opencv4).
+CV_FLAGS := $(shell pkg-config --cflags --libs opencv4 2>/dev/null)
+CXX      ?= c++
+BENCH_PEER_BIN := $(if $(CV_FLAGS),$(B)/bench/cv_filter)
+$(B)/bench/cv_filter: tests/bench/opencv/cv_filter.cpp
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CXX     $<")
+	$(Q)$(CXX) -O2 -std=c++17 -Wall -Wextra -Werror -o $@ $< $(CV_FLAGS)
+
 # Start-up, build scaling, pack size and kernel speed on one device
 # (BENCH_DEVICE=SPEC, default the default device); docs/BENCH.md.
-bench: all $(BENCH_BIN)
+bench: all $(BENCH_BIN) $(BENCH_PEER_BIN)
 	$(Q)sh scripts/bench.sh $(B)
 
 # libFuzzer over pack parsing (tests/fuzz/, docs/ROBUSTNESS.md): clang only;

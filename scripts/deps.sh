@@ -29,6 +29,11 @@ if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
     need pocl-opencl-icd
 fi
 
+# Optional: OpenCV, the CPU peer of scripts/conv_bench.sh (DEPS_BENCH=1 make deps).
+if [ "${DEPS_BENCH:-0}" = 1 ] && ! pkg-config --exists opencv4 2>/dev/null; then
+    need libopencv-dev
+fi
+
 [ -z "$missing" ] && exit 0
 
 cmd="apt-get install -y$missing"

@@ -106,10 +106,12 @@ static int has_arg(const mf_kernel *k, mf_arg role)
 }
 
 /* The two sizes of a 2-D run: a whole number of work-groups, and a size with
- * a partial group in each direction. */
+ * a partial group in each direction (a group covers wg x block outputs). */
 static void conv_sizes(const mf_variant *v, int *w1, int *h1, int *w2, int *h2)
 {
-    int wx = (int)v->wg[0], wy = (int)v->wg[1];
+    int bx, by;
+    kr_block(v, &bx, &by);
+    int wx = (int)v->wg[0] * bx, wy = (int)v->wg[1] * by;
     *w1 = 3 * wx;
     *h1 = 2 * wy;
     *w2 = 2 * wx + wx / 2 + 1;

@@ -113,6 +113,20 @@ static void test_bad_manifests(void)
     bad("kernel K\n  source a.cl\n  family conv-colour\nend\n", 3, "unknown family");
     bad("kernel K\n  source a.cl\n  grid sometimes\nend\n", 3, "unknown grid");
     bad("kernel K\n  source a.cl\n  source a.cl\nend\n", 3, "second source line");
+    /* block: two axes of a 2-D kernel with grid round */
+#define BLOCK_KERNEL(grid, block)                                                          \
+    "kernel K\n  source a.cl\n  family conv-grey\n  grid " grid "\n" block                   \
+    "  axis OUT_X allowed=1,2 default=2\n  axis OUT_Y allowed=1,2 default=2\n"              \
+    "  axis IMAGE_W optional allowed=64 default=\n"                                         \
+    "  args in filter out in_width width height\nend\n"
+    bad(BLOCK_KERNEL("round", "  block OUT_X OUT_Z\n"), 1, "block OUT_Z is not a non-optional");
+    bad(BLOCK_KERNEL("round", "  block OUT_X IMAGE_W\n"), 1, "block IMAGE_W is not");
+    bad(BLOCK_KERNEL("round", "  block OUT_X WG\n"), 1, "block WG is not");
+    bad(BLOCK_KERNEL("exact", "  block OUT_X OUT_Y\n"), 1, "block needs a 2-D kernel with grid round");
+    bad(BLOCK_KERNEL("round", "  block OUT_X\n"), 5, "block takes two axis names");
+    bad(BLOCK_KERNEL("round", "  block OUT_X OUT_Y\n  block OUT_X OUT_Y\n"), 6,
+        "second block line");
+    bad(BLOCK_KERNEL("round", "  block OUT_X 9\n"), 5, "block axis '9' is not a name");
     bad("kernel K\n  source a.cl\n  generator nosuch\nend\n", 3, "unknown generator 'nosuch'");
     bad("kernel K\n  source a.cl\n  axis FILTER_WIDTH allowed=1-3 default=1\n"
         "  derive H = (FILTER_WIDTH - 1 / 2\nend\n",
@@ -235,6 +249,7 @@ static void test_good_manifest(void)
           "argument roles in order");
     CHECK(strcmp(k->note, "a note with  two spaces") == 0, "note: '%s'", k->note);
     CHECK(k->numcoeffs_multiple == 1, "numcoeffs_multiple defaults to 1");
+    CHECK(k->block[0][0] == '\0' && k->block[1][0] == '\0', "no block line: no block axes");
 
     mf_variant *vs;
     size_t n;
@@ -247,6 +262,13 @@ static void test_good_manifest(void)
         CHECK(!mf_variant_define(&vs[0], "P"), "a derive using a missing axis is not emitted");
         free(vs);
     }
+
+    /* A block line names the axes whose values are the outputs per item. */
+    rc = load_text(BLOCK_KERNEL("round", "  block OUT_X OUT_Y\n"), err);
+    if (CHECK(rc == 0, "block kernel loads: %s", err))
+        CHECK(strcmp(manifest->kernels[0].block[0], "OUT_X") == 0 &&
+                  strcmp(manifest->kernels[0].block[1], "OUT_Y") == 0,
+              "block axes OUT_X OUT_Y");
 
     /* A derive that divides by zero for some value is refused at expansion. */
     rc = load_text("kernel K\n  source a.cl\n  family conv-grey\n  grid exact\n"
@@ -323,8 +345,8 @@ static void test_real_manifest(void)
         "Convolve", "Convolve_Unroll", "Convolve_UnrollIf", "Convolve_Def",
         "Convolve_Def_Unroll", "Convolve_Def_UnrollIf", "Convolve_Def_PragmaUnroll",
         "Convolve_Def_PragmaUnrollN", "reda_naive", "reda_constant", "reda_float4",
-        "reda_unrolled", "reda_local", "reda_local_unrolled", "poly_naive", "poly_unroll4",
-        "poly_numcoeffs"};
+        "reda_unrolled", "reda_local", "reda_local_unrolled", "conv_block_grey",
+        "conv_block_rgba", "poly_naive", "poly_unroll4", "poly_numcoeffs"};
     CHECK(manifest->n_kernels == sizeof names / sizeof names[0], "%zu kernels",
           manifest->n_kernels);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -332,6 +354,11 @@ static void test_real_manifest(void)
         CHECK(k != NULL, "kernel %s declared", names[i]);
         CHECK(k && mf_axis_find(k, "WG"), "kernel %s has a WG axis", names[i]);
     }
+
+    const mf_kernel *cb = mf_find(manifest, "conv_block_rgba");
+    CHECK(cb && strcmp(cb->block[0], "OUT_X") == 0 && strcmp(cb->block[1], "OUT_Y") == 0 &&
+              cb->grid == MF_GRID_ROUND,
+          "conv_block_rgba: block OUT_X OUT_Y, grid round");
 
     /* Widths as an argument: built once, however many widths are asked. */
     long widths[] = {3, 0, 5, 0, 7, 0};

@@ -175,6 +175,24 @@ static void test_supports(void)
         refused(&even, &p, "odd filter width: 4 is not");
         free(keep);
     }
+    v = variant(m, "conv_block_rgba", "FILTER_WIDTH", 31, &keep);
+    if (CHECK(v, "conv_block_rgba variant")) {
+        kr_problem p;
+        kr_default_problem(v, 1, &p);
+        int bx, by;
+        kr_block(v, &bx, &by);
+        /* The default shape is OUT_X=1, OUT_Y=4 at 8x8: a partial group of
+         * outputs each way, counted in outputs, not work-items. */
+        CHECK(bx == 1 && by == 4, "block of the first default variant: %dx%d", bx, by);
+        CHECK(p.width == 2 * 8 * bx + 8 * bx / 2 + 1 && p.height == 2 * 8 * by + 3,
+              "default problem counts outputs: %dx%d", p.width, p.height);
+        /* --tune at 4096x4096: 4126^2 x 4 = 68 million input values fit. */
+        p.width = p.height = 4096;
+        CHECK(kr_supports(v, &p, err) == 0, "4096x4096 RGBA at width 31 runs: %s", err);
+        p.width = p.height = 8192;
+        refused(v, &p, "larger than this checker handles");
+        free(keep);
+    }
     v = variant(m, "poly_unroll4", NULL, 0, &keep);
     if (CHECK(v, "poly_unroll4 variant")) {
         kr_problem p;

@@ -91,6 +91,19 @@ static void variant_label(const clcpack *p, uint32_t entry, char *buf, size_t ca
     pt_wg(e.wg, wg, sizeof wg);
     char kernel[256];
     bfmt(buf, cap, "%s %s", pt_esc(e.kernel, kernel, sizeof kernel), wg);
+    /* The shape of a kernel with more axes than the width (OUT_X=4,...):
+     * every define but the width and the values derived from it. */
+    int first = 1;
+    for (size_t i = 0; i < e.define_count; i++) {
+        const char *n = e.defines[i].name;
+        if (strstr(n, "FILTER") || strstr(n, "INPUT_W"))
+            continue;
+        size_t len = strlen(buf);
+        char value[256];
+        bfmt(buf + len, cap - len, "%s%s=%s", first ? " " : ",", n,
+             pt_esc(e.defines[i].value, value, sizeof value));
+        first = 0;
+    }
 }
 
 static int report_family(const clcpack *p, uint32_t d, const clcpack_device_info *dev,

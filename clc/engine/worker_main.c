@@ -105,7 +105,10 @@ static void run_job(worker_state *w, uint32_t slot, const build_job *job, bv_res
      * same, the encoding is not): with the OpenCL context released after
      * each job, every program starts from a fresh one and the binary is a
      * function of the program alone, whatever ran before in this worker. */
-    if (w->targets[slot].is_pocl) {
+    /* After a failed job the context may be broken too (a kernel that
+     * faulted on an NVIDIA GPU leaves its context unusable, and every later
+     * build in it fails): the next job opens a fresh one. */
+    if (w->targets[slot].is_pocl || r->status != BV_OK) {
         bv_target_close(&w->targets[slot]);
         w->opened[slot] = 0;
     }

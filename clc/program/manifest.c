@@ -35,7 +35,7 @@ typedef struct reader {
      * name the line of "kernel" when something is missing at "end". */
     int kernel_line;
     int have_source, have_family, have_grid, have_args, have_generator, have_note,
-        have_multiple;
+        have_multiple, have_block;
 } reader;
 
 /* "<dir>/manifest.txt:LINE: <what>": the quoted words a and b are cut
@@ -391,6 +391,14 @@ static int check_kernel(reader *rd, const mf_manifest *m, mf_kernel *k)
             return fail(rd, "kernel %s: grid round needs width and height arguments to "
                             "bounds-check against", k->name, NULL);
     }
+    for (size_t i = 0; rd->have_block && i < 2; i++) {
+        const mf_axis *a = mf_axis_find(k, k->block[i]);
+        if (!a || a->is_wg || a->optional)
+            return fail(rd, "kernel %s: block %s is not a non-optional axis of the kernel "
+                            "(other than WG)", k->name, k->block[i]);
+    }
+    if (rd->have_block && (k->grid != MF_GRID_ROUND || k->family == MF_FAMILY_POLY))
+        return fail(rd, "kernel %s: block needs a 2-D kernel with grid round", k->name, NULL);
     if (k->numcoeffs_multiple == 0)
         k->numcoeffs_multiple = 1;
     rd->line = end_line;
@@ -447,6 +455,16 @@ static int parse_kernel_line(reader *rd, mf_kernel *k, char **tok, size_t n, cha
         k->numcoeffs_multiple = list.values[0].v[0];
         return 0;
     }
+    if (strcmp(kw, "block") == 0) {
+        if (rd->have_block++)
+            return fail(rd, "kernel %s: second block line", k->name, NULL);
+        if (n != 3)
+            return fail(rd, "block takes two axis names (outputs per work-item in x and y)",
+                        NULL, NULL);
+        if (take_name(rd, k->block[0], tok[1], "block axis") != 0)
+            return -1;
+        return take_name(rd, k->block[1], tok[2], "block axis");
+    }
     if (strcmp(kw, "args") == 0) {
         if (rd->have_args++)
             return fail(rd, "kernel %s: second args line", k->name, NULL);
@@ -479,7 +497,7 @@ static int parse_kernel_line(reader *rd, mf_kernel *k, char **tok, size_t n, cha
     }
     if (strcmp(kw, "kernel") == 0)
         return fail(rd, "kernel %s has no end before this kernel line", k->name, NULL);
-    return fail(rd, "unknown keyword '%s' (source, family, grid, axis, derive, args, "
+    return fail(rd, "unknown keyword '%s' (source, family, grid, block, axis, derive, args, "
                     "generator, numcoeffs_multiple, default, note, end)", kw, NULL);
 }
 

@@ -84,6 +84,8 @@ typedef struct mf_kernel {
     size_t n_args;
     mf_arg args[MF_MAX_ARGS];
     long numcoeffs_multiple;       /* poly: run-time numcoeffs must be a multiple (1 = any) */
+    char block[2][MF_NAME_MAX];    /* "" or the axes whose values are the outputs each
+                                      work-item computes in x and y (grid round) */
     char note[MF_PATH_MAX];        /* one line for readers (not printed) */
     int has_default;               /* a default line: its variants matching */
     char default_when[MF_PATH_MAX];/* these NAME=VALUE items are default variants */

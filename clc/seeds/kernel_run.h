@@ -35,6 +35,10 @@ typedef struct kr_problem {
     int filter_width;
 } kr_problem;
 
+/* The outputs one work-item computes in x and y: the values of the axes the
+ * manifest's block line names, 1 x 1 for a kernel without one. */
+void kr_block(const mf_variant *v, int *bx, int *by);
+
 /* A problem of a sensible small size for v (both dimensions a few
  * work-groups, filled in deterministically from seed). */
 void kr_default_problem(const mf_variant *v, uint64_t seed, kr_problem *p);

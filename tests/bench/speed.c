@@ -6,11 +6,12 @@
  *   speed --pack PACK [--device SPEC] [--platform NAME] [--kernels DIR]
  *         [--sizes 512,1024,2048] [--widths 3-31] [--kernel NAME]...
  *         [--runs 10] [--warmup 2] [--copy-mb N] [--csv FILE]
- *         [--roofline-csv FILE]
+ *         [--roofline-csv FILE] [--best] [--peer-csv FILE]
  *
  * Every convolution key (kernel, defines, work-group) of the pack is loaded
  * once through the loader (its fastest form here), checked against the CPU
- * reference on a small problem at each width, then timed on W x W images
+ * reference on a small problem at each width (two for a grid=round kernel:
+ * partial groups, and whole groups), then timed on W x W images
  * (RGBA float for Reda's kernels, grey float for AMD's and the pragma
  * kernels): --warmup launches, then the median of --runs launches timed
  * with event profiling (kr_time). Kernels with FILTER_WIDTH compiled in run
@@ -21,6 +22,14 @@
  * output written once, 4 bytes per channel; 2 * FW^2 * channels flops per
  * output pixel. The roofline: bandwidth from a copy kernel, FP32 peak from
  * an FMA kernel (common/roofline.h).
+ *
+ * --best: for each convolution family and width, only the variant
+ * clcpack_best_variant picks for this device (from a --tune'd pack: the
+ * fastest measured), checked and timed the same way, in one table with its
+ * share of the FP32 peak and of the copy bandwidth. --peer-csv FILE adds
+ * another library's time per width (CSV lines family,fw,width,height,ms,name,
+ * as tests/bench/npp/npp_filter.cu and tests/bench/opencv/cv_filter.cpp
+ * write them) and the ratio.
  *
  * Prints markdown tables to stdout; writes one CSV row per measurement.
  * Exit status 0; 1 when a kernel failed its check or a launch failed; 2 on
@@ -44,6 +53,7 @@
 #define MAX_SIZES 8
 #define MAX_WIDTHS 64
 #define MAX_ONLY 64
+#define MAX_PEERS 256
 #define SERIES_MAX 128
 #define CHECK_TOL 1e-5
 #define SEED 0xbe7cu
@@ -61,7 +71,18 @@ typedef struct options {
     size_t n_only;
     int runs, warmup;
     double copy_mb;
+    int best;                   /* --best: only clcpack_best_variant's pick */
+    const char *peer_csv;
 } options;
+
+/* A peer library's time at one (family, width, size), from --peer-csv. */
+typedef struct peer {
+    char family[16];
+    int fw;
+    long size;
+    double ms;
+    char name[64];
+} peer;
 
 /* One timed (series, width, size). */
 typedef struct sample {
@@ -77,6 +98,8 @@ typedef struct series {
     char wg[32];
     mf_family family;
     char path[16];              /* the form the loader took */
+    int fw;                     /* --best: the width this pick is for */
+    int measured;               /* --best: picked from timings (else the default rule) */
 } series;
 
 typedef struct run {
@@ -89,13 +112,16 @@ typedef struct run {
     sample *smp;
     size_t n_smp, cap_smp;
     int failed;
+    peer peers[MAX_PEERS];
+    size_t n_peers;
 } run;
 
 static void usage(FILE *f)
 {
     fputs("usage: speed --pack PACK [--device SPEC] [--platform NAME] [--kernels DIR]\n"
           "             [--sizes LIST] [--widths LIST] [--kernel NAME]... [--runs N]\n"
-          "             [--warmup N] [--copy-mb N] [--csv FILE] [--roofline-csv FILE]\n",
+          "             [--warmup N] [--copy-mb N] [--csv FILE] [--roofline-csv FILE]\n"
+          "             [--best] [--peer-csv FILE]\n",
           f);
 }
 
@@ -145,6 +171,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"kernel", required_argument, NULL, 'k'},   {"runs", required_argument, NULL, 'r'},
         {"warmup", required_argument, NULL, 'W'},   {"copy-mb", required_argument, NULL, 'm'},
         {"csv", required_argument, NULL, 'c'},      {"roofline-csv", required_argument, NULL, 'R'},
+        {"best", no_argument, NULL, 'b'},           {"peer-csv", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->kernels = "kernels";
@@ -163,6 +190,8 @@ static int parse_args(int argc, char **argv, options *o)
         case 'K': o->kernels = optarg; break;
         case 'c': o->csv = optarg; break;
         case 'R': o->roof_csv = optarg; break;
+        case 'b': o->best = 1; break;
+        case 'C': o->peer_csv = optarg; break;
         case 's':
             if (parse_int_list("--sizes", optarg, o->sizes, MAX_SIZES, &o->n_sizes) != 0)
                 return 2;
@@ -325,6 +354,17 @@ static void measure_width(run *r, size_t ser, cl_program prog, const mf_variant 
     small.filter_width = fw;
     kr_result res;
     int rc = kr_check(r->dev.ctx, r->q, prog, v, &small, CHECK_TOL, &res, err);
+    if (rc == 0 && v->kernel->grid == MF_GRID_ROUND) {
+        /* The default size has partial groups; a size of whole groups (as
+         * the timed images are) may take another path in the kernel, e.g.
+         * conv_block_grey's float4 stores. */
+        int bx, by;
+        kr_block(v, &bx, &by);
+        kr_problem whole = small;
+        whole.width = 3 * (int)v->wg[0] * bx;
+        whole.height = 2 * (int)v->wg[1] * by;
+        rc = kr_check(r->dev.ctx, r->q, prog, v, &whole, CHECK_TOL, &res, err);
+    }
     if (rc != 0) {
         if (rc > 0)
             fprintf(stderr, "speed: %s at width %d: wrong result (max error %.3g, %zu "
@@ -506,6 +546,134 @@ static void print_throughput(const run *r, size_t size)
     }
 }
 
+/* Reads --peer-csv: lines family,fw,width,height,ms,name (a header line and
+ * lines that do not parse are skipped). */
+static int read_peers(run *r)
+{
+    FILE *f = fopen(r->o.peer_csv, "r");
+    if (!f) {
+        fprintf(stderr, "speed: --peer-csv %s: %s\n", r->o.peer_csv, strerror(errno));
+        return -1;
+    }
+    char line[512];
+    while (fgets(line, sizeof line, f) && r->n_peers < MAX_PEERS) {
+        peer x;
+        long h;
+        memset(&x, 0, sizeof x);
+        if (sscanf(line, "%15[^,],%d,%ld,%ld,%lf,%63[^,\r\n]", x.family, &x.fw, &x.size, &h,
+                   &x.ms, x.name) == 6 && x.ms > 0)
+            r->peers[r->n_peers++] = x;
+    }
+    fclose(f);
+    return 0;
+}
+
+static const peer *find_peer(const run *r, mf_family f, int fw, long size)
+{
+    for (size_t i = 0; i < r->n_peers; i++)
+        if (strcmp(r->peers[i].family, family_name(f)) == 0 && r->peers[i].fw == fw &&
+            r->peers[i].size == size)
+            return &r->peers[i];
+    return NULL;
+}
+
+/* --best: one series per (family, width), the variant clcpack_best_variant
+ * picks here; measured like any other key. */
+static void measure_best(run *r, const clcpack *p, const mf_manifest *m)
+{
+    clcpack_device_info here;
+    clcpack_error ce;
+    if (clcpack_device_query(r->dev.dev, &here, &ce) != CLCPACK_OK) {
+        fprintf(stderr, "speed: %s\n", ce.message);
+        r->failed = 1;
+        return;
+    }
+    static const mf_family fams[] = {MF_FAMILY_CONV_GREY, MF_FAMILY_CONV_RGBA};
+    for (size_t f = 0; f < 2; f++)
+        for (size_t i = 0; i < r->o.n_widths; i++) {
+            clcpack_choice c;
+            int fw = (int)r->o.widths[i];
+            if (clcpack_best_variant(p, family_name(fams[f]), (uint32_t)fw, &here, &c, &ce) !=
+                CLCPACK_OK)
+                continue; /* the pack has nothing of this family at this width */
+            clcpack_entry_info e;
+            if (clcpack_get_entry(p, c.entry, &e) != CLCPACK_OK)
+                continue;
+            const mf_kernel *k = mf_find(m, e.kernel);
+            if (!k || k->family != fams[f])
+                continue;
+            series *s = &r->ser[r->n_ser];
+            memset(s, 0, sizeof *s);
+            bench_key_label(&e, s->label, sizeof s->label);
+            bfmt(s->kernel, sizeof s->kernel, "%s", e.kernel);
+            bench_wg_text(e.wg, s->wg, sizeof s->wg);
+            s->family = fams[f];
+            s->fw = fw;
+            s->measured = c.measured;
+            size_t ser = r->n_ser++;
+            size_t before = r->n_smp;
+            measure_key(r, p, m, c.entry, ser);
+            /* A width-argument pick was timed at every --widths value:
+             * keep this width's samples only. */
+            size_t keep = before;
+            for (size_t j = before; j < r->n_smp; j++)
+                if (r->smp[j].fw == fw)
+                    r->smp[keep++] = r->smp[j];
+            r->n_smp = keep;
+        }
+}
+
+static void print_best_table(const run *r)
+{
+    printf("### The variant clcpack_best_variant picks, against %s\n\n",
+           r->n_peers ? r->peers[0].name : "no peer (none given)");
+    printf("Device: %s (%s, driver %s). Median of %d launches after %d warm-up launches "
+           "(OpenCL event profiling), each pick checked against the CPU reference first. "
+           "Flops: 2·FW² per output and channel; bytes: the padded input read once and the "
+           "output written once. Roofline measured in this run: copy %.1f GB/s, FP32 FMA "
+           "%.1f GFLOP/s.%s\n",
+           r->dev.name, r->dev.platform_name, r->dev.driver, r->o.runs, r->o.warmup,
+           r->roof.copy_gbps, r->roof.fma_gflops,
+           r->n_peers ? " Peer: the same problem, its own timing (the peer's program says how)."
+                      : "");
+    for (size_t si = 0; si < r->o.n_sizes; si++) {
+        long size = r->o.sizes[si];
+        static const mf_family fams[] = {MF_FAMILY_CONV_GREY, MF_FAMILY_CONV_RGBA};
+        for (size_t f = 0; f < 2; f++) {
+            int any = 0;
+            for (size_t i = 0; i < r->n_ser; i++)
+                any |= r->ser[i].family == fams[f];
+            if (!any)
+                continue;
+            printf("\n#### %s, %ldx%ld %s\n\n", family_name(fams[f]), size, size,
+                   fams[f] == MF_FAMILY_CONV_RGBA ? "RGBA float" : "grey float");
+            printf("| FW | best variant | from | ms | peer ms | time / peer's | GFLOP/s | "
+                   "%% FP32 peak | GB/s | %% copy bandwidth |\n"
+                   "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+            for (size_t i = 0; i < r->n_ser; i++) {
+                const series *s = &r->ser[i];
+                if (s->family != fams[f])
+                    continue;
+                const sample *x = find(r, i, s->fw, si);
+                const peer *pe = find_peer(r, fams[f], s->fw, size);
+                printf("| %d | %s | %s |", s->fw, s->label, s->measured ? "timings" : "default rule");
+                if (!x) {
+                    printf(" not measured | | | | | | |\n");
+                    continue;
+                }
+                printf(" %.4f |", x->ms);
+                if (pe)
+                    printf(" %.4f | %.2f |", pe->ms, x->ms / pe->ms);
+                else
+                    printf(" | |");
+                printf(" %.0f | %.0f | %.0f | %.0f |\n", x->gflops,
+                       r->roof.fma_gflops > 0 ? 100 * x->gflops / r->roof.fma_gflops : 0,
+                       x->gbps, r->roof.copy_gbps > 0 ? 100 * x->gbps / r->roof.copy_gbps : 0);
+            }
+        }
+    }
+}
+
 static int standard(const options *o)
 {
     if (o->n_sizes != sizeof standard_sizes / sizeof standard_sizes[0])
@@ -631,12 +799,16 @@ int main(int argc, char **argv)
 
     size_t *keys = NULL, n_keys = 0;
     if (bench_distinct_keys(p, &keys, &n_keys) != 0 ||
-        !(r.ser = calloc(n_keys ? n_keys : 1, sizeof *r.ser))) {
+        !(r.ser = calloc(n_keys + 2 * MAX_WIDTHS, sizeof *r.ser))) {
         fprintf(stderr, "speed: out of memory\n");
         return 1;
     }
+    if (r.o.peer_csv && read_peers(&r) != 0)
+        r.failed = 1;
+    if (r.o.best)
+        measure_best(&r, p, &m);
     /* Manifest order, so the tables list kernels as the manifest does. */
-    for (size_t ki = 0; ki < m.n_kernels; ki++) {
+    for (size_t ki = 0; !r.o.best && ki < m.n_kernels; ki++) {
         const mf_kernel *k = &m.kernels[ki];
         if (k->family == MF_FAMILY_POLY || !wanted_kernel(&r.o, k->name))
             continue;
@@ -652,7 +824,10 @@ int main(int argc, char **argv)
             measure_key(&r, p, &m, keys[i], series_of(&r, k, &e, multi_wg, multi_other));
         }
     }
-    print_tables(&r);
+    if (r.o.best)
+        print_best_table(&r);
+    else
+        print_tables(&r);
     write_csvs(&r);
     free(keys);
     free(r.ser);

@@ -1,0 +1,64 @@
+/*
+ * conv_block.h — the register-blocked convolution (conv_block_grey.cl,
+ * conv_block_rgba.cl; docs/KERNELS.md, "Register blocking").
+ *
+ * Border rule of docs/KERNELS.md in its top-left form: out(x, y) sums the
+ * FILTER_WIDTH^2 input pixels whose top-left corner is (x, y); the input is
+ * (W + FW - 1) x (H + FW - 1), row pitch inWidth.
+ *
+ * Each work-item computes a block of OUT_X x OUT_Y outputs, kept in
+ * registers; a work-group of WG_X x WG_Y items computes a block of
+ * CB_BX x CB_BY outputs. The group first copies the input window those
+ * outputs read (CB_TILE_W x CB_TILE_H pixels) into __local memory, then each
+ * item walks the OUT_Y + FW - 1 input rows its block reads: it loads the
+ * OUT_X + FW - 1 pixels of the row it needs into registers once (vector
+ * loads from the tile), and adds them, times the filter terms, to every
+ * output row the input row contributes to. FILTER_WIDTH, OUT_X and OUT_Y
+ * are compiled in, so every loop but the input-row loop is unrolled fully
+ * and the accumulators and the row segment are registers. The row loop
+ * is unrolled ROW_UNROLL times (1: not at all, 0: fully). LOOP_ORDER picks
+ * which rows the loop walks: 0, the input rows (each read from the tile
+ * once, the filter terms OUT_Y times); 1, the filter rows (each filter row
+ * read once into registers, the input rows OUT_Y times).
+ *
+ * The including file defines CB_T (float or float4) and CB_VEC: the widest
+ * vector the row segment is loaded with (4 for float, 1 for float4, whose
+ * pixels already are 16-byte vectors).
+ *
+ * Local memory: CB_TILE_PITCH * CB_TILE_H * sizeof(CB_T) bytes.
+ *
+ * This file holds the sizes; conv_block_body.h is the kernel's body,
+ * included inside the function so that every unroll hint is a plain
+ * "#pragma unroll" line (no _Pragma in a macro, which not every OpenCL
+ * compiler takes).
+ */
+#ifndef CLC_KERNELS_CONV_BLOCK_H
+#define CLC_KERNELS_CONV_BLOCK_H
+
+#ifdef cl_nv_pragma_unroll
+#pragma OPENCL EXTENSION cl_nv_pragma_unroll : enable
+#endif
+
+#define CB_BX (WG_X * OUT_X)
+#define CB_BY (WG_Y * OUT_Y)
+#define CB_SEG (OUT_X + FILTER_WIDTH - 1)     /* pixels of one input row a block reads */
+#define CB_IN_ROWS (OUT_Y + FILTER_WIDTH - 1) /* input rows a block reads */
+#define CB_TILE_W (CB_BX + FILTER_WIDTH - 1)
+#define CB_TILE_H (CB_BY + FILTER_WIDTH - 1)
+
+/* The vector width the segment is read with: CB_VEC when OUT_X is a
+ * multiple of it (every item's segment then starts on a vector boundary of
+ * the tile), else 2 when OUT_X is even, else 1. */
+#if CB_VEC == 4 && OUT_X % 4 == 0
+#define CB_LOAD_VEC 4
+#elif CB_VEC >= 2 && OUT_X % 2 == 0
+#define CB_LOAD_VEC 2
+#else
+#define CB_LOAD_VEC 1
+#endif
+/* The segment rounded up to whole vectors; the tile's pitch is rounded up
+ * likewise, so the last item's last vector stays inside its row. */
+#define CB_SEG_PAD ((CB_SEG + CB_LOAD_VEC - 1) / CB_LOAD_VEC * CB_LOAD_VEC)
+#define CB_TILE_PITCH ((CB_TILE_W + CB_LOAD_VEC - 1) / CB_LOAD_VEC * CB_LOAD_VEC)
+
+#endif /* CLC_KERNELS_CONV_BLOCK_H */

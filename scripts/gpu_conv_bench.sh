@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The register-blocked convolutions against NVIDIA NPP on an NVIDIA GPU, in
+# one command (docs/BENCH.md, "Against NPP and OpenCV"):
+#   1. registers NVIDIA's OpenCL driver with the ICD loader when it is
+#      installed but not registered (as scripts/gpu_run.sh does);
+#   2. builds clc-pack and the speed benchmark when the OpenCL headers are
+#      here, else uses the binaries already in build/ (built elsewhere and
+#      carried along);
+#   3. runs scripts/conv_bench.sh on the GPU: tuned packs of conv_block_grey
+#      and conv_block_rgba at 4096x4096, widths 3..31 odd, in the shapes
+#      below; NPP's nppiFilter_32f_C1R_Ctx / C4R_Ctx on the same problem
+#      (tests/bench/npp/npp_filter.cu, built with nvcc); then, per width,
+#      the variant clcpack_best_variant picks, timed against NPP;
+#   4. copies the tables to docs/bench/<device slug>/.
+# Usage: scripts/gpu_conv_bench.sh [RESULTS_DIR]   (default: $OUT, else gpu-results)
+# Everything it prints is also in RESULTS_DIR/gpu_conv_bench.log.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+results=${1:-${OUT:-gpu-results}}
+mkdir -p "$results"
+exec > >(tee "$results/gpu_conv_bench.log") 2>&1
+step() { printf '\n=== %s\n' "$*"; }
+
+step "NVIDIA OpenCL driver"
+if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
+    lib=$(ldconfig -p | awk '/libnvidia-opencl\.so\.1/{print $NF; exit}')
+    [ -n "$lib" ] || { echo "gpu_conv_bench: libnvidia-opencl.so.1 is not installed" >&2; exit 1; }
+    if [ -w /etc/OpenCL/vendors ] || { [ "$(id -u)" = 0 ] && mkdir -p /etc/OpenCL/vendors; }; then
+        echo "$lib" > /etc/OpenCL/vendors/nvidia.icd
+    else
+        vendors=$(mktemp -d)
+        cp /etc/OpenCL/vendors/*.icd "$vendors"/ 2>/dev/null || true
+        echo "$lib" > "$vendors/nvidia.icd"
+        export OCL_ICD_VENDORS=$vendors
+    fi
+    echo "registered $lib"
+fi
+nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.max.sm --format=csv,noheader || true
+
+step "build"
+if printf '#include <CL/cl.h>\nint main(void){return 0;}\n' | cc -x c -fsyntax-only - 2>/dev/null; then
+    make -j"$(nproc)" all build/bench/speed build/bench/devinfo
+else
+    echo "no OpenCL headers here: using the binaries in build/"
+fi
+for f in build/clc-pack build/bench/speed build/bench/devinfo; do
+    [ -x "$f" ] || { echo "gpu_conv_bench: $f is missing (build it where the headers are and carry build/)" >&2; exit 1; }
+done
+build/clc-pack --list-devices
+
+step "tuned packs, NPP, the picks against NPP (4096x4096, widths 3..31 odd)"
+# The shapes timed (230 variants): grey blocks 4 or 8 wide and 2 or 4 tall,
+# input rows outer, and 8 wide with filter rows outer (fewer filter reads;
+# at 4 wide it is bound by the tile reads); the row loop fully unrolled at
+# widths 3-9 (grey) and 3-5 (RGBA, which spills at 7); RGBA blocks one pixel
+# wide and 4 or 8 tall (conflict-free 16-byte tile reads), 2 wide and 2 or 4
+# tall, and the grey shapes one channel at a time (CHANNEL_PASS=1). Blocks
+# 8x4 at 16x16 need more than 48 KB of local memory from width 21 on and do
+# not build there (-k keeps the rest).
+export CONV_DEVICE=gpu CONV_SIZE=${CONV_SIZE:-4096} CONV_OUT=$results
+export CONV_SHAPES=${CONV_SHAPES:-"--kernel conv_block_grey -D OUT_X=4,8 -D OUT_Y=2,4 --wg 16x16;\
+--kernel conv_block_grey -D OUT_X=8 -D OUT_Y=2,4 -D LOOP_ORDER=1 --wg 16x16;\
+--kernel conv_block_grey --widths 3,5,7,9 -D OUT_X=4,8 -D OUT_Y=2,4 -D ROW_UNROLL=0 --wg 16x16;\
+--kernel conv_block_rgba -D CHANNEL_PASS=1 -D OUT_X=4,8 -D OUT_Y=2,4 --wg 16x16;\
+--kernel conv_block_rgba -D OUT_X=1 -D OUT_Y=4,8 --wg 16x4;\
+--kernel conv_block_rgba -D OUT_X=2 -D OUT_Y=2,4 --wg 8x8;\
+--kernel conv_block_rgba --widths 3,5 -D OUT_X=1,2 -D OUT_Y=4 -D ROW_UNROLL=0 --wg 8x8"}
+rc=0
+t0=$(date +%s)
+sh scripts/conv_bench.sh build || rc=$?
+echo "conv_bench wall time $(( $(date +%s) - t0 )) s"
+
+step "copy the tables to docs/bench"
+slug=$(build/bench/devinfo --device gpu | sed -n 's/^slug=//p')
+docs=docs/bench/${slug:-gpu}
+mkdir -p "$docs"
+for f in conv_best.md conv_best.csv peer.md peer.csv conv_tune_report.md conv_tuned_list.txt; do
+    [ -f "$results/$f" ] && cp "$results/$f" "$docs/$f"
+done
+echo "tables in $results and $docs (status $rc)"
+exit $rc
