@@ -3,7 +3,8 @@
  * side's parsers (tests/fuzz/NAME_target.h, docs/ROBUSTNESS.md): a failed
  * check that libFuzzer keeps, the input as a string or an argument vector,
  * and a private temporary folder per input, made and removed by the target
- * (nothing is written outside it). Static functions: include in any number
+ * (nothing is written outside it). Static inline functions (a program
+ * that uses some draws no warning for the others): include in any number
  * of target headers of one program.
  */
 #ifndef CLC_CLI_FUZZ_H
@@ -42,7 +43,8 @@ static inline char *cf_string(const uint8_t *data, size_t size)
 /* Splits the input at NUL bytes into at most max strings (the last one
  * takes the rest, NULs and all, cut at its first NUL); *arena is the
  * malloc'd copy they point into. Returns the count (0 when out of memory). */
-static inline size_t cf_split(const uint8_t *data, size_t size, char **out, size_t max, char **arena)
+static inline size_t cf_split(const uint8_t *data, size_t size, char **out, size_t max,
+                              char **arena)
 {
     char *a = malloc(size + 1);
     *arena = a;

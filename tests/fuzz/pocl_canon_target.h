@@ -17,7 +17,8 @@
 #include "cli_fuzz.h"
 #include "pocl_binary_canon.h"
 
-static inline void pct_canon(const uint8_t *data, size_t size, const char *kernel, const uint32_t wg[3])
+static inline void pct_canon(const uint8_t *data, size_t size, const char *kernel,
+                             const uint32_t wg[3])
 {
     unsigned char *out = (unsigned char *)1;
     size_t out_size = 7;
