@@ -13,8 +13,11 @@
 #include "pack_format.h"
 #include "pack_writer.h"
 
-/* How many earlier entries of its group a binary is tried against. */
+/* How many earlier entries of its group a binary is tried against, among
+ * how many of the nearest (those that would make too long a chain are
+ * passed over). */
 #define DELTA_CANDIDATES 8
+#define DELTA_LOOK 64
 /* zlib level used to rank delta bases (fast; the winner is stored at 9). */
 #define RANK_LEVEL 1
 
@@ -101,6 +104,7 @@ typedef struct blob {
     uint32_t codec;
     uint32_t base;  /* position in the sorted entries, or CLCPACK_NONE */
     uint32_t chain;
+    uint64_t chain_bytes; /* raw sizes along the chain, this entry's included */
     uint64_t offset;
 } blob;
 
@@ -113,6 +117,7 @@ typedef struct encoder {
     uint32_t *src_rank;
     blob *src_blobs;    /* by sorted position */
     blob *ent_blobs;
+    size_t *group_prev; /* sorted position -> previous member of its group, or SIZE_MAX */
 } encoder;
 
 typedef int (*index_cmp)(const encoder *e, size_t a, size_t b);
@@ -179,12 +184,13 @@ static int cmp_source(const encoder *e, size_t ia, size_t ib)
     return a->size < b->size ? -1 : a->size > b->size;
 }
 
-/* Entries whose binaries are alike enough to delta: everything but the
- * defines equal. */
-static int same_group(const w_entry *a, const w_entry *b)
+/* Whether a delta against an entry of base_size bytes whose blob is bl
+ * keeps the chain within the reader's limits (docs/FORMAT.md, "Checks on
+ * blobs"): chain length, base size and chain budget. */
+static int base_allowed(const blob *bl, size_t base_size, size_t size)
 {
-    return a->device == b->device && a->kind == b->kind && a->arch == b->arch &&
-           memcmp(a->wg, b->wg, sizeof a->wg) == 0 && strcmp(a->kernel, b->kernel) == 0;
+    return bl->chain < CLCPACK_MAX_DELTA_CHAIN && base_size <= (uint64_t)PK_BASE_MAX_RATIO * size &&
+           bl->chain_bytes + size <= (uint64_t)CLCPACK_CHAIN_BUDGET * size;
 }
 
 /* Size of src at the fast ranking level, or SIZE_MAX on failure. */
@@ -209,7 +215,7 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
     if (e->kind == CLCPACK_KIND_CUBIN && !(enc->w->flags & CLCPACK_WRITE_COMPRESS_CUBINS)) {
         /* A cubin loads in tens of microseconds: inflating it would cost
          * more than the driver call, checking it in place costs a tenth. */
-        enc->ent_blobs[pos] = (blob){NULL, e->size, PK_CODEC_STORED, CLCPACK_NONE, 1, 0};
+        enc->ent_blobs[pos] = (blob){NULL, e->size, PK_CODEC_STORED, CLCPACK_NONE, 1, e->size, 0};
         return CLCPACK_OK;
     }
     uint8_t *delta = malloc(e->size ? e->size : 1);
@@ -218,11 +224,16 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
 
     size_t best_rank = ranked_size(e->bin, e->size, &st);
     size_t best_base = SIZE_MAX; /* SIZE_MAX: plain zlib */
-    size_t tried = 0;
-    for (size_t j = pos; st == CLCPACK_OK && j-- > 0 && tried < DELTA_CANDIDATES;) {
+    size_t tried = 0, looked = 0;
+    for (size_t j = enc->group_prev[pos]; st == CLCPACK_OK && j != SIZE_MAX &&
+                                          tried < DELTA_CANDIDATES;
+         j = enc->group_prev[j]) {
         const w_entry *b = &enc->w->entries[enc->ent_order[j]];
-        if (!same_group(e, b) || enc->ent_blobs[j].chain >= CLCPACK_MAX_DELTA_CHAIN)
+        if (++looked > DELTA_LOOK || !base_allowed(&enc->ent_blobs[j], b->size, e->size)) {
+            if (looked > DELTA_LOOK)
+                break;
             continue;
+        }
         tried++;
         memcpy(delta, e->bin, e->size);
         clcpk_xor_delta(delta, e->size, b->bin, b->size);
@@ -241,6 +252,7 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
     blob best = {0};
     best.base = CLCPACK_NONE;
     best.chain = 1;
+    best.chain_bytes = e->size;
     best.codec = PK_CODEC_ZLIB;
     const uint8_t *src = e->bin;
     if (best_base != SIZE_MAX) {
@@ -251,6 +263,7 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
         best.codec = PK_CODEC_XOR_ZLIB;
         best.base = (uint32_t)best_base;
         best.chain = enc->ent_blobs[best_base].chain + 1;
+        best.chain_bytes = enc->ent_blobs[best_base].chain_bytes + e->size;
     }
     st = clcpk_deflate(src, e->size, &best.data, &best.n);
     free(delta);
@@ -285,6 +298,46 @@ static clcpack_status choose_source_blob(encoder *enc, size_t pos)
         b.codec = PK_CODEC_STORED;
     }
     enc->src_blobs[pos] = b;
+    return CLCPACK_OK;
+}
+
+/* Orders sorted entry positions by group, keeping position order within
+ * a group (the sort is stable). */
+static int cmp_group(const encoder *enc, size_t pa, size_t pb)
+{
+    const w_entry *a = &enc->w->entries[enc->ent_order[pa]],
+                  *b = &enc->w->entries[enc->ent_order[pb]];
+    int c = strcmp(a->kernel, b->kernel);
+    if (c)
+        return c;
+    for (int k = 0; k < 3; k++)
+        if ((c = cmp_u32(a->wg[k], b->wg[k])))
+            return c;
+    if ((c = cmp_u32(a->device, b->device)) || (c = cmp_u32((uint32_t)a->kind, (uint32_t)b->kind)))
+        return c;
+    return cmp_u32(a->arch, b->arch);
+}
+
+/* Links every sorted entry to the previous member of its group, so that
+ * choosing delta bases does not scan the entries between them. */
+static clcpack_status link_groups(encoder *enc)
+{
+    size_t n = enc->w->n_entries;
+    size_t *by_group = malloc((n ? n : 1) * sizeof *by_group);
+    size_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!by_group || !tmp) {
+        free(by_group);
+        free(tmp);
+        return CLCPACK_E_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        by_group[i] = i;
+    sort_indices(by_group, tmp, n, cmp_group, enc);
+    for (size_t k = 0; k < n; k++)
+        enc->group_prev[by_group[k]] =
+            k > 0 && cmp_group(enc, by_group[k - 1], by_group[k]) == 0 ? by_group[k - 1] : SIZE_MAX;
+    free(by_group);
+    free(tmp);
     return CLCPACK_OK;
 }
 
@@ -482,6 +535,7 @@ static void free_encoder(encoder *enc)
     free(enc->src_rank);
     free(enc->src_blobs);
     free(enc->ent_blobs);
+    free(enc->group_prev);
 }
 
 clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *size, clcpack_error *err)
@@ -499,10 +553,13 @@ clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *siz
     enc.src_rank = malloc(ns * sizeof *enc.src_rank);
     enc.src_blobs = calloc(ns, sizeof *enc.src_blobs);
     enc.ent_blobs = calloc(ne, sizeof *enc.ent_blobs);
+    enc.group_prev = malloc(ne * sizeof *enc.group_prev);
     clcpack_status st = CLCPACK_E_NOMEM;
     if (enc.dev_order && enc.dev_rank && enc.ent_order && enc.src_order && enc.src_rank &&
-        enc.src_blobs && enc.ent_blobs)
+        enc.src_blobs && enc.ent_blobs && enc.group_prev)
         st = order_all(&enc);
+    if (st == CLCPACK_OK)
+        st = link_groups(&enc);
     for (size_t i = 0; st == CLCPACK_OK && i < w->n_sources; i++)
         st = choose_source_blob(&enc, i);
     for (size_t i = 0; st == CLCPACK_OK && i < w->n_entries; i++)

@@ -28,6 +28,85 @@ static int grow(void **arr, size_t *cap, size_t n, size_t elem)
     return 0;
 }
 
+/* FNV-1a, 64 bits, continued over several pieces. */
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+#define FNV_START 0xcbf29ce484222325ull
+
+static uint64_t fnv_str(uint64_t h, const char *s) { return fnv(h, s, strlen(s) + 1); }
+
+static uint64_t fnv_u32(uint64_t h, uint32_t v) { return fnv(h, &v, sizeof v); }
+
+/* Hash of an entry's identity (kernel, sorted defines, wg, device, kind,
+ * arch): exactly one of wd and cd holds the defines. */
+static uint64_t entry_hash(const char *kernel, size_t n, const w_define *wd,
+                           const clcpack_define *cd, const uint32_t wg[3], uint32_t device,
+                           uint32_t kind, uint32_t arch)
+{
+    uint64_t h = fnv_str(FNV_START, kernel);
+    h = fnv_u32(h, (uint32_t)n);
+    for (size_t k = 0; k < n; k++) {
+        h = fnv_str(h, wd ? wd[k].name : cd[k].name);
+        h = fnv_str(h, wd ? wd[k].value : cd[k].value);
+    }
+    for (int k = 0; k < 3; k++)
+        h = fnv_u32(h, wg[k]);
+    return fnv_u32(fnv_u32(fnv_u32(h, device), kind), arch);
+}
+
+static uint64_t w_entry_hash(const w_entry *e)
+{
+    return entry_hash(e->kernel, e->n_defines, e->defines, NULL, e->wg, e->device,
+                      (uint32_t)e->kind, e->arch);
+}
+
+static uint64_t source_hash(uint32_t crc, size_t size)
+{
+    return fnv(fnv_u32(FNV_START, crc), &size, sizeof size);
+}
+
+/* Puts index i with hash h in a table, growing it (and rehashing the n
+ * indices before i through rehash) when it is half full. */
+static int table_add(uint32_t **slots, size_t *mask, size_t n, uint32_t i, uint64_t h,
+                     const clcpack_writer *w, uint64_t (*rehash)(const clcpack_writer *, size_t))
+{
+    if (*mask == 0 || n + 1 > (*mask + 1) / 2) {
+        size_t cap = *mask ? (*mask + 1) * 2 : 64;
+        uint32_t *t = malloc(cap * sizeof *t);
+        if (!t)
+            return -1;
+        for (size_t k = 0; k < cap; k++)
+            t[k] = CLCPACK_NONE;
+        for (size_t j = 0; j < n; j++) {
+            size_t k = (size_t)rehash(w, j) & (cap - 1);
+            while (t[k] != CLCPACK_NONE)
+                k = (k + 1) & (cap - 1);
+            t[k] = (uint32_t)j;
+        }
+        free(*slots);
+        *slots = t;
+        *mask = cap - 1;
+    }
+    size_t k = (size_t)h & *mask;
+    while ((*slots)[k] != CLCPACK_NONE)
+        k = (k + 1) & *mask;
+    (*slots)[k] = i;
+    return 0;
+}
+
+static uint64_t rehash_entry(const clcpack_writer *w, size_t j) { return w_entry_hash(&w->entries[j]); }
+
+static uint64_t rehash_source(const clcpack_writer *w, size_t j)
+{
+    return source_hash(w->sources[j].crc, w->sources[j].size);
+}
+
 static char *dup_str(const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -81,6 +160,8 @@ void clcpack_writer_free(clcpack_writer *w)
     free(w->devices);
     free(w->sources);
     free(w->entries);
+    free(w->ent_slots);
+    free(w->src_slots);
     free(w);
 }
 
@@ -150,9 +231,13 @@ clcpack_status clcpack_writer_add_source(clcpack_writer *w, const char *name, co
                        name, size, (unsigned long long)PK_MAX_RAW_SIZE);
     if (w->flags & CLCPACK_WRITE_NO_SOURCES)
         return CLCPACK_OK;
-    for (size_t i = 0; i < w->n_sources; i++) {
+    uint32_t crc = clcpk_crc32(text, size);
+    uint64_t hash = source_hash(crc, size);
+    for (size_t k = (size_t)hash & w->src_mask; w->src_mask && w->src_slots[k] != CLCPACK_NONE;
+         k = (k + 1) & w->src_mask) {
+        size_t i = w->src_slots[k];
         w_source *s = &w->sources[i];
-        if (s->size != size || memcmp(s->text, text, size) != 0)
+        if (s->size != size || s->crc != crc || memcmp(s->text, text, size) != 0)
             continue;
         /* One text, several names: keep the one that sorts first, so the
          * pack does not depend on which was added first. */
@@ -170,8 +255,10 @@ clcpack_status clcpack_writer_add_source(clcpack_writer *w, const char *name, co
     if (w->n_sources >= CLCPACK_NONE - 1 ||
         grow((void **)&w->sources, &w->cap_sources, w->n_sources, sizeof *w->sources) != 0)
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory adding source '%s'", name);
-    w_source s = {dup_str(name), malloc(size), size, clcpk_crc32(text, size)};
-    if (!s.name || !s.text) {
+    w_source s = {dup_str(name), malloc(size), size, crc};
+    if (!s.name || !s.text ||
+        table_add(&w->src_slots, &w->src_mask, w->n_sources, (uint32_t)w->n_sources, hash, w,
+                  rehash_source) != 0) {
         free(s.name);
         free(s.text);
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory adding source '%s'", name);
@@ -267,8 +354,11 @@ static clcpack_status check_spec(const clcpack_writer *w, const clcpack_entry_sp
 static w_entry *find_same(const clcpack_writer *w, const spec_view *v)
 {
     const clcpack_entry_spec *s = v->spec;
-    for (size_t i = 0; i < w->n_entries; i++) {
-        w_entry *e = &w->entries[i];
+    uint64_t h = entry_hash(s->kernel, s->define_count, NULL, v->defs, s->wg, s->device,
+                            (uint32_t)s->kind, s->arch);
+    for (size_t slot = (size_t)h & w->ent_mask; w->ent_mask && w->ent_slots[slot] != CLCPACK_NONE;
+         slot = (slot + 1) & w->ent_mask) {
+        w_entry *e = &w->entries[w->ent_slots[slot]];
         if (e->device != s->device || e->kind != s->kind || e->arch != s->arch ||
             e->n_defines != s->define_count || memcmp(e->wg, s->wg, sizeof e->wg) != 0 ||
             strcmp(e->kernel, s->kernel) != 0)
@@ -352,6 +442,10 @@ clcpack_status clcpack_writer_add_entry(clcpack_writer *w, const clcpack_entry_s
     w_entry *e = &w->entries[w->n_entries];
     st = copy_entry(&v, e);
     free(v.defs);
+    if (st == CLCPACK_OK && table_add(&w->ent_slots, &w->ent_mask, w->n_entries,
+                                      (uint32_t)w->n_entries, w_entry_hash(e), w,
+                                      rehash_entry) != 0)
+        st = CLCPACK_E_NOMEM;
     if (st != CLCPACK_OK) {
         free_entry(e);
         return clcpk_fail(err, st, "out of memory adding an entry of %s", spec->kernel);

@@ -50,6 +50,10 @@ struct clcpack_writer {
     size_t n_sources, cap_sources;
     w_entry *entries;
     size_t n_entries, cap_entries;
+    /* Hash tables of entry and source indices (open addressing, slot
+     * CLCPACK_NONE empty), so adding n entries costs about n lookups. */
+    uint32_t *ent_slots, *src_slots;
+    size_t ent_mask, src_mask; /* slots - 1; 0 before the first add */
 };
 
 /* Orders and encodes everything added so far into a malloc'd pack. */
