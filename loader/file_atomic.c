@@ -57,6 +57,16 @@ static int write_all(int fd, const uint8_t *data, size_t size)
     return 0;
 }
 
+/* Reports a failed step on the temporary file and removes it. */
+static clcpack_status atomic_failed(clcpk_atomic *a, const char *step, int e, clcpack_error *err)
+{
+    char msg[128];
+    clcpack_status st = clcpk_fail(err, CLCPACK_E_IO, "cannot %s '%s' (for '%s'): %s", step,
+                                   a->tmp, a->path, clcpk_errno_text(e, msg, sizeof msg));
+    clcpk_atomic_abort(a);
+    return st;
+}
+
 /* 1 when name is "<base>.tmp.<pid>.XXXXXX" and no process has that pid. */
 static int is_stale_temp(const char *name, const char *base, size_t blen)
 {
@@ -88,70 +98,113 @@ static void remove_stale_temps(const char *dir, const char *path)
     closedir(d);
 }
 
-clcpack_status clcpk_write_file_atomic(const char *path, const uint8_t *data, size_t size,
-                                    clcpack_error *err)
+clcpack_status clcpk_atomic_begin(clcpk_atomic *a, const char *path, clcpack_error *err)
 {
     char msg[128];
     size_t plen = strlen(path);
-    char *tmp = malloc(plen + 32);
-    char *dir = parent_dir(path);
-    if (!tmp || !dir) {
-        free(tmp);
-        free(dir);
+    a->fd = -1;
+    a->path = path;
+    a->tmp = malloc(plen + 32);
+    a->dir = parent_dir(path);
+    if (!a->tmp || !a->dir) {
+        clcpk_atomic_abort(a);
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory writing '%s'", path);
     }
-    snprintf(tmp, plen + 32, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
-    remove_stale_temps(dir, path);
+    snprintf(a->tmp, plen + 32, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
+    remove_stale_temps(a->dir, path);
     /* mkstemp picks a name no other writer (thread or process) holds. */
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
+    a->fd = mkstemp(a->tmp);
+    if (a->fd < 0) {
         int e = errno;
-        clcpack_status st = clcpk_fail(err, CLCPACK_E_IO, "cannot create a temporary file beside '%s': %s",
-                                    path, clcpk_errno_text(e, msg, sizeof msg));
-        free(tmp);
-        free(dir);
+        clcpack_status st = clcpk_fail(err, CLCPACK_E_IO,
+                                       "cannot create a temporary file beside '%s': %s", path,
+                                       clcpk_errno_text(e, msg, sizeof msg));
+        free(a->tmp);
+        a->tmp = NULL; /* nothing to remove */
+        clcpk_atomic_abort(a);
         return st;
     }
-    const char *step = NULL;
-    if (fchmod(fd, 0644) != 0)
-        step = "set the mode of";
-    else if (write_all(fd, data, size) != 0)
-        step = "write";
-    else if (fsync(fd) != 0)
-        step = "fsync";
-    int e = errno;
-    if (close(fd) != 0 && !step) {
-        step = "close";
-        e = errno;
+    if (fchmod(a->fd, 0644) != 0)
+        return atomic_failed(a, "set the mode of", errno, err);
+    return CLCPACK_OK;
+}
+
+clcpack_status clcpk_atomic_write(clcpk_atomic *a, const void *data, size_t n, clcpack_error *err)
+{
+    if (write_all(a->fd, data, n) != 0)
+        return atomic_failed(a, "write", errno, err);
+    return CLCPACK_OK;
+}
+
+clcpack_status clcpk_atomic_write_at(clcpk_atomic *a, const void *data, size_t n, uint64_t at,
+                                     clcpack_error *err)
+{
+    const uint8_t *p = data;
+    while (n) {
+        ssize_t k = pwrite(a->fd, p, n, (off_t)at);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return atomic_failed(a, "write", errno, err);
+        p += k;
+        at += (uint64_t)k;
+        n -= (size_t)k;
     }
-    if (!step && rename(tmp, path) != 0) {
-        e = errno;
-        clcpack_status st = clcpk_fail(err, CLCPACK_E_IO, "cannot rename '%s' to '%s': %s", tmp, path,
-                                    clcpk_errno_text(e, msg, sizeof msg));
-        unlink(tmp);
-        free(tmp);
-        free(dir);
+    return CLCPACK_OK;
+}
+
+void clcpk_atomic_abort(clcpk_atomic *a)
+{
+    if (a->fd >= 0)
+        close(a->fd);
+    if (a->tmp)
+        unlink(a->tmp);
+    free(a->tmp);
+    free(a->dir);
+    a->fd = -1;
+    a->tmp = a->dir = NULL;
+}
+
+clcpack_status clcpk_atomic_commit(clcpk_atomic *a, clcpack_error *err)
+{
+    char msg[128];
+    if (fsync(a->fd) != 0)
+        return atomic_failed(a, "fsync", errno, err);
+    int fd = a->fd;
+    a->fd = -1;
+    if (close(fd) != 0)
+        return atomic_failed(a, "close", errno, err);
+    if (rename(a->tmp, a->path) != 0) {
+        int e = errno;
+        clcpack_status st = clcpk_fail(err, CLCPACK_E_IO, "cannot rename '%s' to '%s': %s", a->tmp,
+                                       a->path, clcpk_errno_text(e, msg, sizeof msg));
+        clcpk_atomic_abort(a);
         return st;
     }
-    if (step) {
-        clcpack_status st = clcpk_fail(err, CLCPACK_E_IO, "cannot %s '%s' (for '%s'): %s", step, tmp,
-                                    path, clcpk_errno_text(e, msg, sizeof msg));
-        unlink(tmp);
-        free(tmp);
-        free(dir);
-        return st;
-    }
+    free(a->tmp);
+    a->tmp = NULL;
     /* The rename is durable only once the folder's entry is on disk. */
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int dfd = open(a->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     clcpack_status st = CLCPACK_OK;
     if (dfd < 0 || fsync(dfd) != 0) {
-        e = errno;
-        st = clcpk_fail(err, CLCPACK_E_IO, "wrote '%s' but cannot fsync its folder '%s': %s", path,
-                     dir, clcpk_errno_text(e, msg, sizeof msg));
+        int e = errno;
+        st = clcpk_fail(err, CLCPACK_E_IO, "wrote '%s' but cannot fsync its folder '%s': %s",
+                        a->path, a->dir, clcpk_errno_text(e, msg, sizeof msg));
     }
     if (dfd >= 0)
         close(dfd);
-    free(tmp);
-    free(dir);
+    clcpk_atomic_abort(a);
+    return st;
+}
+
+clcpack_status clcpk_write_file_atomic(const char *path, const uint8_t *data, size_t size,
+                                       clcpack_error *err)
+{
+    clcpk_atomic a;
+    clcpack_status st = clcpk_atomic_begin(&a, path, err);
+    if (st == CLCPACK_OK)
+        st = clcpk_atomic_write(&a, data, size, err);
+    if (st == CLCPACK_OK)
+        st = clcpk_atomic_commit(&a, err);
     return st;
 }

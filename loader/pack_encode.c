@@ -459,46 +459,89 @@ static void put_entry(out_buf *b, const encoder *enc, const w_entry *e, const bl
     rec_end(b, start);
 }
 
-static clcpack_status serialize(encoder *enc, out_buf *b)
+/* Where the pack's bytes go: a memory buffer, or a file being replaced
+ * atomically (then each blob is written as soon as it is encoded). */
+typedef struct sink {
+    out_buf *mem;
+    clcpk_atomic *file;
+    uint64_t n; /* bytes of the pack so far */
+    clcpack_status st;
+    clcpack_error *err;
+} sink;
+
+static void sink_put(sink *k, const void *p, size_t n)
+{
+    if (k->st != CLCPACK_OK)
+        return;
+    if (k->mem) {
+        buf_bytes(k->mem, p, n);
+        if (k->mem->failed)
+            k->st = clcpk_fail(k->err, CLCPACK_E_NOMEM, "out of memory for a pack of %llu bytes",
+                               (unsigned long long)(k->n + n));
+    } else {
+        k->st = clcpk_atomic_write(k->file, p, n, k->err);
+    }
+    k->n += n;
+}
+
+/* Up to PK_HEADER_SIZE zero bytes (the header's place, alignment padding). */
+static void sink_zeros(sink *k, size_t n)
+{
+    static const uint8_t zeros[PK_HEADER_SIZE];
+    sink_put(k, zeros, n);
+}
+
+/* Chooses every blob and puts it in the sink as soon as it is chosen, then
+ * the index and finally the header (whose checksum covers the index). */
+static clcpack_status serialize(encoder *enc, sink *k)
 {
     const clcpack_writer *w = enc->w;
-    uint8_t *hdr = buf_reserve(b, PK_HEADER_SIZE);
-    if (hdr)
-        memset(hdr, 0, PK_HEADER_SIZE);
-    for (size_t i = 0; i < w->n_sources; i++) {
+    clcpack_status st = CLCPACK_OK;
+    sink_zeros(k, PK_HEADER_SIZE);
+    for (size_t i = 0; k->st == CLCPACK_OK && i < w->n_sources; i++) {
+        if ((st = choose_source_blob(enc, i)) != CLCPACK_OK)
+            return st;
         blob *bl = &enc->src_blobs[i];
-        bl->offset = b->n;
-        buf_bytes(b, bl->data ? bl->data : w->sources[enc->src_order[i]].text, bl->n);
+        bl->offset = k->n;
+        sink_put(k, bl->data ? bl->data : w->sources[enc->src_order[i]].text, bl->n);
+        free(bl->data);
+        bl->data = NULL;
     }
-    for (size_t i = 0; i < w->n_entries; i++) {
+    for (size_t i = 0; k->st == CLCPACK_OK && i < w->n_entries; i++) {
+        if ((st = choose_entry_blob(enc, i)) != CLCPACK_OK)
+            return st;
         blob *bl = &enc->ent_blobs[i];
         /* Stored entries go to the driver straight from the pack's memory:
          * align them as malloc would (docs/FORMAT.md, "Ordering"). */
-        if (bl->codec == PK_CODEC_STORED && b->n % PK_STORED_ALIGN) {
-            size_t pad = PK_STORED_ALIGN - b->n % PK_STORED_ALIGN;
-            uint8_t *z = buf_reserve(b, pad);
-            if (z)
-                memset(z, 0, pad);
-        }
-        bl->offset = b->n;
-        buf_bytes(b, bl->data ? bl->data : w->entries[enc->ent_order[i]].bin, bl->n);
+        if (bl->codec == PK_CODEC_STORED && k->n % PK_STORED_ALIGN)
+            sink_zeros(k, PK_STORED_ALIGN - k->n % PK_STORED_ALIGN);
+        bl->offset = k->n;
+        sink_put(k, bl->data ? bl->data : w->entries[enc->ent_order[i]].bin, bl->n);
+        free(bl->data);
+        bl->data = NULL;
     }
-    size_t index_offset = b->n;
-    size_t start = rec_begin(b);
-    buf_u32(b, (uint32_t)w->n_devices);
-    buf_u32(b, (uint32_t)w->n_sources);
-    buf_u32(b, (uint32_t)w->n_entries);
-    rec_end(b, start);
-    for (size_t i = 0; i < w->n_devices; i++)
-        put_device(b, &w->devices[enc->dev_order[i]]);
-    for (size_t i = 0; i < w->n_sources; i++)
-        put_source(b, &w->sources[enc->src_order[i]], &enc->src_blobs[i]);
-    for (size_t i = 0; i < w->n_entries; i++)
-        put_entry(b, enc, &w->entries[enc->ent_order[i]], &enc->ent_blobs[i]);
-    if (b->failed)
-        return CLCPACK_E_NOMEM;
+    if (k->st != CLCPACK_OK)
+        return k->st;
 
-    uint8_t *h = b->p;
+    out_buf ib = {0};
+    size_t start = rec_begin(&ib);
+    buf_u32(&ib, (uint32_t)w->n_devices);
+    buf_u32(&ib, (uint32_t)w->n_sources);
+    buf_u32(&ib, (uint32_t)w->n_entries);
+    rec_end(&ib, start);
+    for (size_t i = 0; i < w->n_devices; i++)
+        put_device(&ib, &w->devices[enc->dev_order[i]]);
+    for (size_t i = 0; i < w->n_sources; i++)
+        put_source(&ib, &w->sources[enc->src_order[i]], &enc->src_blobs[i]);
+    for (size_t i = 0; i < w->n_entries; i++)
+        put_entry(&ib, enc, &w->entries[enc->ent_order[i]], &enc->ent_blobs[i]);
+    if (ib.failed) {
+        free(ib.p);
+        return CLCPACK_E_NOMEM;
+    }
+
+    uint8_t h[PK_HEADER_SIZE] = {0};
+    uint64_t index_offset = k->n;
     memcpy(h + PK_OFF_MAGIC, PK_MAGIC, PK_MAGIC_SIZE);
     /* Version 2 only where its one addition (the tuning list) is used, so
      * packs without it stay byte-identical to version 1. */
@@ -509,15 +552,23 @@ static clcpack_status serialize(encoder *enc, out_buf *b)
                                                  : PK_FORMAT_VERSION);
     put_le16(h + PK_OFF_MIN_READER, 1);
     put_le32(h + PK_OFF_HEADER_SIZE, PK_HEADER_SIZE);
-    put_le64(h + PK_OFF_FILE_SIZE, b->n);
+    put_le64(h + PK_OFF_FILE_SIZE, index_offset + ib.n);
     put_le64(h + PK_OFF_INDEX_OFFSET, index_offset);
-    put_le64(h + PK_OFF_INDEX_SIZE, b->n - index_offset);
+    put_le64(h + PK_OFF_INDEX_SIZE, ib.n);
     put_le32(h + PK_OFF_FLAGS, (w->flags & CLCPACK_WRITE_NO_SOURCES) ? PK_FLAG_NO_SOURCES : 0);
     uint32_t crc = clcpk_crc32(h, PK_OFF_CHECKSUM);
     crc = clcpk_crc32_more(crc, h + PK_OFF_RESERVED, PK_HEADER_SIZE - PK_OFF_RESERVED);
-    crc = clcpk_crc32_more(crc, h + index_offset, b->n - index_offset);
+    crc = clcpk_crc32_more(crc, ib.p, ib.n);
     put_le32(h + PK_OFF_CHECKSUM, crc);
-    return CLCPACK_OK;
+    sink_put(k, ib.p, ib.n);
+    free(ib.p);
+    if (k->st == CLCPACK_OK) {
+        if (k->mem)
+            memcpy(k->mem->p, h, sizeof h);
+        else
+            k->st = clcpk_atomic_write_at(k->file, h, sizeof h, 0, k->err);
+    }
+    return k->st;
 }
 
 static void free_encoder(encoder *enc)
@@ -538,10 +589,10 @@ static void free_encoder(encoder *enc)
     free(enc->group_prev);
 }
 
-clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *size, clcpack_error *err)
+/* Orders and encodes everything into the sink. On failure err is set
+ * (the sink's own failures set it as they happen). */
+static clcpack_status encode(const clcpack_writer *w, sink *k, clcpack_error *err)
 {
-    *data = NULL;
-    *size = 0;
     encoder enc = {0};
     enc.w = w;
     size_t nd = w->n_devices ? w->n_devices : 1, ns = w->n_sources ? w->n_sources : 1,
@@ -560,20 +611,39 @@ clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *siz
         st = order_all(&enc);
     if (st == CLCPACK_OK)
         st = link_groups(&enc);
-    for (size_t i = 0; st == CLCPACK_OK && i < w->n_sources; i++)
-        st = choose_source_blob(&enc, i);
-    for (size_t i = 0; st == CLCPACK_OK && i < w->n_entries; i++)
-        st = choose_entry_blob(&enc, i);
-    out_buf b = {0};
     if (st == CLCPACK_OK)
-        st = serialize(&enc, &b);
+        st = serialize(&enc, k);
     free_encoder(&enc);
+    if (st != CLCPACK_OK && k->st == CLCPACK_OK)
+        clcpk_fail(err, st, "encoding a pack of %zu entries: %s", w->n_entries,
+                   clcpack_strerror(st));
+    return st;
+}
+
+clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *size, clcpack_error *err)
+{
+    *data = NULL;
+    *size = 0;
+    out_buf b = {0};
+    sink k = {&b, NULL, 0, CLCPACK_OK, err};
+    clcpack_status st = encode(w, &k, err);
     if (st != CLCPACK_OK) {
         free(b.p);
-        return clcpk_fail(err, st, "encoding a pack of %zu entries: %s", w->n_entries,
-                       clcpack_strerror(st));
+        return st;
     }
     *data = b.p;
     *size = b.n;
     return CLCPACK_OK;
+}
+
+clcpack_status clcpk_encode_file(const clcpack_writer *w, clcpk_atomic *a, clcpack_error *err)
+{
+    sink k = {NULL, a, 0, CLCPACK_OK, err};
+    clcpack_status st = encode(w, &k, err);
+    if (st != CLCPACK_OK) {
+        if (k.st == CLCPACK_OK) /* a failed write has removed the file already */
+            clcpk_atomic_abort(a);
+        return st;
+    }
+    return clcpk_atomic_commit(a, err);
 }

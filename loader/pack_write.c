@@ -546,12 +546,9 @@ clcpack_status clcpack_writer_write_file(clcpack_writer *w, const char *path, cl
     if (!w || !path || !path[0])
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_write_file: %s",
                        !w ? "writer is NULL" : "no path");
-    uint8_t *bytes;
-    size_t size;
-    clcpack_status st = clcpk_encode(w, &bytes, &size, err);
+    clcpk_atomic a;
+    clcpack_status st = clcpk_atomic_begin(&a, path, err);
     if (st != CLCPACK_OK)
         return st;
-    st = clcpk_write_file_atomic(path, bytes, size, err);
-    free(bytes);
-    return st;
+    return clcpk_encode_file(w, &a, err);
 }

@@ -66,6 +66,26 @@ clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *siz
 clcpack_status clcpk_write_file_atomic(const char *path, const uint8_t *data, size_t size,
                                     clcpack_error *err);
 
+/* A file being replaced atomically: begin creates the temporary file
+ * beside path, the writes fill it, commit fsyncs and renames it over path
+ * (then fsyncs the folder); abort, or any failed step, removes it. */
+typedef struct clcpk_atomic {
+    const char *path;
+    char *tmp, *dir;
+    int fd;
+} clcpk_atomic;
+clcpack_status clcpk_atomic_begin(clcpk_atomic *a, const char *path, clcpack_error *err);
+clcpack_status clcpk_atomic_write(clcpk_atomic *a, const void *data, size_t n, clcpack_error *err);
+clcpack_status clcpk_atomic_write_at(clcpk_atomic *a, const void *data, size_t n, uint64_t at,
+                                     clcpack_error *err);
+clcpack_status clcpk_atomic_commit(clcpk_atomic *a, clcpack_error *err);
+void clcpk_atomic_abort(clcpk_atomic *a);
+
+/* Encodes the writer's contents straight into a, blob by blob, so that the
+ * encoded payload is never held whole in memory. a is committed on
+ * success and aborted on failure. */
+clcpack_status clcpk_encode_file(const clcpack_writer *w, clcpk_atomic *a, clcpack_error *err);
+
 /* Three-way comparison of two fingerprints in the order of docs/FORMAT.md. */
 int clcpk_device_compare(const clcpack_device_info *a, const clcpack_device_info *b);
 
