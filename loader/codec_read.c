@@ -1,6 +1,7 @@
 #include "codec.h"
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <zlib.h>
 
@@ -70,9 +71,16 @@ static void refill(uInt *avail, size_t *left)
     }
 }
 
+/* Bytes every inflate of this process was asked for: what the tests check
+ * the decode budget and the base cache against. */
+static _Atomic uint64_t inflated_bytes;
+
+uint64_t clcpk_inflated_bytes(void) { return atomic_load_explicit(&inflated_bytes, memory_order_relaxed); }
+
 clcpack_status clcpk_inflate_exact(const uint8_t *src, size_t n, uint8_t *dst, size_t raw,
                                 char *why, size_t why_cap)
 {
+    atomic_fetch_add_explicit(&inflated_bytes, raw, memory_order_relaxed);
     z_stream zs = {0};
     int rc = inflateInit(&zs);
     if (rc != Z_OK) {
