@@ -22,6 +22,17 @@ CLC_INC  := $(patsubst %/,-I%,$(CLC_DIRS))
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader $(CLC_INC)
 DEPFLAGS := -MMD -MP
 LDLIBS_CL := -lOpenCL -lz -lpthread -lm
+# libdeflate inflates blobs faster than zlib (optional; zlib stays the
+# fallback): LIBDEFLATE=auto uses it when its header and library are there.
+LIBDEFLATE ?= auto
+ifeq ($(LIBDEFLATE),auto)
+LIBDEFLATE := $(shell printf '\043include <libdeflate.h>\nint main(void){return !libdeflate_alloc_decompressor;}\n' | \
+	$(CC) -x c - -o /dev/null -ldeflate >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+ifeq ($(LIBDEFLATE),1)
+CPPFLAGS += -DCLCPK_HAVE_LIBDEFLATE
+LDLIBS_CL += -ldeflate
+endif
 
 ifeq ($(V),1)
 Q :=
@@ -132,6 +143,7 @@ VERSION := $(shell awk '/^.define CLCPACK_VERSION_(MAJOR|MINOR|PATCH) /{v = v s 
 install: all
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		-e 's|@LIBS_OPTIONAL@|$(if $(filter 1,$(LIBDEFLATE)), -ldeflate)|g' \
 		pkgconfig/clcpack.pc.in >$(B)/clcpack.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \

@@ -33,6 +33,11 @@ const char *clcpk_crc32_method(void);
 clcpack_status clcpk_inflate_exact(const uint8_t *src, size_t n, uint8_t *dst, size_t raw,
                                 char *why, size_t why_cap);
 
+/* Which inflater decodes zlib blobs: "libdeflate" when the library was
+ * built with it (make LIBDEFLATE=1, the default where it is installed),
+ * else "zlib". Both give the same bytes and the same errors. */
+const char *clcpk_inflate_method(void);
+
 /* Total raw bytes clcpk_inflate_exact was asked to produce in this
  * process so far. Thread-safe (a relaxed atomic counter). */
 uint64_t clcpk_inflated_bytes(void);

@@ -29,6 +29,12 @@ if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
     need pocl-opencl-icd
 fi
 
+# Optional: libdeflate inflates pack blobs faster (the build falls back to
+# zlib without it), so it is installed only where this script can install.
+if ! have_header libdeflate.h && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    need libdeflate-dev
+fi
+
 [ -z "$missing" ] && exit 0
 
 cmd="apt-get install -y$missing"
