@@ -284,11 +284,13 @@ static int parse_defines(parse_ctx *c, pk_cursor *r, clcpack_entry_info *e)
     return 0;
 }
 
-/* Format 2's tuning list, when the record goes on after the v1 fields. The
+/* Format 2's tuning list: read only in a pack of format version 2 or later
+ * whose record has room for its count after the v1 fields; otherwise what
+ * follows the v1 fields belongs to a later version and is skipped. The
  * records stay in the index and are decoded on request. */
 static int parse_tuning_list(parse_ctx *c, pk_cursor *r, pk_entry *pe)
 {
-    if (pk_left(r) == 0)
+    if (c->h->format_version < PK_FORMAT_VERSION_TUNING_LIST || pk_left(r) < 4)
         return 0;
     uint32_t n;
     if (rd_u32(c, r, &n, "tuning count") != 0)
@@ -344,6 +346,8 @@ static int parse_entry(parse_ctx *c, pk_cursor *r, size_t i, pk_entry *pe)
                        c->p->n_sources);
     if (kind > CLCPACK_KIND_CUBIN)
         return problem(c, CLCPACK_E_FORMAT, "unknown binary kind %u", kind);
+    if (kind == CLCPACK_KIND_NATIVE && e->arch != 0)
+        return problem(c, CLCPACK_E_FORMAT, "arch %u on a native binary (0 expected)", e->arch);
     e->kind = (clcpack_binary_kind)kind;
     if (check_blob(c, e->codec, PK_CODEC_XOR_ZLIB, pe->offset, e->stored_size, e->raw_size) != 0)
         return -1;

@@ -83,8 +83,9 @@ static void device_record(hb *ix)
         le32(ix->p + start, (uint32_t)(ix->n - start));
 }
 
-static void entry_record(hb *ix, size_t i, uint32_t codec, uint32_t base, uint64_t off,
-                         uint64_t stored, uint64_t raw, uint32_t crc)
+static void entry_record_ex(hb *ix, size_t i, uint32_t codec, uint32_t base, uint64_t off,
+                            uint64_t stored, uint64_t raw, uint32_t crc, uint32_t arch,
+                            size_t tail)
 {
     size_t start = ix->n;
     char value[32];
@@ -101,7 +102,7 @@ static void entry_record(hb *ix, size_t i, uint32_t codec, uint32_t base, uint64
     for (int k = 0; k < 3; k++)
         u32(ix, 0);
     u32(ix, 0); /* native */
-    u32(ix, 0);
+    u32(ix, arch);
     u32(ix, codec);
     u32(ix, base);
     u64(ix, off);
@@ -112,16 +113,26 @@ static void entry_record(hb *ix, size_t i, uint32_t codec, uint32_t base, uint64
     u32(ix, 0);
     u32(ix, 0);
     u64(ix, 0);
+    for (size_t k = 0; k < tail; k++)
+        put(ix, "\xEE", 1);
     if (!ix->failed)
         le32(ix->p + start, (uint32_t)(ix->n - start));
 }
 
+static void entry_record(hb *ix, size_t i, uint32_t codec, uint32_t base, uint64_t off,
+                         uint64_t stored, uint64_t raw, uint32_t crc)
+{
+    entry_record_ex(ix, i, codec, base, off, stored, raw, crc, 0, 0);
+}
+
 /* Header of a pack of `size` bytes whose index is ix at index_offset. */
-static void header(uint8_t h[64], uint64_t size, uint64_t index_offset, const hb *ix)
+static void header_v(uint8_t h[64], uint16_t version, uint64_t size, uint64_t index_offset,
+                     const hb *ix)
 {
     memset(h, 0, 64);
     memcpy(h, "\x89" "CLCPK\r\n", 8);
-    h[8] = 1;
+    h[8] = (uint8_t)version;
+    h[9] = (uint8_t)(version >> 8);
     h[10] = 1;
     le32(h + 12, 64);
     for (int i = 0; i < 8; i++) {
@@ -133,6 +144,11 @@ static void header(uint8_t h[64], uint64_t size, uint64_t index_offset, const hb
     crc = crc32(crc, h + 48, 16);
     crc = crc32(crc, ix->p, (uInt)ix->n);
     le32(h + 44, (uint32_t)crc);
+}
+
+static void header(uint8_t h[64], uint64_t size, uint64_t index_offset, const hb *ix)
+{
+    header_v(h, 1, size, index_offset, ix);
 }
 
 /* A zlib stream of n zero bytes, deflated piece by piece. */
@@ -286,4 +302,33 @@ size_t hostile_peak_rss_kib(void)
 {
     struct rusage ru;
     return getrusage(RUSAGE_SELF, &ru) == 0 ? (size_t)ru.ru_maxrss : 0;
+}
+
+uint8_t *hostile_tail_pack(uint16_t format_version, size_t tail, uint32_t arch, size_t *size)
+{
+    static const char bin[] = "a small binary";
+    hb f = {0}, ix = {0};
+    uint8_t h[64] = {0};
+    put(&f, h, 64);
+    uint64_t off = f.n;
+    put(&f, bin, sizeof bin);
+    uint64_t index_offset = f.n;
+    u32(&ix, 16);
+    u32(&ix, 1);
+    u32(&ix, 0);
+    u32(&ix, 1);
+    device_record(&ix);
+    entry_record_ex(&ix, 0, 0, 0xFFFFFFFFu, off, sizeof bin, sizeof bin,
+                    (uint32_t)crc32(0, (const Bytef *)bin, sizeof bin), arch, tail);
+    put(&f, ix.p, ix.n);
+    if (f.failed || ix.failed) {
+        free(f.p);
+        free(ix.p);
+        return NULL;
+    }
+    header_v(h, format_version, f.n, index_offset, &ix);
+    memcpy(f.p, h, 64);
+    free(ix.p);
+    *size = f.n;
+    return f.p;
 }

@@ -24,6 +24,11 @@ uint8_t *hostile_chain_pack(size_t chain, size_t n_extra, uint64_t raw, unsigned
  * 0 on success. */
 int hostile_sparse_pack(const char *path, uint64_t hole);
 
+/* A pack of format_version with one stored native entry of the given
+ * arch whose record goes on for `tail` bytes of 0xEE after the version-1
+ * fields. Malloc'd, *size bytes. */
+uint8_t *hostile_tail_pack(uint16_t format_version, size_t tail, uint32_t arch, size_t *size);
+
 /* Resident memory of this process now, in KiB (/proc/self/statm), or 0. */
 size_t hostile_rss_kib(void);
 
