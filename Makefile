@@ -112,6 +112,9 @@ $(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
 
+# The hardening bench crafts its packs with the tests' helpers.
+$(B)/bench/hardening: $(B)/libtestcommon.a
+
 # Start-up, build scaling, pack size and kernel speed on one device
 # (BENCH_DEVICE=SPEC, default the default device); docs/BENCH.md.
 bench: all $(BENCH_BIN)
