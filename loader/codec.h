@@ -38,10 +38,6 @@ clcpack_status clcpk_inflate_exact(const uint8_t *src, size_t n, uint8_t *dst, s
  * else "zlib". Both give the same bytes and the same errors. */
 const char *clcpk_inflate_method(void);
 
-/* Total raw bytes clcpk_inflate_exact was asked to produce in this
- * process so far. Thread-safe (a relaxed atomic counter). */
-uint64_t clcpk_inflated_bytes(void);
-
 /* dst[i] ^= base[i] for i < min(n, base_n). Both directions of the delta. */
 void clcpk_xor_delta(uint8_t *dst, size_t n, const uint8_t *base, size_t base_n);
 

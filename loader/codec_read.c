@@ -1,7 +1,6 @@
 #include "codec.h"
 
 #include <limits.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <zlib.h>
 
@@ -74,12 +73,6 @@ static void refill(uInt *avail, size_t *left)
     }
 }
 
-/* Bytes every inflate of this process was asked for: what the tests check
- * the decode budget and the base cache against. */
-static _Atomic uint64_t inflated_bytes;
-
-uint64_t clcpk_inflated_bytes(void) { return atomic_load_explicit(&inflated_bytes, memory_order_relaxed); }
-
 #if defined(CLCPK_HAVE_LIBDEFLATE)
 /* libdeflate inflates a whole zlib stream in one call about 2.5 times as
  * fast as zlib here (docs/bench/). It is asked only the question "is this
@@ -113,7 +106,6 @@ static clcpack_status inflate_zlib(const uint8_t *src, size_t n, uint8_t *dst, s
 clcpack_status clcpk_inflate_exact(const uint8_t *src, size_t n, uint8_t *dst, size_t raw,
                                 char *why, size_t why_cap)
 {
-    atomic_fetch_add_explicit(&inflated_bytes, raw, memory_order_relaxed);
 #if defined(CLCPK_HAVE_LIBDEFLATE)
     if (inflate_fast(src, n, dst, raw))
         return CLCPACK_OK;

@@ -9,6 +9,7 @@
  * size); bytes kept in the base cache (base_cache.c) were checked when
  * they were decoded and live in the library's own memory.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,8 @@ static clcpack_status decode_step(const clcpack *p, size_t i, const pk_decoded *
     const pk_entry *e = &p->entries[i];
     size_t raw = (size_t)e->info.raw_size;
     char label[600], why[256];
+    if (e->info.codec != PK_CODEC_STORED)
+        atomic_fetch_add_explicit(&((clcpack *)p)->inflated, raw, memory_order_relaxed);
     clcpack_status st = unpack(e->info.codec, p->data + e->offset, (size_t)e->info.stored_size,
                                dst, raw, why, sizeof why);
     if (st != CLCPACK_OK) {
@@ -139,6 +142,11 @@ clcpack_status clcpk_decode_entry(const clcpack *p, size_t i, uint8_t *dst, clcp
         }
     }
     return st;
+}
+
+uint64_t clcpk_inflated_bytes(const clcpack *p)
+{
+    return atomic_load_explicit(&((clcpack *)p)->inflated, memory_order_relaxed);
 }
 
 clcpack_status clcpk_decode_entry_alloc(const clcpack *p, size_t i, uint8_t **out,

@@ -9,6 +9,7 @@
 #ifndef CLCPACK_PACK_READER_H
 #define CLCPACK_PACK_READER_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,7 +50,12 @@ struct clcpack {
     size_t slot_mask;
     struct pk_fp_cache *fp_cache; /* device fingerprints (device_cache.c) */
     struct pk_base_cache *base_cache; /* decoded delta bases (base_cache.c) */
+    _Atomic uint64_t inflated; /* raw bytes of the entry blobs decoded so far */
 };
+
+/* Raw bytes of entry blobs this handle has inflated so far: what the tests
+ * check the decode budget and the base cache against. Thread-safe. */
+uint64_t clcpk_inflated_bytes(const clcpack *p);
 
 /* Decoded, CRC-checked bytes of one entry, shared by reference count
  * between the base cache and the decodes using them. */
