@@ -124,14 +124,16 @@ bench: all $(BENCH_BIN)
 # FUZZ_SECONDS of fuzzing from the seed corpus and the regression files.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-$(B)/fuzz/fuzz_pack: tests/fuzz/fuzz_pack.c tests/fuzz/fuzz_target.h $(LIB_SRC)
+# One program per target: pack (fuzz_target.h) and those of targets.h.
+FUZZ_TARGETS := pack open_file tuning best load writer
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(LIB_SRC)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $@")
 	$(Q)$(FUZZ_CC) $(CPPFLAGS) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(LIB_SRC) $(LDLIBS_CL)
 
-fuzz: $(B)/fuzz/fuzz_pack
-	$(Q)sh scripts/fuzz.sh $(B) $(FUZZ_SECONDS)
+fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
+	$(Q)FUZZ_TARGETS="$(FUZZ_TARGETS)" sh scripts/fuzz.sh $(B) $(FUZZ_SECONDS)
 
 # Installation: make install PREFIX=/usr DESTDIR=/tmp/stage (README.md).
 BINDIR       ?= $(PREFIX)/bin
