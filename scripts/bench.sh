@@ -7,7 +7,9 @@
 #
 # Environment (all optional):
 #   BENCH_DEVICE  device spec as for clc-pack --device (default: default)
-#   BENCH_PARTS   which parts, in order (default: "build size startup speed report")
+#   BENCH_PARTS   which parts, in order (default: "build size startup speed report");
+#                 "hardening" (hostile packs and a 100k-entry write; needs no
+#                 device) runs only when named
 #   BENCH_PACK    use this pack instead of building one (skips "build")
 #   BENCH_JOBS    N of -jN (default: the number of cores)
 #   BENCH_SIZES   image sizes for the speed part (default: 512,1024,2048 on
@@ -124,6 +126,9 @@ run_speed() {
     to_file "$out/speed.md" "$B/bench/speed" --pack "$pack" --device "$DEVICE" \
         --sizes "$SIZES" --runs "$RUNS" --csv "$out/speed.csv" --roofline-csv "$out/roofline.csv"
 }
+run_hardening() {
+    to_file "$out/hardening.md" "$B/bench/hardening" --dir "$work" --csv "$out/hardening.csv"
+}
 run_report() {
     python3 scripts/bench_tables.py "$out" || return 1
     if ! python3 -c 'import matplotlib' 2>/dev/null; then
@@ -138,8 +143,8 @@ run_report() {
 start=$(now)
 for part in $PARTS; do
     case $part in
-    build | size | startup | speed | report) ;;
-    *) die "unknown part '$part' in BENCH_PARTS (build size startup speed report)" ;;
+    build | size | startup | speed | report | hardening) ;;
+    *) die "unknown part '$part' in BENCH_PARTS (build size startup speed report hardening)" ;;
     esac
     t0=$(now)
     l0=$(load)

@@ -1,6 +1,6 @@
 /*
  * targets.h — the fuzz targets beyond pack parsing (fuzz_target.h), each a
- * static function over the fuzzer's bytes, shared by their libFuzzer
+ * static inline function (unused ones draw no warning) over the fuzzer's bytes, shared by their libFuzzer
  * programs (tests/fuzz/fuzz_NAME.c) and the replay test
  * (tests/test_fuzz_targets.c):
  *
@@ -53,7 +53,7 @@ static void tg_read_all(const clcpack *p)
 
 /* ---- open_file -------------------------------------------------------- */
 
-static int fuzz_open_file(const uint8_t *data, size_t size)
+static inline int fuzz_open_file(const uint8_t *data, size_t size)
 {
     static char path[64];
     if (!path[0]) {
@@ -94,7 +94,7 @@ static int fuzz_open_file(const uint8_t *data, size_t size)
 
 /* ---- tuning ----------------------------------------------------------- */
 
-static int fuzz_tuning(const uint8_t *data, size_t size)
+static inline int fuzz_tuning(const uint8_t *data, size_t size)
 {
     clcpack *p = NULL;
     clcpack_error err;
@@ -124,7 +124,7 @@ static int fuzz_tuning(const uint8_t *data, size_t size)
 
 /* ---- best_variant ----------------------------------------------------- */
 
-static int fuzz_best(const uint8_t *data, size_t size)
+static inline int fuzz_best(const uint8_t *data, size_t size)
 {
     clcpack *p = NULL;
     clcpack_error err;
@@ -176,7 +176,7 @@ static int fuzz_best(const uint8_t *data, size_t size)
 /* ---- create_program on a fake driver ---------------------------------- */
 
 #ifdef CLC_FUZZ_FAKE_CL_H
-static int fuzz_load(const uint8_t *data, size_t size)
+static inline int fuzz_load(const uint8_t *data, size_t size)
 {
     clcpack *p = NULL;
     clcpack_error err;
@@ -260,7 +260,7 @@ typedef struct tg_added {
     size_t bin_n;
 } tg_added;
 
-static int fuzz_writer(const uint8_t *data, size_t size)
+static inline int fuzz_writer(const uint8_t *data, size_t size)
 {
     tg_in in = {data, size};
     clcpack_writer *w = NULL;
