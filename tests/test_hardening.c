@@ -37,6 +37,19 @@
 
 #define MIB (1024 * 1024)
 
+/* ASan keeps freed memory in quarantine, so peak memory says nothing of
+ * how many buffers the decoder held at once: that check is left out. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
 static char dir[] = "/tmp/clcpack-hardening-XXXXXX";
 
 static void path_in_dir(char *buf, size_t cap, const char *name)
@@ -193,7 +206,7 @@ static void test_chain_budget(void)
 {
     const uint64_t raw = 32 * MIB;
     long peak = chain_peak_kib(raw);
-    CHECK(peak >= 0 && (uint64_t)peak * 1024 <= 2 * raw + 8 * MIB,
+    CHECK(peak >= 0 && (UNDER_ASAN || (uint64_t)peak * 1024 <= 2 * raw + 8 * MIB),
           "chain of 8 x %llu MiB: peak memory grew %ld KiB besides the output (at most two links)",
           (unsigned long long)(raw / MIB), peak);
 
