@@ -15,7 +15,9 @@
  *  - fuzz_writer: the bytes as a script of writer calls (devices, sources,
  *    entries, timings with lengths and values from the input), then the
  *    pack written, read back and compared with what was added.
- * Pack targets take a pack's bytes (their seeds are tests/fuzz/corpus/);
+ * Pack targets take a pack's bytes (their seeds are tests/fuzz/corpus/;
+ * tuning, best and load also try the bytes with the header checksum made
+ * right, as fuzz_target.h does, so mutations reach the readers);
  * the writer target's seeds are tests/fuzz/corpus_writer/. A failed check
  * traps, so libFuzzer keeps the input. Include this in one file per
  * program, after fake_cl.h when the program uses fuzz_load.
@@ -28,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include "clcpack.h"
 
@@ -49,6 +53,46 @@ static void tg_read_all(const clcpack *p)
             tg_require(n == e.raw_size);
         free(buf);
     }
+}
+
+/* Opens the bytes as a pack; when that fails, a copy with the header
+ * checksum made right again (almost every mutation breaks it, and the
+ * readers behind the open would then never run). *copy is that copy, to
+ * free after clcpack_close; NULL when none. */
+static clcpack *tg_open(const uint8_t *data, size_t size, uint8_t **copy)
+{
+    clcpack *p = NULL;
+    clcpack_error err;
+    *copy = NULL;
+    if (clcpack_open_memory(data, size, &p, &err) == CLCPACK_OK)
+        return p;
+    if (size < 64)
+        return NULL;
+    uint64_t hs = 0, io = 0, is = 0;
+    for (int i = 3; i >= 0; i--)
+        hs = hs << 8 | data[12 + i];
+    for (int i = 7; i >= 0; i--) {
+        io = io << 8 | data[24 + i];
+        is = is << 8 | data[32 + i];
+    }
+    if (hs < 48 || hs > size || io > size || is > size - io)
+        return NULL;
+    uint8_t *c = malloc(size);
+    if (!c)
+        return NULL;
+    memcpy(c, data, size);
+    uLong crc = crc32(0L, Z_NULL, 0);
+    crc = crc32(crc, c, 44);
+    crc = crc32(crc, c + 48, (uInt)(hs - 48));
+    crc = crc32(crc, c + io, (uInt)is);
+    for (int i = 0; i < 4; i++)
+        c[44 + i] = (uint8_t)(crc >> (8 * i));
+    if (clcpack_open_memory(c, size, &p, &err) != CLCPACK_OK) {
+        free(c);
+        return NULL;
+    }
+    *copy = c;
+    return p;
 }
 
 /* ---- open_file -------------------------------------------------------- */
@@ -96,9 +140,9 @@ static inline int fuzz_open_file(const uint8_t *data, size_t size)
 
 static inline int fuzz_tuning(const uint8_t *data, size_t size)
 {
-    clcpack *p = NULL;
-    clcpack_error err;
-    if (clcpack_open_memory(data, size, &p, &err) != CLCPACK_OK)
+    uint8_t *copy;
+    clcpack *p = tg_open(data, size, &copy);
+    if (!p)
         return 0;
     for (size_t i = 0; i <= clcpack_entry_count(p); i++) {
         size_t n = clcpack_entry_tuning_count(p, i);
@@ -119,6 +163,7 @@ static inline int fuzz_tuning(const uint8_t *data, size_t size)
         tg_require(clcpack_get_entry_tuning(p, i, 0, NULL) == CLCPACK_E_INVALID_ARG);
     }
     clcpack_close(p);
+    free(copy);
     return 0;
 }
 
@@ -126,9 +171,10 @@ static inline int fuzz_tuning(const uint8_t *data, size_t size)
 
 static inline int fuzz_best(const uint8_t *data, size_t size)
 {
-    clcpack *p = NULL;
+    uint8_t *copy;
+    clcpack *p = tg_open(data, size, &copy);
     clcpack_error err;
-    if (clcpack_open_memory(data, size, &p, &err) != CLCPACK_OK)
+    if (!p)
         return 0;
     static const uint32_t widths[] = {0, 3, 5, 15, 31, 0xFFFFFFFFu};
     size_t nd = clcpack_device_count(p);
@@ -170,6 +216,7 @@ static inline int fuzz_best(const uint8_t *data, size_t size)
                 tg_require(clcpack_find(p, &key, idx, 4, &n, &err) == CLCPACK_OK && n >= 1);
             }
     clcpack_close(p);
+    free(copy);
     return 0;
 }
 
@@ -178,9 +225,10 @@ static inline int fuzz_best(const uint8_t *data, size_t size)
 #ifdef CLC_FUZZ_FAKE_CL_H
 static inline int fuzz_load(const uint8_t *data, size_t size)
 {
-    clcpack *p = NULL;
+    uint8_t *copy;
+    clcpack *p = size ? tg_open(data, size, &copy) : NULL;
     clcpack_error err;
-    if (size == 0 || clcpack_open_memory(data, size, &p, &err) != CLCPACK_OK)
+    if (!p)
         return 0;
     uint8_t knob = data[size - 1];
     size_t nd = clcpack_device_count(p);
@@ -214,6 +262,7 @@ static inline int fuzz_load(const uint8_t *data, size_t size)
         tg_require(fake_cl_live == live); /* nothing leaked, nothing freed twice */
     }
     clcpack_close(p);
+    free(copy);
     return 0;
 }
 #endif
