@@ -403,6 +403,10 @@ typedef struct clcpack_writer clcpack_writer; /* opaque, single-threaded */
  * they are: a cubin loads in tens of microseconds, and inflating it would
  * cost more than that (docs/NVIDIA.md); zlib makes them about 6x smaller. */
 #define CLCPACK_WRITE_COMPRESS_CUBINS 2u
+/* Keep added binaries in an unlinked temporary file (in $TMPDIR, else
+ * /tmp) instead of memory: writing a multi-GB pack then holds about the
+ * largest few binaries and the index in memory, not every binary. */
+#define CLCPACK_WRITE_SPOOL 4u
 
 CLCPACK_API clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out,
                                               clcpack_error *err);

@@ -219,10 +219,15 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
         return CLCPACK_OK;
     }
     uint8_t *delta = malloc(e->size ? e->size : 1);
-    if (!delta)
-        return CLCPACK_E_NOMEM;
+    uint8_t *e_scratch = NULL, *b_scratch = NULL;
+    const uint8_t *e_bin = delta ? clcpk_entry_bytes(enc->w, e, &e_scratch) : NULL;
+    if (!e_bin) {
+        free(delta);
+        free(e_scratch);
+        return delta ? CLCPACK_E_IO : CLCPACK_E_NOMEM;
+    }
 
-    size_t best_rank = ranked_size(e->bin, e->size, &st);
+    size_t best_rank = ranked_size(e_bin, e->size, &st);
     size_t best_base = SIZE_MAX; /* SIZE_MAX: plain zlib */
     size_t tried = 0, looked = 0;
     for (size_t j = enc->group_prev[pos]; st == CLCPACK_OK && j != SIZE_MAX &&
@@ -235,8 +240,13 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
             continue;
         }
         tried++;
-        memcpy(delta, e->bin, e->size);
-        clcpk_xor_delta(delta, e->size, b->bin, b->size);
+        const uint8_t *b_bin = clcpk_entry_bytes(enc->w, b, &b_scratch);
+        if (!b_bin) {
+            st = CLCPACK_E_IO;
+            break;
+        }
+        memcpy(delta, e_bin, e->size);
+        clcpk_xor_delta(delta, e->size, b_bin, b->size);
         size_t r = ranked_size(delta, e->size, &st);
         /* Strictly smaller: ties keep plain zlib, then the nearer base. */
         if (st == CLCPACK_OK && r < best_rank) {
@@ -246,6 +256,8 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
     }
     if (st != CLCPACK_OK) {
         free(delta);
+        free(e_scratch);
+        free(b_scratch);
         return st;
     }
 
@@ -254,11 +266,18 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
     best.chain = 1;
     best.chain_bytes = e->size;
     best.codec = PK_CODEC_ZLIB;
-    const uint8_t *src = e->bin;
+    const uint8_t *src = e_bin;
     if (best_base != SIZE_MAX) {
         const w_entry *b = &enc->w->entries[enc->ent_order[best_base]];
-        memcpy(delta, e->bin, e->size);
-        clcpk_xor_delta(delta, e->size, b->bin, b->size);
+        const uint8_t *b_bin = clcpk_entry_bytes(enc->w, b, &b_scratch);
+        if (!b_bin) {
+            free(delta);
+            free(e_scratch);
+            free(b_scratch);
+            return CLCPACK_E_IO;
+        }
+        memcpy(delta, e_bin, e->size);
+        clcpk_xor_delta(delta, e->size, b_bin, b->size);
         src = delta;
         best.codec = PK_CODEC_XOR_ZLIB;
         best.base = (uint32_t)best_base;
@@ -267,6 +286,8 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
     }
     st = clcpk_deflate(src, e->size, &best.data, &best.n);
     free(delta);
+    free(e_scratch);
+    free(b_scratch);
     if (st != CLCPACK_OK)
         return st;
     if (best.n >= e->size) {
@@ -516,7 +537,15 @@ static clcpack_status serialize(encoder *enc, sink *k)
         if (bl->codec == PK_CODEC_STORED && k->n % PK_STORED_ALIGN)
             sink_zeros(k, PK_STORED_ALIGN - k->n % PK_STORED_ALIGN);
         bl->offset = k->n;
-        sink_put(k, bl->data ? bl->data : w->entries[enc->ent_order[i]].bin, bl->n);
+        uint8_t *scratch = NULL;
+        const uint8_t *bytes =
+            bl->data ? bl->data : clcpk_entry_bytes(w, &w->entries[enc->ent_order[i]], &scratch);
+        if (!bytes) {
+            free(scratch);
+            return CLCPACK_E_IO;
+        }
+        sink_put(k, bytes, bl->n);
+        free(scratch);
         free(bl->data);
         bl->data = NULL;
     }

@@ -5,8 +5,12 @@
  * until the pack is written (pack_encode.c), so the add order never shows in
  * the file.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "codec.h"
 #include "errors.h"
@@ -121,7 +125,8 @@ clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out, clcpack_
     if (!out)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_new: out is NULL");
     *out = NULL;
-    const uint32_t known = CLCPACK_WRITE_NO_SOURCES | CLCPACK_WRITE_COMPRESS_CUBINS;
+    const uint32_t known =
+        CLCPACK_WRITE_NO_SOURCES | CLCPACK_WRITE_COMPRESS_CUBINS | CLCPACK_WRITE_SPOOL;
     if (flags & ~known)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_new: unknown flags 0x%x",
                        flags & ~known);
@@ -129,8 +134,62 @@ clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out, clcpack_
     if (!w)
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory");
     w->flags = flags;
+    w->spool_fd = -1;
+    if (flags & CLCPACK_WRITE_SPOOL) {
+        const char *dir = getenv("TMPDIR");
+        char path[4096], msg[128];
+        snprintf(path, sizeof path, "%s/clcpack-spool-XXXXXX", dir && dir[0] ? dir : "/tmp");
+        w->spool_fd = mkstemp(path);
+        if (w->spool_fd < 0) {
+            int e = errno;
+            free(w);
+            return clcpk_fail(err, CLCPACK_E_IO, "cannot create a spool file '%s': %s", path,
+                              clcpk_errno_text(e, msg, sizeof msg));
+        }
+        /* Unlinked at once: nothing is left behind whatever happens. */
+        unlink(path);
+        fcntl(w->spool_fd, F_SETFD, FD_CLOEXEC);
+    }
     *out = w;
     return CLCPACK_OK;
+}
+
+const uint8_t *clcpk_entry_bytes(const clcpack_writer *w, const w_entry *e, uint8_t **scratch)
+{
+    if (e->bin)
+        return e->bin;
+    uint8_t *buf = realloc(*scratch, e->size ? e->size : 1);
+    if (!buf)
+        return NULL;
+    *scratch = buf;
+    size_t got = 0;
+    while (got < e->size) {
+        ssize_t r = pread(w->spool_fd, buf + got, e->size - got, (off_t)(e->spool_off + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return NULL;
+        got += (size_t)r;
+    }
+    return buf;
+}
+
+/* Appends a binary to the spool. 0 or -1. */
+static int spool_put(clcpack_writer *w, const void *data, size_t n, uint64_t *at)
+{
+    const uint8_t *p = data;
+    *at = w->spool_size;
+    size_t done = 0;
+    while (done < n) {
+        ssize_t r = pwrite(w->spool_fd, p + done, n - done, (off_t)(w->spool_size + done));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        done += (size_t)r;
+    }
+    w->spool_size += n;
+    return 0;
 }
 
 static void free_entry(w_entry *e)
@@ -162,6 +221,8 @@ void clcpack_writer_free(clcpack_writer *w)
     free(w->entries);
     free(w->ent_slots);
     free(w->src_slots);
+    if (w->spool_fd >= 0)
+        close(w->spool_fd);
     free(w);
 }
 
@@ -373,7 +434,7 @@ static w_entry *find_same(const clcpack_writer *w, const spec_view *v)
     return NULL;
 }
 
-static clcpack_status copy_entry(const spec_view *v, w_entry *e)
+static clcpack_status copy_entry(clcpack_writer *w, const spec_view *v, w_entry *e)
 {
     const clcpack_entry_spec *s = v->spec;
     memset(e, 0, sizeof *e);
@@ -381,8 +442,11 @@ static clcpack_status copy_entry(const spec_view *v, w_entry *e)
     e->family = dup_str(s->family ? s->family : "");
     e->options = dup_str(s->options ? s->options : "");
     e->defines = calloc(s->define_count ? s->define_count : 1, sizeof *e->defines);
-    e->bin = malloc(s->binary_size);
-    if (!e->kernel || !e->family || !e->options || !e->defines || !e->bin)
+    if (w->spool_fd < 0)
+        e->bin = malloc(s->binary_size);
+    else if (spool_put(w, s->binary, s->binary_size, &e->spool_off) != 0)
+        return CLCPACK_E_IO;
+    if (!e->kernel || !e->family || !e->options || !e->defines || (w->spool_fd < 0 && !e->bin))
         return CLCPACK_E_NOMEM;
     for (size_t k = 0; k < s->define_count; k++) {
         e->n_defines = k + 1;
@@ -396,7 +460,8 @@ static clcpack_status copy_entry(const spec_view *v, w_entry *e)
     e->source = s->source;
     e->kind = s->kind;
     e->arch = s->arch;
-    memcpy(e->bin, s->binary, s->binary_size);
+    if (e->bin)
+        memcpy(e->bin, s->binary, s->binary_size);
     e->size = s->binary_size;
     e->crc = clcpk_crc32(s->binary, s->binary_size);
     return CLCPACK_OK;
@@ -413,8 +478,13 @@ clcpack_status clcpack_writer_add_entry(clcpack_writer *w, const clcpack_entry_s
     }
     const w_entry *old = find_same(w, &v);
     if (old) {
-        int same = old->size == spec->binary_size &&
-                   memcmp(old->bin, spec->binary, old->size) == 0 &&
+        uint8_t *scratch = NULL;
+        const uint8_t *old_bin = old->size == spec->binary_size
+                                     ? clcpk_entry_bytes(w, old, &scratch)
+                                     : NULL;
+        int same_bytes = old_bin && memcmp(old_bin, spec->binary, old->size) == 0;
+        free(scratch);
+        int same = same_bytes &&
                    strcmp(old->options, spec->options ? spec->options : "") == 0 &&
                    strcmp(old->family, spec->family ? spec->family : "") == 0 &&
                    old->source == spec->source;
@@ -427,10 +497,7 @@ clcpack_status clcpack_writer_add_entry(clcpack_writer *w, const clcpack_entry_s
                          : spec->kind == CLCPACK_KIND_PTX  ? "ptx"
                                                            : "cubin",
                          spec->arch,
-                         old->size != spec->binary_size ||
-                                 memcmp(old->bin, spec->binary, old->size) != 0
-                             ? "bytes"
-                             : "options, family or source");
+                         !same_bytes ? "bytes" : "options, family or source");
         free(v.defs);
         return st;
     }
@@ -440,7 +507,7 @@ clcpack_status clcpack_writer_add_entry(clcpack_writer *w, const clcpack_entry_s
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory adding an entry");
     }
     w_entry *e = &w->entries[w->n_entries];
-    st = copy_entry(&v, e);
+    st = copy_entry(w, &v, e);
     free(v.defs);
     if (st == CLCPACK_OK && table_add(&w->ent_slots, &w->ent_mask, w->n_entries,
                                       (uint32_t)w->n_entries, w_entry_hash(e), w,
@@ -448,7 +515,9 @@ clcpack_status clcpack_writer_add_entry(clcpack_writer *w, const clcpack_entry_s
         st = CLCPACK_E_NOMEM;
     if (st != CLCPACK_OK) {
         free_entry(e);
-        return clcpk_fail(err, st, "out of memory adding an entry of %s", spec->kernel);
+        return clcpk_fail(err, st, st == CLCPACK_E_IO ? "cannot write the spool for an entry of %s"
+                                                      : "out of memory adding an entry of %s",
+                          spec->kernel);
     }
     w->n_entries++;
     return CLCPACK_OK;

@@ -33,7 +33,8 @@ typedef struct w_entry {
     uint32_t source;   /* index in add order, or CLCPACK_NONE */
     clcpack_binary_kind kind;
     uint32_t arch;
-    uint8_t *bin;
+    uint8_t *bin;      /* NULL when the binary is in the spool */
+    uint64_t spool_off; /* where in the spool (CLCPACK_WRITE_SPOOL) */
     size_t size;
     uint32_t crc;
     uint32_t tune_runs, tune_width, tune_height;
@@ -54,7 +55,13 @@ struct clcpack_writer {
      * CLCPACK_NONE empty), so adding n entries costs about n lookups. */
     uint32_t *ent_slots, *src_slots;
     size_t ent_mask, src_mask; /* slots - 1; 0 before the first add */
+    int spool_fd;        /* CLCPACK_WRITE_SPOOL: the unlinked binaries file, else -1 */
+    uint64_t spool_size;
 };
+
+/* Entry e's binary: e->bin, or read from the spool into *scratch (grown
+ * to fit, the caller frees it). NULL when the spool cannot be read. */
+const uint8_t *clcpk_entry_bytes(const clcpack_writer *w, const w_entry *e, uint8_t **scratch);
 
 /* Orders and encodes everything added so far into a malloc'd pack. */
 clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *size,

@@ -16,7 +16,8 @@
  *    takes the pinned pack and refuses any other; clcpack_pack_sha256
  *    agrees for read and mapped packs;
  *  - the writer's file output is byte for byte its memory output, and
- *    20 000 entries add and write (with hashing, not pairwise compares).
+ *    20 000 entries add and write (with hashing, not pairwise compares);
+ *    a writer that spools binaries to a file writes the same bytes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -367,11 +368,11 @@ static void test_sha256(void)
     }
 }
 
-static clcpack_writer *small_writer(size_t n_entries, size_t bin_size)
+static clcpack_writer *small_writer_flags(size_t n_entries, size_t bin_size, uint32_t flags)
 {
     clcpack_writer *w = NULL;
     clcpack_error err;
-    clcpack_writer_new(0, &w, &err);
+    clcpack_writer_new(flags, &w, &err);
     clcpack_device_info d;
     memset(&d, 0, sizeof d);
     snprintf(d.platform_name, sizeof d.platform_name, "Test");
@@ -407,6 +408,63 @@ static clcpack_writer *small_writer(size_t n_entries, size_t bin_size)
     }
     free(bin);
     return w;
+}
+
+static clcpack_writer *small_writer(size_t n_entries, size_t bin_size)
+{
+    return small_writer_flags(n_entries, bin_size, 0);
+}
+
+/* A spooled writer writes the same bytes as one that keeps binaries in
+ * memory, and still tells a conflicting duplicate from a repeated one. */
+static void test_spool(void)
+{
+    clcpack_writer *mem_w = small_writer(500, 3000), *spool_w = small_writer_flags(500, 3000, CLCPACK_WRITE_SPOOL);
+    clcpack_error err;
+    void *a = NULL, *b = NULL;
+    size_t an = 0, bn = 0;
+    CHECK(mem_w && spool_w, "writers made");
+    CHECK(clcpack_writer_write_memory(mem_w, &a, &an, &err) == CLCPACK_OK &&
+              clcpack_writer_write_memory(spool_w, &b, &bn, &err) == CLCPACK_OK,
+          "both write: %s", err.message);
+    CHECK(an == bn && a && b && memcmp(a, b, an) == 0,
+          "spooled writer: %zu bytes, the same as in memory (%zu)", bn, an);
+    char path[256];
+    path_in_dir(path, sizeof path, "spool.clcpack");
+    CHECK(clcpack_writer_write_file(spool_w, path, &err) == CLCPACK_OK, "spooled write_file");
+    FILE *f = fopen(path, "rb");
+    uint8_t *file = malloc(an + 1);
+    size_t fn = f ? fread(file, 1, an + 1, f) : 0;
+    if (f)
+        fclose(f);
+    CHECK(fn == an && memcmp(file, a, an) == 0, "spooled file is the same pack");
+    free(file);
+    unlink(path);
+    /* Re-adding entry 7 (kernel "odd", N=7) with its bytes is a no-op; with
+     * other bytes, a conflict. */
+    uint8_t bin[3000];
+    for (size_t k = 0; k < sizeof bin; k++)
+        bin[k] = (uint8_t)(k % 13 == 0 ? (size_t)7 >> (k % 3 * 8) : k);
+    clcpack_define def = {"N", "7"};
+    clcpack_entry_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.struct_size = sizeof sp;
+    sp.kernel = "odd";
+    sp.defines = &def;
+    sp.define_count = 1;
+    sp.source = 0;
+    sp.binary = bin;
+    sp.binary_size = sizeof bin;
+    CHECK(clcpack_writer_add_entry(spool_w, &sp, &err) == CLCPACK_OK,
+          "spooled: the same entry again is a no-op: %s", err.message);
+    bin[100] ^= 1;
+    CHECK(clcpack_writer_add_entry(spool_w, &sp, &err) == CLCPACK_E_CONFLICT &&
+              strstr(err.message, "other bytes"),
+          "spooled: other bytes are a conflict: %s", err.message);
+    clcpack_free(a);
+    clcpack_free(b);
+    clcpack_writer_free(mem_w);
+    clcpack_writer_free(spool_w);
 }
 
 static void test_writer(void)
@@ -487,6 +545,7 @@ int main(void)
     test_chain_budget();
     test_linear_pass();
     test_writer();
+    test_spool();
     rmdir(dir);
     return check_summary();
 }

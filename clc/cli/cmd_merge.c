@@ -366,8 +366,11 @@ static int write_merged(merge_input *in, size_t n_in, const merge_pick *picks, s
     clcpack_writer *w = NULL;
     clcpack_error e;
     /* Binary-only inputs stay binary-only: only their entries lack a source. */
+    /* Spooled: merging multi-GB packs holds their binaries in a temporary
+     * file, not in memory. */
     uint32_t flags = (any_source ? 0 : CLCPACK_WRITE_NO_SOURCES) |
-                     (x->compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0);
+                     (x->compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
+                     CLCPACK_WRITE_SPOOL;
     if (clcpack_writer_new(flags, &w, &e) != CLCPACK_OK) {
         cli_error("merge: %s", e.message);
         return -1;

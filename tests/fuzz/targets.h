@@ -314,7 +314,7 @@ static inline int fuzz_writer(const uint8_t *data, size_t size)
     tg_in in = {data, size};
     clcpack_writer *w = NULL;
     clcpack_error err;
-    if (clcpack_writer_new(tg_byte(&in) & 3u, &w, &err) != CLCPACK_OK)
+    if (clcpack_writer_new(tg_byte(&in) & 7u, &w, &err) != CLCPACK_OK) /* with the spool too */
         return 0;
     static tg_added added[TG_MAX_ENTRIES];
     size_t n_added = 0;
