@@ -185,7 +185,7 @@ test-sanitize:
 
 test-tsan:
 	$(Q)$(MAKE) --no-print-directory B=$(TSAN_B) CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
-		$(TSAN_B)/tests/test_loader_pocl
+		$(TSAN_B)/tests/test_loader_pocl $(TSAN_B)/tests/test_hardening
 	$(Q)CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" sh scripts/sanitize.sh tsan $(TSAN_B)
 
 test-valgrind: all $(TEST_BIN)

@@ -38,12 +38,13 @@
 
 #define MIB (1024 * 1024)
 
-/* ASan keeps freed memory in quarantine, so peak memory says nothing of
- * how many buffers the decoder held at once: that check is left out. */
-#if defined(__SANITIZE_ADDRESS__)
+/* ASan keeps freed memory in quarantine (and TSan's allocator holds on to
+ * it), so peak memory says nothing of how many buffers the decoder held at
+ * once: that check is left out under either. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define UNDER_ASAN 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define UNDER_ASAN 1
 #endif
 #endif
