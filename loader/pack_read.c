@@ -557,10 +557,11 @@ static clcpack_status load_file(const char *path, int whole, const uint8_t **dat
         /* Read-only and private: the mapping is of the inode opened here,
          * so a pack replaced by rename while open is not seen. */
         void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+        int e = errno;
         if (m == MAP_FAILED)
-            st = clcpk_fail(err, errno == ENOMEM ? CLCPACK_E_NOMEM : CLCPACK_E_IO,
+            st = clcpk_fail(err, e == ENOMEM ? CLCPACK_E_NOMEM : CLCPACK_E_IO,
                             "cannot map '%s' (%zu bytes): %s", path, n,
-                            clcpk_errno_text(errno, msg, sizeof msg));
+                            clcpk_errno_text(e, msg, sizeof msg));
         else
             *data = *map = m;
     }
