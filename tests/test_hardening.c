@@ -199,6 +199,9 @@ static long chain_peak_kib(uint64_t raw)
             if (clcpack_read_binary(p, 7, out, (size_t)raw, &n, &err) == CLCPACK_OK)
                 delta = (long)(hostile_peak_rss_kib() - start);
         }
+        clcpack_close(p);
+        free(out);
+        free(pack);
         if (write(fds[1], &delta, sizeof delta) != (ssize_t)sizeof delta)
             _exit(1);
         _exit(0);
@@ -524,7 +527,7 @@ static void test_writer(void)
     clcpack_entry_spec s;
         memset(&s, 0, sizeof s);
         s.struct_size = sizeof s;
-    clcpack_define def = {"N", "12345"};
+    clcpack_define def = {"N", "1235"}; /* an odd entry that exists */
     uint8_t other[64] = {1};
     s.kernel = "odd";
     s.defines = &def;
