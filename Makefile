@@ -22,6 +22,17 @@ CLC_INC  := $(patsubst %/,-I%,$(CLC_DIRS))
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader $(CLC_INC)
 DEPFLAGS := -MMD -MP
 LDLIBS_CL := -lOpenCL -lz -lpthread -lm
+# libdeflate inflates blobs faster than zlib (optional; zlib stays the
+# fallback): LIBDEFLATE=auto uses it when its header and library are there.
+LIBDEFLATE ?= auto
+ifeq ($(LIBDEFLATE),auto)
+LIBDEFLATE := $(shell printf '\043include <libdeflate.h>\nint main(void){return !libdeflate_alloc_decompressor;}\n' | \
+	$(CC) -x c - -o /dev/null -ldeflate >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+ifeq ($(LIBDEFLATE),1)
+CPPFLAGS += -DCLCPK_HAVE_LIBDEFLATE
+LDLIBS_CL += -ldeflate
+endif
 
 ifeq ($(V),1)
 Q :=
@@ -135,6 +146,8 @@ $(B)/bench/cv_filter: tests/bench/opencv/cv_filter.cpp
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CXX     $<")
 	$(Q)$(CXX) -O2 -std=c++17 -Wall -Wextra -Werror -o $@ $< $(CV_FLAGS)
+# The hardening bench crafts its packs with the tests' helpers.
+$(B)/bench/hardening: $(B)/libtestcommon.a
 
 # Start-up, build scaling, pack size and kernel speed on one device
 # (BENCH_DEVICE=SPEC, default the default device); docs/BENCH.md.
@@ -145,14 +158,16 @@ bench: all $(BENCH_BIN) $(BENCH_PEER_BIN)
 # FUZZ_SECONDS of fuzzing from the seed corpus and the regression files.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-$(B)/fuzz/fuzz_pack: tests/fuzz/fuzz_pack.c tests/fuzz/fuzz_target.h $(LIB_SRC)
+# One program per target: pack (fuzz_target.h) and those of targets.h.
+FUZZ_TARGETS := pack open_file tuning best load writer
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(LIB_SRC)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $@")
 	$(Q)$(FUZZ_CC) $(CPPFLAGS) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(LIB_SRC) $(LDLIBS_CL)
 
-fuzz: $(B)/fuzz/fuzz_pack
-	$(Q)sh scripts/fuzz.sh $(B) $(FUZZ_SECONDS)
+fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
+	$(Q)FUZZ_TARGETS="$(FUZZ_TARGETS)" sh scripts/fuzz.sh $(B) $(FUZZ_SECONDS)
 
 # Installation: make install PREFIX=/usr DESTDIR=/tmp/stage (README.md).
 BINDIR       ?= $(PREFIX)/bin
@@ -173,6 +188,7 @@ relpath = $(shell realpath -m --relative-to='$(1)' '$(2)')
 install: all
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		-e 's|@LIBS_OPTIONAL@|$(if $(filter 1,$(LIBDEFLATE)), -ldeflate)|g' \
 		pkgconfig/clcpack.pc.in >$(B)/clcpack.pc
 	$(Q)sed -e 's|@CMAKE_TO_BINDIR@|$(call relpath,$(CMAKEDIR),$(BINDIR))|g' \
 		-e 's|@CMAKE_TO_LIBDIR@|$(call relpath,$(CMAKEDIR),$(LIBDIR))|g' \
@@ -224,7 +240,7 @@ test-sanitize:
 test-tsan:
 	$(Q)$(MAKE) --no-print-directory B=$(TSAN_B) CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
 		$(TSAN_B)/tests/test_loader_pocl $(TSAN_B)/tests/test_record_threads \
-		$(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so
+		$(TSAN_B)/tests/test_hardening $(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so
 	$(Q)CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" sh scripts/sanitize.sh tsan $(TSAN_B)
 
 test-valgrind: all $(TEST_BIN)

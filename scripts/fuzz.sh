@@ -1,31 +1,44 @@
 #!/bin/sh
-# Runs the libFuzzer target over pack parsing (tests/fuzz/fuzz_pack.c) for a
-# given time, starting from the seed corpus and every regression file. New
-# inputs go to BUILD/fuzz/corpus (not the repository: the seeds stay small);
-# a crasher is written to BUILD/fuzz/crashes/ and the run fails. The final
-# line of libFuzzer's stats (executions, cov, ft) is printed for
-# docs/ROBUSTNESS.md.
-# Usage: scripts/fuzz.sh BUILD SECONDS
+# Runs the libFuzzer targets (tests/fuzz/fuzz_*.c; docs/ROBUSTNESS.md) one
+# after another, splitting the given time between them: the pack parser
+# and open_file, tuning, best and load from the pack seeds and every
+# regression file, writer from tests/fuzz/corpus_writer. New inputs go to
+# BUILD/fuzz/corpus_TARGET (BUILD/fuzz/corpus for the pack target; not the
+# repository: the seeds stay small); a crasher is written to
+# BUILD/fuzz/crashes/ and the run fails. The final line of each target's
+# libFuzzer stats (executions, cov, ft) is printed for docs/ROBUSTNESS.md.
+# Usage: scripts/fuzz.sh BUILD SECONDS  (FUZZ_TARGETS: which, in order)
 set -eu
 build=$1
 seconds=$2
-bin=$build/fuzz/fuzz_pack
-work=$build/fuzz/corpus
+targets=${FUZZ_TARGETS:-pack open_file tuning best load writer}
+n=$(echo $targets | wc -w)
+each=$((seconds / n))
+[ "$each" -ge 1 ] || each=1
 crashes=$build/fuzz/crashes
-mkdir -p "$work" "$crashes"
-log=$build/fuzz/last_run.log
-# -jobs=1 in a child process keeps the run to one core of a shared machine;
-# the seeds are read-only inputs, new units land in $work.
-set +e
-nice -n 10 "$bin" -max_total_time="$seconds" -print_final_stats=1 \
-    -artifact_prefix="$crashes/" -max_len=262144 -timeout=20 -rss_limit_mb=2048 \
-    "$work" tests/fuzz/corpus tests/fuzz/regressions >"$log" 2>&1
-rc=$?
-set -e
-grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::' "$log" || true
-if [ "$rc" -ne 0 ]; then
-    echo "fuzz: the target failed (status $rc); see $log and $crashes/" >&2
-    tail -n 40 "$log" >&2
-    exit 1
-fi
-echo "fuzz: $seconds s, no crash; corpus of $(ls "$work" | wc -l) inputs in $work"
+mkdir -p "$crashes"
+failed=0
+for t in $targets; do
+    bin=$build/fuzz/fuzz_$t
+    if [ "$t" = pack ]; then work=$build/fuzz/corpus; else work=$build/fuzz/corpus_$t; fi
+    if [ "$t" = writer ]; then seeds="tests/fuzz/corpus_writer"; else seeds="tests/fuzz/corpus tests/fuzz/regressions"; fi
+    mkdir -p "$work"
+    log=$build/fuzz/last_run_$t.log
+    # -jobs=1 in a child process keeps the run to one core of a shared
+    # machine; the seeds are read-only inputs, new units land in $work.
+    set +e
+    nice -n 10 "$bin" -max_total_time="$each" -print_final_stats=1 \
+        -artifact_prefix="$crashes/$t-" -max_len=262144 -timeout=20 -rss_limit_mb=2048 \
+        "$work" $seeds >"$log" 2>&1
+    rc=$?
+    set -e
+    echo "fuzz $t:"
+    grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::number_of_executed_units' "$log" || true
+    if [ "$rc" -ne 0 ]; then
+        echo "fuzz: target $t failed (status $rc); see $log and $crashes/" >&2
+        tail -n 40 "$log" >&2
+        failed=1
+    fi
+done
+[ "$failed" -eq 0 ] || exit 1
+echo "fuzz: $seconds s over $n targets ($each s each), no crash"
