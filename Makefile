@@ -96,7 +96,7 @@ $(B)/libclcpack.so: $(LIB_OBJ)
 $(B)/libclcpack-preload.so: $(PRELOAD_OBJ) $(B)/libclcpack.a preload/exports.map
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,--version-script=preload/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
-		$(PRELOAD_OBJ) $(B)/libclcpack.a -ldl -lz -lpthread -lm
+		$(PRELOAD_OBJ) $(B)/libclcpack.a -ldl -lz -lpthread -lm $(if $(filter 1,$(LIBDEFLATE)),-ldeflate)
 
 $(B)/libclc.a: $(CLC_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
