@@ -22,6 +22,17 @@ CLC_INC  := $(patsubst %/,-I%,$(CLC_DIRS))
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader $(CLC_INC)
 DEPFLAGS := -MMD -MP
 LDLIBS_CL := -lOpenCL -lz -lpthread -lm
+# libdeflate inflates blobs faster than zlib (optional; zlib stays the
+# fallback): LIBDEFLATE=auto uses it when its header and library are there.
+LIBDEFLATE ?= auto
+ifeq ($(LIBDEFLATE),auto)
+LIBDEFLATE := $(shell printf '\043include <libdeflate.h>\nint main(void){return !libdeflate_alloc_decompressor;}\n' | \
+	$(CC) -x c - -o /dev/null -ldeflate >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+ifeq ($(LIBDEFLATE),1)
+CPPFLAGS += -DCLCPK_HAVE_LIBDEFLATE
+LDLIBS_CL += -ldeflate
+endif
 
 ifeq ($(V),1)
 Q :=
@@ -85,7 +96,7 @@ $(B)/libclcpack.so: $(LIB_OBJ)
 $(B)/libclcpack-preload.so: $(PRELOAD_OBJ) $(B)/libclcpack.a preload/exports.map
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,--version-script=preload/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
-		$(PRELOAD_OBJ) $(B)/libclcpack.a -ldl -lz -lpthread -lm
+		$(PRELOAD_OBJ) $(B)/libclcpack.a -ldl -lz -lpthread -lm $(if $(filter 1,$(LIBDEFLATE)),-ldeflate)
 
 $(B)/libclc.a: $(CLC_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -135,6 +146,8 @@ $(B)/bench/cv_filter: tests/bench/opencv/cv_filter.cpp
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CXX     $<")
 	$(Q)$(CXX) -O2 -std=c++17 -Wall -Wextra -Werror -o $@ $< $(CV_FLAGS)
+# The hardening bench crafts its packs with the tests' helpers.
+$(B)/bench/hardening: $(B)/libtestcommon.a
 
 # Start-up, build scaling, pack size and kernel speed on one device
 # (BENCH_DEVICE=SPEC, default the default device); docs/BENCH.md.
@@ -145,18 +158,13 @@ bench: all $(BENCH_BIN) $(BENCH_PEER_BIN)
 # FUZZ_SECONDS of fuzzing from the seed corpus and the regression files.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-$(B)/fuzz/fuzz_pack: tests/fuzz/fuzz_pack.c tests/fuzz/fuzz_target.h $(LIB_SRC)
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  FUZZCC  $@")
-	$(Q)$(FUZZ_CC) $(CPPFLAGS) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o $@ $< $(LIB_SRC) $(LDLIBS_CL)
-
+# One program per target: pack (fuzz_target.h) and those of targets.h.
+FUZZ_TARGETS := pack open_file tuning best load writer
 # The targets over the command-line side's parsers (tests/fuzz/NAME_target.h,
-# seeds in tests/fuzz/corpus_NAME/): clc/ and loader/ compiled once with the
-# fuzzer's instrumentation into one archive each program links.
-FUZZ_CLI_TARGETS := expr define_value pack_args manifest source_fold worker_proto pocl_canon \
-	ptx_text
-FUZZ_TARGETS := pack $(FUZZ_CLI_TARGETS)
+# seeds in tests/fuzz/corpus_NAME/).
+FUZZ_TARGETS += expr define_value pack_args manifest source_fold worker_proto pocl_canon ptx_text
+# Every program links clc/ and loader/, compiled once with the fuzzer's
+# instrumentation into one archive.
 FUZZ_SAN := -O1 -g -fno-sanitize-recover=all -fsanitize=address,undefined
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -166,8 +174,8 @@ $(B)/fuzz/obj/%.o: %.c
 $(B)/fuzz/libclc_fuzz.a: $(CLC_SRC:%.c=$(B)/fuzz/obj/%.o) $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(FUZZ_CLI_TARGETS:%=$(B)/fuzz/fuzz_%): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/%_target.h \
-		tests/fuzz/cli_fuzz.h $(B)/fuzz/libclc_fuzz.a
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(B)/fuzz/libclc_fuzz.a
+	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $@")
 	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) -o $@ $< \
 		$(B)/fuzz/libclc_fuzz.a $(LDLIBS_CL)
@@ -194,6 +202,7 @@ relpath = $(shell realpath -m --relative-to='$(1)' '$(2)')
 install: all
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		-e 's|@LIBS_OPTIONAL@|$(if $(filter 1,$(LIBDEFLATE)), -ldeflate)|g' \
 		pkgconfig/clcpack.pc.in >$(B)/clcpack.pc
 	$(Q)sed -e 's|@CMAKE_TO_BINDIR@|$(call relpath,$(CMAKEDIR),$(BINDIR))|g' \
 		-e 's|@CMAKE_TO_LIBDIR@|$(call relpath,$(CMAKEDIR),$(LIBDIR))|g' \
@@ -245,7 +254,7 @@ test-sanitize:
 test-tsan:
 	$(Q)$(MAKE) --no-print-directory B=$(TSAN_B) CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
 		$(TSAN_B)/tests/test_loader_pocl $(TSAN_B)/tests/test_record_threads \
-		$(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so
+		$(TSAN_B)/tests/test_hardening $(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so
 	$(Q)CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" sh scripts/sanitize.sh tsan $(TSAN_B)
 
 test-valgrind: all $(TEST_BIN)

@@ -210,10 +210,40 @@ typedef struct clcpack_tuning {
 
 typedef struct clcpack clcpack; /* opaque */
 
-/* Opens a pack file: reads it whole, checks the header and index checksum
- * and every offset and size in the index. Entry bytes are checked (CRC-32)
- * each time they are decoded. */
+/* Opens a pack file: checks its header before reading further (a file
+ * that is not a pack costs one 64-byte read), then checks the header and
+ * index checksum and every offset and size in the index. Entry bytes are
+ * checked (CRC-32) each time they are decoded. Only regular files are
+ * opened (a FIFO or device is refused without blocking). A pack of up to
+ * 16 MiB is read into memory; a larger one is mapped read-only, so opening
+ * it costs memory in proportion to its index. A mapped pack may be
+ * replaced by rename while open (the handle keeps the old file); it must
+ * not be truncated or rewritten in place meanwhile (the process would get
+ * SIGBUS or see the new bytes): clc-pack and clcpack_writer_write_file
+ * always write by rename. */
 CLCPACK_API clcpack_status clcpack_open_file(const char *path, clcpack **out, clcpack_error *err);
+
+/* Size of a SHA-256 digest in bytes. */
+#define CLCPACK_SHA256_SIZE 32
+
+/* As clcpack_open_file, for a pack the application pins: the whole file
+ * is read into memory and its SHA-256 compared with sha256 before anything
+ * else; a different digest is CLCPACK_E_CHECKSUM with both digests in the
+ * message. CRCs catch damage; a pin also catches a pack that someone
+ * replaced on purpose (docs/FORMAT.md, "Threat model"). */
+CLCPACK_API clcpack_status clcpack_open_file_pinned(const char *path,
+                                                    const uint8_t sha256[CLCPACK_SHA256_SIZE],
+                                                    clcpack **out, clcpack_error *err);
+
+/* SHA-256 (FIPS 180-4) of size bytes at data (data may be NULL when size
+ * is 0) into out. Thread-safe. */
+CLCPACK_API void clcpack_digest_sha256(const void *data, size_t size,
+                                       uint8_t out[CLCPACK_SHA256_SIZE]);
+
+/* SHA-256 of the whole open pack's bytes, as clcpack_open_file_pinned
+ * compares it. CLCPACK_E_INVALID_ARG when p or out is NULL. */
+CLCPACK_API clcpack_status clcpack_pack_sha256(const clcpack *p,
+                                               uint8_t out[CLCPACK_SHA256_SIZE]);
 
 /* Opens a pack held in memory (for example embedded in the application).
  * The bytes are not copied: they must stay valid and unchanged until
@@ -241,8 +271,13 @@ CLCPACK_API clcpack_status clcpack_get_entry(const clcpack *p, size_t i, clcpack
 /* Decodes entry i's binary (or source i) into buf, after checking its CRC-32.
  * Two-call size query: with buf NULL (or cap too small) it sets *size to the
  * raw size and returns CLCPACK_OK (or CLCPACK_E_BUFFER). Decoding work is
- * bounded: a delta chain is at most CLCPACK_MAX_DELTA_CHAIN long. */
+ * bounded: a delta chain is at most CLCPACK_MAX_DELTA_CHAIN long and
+ * inflates at most CLCPACK_CHAIN_BUDGET times the entry's raw size in all
+ * (docs/FORMAT.md). The open pack keeps a few recently decoded delta bases
+ * (thread-safe), so reading entries in order (verify, merge) inflates each
+ * blob about once. */
 #define CLCPACK_MAX_DELTA_CHAIN 8
+#define CLCPACK_CHAIN_BUDGET 10
 CLCPACK_API clcpack_status clcpack_read_binary(const clcpack *p, size_t entry, void *buf,
                                                size_t cap, size_t *size, clcpack_error *err);
 CLCPACK_API clcpack_status clcpack_read_source(const clcpack *p, size_t source, void *buf,
@@ -412,6 +447,10 @@ typedef struct clcpack_writer clcpack_writer; /* opaque, single-threaded */
  * they are: a cubin loads in tens of microseconds, and inflating it would
  * cost more than that (docs/NVIDIA.md); zlib makes them about 6x smaller. */
 #define CLCPACK_WRITE_COMPRESS_CUBINS 2u
+/* Keep added binaries in an unlinked temporary file (in $TMPDIR, else
+ * /tmp) instead of memory: writing a multi-GB pack then holds about the
+ * largest few binaries and the index in memory, not every binary. */
+#define CLCPACK_WRITE_SPOOL 4u
 
 CLCPACK_API clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out,
                                               clcpack_error *err);

@@ -33,6 +33,11 @@ const char *clcpk_crc32_method(void);
 clcpack_status clcpk_inflate_exact(const uint8_t *src, size_t n, uint8_t *dst, size_t raw,
                                 char *why, size_t why_cap);
 
+/* Which inflater decodes zlib blobs: "libdeflate" when the library was
+ * built with it (make LIBDEFLATE=1, the default where it is installed),
+ * else "zlib". Both give the same bytes and the same errors. */
+const char *clcpk_inflate_method(void);
+
 /* dst[i] ^= base[i] for i < min(n, base_n). Both directions of the delta. */
 void clcpk_xor_delta(uint8_t *dst, size_t n, const uint8_t *base, size_t base_n);
 

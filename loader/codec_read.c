@@ -5,6 +5,9 @@
 #include <zlib.h>
 
 #include "crc32_x86.h"
+#if defined(CLCPK_HAVE_LIBDEFLATE)
+#include <libdeflate.h>
+#endif
 
 uint32_t clcpk_crc32_portable(uint32_t crc, const void *data, size_t n)
 {
@@ -70,8 +73,48 @@ static void refill(uInt *avail, size_t *left)
     }
 }
 
+#if defined(CLCPK_HAVE_LIBDEFLATE)
+/* libdeflate inflates a whole zlib stream in one call about 2.5 times as
+ * fast as zlib here (docs/bench/). It is asked only the question "is this
+ * exactly raw bytes, ending exactly at src+n?"; any other answer goes to
+ * zlib's streaming path below, which tells a short stream from a corrupt
+ * one for the error status. */
+static int inflate_fast(const uint8_t *src, size_t n, uint8_t *dst, size_t raw)
+{
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    if (!d)
+        return 0;
+    size_t in_used = 0, out_used = 0;
+    enum libdeflate_result r = libdeflate_zlib_decompress_ex(d, src, n, dst, raw, &in_used, &out_used);
+    libdeflate_free_decompressor(d);
+    return r == LIBDEFLATE_SUCCESS && in_used == n && out_used == raw;
+}
+#endif
+
+const char *clcpk_inflate_method(void)
+{
+#if defined(CLCPK_HAVE_LIBDEFLATE)
+    return "libdeflate";
+#else
+    return "zlib";
+#endif
+}
+
+static clcpack_status inflate_zlib(const uint8_t *src, size_t n, uint8_t *dst, size_t raw,
+                                   char *why, size_t why_cap);
+
 clcpack_status clcpk_inflate_exact(const uint8_t *src, size_t n, uint8_t *dst, size_t raw,
                                 char *why, size_t why_cap)
+{
+#if defined(CLCPK_HAVE_LIBDEFLATE)
+    if (inflate_fast(src, n, dst, raw))
+        return CLCPACK_OK;
+#endif
+    return inflate_zlib(src, n, dst, raw, why, why_cap);
+}
+
+static clcpack_status inflate_zlib(const uint8_t *src, size_t n, uint8_t *dst, size_t raw,
+                                   char *why, size_t why_cap)
 {
     z_stream zs = {0};
     int rc = inflateInit(&zs);

@@ -225,6 +225,127 @@ static int create_temp(const char *path, char *tmp, size_t cap, int exists, mode
     return -1;
 }
 
+/* A failed step of a streamed write: the temporary file is removed. */
+static clcpack_status atomic_failed(clcpk_atomic *a, const char *step, int e, clcpack_error *err)
+{
+    char msg[128];
+    clcpack_status st = clcpk_fail(err, CLCPACK_E_IO, "cannot %s '%s' (for '%s'): %s", step,
+                                   a->tmp ? a->tmp : "?", a->path,
+                                   clcpk_errno_text(e, msg, sizeof msg));
+    clcpk_atomic_abort(a);
+    return st;
+}
+
+clcpack_status clcpk_atomic_begin(clcpk_atomic *a, const char *path, clcpack_error *err)
+{
+    char msg[128];
+    a->fd = -1;
+    a->path = path;
+    a->tmp = NULL;
+    a->dir = NULL;
+    int exists;
+    mode_t mode;
+    clcpack_status st = check_path(path, &exists, &mode, err);
+    if (st != CLCPACK_OK)
+        return st;
+    size_t cap = strlen(path) + 48;
+    a->tmp = malloc(cap);
+    a->dir = parent_dir(path);
+    if (!a->tmp || !a->dir) {
+        clcpk_atomic_abort(a);
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory writing '%s'", path);
+    }
+    remove_stale_temps(a->dir, path);
+    a->fd = create_temp(path, a->tmp, cap, exists, mode);
+    if (a->fd < 0) {
+        int e = errno;
+        st = clcpk_fail(err, CLCPACK_E_IO, "cannot create a temporary file beside '%s': %s",
+                        path, clcpk_errno_text(e, msg, sizeof msg));
+        free(a->tmp);
+        a->tmp = NULL; /* nothing to remove */
+        clcpk_atomic_abort(a);
+        return st;
+    }
+    return CLCPACK_OK;
+}
+
+clcpack_status clcpk_atomic_write(clcpk_atomic *a, const void *data, size_t n, clcpack_error *err)
+{
+    if (write_all(a->fd, data, n) != 0)
+        return atomic_failed(a, "write", errno, err);
+    return CLCPACK_OK;
+}
+
+clcpack_status clcpk_atomic_write_at(clcpk_atomic *a, const void *data, size_t n, uint64_t at,
+                                     clcpack_error *err)
+{
+    const uint8_t *p = data;
+    while (n) {
+        ssize_t k = pwrite(a->fd, p, n, (off_t)at);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return atomic_failed(a, "write", errno, err);
+        p += k;
+        at += (uint64_t)k;
+        n -= (size_t)k;
+    }
+    return CLCPACK_OK;
+}
+
+void clcpk_atomic_abort(clcpk_atomic *a)
+{
+    if (a->fd >= 0)
+        close(a->fd);
+    if (a->tmp)
+        unlink(a->tmp);
+    free(a->tmp);
+    free(a->dir);
+    a->fd = -1;
+    a->tmp = a->dir = NULL;
+}
+
+clcpack_status clcpk_atomic_commit(clcpk_atomic *a, clcpack_error *err)
+{
+    char msg[128];
+    if (fsync(a->fd) != 0)
+        return atomic_failed(a, "fsync", errno, err);
+    int fd = a->fd;
+    a->fd = -1;
+    if (close(fd) != 0)
+        return atomic_failed(a, "close", errno, err);
+    /* Whatever appeared at path while we wrote is checked again: rename
+     * would replace a link or a device put there in the meantime. */
+    int exists;
+    mode_t mode;
+    clcpack_status st = check_path(a->path, &exists, &mode, err);
+    if (st != CLCPACK_OK) {
+        clcpk_atomic_abort(a);
+        return st;
+    }
+    if (rename(a->tmp, a->path) != 0) {
+        int e = errno;
+        st = clcpk_fail(err, CLCPACK_E_IO, "cannot rename '%s' to '%s': %s", a->tmp, a->path,
+                        clcpk_errno_text(e, msg, sizeof msg));
+        clcpk_atomic_abort(a);
+        return st;
+    }
+    free(a->tmp);
+    a->tmp = NULL;
+    /* The rename is durable only once the folder's entry is on disk. Some
+     * file systems cannot fsync a folder (EINVAL): nothing more to do there. */
+    int dfd = open(a->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0 || (fsync(dfd) != 0 && errno != EINVAL)) {
+        int e = errno;
+        st = clcpk_fail(err, CLCPACK_E_IO, "wrote '%s' but cannot fsync its folder '%s': %s",
+                        a->path, a->dir, clcpk_errno_text(e, msg, sizeof msg));
+    }
+    if (dfd >= 0)
+        close(dfd);
+    clcpk_atomic_abort(a);
+    return st;
+}
+
 clcpack_status clcpack_write_file_atomic(const char *path, const void *data, size_t size,
                                          uint32_t flags, clcpack_error *err)
 {
@@ -234,73 +355,11 @@ clcpack_status clcpack_write_file_atomic(const char *path, const void *data, siz
                           (unsigned)flags);
     if (!data && size)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_write_file_atomic: data is NULL");
-    int exists;
-    mode_t mode;
-    clcpack_status st = check_path(path, &exists, &mode, err);
-    if (st != CLCPACK_OK)
-        return st;
-    char msg[128];
-    size_t cap = strlen(path) + 48;
-    char *tmp = malloc(cap);
-    char *dir = parent_dir(path);
-    if (!tmp || !dir) {
-        free(tmp);
-        free(dir);
-        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory writing '%s'", path);
-    }
-    remove_stale_temps(dir, path);
-    int fd = create_temp(path, tmp, cap, exists, mode);
-    if (fd < 0) {
-        int e = errno;
-        st = clcpk_fail(err, CLCPACK_E_IO, "cannot create a temporary file beside '%s': %s",
-                        path, clcpk_errno_text(e, msg, sizeof msg));
-        free(tmp);
-        free(dir);
-        return st;
-    }
-    const char *step = NULL;
-    if (write_all(fd, data, size) != 0)
-        step = "write";
-    else if (fsync(fd) != 0)
-        step = "fsync";
-    int e = errno;
-    if (close(fd) != 0 && !step) {
-        step = "close";
-        e = errno;
-    }
-    if (step) {
-        st = clcpk_fail(err, CLCPACK_E_IO, "cannot %s '%s' (for '%s'): %s", step, tmp, path,
-                        clcpk_errno_text(e, msg, sizeof msg));
-        unlink(tmp);
-        free(tmp);
-        free(dir);
-        return st;
-    }
-    /* Whatever appeared at path while we wrote is checked again: rename
-     * would replace a link or a device put there in the meantime. */
-    st = check_path(path, &exists, &mode, err);
-    if (st == CLCPACK_OK && rename(tmp, path) != 0) {
-        e = errno;
-        st = clcpk_fail(err, CLCPACK_E_IO, "cannot rename '%s' to '%s': %s", tmp, path,
-                        clcpk_errno_text(e, msg, sizeof msg));
-    }
-    if (st != CLCPACK_OK) {
-        unlink(tmp);
-        free(tmp);
-        free(dir);
-        return st;
-    }
-    /* The rename is durable only once the folder's entry is on disk. Some
-     * file systems cannot fsync a folder (EINVAL): nothing more to do there. */
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0 || (fsync(dfd) != 0 && errno != EINVAL)) {
-        e = errno;
-        st = clcpk_fail(err, CLCPACK_E_IO, "wrote '%s' but cannot fsync its folder '%s': %s",
-                        path, dir, clcpk_errno_text(e, msg, sizeof msg));
-    }
-    if (dfd >= 0)
-        close(dfd);
-    free(tmp);
-    free(dir);
+    clcpk_atomic a;
+    clcpack_status st = clcpk_atomic_begin(&a, path, err);
+    if (st == CLCPACK_OK)
+        st = clcpk_atomic_write(&a, data, size, err);
+    if (st == CLCPACK_OK)
+        st = clcpk_atomic_commit(&a, err);
     return st;
 }

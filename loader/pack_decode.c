@@ -4,9 +4,12 @@
  *
  * Every decode re-checks the CRC: the pack may be memory the application
  * embedded, and a byte flipped in the payload must cost only that entry.
- * Delta chains were capped at open, so recursion here is at most
- * CLCPACK_MAX_DELTA_CHAIN deep.
+ * Delta chains and their total size were capped at open (at most
+ * CLCPACK_MAX_DELTA_CHAIN links, CLCPACK_CHAIN_BUDGET times the entry's raw
+ * size); bytes kept in the base cache (base_cache.c) were checked when
+ * they were decoded and live in the library's own memory.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,40 +53,100 @@ static clcpack_status unpack(uint32_t codec, const uint8_t *blob, size_t stored,
     return clcpk_inflate_exact(blob, stored, dst, raw, why, why_cap);
 }
 
-clcpack_status clcpk_decode_entry(const clcpack *p, size_t i, uint8_t *dst, clcpack_error *err)
+/* One link of a chain: inflates entry i's own blob into dst, xors it with
+ * its base's bytes when it is a delta, and checks its CRC-32. */
+static clcpack_status decode_step(const clcpack *p, size_t i, const pk_decoded *base,
+                                  uint8_t *dst, clcpack_error *err)
 {
     const pk_entry *e = &p->entries[i];
     size_t raw = (size_t)e->info.raw_size;
     char label[600], why[256];
-    uint8_t *base = NULL;
-    size_t base_n = 0;
-
-    if (e->info.codec == PK_CODEC_XOR_ZLIB) {
-        base_n = (size_t)p->entries[e->info.base].info.raw_size;
-        base = malloc(base_n);
-        if (!base) {
-            entry_label(p, i, label, sizeof label);
-            return clcpk_fail(err, CLCPACK_E_NOMEM, "%s: out of memory for its delta base", label);
-        }
-        clcpack_error inner;
-        clcpack_status st = clcpk_decode_entry(p, e->info.base, base, &inner);
-        if (st != CLCPACK_OK) {
-            free(base);
-            entry_label(p, i, label, sizeof label);
-            return clcpk_fail(err, st, "%s: its delta base failed: %s", label, inner.message);
-        }
-    }
+    if (e->info.codec != PK_CODEC_STORED)
+        atomic_fetch_add_explicit(&((clcpack *)p)->inflated, raw, memory_order_relaxed);
     clcpack_status st = unpack(e->info.codec, p->data + e->offset, (size_t)e->info.stored_size,
                                dst, raw, why, sizeof why);
-    if (st == CLCPACK_OK && base)
-        clcpk_xor_delta(dst, raw, base, base_n);
-    free(base);
     if (st != CLCPACK_OK) {
         entry_label(p, i, label, sizeof label);
         return clcpk_fail(err, st, "%s, blob at offset %llu: %s", label,
-                       (unsigned long long)e->offset, why);
+                          (unsigned long long)e->offset, why);
     }
+    if (base)
+        clcpk_xor_delta(dst, raw, base->bytes, base->n);
     return check_entry_crc(p, i, dst, err);
+}
+
+/* Decodes a chain from its root (or from the nearest base the cache holds)
+ * to entry i, in order, so that at most two decoded links are held at once
+ * besides dst: the work and memory are bounded by the chain budget checked
+ * at open. Every decoded base is offered to the cache. */
+clcpack_status clcpk_decode_entry(const clcpack *p, size_t i, uint8_t *dst, clcpack_error *err)
+{
+    const pk_entry *e = &p->entries[i];
+    size_t raw = (size_t)e->info.raw_size;
+    pk_decoded *have = clcpk_base_cache_get(p, i);
+    if (have) {
+        memcpy(dst, have->bytes, raw);
+        clcpk_decoded_release(p, have);
+        return CLCPACK_OK;
+    }
+    /* chain[0] is i, chain[k] the base of chain[k-1]; it stops at a root
+     * or before a base the cache holds (then in `have`). */
+    size_t chain[CLCPACK_MAX_DELTA_CHAIN];
+    size_t n = 0;
+    chain[n++] = i;
+    while (p->entries[chain[n - 1]].info.codec == PK_CODEC_XOR_ZLIB) {
+        size_t b = p->entries[chain[n - 1]].info.base;
+        if ((have = clcpk_base_cache_get(p, b)) != NULL)
+            break;
+        if (n == CLCPACK_MAX_DELTA_CHAIN) /* checked at open; never here */
+            return clcpk_fail(err, CLCPACK_E_FORMAT, "entry %zu: delta chain too long", i);
+        chain[n++] = b;
+    }
+    clcpack_status st = CLCPACK_OK;
+    clcpack_error inner;
+    size_t k = n;
+    while (k-- > 0) {
+        size_t j = chain[k];
+        pk_decoded *made = NULL;
+        uint8_t *target = dst;
+        if (k > 0) {
+            made = clcpk_decoded_new((size_t)p->entries[j].info.raw_size);
+            if (!made) {
+                st = clcpk_fail(&inner, CLCPACK_E_NOMEM, "out of memory for entry %zu", j);
+                break;
+            }
+            target = made->bytes;
+        }
+        st = decode_step(p, j, have, target, k > 0 ? &inner : err);
+        clcpk_decoded_release(p, have);
+        have = made;
+        if (st != CLCPACK_OK)
+            break;
+        if (made)
+            clcpk_base_cache_put(p, j, made);
+    }
+    clcpk_decoded_release(p, have);
+    if (st != CLCPACK_OK && k > 0) {
+        char label[600];
+        entry_label(p, i, label, sizeof label);
+        return clcpk_fail(err, st, "%s: its delta base failed: %s", label, inner.message);
+    }
+    if (st == CLCPACK_OK && e->is_base) {
+        /* The entry itself is a base of later ones (the next variant read,
+         * or the next entry verified): keep a copy. */
+        pk_decoded *copy = clcpk_decoded_new(raw);
+        if (copy) {
+            memcpy(copy->bytes, dst, raw);
+            clcpk_base_cache_put(p, i, copy);
+            clcpk_decoded_release(p, copy);
+        }
+    }
+    return st;
+}
+
+uint64_t clcpk_inflated_bytes(const clcpack *p)
+{
+    return atomic_load_explicit(&((clcpack *)p)->inflated, memory_order_relaxed);
 }
 
 clcpack_status clcpk_decode_entry_alloc(const clcpack *p, size_t i, uint8_t **out,

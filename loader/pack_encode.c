@@ -13,8 +13,12 @@
 #include "pack_format.h"
 #include "pack_writer.h"
 
-/* How many earlier entries of its group a binary is tried against. */
+/* How many earlier entries of its group a binary is tried against, among
+ * how many of the nearest (those that would make too long a chain are
+ * passed over). */
+#define DELTA_SIBLINGS 16 /* cubins of other architectures tried as bases */
 #define DELTA_CANDIDATES 8
+#define DELTA_LOOK 64
 /* zlib level used to rank delta bases (fast; the winner is stored at 9). */
 #define RANK_LEVEL 1
 
@@ -101,6 +105,7 @@ typedef struct blob {
     uint32_t codec;
     uint32_t base;  /* position in the sorted entries, or CLCPACK_NONE */
     uint32_t chain;
+    uint64_t chain_bytes; /* raw sizes along the chain, this entry's included */
     uint64_t offset;
 } blob;
 
@@ -113,6 +118,7 @@ typedef struct encoder {
     uint32_t *src_rank;
     blob *src_blobs;    /* by sorted position */
     blob *ent_blobs;
+    size_t *group_prev; /* sorted position -> previous member of its group, or SIZE_MAX */
 } encoder;
 
 typedef int (*index_cmp)(const encoder *e, size_t a, size_t b);
@@ -179,12 +185,13 @@ static int cmp_source(const encoder *e, size_t ia, size_t ib)
     return a->size < b->size ? -1 : a->size > b->size;
 }
 
-/* Entries whose binaries are alike enough to delta: everything but the
- * defines equal. */
-static int same_group(const w_entry *a, const w_entry *b)
+/* Whether a delta against an entry of base_size bytes whose blob is bl
+ * keeps the chain within the reader's limits (docs/FORMAT.md, "Checks on
+ * blobs"): chain length, base size and chain budget. */
+static int base_allowed(const blob *bl, size_t base_size, size_t size)
 {
-    return a->device == b->device && a->kind == b->kind && a->arch == b->arch &&
-           memcmp(a->wg, b->wg, sizeof a->wg) == 0 && strcmp(a->kernel, b->kernel) == 0;
+    return bl->chain < CLCPACK_MAX_DELTA_CHAIN && base_size <= (uint64_t)PK_BASE_MAX_RATIO * size &&
+           bl->chain_bytes + size <= (uint64_t)CLCPACK_CHAIN_BUDGET * size;
 }
 
 /* Cubins of one variant for two architectures (clc-pack --nv-arch): the
@@ -230,56 +237,97 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
          * Only the cubin for the build device's own architecture: those for
          * other architectures (clc-pack --nv-arch) are compressed like any
          * binary, since they serve devices the pack was not built on. */
-        enc->ent_blobs[pos] = (blob){NULL, e->size, PK_CODEC_STORED, CLCPACK_NONE, 1, 0};
+        enc->ent_blobs[pos] = (blob){NULL, e->size, PK_CODEC_STORED, CLCPACK_NONE, 1, e->size, 0};
         return CLCPACK_OK;
     }
     uint8_t *delta = malloc(e->size ? e->size : 1);
-    if (!delta)
-        return CLCPACK_E_NOMEM;
+    uint8_t *e_scratch = NULL, *b_scratch = NULL;
+    const uint8_t *e_bin = delta ? clcpk_entry_bytes(enc->w, e, &e_scratch) : NULL;
+    if (!e_bin) {
+        free(delta);
+        free(e_scratch);
+        return delta ? CLCPACK_E_IO : CLCPACK_E_NOMEM;
+    }
 
-    size_t best_rank = ranked_size(e->bin, e->size, &st);
+    size_t best_rank = ranked_size(e_bin, e->size, &st);
     size_t best_base = SIZE_MAX; /* SIZE_MAX: plain zlib */
-    size_t tried = 0;
-    /* Also, beyond those, the cubins of the same variant for the other
-     * architectures: they sort just before this one. */
-    for (size_t j = pos; st == CLCPACK_OK && j-- > 0;) {
-        const w_entry *b = &enc->w->entries[enc->ent_order[j]];
-        int sibling = arch_sibling(e, b);
-        if (!sibling && tried >= DELTA_CANDIDATES)
+    size_t tried = 0, looked = 0;
+    /* The candidates: the nearest earlier entries of its group, then the
+     * cubins of the same variant for the other architectures, which sort
+     * just before this one (arch_sibling). */
+    size_t j = enc->group_prev[pos], back = pos;
+    int siblings = 0;
+    for (;;) {
+        if (!siblings && (j == SIZE_MAX || tried >= DELTA_CANDIDATES || looked >= DELTA_LOOK)) {
+            siblings = 1;
+            j = back;
+        }
+        if (siblings) {
+            if (j == 0 || pos - j >= DELTA_SIBLINGS)
+                break;
+            j--;
+            if (!arch_sibling(e, &enc->w->entries[enc->ent_order[j]]))
+                break;
+        }
+        if (st != CLCPACK_OK)
             break;
-        if (!(sibling || same_group(e, b)) || enc->ent_blobs[j].chain >= CLCPACK_MAX_DELTA_CHAIN)
+        size_t cand = j;
+        if (!siblings)
+            j = enc->group_prev[j];
+        const w_entry *b = &enc->w->entries[enc->ent_order[cand]];
+        if (!siblings)
+            looked++;
+        if (!base_allowed(&enc->ent_blobs[cand], b->size, e->size))
             continue;
-        tried += !sibling;
-        memcpy(delta, e->bin, e->size);
-        clcpk_xor_delta(delta, e->size, b->bin, b->size);
+        tried += !siblings;
+        const uint8_t *b_bin = clcpk_entry_bytes(enc->w, b, &b_scratch);
+        if (!b_bin) {
+            st = CLCPACK_E_IO;
+            break;
+        }
+        memcpy(delta, e_bin, e->size);
+        clcpk_xor_delta(delta, e->size, b_bin, b->size);
         size_t r = ranked_size(delta, e->size, &st);
         /* Strictly smaller: ties keep plain zlib, then the nearer base. */
         if (st == CLCPACK_OK && r < best_rank) {
             best_rank = r;
-            best_base = j;
+            best_base = cand;
         }
     }
     if (st != CLCPACK_OK) {
         free(delta);
+        free(e_scratch);
+        free(b_scratch);
         return st;
     }
 
     blob best = {0};
     best.base = CLCPACK_NONE;
     best.chain = 1;
+    best.chain_bytes = e->size;
     best.codec = PK_CODEC_ZLIB;
-    const uint8_t *src = e->bin;
+    const uint8_t *src = e_bin;
     if (best_base != SIZE_MAX) {
         const w_entry *b = &enc->w->entries[enc->ent_order[best_base]];
-        memcpy(delta, e->bin, e->size);
-        clcpk_xor_delta(delta, e->size, b->bin, b->size);
+        const uint8_t *b_bin = clcpk_entry_bytes(enc->w, b, &b_scratch);
+        if (!b_bin) {
+            free(delta);
+            free(e_scratch);
+            free(b_scratch);
+            return CLCPACK_E_IO;
+        }
+        memcpy(delta, e_bin, e->size);
+        clcpk_xor_delta(delta, e->size, b_bin, b->size);
         src = delta;
         best.codec = PK_CODEC_XOR_ZLIB;
         best.base = (uint32_t)best_base;
         best.chain = enc->ent_blobs[best_base].chain + 1;
+        best.chain_bytes = enc->ent_blobs[best_base].chain_bytes + e->size;
     }
     st = clcpk_deflate(src, e->size, &best.data, &best.n);
     free(delta);
+    free(e_scratch);
+    free(b_scratch);
     if (st != CLCPACK_OK)
         return st;
     if (best.n >= e->size) {
@@ -311,6 +359,46 @@ static clcpack_status choose_source_blob(encoder *enc, size_t pos)
         b.codec = PK_CODEC_STORED;
     }
     enc->src_blobs[pos] = b;
+    return CLCPACK_OK;
+}
+
+/* Orders sorted entry positions by group, keeping position order within
+ * a group (the sort is stable). */
+static int cmp_group(const encoder *enc, size_t pa, size_t pb)
+{
+    const w_entry *a = &enc->w->entries[enc->ent_order[pa]],
+                  *b = &enc->w->entries[enc->ent_order[pb]];
+    int c = strcmp(a->kernel, b->kernel);
+    if (c)
+        return c;
+    for (int k = 0; k < 3; k++)
+        if ((c = cmp_u32(a->wg[k], b->wg[k])))
+            return c;
+    if ((c = cmp_u32(a->device, b->device)) || (c = cmp_u32((uint32_t)a->kind, (uint32_t)b->kind)))
+        return c;
+    return cmp_u32(a->arch, b->arch);
+}
+
+/* Links every sorted entry to the previous member of its group, so that
+ * choosing delta bases does not scan the entries between them. */
+static clcpack_status link_groups(encoder *enc)
+{
+    size_t n = enc->w->n_entries;
+    size_t *by_group = malloc((n ? n : 1) * sizeof *by_group);
+    size_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!by_group || !tmp) {
+        free(by_group);
+        free(tmp);
+        return CLCPACK_E_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        by_group[i] = i;
+    sort_indices(by_group, tmp, n, cmp_group, enc);
+    for (size_t k = 0; k < n; k++)
+        enc->group_prev[by_group[k]] =
+            k > 0 && cmp_group(enc, by_group[k - 1], by_group[k]) == 0 ? by_group[k - 1] : SIZE_MAX;
+    free(by_group);
+    free(tmp);
     return CLCPACK_OK;
 }
 
@@ -440,46 +528,97 @@ static void put_entry(out_buf *b, const encoder *enc, const w_entry *e, const bl
     rec_end(b, start);
 }
 
-static clcpack_status serialize(encoder *enc, out_buf *b)
+/* Where the pack's bytes go: a memory buffer, or a file being replaced
+ * atomically (then each blob is written as soon as it is encoded). */
+typedef struct sink {
+    out_buf *mem;
+    clcpk_atomic *file;
+    uint64_t n; /* bytes of the pack so far */
+    clcpack_status st;
+    clcpack_error *err;
+} sink;
+
+static void sink_put(sink *k, const void *p, size_t n)
+{
+    if (k->st != CLCPACK_OK)
+        return;
+    if (k->mem) {
+        buf_bytes(k->mem, p, n);
+        if (k->mem->failed)
+            k->st = clcpk_fail(k->err, CLCPACK_E_NOMEM, "out of memory for a pack of %llu bytes",
+                               (unsigned long long)(k->n + n));
+    } else {
+        k->st = clcpk_atomic_write(k->file, p, n, k->err);
+    }
+    k->n += n;
+}
+
+/* Up to PK_HEADER_SIZE zero bytes (the header's place, alignment padding). */
+static void sink_zeros(sink *k, size_t n)
+{
+    static const uint8_t zeros[PK_HEADER_SIZE];
+    sink_put(k, zeros, n);
+}
+
+/* Chooses every blob and puts it in the sink as soon as it is chosen, then
+ * the index and finally the header (whose checksum covers the index). */
+static clcpack_status serialize(encoder *enc, sink *k)
 {
     const clcpack_writer *w = enc->w;
-    uint8_t *hdr = buf_reserve(b, PK_HEADER_SIZE);
-    if (hdr)
-        memset(hdr, 0, PK_HEADER_SIZE);
-    for (size_t i = 0; i < w->n_sources; i++) {
+    clcpack_status st = CLCPACK_OK;
+    sink_zeros(k, PK_HEADER_SIZE);
+    for (size_t i = 0; k->st == CLCPACK_OK && i < w->n_sources; i++) {
+        if ((st = choose_source_blob(enc, i)) != CLCPACK_OK)
+            return st;
         blob *bl = &enc->src_blobs[i];
-        bl->offset = b->n;
-        buf_bytes(b, bl->data ? bl->data : w->sources[enc->src_order[i]].text, bl->n);
+        bl->offset = k->n;
+        sink_put(k, bl->data ? bl->data : w->sources[enc->src_order[i]].text, bl->n);
+        free(bl->data);
+        bl->data = NULL;
     }
-    for (size_t i = 0; i < w->n_entries; i++) {
+    for (size_t i = 0; k->st == CLCPACK_OK && i < w->n_entries; i++) {
+        if ((st = choose_entry_blob(enc, i)) != CLCPACK_OK)
+            return st;
         blob *bl = &enc->ent_blobs[i];
         /* Stored entries go to the driver straight from the pack's memory:
          * align them as malloc would (docs/FORMAT.md, "Ordering"). */
-        if (bl->codec == PK_CODEC_STORED && b->n % PK_STORED_ALIGN) {
-            size_t pad = PK_STORED_ALIGN - b->n % PK_STORED_ALIGN;
-            uint8_t *z = buf_reserve(b, pad);
-            if (z)
-                memset(z, 0, pad);
+        if (bl->codec == PK_CODEC_STORED && k->n % PK_STORED_ALIGN)
+            sink_zeros(k, PK_STORED_ALIGN - k->n % PK_STORED_ALIGN);
+        bl->offset = k->n;
+        uint8_t *scratch = NULL;
+        const uint8_t *bytes =
+            bl->data ? bl->data : clcpk_entry_bytes(w, &w->entries[enc->ent_order[i]], &scratch);
+        if (!bytes) {
+            free(scratch);
+            return CLCPACK_E_IO;
         }
-        bl->offset = b->n;
-        buf_bytes(b, bl->data ? bl->data : w->entries[enc->ent_order[i]].bin, bl->n);
+        sink_put(k, bytes, bl->n);
+        free(scratch);
+        free(bl->data);
+        bl->data = NULL;
     }
-    size_t index_offset = b->n;
-    size_t start = rec_begin(b);
-    buf_u32(b, (uint32_t)w->n_devices);
-    buf_u32(b, (uint32_t)w->n_sources);
-    buf_u32(b, (uint32_t)w->n_entries);
-    rec_end(b, start);
-    for (size_t i = 0; i < w->n_devices; i++)
-        put_device(b, &w->devices[enc->dev_order[i]]);
-    for (size_t i = 0; i < w->n_sources; i++)
-        put_source(b, &w->sources[enc->src_order[i]], &enc->src_blobs[i]);
-    for (size_t i = 0; i < w->n_entries; i++)
-        put_entry(b, enc, &w->entries[enc->ent_order[i]], &enc->ent_blobs[i]);
-    if (b->failed)
-        return CLCPACK_E_NOMEM;
+    if (k->st != CLCPACK_OK)
+        return k->st;
 
-    uint8_t *h = b->p;
+    out_buf ib = {0};
+    size_t start = rec_begin(&ib);
+    buf_u32(&ib, (uint32_t)w->n_devices);
+    buf_u32(&ib, (uint32_t)w->n_sources);
+    buf_u32(&ib, (uint32_t)w->n_entries);
+    rec_end(&ib, start);
+    for (size_t i = 0; i < w->n_devices; i++)
+        put_device(&ib, &w->devices[enc->dev_order[i]]);
+    for (size_t i = 0; i < w->n_sources; i++)
+        put_source(&ib, &w->sources[enc->src_order[i]], &enc->src_blobs[i]);
+    for (size_t i = 0; i < w->n_entries; i++)
+        put_entry(&ib, enc, &w->entries[enc->ent_order[i]], &enc->ent_blobs[i]);
+    if (ib.failed) {
+        free(ib.p);
+        return CLCPACK_E_NOMEM;
+    }
+
+    uint8_t h[PK_HEADER_SIZE] = {0};
+    uint64_t index_offset = k->n;
     memcpy(h + PK_OFF_MAGIC, PK_MAGIC, PK_MAGIC_SIZE);
     /* Version 2 only where its one addition (the tuning list) is used, so
      * packs without it stay byte-identical to version 1. */
@@ -493,18 +632,26 @@ static clcpack_status serialize(encoder *enc, out_buf *b)
                                                    : PK_FORMAT_VERSION);
     put_le16(h + PK_OFF_MIN_READER, 1);
     put_le32(h + PK_OFF_HEADER_SIZE, PK_HEADER_SIZE);
-    put_le64(h + PK_OFF_FILE_SIZE, b->n);
+    put_le64(h + PK_OFF_FILE_SIZE, index_offset + ib.n);
     put_le64(h + PK_OFF_INDEX_OFFSET, index_offset);
-    put_le64(h + PK_OFF_INDEX_SIZE, b->n - index_offset);
+    put_le64(h + PK_OFF_INDEX_SIZE, ib.n);
     put_le32(h + PK_OFF_FLAGS, (w->flags & CLCPACK_WRITE_NO_SOURCES) ? PK_FLAG_NO_SOURCES : 0);
     /* Which library wrote it: clc-pack --update reuses entries only from a
      * pack its own version wrote. */
     put_le32(h + PK_OFF_WRITER_VERSION, CLCPACK_VERSION_NUMBER);
     uint32_t crc = clcpk_crc32(h, PK_OFF_CHECKSUM);
     crc = clcpk_crc32_more(crc, h + PK_OFF_RESERVED, PK_HEADER_SIZE - PK_OFF_RESERVED);
-    crc = clcpk_crc32_more(crc, h + index_offset, b->n - index_offset);
+    crc = clcpk_crc32_more(crc, ib.p, ib.n);
     put_le32(h + PK_OFF_CHECKSUM, crc);
-    return CLCPACK_OK;
+    sink_put(k, ib.p, ib.n);
+    free(ib.p);
+    if (k->st == CLCPACK_OK) {
+        if (k->mem)
+            memcpy(k->mem->p, h, sizeof h);
+        else
+            k->st = clcpk_atomic_write_at(k->file, h, sizeof h, 0, k->err);
+    }
+    return k->st;
 }
 
 static void free_encoder(encoder *enc)
@@ -522,12 +669,13 @@ static void free_encoder(encoder *enc)
     free(enc->src_rank);
     free(enc->src_blobs);
     free(enc->ent_blobs);
+    free(enc->group_prev);
 }
 
-clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *size, clcpack_error *err)
+/* Orders and encodes everything into the sink. On failure err is set
+ * (the sink's own failures set it as they happen). */
+static clcpack_status encode(const clcpack_writer *w, sink *k, clcpack_error *err)
 {
-    *data = NULL;
-    *size = 0;
     encoder enc = {0};
     enc.w = w;
     size_t nd = w->n_devices ? w->n_devices : 1, ns = w->n_sources ? w->n_sources : 1,
@@ -539,24 +687,46 @@ clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *siz
     enc.src_rank = malloc(ns * sizeof *enc.src_rank);
     enc.src_blobs = calloc(ns, sizeof *enc.src_blobs);
     enc.ent_blobs = calloc(ne, sizeof *enc.ent_blobs);
+    enc.group_prev = malloc(ne * sizeof *enc.group_prev);
     clcpack_status st = CLCPACK_E_NOMEM;
     if (enc.dev_order && enc.dev_rank && enc.ent_order && enc.src_order && enc.src_rank &&
-        enc.src_blobs && enc.ent_blobs)
+        enc.src_blobs && enc.ent_blobs && enc.group_prev)
         st = order_all(&enc);
-    for (size_t i = 0; st == CLCPACK_OK && i < w->n_sources; i++)
-        st = choose_source_blob(&enc, i);
-    for (size_t i = 0; st == CLCPACK_OK && i < w->n_entries; i++)
-        st = choose_entry_blob(&enc, i);
-    out_buf b = {0};
     if (st == CLCPACK_OK)
-        st = serialize(&enc, &b);
+        st = link_groups(&enc);
+    if (st == CLCPACK_OK)
+        st = serialize(&enc, k);
     free_encoder(&enc);
+    if (st != CLCPACK_OK && k->st == CLCPACK_OK)
+        clcpk_fail(err, st, "encoding a pack of %zu entries: %s", w->n_entries,
+                   clcpack_strerror(st));
+    return st;
+}
+
+clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *size, clcpack_error *err)
+{
+    *data = NULL;
+    *size = 0;
+    out_buf b = {0};
+    sink k = {&b, NULL, 0, CLCPACK_OK, err};
+    clcpack_status st = encode(w, &k, err);
     if (st != CLCPACK_OK) {
         free(b.p);
-        return clcpk_fail(err, st, "encoding a pack of %zu entries: %s", w->n_entries,
-                       clcpack_strerror(st));
+        return st;
     }
     *data = b.p;
     *size = b.n;
     return CLCPACK_OK;
+}
+
+clcpack_status clcpk_encode_file(const clcpack_writer *w, clcpk_atomic *a, clcpack_error *err)
+{
+    sink k = {NULL, a, 0, CLCPACK_OK, err};
+    clcpack_status st = encode(w, &k, err);
+    if (st != CLCPACK_OK) {
+        if (k.st == CLCPACK_OK) /* a failed write has removed the file already */
+            clcpk_atomic_abort(a);
+        return st;
+    }
+    return clcpk_atomic_commit(a, err);
 }

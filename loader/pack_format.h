@@ -63,6 +63,15 @@
 #define PK_ZLIB_MAX_RATIO 1032ull
 #define PK_ZLIB_MAX_SLACK 1024ull
 
+/* Delta bases (docs/FORMAT.md, "Checks on blobs"): a base's raw size is at
+ * most PK_BASE_MAX_RATIO times its delta's, and the raw sizes along a chain
+ * add up to at most CLCPACK_CHAIN_BUDGET times the last entry's. */
+#define PK_BASE_MAX_RATIO 2u
+
+/* clcpack_open_file reads a pack of up to this many bytes into memory and
+ * maps a larger one. */
+#define PK_READ_WHOLE_MAX ((size_t)16 << 20)
+
 #define PK_NVIDIA_VENDOR_ID 0x10DEu
 
 #endif /* CLCPACK_PACK_FORMAT_H */

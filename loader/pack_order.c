@@ -31,31 +31,50 @@ int clcpk_device_compare(const clcpack_device_info *a, const clcpack_device_info
     return 0;
 }
 
-/* A decimal integer: optional '-', then 1 to 18 digits (so it fits). */
-static int as_integer(const char *s, long long *v)
+/* A decimal integer: an optional '-', then one or more digits, of any
+ * length. Gives the sign and the digits without leading zeros (at least
+ * one digit; zero is never negative). */
+static int as_integer(const char *s, int *neg, const char **digits, size_t *n)
 {
     const char *p = s;
-    int neg = *p == '-';
-    if (neg)
+    *neg = *p == '-';
+    if (*neg)
         p++;
-    size_t n = strspn(p, "0123456789");
-    if (n == 0 || n > 18 || p[n] != '\0')
+    size_t k = strspn(p, "0123456789");
+    if (k == 0 || p[k] != '\0')
         return 0;
-    long long x = 0;
-    for (size_t i = 0; i < n; i++)
-        x = x * 10 + (p[i] - '0');
-    *v = neg ? -x : x;
+    while (k > 1 && *p == '0') {
+        p++;
+        k--;
+    }
+    if (k == 1 && *p == '0')
+        *neg = 0;
+    *digits = p;
+    *n = k;
     return 1;
 }
 
 int clcpk_value_compare(const char *a, const char *b)
 {
-    long long x, y;
     /* Numbers as numbers, so widths 3, 5, ..., 31 sit next to each other
-     * (the delta codec compresses neighbours best); equal numbers spelled
-     * differently ("05", "5") fall through to byte order. */
-    if (as_integer(a, &x) && as_integer(b, &y) && x != y)
-        return x < y ? -1 : 1;
+     * (the delta codec compresses neighbours best). A total order for any
+     * values: every integer before every other value; integers by value
+     * (negative first, then by digit count, then digits), with no limit on
+     * their length; the rest, and equal numbers spelled differently ("05",
+     * "5"), in byte order. */
+    int na, nb;
+    const char *da, *db;
+    size_t la, lb;
+    int ia = as_integer(a, &na, &da, &la), ib = as_integer(b, &nb, &db, &lb);
+    if (ia != ib)
+        return ia ? -1 : 1;
+    if (ia) {
+        if (na != nb)
+            return na ? -1 : 1;
+        int c = la != lb ? (la < lb ? -1 : 1) : memcmp(da, db, la);
+        if (c)
+            return (c < 0) == !na ? -1 : 1;
+    }
     int c = strcmp(a, b);
     return c < 0 ? -1 : c > 0;
 }

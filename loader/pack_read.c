@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@
 #include "errors.h"
 #include "pack_format.h"
 #include "pack_reader.h"
+#include "sha256.h"
 
 typedef struct header {
     uint16_t format_version, min_reader;
@@ -54,7 +56,11 @@ static int problem(parse_ctx *c, clcpack_status st, const char *fmt, ...)
     return -1;
 }
 
-static clcpack_status check_header(const uint8_t *d, size_t size, header *h, clcpack_error *err)
+/* Header checks 1 to 7 of docs/FORMAT.md: d holds the first
+ * min(size, PK_HEADER_SIZE) bytes of a pack of `size` bytes, so a file's
+ * header can be judged before the rest of it is read or mapped. */
+static clcpack_status check_header_fields(const uint8_t *d, size_t size, header *h,
+                                          clcpack_error *err)
 {
     if (size < PK_MAGIC_SIZE || memcmp(d, PK_MAGIC, PK_MAGIC_SIZE) != 0)
         return clcpk_fail(err, CLCPACK_E_FORMAT,
@@ -101,6 +107,14 @@ static clcpack_status check_header(const uint8_t *d, size_t size, header *h, clc
     if (h->index_size < PK_COUNTS_RECORD_MIN)
         return clcpk_fail(err, CLCPACK_E_FORMAT, "bad header: index of %llu bytes is too small",
                        (unsigned long long)h->index_size);
+    return CLCPACK_OK;
+}
+
+static clcpack_status check_header(const uint8_t *d, size_t size, header *h, clcpack_error *err)
+{
+    clcpack_status st = check_header_fields(d, size, h, err);
+    if (st != CLCPACK_OK)
+        return st;
     uint32_t stored = get_le32(d + PK_OFF_CHECKSUM);
     uint32_t crc = clcpk_crc32(d, PK_OFF_CHECKSUM);
     crc = clcpk_crc32_more(crc, d + PK_OFF_RESERVED, h->header_size - PK_OFF_RESERVED);
@@ -271,11 +285,13 @@ static int parse_defines(parse_ctx *c, pk_cursor *r, clcpack_entry_info *e)
     return 0;
 }
 
-/* Format 2's tuning list, when the record goes on after the v1 fields. The
+/* Format 2's tuning list: read only in a pack of format version 2 or later
+ * whose record has room for its count after the v1 fields; otherwise what
+ * follows the v1 fields belongs to a later version and is skipped. The
  * records stay in the index and are decoded on request. */
 static int parse_tuning_list(parse_ctx *c, pk_cursor *r, pk_entry *pe)
 {
-    if (pk_left(r) == 0)
+    if (c->h->format_version < PK_FORMAT_VERSION_TUNING_LIST || pk_left(r) < 4)
         return 0;
     uint32_t n;
     if (rd_u32(c, r, &n, "tuning count") != 0)
@@ -365,18 +381,36 @@ static int parse_entry(parse_ctx *c, pk_cursor *r, size_t i, pk_entry *pe)
                        c->p->n_sources);
     if (kind > CLCPACK_KIND_CUBIN)
         return problem(c, CLCPACK_E_FORMAT, "unknown binary kind %u", kind);
+    if (kind == CLCPACK_KIND_NATIVE && e->arch != 0)
+        return problem(c, CLCPACK_E_FORMAT, "arch %u on a native binary (0 expected)", e->arch);
     e->kind = (clcpack_binary_kind)kind;
     if (check_blob(c, e->codec, PK_CODEC_XOR_ZLIB, pe->offset, e->stored_size, e->raw_size) != 0)
         return -1;
     pe->chain = 1;
+    pe->chain_bytes = e->raw_size;
     if (e->codec == PK_CODEC_XOR_ZLIB) {
         if (e->base >= i)
             return problem(c, CLCPACK_E_FORMAT,
                            "delta base %u is not an earlier entry (bases come first)", e->base);
-        pe->chain = c->p->entries[e->base].chain + 1;
+        pk_entry *base = &c->p->entries[e->base];
+        pe->chain = base->chain + 1;
         if (pe->chain > CLCPACK_MAX_DELTA_CHAIN)
             return problem(c, CLCPACK_E_FORMAT, "delta chain of %u entries, more than %d",
                            pe->chain, CLCPACK_MAX_DELTA_CHAIN);
+        /* Raw sizes are at most 1 GiB and chains 8 long: no overflow. */
+        if (base->info.raw_size > PK_BASE_MAX_RATIO * e->raw_size)
+            return problem(c, CLCPACK_E_LIMIT,
+                           "delta base %u of %llu bytes is more than %u times the entry's %llu",
+                           e->base, (unsigned long long)base->info.raw_size, PK_BASE_MAX_RATIO,
+                           (unsigned long long)e->raw_size);
+        pe->chain_bytes = e->raw_size + base->chain_bytes;
+        if (pe->chain_bytes > (uint64_t)CLCPACK_CHAIN_BUDGET * e->raw_size)
+            return problem(c, CLCPACK_E_LIMIT,
+                           "its delta chain decodes %llu bytes, more than %d times the entry's "
+                           "%llu",
+                           (unsigned long long)pe->chain_bytes, CLCPACK_CHAIN_BUDGET,
+                           (unsigned long long)e->raw_size);
+        base->is_base = 1;
     } else if (e->base != CLCPACK_NONE) {
         return problem(c, CLCPACK_E_FORMAT, "delta base %u on an entry that is not a delta",
                        e->base);
@@ -483,7 +517,8 @@ clcpack_status clcpack_open_memory(const void *data, size_t size, clcpack **out,
     p->flags = h.flags;
     st = parse_index(p, &h, err);
     if (st == CLCPACK_OK && (clcpk_key_index_build(p) != CLCPACK_OK ||
-                             clcpk_device_cache_new(p) != CLCPACK_OK))
+                             clcpk_device_cache_new(p) != CLCPACK_OK ||
+                             clcpk_base_cache_new(p) != CLCPACK_OK))
         st = clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory indexing %zu entries",
                         p->n_entries);
     if (st != CLCPACK_OK) {
@@ -494,56 +529,117 @@ clcpack_status clcpack_open_memory(const void *data, size_t size, clcpack **out,
     return CLCPACK_OK;
 }
 
-/* Reads a whole regular file into a malloc'd buffer. */
-static clcpack_status read_whole_file(const char *path, uint8_t **data, size_t *size,
-                                      clcpack_error *err)
+/* Reads n bytes at offset `at` of fd into buf. */
+static clcpack_status read_at(int fd, const char *path, uint8_t *buf, size_t n, size_t at,
+                              clcpack_error *err)
 {
     char msg[128];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return clcpk_fail(err, CLCPACK_E_IO, "cannot open '%s': %s", path,
-                       clcpk_errno_text(errno, msg, sizeof msg));
-    struct stat sb;
-    if (fstat(fd, &sb) != 0) {
-        int e = errno;
-        close(fd);
-        return clcpk_fail(err, CLCPACK_E_IO, "cannot stat '%s': %s", path,
-                       clcpk_errno_text(e, msg, sizeof msg));
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        close(fd);
-        return clcpk_fail(err, CLCPACK_E_IO, "'%s' is not a regular file", path);
-    }
-    if ((uint64_t)sb.st_size > SIZE_MAX - 1) {
-        close(fd);
-        return clcpk_fail(err, CLCPACK_E_LIMIT, "'%s' is too large to read", path);
-    }
-    size_t n = (size_t)sb.st_size;
-    uint8_t *buf = malloc(n ? n : 1);
-    if (!buf) {
-        close(fd);
-        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory reading '%s' (%zu bytes)", path, n);
-    }
     size_t got = 0;
     while (got < n) {
-        ssize_t r = read(fd, buf + got, n - got);
+        ssize_t r = pread(fd, buf + got, n - got, (off_t)(at + got));
         if (r < 0 && errno == EINTR)
             continue;
-        if (r <= 0) {
-            int e = errno;
-            free(buf);
-            close(fd);
-            if (r == 0)
-                return clcpk_fail(err, CLCPACK_E_IO, "'%s' shrank while being read (%zu of %zu bytes)",
-                               path, got, n);
+        if (r < 0)
             return clcpk_fail(err, CLCPACK_E_IO, "cannot read '%s': %s", path,
-                           clcpk_errno_text(e, msg, sizeof msg));
-        }
+                              clcpk_errno_text(errno, msg, sizeof msg));
+        if (r == 0)
+            return clcpk_fail(err, CLCPACK_E_IO, "'%s' shrank while being read (%zu of %zu bytes)",
+                              path, at + got, at + n);
         got += (size_t)r;
     }
+    return CLCPACK_OK;
+}
+
+/* The bytes of an open pack file: read into malloc'd memory (*owned) or
+ * mapped (*map). The header is read and checked first, so a file that is
+ * not a pack, or whose header sizes disagree with the file, costs one
+ * 64-byte read whatever its size. `whole` forces a read (a pinned pack is
+ * hashed and parsed from the same private copy). */
+static clcpack_status load_file(const char *path, int whole, const uint8_t **data, size_t *size,
+                                void **owned, void **map, clcpack_error *err)
+{
+    char msg[128];
+    /* O_NONBLOCK: a FIFO or device opens at once and is then refused as
+     * not a regular file; it has no effect on a regular file's reads. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return clcpk_fail(err, CLCPACK_E_IO, "cannot open '%s': %s", path,
+                          clcpk_errno_text(errno, msg, sizeof msg));
+    struct stat sb;
+    clcpack_status st = CLCPACK_OK;
+    if (fstat(fd, &sb) != 0)
+        st = clcpk_fail(err, CLCPACK_E_IO, "cannot stat '%s': %s", path,
+                        clcpk_errno_text(errno, msg, sizeof msg));
+    else if (!S_ISREG(sb.st_mode))
+        st = clcpk_fail(err, CLCPACK_E_IO, "'%s' is not a regular file", path);
+    else if (sb.st_size < 0 || (uint64_t)sb.st_size > SIZE_MAX - 1)
+        st = clcpk_fail(err, CLCPACK_E_LIMIT, "'%s' is too large to read", path);
+    size_t n = st == CLCPACK_OK ? (size_t)sb.st_size : 0;
+    uint8_t head[PK_HEADER_SIZE];
+    header h;
+    clcpack_error inner;
+    if (st == CLCPACK_OK)
+        st = read_at(fd, path, head, n < sizeof head ? n : sizeof head, 0, err);
+    if (st == CLCPACK_OK && (st = check_header_fields(head, n, &h, &inner)) != CLCPACK_OK)
+        clcpk_fail(err, st, "%s: %s", path, inner.message);
+    if (st == CLCPACK_OK && (whole || n <= PK_READ_WHOLE_MAX)) {
+        uint8_t *buf = malloc(n);
+        if (!buf)
+            st = clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory reading '%s' (%zu bytes)", path, n);
+        else if ((st = read_at(fd, path, buf, n, 0, err)) != CLCPACK_OK)
+            free(buf);
+        else
+            *data = *owned = buf;
+    } else if (st == CLCPACK_OK) {
+        /* Read-only and private: the mapping is of the inode opened here,
+         * so a pack replaced by rename while open is not seen. */
+        void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+        int e = errno;
+        if (m == MAP_FAILED)
+            st = clcpk_fail(err, e == ENOMEM ? CLCPACK_E_NOMEM : CLCPACK_E_IO,
+                            "cannot map '%s' (%zu bytes): %s", path, n,
+                            clcpk_errno_text(e, msg, sizeof msg));
+        else
+            *data = *map = m;
+    }
     close(fd);
-    *data = buf;
     *size = n;
+    return st;
+}
+
+static clcpack_status open_file(const char *path, const uint8_t *pin, clcpack **out,
+                                clcpack_error *err)
+{
+    const uint8_t *data = NULL;
+    void *owned = NULL, *map = NULL;
+    size_t size = 0;
+    clcpack_status st = load_file(path, pin != NULL, &data, &size, &owned, &map, err);
+    if (st != CLCPACK_OK)
+        return st;
+    if (pin) {
+        uint8_t got[CLCPACK_SHA256_SIZE];
+        clcpack_digest_sha256(data, size, got);
+        if (memcmp(got, pin, sizeof got) != 0) {
+            char want_hex[2 * CLCPACK_SHA256_SIZE + 1], got_hex[2 * CLCPACK_SHA256_SIZE + 1];
+            clcpk_hex(pin, CLCPACK_SHA256_SIZE, want_hex);
+            clcpk_hex(got, CLCPACK_SHA256_SIZE, got_hex);
+            free(owned);
+            return clcpk_fail(err, CLCPACK_E_CHECKSUM,
+                              "%s: not the pinned pack: SHA-256 %s, pinned %s (the file was "
+                              "replaced or changed)",
+                              path, got_hex, want_hex);
+        }
+    }
+    clcpack_error inner;
+    st = clcpack_open_memory(data, size, out, &inner);
+    if (st != CLCPACK_OK) {
+        free(owned);
+        if (map)
+            munmap(map, size);
+        return clcpk_fail(err, st, "%s: %s", path, inner.message);
+    }
+    (*out)->owned = owned;
+    (*out)->map = map;
     return CLCPACK_OK;
 }
 
@@ -554,18 +650,41 @@ clcpack_status clcpack_open_file(const char *path, clcpack **out, clcpack_error 
     *out = NULL;
     if (!path)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_open_file: path is NULL");
-    uint8_t *data = NULL;
-    size_t size = 0;
-    clcpack_status st = read_whole_file(path, &data, &size, err);
-    if (st != CLCPACK_OK)
-        return st;
-    clcpack_error inner;
-    st = clcpack_open_memory(data, size, out, &inner);
-    if (st != CLCPACK_OK) {
-        free(data);
-        return clcpk_fail(err, st, "%s: %s", path, inner.message);
+    return open_file(path, NULL, out, err);
+}
+
+clcpack_status clcpack_open_file_pinned(const char *path, const uint8_t sha256[32], clcpack **out,
+                                        clcpack_error *err)
+{
+    if (!out)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_open_file_pinned: out is NULL");
+    *out = NULL;
+    if (!path || !sha256)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_open_file_pinned: %s is NULL",
+                          path ? "sha256" : "path");
+    return open_file(path, sha256, out, err);
+}
+
+clcpack_status clcpack_pack_sha256(const clcpack *p, uint8_t out[32])
+{
+    if (!p || !out)
+        return CLCPACK_E_INVALID_ARG;
+    clcpk_sha256 s;
+    clcpk_sha256_init(&s);
+    /* In pieces, so that a mapped pack's pages can be dropped once hashed:
+     * hashing a multi-GB pack then does not hold it all in memory. */
+    const size_t piece = (size_t)64 << 20;
+    for (size_t at = 0; at < p->size; at += piece) {
+        size_t n = p->size - at < piece ? p->size - at : piece;
+        clcpk_sha256_update(&s, p->data + at, n);
+        if (p->map) {
+            /* Whole pages only: the mapping starts page-aligned and piece
+             * is a multiple of any page size. */
+            size_t drop = at + n == p->size ? n : piece;
+            madvise((uint8_t *)p->map + at, drop, MADV_DONTNEED);
+        }
     }
-    (*out)->owned = data;
+    clcpk_sha256_final(&s, out);
     return CLCPACK_OK;
 }
 
@@ -583,7 +702,10 @@ void clcpack_close(clcpack *p)
     free(p->node_entry);
     free(p->node_next);
     clcpk_device_cache_free(p);
+    clcpk_base_cache_free(p);
     free(p->owned);
+    if (p->map)
+        munmap(p->map, p->size);
     free(p);
 }
 

@@ -9,6 +9,7 @@
 #ifndef CLCPACK_PACK_READER_H
 #define CLCPACK_PACK_READER_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,8 @@ typedef struct pk_entry {
     clcpack_entry_info info;
     uint64_t offset;
     uint32_t chain;    /* entries decoded to get this one (1 = no delta) */
+    uint64_t chain_bytes; /* raw sizes along the chain, this entry's included */
+    int is_base;       /* some entry is a delta against this one */
     const uint8_t *tunings; /* the tuning list's records in the index, or NULL */
     uint32_t n_tunings;
 } pk_entry;
@@ -32,6 +35,7 @@ struct clcpack {
     const uint8_t *data; /* the whole pack, never modified */
     size_t size;
     void *owned;         /* data when the library read the file, else NULL */
+    void *map;           /* data when the library mapped the file, else NULL */
     uint32_t flags;      /* header flags */
     size_t n_devices, n_sources, n_entries;
     clcpack_device_info *devices;
@@ -49,7 +53,40 @@ struct clcpack {
     uint32_t *node_next;
     size_t slot_mask;
     struct pk_fp_cache *fp_cache; /* device fingerprints (device_cache.c) */
+    struct pk_base_cache *base_cache; /* decoded delta bases (base_cache.c) */
+    _Atomic uint64_t inflated; /* raw bytes of the entry blobs decoded so far */
 };
+
+/* Raw bytes of entry blobs this handle has inflated so far: what the tests
+ * check the decode budget and the base cache against. Thread-safe. */
+uint64_t clcpk_inflated_bytes(const clcpack *p);
+
+/* Decoded, CRC-checked bytes of one entry, shared by reference count
+ * between the base cache and the decodes using them. */
+typedef struct pk_decoded {
+    size_t refs; /* changed only under the cache's lock */
+    size_t n;
+    uint8_t bytes[];
+} pk_decoded;
+
+/* A new pk_decoded of n bytes with one reference, or NULL. */
+pk_decoded *clcpk_decoded_new(size_t n);
+
+/* Drops one reference to d (NULL is a no-op); frees it at zero. */
+void clcpk_decoded_release(const clcpack *p, pk_decoded *d);
+
+/* Creates the (empty) base cache at open. CLCPACK_OK or E_NOMEM. */
+clcpack_status clcpk_base_cache_new(clcpack *p);
+
+/* Frees the base cache (no decode may be running). */
+void clcpk_base_cache_free(clcpack *p);
+
+/* The cached bytes of entry i with a new reference, or NULL. Thread-safe. */
+pk_decoded *clcpk_base_cache_get(const clcpack *p, size_t i);
+
+/* Offers entry i's decoded bytes to the cache, which takes its own
+ * reference when it keeps them (the caller's stays the caller's). */
+void clcpk_base_cache_put(const clcpack *p, size_t i, pk_decoded *d);
 
 /* Builds the key index of an open pack. CLCPACK_OK or CLCPACK_E_NOMEM. */
 clcpack_status clcpk_key_index_build(clcpack *p);

@@ -6,8 +6,12 @@
  * the file.
  */
 #include <stddef.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "codec.h"
 #include "errors.h"
@@ -29,6 +33,85 @@ static int grow(void **arr, size_t *cap, size_t n, size_t elem)
     return 0;
 }
 
+/* FNV-1a, 64 bits, continued over several pieces. */
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+#define FNV_START 0xcbf29ce484222325ull
+
+static uint64_t fnv_str(uint64_t h, const char *s) { return fnv(h, s, strlen(s) + 1); }
+
+static uint64_t fnv_u32(uint64_t h, uint32_t v) { return fnv(h, &v, sizeof v); }
+
+/* Hash of an entry's identity (kernel, sorted defines, wg, device, kind,
+ * arch): exactly one of wd and cd holds the defines. */
+static uint64_t entry_hash(const char *kernel, size_t n, const w_define *wd,
+                           const clcpack_define *cd, const uint32_t wg[3], uint32_t device,
+                           uint32_t kind, uint32_t arch)
+{
+    uint64_t h = fnv_str(FNV_START, kernel);
+    h = fnv_u32(h, (uint32_t)n);
+    for (size_t k = 0; k < n; k++) {
+        h = fnv_str(h, wd ? wd[k].name : cd[k].name);
+        h = fnv_str(h, wd ? wd[k].value : cd[k].value);
+    }
+    for (int k = 0; k < 3; k++)
+        h = fnv_u32(h, wg[k]);
+    return fnv_u32(fnv_u32(fnv_u32(h, device), kind), arch);
+}
+
+static uint64_t w_entry_hash(const w_entry *e)
+{
+    return entry_hash(e->kernel, e->n_defines, e->defines, NULL, e->wg, e->device,
+                      (uint32_t)e->kind, e->arch);
+}
+
+static uint64_t source_hash(uint32_t crc, size_t size)
+{
+    return fnv(fnv_u32(FNV_START, crc), &size, sizeof size);
+}
+
+/* Puts index i with hash h in a table, growing it (and rehashing the n
+ * indices before i through rehash) when it is half full. */
+static int table_add(uint32_t **slots, size_t *mask, size_t n, uint32_t i, uint64_t h,
+                     const clcpack_writer *w, uint64_t (*rehash)(const clcpack_writer *, size_t))
+{
+    if (*mask == 0 || n + 1 > (*mask + 1) / 2) {
+        size_t cap = *mask ? (*mask + 1) * 2 : 64;
+        uint32_t *t = malloc(cap * sizeof *t);
+        if (!t)
+            return -1;
+        for (size_t k = 0; k < cap; k++)
+            t[k] = CLCPACK_NONE;
+        for (size_t j = 0; j < n; j++) {
+            size_t k = (size_t)rehash(w, j) & (cap - 1);
+            while (t[k] != CLCPACK_NONE)
+                k = (k + 1) & (cap - 1);
+            t[k] = (uint32_t)j;
+        }
+        free(*slots);
+        *slots = t;
+        *mask = cap - 1;
+    }
+    size_t k = (size_t)h & *mask;
+    while ((*slots)[k] != CLCPACK_NONE)
+        k = (k + 1) & *mask;
+    (*slots)[k] = i;
+    return 0;
+}
+
+static uint64_t rehash_entry(const clcpack_writer *w, size_t j) { return w_entry_hash(&w->entries[j]); }
+
+static uint64_t rehash_source(const clcpack_writer *w, size_t j)
+{
+    return source_hash(w->sources[j].crc, w->sources[j].size);
+}
+
 static char *dup_str(const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -43,7 +126,8 @@ clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out, clcpack_
     if (!out)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_new: out is NULL");
     *out = NULL;
-    const uint32_t known = CLCPACK_WRITE_NO_SOURCES | CLCPACK_WRITE_COMPRESS_CUBINS;
+    const uint32_t known =
+        CLCPACK_WRITE_NO_SOURCES | CLCPACK_WRITE_COMPRESS_CUBINS | CLCPACK_WRITE_SPOOL;
     if (flags & ~known)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_new: unknown flags 0x%x",
                        flags & ~known);
@@ -51,8 +135,62 @@ clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out, clcpack_
     if (!w)
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory");
     w->flags = flags;
+    w->spool_fd = -1;
+    if (flags & CLCPACK_WRITE_SPOOL) {
+        const char *dir = getenv("TMPDIR");
+        char path[4096], msg[128];
+        snprintf(path, sizeof path, "%s/clcpack-spool-XXXXXX", dir && dir[0] ? dir : "/tmp");
+        w->spool_fd = mkstemp(path);
+        if (w->spool_fd < 0) {
+            int e = errno;
+            free(w);
+            return clcpk_fail(err, CLCPACK_E_IO, "cannot create a spool file '%s': %s", path,
+                              clcpk_errno_text(e, msg, sizeof msg));
+        }
+        /* Unlinked at once: nothing is left behind whatever happens. */
+        unlink(path);
+        fcntl(w->spool_fd, F_SETFD, FD_CLOEXEC);
+    }
     *out = w;
     return CLCPACK_OK;
+}
+
+const uint8_t *clcpk_entry_bytes(const clcpack_writer *w, const w_entry *e, uint8_t **scratch)
+{
+    if (e->bin)
+        return e->bin;
+    uint8_t *buf = realloc(*scratch, e->size ? e->size : 1);
+    if (!buf)
+        return NULL;
+    *scratch = buf;
+    size_t got = 0;
+    while (got < e->size) {
+        ssize_t r = pread(w->spool_fd, buf + got, e->size - got, (off_t)(e->spool_off + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return NULL;
+        got += (size_t)r;
+    }
+    return buf;
+}
+
+/* Appends a binary to the spool. 0 or -1. */
+static int spool_put(clcpack_writer *w, const void *data, size_t n, uint64_t *at)
+{
+    const uint8_t *p = data;
+    *at = w->spool_size;
+    size_t done = 0;
+    while (done < n) {
+        ssize_t r = pwrite(w->spool_fd, p + done, n - done, (off_t)(w->spool_size + done));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        done += (size_t)r;
+    }
+    w->spool_size += n;
+    return 0;
 }
 
 static void free_entry(w_entry *e)
@@ -85,6 +223,10 @@ void clcpack_writer_free(clcpack_writer *w)
     free(w->devices);
     free(w->sources);
     free(w->entries);
+    free(w->ent_slots);
+    free(w->src_slots);
+    if (w->spool_fd >= 0)
+        close(w->spool_fd);
     free(w);
 }
 
@@ -154,9 +296,13 @@ clcpack_status clcpack_writer_add_source(clcpack_writer *w, const char *name, co
                        name, size, (unsigned long long)PK_MAX_RAW_SIZE);
     if (w->flags & CLCPACK_WRITE_NO_SOURCES)
         return CLCPACK_OK;
-    for (size_t i = 0; i < w->n_sources; i++) {
+    uint32_t crc = clcpk_crc32(text, size);
+    uint64_t hash = source_hash(crc, size);
+    for (size_t k = (size_t)hash & w->src_mask; w->src_mask && w->src_slots[k] != CLCPACK_NONE;
+         k = (k + 1) & w->src_mask) {
+        size_t i = w->src_slots[k];
         w_source *s = &w->sources[i];
-        if (s->size != size || memcmp(s->text, text, size) != 0)
+        if (s->size != size || s->crc != crc || memcmp(s->text, text, size) != 0)
             continue;
         /* One text, several names: keep the one that sorts first, so the
          * pack does not depend on which was added first. */
@@ -174,8 +320,10 @@ clcpack_status clcpack_writer_add_source(clcpack_writer *w, const char *name, co
     if (w->n_sources >= CLCPACK_NONE - 1 ||
         grow((void **)&w->sources, &w->cap_sources, w->n_sources, sizeof *w->sources) != 0)
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory adding source '%s'", name);
-    w_source s = {dup_str(name), malloc(size), size, clcpk_crc32(text, size)};
-    if (!s.name || !s.text) {
+    w_source s = {dup_str(name), malloc(size), size, crc};
+    if (!s.name || !s.text ||
+        table_add(&w->src_slots, &w->src_mask, w->n_sources, (uint32_t)w->n_sources, hash, w,
+                  rehash_source) != 0) {
         free(s.name);
         free(s.text);
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory adding source '%s'", name);
@@ -299,8 +447,11 @@ static clcpack_status check_spec(const clcpack_writer *w, const clcpack_entry_sp
 static w_entry *find_same(const clcpack_writer *w, const spec_view *v)
 {
     const clcpack_entry_spec *s = v->spec;
-    for (size_t i = 0; i < w->n_entries; i++) {
-        w_entry *e = &w->entries[i];
+    uint64_t h = entry_hash(s->kernel, s->define_count, NULL, v->defs, s->wg, s->device,
+                            (uint32_t)s->kind, s->arch);
+    for (size_t slot = (size_t)h & w->ent_mask; w->ent_mask && w->ent_slots[slot] != CLCPACK_NONE;
+         slot = (slot + 1) & w->ent_mask) {
+        w_entry *e = &w->entries[w->ent_slots[slot]];
         if (e->device != s->device || e->kind != s->kind || e->arch != s->arch ||
             e->n_defines != s->define_count || memcmp(e->wg, s->wg, sizeof e->wg) != 0 ||
             strcmp(e->kernel, s->kernel) != 0)
@@ -362,7 +513,7 @@ static int same_names_and_flags(const w_entry *e, const spec_view *v)
     return 1;
 }
 
-static clcpack_status copy_entry(const spec_view *v, w_entry *e)
+static clcpack_status copy_entry(clcpack_writer *w, const spec_view *v, w_entry *e)
 {
     const clcpack_entry_spec *s = v->spec;
     memset(e, 0, sizeof *e);
@@ -370,8 +521,11 @@ static clcpack_status copy_entry(const spec_view *v, w_entry *e)
     e->family = dup_str(s->family ? s->family : "");
     e->options = dup_str(s->options ? s->options : "");
     e->defines = calloc(s->define_count ? s->define_count : 1, sizeof *e->defines);
-    e->bin = malloc(s->binary_size);
-    if (!e->kernel || !e->family || !e->options || !e->defines || !e->bin)
+    if (w->spool_fd < 0)
+        e->bin = malloc(s->binary_size);
+    else if (spool_put(w, s->binary, s->binary_size, &e->spool_off) != 0)
+        return CLCPACK_E_IO;
+    if (!e->kernel || !e->family || !e->options || !e->defines || (w->spool_fd < 0 && !e->bin))
         return CLCPACK_E_NOMEM;
     for (size_t k = 0; k < s->define_count; k++) {
         e->n_defines = k + 1;
@@ -385,7 +539,8 @@ static clcpack_status copy_entry(const spec_view *v, w_entry *e)
     e->source = s->source;
     e->kind = s->kind;
     e->arch = s->arch;
-    memcpy(e->bin, s->binary, s->binary_size);
+    if (e->bin)
+        memcpy(e->bin, s->binary, s->binary_size);
     e->size = s->binary_size;
     e->crc = clcpk_crc32(s->binary, s->binary_size);
     e->flags = v->flags;
@@ -403,8 +558,13 @@ clcpack_status clcpack_writer_add_entry(clcpack_writer *w, const clcpack_entry_s
     }
     const w_entry *old = find_same(w, &v);
     if (old) {
-        int same = old->size == spec->binary_size &&
-                   memcmp(old->bin, spec->binary, old->size) == 0 &&
+        uint8_t *scratch = NULL;
+        const uint8_t *old_bin = old->size == spec->binary_size
+                                     ? clcpk_entry_bytes(w, old, &scratch)
+                                     : NULL;
+        int same_bytes = old_bin && memcmp(old_bin, spec->binary, old->size) == 0;
+        free(scratch);
+        int same = same_bytes &&
                    strcmp(old->options, spec->options ? spec->options : "") == 0 &&
                    strcmp(old->family, spec->family ? spec->family : "") == 0 &&
                    old->source == spec->source && same_names_and_flags(old, &v);
@@ -417,10 +577,7 @@ clcpack_status clcpack_writer_add_entry(clcpack_writer *w, const clcpack_entry_s
                          : spec->kind == CLCPACK_KIND_PTX  ? "ptx"
                                                            : "cubin",
                          spec->arch,
-                         old->size != spec->binary_size ||
-                                 memcmp(old->bin, spec->binary, old->size) != 0
-                             ? "bytes"
-                             : "options, family, source, kernel names or flags");
+                         !same_bytes ? "bytes" : "options, family, source, kernel names or flags");
         free(v.defs);
         return st;
     }
@@ -430,11 +587,17 @@ clcpack_status clcpack_writer_add_entry(clcpack_writer *w, const clcpack_entry_s
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory adding an entry");
     }
     w_entry *e = &w->entries[w->n_entries];
-    st = copy_entry(&v, e);
+    st = copy_entry(w, &v, e);
     free(v.defs);
+    if (st == CLCPACK_OK && table_add(&w->ent_slots, &w->ent_mask, w->n_entries,
+                                      (uint32_t)w->n_entries, w_entry_hash(e), w,
+                                      rehash_entry) != 0)
+        st = CLCPACK_E_NOMEM;
     if (st != CLCPACK_OK) {
         free_entry(e);
-        return clcpk_fail(err, st, "out of memory adding an entry of %s", spec->kernel);
+        return clcpk_fail(err, st, st == CLCPACK_E_IO ? "cannot write the spool for an entry of %s"
+                                                      : "out of memory adding an entry of %s",
+                          spec->kernel);
     }
     w->n_entries++;
     return CLCPACK_OK;
@@ -532,12 +695,9 @@ clcpack_status clcpack_writer_write_file(clcpack_writer *w, const char *path, cl
     if (!w || !path || !path[0])
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_write_file: %s",
                        !w ? "writer is NULL" : "no path");
-    uint8_t *bytes;
-    size_t size;
-    clcpack_status st = clcpk_encode(w, &bytes, &size, err);
+    clcpk_atomic a;
+    clcpack_status st = clcpk_atomic_begin(&a, path, err);
     if (st != CLCPACK_OK)
         return st;
-    st = clcpack_write_file_atomic(path, bytes, size, 0, err);
-    free(bytes);
-    return st;
+    return clcpk_encode_file(w, &a, err);
 }

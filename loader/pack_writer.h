@@ -33,7 +33,8 @@ typedef struct w_entry {
     uint32_t source;   /* index in add order, or CLCPACK_NONE */
     clcpack_binary_kind kind;
     uint32_t arch;
-    uint8_t *bin;
+    uint8_t *bin;      /* NULL when the binary is in the spool */
+    uint64_t spool_off; /* where in the spool (CLCPACK_WRITE_SPOOL) */
     size_t size;
     uint32_t crc;
     uint32_t tune_runs, tune_width, tune_height;
@@ -53,11 +54,41 @@ struct clcpack_writer {
     size_t n_sources, cap_sources;
     w_entry *entries;
     size_t n_entries, cap_entries;
+    /* Hash tables of entry and source indices (open addressing, slot
+     * CLCPACK_NONE empty), so adding n entries costs about n lookups. */
+    uint32_t *ent_slots, *src_slots;
+    size_t ent_mask, src_mask; /* slots - 1; 0 before the first add */
+    int spool_fd;        /* CLCPACK_WRITE_SPOOL: the unlinked binaries file, else -1 */
+    uint64_t spool_size;
 };
+
+/* Entry e's binary: e->bin, or read from the spool into *scratch (grown
+ * to fit, the caller frees it). NULL when the spool cannot be read. */
+const uint8_t *clcpk_entry_bytes(const clcpack_writer *w, const w_entry *e, uint8_t **scratch);
 
 /* Orders and encodes everything added so far into a malloc'd pack. */
 clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *size,
                          clcpack_error *err);
+
+/* A file being replaced atomically: begin creates the temporary file
+ * beside path, the writes fill it, commit fsyncs and renames it over path
+ * (then fsyncs the folder); abort, or any failed step, removes it. */
+typedef struct clcpk_atomic {
+    const char *path;
+    char *tmp, *dir;
+    int fd;
+} clcpk_atomic;
+clcpack_status clcpk_atomic_begin(clcpk_atomic *a, const char *path, clcpack_error *err);
+clcpack_status clcpk_atomic_write(clcpk_atomic *a, const void *data, size_t n, clcpack_error *err);
+clcpack_status clcpk_atomic_write_at(clcpk_atomic *a, const void *data, size_t n, uint64_t at,
+                                     clcpack_error *err);
+clcpack_status clcpk_atomic_commit(clcpk_atomic *a, clcpack_error *err);
+void clcpk_atomic_abort(clcpk_atomic *a);
+
+/* Encodes the writer's contents straight into a, blob by blob, so that the
+ * encoded payload is never held whole in memory. a is committed on
+ * success and aborted on failure. */
+clcpack_status clcpk_encode_file(const clcpack_writer *w, clcpk_atomic *a, clcpack_error *err);
 
 /* Three-way comparison of two fingerprints in the order of docs/FORMAT.md. */
 int clcpk_device_compare(const clcpack_device_info *a, const clcpack_device_info *b);

@@ -9,7 +9,10 @@
 #   BENCH_DEVICE  device spec as for clc-pack --device (default: default)
 #   BENCH_BUILD_JOBS  the -j values of the build part (default: "N 1", N the cores)
 #   BENCH_PARTS   which parts, in order (default: "build size startup speed firstlaunch report";
-#                 "record" adds scripts/bench_record.sh, docs/RECORD.md)
+#                 "record" adds scripts/bench_record.sh, docs/RECORD.md;
+#                 "hardening" (hostile packs and a 100k-entry write; needs no
+#                 device) and "decode" (CPU time of reading each entry of the
+#                 pack, cold and in order) run only when named)
 #   BENCH_PACK    use this pack instead of building one (skips "build")
 #   BENCH_JOBS    N of -jN (default: the number of cores)
 #   BENCH_SIZES   image sizes for the speed part (default: 512,1024,2048 on
@@ -130,6 +133,12 @@ run_speed() {
 run_firstlaunch() {
     to_file "$out/first_launch.md" "$B/bench/first_launch_any" "$B/clc-pack" "$work" 1024
 }
+run_hardening() {
+    to_file "$out/hardening.md" "$B/bench/hardening" --dir "$work" --csv "$out/hardening.csv"
+}
+run_decode() {
+    to_file "$out/decode.md" "$B/bench/decode" --pack "$pack" --csv "$out/decode.csv"
+}
 run_report() {
     python3 scripts/bench_tables.py "$out" || return 1
     if ! python3 -c 'import matplotlib' 2>/dev/null; then
@@ -149,8 +158,8 @@ run_record() {
 start=$(now)
 for part in $PARTS; do
     case $part in
-    build | size | startup | speed | firstlaunch | report | record) ;;
-    *) die "unknown part '$part' in BENCH_PARTS (build size startup speed firstlaunch report record)" ;;
+    build | size | startup | speed | firstlaunch | report | record | hardening | decode) ;;
+    *) die "unknown part '$part' in BENCH_PARTS (build size startup speed firstlaunch report record hardening decode)" ;;
     esac
     t0=$(now)
     l0=$(load)

@@ -33,6 +33,11 @@ fi
 if [ "${DEPS_BENCH:-0}" = 1 ] && ! pkg-config --exists opencv4 2>/dev/null; then
     need libopencv-dev
 fi
+# Optional: libdeflate inflates pack blobs faster (the build falls back to
+# zlib without it), so it is installed only where this script can install.
+if ! have_header libdeflate.h && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    need libdeflate-dev
+fi
 
 [ -z "$missing" ] && exit 0
 

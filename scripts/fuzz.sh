@@ -1,19 +1,21 @@
 #!/bin/sh
 # Runs the libFuzzer targets (tests/fuzz/fuzz_*.c; docs/ROBUSTNESS.md) one
 # after another, splitting the given time between them (FUZZ_TARGETS:
-# which, in order; the pack parser alone when unset). A target's seeds are
-# tests/fuzz/corpus_NAME/ and tests/fuzz/regressions_NAME/ when it has them,
-# else the pack seeds tests/fuzz/corpus/ and tests/fuzz/regressions/. New
-# inputs go to BUILD/fuzz/corpus_NAME (BUILD/fuzz/corpus for the pack
-# target; not the repository: the seeds stay small); a crasher is written
-# to BUILD/fuzz/crashes/NAME-* and the run fails. The final line of each
+# which, in order): the pack parser and open_file, tuning, best and load
+# over the pack seeds, writer and the command-line side's targets over
+# their own. A target's seeds are tests/fuzz/corpus_NAME/ and
+# tests/fuzz/regressions_NAME/ when it has them, else the pack seeds
+# tests/fuzz/corpus/ and tests/fuzz/regressions/. New inputs go to
+# BUILD/fuzz/corpus_NAME (BUILD/fuzz/corpus for the pack target; not the
+# repository: the seeds stay small); a crasher is written to
+# BUILD/fuzz/crashes/NAME-* and the run fails. The final line of each
 # target's libFuzzer stats (executions, cov, ft) is printed for
 # docs/ROBUSTNESS.md.
 # Usage: scripts/fuzz.sh BUILD SECONDS
 set -eu
 build=$1
 seconds=$2
-targets=${FUZZ_TARGETS:-pack}
+targets=${FUZZ_TARGETS:-pack open_file tuning best load writer}
 n=$(echo $targets | wc -w)
 each=$((seconds / n))
 [ "$each" -ge 1 ] || each=1

@@ -149,8 +149,11 @@ static void put_declarations(wire_buf *b, const char *sym)
     char line[512];
     snprintf(line, sizeof line,
              "extern const unsigned char %s[];\n"
-             "extern const size_t %s_size;\n",
-             sym, sym);
+             "extern const size_t %s_size;\n"
+             "/* The pack's SHA-256, for clcpack_open_file_pinned when the same pack\n"
+             " * is shipped as a file. */\n"
+             "extern const unsigned char %s_sha256[32];\n",
+             sym, sym, sym);
     wire_put_bytes(b, line, strlen(line));
 }
 
@@ -210,6 +213,16 @@ static void make_source(wire_buf *b, const embed_args *x, const unsigned char *d
     }
     snprintf(line, sizeof line, "};\nconst size_t %s_size = %zu;\n", x->symbol, size);
     put_text(b, line);
+    uint8_t digest[CLCPACK_SHA256_SIZE];
+    clcpack_digest_sha256(data, size, digest);
+    snprintf(line, sizeof line, "const unsigned char %s_sha256[32] = {", x->symbol);
+    put_text(b, line);
+    for (size_t k = 0; k < sizeof digest; k++) {
+        snprintf(line, sizeof line, "%s0x%c%c", k ? (k % 16 ? ", " : ",\n    ") : "\n    ",
+                 hex[digest[k] >> 4], hex[digest[k] & 15]);
+        put_text(b, line);
+    }
+    put_text(b, "};\n");
 }
 
 /* The assembler form: the bytes come from the pack file itself (.incbin,

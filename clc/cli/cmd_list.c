@@ -38,6 +38,17 @@ static void print_tuning(const clcpack *p, size_t i, char *buf, size_t cap)
     bfmt(buf + len, cap - len, " /%u", (unsigned)t.runs);
 }
 
+/* The pack's SHA-256 as 64 hex digits (what clcpack_open_file_pinned
+ * and `embed` pin). */
+static void pack_sha256_hex(const clcpack *p, char out[2 * CLCPACK_SHA256_SIZE + 1])
+{
+    uint8_t d[CLCPACK_SHA256_SIZE];
+    out[0] = '\0';
+    if (clcpack_pack_sha256(p, d) == CLCPACK_OK)
+        for (size_t k = 0; k < sizeof d; k++)
+            snprintf(out + 2 * k, 3, "%02x", d[k]);
+}
+
 static void list_text(const clcpack *p, const char *path, uint64_t file_size)
 {
     size_t nd = clcpack_device_count(p), ns = clcpack_source_count(p),
@@ -45,6 +56,9 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
     printf("%s: %llu bytes, %zu device%s, %zu source%s, %zu entr%s\n", path,
            (unsigned long long)file_size, nd, nd == 1 ? "" : "s", ns, ns == 1 ? "" : "s", ne,
            ne == 1 ? "y" : "ies");
+    char sha[2 * CLCPACK_SHA256_SIZE + 1];
+    pack_sha256_hex(p, sha);
+    printf("sha256: %s\n", sha);
     printf("devices:\n");
     for (size_t i = 0; i < nd; i++) {
         clcpack_device_info d;
@@ -142,7 +156,10 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
            ne = clcpack_entry_count(p);
     printf("{\"file\": ");
     json_string(stdout, path);
-    printf(", \"size\": %llu,\n \"devices\": [", (unsigned long long)file_size);
+    char sha[2 * CLCPACK_SHA256_SIZE + 1];
+    pack_sha256_hex(p, sha);
+    printf(", \"size\": %llu, \"sha256\": \"%s\",\n \"devices\": [", (unsigned long long)file_size,
+           sha);
     for (size_t i = 0; i < nd; i++) {
         clcpack_device_info d;
         if (clcpack_get_device(p, i, &d) != CLCPACK_OK)

@@ -120,6 +120,28 @@ static int same_slot(const merge_input *in, const merge_pick *pk, const merge_in
                                 &cand_in->devices[cand->device]);
 }
 
+/* FNV-1a over the fields same_slot compares (the device by name only: a
+ * hash need only agree on equal slots). */
+static uint64_t slot_hash(const merge_input *in, const clcpack_entry_info *e)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    const char *strs[2] = {e->kernel, in->devices[e->device].device_name};
+    for (size_t k = 0; k < 2 + 2 * e->define_count; k++) {
+        const char *t = k < 2 ? strs[k] : k % 2 ? e->defines[(k - 2) / 2].value
+                                                : e->defines[(k - 2) / 2].name;
+        for (const char *c = t; ; c++) {
+            h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+            if (!*c)
+                break;
+        }
+    }
+    uint32_t nums[5] = {e->wg[0], e->wg[1], e->wg[2], (uint32_t)e->kind, e->arch};
+    for (size_t k = 0; k < 5; k++)
+        for (int b = 0; b < 4; b++)
+            h = (h ^ ((nums[k] >> (8 * b)) & 0xFF)) * 0x100000001b3ull;
+    return h;
+}
+
 /* Why a duplicate differs, or NULL when it is the same entry. -1 in *failed
  * after a read error. */
 static const char *difference(const merge_input *in, const merge_pick *pk, size_t ci, size_t ce,
@@ -191,10 +213,9 @@ static int merge_tunings(merge_input *in, merge_pick *pk, size_t j)
     return 0;
 }
 
-/* Chooses the output's entries; returns the number of conflicts (each
- * reported), or -1 after a read error. */
-static long pick_entries(merge_input *in, size_t n_in, merge_pick *picks, size_t *n_picks,
-                         size_t *dups)
+/* pick_entries with its hash table. */
+static long pick_into(merge_input *in, size_t n_in, merge_pick *picks, size_t *n_picks,
+                      size_t *dups, size_t *slots, size_t cap)
 {
     long conflicts = 0;
     int failed = 0;
@@ -208,10 +229,12 @@ static long pick_entries(merge_input *in, size_t n_in, merge_pick *picks, size_t
                 cli_error("%s: entry %zu cannot be read", in[i].path, j);
                 return -1;
             }
-            size_t k = 0;
-            while (k < *n_picks && !same_slot(in, &picks[k], &in[i], &c))
-                k++;
+            size_t at = (size_t)slot_hash(&in[i], &c) & (cap - 1);
+            while (slots[at] != SIZE_MAX && !same_slot(in, &picks[slots[at]], &in[i], &c))
+                at = (at + 1) & (cap - 1);
+            size_t k = slots[at] == SIZE_MAX ? *n_picks : slots[at];
             if (k == *n_picks) {
+                slots[at] = k;
                 merge_pick *pk = &picks[(*n_picks)++];
                 pk->input = i;
                 pk->entry = j;
@@ -256,6 +279,31 @@ static long pick_entries(merge_input *in, size_t n_in, merge_pick *picks, size_t
     if (conflicts > MAX_CONFLICTS_SHOWN)
         cli_error("merge: ... and %ld more conflicting entries", conflicts - MAX_CONFLICTS_SHOWN);
     return conflicts;
+}
+
+/* Chooses the output's entries; returns the number of conflicts (each
+ * reported), or -1 after a read error. Picks are found by slot hash (open
+ * addressing, SIZE_MAX empty), so that n entries cost about n comparisons
+ * rather than n^2/2. */
+static long pick_entries(merge_input *in, size_t n_in, merge_pick *picks, size_t *n_picks,
+                         size_t *dups)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n_in; i++)
+        total += clcpack_entry_count(in[i].p);
+    size_t cap = 64;
+    while (cap < 2 * total)
+        cap *= 2;
+    size_t *slots = malloc(cap * sizeof *slots);
+    if (!slots) {
+        cli_error("merge: out of memory for %zu entries", total);
+        return -1;
+    }
+    for (size_t k = 0; k < cap; k++)
+        slots[k] = SIZE_MAX;
+    long r = pick_into(in, n_in, picks, n_picks, dups, slots, cap);
+    free(slots);
+    return r;
 }
 
 static int open_inputs(merge_input *in, const merge_args *x, size_t *total_entries,
@@ -371,8 +419,11 @@ static int write_merged(merge_input *in, size_t n_in, const merge_pick *picks, s
     clcpack_writer *w = NULL;
     clcpack_error e;
     /* Binary-only inputs stay binary-only: only their entries lack a source. */
+    /* Spooled: merging multi-GB packs holds their binaries in a temporary
+     * file, not in memory. */
     uint32_t flags = (any_source ? 0 : CLCPACK_WRITE_NO_SOURCES) |
-                     (x->compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0);
+                     (x->compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
+                     CLCPACK_WRITE_SPOOL;
     if (clcpack_writer_new(flags, &w, &e) != CLCPACK_OK) {
         cli_error("merge: %s", e.message);
         return -1;

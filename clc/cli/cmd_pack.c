@@ -311,6 +311,7 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
         return;
     uint64_t raw_bin = 0, raw_src = 0, file_size = 0;
     size_t n_entries = 0;
+    char sha[2 * CLCPACK_SHA256_SIZE + 1] = "";
     if (written) {
         clcpack *p = NULL;
         clcpack_error e;
@@ -328,6 +329,10 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
                 if (clcpack_get_source(p, i, &si) == CLCPACK_OK)
                     raw_src += si.raw_size;
             }
+            uint8_t digest[CLCPACK_SHA256_SIZE];
+            if (clcpack_pack_sha256(p, digest) == CLCPACK_OK)
+                for (size_t k = 0; k < sizeof digest; k++)
+                    snprintf(sha + 2 * k, 3, "%02x", digest[k]);
             clcpack_close(p);
         }
         struct stat st;
@@ -361,6 +366,8 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
         format_bytes(file_size, b4, sizeof b4);
         printf("  pack      %s, ratio %.1f:1\n", b4,
                file_size ? (double)(raw_bin + raw_src) / (double)file_size : 0.0);
+        if (sha[0])
+            printf("  sha256    %s\n", sha);
     }
     printf("  time      %s wall (%.1f s), -j %ld, %.1f s of builds\n", wall, wall_s, run->a->jobs,
            run->build_s);

@@ -1,0 +1,12 @@
+/*
+ * fuzz_writer.c — the libFuzzer program of the writer target (tests/fuzz/targets.h,
+ * docs/ROBUSTNESS.md). Built by `make fuzz` with clang
+ * -fsanitize=fuzzer,address,undefined; tests/test_fuzz_targets.c replays
+ * its seeds with any compiler.
+ */
+
+#include "targets.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return fuzz_writer(data, size); }

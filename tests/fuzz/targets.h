@@ -1,0 +1,434 @@
+/*
+ * targets.h — the fuzz targets beyond pack parsing (fuzz_target.h), each a
+ * static inline function (unused ones draw no warning) over the fuzzer's bytes, shared by their libFuzzer
+ * programs (tests/fuzz/fuzz_NAME.c) and the replay test
+ * (tests/test_fuzz_targets.c):
+ *
+ *  - fuzz_open_file: the bytes as a file, through clcpack_open_file and
+ *    clcpack_open_file_pinned (right and wrong digest); every entry read;
+ *  - fuzz_tuning: the tuning readers of every entry;
+ *  - fuzz_best: clcpack_best_variant for every family in the pack at a few
+ *    widths, against the pack's own devices and an unknown one;
+ *  - fuzz_load: clcpack_create_program and clcpack_create_kernel on the fake
+ *    driver of fake_cl.h, whose device is one of the pack's, with driver
+ *    failures chosen by the input's last byte;
+ *  - fuzz_writer: the bytes as a script of writer calls (devices, sources,
+ *    entries, timings with lengths and values from the input), then the
+ *    pack written, read back and compared with what was added.
+ * Pack targets take a pack's bytes (their seeds are tests/fuzz/corpus/;
+ * tuning, best and load also try the bytes with the header checksum made
+ * right, as fuzz_target.h does, so mutations reach the readers);
+ * the writer target's seeds are tests/fuzz/corpus_writer/. A failed check
+ * traps, so libFuzzer keeps the input. Include this in one file per
+ * program, after fake_cl.h when the program uses fuzz_load.
+ */
+#ifndef CLC_FUZZ_TARGETS_H
+#define CLC_FUZZ_TARGETS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "clcpack.h"
+
+static void tg_require(int cond)
+{
+    if (!cond)
+        __builtin_trap();
+}
+
+static void tg_read_all(const clcpack *p)
+{
+    for (size_t i = 0; i < clcpack_entry_count(p) && i < 64; i++) {
+        clcpack_entry_info e;
+        tg_require(clcpack_get_entry(p, i, &e) == CLCPACK_OK);
+        uint8_t *buf = malloc((size_t)e.raw_size);
+        size_t n = 0;
+        clcpack_error err;
+        if (buf && clcpack_read_binary(p, i, buf, (size_t)e.raw_size, &n, &err) == CLCPACK_OK)
+            tg_require(n == e.raw_size);
+        free(buf);
+    }
+}
+
+/* Opens the bytes as a pack; when that fails, a copy with the header
+ * checksum made right again (almost every mutation breaks it, and the
+ * readers behind the open would then never run). *copy is that copy, to
+ * free after clcpack_close; NULL when none. */
+static clcpack *tg_open(const uint8_t *data, size_t size, uint8_t **copy)
+{
+    clcpack *p = NULL;
+    clcpack_error err;
+    *copy = NULL;
+    if (clcpack_open_memory(data, size, &p, &err) == CLCPACK_OK)
+        return p;
+    if (size < 64)
+        return NULL;
+    uint64_t hs = 0, io = 0, is = 0;
+    for (int i = 3; i >= 0; i--)
+        hs = hs << 8 | data[12 + i];
+    for (int i = 7; i >= 0; i--) {
+        io = io << 8 | data[24 + i];
+        is = is << 8 | data[32 + i];
+    }
+    if (hs < 48 || hs > size || io > size || is > size - io)
+        return NULL;
+    uint8_t *c = malloc(size);
+    if (!c)
+        return NULL;
+    memcpy(c, data, size);
+    uLong crc = crc32(0L, Z_NULL, 0);
+    crc = crc32(crc, c, 44);
+    crc = crc32(crc, c + 48, (uInt)(hs - 48));
+    crc = crc32(crc, c + io, (uInt)is);
+    for (int i = 0; i < 4; i++)
+        c[44 + i] = (uint8_t)(crc >> (8 * i));
+    if (clcpack_open_memory(c, size, &p, &err) != CLCPACK_OK) {
+        free(c);
+        return NULL;
+    }
+    *copy = c;
+    return p;
+}
+
+/* ---- open_file -------------------------------------------------------- */
+
+static inline int fuzz_open_file(const uint8_t *data, size_t size)
+{
+    static char path[64];
+    if (!path[0]) {
+        snprintf(path, sizeof path, "/tmp/clcpack-fuzz-%ld.clcpack", (long)getpid());
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return 0;
+    size_t wrote = fwrite(data, 1, size, f);
+    if (fclose(f) != 0 || wrote != size)
+        return 0;
+    clcpack *p = NULL;
+    clcpack_error err;
+    clcpack_status st = clcpack_open_file(path, &p, &err);
+    clcpack *m = NULL;
+    clcpack_status sm = clcpack_open_memory(data, size, &m, &err);
+    /* A file says what the same bytes in memory say. */
+    tg_require(st == sm);
+    clcpack_close(m);
+    if (st == CLCPACK_OK) {
+        uint8_t want[32], got[32];
+        clcpack_digest_sha256(data, size, want);
+        tg_require(clcpack_pack_sha256(p, got) == CLCPACK_OK && memcmp(want, got, 32) == 0);
+        tg_read_all(p);
+        clcpack_close(p);
+        p = NULL;
+        tg_require(clcpack_open_file_pinned(path, want, &p, &err) == CLCPACK_OK);
+        clcpack_close(p);
+        p = NULL;
+        want[size % 32] ^= 0x40;
+        tg_require(clcpack_open_file_pinned(path, want, &p, &err) == CLCPACK_E_CHECKSUM && !p);
+    } else {
+        tg_require(p == NULL && err.message[0] != '\0');
+    }
+    unlink(path);
+    return 0;
+}
+
+/* ---- tuning ----------------------------------------------------------- */
+
+static inline int fuzz_tuning(const uint8_t *data, size_t size)
+{
+    uint8_t *copy;
+    clcpack *p = tg_open(data, size, &copy);
+    if (!p)
+        return 0;
+    for (size_t i = 0; i <= clcpack_entry_count(p); i++) {
+        size_t n = clcpack_entry_tuning_count(p, i);
+        if (i == clcpack_entry_count(p))
+            tg_require(n == 0);
+        uint32_t last = 0;
+        for (size_t k = 0; k < n; k++) {
+            clcpack_tuning t;
+            tg_require(clcpack_get_entry_tuning(p, i, k, &t) == CLCPACK_OK);
+            if (n > 1) {
+                tg_require(t.runs >= 1);
+                tg_require(k == 0 || t.filter_width > last);
+            }
+            last = t.filter_width;
+        }
+        clcpack_tuning t;
+        tg_require(clcpack_get_entry_tuning(p, i, n, &t) == CLCPACK_E_NOT_FOUND);
+        tg_require(clcpack_get_entry_tuning(p, i, 0, NULL) == CLCPACK_E_INVALID_ARG);
+    }
+    clcpack_close(p);
+    free(copy);
+    return 0;
+}
+
+/* ---- best_variant ----------------------------------------------------- */
+
+static inline int fuzz_best(const uint8_t *data, size_t size)
+{
+    uint8_t *copy;
+    clcpack *p = tg_open(data, size, &copy);
+    clcpack_error err;
+    if (!p)
+        return 0;
+    static const uint32_t widths[] = {0, 3, 5, 15, 31, 0xFFFFFFFFu};
+    size_t nd = clcpack_device_count(p);
+    const char *families[8];
+    size_t nf = 0;
+    families[nf++] = "conv-grey";
+    families[nf++] = "no-such-family";
+    for (size_t i = 0; i < clcpack_entry_count(p) && nf < 8; i++) {
+        clcpack_entry_info e;
+        clcpack_get_entry(p, i, &e);
+        int seen = 0;
+        for (size_t k = 0; k < nf; k++)
+            seen |= strcmp(families[k], e.family) == 0;
+        if (!seen)
+            families[nf++] = e.family;
+    }
+    for (size_t f = 0; f < nf; f++)
+        for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+            for (size_t d = 0; d <= nd && d < 3; d++) {
+                clcpack_device_info here;
+                memset(&here, 0, sizeof here);
+                if (d < nd)
+                    clcpack_get_device(p, d, &here);
+                else
+                    snprintf(here.device_name, sizeof here.device_name, "unknown");
+                clcpack_choice c;
+                clcpack_status st = clcpack_best_variant(p, families[f], widths[w], &here, &c, &err);
+                if (st != CLCPACK_OK) {
+                    tg_require(err.message[0] != '\0');
+                    continue;
+                }
+                tg_require(c.entry < clcpack_entry_count(p));
+                tg_require(c.runner_up_entry == CLCPACK_NONE ||
+                           c.runner_up_entry < clcpack_entry_count(p));
+                tg_require(memchr(c.why, 0, sizeof c.why) != NULL);
+                clcpack_key key;
+                clcpack_choice_key(&c, &key);
+                size_t idx[4], n = 0;
+                tg_require(clcpack_find(p, &key, idx, 4, &n, &err) == CLCPACK_OK && n >= 1);
+            }
+    clcpack_close(p);
+    free(copy);
+    return 0;
+}
+
+/* ---- create_program on a fake driver ---------------------------------- */
+
+#ifdef CLC_FUZZ_FAKE_CL_H
+static inline int fuzz_load(const uint8_t *data, size_t size)
+{
+    uint8_t *copy;
+    clcpack *p = size ? tg_open(data, size, &copy) : NULL;
+    clcpack_error err;
+    if (!p)
+        return 0;
+    uint8_t knob = data[size - 1];
+    size_t nd = clcpack_device_count(p);
+    memset(&fake_cl_device, 0, sizeof fake_cl_device);
+    if (nd)
+        clcpack_get_device(p, knob % nd, &fake_cl_device);
+    fake_cl_fail = (unsigned)(knob >> 1) & 0x7F;
+    static int context_object;
+    cl_context ctx = (cl_context)(void *)&context_object;
+    for (size_t i = 0; i < clcpack_entry_count(p) && i < 32; i++) {
+        clcpack_entry_info e;
+        clcpack_get_entry(p, i, &e);
+        clcpack_key key = {e.kernel, e.defines, e.define_count, {e.wg[0], e.wg[1], e.wg[2]}};
+        clcpack_load_options o = {sizeof o, (uint32_t)(i + knob) & 31u};
+        clcpack_load_report r;
+        cl_program prog = NULL;
+        cl_kernel k = NULL;
+        long live = fake_cl_live;
+        clcpack_status st = i % 2
+            ? clcpack_create_kernel(p, &key, ctx, FAKE_DEVICE, &o, &prog, &k, &r, &err)
+            : clcpack_create_program(p, &key, ctx, FAKE_DEVICE, &o, &prog, &r, &err);
+        tg_require(memchr(r.why, 0, sizeof r.why) != NULL);
+        if (st == CLCPACK_OK) {
+            tg_require(prog != NULL && (i % 2 == 0 || k != NULL));
+            if (k)
+                clReleaseKernel(k);
+            clReleaseProgram(prog);
+        } else {
+            tg_require(err.message[0] != '\0' && prog == NULL && k == NULL);
+        }
+        tg_require(fake_cl_live == live); /* nothing leaked, nothing freed twice */
+    }
+    clcpack_close(p);
+    free(copy);
+    return 0;
+}
+#endif
+
+/* ---- writer ----------------------------------------------------------- */
+
+typedef struct tg_in {
+    const uint8_t *p;
+    size_t n;
+} tg_in;
+
+static unsigned tg_byte(tg_in *in)
+{
+    if (!in->n)
+        return 0;
+    in->n--;
+    return *in->p++;
+}
+
+/* A string of up to max bytes from the input (NULs end it early). */
+static void tg_string(tg_in *in, char *out, size_t max)
+{
+    size_t len = tg_byte(in) % (max + 1), k = 0;
+    while (k < len && in->n) {
+        char c = (char)tg_byte(in);
+        if (!c)
+            break;
+        out[k++] = c;
+    }
+    out[k] = '\0';
+}
+
+#define TG_MAX_ENTRIES 48
+
+typedef struct tg_added {
+    char kernel[24];
+    char names[3][12], values[3][12];
+    clcpack_define defs[3];
+    size_t n_defs;
+    uint32_t wg[3], device;
+    clcpack_binary_kind kind;
+    uint32_t arch;
+    uint8_t bin[300];
+    size_t bin_n;
+} tg_added;
+
+static inline int fuzz_writer(const uint8_t *data, size_t size)
+{
+    tg_in in = {data, size};
+    clcpack_writer *w = NULL;
+    clcpack_error err;
+    if (clcpack_writer_new(tg_byte(&in) & 7u, &w, &err) != CLCPACK_OK) /* with the spool too */
+        return 0;
+    static tg_added added[TG_MAX_ENTRIES];
+    size_t n_added = 0;
+    uint32_t n_dev = 0, n_src = 0;
+    while (in.n) {
+        unsigned op = tg_byte(&in) % 4;
+        if (op == 0) { /* device */
+            clcpack_device_info d;
+            memset(&d, 0, sizeof d);
+            tg_string(&in, d.device_name, 20);
+            tg_string(&in, d.driver_version, 8);
+            d.vendor_id = tg_byte(&in) & 1 ? 0x10DE : 0;
+            d.nv_cc_major = tg_byte(&in) % 10;
+            d.has_uuid = tg_byte(&in) & 1;
+            uint32_t idx;
+            if (clcpack_writer_add_device(w, &d, &idx, &err) == CLCPACK_OK && idx >= n_dev)
+                n_dev = idx + 1;
+        } else if (op == 1) { /* source */
+            char name[16], text[64];
+            tg_string(&in, name, 12);
+            tg_string(&in, text, 60);
+            uint32_t idx;
+            if (clcpack_writer_add_source(w, name, text, strlen(text), &idx, &err) == CLCPACK_OK &&
+                idx != CLCPACK_NONE && idx >= n_src)
+                n_src = idx + 1;
+        } else if (op == 2 && n_added < TG_MAX_ENTRIES) { /* entry */
+            tg_added *a = &added[n_added];
+            memset(a, 0, sizeof *a);
+            tg_string(&in, a->kernel, 20);
+            a->n_defs = tg_byte(&in) % 4;
+            for (size_t k = 0; k < a->n_defs; k++) {
+                tg_string(&in, a->names[k], 10);
+                tg_string(&in, a->values[k], 10);
+                a->defs[k].name = a->names[k];
+                a->defs[k].value = a->values[k];
+            }
+            for (int k = 0; k < 3; k++)
+                a->wg[k] = tg_byte(&in) % 3 * 8;
+            a->device = tg_byte(&in) % (n_dev + 1);
+            a->kind = (clcpack_binary_kind)(tg_byte(&in) % 4);
+            a->arch = tg_byte(&in) % 3 ? 0 : 90;
+            uint32_t source = tg_byte(&in) % (n_src + 2);
+            a->bin_n = tg_byte(&in) * 300 / 256;
+            unsigned seed = tg_byte(&in);
+            for (size_t k = 0; k < a->bin_n; k++)
+                a->bin[k] = (uint8_t)(k % 7 ? seed : k + seed); /* alike across entries: deltas */
+            clcpack_entry_spec s;
+            memset(&s, 0, sizeof s);
+            s.struct_size = sizeof s;
+            s.kernel = a->kernel;
+            s.defines = a->defs;
+            s.define_count = a->n_defs;
+            memcpy(s.wg, a->wg, sizeof s.wg);
+            s.device = a->device;
+            s.source = source >= n_src ? CLCPACK_NONE : source;
+            s.kind = a->kind;
+            s.arch = a->arch;
+            s.binary = a->bin;
+            s.binary_size = a->bin_n;
+            clcpack_status st = clcpack_writer_add_entry(w, &s, &err);
+            if (st == CLCPACK_OK)
+                n_added++;
+            else
+                tg_require(err.message[0] != '\0');
+        } else if (op == 3 && n_added) { /* timing on an added entry */
+            tg_added *a = &added[tg_byte(&in) % n_added];
+            clcpack_entry_spec s;
+            memset(&s, 0, sizeof s);
+            s.struct_size = sizeof s;
+            s.kernel = a->kernel;
+            s.defines = a->defs;
+            s.define_count = a->n_defs;
+            memcpy(s.wg, a->wg, sizeof s.wg);
+            s.device = a->device;
+            s.kind = a->kind;
+            s.arch = a->arch;
+            clcpack_tuning t = {tg_byte(&in), 64, 64, tg_byte(&in) % 4, tg_byte(&in) * 1000u};
+            clcpack_writer_add_tuning(w, &s, &t, &err);
+        }
+    }
+    void *mem = NULL;
+    size_t mem_n = 0;
+    clcpack_status st = clcpack_writer_write_memory(w, &mem, &mem_n, &err);
+    clcpack_writer_free(w);
+    if (st != CLCPACK_OK) {
+        tg_require(err.message[0] != '\0');
+        return 0;
+    }
+    clcpack *p = NULL;
+    tg_require(clcpack_open_memory(mem, mem_n, &p, &err) == CLCPACK_OK);
+    /* Every entry that was added is there, with its bytes (duplicates
+     * with the same bytes were no-ops, so counts may be lower). */
+    tg_require(clcpack_entry_count(p) <= n_added);
+    for (size_t i = 0; i < n_added; i++) {
+        tg_added *a = &added[i];
+        clcpack_key key = {a->kernel, a->defs, a->n_defs, {a->wg[0], a->wg[1], a->wg[2]}};
+        size_t idx[64], n = 0;
+        tg_require(clcpack_find(p, &key, idx, 64, &n, &err) == CLCPACK_OK && n >= 1);
+        int found = 0;
+        for (size_t k = 0; k < n && k < 64; k++) {
+            clcpack_entry_info e;
+            clcpack_get_entry(p, idx[k], &e);
+            if (e.kind != a->kind || e.arch != a->arch || e.raw_size != a->bin_n)
+                continue;
+            uint8_t buf[300];
+            size_t got;
+            tg_require(clcpack_read_binary(p, idx[k], buf, sizeof buf, &got, &err) == CLCPACK_OK);
+            found |= got == a->bin_n && memcmp(buf, a->bin, got) == 0;
+        }
+        tg_require(found);
+    }
+    clcpack_close(p);
+    clcpack_free(mem);
+    return 0;
+}
+
+#endif /* CLC_FUZZ_TARGETS_H */
