@@ -117,7 +117,7 @@ $(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a
 	$(Q)$(CC) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
 
 # The interposer's key code, tested on its own.
-$(B)/tests/test_rec_key: $(B)/pic/preload/sha256.o $(B)/pic/preload/rec_key.o
+$(B)/tests/test_rec_key: $(B)/pic/preload/rec_key.o
 $(B)/tests/test_rec_key: CPPFLAGS += -Ipreload
 
 # pack and test set up the machine first (deps), then build: a sub-make,

@@ -211,13 +211,13 @@ static void add_includes(scan *s, const char *text, size_t size, int depth)
     }
 }
 
-static void put_blob(sha256_ctx *c, const void *p, size_t n)
+static void put_blob(clcpk_sha256 *c, const void *p, size_t n)
 {
     unsigned char len[8];
     for (int i = 0; i < 8; i++)
         len[i] = (unsigned char)((uint64_t)n >> (8 * i));
-    sha256_update(c, len, sizeof len);
-    sha256_update(c, p, n);
+    clcpk_sha256_update(c, len, sizeof len);
+    clcpk_sha256_update(c, p, n);
 }
 
 int rk_key(const char *source, size_t size, const char *options, char out[RK_KEY_MAX])
@@ -232,20 +232,20 @@ int rk_key(const char *source, size_t size, const char *options, char out[RK_KEY
         add_includes(s, source, size, 0);
     int rc = s->oom ? -1 : 0;
     if (rc == 0) {
-        sha256_ctx c;
-        sha256_init(&c);
+        clcpk_sha256 c;
+        clcpk_sha256_init(&c);
         static const char tag[] = "clcpack record key 1";
-        sha256_update(&c, tag, sizeof tag);
+        clcpk_sha256_update(&c, tag, sizeof tag);
         put_blob(&c, source, size);
         put_blob(&c, norm, strlen(norm));
         for (size_t i = 0; i < s->n; i++) {
             put_blob(&c, s->h[i].name, strlen(s->h[i].name));
             put_blob(&c, s->h[i].text, s->h[i].size);
         }
-        unsigned char d[SHA256_DIGEST];
-        sha256_final(&c, d);
+        unsigned char d[32];
+        clcpk_sha256_final(&c, d);
         memcpy(out, RK_PREFIX, sizeof RK_PREFIX - 1);
-        for (int i = 0; i < SHA256_DIGEST; i++)
+        for (int i = 0; i < 32; i++)
             snprintf(out + sizeof RK_PREFIX - 1 + 2 * i, 3, "%02x", d[i]);
     }
     for (size_t i = 0; i < s->n; i++) {

@@ -22,19 +22,8 @@ exec > >(tee "$results/gpu_conv_bench.log") 2>&1
 step() { printf '\n=== %s\n' "$*"; }
 
 step "NVIDIA OpenCL driver"
-if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
-    lib=$(ldconfig -p | awk '/libnvidia-opencl\.so\.1/{print $NF; exit}')
-    [ -n "$lib" ] || { echo "gpu_conv_bench: libnvidia-opencl.so.1 is not installed" >&2; exit 1; }
-    if [ -w /etc/OpenCL/vendors ] || { [ "$(id -u)" = 0 ] && mkdir -p /etc/OpenCL/vendors; }; then
-        echo "$lib" > /etc/OpenCL/vendors/nvidia.icd
-    else
-        vendors=$(mktemp -d)
-        cp /etc/OpenCL/vendors/*.icd "$vendors"/ 2>/dev/null || true
-        echo "$lib" > "$vendors/nvidia.icd"
-        export OCL_ICD_VENDORS=$vendors
-    fi
-    echo "registered $lib"
-fi
+. scripts/nvidia_icd.sh
+register_nvidia_opencl || exit 1
 nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.max.sm --format=csv,noheader || true
 
 step "build"

@@ -16,13 +16,13 @@
 
 static void hex_of(const void *data, size_t n, size_t repeat, char out[65])
 {
-    sha256_ctx c;
-    unsigned char d[SHA256_DIGEST];
-    sha256_init(&c);
+    clcpk_sha256 c;
+    unsigned char d[32];
+    clcpk_sha256_init(&c);
     for (size_t i = 0; i < repeat; i++)
-        sha256_update(&c, data, n);
-    sha256_final(&c, d);
-    for (int i = 0; i < SHA256_DIGEST; i++)
+        clcpk_sha256_update(&c, data, n);
+    clcpk_sha256_final(&c, d);
+    for (int i = 0; i < 32; i++)
         snprintf(out + 2 * i, 3, "%02x", d[i]);
 }
 

@@ -7,19 +7,6 @@
 #include "kernel_run.h"
 #include "tune_variant.h"
 
-const char *seed_family_name(const mf_kernel *k)
-{
-    switch (k->family) {
-    case MF_FAMILY_CONV_GREY:
-        return "conv-grey";
-    case MF_FAMILY_CONV_RGBA:
-        return "conv-rgba";
-    case MF_FAMILY_POLY:
-        return "poly";
-    }
-    return "";
-}
-
 /* The manifest's view of a job: its kernel entry, defines, wg, options. */
 static int to_variant(const mf_manifest *m, const build_job *job, mf_variant *v, char *msg,
                       size_t cap)

@@ -17,8 +17,4 @@
 /* Fills *h with the seeds' hook over manifest m (which must outlive it). */
 void seed_hook_init(check_hook *h, const mf_manifest *m);
 
-/* The family name the manifest gave a kernel ("conv-grey"), stored in its
- * pack entries; "" for none. */
-const char *seed_family_name(const mf_kernel *k);
-
 #endif /* CLC_SEED_HOOK_H */
