@@ -64,8 +64,14 @@ PRELOAD_OBJ := $(PRELOAD_SRC:%.c=$(B)/pic/%.o)
 $(PRELOAD_OBJ): CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Ipreload
 $(B)/clc/cli/preload_launch.o: CPPFLAGS += -DCLCPACK_LIBDIR='"$(LIBDIR)"'
 
-.PHONY: all deps pack test bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
+.PHONY: print-libs all deps pack test bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
 all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so
+
+# What a program linking build/libclcpack.a needs besides it (the examples
+# built in-tree use it).
+print-libs:
+	@echo $(LDLIBS_CL)
+
 
 # Installs missing Debian packages when root on a Debian-like system, else
 # prints the command to run and stops. Only `make deps`, `make pack` and

@@ -319,7 +319,7 @@ static int parse_tuning_list(parse_ctx *c, pk_cursor *r, pk_entry *pe)
  * tuning list. Bytes after them belong to later versions. */
 static int parse_program_fields(parse_ctx *c, pk_cursor *r, clcpack_entry_info *e)
 {
-    if (pk_left(r) < 4)
+    if (c->h->format_version < PK_FORMAT_VERSION_PROGRAMS || pk_left(r) < 4)
         return 0;
     uint32_t n;
     if (rd_u32(c, r, &n, "kernel name count") != 0)

@@ -9,7 +9,7 @@
 EX=$TMP/example
 mkdir -p "$EX"
 run make -C "$ROOT/examples/multi_kernel" O="$EX" CLC_PACK="$CLC" CLCPACK_CFLAGS="-I$ROOT/loader" \
-    CLCPACK_LIBS="$BUILD/libclcpack.a -lOpenCL -lz" CFLAGS="-O2 -Wall -Wextra -Werror ${CFLAGS:-}" \
+    CLCPACK_LIBS="$BUILD/libclcpack.a $(make -s --no-print-directory -C "$ROOT" print-libs)" CFLAGS="-O2 -Wall -Wextra -Werror ${CFLAGS:-}" \
     LDFLAGS="${LDFLAGS:-}" all
 expect_rc 0 "the example packs and builds"
 for g in 64 128; do
