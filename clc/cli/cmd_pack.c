@@ -659,8 +659,11 @@ int cmd_pack(int argc, char **argv)
     }
 
     clcpack_error e;
+    /* Binaries wait in the writer's spool file, not in memory, so a pack
+     * of many gigabytes costs memory for its largest binary and its index. */
     uint32_t wflags = (a.no_sources ? CLCPACK_WRITE_NO_SOURCES : 0) |
-                      (a.compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0);
+                      (a.compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
+                      CLCPACK_WRITE_SPOOL;
     if (clcpack_writer_new(wflags, &run.w, &e) !=
         CLCPACK_OK) {
         cli_error("%s", e.message);
