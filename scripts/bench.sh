@@ -93,9 +93,14 @@ run_build() {
     for j in $js; do
         say "build: the default pack at -j$j (cold caches)"
         b0=$(now)
-        "$B/clc-pack" --device "$DEVICE" -j "$j" -q --rebuild -o "$work/default-j$j.clcpack"
+        # clc-pack keeps PoCL's kernel cache in its own cache folder: a
+        # fresh one per run, so every run starts cold.
+        cold=$(mktemp -d)
+        XDG_CACHE_HOME=$cold "$B/clc-pack" --device "$DEVICE" -j "$j" -q --rebuild \
+            -o "$work/default-j$j.clcpack"
         rc=$?
         b1=$(now)
+        rm -rf "$cold"
         variants=$("$B/clc-pack" list --json "$work/default-j$j.clcpack" 2>/dev/null |
             python3 -c 'import json,sys
 e=json.load(sys.stdin)["entries"]
