@@ -610,33 +610,28 @@ static int parse_wg(plan *p)
         return 0;
     }
     p->wg_is_expr = 1;
-    const char *start = s;
-    int depth = 0;
-    for (const char *c = s;; c++) {
-        if (*c == '(')
-            depth++;
-        else if (*c == ')')
-            depth--;
-        if ((*c == ',' && depth == 0) || *c == '\0') {
-            if (p->wg_dims == 3)
-                return usage(p, "--wg '%s': more than 3 dimensions", s);
-            size_t n = (size_t)(c - start);
-            char *e = malloc(n + 1);
-            if (!e)
-                return failure(p, "out of memory");
-            memcpy(e, start, n);
-            e[n] = '\0';
-            p->wg_expr[p->wg_dims++] = e;
-            char why[EXPR_ERR_MAX];
-            if (!e[0] || expr_eval(e, EXPR_CHECK, NULL, NULL, NULL, why, sizeof why) != 0)
-                return usage(p, "--wg '%s': dimension %zu: %s", s, p->wg_dims,
-                             e[0] ? why : "empty");
-            if (!*c)
-                break;
-            start = c + 1;
+    dv_span *items = NULL;
+    char why[EXPR_ERR_MAX > DV_ERR_MAX ? EXPR_ERR_MAX : DV_ERR_MAX];
+    long n = dv_split_top(s, &items, "--wg", why, sizeof why);
+    if (n < 0)
+        return usage(p, "%s", why);
+    int rc = 0;
+    if (n > 3)
+        rc = usage(p, "--wg '%s': more than 3 dimensions", s);
+    for (long k = 0; k < n && !rc; k++) {
+        char *e = malloc(items[k].len + 1);
+        if (!e) {
+            rc = failure(p, "out of memory");
+            break;
         }
+        memcpy(e, items[k].at, items[k].len);
+        e[items[k].len] = '\0';
+        p->wg_expr[p->wg_dims++] = e;
+        if (expr_eval(e, EXPR_CHECK, NULL, NULL, NULL, why, sizeof why) != 0)
+            rc = usage(p, "--wg '%s': dimension %zu: %s", s, p->wg_dims, why);
     }
-    return 0;
+    free(items);
+    return rc;
 }
 
 /* Every name an expression uses is a -D, a --variant name or an earlier
