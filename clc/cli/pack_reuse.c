@@ -66,14 +66,19 @@ long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info 
     if (n == 0)
         return 0;
     int has[3] = {0, 0, 0};
+    uint32_t source_ok = CLCPACK_NONE; /* the forms of a key share one source: read it once */
     for (size_t i = 0; i < n; i++) {
         clcpack_entry_info e;
         if (clcpack_get_entry(old, idx[i], &e) != CLCPACK_OK || (unsigned)e.kind > 2 ||
             strcmp(e.options, j->options) != 0 || strcmp(e.family, j->family) != 0 ||
             e.flags != j->entry_flags || (j->program_entry && e.kernel_name_count == 0) ||
-            (!j->program_entry && e.kernel_name_count != 0) ||
-            !same_source(old, e.source, j->source, j->source_size))
+            (!j->program_entry && e.kernel_name_count != 0))
             return 0;
+        if (e.source != source_ok) {
+            if (!same_source(old, e.source, j->source, j->source_size))
+                return 0;
+            source_ok = e.source;
+        }
         has[e.kind] = 1;
     }
     /* The forms this run would make: native, or PTX and (with ptxas) cubins. */
