@@ -213,7 +213,7 @@ static int same_known(const char *a, const char *b)
     return *a == *b;
 }
 
-/* The line of sig that names kernel `at` differs in; for the message. */
+/* The first line of sig (a kernel and its arguments), for the message. */
 static void first_line(const char *sig, char *buf, size_t cap)
 {
     size_t n = strcspn(sig, "\n");
