@@ -27,7 +27,8 @@
  *
  * Local memory: CB_TILE_PITCH * CB_TILE_H * sizeof(CB_T) bytes.
  *
- * This file holds the sizes; conv_block_body.h is the kernel's body,
+ * This file holds the sizes; conv_block_fill.h copies the window into
+ * the tile and conv_block_body.h is the rest of the kernel, both
  * included inside the function so that every unroll hint is a plain
  * "#pragma unroll" line (no _Pragma in a macro, which not every OpenCL
  * compiler takes).
@@ -60,5 +61,13 @@
  * likewise, so the last item's last vector stays inside its row. */
 #define CB_SEG_PAD ((CB_SEG + CB_LOAD_VEC - 1) / CB_LOAD_VEC * CB_LOAD_VEC)
 #define CB_TILE_PITCH ((CB_TILE_W + CB_LOAD_VEC - 1) / CB_LOAD_VEC * CB_LOAD_VEC)
+
+/* The ids the fill and the body use: this item in its group, and the
+ * group's first output pixel. */
+#define CB_DECLARE_IDS                                                                   \
+    const int lx = get_local_id(0);                                                     \
+    const int ly = get_local_id(1);                                                     \
+    const int x0 = get_group_id(0) * CB_BX;                                             \
+    const int y0 = get_group_id(1) * CB_BY
 
 #endif /* CLC_KERNELS_CONV_BLOCK_H */

@@ -1,32 +1,16 @@
 /*
  * conv_block_body.h — the body of the register-blocked kernels
  * (conv_block.h says what it computes), included inside the kernel
- * function of conv_block_grey.cl and conv_block_rgba.cl, after the
- * declaration of `tile` (__local CB_T [CB_TILE_H * CB_TILE_PITCH], which
- * OpenCL C wants at function scope). The including file says how pixels,
- * filter terms and outputs are reached, by element index:
- *   CB_INPUT(i)     input pixel i (row-major, pitch inWidth)
+ * function of conv_block_grey.cl and conv_block_rgba.cl, after
+ * CB_DECLARE_IDS and after the group's input window is in __local memory
+ * (conv_block_fill.h, or the RGBA kernel's planar fill). The including
+ * file says where the tile is and how filter terms and outputs are
+ * reached, by element index:
+ *   CB_TILE         the tile (__local CB_T [CB_TILE_H * CB_TILE_PITCH])
  *   CB_FILTER(i)    filter term i (row-major)
  *   CB_STORE(i, v)  output i = v (row-major, pitch width)
  * and defines CB_WIDE_STORES when rows of a block may be written as float4.
  */
-const int lx = get_local_id(0);
-const int ly = get_local_id(1);
-const int x0 = get_group_id(0) * CB_BX;
-const int y0 = get_group_id(1) * CB_BY;
-
-/* The group's window, clamped to the input for a last partial group (the
- * clamped pixels feed only outputs that are not written). Consecutive
- * work-items read consecutive pixels. */
-const int lastCol = width + FILTER_WIDTH - 2;
-const int lastRow = height + FILTER_WIDTH - 2;
-for (int ty = ly; ty < CB_TILE_H; ty += WG_Y) {
-    const int row0 = min(y0 + ty, lastRow) * inWidth;
-    for (int tx = lx; tx < CB_TILE_W; tx += WG_X)
-        tile[ty * CB_TILE_PITCH + tx] = CB_INPUT(row0 + min(x0 + tx, lastCol));
-}
-barrier(CLK_LOCAL_MEM_FENCE);
-
 CB_T acc[OUT_Y][OUT_X];
 #pragma unroll
 for (int oy = 0; oy < OUT_Y; oy++) {
@@ -34,7 +18,7 @@ for (int oy = 0; oy < OUT_Y; oy++) {
     for (int ox = 0; ox < OUT_X; ox++)
         acc[oy][ox] = (CB_T)0.0f;
 }
-const __local CB_T *base = tile + ly * OUT_Y * CB_TILE_PITCH + lx * OUT_X;
+const __local CB_T *base = CB_TILE + ly * OUT_Y * CB_TILE_PITCH + lx * OUT_X;
 
 #if ROW_UNROLL != 0 && ROW_UNROLL != 1 && ROW_UNROLL != 2 && ROW_UNROLL != 4
 #error "ROW_UNROLL must be 0, 1, 2 or 4"

@@ -25,5 +25,8 @@ void conv_block_grey(const __global float *input, __constant float *filter,
      * is otherwise aligned only to its element, and NVIDIA faults on a
      * misaligned vector access). */
     __local float tile[CB_TILE_H * CB_TILE_PITCH] __attribute__((aligned(16)));
+#define CB_TILE tile
+    CB_DECLARE_IDS;
+#include "conv_block_fill.h"
 #include "conv_block_body.h"
 }

@@ -234,6 +234,14 @@ static void test_ptxas(void)
           "the failure quotes ptxas: %s", msg);
     CHECK(count_leftovers(tmp) == 0, "no temporary folder left after a failure");
 
+    /* The quick check: the same verdicts, no cubin, nothing left over. */
+    CHECK(ptxas_accepts(path, opencl_ptx, len, name, msg, sizeof msg) == 0,
+          "ptxas -O0 accepts the OpenCL PTX: %s", msg);
+    CHECK(ptxas_accepts(path, bad, sizeof bad - 1, "sm_75", msg, sizeof msg) == -1 &&
+              strstr(msg, "-O0") == NULL && strstr(msg, "exited with status") != NULL,
+          "ptxas -O0 refuses broken PTX: %s", msg);
+    CHECK(count_leftovers(tmp) == 0, "no temporary folder left after the quick checks");
+
     rc = ptxas_compile("/nonexistent/ptxas", opencl_ptx, len, "sm_75", &cubin, &cubin_size, msg,
                        sizeof msg);
     CHECK(rc == -1 && strstr(msg, "/nonexistent/ptxas") != NULL, "a missing ptxas: %s", msg);

@@ -268,7 +268,7 @@ static void test_refused(void)
     char err[NVF_ERR_MAX];
     nvf_parse_archs(ALL_ARCHS, &archs, err);
     nvf_result r;
-    int rc = nvf_make(ptxas, ptx, n, &archs, 90, NULL, &r);
+    int rc = nvf_make(ptxas, ptx, n, &archs, 90, NULL, 4, &r);
     CHECK(rc == 0, "nvf_make on a PTX that needs sm_90");
     CHECK(r.n_cubins == 3 && r.cubins[0].arch == 90 && r.cubins[1].arch == 100 &&
               r.cubins[2].arch == 120,
@@ -294,7 +294,7 @@ static void test_refused(void)
     nvf_result_free(&r);
 
     nvf_archs skip = {2, {90, 120}};
-    CHECK(nvf_make(ptxas, ptx, n, &archs, 90, &skip, &r) == 0 && r.n_cubins == 1 &&
+    CHECK(nvf_make(ptxas, ptx, n, &archs, 90, &skip, 1, &r) == 0 && r.n_cubins == 1 &&
               r.cubins[0].arch == 100,
           "architectures already held are not made again");
     nvf_result_free(&r);

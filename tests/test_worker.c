@@ -123,6 +123,8 @@ static void test_result_roundtrip(void)
     r.forms[0] = (bv_form){CLCPACK_KIND_PTX, 86, (unsigned char *)strdup(".version 8.0"), 12};
     r.forms[1] = (bv_form){CLCPACK_KIND_CUBIN, 86, (unsigned char *)strdup("\177ELF"), 4};
     r.build_s = 0.75;
+    for (int p = 0; p < BV_N_PHASES; p++)
+        r.phase_s[p] = 0.125 * (p + 1);
     r.n_tunings = 2;
     r.tunings[0] = (clcpack_tuning){3, 2048, 2048, 11, 41200};
     r.tunings[1] = (clcpack_tuning){7, 2048, 2048, 11, 95000};
@@ -145,6 +147,8 @@ static void test_result_roundtrip(void)
     CHECK(back.note && strstr(back.note, "ptxas") && back.message == NULL && back.log == NULL,
           "note back, no message or log");
     CHECK(back.build_s > 0.74 && back.build_s < 0.76, "build time back");
+    for (int p = 0; p < BV_N_PHASES; p++)
+        CHECK(back.phase_s[p] == 0.125 * (p + 1), "phase %d's time back", p);
     CHECK(back.n_tunings == 2 && back.tunings[0].filter_width == 3 &&
               back.tunings[0].median_ns == 41200 && back.tunings[1].filter_width == 7 &&
               back.tunings[1].width == 2048 && back.tunings[1].runs == 11 &&

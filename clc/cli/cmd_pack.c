@@ -221,7 +221,11 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
         run->n_timed += r->n_tunings > 0;
         if (cli_verbosity > 0) {
             progress_clear(&run->prog);
-            fprintf(stderr, "clc-pack: built %s in %.2f s:", label, r->build_s);
+            fprintf(stderr,
+                    "clc-pack: built %s in %.2f s (compile %.2f, check %.2f, forms %.2f, "
+                    "round trip %.2f):",
+                    label, r->build_s, r->phase_s[BV_PHASE_COMPILE], r->phase_s[BV_PHASE_CHECK],
+                    r->phase_s[BV_PHASE_FORMS], r->phase_s[BV_PHASE_ROUNDTRIP]);
             for (size_t f = 0; f < r->n_forms; f++)
                 fprintf(stderr, " %s %zu bytes", r->forms[f].kind == CLCPACK_KIND_CUBIN ? "cubin"
                                                  : r->forms[f].kind == CLCPACK_KIND_PTX ? "ptx"

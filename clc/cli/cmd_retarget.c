@@ -163,7 +163,7 @@ static void *job_thread(void *arg)
         if (i >= c->n_jobs)
             return NULL;
         ptx_job *j = &c->jobs[i];
-        j->rc = nvf_make(c->ptxas, j->ptx, j->size, c->archs, j->own_arch, &j->held, &j->res);
+        j->rc = nvf_make(c->ptxas, j->ptx, j->size, c->archs, j->own_arch, &j->held, 1, &j->res);
     }
 }
 

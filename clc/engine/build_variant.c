@@ -38,6 +38,7 @@ void bv_default_options(bv_options *o)
 int bv_target_open(cl_device_id dev, const char *ptxas, bv_target *t, char *err, size_t cap)
 {
     memset(t, 0, sizeof *t);
+    t->spare.rd = t->spare.wr = -1;
     t->device = dev;
     cl_int rc;
     t->ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
@@ -194,7 +195,12 @@ static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_r
         return;
     }
     nvf_result nr;
-    nvf_make(t->ptxas, bin, len, &t->nv_archs, t->cc_major * 10 + t->cc_minor, NULL, &nr);
+    /* One ptxas at a time, and one more for each slot an idle worker lends
+     * (spare_slots.h). */
+    int lent = spare_take(&t->spare, (int)t->nv_archs.n);
+    nvf_make(t->ptxas, bin, len, &t->nv_archs, t->cc_major * 10 + t->cc_minor, NULL, 1 + lent,
+             &nr);
+    spare_give(&t->spare, lent);
     if (nr.ptx) {
         free(bin);
         r->forms[r->n_forms++] =
@@ -358,7 +364,7 @@ void bv_build(bv_target *t, const build_job *job, const bv_options *o, const che
               bv_result *r)
 {
     memset(r, 0, sizeof *r);
-    double t0 = now_s();
+    double t0 = now_s(), t1 = t0, t2 = t0;
     char err[CH_MSG_MAX > RT_MSG_MAX ? CH_MSG_MAX : RT_MSG_MAX];
     cl_program prog = NULL;
     int use_hook = job->check && job->check[0];
@@ -379,6 +385,8 @@ void bv_build(bv_target *t, const build_job *job, const bv_options *o, const che
         goto out;
     }
     rc = clBuildProgram(prog, 1, &t->device, job->options, NULL, NULL);
+    t1 = now_s();
+    r->phase_s[BV_PHASE_COMPILE] = t1 - t0;
     if (rc != CL_SUCCESS) {
         r->log = build_log(prog, t->device);
         fail(r, BV_BUILD_FAILED, "clBuildProgram failed with error %d", (int)rc);
@@ -398,6 +406,8 @@ void bv_build(bv_target *t, const build_job *job, const bv_options *o, const che
             goto out;
         }
     }
+    t2 = now_s();
+    r->phase_s[BV_PHASE_CHECK] = t2 - t1;
 
     unsigned char *bin = NULL;
     size_t size = 0;
@@ -428,9 +438,12 @@ void bv_build(bv_target *t, const build_job *job, const bv_options *o, const che
         }
         r->forms[r->n_forms++] = (bv_form){CLCPACK_KIND_NATIVE, 0, bin, size};
     }
-    if (o->roundtrip && roundtrip_forms(t, job, prog, r) != 0)
-        goto out;
-    if (run_check_cmd(t, job, o, r) != 0)
+    t1 = now_s();
+    r->phase_s[BV_PHASE_FORMS] = t1 - t2;
+    int checked = (!o->roundtrip || roundtrip_forms(t, job, prog, r) == 0) &&
+                  run_check_cmd(t, job, o, r) == 0;
+    r->phase_s[BV_PHASE_ROUNDTRIP] = now_s() - t1;
+    if (!checked)
         goto out;
     /* After the binary is taken, so timing launches cannot change it. */
     if (o->tune.enabled && use_hook && hook->tune) {

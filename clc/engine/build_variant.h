@@ -26,6 +26,7 @@
 #include "clcpack.h"
 #include "tune_options.h"
 #include "nv_forms.h"
+#include "spare_slots.h"
 
 /* PTX and a cubin per architecture (nv_forms.h). */
 #define BV_MAX_FORMS (2 + NVF_MAX_ARCHS)
@@ -43,6 +44,8 @@ typedef struct bv_target {
     char ordinal[16];              /* the device's --list-devices number, for {device} */
     nvf_archs nv_archs;            /* cubins besides the device's own (--nv-arch);
                                       set after bv_target_open, empty by default */
+    spare_slots spare;             /* slots idle workers lend for ptxas; set after
+                                      bv_target_open, none by default */
 } bv_target;
 
 /* Opens dev; ptxas may be NULL or "" (no cubins). 0, or -1 with err. */
@@ -55,6 +58,16 @@ typedef enum bv_status {
     BV_CHECK_FAILED = 2,   /* built, but a check failed: message (and log: its output) */
     BV_ERROR = 3           /* anything else: source, OpenCL call, worker */
 } bv_status;
+
+/* The steps of one build whose wall times a result carries (-v prints
+ * them: they show what a long variant spends its time on). */
+typedef enum bv_phase {
+    BV_PHASE_COMPILE = 0,  /* clCreateProgramWithSource + clBuildProgram */
+    BV_PHASE_CHECK = 1,    /* the check hook's launch and reference */
+    BV_PHASE_FORMS = 2,    /* taking the binary; ptxas for every cubin */
+    BV_PHASE_ROUNDTRIP = 3,/* loading each form back, --check-cmd */
+    BV_N_PHASES = 4
+} bv_phase;
 
 /* One stored form of the program. */
 typedef struct bv_form {
@@ -75,6 +88,7 @@ typedef struct bv_result {
     size_t n_kernel_names; /* CL_PROGRAM_KERNEL_NAMES, sorted */
     char **kernel_names;
     double build_s;        /* wall time of the whole step, for -v */
+    double phase_s[BV_N_PHASES]; /* where that time went (bv_phase), for -v */
     size_t n_tunings;      /* --tune: the timings taken */
     clcpack_tuning tunings[TV_MAX_WIDTHS];
     int signal;            /* worker_pool.c: the signal that killed the worker

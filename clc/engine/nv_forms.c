@@ -136,12 +136,9 @@ static int ptxas_probe(void *vctx, const char *text, size_t len, const char *arc
                 return c->accepted[i];
     if (is_unknown(arch_name))
         return 0;
-    unsigned char *cubin = NULL;
-    size_t size = 0;
     char msg[1024];
     (*c->runs)++;
-    int ok = ptxas_compile(c->ptxas, text, len, arch_name, &cubin, &size, msg, sizeof msg) == 0;
-    free(cubin);
+    int ok = ptxas_accepts(c->ptxas, text, len, arch_name, msg, sizeof msg) == 0;
     /* ptxas's words for a target it was not built for: no need to ask
      * again for the next variant. */
     if (!ok && strstr(msg, "is not defined for option"))
@@ -162,8 +159,60 @@ static void reason(const char *msg, char out[NVF_REASON_MAX])
     bfmt(out, NVF_REASON_MAX, "%.*s", (int)n, p);
 }
 
+/* One cubin to assemble; run_tasks fills the results. */
+typedef struct cubin_task {
+    const char *ptxas;
+    uint32_t arch;
+    char name[PTX_ARCH_NAME_MAX];
+    const char *src;
+    char *form; /* the retargeted text src points at, or NULL */
+    size_t len;
+    int rc;
+    unsigned char *cubin;
+    size_t size;
+    char msg[1024];
+} cubin_task;
+
+typedef struct task_queue {
+    cubin_task *tasks;
+    size_t n, next;
+    pthread_mutex_t lock;
+} task_queue;
+
+static void *task_thread(void *arg)
+{
+    task_queue *q = arg;
+    for (;;) {
+        pthread_mutex_lock(&q->lock);
+        size_t i = q->next < q->n ? q->next++ : q->n;
+        pthread_mutex_unlock(&q->lock);
+        if (i == q->n)
+            return NULL;
+        cubin_task *k = &q->tasks[i];
+        k->rc = ptxas_compile(k->ptxas, k->src, k->len, k->name, &k->cubin, &k->size, k->msg,
+                              sizeof k->msg);
+    }
+}
+
+/* Runs the tasks on up to `parallel` threads (this one included); a thread
+ * that cannot start leaves its share to the others. */
+static void run_tasks(cubin_task *tasks, size_t n, int parallel)
+{
+    task_queue q = {tasks, n, 0, PTHREAD_MUTEX_INITIALIZER};
+    pthread_t th[NVF_MAX_ARCHS + 1];
+    size_t started = 0;
+    size_t want = parallel > 1 ? (size_t)parallel : 1;
+    if (want > n)
+        want = n;
+    while (started + 1 < want && pthread_create(&th[started], NULL, task_thread, &q) == 0)
+        started++;
+    task_thread(&q);
+    for (size_t i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+}
+
 int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *archs,
-             uint32_t own_arch, const nvf_archs *skip, nvf_result *r)
+             uint32_t own_arch, const nvf_archs *skip, int parallel, nvf_result *r)
 {
     memset(r, 0, sizeof *r);
     char text_name[PTX_ARCH_NAME_MAX];
@@ -190,39 +239,47 @@ int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *ar
         }
         want.arch[k] = own_arch;
     }
+    /* Every cubin at once (nvf_make's header says why), then what each
+     * gave, in increasing arch. */
+    cubin_task tasks[NVF_MAX_ARCHS + 1];
+    size_t n_tasks = 0;
     for (size_t i = 0; i < want.n; i++) {
         uint32_t arch = want.arch[i];
         if (has_arch(skip, arch))
             continue;
-        char name[PTX_ARCH_NAME_MAX];
-        char *form = NULL;
-        size_t form_len = len;
-        const char *src = ptx;
+        cubin_task *k = &tasks[n_tasks++];
+        memset(k, 0, sizeof *k);
+        k->ptxas = ptxas;
+        k->arch = arch;
+        k->src = ptx;
+        k->len = len;
         if (arch == text_arch) {
-            bfmt(name, sizeof name, "%s", text_name);
+            bfmt(k->name, sizeof k->name, "%s", text_name);
         } else {
-            bfmt(name, sizeof name, "sm_%u", (unsigned)arch);
-            if (ptx_retarget(ptx, len, name, 0, &form, &form_len) != 0) {
-                add_note(r, "out of memory retargeting the PTX to %s", name);
+            bfmt(k->name, sizeof k->name, "sm_%u", (unsigned)arch);
+            if (ptx_retarget(ptx, len, k->name, 0, &k->form, &k->len) != 0) {
+                add_note(r, "out of memory retargeting the PTX to %s", k->name);
+                for (size_t t = 0; t < n_tasks - 1; t++)
+                    free(tasks[t].form);
                 return -1;
             }
-            src = form;
+            k->src = k->form;
         }
-        unsigned char *cubin = NULL;
-        size_t size = 0;
-        char msg[1024];
+    }
+    run_tasks(tasks, n_tasks, parallel);
+    for (size_t t = 0; t < n_tasks; t++) {
+        cubin_task *k = &tasks[t];
+        free(k->form);
         r->ptxas_runs++;
-        int rc = ptxas_compile(ptxas, src, form_len, name, &cubin, &size, msg, sizeof msg);
-        free(form);
-        remember(&pc, name, rc == 0);
-        if (rc != 0) {
+        remember(&pc, k->name, k->rc == 0);
+        if (k->rc != 0) {
             struct nvf_refusal *f = &r->refused[r->n_refused++];
-            f->arch = arch;
-            reason(msg, f->reason);
-            add_note(r, "no cubin for %s: %s", name, f->reason);
+            f->arch = k->arch;
+            reason(k->msg, f->reason);
+            add_note(r, "no cubin for %s: %s", k->name, f->reason);
             continue;
         }
-        r->cubins[r->n_cubins++] = (nvf_cubin){arch, cubin, size};
+        r->cubins[r->n_cubins++] = (nvf_cubin){k->arch, k->cubin, k->size};
     }
 
     int tries = 0;

@@ -65,12 +65,16 @@ typedef struct nvf_result {
  * compute capability), and the portable PTX. A cubin for the text's own
  * target (e.g. sm_90a) is assembled from the text as it is. skip (may be
  * NULL) names architectures not to make a cubin for (the pack already
- * holds one). Always fills *r (free with nvf_result_free); returns 0, or
+ * holds one). Up to `parallel` ptxas processes run at once (1: one after
+ * the other): a variant's cubins are independent, and the build of one
+ * large unrolled variant, seven cubins one after the other, can outlast
+ * every other build of a pack (the -j16 tail). The portable form is then
+ * searched with quick probes (ptxas_accepts). Always fills *r (free with nvf_result_free); returns 0, or
  * -1 when the text has no .target/.version directive or memory runs out
  * (r->notes says which; r->ptx is then NULL and the caller keeps the text
  * as it is). */
 int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *archs,
-             uint32_t own_arch, const nvf_archs *skip, nvf_result *r);
+             uint32_t own_arch, const nvf_archs *skip, int parallel, nvf_result *r);
 
 void nvf_result_free(nvf_result *r);
 

@@ -187,8 +187,10 @@ static int run_program(char *const argv[], int log_fd)
     return status;
 }
 
-int ptxas_compile(const char *ptxas, const void *ptx, size_t ptx_size, const char *arch_name,
-                  unsigned char **cubin, size_t *cubin_size, char *msg, size_t msg_cap)
+/* ptxas_compile and ptxas_accepts: quick adds -O0 (see ptxas_accepts). */
+static int run_ptxas(const char *ptxas, const void *ptx, size_t ptx_size, const char *arch_name,
+                     int quick, unsigned char **cubin, size_t *cubin_size, char *msg,
+                     size_t msg_cap)
 {
     *cubin = NULL;
     *cubin_size = 0;
@@ -210,10 +212,16 @@ int ptxas_compile(const char *ptxas, const void *ptx, size_t ptx_size, const cha
     char arch_buf[64];
     char *argv[PTXAS_ARGV_MAX];
     int in_fd, log_fd = -1;
-    if (ptxas_build_argv(ptxas, arch_name, out_path, in_path, arch_buf, sizeof arch_buf, argv) <
-        0) {
+    int argc =
+        ptxas_build_argv(ptxas, arch_name, out_path, in_path, arch_buf, sizeof arch_buf, argv);
+    if (argc < 0) {
         bfmt(msg, msg_cap, "'%s' is not an sm_ architecture name", arch_name);
         goto out;
+    }
+    if (quick) {
+        /* After -arch=: { ptxas, -arch=, -O0, -o, out, in, NULL }. */
+        memmove(&argv[3], &argv[2], (size_t)(argc - 1) * sizeof argv[0]);
+        argv[2] = (char *)"-O0";
     }
     in_fd = open(in_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     int written = in_fd >= 0 && write_all(in_fd, ptx, ptx_size) == 0;
@@ -271,5 +279,21 @@ out:
     unlink(out_path);
     unlink(log_path);
     rmdir(dir);
+    return rc;
+}
+
+int ptxas_compile(const char *ptxas, const void *ptx, size_t ptx_size, const char *arch_name,
+                  unsigned char **cubin, size_t *cubin_size, char *msg, size_t msg_cap)
+{
+    return run_ptxas(ptxas, ptx, ptx_size, arch_name, 0, cubin, cubin_size, msg, msg_cap);
+}
+
+int ptxas_accepts(const char *ptxas, const void *ptx, size_t ptx_size, const char *arch_name,
+                  char *msg, size_t msg_cap)
+{
+    unsigned char *cubin = NULL;
+    size_t size = 0;
+    int rc = run_ptxas(ptxas, ptx, ptx_size, arch_name, 1, &cubin, &size, msg, msg_cap);
+    free(cubin);
     return rc;
 }

@@ -33,4 +33,11 @@ int ptxas_build_argv(const char *ptxas, const char *arch_name, const char *out_p
 int ptxas_compile(const char *ptxas, const void *ptx, size_t ptx_size, const char *arch_name,
                   unsigned char **cubin, size_t *cubin_size, char *msg, size_t msg_cap);
 
+/* Whether ptxas accepts the PTX text for arch_name: 0, or -1 with msg as
+ * for ptxas_compile. It assembles without optimizing (-O0; about twice as
+ * fast on a large unrolled kernel) and drops the cubin: which .version and
+ * .target a text may carry is settled by parsing, not by the optimizer. */
+int ptxas_accepts(const char *ptxas, const void *ptx, size_t ptx_size, const char *arch_name,
+                  char *msg, size_t msg_cap);
+
 #endif /* CLC_PTXAS_RUN_H */

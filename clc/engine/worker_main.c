@@ -29,6 +29,7 @@ typedef struct worker_state {
     check_hook hook;
     int have_hook;
     nvf_archs nv_archs;
+    spare_slots spare;
     bv_options opts;
     size_t n_slots;
     unsigned plat[MAX_SLOTS], dev[MAX_SLOTS];
@@ -96,6 +97,7 @@ static void run_job(worker_state *w, uint32_t slot, const build_job *job, bv_res
         }
         bfmt(w->targets[slot].ordinal, sizeof w->targets[slot].ordinal, "%u", d->ordinal);
         w->targets[slot].nv_archs = w->nv_archs;
+        w->targets[slot].spare = w->spare;
         w->opened[slot] = 1;
     }
     bv_build(&w->targets[slot], job, &w->opts, w->have_hook ? &w->hook : NULL, r);
@@ -180,6 +182,7 @@ int worker_main(int argc, char **argv)
 {
     static worker_state w; /* large (the manifest); one per process */
     memset(&w, 0, sizeof w);
+    spare_inherit(&w.spare);
     bv_default_options(&w.opts);
     static const struct option longopts[] = {
         {"worker", no_argument, NULL, 'W'},   {"kernels", required_argument, NULL, 'K'},

@@ -15,6 +15,7 @@
 
 #include "bounded_fmt.h"
 #include "jobserver.h"
+#include "spare_slots.h"
 #include "worker_main.h"
 #include "worker_proto.h"
 
@@ -30,6 +31,7 @@ typedef struct worker {
     int job_fd;      /* we write jobs here (the worker's fd 0) */
     int result_fd;   /* we read results here (the worker's fd 3) */
     long job;        /* job in flight, -1 when idle */
+    int lent;        /* its slot is in the spare pipe (spare_slots.h) */
 } worker;
 
 int wpool_self_exe(const char *argv0, char *out, size_t cap)
@@ -68,8 +70,8 @@ static int raise_fd(int fd)
 }
 
 /* Starts one worker; 0 or -1 with err. */
-static int spawn_worker(const char *exe, char *const argv[], int show_output, worker *w,
-                        char *err, size_t cap)
+static int spawn_worker(const char *exe, char *const argv[], int show_output,
+                        const int spare[2], worker *w, char *err, size_t cap)
 {
     int jp[2], rp[2];
     if (pipe(jp) != 0) {
@@ -100,6 +102,10 @@ static int spawn_worker(const char *exe, char *const argv[], int show_output, wo
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, jp[0], 0);
     posix_spawn_file_actions_adddup2(&fa, rp[1], WORKER_RESULT_FD);
+    if (spare[0] >= 0) {
+        posix_spawn_file_actions_adddup2(&fa, spare[0], SPARE_RD_FD);
+        posix_spawn_file_actions_adddup2(&fa, spare[1], SPARE_WR_FD);
+    }
     /* Driver chatter must not mix into the parent's stdout, nor, unless
      * asked for, into its diagnostics. */
     if (show_output) {
@@ -131,7 +137,37 @@ static int spawn_worker(const char *exe, char *const argv[], int show_output, wo
     w->job_fd = jp[1];
     w->result_fd = rp[0];
     w->job = -1;
+    w->lent = 0;
     return 0;
+}
+
+static void close_spare(const int spare[2])
+{
+    for (int i = 0; i < 2; i++)
+        if (spare[i] >= 0)
+            close(spare[i]);
+}
+
+/* The pipe of spare_slots.h, its read end non-blocking for the workers;
+ * {-1, -1} when it cannot be made (workers then lend nothing). */
+static void open_spare(int spare[2])
+{
+    int p[2];
+    spare[0] = spare[1] = -1;
+    if (pipe(p) != 0)
+        return;
+    p[0] = raise_fd(p[0]);
+    p[1] = raise_fd(p[1]);
+    int fl = p[0] >= 0 ? fcntl(p[0], F_GETFL) : -1;
+    if (p[1] < 0 || fl < 0 || fcntl(p[0], F_SETFL, fl | O_NONBLOCK) != 0) {
+        if (p[0] >= 0)
+            close(p[0]);
+        if (p[1] >= 0)
+            close(p[1]);
+        return;
+    }
+    spare[0] = p[0];
+    spare[1] = p[1];
 }
 
 /* Closes the job pipe (the worker then exits), reaps it; returns the wait status. */
@@ -245,14 +281,18 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &old_pipe);
 
+    int spare[2] = {-1, -1};
+    if (!cb->slots && n_workers > 1)
+        open_spare(spare);
     worker ws[MAX_WORKERS];
     size_t started = 0;
     for (size_t i = 0; i < n_workers; i++) {
-        if (spawn_worker(exe, worker_argv, show_output, &ws[started], err, cap) != 0)
+        if (spawn_worker(exe, worker_argv, show_output, spare, &ws[started], err, cap) != 0)
             break;
         started++;
     }
     if (started == 0) {
+        close_spare(spare);
         sigaction(SIGPIPE, &old_pipe, NULL);
         return -1;
     }
@@ -264,6 +304,7 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
         bfmt(err, cap, "out of memory");
         for (size_t i = 0; i < started; i++)
             stop_worker(&ws[i]);
+        close_spare(spare);
         sigaction(SIGPIPE, &old_pipe, NULL);
         return -1;
     }
@@ -285,7 +326,8 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
                 if (respawns_left == 0)
                     continue;
                 respawns_left--;
-                if (spawn_worker(exe, worker_argv, show_output, w, spawn_err, sizeof spawn_err) !=
+                if (spawn_worker(exe, worker_argv, show_output, spare, w, spawn_err,
+                                 sizeof spawn_err) !=
                     0)
                     continue;
             }
@@ -322,6 +364,10 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
         }
         if (cb->slots)
             give_spare_tokens(cb->slots, ws, started);
+        /* Nothing left to hand out: idle workers lend their slots. */
+        for (size_t i = 0; spare[1] >= 0 && q_head == q_tail && i < started; i++)
+            if (ws[i].pid > 0 && ws[i].job < 0 && !ws[i].lent)
+                ws[i].lent = write(spare[1], "", 1) == 1;
         size_t busy = 0;
         struct pollfd pf[MAX_WORKERS + 1];
         size_t who[MAX_WORKERS];
@@ -395,6 +441,7 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
         while (js_held(cb->slots) > 0)
             js_give(cb->slots);
     free(queue);
+    close_spare(spare);
     sigaction(SIGPIPE, &old_pipe, NULL);
     return rc;
 }

@@ -134,6 +134,22 @@ int wp_decode_load_job(const void *payload, size_t size, uint32_t *job, uint32_t
     return 0;
 }
 
+/* Whole microseconds, rounded (a decoded time encodes back the same); a
+ * time beyond what a result may carry (WP_BUILD_US_MAX) goes as 0. */
+static void put_seconds(wire_buf *b, double s)
+{
+    double us = s * 1e6;
+    wire_put_u64(b, us > 0 && us <= (double)WP_BUILD_US_MAX ? (uint64_t)(us + 0.5) : 0);
+}
+
+static double get_seconds(wire_reader *rd)
+{
+    uint64_t us = wire_get_u64(rd);
+    if (us > WP_BUILD_US_MAX)
+        rd->failed = 1;
+    return (double)us * 1e-6;
+}
+
 void wp_encode_result(wire_buf *b, uint32_t job, const bv_result *r)
 {
     size_t at = begin_frame(b, WP_RESULT_MAGIC);
@@ -145,10 +161,9 @@ void wp_encode_result(wire_buf *b, uint32_t job, const bv_result *r)
     wire_put_u32(b, (uint32_t)r->n_kernel_names);
     for (size_t i = 0; i < r->n_kernel_names; i++)
         wire_put_str(b, r->kernel_names[i]);
-    /* Whole microseconds, rounded (a decoded time encodes back the same);
-     * a time beyond what a result may carry (WP_BUILD_US_MAX) goes as 0. */
-    double us = r->build_s * 1e6;
-    wire_put_u64(b, us > 0 && us <= (double)WP_BUILD_US_MAX ? (uint64_t)(us + 0.5) : 0);
+    put_seconds(b, r->build_s);
+    for (int p = 0; p < BV_N_PHASES; p++)
+        put_seconds(b, r->phase_s[p]);
     wire_put_u32(b, (uint32_t)r->n_forms);
     for (size_t i = 0; i < r->n_forms; i++) {
         wire_put_u32(b, (uint32_t)r->forms[i].kind);
@@ -193,10 +208,9 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
         if (!r->kernel_names[i])
             rd.failed = 1;
     }
-    uint64_t us = wire_get_u64(&rd);
-    if (us > WP_BUILD_US_MAX)
-        rd.failed = 1;
-    r->build_s = (double)us * 1e-6;
+    r->build_s = get_seconds(&rd);
+    for (int p = 0; p < BV_N_PHASES; p++)
+        r->phase_s[p] = get_seconds(&rd);
     uint32_t nf = wire_get_u32(&rd);
     if (nf > BV_MAX_FORMS)
         rd.failed = 1;

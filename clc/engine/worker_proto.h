@@ -8,8 +8,10 @@
  *           flag, source name and text, options, defines, work-group,
  *           kernels to find, check name)
  *   result: u32 job id, the bv_result (status, message, log, note, kernel
- *           names, build time, forms, --tune timings)
- * End of file on fd 0 tells the worker to exit.
+ *           names, build time and its phases' times (bv_phase), forms,
+ *           --tune timings)
+ * End of file on fd 0 tells the worker to exit. A build worker may also
+ * have fds 4 and 5: the pipe of slots idle workers lend (spare_slots.h).
  *
  * The load worker of `verify --load` (`clc-pack --load-worker`, started
  * the same way, cmd_verify.c) takes other job frames, same magic:

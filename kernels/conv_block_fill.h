@@ -1,0 +1,20 @@
+/*
+ * conv_block_fill.h — copies the group's input window into the tile
+ * (conv_block.h), included inside the kernel function after
+ * CB_DECLARE_IDS and the declaration of `tile`, before conv_block_body.h.
+ * CB_INPUT(i) is input pixel i (row-major, pitch inWidth).
+ *
+ * The window is clamped to the input for a last partial group (the
+ * clamped pixels feed only outputs that are not written). Consecutive
+ * work-items read consecutive pixels.
+ */
+{
+    const int lastCol = width + FILTER_WIDTH - 2;
+    const int lastRow = height + FILTER_WIDTH - 2;
+    for (int ty = ly; ty < CB_TILE_H; ty += WG_Y) {
+        const int row0 = min(y0 + ty, lastRow) * inWidth;
+        for (int tx = lx; tx < CB_TILE_W; tx += WG_X)
+            tile[ty * CB_TILE_PITCH + tx] = CB_INPUT(row0 + min(x0 + tx, lastCol));
+    }
+}
+barrier(CLK_LOCAL_MEM_FENCE);

@@ -1,0 +1,175 @@
+/* Slots idle build workers lend (clc/engine/spare_slots.h): taking and
+ * giving on a pipe, what a worker accepts as the pipe, and the worker pool
+ * lending the slots of idle workers once no job is left, to a worker still
+ * busy; none when every job has a worker or with one worker. This test is
+ * its own fake worker (argv[1] "--fake-worker"): each job is a u32; job 0
+ * takes the slots lent to it for 2 s (or until it has `want`) and answers
+ * with how many it got. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "spare_slots.h"
+#include "wire.h"
+#include "worker_main.h"
+#include "worker_pool.h"
+#include "worker_proto.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int fake_worker(int want)
+{
+    spare_slots s;
+    spare_inherit(&s);
+    unsigned char id[4];
+    while (read(0, id, 4) == 4) {
+        uint32_t job = (uint32_t)id[0] | (uint32_t)id[1] << 8 | (uint32_t)id[2] << 16 |
+                       (uint32_t)id[3] << 24;
+        int got = 0;
+        if (job == 0) {
+            double end = now_s() + 2;
+            while (got < want && now_s() < end) {
+                got += spare_take(&s, want - got);
+                usleep(10000);
+            }
+            spare_give(&s, got);
+        }
+        bv_result r;
+        memset(&r, 0, sizeof r);
+        char msg[64];
+        snprintf(msg, sizeof msg, "lent %d, pipe %s", got, s.rd >= 0 ? "yes" : "no");
+        r.message = msg;
+        wire_buf out;
+        wire_init(&out);
+        wp_encode_result(&out, job, &r);
+        if (out.failed || wire_write_fd(WORKER_RESULT_FD, out.data, out.len) != 0)
+            return 1;
+        wire_free(&out);
+    }
+    return 0;
+}
+
+static void on_finished(void *ctx, size_t job, bv_result *r)
+{
+    if (job == 0 && r->message)
+        snprintf((char *)ctx, 64, "%s", r->message);
+}
+
+/* Runs n_jobs jobs (job 0 first) on n_workers fake workers; job 0 waits
+ * for `want` slots. Its answer goes to got. */
+static void run_pool(const char *self, size_t n_workers, size_t n_jobs, int want, char got[64])
+{
+    wire_buf jobs[8];
+    size_t order[8];
+    for (uint32_t i = 0; i < n_jobs; i++) {
+        wire_init(&jobs[i]);
+        wire_put_u32(&jobs[i], i);
+        order[i] = i;
+    }
+    char want_text[16];
+    snprintf(want_text, sizeof want_text, "%d", want);
+    char *argv[] = {(char *)self, (char *)"--fake-worker", want_text, NULL};
+    wpool_callbacks cb = {got, NULL, on_finished, NULL, NULL};
+    char err[256] = "";
+    got[0] = '\0';
+    CHECK(wpool_run_order(self, argv, n_workers, 0, jobs, NULL, order, n_jobs, &cb, err,
+                          sizeof err) == 0,
+          "the run ends: %s", err);
+    for (size_t i = 0; i < n_jobs; i++)
+        wire_free(&jobs[i]);
+}
+
+static void test_pipe_calls(void)
+{
+    spare_slots none = {-1, -1};
+    CHECK(spare_take(&none, 4) == 0, "no pipe: nothing to take");
+    spare_give(&none, 2); /* a no-op */
+
+    int p[2];
+    if (!CHECK(pipe(p) == 0, "pipe"))
+        return;
+    fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+    spare_slots s = {p[0], p[1]};
+    CHECK(spare_take(&s, 3) == 0, "an empty pipe: nothing taken, no wait");
+    spare_give(&s, 3);
+    CHECK(spare_take(&s, 2) == 2, "two of three taken");
+    CHECK(spare_take(&s, 0) == 0, "taking none takes none");
+    CHECK(spare_take(&s, 5) == 1, "the last one taken");
+    CHECK(spare_take(&s, 5) == 0, "then none");
+    spare_give(&s, 100);
+    CHECK(spare_take(&s, 100) == 64 && spare_take(&s, 100) == 36,
+          "a hundred given back, taken in reads of at most 64");
+    close(p[0]);
+    close(p[1]);
+}
+
+/* What spare_inherit accepts: a pipe on fds 4 and 5 whose read end does
+ * not block; then both are close-on-exec. */
+static void test_inherit(void)
+{
+    int saved_rd = dup(SPARE_RD_FD), saved_wr = dup(SPARE_WR_FD);
+    int p[2];
+    if (!CHECK(pipe(p) == 0, "pipe"))
+        return;
+    dup2(p[0], SPARE_RD_FD);
+    dup2(p[1], SPARE_WR_FD);
+    spare_slots s;
+    spare_inherit(&s);
+    CHECK(s.rd == -1 && s.wr == -1, "a blocking read end is refused (a take could wait)");
+    fcntl(SPARE_RD_FD, F_SETFL, fcntl(SPARE_RD_FD, F_GETFL) | O_NONBLOCK);
+    spare_inherit(&s);
+    CHECK(s.rd == SPARE_RD_FD && s.wr == SPARE_WR_FD, "a non-blocking pipe is taken");
+    CHECK((fcntl(SPARE_RD_FD, F_GETFD) & FD_CLOEXEC) && (fcntl(SPARE_WR_FD, F_GETFD) & FD_CLOEXEC),
+          "both ends close-on-exec");
+    int f = open("/dev/null", O_RDONLY);
+    dup2(f, SPARE_WR_FD);
+    spare_inherit(&s);
+    CHECK(s.rd == -1, "a file that is not a pipe is refused");
+    close(f);
+    close(p[0]);
+    close(p[1]);
+    close(SPARE_RD_FD);
+    close(SPARE_WR_FD);
+    if (saved_rd >= 0)
+        dup2(saved_rd, SPARE_RD_FD), close(saved_rd);
+    if (saved_wr >= 0)
+        dup2(saved_wr, SPARE_WR_FD), close(saved_wr);
+}
+
+static void test_pool(const char *self)
+{
+    char got[64];
+    /* Three workers, three jobs: the two short ones end, their workers find
+     * the queue empty and lend their slots to job 0's worker, which asks
+     * for three: it gets the two, no more. */
+    run_pool(self, 3, 3, 3, got);
+    CHECK(strcmp(got, "lent 2, pipe yes") == 0, "two idle workers lend two slots (%s)", got);
+    /* One worker: no pipe at all. */
+    run_pool(self, 1, 2, 0, got);
+    CHECK(strcmp(got, "lent 0, pipe no") == 0, "one worker has no pipe (%s)", got);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--fake-worker") == 0)
+        return fake_worker(atoi(argv[2]));
+    char self[4096];
+    if (wpool_self_exe(argv[0], self, sizeof self) != 0) {
+        printf("cannot find this test's executable\n");
+        return 1;
+    }
+    test_pipe_calls();
+    test_inherit();
+    test_pool(self);
+    return check_summary();
+}
