@@ -154,6 +154,8 @@ $(B)/bench/cv_filter: tests/bench/opencv/cv_filter.cpp
 	$(Q)$(CXX) -O2 -std=c++17 -Wall -Wextra -Werror -o $@ $< $(CV_FLAGS)
 # The hardening bench crafts its packs with the tests' helpers.
 $(B)/bench/hardening: $(B)/libtestcommon.a
+# So does the writer's thread bench.
+$(B)/bench/write_threads: $(B)/libtestcommon.a
 
 # Start-up, build scaling, pack size and kernel speed on one device
 # (BENCH_DEVICE=SPEC, default the default device); docs/BENCH.md.
