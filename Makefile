@@ -154,6 +154,8 @@ $(B)/bench/cv_filter: tests/bench/opencv/cv_filter.cpp
 	$(Q)$(CXX) -O2 -std=c++17 -Wall -Wextra -Werror -o $@ $< $(CV_FLAGS)
 # The hardening bench crafts its packs with the tests' helpers.
 $(B)/bench/hardening: $(B)/libtestcommon.a
+# So does the writer's thread bench.
+$(B)/bench/write_threads: $(B)/libtestcommon.a
 
 # Start-up, build scaling, pack size and kernel speed on one device
 # (BENCH_DEVICE=SPEC, default the default device); docs/BENCH.md.
@@ -260,7 +262,7 @@ test-sanitize:
 test-tsan:
 	$(Q)$(MAKE) --no-print-directory B=$(TSAN_B) CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
 		$(TSAN_B)/tests/test_loader_pocl $(TSAN_B)/tests/test_record_threads \
-		$(TSAN_B)/tests/test_hardening $(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so
+		$(TSAN_B)/tests/test_hardening $(TSAN_B)/tests/test_write_threads $(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so
 	$(Q)CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" sh scripts/sanitize.sh tsan $(TSAN_B)
 
 test-valgrind: all $(TEST_BIN)

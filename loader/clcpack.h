@@ -456,6 +456,18 @@ CLCPACK_API clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **o
                                               clcpack_error *err);
 CLCPACK_API void clcpack_writer_free(clcpack_writer *w); /* NULL is a no-op */
 
+/* Most encoding threads clcpack_writer_set_threads accepts. */
+#define CLCPACK_MAX_WRITE_THREADS 64
+
+/* How many threads write_file and write_memory use to encode the pack
+ * (ranking delta bases and compressing blobs): 0 or 1 (the default) encode
+ * on the calling thread alone; more are capped at CLCPACK_MAX_WRITE_THREADS.
+ * The threads live only inside a write call, which returns once they have
+ * all ended, so the writer stays single-threaded for its caller. The bytes
+ * written are the same for every thread count. CLCPACK_E_INVALID_ARG when w
+ * is NULL. */
+CLCPACK_API clcpack_status clcpack_writer_set_threads(clcpack_writer *w, unsigned n);
+
 /* Adds a device (an identical one already added is reused); *index gets its
  * index in the device table. */
 CLCPACK_API clcpack_status clcpack_writer_add_device(clcpack_writer *w,

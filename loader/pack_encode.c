@@ -4,6 +4,8 @@
  * and delta base for each blob, and the header and index of
  * docs/FORMAT.md.
  */
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +111,34 @@ typedef struct blob {
     uint64_t offset;
 } blob;
 
+/* Work for the encoding threads (clcpack_writer_set_threads): ranking one
+ * candidate of an entry at RANK_LEVEL, or compressing an entry's chosen
+ * blob or a source at level 9. Without threads a task runs as it is
+ * submitted. */
+typedef enum { TASK_RANK, TASK_ENTRY, TASK_SOURCE, TASK_NONE } task_kind;
+
+typedef struct task {
+    task_kind kind;
+    size_t pos;         /* sorted position of the entry or source */
+    size_t base;        /* sorted position of the delta base, or SIZE_MAX */
+    const uint8_t *bin; /* TASK_RANK: the entry's bytes, left alone until ranked */
+    size_t rank;        /* TASK_RANK: the size at RANK_LEVEL */
+    uint8_t *data;      /* TASK_ENTRY, TASK_SOURCE: the level-9 stream (malloc'd) */
+    size_t n;
+    clcpack_status st;
+    int done;
+    struct task *next;  /* in its queue */
+} task;
+
+/* One thread's buffers, grown as needed: an entry's bytes read from the
+ * spool, its base's, and their delta. */
+typedef struct scratch {
+    uint8_t *e, *b, *delta;
+    size_t delta_cap;
+} scratch;
+
+struct pool;
+
 typedef struct encoder {
     const clcpack_writer *w;
     size_t *dev_order;  /* sorted position -> added index */
@@ -119,6 +149,12 @@ typedef struct encoder {
     blob *src_blobs;    /* by sorted position */
     blob *ent_blobs;
     size_t *group_prev; /* sorted position -> previous member of its group, or SIZE_MAX */
+    struct pool *pool;  /* the encoding threads; NULL: tasks run as submitted */
+    scratch scr;        /* the calling thread's, for tasks run as submitted */
+    uint8_t *own;       /* the calling thread's copy of a spooled entry */
+    task *slots;        /* level-9 tasks in flight, by position modulo n_slots */
+    size_t n_slots;
+    task ranks[1 + DELTA_CANDIDATES + DELTA_SIBLINGS]; /* one entry's, plain zlib first */
 } encoder;
 
 typedef int (*index_cmp)(const encoder *e, size_t a, size_t b);
@@ -221,40 +257,14 @@ static size_t ranked_size(const uint8_t *src, size_t n, clcpack_status *st)
     return zn;
 }
 
-/* Picks the entry's codec and base: plain zlib, or the XOR delta against one
- * of the DELTA_CANDIDATES nearest earlier entries of its group. Candidates
- * are ranked at a fast zlib level (level 9 for all of them cost most of a
- * pack's write time) and only the winner is compressed at level 9. */
-static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
+/* The candidates of the entry at pos, in the order they are ranked: the
+ * nearest earlier entries of its group, then the cubins of the same variant
+ * for the other architectures, which sort just before this one
+ * (arch_sibling). Eligibility reads the chains of earlier entries' blobs. */
+static size_t list_candidates(const encoder *enc, size_t pos, size_t *cand)
 {
     const w_entry *e = &enc->w->entries[enc->ent_order[pos]];
-    clcpack_status st;
-    const clcpack_device_info *dev = &enc->w->devices[e->device];
-    if (e->kind == CLCPACK_KIND_CUBIN && !(enc->w->flags & CLCPACK_WRITE_COMPRESS_CUBINS) &&
-        e->arch == dev->nv_cc_major * 10 + dev->nv_cc_minor) {
-        /* A cubin loads in tens of microseconds: inflating it would cost
-         * more than the driver call, checking it in place costs a tenth.
-         * Only the cubin for the build device's own architecture: those for
-         * other architectures (clc-pack --nv-arch) are compressed like any
-         * binary, since they serve devices the pack was not built on. */
-        enc->ent_blobs[pos] = (blob){NULL, e->size, PK_CODEC_STORED, CLCPACK_NONE, 1, e->size, 0};
-        return CLCPACK_OK;
-    }
-    uint8_t *delta = malloc(e->size ? e->size : 1);
-    uint8_t *e_scratch = NULL, *b_scratch = NULL;
-    const uint8_t *e_bin = delta ? clcpk_entry_bytes(enc->w, e, &e_scratch) : NULL;
-    if (!e_bin) {
-        free(delta);
-        free(e_scratch);
-        return delta ? CLCPACK_E_IO : CLCPACK_E_NOMEM;
-    }
-
-    size_t best_rank = ranked_size(e_bin, e->size, &st);
-    size_t best_base = SIZE_MAX; /* SIZE_MAX: plain zlib */
-    size_t tried = 0, looked = 0;
-    /* The candidates: the nearest earlier entries of its group, then the
-     * cubins of the same variant for the other architectures, which sort
-     * just before this one (arch_sibling). */
+    size_t n = 0, tried = 0, looked = 0;
     size_t j = enc->group_prev[pos], back = pos;
     int siblings = 0;
     for (;;) {
@@ -269,96 +279,296 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
             if (!arch_sibling(e, &enc->w->entries[enc->ent_order[j]]))
                 break;
         }
-        if (st != CLCPACK_OK)
-            break;
-        size_t cand = j;
-        if (!siblings)
+        size_t c = j;
+        if (!siblings) {
             j = enc->group_prev[j];
-        const w_entry *b = &enc->w->entries[enc->ent_order[cand]];
-        if (!siblings)
             looked++;
-        if (!base_allowed(&enc->ent_blobs[cand], b->size, e->size))
+        }
+        if (!base_allowed(&enc->ent_blobs[c], enc->w->entries[enc->ent_order[c]].size, e->size))
             continue;
         tried += !siblings;
-        const uint8_t *b_bin = clcpk_entry_bytes(enc->w, b, &b_scratch);
-        if (!b_bin) {
-            st = CLCPACK_E_IO;
-            break;
-        }
-        memcpy(delta, e_bin, e->size);
-        clcpk_xor_delta(delta, e->size, b_bin, b->size);
-        size_t r = ranked_size(delta, e->size, &st);
-        /* Strictly smaller: ties keep plain zlib, then the nearer base. */
-        if (st == CLCPACK_OK && r < best_rank) {
-            best_rank = r;
-            best_base = cand;
-        }
+        cand[n++] = c;
     }
-    if (st != CLCPACK_OK) {
-        free(delta);
-        free(e_scratch);
-        free(b_scratch);
-        return st;
-    }
-
-    blob best = {0};
-    best.base = CLCPACK_NONE;
-    best.chain = 1;
-    best.chain_bytes = e->size;
-    best.codec = PK_CODEC_ZLIB;
-    const uint8_t *src = e_bin;
-    if (best_base != SIZE_MAX) {
-        const w_entry *b = &enc->w->entries[enc->ent_order[best_base]];
-        const uint8_t *b_bin = clcpk_entry_bytes(enc->w, b, &b_scratch);
-        if (!b_bin) {
-            free(delta);
-            free(e_scratch);
-            free(b_scratch);
-            return CLCPACK_E_IO;
-        }
-        memcpy(delta, e_bin, e->size);
-        clcpk_xor_delta(delta, e->size, b_bin, b->size);
-        src = delta;
-        best.codec = PK_CODEC_XOR_ZLIB;
-        best.base = (uint32_t)best_base;
-        best.chain = enc->ent_blobs[best_base].chain + 1;
-        best.chain_bytes = enc->ent_blobs[best_base].chain_bytes + e->size;
-    }
-    st = clcpk_deflate(src, e->size, &best.data, &best.n);
-    free(delta);
-    free(e_scratch);
-    free(b_scratch);
-    if (st != CLCPACK_OK)
-        return st;
-    if (best.n >= e->size) {
-        free(best.data);
-        best.data = NULL;
-        best.n = e->size;
-        best.codec = PK_CODEC_STORED;
-        best.base = CLCPACK_NONE;
-        best.chain = 1;
-    }
-    enc->ent_blobs[pos] = best;
-    return CLCPACK_OK;
+    return n;
 }
 
-static clcpack_status choose_source_blob(encoder *enc, size_t pos)
+/* e_bin (the bytes of entry e) XORed with the entry at sorted position
+ * base, in s->delta; NULL with *st set when that fails. */
+static const uint8_t *delta_of(const encoder *enc, scratch *s, const w_entry *e,
+                               const uint8_t *e_bin, size_t base, clcpack_status *st)
 {
-    const w_source *s = &enc->w->sources[enc->src_order[pos]];
-    blob b = {0};
-    b.base = CLCPACK_NONE;
-    b.chain = 1;
-    clcpack_status st = clcpk_deflate(s->text, s->size, &b.data, &b.n);
+    const w_entry *b = &enc->w->entries[enc->ent_order[base]];
+    if (!s->delta || s->delta_cap < e->size) {
+        uint8_t *d = realloc(s->delta, e->size ? e->size : 1);
+        if (!d) {
+            *st = CLCPACK_E_NOMEM;
+            return NULL;
+        }
+        s->delta = d;
+        s->delta_cap = e->size;
+    }
+    const uint8_t *b_bin = clcpk_entry_bytes(enc->w, b, &s->b);
+    if (!b_bin) {
+        *st = CLCPACK_E_IO;
+        return NULL;
+    }
+    memcpy(s->delta, e_bin, e->size);
+    clcpk_xor_delta(s->delta, e->size, b_bin, b->size);
+    return s->delta;
+}
+
+static void run_task(const encoder *enc, task *t, scratch *s)
+{
+    t->st = CLCPACK_OK;
+    if (t->kind == TASK_SOURCE) {
+        const w_source *src = &enc->w->sources[enc->src_order[t->pos]];
+        t->st = clcpk_deflate(src->text, src->size, &t->data, &t->n);
+        return;
+    }
+    const w_entry *e = &enc->w->entries[enc->ent_order[t->pos]];
+    const uint8_t *bin = t->bin;
+    if (t->kind == TASK_ENTRY && !(bin = clcpk_entry_bytes(enc->w, e, &s->e))) {
+        t->st = CLCPACK_E_IO;
+        return;
+    }
+    if (t->base != SIZE_MAX && !(bin = delta_of(enc, s, e, bin, t->base, &t->st)))
+        return;
+    if (t->kind == TASK_RANK)
+        t->rank = ranked_size(bin, e->size, &t->st);
+    else
+        t->st = clcpk_deflate(bin, e->size, &t->data, &t->n);
+}
+
+static void free_scratch(scratch *s)
+{
+    free(s->e);
+    free(s->b);
+    free(s->delta);
+}
+
+typedef struct task_queue {
+    task *head, *tail;
+} task_queue;
+
+typedef struct worker {
+    struct pool *pool;
+    pthread_t th;
+    scratch s;
+} worker;
+
+/* The encoding threads. They take ranking tasks before level-9 ones: the
+ * calling thread waits for an entry's ranks before it can choose the next
+ * entry, while a level-9 stream is awaited only when its turn to be written
+ * comes. */
+typedef struct pool {
+    const encoder *enc;
+    pthread_mutex_t mu;
+    pthread_cond_t work; /* a task queued, or stop */
+    pthread_cond_t done; /* a task done */
+    task_queue ranks, jobs;
+    int stop;
+    size_t n; /* threads running */
+    worker workers[CLCPACK_MAX_WRITE_THREADS];
+} pool;
+
+static task *queue_pop(task_queue *q)
+{
+    task *t = q->head;
+    if (t && !(q->head = t->next))
+        q->tail = NULL;
+    return t;
+}
+
+static void *worker_main(void *arg)
+{
+    worker *wk = arg;
+    pool *p = wk->pool;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        task *t = queue_pop(&p->ranks);
+        if (!t)
+            t = queue_pop(&p->jobs);
+        if (!t) {
+            if (p->stop)
+                break;
+            pthread_cond_wait(&p->work, &p->mu);
+            continue;
+        }
+        pthread_mutex_unlock(&p->mu);
+        run_task(p->enc, t, &wk->s);
+        pthread_mutex_lock(&p->mu);
+        t->done = 1;
+        pthread_cond_broadcast(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* Ends the threads, dropping the tasks not started (after a failure; on
+ * success none is left), and waits for those running. */
+static void pool_stop(encoder *enc)
+{
+    pool *p = enc->pool;
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->ranks.head = p->ranks.tail = p->jobs.head = p->jobs.tail = NULL;
+    p->stop = 1;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    for (size_t i = 0; i < p->n; i++) {
+        pthread_join(p->workers[i].th, NULL);
+        free_scratch(&p->workers[i].s);
+    }
+    pthread_cond_destroy(&p->work);
+    pthread_cond_destroy(&p->done);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+    enc->pool = NULL;
+}
+
+/* Starts up to n threads. Fewer (none: the calling thread does every task)
+ * when memory or the system's thread limit says so: the bytes are the same. */
+static void pool_start(encoder *enc, unsigned n)
+{
+    if (n < 2)
+        return;
+    pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return;
+    p->enc = enc;
+    if (pthread_mutex_init(&p->mu, NULL) != 0) {
+        free(p);
+        return;
+    }
+    if (pthread_cond_init(&p->work, NULL) != 0) {
+        pthread_mutex_destroy(&p->mu);
+        free(p);
+        return;
+    }
+    if (pthread_cond_init(&p->done, NULL) != 0) {
+        pthread_cond_destroy(&p->work);
+        pthread_mutex_destroy(&p->mu);
+        free(p);
+        return;
+    }
+    enc->pool = p;
+    /* The caller's signals stay with the caller's thread. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    for (; p->n < n && p->n < CLCPACK_MAX_WRITE_THREADS; p->n++) {
+        p->workers[p->n].pool = p;
+        if (pthread_create(&p->workers[p->n].th, NULL, worker_main, &p->workers[p->n]) != 0)
+            break;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (p->n == 0)
+        pool_stop(enc);
+}
+
+static void submit(encoder *enc, task *t)
+{
+    t->done = 0;
+    t->data = NULL;
+    t->n = 0;
+    t->next = NULL;
+    pool *p = enc->pool;
+    if (!p) {
+        run_task(enc, t, &enc->scr);
+        t->done = 1;
+        return;
+    }
+    pthread_mutex_lock(&p->mu);
+    task_queue *q = t->kind == TASK_RANK ? &p->ranks : &p->jobs;
+    if (q->tail)
+        q->tail->next = t;
+    else
+        q->head = t;
+    q->tail = t;
+    pthread_cond_signal(&p->work);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void await_task(encoder *enc, task *t)
+{
+    pool *p = enc->pool;
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    while (!t->done)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static int task_done(encoder *enc, task *t)
+{
+    pool *p = enc->pool;
+    if (!p)
+        return t->done;
+    pthread_mutex_lock(&p->mu);
+    int d = t->done;
+    pthread_mutex_unlock(&p->mu);
+    return d;
+}
+
+static task *slot(const encoder *enc, size_t pos) { return &enc->slots[pos % enc->n_slots]; }
+
+/* Picks the entry's codec and base: plain zlib, or the XOR delta against one
+ * of its candidates (list_candidates), and submits its level-9 compression.
+ * Candidates are ranked at a fast zlib level (level 9 for all of them cost
+ * most of a pack's write time), each in a task of its own; the winner is
+ * the smallest, ties going to plain zlib, then to the nearer base. */
+static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
+{
+    const w_entry *e = &enc->w->entries[enc->ent_order[pos]];
+    const clcpack_device_info *dev = &enc->w->devices[e->device];
+    task *job = slot(enc, pos);
+    *job = (task){.kind = TASK_NONE, .pos = pos, .done = 1};
+    if (e->kind == CLCPACK_KIND_CUBIN && !(enc->w->flags & CLCPACK_WRITE_COMPRESS_CUBINS) &&
+        e->arch == dev->nv_cc_major * 10 + dev->nv_cc_minor) {
+        /* A cubin loads in tens of microseconds: inflating it would cost
+         * more than the driver call, checking it in place costs a tenth.
+         * Only the cubin for the build device's own architecture: those for
+         * other architectures (clc-pack --nv-arch) are compressed like any
+         * binary, since they serve devices the pack was not built on. */
+        enc->ent_blobs[pos] = (blob){NULL, e->size, PK_CODEC_STORED, CLCPACK_NONE, 1, e->size, 0};
+        return CLCPACK_OK;
+    }
+    const uint8_t *e_bin = clcpk_entry_bytes(enc->w, e, &enc->own);
+    if (!e_bin)
+        return CLCPACK_E_IO;
+    size_t cand[DELTA_CANDIDATES + DELTA_SIBLINGS];
+    size_t nc = list_candidates(enc, pos, cand);
+    task *r = enc->ranks;
+    for (size_t k = 0; k <= nc; k++) {
+        r[k] = (task){.kind = TASK_RANK, .pos = pos, .base = k ? cand[k - 1] : SIZE_MAX, .bin = e_bin};
+        submit(enc, &r[k]);
+    }
+    clcpack_status st = CLCPACK_OK;
+    size_t best = 0;
+    for (size_t k = 0; k <= nc; k++) {
+        await_task(enc, &r[k]);
+        if (st == CLCPACK_OK)
+            st = r[k].st;
+        /* Strictly smaller: ties keep plain zlib, then the nearer base. */
+        if (r[k].rank < r[best].rank)
+            best = k;
+    }
     if (st != CLCPACK_OK)
         return st;
-    b.codec = PK_CODEC_ZLIB;
-    if (b.n >= s->size) {
-        free(b.data);
-        b.data = NULL;
-        b.n = s->size;
-        b.codec = PK_CODEC_STORED;
+
+    blob bl = {NULL, 0, PK_CODEC_ZLIB, CLCPACK_NONE, 1, e->size, 0};
+    size_t base = best ? cand[best - 1] : SIZE_MAX;
+    if (best) {
+        bl.codec = PK_CODEC_XOR_ZLIB;
+        bl.base = (uint32_t)base;
+        bl.chain = enc->ent_blobs[base].chain + 1;
+        bl.chain_bytes = enc->ent_blobs[base].chain_bytes + e->size;
     }
-    enc->src_blobs[pos] = b;
+    enc->ent_blobs[pos] = bl;
+    *job = (task){.kind = TASK_ENTRY, .pos = pos, .base = base};
+    submit(enc, job);
     return CLCPACK_OK;
 }
 
@@ -560,42 +770,117 @@ static void sink_zeros(sink *k, size_t n)
     sink_put(k, zeros, n);
 }
 
-/* Chooses every blob and puts it in the sink as soon as it is chosen, then
+/* Takes the level-9 stream of entry h, all entries before it done. A
+ * stream not smaller than the raw bytes gives way to them: stored, no base,
+ * chain 1 (the chain bytes are kept). The entries chosen since h (up to
+ * *next) were chosen while h's stream was being made, reading h's chain as
+ * if it kept its base; when it loses it, they are chosen again
+ * (*next = h + 1), so every choice is the one made one entry at a time and
+ * the bytes do not depend on the number of threads. */
+static clcpack_status finish_entry(encoder *enc, size_t h, size_t *next)
+{
+    task *job = slot(enc, h);
+    await_task(enc, job);
+    if (job->st != CLCPACK_OK)
+        return job->st;
+    if (job->kind != TASK_ENTRY)
+        return CLCPACK_OK;
+    blob *bl = &enc->ent_blobs[h];
+    bl->data = job->data;
+    bl->n = job->n;
+    job->data = NULL;
+    size_t size = enc->w->entries[enc->ent_order[h]].size;
+    if (bl->n < size)
+        return CLCPACK_OK;
+    int had_base = bl->base != CLCPACK_NONE;
+    free(bl->data);
+    bl->data = NULL;
+    bl->n = size;
+    bl->codec = PK_CODEC_STORED;
+    bl->base = CLCPACK_NONE;
+    bl->chain = 1;
+    if (had_base) {
+        for (size_t q = h + 1; q < *next; q++) {
+            task *t = slot(enc, q);
+            await_task(enc, t);
+            free(t->data);
+            t->data = NULL;
+        }
+        *next = h + 1;
+    }
+    return CLCPACK_OK;
+}
+
+/* Puts entry i's blob in the sink. */
+static clcpack_status put_entry_blob(encoder *enc, sink *k, size_t i)
+{
+    blob *bl = &enc->ent_blobs[i];
+    /* Stored entries go to the driver straight from the pack's memory:
+     * align them as malloc would (docs/FORMAT.md, "Ordering"). */
+    if (bl->codec == PK_CODEC_STORED && k->n % PK_STORED_ALIGN)
+        sink_zeros(k, PK_STORED_ALIGN - k->n % PK_STORED_ALIGN);
+    bl->offset = k->n;
+    const uint8_t *bytes =
+        bl->data ? bl->data : clcpk_entry_bytes(enc->w, &enc->w->entries[enc->ent_order[i]], &enc->own);
+    if (!bytes)
+        return CLCPACK_E_IO;
+    sink_put(k, bytes, bl->n);
+    free(bl->data);
+    bl->data = NULL;
+    return k->st;
+}
+
+/* Takes source i's level-9 stream (stored when that is not smaller) and
+ * puts it in the sink. */
+static clcpack_status put_source_blob(encoder *enc, sink *k, size_t i)
+{
+    const w_source *s = &enc->w->sources[enc->src_order[i]];
+    task *job = slot(enc, i);
+    await_task(enc, job);
+    if (job->st != CLCPACK_OK)
+        return job->st;
+    blob b = {job->data, job->n, PK_CODEC_ZLIB, CLCPACK_NONE, 1, 0, k->n};
+    job->data = NULL;
+    if (b.n >= s->size) {
+        free(b.data);
+        b.data = NULL;
+        b.n = s->size;
+        b.codec = PK_CODEC_STORED;
+    }
+    sink_put(k, b.data ? b.data : s->text, b.n);
+    free(b.data);
+    b.data = NULL;
+    enc->src_blobs[i] = b;
+    return k->st;
+}
+
+/* Chooses every blob and puts it in the sink as soon as it is made, then
  * the index and finally the header (whose checksum covers the index). */
 static clcpack_status serialize(encoder *enc, sink *k)
 {
     const clcpack_writer *w = enc->w;
     clcpack_status st = CLCPACK_OK;
     sink_zeros(k, PK_HEADER_SIZE);
-    for (size_t i = 0; k->st == CLCPACK_OK && i < w->n_sources; i++) {
-        if ((st = choose_source_blob(enc, i)) != CLCPACK_OK)
-            return st;
-        blob *bl = &enc->src_blobs[i];
-        bl->offset = k->n;
-        sink_put(k, bl->data ? bl->data : w->sources[enc->src_order[i]].text, bl->n);
-        free(bl->data);
-        bl->data = NULL;
-    }
-    for (size_t i = 0; k->st == CLCPACK_OK && i < w->n_entries; i++) {
-        if ((st = choose_entry_blob(enc, i)) != CLCPACK_OK)
-            return st;
-        blob *bl = &enc->ent_blobs[i];
-        /* Stored entries go to the driver straight from the pack's memory:
-         * align them as malloc would (docs/FORMAT.md, "Ordering"). */
-        if (bl->codec == PK_CODEC_STORED && k->n % PK_STORED_ALIGN)
-            sink_zeros(k, PK_STORED_ALIGN - k->n % PK_STORED_ALIGN);
-        bl->offset = k->n;
-        uint8_t *scratch = NULL;
-        const uint8_t *bytes =
-            bl->data ? bl->data : clcpk_entry_bytes(w, &w->entries[enc->ent_order[i]], &scratch);
-        if (!bytes) {
-            free(scratch);
-            return CLCPACK_E_IO;
+    /* Up to n_slots level-9 streams are made ahead of the one written. */
+    for (size_t pos = 0, head = 0; k->st == CLCPACK_OK && head < w->n_sources; head++) {
+        for (; pos < w->n_sources && pos - head < enc->n_slots; pos++) {
+            *slot(enc, pos) = (task){.kind = TASK_SOURCE, .pos = pos};
+            submit(enc, slot(enc, pos));
         }
-        sink_put(k, bytes, bl->n);
-        free(scratch);
-        free(bl->data);
-        bl->data = NULL;
+        if ((st = put_source_blob(enc, k, head)) != CLCPACK_OK)
+            return st;
+    }
+    /* Entries are chosen in order, each while the level-9 streams of those
+     * before it are still being made (finish_entry says why that gives the
+     * same choices); a finished one is written before the next is chosen. */
+    for (size_t pos = 0, head = 0; k->st == CLCPACK_OK && head < w->n_entries; head++) {
+        while (pos < w->n_entries && pos - head < enc->n_slots &&
+               (pos == head || !task_done(enc, slot(enc, head))))
+            if ((st = choose_entry_blob(enc, pos++)) != CLCPACK_OK)
+                return st;
+        if ((st = finish_entry(enc, head, &pos)) != CLCPACK_OK ||
+            (st = put_entry_blob(enc, k, head)) != CLCPACK_OK)
+            return st;
     }
     if (k->st != CLCPACK_OK)
         return k->st;
@@ -656,6 +941,13 @@ static clcpack_status serialize(encoder *enc, sink *k)
 
 static void free_encoder(encoder *enc)
 {
+    pool_stop(enc);
+    if (enc->slots)
+        for (size_t i = 0; i < enc->n_slots; i++)
+            free(enc->slots[i].data);
+    free(enc->slots);
+    free_scratch(&enc->scr);
+    free(enc->own);
     if (enc->src_blobs)
         for (size_t i = 0; i < enc->w->n_sources; i++)
             free(enc->src_blobs[i].data);
@@ -694,8 +986,14 @@ static clcpack_status encode(const clcpack_writer *w, sink *k, clcpack_error *er
         st = order_all(&enc);
     if (st == CLCPACK_OK)
         st = link_groups(&enc);
-    if (st == CLCPACK_OK)
-        st = serialize(&enc, k);
+    if (st == CLCPACK_OK) {
+        pool_start(&enc, w->threads);
+        /* Twice as many level-9 streams in flight as threads keep them busy
+         * while entries are chosen, holding a few entries' bytes each. */
+        enc.n_slots = enc.pool ? 2 * enc.pool->n : 1;
+        enc.slots = calloc(enc.n_slots, sizeof *enc.slots);
+        st = enc.slots ? serialize(&enc, k) : CLCPACK_E_NOMEM;
+    }
     free_encoder(&enc);
     if (st != CLCPACK_OK && k->st == CLCPACK_OK)
         clcpk_fail(err, st, "encoding a pack of %zu entries: %s", w->n_entries,

@@ -155,6 +155,14 @@ clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out, clcpack_
     return CLCPACK_OK;
 }
 
+clcpack_status clcpack_writer_set_threads(clcpack_writer *w, unsigned n)
+{
+    if (!w)
+        return CLCPACK_E_INVALID_ARG;
+    w->threads = n > CLCPACK_MAX_WRITE_THREADS ? CLCPACK_MAX_WRITE_THREADS : n;
+    return CLCPACK_OK;
+}
+
 const uint8_t *clcpk_entry_bytes(const clcpack_writer *w, const w_entry *e, uint8_t **scratch)
 {
     if (e->bin)

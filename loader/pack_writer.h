@@ -60,10 +60,12 @@ struct clcpack_writer {
     size_t ent_mask, src_mask; /* slots - 1; 0 before the first add */
     int spool_fd;        /* CLCPACK_WRITE_SPOOL: the unlinked binaries file, else -1 */
     uint64_t spool_size;
+    unsigned threads;    /* encoding threads (clcpack_writer_set_threads); 0 or 1: the caller's */
 };
 
 /* Entry e's binary: e->bin, or read from the spool into *scratch (grown
- * to fit, the caller frees it). NULL when the spool cannot be read. */
+ * to fit, the caller frees it). NULL when the spool cannot be read.
+ * Thread-safe for distinct scratch pointers (pread). */
 const uint8_t *clcpk_entry_bytes(const clcpack_writer *w, const w_entry *e, uint8_t **scratch);
 
 /* Orders and encodes everything added so far into a malloc'd pack. */

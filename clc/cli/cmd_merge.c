@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_files.h"
 #include "cli_report.h"
@@ -428,6 +429,11 @@ static int write_merged(merge_input *in, size_t n_in, const merge_pick *picks, s
         cli_error("merge: %s", e.message);
         return -1;
     }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    clcpack_writer_set_threads(w, x->threads         ? x->threads
+                                  : cpus > CLCPACK_MAX_WRITE_THREADS ? CLCPACK_MAX_WRITE_THREADS
+                                  : cpus > 0                         ? (unsigned)cpus
+                                                                     : 1);
     int rc = -1;
     for (size_t i = 0; i < n_in; i++)
         for (size_t d = 0; d < in[i].n_devices; d++)

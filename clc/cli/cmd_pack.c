@@ -865,6 +865,7 @@ int cmd_pack(int argc, char **argv)
         goto out;
     }
     double t_write = progress_now();
+    clcpack_writer_set_threads(run.w, (unsigned)a.jobs);
     if (clcpack_writer_write_file(run.w, output, &e) != CLCPACK_OK) {
         cli_error("%s", e.message);
         print_summary(&run, output, wall, 0);

@@ -322,6 +322,7 @@ int cmd_retarget(int argc, char **argv)
     m.inputs = inputs;
     m.n_inputs = 1;
     m.hook = &hook;
+    m.threads = (unsigned)x.jobs;
     merge_stats st;
     status = merge_packs(&m, &st);
     if (status != EXIT_OK_STATUS)

@@ -32,6 +32,7 @@ typedef struct merge_args {
     const char **inputs;
     size_t n_inputs;
     const merge_hook *hook;     /* NULL: entries copied as they are */
+    unsigned threads;           /* encoding threads; 0: the online CPUs */
 } merge_args;
 
 typedef struct merge_stats {
