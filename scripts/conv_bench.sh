@@ -108,8 +108,11 @@ if [ "$type" = GPU ]; then
             >"$out/peer.md"; then
             peer_csv=$out/peer.csv
         else
-            say "npp_filter failed (see $out/peer.md)"
+            # A width whose NPP result failed its check has no row in
+            # peer.csv; the others are still the peer.
+            say "npp_filter failed at some width (see $out/peer.md)"
             failed=1
+            [ -s "$out/peer.csv" ] && peer_csv=$out/peer.csv
         fi
     else
         say "no nvcc or no NPP here: no NPP column (see $out/npp_build.log)"

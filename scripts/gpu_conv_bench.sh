@@ -63,11 +63,14 @@ t0=$(date +%s)
 sh scripts/conv_bench.sh build || rc=$?
 echo "conv_bench wall time $(( $(date +%s) - t0 )) s"
 
+step "the picks against NPP, with the goals (docs/BENCH.md)"
+python3 scripts/conv_goal_table.py "$results" > "$results/conv_vs_npp.md" && cat "$results/conv_vs_npp.md"
+
 step "copy the tables to docs/bench"
 slug=$(build/bench/devinfo --device gpu | sed -n 's/^slug=//p')
 docs=docs/bench/${slug:-gpu}
 mkdir -p "$docs"
-for f in conv_best.md conv_best.csv peer.md peer.csv conv_tune_report.md conv_tuned_list.txt; do
+for f in conv_best.md conv_best.csv peer.md peer.csv conv_vs_npp.md conv_tune_report.md conv_tuned_list.txt; do
     [ -f "$results/$f" ] && cp "$results/$f" "$docs/$f"
 done
 echo "tables in $results and $docs (status $rc)"
