@@ -20,23 +20,11 @@ for (int oy = 0; oy < OUT_Y; oy++) {
 }
 const __local CB_T *base = CB_TILE + ly * OUT_Y * CB_TILE_PITCH + lx * OUT_X;
 
-#if ROW_UNROLL != 0 && ROW_UNROLL != 1 && ROW_UNROLL != 2 && ROW_UNROLL != 4
-#error "ROW_UNROLL must be 0, 1, 2 or 4"
-#endif
-
 #if LOOP_ORDER == 0
 /* Input rows outer: input row iy is read from the tile once and added to
  * every output row oy it contributes to, as filter row iy - oy. The row
  * loop is unrolled ROW_UNROLL times (0: fully). */
-#if ROW_UNROLL == 0
-#pragma unroll
-#elif ROW_UNROLL == 1
-#pragma unroll 1
-#elif ROW_UNROLL == 2
-#pragma unroll 2
-#else
-#pragma unroll 4
-#endif
+#include "conv_block_row_unroll.h"
 for (int iy = 0; iy < CB_IN_ROWS; iy++) {
     const __local CB_T *row = base + iy * CB_TILE_PITCH;
     CB_T seg[CB_SEG_PAD];
@@ -58,15 +46,7 @@ for (int iy = 0; iy < CB_IN_ROWS; iy++) {
 #else
 /* Filter rows outer: filter row r is read into registers once and used for
  * every output row oy, reading input row oy + r from the tile for each. */
-#if ROW_UNROLL == 0
-#pragma unroll
-#elif ROW_UNROLL == 1
-#pragma unroll 1
-#elif ROW_UNROLL == 2
-#pragma unroll 2
-#else
-#pragma unroll 4
-#endif
+#include "conv_block_row_unroll.h"
 for (int r = 0; r < FILTER_WIDTH; r++) {
     CB_T fr[FILTER_WIDTH];
 #pragma unroll

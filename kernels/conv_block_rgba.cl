@@ -17,6 +17,12 @@
  * from its plane with the grey kernel's code, as in pass 1 but with no
  * barrier and no global read between channels. The four planes take the
  * bytes of the float4 tile, so the blocks are those of pass 0's size.
+ * CHANNEL_PASS 3: the planes of pass 2, but each step of the row loop
+ * goes through the four channels in turn (conv_block_channel.h) into
+ * float4 accumulators: every output pixel is written once, as a 16-byte
+ * float4, where passes 1 and 2 write each channel's float on its own. The
+ * row segment stays one channel wide, so the registers are the
+ * accumulators (4 x OUT_X x OUT_Y) and one channel's segment.
  */
 #if CHANNEL_PASS
 #define CB_T float
@@ -33,27 +39,48 @@ void conv_block_rgba(const __global float4 *input, __constant float4 *filter,
                      const int height)
 {
     CB_DECLARE_IDS;
-#if CHANNEL_PASS == 2
-#define CB_PLANE (CB_TILE_H * CB_TILE_PITCH)
-    /* 16-byte aligned, and each plane a multiple of 4 floats long, so every
-     * plane starts on a 16-byte boundary for the segments' float4 reads. */
-    __local float planes[4 * CB_PLANE] __attribute__((aligned(16)));
-    {
-        const int lastCol = width + FILTER_WIDTH - 2;
-        const int lastRow = height + FILTER_WIDTH - 2;
-        for (int ty = ly; ty < CB_TILE_H; ty += WG_Y) {
-            const int row0 = min(y0 + ty, lastRow) * inWidth;
-            for (int tx = lx; tx < CB_TILE_W; tx += WG_X) {
-                const float4 p = input[row0 + min(x0 + tx, lastCol)];
-                const int at = ty * CB_TILE_PITCH + tx;
-                planes[at] = p.x;
-                planes[CB_PLANE + at] = p.y;
-                planes[2 * CB_PLANE + at] = p.z;
-                planes[3 * CB_PLANE + at] = p.w;
-            }
-        }
+#if CHANNEL_PASS == 3
+#include "conv_block_planes.h"
+    float4 acc[OUT_Y][OUT_X];
+#pragma unroll
+    for (int oy = 0; oy < OUT_Y; oy++) {
+#pragma unroll
+        for (int ox = 0; ox < OUT_X; ox++)
+            acc[oy][ox] = (float4)0.0f;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    const int off = ly * OUT_Y * CB_TILE_PITCH + lx * OUT_X;
+#if LOOP_ORDER == 0
+#include "conv_block_row_unroll.h"
+    for (int iy = 0; iy < CB_IN_ROWS; iy++) {
+#else
+#include "conv_block_row_unroll.h"
+    for (int r = 0; r < FILTER_WIDTH; r++) {
+#endif
+#define CB_CH 0
+#define CB_COMP x
+#include "conv_block_channel.h"
+#define CB_CH 1
+#define CB_COMP y
+#include "conv_block_channel.h"
+#define CB_CH 2
+#define CB_COMP z
+#include "conv_block_channel.h"
+#define CB_CH 3
+#define CB_COMP w
+#include "conv_block_channel.h"
+    }
+    /* Whole pixels out; the parts of the block past the image are not written. */
+    const int xs = x0 + lx * OUT_X;
+    const int ys = y0 + ly * OUT_Y;
+#pragma unroll
+    for (int oy = 0; oy < OUT_Y; oy++) {
+#pragma unroll
+        for (int ox = 0; ox < OUT_X; ox++)
+            if (xs + ox < width && ys + oy < height)
+                output[(ys + oy) * width + xs + ox] = acc[oy][ox];
+    }
+#elif CHANNEL_PASS == 2
+#include "conv_block_planes.h"
 #define CB_TILE (planes + ch * CB_PLANE)
 #define CB_FILTER(i) ((__constant float *)filter)[4 * (i) + ch]
 #define CB_STORE(i, v) ((__global float *)output)[4 * (i) + ch] = (v)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The register-blocked convolutions in every way of reading the tile, on
 # this machine's default device: conv_block_rgba with float4 tiles
-# (CHANNEL_PASS 0), one channel at a time (1) and four planar tiles (2),
+# (CHANNEL_PASS 0), one channel at a time (1), four planar tiles (2) and
+# planar tiles into float4 outputs (3),
 # each with both loop orders, and conv_block_grey with both, at an odd
 # width and a wider one, checked against the CPU reference when built
 # (with partial groups each way) and again loaded from the pack with
@@ -9,12 +10,12 @@
 . "$(dirname "$0")/lib/cli_lib.sh"
 cd "$TMP" || exit 1
 
-run "$CLC" --kernels "$KERNELS" --kernel conv_block_rgba --widths 3,9 -D CHANNEL_PASS=0,1,2 \
+run "$CLC" --kernels "$KERNELS" --kernel conv_block_rgba --widths 3,9 -D CHANNEL_PASS=0,1,2,3 \
     -D LOOP_ORDER=0,1 -D OUT_X=2 -D OUT_Y=2 --wg 8x8 -j 2 -o rgba.clcpack
-expect_rc 0 "conv_block_rgba: three channel modes x two loop orders x two widths"
-expect_out "12 built, 0 failed" "all twelve RGBA variants built and checked"
+expect_rc 0 "conv_block_rgba: four channel modes x two loop orders x two widths"
+expect_out "16 built, 0 failed" "all sixteen RGBA variants built and checked"
 
-run "$CLC" --kernels "$KERNELS" --kernel conv_block_rgba --widths 5 -D CHANNEL_PASS=2 \
+run "$CLC" --kernels "$KERNELS" --kernel conv_block_rgba --widths 5 -D CHANNEL_PASS=2,3 \
     -D OUT_X=4 -D OUT_Y=2,4 --wg 16x8 -j 2 -o planes.clcpack
 expect_rc 0 "planar tiles with float4 segment reads, the 16x8 work-group"
 
