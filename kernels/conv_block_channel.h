@@ -20,6 +20,26 @@
     for (int oy = 0; oy < OUT_Y; oy++) {
         const int r = iy - oy;
         if (r >= 0 && r < FILTER_WIDTH) {
+#if FILTER_LOCAL
+            /* Four terms per read: every work-item reads the same address,
+             * which local memory serves as one broadcast. */
+            const __local float4 *frow =
+                (const __local float4 *)(fplanes + (CB_CH * FILTER_WIDTH + r) * CB_FWP);
+#pragma unroll
+            for (int k = 0; k < CB_FWP / 4; k++) {
+                const float4 f4 = frow[k];
+                const float fk[4] = {f4.x, f4.y, f4.z, f4.w};
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    if (4 * k + j < FILTER_WIDTH) {
+#pragma unroll
+                        for (int ox = 0; ox < OUT_X; ox++)
+                            acc[oy][ox].CB_COMP =
+                                mad(fk[j], seg[ox + 4 * k + j], acc[oy][ox].CB_COMP);
+                    }
+                }
+            }
+#else
 #pragma unroll
             for (int c = 0; c < FILTER_WIDTH; c++) {
                 const float fv = filter[r * FILTER_WIDTH + c].CB_COMP;
@@ -27,6 +47,7 @@
                 for (int ox = 0; ox < OUT_X; ox++)
                     acc[oy][ox].CB_COMP = mad(fv, seg[ox + c], acc[oy][ox].CB_COMP);
             }
+#endif
         }
     }
 }

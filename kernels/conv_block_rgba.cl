@@ -23,7 +23,18 @@
  * float4, where passes 1 and 2 write each channel's float on its own. The
  * row segment stays one channel wide, so the registers are the
  * accumulators (4 x OUT_X x OUT_Y) and one channel's segment.
+ * FILTER_LOCAL 1 (an optional axis; CHANNEL_PASS 3 with LOOP_ORDER 0):
+ * the filter terms come from a copy in __local memory, four at a time,
+ * instead of one __constant read per term.
  */
+#ifndef FILTER_LOCAL
+#define FILTER_LOCAL 0
+#endif
+#if FILTER_LOCAL && !(CHANNEL_PASS == 3 && LOOP_ORDER == 0)
+#error "FILTER_LOCAL=1 needs CHANNEL_PASS=3 and LOOP_ORDER=0"
+#endif
+/* A filter row of the local copy, padded to whole float4s. */
+#define CB_FWP ((FILTER_WIDTH + 3) / 4 * 4)
 #if CHANNEL_PASS
 #define CB_T float
 #define CB_VEC 4
@@ -40,6 +51,21 @@ void conv_block_rgba(const __global float4 *input, __constant float4 *filter,
 {
     CB_DECLARE_IDS;
 #if CHANNEL_PASS == 3
+#if FILTER_LOCAL
+    /* The filter in __local memory, one plane per channel, each row padded
+     * to whole float4s (conv_block_channel.h reads four terms of a row with
+     * one broadcast read); filled before the barrier that ends the planes'
+     * fill. */
+    __local float fplanes[4 * FILTER_WIDTH * CB_FWP] __attribute__((aligned(16)));
+    for (int i = ly * WG_X + lx; i < FILTER_WIDTH * FILTER_WIDTH; i += WG_X * WG_Y) {
+        const float4 f = filter[i];
+        const int at = i / FILTER_WIDTH * CB_FWP + i % FILTER_WIDTH;
+        fplanes[at] = f.x;
+        fplanes[FILTER_WIDTH * CB_FWP + at] = f.y;
+        fplanes[2 * FILTER_WIDTH * CB_FWP + at] = f.z;
+        fplanes[3 * FILTER_WIDTH * CB_FWP + at] = f.w;
+    }
+#endif
 #include "conv_block_planes.h"
     float4 acc[OUT_Y][OUT_X];
 #pragma unroll
