@@ -2,8 +2,8 @@
 # The register-blocked convolutions in every way of reading the tile, on
 # this machine's default device: conv_block_rgba with float4 tiles
 # (CHANNEL_PASS 0), one channel at a time (1), four planar tiles (2) and
-# planar tiles into float4 outputs (3),
-# each with both loop orders, and conv_block_grey with both, at an odd
+# planar tiles into float4 outputs (3), each with both loop orders, and
+# the filter in local memory (FILTER_LOCAL), and conv_block_grey with both, at an odd
 # width and a wider one, checked against the CPU reference when built
 # (with partial groups each way) and again loaded from the pack with
 # verify --load --check.
@@ -23,7 +23,16 @@ run "$CLC" --kernels "$KERNELS" --kernel conv_block_grey --widths 3,9 -D LOOP_OR
     -D OUT_X=4 -D OUT_Y=2 --wg 8x8 -j 2 -o grey.clcpack
 expect_rc 0 "conv_block_grey: both loop orders at two widths"
 
-for p in rgba planes grey; do
+run "$CLC" --kernels "$KERNELS" --kernel conv_block_rgba --widths 3,9 -D CHANNEL_PASS=3 \
+    -D LOOP_ORDER=0 -D FILTER_LOCAL=1 -D OUT_X=4 -D OUT_Y=2 --wg 16x8 -j 2 -o flocal.clcpack
+expect_rc 0 "the filter in local memory (FILTER_LOCAL=1)"
+
+run "$CLC" --kernels "$KERNELS" --kernel conv_block_rgba --widths 3 -D CHANNEL_PASS=2 \
+    -D FILTER_LOCAL=1 -o bad.clcpack
+expect_rc 1 "FILTER_LOCAL=1 with another channel mode does not build"
+expect_err "FILTER_LOCAL=1 needs CHANNEL_PASS=3 and LOOP_ORDER=0" "the build log says why"
+
+for p in rgba planes flocal grey; do
     run "$CLC" verify --kernels "$KERNELS" --load --check $p.clcpack
     expect_rc 0 "$p: every entry loads from the pack and matches the reference"
     expect_out "checks failed 0" "$p: no check failed"
