@@ -2,10 +2,10 @@
  * pack_encode.c — turning a writer's contents into pack bytes: the
  * deterministic order of devices, entries and sources, the choice of codec
  * and delta base for each blob, and the header and index of
- * docs/FORMAT.md.
+ * docs/FORMAT.md. With clcpack_writer_set_threads, the ranking and
+ * compression tasks run on a task pool (task_pool.h); the choices stay
+ * those of one thread, so the bytes do not depend on the thread count.
  */
-#include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +14,7 @@
 #include "errors.h"
 #include "pack_format.h"
 #include "pack_writer.h"
+#include "task_pool.h"
 
 /* How many earlier entries of its group a binary is tried against, among
  * how many of the nearest (those that would make too long a chain are
@@ -118,6 +119,7 @@ typedef struct blob {
 typedef enum { TASK_RANK, TASK_ENTRY, TASK_SOURCE, TASK_NONE } task_kind;
 
 typedef struct task {
+    tp_task tp;         /* first: the pool's part (task_pool.h) */
     task_kind kind;
     size_t pos;         /* sorted position of the entry or source */
     size_t base;        /* sorted position of the delta base, or SIZE_MAX */
@@ -126,8 +128,6 @@ typedef struct task {
     uint8_t *data;      /* TASK_ENTRY, TASK_SOURCE: the level-9 stream (malloc'd) */
     size_t n;
     clcpack_status st;
-    int done;
-    struct task *next;  /* in its queue */
 } task;
 
 /* One thread's buffers, grown as needed: an entry's bytes read from the
@@ -136,8 +136,6 @@ typedef struct scratch {
     uint8_t *e, *b, *delta;
     size_t delta_cap;
 } scratch;
-
-struct pool;
 
 typedef struct encoder {
     const clcpack_writer *w;
@@ -149,7 +147,7 @@ typedef struct encoder {
     blob *src_blobs;    /* by sorted position */
     blob *ent_blobs;
     size_t *group_prev; /* sorted position -> previous member of its group, or SIZE_MAX */
-    struct pool *pool;  /* the encoding threads; NULL: tasks run as submitted */
+    tp_pool *pool;      /* the encoding threads; NULL: tasks run as submitted */
     scratch scr;        /* the calling thread's, for tasks run as submitted */
     uint8_t *own;       /* the calling thread's copy of a spooled entry */
     task *slots;        /* level-9 tasks in flight, by position modulo n_slots */
@@ -346,170 +344,41 @@ static void free_scratch(scratch *s)
     free(s->delta);
 }
 
-typedef struct task_queue {
-    task *head, *tail;
-} task_queue;
-
-typedef struct worker {
-    struct pool *pool;
-    pthread_t th;
-    scratch s;
-} worker;
-
-/* The encoding threads. They take ranking tasks before level-9 ones: the
- * calling thread waits for an entry's ranks before it can choose the next
- * entry, while a level-9 stream is awaited only when its turn to be written
- * comes. */
-typedef struct pool {
-    const encoder *enc;
-    pthread_mutex_t mu;
-    pthread_cond_t work; /* a task queued, or stop */
-    pthread_cond_t done; /* a task done */
-    task_queue ranks, jobs;
-    int stop;
-    size_t n; /* threads running */
-    worker workers[CLCPACK_MAX_WRITE_THREADS];
-} pool;
-
-static task *queue_pop(task_queue *q)
+/* The pool's view of run_task and free_scratch. */
+static void run_pooled(void *ctx, tp_task *t, void *state)
 {
-    task *t = q->head;
-    if (t && !(q->head = t->next))
-        q->tail = NULL;
-    return t;
+    run_task(ctx, (task *)t, state);
 }
 
-static void *worker_main(void *arg)
+static void free_pooled(void *state)
 {
-    worker *wk = arg;
-    pool *p = wk->pool;
-    pthread_mutex_lock(&p->mu);
-    for (;;) {
-        task *t = queue_pop(&p->ranks);
-        if (!t)
-            t = queue_pop(&p->jobs);
-        if (!t) {
-            if (p->stop)
-                break;
-            pthread_cond_wait(&p->work, &p->mu);
-            continue;
-        }
-        pthread_mutex_unlock(&p->mu);
-        run_task(p->enc, t, &wk->s);
-        pthread_mutex_lock(&p->mu);
-        t->done = 1;
-        pthread_cond_broadcast(&p->done);
-    }
-    pthread_mutex_unlock(&p->mu);
-    return NULL;
+    free_scratch(state);
 }
 
-/* Ends the threads, dropping the tasks not started (after a failure; on
- * success none is left), and waits for those running. */
-static void pool_stop(encoder *enc)
-{
-    pool *p = enc->pool;
-    if (!p)
-        return;
-    pthread_mutex_lock(&p->mu);
-    p->ranks.head = p->ranks.tail = p->jobs.head = p->jobs.tail = NULL;
-    p->stop = 1;
-    pthread_cond_broadcast(&p->work);
-    pthread_mutex_unlock(&p->mu);
-    for (size_t i = 0; i < p->n; i++) {
-        pthread_join(p->workers[i].th, NULL);
-        free_scratch(&p->workers[i].s);
-    }
-    pthread_cond_destroy(&p->work);
-    pthread_cond_destroy(&p->done);
-    pthread_mutex_destroy(&p->mu);
-    free(p);
-    enc->pool = NULL;
-}
-
-/* Starts up to n threads. Fewer (none: the calling thread does every task)
- * when memory or the system's thread limit says so: the bytes are the same. */
-static void pool_start(encoder *enc, unsigned n)
-{
-    if (n < 2)
-        return;
-    pool *p = calloc(1, sizeof *p);
-    if (!p)
-        return;
-    p->enc = enc;
-    if (pthread_mutex_init(&p->mu, NULL) != 0) {
-        free(p);
-        return;
-    }
-    if (pthread_cond_init(&p->work, NULL) != 0) {
-        pthread_mutex_destroy(&p->mu);
-        free(p);
-        return;
-    }
-    if (pthread_cond_init(&p->done, NULL) != 0) {
-        pthread_cond_destroy(&p->work);
-        pthread_mutex_destroy(&p->mu);
-        free(p);
-        return;
-    }
-    enc->pool = p;
-    /* The caller's signals stay with the caller's thread. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    for (; p->n < n && p->n < CLCPACK_MAX_WRITE_THREADS; p->n++) {
-        p->workers[p->n].pool = p;
-        if (pthread_create(&p->workers[p->n].th, NULL, worker_main, &p->workers[p->n]) != 0)
-            break;
-    }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (p->n == 0)
-        pool_stop(enc);
-}
-
+/* Queues t for the encoding threads; without them, runs it now. Ranking
+ * tasks go first (task_pool.h). */
 static void submit(encoder *enc, task *t)
 {
-    t->done = 0;
     t->data = NULL;
     t->n = 0;
-    t->next = NULL;
-    pool *p = enc->pool;
-    if (!p) {
+    if (!enc->pool) {
         run_task(enc, t, &enc->scr);
-        t->done = 1;
+        t->tp.done = 1;
         return;
     }
-    pthread_mutex_lock(&p->mu);
-    task_queue *q = t->kind == TASK_RANK ? &p->ranks : &p->jobs;
-    if (q->tail)
-        q->tail->next = t;
-    else
-        q->head = t;
-    q->tail = t;
-    pthread_cond_signal(&p->work);
-    pthread_mutex_unlock(&p->mu);
+    t->tp.urgent = t->kind == TASK_RANK;
+    tp_submit(enc->pool, &t->tp);
 }
 
 static void await_task(encoder *enc, task *t)
 {
-    pool *p = enc->pool;
-    if (!p)
-        return;
-    pthread_mutex_lock(&p->mu);
-    while (!t->done)
-        pthread_cond_wait(&p->done, &p->mu);
-    pthread_mutex_unlock(&p->mu);
+    if (enc->pool)
+        tp_await(enc->pool, &t->tp);
 }
 
 static int task_done(encoder *enc, task *t)
 {
-    pool *p = enc->pool;
-    if (!p)
-        return t->done;
-    pthread_mutex_lock(&p->mu);
-    int d = t->done;
-    pthread_mutex_unlock(&p->mu);
-    return d;
+    return enc->pool ? tp_is_done(enc->pool, &t->tp) : t->tp.done;
 }
 
 static task *slot(const encoder *enc, size_t pos) { return &enc->slots[pos % enc->n_slots]; }
@@ -524,7 +393,7 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
     const w_entry *e = &enc->w->entries[enc->ent_order[pos]];
     const clcpack_device_info *dev = &enc->w->devices[e->device];
     task *job = slot(enc, pos);
-    *job = (task){.kind = TASK_NONE, .pos = pos, .done = 1};
+    *job = (task){.tp.done = 1, .kind = TASK_NONE, .pos = pos};
     if (e->kind == CLCPACK_KIND_CUBIN && !(enc->w->flags & CLCPACK_WRITE_COMPRESS_CUBINS) &&
         e->arch == dev->nv_cc_major * 10 + dev->nv_cc_minor) {
         /* A cubin loads in tens of microseconds: inflating it would cost
@@ -941,7 +810,8 @@ static clcpack_status serialize(encoder *enc, sink *k)
 
 static void free_encoder(encoder *enc)
 {
-    pool_stop(enc);
+    tp_stop(enc->pool);
+    enc->pool = NULL;
     if (enc->slots)
         for (size_t i = 0; i < enc->n_slots; i++)
             free(enc->slots[i].data);
@@ -987,10 +857,13 @@ static clcpack_status encode(const clcpack_writer *w, sink *k, clcpack_error *er
     if (st == CLCPACK_OK)
         st = link_groups(&enc);
     if (st == CLCPACK_OK) {
-        pool_start(&enc, w->threads);
+        /* Fewer threads than asked for (none: the calling thread does
+         * every task) when memory or the system's limit says so: the bytes
+         * are the same. */
+        enc.pool = tp_start(w->threads, run_pooled, &enc, sizeof(scratch), free_pooled);
         /* Twice as many level-9 streams in flight as threads keep them busy
          * while entries are chosen, holding a few entries' bytes each. */
-        enc.n_slots = enc.pool ? 2 * enc.pool->n : 1;
+        enc.n_slots = enc.pool ? 2 * tp_threads(enc.pool) : 1;
         enc.slots = calloc(enc.n_slots, sizeof *enc.slots);
         st = enc.slots ? serialize(&enc, k) : CLCPACK_E_NOMEM;
     }
