@@ -34,8 +34,9 @@ int ptxas_compile(const char *ptxas, const void *ptx, size_t ptx_size, const cha
                   unsigned char **cubin, size_t *cubin_size, char *msg, size_t msg_cap);
 
 /* Whether ptxas accepts the PTX text for arch_name: 0, or -1 with msg as
- * for ptxas_compile. It assembles without optimizing (-O0; about twice as
- * fast on a large unrolled kernel) and drops the cubin: which .version and
+ * for ptxas_compile. It assembles without optimizing (-O0: 0.59 s against
+ * 1.06 s for a 200 KB PTX of 1,922 dependent multiply-adds, measured on the
+ * development machine) and drops the cubin: which .version and
  * .target a text may carry is settled by parsing, not by the optimizer. */
 int ptxas_accepts(const char *ptxas, const void *ptx, size_t ptx_size, const char *arch_name,
                   char *msg, size_t msg_cap);

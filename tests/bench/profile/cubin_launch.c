@@ -37,9 +37,11 @@ static unsigned char *read_all(const char *path, size_t *n)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
+    long len = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return NULL;
+    }
     unsigned char *p = malloc((size_t)len + 1);
     if (p && fread(p, 1, (size_t)len, f) != (size_t)len) {
         free(p);
@@ -150,8 +152,8 @@ int main(int argc, char **argv)
                 }
             double got = h_out[((size_t)y * size + x) * ch + c];
             double err = fabs(got - sum) / (mag > 0 ? mag : 1);
-            if (!(err <= worst))
-                worst = isnan(err) ? INFINITY : err > worst ? err : worst;
+            if (isnan(err) || err > worst) /* a NaN: an output left unwritten */
+                worst = isnan(err) ? INFINITY : err;
         }
     }
     double flops = 2.0 * fw * fw * ch * (double)size * size;
