@@ -1,8 +1,8 @@
 /* Slots idle build workers lend (clc/engine/spare_slots.h): taking and
  * giving on a pipe, what a worker accepts as the pipe, and the worker pool
  * lending the slots of idle workers once no job is left, to a worker still
- * busy; none when every job has a worker or with one worker. This test is
- * its own fake worker (argv[1] "--fake-worker"): each job is a u32; job 0
+ * busy; no pipe with one worker or for a pool that does not lend. This
+ * test is its own fake worker (argv[1] "--fake-worker"): each job is a u32; job 0
  * takes the slots lent to it for 2 s (or until it has `want`) and answers
  * with how many it got. */
 #include <fcntl.h>
@@ -67,7 +67,8 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
 
 /* Runs n_jobs jobs (job 0 first) on n_workers fake workers; job 0 waits
  * for `want` slots. Its answer goes to got. */
-static void run_pool(const char *self, size_t n_workers, size_t n_jobs, int want, char got[64])
+static void run_pool(const char *self, size_t n_workers, size_t n_jobs, int want, int lend,
+                     char got[64])
 {
     wire_buf jobs[8];
     size_t order[8];
@@ -79,7 +80,7 @@ static void run_pool(const char *self, size_t n_workers, size_t n_jobs, int want
     char want_text[16];
     snprintf(want_text, sizeof want_text, "%d", want);
     char *argv[] = {(char *)self, (char *)"--fake-worker", want_text, NULL};
-    wpool_callbacks cb = {got, NULL, on_finished, NULL, NULL};
+    wpool_callbacks cb = {got, NULL, on_finished, NULL, NULL, lend};
     char err[256] = "";
     got[0] = '\0';
     CHECK(wpool_run_order(self, argv, n_workers, 0, jobs, NULL, order, n_jobs, &cb, err,
@@ -152,11 +153,15 @@ static void test_pool(const char *self)
     /* Three workers, three jobs: the two short ones end, their workers find
      * the queue empty and lend their slots to job 0's worker, which asks
      * for three: it gets the two, no more. */
-    run_pool(self, 3, 3, 3, got);
+    run_pool(self, 3, 3, 3, 1, got);
     CHECK(strcmp(got, "lent 2, pipe yes") == 0, "two idle workers lend two slots (%s)", got);
     /* One worker: no pipe at all. */
-    run_pool(self, 1, 2, 0, got);
+    run_pool(self, 1, 2, 0, 1, got);
     CHECK(strcmp(got, "lent 0, pipe no") == 0, "one worker has no pipe (%s)", got);
+    /* Workers that do not lend (verify's load workers) get no pipe. */
+    run_pool(self, 3, 3, 0, 0, got);
+    CHECK(strcmp(got, "lent 0, pipe no") == 0, "a pool that does not lend has no pipe (%s)",
+          got);
 }
 
 int main(int argc, char **argv)

@@ -258,7 +258,7 @@ static void test_pool(const char *argv0)
 
     /* A worker that reads its job and dies: each job fails, naming how. */
     memset(&c, 0, sizeof c);
-    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL};
+    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0};
     char *die_argv[] = {(char *)"sh", (char *)"-c", (char *)"head -c 12 >/dev/null; exit 3",
                         NULL};
     CHECK(wpool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,

@@ -282,7 +282,7 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
     sigaction(SIGPIPE, &ign, &old_pipe);
 
     int spare[2] = {-1, -1};
-    if (!cb->slots && n_workers > 1)
+    if (cb->lend_idle && !cb->slots && n_workers > 1)
         open_spare(spare);
     worker ws[MAX_WORKERS];
     size_t started = 0;

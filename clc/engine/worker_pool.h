@@ -30,6 +30,10 @@ typedef struct wpool_callbacks {
      * second or further worker only while a token is held for it; tokens
      * go back as soon as fewer jobs run. */
     struct jobserver *slots;
+    /* Idle workers lend their cores to busy ones once no job is left
+     * (spare_slots.h; never with slots): for build workers, whose ptxas
+     * runs can use them. 0: the workers get no spare-slot pipe. */
+    int lend_idle;
 } wpool_callbacks;
 
 /* The absolute path of the running program (for re-executing it), from
