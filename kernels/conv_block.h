@@ -57,10 +57,30 @@
 #else
 #define CB_LOAD_VEC 1
 #endif
-/* The segment rounded up to whole vectors; the tile's pitch is rounded up
- * likewise, so the last item's last vector stays inside its row. */
+/* The segment rounded up to whole vectors. */
 #define CB_SEG_PAD ((CB_SEG + CB_LOAD_VEC - 1) / CB_LOAD_VEC * CB_LOAD_VEC)
-#define CB_TILE_PITCH ((CB_TILE_W + CB_LOAD_VEC - 1) / CB_LOAD_VEC * CB_LOAD_VEC)
+
+/* Where tile column x is stored in its row. Local memory serves a float4
+ * read for eight work-items at once (128 bytes, one per bank of four
+ * bytes), and two of those eight that read the same banks wait for each
+ * other. With OUT_X 8, neighbouring items' segments start 8 columns
+ * apart, so items i and i + 4 read 32 columns apart: the same banks, a
+ * 2-way conflict on every segment read. Swapping the two float4 halves of
+ * every 8 columns in each odd 32-column stretch (column bit 2 flipped)
+ * moves items i + 4 to the other 16 banks; a float4 (4-aligned columns)
+ * stays whole, and no column leaves its 8-column group, so the tile needs
+ * no more memory. Other block widths read with conflict-free strides
+ * (16 bytes or less apart) and keep the plain layout. */
+#if OUT_X == 8 && CB_LOAD_VEC == 4
+#define CB_COL(x) ((x) ^ (((x) >> 5 & 1) << 2))
+#define CB_PITCH_ALIGN 8
+#else
+#define CB_COL(x) (x)
+#define CB_PITCH_ALIGN CB_LOAD_VEC
+#endif
+/* The tile's pitch, rounded up so that the last item's last vector, and
+ * every swizzled column, stay inside its row. */
+#define CB_TILE_PITCH ((CB_TILE_W + CB_PITCH_ALIGN - 1) / CB_PITCH_ALIGN * CB_PITCH_ALIGN)
 
 /* The ids the fill and the body use: this item in its group, and the
  * group's first output pixel. */

@@ -18,7 +18,10 @@ for (int oy = 0; oy < OUT_Y; oy++) {
     for (int ox = 0; ox < OUT_X; ox++)
         acc[oy][ox] = (CB_T)0.0f;
 }
-const __local CB_T *base = CB_TILE + ly * OUT_Y * CB_TILE_PITCH + lx * OUT_X;
+/* The item's first tile row, and its first column (CB_COL gives where a
+ * column is stored). */
+const __local CB_T *base = CB_TILE + ly * OUT_Y * CB_TILE_PITCH;
+const int col0 = lx * OUT_X;
 
 #if LOOP_ORDER == 0
 /* Input rows outer: input row iy is read from the tile once and added to

@@ -14,7 +14,7 @@
     for (int ty = ly; ty < CB_TILE_H; ty += WG_Y) {
         const int row0 = min(y0 + ty, lastRow) * inWidth;
         for (int tx = lx; tx < CB_TILE_W; tx += WG_X)
-            tile[ty * CB_TILE_PITCH + tx] = CB_INPUT(row0 + min(x0 + tx, lastCol));
+            tile[ty * CB_TILE_PITCH + CB_COL(tx)] = CB_INPUT(row0 + min(x0 + tx, lastCol));
     }
 }
 barrier(CLK_LOCAL_MEM_FENCE);

@@ -18,7 +18,7 @@ __local float planes[4 * CB_PLANE] __attribute__((aligned(16)));
         const int row0 = min(y0 + ty, lastRow) * inWidth;
         for (int tx = lx; tx < CB_TILE_W; tx += WG_X) {
             const float4 p = input[row0 + min(x0 + tx, lastCol)];
-            const int at = ty * CB_TILE_PITCH + tx;
+            const int at = ty * CB_TILE_PITCH + CB_COL(tx);
             planes[at] = p.x;
             planes[CB_PLANE + at] = p.y;
             planes[2 * CB_PLANE + at] = p.z;

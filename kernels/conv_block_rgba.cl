@@ -74,7 +74,9 @@ void conv_block_rgba(const __global float4 *input, __constant float4 *filter,
         for (int ox = 0; ox < OUT_X; ox++)
             acc[oy][ox] = (float4)0.0f;
     }
-    const int off = ly * OUT_Y * CB_TILE_PITCH + lx * OUT_X;
+    /* The item's first tile row (offset in a plane) and first column. */
+    const int off = ly * OUT_Y * CB_TILE_PITCH;
+    const int col0 = lx * OUT_X;
 #if LOOP_ORDER == 0
 #include "conv_block_row_unroll.h"
     for (int iy = 0; iy < CB_IN_ROWS; iy++) {

@@ -27,12 +27,24 @@ run "$CLC" --kernels "$KERNELS" --kernel conv_block_rgba --widths 3,9 -D CHANNEL
     -D LOOP_ORDER=0 -D FILTER_LOCAL=1 -D OUT_X=4 -D OUT_Y=2 --wg 16x8 -j 2 -o flocal.clcpack
 expect_rc 0 "the filter in local memory (FILTER_LOCAL=1)"
 
+# Blocks 8 wide read a tile whose odd 32-column stretches are swizzled
+# (conv_block.h, CB_COL): every tile mode that reads float4 segments.
+run "$CLC" --kernels "$KERNELS" --kernel conv_block_grey --widths 5,11 -D LOOP_ORDER=0,1 \
+    -D OUT_X=8 -D OUT_Y=2 --wg 8x8 -j 2 -o swz.clcpack
+expect_rc 0 "conv_block_grey 8 wide: the swizzled tile, both loop orders"
+run "$CLC" --kernels "$KERNELS" --kernel conv_block_rgba --widths 5,11 -D CHANNEL_PASS=1,2,3 \
+    -D OUT_X=8 -D OUT_Y=1 --wg 8x8 -j 2 -o swzrgba.clcpack
+expect_rc 0 "conv_block_rgba 8 wide: swizzled single-channel tiles and planes"
+run "$CLC" --kernels "$KERNELS" --kernel conv_block_rgba --widths 5 -D CHANNEL_PASS=3 \
+    -D FILTER_LOCAL=1 -D OUT_X=8 -D OUT_Y=1 --wg 8x8 -j 2 -o swzfl.clcpack
+expect_rc 0 "conv_block_rgba 8 wide with the filter in local memory"
+
 run "$CLC" --kernels "$KERNELS" --kernel conv_block_rgba --widths 3 -D CHANNEL_PASS=2 \
     -D FILTER_LOCAL=1 -o bad.clcpack
 expect_rc 1 "FILTER_LOCAL=1 with another channel mode does not build"
 expect_err "FILTER_LOCAL=1 needs CHANNEL_PASS=3 and LOOP_ORDER=0" "the build log says why"
 
-for p in rgba planes flocal grey; do
+for p in rgba planes flocal grey swz swzrgba swzfl; do
     run "$CLC" verify --kernels "$KERNELS" --load --check $p.clcpack
     expect_rc 0 "$p: every entry loads from the pack and matches the reference"
     expect_out "checks failed 0" "$p: no check failed"
