@@ -18,10 +18,10 @@ for (int oy = 0; oy < OUT_Y; oy++) {
     for (int ox = 0; ox < OUT_X; ox++)
         acc[oy][ox] = (CB_T)0.0f;
 }
-/* The item's first tile row, and its first column (CB_COL gives where a
- * column is stored). */
-const __local CB_T *base = CB_TILE + ly * OUT_Y * CB_TILE_PITCH;
+/* The item's first column, and its first tile row (with the column
+ * where the layout allows: conv_block.h, CB_ITEM_COL). */
 const int col0 = lx * OUT_X;
+const __local CB_T *base = CB_TILE + ly * OUT_Y * CB_TILE_PITCH + CB_ITEM_COL;
 
 #if LOOP_ORDER == 0
 /* Input rows outer: input row iy is read from the tile once and added to

@@ -74,9 +74,10 @@ void conv_block_rgba(const __global float4 *input, __constant float4 *filter,
         for (int ox = 0; ox < OUT_X; ox++)
             acc[oy][ox] = (float4)0.0f;
     }
-    /* The item's first tile row (offset in a plane) and first column. */
-    const int off = ly * OUT_Y * CB_TILE_PITCH;
+    /* The item's first column, and its first tile row's offset in a plane
+     * (with the column where the layout allows: conv_block.h). */
     const int col0 = lx * OUT_X;
+    const int off = ly * OUT_Y * CB_TILE_PITCH + CB_ITEM_COL;
 #if LOOP_ORDER == 0
 #include "conv_block_row_unroll.h"
     for (int iy = 0; iy < CB_IN_ROWS; iy++) {
