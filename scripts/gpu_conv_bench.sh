@@ -45,10 +45,13 @@ step "tuned packs, NPP, the picks against NPP (4096x4096, widths 3..31 odd)"
 # into float4 outputs (CHANNEL_PASS=3; docs/KERNELS.md) in the shapes that
 # led in earlier H200 runs: input rows outer with the filter in local
 # memory (FILTER_LOCAL=1; 4x2 at 8x8 and 16x8, 8x1 at 8x8, ahead at widths
-# 19-21), filter rows outer (4x2 at 8x8 and 16x8, 8x1 at 8x8; ahead from
-# width 25), 2 and 4 wide at 16x16 for the small widths, and float4 tiles
-# at widths 3-7. Shapes whose local memory exceeds 48 KB at the larger
-# widths do not build there (-k keeps the rest).
+# 17-21), filter rows outer (4x2 at 8x8 and 16x8, 8x1 at 8x8; ahead at
+# width 25), one channel at a time from a single-channel tile with the
+# grey kernel's blocks (CHANNEL_PASS=1, 4x4 and 8x4 at 16x8, 8x2 at 16x16,
+# from width 17; ahead from width 27, where the planar tiles no longer fit
+# beside large blocks), 2 and 4 wide at 16x16 for the small widths, and
+# float4 tiles at widths 3-7. Shapes whose local memory exceeds 48 KB at
+# the larger widths do not build there (-k keeps the rest).
 export CONV_DEVICE=gpu CONV_SIZE=${CONV_SIZE:-4096} CONV_OUT=$results
 export CONV_SHAPES=${CONV_SHAPES:-"--kernel conv_block_grey -D OUT_X=4,8 -D OUT_Y=2,4 --wg 16x16;\
 --kernel conv_block_grey -D OUT_X=8 -D OUT_Y=2,4 -D LOOP_ORDER=1 --wg 16x16;\
@@ -57,6 +60,8 @@ export CONV_SHAPES=${CONV_SHAPES:-"--kernel conv_block_grey -D OUT_X=4,8 -D OUT_
 --kernel conv_block_rgba -D CHANNEL_PASS=3 -D FILTER_LOCAL=1 -D OUT_X=8 -D OUT_Y=1 --wg 8x8;\
 --kernel conv_block_rgba -D CHANNEL_PASS=3 -D LOOP_ORDER=1 -D OUT_X=4 -D OUT_Y=2 --wg 8x8,16x8;\
 --kernel conv_block_rgba -D CHANNEL_PASS=3 -D LOOP_ORDER=1 -D OUT_X=8 -D OUT_Y=1 --wg 8x8;\
+--kernel conv_block_rgba --widths 17,19,21,23,25,27,29,31 -D CHANNEL_PASS=1 -D LOOP_ORDER=1 -D OUT_X=4,8 -D OUT_Y=4 --wg 16x8;\
+--kernel conv_block_rgba --widths 17,19,21,23,25,27,29,31 -D CHANNEL_PASS=1 -D LOOP_ORDER=1 -D OUT_X=8 -D OUT_Y=2 --wg 16x16;\
 --kernel conv_block_rgba --widths 3,5,7,9 -D CHANNEL_PASS=3 -D OUT_X=2,4 -D OUT_Y=2,4 --wg 16x16;\
 --kernel conv_block_rgba --widths 3,5,7 -D OUT_X=2 -D OUT_Y=2,4 --wg 8x8;\
 --kernel conv_block_rgba --widths 3,5 -D OUT_X=1,2 -D OUT_Y=4 -D ROW_UNROLL=0 --wg 8x8"}
