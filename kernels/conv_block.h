@@ -101,6 +101,19 @@
 #define CB_TILE_PITCH CB_PITCH_VEC
 #endif
 
+/* FILL_FLAT (an optional axis): how the tile is filled, row by row (0)
+ * or by one unrolled loop over its pixels (1; conv_block_tile_walk.h).
+ * H200, 4096x4096, the same shapes in one run: the flat fill is 1.2-1.4x
+ * faster for grey at widths 3-7 and 1.03-1.10x for the RGBA picks at 3-11
+ * and 21, where the fill's latency is not hidden; up to 12 % slower at
+ * some large widths, where the unrolled reads cost registers. So it is an
+ * axis, and --tune picks. */
+#ifndef FILL_FLAT
+#define FILL_FLAT 0
+#endif
+/* Steps of the flattened fill: the tile's pixels over the group's items. */
+#define CB_FILL_STEPS ((CB_TILE_W * CB_TILE_H + WG_X * WG_Y - 1) / (WG_X * WG_Y))
+
 /* The ids the fill and the body use: this item in its group, and the
  * group's first output pixel. */
 #define CB_DECLARE_IDS                                                                   \

@@ -6,15 +6,14 @@
  *
  * The window is clamped to the input for a last partial group (the
  * clamped pixels feed only outputs that are not written). Consecutive
- * work-items read consecutive pixels.
+ * work-items read consecutive pixels (conv_block_tile_walk.h).
  */
 {
     const int lastCol = width + FILTER_WIDTH - 2;
     const int lastRow = height + FILTER_WIDTH - 2;
-    for (int ty = ly; ty < CB_TILE_H; ty += WG_Y) {
-        const int row0 = min(y0 + ty, lastRow) * inWidth;
-        for (int tx = lx; tx < CB_TILE_W; tx += WG_X)
-            tile[ty * CB_TILE_PITCH + CB_COL(tx)] = CB_INPUT(row0 + min(x0 + tx, lastCol));
-    }
+#define CB_FILL_PIXEL(ty, tx)                                                            \
+    tile[(ty) * CB_TILE_PITCH + CB_COL(tx)] =                                           \
+        CB_INPUT(min(y0 + (ty), lastRow) * inWidth + min(x0 + (tx), lastCol))
+#include "conv_block_tile_walk.h"
 }
 barrier(CLK_LOCAL_MEM_FENCE);

@@ -38,33 +38,33 @@ done
 build/clc-pack --list-devices
 
 step "tuned packs, NPP, the picks against NPP (4096x4096, widths 3..31 odd)"
-# The shapes timed: grey blocks 4 or 8 wide and 2 or 4 tall, input rows
-# outer, and 8 wide with filter rows outer (fewer filter reads; at 4 wide
-# it is bound by the tile reads); the row loop fully unrolled at widths
-# 3-9 (grey) and 3-5 (RGBA, which spills at 7). RGBA: the planar tiles
-# into float4 outputs (CHANNEL_PASS=3; docs/KERNELS.md) in the shapes that
-# led in earlier H200 runs: input rows outer with the filter in local
-# memory (FILTER_LOCAL=1; 4x2 at 8x8 and 16x8, 8x1 at 8x8, ahead at widths
-# 17-21), filter rows outer (4x2 at 8x8 and 16x8, 8x1 at 8x8; ahead at
-# width 25), one channel at a time from a single-channel tile with the
-# grey kernel's blocks (CHANNEL_PASS=1, 4x4 and 8x4 at 16x8, 8x2 at 16x16,
-# from width 17; ahead from width 27, where the planar tiles no longer fit
-# beside large blocks), 2 and 4 wide at 16x16 for the small widths, and
-# float4 tiles at widths 3-7. Shapes whose local memory exceeds 48 KB at
-# the larger widths do not build there (-k keeps the rest).
+# The shapes timed: grey blocks 8 wide and 2 or 4 tall in both loop orders
+# (4 wide only up to width 11, where it can lead), the row loop fully
+# unrolled at widths 3-9, and the flat fill (FILL_FLAT=1, all of a tile's
+# reads in flight at once) up to width 21, where it can lead. RGBA: the
+# planar tiles into float4 outputs (CHANNEL_PASS=3; docs/KERNELS.md):
+# input rows outer with the filter in local memory (FILTER_LOCAL=1; 4x2 at
+# 8x8 and 16x8, 8x1 at 8x8), filter rows outer (4x2 at 8x8 and 16x8, 8x1 at
+# 8x8), the flat fill for the shapes that lead up to width 23; one channel
+# at a time from a single-channel tile with the grey kernel's blocks
+# (CHANNEL_PASS=1, 4x4 and 8x4 at 16x8, 8x2 at 16x16) from width 17, ahead
+# from 25, where the planar tiles no longer fit beside large blocks.
+# Shapes whose local memory exceeds 48 KB at the larger widths do not
+# build there (-k keeps the rest).
 export CONV_DEVICE=gpu CONV_SIZE=${CONV_SIZE:-4096} CONV_OUT=$results
-export CONV_SHAPES=${CONV_SHAPES:-"--kernel conv_block_grey -D OUT_X=4,8 -D OUT_Y=2,4 --wg 16x16;\
---kernel conv_block_grey -D OUT_X=8 -D OUT_Y=2,4 -D LOOP_ORDER=1 --wg 16x16;\
---kernel conv_block_grey --widths 3,5,7,9 -D OUT_X=4,8 -D OUT_Y=2,4 -D ROW_UNROLL=0 --wg 16x16;\
+export CONV_SHAPES=${CONV_SHAPES:-"--kernel conv_block_grey -D OUT_X=8 -D OUT_Y=2,4 -D LOOP_ORDER=0,1 --wg 16x16;\
+--kernel conv_block_grey --widths 3,5,7,9,11 -D OUT_X=4 -D OUT_Y=2,4 --wg 16x16;\
+--kernel conv_block_grey --widths 3,5,7,9 -D OUT_X=4,8 -D OUT_Y=2,4 -D ROW_UNROLL=0 -D FILL_FLAT=0,1 --wg 16x16;\
+--kernel conv_block_grey --widths 9,11,13,15,17,19,21 -D OUT_X=8 -D OUT_Y=2,4 -D LOOP_ORDER=0,1 -D FILL_FLAT=1 --wg 16x16;\
 --kernel conv_block_rgba -D CHANNEL_PASS=3 -D FILTER_LOCAL=1 -D OUT_X=4 -D OUT_Y=2 --wg 8x8,16x8;\
 --kernel conv_block_rgba -D CHANNEL_PASS=3 -D FILTER_LOCAL=1 -D OUT_X=8 -D OUT_Y=1 --wg 8x8;\
 --kernel conv_block_rgba -D CHANNEL_PASS=3 -D LOOP_ORDER=1 -D OUT_X=4 -D OUT_Y=2 --wg 8x8,16x8;\
 --kernel conv_block_rgba -D CHANNEL_PASS=3 -D LOOP_ORDER=1 -D OUT_X=8 -D OUT_Y=1 --wg 8x8;\
+--kernel conv_block_rgba --widths 3,5,7,9,11,13,15 -D CHANNEL_PASS=3 -D FILTER_LOCAL=1 -D FILL_FLAT=1 -D OUT_X=4 -D OUT_Y=2 --wg 16x8;\
+--kernel conv_block_rgba --widths 3,5,7,9 -D CHANNEL_PASS=3 -D LOOP_ORDER=1 -D FILL_FLAT=1 -D OUT_X=4 -D OUT_Y=2 --wg 8x8;\
+--kernel conv_block_rgba --widths 13,15,17,19,21,23 -D CHANNEL_PASS=3 -D FILTER_LOCAL=1 -D FILL_FLAT=1 -D OUT_X=8 -D OUT_Y=1 --wg 8x8;\
 --kernel conv_block_rgba --widths 17,19,21,23,25,27,29,31 -D CHANNEL_PASS=1 -D LOOP_ORDER=1 -D OUT_X=4,8 -D OUT_Y=4 --wg 16x8;\
---kernel conv_block_rgba --widths 17,19,21,23,25,27,29,31 -D CHANNEL_PASS=1 -D LOOP_ORDER=1 -D OUT_X=8 -D OUT_Y=2 --wg 16x16;\
---kernel conv_block_rgba --widths 3,5,7,9 -D CHANNEL_PASS=3 -D OUT_X=2,4 -D OUT_Y=2,4 --wg 16x16;\
---kernel conv_block_rgba --widths 3,5,7 -D OUT_X=2 -D OUT_Y=2,4 --wg 8x8;\
---kernel conv_block_rgba --widths 3,5 -D OUT_X=1,2 -D OUT_Y=4 -D ROW_UNROLL=0 --wg 8x8"}
+--kernel conv_block_rgba --widths 17,19,21,23,25,27,29,31 -D CHANNEL_PASS=1 -D LOOP_ORDER=1 -D OUT_X=8 -D OUT_Y=2 --wg 16x16"}
 rc=0
 t0=$(date +%s)
 sh scripts/conv_bench.sh build || rc=$?

@@ -3,7 +3,8 @@
 # this machine's default device: conv_block_rgba with float4 tiles
 # (CHANNEL_PASS 0), one channel at a time (1), four planar tiles (2) and
 # planar tiles into float4 outputs (3), each with both loop orders, and
-# the filter in local memory (FILTER_LOCAL), and conv_block_grey with both, at an odd
+# the filter in local memory (FILTER_LOCAL), blocks 8 wide (a swizzled
+# tile), the flat fill (FILL_FLAT), and conv_block_grey with both, at an odd
 # width and a wider one, checked against the CPU reference when built
 # (with partial groups each way) and again loaded from the pack with
 # verify --load --check.
@@ -39,12 +40,22 @@ run "$CLC" --kernels "$KERNELS" --kernel conv_block_rgba --widths 5 -D CHANNEL_P
     -D FILTER_LOCAL=1 -D OUT_X=8 -D OUT_Y=1 --wg 8x8 -j 2 -o swzfl.clcpack
 expect_rc 0 "conv_block_rgba 8 wide with the filter in local memory"
 
+# The tile filled by one unrolled loop over its pixels (FILL_FLAT=1):
+# conv_block_fill.h (grey, RGBA one channel at a time) and
+# conv_block_planes.h (RGBA planes), with partial groups each way.
+run "$CLC" --kernels "$KERNELS" --kernel conv_block_grey --widths 3,9 -D FILL_FLAT=1 \
+    -D OUT_X=4,8 -D OUT_Y=2 --wg 16x16 -j 2 -o flat.clcpack
+expect_rc 0 "conv_block_grey with the flat fill"
+run "$CLC" --kernels "$KERNELS" --kernel conv_block_rgba --widths 3,9 -D FILL_FLAT=1 \
+    -D CHANNEL_PASS=1,2,3 -D OUT_X=4 -D OUT_Y=2 --wg 8x8 -j 2 -o flatrgba.clcpack
+expect_rc 0 "conv_block_rgba with the flat fill: a single-channel tile and planes"
+
 run "$CLC" --kernels "$KERNELS" --kernel conv_block_rgba --widths 3 -D CHANNEL_PASS=2 \
     -D FILTER_LOCAL=1 -o bad.clcpack
 expect_rc 1 "FILTER_LOCAL=1 with another channel mode does not build"
 expect_err "FILTER_LOCAL=1 needs CHANNEL_PASS=3 and LOOP_ORDER=0" "the build log says why"
 
-for p in rgba planes flocal grey swz swzrgba swzfl; do
+for p in rgba planes flocal grey swz swzrgba swzfl flat flatrgba; do
     run "$CLC" verify --kernels "$KERNELS" --load --check $p.clcpack
     expect_rc 0 "$p: every entry loads from the pack and matches the reference"
     expect_out "checks failed 0" "$p: no check failed"

@@ -160,16 +160,16 @@ static void test_bad_manifests(void)
     /* Limits of the fixed arrays. */
     char text[8192];
     size_t len = (size_t)snprintf(text, sizeof text, "kernel K\n  source a.cl\n");
-    for (int i = 0; i < 9; i++)
+    for (int i = 0; i < MF_MAX_AXES + 1; i++)
         len += (size_t)snprintf(text + len, sizeof text - len,
                                 "  axis A%d allowed=1 default=1\n", i);
     snprintf(text + len, sizeof text - len, "end\n");
-    bad(text, 11, "too many axes");
+    bad(text, 3 + MF_MAX_AXES, "too many axes (at most 12)");
     len = (size_t)snprintf(text, sizeof text, "kernel K\n  source a.cl\n");
     for (int i = 0; i < 9; i++)
         len += (size_t)snprintf(text + len, sizeof text - len, "  derive D%d = %d\n", i, i);
     snprintf(text + len, sizeof text - len, "end\n");
-    bad(text, 11, "too many derives");
+    bad(text, 11, "too many derives (at most 8)");
     len = (size_t)snprintf(text, sizeof text, "kernel K\n  source a.cl\n  note ");
     while (len < 1500)
         text[len++] = 'x';

@@ -18,6 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A limit of manifest.h in an error message. */
+#define MF_STR_(x) #x
+#define MF_STR(x) MF_STR_(x)
+
 #define MANIFEST_NAME "manifest.txt"
 /* Far beyond any real manifest; a bigger file is a mistake, not a manifest. */
 #define MANIFEST_MAX_BYTES (1L << 20)
@@ -217,7 +221,7 @@ static int parse_axis(reader *rd, mf_kernel *k, char **tok, size_t n)
     if (n < 2)
         return fail(rd, "axis needs a name and allowed=LIST", NULL, NULL);
     if (k->n_axes == MF_MAX_AXES)
-        return fail(rd, "too many axes (at most 8)", NULL, NULL);
+        return fail(rd, "too many axes (at most " MF_STR(MF_MAX_AXES) ")", NULL, NULL);
     mf_axis *a = &k->axes[k->n_axes];
     memset(a, 0, sizeof *a);
     if (take_name(rd, a->name, tok[0], "axis") != 0)
@@ -304,7 +308,7 @@ static int parse_derive(reader *rd, mf_kernel *k, char *rest)
     if (split_blanks(rest, tok, 1) != 1)
         return fail(rd, "derive needs one NAME before '='", NULL, NULL);
     if (k->n_derives == MF_MAX_DERIVES)
-        return fail(rd, "too many derives (at most 8)", NULL, NULL);
+        return fail(rd, "too many derives (at most " MF_STR(MF_MAX_DERIVES) ")", NULL, NULL);
     mf_derive *d = &k->derives[k->n_derives];
     if (take_name(rd, d->name, tok[0], "derive") != 0)
         return -1;

@@ -15,7 +15,7 @@
 #define MF_NAME_MAX 64
 #define MF_PATH_MAX 256
 #define MF_MAX_VALUES 64
-#define MF_MAX_AXES 8
+#define MF_MAX_AXES 12
 #define MF_MAX_DERIVES 8
 #define MF_MAX_ARGS 12
 #define MF_MAX_KERNELS 64
