@@ -69,8 +69,9 @@
  * every 8 columns in each odd 32-column stretch (column bit 2 flipped)
  * moves items i + 4 to the other 16 banks; a float4 (4-aligned columns)
  * stays whole, and no column leaves its 8-column group, so a tile row
- * grows by 4 columns at most (CB_TILE_PITCH). Other block widths read with conflict-free strides
- * (16 bytes or less apart) and keep the plain layout. */
+ * grows by 4 columns at most (CB_TILE_PITCH). Other block widths read
+ * with conflict-free strides (16 bytes or less apart) and keep the plain
+ * layout. */
 #if OUT_X == 8 && CB_LOAD_VEC == 4
 #define CB_SWIZZLE 1
 #define CB_COL(x) ((x) ^ (((x) >> 5 & 1) << 2))
@@ -111,8 +112,6 @@
 #ifndef FILL_FLAT
 #define FILL_FLAT 0
 #endif
-/* Steps of the flattened fill: the tile's pixels over the group's items. */
-#define CB_FILL_STEPS ((CB_TILE_W * CB_TILE_H + WG_X * WG_Y - 1) / (WG_X * WG_Y))
 
 /* The ids the fill and the body use: this item in its group, and the
  * group's first output pixel. */

@@ -71,7 +71,7 @@ for (int r = 0; r < FILTER_WIDTH; r++) {
 #endif
 
 /* Each item writes its block; the parts past the image are not written. */
-const int xs = x0 + lx * OUT_X;
+const int xs = x0 + col0;
 const int ys = y0 + ly * OUT_Y;
 #if defined(CB_WIDE_STORES) && CB_LOAD_VEC == 4
 /* Grey blocks a multiple of 4 wide: where the image width is a multiple of

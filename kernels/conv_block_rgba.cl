@@ -99,7 +99,7 @@ void conv_block_rgba(const __global float4 *input, __constant float4 *filter,
 #include "conv_block_channel.h"
     }
     /* Whole pixels out; the parts of the block past the image are not written. */
-    const int xs = x0 + lx * OUT_X;
+    const int xs = x0 + col0;
     const int ys = y0 + ly * OUT_Y;
 #pragma unroll
     for (int oy = 0; oy < OUT_Y; oy++) {

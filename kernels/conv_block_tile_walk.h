@@ -15,9 +15,10 @@
  */
 #if FILL_FLAT
 {
+    /* The steps: the tile's pixels over the group's items, rounded up. */
     const int first = ly * WG_X + lx;
 #pragma unroll
-    for (int k = 0; k < CB_FILL_STEPS; k++) {
+    for (int k = 0; k < (CB_TILE_W * CB_TILE_H + WG_X * WG_Y - 1) / (WG_X * WG_Y); k++) {
         const int i = first + k * (WG_X * WG_Y);
         if (i < CB_TILE_W * CB_TILE_H) {
             const int ty = i / CB_TILE_W;

@@ -13,6 +13,8 @@
 #   3. speed --best --peer-csv: at each width the variant
 #      clcpack_best_variant picks from the tuned pack, checked, timed, and
 #      compared with the peer, the FP32 peak and the copy bandwidth.
+# Rebuilds clc-pack, bench/speed and bench/devinfo first where they are
+# older than their sources and this tree can build them.
 # Writes conv_best.md (the table), conv_best.csv, peer.md, peer.csv,
 # conv_tuned_list.txt, conv_tune_report.md and the merged pack to CONV_OUT.
 #
@@ -34,6 +36,15 @@ export POCL_KERNEL_CACHE=0 CUDA_CACHE_DISABLE=1
 
 say() { echo "conv_bench: $*" >&2; }
 die() { say "$*"; exit 1; }
+# Binaries older than their sources (after a change to the manifest's
+# limits, say) would run the old code: bring them up to date where this
+# tree can build them (on a GPU host without OpenCL headers it cannot, and
+# the binaries carried along are used as they are).
+targets="$B/clc-pack $B/bench/speed $B/bench/devinfo"
+# shellcheck disable=SC2086 # a list of targets
+if command -v make >/dev/null 2>&1 && ! make -q B="$B" $targets >/dev/null 2>&1; then
+    make -s B="$B" $targets >&2 || say "could not rebuild $targets: using those in $B"
+fi
 for prog in clc-pack bench/devinfo bench/speed; do
     [ -x "$B/$prog" ] || die "$B/$prog is missing: run 'make B=$B all $B/bench/speed $B/bench/devinfo'"
 done

@@ -69,10 +69,10 @@ typedef struct nvf_result {
  * the other): a variant's cubins are independent, and the build of one
  * large unrolled variant, seven cubins one after the other, can outlast
  * every other build of a pack (the -j16 tail). The portable form is then
- * searched with quick probes (ptxas_accepts). Always fills *r (free with nvf_result_free); returns 0, or
- * -1 when the text has no .target/.version directive or memory runs out
- * (r->notes says which; r->ptx is then NULL and the caller keeps the text
- * as it is). */
+ * searched with quick probes (ptxas_accepts). Always fills *r (free with
+ * nvf_result_free); returns 0, or -1 when the text has no .target/.version
+ * directive or memory runs out (r->notes says which; r->ptx is then NULL
+ * and the caller keeps the text as it is). */
 int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *archs,
              uint32_t own_arch, const nvf_archs *skip, int parallel, nvf_result *r);
 
