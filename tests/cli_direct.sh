@@ -218,4 +218,14 @@ XDG_CACHE_HOME=$TMP/x2 POCL_KERNEL_CACHE=0 "$CLC" src/multi.cl -I inc -D T=float
 XDG_CACHE_HOME=$TMP/x3 "$CLC" src/multi.cl -I inc -D T=float,int --wg 64,32 -j 2 -q -o r3.clcpack
 expect_true "-j1 and -j2, fresh caches, POCL_KERNEL_CACHE=0: the same bytes" cmp r1.clcpack r2.clcpack
 expect_true "two fresh cache folders: the same bytes" cmp r2.clcpack r3.clcpack
+# Each variant holds the work-group function for its own local size, not
+# the first-built variant's (PoCL reads POCL_BINARY_SPECIALIZE_WG once per
+# process: bv_pocl_wg_spec).
+for wg in 64 32; do
+    "$CLC" extract r1.clcpack --kernel multi -D T=int --wg "$wg" -o "wg$wg.bin" >/dev/null 2>&1
+    expect_true "wg $wg: the binary holds its own work-group function" \
+        grep -aq "scale/$wg-1-1-goffs0-smallgrid" "wg$wg.bin"
+done
+other=$(grep -ac "scale/32-1-1-goffs0-smallgrid" wg64.bin)
+[ "$other" = 0 ] && ok "wg 64: no other variant's function kept" || bad "wg64.bin holds the 32 function"
 cli_done

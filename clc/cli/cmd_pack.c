@@ -478,6 +478,13 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
         argv[n++] = strdup("--nv-arch");
         argv[n++] = strdup(archs);
     }
+    /* PoCL's work-group functions for the jobs without a check hook, set
+     * once per worker (bv_pocl_wg_spec); harmless on other drivers. */
+    char *spec = bv_pocl_wg_spec(run->plan->jobs, run->plan->n);
+    if (spec) {
+        argv[n++] = strdup("--pocl-wg");
+        argv[n++] = spec;
+    }
     if (run->a->no_check)
         argv[n++] = strdup("--no-check");
     if (run->a->no_warmup)

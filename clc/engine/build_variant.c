@@ -222,22 +222,43 @@ static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_r
 }
 
 /* PoCL puts into CL_PROGRAM_BINARIES the work-group functions named by
- * POCL_BINARY_SPECIALIZE_WG, read when the binary is asked for (PoCL 3.1,
- * lib/CL/devices/common.c). Measured: only the spellings with "goffs0"
- * (the zero global offset every launch without an offset has) served a
- * first launch without compiling; "-smallgrid" is the variant PoCL picks
- * for grids whose size fits 32 bits per dimension, the other one for larger
- * grids, so both are asked for. */
-static void pocl_specialize(const uint32_t wg[3], int on)
+ * POCL_BINARY_SPECIALIZE_WG (PoCL 3.1, lib/CL/devices/common_driver.c).
+ * Measured: only the spellings with "goffs0" (the zero global offset every
+ * launch without an offset has) served a first launch without compiling;
+ * "-smallgrid" is the variant PoCL picks for grids whose size fits 32 bits
+ * per dimension, the other one for larger grids, so both are asked for.
+ * Debian's PoCL 3.1 takes the value a process had at its first build for
+ * all of that process's programs (measured: set to 8-1-1 before the first
+ * build and to 16-1-1 before the second, both binaries held 8-1-1 only),
+ * hence one value for all jobs (build_variant.h). */
+char *bv_pocl_wg_spec(const build_job *jobs, size_t n)
 {
-    if (!on) {
-        unsetenv("POCL_BINARY_SPECIALIZE_WG");
-        return;
+    char *spec = NULL;
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        const build_job *j = &jobs[i];
+        if (!j->wg[0] || (j->check && j->check[0]))
+            continue;
+        size_t k = 0;
+        while (k < i && !(!(jobs[k].check && jobs[k].check[0]) &&
+                          memcmp(jobs[k].wg, j->wg, sizeof j->wg) == 0))
+            k++;
+        if (k < i)
+            continue; /* this local size is in already */
+        unsigned x = j->wg[0], y = j->wg[1] ? j->wg[1] : 1, z = j->wg[2] ? j->wg[2] : 1;
+        char one[96];
+        int m = snprintf(one, sizeof one, "%s%u-%u-%u-goffs0-smallgrid,%u-%u-%u-goffs0",
+                         len ? "," : "", x, y, z, x, y, z);
+        char *grown = realloc(spec, len + (size_t)m + 1);
+        if (!grown) {
+            free(spec);
+            return NULL;
+        }
+        spec = grown;
+        memcpy(spec + len, one, (size_t)m + 1);
+        len += (size_t)m;
     }
-    char spec[128];
-    unsigned x = wg[0], y = wg[1] ? wg[1] : 1, z = wg[2] ? wg[2] : 1;
-    bfmt(spec, sizeof spec, "%u-%u-%u-goffs0-smallgrid,%u-%u-%u-goffs0", x, y, z, x, y, z);
-    setenv("POCL_BINARY_SPECIALIZE_WG", spec, 1);
+    return spec;
 }
 
 static const char *kind_name(clcpack_binary_kind k)
@@ -376,9 +397,6 @@ void bv_build(bv_target *t, const build_job *job, const bv_options *o, const che
     const char *text = job->source;
     size_t text_size = job->source_size;
     cl_int rc;
-    /* A variant its hook launches gets its work-group function that way. */
-    int specialize = t->is_pocl && !use_hook && job->wg[0];
-    pocl_specialize(job->wg, specialize);
     prog = clCreateProgramWithSource(t->ctx, 1, &text, &text_size, &rc);
     if (!prog) {
         fail(r, BV_ERROR, "clCreateProgramWithSource failed with error %d", (int)rc);

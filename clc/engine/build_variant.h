@@ -4,8 +4,9 @@
  * options; the kernels it must hold looked for; its check hook run when its
  * job names one (on PoCL that launch also puts the compiled work-group
  * function into the binary); otherwise, on PoCL, the work-group function
- * for its local size asked for by name (POCL_BINARY_SPECIALIZE_WG), so any
- * kernel's first launch after loading compiles nothing; then its
+ * for its local size asked for by name (POCL_BINARY_SPECIALIZE_WG, which
+ * the process sets once: bv_pocl_wg_spec), so any kernel's first launch
+ * after loading compiles nothing; then its
  * CL_PROGRAM_BINARIES taken, made canonical, loaded back and compared with
  * the source build (roundtrip.h), and the user's --check-cmd run on it. On
  * NVIDIA the binary is PTX: stored without its NUL and, when ptxas is
@@ -50,6 +51,16 @@ typedef struct bv_target {
 
 /* Opens dev; ptxas may be NULL or "" (no cubins). 0, or -1 with err. */
 int bv_target_open(cl_device_id dev, const char *ptxas, bv_target *t, char *err, size_t cap);
+
+/* The value of POCL_BINARY_SPECIALIZE_WG that gives every job of jobs[0..n)
+ * without a check hook the work-group function for its local size: the
+ * spellings of each distinct local size, comma-separated (malloc'd), or
+ * NULL when no such job has one (or memory runs out). PoCL 3.1 reads the
+ * variable once per process, at its first build, and puts the functions
+ * it names into every later program's binary, so a build worker must have
+ * it in its environment from the start, for all of its jobs at once; the
+ * canonical binary keeps the job's own (pocl_binary_canon.h). */
+char *bv_pocl_wg_spec(const build_job *jobs, size_t n);
 void bv_target_close(bv_target *t);
 
 typedef enum bv_status {

@@ -29,6 +29,7 @@ typedef struct worker_state {
     check_hook hook;
     int have_hook;
     nvf_archs nv_archs;
+    const char *pocl_wg;   /* --pocl-wg: POCL_BINARY_SPECIALIZE_WG, or NULL */
     spare_slots spare;
     bv_options opts;
     size_t n_slots;
@@ -173,7 +174,11 @@ static int enter_work_dir(worker_state *w, char *err, size_t cap)
     }
     setenv("POCL_CACHE_DIR", "pocl-cache", 1);
     setenv("POCL_KERNEL_CACHE", "1", 1);
-    unsetenv("POCL_BINARY_SPECIALIZE_WG");
+    /* Before the first build: PoCL reads it once (bv_pocl_wg_spec). */
+    if (w->pocl_wg)
+        setenv("POCL_BINARY_SPECIALIZE_WG", w->pocl_wg, 1);
+    else
+        unsetenv("POCL_BINARY_SPECIALIZE_WG");
     w->opts.work_dir = w->work_dir;
     return 0;
 }
@@ -193,6 +198,7 @@ int worker_main(int argc, char **argv)
         {"check-cmd", required_argument, NULL, 'C'},
         {"check-timeout", required_argument, NULL, 'L'},
         {"tune-runs", required_argument, NULL, 'U'}, {"nv-arch", required_argument, NULL, 'A'},
+        {"pocl-wg", required_argument, NULL, 'G'},
         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
@@ -210,6 +216,9 @@ int worker_main(int argc, char **argv)
             break;
         case 'C':
             w.opts.check_cmd = optarg;
+            break;
+        case 'G':
+            w.pocl_wg = optarg;
             break;
         case 'L':
             w.opts.check_timeout_s = atoi(optarg);

@@ -1,7 +1,8 @@
 /*
  * worker_main.h — the build worker: `clc-pack --worker --kernels DIR
- * --device P:D [--device P:D ...] [--ptxas PATH] [--no-check] [--no-warmup]`,
- * started by
+ * --device P:D [--device P:D ...] [--ptxas PATH] [--no-check] [--no-warmup]
+ * [--pocl-wg SPEC]` (SPEC: POCL_BINARY_SPECIALIZE_WG for the process,
+ * bv_pocl_wg_spec), started by
  * worker_pool.c, never by hand. Device slot i is the i-th --device, given as
  * (platform index, device index) in enumeration order. Reads jobs on fd 0,
  * builds each with bv_build, answers on fd 3 (worker_proto.h).
