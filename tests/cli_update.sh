@@ -16,6 +16,7 @@ cp p.clcpack first.clcpack
 run "$CLC" $SEL -o p.clcpack
 expect_rc 0 "the same pack again"
 expect_out "0 built, 0 failed, 5 reused" "nothing is built again"
+expect_out "entries   5 (native 5, ptx 0, cubin 0)" "the summary counts the reused entries by kind"
 expect_true "unchanged inputs: the same bytes" cmp p.clcpack first.clcpack
 
 # One kernel source changes: only its kernel's variants are built.

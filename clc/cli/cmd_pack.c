@@ -43,7 +43,6 @@ typedef struct pack_run {
     size_t n_ok, n_failed, n_reused;
     clcpack_device_info dev_info[DS_MAX_DEVICES];
     pr_times times;                         /* build times of earlier runs */
-    size_t forms_by_kind[3];
     double build_s;                         /* summed over the variants */
     int seed_checks;                        /* some job has a seed reference check */
     struct {
@@ -198,8 +197,6 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
             spec.binary = r->forms[f].data;
             spec.binary_size = r->forms[f].size;
             st = clcpack_writer_add_entry(run->w, &spec, &e);
-            if (st == CLCPACK_OK && (unsigned)spec.kind < 3)
-                run->forms_by_kind[spec.kind]++;
             /* Every form of the variant runs the same code: one timing each. */
             for (size_t t = 0; t < r->n_tunings && st == CLCPACK_OK; t++)
                 st = clcpack_writer_add_tuning(run->w, &spec, &r->tunings[t], &e);
@@ -314,7 +311,7 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
     if (cli_verbosity < 0)
         return;
     uint64_t raw_bin = 0, raw_src = 0, file_size = 0;
-    size_t n_entries = 0;
+    size_t n_entries = 0, by_kind[3] = {0, 0, 0}; /* reused entries count too */
     char sha[2 * CLCPACK_SHA256_SIZE + 1] = "";
     if (written) {
         clcpack *p = NULL;
@@ -325,8 +322,11 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
             n_entries = clcpack_entry_count(p);
             for (size_t i = 0; i < n_entries; i++) {
                 clcpack_entry_info ei;
-                if (clcpack_get_entry(p, i, &ei) == CLCPACK_OK)
+                if (clcpack_get_entry(p, i, &ei) == CLCPACK_OK) {
                     raw_bin += ei.raw_size;
+                    if ((unsigned)ei.kind < 3)
+                        by_kind[ei.kind]++;
+                }
             }
             for (size_t i = 0; i < clcpack_source_count(p); i++) {
                 clcpack_source_info si;
@@ -361,8 +361,7 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
     printf("\n");
     if (written) {
         printf("  entries   %zu (native %zu, ptx %zu, cubin %zu)\n", n_entries,
-               run->forms_by_kind[CLCPACK_KIND_NATIVE], run->forms_by_kind[CLCPACK_KIND_PTX],
-               run->forms_by_kind[CLCPACK_KIND_CUBIN]);
+               by_kind[CLCPACK_KIND_NATIVE], by_kind[CLCPACK_KIND_PTX], by_kind[CLCPACK_KIND_CUBIN]);
         format_bytes(raw_bin + raw_src, b1, sizeof b1);
         format_bytes(raw_bin, b2, sizeof b2);
         format_bytes(raw_src, b3, sizeof b3);
