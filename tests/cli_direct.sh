@@ -207,6 +207,16 @@ run "$CLC" --kernels kf -q -o kf2.clcpack
 expect_rc 1 "an unknown keyword in a program block"
 expect_err "manifest.txt:3: unknown keyword 'colour'" "the line and the keyword are named"
 
+# -o naming a file the pack is built from (the source, an included header)
+# is refused before anything is written.
+cp src/sobel.cl victim.cl
+run "$CLC" victim.cl --wg 8x8 -o ./victim.cl
+expect_rc 2 "-o naming the source is refused"
+expect_err "which this pack is built from" "the message says why"
+expect_true "the source is intact" cmp victim.cl src/sobel.cl
+run "$CLC" src/multi.cl -I inc -D T=float --wg 64 -o inc/$(ls inc | head -n 1)
+expect_rc 2 "-o naming an included header is refused"
+
 # Reproducible: the same bytes whatever -j, PoCL's cache settings and cache
 # folders (fresh ones each run).
 mk() { mkdir -p "$1"; }

@@ -667,6 +667,17 @@ int cmd_pack(int argc, char **argv)
         status = orc;
         goto out;
     }
+    /* The pack would replace a file it is built from (-o x.cl for x.cl). */
+    struct stat out_st;
+    for (size_t i = 0; i < plan.n_read && stat(output, &out_st) == 0; i++) {
+        struct stat in_st;
+        if (stat(plan.read[i], &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
+            in_st.st_ino == out_st.st_ino) {
+            status = cli_usage_error(NULL, "-o %s is %s, which this pack is built from", output,
+                                     plan.read[i]);
+            goto out;
+        }
+    }
 
     clcpack_error e;
     /* Binaries wait in the writer's spool file, not in memory, so a pack
