@@ -207,6 +207,19 @@ run "$CLC" --kernels kf -q -o kf2.clcpack
 expect_rc 1 "an unknown keyword in a program block"
 expect_err "manifest.txt:3: unknown keyword 'colour'" "the line and the keyword are named"
 
+# A work-group the device cannot launch the kernel with is refused, named
+# with the limit; -k keeps the variants that fit.
+printf '__kernel void big(__global float *a) { a[get_global_id(0)] = 1.0f; }\n' >big.cl
+run "$CLC" big.cl --wg 128x64,16x16 -o big.clcpack
+expect_rc 1 "a work-group of 8192 items on a device of at most 4096"
+expect_err "is larger than kernel big can be launched with on this device" "the limit is named"
+run "$CLC" big.cl --wg 8192 -o big.clcpack
+expect_err "dimension 0 is 8192, above the device's maximum" "a dimension above the device's"
+run "$CLC" big.cl --wg 128x64,16x16 -k -q -o big.clcpack
+expect_rc 1 "-k writes the rest"
+n=$("$CLC" list --json big.clcpack | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["entries"]))')
+[ "$n" = 1 ] && ok "only the 16x16 variant is stored" || bad "1 entry wanted, got $n"
+
 # -o naming a file the pack is built from (the source, an included header)
 # is refused before anything is written.
 cp src/sobel.cl victim.cl

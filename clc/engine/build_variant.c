@@ -381,6 +381,59 @@ static int find_kernels(const build_job *job, bv_result *r)
     return 0;
 }
 
+/* Whether the variant's work-group can be launched on this device with
+ * every kernel of the program: each dimension within the device's
+ * CL_DEVICE_MAX_WORK_ITEM_SIZES and the whole within each kernel's
+ * CL_KERNEL_WORK_GROUP_SIZE (the device's limit, lowered by what the kernel
+ * uses). A driver builds such a program without a word, and the
+ * application's launch is then refused (CL_INVALID_WORK_GROUP_SIZE). */
+static int wg_fits(const bv_target *t, cl_program prog, const build_job *job, bv_result *r)
+{
+    if (!job->wg[0])
+        return 0;
+    size_t wg[3] = {job->wg[0], job->wg[1] ? job->wg[1] : 1, job->wg[2] ? job->wg[2] : 1};
+    size_t items = wg[0] * wg[1] * wg[2];
+    size_t dims[3] = {0, 0, 0};
+    if (clGetDeviceInfo(t->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof dims, dims, NULL) ==
+        CL_SUCCESS) {
+        for (int d = 0; d < 3; d++)
+            if (dims[d] && wg[d] > dims[d]) {
+                fail(r, BV_CHECK_FAILED,
+                     "work-group %zux%zux%zu: dimension %d is %zu, above the device's "
+                     "maximum of %zu",
+                     wg[0], wg[1], wg[2], d, wg[d], dims[d]);
+                return -1;
+            }
+    }
+    cl_uint n = 0;
+    if (clCreateKernelsInProgram(prog, 0, NULL, &n) != CL_SUCCESS || n == 0)
+        return 0;
+    cl_kernel *ks = calloc(n, sizeof *ks);
+    if (!ks || clCreateKernelsInProgram(prog, n, ks, NULL) != CL_SUCCESS) {
+        free(ks);
+        return 0;
+    }
+    int rc = 0;
+    for (cl_uint i = 0; i < n; i++) {
+        size_t most = 0;
+        if (rc == 0 &&
+            clGetKernelWorkGroupInfo(ks[i], t->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most,
+                                     &most, NULL) == CL_SUCCESS &&
+            most && items > most) {
+            char name[256] = "";
+            clGetKernelInfo(ks[i], CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, NULL);
+            fail(r, BV_CHECK_FAILED,
+                 "work-group %zux%zux%zu (%zu work-items) is larger than kernel %s can be "
+                 "launched with on this device (%zu)",
+                 wg[0], wg[1], wg[2], items, name, most);
+            rc = -1;
+        }
+        clReleaseKernel(ks[i]);
+    }
+    free(ks);
+    return rc;
+}
+
 void bv_build(bv_target *t, const build_job *job, const bv_options *o, const check_hook *hook,
               bv_result *r)
 {
@@ -414,7 +467,7 @@ void bv_build(bv_target *t, const build_job *job, const bv_options *o, const che
         fail(r, BV_ERROR, "%s", err);
         goto out;
     }
-    if (find_kernels(job, r) != 0)
+    if (find_kernels(job, r) != 0 || wg_fits(t, prog, job, r) != 0)
         goto out;
 
     if (use_hook && o->warmup) {
