@@ -249,6 +249,9 @@ for wg in 64 32; do
     expect_true "wg $wg: the binary holds its own work-group function" \
         grep -aq "scale/$wg-1-1-goffs0-smallgrid" "wg$wg.bin"
 done
+run "$CLC" extract r1.clcpack --kernel gather -D T=int --wg 64 -o g64.bin
+expect_rc 0 "extract --kernel finds a program entry by a kernel it holds"
+expect_true "the same binary as by the program's name" cmp g64.bin wg64.bin
 other=$(grep -ac "scale/32-1-1-goffs0-smallgrid" wg64.bin)
 [ "$other" = 0 ] && ok "wg 64: no other variant's function kept" || bad "wg64.bin holds the 32 function"
 cli_done

@@ -31,9 +31,21 @@ typedef struct extract_args {
     uint32_t wg[3];
 } extract_args;
 
+/* Whether e is named NAME: its kernel, or the program's name, or any
+ * kernel a program entry holds (as the loader finds it). */
+static int named(const clcpack_entry_info *e, const char *name)
+{
+    if (strcmp(e->kernel, name) == 0)
+        return 1;
+    for (size_t i = 0; i < e->kernel_name_count; i++)
+        if (strcmp(e->kernel_names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 static int matches(const clcpack_entry_info *e, const extract_args *x)
 {
-    if (strcmp(e->kernel, x->kernel) != 0)
+    if (!named(e, x->kernel))
         return 0;
     if (x->kind >= 0 && (int)e->kind != x->kind)
         return 0;
