@@ -249,6 +249,10 @@ for wg in 64 32; do
     expect_true "wg $wg: the binary holds its own work-group function" \
         grep -aq "scale/$wg-1-1-goffs0-smallgrid" "wg$wg.bin"
 done
+# verify --check on a pack of program entries needs no manifest (none here).
+run "$CLC" verify --load --check r1.clcpack
+expect_rc 0 "verify --check without a manifest: program entries load and build"
+expect_out "no reference check (loaded and built)" "each says it has no reference"
 run "$CLC" extract r1.clcpack --kernel gather -D T=int --wg 64 -o g64.bin
 expect_rc 0 "extract --kernel finds a program entry by a kernel it holds"
 expect_true "the same binary as by the program's name" cmp g64.bin wg64.bin

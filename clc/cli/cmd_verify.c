@@ -32,9 +32,21 @@ typedef struct verify_args {
     int load, check;
     const char *device;      /* NULL: the devices the pack was built for */
     const char *platform;
-    const char *kernels_dir;
+    const char *kernels_dir; /* NULL when --check needs no manifest */
     uint32_t load_flags;     /* --no-cubin: CLCPACK_LOAD_NO_CUBIN */
 } verify_args;
+
+/* Whether the pack holds an entry of one kernel (not a program entry):
+ * one a manifest kernel may give a reference check. */
+static int has_kernel_entries(const clcpack *p)
+{
+    for (size_t i = 0; i < clcpack_entry_count(p); i++) {
+        clcpack_entry_info e;
+        if (clcpack_get_entry(p, i, &e) == CLCPACK_OK && e.kernel_name_count == 0)
+            return 1;
+    }
+    return 0;
+}
 
 /* Decodes every source and entry; returns the number of bad ones. */
 static size_t verify_checksums(const clcpack *p, const char *path)
@@ -237,7 +249,7 @@ static void load_worker_setup(load_worker *w, const char *pack, const char *slot
         return;
     }
     char merr[MF_ERR_MAX];
-    if (w->check && mf_load(kernels, &w->manifest, merr) != 0)
+    if (w->check && kernels && mf_load(kernels, &w->manifest, merr) != 0)
         bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", merr);
     seed_hook_init(&w->hook, &w->manifest);
 }
@@ -246,7 +258,7 @@ int verify_load_worker(int argc, char **argv)
 {
     static load_worker w; /* large (the manifest); one per process */
     memset(&w, 0, sizeof w);
-    const char *pack = NULL, *slot = NULL, *kernels = "kernels";
+    const char *pack = NULL, *slot = NULL, *kernels = NULL; /* NULL: no manifest */
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--check") == 0)
             w.check = 1;
@@ -432,8 +444,10 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
     if (va->load_flags & CLCPACK_LOAD_NO_CUBIN)
         argv[na++] = (char *)"--no-cubin";
     if (va->check) {
-        argv[na++] = (char *)"--kernels";
-        argv[na++] = (char *)va->kernels_dir;
+        if (va->kernels_dir) {
+            argv[na++] = (char *)"--kernels";
+            argv[na++] = (char *)va->kernels_dir;
+        }
         argv[na++] = (char *)"--check";
     }
     argv[na] = NULL;
@@ -574,18 +588,26 @@ int cmd_verify(int argc, char **argv)
         return cli_usage_error("verify", "verify: --no-cubin needs --load");
     va.path = argv[optind];
 
-    static mf_manifest manifest;
-    if (va.check) {
-        char merr[MF_ERR_MAX];
-        if (mf_load(va.kernels_dir, &manifest, merr) != 0) {
-            cli_error("%s", merr);
-            return EXIT_FAILURE_STATUS;
-        }
-    }
-
     clcpack *p = cli_open_pack(va.path);
     if (!p)
         return EXIT_FAILURE_STATUS;
+    /* --check compares a manifest kernel's entries with its reference, so
+     * it reads the manifest, and the workers are given it, only when the
+     * pack holds kernel entries: program entries (the direct mode's) are
+     * loaded and built, with no reference to compare with. */
+    if (va.check && has_kernel_entries(p)) {
+        static mf_manifest manifest;
+        char merr[MF_ERR_MAX];
+        if (mf_load(va.kernels_dir, &manifest, merr) != 0) {
+            cli_error("%s (verify --check compares the pack's kernel entries with the "
+                      "references of this manifest; --kernels DIR names its folder)",
+                      merr);
+            clcpack_close(p);
+            return EXIT_FAILURE_STATUS;
+        }
+    } else {
+        va.kernels_dir = NULL;
+    }
     size_t bad = verify_checksums(p, va.path);
     size_t ne = clcpack_entry_count(p), ns = clcpack_source_count(p);
     if (cli_verbosity >= 0) {
