@@ -73,12 +73,15 @@ static void format_line(const progress *p, char *line, size_t cap)
 
 static void draw(progress *p)
 {
-    char line[512];
+    char line[1280];
     format_line(p, line, sizeof line);
-    /* A wrapped line cannot be redrawn in place: cut it to the terminal. */
+    /* A wrapped line cannot be redrawn in place: cut it to the terminal,
+     * marked as cut. */
     size_t max = term_width(p->out) - 1;
-    if (strlen(line) > max)
+    if (strlen(line) > max) {
         line[max] = '\0';
+        memcpy(line + max - 3, "...", 3);
+    }
     fprintf(p->out, "\r%s\033[K", line);
     fflush(p->out);
     p->drawn = 1;
@@ -93,7 +96,7 @@ void progress_current(progress *p, const char *label)
 /* A whole line for a log: the variant just finished is the one named. */
 static void log_line(progress *p)
 {
-    char line[512];
+    char line[1280];
     format_line(p, line, sizeof line);
     fprintf(p->out, "%s\n", line);
     fflush(p->out);

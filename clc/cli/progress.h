@@ -25,7 +25,7 @@ typedef struct progress {
     size_t total, done;
     double start, last_draw;
     int drawn;                 /* a line is on the screen */
-    char current[160];
+    char current[1024];          /* the variant being built: its whole label */
 } progress;
 
 /* 1 when a progress line belongs on f (a terminal). */
