@@ -629,8 +629,12 @@ int cmd_pack(int argc, char **argv)
         pb_free(&blocks);
         seed_checks = 1;
     }
-    if (plan.notes && cli_verbosity >= 0)
-        fprintf(stderr, "%s", plan.notes);
+    /* One "note: ..." line each, with the tool's name like every message. */
+    for (const char *n = plan.notes; n && *n && cli_verbosity >= 0;) {
+        size_t len = strcspn(n, "\n");
+        fprintf(stderr, "clc-pack: %.*s\n", (int)len, n);
+        n += len + (n[len] == '\n');
+    }
 
     int status = EXIT_FAILURE_STATUS;
     static pack_run run;
@@ -809,7 +813,8 @@ int cmd_pack(int argc, char **argv)
                 if (cli_verbosity > 0) {
                     char label[LABEL_MAX];
                     job_label(&run, j, label, sizeof label);
-                    fprintf(stderr, "clc-pack: reused %s (%ld entries)\n", label, got);
+                    fprintf(stderr, "clc-pack: reused %s (%ld entr%s)\n", label, got,
+                            got == 1 ? "y" : "ies");
                 }
                 continue;
             }
