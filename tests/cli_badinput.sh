@@ -84,7 +84,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
     expect_err "Permission denied" "the message says permission denied"
     expect_err "locked.clcpack" "the message names the file"
 else
-    echo "note: not root, no setpriv, or nobody cannot run $CLC: the unreadable-file check is skipped"
+    skip "not root, no setpriv, or nobody cannot run $CLC: the unreadable-file check"
 fi
 
 # A full disk: a 64 KiB tmpfs holding the previous pack and a filler, so
@@ -110,7 +110,7 @@ if mount -t tmpfs -o size=64k tmpfs small 2>/dev/null; then
     if [ "$left" -eq 0 ]; then ok "full disk: extract left no temporary file"; else bad "full disk: extract left $left temporary files"; fi
     umount small
 else
-    echo "note: cannot mount a tmpfs (not root?): the full-disk checks are skipped"
+    skip "cannot mount a tmpfs (not root?): the full-disk checks"
 fi
 # /dev/full fails every write: extract to it through stdout.
 run sh -c "\"$CLC\" extract good.clcpack --entry 0 -o - >/dev/full"

@@ -100,7 +100,7 @@ Ninja"
     [ "$RC" -ne 0 ] && grep -q "0.1.0" "$ERR" && ok "find_package(clcpack 9.0) refuses version 0.1.0" ||
         bad "find_package(clcpack 9.0): exit $RC"
 else
-    echo "note: cmake is not installed: the CMake project is skipped (.ci/run installs it)"
+    skip "cmake is not installed: the CMake project (.ci/run installs it)"
 fi
 
 # A plain make project: examples/Makefile against the installed tool.

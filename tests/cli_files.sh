@@ -63,7 +63,7 @@ if [ "$(id -u)" = 0 ] && mknod null.dev c 1 3 2>/dev/null; then
     expect_rc 1 "pack -o onto a character device (as root)"
     expect_true "the device is still a device after pack" test -c null.dev
 else
-    echo "note: not root (mknod): the device-output checks are skipped"
+    skip "not root (mknod): the device-output checks"
 fi
 
 mkdir folder.bin

@@ -23,8 +23,10 @@ c_test() {
     line=$(grep -E '^checks: [0-9]+ passed, [0-9]+ failed' "$OUT" | tail -n 1)
     p=$(echo "$line" | sed -E 's/^checks: ([0-9]+) passed.*/\1/')
     f=$(echo "$line" | sed -E 's/^checks: [0-9]+ passed, ([0-9]+) failed.*/\1/')
+    s=$(echo "$line" | sed -nE 's/.*, ([0-9]+) skipped.*/\1/p')
     PASS=$((PASS + ${p:-0}))
     FAIL=$((FAIL + ${f:-0}))
+    SKIP=$((SKIP + ${s:-0}))
     if [ -z "$line" ] || { [ "$RC" -ne 0 ] && [ "${f:-0}" -eq 0 ]; }; then
         bad "test_public_kernels $*: exit $RC without a failed check"
     fi
@@ -35,7 +37,7 @@ if [ ! -x "$TEST" ]; then
     cli_done
 fi
 if [ ! -f "$K/VERSIONS" ]; then
-    echo "skipped: the public projects' kernels are not installed in $K" \
+    skip "the public projects' kernels are not installed in $K" \
         "(sh scripts/public_kernels.sh $K installs them)"
     cli_done
 fi

@@ -64,20 +64,20 @@ flavour() {
 # Python is not built with the sanitizers: an instrumented interposer inside
 # it reports Python's and PyOpenCL's own leaks and load order, not ours.
 if ldd "$PRELOAD" 2>/dev/null | grep -q 'lib[at]san'; then
-    echo "note: skipped: $PRELOAD is built with a sanitizer, Python is not" \
+    skip "$PRELOAD is built with a sanitizer, Python is not" \
         "(tests/cli_record.sh and test_record_threads cover the interposer under ASan and TSan)"
     cli_done
 fi
 if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import pyopencl, numpy" 2>/dev/null; then
     flavour pypi "$VENV/bin/python"
 else
-    echo "note: skipped PyOpenCL from PyPI: no $VENV with pyopencl and numpy" \
+    skip "PyOpenCL from PyPI: no $VENV with pyopencl and numpy" \
         "(python3 -m venv $VENV && $VENV/bin/pip install pyopencl numpy; .ci/run does it)"
 fi
 if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import pyopencl, numpy" 2>/dev/null; then
     flavour debian /usr/bin/python3
 else
-    echo "note: skipped PyOpenCL from Debian: python3-pyopencl is not installed" \
+    skip "PyOpenCL from Debian: python3-pyopencl is not installed" \
         "(apt-get install python3-pyopencl; .ci/run does it)"
 fi
 cli_done

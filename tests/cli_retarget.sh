@@ -50,7 +50,7 @@ expect_true "its devices, sources, entries and timings are copied byte for byte"
     cmp -s cpu.clcpack cpu-copy.clcpack
 
 if ! PTXAS=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null); then
-    echo "note: no ptxas on PATH nor in /usr/local/cuda/bin: the retarget runs are skipped"
+    skip "no ptxas on PATH nor in /usr/local/cuda/bin: the retarget runs"
     cli_done
 fi
 

@@ -155,7 +155,7 @@ static void test_nvcc_ptx(const char *ptxas, const char *tmp)
     }
     bfmt(nvcc, sizeof nvcc, "%.*snvcc", (int)(dl - 5), ptxas);
     if (access(nvcc, X_OK) != 0) {
-        printf("note: no nvcc beside %s; the nvcc -ptx check is skipped\n", ptxas);
+        CHECK_SKIP("no nvcc beside %s: the nvcc -ptx check", ptxas);
         return;
     }
     char cu[512], ptx_path[512], cmd[2048];
@@ -203,7 +203,7 @@ static void test_ptxas(void)
     CHECK(ptxas_find("/etc", path) == -1, "a folder is not ptxas");
 
     if (ptxas_find(NULL, path) != 0) {
-        printf("note: %s; the ptxas runs are skipped\n", path);
+        CHECK_SKIP("%s: the ptxas runs", path);
         return;
     }
     printf("note: using %s\n", path);

@@ -1096,9 +1096,9 @@ int main(int argc, char **argv)
     struct stat st;
     snprintf(stamp, sizeof stamp, "%s/VERSIONS", kernels_dir);
     if (stat(stamp, &st) != 0) {
-        printf("skipped: the public projects' kernels are not installed in %s "
-               "(sh scripts/public_kernels.sh %s installs them)\n",
-               kernels_dir, kernels_dir);
+        CHECK_SKIP("the public projects' kernels are not installed in %s "
+                   "(sh scripts/public_kernels.sh %s installs them)",
+                   kernels_dir, kernels_dir);
         return check_summary();
     }
 

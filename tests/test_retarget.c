@@ -348,7 +348,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (ptxas_find(NULL, ptxas) != 0) {
-        printf("note: %s: the retarget checks are skipped\n", ptxas);
+        CHECK_SKIP("%s: the retarget checks", ptxas);
         return check_summary();
     }
     snprintf(tmp, sizeof tmp, "%s/clc-retarget-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");

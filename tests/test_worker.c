@@ -351,7 +351,7 @@ static void test_pool(const char *argv0)
     snprintf(dir, sizeof dir, "%s", argv0);
     snprintf(exe, sizeof exe, "%s/../clc-pack", dirname(dir));
     if (access(exe, X_OK) != 0) {
-        printf("note: %s not built; the real worker run is skipped\n", exe);
+        CHECK_SKIP("%s not built: the real worker run", exe);
     } else {
         const char *kdir = getenv("CLC_KERNELS_DIR");
         char *argv[] = {(char *)"clc-pack", (char *)"--worker", (char *)"--kernels",

@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-static int passed, failed;
+static int passed, failed, skipped;
 
 int check_report(int ok, const char *file, int line, const char *fmt, ...)
 {
@@ -32,9 +32,21 @@ int check_report(int ok, const char *file, int line, const char *fmt, ...)
 
 int check_failures(void) { return failed; }
 
+void check_skip(const char *fmt, ...)
+{
+    skipped++;
+    va_list ap;
+    va_start(ap, fmt);
+    printf("skipped: ");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    fflush(stdout);
+}
+
 int check_summary(void)
 {
-    printf("checks: %d passed, %d failed\n", passed, failed);
+    printf("checks: %d passed, %d failed, %d skipped\n", passed, failed, skipped);
     fflush(stdout);
     return failed ? 1 : 0;
 }

@@ -2,8 +2,10 @@
 # A test runs as `sh tests/cli_X.sh BUILD_DIR` and sources it first:
 #   . "$(dirname "$0")/lib/cli_lib.sh"
 # which takes the build folder holding clc-pack from $1 (default build).
-# Each check counts; cli_done prints "checks: P passed, F failed" and exits
-# non-zero when a check failed.
+# Each check counts; `skip WHY` counts a part that cannot run here (a tool or
+# data missing) and prints "skipped: WHY"; cli_done prints
+# "checks: P passed, F failed, S skipped" and exits non-zero when a check
+# failed.
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-build}
@@ -12,6 +14,7 @@ CLC=$BUILD/clc-pack
 KERNELS=$ROOT/kernels
 PASS=0
 FAIL=0
+SKIP=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/clc-cli.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 OUT=$TMP/stdout
@@ -67,8 +70,15 @@ expect_true() {
     if "$@"; then ok "$what"; else bad "$what"; fi
 }
 
+# skip WHY: one part of the test could not run here; counted apart, never
+# as a pass.
+skip() {
+    SKIP=$((SKIP + 1))
+    echo "skipped: $*"
+}
+
 cli_done() {
-    echo "checks: $PASS passed, $FAIL failed"
+    echo "checks: $PASS passed, $FAIL failed, $SKIP skipped"
     [ "$FAIL" -eq 0 ]
     exit $?
 }
