@@ -73,6 +73,14 @@ PRELOAD_OBJ := $(PRELOAD_SRC:%.c=$(B)/pic/%.o)
 $(PRELOAD_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Ipreload
 $(B)/clc/cli/preload_launch.o: CLC_CPPFLAGS += -DCLCPACK_LIBDIR='"$(LIBDIR)"'
 
+# The stub OpenCL driver the tests load through the ICD loader to play an
+# Intel and an AMD GPU (tests/stub_icd/README.md): a real ICD, built with
+# the OpenCL 3.0 dispatch table, exporting only what cl_khr_icd looks up.
+STUB_SRC := $(sort $(wildcard tests/stub_icd/*.c))
+STUB_OBJ := $(STUB_SRC:%.c=$(B)/pic/%.o)
+STUB_ICD := $(B)/tests/libclcstub.so
+$(STUB_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Itests/stub_icd
+
 .PHONY: print-libs all deps pack test bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
 all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so
 
@@ -120,6 +128,12 @@ $(B)/clc-pack: $(B)/clc/cli/main.o $(B)/libclc.a $(B)/libclcpack.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CL)
 
+$(STUB_ICD): $(STUB_OBJ) $(B)/pic/loader/sha256.o tests/stub_icd/exports.map
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,--version-script=tests/stub_icd/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
+		$(STUB_OBJ) $(B)/pic/loader/sha256.o -lpthread
+
 # The tests' helpers as an archive: a test links only the helpers it uses,
 # so one that never opens an OpenCL platform has no such symbol, which is
 # how scripts/sanitize.sh picks the programs valgrind runs.
@@ -144,7 +158,7 @@ pack: deps
 	+$(Q)$(B)/clc-pack --device $(PACK_DEVICE)
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN)
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN) $(STUB_ICD)
 	$(Q)sh tests/run_tests.sh $(B)
 
 $(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a
@@ -265,7 +279,7 @@ SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sa
 TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 test-sanitize:
 	$(Q)$(MAKE) --no-print-directory B=$(ASAN_B) CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
-		all $(TEST_SRC:tests/%.c=$(ASAN_B)/tests/%)
+		all $(TEST_SRC:tests/%.c=$(ASAN_B)/tests/%) $(ASAN_B)/tests/libclcstub.so
 	$(Q)CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" sh scripts/sanitize.sh asan $(ASAN_B)
 
 test-tsan:
@@ -274,7 +288,7 @@ test-tsan:
 		$(TSAN_B)/tests/test_hardening $(TSAN_B)/tests/test_write_threads $(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so
 	$(Q)CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" sh scripts/sanitize.sh tsan $(TSAN_B)
 
-test-valgrind: all $(TEST_BIN)
+test-valgrind: all $(TEST_BIN) $(STUB_ICD)
 	$(Q)sh scripts/sanitize.sh valgrind $(B)
 
 clean:
