@@ -23,6 +23,7 @@
 #include "check.h"
 #include "cl_device.h"
 #include "clcpack.h"
+#include "test_file.h"
 
 static const char SOURCE[] =
     "__kernel void scale(__global float *x)\n"
@@ -96,12 +97,7 @@ static int run_child(const char *mode, const char *arg)
 {
     char cmd[8192];
     snprintf(cmd, sizeof cmd, "'%s' --child '%s' %s %s", self, pack_path, mode, arg ? arg : "");
-    FILE *f = popen(cmd, "r");
-    if (!f)
-        return -1;
-    size_t n = fread(out, 1, sizeof out - 1, f);
-    out[n] = '\0';
-    return pclose(f);
+    return test_run_capture(cmd, out, sizeof out);
 }
 
 static int has(const char *s)

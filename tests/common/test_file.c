@@ -1,4 +1,4 @@
-/* test_file.c — whole files in and out (test_file.h). */
+/* test_file.c — whole files in and out, a command's output (test_file.h). */
 #include "test_file.h"
 
 #include <stdio.h>
@@ -30,4 +30,18 @@ int test_write_file(const char *path, const void *b, size_t n)
         return -1;
     int ok = fwrite(b, 1, n, f) == n;
     return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+int test_run_capture(const char *cmd, char *out, size_t cap)
+{
+    FILE *f = popen(cmd, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(out, 1, cap - 1, f);
+    out[n] = '\0';
+    /* Drain the rest, so the command never blocks on a full pipe. */
+    char sink[4096];
+    while (fread(sink, 1, sizeof sink, f) > 0)
+        ;
+    return pclose(f);
 }
