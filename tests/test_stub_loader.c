@@ -184,8 +184,9 @@ static unsigned char *cached_binary(const char *platform, size_t *len)
     return found;
 }
 
-/* The log lines of one process (pid) matching call and dev. */
-static int lines_of(long pid, const char *call, const char *dev)
+/* The log lines of process pid (0: any) that are call (NULL: any); the
+ * pid of the last line written into *last when last is not NULL. */
+static int lines_of(long pid, const char *call, long *last)
 {
     FILE *f = fopen(logp, "r");
     char line[32768];
@@ -193,30 +194,16 @@ static int lines_of(long pid, const char *call, const char *dev)
     stub_log_line l;
     while (f && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
-        if (stub_log_parse(line, &l) == 0 && l.pid == pid && (!call || !strcmp(l.call, call)) &&
-            (!dev || !strcmp(l.dev, dev)))
+        if (stub_log_parse(line, &l) != 0)
+            continue;
+        if (last)
+            *last = l.pid;
+        if ((!pid || l.pid == pid) && (!call || !strcmp(l.call, call)))
             n++;
     }
     if (f)
         fclose(f);
     return n;
-}
-
-/* The pid of the last process that wrote the log. */
-static long last_pid(void)
-{
-    FILE *f = fopen(logp, "r");
-    char line[32768];
-    long pid = 0;
-    stub_log_line l;
-    while (f && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (stub_log_parse(line, &l) == 0)
-            pid = l.pid;
-    }
-    if (f)
-        fclose(f);
-    return pid;
 }
 
 static void check_pocl_pack(void)
@@ -276,7 +263,8 @@ static void check_pocl_pack(void)
         unsigned char *cbin = cached_binary(plat, &clen);
         CHECK(child(pocl_pack, plat, "0") == 0 && has("path cache") && has("cache: hit"),
               "%s, next process: from the cache:\n%s", label, out);
-        long pid = last_pid();
+        long pid = 0;
+        lines_of(0, NULL, &pid);
         CHECK(cbin && stub_log_count(logp, "binary", label, cbin, clen, "CL_SUCCESS") == 1 &&
                   lines_of(pid, "source", NULL) == 0 && lines_of(pid, "binary", NULL) == 1,
               "%s: that process handed the device exactly the cache file's binary, no source",
