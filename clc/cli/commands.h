@@ -18,9 +18,6 @@ int cmd_embed(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_run(int argc, char **argv);
-/* `clc-pack --load-worker ...`: the process verify --load loads in
- * (cmd_verify.c); argv[1] is "--load-worker". */
-int verify_load_worker(int argc, char **argv);
 int cmd_retarget(int argc, char **argv);
 
 /* Usage texts (--help); "pack" is the main one. */

@@ -11,6 +11,7 @@
 
 #include "cli_report.h"
 #include "commands.h"
+#include "load_worker.h"
 #include "worker_main.h"
 
 int main(int argc, char **argv)
@@ -20,7 +21,7 @@ int main(int argc, char **argv)
         if (argc >= 2 && strcmp(argv[1], "--worker") == 0)
             return worker_main(argc, argv);
         if (argc >= 2 && strcmp(argv[1], "--load-worker") == 0)
-            return verify_load_worker(argc, argv);
+            return load_worker_main(argc, argv);
         return cmd_pack(argc, argv);
     }
     const char *cmd = argv[1];
