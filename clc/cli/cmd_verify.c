@@ -15,6 +15,7 @@
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
+#include "load_worker.h"
 #include "manifest.h"
 #include "pack_text.h"
 #include "wire.h"
@@ -215,17 +216,10 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
     lc->keys += n_jobs;
     if (n_jobs == 0)
         goto out;
-    char exe[4096], slot[32], err[512];
-    bfmt(slot, sizeof slot, "%u:%u", d->platform_index, d->device_index);
+    char exe[4096], slot[LW_SLOT_MAX], err[512];
     /* The optional arguments first, each list ending at the first NULL. */
     char *argv[12];
-    size_t na = 0;
-    argv[na++] = (char *)"clc-pack";
-    argv[na++] = (char *)"--load-worker";
-    argv[na++] = (char *)"--pack";
-    argv[na++] = (char *)va->path;
-    argv[na++] = (char *)"--device";
-    argv[na++] = slot;
+    size_t na = load_worker_argv(argv, va->path, d, slot);
     if (va->load_flags & CLCPACK_LOAD_NO_CUBIN)
         argv[na++] = (char *)"--no-cubin";
     if (va->check) {

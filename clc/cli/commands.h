@@ -19,6 +19,7 @@ int cmd_merge(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_retarget(int argc, char **argv);
+int cmd_warm(int argc, char **argv);
 
 /* Usage texts (--help); "pack" is the main one. */
 void usage_pack(FILE *f);
@@ -30,6 +31,7 @@ void usage_tune_report(FILE *f);
 void usage_embed(FILE *f);
 void usage_merge(FILE *f);
 void usage_retarget(FILE *f);
+void usage_warm(FILE *f);
 void usage_record(FILE *f);
 void usage_run(FILE *f);
 void print_version(FILE *f);

@@ -1,6 +1,6 @@
 /*
  * load_worker.c — `clc-pack --load-worker --pack PACK --device P:D
- * [--no-cubin] [--warm] [--check [--kernels DIR]]`: the process `verify
+ * [--no-cubin] [--warm] [--pocl-wg SPEC] [--check [--kernels DIR]]`: the process `verify
  * --load` and `warm` load a pack's keys in (load_worker.h), started through
  * the worker pool, never by hand. A driver that crashes on a bad binary or
  * while building kills this process, not the command (worker_proto.h has
@@ -163,11 +163,25 @@ static void load_worker_setup(load_worker *w, const char *pack, const char *slot
     seed_hook_init(&w->hook, &w->manifest);
 }
 
+size_t load_worker_argv(char *argv[], const char *pack, const ds_device *d,
+                        char slot[LW_SLOT_MAX])
+{
+    bfmt(slot, LW_SLOT_MAX, "%u:%u", d->platform_index, d->device_index);
+    argv[0] = (char *)"clc-pack";
+    argv[1] = (char *)"--load-worker";
+    argv[2] = (char *)"--pack";
+    argv[3] = (char *)pack;
+    argv[4] = (char *)"--device";
+    argv[5] = slot;
+    return 6;
+}
+
 int load_worker_main(int argc, char **argv)
 {
     static load_worker w; /* large (the manifest); one per process */
     memset(&w, 0, sizeof w);
     const char *pack = NULL, *slot = NULL, *kernels = NULL; /* NULL: no manifest */
+    const char *pocl_wg = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--check") == 0)
             w.check = 1;
@@ -181,6 +195,8 @@ int load_worker_main(int argc, char **argv)
             slot = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--kernels") == 0)
             kernels = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--pocl-wg") == 0)
+            pocl_wg = argv[++i];
         else {
             fprintf(stderr, "clc-pack: --load-worker is internal to clc-pack\n");
             return EXIT_USAGE_STATUS;
@@ -193,6 +209,9 @@ int load_worker_main(int argc, char **argv)
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
     }
+    /* Before the first OpenCL call: PoCL reads it once (bv_pocl_wg_spec). */
+    if (pocl_wg)
+        setenv("POCL_BINARY_SPECIALIZE_WG", pocl_wg, 1);
     load_worker_setup(&w, pack, slot, kernels);
     int status = EXIT_OK_STATUS;
     for (;;) {
