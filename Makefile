@@ -179,6 +179,10 @@ $(B)/bench/cv_filter: tests/bench/opencv/cv_filter.cpp
 $(B)/bench/hardening: $(B)/libtestcommon.a
 # So does the writer's thread bench.
 $(B)/bench/write_threads: $(B)/libtestcommon.a
+# The first-launch bench makes a pack for another driver with them (and
+# the writer they call comes after them on the command line).
+$(B)/bench/first_launch_any: $(B)/libtestcommon.a
+$(B)/bench/first_launch_any: LDLIBS_CL := $(B)/libclcpack.a $(LDLIBS_CL)
 
 # Start-up, build scaling, pack size and kernel speed on one device
 # (BENCH_DEVICE=SPEC, default the default device); docs/BENCH.md.
