@@ -136,6 +136,9 @@ int main(int argc, char **argv)
         CHECK(0, "%s is built", clc);
         return check_summary();
     }
+    /* Nothing an earlier run compiled may help: PoCL's kernel cache would
+     * put a work-group function compiled then into a binary built now. */
+    setenv("POCL_KERNEL_CACHE", "0", 1);
     cl_device_id dev;
     cl_context ctx;
     if (test_first_device(&dev, &ctx) != 0) {
