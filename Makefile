@@ -79,6 +79,9 @@ $(B)/clc/cli/preload_launch.o: CLC_CPPFLAGS += -DCLCPACK_LIBDIR='"$(LIBDIR)"'
 STUB_SRC := $(sort $(wildcard tests/stub_icd/*.c))
 STUB_OBJ := $(STUB_SRC:%.c=$(B)/pic/%.o)
 STUB_ICD := $(B)/tests/libclcstub.so
+# A vendors folder naming it, for trying it by hand:
+#   OCL_ICD_VENDORS=build/tests/stub-vendors build/clc-pack --list-devices
+STUB_VENDORS := $(B)/tests/stub-vendors/clcstub.icd
 $(STUB_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Itests/stub_icd
 
 .PHONY: print-libs all deps pack test bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
@@ -134,6 +137,10 @@ $(STUB_ICD): $(STUB_OBJ) $(B)/pic/loader/sha256.o tests/stub_icd/exports.map
 	$(Q)$(CC) -shared -Wl,--version-script=tests/stub_icd/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
 		$(STUB_OBJ) $(B)/pic/loader/sha256.o -lpthread
 
+$(STUB_VENDORS): $(STUB_ICD)
+	@mkdir -p $(dir $@)
+	$(Q)echo "$(abspath $(STUB_ICD))" >$@
+
 # The tests' helpers as an archive: a test links only the helpers it uses,
 # so one that never opens an OpenCL platform has no such symbol, which is
 # how scripts/sanitize.sh picks the programs valgrind runs.
@@ -158,7 +165,7 @@ pack: deps
 	+$(Q)$(B)/clc-pack --device $(PACK_DEVICE)
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN) $(STUB_ICD)
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN) $(STUB_ICD) $(STUB_VENDORS)
 	$(Q)sh tests/run_tests.sh $(B)
 
 $(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a

@@ -66,4 +66,18 @@ CLCSTUB_CRASH_BUILD=intel:tgllp run "$CLC" verify --load --device all k.clcpack
 expect_rc 1 "a driver that crashes while building: verify fails"
 expect_err "the driver crashed (signal 6" "names the crash"
 expect_out "loaded 2 of 4" "the other device's keys still load"
+
+# A pack built on the stub's Intel device (clc-pack's whole build, round
+# trip included): its binaries go to that device, exactly, and never to AMD.
+run "$CLC" k.cl -D W=1,2 --device 0 -q -o intel.clcpack
+expect_rc 0 "a pack built on the stub's Intel device"
+run "$CLC" extract intel.clcpack --entry 1 -o e1.bin
+expect_rc 0 "its entry 1 extracted"
+: >"$STUB_LOG"
+run "$CLC" verify --load --device all intel.clcpack
+expect_rc 0 "verify --load on both devices"
+expect_out "loaded 4 of 4: native 2, cubin 0, ptx 0, source 2, failed 0" "native on Intel, source on AMD"
+if stub_got binary intel:tgllp e1.bin; then ok "intel:tgllp got exactly entry 1's bytes"; else bad "intel:tgllp did not get entry 1's bytes"; fi
+n=$(stub_count binary amd:gfx90a:sramecc+:xnack-)
+[ "$n" -eq 0 ] && ok "the AMD device got no binary" || bad "the AMD device got $n binaries"
 cli_done
