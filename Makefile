@@ -73,6 +73,17 @@ PRELOAD_OBJ := $(PRELOAD_SRC:%.c=$(B)/pic/%.o)
 $(PRELOAD_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Ipreload
 $(B)/clc/cli/preload_launch.o: CLC_CPPFLAGS += -DCLCPACK_LIBDIR='"$(LIBDIR)"'
 
+# The stub OpenCL driver the tests load through the ICD loader to play an
+# Intel and an AMD GPU (tests/stub_icd/README.md): a real ICD, built with
+# the OpenCL 3.0 dispatch table, exporting only what cl_khr_icd looks up.
+STUB_SRC := $(sort $(wildcard tests/stub_icd/*.c))
+STUB_OBJ := $(STUB_SRC:%.c=$(B)/pic/%.o)
+STUB_ICD := $(B)/tests/libclcstub.so
+# A vendors folder naming it, for trying it by hand:
+#   OCL_ICD_VENDORS=build/tests/stub-vendors build/clc-pack --list-devices
+STUB_VENDORS := $(B)/tests/stub-vendors/clcstub.icd
+$(STUB_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Itests/stub_icd
+
 .PHONY: print-libs all deps pack test bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
 all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so
 
@@ -120,6 +131,16 @@ $(B)/clc-pack: $(B)/clc/cli/main.o $(B)/libclc.a $(B)/libclcpack.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CL)
 
+$(STUB_ICD): $(STUB_OBJ) $(B)/pic/loader/sha256.o tests/stub_icd/exports.map
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,--version-script=tests/stub_icd/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
+		$(STUB_OBJ) $(B)/pic/loader/sha256.o -lpthread
+
+$(STUB_VENDORS): $(STUB_ICD)
+	@mkdir -p $(dir $@)
+	$(Q)echo "$(abspath $(STUB_ICD))" >$@
+
 # The tests' helpers as an archive: a test links only the helpers it uses,
 # so one that never opens an OpenCL platform has no such symbol, which is
 # how scripts/sanitize.sh picks the programs valgrind runs.
@@ -144,7 +165,7 @@ pack: deps
 	+$(Q)$(B)/clc-pack --device $(PACK_DEVICE)
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN)
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN) $(STUB_ICD) $(STUB_VENDORS)
 	$(Q)sh tests/run_tests.sh $(B)
 
 $(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a
@@ -165,6 +186,10 @@ $(B)/bench/cv_filter: tests/bench/opencv/cv_filter.cpp
 $(B)/bench/hardening: $(B)/libtestcommon.a
 # So does the writer's thread bench.
 $(B)/bench/write_threads: $(B)/libtestcommon.a
+# The first-launch bench makes a pack for another driver with them (and
+# the writer they call comes after them on the command line).
+$(B)/bench/first_launch_any: $(B)/libtestcommon.a
+$(B)/bench/first_launch_any: LDLIBS_CL := $(B)/libclcpack.a $(LDLIBS_CL)
 
 # Start-up, build scaling, pack size and kernel speed on one device
 # (BENCH_DEVICE=SPEC, default the default device); docs/BENCH.md.
@@ -265,16 +290,17 @@ SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sa
 TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 test-sanitize:
 	$(Q)$(MAKE) --no-print-directory B=$(ASAN_B) CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
-		all $(TEST_SRC:tests/%.c=$(ASAN_B)/tests/%)
+		all $(TEST_SRC:tests/%.c=$(ASAN_B)/tests/%) $(ASAN_B)/tests/libclcstub.so
 	$(Q)CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" sh scripts/sanitize.sh asan $(ASAN_B)
 
 test-tsan:
 	$(Q)$(MAKE) --no-print-directory B=$(TSAN_B) CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
 		$(TSAN_B)/tests/test_loader_pocl $(TSAN_B)/tests/test_record_threads \
-		$(TSAN_B)/tests/test_hardening $(TSAN_B)/tests/test_write_threads $(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so
+		$(TSAN_B)/tests/test_hardening $(TSAN_B)/tests/test_write_threads $(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so \
+		$(TSAN_B)/tests/test_stub_icd $(TSAN_B)/tests/libclcstub.so
 	$(Q)CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" sh scripts/sanitize.sh tsan $(TSAN_B)
 
-test-valgrind: all $(TEST_BIN)
+test-valgrind: all $(TEST_BIN) $(STUB_ICD)
 	$(Q)sh scripts/sanitize.sh valgrind $(B)
 
 clean:

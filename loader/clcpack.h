@@ -400,6 +400,16 @@ typedef struct clcpack_load_report {
 #define CLCPACK_LOAD_CACHE 32u
 #define CLCPACK_LOAD_NO_CACHE 64u   /* no rebuild cache, whatever the environment says */
 
+/* The rebuild cache's folder as a load with CLCPACK_LOAD_CACHE finds it
+ * (docs/CACHE.md): $CLCPACK_CACHE_DIR as given, else $XDG_CACHE_HOME/clcpack,
+ * else $HOME/.cache/clcpack (those two when absolute). Writes the path and a NUL to
+ * buf and its length to *len (len may be NULL). CLCPACK_E_NOT_FOUND when
+ * none of the variables gives one (the cache is then off);
+ * CLCPACK_E_BUFFER when cap is too small (*len then says how many bytes
+ * the path has). Reads the environment; creates nothing. */
+CLCPACK_API clcpack_status clcpack_cache_folder(char *buf, size_t cap, size_t *len,
+                                                clcpack_error *err);
+
 typedef struct clcpack_load_options {
     size_t struct_size;     /* sizeof(clcpack_load_options) */
     uint32_t flags;

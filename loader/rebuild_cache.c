@@ -13,6 +13,7 @@
 
 #include "bytes.h"
 #include "codec.h"
+#include "errors.h"
 #include "pack_reader.h"
 #include "text.h"
 
@@ -69,6 +70,28 @@ static char *cache_folder(uint32_t flags)
     if (home && home[0] == '/')
         return str_printf("%s/.cache/clcpack", home);
     return NULL;
+}
+
+clcpack_status clcpack_cache_folder(char *buf, size_t cap, size_t *len, clcpack_error *err)
+{
+    if (!buf && cap)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_cache_folder: buf is NULL");
+    char *dir = cache_folder(CLCPACK_LOAD_CACHE);
+    if (!dir)
+        return clcpk_fail(err, CLCPACK_E_NOT_FOUND,
+                          "no rebuild cache folder: none of CLCPACK_CACHE_DIR, XDG_CACHE_HOME "
+                          "and HOME names one");
+    size_t n = strlen(dir);
+    if (len)
+        *len = n;
+    clcpack_status st = CLCPACK_OK;
+    if (n + 1 > cap)
+        st = clcpk_fail(err, CLCPACK_E_BUFFER, "clcpack_cache_folder: %zu bytes needed, %zu given",
+                        n + 1, cap);
+    else
+        memcpy(buf, dir, n + 1);
+    free(dir);
+    return st;
 }
 
 static void hex16(char *out, const uint8_t *b)

@@ -28,7 +28,7 @@ asan)
 tsan)
     export TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1:second_deadlock_stack=1:print_suppressions=0"
     total=0 failed=0
-    for t in test_loader_pocl test_record_threads test_hardening test_write_threads; do
+    for t in test_loader_pocl test_record_threads test_hardening test_write_threads test_stub_icd; do
         echo "== $t (ThreadSanitizer)"
         if "$build/tests/$t"; then total=$((total + 1)); else total=$((total + 1)); failed=$((failed + 1)); fi
     done
@@ -41,10 +41,11 @@ valgrind)
     # the tests that build dozens of variants would take hours), and LLVM
     # and ld.so report their own errors (tests/sanitize/valgrind.supp). So
     # valgrind runs every program that never opens an OpenCL platform
-    # (found by its symbols: no clGetPlatformIDs) plus the two OpenCL ones
-    # below, which cover device enumeration and every load path of
-    # clcpack_create_program; ASan covers the rest.
-    with_cl="test_device_select test_corrupt_pocl"
+    # (found by its symbols: no clGetPlatformIDs) plus the OpenCL ones
+    # below, which cover device enumeration, every load path of
+    # clcpack_create_program and the stub driver (no LLVM: 25 s); ASan
+    # covers the rest.
+    with_cl="test_device_select test_corrupt_pocl test_stub_icd"
     pass=0 fail=0 skipped=""
     for t in "$build"/tests/test_*; do
         [ -x "$t" ] || continue

@@ -6,7 +6,7 @@
 # exactly `clc-pack CMD --help`. No OpenCL device needed.
 . "$(dirname "$0")/lib/cli_lib.sh"
 
-SUBS="list verify extract embed merge retarget record run best tune-report"
+SUBS="list verify extract embed merge retarget record run warm best tune-report"
 
 # Documented names that are not options of clc-pack's --help: make's
 # jobserver flags, flags of cc (-c, -MP) and python3 (-m) in examples, the

@@ -135,7 +135,7 @@ no_temps "after every write and refusal"
 
 # --- Inputs: a FIFO or a device never blocks ------------------------------
 mkfifo in.fifo
-for sub in list verify tune-report; do
+for sub in list verify tune-report warm; do
     run_t "$CLC" $sub in.fifo
     expect_rc 1 "$sub of a FIFO returns at once"
     expect_err "'in.fifo' is a FIFO" "$sub names the FIFO"

@@ -27,6 +27,7 @@
 #include "clcpack.h"
 #include "cli_report.h"
 #include "commands.h"
+#include "test_file.h"
 
 static const char SCALE_SOURCE[] =
     "__kernel __attribute__((reqd_work_group_size(WG_X, 1, 1)))\n"
@@ -156,20 +157,6 @@ static int merge(const char *const *args, size_t n, char *errtext, size_t cap)
     return rc;
 }
 
-static unsigned char *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc(n > 0 ? (size_t)n : 1);
-    *size = b ? fread(b, 1, (size_t)n, f) : 0;
-    fclose(f);
-    return b;
-}
-
 static int exists(const char *path)
 {
     struct stat st;
@@ -254,7 +241,7 @@ static void test_cpu_and_gpu(const unsigned char *native, size_t native_size)
     const char *a2[] = {"-q", "-o", ba, gp, cp};
     CHECK(merge(a2, 5, errtext, sizeof errtext) == 0, "merge gpu + cpu: %s", errtext);
     size_t na = 0, nb = 0;
-    unsigned char *ba_bytes = slurp(ba, &nb), *ab_bytes = slurp(ab, &na);
+    unsigned char *ba_bytes = test_read_file(ba, &nb), *ab_bytes = test_read_file(ab, &na);
     CHECK(ab_bytes && ba_bytes && na == nb && memcmp(ab_bytes, ba_bytes, na) == 0,
           "the merged pack does not depend on the order of the inputs (%zu, %zu bytes)", na, nb);
     free(ab_bytes);
@@ -346,7 +333,7 @@ static void test_cpu_and_gpu(const unsigned char *native, size_t native_size)
     /* A damaged input is named; nothing is written. */
     const char *trunc = path_in_dir("truncated.clcpack"), *out2 = path_in_dir("out2.clcpack");
     size_t n = 0;
-    unsigned char *bytes = slurp(cp, &n);
+    unsigned char *bytes = test_read_file(cp, &n);
     FILE *f = fopen(trunc, "wb");
     if (bytes && f)
         fwrite(bytes, 1, n / 2, f);

@@ -23,6 +23,7 @@
 #include "check.h"
 #include "cl_device.h"
 #include "clcpack.h"
+#include "test_file.h"
 
 static const char SOURCE[] =
     "__kernel void scale(__global float *x)\n"
@@ -96,12 +97,7 @@ static int run_child(const char *mode, const char *arg)
 {
     char cmd[8192];
     snprintf(cmd, sizeof cmd, "'%s' --child '%s' %s %s", self, pack_path, mode, arg ? arg : "");
-    FILE *f = popen(cmd, "r");
-    if (!f)
-        return -1;
-    size_t n = fread(out, 1, sizeof out - 1, f);
-    out[n] = '\0';
-    return pclose(f);
+    return test_run_capture(cmd, out, sizeof out);
 }
 
 static int has(const char *s)
@@ -246,11 +242,40 @@ int main(int argc, char **argv)
     CHECK(run_child("nocache", NULL) == 0 && has("path source") && !has("cache:"),
           "CLCPACK_LOAD_NO_CACHE: the cache is not looked at:\n%s", out);
 
+    char folder[400];
+    size_t flen = 0;
+    CHECK(clcpack_cache_folder(folder, sizeof folder, &flen, NULL) == CLCPACK_OK &&
+              strcmp(folder, cache_dir) == 0 && flen == strlen(cache_dir),
+          "clcpack_cache_folder: $CLCPACK_CACHE_DIR (%s)", folder);
+    CHECK(clcpack_cache_folder(folder, 4, &flen, NULL) == CLCPACK_E_BUFFER &&
+              flen == strlen(cache_dir),
+          "clcpack_cache_folder: a small buffer says the length");
     unsetenv("CLCPACK_CACHE_DIR");
     char xdg[300], flag_dir[320];
     snprintf(xdg, sizeof xdg, "%s/xdg", dir);
     snprintf(flag_dir, sizeof flag_dir, "%s/clcpack", xdg);
     setenv("XDG_CACHE_HOME", xdg, 1);
+    CHECK(clcpack_cache_folder(folder, sizeof folder, NULL, NULL) == CLCPACK_OK &&
+              strcmp(folder, flag_dir) == 0,
+          "clcpack_cache_folder: $XDG_CACHE_HOME/clcpack (%s)", folder);
+    {
+        char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+        setenv("XDG_CACHE_HOME", "relative", 1);
+        setenv("HOME", "/home/someone", 1);
+        CHECK(clcpack_cache_folder(folder, sizeof folder, NULL, NULL) == CLCPACK_OK &&
+                  strcmp(folder, "/home/someone/.cache/clcpack") == 0,
+              "clcpack_cache_folder: a relative XDG_CACHE_HOME is passed over for $HOME (%s)",
+              folder);
+        unsetenv("HOME");
+        clcpack_error fe;
+        CHECK(clcpack_cache_folder(folder, sizeof folder, NULL, &fe) == CLCPACK_E_NOT_FOUND &&
+                  strstr(fe.message, "CLCPACK_CACHE_DIR"),
+              "clcpack_cache_folder: none set: %s", fe.message);
+        if (home)
+            setenv("HOME", home, 1);
+        free(home);
+        setenv("XDG_CACHE_HOME", xdg, 1);
+    }
     CHECK(run_child("none", NULL) == 0 && has("path source") && !has("cache:"),
           "no flag, no environment: no cache:\n%s", out);
     CHECK(run_child("flag", NULL) == 0 && has("path source") && has("cache: stored") &&

@@ -19,6 +19,7 @@
 #include "nv_forms.h"
 #include "nv_fixture.h"
 #include "ptxas_run.h"
+#include "test_file.h"
 
 #define ALL_ARCHS "75,80,86,89,90,100,120"
 
@@ -183,24 +184,6 @@ static void check_retargeted(const char *in_path, const char *out_path)
     clcpack_close(out);
 }
 
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = len > 0 ? malloc((size_t)len) : NULL;
-    if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *n = buf ? (size_t)len : 0;
-    return buf;
-}
-
 static void test_fixture(void)
 {
     char fixture[1100], out[300], again[300];
@@ -216,7 +199,7 @@ static void test_fixture(void)
     char *argv2[] = {"retarget", out, "-o", again, "-q", NULL};
     CHECK(run_cmd(cmd_retarget, argv2) == 0, "retarget of a retargeted pack");
     size_t na = 0, nb = 0;
-    unsigned char *a = slurp(out, &na), *b = slurp(again, &nb);
+    unsigned char *a = test_read_file(out, &na), *b = test_read_file(again, &nb);
     CHECK(a && b && na == nb && memcmp(a, b, na) == 0, "the same bytes again (%zu, %zu)", na,
           nb);
     free(a);
@@ -261,7 +244,7 @@ static void test_refused(void)
     size_t n = 0;
     char path[1100];
     snprintf(path, sizeof path, "%s/needs_sm90.ptx", data_dir);
-    unsigned char *ptx = slurp(path, &n);
+    unsigned char *ptx = test_read_file(path, &n);
     if (!CHECK(ptx != NULL, "read %s", path))
         return;
     nvf_archs archs;

@@ -219,6 +219,11 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
         snprintf(c->last_message, sizeof c->last_message, "%s", r->message);
 }
 
+static int stop_after_one(void *ctx)
+{
+    return ((collected *)ctx)->n >= 1;
+}
+
 /* Jobs for the first n variants of a small plan, on device slot 0. */
 static size_t make_jobs(wire_buf *jobs, size_t n, bj_list *plan)
 {
@@ -258,7 +263,7 @@ static void test_pool(const char *argv0)
 
     /* A worker that reads its job and dies: each job fails, naming how. */
     memset(&c, 0, sizeof c);
-    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0};
+    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL};
     char *die_argv[] = {(char *)"sh", (char *)"-c", (char *)"head -c 12 >/dev/null; exit 3",
                         NULL};
     CHECK(wpool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
@@ -267,6 +272,15 @@ static void test_pool(const char *argv0)
           "each job gets exactly one failed result (%zu)", c.n);
     CHECK(strstr(c.last_message, "exited with status 3") != NULL, "the death is named: %s",
           c.last_message);
+
+    /* Stopped (an interrupt) once a job has finished: the running job
+     * finishes, no other starts, and the run ends without an error. */
+    memset(&c, 0, sizeof c);
+    cb.stop = stop_after_one;
+    CHECK(wpool_run("/bin/sh", die_argv, 1, 0, jobs, NULL, n, &cb, err, sizeof err) == 0 &&
+              c.n == 1 && c.started == 1,
+          "a stopped run: %zu of %zu jobs started and finished (%s)", c.n, n, err);
+    cb.stop = NULL;
 
     /* A worker that exits before reading anything: the jobs are retried
      * on fresh workers, then the run gives up saying why. */

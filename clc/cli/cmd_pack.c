@@ -861,7 +861,7 @@ int cmd_pack(int argc, char **argv)
                 run.n_dev, a.jobs, output);
 
     progress_init(&run.prog, stderr, n_pending, progress_mode(stderr, cli_verbosity < 0));
-    wpool_callbacks cb = {&run, on_started, on_finished, on_tick, js, 1};
+    wpool_callbacks cb = {&run, on_started, on_finished, on_tick, js, 1, NULL};
     char perr2[512] = "";
     int prc = wpool_run_order(exe, wargv, (size_t)a.jobs, cli_verbosity > 0, jobs, groups, order,
                               n_pending, &cb, perr2, sizeof perr2);

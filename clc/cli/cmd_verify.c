@@ -1,8 +1,8 @@
 /* cmd_verify.c — `clc-pack verify PACK [--load [--check]] [--device SPEC]`:
  * every checksum, and optionally every entry loaded (and run) through the
  * library on this machine's devices, in a load worker process per device
- * (`clc-pack --load-worker`), so a driver that crashes on a binary fails
- * that entry, not verify. */
+ * (load_worker.h), so a driver that crashes on a binary fails that entry,
+ * not verify. */
 #include "commands.h"
 
 #include <getopt.h>
@@ -15,17 +15,14 @@
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
-#include "seed_hook.h"
+#include "load_worker.h"
 #include "manifest.h"
 #include "pack_text.h"
 #include "wire.h"
-#include "worker_main.h"
 #include "worker_pool.h"
 #include "worker_proto.h"
 
 #define LABEL_MAX 640
-/* Same tolerance as the pack-time check (build_variant.c). */
-#define CHECK_TOL 1e-4
 
 typedef struct verify_args {
     const char *path;
@@ -102,221 +99,10 @@ static size_t verify_checksums(const clcpack *p, const char *path)
     return bad;
 }
 
-/* An entry as a build job, for the seeds' check hook: its kernel, defines,
- * work-group and options, checked by the manifest kernel of its name. 0, or
- * 1 when the entry has no reference check (a program entry, or a kernel the
- * manifest does not give a family), -1 when out of memory. */
-static int entry_job(const mf_manifest *m, const clcpack_entry_info *e, build_job *j)
-{
-    memset(j, 0, sizeof *j);
-    const mf_kernel *k = e->kernel_name_count ? NULL : mf_find(m, e->kernel);
-    if (!k || !k->family)
-        return 1;
-    const char **names = calloc(e->define_count + 1, sizeof *names);
-    const char **values = calloc(e->define_count + 1, sizeof *values);
-    int rc = names && values ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < e->define_count; i++) {
-        names[i] = e->defines[i].name;
-        values[i] = e->defines[i].value;
-    }
-    j->entry_name = strdup(e->kernel);
-    j->check = strdup(e->kernel);
-    j->options = strdup(e->options);
-    memcpy(j->wg, e->wg, sizeof j->wg);
-    if (rc != 0 || !j->entry_name || !j->check || !j->options ||
-        bj_set_defines(j, names, values, e->define_count) != 0)
-        rc = -1;
-    free(names);
-    free(values);
-    return rc;
-}
-
 typedef struct load_counts {
     size_t by_path[5];
     size_t failed, check_failed, keys;
 } load_counts;
-
-/* ---------------------------------------------------------------------- */
-/* The load worker: `clc-pack --load-worker --pack PACK --device P:D
- * [--check --kernels DIR]`, started by load_on_device through the worker
- * pool, never by hand. A driver that crashes on a bad binary kills this
- * process, not verify (worker_proto.h has the frames). */
-
-typedef struct load_worker {
-    clcpack *p;
-    cl_context ctx;
-    cl_command_queue q;
-    cl_device_id dev;
-    int check;
-    uint32_t load_flags;     /* --no-cubin: CLCPACK_LOAD_NO_CUBIN */
-    mf_manifest manifest;
-    check_hook hook;
-    char setup_error[DS_ERR_MAX + 64];
-} load_worker;
-
-static void entry_text(const clcpack_entry_info *e, char *label, size_t cap)
-{
-    char defs[512], wg[48], kernel[256];
-    pt_defines(e, defs, sizeof defs);
-    pt_wg(e->wg, wg, sizeof wg);
-    bfmt(label, cap, "%s %s wg=%s", pt_esc(e->kernel, kernel, sizeof kernel), defs, wg);
-}
-
-/* Loads (and checks) the key of entry i into r. */
-static void load_job(load_worker *w, uint32_t i, bv_result *r)
-{
-    memset(r, 0, sizeof *r);
-    r->status = BV_ERROR;
-    clcpack_entry_info ei;
-    if (w->setup_error[0] || clcpack_get_entry(w->p, i, &ei) != CLCPACK_OK) {
-        r->message = strdup(w->setup_error[0] ? w->setup_error : "no such entry");
-        return;
-    }
-    clcpack_key key = pt_key(&ei);
-    clcpack_load_report rep;
-    clcpack_error e;
-    cl_program prog = NULL;
-    /* The pack is checked, not the rebuild cache (CLCPACK_CACHE_DIR). */
-    clcpack_load_options lo = {sizeof lo, CLCPACK_LOAD_NO_CACHE | w->load_flags};
-    if (clcpack_create_program(w->p, &key, w->ctx, w->dev, &lo, &prog, &rep, &e) !=
-        CLCPACK_OK) {
-        r->message = strdup(e.message);
-        r->note = strdup(rep.why);
-        return;
-    }
-    char check_text[CH_MSG_MAX + 64] = "";
-    r->status = BV_OK;
-    if (w->check) {
-        build_job job;
-        char err[CH_MSG_MAX];
-        int c = entry_job(&w->manifest, &ei, &job);
-        if (c == 1) {
-            bfmt(check_text, sizeof check_text, ", no reference check (loaded and built)");
-        } else if (c < 0) {
-            r->status = BV_CHECK_FAILED;
-            bfmt(check_text, sizeof check_text, ", CHECK FAILED: out of memory");
-        } else {
-            c = w->hook.check(w->hook.self, w->ctx, w->q, prog, &job, 1, CHECK_TOL, err);
-            if (c == 0) {
-                bfmt(check_text, sizeof check_text, ", check ok");
-            } else {
-                r->status = BV_CHECK_FAILED;
-                bfmt(check_text, sizeof check_text, ", CHECK FAILED: %s", err);
-            }
-        }
-        bj_free(&job);
-    }
-    clReleaseProgram(prog);
-    char label[LABEL_MAX], line[LABEL_MAX + CH_MSG_MAX + 128];
-    entry_text(&ei, label, sizeof label);
-    bfmt(line, sizeof line, "entry %u %s: %s%s", (unsigned)rep.entry, label,
-         clcpack_path_name(rep.path), check_text);
-    r->message = strdup(line);
-    r->note = strdup(rep.why);
-    /* The load path's name travels back as the result's one name. */
-    r->kernel_names = calloc(1, sizeof *r->kernel_names);
-    if (r->kernel_names && (r->kernel_names[0] = strdup(clcpack_path_name(rep.path))))
-        r->n_kernel_names = 1;
-}
-
-static void load_worker_setup(load_worker *w, const char *pack, const char *slot,
-                              const char *kernels)
-{
-    char err[DS_ERR_MAX];
-    unsigned pi, di;
-    static ds_list devices;
-    const ds_device *d;
-    clcpack_error e;
-    cl_int rc;
-    if (!pack || !slot || sscanf(slot, "%u:%u", &pi, &di) != 2) {
-        bfmt(w->setup_error, sizeof w->setup_error, "load worker: bad arguments");
-        return;
-    }
-    if (clcpack_open_file(pack, &w->p, &e) != CLCPACK_OK) {
-        bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", e.message);
-        return;
-    }
-    if (ds_enumerate(&devices, err) != 0 || ds_find_by_index(&devices, pi, di, &d, err) != 0) {
-        bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", err);
-        return;
-    }
-    w->dev = d->device;
-    w->ctx = clCreateContext(NULL, 1, &w->dev, NULL, NULL, &rc);
-    w->q = w->ctx ? clCreateCommandQueue(w->ctx, w->dev, 0, &rc) : NULL;
-    if (!w->ctx || !w->q) {
-        bfmt(w->setup_error, sizeof w->setup_error,
-             "load worker: creating a context and queue failed with error %d", (int)rc);
-        return;
-    }
-    char merr[MF_ERR_MAX];
-    if (w->check && kernels && mf_load(kernels, &w->manifest, merr) != 0)
-        bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", merr);
-    seed_hook_init(&w->hook, &w->manifest);
-}
-
-int verify_load_worker(int argc, char **argv)
-{
-    static load_worker w; /* large (the manifest); one per process */
-    memset(&w, 0, sizeof w);
-    const char *pack = NULL, *slot = NULL, *kernels = NULL; /* NULL: no manifest */
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--check") == 0)
-            w.check = 1;
-        else if (strcmp(argv[i], "--no-cubin") == 0)
-            w.load_flags |= CLCPACK_LOAD_NO_CUBIN;
-        else if (i + 1 < argc && strcmp(argv[i], "--pack") == 0)
-            pack = argv[++i];
-        else if (i + 1 < argc && strcmp(argv[i], "--device") == 0)
-            slot = argv[++i];
-        else if (i + 1 < argc && strcmp(argv[i], "--kernels") == 0)
-            kernels = argv[++i];
-        else {
-            fprintf(stderr, "clc-pack: --load-worker is internal to clc-pack\n");
-            return EXIT_USAGE_STATUS;
-        }
-    }
-    load_worker_setup(&w, pack, slot, kernels);
-    int status = EXIT_OK_STATUS;
-    for (;;) {
-        unsigned char *payload;
-        size_t size;
-        char ferr[WP_ERR_MAX];
-        int rc = wp_read_frame(0, WP_JOB_MAGIC, WP_JOB_MAX, &payload, &size, ferr);
-        if (rc == 1)
-            break;
-        if (rc < 0) {
-            fprintf(stderr, "clc-pack: load worker: %s\n", ferr);
-            status = EXIT_FAILURE_STATUS;
-            break;
-        }
-        uint32_t job = 0, entry = 0;
-        bv_result r;
-        if (wp_decode_load_job(payload, size, &job, &entry, ferr) != 0) {
-            memset(&r, 0, sizeof r);
-            r.status = BV_ERROR;
-            r.message = strdup(ferr);
-        } else {
-            load_job(&w, entry, &r);
-        }
-        free(payload);
-        wire_buf out;
-        wire_init(&out);
-        wp_encode_result(&out, job, &r);
-        bv_result_free(&r);
-        int wrc = out.failed ? -1 : wire_write_fd(WORKER_RESULT_FD, out.data, out.len);
-        wire_free(&out);
-        if (wrc != 0) {
-            status = EXIT_FAILURE_STATUS;
-            break;
-        }
-    }
-    if (w.q)
-        clReleaseCommandQueue(w.q);
-    if (w.ctx)
-        clReleaseContext(w.ctx);
-    clcpack_close(w.p);
-    return status;
-}
 
 /* ---------------------------------------------------------------------- */
 /* The parent side: one worker per device, one job per key. */
@@ -343,7 +129,7 @@ static void print_load_result(const load_run *run, size_t job, load_counts *lc)
     clcpack_entry_info ei;
     char label[LABEL_MAX] = "";
     if (clcpack_get_entry(run->p, run->first[job], &ei) == CLCPACK_OK)
-        entry_text(&ei, label, sizeof label);
+        pt_key_label(&ei, label, sizeof label);
     if (!run->done[job]) {
         lc->failed++;
         cli_error("entry %zu %s: not loaded: the load worker did not answer", run->first[job],
@@ -430,17 +216,10 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
     lc->keys += n_jobs;
     if (n_jobs == 0)
         goto out;
-    char exe[4096], slot[32], err[512];
-    bfmt(slot, sizeof slot, "%u:%u", d->platform_index, d->device_index);
+    char exe[4096], slot[LW_SLOT_MAX], err[512];
     /* The optional arguments first, each list ending at the first NULL. */
     char *argv[12];
-    size_t na = 0;
-    argv[na++] = (char *)"clc-pack";
-    argv[na++] = (char *)"--load-worker";
-    argv[na++] = (char *)"--pack";
-    argv[na++] = (char *)va->path;
-    argv[na++] = (char *)"--device";
-    argv[na++] = slot;
+    size_t na = load_worker_argv(argv, va->path, d, slot);
     if (va->load_flags & CLCPACK_LOAD_NO_CUBIN)
         argv[na++] = (char *)"--no-cubin";
     if (va->check) {
@@ -451,7 +230,7 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
         argv[na++] = (char *)"--check";
     }
     argv[na] = NULL;
-    wpool_callbacks cb = {&run, NULL, on_loaded, NULL, NULL, 0};
+    wpool_callbacks cb = {&run, NULL, on_loaded, NULL, NULL, 0, NULL};
     /* One worker: loads run one after the other, as a program would. */
     if (cli_worker_path(exe, sizeof exe) != 0) {
         cli_error("cannot find the clc-pack executable to start a load worker");

@@ -18,10 +18,8 @@ int cmd_embed(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_run(int argc, char **argv);
-/* `clc-pack --load-worker ...`: the process verify --load loads in
- * (cmd_verify.c); argv[1] is "--load-worker". */
-int verify_load_worker(int argc, char **argv);
 int cmd_retarget(int argc, char **argv);
+int cmd_warm(int argc, char **argv);
 
 /* Usage texts (--help); "pack" is the main one. */
 void usage_pack(FILE *f);
@@ -33,6 +31,7 @@ void usage_tune_report(FILE *f);
 void usage_embed(FILE *f);
 void usage_merge(FILE *f);
 void usage_retarget(FILE *f);
+void usage_warm(FILE *f);
 void usage_record(FILE *f);
 void usage_run(FILE *f);
 void print_version(FILE *f);

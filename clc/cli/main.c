@@ -2,8 +2,9 @@
  * main.c — clc-pack's entry point: picks the subcommand (commands.h).
  * `clc-pack [pack] [options]` builds a pack (packing is the default when the
  * first argument is an option or there is none); list, verify, extract,
- * embed, merge and retarget read packs; --worker is the internal build worker
- * (worker_main.h).
+ * embed, merge and retarget read packs; warm fills the rebuild cache;
+ * --worker is the internal build worker (worker_main.h), --load-worker the
+ * load worker (load_worker.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "cli_report.h"
 #include "commands.h"
+#include "load_worker.h"
 #include "worker_main.h"
 
 int main(int argc, char **argv)
@@ -20,7 +22,7 @@ int main(int argc, char **argv)
         if (argc >= 2 && strcmp(argv[1], "--worker") == 0)
             return worker_main(argc, argv);
         if (argc >= 2 && strcmp(argv[1], "--load-worker") == 0)
-            return verify_load_worker(argc, argv);
+            return load_worker_main(argc, argv);
         return cmd_pack(argc, argv);
     }
     const char *cmd = argv[1];
@@ -46,6 +48,8 @@ int main(int argc, char **argv)
         return cmd_record(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "warm") == 0)
+        return cmd_warm(argc - 1, argv + 1);
     /* A source file first: packing your own kernels. */
     if (strchr(cmd, '.') || strchr(cmd, '/') || access(cmd, F_OK) == 0)
         return cmd_pack(argc, argv);
@@ -60,6 +64,6 @@ int main(int argc, char **argv)
         usage_pack(stdout);
         return EXIT_OK_STATUS;
     }
-    return cli_usage_error(NULL, "unknown command '%s' (commands: pack, list, verify, extract, embed, merge, retarget, record, run, best, tune-report)",
+    return cli_usage_error(NULL, "unknown command '%s' (commands: pack, list, verify, extract, embed, merge, retarget, record, run, warm, best, tune-report)",
                            cmd);
 }

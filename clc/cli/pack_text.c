@@ -122,6 +122,14 @@ void pt_entry_label(const clcpack_entry_info *e, char *buf, size_t cap)
     bfmt(buf, cap, "%s %s wg=%s %s", pt_esc(e->kernel, kernel, sizeof kernel), defs, wg, kind);
 }
 
+void pt_key_label(const clcpack_entry_info *e, char *buf, size_t cap)
+{
+    char kernel[256], defs[512], wg[48];
+    pt_defines(e, defs, sizeof defs);
+    pt_wg(e->wg, wg, sizeof wg);
+    bfmt(buf, cap, "%s %s wg=%s", pt_esc(e->kernel, kernel, sizeof kernel), defs, wg);
+}
+
 int pt_same_key(const clcpack_entry_info *a, const clcpack_entry_info *b)
 {
     if (strcmp(a->kernel, b->kernel) != 0 || a->define_count != b->define_count ||

@@ -23,6 +23,7 @@ void usage_pack(FILE *f)
         "       clc-pack embed PACK -o FILE [--format asm|c] [--symbol NAME] [--header FILE.h]\n"
         "       clc-pack merge PACK... -o FILE\n"
         "       clc-pack retarget PACK [--nv-arch LIST] -o FILE\n"
+        "       clc-pack warm PACK [--device SPEC] [--cache-dir DIR]\n"
         "       clc-pack record -o FILE -- APP [ARGS...]\n"
         "       clc-pack run PACK -- APP [ARGS...]\n"
         "       clc-pack best PACK --family F --width N [--device SPEC]\n"
@@ -150,6 +151,31 @@ void usage_verify(FILE *f)
           "  -q, -v           less, more output\n"
           "Exit status: 0 all good; 1 a bad checksum, an entry that did not load or a\n"
           "failed check; 2 on a usage error.\n",
+          f);
+}
+
+void usage_warm(FILE *f)
+{
+    fputs("Usage: clc-pack warm PACK [--device SPEC] [--platform NAME] [--cache-dir DIR]\n"
+          "                     [--nice N] [-q] [-v]\n"
+          "\n"
+          "Builds, on this machine, every key of PACK that has no binary for a local device\n"
+          "into the rebuild cache (docs/CACHE.md), so that the application's first start\n"
+          "loads natively (report path \"cache\"). Keys already warm are skipped; after a\n"
+          "driver update they are built again. Each key is native, already warm, built,\n"
+          "ptx (the NVIDIA driver's own cache) or failed.\n"
+          "  --device SPEC    the devices to warm (as for pack; default: every device)\n"
+          "  --platform NAME  only platforms whose name contains NAME\n"
+          "  --cache-dir DIR  the cache folder (the application loads with\n"
+          "                   CLCPACK_CACHE_DIR=DIR); made with mode 0755 when missing.\n"
+          "                   Default: the library's ($CLCPACK_CACHE_DIR,\n"
+          "                   $XDG_CACHE_HOME/clcpack, $HOME/.cache/clcpack)\n"
+          "  --nice N         N steps below the current priority, 0..19 (default 10)\n"
+          "  -q, -v           only errors; a line per key\n"
+          "SIGINT or SIGTERM stops it after the build under way; run it again to finish.\n"
+          "Exit status: 0 done (also when this machine has no OpenCL device); 1 the pack\n"
+          "cannot be read, a key failed, or the cache folder cannot be used; 2 on a usage\n"
+          "error; 130/143 interrupted by SIGINT/SIGTERM.\n",
           f);
 }
 

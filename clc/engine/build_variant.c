@@ -231,21 +231,20 @@ static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_r
  * all of that process's programs (measured: set to 8-1-1 before the first
  * build and to 16-1-1 before the second, both binaries held 8-1-1 only),
  * hence one value for all jobs (build_variant.h). */
-char *bv_pocl_wg_spec(const build_job *jobs, size_t n)
+char *bv_pocl_wg_sizes(const uint32_t (*sizes)[3], size_t n)
 {
     char *spec = NULL;
     size_t len = 0;
     for (size_t i = 0; i < n; i++) {
-        const build_job *j = &jobs[i];
-        if (!j->wg[0] || (j->check && j->check[0]))
+        const uint32_t *wg = sizes[i];
+        if (!wg[0])
             continue;
         size_t k = 0;
-        while (k < i && !(!(jobs[k].check && jobs[k].check[0]) &&
-                          memcmp(jobs[k].wg, j->wg, sizeof j->wg) == 0))
+        while (k < i && memcmp(sizes[k], wg, sizeof sizes[k]) != 0)
             k++;
         if (k < i)
             continue; /* this local size is in already */
-        unsigned x = j->wg[0], y = j->wg[1] ? j->wg[1] : 1, z = j->wg[2] ? j->wg[2] : 1;
+        unsigned x = wg[0], y = wg[1] ? wg[1] : 1, z = wg[2] ? wg[2] : 1;
         char one[96];
         int m = snprintf(one, sizeof one, "%s%u-%u-%u-goffs0-smallgrid,%u-%u-%u-goffs0",
                          len ? "," : "", x, y, z, x, y, z);
@@ -258,6 +257,21 @@ char *bv_pocl_wg_spec(const build_job *jobs, size_t n)
         memcpy(spec + len, one, (size_t)m + 1);
         len += (size_t)m;
     }
+    return spec;
+}
+
+char *bv_pocl_wg_spec(const build_job *jobs, size_t n)
+{
+    /* The jobs a check hook launches get their function from that launch. */
+    uint32_t (*sizes)[3] = calloc(n ? n : 1, sizeof *sizes);
+    if (!sizes)
+        return NULL;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(jobs[i].check && jobs[i].check[0]))
+            memcpy(sizes[m++], jobs[i].wg, sizeof sizes[0]);
+    char *spec = bv_pocl_wg_sizes((const uint32_t(*)[3])sizes, m);
+    free(sizes);
     return spec;
 }
 

@@ -61,6 +61,10 @@ int bv_target_open(cl_device_id dev, const char *ptxas, bv_target *t, char *err,
  * it in its environment from the start, for all of its jobs at once; the
  * canonical binary keeps the job's own (pocl_binary_canon.h). */
 char *bv_pocl_wg_spec(const build_job *jobs, size_t n);
+/* The same spelling for the distinct local sizes sizes[0..n) (those whose
+ * first dimension is 0, no local size, left out): what a process loading
+ * keys of those sizes from source sets (clc-pack warm's workers). */
+char *bv_pocl_wg_sizes(const uint32_t (*sizes)[3], size_t n);
 void bv_target_close(bv_target *t);
 
 typedef enum bv_status {

@@ -15,6 +15,7 @@
 #include "bounded_fmt.h"
 #include "build_variant.h"
 #include "device_select.h"
+#include "make_dirs.h"
 #include "manifest.h"
 #include "seed_hook.h"
 #include "worker_proto.h"
@@ -126,21 +127,6 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
     return 0;
 }
 
-/* mkdir -p for the folders of a path we own: 0, or -1. */
-static int make_dirs(char *path)
-{
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        int rc = mkdir(path, 0700);
-        *p = '/';
-        if (rc != 0 && errno != EEXIST)
-            return -1;
-    }
-    return mkdir(path, 0700) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* The worker's folder, its current folder from here on: clc-pack's own
  * cache folder ($XDG_CACHE_HOME/clc-pack, else ~/.cache/clc-pack), or a
  * temporary folder removed at exit when there is none. PoCL writes the path
@@ -158,7 +144,7 @@ static int enter_work_dir(worker_state *w, char *err, size_t cap)
         bfmt(w->work_dir, sizeof w->work_dir, "%s/clc-pack", xdg);
     else if (home && home[0] == '/')
         bfmt(w->work_dir, sizeof w->work_dir, "%s/.cache/clc-pack", home);
-    if (w->work_dir[0] && (make_dirs(w->work_dir) != 0 || chdir(w->work_dir) != 0))
+    if (w->work_dir[0] && (make_dirs(w->work_dir, 0700) != 0 || chdir(w->work_dir) != 0))
         w->work_dir[0] = '\0';
     if (!w->work_dir[0]) {
         const char *tmp = getenv("TMPDIR");

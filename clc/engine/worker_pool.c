@@ -318,7 +318,8 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
     int rc = 0;
 
     while (done < n_jobs) {
-        for (size_t i = 0; i < started; i++) {
+        int stopping = cb->stop && cb->stop(cb->ctx);
+        for (size_t i = 0; i < started && !stopping; i++) {
             worker *w = &ws[i];
             if (q_head == q_tail)
                 break;
@@ -380,7 +381,7 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
             }
         }
         if (busy == 0) {
-            if (done < n_jobs) {
+            if (done < n_jobs && !stopping) {
                 /* Nobody can run the rest: every respawn failed. */
                 bfmt(err, cap, "%zu job(s) not run: no worker could take them%s%s",
                      n_jobs - done, spawn_err[0] ? ": " : "", spawn_err);

@@ -34,6 +34,11 @@ typedef struct wpool_callbacks {
      * (spare_slots.h; never with slots): for build workers, whose ptxas
      * runs can use them. 0: the workers get no spare-slot pipe. */
     int lend_idle;
+    /* Asked before each job is handed out and while waiting: non-zero
+     * stops the run (an interrupt): no further job starts, the running
+     * ones finish and get their finished call, and wpool_run returns 0;
+     * the jobs never started get no call. May be NULL. */
+    int (*stop)(void *ctx);
 } wpool_callbacks;
 
 /* The absolute path of the running program (for re-executing it), from

@@ -1,5 +1,7 @@
 #include "cl_device.h"
 
+#include <string.h>
+
 int test_first_device(cl_device_id *dev, cl_context *ctx)
 {
     cl_platform_id plats[8];
@@ -14,5 +16,28 @@ int test_first_device(cl_device_id *dev, cl_context *ctx)
             *ctx = clCreateContext(NULL, 1, dev, NULL, NULL, &rc);
             return rc == CL_SUCCESS ? 0 : -1;
         }
+    return -1;
+}
+
+int test_platform_device(const char *platform_part, unsigned nth, cl_device_id *dev)
+{
+    cl_platform_id plats[8];
+    cl_uint np = 0;
+    if (clGetPlatformIDs(8, plats, &np) != CL_SUCCESS)
+        return -1;
+    for (cl_uint i = 0; i < np && i < 8; i++) {
+        char name[256] = "";
+        cl_device_id devs[16];
+        cl_uint nd = 0;
+        if (clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof name - 1, name, NULL) !=
+                CL_SUCCESS ||
+            !strstr(name, platform_part))
+            continue;
+        if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 16, devs, &nd) != CL_SUCCESS ||
+            nth >= nd)
+            return -1;
+        *dev = devs[nth];
+        return 0;
+    }
     return -1;
 }

@@ -15,4 +15,9 @@
  * no OpenCL device or its context cannot be made. */
 int test_first_device(cl_device_id *dev, cl_context *ctx);
 
+/* Device nth (from 0) of the first platform whose name contains
+ * platform_part ("Portable Computing Language", "Intel(R) OpenCL
+ * Graphics", "AMD Accelerated"). 0, or -1 when there is none. */
+int test_platform_device(const char *platform_part, unsigned nth, cl_device_id *dev);
+
 #endif

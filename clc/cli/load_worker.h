@@ -1,0 +1,37 @@
+/*
+ * load_worker.h — the process in which `verify --load` and `warm` load a
+ * pack's keys through libclcpack, one worker per device, so that a driver
+ * that crashes costs one key, not the command.
+ *
+ *   clc-pack --load-worker --pack PACK --device P:D [--no-cubin] [--warm]
+ *            [--pocl-wg SPEC] [--check [--kernels DIR]]
+ *
+ * P:D are the device's platform and device indices (device_select.h).
+ * Each load job (worker_proto.h) names an entry; its key is loaded with the
+ * rebuild cache off (verify: the pack is checked), or on with --warm
+ * (warm: a key rebuilt from source goes into the cache; SIGINT and SIGTERM
+ * are ignored, so the build under way completes when warm is interrupted;
+ * --pocl-wg sets POCL_BINARY_SPECIALIZE_WG first, bv_pocl_wg_sizes).
+ * The result: status BV_OK, BV_CHECK_FAILED or BV_ERROR; message the line
+ * to print or the error; note the load report's why; the load path's name
+ * ("native", "source", "cache", ...) as its one kernel name.
+ */
+#ifndef CLC_LOAD_WORKER_H
+#define CLC_LOAD_WORKER_H
+
+#include <stddef.h>
+
+#include "device_select.h"
+
+#define LW_SLOT_MAX 32
+
+/* The worker's argv for device d of pack: its first six items, into
+ * argv[0..6) (slot holds the P:D text they point to); the caller appends
+ * the options and the NULL. Returns 6. */
+size_t load_worker_argv(char *argv[], const char *pack, const ds_device *d,
+                        char slot[LW_SLOT_MAX]);
+
+/* argv[1] is "--load-worker". Returns the process's exit status. */
+int load_worker_main(int argc, char **argv);
+
+#endif /* CLC_LOAD_WORKER_H */
