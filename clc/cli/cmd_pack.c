@@ -311,7 +311,7 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
     if (cli_verbosity < 0)
         return;
     uint64_t raw_bin = 0, raw_src = 0, file_size = 0;
-    size_t n_entries = 0, by_kind[3] = {0, 0, 0}; /* reused entries count too */
+    size_t n_entries = 0, by_kind[CLCPACK_KIND_SPIRV + 1] = {0}; /* reused ones count too */
     char sha[2 * CLCPACK_SHA256_SIZE + 1] = "";
     if (written) {
         clcpack *p = NULL;
@@ -324,7 +324,7 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
                 clcpack_entry_info ei;
                 if (clcpack_get_entry(p, i, &ei) == CLCPACK_OK) {
                     raw_bin += ei.raw_size;
-                    if ((unsigned)ei.kind < 3)
+                    if ((unsigned)ei.kind <= CLCPACK_KIND_SPIRV)
                         by_kind[ei.kind]++;
                 }
             }
@@ -360,8 +360,13 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
         printf("%s %s", i ? "," : "", run->devs[i]->name);
     printf("\n");
     if (written) {
-        printf("  entries   %zu (native %zu, ptx %zu, cubin %zu)\n", n_entries,
+        printf("  entries   %zu (native %zu, ptx %zu, cubin %zu", n_entries,
                by_kind[CLCPACK_KIND_NATIVE], by_kind[CLCPACK_KIND_PTX], by_kind[CLCPACK_KIND_CUBIN]);
+        if (by_kind[CLCPACK_KIND_INTEL] || by_kind[CLCPACK_KIND_AMDGCN] ||
+            by_kind[CLCPACK_KIND_SPIRV])
+            printf(", intel %zu, amdgcn %zu, spirv %zu", by_kind[CLCPACK_KIND_INTEL],
+                   by_kind[CLCPACK_KIND_AMDGCN], by_kind[CLCPACK_KIND_SPIRV]);
+        printf(")\n");
         format_bytes(raw_bin + raw_src, b1, sizeof b1);
         format_bytes(raw_bin, b2, sizeof b2);
         format_bytes(raw_src, b3, sizeof b3);

@@ -115,6 +115,7 @@ long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info 
         spec.kernel_names = e.kernel_names;
         spec.kernel_name_count = e.kernel_name_count;
         spec.flags = e.flags;
+        spec.target = e.target;
         if (st == CLCPACK_OK)
             st = clcpack_writer_add_entry(w, &spec, &e2);
         for (size_t t = 0; st == CLCPACK_OK && t < clcpack_entry_tuning_count(old, idx[i]); t++) {

@@ -69,6 +69,12 @@ const char *pt_kind_name(clcpack_binary_kind k, char *buf, size_t cap)
         return bfmt(buf, cap, "ptx");
     case CLCPACK_KIND_CUBIN:
         return bfmt(buf, cap, "cubin");
+    case CLCPACK_KIND_INTEL:
+        return bfmt(buf, cap, "intel");
+    case CLCPACK_KIND_AMDGCN:
+        return bfmt(buf, cap, "amdgcn");
+    case CLCPACK_KIND_SPIRV:
+        return bfmt(buf, cap, "spirv");
     }
     return bfmt(buf, cap, "kind %u", (unsigned)k);
 }
