@@ -125,7 +125,8 @@ void pt_entry_label(const clcpack_entry_info *e, char *buf, size_t cap)
     pt_defines(e, defs, sizeof defs);
     pt_wg(e->wg, wg, sizeof wg);
     pt_kind_name(e->kind, kind, sizeof kind);
-    bfmt(buf, cap, "%s %s wg=%s %s", pt_esc(e->kernel, kernel, sizeof kernel), defs, wg, kind);
+    bfmt(buf, cap, "%s %s wg=%s %s%s%s", pt_esc(e->kernel, kernel, sizeof kernel), defs, wg, kind,
+         e->target[0] ? "/" : "", e->target);
 }
 
 int pt_same_key(const clcpack_entry_info *a, const clcpack_entry_info *b)

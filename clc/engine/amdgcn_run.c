@@ -13,12 +13,12 @@
 
 int amdgcn_find(amdgcn_tools *t, char *msg, size_t cap)
 {
-    static const char *const clangs[] = {"/usr/lib/llvm-15/bin/clang", NULL};
+    static const char *const clangs[] = {"/usr/bin/clang-15", "/usr/lib/llvm-15/bin/clang", NULL};
     static const char *const llds[] = {"/usr/lib/llvm-15/bin/ld.lld", NULL};
     char lld[TOOL_PATH_MAX];
     memset(t, 0, sizeof *t);
     if (tool_find("clang-15", clangs, t->clang) != 0 || tool_find("ld.lld", llds, lld) != 0) {
-        bfmt(msg, cap, "no %s for AMD code objects: install the Debian packages " AMDGCN_PACKAGES
+        bfmt(msg, cap, "--amd-gpu: no %s for AMD code objects: install the Debian packages " AMDGCN_PACKAGES
                        " (make deps)", t->clang[0] ? "ld.lld" : "clang-15");
         return -1;
     }
@@ -27,7 +27,7 @@ int amdgcn_find(amdgcn_tools *t, char *msg, size_t cap)
     bfmt(probe, sizeof probe, "%s/ockl.bc", t->bitcode);
     FILE *f = fopen(probe, "rb");
     if (!f) {
-        bfmt(msg, cap, "no ROCm device libraries in %s: install the Debian package "
+        bfmt(msg, cap, "--amd-gpu: no ROCm device libraries in %s: install the Debian package "
                        "rocm-device-libs (make deps)", t->bitcode);
         return -1;
     }

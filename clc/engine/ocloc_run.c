@@ -12,11 +12,11 @@
 
 int ocloc_find(char out[TOOL_PATH_MAX], char *msg, size_t cap)
 {
-    static const char *const fallbacks[] = {"/usr/bin/ocloc", NULL};
-    if (tool_find("ocloc", fallbacks, out) == 0)
+    /* Debian installs it in /usr/bin, which PATH holds. */
+    if (tool_find("ocloc", NULL, out) == 0)
         return 0;
-    bfmt(msg, cap, "no ocloc on PATH nor at /usr/bin/ocloc: install the Debian package "
-                   OCLOC_PACKAGE " (make deps)");
+    bfmt(msg, cap, "--intel-gpu: no ocloc on PATH: install the Debian package " OCLOC_PACKAGE
+                   " (make deps)");
     return -1;
 }
 

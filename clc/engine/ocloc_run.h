@@ -16,8 +16,7 @@
 #define OCLOC_PACKAGE "intel-opencl-icd"
 #define OCLOC_MAX_IDS 64
 
-/* ocloc on $PATH, else /usr/bin/ocloc. 0, or -1 with msg naming the
- * package. */
+/* ocloc on $PATH. 0, or -1 with msg naming the package. */
 int ocloc_find(char out[TOOL_PATH_MAX], char *msg, size_t cap);
 
 /* "22.43.24595" (ocloc query OCL_DRIVER_VERSION). 0, or -1 with msg. */

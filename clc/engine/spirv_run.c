@@ -12,12 +12,13 @@
 
 int spirv_find(spirv_tools *t, char *msg, size_t cap)
 {
-    static const char *const clangs[] = {"/usr/lib/llvm-15/bin/clang", NULL};
-    static const char *const spirvs[] = {"/usr/lib/llvm-15/bin/llvm-spirv", NULL};
+    static const char *const clangs[] = {"/usr/bin/clang-15", "/usr/lib/llvm-15/bin/clang", NULL};
+    static const char *const spirvs[] = {"/usr/bin/llvm-spirv-15", "/usr/lib/llvm-15/bin/llvm-spirv",
+                                         NULL};
     memset(t, 0, sizeof *t);
     if (tool_find("clang-15", clangs, t->clang) != 0 ||
         tool_find("llvm-spirv-15", spirvs, t->llvm_spirv) != 0) {
-        bfmt(msg, cap, "no %s for SPIR-V: install the Debian packages " SPIRV_PACKAGES
+        bfmt(msg, cap, "--spirv: no %s for SPIR-V: install the Debian packages " SPIRV_PACKAGES
                        " (make deps)", t->clang[0] ? "llvm-spirv-15" : "clang-15");
         return -1;
     }
