@@ -163,6 +163,23 @@ expect_err "reused Convolve_Def FILTER_WIDTH=3 wg=16x16 for intel (1 entry)" \
     "an Intel entry of the same ocloc is reused"
 expect_true "and the pack is the same" cmp -s j1.clcpack j2.clcpack
 
+# On PoCL (a CPU whose vendor id is Intel's, 0x8086) no offline binary is
+# handed over: each is passed over with why, then the source is built.
+run "$CLC" verify --load -v --device cpu j1.clcpack
+expect_rc 0 "an offline-only pack loads on PoCL"
+expect_out "loaded 1 of 1: native 0, cubin 0, ptx 0, source 1, failed 0" "from its source"
+expect_out "intel entry 2 (tgllp): this device is not an Intel GPU" "the Intel binary is passed over"
+expect_out "amdgcn entry 0 (gfx1030): this device is not an AMD GPU" "the AMD one too"
+expect_out "spirv entry 1 (SPIR-V_1.0): this device takes no IL (CL_DEVICE_IL_VERSION)" \
+    "and the SPIR-V, PoCL 3.1 taking no IL"
+run "$CLC" --kernels "$KERNELS" --kernel Convolve_Def --widths 3 --wg 16x16 --device none \
+    --spirv --no-sources -q -o nosrc.clcpack
+expect_rc 0 "a --no-sources pack with SPIR-V"
+run "$CLC" verify --load --device cpu nosrc.clcpack
+expect_rc 1 "it does not load on a device without IL"
+expect_err "no usable form of Convolve_Def [FILTER_WIDTH=3] wg 16x16: pack holds binaries for 'SPIR-V (driver clang" \
+    "the error names the SPIR-V it holds"
+
 # A target whose compile fails costs that target only, with one line.
 cat >only.cl <<'EOF'
 __kernel void scale(__global float *a, float s) { a[get_global_id(0)] *= s * K; }
