@@ -102,6 +102,13 @@ header_checks() {
     else
         bad "$2: the SPIR-V module starts with '$words'"
     fi
+    if ! command -v spirv-val >/dev/null 2>&1; then
+        skip "no spirv-val (spirv-tools): the SPIR-V module's validation"
+    elif spirv-val --target-env opencl1.2 module.spv >val.txt 2>&1; then
+        ok "$2: spirv-val takes the module for OpenCL 1.2"
+    else
+        bad "$2: spirv-val: $(head -c 300 val.txt)"
+    fi
     if [ -n "$PTXAS" ]; then
         for a in 75 90; do
             n=$(awk -v k="cubin/sm_$a " 'index($0, k) {print $1; exit}' list.txt)

@@ -629,7 +629,7 @@ int cmd_pack(int argc, char **argv)
     }
 
     char ptxas[PTXAS_PATH_MAX] = "";
-    /* --ptxas none: PTX only, as the driver gave it (docs/NVIDIA.md). */
+    /* --ptxas none: PTX only, as the driver gave it (docs/vendors/NVIDIA.md). */
     int no_ptxas = a.ptxas && strcmp(a.ptxas, "none") == 0;
     if (a.ptxas && !no_ptxas && ptxas_find(a.ptxas, ptxas) != 0)
         return cli_usage_error(NULL, "%s", ptxas);

@@ -1,6 +1,6 @@
 /* cmd_retarget.c — `clc-pack retarget PACK --nv-arch LIST -o OUT`: for an
  * existing pack, on any machine with ptxas (no GPU needed), what `clc-pack
- * --nv-arch` does while building (docs/NVIDIA.md): every PTX entry is
+ * --nv-arch` does while building (docs/vendors/NVIDIA.md): every PTX entry is
  * stored in its most portable form and gets a cubin for each listed
  * architecture (and for its device's own). Everything else (devices,
  * sources, entries, tunings) is copied by merge's machinery (pack_merge.h);
