@@ -480,7 +480,7 @@ typedef struct clcpack_writer clcpack_writer; /* opaque, single-threaded */
 #define CLCPACK_WRITE_NO_SOURCES 1u /* store no kernel source (binary-only pack) */
 /* Compress cubins like the other binaries. By default they are stored as
  * they are: a cubin loads in tens of microseconds, and inflating it would
- * cost more than that (docs/NVIDIA.md); zlib makes them about 6x smaller. */
+ * cost more than that (docs/vendors/NVIDIA.md); zlib makes them about 6x smaller. */
 #define CLCPACK_WRITE_COMPRESS_CUBINS 2u
 /* Keep added binaries in an unlinked temporary file (in $TMPDIR, else
  * /tmp) instead of memory: writing a multi-GB pack then holds about the

@@ -13,7 +13,6 @@
  * is released and counted as a miss. All state lives on this call's stack
  * or heap: many threads may load from one pack at once.
  */
-#define CL_TARGET_OPENCL_VERSION 300 /* CL_DEVICE_IL_VERSION */
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -26,6 +25,11 @@
 #include "rebuild_cache.h"
 #include "target_match.h"
 #include "text.h"
+
+/* OpenCL 2.1's, hidden by the 1.2 headers the library builds against. */
+#ifndef CL_DEVICE_IL_VERSION
+#define CL_DEVICE_IL_VERSION 0x105B
+#endif
 
 typedef struct load_ctx {
     const clcpack *p;

@@ -85,9 +85,9 @@ typedef enum bv_phase {
 typedef struct bv_form {
     clcpack_binary_kind kind;
     uint32_t arch;
-    char target[CLCPACK_TARGET_MAX + 1]; /* offline kinds: the entry's target; else "" */
     unsigned char *data;   /* malloc'd */
     size_t size;
+    char target[CLCPACK_TARGET_MAX + 1]; /* offline kinds: the entry's target; else "" */
 } bv_form;
 
 typedef struct bv_result {
