@@ -1065,6 +1065,9 @@ int cmd_pack(int argc, char **argv)
     }
     print_summary(&run, output, progress_elapsed(&run.prog), 1);
     status = run.n_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+    /* The packs --merge took entries from are inputs of this one too. */
+    for (size_t i = 0; i < a.n_merge; i++)
+        bj_list_add_read(&plan, a.merge[i]);
     if ((a.depfile || a.depfile_md) && write_depfile(&a, &plan, output) != 0)
         status = EXIT_FAILURE_STATUS;
 out:
