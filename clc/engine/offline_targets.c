@@ -59,9 +59,60 @@ static int add_target(ot_config *c, ot_chain ch, const char *name, uint32_t arch
     return 0;
 }
 
-/* "A:B", "A:" or ":B": the named targets of ocloc whose IP versions lie
- * between A's lowest and B's highest. */
-static int intel_range(ot_config *c, const char *item, char *msg, size_t cap)
+/* ocloc's product names with their one IP version each, asked of ocloc
+ * once per run and only when a range or a family needs them. Families and
+ * releases (gen9, xe-hpg, ...) are left out: ocloc lists them after the
+ * products, and `ocloc compile -device xe-hp` refuses some of them. */
+typedef struct intel_names {
+    size_t n;
+    char name[128][32];
+    uint32_t ip[128];
+} intel_names;
+
+static int is_family(const char *name)
+{
+    return strncmp(name, "gen", 3) == 0 || strcmp(name, "xe") == 0 || strncmp(name, "xe-", 3) == 0;
+}
+
+static int load_names(const ot_config *c, intel_names *t, char *msg, size_t cap)
+{
+    if (t->n)
+        return 0;
+    char **names;
+    size_t n_names;
+    if (ocloc_names(c->ocloc, &names, &n_names) != 0) {
+        bfmt(msg, cap, "ocloc lists no target names");
+        return -1;
+    }
+    for (size_t i = 0; i < n_names; i++) {
+        uint32_t ids[OCLOC_MAX_IDS];
+        size_t n;
+        char why[TOOL_MSG_MAX];
+        if (t->n < 128 && !is_family(names[i]) && strlen(names[i]) < sizeof t->name[0] &&
+            ocloc_ids(c->ocloc, names[i], ids, &n, why, sizeof why) == 0 && n == 1) {
+            bfmt(t->name[t->n], sizeof t->name[0], "%s", names[i]);
+            t->ip[t->n++] = ids[0];
+        }
+        free(names[i]);
+    }
+    free(names);
+    return 0;
+}
+
+/* The product name of an IP version, else its version text. */
+static void name_of(const intel_names *t, uint32_t ip, char *buf, size_t cap)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->ip[i] == ip) {
+            bfmt(buf, cap, "%s", t->name[i]);
+            return;
+        }
+    version_text(ip, buf, cap);
+}
+
+/* "A:B", "A:" or ":B": ocloc's products whose IP versions lie between A's
+ * lowest and B's highest. */
+static int intel_range(ot_config *c, intel_names *t, const char *item, char *msg, size_t cap)
 {
     char a[64], b[64];
     const char *colon = strchr(item, ':');
@@ -83,25 +134,14 @@ static int intel_range(ot_config *c, const char *item, char *msg, size_t cap)
         for (size_t i = 1; i < n; i++)
             hi = ids[i] > hi ? ids[i] : hi;
     }
-    char **names;
-    size_t n_names;
-    if (ocloc_names(c->ocloc, &names, &n_names) != 0) {
-        bfmt(msg, cap, "ocloc lists no target names to expand the range '%s'", item);
+    if (load_names(c, t, msg, cap) != 0)
         return -1;
-    }
-    int rc = 0;
-    for (size_t i = 0; i < n_names; i++) {
-        char why[TOOL_MSG_MAX];
-        /* Only names of one target: families and releases match several. */
-        if (rc == 0 && ocloc_ids(c->ocloc, names[i], ids, &n, why, sizeof why) == 0 && n == 1 &&
-            ids[0] >= lo && ids[0] <= hi && add_target(c, OT_INTEL, names[i], ids[0]) != 0) {
+    for (size_t i = 0; i < t->n; i++)
+        if (t->ip[i] >= lo && t->ip[i] <= hi && add_target(c, OT_INTEL, t->name[i], t->ip[i]) != 0) {
             bfmt(msg, cap, "more than %d Intel targets", OT_MAX_TARGETS);
-            rc = -1;
+            return -1;
         }
-        free(names[i]);
-    }
-    free(names);
-    return rc;
+    return 0;
 }
 
 static int resolve_intel(ot_config *c, const char *list, int is_default, char *notes,
@@ -110,13 +150,15 @@ static int resolve_intel(ot_config *c, const char *list, int is_default, char *n
     char buf[4096];
     bfmt(buf, sizeof buf, "%s", list);
     char *save = NULL;
+    static intel_names names; /* large; resolved once, on one thread */
+    names.n = 0;
     for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         if (!item[0] || strlen(item) > CLCPACK_TARGET_MAX) {
             bfmt(msg, cap, "--intel-gpu: bad target '%s'", item);
             return -1;
         }
         if (strchr(item, ':')) {
-            if (intel_range(c, item, msg, cap) != 0)
+            if (intel_range(c, &names, item, msg, cap) != 0)
                 return -1;
             continue;
         }
@@ -131,14 +173,17 @@ static int resolve_intel(ot_config *c, const char *list, int is_default, char *n
             bfmt(msg, cap, "--intel-gpu: %s", why);
             return -1;
         }
+        if (n > 1 && load_names(c, &names, msg, cap) != 0)
+            return -1;
         for (size_t i = 0; i < n; i++) {
             char name[64];
             /* A family or release spans several IP versions: each is named
-             * by its version, which ocloc's -device takes too. */
+             * by the product of that version, or by the version itself
+             * (which ocloc's -device takes too) when no product has it. */
             if (n == 1)
                 bfmt(name, sizeof name, "%s", item);
             else
-                version_text(ids[i], name, sizeof name);
+                name_of(&names, ids[i], name, sizeof name);
             if (add_target(c, OT_INTEL, name, ids[i]) != 0) {
                 bfmt(msg, cap, "--intel-gpu: more than %d targets", OT_MAX_TARGETS);
                 return -1;
