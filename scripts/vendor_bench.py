@@ -71,17 +71,18 @@ def main():
     clc = os.path.abspath(a.clc)
     tmp = tempfile.mkdtemp(prefix="clc-vendor-bench-")
     env_cache = os.environ.setdefault("XDG_CACHE_HOME", os.path.join(tmp, "cache"))
-    base = ["--kernels", a.kernels, "--widths", a.widths, "-q"]
+    base = ["--kernels", a.kernels, "--widths", a.widths]
     runs = [("PoCL (native, the baseline)", "cpu", ["--device", "cpu"]),
             ("Intel (ocloc, default targets)", "intel", ["--device", "none", "--intel-gpu"]),
             ("AMD (clang + ROCm device libs, default targets)", "amd",
              ["--device", "none", "--amd-gpu"]),
             ("SPIR-V (clang + llvm-spirv)", "spirv", ["--device", "none", "--spirv"])]
-    rows, paths = [], []
+    rows, paths, tools = [], [], []
     for label, name, extra in runs:
         path = os.path.join(tmp, name + ".clcpack")
         wall, builds = pack(clc, base + extra, path, a.j)
         info = entries(clc, path)
+        tools += ["%s: %s" % (d["device_name"], d["driver_version"]) for d in info["devices"]]
         offline = [e for e in info["entries"] if e["kind"] not in ("native", "ptx", "cubin")]
         kept = offline if name != "cpu" else info["entries"]
         raw = sum(e["raw_size"] for e in kept)
@@ -103,8 +104,8 @@ def main():
     ocloc = shutil.which("ocloc")
     if ocloc:
         w3 = os.path.join(tmp, "intel3.clcpack")
-        pack(clc, ["--kernels", a.kernels, "--widths", "3", "-q", "--device", "none",
-                   "--intel-gpu"], w3, a.j)
+        pack(clc, ["--kernels", a.kernels, "--widths", "3", "--device", "none", "--intel-gpu"],
+             w3, a.j)
         info = entries(clc, w3)
         targets = sorted({e["target"] for e in info["entries"]},
                          key=lambda t: [e["arch"] for e in info["entries"] if e["target"] == t][0])
@@ -131,13 +132,25 @@ def main():
                     "per variant: %s raw, %s with zlib -9 (one ocloc run per variant: %.1f s in all) |"
                     % (len(seen), len(targets), kib(per_target), kib(fat_raw), kib(fat_z), fat_s))
 
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
     out = []
     out.append("# What each vendor adds to a pack\n")
-    out.append("Written by `scripts/vendor_bench.py --widths %s -j %d` on this machine (%d cores), "
+    out.append("Written by `scripts/vendor_bench.py --widths %s -j %d` on %s, %s (%d cores, "
+               "shared with other jobs while it ran: times vary by tens of percent between runs), "
                "with clc-pack's default target lists; the bundled kernels at filter widths %s "
                "(a stated subset of the default set's 3, 5, ..., 31). Build times are for the "
-               "offline compilers alone (`--device none`), except the PoCL row.\n"
-               % (a.widths, a.j, os.cpu_count() or 1, a.widths))
+               "offline compilers alone (`--device none`), except the PoCL row; *build jobs* is "
+               "the sum of the variants' build times, *build wall* the run's. Toolchains: %s.\n"
+               % (a.widths, a.j, time.strftime("%Y-%m-%d"), cpu, os.cpu_count() or 1, a.widths,
+                  "; ".join(sorted(set(tools)))))
     out.append("| entries of | variants | entries | targets | build wall | build jobs | raw | in "
                "the pack | each alone (zlib -9) | delta against another target |")
     out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
