@@ -292,15 +292,15 @@ int ot_format_args(const ot_config *c, char **argv, size_t cap)
             continue;
         /* TOOL|name@arch,name@arch */
         const char *tool = ch == OT_INTEL ? c->ocloc : ch == OT_AMD ? c->amd.clang : c->spv.clang;
-        size_t len = strlen(tool) + strlen(c->spv.llvm_spirv) + 16 + c->n[ch] * 80;
+        const char *second = ch == OT_AMD ? c->amd.bitcode : ch == OT_SPIRV ? c->spv.llvm_spirv : "";
+        /* A target is at most 63 bytes, '@', 8 hex digits and ',': 80. */
+        size_t len = strlen(tool) + strlen(second) + 16 + c->n[ch] * 80;
         char *v = malloc(len);
         if (!v || n + 2 > cap) {
             free(v);
             return -1;
         }
-        size_t at = (size_t)snprintf(v, len, "%s|%s|", tool,
-                                     ch == OT_AMD ? c->amd.bitcode
-                                     : ch == OT_SPIRV ? c->spv.llvm_spirv : "");
+        size_t at = (size_t)snprintf(v, len, "%s|%s|", tool, second);
         for (size_t i = 0; i < c->n[ch]; i++)
             at += (size_t)snprintf(v + at, len - at, "%s%s@%x", i ? "," : "",
                                    c->targets[ch][i].name, (unsigned)c->targets[ch][i].arch);
