@@ -35,6 +35,9 @@ run "$CLC" --kernels "$KERNELS" --kernel Convolve_Def --widths 3 --wg 8x8 --amd-
 expect_rc 2 "a feature without + or -"
 run "$CLC" --kernels "$KERNELS" --kernel Convolve_Def --widths 3 --wg 8x8 --intel-gpu= -o x.clcpack
 expect_rc 2 "an empty --intel-gpu list"
+run "$CLC" --kernels "$KERNELS" --kernel Convolve_Def --widths 3 --wg 8x8 --intel-gpu tgllp,pvc -o x.clcpack
+expect_rc 2 "a list after a space"
+expect_err "give the list as --intel-gpu=tgllp,pvc" "says how to give it"
 run "$CLC" --kernels "$KERNELS" --kernel Convolve_Def --widths 3 --wg 8x8 --device none -o x.clcpack
 expect_rc 2 "--device none without an offline target"
 expect_err "--device none builds offline targets only" "says what --device none is for"

@@ -404,6 +404,16 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
                      c == OPT_INTEL_GPU ? "intel-gpu" : "amd-gpu");
                 return -1;
             }
+            /* The list is --intel-gpu=LIST: a word after a bare
+             * --intel-gpu would be taken for a source file. */
+            if (!optarg && optind < argc && argv[optind][0] != '-' &&
+                !strchr(argv[optind], '.') && !strchr(argv[optind], '/')) {
+                bfmt(err, PA_ERR_MAX, "--%s %s: give the list as --%s=%s (a bare --%s takes the "
+                     "default list)", c == OPT_INTEL_GPU ? "intel-gpu" : "amd-gpu", argv[optind],
+                     c == OPT_INTEL_GPU ? "intel-gpu" : "amd-gpu", argv[optind],
+                     c == OPT_INTEL_GPU ? "intel-gpu" : "amd-gpu");
+                return -1;
+            }
             if (c == OPT_INTEL_GPU)
                 a->intel_gpu = 1, a->intel_list = optarg;
             else
