@@ -302,32 +302,47 @@ static int is_gpu_of(const clcpack_device_info *d, uint32_t vendor)
     return d->vendor_id == vendor && (d->device_type & CL_DEVICE_TYPE_GPU);
 }
 
-/* Why an offline entry (kind 3 or 4) does not fit this device, or NULL
- * when it does (docs/FORMAT.md, "Offline targets"). */
-static const char *target_mismatch(const clcpack_device_info *here, const clcpack_entry_info *e,
-                                   char *buf, size_t cap)
+/* Why no entry of an offline kind (3 or 4) can fit this device, or NULL
+ * when its entries are to be looked at one by one. */
+static const char *kind_mismatch(const load_ctx *c, clcpack_binary_kind kind, char *buf, size_t cap)
 {
-    char v1[32], v2[32];
-    if (e->kind == CLCPACK_KIND_INTEL) {
+    const clcpack_device_info *here = c->here;
+    pk_gfx have;
+    if (c->flags & CLCPACK_LOAD_NO_TARGET)
+        return "skipped (CLCPACK_LOAD_NO_TARGET)";
+    if (kind == CLCPACK_KIND_INTEL) {
         if (!is_gpu_of(here, PK_INTEL_VENDOR_ID))
             return "this device is not an Intel GPU";
         if (!here->intel_ip_version)
             return "this Intel GPU reports no IP version (no cl_intel_device_attribute_query)";
+        return NULL;
+    }
+    if (!is_gpu_of(here, PK_AMD_VENDOR_ID))
+        return "this device is not an AMD GPU";
+    if (clcpk_gfx_parse(here->device_name, 1, &have) != 0) {
+        snprintf(buf, cap, "this device's name '%.64s' is not a gfx target ID", here->device_name);
+        return buf;
+    }
+    return NULL;
+}
+
+/* Why an offline entry of a kind this device may take does not fit it,
+ * or NULL when it does (docs/FORMAT.md, "Offline targets"). */
+static const char *entry_mismatch(const clcpack_device_info *here, const clcpack_entry_info *e,
+                                  char *buf, size_t cap)
+{
+    if (e->kind == CLCPACK_KIND_INTEL) {
         if (here->intel_ip_version == e->arch)
             return NULL;
+        char v1[32], v2[32];
         clcpk_version_text(e->arch, v1, sizeof v1);
         clcpk_version_text(here->intel_ip_version, v2, sizeof v2);
         snprintf(buf, cap, "IP version %s, this device's is %s", v1, v2);
         return buf;
     }
-    if (!is_gpu_of(here, PK_AMD_VENDOR_ID))
-        return "this device is not an AMD GPU";
     pk_gfx want, have;
     clcpk_gfx_from_arch(e->arch, &want);
-    if (clcpk_gfx_parse(here->device_name, 1, &have) != 0) {
-        snprintf(buf, cap, "this device's name '%.64s' is not a gfx target ID", here->device_name);
-        return buf;
-    }
+    clcpk_gfx_parse(here->device_name, 1, &have);
     if (clcpk_gfx_fits(&want, &have))
         return NULL;
     snprintf(buf, cap, "this device is %.64s", here->device_name);
@@ -335,20 +350,44 @@ static const char *target_mismatch(const clcpack_device_info *here, const clcpac
 }
 
 /* Intel and AMD GPUs: the offline binaries (kinds 3 and 4) of this
- * device's target, in entry order. Never one of another vendor. */
+ * device's target, in entry order. Never one of another vendor. The
+ * entries of a kind this device cannot take at all are named in one item
+ * (a pack may hold a dozen targets of each vendor: one line each would
+ * crowd the rest of the report out). */
 static int try_target(load_ctx *c, cl_program *out)
 {
+    static const clcpack_binary_kind kinds[2] = {CLCPACK_KIND_AMDGCN, CLCPACK_KIND_INTEL};
+    const char *whole[2];
+    char buf[2][160];
+    for (int k = 0; k < 2; k++) {
+        whole[k] = kind_mismatch(c, kinds[k], buf[k], sizeof buf[k]);
+        size_t n = 0, first = 0, last = 0, one = 0;
+        for (size_t m = 0; m < c->n_match && whole[k]; m++) {
+            size_t i = c->match[m];
+            if (c->p->entries[i].info.kind != kinds[k])
+                continue;
+            if (!n++)
+                first = one = i;
+            last = i;
+        }
+        char label[128];
+        if (n == 1) {
+            entry_label(&c->p->entries[one].info, one, label, sizeof label);
+            clcpk_text_item(&c->why, "%s: %s", label, whole[k]);
+        } else if (n > 1) {
+            clcpk_text_item(&c->why, "%zu %s entries (%zu to %zu): %s", n,
+                            kind_label(kinds[k]), first, last, whole[k]);
+        }
+    }
     for (size_t m = 0; m < c->n_match; m++) {
         size_t i = c->match[m];
         const clcpack_entry_info *e = &c->p->entries[i].info;
-        if (e->kind != CLCPACK_KIND_INTEL && e->kind != CLCPACK_KIND_AMDGCN)
+        int k = e->kind == CLCPACK_KIND_AMDGCN ? 0 : e->kind == CLCPACK_KIND_INTEL ? 1 : -1;
+        if (k < 0 || whole[k])
             continue;
-        char label[128], buf[160];
+        char label[128], why[160];
         entry_label(e, i, label, sizeof label);
-        const char *why = NULL;
-        if (c->flags & CLCPACK_LOAD_NO_TARGET)
-            clcpk_text_item(&c->why, "%s: skipped (CLCPACK_LOAD_NO_TARGET)", label);
-        else if ((why = target_mismatch(c->here, e, buf, sizeof buf)) != NULL)
+        if (entry_mismatch(c->here, e, why, sizeof why))
             clcpk_text_item(&c->why, "%s: %s", label, why);
         else if (try_binary(c, i, 0, out)) {
             c->report->path = CLCPACK_PATH_TARGET;
