@@ -51,7 +51,8 @@ static int add_name(bc_names *k, const char *s, size_t n)
 
 static void sort_names(bc_names *k)
 {
-    qsort(k->names, k->n, sizeof *k->names, cmp_name);
+    if (k->n > 1)
+        qsort(k->names, k->n, sizeof *k->names, cmp_name);
     size_t out = 0;
     for (size_t i = 0; i < k->n; i++) {
         if (out && strcmp(k->names[out - 1], k->names[i]) == 0) {
