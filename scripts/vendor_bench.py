@@ -144,7 +144,8 @@ def main():
     out = []
     out.append("# What each vendor adds to a pack\n")
     out.append("Written by `scripts/vendor_bench.py --widths %s -j %d` on %s, %s (%d cores, "
-               "shared with other jobs while it ran: times vary by tens of percent between runs), "
+               "shared with other engineers' builds while it ran: build times vary several-fold with "
+               "the machine's load, sizes do not), "
                "with clc-pack's default target lists; the bundled kernels at filter widths %s "
                "(a stated subset of the default set's 3, 5, ..., 31). Build times are for the "
                "offline compilers alone (`--device none`), except the PoCL row; *build jobs* is "
