@@ -102,6 +102,11 @@ typedef struct clcpack_device_info {
     uint8_t driver_uuid[16];
     uint32_t nv_cc_major;       /* NVIDIA compute capability; 0.0 when not NVIDIA */
     uint32_t nv_cc_minor;
+    /* Since format 4: CL_DEVICE_IP_VERSION_INTEL (a cl_version) and
+     * CL_DEVICE_ID_INTEL (the PCI device id) of a device that lists
+     * cl_intel_device_attribute_query; 0 otherwise. */
+    uint32_t intel_ip_version;
+    uint32_t intel_device_id;
 } clcpack_device_info;
 
 /* Fills *out with the fingerprint of an OpenCL device. */
@@ -130,8 +135,26 @@ CLCPACK_API void clcpack_device_describe_difference(const clcpack_device_info *i
 typedef enum clcpack_binary_kind {
     CLCPACK_KIND_NATIVE = 0, /* whatever CL_PROGRAM_BINARIES returned (non-NVIDIA) */
     CLCPACK_KIND_PTX = 1,    /* NVIDIA's CL_PROGRAM_BINARIES: PTX text, no trailing NUL */
-    CLCPACK_KIND_CUBIN = 2   /* ptxas output for sm_<arch> */
+    CLCPACK_KIND_CUBIN = 2,  /* ptxas output for sm_<arch> */
+    /* Offline targets (format 4, docs/FORMAT.md "Offline targets"): made
+     * without the device by its vendor's offline compiler; `target` names
+     * the target as that compiler spells it. */
+    CLCPACK_KIND_INTEL = 3,  /* ocloc's binary for one Intel GPU; arch: its IP
+                                version as a cl_version */
+    CLCPACK_KIND_AMDGCN = 4, /* an AMDGPU code object for one gfx target ID */
+    CLCPACK_KIND_SPIRV = 5   /* a SPIR-V module (clCreateProgramWithIL) */
 } clcpack_binary_kind;
+
+/* The most bytes of an entry's target name (docs/FORMAT.md). */
+#define CLCPACK_TARGET_MAX 63
+
+/* The arch number of an offline target (docs/FORMAT.md, "Offline
+ * targets"): for CLCPACK_KIND_AMDGCN a gfx target ID ("gfx1030",
+ * "gfx90a:sramecc+:xnack-"), for CLCPACK_KIND_SPIRV "SPIR-V_1.2".
+ * CLCPACK_E_INVALID_ARG for another kind (an Intel target's arch is its IP
+ * version, which only ocloc knows) or a name that does not parse. */
+CLCPACK_API clcpack_status clcpack_target_arch(clcpack_binary_kind kind, const char *target,
+                                               uint32_t *arch);
 
 typedef struct clcpack_define {
     const char *name;  /* e.g. "FILTER_WIDTH" */
@@ -180,6 +203,8 @@ typedef struct clcpack_entry_info {
     size_t kernel_name_count;
     const char *const *kernel_names;
     uint32_t flags;             /* CLCPACK_ENTRY_* */
+    const char *target;         /* format 4: the offline target ("tgllp",
+                                   "gfx1030", "SPIR-V_1.0"); "" for kinds 0-2 */
 } clcpack_entry_info;
 
 /* clcpack_entry_info.flags, clcpack_entry_spec.flags */
@@ -370,11 +395,15 @@ typedef enum clcpack_path {
     CLCPACK_PATH_CUBIN = 2,   /* cubin for this compute capability */
     CLCPACK_PATH_PTX = 3,     /* PTX, JIT-compiled by the driver */
     CLCPACK_PATH_SOURCE = 4,  /* rebuilt from the stored source */
-    CLCPACK_PATH_CACHE = 5    /* a binary an earlier source rebuild left in the
+    CLCPACK_PATH_CACHE = 5,   /* a binary an earlier source rebuild left in the
                                  rebuild cache (docs/CACHE.md) */
+    CLCPACK_PATH_TARGET = 6,  /* an offline binary for this device's target
+                                 (Intel IP version, AMD gfx target) */
+    CLCPACK_PATH_SPIRV = 7    /* SPIR-V, through clCreateProgramWithIL */
 } clcpack_path;
 
-/* Static name of a path: "native", "cubin", "ptx", "source", "cache", "none". */
+/* Static name of a path: "native", "cubin", "ptx", "source", "cache",
+ * "target", "spirv", "none". */
 CLCPACK_API const char *clcpack_path_name(clcpack_path path);
 
 #define CLCPACK_REPORT_MAX 2048
@@ -399,6 +428,8 @@ typedef struct clcpack_load_report {
  * $HOME/.cache/clcpack. */
 #define CLCPACK_LOAD_CACHE 32u
 #define CLCPACK_LOAD_NO_CACHE 64u   /* no rebuild cache, whatever the environment says */
+#define CLCPACK_LOAD_NO_TARGET 128u /* skip Intel and AMD offline binaries */
+#define CLCPACK_LOAD_NO_SPIRV 256u  /* skip SPIR-V */
 
 /* The rebuild cache's folder as a load with CLCPACK_LOAD_CACHE finds it
  * (docs/CACHE.md): $CLCPACK_CACHE_DIR as given, else $XDG_CACHE_HOME/clcpack,
@@ -419,7 +450,11 @@ typedef struct clcpack_load_options {
  *  1. a native binary whose device fingerprint matches dev's
  *     (clcpack_device_binary_compatible);
  *  2. for NVIDIA: a cubin for exactly dev's compute capability, then PTX;
- *  3. the stored source, built with the stored options;
+ *     for an Intel GPU the offline binary of its IP version, for an AMD
+ *     GPU one of its gfx target (docs/FORMAT.md, "Offline targets");
+ *  3. with the rebuild cache on, a binary an earlier load left there;
+ *  4. SPIR-V, where the device takes it (CL_DEVICE_IL_VERSION);
+ *  5. the stored source, built with the stored options;
  * and failing with CLCPACK_E_NO_USABLE_FORM (or CLCPACK_E_NOT_FOUND when no
  * entry has the key). A form the driver rejects (any error from
  * clCreateProgramWithBinary or clBuildProgram) is a miss: what was created is
@@ -455,7 +490,7 @@ typedef struct clcpack_writer clcpack_writer; /* opaque, single-threaded */
 #define CLCPACK_WRITE_NO_SOURCES 1u /* store no kernel source (binary-only pack) */
 /* Compress cubins like the other binaries. By default they are stored as
  * they are: a cubin loads in tens of microseconds, and inflating it would
- * cost more than that (docs/NVIDIA.md); zlib makes them about 6x smaller. */
+ * cost more than that (docs/vendors/NVIDIA.md); zlib makes them about 6x smaller. */
 #define CLCPACK_WRITE_COMPRESS_CUBINS 2u
 /* Keep added binaries in an unlinked temporary file (in $TMPDIR, else
  * /tmp) instead of memory: writing a multi-GB pack then holds about the
@@ -511,6 +546,10 @@ typedef struct clcpack_entry_spec {
     const char *const *kernel_names;
     size_t kernel_name_count;
     uint32_t flags;
+    /* Since format 4 (read as NULL when struct_size ends before it): the
+     * target of a kind 3-5 entry, required for them (it must agree with
+     * arch: clcpack_target_arch); NULL or "" for kinds 0-2. */
+    const char *target;
 } clcpack_entry_spec;
 
 /* Copies the entry. Adding the same (key, device, kind, arch) twice with the

@@ -16,6 +16,7 @@
 
 #include "errors.h"
 #include "pack_reader.h"
+#include "target_match.h"
 
 #ifndef CL_DEVICE_UUID_KHR
 #define CL_DEVICE_UUID_KHR 0x106A
@@ -28,6 +29,12 @@
 #endif
 #ifndef CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV
 #define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#endif
+#ifndef CL_DEVICE_IP_VERSION_INTEL
+#define CL_DEVICE_IP_VERSION_INTEL 0x4250
+#endif
+#ifndef CL_DEVICE_ID_INTEL
+#define CL_DEVICE_ID_INTEL 0x4251
 #endif
 
 /* Either a device or a platform string query. */
@@ -183,6 +190,21 @@ clcpack_status clcpack_device_query(cl_device_id dev, clcpack_device_info *out, 
         out->nv_cc_major = major;
         out->nv_cc_minor = minor;
     }
+    /* NEO's target: what an Intel offline entry's arch is matched with
+     * (docs/FORMAT.md, "Offline targets"). Asked only of a device that
+     * lists the extension: other drivers may fail the unknown query. */
+    if (has_extension(ext, "cl_intel_device_attribute_query")) {
+        cl_uint ip, id;
+        if ((st = query_fixed(dev, CL_DEVICE_IP_VERSION_INTEL, "CL_DEVICE_IP_VERSION_INTEL", &ip,
+                              sizeof ip, err)) ||
+            (st = query_fixed(dev, CL_DEVICE_ID_INTEL, "CL_DEVICE_ID_INTEL", &id, sizeof id,
+                              err))) {
+            free(ext);
+            return st;
+        }
+        out->intel_ip_version = ip;
+        out->intel_device_id = id;
+    }
     free(ext);
     return CLCPACK_OK;
 }
@@ -204,7 +226,8 @@ static int same_but_device_uuid(const clcpack_device_info *a, const clcpack_devi
         return 0;
     if (a->device_type != b->device_type || a->vendor_id != b->vendor_id ||
         a->address_bits != b->address_bits || a->has_uuid != b->has_uuid ||
-        a->nv_cc_major != b->nv_cc_major || a->nv_cc_minor != b->nv_cc_minor)
+        a->nv_cc_major != b->nv_cc_major || a->nv_cc_minor != b->nv_cc_minor ||
+        a->intel_ip_version != b->intel_ip_version || a->intel_device_id != b->intel_device_id)
         return 0;
     if (a->has_uuid && memcmp(a->driver_uuid, b->driver_uuid, 16) != 0)
         return 0;
@@ -288,6 +311,14 @@ void clcpack_device_describe_difference(const clcpack_device_info *in_pack,
     if (a->nv_cc_major != b->nv_cc_major || a->nv_cc_minor != b->nv_cc_minor) {
         snprintf(buf, cap, "compute capability differs: %u.%u in pack, %u.%u here", a->nv_cc_major,
                  a->nv_cc_minor, b->nv_cc_major, b->nv_cc_minor);
+        return;
+    }
+    if (a->intel_ip_version != b->intel_ip_version || a->intel_device_id != b->intel_device_id) {
+        char v1[32], v2[32];
+        clcpk_version_text(a->intel_ip_version, v1, sizeof v1);
+        clcpk_version_text(b->intel_ip_version, v2, sizeof v2);
+        snprintf(buf, cap, "Intel IP version or device id differs: %s (0x%x) in pack, %s (0x%x) here",
+                 v1, a->intel_device_id, v2, b->intel_device_id);
         return;
     }
     for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++)

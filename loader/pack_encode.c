@@ -228,13 +228,17 @@ static int base_allowed(const blob *bl, size_t base_size, size_t size)
            bl->chain_bytes + size <= (uint64_t)CLCPACK_CHAIN_BUDGET * size;
 }
 
-/* Cubins of one variant for two architectures (clc-pack --nv-arch): the
- * same key and device. Those for sm_80, sm_86 and sm_89, or sm_100 and
- * sm_120, differ in a few hundred bytes (docs/bench/nvidia-multiarch-size.md). */
+/* Binaries of one variant for two architectures or targets of one kind
+ * (cubins of clc-pack --nv-arch, Intel or AMD targets): the same key and
+ * device. Cubins for sm_80, sm_86 and sm_89, or sm_100 and sm_120, differ
+ * in a few hundred bytes (docs/bench/nvidia-multiarch-size.md); so do
+ * Intel binaries of one core family (docs/vendors/). */
 static int arch_sibling(const w_entry *a, const w_entry *b)
 {
-    if (a->kind != CLCPACK_KIND_CUBIN || b->kind != CLCPACK_KIND_CUBIN ||
-        a->device != b->device || a->arch == b->arch || a->n_defines != b->n_defines ||
+    if ((a->kind != CLCPACK_KIND_CUBIN && a->kind != CLCPACK_KIND_INTEL &&
+         a->kind != CLCPACK_KIND_AMDGCN) ||
+        a->kind != b->kind || a->device != b->device || a->arch == b->arch ||
+        a->n_defines != b->n_defines ||
         memcmp(a->wg, b->wg, sizeof a->wg) != 0 || strcmp(a->kernel, b->kernel) != 0)
         return 0;
     for (size_t k = 0; k < a->n_defines; k++)
@@ -541,6 +545,12 @@ static void put_device(out_buf *b, const clcpack_device_info *d)
     buf_bytes(b, d->driver_uuid, 16);
     buf_u32(b, d->nv_cc_major);
     buf_u32(b, d->nv_cc_minor);
+    /* Format 4's fields only where they say something: other packs keep
+     * the bytes of earlier versions. */
+    if (d->intel_ip_version || d->intel_device_id) {
+        buf_u32(b, d->intel_ip_version);
+        buf_u32(b, d->intel_device_id);
+    }
     rec_end(b, start);
 }
 
@@ -586,7 +596,8 @@ static void put_entry(out_buf *b, const encoder *enc, const w_entry *e, const bl
     /* Format 2 appends the tuning list and format 3 the kernel names and
      * flags after it; without them the record is exactly the version-1
      * record, and a format-3 record has a tuning list, empty or not. */
-    int v3 = e->n_knames > 0 || e->flags != 0;
+    int v4 = e->target[0] != '\0';
+    int v3 = e->n_knames > 0 || e->flags != 0 || v4;
     if (e->n_tunings || v3) {
         buf_u32(b, (uint32_t)e->n_tunings);
         for (size_t k = 0; k < e->n_tunings; k++) {
@@ -604,6 +615,8 @@ static void put_entry(out_buf *b, const encoder *enc, const w_entry *e, const bl
             buf_str(b, e->knames[k], SIZE_MAX);
         buf_u32(b, e->flags);
     }
+    if (v4)
+        buf_str(b, e->target, SIZE_MAX);
     rec_end(b, start);
 }
 
@@ -776,15 +789,21 @@ static clcpack_status serialize(encoder *enc, sink *k)
     memcpy(h + PK_OFF_MAGIC, PK_MAGIC, PK_MAGIC_SIZE);
     /* Version 2 only where its one addition (the tuning list) is used, so
      * packs without it stay byte-identical to version 1. */
-    int has_list = 0, has_v3 = 0;
+    int has_list = 0, has_v3 = 0, has_v4 = 0, has_kind4 = 0;
     for (size_t i = 0; i < w->n_entries; i++) {
         has_list |= w->entries[i].n_tunings > 0;
         has_v3 |= w->entries[i].n_knames > 0 || w->entries[i].flags != 0;
+        has_kind4 |= w->entries[i].kind > CLCPACK_KIND_CUBIN;
     }
-    put_le16(h + PK_OFF_FORMAT_VERSION, has_v3     ? PK_FORMAT_VERSION_PROGRAMS
+    for (size_t i = 0; i < w->n_devices; i++)
+        has_v4 |= w->devices[i].intel_ip_version != 0 || w->devices[i].intel_device_id != 0;
+    has_v4 |= has_kind4;
+    put_le16(h + PK_OFF_FORMAT_VERSION, has_v4     ? PK_FORMAT_VERSION_TARGETS
+                                        : has_v3   ? PK_FORMAT_VERSION_PROGRAMS
                                         : has_list ? PK_FORMAT_VERSION_TUNING_LIST
                                                    : PK_FORMAT_VERSION);
-    put_le16(h + PK_OFF_MIN_READER, 1);
+    /* A version-3 reader refuses an unknown kind: such a pack needs 4. */
+    put_le16(h + PK_OFF_MIN_READER, has_kind4 ? PK_FORMAT_VERSION_TARGETS : 1);
     put_le32(h + PK_OFF_HEADER_SIZE, PK_HEADER_SIZE);
     put_le64(h + PK_OFF_FILE_SIZE, index_offset + ib.n);
     put_le64(h + PK_OFF_INDEX_OFFSET, index_offset);

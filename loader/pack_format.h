@@ -14,7 +14,7 @@
 
 /* The format this library writes, and the newest min_reader_version it reads. */
 #define PK_FORMAT_VERSION 1u
-#define PK_READER_VERSION 1u
+#define PK_READER_VERSION 4u
 /* Version 2 appends the tuning list to entry records (version-1 readers
  * skip it, so min_reader_version stays 1). */
 #define PK_FORMAT_VERSION_TUNING_LIST 2u
@@ -22,6 +22,11 @@
 /* Version 3 appends the kernel names of a program entry and the entry flags
  * after the tuning list (which it then always writes, maybe empty). */
 #define PK_FORMAT_VERSION_PROGRAMS 3u
+/* Version 4 appends the entry's target after the flags (offline entry
+ * kinds 3-5, whose packs need a reader of version 4) and the Intel IP
+ * version and device id after nv_cc_minor in device records. */
+#define PK_FORMAT_VERSION_TARGETS 4u
+#define PK_KIND_MAX 5u
 
 /* Header, version 1. */
 #define PK_HEADER_SIZE 64u
@@ -73,5 +78,7 @@
 #define PK_READ_WHOLE_MAX ((size_t)16 << 20)
 
 #define PK_NVIDIA_VENDOR_ID 0x10DEu
+#define PK_INTEL_VENDOR_ID 0x8086u
+#define PK_AMD_VENDOR_ID 0x1002u
 
 #endif /* CLCPACK_PACK_FORMAT_H */

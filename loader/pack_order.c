@@ -26,7 +26,9 @@ int clcpk_device_compare(const clcpack_device_info *a, const clcpack_device_info
     if ((c = memcmp(a->device_uuid, b->device_uuid, 16)) ||
         (c = memcmp(a->driver_uuid, b->driver_uuid, 16)))
         return c < 0 ? -1 : 1;
-    if ((c = cmp_u64(a->nv_cc_major, b->nv_cc_major)) || (c = cmp_u64(a->nv_cc_minor, b->nv_cc_minor)))
+    if ((c = cmp_u64(a->nv_cc_major, b->nv_cc_major)) || (c = cmp_u64(a->nv_cc_minor, b->nv_cc_minor)) ||
+        (c = cmp_u64(a->intel_ip_version, b->intel_ip_version)) ||
+        (c = cmp_u64(a->intel_device_id, b->intel_device_id)))
         return c;
     return 0;
 }

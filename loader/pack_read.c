@@ -23,6 +23,7 @@
 #include "pack_format.h"
 #include "pack_reader.h"
 #include "sha256.h"
+#include "target_match.h"
 
 typedef struct header {
     uint16_t format_version, min_reader;
@@ -242,6 +243,12 @@ static int parse_device(parse_ctx *c, pk_cursor *r, clcpack_device_info *d)
     if (rd_u32(c, r, &d->nv_cc_major, "compute capability major") != 0 ||
         rd_u32(c, r, &d->nv_cc_minor, "compute capability minor") != 0)
         return -1;
+    /* Format 4's Intel fields, when the record goes on; bytes after them
+     * belong to later versions. */
+    if (c->h->format_version >= PK_FORMAT_VERSION_TARGETS && pk_left(r) >= 8 &&
+        (rd_u32(c, r, &d->intel_ip_version, "Intel IP version") != 0 ||
+         rd_u32(c, r, &d->intel_device_id, "Intel device id") != 0))
+        return -1;
     return 0;
 }
 
@@ -346,6 +353,10 @@ static int parse_program_fields(parse_ctx *c, pk_cursor *r, clcpack_entry_info *
     e->kernel_name_count = n;
     if (pk_left(r) >= 4 && rd_u32(c, r, &e->flags, "entry flags") != 0)
         return -1;
+    /* Format 4's target, when the record goes on after the flags. */
+    if (c->h->format_version >= PK_FORMAT_VERSION_TARGETS && pk_left(r) >= 4 &&
+        rd_str(c, r, &e->target, CLCPACK_TARGET_MAX, "target") != 0)
+        return -1;
     return 0;
 }
 
@@ -369,6 +380,7 @@ static int parse_entry(parse_ctx *c, pk_cursor *r, size_t i, pk_entry *pe)
         rd_u32(c, r, &e->tune_height, "tuning height") != 0 ||
         rd_u64(c, r, &e->tune_median_ns, "tuning median") != 0)
         return -1;
+    e->target = "";
     if (parse_tuning_list(c, r, pe) != 0 || parse_program_fields(c, r, e) != 0)
         return -1;
     if (e->kernel[0] == '\0')
@@ -379,10 +391,14 @@ static int parse_entry(parse_ctx *c, pk_cursor *r, size_t i, pk_entry *pe)
     if (e->source != CLCPACK_NONE && e->source >= c->p->n_sources)
         return problem(c, CLCPACK_E_FORMAT, "source %u, the pack has %zu", e->source,
                        c->p->n_sources);
-    if (kind > CLCPACK_KIND_CUBIN)
+    if (kind > PK_KIND_MAX)
         return problem(c, CLCPACK_E_FORMAT, "unknown binary kind %u", kind);
     if (kind == CLCPACK_KIND_NATIVE && e->arch != 0)
         return problem(c, CLCPACK_E_FORMAT, "arch %u on a native binary (0 expected)", e->arch);
+    const char *why = clcpk_target_problem(kind, e->arch, e->target);
+    if (why)
+        return problem(c, CLCPACK_E_FORMAT, "%s (kind %u, arch 0x%x, target '%s')", why, kind,
+                       e->arch, e->target);
     e->kind = (clcpack_binary_kind)kind;
     if (check_blob(c, e->codec, PK_CODEC_XOR_ZLIB, pe->offset, e->stored_size, e->raw_size) != 0)
         return -1;

@@ -18,6 +18,7 @@
 #include "pack_format.h"
 #include "pack_reader.h"
 #include "pack_writer.h"
+#include "target_match.h"
 
 /* Grows an array to hold one more element. */
 static int grow(void **arr, size_t *cap, size_t n, size_t elem)
@@ -216,6 +217,7 @@ static void free_entry(w_entry *e)
     for (size_t k = 0; k < e->n_knames; k++)
         free(e->knames[k]);
     free(e->knames);
+    free(e->target);
 }
 
 void clcpack_writer_free(clcpack_writer *w)
@@ -259,6 +261,8 @@ static void normalize_device(const clcpack_device_info *in, clcpack_device_info 
     }
     out->nv_cc_major = in->nv_cc_major;
     out->nv_cc_minor = in->nv_cc_minor;
+    out->intel_ip_version = in->intel_ip_version;
+    out->intel_device_id = in->intel_device_id;
 }
 
 clcpack_status clcpack_writer_add_device(clcpack_writer *w, const clcpack_device_info *dev,
@@ -352,6 +356,7 @@ typedef struct spec_view {
     const char *const *knames;
     size_t n_knames;
     uint32_t flags;
+    const char *target; /* "" when none */
 } spec_view;
 
 static int cmp_str_ptr(const void *a, const void *b)
@@ -379,17 +384,20 @@ static clcpack_status check_spec(const clcpack_writer *w, const clcpack_entry_sp
     v->knames = NULL;
     v->n_knames = 0;
     v->flags = 0;
+    v->target = "";
     if (!w || !s)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry spec: %s is NULL", w ? "spec" : "writer");
     const size_t v3_at = offsetof(clcpack_entry_spec, kernel_names);
     if (s->struct_size < v3_at)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
                        "entry spec: struct_size %zu, expected at least %zu", s->struct_size, v3_at);
-    if (s->struct_size >= sizeof *s) {
+    if (s->struct_size >= offsetof(clcpack_entry_spec, target)) {
         v->knames = s->kernel_names;
         v->n_knames = s->kernel_name_count;
         v->flags = s->flags;
     }
+    if (s->struct_size >= sizeof *s && s->target)
+        v->target = s->target;
     if (v->n_knames && !v->knames)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
                        "entry spec: %zu kernel names but kernel_names is NULL", v->n_knames);
@@ -429,12 +437,17 @@ static clcpack_status check_spec(const clcpack_writer *w, const clcpack_entry_sp
     if (s->device >= w->n_devices)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry %s: device %u, %zu added",
                        describe_spec(v, desc, sizeof desc), s->device, w->n_devices);
-    if ((unsigned)s->kind > CLCPACK_KIND_CUBIN)
+    if ((unsigned)s->kind > PK_KIND_MAX)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry %s: unknown binary kind %u",
                        describe_spec(v, desc, sizeof desc), (unsigned)s->kind);
     if (s->kind == CLCPACK_KIND_NATIVE && s->arch != 0)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry %s: arch %u on a native binary (0 expected)",
                        describe_spec(v, desc, sizeof desc), s->arch);
+    const char *why = clcpk_target_problem((uint32_t)s->kind, s->arch, v->target);
+    if (why)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "entry %s: %s (kind %u, arch 0x%x, target '%s')",
+                          describe_spec(v, desc, sizeof desc), why, (unsigned)s->kind, s->arch,
+                          v->target);
     if (!need_binary)
         return CLCPACK_OK;
     if (s->source != CLCPACK_NONE && s->source >= w->n_sources)
@@ -552,6 +565,8 @@ static clcpack_status copy_entry(clcpack_writer *w, const spec_view *v, w_entry 
     e->size = s->binary_size;
     e->crc = clcpk_crc32(s->binary, s->binary_size);
     e->flags = v->flags;
+    if (!(e->target = dup_str(v->target)))
+        return CLCPACK_E_NOMEM;
     return copy_kernel_names(v, e);
 }
 
@@ -575,17 +590,16 @@ clcpack_status clcpack_writer_add_entry(clcpack_writer *w, const clcpack_entry_s
         int same = same_bytes &&
                    strcmp(old->options, spec->options ? spec->options : "") == 0 &&
                    strcmp(old->family, spec->family ? spec->family : "") == 0 &&
-                   old->source == spec->source && same_names_and_flags(old, &v);
+                   old->source == spec->source && same_names_and_flags(old, &v) &&
+                   strcmp(old->target, v.target) == 0;
         char desc[512];
         if (!same)
             st = clcpk_fail(err, CLCPACK_E_CONFLICT,
                          "entry %s for device %u (%s, arch %u) was already added with other %s",
                          describe_spec(&v, desc, sizeof desc), spec->device,
-                         spec->kind == CLCPACK_KIND_NATIVE ? "native"
-                         : spec->kind == CLCPACK_KIND_PTX  ? "ptx"
-                                                           : "cubin",
+                         clcpk_kind_name(spec->kind),
                          spec->arch,
-                         !same_bytes ? "bytes" : "options, family, source, kernel names or flags");
+                         !same_bytes ? "bytes" : "options, family, source, kernel names, flags or target");
         free(v.defs);
         return st;
     }

@@ -44,6 +44,7 @@ typedef struct w_entry {
     char **knames;     /* a program's kernels, sorted, distinct (format 3) */
     size_t n_knames;
     uint32_t flags;    /* CLCPACK_ENTRY_* (format 3) */
+    char *target;      /* the offline target (format 4); "" for kinds 0-2 */
 } w_entry;
 
 struct clcpack_writer {

@@ -3,14 +3,19 @@
  * fastest form of an entry to the slowest, with a report of every step.
  *
  * Order: native binary of an identical device; on NVIDIA, cubin of this
- * compute capability, then PTX; with the rebuild cache on, a binary an
- * earlier rebuild left there (rebuild_cache.h); the stored source with the
- * stored options (and its binary then goes to the cache).
+ * compute capability, then PTX; on an Intel or AMD GPU, the offline binary
+ * of its target (target_match.h); with the rebuild cache on, a binary an
+ * earlier rebuild left there (rebuild_cache.h); SPIR-V where the device
+ * takes it; the stored source with the stored options (and the binary of
+ * either of the last two then goes to the cache).
  * Bytes reach the driver only after their CRC-32 matched (PoCL crashes on a
  * damaged binary instead of rejecting it), and anything the driver refuses
  * is released and counted as a miss. All state lives on this call's stack
  * or heap: many threads may load from one pack at once.
  */
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +23,13 @@
 #include "pack_format.h"
 #include "pack_reader.h"
 #include "rebuild_cache.h"
+#include "target_match.h"
 #include "text.h"
+
+/* OpenCL 2.1's, hidden by the 1.2 headers the library builds against. */
+#ifndef CL_DEVICE_IL_VERSION
+#define CL_DEVICE_IL_VERSION 0x105B
+#endif
 
 typedef struct load_ctx {
     const clcpack *p;
@@ -37,10 +48,7 @@ typedef struct load_ctx {
     size_t rejected;       /* binaries the driver refused */
 } load_ctx;
 
-static const char *kind_label(clcpack_binary_kind k)
-{
-    return k == CLCPACK_KIND_PTX ? "ptx" : k == CLCPACK_KIND_CUBIN ? "cubin" : "native";
-}
+static const char *kind_label(clcpack_binary_kind k) { return clcpk_kind_name((uint32_t)k); }
 
 /* The first lines of a build log, squeezed onto one line. */
 static void build_log_excerpt(cl_program prog, cl_device_id dev, char *out, size_t cap)
@@ -94,17 +102,54 @@ static cl_int build_and_check(load_ctx *c, cl_program prog, const char *options,
     return CL_SUCCESS;
 }
 
-/* Hands entry i's verified bytes to the driver. 1 and *out on success; 0
- * on a miss, with the reason in the report. */
-static int try_binary(load_ctx *c, size_t i, cl_program *out)
+/* "cubin entry 5", "intel entry 3 (tgllp)": how the report names entry i. */
+static void entry_label(const clcpack_entry_info *e, size_t i, char *buf, size_t cap)
+{
+    if (e->target[0])
+        snprintf(buf, cap, "%s entry %zu (%s)", kind_label(e->kind), i, e->target);
+    else
+        snprintf(buf, cap, "%s entry %zu", kind_label(e->kind), i);
+}
+
+typedef cl_program(CL_API_CALL *create_with_il_fn)(cl_context, const void *, size_t, cl_int *);
+
+/* clCreateProgramWithIL of the OpenCL library the application linked,
+ * looked up when first needed: an ICD loader older than OpenCL 2.1 lacks
+ * it, and the library must still load there. NULL when absent. */
+static create_with_il_fn create_with_il(void)
+{
+    static _Atomic(create_with_il_fn) fn;
+    static atomic_int looked;
+    if (!atomic_load(&looked)) {
+        /* A function pointer read through the object pointer dlsym gives
+         * (POSIX requires the two to convert). */
+        void *sym = dlsym(RTLD_DEFAULT, "clCreateProgramWithIL");
+        create_with_il_fn f;
+        memcpy(&f, &sym, sizeof f);
+        atomic_store(&fn, f);
+        atomic_store(&looked, 1);
+    }
+    return atomic_load(&fn);
+}
+
+/* Hands entry i's verified bytes to the driver: a binary, or with il a
+ * SPIR-V module (clCreateProgramWithIL). 1 and *out on success; 0 on a
+ * miss, with the reason in the report. */
+static int try_binary(load_ctx *c, size_t i, int il, cl_program *out)
 {
     const clcpack_entry_info *e = &c->p->entries[i].info;
-    const char *label = kind_label(e->kind);
+    char label[128];
+    entry_label(e, i, label, sizeof label);
+    create_with_il_fn with_il = NULL;
+    if (il && !(with_il = create_with_il())) {
+        clcpk_text_item(&c->why, "%s: the OpenCL library has no clCreateProgramWithIL", label);
+        return 0;
+    }
     clcpack_error derr;
     const uint8_t *view;
     uint8_t *bin;
     if (clcpk_entry_view(c->p, i, &view, &bin, &derr) != CLCPACK_OK) {
-        clcpk_text_item(&c->why, "%s entry %zu: unreadable: %s", label, i, derr.message);
+        clcpk_text_item(&c->why, "%s: unreadable: %s", label, derr.message);
         return 0;
     }
     size_t len = (size_t)e->raw_size;
@@ -114,7 +159,7 @@ static int try_binary(load_ctx *c, size_t i, cl_program *out)
         uint8_t *grown = bin ? realloc(bin, len + 1) : malloc(len + 1);
         if (!grown) {
             free(bin);
-            clcpk_text_item(&c->why, "%s entry %zu: out of memory", label, i);
+            clcpk_text_item(&c->why, "%s: out of memory", label);
             return 0;
         }
         if (!bin)
@@ -125,14 +170,17 @@ static int try_binary(load_ctx *c, size_t i, cl_program *out)
     c->report->attempts++;
     cl_int rc = CL_SUCCESS, bin_status = CL_SUCCESS;
     const unsigned char *ptr = view;
-    cl_program prog = clCreateProgramWithBinary(c->ctx, 1, &c->dev, &len, &ptr, &bin_status, &rc);
+    cl_program prog =
+        il ? with_il(c->ctx, view, len, &rc)
+           : clCreateProgramWithBinary(c->ctx, 1, &c->dev, &len, &ptr, &bin_status, &rc);
     free(bin);
     char code[48];
+    const char *what_form = il ? "module" : "binary";
     if (rc != CL_SUCCESS || bin_status != CL_SUCCESS || !prog) {
         if (prog)
             clReleaseProgram(prog);
         c->rejected++;
-        clcpk_text_item(&c->why, "%s entry %zu: driver rejected the binary (%s)", label, i,
+        clcpk_text_item(&c->why, "%s: driver rejected the %s (%s)", label, what_form,
                      clcpk_cl_error_name(rc != CL_SUCCESS ? rc : bin_status, code, sizeof code));
         return 0;
     }
@@ -141,11 +189,11 @@ static int try_binary(load_ctx *c, size_t i, cl_program *out)
     if (rc != CL_SUCCESS) {
         clReleaseProgram(prog);
         c->rejected++;
-        clcpk_text_item(&c->why, "%s entry %zu: driver rejected the binary (%s: %s)", label, i, what,
+        clcpk_text_item(&c->why, "%s: driver rejected the %s (%s: %s)", label, what_form, what,
                      clcpk_cl_error_name(rc, code, sizeof code));
         return 0;
     }
-    clcpk_text_item(&c->why, "%s entry %zu: loaded", label, i);
+    clcpk_text_item(&c->why, "%s: %s", label, il ? "built" : "loaded");
     *out = prog;
     return 1;
 }
@@ -168,7 +216,7 @@ static int try_native(load_ctx *c, cl_program *out)
             clcpk_text_item(&c->why, "native entry %zu: %s", i, diff);
             continue;
         }
-        if (try_binary(c, i, out)) {
+        if (try_binary(c, i, 0, out)) {
             c->report->path = CLCPACK_PATH_NATIVE;
             c->report->entry = (uint32_t)i;
             return 1;
@@ -199,7 +247,7 @@ static int try_nvidia(load_ctx *c, cl_program *out)
             clcpk_text_item(&c->why, "cubin entry %zu: this is not an NVIDIA device", i);
         else if (e->arch != cc)
             clcpk_text_item(&c->why, "cubin entry %zu: sm_%u, this device is sm_%u", i, e->arch, cc);
-        else if (try_binary(c, i, out)) {
+        else if (try_binary(c, i, 0, out)) {
             c->report->path = CLCPACK_PATH_CUBIN;
             c->report->entry = (uint32_t)i;
             return 1;
@@ -226,7 +274,7 @@ static int try_nvidia(load_ctx *c, cl_program *out)
         ptx[k] = i;
     }
     for (size_t k = 0; k < n_ptx; k++)
-        if (try_binary(c, ptx[k], out)) {
+        if (try_binary(c, ptx[k], 0, out)) {
             c->report->path = CLCPACK_PATH_PTX;
             c->report->entry = (uint32_t)ptx[k];
             free(ptx);
@@ -247,6 +295,155 @@ static int try_nvidia(load_ctx *c, cl_program *out)
                          e->arch, cc);
     }
     return 0;
+}
+
+static int is_gpu_of(const clcpack_device_info *d, uint32_t vendor)
+{
+    return d->vendor_id == vendor && (d->device_type & CL_DEVICE_TYPE_GPU);
+}
+
+/* Why no entry of an offline kind (3 or 4) can fit this device, or NULL
+ * when its entries are to be looked at one by one. */
+static const char *kind_mismatch(const load_ctx *c, clcpack_binary_kind kind, char *buf, size_t cap)
+{
+    const clcpack_device_info *here = c->here;
+    pk_gfx have;
+    if (c->flags & CLCPACK_LOAD_NO_TARGET)
+        return "skipped (CLCPACK_LOAD_NO_TARGET)";
+    if (kind == CLCPACK_KIND_INTEL) {
+        if (!is_gpu_of(here, PK_INTEL_VENDOR_ID))
+            return "this device is not an Intel GPU";
+        if (!here->intel_ip_version)
+            return "this Intel GPU reports no IP version (no cl_intel_device_attribute_query)";
+        return NULL;
+    }
+    if (!is_gpu_of(here, PK_AMD_VENDOR_ID))
+        return "this device is not an AMD GPU";
+    if (clcpk_gfx_parse(here->device_name, 1, &have) != 0) {
+        snprintf(buf, cap, "this device's name '%.64s' is not a gfx target ID", here->device_name);
+        return buf;
+    }
+    return NULL;
+}
+
+/* Why an offline entry of a kind this device may take does not fit it,
+ * or NULL when it does (docs/FORMAT.md, "Offline targets"). */
+static const char *entry_mismatch(const clcpack_device_info *here, const clcpack_entry_info *e,
+                                  char *buf, size_t cap)
+{
+    if (e->kind == CLCPACK_KIND_INTEL) {
+        if (here->intel_ip_version == e->arch)
+            return NULL;
+        char v1[32], v2[32];
+        clcpk_version_text(e->arch, v1, sizeof v1);
+        clcpk_version_text(here->intel_ip_version, v2, sizeof v2);
+        snprintf(buf, cap, "IP version %s, this device's is %s", v1, v2);
+        return buf;
+    }
+    pk_gfx want, have;
+    clcpk_gfx_from_arch(e->arch, &want);
+    clcpk_gfx_parse(here->device_name, 1, &have);
+    if (clcpk_gfx_fits(&want, &have))
+        return NULL;
+    snprintf(buf, cap, "this device is %.64s", here->device_name);
+    return buf;
+}
+
+/* Intel and AMD GPUs: the offline binaries (kinds 3 and 4) of this
+ * device's target, in entry order. Never one of another vendor. The
+ * entries of a kind this device cannot take at all are named in one item
+ * (a pack may hold a dozen targets of each vendor: one line each would
+ * crowd the rest of the report out). */
+static int try_target(load_ctx *c, cl_program *out)
+{
+    static const clcpack_binary_kind kinds[2] = {CLCPACK_KIND_AMDGCN, CLCPACK_KIND_INTEL};
+    const char *whole[2];
+    char buf[2][160];
+    for (int k = 0; k < 2; k++) {
+        whole[k] = kind_mismatch(c, kinds[k], buf[k], sizeof buf[k]);
+        size_t n = 0, first = 0, last = 0, one = 0;
+        for (size_t m = 0; m < c->n_match && whole[k]; m++) {
+            size_t i = c->match[m];
+            if (c->p->entries[i].info.kind != kinds[k])
+                continue;
+            if (!n++)
+                first = one = i;
+            last = i;
+        }
+        char label[128];
+        if (n == 1) {
+            entry_label(&c->p->entries[one].info, one, label, sizeof label);
+            clcpk_text_item(&c->why, "%s: %s", label, whole[k]);
+        } else if (n > 1) {
+            clcpk_text_item(&c->why, "%zu %s entries (%zu to %zu): %s", n,
+                            kind_label(kinds[k]), first, last, whole[k]);
+        }
+    }
+    for (size_t m = 0; m < c->n_match; m++) {
+        size_t i = c->match[m];
+        const clcpack_entry_info *e = &c->p->entries[i].info;
+        int k = e->kind == CLCPACK_KIND_AMDGCN ? 0 : e->kind == CLCPACK_KIND_INTEL ? 1 : -1;
+        if (k < 0 || whole[k])
+            continue;
+        char label[128], why[160];
+        entry_label(e, i, label, sizeof label);
+        if (entry_mismatch(c->here, e, why, sizeof why))
+            clcpk_text_item(&c->why, "%s: %s", label, why);
+        else if (try_binary(c, i, 0, out)) {
+            c->report->path = CLCPACK_PATH_TARGET;
+            c->report->entry = (uint32_t)i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The SPIR-V entries this device takes, newest version first (then in
+ * entry order), into spv; the others are named in the report with why.
+ * il is the device's CL_DEVICE_IL_VERSION ("" when it has none). */
+static size_t usable_spirv(load_ctx *c, const char *il, size_t *spv)
+{
+    size_t n = 0;
+    for (size_t m = 0; m < c->n_match; m++) {
+        size_t i = c->match[m];
+        const clcpack_entry_info *e = &c->p->entries[i].info;
+        if (e->kind != CLCPACK_KIND_SPIRV)
+            continue;
+        char label[128];
+        entry_label(e, i, label, sizeof label);
+        unsigned bits = c->p->devices[e->device].address_bits;
+        if (c->flags & (CLCPACK_LOAD_NO_SPIRV | CLCPACK_LOAD_NO_BINARY)) {
+            clcpk_text_item(&c->why, "%s: skipped (%s)", label,
+                            (c->flags & CLCPACK_LOAD_NO_SPIRV) ? "CLCPACK_LOAD_NO_SPIRV"
+                                                               : "CLCPACK_LOAD_NO_BINARY");
+        } else if (!il[0]) {
+            clcpk_text_item(&c->why, "%s: this device takes no IL (CL_DEVICE_IL_VERSION)", label);
+        } else if (!clcpk_il_takes(il, e->arch)) {
+            clcpk_text_item(&c->why, "%s: this device takes %.128s", label, il);
+        } else if (bits && bits != c->here->address_bits) {
+            clcpk_text_item(&c->why, "%s: a %u-bit module, this device has %u-bit addresses",
+                            label, bits, c->here->address_bits);
+        } else {
+            size_t k = n++;
+            while (k > 0 && c->p->entries[spv[k - 1]].info.arch < e->arch) {
+                spv[k] = spv[k - 1];
+                k--;
+            }
+            spv[k] = i;
+        }
+    }
+    return n;
+}
+
+/* CL_DEVICE_IL_VERSION into il ("" when the device has none: an OpenCL
+ * 1.2 device answers the query with an error). */
+static void device_il(cl_device_id dev, char *il, size_t cap)
+{
+    size_t n = 0;
+    il[0] = '\0';
+    if (clGetDeviceInfo(dev, CL_DEVICE_IL_VERSION, cap - 1, il, &n) != CL_SUCCESS || n >= cap)
+        il[0] = '\0';
+    il[cap - 1] = '\0';
 }
 
 /* The entry whose source to rebuild: one of an identical device if any
@@ -418,6 +615,9 @@ static clcpack_status no_usable_form(load_ctx *c, uint32_t flags, int has_source
             clcpk_device_label(&c->p->devices[e->device], label, sizeof label);
             if (e->kind == CLCPACK_KIND_NATIVE)
                 clcpk_text_add(&t, "%s%s", shown++ ? ", " : "", label);
+            else if (e->target[0])
+                clcpk_text_add(&t, "%s%s (%s %s)", shown++ ? ", " : "", label,
+                               kind_label(e->kind), e->target);
             else
                 clcpk_text_add(&t, "%s%s (%s sm_%u)", shown++ ? ", " : "", label,
                                kind_label(e->kind), e->arch);
@@ -528,31 +728,69 @@ static clcpack_status load(const char *api, const clcpack *p, const clcpack_key 
     if (flags & CLCPACK_LOAD_NO_BINARY)
         clcpk_text_item(&c.why, "binaries skipped (CLCPACK_LOAD_NO_BINARY)");
     else
-        found = try_native(&c, out) || try_nvidia(&c, out);
+        found = try_native(&c, out) || try_nvidia(&c, out) || try_target(&c, out);
 
     st = CLCPACK_OK;
     if (!found) {
-        size_t src = pick_source_entry(&c);
-        if (src == SIZE_MAX) {
+        /* What is left builds for this device: SPIR-V, then the source;
+         * the rebuild cache may hold what either built here before. */
+        size_t src = pick_source_entry(&c), n_spv = 0;
+        size_t spv_stack[MATCH_STACK], *spv = spv_stack;
+        int has_spirv = 0;
+        for (size_t m = 0; m < n; m++)
+            has_spirv |= p->entries[match[m]].info.kind == CLCPACK_KIND_SPIRV;
+        if (has_spirv) {
+            char il[CLCPACK_FP_STR];
+            device_il(dev, il, sizeof il);
+            if (n > MATCH_STACK && !(spv = malloc(n * sizeof *spv))) {
+                spv = spv_stack;
+                clcpk_text_item(&c.why, "spirv: out of memory");
+            } else {
+                n_spv = usable_spirv(&c, il, spv);
+            }
+        }
+        int use_src = src != SIZE_MAX && !(flags & CLCPACK_LOAD_NO_SOURCE);
+        pk_cache cache_spv, cache_src;
+        int cached_spv = 0, cached_src = 0;
+        char why1[128] = "", why2[128] = "";
+        if (n_spv)
+            cached_spv = clcpk_cache_begin(&cache_spv, p, spv[0], c.here, flags, why1, sizeof why1);
+        if (use_src)
+            cached_src = clcpk_cache_begin(&cache_src, p, src, c.here, flags, why2, sizeof why2);
+        if (!cached_spv && !cached_src && (why1[0] || why2[0]))
+            clcpk_text_item(&c.why, "cache: off: %s", why1[0] ? why1 : why2);
+        if ((cached_spv && try_cache(&c, &cache_spv, spv[0], out)) ||
+            (cached_src && try_cache(&c, &cache_src, src, out))) {
+            found = 1;
+        } else {
+            for (size_t k = 0; k < n_spv && !found; k++)
+                if (try_binary(&c, spv[k], 1, out)) {
+                    found = 1;
+                    c.report->path = CLCPACK_PATH_SPIRV;
+                    c.report->entry = (uint32_t)spv[k];
+                    if (k == 0 && cached_spv)
+                        store_in_cache(&c, &cache_spv, *out);
+                }
+        }
+        if (found) {
+            /* loaded */
+        } else if (src == SIZE_MAX) {
             clcpk_text_item(&c.why, "source: none stored");
             st = no_usable_form(&c, flags, 0, err);
         } else if (flags & CLCPACK_LOAD_NO_SOURCE) {
             clcpk_text_item(&c.why, "source: not tried (CLCPACK_LOAD_NO_SOURCE)");
             st = no_usable_form(&c, flags, 1, err);
         } else {
-            pk_cache cache;
-            char why[128];
-            int cached = clcpk_cache_begin(&cache, p, src, c.here, flags, why, sizeof why);
-            if (!cached && why[0])
-                clcpk_text_item(&c.why, "cache: off: %s", why);
-            if (!(cached && try_cache(&c, &cache, src, out))) {
-                st = try_source(&c, src, out, err);
-                if (st == CLCPACK_OK && cached)
-                    store_in_cache(&c, &cache, *out);
-            }
-            if (cached)
-                clcpk_cache_end(&cache);
+            st = try_source(&c, src, out, err);
+            if (st == CLCPACK_OK && cached_src)
+                store_in_cache(&c, &cache_src, *out);
         }
+        if (cached_spv)
+            clcpk_cache_end(&cache_spv);
+        if (cached_src)
+            clcpk_cache_end(&cache_src);
+        if (spv != spv_stack)
+            free(spv);
     }
     if (kernel_out)
         *kernel_out = st == CLCPACK_OK ? c.kernel : NULL;

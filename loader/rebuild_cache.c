@@ -108,7 +108,6 @@ static void hex16(char *out, const uint8_t *b)
 static char *key_text(const clcpack *p, size_t entry, const clcpack_device_info *d)
 {
     const clcpack_entry_info *e = &p->entries[entry].info;
-    const clcpack_source_info *s = &p->sources[e->source].info;
     size_t cap = 8192 + strlen(e->options);
     for (size_t i = 0; i < e->define_count; i++)
         cap += strlen(e->defines[i].name) + strlen(e->defines[i].value) + 16;
@@ -120,8 +119,15 @@ static char *key_text(const clcpack *p, size_t entry, const clcpack_device_info 
     char du[33], dr[33];
     hex16(du, d->device_uuid);
     hex16(dr, d->driver_uuid);
-    clcpk_text_add(&t, "clcpack rebuild cache 1\nsource crc32=%08x size=%llu\noptions %s\n",
-                   s->raw_crc32, (unsigned long long)s->raw_size, e->options);
+    /* A binary built from a SPIR-V entry is keyed by the module, one
+     * built from the source by the source. */
+    if (e->kind == CLCPACK_KIND_SPIRV)
+        clcpk_text_add(&t, "clcpack rebuild cache 1\nspirv crc32=%08x size=%llu\noptions %s\n",
+                       e->raw_crc32, (unsigned long long)e->raw_size, e->options);
+    else
+        clcpk_text_add(&t, "clcpack rebuild cache 1\nsource crc32=%08x size=%llu\noptions %s\n",
+                       p->sources[e->source].info.raw_crc32,
+                       (unsigned long long)p->sources[e->source].info.raw_size, e->options);
     for (size_t i = 0; i < e->define_count; i++)
         clcpk_text_add(&t, "define %s=%s\n", e->defines[i].name, e->defines[i].value);
     clcpk_text_add(&t,
@@ -132,6 +138,10 @@ static char *key_text(const clcpack *p, size_t entry, const clcpack_device_info 
                    d->driver_version, d->opencl_c_version, (unsigned long long)d->device_type,
                    d->vendor_id, d->address_bits, d->has_uuid, du, dr, d->nv_cc_major,
                    d->nv_cc_minor);
+    /* Only where there is one, so the keys of every other device stay
+     * those of earlier versions. */
+    if (d->intel_ip_version || d->intel_device_id)
+        clcpk_text_add(&t, "intel %u %u\n", d->intel_ip_version, d->intel_device_id);
     return buf;
 }
 

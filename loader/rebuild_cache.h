@@ -26,8 +26,8 @@ typedef struct pk_cache {
     size_t key_len;
 } pk_cache;
 
-/* Whether the cache is on for a load with these flags, and for source
- * entry `entry` of p on device `here`: 1 and *c
+/* Whether the cache is on for a load with these flags, and for entry
+ * `entry` of p (one with a source, or a SPIR-V entry) on device `here`: 1 and *c
  * ready (release with clcpk_cache_end), or 0 (off, or out of memory: then
  * why says so when why_cap > 0, and *c needs no release). */
 int clcpk_cache_begin(pk_cache *c, const clcpack *p, size_t entry,

@@ -39,6 +39,22 @@ if ! have_header libdeflate.h && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
     need libdeflate-dev
 fi
 
+# Optional: the offline compilers of clc-pack --intel-gpu, --amd-gpu and
+# --spirv (docs/vendors/): Intel's ocloc (with the SPIR-V library it loads),
+# clang 15 with lld 15 and the ROCm device libraries for AMD code objects,
+# and llvm-spirv 15. `make` needs none of them (a pack build without one
+# says which package is missing); they are installed where this script can
+# install, so that their tests run (they skip without them).
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    command -v ocloc >/dev/null 2>&1 || need "intel-opencl-icd libllvmspirvlib14"
+    command -v clang-15 >/dev/null 2>&1 || need clang-15
+    [ -x /usr/lib/llvm-15/bin/ld.lld ] || need lld-15
+    command -v llvm-spirv-15 >/dev/null 2>&1 || need llvm-spirv-15
+    [ -f /usr/lib/x86_64-linux-gnu/amdgcn/bitcode/ockl.bc ] || need rocm-device-libs
+    # spirv-val checks the SPIR-V modules in tests/cli_vendors.sh.
+    command -v spirv-val >/dev/null 2>&1 || need spirv-tools
+fi
+
 [ -z "$missing" ] && exit 0
 
 cmd="apt-get install -y$missing"

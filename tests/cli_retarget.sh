@@ -1,5 +1,5 @@
 #!/bin/sh
-# `clc-pack retarget` (docs/NVIDIA.md): usage errors, a missing or damaged
+# `clc-pack retarget` (docs/vendors/NVIDIA.md): usage errors, a missing or damaged
 # pack, cubins for every architecture from the PTX-only fixture, an
 # architecture ptxas refuses (a note, not an error), writing in place and
 # atomically. Checks that need ptxas are skipped with a note without one.

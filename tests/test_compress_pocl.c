@@ -132,7 +132,7 @@ int main(int argc, char **argv)
         free(z);
         clcpack_define def = {"FILTER_WIDTH", value};
         clcpack_entry_spec spec = {sizeof spec, kernel, "conv_grey", opts, &def, 1, {WG, WG, 1}, d, s,
-                                   CLCPACK_KIND_NATIVE, 0, bins[i], sizes[i], NULL, 0, 0};
+                                   CLCPACK_KIND_NATIVE, 0, bins[i], sizes[i], NULL, 0, 0, NULL};
         built += CHECK(clcpack_writer_add_entry(w, &spec, &err) == CLCPACK_OK, "add: %s", err.message);
     }
 

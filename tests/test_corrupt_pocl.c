@@ -218,7 +218,7 @@ static void *make_pack(size_t *size)
         char opts[64];
         options_for(k, opts, sizeof opts);
         clcpack_entry_spec e = {sizeof e, "scale", "", opts, &def, 1, {0, 0, 0}, d, s,
-                                CLCPACK_KIND_NATIVE, 0, originals[k], original_sizes[k], NULL, 0, 0};
+                                CLCPACK_KIND_NATIVE, 0, originals[k], original_sizes[k], NULL, 0, 0, NULL};
         if (clcpack_writer_add_entry(w, &e, &err) != CLCPACK_OK)
             goto fail;
     }

@@ -972,8 +972,9 @@ static void edit_extra_fields(small *s)
 }
 static void edit_newer_reader(small *s)
 {
-    s->c.format_version = 2;
-    s->c.min_reader = 2;
+    /* This reader reads version 4 (offline targets): 5 is beyond it. */
+    s->c.format_version = 5;
+    s->c.min_reader = 5;
 }
 static void edit_zero_version(small *s) { s->c.format_version = 0; }
 static void edit_delta_bad_crc(small *s) { s->e[2].crc ^= 1; }

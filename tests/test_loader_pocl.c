@@ -163,7 +163,7 @@ static void *make_pack(const pack_plan *plan, size_t *size)
         clcpack_define def = {"FILTER_WIDTH", value};
         clcpack_entry_spec spec = {sizeof spec, plan->kernel ? plan->kernel : "conv", "test",
                                    opts, &def, 1, {WG, WG, 1}, d, s, CLCPACK_KIND_NATIVE, 0,
-                                   plan->bins[i], plan->sizes[i], NULL, 0, 0};
+                                   plan->bins[i], plan->sizes[i], NULL, 0, 0, NULL};
         CHECK(clcpack_writer_add_entry(w, &spec, &err) == CLCPACK_OK, "add_entry: %s", err.message);
     }
     CHECK(clcpack_writer_write_memory(w, &data, size, &err) == CLCPACK_OK, "write: %s", err.message);
@@ -475,7 +475,7 @@ static void test_nvidia_forms_elsewhere(const pack_plan *good)
         clcpack_define def = {"FILTER_WIDTH", "5"};
         static const char ptx[] = "//\n.version 8.0\n.target sm_80\n";
         clcpack_entry_spec ps = {sizeof ps, "conv", NULL, opts, &def, 1, {WG, WG, 1}, d, s,
-                                 CLCPACK_KIND_PTX, 80, ptx, sizeof ptx - 1, NULL, 0, 0};
+                                 CLCPACK_KIND_PTX, 80, ptx, sizeof ptx - 1, NULL, 0, 0, NULL};
         clcpack_entry_spec cs = ps;
         cs.kind = CLCPACK_KIND_CUBIN;
         cs.arch = 90;

@@ -1,4 +1,4 @@
-/* Cubins for every NVIDIA architecture without a GPU (docs/NVIDIA.md):
+/* Cubins for every NVIDIA architecture without a GPU (docs/vendors/NVIDIA.md):
  * `clc-pack retarget` on the PTX-only fixture tests/data/nvidia/ptx_only.clcpack,
  * each cubin's ELF header read back (EM_CUDA, its SM in e_flags), the
  * architectures ptxas refuses a PTX for, and merging the result. Needs

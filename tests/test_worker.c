@@ -119,9 +119,14 @@ static void test_result_roundtrip(void)
     r.kernel_names = calloc(2, sizeof *r.kernel_names);
     r.kernel_names[0] = strdup("a");
     r.kernel_names[1] = strdup("b");
-    r.n_forms = 2;
-    r.forms[0] = (bv_form){CLCPACK_KIND_PTX, 86, (unsigned char *)strdup(".version 8.0"), 12};
-    r.forms[1] = (bv_form){CLCPACK_KIND_CUBIN, 86, (unsigned char *)strdup("\177ELF"), 4};
+    r.n_forms = 3;
+    r.forms[0] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = 86,
+                           .data = (unsigned char *)strdup(".version 8.0"), .size = 12};
+    r.forms[1] = (bv_form){.kind = CLCPACK_KIND_CUBIN, .arch = 86,
+                           .data = (unsigned char *)strdup("\177ELF"), .size = 4};
+    r.forms[2] = (bv_form){.kind = CLCPACK_KIND_INTEL, .arch = 12u << 22 | 55u << 12 | 8u,
+                           .data = (unsigned char *)strdup("\177ELF"), .size = 4,
+                           .target = "acm-g10"};
     r.build_s = 0.75;
     for (int p = 0; p < BV_N_PHASES; p++)
         r.phase_s[p] = 0.125 * (p + 1);
@@ -136,7 +141,10 @@ static void test_result_roundtrip(void)
     char err[WP_ERR_MAX];
     CHECK(wp_decode_result(b.data + 12, b.len - 12, &job, &back, err) == 0, "result decodes: %s",
           err);
-    CHECK(job == 7 && back.status == BV_OK && back.n_forms == 2, "status and forms back");
+    CHECK(job == 7 && back.status == BV_OK && back.n_forms == 3, "status and forms back");
+    CHECK(back.forms[2].kind == CLCPACK_KIND_INTEL && back.forms[2].arch == r.forms[2].arch &&
+              strcmp(back.forms[2].target, "acm-g10") == 0 && back.forms[0].target[0] == '\0',
+          "an offline form's kind, arch and target back");
     CHECK(back.forms[0].kind == CLCPACK_KIND_PTX && back.forms[0].arch == 86 &&
               back.forms[0].size == 12 && memcmp(back.forms[0].data, ".version 8.0", 12) == 0,
           "PTX form back");

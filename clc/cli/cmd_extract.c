@@ -155,9 +155,16 @@ static int parse_args(int argc, char **argv, extract_args *x)
                 x->kind = CLCPACK_KIND_PTX;
             else if (strcmp(optarg, "cubin") == 0)
                 x->kind = CLCPACK_KIND_CUBIN;
+            else if (strcmp(optarg, "intel") == 0)
+                x->kind = CLCPACK_KIND_INTEL;
+            else if (strcmp(optarg, "amdgcn") == 0)
+                x->kind = CLCPACK_KIND_AMDGCN;
+            else if (strcmp(optarg, "spirv") == 0)
+                x->kind = CLCPACK_KIND_SPIRV;
             else
                 return cli_usage_error("extract",
-                                       "extract: --kind %s: expected native, ptx or cubin",
+                                       "extract: --kind %s: expected native, ptx, cubin, intel, "
+                                       "amdgcn or spirv",
                                        optarg);
             break;
         case 'o':

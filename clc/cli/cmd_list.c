@@ -76,6 +76,10 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
         if (d.nv_cc_major)
             printf("; compute capability %u.%u", (unsigned)d.nv_cc_major,
                    (unsigned)d.nv_cc_minor);
+        if (d.intel_ip_version)
+            printf("; IP version %u.%u.%u, device id 0x%x", (unsigned)(d.intel_ip_version >> 22),
+                   (unsigned)(d.intel_ip_version >> 12 & 0x3ff),
+                   (unsigned)(d.intel_ip_version & 0xfff), (unsigned)d.intel_device_id);
         printf("\n");
     }
     printf("sources:\n");
@@ -89,7 +93,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
                (unsigned)s.raw_crc32);
     }
     /* Column widths from the longest kernel name and define list. */
-    int wk = 6, wd = 7;
+    int wk = 6, wd = 7, wkind = 11;
     for (size_t i = 0; i < ne; i++) {
         clcpack_entry_info e;
         char defs[512], kernel[256];
@@ -101,21 +105,26 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
             wk = (int)strlen(kernel);
         if ((int)strlen(defs) > wd)
             wd = (int)strlen(defs);
+        /* "amdgcn/gfx90a:sramecc+:xnack-" */
+        if ((int)strlen(e.target) + 7 > wkind)
+            wkind = (int)strlen(e.target) + 7;
     }
     printf("entries:\n");
-    printf("  %5s  %-*s  %-*s  %-7s  %3s  %-11s  %9s  %9s  %-9s  %5s  %-8s  %s\n", "index", wk,
-           "kernel", wd, "defines", "wg", "dev", "kind", "raw", "stored", "codec", "base", "crc",
+    printf("  %5s  %-*s  %-*s  %-7s  %3s  %-*s  %9s  %9s  %-9s  %5s  %-8s  %s\n", "index", wk,
+           "kernel", wd, "defines", "wg", "dev", wkind, "kind", "raw", "stored", "codec", "base", "crc",
            "tuning");
     for (size_t i = 0; i < ne; i++) {
         clcpack_entry_info e;
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
-        char defs[512], wg[48], kind[32], kind_arch[48], codec[32], base[16], tune[1024];
+        char defs[512], wg[48], kind[32], kind_arch[96], codec[32], base[16], tune[1024];
         char kernel[256];
         pt_defines(&e, defs, sizeof defs);
         pt_wg(e.wg, wg, sizeof wg);
         pt_kind_name(e.kind, kind, sizeof kind);
-        if (e.arch)
+        if (e.target[0])
+            bfmt(kind_arch, sizeof kind_arch, "%s/%s", kind, e.target);
+        else if (e.arch)
             bfmt(kind_arch, sizeof kind_arch, "%s/sm_%u", kind, (unsigned)e.arch);
         else
             bfmt(kind_arch, sizeof kind_arch, "%s", kind);
@@ -125,8 +134,9 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
         else
             bfmt(base, sizeof base, "%u", (unsigned)e.base);
         print_tuning(p, i, tune, sizeof tune);
-        printf("  %5zu  %-*s  %-*s  %-7s  %3u  %-11s  %9llu  %9llu  %-9s  %5s  %08x  %s\n", i, wk,
-               pt_esc(e.kernel, kernel, sizeof kernel), wd, defs, wg, (unsigned)e.device, kind_arch,
+        printf("  %5zu  %-*s  %-*s  %-7s  %3u  %-*s  %9llu  %9llu  %-9s  %5s  %08x  %s\n", i, wk,
+               pt_esc(e.kernel, kernel, sizeof kernel), wd, defs, wg, (unsigned)e.device, wkind,
+               kind_arch,
                (unsigned long long)e.raw_size, (unsigned long long)e.stored_size, codec, base,
                (unsigned)e.raw_crc32, tune);
     }
@@ -184,6 +194,11 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
         if (d.nv_cc_major)
             printf(", \"compute_capability\": [%u, %u]", (unsigned)d.nv_cc_major,
                    (unsigned)d.nv_cc_minor);
+        if (d.intel_ip_version)
+            printf(", \"intel_ip_version\": \"%u.%u.%u\", \"intel_device_id\": %u",
+                   (unsigned)(d.intel_ip_version >> 22),
+                   (unsigned)(d.intel_ip_version >> 12 & 0x3ff),
+                   (unsigned)(d.intel_ip_version & 0xfff), (unsigned)d.intel_device_id);
         printf("}");
     }
     printf("\n ],\n \"sources\": [");
@@ -224,6 +239,7 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
             printf(", \"source\": %u", (unsigned)e.source);
         json_field("kind", pt_kind_name(e.kind, kind, sizeof kind), 1);
         printf(", \"arch\": %u", (unsigned)e.arch);
+        json_field("target", e.target, 1);
         json_field("codec", pt_codec_name(e.codec, codec, sizeof codec), 1);
         if (e.base == CLCPACK_NONE)
             printf(", \"base\": null");

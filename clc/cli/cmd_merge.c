@@ -397,6 +397,7 @@ static int add_pick(clcpack_writer *w, merge_input *in, const merge_pick *pk,
     spec.kernel_names = c->kernel_names;
     spec.kernel_name_count = c->kernel_name_count;
     spec.flags = c->flags;
+    spec.target = c->target;
     if (hook && hook->entry(hook->ctx, src->path, src->p, pk->entry, w, &spec) != 0) {
         free(bin);
         return -1;

@@ -18,30 +18,41 @@
 #include "direct_jobs.h"
 #include "jobserver.h"
 #include "manifest_jobs.h"
+#include "offline_targets.h"
+#include "pack_merge.h"
 #include "pack_args.h"
 #include "pack_reuse.h"
+#include "pack_text.h"
 #include "program_blocks.h"
 #include "progress.h"
 #include "ptxas_run.h"
 #include "variant_plan.h"
 #include "worker_pool.h"
+#include "worker_main.h"
 #include "worker_proto.h"
 
 #define NVIDIA_VENDOR_ID 0x10DEu
 #define LABEL_MAX 400
+/* Job slots: the devices, then the offline toolchains. */
+#define MAX_SLOTS (DS_MAX_DEVICES + OT_N_CHAINS)
 
 typedef struct pack_run {
     const pack_args *a;
     const bj_list *plan;        /* the variants, each built on every device */
-    size_t n_dev;
+    size_t n_dev;                           /* devices: slots 0..n_dev */
     const ds_device *devs[DS_MAX_DEVICES];
-    uint32_t dev_index[DS_MAX_DEVICES];     /* in the writer's device table */
+    size_t n_slots;                         /* devices, then offline toolchains */
+    uint32_t slot_wire[MAX_SLOTS];          /* the slot a worker is told */
+    char slot_name[MAX_SLOTS][128];
+    ot_chain slot_chain[MAX_SLOTS];         /* slots from n_dev on */
+    ot_config offline;
+    uint32_t dev_index[MAX_SLOTS];          /* in the writer's device table */
     clcpack_writer *w;
     progress prog;
     size_t n_jobs;
     char (*fail_reason)[160];               /* per job; "" when it did not fail */
     size_t n_ok, n_failed, n_reused;
-    clcpack_device_info dev_info[DS_MAX_DEVICES];
+    clcpack_device_info dev_info[MAX_SLOTS];
     pr_times times;                         /* build times of earlier runs */
     double build_s;                         /* summed over the variants */
     int seed_checks;                        /* some job has a seed reference check */
@@ -57,10 +68,11 @@ static void job_label(const pack_run *run, size_t job, char *buf, size_t cap)
 {
     size_t slot = job / run->plan->n, v = job % run->plan->n;
     bj_label(&run->plan->jobs[v], buf, cap);
-    if (run->n_dev > 1) {
-        size_t len = strlen(buf);
+    size_t len = strlen(buf);
+    if (slot >= run->n_dev)
+        bfmt(buf + len, cap - len, " for %s", ot_chain_name(run->slot_chain[slot]));
+    else if (run->n_slots > 1)
         bfmt(buf + len, cap - len, " on device %u", run->devs[slot]->ordinal);
-    }
 }
 
 static void on_started(void *ctx, size_t job)
@@ -121,7 +133,7 @@ static void report_failure(pack_run *run, size_t job, const bv_result *r, const 
                                                       : "failed";
     progress_clear(&run->prog);
     cli_error("%s %s: %s", label, what, r->message ? r->message : "no reason given");
-    fprintf(stderr, "  device:  %s\n", run->devs[slot]->name);
+    fprintf(stderr, "  device:  %s\n", run->slot_name[slot]);
     fprintf(stderr, "  defines:");
     for (size_t i = 0; i < v->n_defines; i++)
         fprintf(stderr, " %s%s%s", v->defines[i].name, v->defines[i].value[0] ? "=" : "",
@@ -196,6 +208,7 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
             spec.arch = r->forms[f].arch;
             spec.binary = r->forms[f].data;
             spec.binary_size = r->forms[f].size;
+            spec.target = r->forms[f].target;
             st = clcpack_writer_add_entry(run->w, &spec, &e);
             /* Every form of the variant runs the same code: one timing each. */
             for (size_t t = 0; t < r->n_tunings && st == CLCPACK_OK; t++)
@@ -223,11 +236,11 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
                     "round trip %.2f):",
                     label, r->build_s, r->phase_s[BV_PHASE_COMPILE], r->phase_s[BV_PHASE_CHECK],
                     r->phase_s[BV_PHASE_FORMS], r->phase_s[BV_PHASE_ROUNDTRIP]);
-            for (size_t f = 0; f < r->n_forms; f++)
-                fprintf(stderr, " %s %zu bytes", r->forms[f].kind == CLCPACK_KIND_CUBIN ? "cubin"
-                                                 : r->forms[f].kind == CLCPACK_KIND_PTX ? "ptx"
-                                                                                        : "native",
-                        r->forms[f].size);
+            for (size_t f = 0; f < r->n_forms; f++) {
+                char kind[32];
+                fprintf(stderr, " %s%s%s %zu bytes", pt_kind_name(r->forms[f].kind, kind, sizeof kind),
+                        r->forms[f].target[0] ? "/" : "", r->forms[f].target, r->forms[f].size);
+            }
             fputc('\n', stderr);
         }
     } else {
@@ -285,7 +298,7 @@ static int default_output(const pack_run *run, char *out, size_t cap)
     if (run->n_dev == 1)
         ds_slug(run->devs[0]->name, slug);
     else
-        bfmt(slug, sizeof slug, "all-devices");
+        bfmt(slug, sizeof slug, run->n_dev ? "all-devices" : "offline");
     if (mkdir("packs", 0777) != 0 && errno != EEXIST) {
         cli_error("cannot create the folder packs: %s", strerror(errno));
         return -1;
@@ -311,7 +324,7 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
     if (cli_verbosity < 0)
         return;
     uint64_t raw_bin = 0, raw_src = 0, file_size = 0;
-    size_t n_entries = 0, by_kind[3] = {0, 0, 0}; /* reused entries count too */
+    size_t n_entries = 0, by_kind[CLCPACK_KIND_SPIRV + 1] = {0}; /* reused ones count too */
     char sha[2 * CLCPACK_SHA256_SIZE + 1] = "";
     if (written) {
         clcpack *p = NULL;
@@ -324,7 +337,7 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
                 clcpack_entry_info ei;
                 if (clcpack_get_entry(p, i, &ei) == CLCPACK_OK) {
                     raw_bin += ei.raw_size;
-                    if ((unsigned)ei.kind < 3)
+                    if ((unsigned)ei.kind <= CLCPACK_KIND_SPIRV)
                         by_kind[ei.kind]++;
                 }
             }
@@ -355,13 +368,18 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
                run->n_ok - run->n_reused, run->n_failed, run->n_reused, total);
     else
         printf("  variants  %zu built, %zu failed, of %zu\n", run->n_ok, run->n_failed, total);
-    printf("  devices   %zu:", run->n_dev);
-    for (size_t i = 0; i < run->n_dev; i++)
-        printf("%s %s", i ? "," : "", run->devs[i]->name);
+    printf("  devices   %zu:", run->n_slots);
+    for (size_t i = 0; i < run->n_slots; i++)
+        printf("%s %s", i ? "," : "", run->slot_name[i]);
     printf("\n");
     if (written) {
-        printf("  entries   %zu (native %zu, ptx %zu, cubin %zu)\n", n_entries,
+        printf("  entries   %zu (native %zu, ptx %zu, cubin %zu", n_entries,
                by_kind[CLCPACK_KIND_NATIVE], by_kind[CLCPACK_KIND_PTX], by_kind[CLCPACK_KIND_CUBIN]);
+        if (by_kind[CLCPACK_KIND_INTEL] || by_kind[CLCPACK_KIND_AMDGCN] ||
+            by_kind[CLCPACK_KIND_SPIRV])
+            printf(", intel %zu, amdgcn %zu, spirv %zu", by_kind[CLCPACK_KIND_INTEL],
+                   by_kind[CLCPACK_KIND_AMDGCN], by_kind[CLCPACK_KIND_SPIRV]);
+        printf(")\n");
         format_bytes(raw_bin + raw_src, b1, sizeof b1);
         format_bytes(raw_bin, b2, sizeof b2);
         format_bytes(raw_src, b3, sizeof b3);
@@ -444,7 +462,7 @@ static void tune_widths(const bj_list *plan, char *buf, size_t cap)
 /* The worker command line: tool --worker --kernels DIR --device P:D... */
 static char **worker_argv(const pack_run *run, const char *ptxas)
 {
-    size_t n = 0, cap = 32 + 2 * run->n_dev; /* every option below, and the NULL */
+    size_t n = 0, cap = 40 + 2 * run->n_dev; /* every option below, and the NULL */
     char **argv = calloc(cap, sizeof *argv);
     if (!argv)
         return NULL;
@@ -484,6 +502,14 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
         argv[n++] = strdup("--pocl-wg");
         argv[n++] = spec;
     }
+    int added = ot_format_args(&run->offline, argv + n, cap - n - 1);
+    if (added < 0) {
+        for (size_t j = 0; argv[j]; j++)
+            free(argv[j]);
+        free(argv);
+        return NULL;
+    }
+    n += (size_t)added;
     if (run->a->no_check)
         argv[n++] = strdup("--no-check");
     if (run->a->no_warmup)
@@ -520,6 +546,61 @@ static void free_argv(char **argv)
     free(argv);
 }
 
+/* --merge: the built pack (at built, removed here) and every --merge pack,
+ * its PTX entries first given cubins for --nv-arch when ptxas is known
+ * (as `clc-pack retarget` does), merged into output. 0, or -1 after a
+ * message (output untouched). */
+static int merge_into(const pack_args *a, const char *built, const char *output,
+                      const char *ptxas)
+{
+    const char *inputs[1 + PA_MAX_MERGE];
+    char temp[PA_MAX_MERGE][4200];
+    size_t n = 0;
+    int rc = 0;
+    inputs[n++] = built;
+    for (size_t i = 0; i < a->n_merge && rc == 0; i++) {
+        temp[i][0] = '\0';
+        inputs[n++] = a->merge[i];
+        clcpack *p = NULL;
+        clcpack_error e;
+        if (clcpack_open_file(a->merge[i], &p, &e) != CLCPACK_OK) {
+            cli_error("--merge %s: %s", a->merge[i], e.message);
+            rc = -1;
+            break;
+        }
+        int has_ptx = 0;
+        for (size_t k = 0; k < clcpack_entry_count(p); k++) {
+            clcpack_entry_info ei;
+            has_ptx |= clcpack_get_entry(p, k, &ei) == CLCPACK_OK && ei.kind == CLCPACK_KIND_PTX;
+        }
+        clcpack_close(p);
+        if (!has_ptx || !ptxas[0])
+            continue;
+        bfmt(temp[i], sizeof temp[i], "%s.merge%zu.%ld", output, i, (long)getpid());
+        if (retarget_file(a->merge[i], temp[i], &a->nv_archs, ptxas, a->compress_cubins,
+                          a->jobs) != EXIT_OK_STATUS)
+            rc = -1;
+        else
+            inputs[n - 1] = temp[i];
+    }
+    if (rc == 0) {
+        merge_args m;
+        memset(&m, 0, sizeof m);
+        m.output = output;
+        m.compress_cubins = a->compress_cubins;
+        m.inputs = inputs;
+        m.n_inputs = n;
+        m.threads = (unsigned)a->jobs;
+        merge_stats st;
+        rc = merge_packs(&m, &st) == EXIT_OK_STATUS ? 0 : -1;
+    }
+    unlink(built);
+    for (size_t i = 0; i < a->n_merge; i++)
+        if (i < n - 1 && temp[i][0])
+            unlink(temp[i]);
+    return rc;
+}
+
 int cmd_pack(int argc, char **argv)
 {
     static pack_args a; /* holds the value lists: too large for the stack */
@@ -548,7 +629,7 @@ int cmd_pack(int argc, char **argv)
     }
 
     char ptxas[PTXAS_PATH_MAX] = "";
-    /* --ptxas none: PTX only, as the driver gave it (docs/NVIDIA.md). */
+    /* --ptxas none: PTX only, as the driver gave it (docs/vendors/NVIDIA.md). */
     int no_ptxas = a.ptxas && strcmp(a.ptxas, "none") == 0;
     if (a.ptxas && !no_ptxas && ptxas_find(a.ptxas, ptxas) != 0)
         return cli_usage_error(NULL, "%s", ptxas);
@@ -648,17 +729,46 @@ int cmd_pack(int argc, char **argv)
     double *cost = NULL;
     char output[4096];
 
-    if (ds_enumerate(&devices, derr) != 0) {
-        cli_error("%s", derr);
+    /* --device none: offline targets only, no OpenCL device needed. */
+    int no_device = strcmp(a.device, "none") == 0;
+    if (no_device && !a.intel_gpu && !a.amd_gpu && !a.spirv) {
+        status = cli_usage_error(NULL, "--device none builds offline targets only: give "
+                                       "--intel-gpu, --amd-gpu or --spirv");
         goto out;
     }
     size_t sel[DS_MAX_DEVICES];
-    if (ds_select(&devices, a.device, a.platform, sel, &run.n_dev, derr) != 0) {
+    if (!no_device && ds_enumerate(&devices, derr) != 0) {
+        cli_error("%s", derr);
+        goto out;
+    }
+    if (!no_device && ds_select(&devices, a.device, a.platform, sel, &run.n_dev, derr) != 0) {
         cli_error("%s", derr);
         goto out;
     }
     for (size_t i = 0; i < run.n_dev; i++)
         run.devs[i] = &devices.dev[sel[i]];
+    /* The offline toolchains asked for: one that is missing costs its
+     * entries, with one line naming its package; a bad list is a usage
+     * error, found before anything is built. */
+    const int want_chain[OT_N_CHAINS] = {a.intel_gpu, a.amd_gpu, a.spirv};
+    const char *chain_list[OT_N_CHAINS] = {a.intel_list, a.amd_list, NULL};
+    for (int ch = 0; ch < OT_N_CHAINS; ch++) {
+        if (!want_chain[ch])
+            continue;
+        char notes[4096] = "", omsg[OT_MSG_MAX];
+        int orc2 = ot_resolve(&run.offline, (ot_chain)ch, chain_list[ch], notes, sizeof notes,
+                              omsg, sizeof omsg);
+        for (char *line = strtok(notes, "\n"); line && cli_verbosity >= 0;
+             line = strtok(NULL, "\n"))
+            cli_note("%s", line);
+        if (orc2 < 0) {
+            status = cli_usage_error(NULL, "%s", omsg);
+            goto out;
+        }
+        if (orc2 > 0)
+            cli_error("warning: %s; the pack is built without %s entries", omsg,
+                      ot_chain_name((ot_chain)ch));
+    }
 
     if (a.output)
         bfmt(output, sizeof output, "%s", a.output);
@@ -721,6 +831,34 @@ int cmd_pack(int argc, char **argv)
             any_nvidia = 1;
     }
     run.n_dev = kept;
+    for (size_t i = 0; i < kept; i++) {
+        run.slot_wire[i] = (uint32_t)i;
+        bfmt(run.slot_name[i], sizeof run.slot_name[i], "%s", run.devs[i]->name);
+    }
+    run.n_slots = kept;
+    for (int ch = 0; ch < OT_N_CHAINS; ch++) {
+        if (!run.offline.on[ch])
+            continue;
+        size_t s = run.n_slots++;
+        clcpack_device_info info;
+        ot_device_info(&run.offline, (ot_chain)ch, &info);
+        if (clcpack_writer_add_device(run.w, &info, &run.dev_index[s], &e) != CLCPACK_OK) {
+            cli_error("%s: %s", ot_chain_name((ot_chain)ch), e.message);
+            goto out;
+        }
+        run.dev_info[s] = info;
+        run.slot_chain[s] = (ot_chain)ch;
+        run.slot_wire[s] = WORKER_OFFLINE_SLOT + (uint32_t)ch;
+        size_t len = (size_t)snprintf(run.slot_name[s], sizeof run.slot_name[s], "%s %s:",
+                                      info.device_name, info.driver_version);
+        for (size_t t = 0; t < run.offline.n[ch] && len < sizeof run.slot_name[s]; t++)
+            len += (size_t)snprintf(run.slot_name[s] + len, sizeof run.slot_name[s] - len, "%s%s",
+                                    t ? "," : " ", run.offline.targets[ch][t].name);
+    }
+    if (run.n_slots == 0) {
+        cli_error("nothing to build: no device and no offline toolchain");
+        goto out;
+    }
     if (any_nvidia && !ptxas[0] && !no_ptxas) {
         char where[PTXAS_PATH_MAX];
         if (ptxas_find(NULL, where) == 0)
@@ -730,10 +868,21 @@ int cmd_pack(int argc, char **argv)
                      "--ptxas PATH names one",
                      where);
     }
+    /* --merge: packs whose PTX entries get cubins (clc-pack retarget). */
+    char merge_ptxas[PTXAS_PATH_MAX] = "";
+    if (a.n_merge && !no_ptxas) {
+        if (ptxas[0])
+            bfmt(merge_ptxas, sizeof merge_ptxas, "%s", ptxas);
+        else if (ptxas_find(NULL, merge_ptxas) != 0) {
+            cli_note("%s: the PTX of --merge packs is taken as it is (no cubins); --ptxas PATH "
+                     "names one", merge_ptxas);
+            merge_ptxas[0] = '\0';
+        }
+    }
     if (!any_nvidia)
         ptxas[0] = '\0';
 
-    run.n_jobs = run.n_dev * plan.n;
+    run.n_jobs = run.n_slots * plan.n;
     jobs = calloc(run.n_jobs, sizeof *jobs);
     run.fail_reason = calloc(run.n_jobs, sizeof *run.fail_reason);
     if (!jobs || !run.fail_reason) {
@@ -745,11 +894,11 @@ int cmd_pack(int argc, char **argv)
         cli_error("out of memory for %zu jobs", run.n_jobs);
         goto out;
     }
-    for (size_t d = 0; d < run.n_dev; d++)
+    for (size_t d = 0; d < run.n_slots; d++)
         for (size_t v = 0; v < plan.n; v++) {
             size_t j = d * plan.n + v;
             wire_init(&jobs[j]);
-            wp_encode_job(&jobs[j], (uint32_t)j, (uint32_t)d, &plan.jobs[v]);
+            wp_encode_job(&jobs[j], (uint32_t)j, run.slot_wire[d], &plan.jobs[v]);
             if (jobs[j].failed) {
                 cli_error("out of memory encoding job %zu", j);
                 goto out;
@@ -800,8 +949,18 @@ int cmd_pack(int argc, char **argv)
         const build_job *bj = &plan.jobs[j % plan.n];
         if (old) {
             char rerr[CLCPACK_MESSAGE_MAX + 64];
-            long got = pr_reuse(old, bj, &run.dev_info[d], run.dev_index[d], ptxas[0] != 0,
-                                run.w, rerr, sizeof rerr);
+            pr_forms forms = {ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0};
+            uint32_t archs[OT_MAX_TARGETS];
+            if (d >= run.n_dev) {
+                ot_chain ch = run.slot_chain[d];
+                forms.kind = ot_chain_kind(ch);
+                for (size_t t = 0; t < run.offline.n[ch]; t++)
+                    archs[t] = run.offline.targets[ch][t].arch;
+                forms.archs = archs;
+                forms.n_archs = run.offline.n[ch];
+            }
+            long got = pr_reuse(old, bj, &run.dev_info[d], run.dev_index[d], &forms, run.w, rerr,
+                                sizeof rerr);
             if (got < 0) {
                 cli_error("%s: %s", output, rerr);
                 clcpack_close(old);
@@ -858,7 +1017,7 @@ int cmd_pack(int argc, char **argv)
         a.jobs = js_slots(js) > PA_MAX_JOBS ? PA_MAX_JOBS : js_slots(js);
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n", plan.n,
-                run.n_dev, a.jobs, output);
+                run.n_slots, a.jobs, output);
 
     progress_init(&run.prog, stderr, n_pending, progress_mode(stderr, cli_verbosity < 0));
     wpool_callbacks cb = {&run, on_started, on_finished, on_tick, js, 1, NULL};
@@ -888,7 +1047,11 @@ int cmd_pack(int argc, char **argv)
     }
     double t_write = progress_now();
     clcpack_writer_set_threads(run.w, (unsigned)a.jobs);
-    if (clcpack_writer_write_file(run.w, output, &e) != CLCPACK_OK) {
+    /* With --merge the built entries go to a file of their own first, and
+     * the output is written once, by the merge. */
+    char built[4200];
+    bfmt(built, sizeof built, "%s.built.%ld", output, (long)getpid());
+    if (clcpack_writer_write_file(run.w, a.n_merge ? built : output, &e) != CLCPACK_OK) {
         cli_error("%s", e.message);
         print_summary(&run, output, wall, 0);
         goto out;
@@ -896,8 +1059,15 @@ int cmd_pack(int argc, char **argv)
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: builds took %.1f s, encoding and writing the pack %.1f s\n",
                 wall, progress_now() - t_write);
+    if (a.n_merge && merge_into(&a, built, output, merge_ptxas) != 0) {
+        print_summary(&run, output, progress_elapsed(&run.prog), 0);
+        goto out;
+    }
     print_summary(&run, output, progress_elapsed(&run.prog), 1);
     status = run.n_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+    /* The packs --merge took entries from are inputs of this one too. */
+    for (size_t i = 0; i < a.n_merge; i++)
+        bj_list_add_read(&plan, a.merge[i]);
     if ((a.depfile || a.depfile_md) && write_depfile(&a, &plan, output) != 0)
         status = EXIT_FAILURE_STATUS;
 out:

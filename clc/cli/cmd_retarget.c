@@ -1,6 +1,6 @@
 /* cmd_retarget.c — `clc-pack retarget PACK --nv-arch LIST -o OUT`: for an
  * existing pack, on any machine with ptxas (no GPU needed), what `clc-pack
- * --nv-arch` does while building (docs/NVIDIA.md): every PTX entry is
+ * --nv-arch` does while building (docs/vendors/NVIDIA.md): every PTX entry is
  * stored in its most portable form and gets a cubin for each listed
  * architecture (and for its device's own). Everything else (devices,
  * sources, entries, tunings) is copied by merge's machinery (pack_merge.h);
@@ -291,38 +291,27 @@ static int retarget_entry(void *vctx, const char *path, const clcpack *p, size_t
     return 0;
 }
 
-int cmd_retarget(int argc, char **argv)
+int retarget_file(const char *input, const char *output, const nvf_archs *archs,
+                  const char *ptxas, int compress_cubins, long jobs)
 {
-    retarget_args x;
-    int prc = parse_args(argc, argv, &x);
-    if (prc == -2)
-        return EXIT_OK_STATUS;
-    if (prc != 0)
-        return prc;
     retarget_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
-    ctx.archs = &x.archs;
-    if (ptxas_find(x.ptxas, ctx.ptxas) != 0) {
-        if (x.ptxas)
-            return cli_usage_error("retarget", "retarget: %s", ctx.ptxas);
-        cli_error("retarget: cubins need NVIDIA's ptxas: %s; --ptxas PATH names one",
-                  ctx.ptxas);
-        return EXIT_FAILURE_STATUS;
-    }
+    ctx.archs = archs;
+    bfmt(ctx.ptxas, sizeof ctx.ptxas, "%s", ptxas);
     pthread_mutex_init(&ctx.lock, NULL);
     int status = EXIT_FAILURE_STATUS;
-    if (make_forms(&ctx, x.input, x.jobs) != 0)
+    if (make_forms(&ctx, input, jobs) != 0)
         goto out;
-    const char *inputs[1] = {x.input};
+    const char *inputs[1] = {input};
     merge_hook hook = {&ctx, retarget_entry};
     merge_args m;
     memset(&m, 0, sizeof m);
-    m.output = x.output;
-    m.compress_cubins = x.compress_cubins;
+    m.output = output;
+    m.compress_cubins = compress_cubins;
     m.inputs = inputs;
     m.n_inputs = 1;
     m.hook = &hook;
-    m.threads = (unsigned)x.jobs;
+    m.threads = (unsigned)jobs;
     merge_stats st;
     status = merge_packs(&m, &st);
     if (status != EXIT_OK_STATUS)
@@ -338,7 +327,7 @@ int cmd_retarget(int argc, char **argv)
         fprintf(stderr,
                 "clc-pack: retargeted %s into %s: %zu entr%s, %zu PTX; cubins added: %s; "
                 "%zu refused by ptxas, %zu already held; %zu ptxas runs\n",
-                x.input, x.output, st.entries, st.entries == 1 ? "y" : "ies", ctx.ptx_entries,
+                input, output, st.entries, st.entries == 1 ? "y" : "ies", ctx.ptx_entries,
                 ctx.n_arch ? per : "none", ctx.skipped, ctx.kept, ctx.runs);
     }
 out:
@@ -349,4 +338,22 @@ out:
     free(ctx.jobs);
     pthread_mutex_destroy(&ctx.lock);
     return status;
+}
+
+int cmd_retarget(int argc, char **argv)
+{
+    retarget_args x;
+    int prc = parse_args(argc, argv, &x);
+    if (prc == -2)
+        return EXIT_OK_STATUS;
+    if (prc != 0)
+        return prc;
+    char ptxas[PTXAS_PATH_MAX];
+    if (ptxas_find(x.ptxas, ptxas) != 0) {
+        if (x.ptxas)
+            return cli_usage_error("retarget", "retarget: %s", ptxas);
+        cli_error("retarget: cubins need NVIDIA's ptxas: %s; --ptxas PATH names one", ptxas);
+        return EXIT_FAILURE_STATUS;
+    }
+    return retarget_file(x.input, x.output, &x.archs, ptxas, x.compress_cubins, x.jobs);
 }

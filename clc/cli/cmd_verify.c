@@ -100,7 +100,7 @@ static size_t verify_checksums(const clcpack *p, const char *path)
 }
 
 typedef struct load_counts {
-    size_t by_path[5];
+    size_t by_path[CLCPACK_PATH_SPIRV + 1];
     size_t failed, check_failed, keys;
 } load_counts;
 
@@ -149,7 +149,7 @@ static void print_load_result(const load_run *run, size_t job, load_counts *lc)
         return;
     }
     size_t path = 0;
-    for (size_t k = 0; k < 5; k++)
+    for (size_t k = 0; k <= CLCPACK_PATH_SPIRV; k++)
         if (r->n_kernel_names &&
             strcmp(r->kernel_names[0], clcpack_path_name((clcpack_path)k)) == 0)
             path = k;
@@ -410,9 +410,18 @@ int cmd_verify(int argc, char **argv)
         for (size_t i = 0; i < n_sel; i++)
             load_on_device(p, &all.dev[sel[i]], &va, &lc);
         size_t loaded = lc.keys - lc.failed;
-        printf("loaded %zu of %zu: native %zu, cubin %zu, ptx %zu, source %zu, failed %zu",
-               loaded, lc.keys, lc.by_path[CLCPACK_PATH_NATIVE], lc.by_path[CLCPACK_PATH_CUBIN],
-               lc.by_path[CLCPACK_PATH_PTX], lc.by_path[CLCPACK_PATH_SOURCE], lc.failed);
+        printf("loaded %zu of %zu: native %zu, cubin %zu, ptx %zu, source %zu", loaded, lc.keys,
+               lc.by_path[CLCPACK_PATH_NATIVE], lc.by_path[CLCPACK_PATH_CUBIN],
+               lc.by_path[CLCPACK_PATH_PTX], lc.by_path[CLCPACK_PATH_SOURCE]);
+        /* The offline forms only where they were used: the line other
+         * packs give stays the same. */
+        if (lc.by_path[CLCPACK_PATH_TARGET])
+            printf(", target %zu", lc.by_path[CLCPACK_PATH_TARGET]);
+        if (lc.by_path[CLCPACK_PATH_SPIRV])
+            printf(", spirv %zu", lc.by_path[CLCPACK_PATH_SPIRV]);
+        if (lc.by_path[CLCPACK_PATH_CACHE])
+            printf(", cache %zu", lc.by_path[CLCPACK_PATH_CACHE]);
+        printf(", failed %zu", lc.failed);
         if (va.check)
             printf("; checks failed %zu", lc.check_failed);
         printf("\n");

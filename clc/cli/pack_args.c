@@ -39,7 +39,11 @@ enum {
     OPT_REBUILD,
     OPT_UPDATE,
     OPT_DEPFILE,
-    OPT_NV_ARCH
+    OPT_NV_ARCH,
+    OPT_INTEL_GPU,
+    OPT_AMD_GPU,
+    OPT_SPIRV,
+    OPT_MERGE
 };
 
 /* Adds an axis request; refuses an axis given twice. */
@@ -177,6 +181,10 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"tune-runs", required_argument, NULL, OPT_TUNE_RUNS},
         {"depfile", required_argument, NULL, OPT_DEPFILE},
         {"nv-arch", required_argument, NULL, OPT_NV_ARCH},
+        {"intel-gpu", optional_argument, NULL, OPT_INTEL_GPU},
+        {"amd-gpu", optional_argument, NULL, OPT_AMD_GPU},
+        {"spirv", no_argument, NULL, OPT_SPIRV},
+        {"merge", required_argument, NULL, OPT_MERGE},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -388,6 +396,38 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
                      optarg);
                 return -1;
             }
+            break;
+        case OPT_INTEL_GPU:
+        case OPT_AMD_GPU:
+            if (optarg && !*optarg) {
+                bfmt(err, PA_ERR_MAX, "--%s=: the list is empty (leave out '=' for the default)",
+                     c == OPT_INTEL_GPU ? "intel-gpu" : "amd-gpu");
+                return -1;
+            }
+            /* The list is --intel-gpu=LIST: a word after a bare
+             * --intel-gpu would be taken for a source file. */
+            if (!optarg && optind < argc && argv[optind][0] != '-' &&
+                !strchr(argv[optind], '.') && !strchr(argv[optind], '/')) {
+                bfmt(err, PA_ERR_MAX, "--%s %s: give the list as --%s=%s (a bare --%s takes the "
+                     "default list)", c == OPT_INTEL_GPU ? "intel-gpu" : "amd-gpu", argv[optind],
+                     c == OPT_INTEL_GPU ? "intel-gpu" : "amd-gpu", argv[optind],
+                     c == OPT_INTEL_GPU ? "intel-gpu" : "amd-gpu");
+                return -1;
+            }
+            if (c == OPT_INTEL_GPU)
+                a->intel_gpu = 1, a->intel_list = optarg;
+            else
+                a->amd_gpu = 1, a->amd_list = optarg;
+            break;
+        case OPT_SPIRV:
+            a->spirv = 1;
+            break;
+        case OPT_MERGE:
+            if (!*optarg || a->n_merge >= PA_MAX_MERGE) {
+                bfmt(err, PA_ERR_MAX, "--merge: %s", *optarg ? "more than 16 packs" : "no file");
+                return -1;
+            }
+            a->merge[a->n_merge++] = optarg;
             break;
         case OPT_NV_ARCH: {
             char nerr[NVF_ERR_MAX];

@@ -12,6 +12,7 @@
 
 #define PA_ERR_MAX 512
 #define PA_MAX_JOBS 256
+#define PA_MAX_MERGE 16
 
 typedef struct pack_args {
     const char *kernels_dir;    /* --kernels, default "kernels" */
@@ -21,6 +22,12 @@ typedef struct pack_args {
     const char *output;         /* -o, or NULL for packs/<device>.clcpack */
     const char *ptxas;          /* --ptxas, or NULL */
     nvf_archs nv_archs;         /* --nv-arch, default NVF_DEFAULT_ARCHS */
+    /* Offline targets (docs/vendors/): each on when given; its list NULL
+     * for the documented default. */
+    int intel_gpu, amd_gpu, spirv;
+    const char *intel_list, *amd_list;
+    const char *merge[PA_MAX_MERGE]; /* --merge PACK: entries taken into the result */
+    size_t n_merge;
     long jobs;                  /* -j, default the number of online cores */
     int keep_going;             /* --keep-going / -k */
     int no_sources;             /* --no-sources */

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "clcpack.h"
+#include "nv_forms.h"
 
 typedef struct merge_hook {
     void *ctx;
@@ -39,6 +40,13 @@ typedef struct merge_stats {
     size_t entries;             /* entries chosen from the inputs */
     size_t dups;                /* duplicates dropped */
 } merge_stats;
+
+/* `clc-pack retarget`'s work as a function: every PTX entry of input in
+ * its portable form with a cubin for each of archs (ptxas a path from
+ * ptxas_find), everything else copied, into output. Prints its errors and,
+ * unless -q, one summary line. Returns an exit status. */
+int retarget_file(const char *input, const char *output, const nvf_archs *archs,
+                  const char *ptxas, int compress_cubins, long jobs);
 
 /* Does the whole merge; prints its errors. Returns an exit status
  * (cli_report.h): EXIT_OK_STATUS with *stats filled, else

@@ -50,8 +50,26 @@ static int same_source(const clcpack *old, uint32_t s, const char *text, size_t 
     return same;
 }
 
+/* 1 when the entries idx[0..n) of old are exactly one of each arch f asks for. */
+static int same_targets(const clcpack *old, const size_t *idx, size_t n, const pr_forms *f)
+{
+    if (n != f->n_archs)
+        return 0;
+    for (size_t a = 0; a < f->n_archs; a++) {
+        size_t hits = 0;
+        for (size_t i = 0; i < n; i++) {
+            clcpack_entry_info e;
+            hits += clcpack_get_entry(old, idx[i], &e) == CLCPACK_OK && e.kind == f->kind &&
+                    e.arch == f->archs[a];
+        }
+        if (hits != 1)
+            return 0;
+    }
+    return 1;
+}
+
 long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info *dev,
-              uint32_t dev_index, int want_cubin, clcpack_writer *w, char *err, size_t cap)
+              uint32_t dev_index, const pr_forms *f, clcpack_writer *w, char *err, size_t cap)
 {
     uint32_t od = CLCPACK_NONE;
     for (size_t d = 0; d < clcpack_device_count(old); d++) {
@@ -65,11 +83,15 @@ long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info 
     size_t n = find_on_device(old, j, od, idx);
     if (n == 0)
         return 0;
-    int has[3] = {0, 0, 0};
+    int has[CLCPACK_KIND_SPIRV + 1] = {0};
+    int offline = f->kind != CLCPACK_KIND_NATIVE;
+    if (offline && !same_targets(old, idx, n, f))
+        return 0;
     uint32_t source_ok = CLCPACK_NONE; /* the forms of a key share one source: read it once */
     for (size_t i = 0; i < n; i++) {
         clcpack_entry_info e;
-        if (clcpack_get_entry(old, idx[i], &e) != CLCPACK_OK || (unsigned)e.kind > 2 ||
+        if (clcpack_get_entry(old, idx[i], &e) != CLCPACK_OK ||
+            (offline ? e.kind != f->kind : (unsigned)e.kind > CLCPACK_KIND_CUBIN) ||
             strcmp(e.options, j->options) != 0 || strcmp(e.family, j->family) != 0 ||
             e.flags != j->entry_flags || (j->program_entry && e.kernel_name_count == 0) ||
             (!j->program_entry && e.kernel_name_count != 0))
@@ -82,8 +104,9 @@ long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info 
         has[e.kind] = 1;
     }
     /* The forms this run would make: native, or PTX and (with ptxas) cubins. */
-    if (has[CLCPACK_KIND_NATIVE] ? has[CLCPACK_KIND_PTX] || has[CLCPACK_KIND_CUBIN]
-                                 : !has[CLCPACK_KIND_PTX] || has[CLCPACK_KIND_CUBIN] != want_cubin)
+    if (!offline && (has[CLCPACK_KIND_NATIVE]
+                         ? has[CLCPACK_KIND_PTX] || has[CLCPACK_KIND_CUBIN]
+                         : !has[CLCPACK_KIND_PTX] || has[CLCPACK_KIND_CUBIN] != f->want_cubin))
         return 0;
     for (size_t i = 0; i < n; i++) {
         clcpack_entry_info e;
@@ -115,6 +138,7 @@ long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info 
         spec.kernel_names = e.kernel_names;
         spec.kernel_name_count = e.kernel_name_count;
         spec.flags = e.flags;
+        spec.target = e.target;
         if (st == CLCPACK_OK)
             st = clcpack_writer_add_entry(w, &spec, &e2);
         for (size_t t = 0; st == CLCPACK_OK && t < clcpack_entry_tuning_count(old, idx[i]); t++) {

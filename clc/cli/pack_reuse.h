@@ -27,13 +27,24 @@
 #include "build_job.h"
 #include "clcpack.h"
 
+/* What a job would make: on a device, native or PTX (with cubins when
+ * want_cubin); for an offline toolchain (its synthetic device record, of
+ * the same toolchain version), an entry of `kind` for each arch of
+ * archs[0..n_archs). */
+typedef struct pr_forms {
+    int want_cubin;
+    clcpack_binary_kind kind;   /* CLCPACK_KIND_NATIVE: a device's job */
+    const uint32_t *archs;
+    size_t n_archs;
+} pr_forms;
+
 /* Copies into w the entries of `old` that serve job j on the device whose
  * fingerprint is `dev` (written as index dev_index), when every condition
- * above holds. want_cubin: this run makes cubins for NVIDIA devices.
- * Returns the number of entries copied (0: build the job), or -1 with err
- * on a writer error. */
+ * above holds and they are the forms f says this run would make. Returns
+ * the number of entries copied (0: build the job), or -1 with err on a
+ * writer error. */
 long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info *dev,
-              uint32_t dev_index, int want_cubin, clcpack_writer *w, char *err, size_t cap);
+              uint32_t dev_index, const pr_forms *f, clcpack_writer *w, char *err, size_t cap);
 
 /* A key for a job's build time on a device: FNV-1a over the program text,
  * options and the device's name and driver. */

@@ -69,6 +69,12 @@ const char *pt_kind_name(clcpack_binary_kind k, char *buf, size_t cap)
         return bfmt(buf, cap, "ptx");
     case CLCPACK_KIND_CUBIN:
         return bfmt(buf, cap, "cubin");
+    case CLCPACK_KIND_INTEL:
+        return bfmt(buf, cap, "intel");
+    case CLCPACK_KIND_AMDGCN:
+        return bfmt(buf, cap, "amdgcn");
+    case CLCPACK_KIND_SPIRV:
+        return bfmt(buf, cap, "spirv");
     }
     return bfmt(buf, cap, "kind %u", (unsigned)k);
 }
@@ -119,7 +125,8 @@ void pt_entry_label(const clcpack_entry_info *e, char *buf, size_t cap)
     pt_defines(e, defs, sizeof defs);
     pt_wg(e->wg, wg, sizeof wg);
     pt_kind_name(e->kind, kind, sizeof kind);
-    bfmt(buf, cap, "%s %s wg=%s %s", pt_esc(e->kernel, kernel, sizeof kernel), defs, wg, kind);
+    bfmt(buf, cap, "%s %s wg=%s %s%s%s", pt_esc(e->kernel, kernel, sizeof kernel), defs, wg, kind,
+         e->target[0] ? "/" : "", e->target);
 }
 
 void pt_key_label(const clcpack_entry_info *e, char *buf, size_t cap)

@@ -183,7 +183,7 @@ static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_r
     size_t len = ptx_text_length(bin, size);
     if (!ptx_is_text(bin, size)) {
         r->note = dup_printf("the NVIDIA binary is not PTX text; stored as a native binary");
-        r->forms[r->n_forms++] = (bv_form){CLCPACK_KIND_NATIVE, 0, bin, size};
+        r->forms[r->n_forms++] = (bv_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = bin, .size = size};
         return;
     }
     char arch_name[PTX_ARCH_NAME_MAX];
@@ -191,7 +191,7 @@ static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_r
     if (ptx_target(bin, len, arch_name, &arch) != 0)
         ptx_arch_from_cc(t->cc_major, t->cc_minor, arch_name, &arch);
     if (!t->ptxas[0]) {
-        r->forms[r->n_forms++] = (bv_form){CLCPACK_KIND_PTX, arch, bin, len};
+        r->forms[r->n_forms++] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = arch, .data = bin, .size = len};
         return;
     }
     nvf_result nr;
@@ -204,14 +204,14 @@ static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_r
     if (nr.ptx) {
         free(bin);
         r->forms[r->n_forms++] =
-            (bv_form){CLCPACK_KIND_PTX, nr.ptx_arch, (unsigned char *)nr.ptx, nr.ptx_size};
+            (bv_form){.kind = CLCPACK_KIND_PTX, .arch = nr.ptx_arch, .data = (unsigned char *)nr.ptx, .size = nr.ptx_size};
         nr.ptx = NULL;
     } else {
-        r->forms[r->n_forms++] = (bv_form){CLCPACK_KIND_PTX, arch, bin, len};
+        r->forms[r->n_forms++] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = arch, .data = bin, .size = len};
     }
     for (size_t i = 0; i < nr.n_cubins && r->n_forms < BV_MAX_FORMS; i++) {
         r->forms[r->n_forms++] =
-            (bv_form){CLCPACK_KIND_CUBIN, nr.cubins[i].arch, nr.cubins[i].data, nr.cubins[i].size};
+            (bv_form){.kind = CLCPACK_KIND_CUBIN, .arch = nr.cubins[i].arch, .data = nr.cubins[i].data, .size = nr.cubins[i].size};
         nr.cubins[i].data = NULL;
     }
     if (nr.notes) {
@@ -521,7 +521,7 @@ void bv_build(bv_target *t, const build_job *job, const bv_options *o, const che
             fail(r, BV_ERROR, "out of memory rewriting a %zu-byte binary", size);
             goto out;
         }
-        r->forms[r->n_forms++] = (bv_form){CLCPACK_KIND_NATIVE, 0, bin, size};
+        r->forms[r->n_forms++] = (bv_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = bin, .size = size};
     }
     t1 = now_s();
     r->phase_s[BV_PHASE_FORMS] = t1 - t2;

@@ -29,8 +29,9 @@
 #include "nv_forms.h"
 #include "spare_slots.h"
 
-/* PTX and a cubin per architecture (nv_forms.h). */
-#define BV_MAX_FORMS (2 + NVF_MAX_ARCHS)
+/* PTX and a cubin per architecture (nv_forms.h), or a binary per offline
+ * target (offline_targets.h, at most 32). */
+#define BV_MAX_FORMS 40
 #define BV_PATH_MAX 4096
 
 /* A device opened for building: context and in-order queue. */
@@ -90,6 +91,7 @@ typedef struct bv_form {
     uint32_t arch;
     unsigned char *data;   /* malloc'd */
     size_t size;
+    char target[CLCPACK_TARGET_MAX + 1]; /* offline kinds: the entry's target; else "" */
 } bv_form;
 
 typedef struct bv_result {

@@ -1,6 +1,6 @@
 /*
  * nv_forms.h — the forms clc-pack stores for one NVIDIA PTX text
- * (docs/NVIDIA.md, "Every architecture from one build host"): its most
+ * (docs/vendors/NVIDIA.md, "Every architecture from one build host"): its most
  * portable form (ptx_retarget.h) and a cubin for each architecture of a
  * list (--nv-arch), each assembled by ptxas from the PTX with its .target
  * set to that architecture. An architecture ptxas refuses the PTX for

@@ -1,6 +1,6 @@
 /*
  * ptx_retarget.h — rewriting a PTX text's ".target" and ".version"
- * directives, and finding its most portable form (docs/NVIDIA.md,
+ * directives, and finding its most portable form (docs/vendors/NVIDIA.md,
  * "Every architecture from one build host").
  *
  * NVIDIA's OpenCL compiler writes ".version 9.0" and ".target sm_90,

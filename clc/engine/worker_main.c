@@ -17,6 +17,7 @@
 #include "device_select.h"
 #include "make_dirs.h"
 #include "manifest.h"
+#include "offline_targets.h"
 #include "seed_hook.h"
 #include "worker_proto.h"
 
@@ -30,6 +31,7 @@ typedef struct worker_state {
     check_hook hook;
     int have_hook;
     nvf_archs nv_archs;
+    ot_config offline;     /* --ot-*: the offline toolchains' targets */
     const char *pocl_wg;   /* --pocl-wg: POCL_BINARY_SPECIALIZE_WG, or NULL */
     spare_slots spare;
     bv_options opts;
@@ -79,6 +81,18 @@ static void run_job(worker_state *w, uint32_t slot, const build_job *job, bv_res
 {
     memset(r, 0, sizeof *r);
     char err[DS_ERR_MAX];
+    /* An offline toolchain's slot: no device, no driver (a machine
+     * without OpenCL builds these too). */
+    if (slot >= WORKER_OFFLINE_SLOT && slot < WORKER_OFFLINE_SLOT + OT_N_CHAINS) {
+        ot_chain ch = (ot_chain)(slot - WORKER_OFFLINE_SLOT);
+        if (!w->offline.on[ch]) {
+            r->status = BV_ERROR;
+            r->message = strdup("job for an offline toolchain the worker was not given");
+            return;
+        }
+        ot_build(&w->offline, ch, job, &w->spare, r);
+        return;
+    }
     if (w->setup_error[0]) {
         r->status = BV_ERROR;
         r->message = strdup(w->setup_error);
@@ -185,12 +199,20 @@ int worker_main(int argc, char **argv)
         {"check-timeout", required_argument, NULL, 'L'},
         {"tune-runs", required_argument, NULL, 'U'}, {"nv-arch", required_argument, NULL, 'A'},
         {"pocl-wg", required_argument, NULL, 'G'},
+        {"ot-intel", required_argument, NULL, 'O'}, {"ot-amd", required_argument, NULL, 'O'},
+        {"ot-spirv", required_argument, NULL, 'O'},
         {NULL, 0, NULL, 0}};
-    int c;
+    int c, li = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "", longopts, &li)) != -1) {
         switch (c) {
         case 'W':
+            break;
+        case 'O':
+            if (ot_parse_arg(&w.offline, longopts[li].name, optarg) != 0) {
+                fprintf(stderr, "clc-pack: worker: bad --%s '%s'\n", longopts[li].name, optarg);
+                return 2;
+            }
             break;
         case 'K':
             w.kernels = optarg;

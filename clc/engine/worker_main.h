@@ -15,6 +15,9 @@
 #define CLC_WORKER_MAIN_H
 
 #define WORKER_RESULT_FD 3
+/* Job slots from here on are the offline toolchains (offline_targets.h's
+ * ot_chain added to it), not devices. */
+#define WORKER_OFFLINE_SLOT 0x4000u
 
 /* argv[0] is the program, argv[1] "--worker". Returns the exit status. */
 int worker_main(int argc, char **argv);

@@ -168,6 +168,7 @@ void wp_encode_result(wire_buf *b, uint32_t job, const bv_result *r)
     for (size_t i = 0; i < r->n_forms; i++) {
         wire_put_u32(b, (uint32_t)r->forms[i].kind);
         wire_put_u32(b, r->forms[i].arch);
+        wire_put_str(b, r->forms[i].target);
         wire_put_blob(b, r->forms[i].data, r->forms[i].size);
     }
     wire_put_u32(b, (uint32_t)r->n_tunings);
@@ -219,8 +220,9 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
         uint32_t kind = wire_get_u32(&rd);
         f->kind = (clcpack_binary_kind)kind;
         f->arch = wire_get_u32(&rd);
+        wire_get_str(&rd, f->target, sizeof f->target);
         f->data = wire_get_blob_dup(&rd, WP_RESULT_MAX, &f->size);
-        if (kind > CLCPACK_KIND_CUBIN || !f->data) {
+        if (kind > CLCPACK_KIND_SPIRV || !f->data) {
             free(f->data);
             f->data = NULL;
             rd.failed = 1;

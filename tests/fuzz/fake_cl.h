@@ -1,6 +1,6 @@
 /*
- * fake_cl.h — a fake OpenCL driver for the load fuzz target: the eleven
- * OpenCL calls libclcpack makes, defined here so that they take the place
+ * fake_cl.h — a fake OpenCL driver for the load fuzz target (and
+ * tests/test_target_load.c): the eleven OpenCL calls libclcpack makes, defined here so that they take the place
  * of the ICD loader's in the program that includes this (definitions in
  * the executable come first). The device is whatever fake_cl_device says;
  * programs and kernels are small heap objects, so a leak or a double
@@ -33,6 +33,7 @@ enum {
 static clcpack_device_info fake_cl_device;
 static unsigned fake_cl_fail;
 static unsigned long fake_cl_sum; /* of every byte handed to the driver */
+static unsigned long fake_cl_binary_sum; /* of the last binary handed over */
 static long fake_cl_live;         /* programs and kernels not yet released */
 
 static int fake_device_object, fake_platform_object;
@@ -64,7 +65,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id dev, cl_device_info
     cl_platform_id plat = FAKE_PLATFORM;
     cl_uint u;
     cl_device_type type = (cl_device_type)d->device_type;
-    char ext[128];
+    char ext[192];
     switch (param) {
     case CL_DEVICE_PLATFORM: return fake_answer(&plat, sizeof plat, cap, out, size_ret);
     case CL_DEVICE_NAME: return fake_answer(d->device_name, strlen(d->device_name) + 1, cap, out, size_ret);
@@ -84,13 +85,16 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id dev, cl_device_info
         u = d->address_bits;
         return fake_answer(&u, sizeof u, cap, out, size_ret);
     case CL_DEVICE_EXTENSIONS:
-        snprintf(ext, sizeof ext, "cl_khr_fp64%s%s", d->has_uuid ? " cl_khr_device_uuid" : "",
-                 d->nv_cc_major ? " cl_nv_device_attribute_query" : "");
+        snprintf(ext, sizeof ext, "cl_khr_fp64%s%s%s", d->has_uuid ? " cl_khr_device_uuid" : "",
+                 d->nv_cc_major ? " cl_nv_device_attribute_query" : "",
+                 d->intel_ip_version ? " cl_intel_device_attribute_query" : "");
         return fake_answer(ext, strlen(ext) + 1, cap, out, size_ret);
     case 0x106A: return fake_answer(d->device_uuid, 16, cap, out, size_ret); /* CL_DEVICE_UUID_KHR */
     case 0x106B: return fake_answer(d->driver_uuid, 16, cap, out, size_ret); /* CL_DRIVER_UUID_KHR */
     case 0x4000: u = d->nv_cc_major; return fake_answer(&u, sizeof u, cap, out, size_ret);
     case 0x4001: u = d->nv_cc_minor; return fake_answer(&u, sizeof u, cap, out, size_ret);
+    case 0x4250: u = d->intel_ip_version; return fake_answer(&u, sizeof u, cap, out, size_ret);
+    case 0x4251: u = d->intel_device_id; return fake_answer(&u, sizeof u, cap, out, size_ret);
     default: return CL_INVALID_VALUE;
     }
 }
@@ -149,7 +153,9 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
             *rc = CL_INVALID_VALUE;
         return NULL;
     }
+    unsigned long before = fake_cl_sum;
     fake_read(binaries[0], lengths[0]);
+    fake_cl_binary_sum = fake_cl_sum - before;
     if (status)
         *status = fake_cl_fail & FAKE_FAIL_BIN_STATUS ? CL_INVALID_BINARY : CL_SUCCESS;
     return fake_program(rc, FAKE_FAIL_BINARY);

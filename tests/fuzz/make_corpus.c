@@ -60,7 +60,7 @@ static int write_one(const char *dir, const char *name, uint32_t flags, int n_wi
         clcpack_define defs[2] = { { "FILTER_WIDTH", width }, { "USE_LOCAL", "" } };
         clcpack_entry_spec e = { sizeof e, "k", "conv", "-cl-fast-relaxed-math -DFILTER_WIDTH=x",
                                  defs, 2, { 8, 8, 0 }, dcpu, src, CLCPACK_KIND_NATIVE, 0,
-                                 bin, sizeof bin, NULL, 0, 0 };
+                                 bin, sizeof bin, NULL, 0, 0, NULL };
         if (clcpack_writer_add_entry(w, &e, &err) != CLCPACK_OK)
             goto fail;
         if (i == 0 && clcpack_writer_set_tuning(w, &e, 512, 512, 5, 123456, &err) != CLCPACK_OK)

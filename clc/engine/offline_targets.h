@@ -1,0 +1,87 @@
+/*
+ * offline_targets.h — the offline toolchains of a pack build
+ * (docs/vendors/): which Intel and AMD targets and whether SPIR-V, the
+ * tools that make them, and what a worker builds for one variant.
+ *
+ * The parent resolves the lists once (ot_resolve_*: the tools found and
+ * asked their versions, Intel names, families and ranges turned into IP
+ * versions by ocloc, AMD target IDs checked) and hands the result to each
+ * build worker as text (ot_format / ot_parse). A worker builds a job for
+ * one toolchain with ot_build: every target of it, several at a time when
+ * idle workers lend slots, each binary's header checked and its kernels
+ * read (bin_check.h). Nothing here prints.
+ */
+#ifndef CLC_OFFLINE_TARGETS_H
+#define CLC_OFFLINE_TARGETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "amdgcn_run.h"
+#include "build_job.h"
+#include "build_variant.h"
+#include "clcpack.h"
+#include "spare_slots.h"
+#include "spirv_run.h"
+
+#define OT_MAX_TARGETS 32
+#define OT_MSG_MAX 1024
+
+/* The toolchains, in the order their jobs and device records come. */
+typedef enum ot_chain { OT_INTEL = 0, OT_AMD = 1, OT_SPIRV = 2, OT_N_CHAINS = 3 } ot_chain;
+
+/* The default lists (docs/vendors/INTEL.md, AMD.md): Intel's Gen12 and Xe
+ * GPUs (a name this ocloc does not know is left out), AMD's GCN 5, CDNA and
+ * RDNA 1-3 GPUs. */
+#define OT_DEFAULT_INTEL "tgllp,rkl,adl-s,adl-p,adl-n,dg1,acm-g10,acm-g11,acm-g12,pvc,mtl"
+#define OT_DEFAULT_AMD "gfx900,gfx906,gfx908,gfx90a,gfx1010,gfx1030,gfx1100,gfx1101,gfx1102"
+
+typedef struct ot_target {
+    char name[CLCPACK_TARGET_MAX + 1]; /* the entry's target */
+    uint32_t arch;                      /* the entry's arch */
+} ot_target;
+
+typedef struct ot_config {
+    int on[OT_N_CHAINS];
+    char ocloc[TOOL_PATH_MAX];
+    amdgcn_tools amd;
+    spirv_tools spv;
+    size_t n[OT_N_CHAINS];
+    ot_target targets[OT_N_CHAINS][OT_MAX_TARGETS];
+    char version[OT_N_CHAINS][CLCPACK_FP_STR]; /* driver_version of the records */
+} ot_config;
+
+/* "intel", "amd", "spirv". */
+const char *ot_chain_name(ot_chain c);
+
+/* The entry kind of a toolchain. */
+clcpack_binary_kind ot_chain_kind(ot_chain c);
+
+/* Resolves a toolchain for a pack build: list NULL takes the default.
+ * 0 when it is ready; 1 when its tools are missing (msg is the one line
+ * naming the package; the pack is built without it); -1 on a bad list
+ * (msg names the item: a usage error). notes gets "note" lines (a default
+ * target this ocloc does not know, an AMD target whose ISA library
+ * clc-pack supplies), '\n'-separated. */
+int ot_resolve(ot_config *c, ot_chain chain, const char *list, char *notes, size_t notes_cap,
+               char *msg, size_t cap);
+
+/* The synthetic device record of a toolchain (docs/FORMAT.md). */
+void ot_device_info(const ot_config *c, ot_chain chain, clcpack_device_info *out);
+
+/* The worker's arguments for a resolved configuration: "--ot-intel
+ * OCLOC=name@arch,..." style, appended to argv (strings malloc'd).
+ * Returns the number added, or -1 when out of memory. */
+int ot_format_args(const ot_config *c, char **argv, size_t cap);
+
+/* Reads one of those arguments in a worker: 0, or -1. */
+int ot_parse_arg(ot_config *c, const char *opt, const char *value);
+
+/* Builds job with every target of the chain. r as bv_build fills it: a
+ * form per target that built (kind, arch, target), the kernel names, a
+ * note per target that did not (its compiler's first lines); BV_BUILD_FAILED
+ * when no target built. spare may be NULL. */
+void ot_build(const ot_config *c, ot_chain chain, const build_job *job, const spare_slots *spare,
+              bv_result *r);
+
+#endif /* CLC_OFFLINE_TARGETS_H */
