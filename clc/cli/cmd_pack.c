@@ -689,8 +689,8 @@ int cmd_pack(int argc, char **argv)
     uint32_t wflags = (a.no_sources ? CLCPACK_WRITE_NO_SOURCES : 0) |
                       (a.compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
                       CLCPACK_WRITE_SPOOL;
-    if (clcpack_writer_new(wflags, &run.w, &e) !=
-        CLCPACK_OK) {
+    if (clcpack_writer_new(wflags, &run.w, &e) != CLCPACK_OK ||
+        clcpack_writer_set_compression(run.w, a.codec, &e) != CLCPACK_OK) {
         cli_error("%s", e.message);
         goto out;
     }

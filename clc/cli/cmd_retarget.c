@@ -30,6 +30,7 @@ typedef struct retarget_args {
     const char *input, *output, *ptxas;
     nvf_archs archs;
     int compress_cubins;
+    clcpack_compression codec;
     long jobs;
 } retarget_args;
 
@@ -59,12 +60,13 @@ typedef struct retarget_ctx {
 
 static int parse_args(int argc, char **argv, retarget_args *x)
 {
-    enum { OPT_NV_ARCH = 256, OPT_PTXAS, OPT_COMPRESS_CUBINS };
+    enum { OPT_NV_ARCH = 256, OPT_PTXAS, OPT_COMPRESS_CUBINS, OPT_CODEC };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"nv-arch", required_argument, NULL, OPT_NV_ARCH},
         {"ptxas", required_argument, NULL, OPT_PTXAS},
         {"compress-cubins", no_argument, NULL, OPT_COMPRESS_CUBINS},
+        {"codec", required_argument, NULL, OPT_CODEC},
         {"jobs", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
@@ -98,6 +100,12 @@ static int parse_args(int argc, char **argv, retarget_args *x)
         case OPT_COMPRESS_CUBINS:
             x->compress_cubins = 1;
             break;
+        case OPT_CODEC: {
+            char msg[256];
+            if (pt_parse_codec(optarg, &x->codec, msg, sizeof msg) != 0)
+                return cli_usage_error("retarget", "retarget: %s", msg);
+            break;
+        }
         case 'q':
             cli_verbosity = -1;
             break;
@@ -319,6 +327,7 @@ int cmd_retarget(int argc, char **argv)
     memset(&m, 0, sizeof m);
     m.output = x.output;
     m.compress_cubins = x.compress_cubins;
+    m.codec = x.codec;
     m.inputs = inputs;
     m.n_inputs = 1;
     m.hook = &hook;

@@ -29,6 +29,7 @@ typedef struct merge_hook {
 typedef struct merge_args {
     const char *output;
     int compress_cubins;        /* --compress-cubins */
+    clcpack_compression codec;  /* --codec, default the library's */
     const char **inputs;
     size_t n_inputs;
     const merge_hook *hook;     /* NULL: entries copied as they are */
