@@ -208,6 +208,9 @@ static void spec_of(const corpus_entry *e, clcpack_define defs[2], uint32_t devi
     s->binary_size = e->size;
 }
 
+/* The codecs the corpus is written with (test_round_trip runs both). */
+static clcpack_compression compression = CLCPACK_COMPRESSION_DEFAULT;
+
 /* Adds the corpus in an order given by a seed (0: the natural order). */
 static clcpack_writer *write_corpus(const corpus *c, uint32_t flags, uint64_t seed)
 {
@@ -215,6 +218,11 @@ static clcpack_writer *write_corpus(const corpus *c, uint32_t flags, uint64_t se
     clcpack_error err;
     if (!CHECK(clcpack_writer_new(flags, &w, &err) == CLCPACK_OK, "writer_new"))
         return NULL;
+    if (!CHECK(clcpack_writer_set_compression(w, compression, &err) == CLCPACK_OK,
+               "set_compression %d: %s", (int)compression, err.message)) {
+        clcpack_writer_free(w);
+        return NULL;
+    }
     size_t dperm[3] = {0, 1, 2}, sperm[5] = {0, 1, 2, 3, 4}, eperm[MAX_ENTRIES];
     for (size_t i = 0; i < c->n_entries; i++)
         eperm[i] = i;
@@ -350,22 +358,25 @@ static void test_round_trip(const corpus *c)
         for (size_t i = 0; i < c->n_entries; i++)
             check_entry_round_trip(p, c, &c->entries[i], i, 1);
 
-        size_t codecs[3] = {0}, raw = 0, stored = 0;
+        size_t codecs[6] = {0}, raw = 0, stored = 0;
         uint32_t longest = 0;
         for (size_t i = 0; i < clcpack_entry_count(p); i++) {
             clcpack_entry_info info;
             clcpack_get_entry(p, i, &info);
-            if (info.codec < 3)
+            if (info.codec < 6)
                 codecs[info.codec]++;
             raw += info.raw_size;
             stored += info.stored_size;
+            /* Chains go through XOR-delta (2) and zstd-prefix (5) bases;
+             * codec 4's base is a dictionary. */
             uint32_t chain = 1;
-            for (uint32_t b = info.base; b != CLCPACK_NONE; chain++) {
-                clcpack_entry_info bi;
-                clcpack_get_entry(p, b, &bi);
+            for (clcpack_entry_info at = info; at.codec == 2 || at.codec == 5; chain++) {
+                uint32_t b = at.base;
                 CHECK(b < i, "entry %zu: base %u not earlier", i, b);
-                b = bi.base;
+                clcpack_get_entry(p, b, &at);
             }
+            CHECK(info.codec != 4 || info.base < clcpack_dictionary_count(p),
+                  "entry %zu: dictionary %u of %zu", i, info.base, clcpack_dictionary_count(p));
             if (chain > longest)
                 longest = chain;
             if (i > 0) {
@@ -374,13 +385,27 @@ static void test_round_trip(const corpus *c)
                 CHECK(strcmp(prev.kernel, info.kernel) <= 0, "entries sorted by kernel");
             }
         }
-        CHECK(codecs[0] > 0 && codecs[1] > 0 && codecs[2] > 0,
-              "every codec used: stored %zu, zlib %zu, delta %zu", codecs[0], codecs[1], codecs[2]);
-        CHECK(longest <= CLCPACK_MAX_DELTA_CHAIN && longest >= 2, "longest delta chain %u", longest);
-        printf("round trip: %zu entries, %zu raw bytes stored in %zu (%.1f%%), codecs %zu/%zu/%zu, "
-               "longest chain %u\n",
+        if (compression == CLCPACK_COMPRESSION_ZLIB)
+            CHECK(codecs[0] > 0 && codecs[1] > 0 && codecs[2] > 0 &&
+                      codecs[3] + codecs[4] + codecs[5] == 0 && clcpack_dictionary_count(p) == 0,
+                  "zlib: every zlib codec and no other used: stored %zu, zlib %zu, delta %zu, "
+                  "zstd %zu/%zu/%zu", codecs[0], codecs[1], codecs[2], codecs[3], codecs[4],
+                  codecs[5]);
+        else
+            /* The corpus is too small for a dictionary (under 256 KiB a
+             * class); test_independent_reader writes packs with them. */
+            CHECK(codecs[0] > 0 && codecs[1] + codecs[2] == 0 && codecs[3] > 0 && codecs[5] > 0,
+                  "zstd: stored, plain and prefix used, no zlib: stored %zu, zlib %zu/%zu, "
+                  "zstd %zu, dict %zu, prefix %zu, %zu dictionaries",
+                  codecs[0], codecs[1], codecs[2], codecs[3], codecs[4], codecs[5],
+                  clcpack_dictionary_count(p));
+        CHECK(longest <= CLCPACK_MAX_DELTA_CHAIN && longest >= 2, "longest chain %u", longest);
+        printf("round trip (%s): %zu entries, %zu raw bytes stored in %zu (%.1f%%), codecs "
+               "%zu/%zu/%zu/%zu/%zu/%zu, %zu dictionaries, longest chain %u\n",
+               compression == CLCPACK_COMPRESSION_ZLIB ? "zlib" : "zstd",
                clcpack_entry_count(p), raw, stored, 100.0 * (double)stored / (double)raw, codecs[0],
-               codecs[1], codecs[2], longest);
+               codecs[1], codecs[2], codecs[3], codecs[4], codecs[5],
+               clcpack_dictionary_count(p), longest);
 
         /* The size query. */
         size_t need = 0;
@@ -1364,7 +1389,16 @@ int main(void)
 {
     corpus *c = malloc(sizeof *c);
     make_corpus(c);
+    /* Both codec families, the older first; every other test writes with
+     * the library's default (zstd where it has it). */
+    compression = CLCPACK_COMPRESSION_ZLIB;
     test_round_trip(c);
+    compression = CLCPACK_COMPRESSION_ZSTD;
+    if (clcpack_compression_available(compression))
+        test_round_trip(c);
+    else
+        CHECK_SKIP("zstd round trip: this libclcpack was built without zstd");
+    compression = CLCPACK_COMPRESSION_DEFAULT;
     test_writer_checks(c);
     test_files(c);
     test_crafted_errors();
