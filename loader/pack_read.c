@@ -206,6 +206,9 @@ static int check_blob(parse_ctx *c, uint32_t codec, uint32_t codecs, uint64_t of
         return problem(c, CLCPACK_E_FORMAT, codec > PK_CODEC_MAX ? "unknown codec %u"
                                                                  : "codec %u is not allowed here",
                        codec);
+    if (is_zstd(codec) && h->format_version < PK_FORMAT_VERSION_ZSTD)
+        return problem(c, CLCPACK_E_FORMAT, "codec %u in a pack of format version %u (zstd codecs "
+                                            "are format 4)", codec, h->format_version);
     if (offset < h->header_size || offset > h->index_offset || stored > h->index_offset - offset)
         return problem(c, CLCPACK_E_FORMAT,
                        "blob of %llu bytes at offset %llu is outside the payload [%u, %llu)",

@@ -16,6 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
+#if defined(CLCPK_HAVE_ZSTD)
+#include <zstd.h>
+#endif
 
 #include "check.h"
 #include "test_rng.h"
@@ -670,7 +673,8 @@ typedef struct craft_entry {
 typedef struct craft {
     uint16_t format_version, min_reader;
     uint32_t header_size;
-    uint32_t counts[3];
+    uint32_t counts[4]; /* devices, sources, entries, and format 4's dictionaries */
+    int v4;             /* format 4's counts record and source `dict` fields */
     bb payload, records;
     size_t index_tail; /* bytes after the last record */
 } craft;
@@ -716,8 +720,8 @@ static void craft_device(craft *c, const clcpack_device_info *d, size_t extra)
     c->counts[0]++;
 }
 
-static void craft_source(craft *c, const char *name, uint32_t codec, uint64_t off, uint64_t stored,
-                         uint64_t raw, uint32_t crc)
+static void craft_source_dict(craft *c, const char *name, uint32_t codec, uint64_t off,
+                              uint64_t stored, uint64_t raw, uint32_t crc, uint32_t dict)
 {
     bb r = {0};
     bb_u32(&r, 0);
@@ -727,10 +731,35 @@ static void craft_source(craft *c, const char *name, uint32_t codec, uint64_t of
     bb_u64(&r, stored);
     bb_u64(&r, raw);
     bb_u32(&r, crc);
+    if (c->v4)
+        bb_u32(&r, dict);
     set_u32(r.p, (uint32_t)r.n);
     bb_put(&c->records, r.p, r.n);
     free(r.p);
     c->counts[1]++;
+}
+
+static void craft_source(craft *c, const char *name, uint32_t codec, uint64_t off, uint64_t stored,
+                         uint64_t raw, uint32_t crc)
+{
+    craft_source_dict(c, name, codec, off, stored, raw, crc, CLCPACK_NONE);
+}
+
+/* A dictionary record (format 4); they come after the entry records. */
+static void craft_dict(craft *c, uint32_t codec, uint64_t off, uint64_t stored, uint64_t raw,
+                       uint32_t crc)
+{
+    bb r = {0};
+    bb_u32(&r, 0);
+    bb_u32(&r, codec);
+    bb_u64(&r, off);
+    bb_u64(&r, stored);
+    bb_u64(&r, raw);
+    bb_u32(&r, crc);
+    set_u32(r.p, (uint32_t)r.n);
+    bb_put(&c->records, r.p, r.n);
+    free(r.p);
+    c->counts[3]++;
 }
 
 static void craft_entry_record(craft *c, const craft_entry *e)
@@ -783,10 +812,12 @@ static uint8_t *craft_finish(craft *c, size_t *size)
     free(zero);
     bb_put(&f, c->payload.p, c->payload.n);
     size_t index_offset = f.n;
-    bb_u32(&f, 16);
+    bb_u32(&f, c->v4 ? 20 : 16);
     bb_u32(&f, c->counts[0]);
     bb_u32(&f, c->counts[1]);
     bb_u32(&f, c->counts[2]);
+    if (c->v4)
+        bb_u32(&f, c->counts[3]);
     bb_put(&f, c->records.p, c->records.n);
     for (size_t i = 0; i < c->index_tail; i++)
         bb_put(&f, "\xDD", 1);
@@ -969,7 +1000,9 @@ static void edit_base_later(small *s)
     s->e[1].base = 2;
 }
 static void edit_base_on_plain(small *s) { s->e[1].base = 0; }
-static void edit_codec(small *s) { s->e[1].codec = 3; }
+static void edit_codec(small *s) { s->e[1].codec = 9; }
+/* A zstd codec in a pack that does not say format 4. */
+static void edit_zstd_in_v1(small *s) { s->e[1].codec = 3; }
 static void edit_kind(small *s) { s->e[1].kind = 9; }
 static void edit_device(small *s) { s->e[1].device = 1; }
 static void edit_source(small *s) { s->e[1].source = 4; }
@@ -997,8 +1030,8 @@ static void edit_extra_fields(small *s)
 }
 static void edit_newer_reader(small *s)
 {
-    s->c.format_version = 2;
-    s->c.min_reader = 2;
+    s->c.format_version = 5;
+    s->c.min_reader = 5;
 }
 static void edit_zero_version(small *s) { s->c.format_version = 0; }
 static void edit_delta_bad_crc(small *s) { s->e[2].crc ^= 1; }
@@ -1057,6 +1090,8 @@ static void test_crafted_errors(void)
     expect_small("base on an entry that is not a delta", edit_base_on_plain, CLCPACK_E_FORMAT,
                  "base");
     expect_small("unknown codec", edit_codec, CLCPACK_E_FORMAT, "codec");
+    expect_small("a zstd codec in a pack of format 1", edit_zstd_in_v1, CLCPACK_E_FORMAT,
+                 "format 4");
     expect_small("unknown kind", edit_kind, CLCPACK_E_FORMAT, "kind");
     expect_small("device index out of range", edit_device, CLCPACK_E_FORMAT, "device");
     expect_small("source index out of range", edit_source, CLCPACK_E_FORMAT, "source");
@@ -1275,6 +1310,339 @@ static void test_crafted_errors(void)
     free(f);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Format 4, crafted byte by byte from docs/FORMAT.md                   */
+
+/* A zstd frame made by the zstd command (content size, no checksum), so
+ * that a library built without zstd still meets one. */
+static const uint8_t HELLO_FRAME[] = {
+    0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x18, 0xc1, 0x00, 0x00, 0x61, 0x20, 0x7a, 0x73, 0x74, 0x64,
+    0x20, 0x66, 0x72, 0x61, 0x6d, 0x65, 0x2c, 0x20, 0x68, 0x61, 0x72, 0x64, 0x2d, 0x63, 0x6f,
+    0x64, 0x65, 0x64};
+static const char HELLO_TEXT[] = "a zstd frame, hard-coded";
+
+/* A format-4 pack of one entry holding HELLO_FRAME (codec 3). */
+static uint8_t *hello_pack(size_t *size)
+{
+    craft c;
+    craft_init(&c, 64);
+    c.format_version = 4;
+    c.min_reader = 4;
+    c.v4 = 1;
+    craft_entry e = {0};
+    e.source = CLCPACK_NONE;
+    e.kernel = "hello";
+    e.family = e.options = "";
+    e.base = CLCPACK_NONE;
+    e.codec = 3;
+    e.offset = craft_blob(&c, HELLO_FRAME, sizeof HELLO_FRAME);
+    e.stored = sizeof HELLO_FRAME;
+    e.raw = strlen(HELLO_TEXT);
+    e.crc = (uint32_t)crc32(0, (const Bytef *)HELLO_TEXT, (uInt)e.raw);
+    craft_device(&c, &small_device, 0);
+    craft_entry_record(&c, &e);
+    return craft_finish(&c, size);
+}
+
+/* The frame written by the zstd tool decodes here; a library built without
+ * zstd refuses it with CLCPACK_E_VERSION naming the codec. */
+static void test_hello_frame(void)
+{
+    size_t n;
+    uint8_t *f = hello_pack(&n);
+    clcpack *p = NULL;
+    clcpack_error err;
+    if (CHECK(clcpack_open_memory(f, n, &p, &err) == CLCPACK_OK, "zstd pack opens: %s",
+              err.message)) {
+        char buf[64] = {0};
+        size_t got = 0;
+        clcpack_status st = clcpack_read_binary(p, 0, buf, sizeof buf, &got, &err);
+        if (clcpack_compression_available(CLCPACK_COMPRESSION_ZSTD))
+            CHECK(st == CLCPACK_OK && got == strlen(HELLO_TEXT) && memcmp(buf, HELLO_TEXT, got) == 0,
+                  "the zstd tool's frame decodes: %s", st ? err.message : "");
+        else
+            CHECK(st == CLCPACK_E_VERSION && strstr(err.message, "codec 3") &&
+                      strstr(err.message, "without zstd"),
+                  "built without zstd: codec 3 refused by name: %d %s", st, err.message);
+        clcpack_close(p);
+    }
+    free(f);
+}
+
+#if defined(CLCPK_HAVE_ZSTD)
+/* The small format-4 pack: one device; a source coded with dictionary 0;
+ * dictionary 0 stored (raw content), dictionary 1 a zstd frame of raw
+ * content; entry 0 zstd, entry 1 zstd with dictionary 0, entry 2 zstd with
+ * entry 1 as prefix, entry 3 zstd with dictionary 1. Edits change the
+ * fields (or the bytes) after the blobs are made. */
+typedef struct small4 {
+    craft c;
+    craft_entry e[4];
+    uint8_t raw[4][400];
+    size_t raw_n[4];
+    uint8_t dict[2][300];
+    size_t dict_n;
+    uint32_t d_codec[2], d_crc[2];
+    uint64_t d_off[2], d_stored[2], d_raw[2];
+    size_t n_extra_dicts; /* more dictionary records, 1 MiB each, sharing one blob */
+    const char *src_text;
+    uint32_t src_codec, src_dict;
+    uint64_t src_off, src_stored;
+} small4;
+
+/* One zstd frame of src with the dictionary or prefix given (raw content
+ * either way). */
+static size_t zframe(uint8_t *out, size_t cap, const void *src, size_t n, const void *dict,
+                     size_t dict_n, int prefix)
+{
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 19);
+    ZSTD_CCtx_setParameter(c, ZSTD_c_dictIDFlag, 0);
+    if (dict && prefix)
+        ZSTD_CCtx_refPrefix(c, dict, dict_n);
+    else if (dict)
+        ZSTD_CCtx_loadDictionary(c, dict, dict_n);
+    size_t r = ZSTD_compress2(c, out, cap, src, n);
+    ZSTD_freeCCtx(c);
+    return ZSTD_isError(r) ? 0 : r;
+}
+
+static void small4_init(small4 *s)
+{
+    memset(s, 0, sizeof *s);
+    craft_init(&s->c, 64);
+    s->c.format_version = 4;
+    s->c.min_reader = 4;
+    s->c.v4 = 1;
+    s->dict_n = 300;
+    for (int d = 0; d < 2; d++)
+        for (size_t i = 0; i < s->dict_n; i++)
+            s->dict[d][i] = (uint8_t)("common-part-of-binaries "[i % 24] + d);
+    for (int k = 0; k < 4; k++) {
+        s->raw_n[k] = 400 - (size_t)k * 20;
+        for (size_t i = 0; i < s->raw_n[k]; i++)
+            s->raw[k][i] = (uint8_t)("common-part-of-binaries "[i % 24] + (k == 3) +
+                                     (i % 97 == 0 ? k : 0));
+        craft_entry *e = &s->e[k];
+        e->kernel = "z";
+        e->family = "";
+        e->options = "";
+        e->n_defines = 1;
+        e->defines[0][0] = "W";
+        e->defines[0][1] = k == 0 ? "1" : k == 1 ? "2" : k == 2 ? "3" : "4";
+        e->source = 0;
+        e->base = CLCPACK_NONE;
+        e->raw = s->raw_n[k];
+        e->crc = (uint32_t)crc32(0, s->raw[k], (uInt)s->raw_n[k]);
+    }
+    s->src_text = "__kernel void z(void) { /* common-part-of-binaries */ }\n";
+    s->src_codec = 4;
+    s->src_dict = 0;
+}
+
+static void small4_blobs(small4 *s)
+{
+    uint8_t z[2048];
+    size_t zn;
+    zn = zframe(z, sizeof z, s->src_text, strlen(s->src_text), s->dict[0], s->dict_n, 0);
+    s->src_off = craft_blob(&s->c, z, zn);
+    s->src_stored = zn;
+    zn = zframe(z, sizeof z, s->raw[0], s->raw_n[0], NULL, 0, 0);
+    s->e[0].codec = 3;
+    s->e[0].offset = craft_blob(&s->c, z, zn);
+    s->e[0].stored = zn;
+    zn = zframe(z, sizeof z, s->raw[1], s->raw_n[1], s->dict[0], s->dict_n, 0);
+    s->e[1].codec = 4;
+    s->e[1].base = 0;
+    s->e[1].offset = craft_blob(&s->c, z, zn);
+    s->e[1].stored = zn;
+    zn = zframe(z, sizeof z, s->raw[2], s->raw_n[2], s->raw[1], s->raw_n[1], 1);
+    s->e[2].codec = 5;
+    s->e[2].base = 1;
+    s->e[2].offset = craft_blob(&s->c, z, zn);
+    s->e[2].stored = zn;
+    zn = zframe(z, sizeof z, s->raw[3], s->raw_n[3], s->dict[1], s->dict_n, 0);
+    s->e[3].codec = 4;
+    s->e[3].base = 1;
+    s->e[3].offset = craft_blob(&s->c, z, zn);
+    s->e[3].stored = zn;
+    /* Dictionary 0 stored, dictionary 1 as a zstd frame. */
+    s->d_codec[0] = 0;
+    s->d_off[0] = craft_blob(&s->c, s->dict[0], s->dict_n);
+    s->d_stored[0] = s->d_raw[0] = s->dict_n;
+    zn = zframe(z, sizeof z, s->dict[1], s->dict_n, NULL, 0, 0);
+    s->d_codec[1] = 3;
+    s->d_off[1] = craft_blob(&s->c, z, zn);
+    s->d_stored[1] = zn;
+    s->d_raw[1] = s->dict_n;
+    for (int d = 0; d < 2; d++)
+        s->d_crc[d] = (uint32_t)crc32(0, s->dict[d], (uInt)s->dict_n);
+}
+
+static uint8_t *small4_finish(small4 *s, size_t *size)
+{
+    size_t len = strlen(s->src_text);
+    craft_device(&s->c, &small_device, 0);
+    craft_source_dict(&s->c, "z.cl", s->src_codec, s->src_off, s->src_stored, len,
+                      (uint32_t)crc32(0, (const Bytef *)s->src_text, (uInt)len), s->src_dict);
+    for (int k = 0; k < 4; k++)
+        craft_entry_record(&s->c, &s->e[k]);
+    for (int d = 0; d < 2; d++)
+        craft_dict(&s->c, s->d_codec[d], s->d_off[d], s->d_stored[d], s->d_raw[d], s->d_crc[d]);
+    for (size_t d = 0; d < s->n_extra_dicts; d++)
+        craft_dict(&s->c, 3, s->d_off[1], 32, (uint64_t)1 << 20, 0);
+    return craft_finish(&s->c, size);
+}
+
+typedef void (*small4_edit)(small4 *s);
+
+/* Builds the small format-4 pack with an edit and opens it: want is the
+ * open's status (with needle in its message); when it opens, every entry
+ * and the source are decoded and want_fails of them must fail, the first
+ * failing entry with want_decode. */
+static void expect_v4(const char *what, small4_edit edit, clcpack_status want, const char *needle,
+                      int want_fails, clcpack_status want_decode)
+{
+    small4 s;
+    small4_init(&s);
+    small4_blobs(&s);
+    if (edit)
+        edit(&s);
+    size_t n;
+    uint8_t *f = small4_finish(&s, &n);
+    clcpack_error err = {0};
+    int fails = -1;
+    clcpack_status st = try_open(f, n, &err, &fails);
+    CHECK(st == want && (st == CLCPACK_OK || !needle || strstr(err.message, needle)),
+          "format 4, %s: status %d (%s), want %d with '%s'; message: %s", what, st,
+          clcpack_strerror(st), want, needle ? needle : "", st == CLCPACK_OK ? "" : err.message);
+    if (st == CLCPACK_OK) {
+        CHECK(fails == want_fails, "format 4, %s: %d decode failures, want %d", what, fails,
+              want_fails);
+        clcpack *p = NULL;
+        if (want_fails && clcpack_open_memory(f, n, &p, &err) == CLCPACK_OK) {
+            clcpack_status first = CLCPACK_OK;
+            char msg[CLCPACK_MESSAGE_MAX] = "";
+            for (size_t i = 0; i < 4 && first == CLCPACK_OK; i++) {
+                uint8_t buf[1024];
+                size_t got;
+                first = clcpack_read_binary(p, i, buf, sizeof buf, &got, &err);
+                if (first != CLCPACK_OK)
+                    snprintf(msg, sizeof msg, "%s", err.message);
+            }
+            if (first == CLCPACK_OK) {
+                char src[200];
+                size_t got;
+                first = clcpack_read_source(p, 0, src, sizeof src, &got, &err);
+                if (first != CLCPACK_OK)
+                    snprintf(msg, sizeof msg, "%s", err.message);
+            }
+            CHECK(first == want_decode && (!needle || strstr(msg, needle)),
+                  "format 4, %s: first failure %d, want %d with '%s' (%s)", what, first,
+                  want_decode, needle ? needle : "", msg);
+            clcpack_close(p);
+        }
+    }
+    free(f);
+}
+
+static void v4_dict_raw_zero(small4 *s) { s->d_raw[0] = 0; }
+static void v4_dict_too_big(small4 *s) { s->d_raw[1] = ((uint64_t)1 << 20) + 1; }
+static void v4_dict_outside(small4 *s) { s->d_off[0] = (uint64_t)1 << 40; }
+static void v4_dict_codec(small4 *s) { s->d_codec[0] = 1; }
+static void v4_dict_stored_lies(small4 *s) { s->d_raw[0] = s->d_stored[0] - 1; }
+static void v4_dict_total(small4 *s) { s->n_extra_dicts = 64; }
+static void v4_dict_decoded_lies(small4 *s) { s->d_raw[1] += 1; }
+static void v4_dict_bad_crc(small4 *s) { s->d_crc[0] ^= 1; }
+static void v4_dict_count_huge(small4 *s) { s->c.counts[3] = UINT32_MAX - 2; }
+static void v4_entry_dict_range(small4 *s) { s->e[1].base = 2; }
+static void v4_wrong_dict(small4 *s) { s->e[1].base = 1; }
+static void v4_source_dict_range(small4 *s) { s->src_dict = 7; }
+static void v4_source_dict_missing(small4 *s) { s->src_dict = CLCPACK_NONE; }
+static void v4_source_dict_on_plain(small4 *s) { s->src_codec = 3; }
+static void v4_prefix_self(small4 *s) { s->e[2].base = 2; }
+static void v4_prefix_later(small4 *s) { s->e[2].base = 3; }
+static void v4_prefix_of_dict_entry(small4 *s) { s->e[3].codec = 5; }
+static void v4_prefix_budget(small4 *s)
+{
+    /* A base more than twice the entry's size breaks the decode budget. */
+    s->e[2].raw = s->e[1].raw / 2 - 1;
+}
+static void v4_zstd_ratio(small4 *s) { s->e[0].raw = s->e[0].stored * 32768 + 1; }
+static void v4_frame_trailing(small4 *s) { s->e[0].stored += 3; }
+static void v4_frame_cut(small4 *s) { s->e[0].stored -= 3; }
+static void v4_frame_size_lies(small4 *s) { s->e[0].raw += 10; }
+static void v4_frame_damaged(small4 *s) { s->c.payload.p[s->e[3].offset - 64 + s->e[3].stored / 2] ^= 0x40; }
+static void v4_magic_dict_garbage(small4 *s)
+{
+    /* Dictionary 0 starts with zstd's dictionary magic, then garbage where
+     * the entropy tables should be: zstd refuses it. */
+    static const uint8_t magic[4] = {0x37, 0xA4, 0x30, 0xEC};
+    uint8_t *d = s->c.payload.p + (s->d_off[0] - 64);
+    memcpy(d, magic, 4);
+    memset(d + 4, 0xFF, 40);
+    s->d_crc[0] = (uint32_t)crc32(0, d, (uInt)s->d_stored[0]);
+}
+static void v4_skippable_frame(small4 *s)
+{
+    /* Entry 0's blob becomes a skippable frame of 8 bytes of payload. */
+    static const uint8_t skip[16] = {0x50, 0x2A, 0x4D, 0x18, 8, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8};
+    s->e[0].offset = craft_blob(&s->c, skip, sizeof skip);
+    s->e[0].stored = sizeof skip;
+}
+static void v4_in_v3_pack(small4 *s) { s->c.format_version = 3; s->c.min_reader = 1; }
+
+static void test_crafted_v4(void)
+{
+    expect_v4("the crafted pack", NULL, CLCPACK_OK, NULL, 0, CLCPACK_OK);
+    expect_v4("a dictionary of 0 bytes", v4_dict_raw_zero, CLCPACK_E_FORMAT, "dictionary 0", 0, 0);
+    expect_v4("a dictionary over 1 MiB", v4_dict_too_big, CLCPACK_E_LIMIT, "dictionary 1", 0, 0);
+    expect_v4("a dictionary outside the payload", v4_dict_outside, CLCPACK_E_FORMAT, "outside", 0,
+              0);
+    expect_v4("a dictionary of codec 1", v4_dict_codec, CLCPACK_E_FORMAT, "not allowed", 0, 0);
+    expect_v4("a stored dictionary whose sizes differ", v4_dict_stored_lies, CLCPACK_E_FORMAT,
+              "stored blob", 0, 0);
+    expect_v4("dictionaries over 64 MiB in all", v4_dict_total, CLCPACK_E_LIMIT, "add up", 0, 0);
+    expect_v4("a dictionary count beyond the index", v4_dict_count_huge, CLCPACK_E_LIMIT,
+              "dictionaries", 0, 0);
+    expect_v4("an entry naming a dictionary past the table", v4_entry_dict_range, CLCPACK_E_FORMAT,
+              "dictionary 2", 0, 0);
+    expect_v4("a source naming a dictionary past the table", v4_source_dict_range,
+              CLCPACK_E_FORMAT, "dictionary 7", 0, 0);
+    expect_v4("a codec-4 source without a dictionary", v4_source_dict_missing, CLCPACK_E_FORMAT,
+              "dictionary", 0, 0);
+    expect_v4("a dictionary on a source coded without one", v4_source_dict_on_plain,
+              CLCPACK_E_FORMAT, "dictionary", 0, 0);
+    expect_v4("a prefix that is the entry itself", v4_prefix_self, CLCPACK_E_FORMAT, "base", 0, 0);
+    expect_v4("a prefix after the entry", v4_prefix_later, CLCPACK_E_FORMAT, "base", 0, 0);
+    expect_v4("a prefix base over twice the entry", v4_prefix_budget, CLCPACK_E_LIMIT,
+              "times the entry", 0, 0);
+    expect_v4("a raw size beyond zstd's ratio", v4_zstd_ratio, CLCPACK_E_LIMIT, "zstd", 0, 0);
+    expect_v4("zstd codecs in a pack of format 3", v4_in_v3_pack, CLCPACK_E_FORMAT, "format 4", 0,
+              0);
+    /* Blob-level damage: the pack opens, the blobs that need the damaged
+     * bytes fail, the others decode. */
+    expect_v4("a dictionary whose decoded size lies", v4_dict_decoded_lies, CLCPACK_OK,
+              "dictionary 1", 1, CLCPACK_E_FORMAT);
+    expect_v4("a dictionary whose CRC is wrong", v4_dict_bad_crc, CLCPACK_OK, "dictionary 0", 3,
+              CLCPACK_E_CHECKSUM);
+    expect_v4("a dictionary zstd refuses", v4_magic_dict_garbage, CLCPACK_OK, "refuses", 3,
+              CLCPACK_E_FORMAT);
+    expect_v4("an entry coded with another dictionary than the one named", v4_wrong_dict,
+              CLCPACK_OK, NULL, 2, CLCPACK_E_CHECKSUM);
+    expect_v4("a frame named a prefix that was made with a dictionary", v4_prefix_of_dict_entry,
+              CLCPACK_OK, NULL, 1, CLCPACK_E_CHECKSUM);
+    expect_v4("bytes after the frame", v4_frame_trailing, CLCPACK_OK, "after the end", 1,
+              CLCPACK_E_FORMAT);
+    expect_v4("a frame cut short", v4_frame_cut, CLCPACK_OK, NULL, 1, CLCPACK_E_FORMAT);
+    expect_v4("a frame whose content size is not the raw size", v4_frame_size_lies, CLCPACK_OK,
+              "declares", 1, CLCPACK_E_FORMAT);
+    expect_v4("a damaged frame", v4_frame_damaged, CLCPACK_OK, NULL, 1, CLCPACK_E_CHECKSUM);
+    expect_v4("a skippable frame", v4_skippable_frame, CLCPACK_OK, NULL, 1, CLCPACK_E_FORMAT);
+}
+#endif
+
 /* The reader refuses a lying size before allocating it: checked in a child
  * whose address space is too small for the allocation, where an attempt
  * would come back as CLCPACK_E_NOMEM (or a crash) instead of E_LIMIT. */
@@ -1402,6 +1770,12 @@ int main(void)
     test_writer_checks(c);
     test_files(c);
     test_crafted_errors();
+    test_hello_frame();
+#if defined(CLCPK_HAVE_ZSTD)
+    test_crafted_v4();
+#else
+    CHECK_SKIP("format 4 crafted packs: this build has no zstd to make their frames");
+#endif
     test_no_allocation_under_rlimit();
     test_mutations(c);
     test_fingerprint_matching();
