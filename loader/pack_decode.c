@@ -160,7 +160,7 @@ clcpack_status clcpk_decode_entry(const clcpack *p, size_t i, uint8_t *dst, clcp
     if (st != CLCPACK_OK && k > 0) {
         char label[600];
         entry_label(p, i, label, sizeof label);
-        return clcpk_fail(err, st, "%s: its delta base failed: %s", label, inner.message);
+        return clcpk_fail(err, st, "%s: its base entry failed: %s", label, inner.message);
     }
     if (st == CLCPACK_OK && e->is_base) {
         /* The entry itself is a base of later ones (the next variant read,

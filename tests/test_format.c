@@ -745,6 +745,7 @@ static void craft_source(craft *c, const char *name, uint32_t codec, uint64_t of
     craft_source_dict(c, name, codec, off, stored, raw, crc, CLCPACK_NONE);
 }
 
+#if defined(CLCPK_HAVE_ZSTD)
 /* A dictionary record (format 4); they come after the entry records. */
 static void craft_dict(craft *c, uint32_t codec, uint64_t off, uint64_t stored, uint64_t raw,
                        uint32_t crc)
@@ -761,6 +762,7 @@ static void craft_dict(craft *c, uint32_t codec, uint64_t off, uint64_t stored, 
     free(r.p);
     c->counts[3]++;
 }
+#endif
 
 static void craft_entry_record(craft *c, const craft_entry *e)
 {
