@@ -287,10 +287,13 @@ CLCPACK_API clcpack_status clcpack_get_dictionary(const clcpack *p, size_t i,
  * Two-call size query: with buf NULL (or cap too small) it sets *size to the
  * raw size and returns CLCPACK_OK (or CLCPACK_E_BUFFER). Decoding work is
  * bounded: a delta chain is at most CLCPACK_MAX_DELTA_CHAIN long and
- * inflates at most CLCPACK_CHAIN_BUDGET times the entry's raw size in all
- * (docs/FORMAT.md). The open pack keeps a few recently decoded delta bases
- * (thread-safe), so reading entries in order (verify, merge) inflates each
- * blob about once. */
+ * decodes at most CLCPACK_CHAIN_BUDGET times the entry's raw size in all
+ * (docs/FORMAT.md), plus, once per open pack, the dictionary it is coded
+ * with (at most 1 MiB; kept until clcpack_close). The open pack keeps a few
+ * recently decoded bases (thread-safe), so reading entries in order
+ * (verify, merge) decodes each blob about once. A library built without
+ * zstd (make ZSTD=0) refuses zstd blobs (codecs 3-5) with
+ * CLCPACK_E_VERSION naming the codec. */
 #define CLCPACK_MAX_DELTA_CHAIN 8
 #define CLCPACK_CHAIN_BUDGET 10
 CLCPACK_API clcpack_status clcpack_read_binary(const clcpack *p, size_t entry, void *buf,
@@ -432,7 +435,7 @@ typedef struct clcpack_load_options {
  * their CRC-32 matched. opts may be NULL; report may be NULL.
  * The lookup is a hash of the key, built at open, and dev's fingerprint is
  * queried on its first load only: the cost over the bare driver calls is
- * then mostly the CRC-32 of the bytes, and for a compressed entry inflating
+ * then mostly the CRC-32 of the bytes, and for a compressed entry decoding
  * them (cubins are stored uncompressed for this; docs/FORMAT.md).
  * On success *out is a built program the caller releases. */
 CLCPACK_API clcpack_status clcpack_create_program(const clcpack *p, const clcpack_key *key,
@@ -459,8 +462,8 @@ typedef struct clcpack_writer clcpack_writer; /* opaque, single-threaded */
 
 #define CLCPACK_WRITE_NO_SOURCES 1u /* store no kernel source (binary-only pack) */
 /* Compress cubins like the other binaries. By default they are stored as
- * they are: a cubin loads in tens of microseconds, and inflating it would
- * cost more than that (docs/NVIDIA.md); zlib makes them about 6x smaller. */
+ * they are: a cubin loads in tens of microseconds, and decoding it would
+ * cost more than that (docs/NVIDIA.md); compressed they are about 6x smaller. */
 #define CLCPACK_WRITE_COMPRESS_CUBINS 2u
 /* Keep added binaries in an unlinked temporary file (in $TMPDIR, else
  * /tmp) instead of memory: writing a multi-GB pack then holds about the
