@@ -11,9 +11,12 @@
  *  - bytes rewritten in place fail their CRC-32; a pack replaced by rename
  *    is not seen by a handle already open;
  *  - the dictionary is loaded once per open pack, however many entries use
- *    it, and the pinned open still hashes the whole file.
+ *    it, also when four threads read the entries of one handle at once
+ *    (the first to need it loads it; make test-tsan runs this), and the
+ *    pinned open still hashes the whole file.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +199,56 @@ static void test_truncated_while_open(const uint8_t *pack, size_t size)
     unlink(path);
 }
 
+typedef struct reader {
+    const clcpack *p;
+    size_t first, bad;
+} reader;
+
+/* Reads every entry of the pack, starting at r->first. */
+static void *read_all_entries(void *arg)
+{
+    reader *r = arg;
+    size_t n = clcpack_entry_count(r->p);
+    for (size_t k = 0; k < n; k++) {
+        size_t i = (r->first + k) % n;
+        clcpack_entry_info e;
+        clcpack_get_entry(r->p, i, &e);
+        uint8_t *buf = malloc((size_t)e.raw_size);
+        size_t got;
+        clcpack_error err;
+        r->bad += !buf || clcpack_read_binary(r->p, i, buf, (size_t)e.raw_size, &got, &err) !=
+                              CLCPACK_OK;
+        free(buf);
+    }
+    return NULL;
+}
+
+/* Four threads on one fresh handle: every read succeeds and each
+ * dictionary is loaded once. */
+static void test_threads(const char *path)
+{
+    clcpack *p = NULL;
+    clcpack_error err;
+    if (!CHECK(clcpack_open_file(path, &p, &err) == CLCPACK_OK, "open: %s", err.message))
+        return;
+    pthread_t t[4];
+    reader r[4];
+    for (int k = 0; k < 4; k++) {
+        r[k] = (reader){p, (size_t)k * 7, 0};
+        CHECK(pthread_create(&t[k], NULL, read_all_entries, &r[k]) == 0, "thread %d", k);
+    }
+    size_t bad = 0;
+    for (int k = 0; k < 4; k++) {
+        pthread_join(t[k], NULL);
+        bad += r[k].bad;
+    }
+    CHECK(bad == 0, "four threads read every entry of one handle: %zu failures", bad);
+    CHECK(clcpk_dict_loads(p) <= clcpack_dictionary_count(p),
+          "%u dictionary loads for %zu dictionaries with four threads", clcpk_dict_loads(p),
+          clcpack_dictionary_count(p));
+    clcpack_close(p);
+}
+
 /* A dictionary is loaded once per open pack; the pinned open hashes the
  * whole file; the SHA-256 of a file pack is that of its bytes. */
 static void test_dictionary_once(const char *path, const uint8_t *pack, size_t size)
@@ -244,6 +297,7 @@ int main(void)
         test_big_pack(pack, size);
         test_truncated_while_open(pack, size);
         test_dictionary_once(path, pack, size);
+        test_threads(path);
     }
     clcpack_free(pack);
     unlink(path);
