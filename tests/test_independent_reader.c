@@ -268,6 +268,28 @@ static const uint8_t *decode(pack *k, blob *table, uint32_t i, char *why, size_t
     return out;
 }
 
+typedef clcpack_status (*lib_read)(const clcpack *, size_t, void *, size_t, size_t *,
+                                   clcpack_error *);
+
+/* Blob i of table, decoded by this reader and by the library (read):
+ * 1 when both give the same bytes. The first few differences are reported
+ * (shown counts those already reported). */
+static int same_blob(pack *k, blob *table, uint32_t i, const clcpack *p, lib_read read,
+                     const char *what, const char *kind, size_t shown)
+{
+    char why[256] = "";
+    clcpack_error err;
+    const uint8_t *mine = decode(k, table, i, why, sizeof why);
+    uint8_t *lib = malloc((size_t)table[i].raw);
+    size_t got = 0;
+    int same = mine && lib && read(p, i, lib, (size_t)table[i].raw, &got, &err) == CLCPACK_OK &&
+               got == table[i].raw && memcmp(mine, lib, got) == 0;
+    if (!same && shown < 3)
+        CHECK(0, "%s: %s %u: %s", what, kind, i, mine ? "the library decodes other bytes" : why);
+    free(lib);
+    return same;
+}
+
 /* Reads the pack both ways and compares. */
 static void compare(const char *what, const uint8_t *f, size_t n)
 {
@@ -291,31 +313,12 @@ static void compare(const char *what, const uint8_t *f, size_t n)
           clcpack_dictionary_count(p));
     size_t bad = 0, codecs[6] = {0};
     for (uint32_t i = 0; i < k.n_ent && i < clcpack_entry_count(p); i++) {
-        char why[256] = "";
-        const uint8_t *mine = decode(&k, k.ent, i, why, sizeof why);
-        uint8_t *lib = malloc((size_t)k.ent[i].raw);
-        size_t got = 0;
-        int same = mine && clcpack_read_binary(p, i, lib, (size_t)k.ent[i].raw, &got, &err) ==
-                               CLCPACK_OK &&
-                   got == k.ent[i].raw && memcmp(mine, lib, got) == 0;
-        if (!same && bad++ < 3)
-            CHECK(0, "%s: entry %u: %s", what, i, mine ? "the library decodes other bytes" : why);
+        bad += !same_blob(&k, k.ent, i, p, clcpack_read_binary, what, "entry", bad);
         if (k.ent[i].codec < 6)
             codecs[k.ent[i].codec]++;
-        free(lib);
     }
-    for (uint32_t i = 0; i < k.n_src && i < clcpack_source_count(p); i++) {
-        char why[256] = "";
-        const uint8_t *mine = decode(&k, k.src, i, why, sizeof why);
-        uint8_t *lib = malloc((size_t)k.src[i].raw);
-        size_t got = 0;
-        int same = mine && clcpack_read_source(p, i, lib, (size_t)k.src[i].raw, &got, &err) ==
-                               CLCPACK_OK &&
-                   got == k.src[i].raw && memcmp(mine, lib, got) == 0;
-        if (!same && bad++ < 3)
-            CHECK(0, "%s: source %u: %s", what, i, mine ? "the library decodes other bytes" : why);
-        free(lib);
-    }
+    for (uint32_t i = 0; i < k.n_src && i < clcpack_source_count(p); i++)
+        bad += !same_blob(&k, k.src, i, p, clcpack_read_source, what, "source", bad);
     CHECK(bad == 0, "%s: %zu blobs differ between the two readers", what, bad);
     printf("%s: %u entries (codecs %zu/%zu/%zu/%zu/%zu/%zu), %u sources, %u dictionaries: the "
            "same bytes both ways\n",
