@@ -3,7 +3,8 @@
 # "Pack size and cold start"): about 4 minutes on a 16-core H100 or H200
 # host, the GPU busy for the packs' builds and the start-up runs.
 #   1. registers NVIDIA's OpenCL driver with the ICD loader when needed;
-#   2. builds the tool, the library and the benchmarks;
+#   2. installs what is missing (make deps: libzstd-dev above all), builds
+#      the tool, the library and the benchmarks;
 #   3. packs every kernel at the default widths and work-groups for the GPU
 #      (the design-card pack: PTX and a cubin for each of the seven default
 #      architectures), and at widths 3,15,31;
@@ -30,7 +31,8 @@ register_nvidia_opencl || { echo "gpu_pack_bench: no NVIDIA OpenCL driver" >&2; 
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader || true
 export CUDA_CACHE_DISABLE=1 POCL_KERNEL_CACHE=0
 
-step "build"
+step "build (make deps installs libzstd-dev when it is missing)"
+make deps
 make -j"$(nproc)" all build/bench/devinfo build/bench/codecs build/bench/coldstart build/bench/pad_pack \
     build/bench/size build/bench/startup build/bench/speed
 clc=build/clc-pack
