@@ -169,9 +169,13 @@ run_coldstart() {
     for extra in ${BENCH_COLD_PACKS:-}; do
         set -- "$@" --pack "$extra" --label "$(basename "$extra")"
     done
-    to_file "$out/coldstart.md" "$B/bench/coldstart" --device "$DEVICE" \
-        --reps "${BENCH_COLD_REPS:-11}" --csv "$out/coldstart.csv" "$@"
+    # Written even when one pack fails (its row says so; the part fails):
+    # the others' rows are not lost.
+    "$B/bench/coldstart" --device "$DEVICE" --reps "${BENCH_COLD_REPS:-11}" \
+        --csv "$out/coldstart.csv" "$@" >"$out/coldstart.md"
+    rc=$?
     rm -f "$work"/cold-*.clcpack
+    return $rc
 }
 run_firstlaunch() {
     to_file "$out/first_launch.md" "$B/bench/first_launch_any" "$B/clc-pack" "$work" 1024

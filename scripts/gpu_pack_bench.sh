@@ -50,6 +50,7 @@ ls -l "$pack" "$small" "$results/gpu-default-zlib.clcpack"
 
 step "make bench: codecs and coldstart into docs/bench/$slug"
 make bench BENCH_DEVICE=gpu BENCH_PARTS="codecs coldstart" BENCH_PACK="$pack" \
-    BENCH_COLD_PACKS="$small" BENCH_COLD_REPS=7
+    BENCH_COLD_PACKS="$small" BENCH_COLD_REPS=7 ||
+    echo "gpu_pack_bench: a part failed (above); the tables hold what was measured"
 cat "docs/bench/$slug/codecs.md" "docs/bench/$slug/coldstart.md"
 cp "docs/bench/$slug/codecs.md" "docs/bench/$slug/coldstart.md" "$results/"

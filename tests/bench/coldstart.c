@@ -303,6 +303,8 @@ int main(int argc, char **argv)
         /* A first loader run finds which entry the loader uses here. */
         if (run(argv[0], "loader", path, key, &o, v) != 0) {
             fprintf(stderr, "coldstart: %s: the loader run failed\n", path);
+            printf("| %s | %lld | %zu | %s | the loader found no form for this device | | | | | | |\n",
+                   k < o.n_labels ? o.labels[k] : path, (long long)sb.st_size, n_entries, label);
             failed = 1;
             continue;
         }
@@ -332,6 +334,8 @@ int main(int argc, char **argv)
         }
         if (!ok) {
             fprintf(stderr, "coldstart: %s: a run failed\n", path);
+            printf("| %s | %lld | %zu | %s | failed (stderr says why) | | | | | | |\n",
+                   k < o.n_labels ? o.labels[k] : path, (long long)sb.st_size, n_entries, label);
             failed = 1;
             continue;
         }
