@@ -42,6 +42,19 @@ ifeq ($(LIBDEFLATE),1)
 CLC_CPPFLAGS += -DCLCPK_HAVE_LIBDEFLATE
 LDLIBS_CL += -ldeflate
 endif
+# zstd writes packs of format 4 (zstd codecs, trained dictionaries) and reads
+# them (docs/FORMAT.md). ZSTD=auto uses it when its headers and library are
+# there; ZSTD=0 builds a library that writes zlib packs (formats 1-3) and
+# refuses zstd blobs with CLCPACK_E_VERSION naming the codec.
+ZSTD ?= auto
+ifeq ($(ZSTD),auto)
+ZSTD := $(shell printf '\043include <zstd.h>\n\043include <zdict.h>\nint main(void){return !ZSTD_createDCtx || !ZDICT_trainFromBuffer;}\n' | \
+	$(CC) -x c - -o /dev/null -lzstd >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+ifeq ($(ZSTD),1)
+CLC_CPPFLAGS += -DCLCPK_HAVE_ZSTD
+LDLIBS_CL += -lzstd
+endif
 
 ifeq ($(V),1)
 Q :=
@@ -57,7 +70,8 @@ TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 TEST_COMMON := $(sort $(wildcard tests/common/*.c))
 TEST_COMMON_OBJ := $(TEST_COMMON:%.c=$(B)/%.o)
-BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
+# The codecs bench calls zstd itself: built only where the library has it.
+BENCH_SRC := $(sort $(filter-out $(if $(filter 1,$(ZSTD)),,tests/bench/codecs.c),$(wildcard tests/bench/*.c)))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
 BENCH_COMMON_OBJ := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard tests/bench/common/*.c)))
 .SECONDARY: $(BENCH_COMMON_OBJ)
@@ -122,7 +136,8 @@ $(B)/libclcpack.so: $(LIB_OBJ)
 $(B)/libclcpack-preload.so: $(PRELOAD_OBJ) $(B)/libclcpack.a preload/exports.map
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,--version-script=preload/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
-		$(PRELOAD_OBJ) $(B)/libclcpack.a -ldl -lz -lpthread -lm $(if $(filter 1,$(LIBDEFLATE)),-ldeflate)
+		$(PRELOAD_OBJ) $(B)/libclcpack.a -ldl -lz -lpthread -lm $(if $(filter 1,$(LIBDEFLATE)),-ldeflate) \
+		$(if $(filter 1,$(ZSTD)),-lzstd)
 
 $(B)/libclc.a: $(CLC_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -190,6 +205,8 @@ $(B)/bench/write_threads: $(B)/libtestcommon.a
 # the writer they call comes after them on the command line).
 $(B)/bench/first_launch_any: $(B)/libtestcommon.a
 $(B)/bench/first_launch_any: LDLIBS_CL := $(B)/libclcpack.a $(LDLIBS_CL)
+# And the cold-start bench pads packs with it.
+$(B)/bench/pad_pack: $(B)/libtestcommon.a
 
 # Start-up, build scaling, pack size and kernel speed on one device
 # (BENCH_DEVICE=SPEC, default the default device); docs/BENCH.md.
@@ -244,12 +261,13 @@ relpath = $(shell realpath -m --relative-to='$(1)' '$(2)')
 install: all
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
-		-e 's|@LIBS_OPTIONAL@|$(if $(filter 1,$(LIBDEFLATE)), -ldeflate)|g' \
+		-e 's|@LIBS_OPTIONAL@|$(if $(filter 1,$(LIBDEFLATE)), -ldeflate)$(if $(filter 1,$(ZSTD)), -lzstd)|g' \
 		pkgconfig/clcpack.pc.in >$(B)/clcpack.pc
 	$(Q)sed -e 's|@CMAKE_TO_BINDIR@|$(call relpath,$(CMAKEDIR),$(BINDIR))|g' \
 		-e 's|@CMAKE_TO_LIBDIR@|$(call relpath,$(CMAKEDIR),$(LIBDIR))|g' \
 		-e 's|@CMAKE_TO_INCLUDEDIR@|$(call relpath,$(CMAKEDIR),$(INCLUDEDIR))|g' \
 		-e 's|@VERSION@|$(VERSION)|g' -e 's|@SOVERSION@|$(SONAME:libclcpack.so.%=%)|g' \
+		-e 's|@LIBS_OPTIONAL_CMAKE@|$(if $(filter 1,$(LIBDEFLATE)),;deflate)$(if $(filter 1,$(ZSTD)),;zstd)|g' \
 		cmake/clcpackConfig.cmake.in >$(B)/clcpackConfig.cmake
 	$(Q)sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(firstword $(subst ., ,$(VERSION)))|g' \
 		-e 's|@SIZEOF_VOID_P@|$(SIZEOF_POINTER)|g' \
@@ -297,7 +315,7 @@ test-tsan:
 	$(Q)$(MAKE) --no-print-directory B=$(TSAN_B) CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
 		$(TSAN_B)/tests/test_loader_pocl $(TSAN_B)/tests/test_record_threads \
 		$(TSAN_B)/tests/test_hardening $(TSAN_B)/tests/test_write_threads $(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so \
-		$(TSAN_B)/tests/test_stub_icd $(TSAN_B)/tests/libclcstub.so
+		$(TSAN_B)/tests/test_read_on_demand $(TSAN_B)/tests/test_stub_icd $(TSAN_B)/tests/libclcstub.so
 	$(Q)CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" sh scripts/sanitize.sh tsan $(TSAN_B)
 
 test-valgrind: all $(TEST_BIN) $(STUB_ICD)

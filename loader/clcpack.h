@@ -218,6 +218,16 @@ typedef struct clcpack_source_info {
     uint32_t raw_crc32;
 } clcpack_source_info;
 
+/* A dictionary of a format-4 pack (docs/FORMAT.md, "Dictionary record"):
+ * what many of its blobs share, which zstd codes them against. An entry or
+ * source of codec 4 names its dictionary (entry: `base`). */
+typedef struct clcpack_dictionary_info {
+    uint32_t codec;             /* 0 stored, 3 zstd */
+    uint64_t raw_size;
+    uint64_t stored_size;
+    uint32_t raw_crc32;
+} clcpack_dictionary_info;
+
 /* One timing of an entry (clc-pack --tune; docs/TUNING.md). A kernel with
  * FILTER_WIDTH compiled in has one, at that width; a kernel that takes the
  * filter width as an argument may have one per width it was timed at. */
@@ -236,16 +246,17 @@ typedef struct clcpack_tuning {
 typedef struct clcpack clcpack; /* opaque */
 
 /* Opens a pack file: checks its header before reading further (a file
- * that is not a pack costs one 64-byte read), then checks the header and
- * index checksum and every offset and size in the index. Entry bytes are
- * checked (CRC-32) each time they are decoded. Only regular files are
- * opened (a FIFO or device is refused without blocking). A pack of up to
- * 16 MiB is read into memory; a larger one is mapped read-only, so opening
- * it costs memory in proportion to its index. A mapped pack may be
- * replaced by rename while open (the handle keeps the old file); it must
- * not be truncated or rewritten in place meanwhile (the process would get
- * SIGBUS or see the new bytes): clc-pack and clcpack_writer_write_file
- * always write by rename. */
+ * that is not a pack costs one 64-byte read), then reads the index alone
+ * and checks the header and index checksum and every offset and size in
+ * it. Only regular files are opened (a FIFO or device is refused without
+ * blocking). The file stays open until clcpack_close: a blob is read
+ * (pread) when it is decoded, and its bytes checked (CRC-32) each time, so
+ * opening costs reads and memory in proportion to the index, whatever the
+ * pack's size, and a load reads only its entry's blobs. A pack replaced by
+ * rename while open is not seen (the handle keeps reading the old file); a
+ * file cut short under an open handle makes the loads that read past the
+ * cut fail with CLCPACK_E_IO, and bytes rewritten in place fail their
+ * CRC-32 (clc-pack and clcpack_writer_write_file always write by rename). */
 CLCPACK_API clcpack_status clcpack_open_file(const char *path, clcpack **out, clcpack_error *err);
 
 /* Size of a SHA-256 digest in bytes. */
@@ -292,15 +303,22 @@ CLCPACK_API size_t clcpack_source_count(const clcpack *p);
 CLCPACK_API clcpack_status clcpack_get_source(const clcpack *p, size_t i, clcpack_source_info *out);
 CLCPACK_API size_t clcpack_entry_count(const clcpack *p);
 CLCPACK_API clcpack_status clcpack_get_entry(const clcpack *p, size_t i, clcpack_entry_info *out);
+/* Dictionaries (format 4; 0 in older packs). */
+CLCPACK_API size_t clcpack_dictionary_count(const clcpack *p);
+CLCPACK_API clcpack_status clcpack_get_dictionary(const clcpack *p, size_t i,
+                                                  clcpack_dictionary_info *out);
 
 /* Decodes entry i's binary (or source i) into buf, after checking its CRC-32.
  * Two-call size query: with buf NULL (or cap too small) it sets *size to the
  * raw size and returns CLCPACK_OK (or CLCPACK_E_BUFFER). Decoding work is
  * bounded: a delta chain is at most CLCPACK_MAX_DELTA_CHAIN long and
- * inflates at most CLCPACK_CHAIN_BUDGET times the entry's raw size in all
- * (docs/FORMAT.md). The open pack keeps a few recently decoded delta bases
- * (thread-safe), so reading entries in order (verify, merge) inflates each
- * blob about once. */
+ * decodes at most CLCPACK_CHAIN_BUDGET times the entry's raw size in all
+ * (docs/FORMAT.md), plus, once per open pack, the dictionary it is coded
+ * with (at most 1 MiB; kept until clcpack_close). The open pack keeps a few
+ * recently decoded bases (thread-safe), so reading entries in order
+ * (verify, merge) decodes each blob about once. A library built without
+ * zstd (make ZSTD=0) refuses zstd blobs (codecs 3-5) with
+ * CLCPACK_E_VERSION naming the codec. */
 #define CLCPACK_MAX_DELTA_CHAIN 8
 #define CLCPACK_CHAIN_BUDGET 10
 CLCPACK_API clcpack_status clcpack_read_binary(const clcpack *p, size_t entry, void *buf,
@@ -462,7 +480,7 @@ typedef struct clcpack_load_options {
  * their CRC-32 matched. opts may be NULL; report may be NULL.
  * The lookup is a hash of the key, built at open, and dev's fingerprint is
  * queried on its first load only: the cost over the bare driver calls is
- * then mostly the CRC-32 of the bytes, and for a compressed entry inflating
+ * then mostly the CRC-32 of the bytes, and for a compressed entry decoding
  * them (cubins are stored uncompressed for this; docs/FORMAT.md).
  * On success *out is a built program the caller releases. */
 CLCPACK_API clcpack_status clcpack_create_program(const clcpack *p, const clcpack_key *key,
@@ -489,8 +507,8 @@ typedef struct clcpack_writer clcpack_writer; /* opaque, single-threaded */
 
 #define CLCPACK_WRITE_NO_SOURCES 1u /* store no kernel source (binary-only pack) */
 /* Compress cubins like the other binaries. By default they are stored as
- * they are: a cubin loads in tens of microseconds, and inflating it would
- * cost more than that (docs/vendors/NVIDIA.md); zlib makes them about 6x smaller. */
+ * they are: a cubin loads in tens of microseconds, and decoding it would
+ * cost more than that (docs/vendors/NVIDIA.md); compressed they are about 6x smaller. */
 #define CLCPACK_WRITE_COMPRESS_CUBINS 2u
 /* Keep added binaries in an unlinked temporary file (in $TMPDIR, else
  * /tmp) instead of memory: writing a multi-GB pack then holds about the
@@ -500,6 +518,29 @@ typedef struct clcpack_writer clcpack_writer; /* opaque, single-threaded */
 CLCPACK_API clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out,
                                               clcpack_error *err);
 CLCPACK_API void clcpack_writer_free(clcpack_writer *w); /* NULL is a no-op */
+
+/* Which codecs a writer uses (docs/FORMAT.md, "How the writer chooses"). */
+typedef enum clcpack_compression {
+    CLCPACK_COMPRESSION_DEFAULT = 0, /* zstd when the library has it, else zlib */
+    CLCPACK_COMPRESSION_ZLIB = 1,    /* zlib and XOR deltas (formats 1 to 3): packs
+                                        every reader reads, byte-identical to
+                                        those of libclcpack before format 4 */
+    CLCPACK_COMPRESSION_ZSTD = 2     /* zstd with trained dictionaries and entries
+                                        as prefixes (format 4): about a third of
+                                        the zlib size; needs a reader of
+                                        version 4 built with zstd */
+} clcpack_compression;
+
+/* 1 when this library can write (and read) c, else 0: ZSTD needs a library
+ * built with zstd (make ZSTD=1, the default where libzstd is installed). */
+CLCPACK_API int clcpack_compression_available(clcpack_compression c);
+
+/* Sets the codecs the writer uses (CLCPACK_COMPRESSION_DEFAULT until set).
+ * CLCPACK_E_INVALID_ARG for a NULL writer or an unknown value;
+ * CLCPACK_E_VERSION for ZSTD when the library was built without zstd. */
+CLCPACK_API clcpack_status clcpack_writer_set_compression(clcpack_writer *w,
+                                                          clcpack_compression c,
+                                                          clcpack_error *err);
 
 /* Most encoding threads clcpack_writer_set_threads accepts. */
 #define CLCPACK_MAX_WRITE_THREADS 64

@@ -3,11 +3,13 @@
  * checking them against their CRC-32 before anyone else sees them.
  *
  * Every decode re-checks the CRC: the pack may be memory the application
- * embedded, and a byte flipped in the payload must cost only that entry.
- * Delta chains and their total size were capped at open (at most
+ * embedded or a file read again at each decode, and a byte flipped in the
+ * payload must cost only that entry. Chains (XOR deltas, zstd prefixes)
+ * and their total size were capped at open (at most
  * CLCPACK_MAX_DELTA_CHAIN links, CLCPACK_CHAIN_BUDGET times the entry's raw
- * size); bytes kept in the base cache (base_cache.c) were checked when
- * they were decoded and live in the library's own memory.
+ * size); bytes kept in the base cache (base_cache.c) and dictionaries
+ * (dict_cache.c) were checked when they were decoded and live in the
+ * library's own memory.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -42,15 +44,44 @@ static clcpack_status check_entry_crc(const clcpack *p, size_t i, const uint8_t 
                       label, (unsigned long long)e->offset, e->info.raw_crc32, crc);
 }
 
-/* Decodes a codec 0 or 1 blob, or the zlib half of codec 2. */
-static clcpack_status unpack(uint32_t codec, const uint8_t *blob, size_t stored, uint8_t *dst,
-                             size_t raw, char *why, size_t why_cap)
+/* A chain link: its base is an entry decoded first. */
+static int has_entry_base(uint32_t codec)
 {
-    if (codec == PK_CODEC_STORED) {
-        memcpy(dst, blob, raw);
-        return CLCPACK_OK;
+    return codec == PK_CODEC_XOR_ZLIB || codec == PK_CODEC_ZSTD_PREFIX;
+}
+
+/* Decodes the blob of `stored` bytes at `offset` into dst (raw bytes): a
+ * codec 0, 1, 3 or 4 blob, the zlib half of codec 2 (the caller xors), or
+ * codec 5 against its decoded base. dict is codec 4's dictionary. */
+static clcpack_status unpack(const clcpack *p, uint32_t codec, uint32_t dict, uint64_t offset,
+                             size_t stored, const pk_decoded *base, uint8_t *dst, size_t raw,
+                             char *why, size_t why_cap)
+{
+    if (codec == PK_CODEC_STORED)
+        return clcpk_pack_read(p, offset, raw, dst, why, why_cap);
+    if (codec >= PK_CODEC_ZSTD && !clcpk_zstd_available()) {
+        snprintf(why, why_cap,
+                 "codec %u (%s): this libclcpack was built without zstd (make ZSTD=0); rebuild "
+                 "it with zstd, or write the pack with --codec zlib",
+                 (unsigned)codec, clcpk_codec_name(codec));
+        return CLCPACK_E_VERSION;
     }
-    return clcpk_inflate_exact(blob, stored, dst, raw, why, why_cap);
+    const clcpk_zdict *zd = NULL;
+    clcpack_status st = CLCPACK_OK;
+    if (codec == PK_CODEC_ZSTD_DICT && (st = clcpk_dict_get(p, dict, &zd, why, why_cap)) != CLCPACK_OK)
+        return st;
+    const uint8_t *src;
+    uint8_t *owned;
+    if ((st = clcpk_pack_bytes(p, offset, stored, &src, &owned, why, why_cap)) != CLCPACK_OK)
+        return st;
+    if (codec == PK_CODEC_ZLIB || codec == PK_CODEC_XOR_ZLIB)
+        st = clcpk_inflate_exact(src, stored, dst, raw, why, why_cap);
+    else if (codec == PK_CODEC_ZSTD_PREFIX)
+        st = clcpk_unzstd_exact(src, stored, dst, raw, NULL, base->bytes, base->n, why, why_cap);
+    else
+        st = clcpk_unzstd_exact(src, stored, dst, raw, zd, NULL, 0, why, why_cap);
+    free(owned);
+    return st;
 }
 
 /* One link of a chain: inflates entry i's own blob into dst, xors it with
@@ -60,17 +91,17 @@ static clcpack_status decode_step(const clcpack *p, size_t i, const pk_decoded *
 {
     const pk_entry *e = &p->entries[i];
     size_t raw = (size_t)e->info.raw_size;
-    char label[600], why[256];
+    char label[600], why[700];
     if (e->info.codec != PK_CODEC_STORED)
         atomic_fetch_add_explicit(&((clcpack *)p)->inflated, raw, memory_order_relaxed);
-    clcpack_status st = unpack(e->info.codec, p->data + e->offset, (size_t)e->info.stored_size,
-                               dst, raw, why, sizeof why);
+    clcpack_status st = unpack(p, e->info.codec, e->info.base, e->offset,
+                               (size_t)e->info.stored_size, base, dst, raw, why, sizeof why);
     if (st != CLCPACK_OK) {
         entry_label(p, i, label, sizeof label);
         return clcpk_fail(err, st, "%s, blob at offset %llu: %s", label,
                           (unsigned long long)e->offset, why);
     }
-    if (base)
+    if (e->info.codec == PK_CODEC_XOR_ZLIB)
         clcpk_xor_delta(dst, raw, base->bytes, base->n);
     return check_entry_crc(p, i, dst, err);
 }
@@ -94,7 +125,7 @@ clcpack_status clcpk_decode_entry(const clcpack *p, size_t i, uint8_t *dst, clcp
     size_t chain[CLCPACK_MAX_DELTA_CHAIN];
     size_t n = 0;
     chain[n++] = i;
-    while (p->entries[chain[n - 1]].info.codec == PK_CODEC_XOR_ZLIB) {
+    while (has_entry_base(p->entries[chain[n - 1]].info.codec)) {
         size_t b = p->entries[chain[n - 1]].info.base;
         if ((have = clcpk_base_cache_get(p, b)) != NULL)
             break;
@@ -129,7 +160,7 @@ clcpack_status clcpk_decode_entry(const clcpack *p, size_t i, uint8_t *dst, clcp
     if (st != CLCPACK_OK && k > 0) {
         char label[600];
         entry_label(p, i, label, sizeof label);
-        return clcpk_fail(err, st, "%s: its delta base failed: %s", label, inner.message);
+        return clcpk_fail(err, st, "%s: its base entry failed: %s", label, inner.message);
     }
     if (st == CLCPACK_OK && e->is_base) {
         /* The entry itself is a base of later ones (the next variant read,
@@ -170,10 +201,11 @@ clcpack_status clcpk_entry_view(const clcpack *p, size_t i, const uint8_t **view
                                 uint8_t **owned, clcpack_error *err)
 {
     const pk_entry *e = &p->entries[i];
-    const uint8_t *at = p->data + e->offset;
     *view = NULL;
     *owned = NULL;
-    if (e->info.codec == PK_CODEC_STORED && (uintptr_t)at % PK_VIEW_ALIGN == 0) {
+    /* In memory, a stored entry may go to the driver from where it lies. */
+    const uint8_t *at = p->data ? p->data + e->offset : NULL;
+    if (at && e->info.codec == PK_CODEC_STORED && (uintptr_t)at % PK_VIEW_ALIGN == 0) {
         clcpack_status st = check_entry_crc(p, i, at, err);
         if (st == CLCPACK_OK)
             *view = at;
@@ -188,9 +220,9 @@ static clcpack_status decode_source(const clcpack *p, size_t i, uint8_t *dst, cl
 {
     const pk_source *s = &p->sources[i];
     size_t raw = (size_t)s->info.raw_size;
-    char why[256];
-    clcpack_status st = unpack(s->codec, p->data + s->offset, (size_t)s->info.stored_size, dst,
-                               raw, why, sizeof why);
+    char why[700];
+    clcpack_status st = unpack(p, s->codec, s->dict, s->offset, (size_t)s->info.stored_size, NULL,
+                               dst, raw, why, sizeof why);
     if (st != CLCPACK_OK)
         return clcpk_fail(err, st, "source %zu ('%s'), blob at offset %llu: %s", i, s->info.name,
                        (unsigned long long)s->offset, why);

@@ -24,6 +24,25 @@
 #define DELTA_LOOK 64
 /* zlib level used to rank delta bases (fast; the winner is stored at 9). */
 #define RANK_LEVEL 1
+/* zstd (format 4; docs/FORMAT.md, "How the writer chooses"): what is
+ * stored, what ranks candidates, and the longest prefix chain written. */
+#define ZSTD_LEVEL 19
+#define ZSTD_RANK_LEVEL 1
+#define ZSTD_CHAIN_MAX 4
+/* zstd: a candidate's rank counts ZSTD_CHAIN_PENALTY percent more per link
+ * its chain has beyond the first, so a deep base wins only when it is
+ * clearly smaller. On the default PoCL pack 20 % made the pack smaller
+ * (1.85 MB against 1.90: shallow choices leave later entries more bases
+ * within the cap) and the mean chain 2.8 links instead of 3.5. */
+#define ZSTD_CHAIN_PENALTY 20
+/* A dictionary per class of blobs: 1/64 of the class's bytes, at least
+ * 4 KiB (smaller classes get none) and at most 64 KiB, trained from at
+ * least 8 samples of at most 64 MiB in all. */
+#define DICT_SHARE 64
+#define DICT_MIN (4u << 10)
+#define DICT_MAX (64u << 10)
+#define DICT_MIN_SAMPLES 8
+#define DICT_SAMPLE_CAP ((size_t)64 << 20)
 
 /* A growing output buffer; after a failed allocation every put is a no-op
  * and `failed` says so once at the end. */
@@ -122,7 +141,8 @@ typedef struct task {
     tp_task tp;         /* first: the pool's part (task_pool.h) */
     task_kind kind;
     size_t pos;         /* sorted position of the entry or source */
-    size_t base;        /* sorted position of the delta base, or SIZE_MAX */
+    size_t base;        /* sorted position of the delta base or prefix, or SIZE_MAX */
+    uint32_t dict;      /* zstd: the dictionary (codec 4), or CLCPACK_NONE */
     const uint8_t *bin; /* TASK_RANK: the entry's bytes, left alone until ranked */
     size_t rank;        /* TASK_RANK: the size at RANK_LEVEL */
     uint8_t *data;      /* TASK_ENTRY, TASK_SOURCE: the level-9 stream (malloc'd) */
@@ -135,7 +155,17 @@ typedef struct task {
 typedef struct scratch {
     uint8_t *e, *b, *delta;
     size_t delta_cap;
+    void *cctx; /* zstd's compression context */
 } scratch;
+
+/* A trained dictionary (format 4). */
+typedef struct wdict {
+    uint8_t *bytes;
+    size_t n;
+    clcpk_zcdict *rank, *final; /* for ZSTD_RANK_LEVEL and ZSTD_LEVEL */
+    uint32_t out;               /* its number in the pack, or CLCPACK_NONE when unused */
+    uint64_t offset;
+} wdict;
 
 typedef struct encoder {
     const clcpack_writer *w;
@@ -152,7 +182,13 @@ typedef struct encoder {
     uint8_t *own;       /* the calling thread's copy of a spooled entry */
     task *slots;        /* level-9 tasks in flight, by position modulo n_slots */
     size_t n_slots;
-    task ranks[1 + DELTA_CANDIDATES + DELTA_SIBLINGS]; /* one entry's, plain zlib first */
+    task ranks[2 + DELTA_CANDIDATES + DELTA_SIBLINGS]; /* one entry's, plain first */
+    int zstd;           /* format 4's codecs (clcpack_writer_set_compression) */
+    wdict *dicts;       /* trained dictionaries, in training order */
+    size_t n_dicts;
+    uint32_t *ent_dict; /* sorted position -> its class's dictionary, or CLCPACK_NONE */
+    uint32_t src_dict;  /* the sources' dictionary, or CLCPACK_NONE */
+    const size_t *members; /* the sorted positions of the class being trained */
 } encoder;
 
 typedef int (*index_cmp)(const encoder *e, size_t a, size_t b);
@@ -222,9 +258,9 @@ static int cmp_source(const encoder *e, size_t ia, size_t ib)
 /* Whether a delta against an entry of base_size bytes whose blob is bl
  * keeps the chain within the reader's limits (docs/FORMAT.md, "Checks on
  * blobs"): chain length, base size and chain budget. */
-static int base_allowed(const blob *bl, size_t base_size, size_t size)
+static int base_allowed(const blob *bl, size_t base_size, size_t size, uint32_t max_chain)
 {
-    return bl->chain < CLCPACK_MAX_DELTA_CHAIN && base_size <= (uint64_t)PK_BASE_MAX_RATIO * size &&
+    return bl->chain < max_chain && base_size <= (uint64_t)PK_BASE_MAX_RATIO * size &&
            bl->chain_bytes + size <= (uint64_t)CLCPACK_CHAIN_BUDGET * size;
 }
 
@@ -286,7 +322,8 @@ static size_t list_candidates(const encoder *enc, size_t pos, size_t *cand)
             j = enc->group_prev[j];
             looked++;
         }
-        if (!base_allowed(&enc->ent_blobs[c], enc->w->entries[enc->ent_order[c]].size, e->size))
+        if (!base_allowed(&enc->ent_blobs[c], enc->w->entries[enc->ent_order[c]].size, e->size,
+                          enc->zstd ? ZSTD_CHAIN_MAX : CLCPACK_MAX_DELTA_CHAIN))
             continue;
         tried += !siblings;
         cand[n++] = c;
@@ -319,18 +356,55 @@ static const uint8_t *delta_of(const encoder *enc, scratch *s, const w_entry *e,
     return s->delta;
 }
 
+/* zstd's half of run_task: t's frame (or its size when ranking) of the
+ * entry bytes bin, with its dictionary or its base entry as prefix. */
+static void run_zstd_task(const encoder *enc, task *t, scratch *s, const w_entry *e,
+                          const uint8_t *bin)
+{
+    int rank = t->kind == TASK_RANK;
+    const clcpk_zcdict *dict = NULL;
+    const uint8_t *prefix = NULL;
+    size_t prefix_n = 0;
+    if (t->dict != CLCPACK_NONE) {
+        dict = rank ? enc->dicts[t->dict].rank : enc->dicts[t->dict].final;
+    } else if (t->base != SIZE_MAX) {
+        const w_entry *b = &enc->w->entries[enc->ent_order[t->base]];
+        if (!(prefix = clcpk_entry_bytes(enc->w, b, &s->b))) {
+            t->st = CLCPACK_E_IO;
+            return;
+        }
+        prefix_n = b->size;
+    }
+    t->st = clcpk_zstd_compress(&s->cctx, bin, e->size, rank ? ZSTD_RANK_LEVEL : ZSTD_LEVEL, dict,
+                                prefix, prefix_n, &t->data, &t->n);
+    if (rank) {
+        t->rank = t->st == CLCPACK_OK ? t->n : SIZE_MAX;
+        free(t->data);
+        t->data = NULL;
+    }
+}
+
 static void run_task(const encoder *enc, task *t, scratch *s)
 {
     t->st = CLCPACK_OK;
     if (t->kind == TASK_SOURCE) {
         const w_source *src = &enc->w->sources[enc->src_order[t->pos]];
-        t->st = clcpk_deflate(src->text, src->size, &t->data, &t->n);
+        if (enc->zstd)
+            t->st = clcpk_zstd_compress(&s->cctx, src->text, src->size, ZSTD_LEVEL,
+                                        t->dict != CLCPACK_NONE ? enc->dicts[t->dict].final : NULL,
+                                        NULL, 0, &t->data, &t->n);
+        else
+            t->st = clcpk_deflate(src->text, src->size, &t->data, &t->n);
         return;
     }
     const w_entry *e = &enc->w->entries[enc->ent_order[t->pos]];
     const uint8_t *bin = t->bin;
     if (t->kind == TASK_ENTRY && !(bin = clcpk_entry_bytes(enc->w, e, &s->e))) {
         t->st = CLCPACK_E_IO;
+        return;
+    }
+    if (enc->zstd) {
+        run_zstd_task(enc, t, s, e, bin);
         return;
     }
     if (t->base != SIZE_MAX && !(bin = delta_of(enc, s, e, bin, t->base, &t->st)))
@@ -346,6 +420,7 @@ static void free_scratch(scratch *s)
     free(s->e);
     free(s->b);
     free(s->delta);
+    clcpk_zstd_cctx_free(s->cctx);
 }
 
 /* The pool's view of run_task and free_scratch. */
@@ -387,19 +462,168 @@ static int task_done(encoder *enc, task *t)
 
 static task *slot(const encoder *enc, size_t pos) { return &enc->slots[pos % enc->n_slots]; }
 
+/* Whether entry e is stored whatever it compresses to: the cubin for its
+ * device's own architecture, unless CLCPACK_WRITE_COMPRESS_CUBINS. */
+static int stays_stored(const clcpack_writer *w, const w_entry *e)
+{
+    const clcpack_device_info *dev = &w->devices[e->device];
+    return e->kind == CLCPACK_KIND_CUBIN && !(w->flags & CLCPACK_WRITE_COMPRESS_CUBINS) &&
+           e->arch == dev->nv_cc_major * 10 + dev->nv_cc_minor;
+}
+
+/* Trains a dictionary from n samples (the i-th of `size(ctx, i)` bytes at
+ * `bytes(ctx, i, scratch)`) and adds it to enc->dicts; *out gets its number,
+ * or CLCPACK_NONE when the class is too small for one (DICT_*) or zstd's
+ * trainer gives none. Samples over DICT_SAMPLE_CAP in all are thinned out
+ * evenly. */
+typedef size_t (*sample_size)(const encoder *enc, size_t i);
+typedef const uint8_t *(*sample_bytes)(const encoder *enc, size_t i, uint8_t **buf);
+
+static clcpack_status train_dict(encoder *enc, size_t n, sample_size size, sample_bytes bytes,
+                                 uint32_t *out)
+{
+    *out = CLCPACK_NONE;
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += size(enc, i);
+    if (n < DICT_MIN_SAMPLES || total / DICT_SHARE < DICT_MIN)
+        return CLCPACK_OK;
+    size_t cap = total / DICT_SHARE > DICT_MAX ? DICT_MAX : (size_t)(total / DICT_SHARE);
+    size_t stride = (size_t)((total + DICT_SAMPLE_CAP - 1) / DICT_SAMPLE_CAP);
+    size_t taken = 0, n_samples = 0;
+    for (size_t i = 0; i < n; i += stride) {
+        taken += size(enc, i);
+        n_samples++;
+    }
+    uint8_t *samples = malloc(taken ? taken : 1), *spare = NULL;
+    size_t *sizes = malloc(n_samples * sizeof *sizes);
+    uint8_t *dict = malloc(cap);
+    clcpack_status st = samples && sizes && dict ? CLCPACK_OK : CLCPACK_E_NOMEM;
+    size_t at = 0, k = 0;
+    for (size_t i = 0; st == CLCPACK_OK && i < n; i += stride) {
+        const uint8_t *b = bytes(enc, i, &spare);
+        if (!b) {
+            st = CLCPACK_E_IO;
+            break;
+        }
+        sizes[k] = size(enc, i);
+        memcpy(samples + at, b, sizes[k]);
+        at += sizes[k++];
+    }
+    size_t got = 0;
+    if (st == CLCPACK_OK && n_samples >= DICT_MIN_SAMPLES)
+        got = clcpk_zdict_train(dict, cap, samples, sizes, (unsigned)n_samples);
+    free(samples);
+    free(sizes);
+    free(spare);
+    if (st != CLCPACK_OK || got == 0) {
+        free(dict);
+        return st;
+    }
+    wdict *grown = realloc(enc->dicts, (enc->n_dicts + 1) * sizeof *grown);
+    if (!grown) {
+        free(dict);
+        return CLCPACK_E_NOMEM;
+    }
+    enc->dicts = grown;
+    wdict *d = &enc->dicts[enc->n_dicts];
+    *d = (wdict){dict, got, clcpk_zcdict_new(dict, got, ZSTD_RANK_LEVEL),
+                 clcpk_zcdict_new(dict, got, ZSTD_LEVEL), CLCPACK_NONE, 0};
+    enc->n_dicts++;
+    if (!d->rank || !d->final)
+        return CLCPACK_E_NOMEM;
+    *out = (uint32_t)(enc->n_dicts - 1);
+    return CLCPACK_OK;
+}
+
+static size_t source_size(const encoder *enc, size_t i)
+{
+    return enc->w->sources[enc->src_order[i]].size;
+}
+
+static const uint8_t *source_bytes(const encoder *enc, size_t i, uint8_t **buf)
+{
+    (void)buf;
+    return enc->w->sources[enc->src_order[i]].text;
+}
+
+static size_t member_size(const encoder *enc, size_t i)
+{
+    return enc->w->entries[enc->ent_order[enc->members[i]]].size;
+}
+
+static const uint8_t *member_bytes(const encoder *enc, size_t i, uint8_t **buf)
+{
+    return clcpk_entry_bytes(enc->w, &enc->w->entries[enc->ent_order[enc->members[i]]], buf);
+}
+
+/* zstd: a dictionary for the sources, and one per class of entries (the
+ * same device and kind: binaries one compiler made for one device), in the
+ * order the classes first appear; entries stored whatever they compress to
+ * take no part. enc->ent_dict and enc->src_dict say which blob may use
+ * which. */
+static clcpack_status train_dicts(encoder *enc)
+{
+    const clcpack_writer *w = enc->w;
+    clcpack_status st = train_dict(enc, w->n_sources, source_size, source_bytes, &enc->src_dict);
+    size_t *members = malloc((w->n_entries ? w->n_entries : 1) * sizeof *members);
+    if (!members)
+        return CLCPACK_E_NOMEM;
+    for (size_t i = 0; i < w->n_entries; i++)
+        enc->ent_dict[i] = CLCPACK_NONE;
+    unsigned char *done = calloc(w->n_entries ? w->n_entries : 1, 1);
+    if (!done)
+        st = CLCPACK_E_NOMEM;
+    for (size_t i = 0; st == CLCPACK_OK && i < w->n_entries; i++) {
+        const w_entry *e = &w->entries[enc->ent_order[i]];
+        if (done[i] || stays_stored(w, e))
+            continue;
+        size_t n = 0;
+        for (size_t j = i; j < w->n_entries; j++) {
+            const w_entry *o = &w->entries[enc->ent_order[j]];
+            if (!done[j] && o->device == e->device && o->kind == e->kind && !stays_stored(w, o)) {
+                members[n++] = j;
+                done[j] = 1;
+            }
+        }
+        uint32_t d;
+        enc->members = members;
+        st = train_dict(enc, n, member_size, member_bytes, &d);
+        enc->members = NULL;
+        for (size_t k = 0; k < n; k++)
+            enc->ent_dict[members[k]] = d;
+    }
+    free(done);
+    free(members);
+    return st;
+}
+
 /* Picks the entry's codec and base: plain zlib, or the XOR delta against one
  * of its candidates (list_candidates), and submits its level-9 compression.
  * Candidates are ranked at a fast zlib level (level 9 for all of them cost
  * most of a pack's write time), each in a task of its own; the winner is
- * the smallest, ties going to plain zlib, then to the nearer base. */
+ * the smallest, ties going to plain zlib, then to the nearer base. With
+ * zstd the same with plain zstd, zstd with the class's dictionary, and
+ * zstd with each candidate as prefix, ranked at ZSTD_RANK_LEVEL and the
+ * winner made at ZSTD_LEVEL (candidate_cost weighing deep chains); ties go
+ * to plain, then the dictionary, then the nearer base. */
+/* What a ranked candidate costs: its size at the ranking level, and with
+ * zstd ZSTD_CHAIN_PENALTY percent more per link of its chain. */
+static uint64_t candidate_cost(const encoder *enc, const task *t)
+{
+    if (t->rank == SIZE_MAX)
+        return UINT64_MAX;
+    if (!enc->zstd || t->base == SIZE_MAX)
+        return (uint64_t)t->rank * 100;
+    return (uint64_t)t->rank * (100 + ZSTD_CHAIN_PENALTY * enc->ent_blobs[t->base].chain);
+}
+
 static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
 {
     const w_entry *e = &enc->w->entries[enc->ent_order[pos]];
-    const clcpack_device_info *dev = &enc->w->devices[e->device];
     task *job = slot(enc, pos);
     *job = (task){.tp.done = 1, .kind = TASK_NONE, .pos = pos};
-    if (e->kind == CLCPACK_KIND_CUBIN && !(enc->w->flags & CLCPACK_WRITE_COMPRESS_CUBINS) &&
-        e->arch == dev->nv_cc_major * 10 + dev->nv_cc_minor) {
+    if (stays_stored(enc->w, e)) {
         /* A cubin loads in tens of microseconds: inflating it would cost
          * more than the driver call, checking it in place costs a tenth.
          * Only the cubin for the build device's own architecture: those for
@@ -413,34 +637,46 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
         return CLCPACK_E_IO;
     size_t cand[DELTA_CANDIDATES + DELTA_SIBLINGS];
     size_t nc = list_candidates(enc, pos, cand);
+    uint32_t dict = enc->zstd ? enc->ent_dict[pos] : CLCPACK_NONE;
     task *r = enc->ranks;
-    for (size_t k = 0; k <= nc; k++) {
-        r[k] = (task){.kind = TASK_RANK, .pos = pos, .base = k ? cand[k - 1] : SIZE_MAX, .bin = e_bin};
+    size_t nr = 0;
+    r[nr++] = (task){.kind = TASK_RANK, .pos = pos, .base = SIZE_MAX, .dict = CLCPACK_NONE,
+                     .bin = e_bin};
+    if (dict != CLCPACK_NONE)
+        r[nr++] = (task){.kind = TASK_RANK, .pos = pos, .base = SIZE_MAX, .dict = dict,
+                         .bin = e_bin};
+    for (size_t k = 0; k < nc; k++)
+        r[nr++] = (task){.kind = TASK_RANK, .pos = pos, .base = cand[k], .dict = CLCPACK_NONE,
+                         .bin = e_bin};
+    for (size_t k = 0; k < nr; k++)
         submit(enc, &r[k]);
-    }
     clcpack_status st = CLCPACK_OK;
     size_t best = 0;
-    for (size_t k = 0; k <= nc; k++) {
+    for (size_t k = 0; k < nr; k++) {
         await_task(enc, &r[k]);
         if (st == CLCPACK_OK)
             st = r[k].st;
-        /* Strictly smaller: ties keep plain zlib, then the nearer base. */
-        if (r[k].rank < r[best].rank)
+        /* Strictly smaller: ties keep plain, then the dictionary, then the
+         * nearer base. */
+        if (candidate_cost(enc, &r[k]) < candidate_cost(enc, &r[best]))
             best = k;
     }
     if (st != CLCPACK_OK)
         return st;
 
-    blob bl = {NULL, 0, PK_CODEC_ZLIB, CLCPACK_NONE, 1, e->size, 0};
-    size_t base = best ? cand[best - 1] : SIZE_MAX;
-    if (best) {
-        bl.codec = PK_CODEC_XOR_ZLIB;
+    blob bl = {NULL, 0, enc->zstd ? PK_CODEC_ZSTD : PK_CODEC_ZLIB, CLCPACK_NONE, 1, e->size, 0};
+    size_t base = r[best].base;
+    if (r[best].dict != CLCPACK_NONE) {
+        bl.codec = PK_CODEC_ZSTD_DICT;
+        bl.base = r[best].dict;
+    } else if (base != SIZE_MAX) {
+        bl.codec = enc->zstd ? PK_CODEC_ZSTD_PREFIX : PK_CODEC_XOR_ZLIB;
         bl.base = (uint32_t)base;
         bl.chain = enc->ent_blobs[base].chain + 1;
         bl.chain_bytes = enc->ent_blobs[base].chain_bytes + e->size;
     }
     enc->ent_blobs[pos] = bl;
-    *job = (task){.kind = TASK_ENTRY, .pos = pos, .base = base};
+    *job = (task){.kind = TASK_ENTRY, .pos = pos, .base = base, .dict = r[best].dict};
     submit(enc, job);
     return CLCPACK_OK;
 }
@@ -554,7 +790,14 @@ static void put_device(out_buf *b, const clcpack_device_info *d)
     rec_end(b, start);
 }
 
-static void put_source(out_buf *b, const w_source *s, const blob *bl)
+/* The number a dictionary has in the pack (unused ones are not written). */
+static uint32_t dict_number(const encoder *enc, uint32_t d)
+{
+    return d == CLCPACK_NONE ? CLCPACK_NONE : enc->dicts[d].out;
+}
+
+/* v4: the pack is of format 4, and its source records end in `dict`. */
+static void put_source(out_buf *b, const encoder *enc, const w_source *s, const blob *bl, int v4)
 {
     size_t start = rec_begin(b);
     buf_str(b, s->name, SIZE_MAX);
@@ -563,6 +806,19 @@ static void put_source(out_buf *b, const w_source *s, const blob *bl)
     buf_u64(b, bl->n);
     buf_u64(b, s->size);
     buf_u32(b, s->crc);
+    if (v4)
+        buf_u32(b, bl->codec == PK_CODEC_ZSTD_DICT ? dict_number(enc, bl->base) : CLCPACK_NONE);
+    rec_end(b, start);
+}
+
+static void put_dict(out_buf *b, const wdict *d)
+{
+    size_t start = rec_begin(b);
+    buf_u32(b, PK_CODEC_STORED);
+    buf_u64(b, d->offset);
+    buf_u64(b, d->n);
+    buf_u64(b, d->n);
+    buf_u32(b, clcpk_crc32(d->bytes, d->n));
     rec_end(b, start);
 }
 
@@ -584,7 +840,7 @@ static void put_entry(out_buf *b, const encoder *enc, const w_entry *e, const bl
     buf_u32(b, (uint32_t)e->kind);
     buf_u32(b, e->arch);
     buf_u32(b, bl->codec);
-    buf_u32(b, bl->base);
+    buf_u32(b, bl->codec == PK_CODEC_ZSTD_DICT ? dict_number(enc, bl->base) : bl->base);
     buf_u64(b, bl->offset);
     buf_u64(b, bl->n);
     buf_u64(b, e->size);
@@ -674,7 +930,7 @@ static clcpack_status finish_entry(encoder *enc, size_t h, size_t *next)
     size_t size = enc->w->entries[enc->ent_order[h]].size;
     if (bl->n < size)
         return CLCPACK_OK;
-    int had_base = bl->base != CLCPACK_NONE;
+    int had_base = bl->codec == PK_CODEC_XOR_ZLIB || bl->codec == PK_CODEC_ZSTD_PREFIX;
     free(bl->data);
     bl->data = NULL;
     bl->n = size;
@@ -722,18 +978,46 @@ static clcpack_status put_source_blob(encoder *enc, sink *k, size_t i)
     if (job->st != CLCPACK_OK)
         return job->st;
     blob b = {job->data, job->n, PK_CODEC_ZLIB, CLCPACK_NONE, 1, 0, k->n};
+    if (enc->zstd) {
+        b.codec = enc->src_dict != CLCPACK_NONE ? PK_CODEC_ZSTD_DICT : PK_CODEC_ZSTD;
+        b.base = enc->src_dict;
+    }
     job->data = NULL;
     if (b.n >= s->size) {
         free(b.data);
         b.data = NULL;
         b.n = s->size;
         b.codec = PK_CODEC_STORED;
+        b.base = CLCPACK_NONE;
     }
     sink_put(k, b.data ? b.data : s->text, b.n);
     free(b.data);
     b.data = NULL;
     enc->src_blobs[i] = b;
     return k->st;
+}
+
+/* Puts the dictionaries some blob uses in the sink, after the entries, and
+ * numbers them in training order; returns how many. */
+static size_t put_dict_blobs(encoder *enc, sink *k)
+{
+    for (size_t d = 0; d < enc->n_dicts; d++)
+        enc->dicts[d].out = CLCPACK_NONE;
+    for (size_t i = 0; i < enc->w->n_sources; i++)
+        if (enc->src_blobs[i].codec == PK_CODEC_ZSTD_DICT)
+            enc->dicts[enc->src_blobs[i].base].out = 0;
+    for (size_t i = 0; i < enc->w->n_entries; i++)
+        if (enc->ent_blobs[i].codec == PK_CODEC_ZSTD_DICT)
+            enc->dicts[enc->ent_blobs[i].base].out = 0;
+    size_t n = 0;
+    for (size_t d = 0; d < enc->n_dicts; d++) {
+        if (enc->dicts[d].out == CLCPACK_NONE)
+            continue;
+        enc->dicts[d].out = (uint32_t)n++;
+        enc->dicts[d].offset = k->n;
+        sink_put(k, enc->dicts[d].bytes, enc->dicts[d].n);
+    }
+    return n;
 }
 
 /* Chooses every blob and puts it in the sink as soon as it is made, then
@@ -746,7 +1030,7 @@ static clcpack_status serialize(encoder *enc, sink *k)
     /* Up to n_slots level-9 streams are made ahead of the one written. */
     for (size_t pos = 0, head = 0; k->st == CLCPACK_OK && head < w->n_sources; head++) {
         for (; pos < w->n_sources && pos - head < enc->n_slots; pos++) {
-            *slot(enc, pos) = (task){.kind = TASK_SOURCE, .pos = pos};
+            *slot(enc, pos) = (task){.kind = TASK_SOURCE, .pos = pos, .dict = enc->src_dict};
             submit(enc, slot(enc, pos));
         }
         if ((st = put_source_blob(enc, k, head)) != CLCPACK_OK)
@@ -766,19 +1050,34 @@ static clcpack_status serialize(encoder *enc, sink *k)
     }
     if (k->st != CLCPACK_OK)
         return k->st;
+    /* Format 4 where a zstd blob or a dictionary is written, so that a
+     * pack without one reads with any reader. */
+    size_t n_dicts = put_dict_blobs(enc, k);
+    int v4 = n_dicts > 0;
+    for (size_t i = 0; i < w->n_sources; i++)
+        v4 |= enc->src_blobs[i].codec >= PK_CODEC_ZSTD;
+    for (size_t i = 0; i < w->n_entries; i++)
+        v4 |= enc->ent_blobs[i].codec >= PK_CODEC_ZSTD;
+    if (k->st != CLCPACK_OK)
+        return k->st;
 
     out_buf ib = {0};
     size_t start = rec_begin(&ib);
     buf_u32(&ib, (uint32_t)w->n_devices);
     buf_u32(&ib, (uint32_t)w->n_sources);
     buf_u32(&ib, (uint32_t)w->n_entries);
+    if (v4)
+        buf_u32(&ib, (uint32_t)n_dicts);
     rec_end(&ib, start);
     for (size_t i = 0; i < w->n_devices; i++)
         put_device(&ib, &w->devices[enc->dev_order[i]]);
     for (size_t i = 0; i < w->n_sources; i++)
-        put_source(&ib, &w->sources[enc->src_order[i]], &enc->src_blobs[i]);
+        put_source(&ib, enc, &w->sources[enc->src_order[i]], &enc->src_blobs[i], v4);
     for (size_t i = 0; i < w->n_entries; i++)
         put_entry(&ib, enc, &w->entries[enc->ent_order[i]], &enc->ent_blobs[i]);
+    for (size_t d = 0; d < enc->n_dicts; d++)
+        if (enc->dicts[d].out != CLCPACK_NONE)
+            put_dict(&ib, &enc->dicts[d]);
     if (ib.failed) {
         free(ib.p);
         return CLCPACK_E_NOMEM;
@@ -797,13 +1096,14 @@ static clcpack_status serialize(encoder *enc, sink *k)
     }
     for (size_t i = 0; i < w->n_devices; i++)
         has_v4 |= w->devices[i].intel_ip_version != 0 || w->devices[i].intel_device_id != 0;
-    has_v4 |= has_kind4;
+    has_v4 |= has_kind4 || v4;
     put_le16(h + PK_OFF_FORMAT_VERSION, has_v4     ? PK_FORMAT_VERSION_TARGETS
                                         : has_v3   ? PK_FORMAT_VERSION_PROGRAMS
                                         : has_list ? PK_FORMAT_VERSION_TUNING_LIST
                                                    : PK_FORMAT_VERSION);
-    /* A version-3 reader refuses an unknown kind: such a pack needs 4. */
-    put_le16(h + PK_OFF_MIN_READER, has_kind4 ? PK_FORMAT_VERSION_TARGETS : 1);
+    /* A version-3 reader refuses an unknown kind and cannot decode zstd:
+     * such a pack needs a reader of version 4. */
+    put_le16(h + PK_OFF_MIN_READER, has_kind4 || v4 ? PK_FORMAT_VERSION_ZSTD : 1);
     put_le32(h + PK_OFF_HEADER_SIZE, PK_HEADER_SIZE);
     put_le64(h + PK_OFF_FILE_SIZE, index_offset + ib.n);
     put_le64(h + PK_OFF_INDEX_OFFSET, index_offset);
@@ -851,6 +1151,13 @@ static void free_encoder(encoder *enc)
     free(enc->src_blobs);
     free(enc->ent_blobs);
     free(enc->group_prev);
+    free(enc->ent_dict);
+    for (size_t d = 0; d < enc->n_dicts; d++) {
+        free(enc->dicts[d].bytes);
+        clcpk_zcdict_free(enc->dicts[d].rank);
+        clcpk_zcdict_free(enc->dicts[d].final);
+    }
+    free(enc->dicts);
 }
 
 /* Orders and encodes everything into the sink. On failure err is set
@@ -869,12 +1176,18 @@ static clcpack_status encode(const clcpack_writer *w, sink *k, clcpack_error *er
     enc.src_blobs = calloc(ns, sizeof *enc.src_blobs);
     enc.ent_blobs = calloc(ne, sizeof *enc.ent_blobs);
     enc.group_prev = malloc(ne * sizeof *enc.group_prev);
+    enc.ent_dict = malloc(ne * sizeof *enc.ent_dict);
+    enc.src_dict = CLCPACK_NONE;
+    enc.zstd = w->compression == CLCPACK_COMPRESSION_ZSTD ||
+               (w->compression == CLCPACK_COMPRESSION_DEFAULT && clcpk_zstd_available());
     clcpack_status st = CLCPACK_E_NOMEM;
     if (enc.dev_order && enc.dev_rank && enc.ent_order && enc.src_order && enc.src_rank &&
-        enc.src_blobs && enc.ent_blobs && enc.group_prev)
+        enc.src_blobs && enc.ent_blobs && enc.group_prev && enc.ent_dict)
         st = order_all(&enc);
     if (st == CLCPACK_OK)
         st = link_groups(&enc);
+    if (st == CLCPACK_OK && enc.zstd)
+        st = train_dicts(&enc);
     if (st == CLCPACK_OK) {
         /* Fewer threads than asked for (none: the calling thread does
          * every task) when memory or the system's limit says so: the bytes

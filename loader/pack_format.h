@@ -1,5 +1,5 @@
 /*
- * pack_format.h — the constants of pack format version 1 (docs/FORMAT.md):
+ * pack_format.h — the constants of the pack format (docs/FORMAT.md):
  * header field offsets, codec numbers, record sizes and the limits a reader
  * enforces before it allocates anything. Internal to libclcpack.
  */
@@ -27,6 +27,9 @@
  * version and device id after nv_cc_minor in device records. */
 #define PK_FORMAT_VERSION_TARGETS 4u
 #define PK_KIND_MAX 5u
+/* Version 4 adds the zstd codecs and the dictionary table; a pack that uses
+ * them needs a reader of version 4 (min_reader_version 4). */
+#define PK_FORMAT_VERSION_ZSTD 4u
 
 /* Header, version 1. */
 #define PK_HEADER_SIZE 64u
@@ -48,6 +51,10 @@
 #define PK_CODEC_STORED 0u
 #define PK_CODEC_ZLIB 1u
 #define PK_CODEC_XOR_ZLIB 2u
+#define PK_CODEC_ZSTD 3u        /* format 4: one zstd frame */
+#define PK_CODEC_ZSTD_DICT 4u   /* format 4: made with dictionary `base` */
+#define PK_CODEC_ZSTD_PREFIX 5u /* format 4: made with entry `base` as prefix */
+#define PK_CODEC_MAX PK_CODEC_ZSTD_PREFIX
 
 /* The writer starts every stored entry blob at a multiple of this offset
  * (zero bytes before it), so that in a pack read into malloc'd memory it
@@ -59,6 +66,7 @@
 #define PK_DEVICE_RECORD_MIN 88u
 #define PK_SOURCE_RECORD_MIN 40u
 #define PK_ENTRY_RECORD_MIN 104u
+#define PK_DICT_RECORD_MIN 36u
 #define PK_DEFINE_MIN 8u /* two empty str fields */
 
 /* Limits against lying sizes. */
@@ -67,15 +75,21 @@
  * its stored size cannot be a real zlib stream. */
 #define PK_ZLIB_MAX_RATIO 1032ull
 #define PK_ZLIB_MAX_SLACK 1024ull
+/* A zstd block takes a 3-byte header and at least one byte and decodes to
+ * at most 128 KiB: no frame expands by more than 32768:1. */
+#define PK_ZSTD_MAX_RATIO 32768ull
+/* Dictionaries (format 4): each at most 1 MiB, all of them at most 64 MiB,
+ * so what an open pack keeps loaded is bounded whatever the index says. */
+#define PK_MAX_DICT_SIZE ((uint64_t)1 << 20)
+#define PK_MAX_DICT_TOTAL ((uint64_t)64 << 20)
+/* A reader holds the index in memory and parses it into tables a few
+ * times its size: larger ones are refused before they are read. */
+#define PK_MAX_INDEX_SIZE ((uint64_t)256 << 20)
 
 /* Delta bases (docs/FORMAT.md, "Checks on blobs"): a base's raw size is at
  * most PK_BASE_MAX_RATIO times its delta's, and the raw sizes along a chain
  * add up to at most CLCPACK_CHAIN_BUDGET times the last entry's. */
 #define PK_BASE_MAX_RATIO 2u
-
-/* clcpack_open_file reads a pack of up to this many bytes into memory and
- * maps a larger one. */
-#define PK_READ_WHOLE_MAX ((size_t)16 << 20)
 
 #define PK_NVIDIA_VENDOR_ID 0x10DEu
 #define PK_INTEL_VENDOR_ID 0x8086u

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,6 +40,7 @@ typedef struct parse_ctx {
     size_t arena_used, arena_cap;
     size_t defines_used, defines_cap;
     size_t knames_used, knames_cap;
+    uint64_t dict_total;
     clcpack_status problem_status;
     char problem[512];
 } parse_ctx;
@@ -108,18 +108,26 @@ static clcpack_status check_header_fields(const uint8_t *d, size_t size, header 
     if (h->index_size < PK_COUNTS_RECORD_MIN)
         return clcpk_fail(err, CLCPACK_E_FORMAT, "bad header: index of %llu bytes is too small",
                        (unsigned long long)h->index_size);
+    if (h->index_size > PK_MAX_INDEX_SIZE || h->header_size > PK_MAX_INDEX_SIZE)
+        return clcpk_fail(err, CLCPACK_E_LIMIT,
+                          "%s of %llu bytes is more than the %llu-byte limit",
+                          h->index_size > PK_MAX_INDEX_SIZE ? "index" : "header",
+                          (unsigned long long)(h->index_size > PK_MAX_INDEX_SIZE ? h->index_size
+                                                                                 : h->header_size),
+                          (unsigned long long)PK_MAX_INDEX_SIZE);
     return CLCPACK_OK;
 }
 
-static clcpack_status check_header(const uint8_t *d, size_t size, header *h, clcpack_error *err)
+/* Check 8: the checksum over the header (head: its first PK_HEADER_SIZE
+ * bytes, then the rest of a longer header at ext) and the index. */
+static clcpack_status check_checksum(const uint8_t *head, const uint8_t *ext, const header *h,
+                                     const uint8_t *index, clcpack_error *err)
 {
-    clcpack_status st = check_header_fields(d, size, h, err);
-    if (st != CLCPACK_OK)
-        return st;
-    uint32_t stored = get_le32(d + PK_OFF_CHECKSUM);
-    uint32_t crc = clcpk_crc32(d, PK_OFF_CHECKSUM);
-    crc = clcpk_crc32_more(crc, d + PK_OFF_RESERVED, h->header_size - PK_OFF_RESERVED);
-    crc = clcpk_crc32_more(crc, d + h->index_offset, (size_t)h->index_size);
+    uint32_t stored = get_le32(head + PK_OFF_CHECKSUM);
+    uint32_t crc = clcpk_crc32(head, PK_OFF_CHECKSUM);
+    crc = clcpk_crc32_more(crc, head + PK_OFF_RESERVED, PK_HEADER_SIZE - PK_OFF_RESERVED);
+    crc = clcpk_crc32_more(crc, ext, h->header_size - PK_HEADER_SIZE);
+    crc = clcpk_crc32_more(crc, index, (size_t)h->index_size);
     if (crc != stored)
         return clcpk_fail(err, CLCPACK_E_CHECKSUM,
                        "header and index checksum mismatch: 0x%08x stored at offset %d, 0x%08x "
@@ -181,13 +189,27 @@ static int next_record(parse_ctx *c, pk_cursor *idx, pk_cursor *rec, uint64_t *a
     return 0;
 }
 
-/* The rules every blob obeys (docs/FORMAT.md, "Checks on blobs"). */
-static int check_blob(parse_ctx *c, uint32_t codec, uint32_t max_codec, uint64_t offset,
-                      uint64_t stored, uint64_t raw)
+/* Which codecs each kind of blob may use (docs/FORMAT.md, "Codecs"). */
+#define CODECS_SOURCE (1u << PK_CODEC_STORED | 1u << PK_CODEC_ZLIB | 1u << PK_CODEC_ZSTD | \
+                       1u << PK_CODEC_ZSTD_DICT)
+#define CODECS_ENTRY ((2u << PK_CODEC_MAX) - 1)
+#define CODECS_DICT (1u << PK_CODEC_STORED | 1u << PK_CODEC_ZSTD)
+
+static int is_zstd(uint32_t codec) { return codec >= PK_CODEC_ZSTD && codec <= PK_CODEC_MAX; }
+
+/* The rules every blob obeys (docs/FORMAT.md, "Checks on blobs"): codec
+ * one of `codecs` (a bit per codec), raw size at most max_raw. */
+static int check_blob(parse_ctx *c, uint32_t codec, uint32_t codecs, uint64_t offset,
+                      uint64_t stored, uint64_t raw, uint64_t max_raw)
 {
     const header *h = c->h;
-    if (codec > max_codec)
-        return problem(c, CLCPACK_E_FORMAT, "unknown codec %u", codec);
+    if (codec > PK_CODEC_MAX || !(codecs >> codec & 1u))
+        return problem(c, CLCPACK_E_FORMAT, codec > PK_CODEC_MAX ? "unknown codec %u"
+                                                                 : "codec %u is not allowed here",
+                       codec);
+    if (is_zstd(codec) && h->format_version < PK_FORMAT_VERSION_ZSTD)
+        return problem(c, CLCPACK_E_FORMAT, "codec %u in a pack of format version %u (zstd codecs "
+                                            "are format 4)", codec, h->format_version);
     if (offset < h->header_size || offset > h->index_offset || stored > h->index_offset - offset)
         return problem(c, CLCPACK_E_FORMAT,
                        "blob of %llu bytes at offset %llu is outside the payload [%u, %llu)",
@@ -195,17 +217,34 @@ static int check_blob(parse_ctx *c, uint32_t codec, uint32_t max_codec, uint64_t
                        (unsigned long long)h->index_offset);
     if (raw == 0)
         return problem(c, CLCPACK_E_FORMAT, "raw size is 0");
-    if (raw > PK_MAX_RAW_SIZE)
+    if (raw > max_raw)
         return problem(c, CLCPACK_E_LIMIT, "raw size %llu is more than the %llu-byte limit",
-                       (unsigned long long)raw, (unsigned long long)PK_MAX_RAW_SIZE);
+                       (unsigned long long)raw, (unsigned long long)max_raw);
     if (codec == PK_CODEC_STORED && raw != stored)
         return problem(c, CLCPACK_E_FORMAT, "stored blob with raw size %llu but stored size %llu",
                        (unsigned long long)raw, (unsigned long long)stored);
-    /* stored is at most the file size here, so the product cannot overflow. */
-    if (codec != PK_CODEC_STORED && raw > stored * PK_ZLIB_MAX_RATIO + PK_ZLIB_MAX_SLACK)
+    /* stored is at most the file size here, so the products cannot overflow. */
+    if (is_zstd(codec) && raw > stored * PK_ZSTD_MAX_RATIO)
+        return problem(c, CLCPACK_E_LIMIT,
+                       "raw size %llu is more than zstd can expand %llu stored bytes to",
+                       (unsigned long long)raw, (unsigned long long)stored);
+    if (!is_zstd(codec) && codec != PK_CODEC_STORED &&
+        raw > stored * PK_ZLIB_MAX_RATIO + PK_ZLIB_MAX_SLACK)
         return problem(c, CLCPACK_E_LIMIT,
                        "raw size %llu is more than zlib can expand %llu stored bytes to",
                        (unsigned long long)raw, (unsigned long long)stored);
+    return 0;
+}
+
+/* Codec 4's dictionary index, for an entry's base or a source's dict. */
+static int check_dict_ref(parse_ctx *c, uint32_t codec, uint32_t dict, const char *field)
+{
+    if (codec == PK_CODEC_ZSTD_DICT && dict >= c->p->n_dicts)
+        return problem(c, CLCPACK_E_FORMAT, "dictionary %u, the pack has %zu", dict,
+                       c->p->n_dicts);
+    if (codec != PK_CODEC_ZSTD_DICT && field && dict != CLCPACK_NONE)
+        return problem(c, CLCPACK_E_FORMAT, "%s %u on a source that is not coded with a dictionary",
+                       field, dict);
     return 0;
 }
 
@@ -262,8 +301,38 @@ static int parse_source(parse_ctx *c, pk_cursor *r, pk_source *s)
         return -1;
     if (s->info.name[0] == '\0')
         return problem(c, CLCPACK_E_FORMAT, "empty name");
-    return check_blob(c, s->codec, PK_CODEC_ZLIB, s->offset, s->info.stored_size,
-                      s->info.raw_size);
+    /* Format 4's dict, when the record goes on. */
+    s->dict = CLCPACK_NONE;
+    if (c->h->format_version >= PK_FORMAT_VERSION_ZSTD && pk_left(r) >= 4 &&
+        rd_u32(c, r, &s->dict, "dictionary") != 0)
+        return -1;
+    if (check_blob(c, s->codec, CODECS_SOURCE, s->offset, s->info.stored_size, s->info.raw_size,
+                   PK_MAX_RAW_SIZE) != 0)
+        return -1;
+    if (s->codec == PK_CODEC_ZSTD_DICT && s->dict == CLCPACK_NONE)
+        return problem(c, CLCPACK_E_FORMAT, "codec 4 source without a dictionary field");
+    return check_dict_ref(c, s->codec, s->dict, "dictionary");
+}
+
+/* A dictionary record (format 4). */
+static int parse_dict(parse_ctx *c, pk_cursor *r, pk_dict *d)
+{
+    clcpack_dictionary_info *in = &d->info;
+    if (rd_u32(c, r, &in->codec, "codec") != 0 || rd_u64(c, r, &d->offset, "offset") != 0 ||
+        rd_u64(c, r, &in->stored_size, "stored size") != 0 ||
+        rd_u64(c, r, &in->raw_size, "raw size") != 0 ||
+        rd_u32(c, r, &in->raw_crc32, "raw CRC-32") != 0)
+        return -1;
+    if (check_blob(c, in->codec, CODECS_DICT, d->offset, in->stored_size, in->raw_size,
+                   PK_MAX_DICT_SIZE) != 0)
+        return -1;
+    /* Every raw size is at most 1 MiB: the sum cannot overflow. */
+    c->dict_total += in->raw_size;
+    if (c->dict_total > PK_MAX_DICT_TOTAL)
+        return problem(c, CLCPACK_E_LIMIT,
+                       "the dictionaries add up to more than the %llu-byte limit",
+                       (unsigned long long)PK_MAX_DICT_TOTAL);
+    return 0;
 }
 
 static int parse_defines(parse_ctx *c, pk_cursor *r, clcpack_entry_info *e)
@@ -400,11 +469,14 @@ static int parse_entry(parse_ctx *c, pk_cursor *r, size_t i, pk_entry *pe)
         return problem(c, CLCPACK_E_FORMAT, "%s (kind %u, arch 0x%x, target '%s')", why, kind,
                        e->arch, e->target);
     e->kind = (clcpack_binary_kind)kind;
-    if (check_blob(c, e->codec, PK_CODEC_XOR_ZLIB, pe->offset, e->stored_size, e->raw_size) != 0)
+    if (check_blob(c, e->codec, CODECS_ENTRY, pe->offset, e->stored_size, e->raw_size,
+                   PK_MAX_RAW_SIZE) != 0)
         return -1;
     pe->chain = 1;
     pe->chain_bytes = e->raw_size;
-    if (e->codec == PK_CODEC_XOR_ZLIB) {
+    if (e->codec == PK_CODEC_ZSTD_DICT)
+        return check_dict_ref(c, e->codec, e->base, NULL);
+    if (e->codec == PK_CODEC_XOR_ZLIB || e->codec == PK_CODEC_ZSTD_PREFIX) {
         if (e->base >= i)
             return problem(c, CLCPACK_E_FORMAT,
                            "delta base %u is not an earlier entry (bases come first)", e->base);
@@ -428,7 +500,7 @@ static int parse_entry(parse_ctx *c, pk_cursor *r, size_t i, pk_entry *pe)
                            (unsigned long long)e->raw_size);
         base->is_base = 1;
     } else if (e->base != CLCPACK_NONE) {
-        return problem(c, CLCPACK_E_FORMAT, "delta base %u on an entry that is not a delta",
+        return problem(c, CLCPACK_E_FORMAT, "base %u on an entry coded without a base",
                        e->base);
     }
     return 0;
@@ -441,22 +513,26 @@ static clcpack_status fail_record(parse_ctx *c, clcpack_error *err, const char *
                    (unsigned long long)at, c->problem);
 }
 
-static clcpack_status parse_index(clcpack *p, const header *h, clcpack_error *err)
+static clcpack_status parse_index(clcpack *p, const header *h, const uint8_t *index,
+                                  clcpack_error *err)
 {
     parse_ctx c = {0};
     c.p = p;
     c.h = h;
-    c.index = p->data + h->index_offset;
+    c.index = index;
     size_t index_size = (size_t)h->index_size;
     pk_cursor idx = pk_cursor_make(c.index, index_size);
 
     pk_cursor rec;
     uint64_t at;
-    uint32_t n_dev, n_src, n_ent;
+    uint32_t n_dev, n_src, n_ent, n_dict = 0;
     if (next_record(&c, &idx, &rec, &at) != 0 || rd_u32(&c, &rec, &n_dev, "device count") != 0 ||
         rd_u32(&c, &rec, &n_src, "source count") != 0 ||
         rd_u32(&c, &rec, &n_ent, "entry count") != 0)
         return fail_record(&c, err, "counts record", 0, at);
+    /* Format 4's dictionary count, when the record goes on. */
+    if (h->format_version >= PK_FORMAT_VERSION_ZSTD && pk_left(&rec) >= 4)
+        rd_u32(&c, &rec, &n_dict, "dictionary count");
 
     /* Cap the counts by what the rest of the index could hold, before
      * allocating anything for them. */
@@ -479,6 +555,21 @@ static clcpack_status parse_index(clcpack *p, const header *h, clcpack_error *er
         return clcpk_fail(err, CLCPACK_E_LIMIT,
                        "index declares %u entries, its remaining bytes hold at most %llu", n_ent,
                        (unsigned long long)(left / PK_ENTRY_RECORD_MIN));
+    left -= need;
+    need = (uint64_t)n_dict * PK_DICT_RECORD_MIN;
+    if (need > left)
+        return clcpk_fail(err, CLCPACK_E_LIMIT,
+                          "index declares %u dictionaries, its remaining bytes hold at most %llu",
+                          n_dict, (unsigned long long)(left / PK_DICT_RECORD_MIN));
+    if (n_dict) {
+        p->dicts = calloc(n_dict, sizeof *p->dicts);
+        if (!p->dicts || pthread_mutex_init(&p->dict_lock, NULL) != 0) {
+            free(p->dicts);
+            p->dicts = NULL;
+            return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory for %u dictionaries", n_dict);
+        }
+        p->n_dicts = n_dict;
+    }
 
     p->n_devices = n_dev;
     p->n_sources = n_src;
@@ -507,8 +598,40 @@ static clcpack_status parse_index(clcpack *p, const header *h, clcpack_error *er
     for (size_t i = 0; i < n_ent; i++)
         if (next_record(&c, &idx, &rec, &at) != 0 || parse_entry(&c, &rec, i, &p->entries[i]) != 0)
             return fail_record(&c, err, "entry", i, at);
-    /* Bytes after the last entry belong to later versions: skipped. */
+    for (size_t i = 0; i < n_dict; i++)
+        if (next_record(&c, &idx, &rec, &at) != 0 || parse_dict(&c, &rec, &p->dicts[i]) != 0)
+            return fail_record(&c, err, "dictionary", i, at);
+    /* Bytes after the last record belong to later versions: skipped. */
     return CLCPACK_OK;
+}
+
+/* A fresh handle with no file and no tables. */
+static clcpack *new_handle(void)
+{
+    clcpack *p = calloc(1, sizeof *p);
+    if (p)
+        p->fd = -1;
+    return p;
+}
+
+/* Checks 8 and 9 and the tables every later call reads: the header's first
+ * PK_HEADER_SIZE bytes are head (the rest of a longer one at ext), the
+ * index at index. On failure p is left for clcpack_close. */
+static clcpack_status open_parsed(clcpack *p, const header *h, const uint8_t *head,
+                                  const uint8_t *ext, const uint8_t *index, clcpack_error *err)
+{
+    clcpack_status st = check_checksum(head, ext, h, index, err);
+    if (st != CLCPACK_OK)
+        return st;
+    memcpy(p->header, head, PK_HEADER_SIZE);
+    p->flags = h->flags;
+    st = parse_index(p, h, index, err);
+    if (st == CLCPACK_OK && (clcpk_key_index_build(p) != CLCPACK_OK ||
+                             clcpk_device_cache_new(p) != CLCPACK_OK ||
+                             clcpk_base_cache_new(p) != CLCPACK_OK))
+        st = clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory indexing %zu entries",
+                        p->n_entries);
+    return st;
 }
 
 clcpack_status clcpack_open_memory(const void *data, size_t size, clcpack **out,
@@ -522,21 +645,15 @@ clcpack_status clcpack_open_memory(const void *data, size_t size, clcpack **out,
     static const uint8_t empty[1];
     const uint8_t *d = data ? data : empty;
     header h;
-    clcpack_status st = check_header(d, size, &h, err);
+    clcpack_status st = check_header_fields(d, size, &h, err);
     if (st != CLCPACK_OK)
         return st;
-    clcpack *p = calloc(1, sizeof *p);
+    clcpack *p = new_handle();
     if (!p)
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory opening a pack");
     p->data = d;
     p->size = size;
-    p->flags = h.flags;
-    st = parse_index(p, &h, err);
-    if (st == CLCPACK_OK && (clcpk_key_index_build(p) != CLCPACK_OK ||
-                             clcpk_device_cache_new(p) != CLCPACK_OK ||
-                             clcpk_base_cache_new(p) != CLCPACK_OK))
-        st = clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory indexing %zu entries",
-                        p->n_entries);
+    st = open_parsed(p, &h, d, d + PK_HEADER_SIZE, d + h.index_offset, err);
     if (st != CLCPACK_OK) {
         clcpack_close(p);
         return st;
@@ -545,117 +662,151 @@ clcpack_status clcpack_open_memory(const void *data, size_t size, clcpack **out,
     return CLCPACK_OK;
 }
 
-/* Reads n bytes at offset `at` of fd into buf. */
-static clcpack_status read_at(int fd, const char *path, uint8_t *buf, size_t n, size_t at,
-                              clcpack_error *err)
-{
-    char msg[128];
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = pread(fd, buf + got, n - got, (off_t)(at + got));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return clcpk_fail(err, CLCPACK_E_IO, "cannot read '%s': %s", path,
-                              clcpk_errno_text(errno, msg, sizeof msg));
-        if (r == 0)
-            return clcpk_fail(err, CLCPACK_E_IO, "'%s' shrank while being read (%zu of %zu bytes)",
-                              path, at + got, at + n);
-        got += (size_t)r;
-    }
-    return CLCPACK_OK;
-}
-
-/* The bytes of an open pack file: read into malloc'd memory (*owned) or
- * mapped (*map). The header is read and checked first, so a file that is
- * not a pack, or whose header sizes disagree with the file, costs one
- * 64-byte read whatever its size. `whole` forces a read (a pinned pack is
- * hashed and parsed from the same private copy). */
-static clcpack_status load_file(const char *path, int whole, const uint8_t **data, size_t *size,
-                                void **owned, void **map, clcpack_error *err)
+/* Opens path for reading and checks that it is a regular file. *fd and
+ * *size on success. */
+static clcpack_status open_regular(const char *path, int *fd, size_t *size, clcpack_error *err)
 {
     char msg[128];
     /* O_NONBLOCK: a FIFO or device opens at once and is then refused as
      * not a regular file; it has no effect on a regular file's reads. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0)
         return clcpk_fail(err, CLCPACK_E_IO, "cannot open '%s': %s", path,
                           clcpk_errno_text(errno, msg, sizeof msg));
     struct stat sb;
     clcpack_status st = CLCPACK_OK;
-    if (fstat(fd, &sb) != 0)
+    if (fstat(*fd, &sb) != 0)
         st = clcpk_fail(err, CLCPACK_E_IO, "cannot stat '%s': %s", path,
                         clcpk_errno_text(errno, msg, sizeof msg));
     else if (!S_ISREG(sb.st_mode))
         st = clcpk_fail(err, CLCPACK_E_IO, "'%s' is not a regular file", path);
     else if (sb.st_size < 0 || (uint64_t)sb.st_size > SIZE_MAX - 1)
         st = clcpk_fail(err, CLCPACK_E_LIMIT, "'%s' is too large to read", path);
-    size_t n = st == CLCPACK_OK ? (size_t)sb.st_size : 0;
-    uint8_t head[PK_HEADER_SIZE];
-    header h;
-    clcpack_error inner;
-    if (st == CLCPACK_OK)
-        st = read_at(fd, path, head, n < sizeof head ? n : sizeof head, 0, err);
-    if (st == CLCPACK_OK && (st = check_header_fields(head, n, &h, &inner)) != CLCPACK_OK)
-        clcpk_fail(err, st, "%s: %s", path, inner.message);
-    if (st == CLCPACK_OK && (whole || n <= PK_READ_WHOLE_MAX)) {
-        uint8_t *buf = malloc(n);
-        if (!buf)
-            st = clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory reading '%s' (%zu bytes)", path, n);
-        else if ((st = read_at(fd, path, buf, n, 0, err)) != CLCPACK_OK)
-            free(buf);
-        else
-            *data = *owned = buf;
-    } else if (st == CLCPACK_OK) {
-        /* Read-only and private: the mapping is of the inode opened here,
-         * so a pack replaced by rename while open is not seen. */
-        void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
-        int e = errno;
-        if (m == MAP_FAILED)
-            st = clcpk_fail(err, e == ENOMEM ? CLCPACK_E_NOMEM : CLCPACK_E_IO,
-                            "cannot map '%s' (%zu bytes): %s", path, n,
-                            clcpk_errno_text(e, msg, sizeof msg));
-        else
-            *data = *map = m;
+    if (st != CLCPACK_OK) {
+        close(*fd);
+        *fd = -1;
+        return st;
     }
-    close(fd);
-    *size = n;
+    *size = (size_t)sb.st_size;
+    return CLCPACK_OK;
+}
+
+/* Reads n bytes at `at` of an open pack file, the message naming it. */
+static clcpack_status read_file_at(int fd, const char *path, uint8_t *buf, size_t n, uint64_t at,
+                                   _Atomic uint64_t *counter, clcpack_error *err)
+{
+    char why[600];
+    clcpack_status st = clcpk_read_at(fd, path, buf, n, at, counter, why, sizeof why);
+    return st == CLCPACK_OK ? st : clcpk_fail(err, st, "%s", why);
+}
+
+/* Checks 1 to 7 on the first bytes of an open file of `size` bytes: a file
+ * that is not a pack, or whose header disagrees with its size, costs one
+ * small read. head gets the first PK_HEADER_SIZE bytes. */
+static clcpack_status read_header(int fd, const char *path, size_t size,
+                                  uint8_t head[PK_HEADER_SIZE], header *h,
+                                  _Atomic uint64_t *counter, clcpack_error *err)
+{
+    clcpack_error inner;
+    memset(head, 0, PK_HEADER_SIZE);
+    clcpack_status st = read_file_at(fd, path, head, size < PK_HEADER_SIZE ? size : PK_HEADER_SIZE,
+                                     0, counter, err);
+    if (st == CLCPACK_OK && (st = check_header_fields(head, size, h, &inner)) != CLCPACK_OK)
+        clcpk_fail(err, st, "%s: %s", path, inner.message);
     return st;
 }
 
-static clcpack_status open_file(const char *path, const uint8_t *pin, clcpack **out,
-                                clcpack_error *err)
+/* clcpack_open_file: the header, then the index alone; blobs are read
+ * when they are decoded (pack_io.c). */
+static clcpack_status open_on_demand(const char *path, clcpack **out, clcpack_error *err)
 {
-    const uint8_t *data = NULL;
-    void *owned = NULL, *map = NULL;
+    clcpack *p = new_handle();
+    if (!p)
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory opening '%s'", path);
     size_t size = 0;
-    clcpack_status st = load_file(path, pin != NULL, &data, &size, &owned, &map, err);
+    header h;
+    uint8_t head[PK_HEADER_SIZE];
+    uint8_t *ext = NULL;
+    clcpack_status st = open_regular(path, &p->fd, &size, err);
+    if (st == CLCPACK_OK)
+        st = read_header(p->fd, path, size, head, &h, &p->file_read, err);
+    if (st == CLCPACK_OK && !(p->path = malloc(strlen(path) + 1)))
+        st = clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory opening '%s'", path);
+    if (st == CLCPACK_OK) {
+        memcpy(p->path, path, strlen(path) + 1);
+        p->size = size;
+        /* A longer header than this version's is read too: the checksum
+         * covers it. index_size was capped by the header checks. */
+        size_t ext_n = h.header_size - PK_HEADER_SIZE;
+        p->index_buf = malloc((size_t)h.index_size);
+        ext = malloc(ext_n ? ext_n : 1);
+        if (!p->index_buf || !ext)
+            st = clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory reading the %llu-byte index of '%s'",
+                            (unsigned long long)h.index_size, path);
+        if (st == CLCPACK_OK && ext_n)
+            st = read_file_at(p->fd, path, ext, ext_n, PK_HEADER_SIZE, &p->file_read, err);
+        if (st == CLCPACK_OK)
+            st = read_file_at(p->fd, path, p->index_buf, (size_t)h.index_size, h.index_offset,
+                              &p->file_read, err);
+    }
+    if (st == CLCPACK_OK) {
+        clcpack_error inner;
+        st = open_parsed(p, &h, head, ext, p->index_buf, &inner);
+        if (st != CLCPACK_OK)
+            clcpk_fail(err, st, "%s: %s", path, inner.message);
+    }
+    free(ext);
+    if (st != CLCPACK_OK) {
+        clcpack_close(p);
+        return st;
+    }
+    *out = p;
+    return CLCPACK_OK;
+}
+
+/* clcpack_open_file_pinned: the whole file into memory, hashed, and the
+ * same bytes parsed, so what was checked is what is used. */
+static clcpack_status open_pinned(const char *path, const uint8_t *pin, clcpack **out,
+                                  clcpack_error *err)
+{
+    int fd;
+    size_t size = 0;
+    header h;
+    uint8_t head[PK_HEADER_SIZE];
+    clcpack_status st = open_regular(path, &fd, &size, err);
     if (st != CLCPACK_OK)
         return st;
-    if (pin) {
+    uint8_t *buf = NULL;
+    st = read_header(fd, path, size, head, &h, NULL, err);
+    if (st == CLCPACK_OK && !(buf = malloc(size ? size : 1)))
+        st = clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory reading '%s' (%zu bytes)", path, size);
+    if (st == CLCPACK_OK)
+        st = read_file_at(fd, path, buf, size, 0, NULL, err);
+    close(fd);
+    if (st == CLCPACK_OK) {
         uint8_t got[CLCPACK_SHA256_SIZE];
-        clcpack_digest_sha256(data, size, got);
+        clcpack_digest_sha256(buf, size, got);
         if (memcmp(got, pin, sizeof got) != 0) {
             char want_hex[2 * CLCPACK_SHA256_SIZE + 1], got_hex[2 * CLCPACK_SHA256_SIZE + 1];
             clcpk_hex(pin, CLCPACK_SHA256_SIZE, want_hex);
             clcpk_hex(got, CLCPACK_SHA256_SIZE, got_hex);
-            free(owned);
-            return clcpk_fail(err, CLCPACK_E_CHECKSUM,
-                              "%s: not the pinned pack: SHA-256 %s, pinned %s (the file was "
-                              "replaced or changed)",
-                              path, got_hex, want_hex);
+            st = clcpk_fail(err, CLCPACK_E_CHECKSUM,
+                            "%s: not the pinned pack: SHA-256 %s, pinned %s (the file was "
+                            "replaced or changed)",
+                            path, got_hex, want_hex);
         }
     }
-    clcpack_error inner;
-    st = clcpack_open_memory(data, size, out, &inner);
-    if (st != CLCPACK_OK) {
-        free(owned);
-        if (map)
-            munmap(map, size);
-        return clcpk_fail(err, st, "%s: %s", path, inner.message);
+    if (st == CLCPACK_OK) {
+        clcpack_error inner;
+        st = clcpack_open_memory(buf, size, out, &inner);
+        if (st != CLCPACK_OK)
+            clcpk_fail(err, st, "%s: %s", path, inner.message);
     }
-    (*out)->owned = owned;
-    (*out)->map = map;
+    if (st != CLCPACK_OK) {
+        free(buf);
+        return st;
+    }
+    (*out)->owned = buf;
     return CLCPACK_OK;
 }
 
@@ -666,7 +817,7 @@ clcpack_status clcpack_open_file(const char *path, clcpack **out, clcpack_error 
     *out = NULL;
     if (!path)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_open_file: path is NULL");
-    return open_file(path, NULL, out, err);
+    return open_on_demand(path, out, err);
 }
 
 clcpack_status clcpack_open_file_pinned(const char *path, const uint8_t sha256[32], clcpack **out,
@@ -678,7 +829,7 @@ clcpack_status clcpack_open_file_pinned(const char *path, const uint8_t sha256[3
     if (!path || !sha256)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_open_file_pinned: %s is NULL",
                           path ? "sha256" : "path");
-    return open_file(path, sha256, out, err);
+    return open_pinned(path, sha256, out, err);
 }
 
 clcpack_status clcpack_pack_sha256(const clcpack *p, uint8_t out[32])
@@ -687,18 +838,26 @@ clcpack_status clcpack_pack_sha256(const clcpack *p, uint8_t out[32])
         return CLCPACK_E_INVALID_ARG;
     clcpk_sha256 s;
     clcpk_sha256_init(&s);
-    /* In pieces, so that a mapped pack's pages can be dropped once hashed:
-     * hashing a multi-GB pack then does not hold it all in memory. */
-    const size_t piece = (size_t)64 << 20;
-    for (size_t at = 0; at < p->size; at += piece) {
-        size_t n = p->size - at < piece ? p->size - at : piece;
-        clcpk_sha256_update(&s, p->data + at, n);
-        if (p->map) {
-            /* Whole pages only: the mapping starts page-aligned and piece
-             * is a multiple of any page size. */
-            size_t drop = at + n == p->size ? n : piece;
-            madvise((uint8_t *)p->map + at, drop, MADV_DONTNEED);
+    if (p->data) {
+        clcpk_sha256_update(&s, p->data, (size_t)p->size);
+    } else {
+        /* A file pack is hashed in pieces through one buffer: hashing a
+         * multi-GB pack does not hold it in memory. */
+        const size_t piece = (size_t)1 << 20;
+        uint8_t *buf = malloc(piece);
+        if (!buf)
+            return CLCPACK_E_NOMEM;
+        char why[600];
+        for (uint64_t at = 0; at < p->size; at += piece) {
+            size_t n = p->size - at < piece ? (size_t)(p->size - at) : piece;
+            clcpack_status st = clcpk_read_at(p->fd, p->path, buf, n, at, NULL, why, sizeof why);
+            if (st != CLCPACK_OK) {
+                free(buf);
+                return st;
+            }
+            clcpk_sha256_update(&s, buf, n);
         }
+        free(buf);
     }
     clcpk_sha256_final(&s, out);
     return CLCPACK_OK;
@@ -711,6 +870,8 @@ void clcpack_close(clcpack *p)
     free(p->devices);
     free(p->sources);
     free(p->entries);
+    clcpk_dicts_free(p);
+    free(p->dicts);
     free(p->strings);
     free(p->defines);
     free(p->knames);
@@ -720,8 +881,10 @@ void clcpack_close(clcpack *p)
     clcpk_device_cache_free(p);
     clcpk_base_cache_free(p);
     free(p->owned);
-    if (p->map)
-        munmap(p->map, p->size);
+    free(p->index_buf);
+    free(p->path);
+    if (p->fd >= 0)
+        close(p->fd);
     free(p);
 }
 
@@ -746,6 +909,18 @@ clcpack_status clcpack_get_source(const clcpack *p, size_t i, clcpack_source_inf
     if (i >= p->n_sources)
         return CLCPACK_E_NOT_FOUND;
     *out = p->sources[i].info;
+    return CLCPACK_OK;
+}
+
+size_t clcpack_dictionary_count(const clcpack *p) { return p ? p->n_dicts : 0; }
+
+clcpack_status clcpack_get_dictionary(const clcpack *p, size_t i, clcpack_dictionary_info *out)
+{
+    if (!p || !out)
+        return CLCPACK_E_INVALID_ARG;
+    if (i >= p->n_dicts)
+        return CLCPACK_E_NOT_FOUND;
+    *out = p->dicts[i].info;
     return CLCPACK_OK;
 }
 
@@ -808,8 +983,8 @@ clcpack_status clcpack_get_entry_tuning(const clcpack *p, size_t entry, size_t k
 
 uint32_t clcpack_writer_version(const clcpack *p)
 {
-    if (!p || p->size < PK_OFF_WRITER_VERSION + 4)
+    if (!p)
         return 0;
-    const uint8_t *b = p->data + PK_OFF_WRITER_VERSION;
+    const uint8_t *b = p->header + PK_OFF_WRITER_VERSION;
     return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }

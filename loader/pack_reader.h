@@ -9,17 +9,28 @@
 #ifndef CLCPACK_PACK_READER_H
 #define CLCPACK_PACK_READER_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "clcpack.h"
+#include "codec.h"
+#include "pack_format.h"
 
 typedef struct pk_source {
     clcpack_source_info info;
     uint32_t codec;
     uint64_t offset;
+    uint32_t dict;     /* codec 4: its dictionary, else CLCPACK_NONE */
 } pk_source;
+
+/* A dictionary (format 4), loaded the first time a blob needs it. */
+typedef struct pk_dict {
+    clcpack_dictionary_info info;
+    uint64_t offset;
+    _Atomic(clcpk_zdict *) loaded; /* NULL until loaded; set once, under dict_lock */
+} pk_dict;
 
 typedef struct pk_entry {
     clcpack_entry_info info;
@@ -32,15 +43,22 @@ typedef struct pk_entry {
 } pk_entry;
 
 struct clcpack {
-    const uint8_t *data; /* the whole pack, never modified */
-    size_t size;
-    void *owned;         /* data when the library read the file, else NULL */
-    void *map;           /* data when the library mapped the file, else NULL */
+    /* Where the bytes are (pack_io.c): a pack in memory (data, never
+     * modified), or a file read on demand (fd, data NULL). */
+    const uint8_t *data; /* the whole pack in memory, or NULL */
+    uint64_t size;       /* the pack's size */
+    void *owned;         /* data when the library read the file whole (pinned) */
+    int fd;              /* a pack file read on demand, else -1 */
+    char *path;          /* its path, for messages */
+    uint8_t *index_buf;  /* a file pack's index, read at open */
+    uint8_t header[PK_HEADER_SIZE];
     uint32_t flags;      /* header flags */
-    size_t n_devices, n_sources, n_entries;
+    size_t n_devices, n_sources, n_entries, n_dicts;
     clcpack_device_info *devices;
     pk_source *sources;
     pk_entry *entries;
+    pk_dict *dicts;
+    pthread_mutex_t dict_lock; /* loading dictionaries; initialised when n_dicts > 0 */
     char *strings;       /* NUL-terminated copies of every str in the index */
     clcpack_define *defines; /* every entry's defines, back to back */
     const char **knames; /* every program entry's kernel names, back to back */
@@ -55,11 +73,47 @@ struct clcpack {
     struct pk_fp_cache *fp_cache; /* device fingerprints (device_cache.c) */
     struct pk_base_cache *base_cache; /* decoded delta bases (base_cache.c) */
     _Atomic uint64_t inflated; /* raw bytes of the entry blobs decoded so far */
+    _Atomic uint64_t file_read; /* bytes read from a pack file so far, index included */
+    _Atomic uint32_t dict_loads; /* dictionaries loaded so far */
 };
 
 /* Raw bytes of entry blobs this handle has inflated so far: what the tests
  * check the decode budget and the base cache against. Thread-safe. */
 uint64_t clcpk_inflated_bytes(const clcpack *p);
+
+/* Bytes this handle has read from its file so far (header, index, blobs);
+ * 0 for a pack in memory. Thread-safe. */
+uint64_t clcpk_file_bytes_read(const clcpack *p);
+
+/* Bytes [offset, offset + n) of the pack (pack_io.c): in a pack in memory
+ * *view points at them and *owned is NULL; from a file they are read into
+ * a malloc'd *owned and *view is *owned (the caller frees *owned). The
+ * range was checked against the pack at open. E_IO when the file cannot be
+ * read or has shrunk, E_NOMEM; why says which. Thread-safe. */
+clcpack_status clcpk_pack_bytes(const clcpack *p, uint64_t offset, size_t n, const uint8_t **view,
+                                uint8_t **owned, char *why, size_t why_cap);
+
+/* The same bytes copied into dst. Thread-safe. */
+clcpack_status clcpk_pack_read(const clcpack *p, uint64_t offset, size_t n, uint8_t *dst,
+                               char *why, size_t why_cap);
+
+/* Reads n bytes at offset `at` of fd into buf, counting them in *counter
+ * (may be NULL). E_IO naming path when the read fails or the file ends
+ * first ("shrank"). */
+clcpack_status clcpk_read_at(int fd, const char *path, uint8_t *buf, size_t n, uint64_t at,
+                             _Atomic uint64_t *counter, char *why, size_t why_cap);
+
+/* Dictionary i, loaded (and its CRC-32 checked) the first time it is asked
+ * for and kept until clcpack_close. Thread-safe. */
+clcpack_status clcpk_dict_get(const clcpack *p, size_t i, const clcpk_zdict **out, char *why,
+                              size_t why_cap);
+
+/* How many dictionaries this handle has loaded: each once, at most. */
+uint32_t clcpk_dict_loads(const clcpack *p);
+
+/* Frees the loaded dictionaries and their lock (no decode may be running;
+ * p->dicts is not freed). */
+void clcpk_dicts_free(clcpack *p);
 
 /* Decoded, CRC-checked bytes of one entry, shared by reference count
  * between the base cache and the decodes using them. */
@@ -121,11 +175,12 @@ clcpack_status clcpk_decode_entry(const clcpack *p, size_t i, uint8_t *dst, clcp
 clcpack_status clcpk_decode_entry_alloc(const clcpack *p, size_t i, uint8_t **out,
                                      clcpack_error *err);
 
-/* Entry i's checked bytes for a driver, as cheaply as possible: a stored
- * blob (codec 0) at an address aligned to PK_VIEW_ALIGN is checked where it
- * lies in the pack and *view points at it (*owned NULL); any other blob is
- * decoded into a malloc'd *owned, and *view is *owned. The caller frees
- * *owned. Either way *view holds raw_size bytes whose CRC-32 matched. */
+/* Entry i's checked bytes for a driver, as cheaply as possible: in a pack
+ * in memory, a stored blob (codec 0) at an address aligned to
+ * PK_VIEW_ALIGN is checked where it lies and *view points at it (*owned
+ * NULL); any other blob, and every blob of a pack file, is decoded (read)
+ * into a malloc'd *owned, and *view is *owned. The caller frees *owned.
+ * Either way *view holds raw_size bytes whose CRC-32 matched. */
 #define PK_VIEW_ALIGN 16 /* what malloc gives, for drivers that parse in place */
 clcpack_status clcpk_entry_view(const clcpack *p, size_t i, const uint8_t **view,
                                 uint8_t **owned, clcpack_error *err);

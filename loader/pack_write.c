@@ -164,6 +164,30 @@ clcpack_status clcpack_writer_set_threads(clcpack_writer *w, unsigned n)
     return CLCPACK_OK;
 }
 
+int clcpack_compression_available(clcpack_compression c)
+{
+    return c == CLCPACK_COMPRESSION_DEFAULT || c == CLCPACK_COMPRESSION_ZLIB ||
+           (c == CLCPACK_COMPRESSION_ZSTD && clcpk_zstd_available());
+}
+
+clcpack_status clcpack_writer_set_compression(clcpack_writer *w, clcpack_compression c,
+                                              clcpack_error *err)
+{
+    if (!w)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                          "clcpack_writer_set_compression: writer is NULL");
+    if (c != CLCPACK_COMPRESSION_DEFAULT && c != CLCPACK_COMPRESSION_ZLIB &&
+        c != CLCPACK_COMPRESSION_ZSTD)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                          "clcpack_writer_set_compression: unknown compression %d", (int)c);
+    if (!clcpack_compression_available(c))
+        return clcpk_fail(err, CLCPACK_E_VERSION,
+                          "zstd: this libclcpack was built without zstd (make ZSTD=0); it writes "
+                          "zlib packs only");
+    w->compression = c;
+    return CLCPACK_OK;
+}
+
 const uint8_t *clcpk_entry_bytes(const clcpack_writer *w, const w_entry *e, uint8_t **scratch)
 {
     if (e->bin)

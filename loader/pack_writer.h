@@ -62,6 +62,7 @@ struct clcpack_writer {
     int spool_fd;        /* CLCPACK_WRITE_SPOOL: the unlinked binaries file, else -1 */
     uint64_t spool_size;
     unsigned threads;    /* encoding threads (clcpack_writer_set_threads); 0 or 1: the caller's */
+    clcpack_compression compression; /* clcpack_writer_set_compression */
 };
 
 /* Entry e's binary: e->bin, or read from the spool into *scratch (grown

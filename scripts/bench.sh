@@ -8,7 +8,8 @@
 # Environment (all optional):
 #   BENCH_DEVICE  device spec as for clc-pack --device (default: default)
 #   BENCH_BUILD_JOBS  the -j values of the build part (default: "N 1", N the cores)
-#   BENCH_PARTS   which parts, in order (default: "build size startup speed firstlaunch report";
+#   BENCH_PARTS   which parts, in order (default: "build size codecs coldstart startup
+#                 speed firstlaunch report";
 #                 "record" adds scripts/bench_record.sh, docs/RECORD.md;
 #                 "hardening" (hostile packs and a 100k-entry write; needs no
 #                 device) and "decode" (CPU time of reading each entry of the
@@ -19,6 +20,9 @@
 #                 a GPU; 64,128,256 on a CPU device, to keep the run short)
 #   BENCH_RUNS    timed launches per measurement (default 10)
 #   BENCH_OUT     output folder (default docs/bench/<slug>)
+#   BENCH_COLD_PACKS  more packs for the coldstart part (space-separated
+#                 paths), measured beside the ones it makes from the pack
+#   BENCH_COLD_REPS   fresh-process rounds of the coldstart part (default 11)
 # Driver caches are off for every part: POCL_KERNEL_CACHE=0 and
 # CUDA_CACHE_DISABLE=1.
 set -u
@@ -29,7 +33,7 @@ cd "$root" || exit 1
 
 export POCL_KERNEL_CACHE=0 CUDA_CACHE_DISABLE=1
 DEVICE=${BENCH_DEVICE:-default}
-PARTS=${BENCH_PARTS:-build size startup speed firstlaunch report}
+PARTS=${BENCH_PARTS:-build size codecs coldstart startup speed firstlaunch report}
 RUNS=${BENCH_RUNS:-10}
 JOBS=${BENCH_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 
@@ -44,7 +48,7 @@ to_file() {
     if "$@" >"$file.tmp"; then mv "$file.tmp" "$file"; else rc=$?; rm -f "$file.tmp"; return $rc; fi
 }
 
-for prog in devinfo size startup speed; do
+for prog in devinfo size startup speed coldstart pad_pack; do
     [ -x "$B/bench/$prog" ] || die "$B/bench/$prog is missing: run 'make B=$B bench'"
 done
 [ -x "$B/clc-pack" ] || die "$B/clc-pack is missing: run 'make B=$B'"
@@ -135,6 +139,44 @@ run_speed() {
     to_file "$out/speed.md" "$B/bench/speed" --pack "$pack" --device "$DEVICE" \
         --sizes "$SIZES" --runs "$RUNS" --csv "$out/speed.csv" --roofline-csv "$out/roofline.csv"
 }
+# The pack's binaries by every codec, xz -9e as the limit (tests/bench/codecs.c):
+# the pack as built, and rewritten with the other codec family.
+run_codecs() {
+    [ -x "$B/bench/codecs" ] || { say "codecs: $B/bench/codecs is missing (built only with zstd)"; return 1; }
+    "$B/clc-pack" merge -q --codec zlib "$pack" -o "$work/pack-zlib.clcpack" &&
+        "$B/clc-pack" merge -q --codec zstd "$pack" -o "$work/pack-zstd.clcpack" || return 1
+    to_file "$out/codecs.md" "$B/bench/codecs" --pack "$work/pack-zstd.clcpack=the pack, --codec zstd" \
+        --pack "$work/pack-zlib.clcpack=the pack, --codec zlib" --csv "$out/codecs.csv"
+}
+# Start-up in fresh processes (tests/bench/coldstart.c): the pack with each
+# codec family, then grown to 3 MB, 13 MB and 1 GiB by filler entries in a
+# hole (tests/bench/pad_pack.c), and with its cubins compressed when it has
+# any; BENCH_COLD_PACKS beside them.
+run_coldstart() {
+    z=$work/cold-zstd.clcpack
+    "$B/clc-pack" merge -q --codec zstd "$pack" -o "$z" &&
+        "$B/clc-pack" merge -q --codec zlib "$pack" -o "$work/cold-zlib.clcpack" || return 1
+    set -- --pack "$z" --label "the pack, zstd" --pack "$work/cold-zlib.clcpack" --label "the pack, zlib"
+    for target in 3000000 13000000 1073741824; do
+        [ "$(wc -c <"$z")" -lt "$target" ] || continue
+        "$B/bench/pad_pack" "$z" "$work/cold-$target.clcpack" "$target" >/dev/null || return 1
+        set -- "$@" --pack "$work/cold-$target.clcpack" --label "zstd, padded to $target bytes"
+    done
+    if "$B/clc-pack" list "$z" | grep -q ' cubin/'; then
+        "$B/clc-pack" merge -q --codec zstd --compress-cubins "$pack" -o "$work/cold-cubins.clcpack" || return 1
+        set -- "$@" --pack "$work/cold-cubins.clcpack" --label "zstd, own cubins compressed too"
+    fi
+    for extra in ${BENCH_COLD_PACKS:-}; do
+        set -- "$@" --pack "$extra" --label "$(basename "$extra")"
+    done
+    # Written even when one pack fails (its row says so; the part fails):
+    # the others' rows are not lost.
+    "$B/bench/coldstart" --device "$DEVICE" --reps "${BENCH_COLD_REPS:-11}" \
+        --csv "$out/coldstart.csv" "$@" >"$out/coldstart.md"
+    rc=$?
+    rm -f "$work"/cold-*.clcpack
+    return $rc
+}
 run_firstlaunch() {
     to_file "$out/first_launch.md" "$B/bench/first_launch_any" "$B/clc-pack" "$work" 1024
 }
@@ -163,8 +205,8 @@ run_record() {
 start=$(now)
 for part in $PARTS; do
     case $part in
-    build | size | startup | speed | firstlaunch | report | record | hardening | decode) ;;
-    *) die "unknown part '$part' in BENCH_PARTS (build size startup speed firstlaunch report record hardening decode)" ;;
+    build | size | codecs | coldstart | startup | speed | firstlaunch | report | record | hardening | decode) ;;
+    *) die "unknown part '$part' in BENCH_PARTS (build size codecs coldstart startup speed firstlaunch report record hardening decode)" ;;
     esac
     t0=$(now)
     l0=$(load)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Checks that what clc-pack needs to build and run is installed: a C compiler,
-# make, the Khronos OpenCL headers, an OpenCL ICD loader, zlib, and at least
+# make, the Khronos OpenCL headers, an OpenCL ICD loader, zlib, zstd, and at least
 # one OpenCL driver (PoCL when there is no GPU). When something is missing:
 # as root on a Debian-like system it installs the packages; otherwise it
 # prints the exact command to run and fails.
@@ -24,6 +24,9 @@ command -v pkg-config >/dev/null 2>&1 || need pkg-config
 have_header CL/cl.h || need opencl-c-headers
 have_lib OpenCL || need ocl-icd-opencl-dev
 have_header zlib.h || need zlib1g-dev
+# zstd writes and reads packs of format 4 (make ZSTD=0 builds without it,
+# writing zlib packs only).
+{ have_header zstd.h && have_header zdict.h; } || need libzstd-dev
 # An OpenCL driver: PoCL is the default device when no GPU driver is there.
 if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
     need pocl-opencl-icd

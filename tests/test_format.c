@@ -16,6 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
+#if defined(CLCPK_HAVE_ZSTD)
+#include <zstd.h>
+#endif
 
 #include "check.h"
 #include "test_rng.h"
@@ -208,6 +211,9 @@ static void spec_of(const corpus_entry *e, clcpack_define defs[2], uint32_t devi
     s->binary_size = e->size;
 }
 
+/* The codecs the corpus is written with (test_round_trip runs both). */
+static clcpack_compression compression = CLCPACK_COMPRESSION_DEFAULT;
+
 /* Adds the corpus in an order given by a seed (0: the natural order). */
 static clcpack_writer *write_corpus(const corpus *c, uint32_t flags, uint64_t seed)
 {
@@ -215,6 +221,11 @@ static clcpack_writer *write_corpus(const corpus *c, uint32_t flags, uint64_t se
     clcpack_error err;
     if (!CHECK(clcpack_writer_new(flags, &w, &err) == CLCPACK_OK, "writer_new"))
         return NULL;
+    if (!CHECK(clcpack_writer_set_compression(w, compression, &err) == CLCPACK_OK,
+               "set_compression %d: %s", (int)compression, err.message)) {
+        clcpack_writer_free(w);
+        return NULL;
+    }
     size_t dperm[3] = {0, 1, 2}, sperm[5] = {0, 1, 2, 3, 4}, eperm[MAX_ENTRIES];
     for (size_t i = 0; i < c->n_entries; i++)
         eperm[i] = i;
@@ -350,22 +361,25 @@ static void test_round_trip(const corpus *c)
         for (size_t i = 0; i < c->n_entries; i++)
             check_entry_round_trip(p, c, &c->entries[i], i, 1);
 
-        size_t codecs[3] = {0}, raw = 0, stored = 0;
+        size_t codecs[6] = {0}, raw = 0, stored = 0;
         uint32_t longest = 0;
         for (size_t i = 0; i < clcpack_entry_count(p); i++) {
             clcpack_entry_info info;
             clcpack_get_entry(p, i, &info);
-            if (info.codec < 3)
+            if (info.codec < 6)
                 codecs[info.codec]++;
             raw += info.raw_size;
             stored += info.stored_size;
+            /* Chains go through XOR-delta (2) and zstd-prefix (5) bases;
+             * codec 4's base is a dictionary. */
             uint32_t chain = 1;
-            for (uint32_t b = info.base; b != CLCPACK_NONE; chain++) {
-                clcpack_entry_info bi;
-                clcpack_get_entry(p, b, &bi);
+            for (clcpack_entry_info at = info; at.codec == 2 || at.codec == 5; chain++) {
+                uint32_t b = at.base;
                 CHECK(b < i, "entry %zu: base %u not earlier", i, b);
-                b = bi.base;
+                clcpack_get_entry(p, b, &at);
             }
+            CHECK(info.codec != 4 || info.base < clcpack_dictionary_count(p),
+                  "entry %zu: dictionary %u of %zu", i, info.base, clcpack_dictionary_count(p));
             if (chain > longest)
                 longest = chain;
             if (i > 0) {
@@ -374,13 +388,27 @@ static void test_round_trip(const corpus *c)
                 CHECK(strcmp(prev.kernel, info.kernel) <= 0, "entries sorted by kernel");
             }
         }
-        CHECK(codecs[0] > 0 && codecs[1] > 0 && codecs[2] > 0,
-              "every codec used: stored %zu, zlib %zu, delta %zu", codecs[0], codecs[1], codecs[2]);
-        CHECK(longest <= CLCPACK_MAX_DELTA_CHAIN && longest >= 2, "longest delta chain %u", longest);
-        printf("round trip: %zu entries, %zu raw bytes stored in %zu (%.1f%%), codecs %zu/%zu/%zu, "
-               "longest chain %u\n",
+        if (compression == CLCPACK_COMPRESSION_ZLIB)
+            CHECK(codecs[0] > 0 && codecs[1] > 0 && codecs[2] > 0 &&
+                      codecs[3] + codecs[4] + codecs[5] == 0 && clcpack_dictionary_count(p) == 0,
+                  "zlib: every zlib codec and no other used: stored %zu, zlib %zu, delta %zu, "
+                  "zstd %zu/%zu/%zu", codecs[0], codecs[1], codecs[2], codecs[3], codecs[4],
+                  codecs[5]);
+        else
+            /* The corpus is too small for a dictionary (under 256 KiB a
+             * class); test_independent_reader writes packs with them. */
+            CHECK(codecs[0] > 0 && codecs[1] + codecs[2] == 0 && codecs[3] > 0 && codecs[5] > 0,
+                  "zstd: stored, plain and prefix used, no zlib: stored %zu, zlib %zu/%zu, "
+                  "zstd %zu, dict %zu, prefix %zu, %zu dictionaries",
+                  codecs[0], codecs[1], codecs[2], codecs[3], codecs[4], codecs[5],
+                  clcpack_dictionary_count(p));
+        CHECK(longest <= CLCPACK_MAX_DELTA_CHAIN && longest >= 2, "longest chain %u", longest);
+        printf("round trip (%s): %zu entries, %zu raw bytes stored in %zu (%.1f%%), codecs "
+               "%zu/%zu/%zu/%zu/%zu/%zu, %zu dictionaries, longest chain %u\n",
+               compression == CLCPACK_COMPRESSION_ZLIB ? "zlib" : "zstd",
                clcpack_entry_count(p), raw, stored, 100.0 * (double)stored / (double)raw, codecs[0],
-               codecs[1], codecs[2], longest);
+               codecs[1], codecs[2], codecs[3], codecs[4], codecs[5],
+               clcpack_dictionary_count(p), longest);
 
         /* The size query. */
         size_t need = 0;
@@ -645,7 +673,8 @@ typedef struct craft_entry {
 typedef struct craft {
     uint16_t format_version, min_reader;
     uint32_t header_size;
-    uint32_t counts[3];
+    uint32_t counts[4]; /* devices, sources, entries, and format 4's dictionaries */
+    int v4;             /* format 4's counts record and source `dict` fields */
     bb payload, records;
     size_t index_tail; /* bytes after the last record */
 } craft;
@@ -691,8 +720,8 @@ static void craft_device(craft *c, const clcpack_device_info *d, size_t extra)
     c->counts[0]++;
 }
 
-static void craft_source(craft *c, const char *name, uint32_t codec, uint64_t off, uint64_t stored,
-                         uint64_t raw, uint32_t crc)
+static void craft_source_dict(craft *c, const char *name, uint32_t codec, uint64_t off,
+                              uint64_t stored, uint64_t raw, uint32_t crc, uint32_t dict)
 {
     bb r = {0};
     bb_u32(&r, 0);
@@ -702,11 +731,38 @@ static void craft_source(craft *c, const char *name, uint32_t codec, uint64_t of
     bb_u64(&r, stored);
     bb_u64(&r, raw);
     bb_u32(&r, crc);
+    if (c->v4)
+        bb_u32(&r, dict);
     set_u32(r.p, (uint32_t)r.n);
     bb_put(&c->records, r.p, r.n);
     free(r.p);
     c->counts[1]++;
 }
+
+static void craft_source(craft *c, const char *name, uint32_t codec, uint64_t off, uint64_t stored,
+                         uint64_t raw, uint32_t crc)
+{
+    craft_source_dict(c, name, codec, off, stored, raw, crc, CLCPACK_NONE);
+}
+
+#if defined(CLCPK_HAVE_ZSTD)
+/* A dictionary record (format 4); they come after the entry records. */
+static void craft_dict(craft *c, uint32_t codec, uint64_t off, uint64_t stored, uint64_t raw,
+                       uint32_t crc)
+{
+    bb r = {0};
+    bb_u32(&r, 0);
+    bb_u32(&r, codec);
+    bb_u64(&r, off);
+    bb_u64(&r, stored);
+    bb_u64(&r, raw);
+    bb_u32(&r, crc);
+    set_u32(r.p, (uint32_t)r.n);
+    bb_put(&c->records, r.p, r.n);
+    free(r.p);
+    c->counts[3]++;
+}
+#endif
 
 static void craft_entry_record(craft *c, const craft_entry *e)
 {
@@ -758,10 +814,12 @@ static uint8_t *craft_finish(craft *c, size_t *size)
     free(zero);
     bb_put(&f, c->payload.p, c->payload.n);
     size_t index_offset = f.n;
-    bb_u32(&f, 16);
+    bb_u32(&f, c->v4 ? 20 : 16);
     bb_u32(&f, c->counts[0]);
     bb_u32(&f, c->counts[1]);
     bb_u32(&f, c->counts[2]);
+    if (c->v4)
+        bb_u32(&f, c->counts[3]);
     bb_put(&f, c->records.p, c->records.n);
     for (size_t i = 0; i < c->index_tail; i++)
         bb_put(&f, "\xDD", 1);
@@ -944,7 +1002,9 @@ static void edit_base_later(small *s)
     s->e[1].base = 2;
 }
 static void edit_base_on_plain(small *s) { s->e[1].base = 0; }
-static void edit_codec(small *s) { s->e[1].codec = 3; }
+static void edit_codec(small *s) { s->e[1].codec = 9; }
+/* A zstd codec in a pack that does not say format 4. */
+static void edit_zstd_in_v1(small *s) { s->e[1].codec = 3; }
 static void edit_kind(small *s) { s->e[1].kind = 9; }
 static void edit_device(small *s) { s->e[1].device = 1; }
 static void edit_source(small *s) { s->e[1].source = 4; }
@@ -972,7 +1032,7 @@ static void edit_extra_fields(small *s)
 }
 static void edit_newer_reader(small *s)
 {
-    /* This reader reads version 4 (offline targets): 5 is beyond it. */
+    /* This reader reads version 4 (offline targets, zstd): 5 is beyond it. */
     s->c.format_version = 5;
     s->c.min_reader = 5;
 }
@@ -1033,6 +1093,8 @@ static void test_crafted_errors(void)
     expect_small("base on an entry that is not a delta", edit_base_on_plain, CLCPACK_E_FORMAT,
                  "base");
     expect_small("unknown codec", edit_codec, CLCPACK_E_FORMAT, "codec");
+    expect_small("a zstd codec in a pack of format 1", edit_zstd_in_v1, CLCPACK_E_FORMAT,
+                 "format 4");
     expect_small("unknown kind", edit_kind, CLCPACK_E_FORMAT, "kind");
     expect_small("device index out of range", edit_device, CLCPACK_E_FORMAT, "device");
     expect_small("source index out of range", edit_source, CLCPACK_E_FORMAT, "source");
@@ -1251,6 +1313,339 @@ static void test_crafted_errors(void)
     free(f);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Format 4, crafted byte by byte from docs/FORMAT.md                   */
+
+/* A zstd frame made by the zstd command (content size, no checksum), so
+ * that a library built without zstd still meets one. */
+static const uint8_t HELLO_FRAME[] = {
+    0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x18, 0xc1, 0x00, 0x00, 0x61, 0x20, 0x7a, 0x73, 0x74, 0x64,
+    0x20, 0x66, 0x72, 0x61, 0x6d, 0x65, 0x2c, 0x20, 0x68, 0x61, 0x72, 0x64, 0x2d, 0x63, 0x6f,
+    0x64, 0x65, 0x64};
+static const char HELLO_TEXT[] = "a zstd frame, hard-coded";
+
+/* A format-4 pack of one entry holding HELLO_FRAME (codec 3). */
+static uint8_t *hello_pack(size_t *size)
+{
+    craft c;
+    craft_init(&c, 64);
+    c.format_version = 4;
+    c.min_reader = 4;
+    c.v4 = 1;
+    craft_entry e = {0};
+    e.source = CLCPACK_NONE;
+    e.kernel = "hello";
+    e.family = e.options = "";
+    e.base = CLCPACK_NONE;
+    e.codec = 3;
+    e.offset = craft_blob(&c, HELLO_FRAME, sizeof HELLO_FRAME);
+    e.stored = sizeof HELLO_FRAME;
+    e.raw = strlen(HELLO_TEXT);
+    e.crc = (uint32_t)crc32(0, (const Bytef *)HELLO_TEXT, (uInt)e.raw);
+    craft_device(&c, &small_device, 0);
+    craft_entry_record(&c, &e);
+    return craft_finish(&c, size);
+}
+
+/* The frame written by the zstd tool decodes here; a library built without
+ * zstd refuses it with CLCPACK_E_VERSION naming the codec. */
+static void test_hello_frame(void)
+{
+    size_t n;
+    uint8_t *f = hello_pack(&n);
+    clcpack *p = NULL;
+    clcpack_error err;
+    if (CHECK(clcpack_open_memory(f, n, &p, &err) == CLCPACK_OK, "zstd pack opens: %s",
+              err.message)) {
+        char buf[64] = {0};
+        size_t got = 0;
+        clcpack_status st = clcpack_read_binary(p, 0, buf, sizeof buf, &got, &err);
+        if (clcpack_compression_available(CLCPACK_COMPRESSION_ZSTD))
+            CHECK(st == CLCPACK_OK && got == strlen(HELLO_TEXT) && memcmp(buf, HELLO_TEXT, got) == 0,
+                  "the zstd tool's frame decodes: %s", st ? err.message : "");
+        else
+            CHECK(st == CLCPACK_E_VERSION && strstr(err.message, "codec 3") &&
+                      strstr(err.message, "without zstd"),
+                  "built without zstd: codec 3 refused by name: %d %s", st, err.message);
+        clcpack_close(p);
+    }
+    free(f);
+}
+
+#if defined(CLCPK_HAVE_ZSTD)
+/* The small format-4 pack: one device; a source coded with dictionary 0;
+ * dictionary 0 stored (raw content), dictionary 1 a zstd frame of raw
+ * content; entry 0 zstd, entry 1 zstd with dictionary 0, entry 2 zstd with
+ * entry 1 as prefix, entry 3 zstd with dictionary 1. Edits change the
+ * fields (or the bytes) after the blobs are made. */
+typedef struct small4 {
+    craft c;
+    craft_entry e[4];
+    uint8_t raw[4][400];
+    size_t raw_n[4];
+    uint8_t dict[2][300];
+    size_t dict_n;
+    uint32_t d_codec[2], d_crc[2];
+    uint64_t d_off[2], d_stored[2], d_raw[2];
+    size_t n_extra_dicts; /* more dictionary records, 1 MiB each, sharing one blob */
+    const char *src_text;
+    uint32_t src_codec, src_dict;
+    uint64_t src_off, src_stored;
+} small4;
+
+/* One zstd frame of src with the dictionary or prefix given (raw content
+ * either way). */
+static size_t zframe(uint8_t *out, size_t cap, const void *src, size_t n, const void *dict,
+                     size_t dict_n, int prefix)
+{
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 19);
+    ZSTD_CCtx_setParameter(c, ZSTD_c_dictIDFlag, 0);
+    if (dict && prefix)
+        ZSTD_CCtx_refPrefix(c, dict, dict_n);
+    else if (dict)
+        ZSTD_CCtx_loadDictionary(c, dict, dict_n);
+    size_t r = ZSTD_compress2(c, out, cap, src, n);
+    ZSTD_freeCCtx(c);
+    return ZSTD_isError(r) ? 0 : r;
+}
+
+static void small4_init(small4 *s)
+{
+    memset(s, 0, sizeof *s);
+    craft_init(&s->c, 64);
+    s->c.format_version = 4;
+    s->c.min_reader = 4;
+    s->c.v4 = 1;
+    s->dict_n = 300;
+    for (int d = 0; d < 2; d++)
+        for (size_t i = 0; i < s->dict_n; i++)
+            s->dict[d][i] = (uint8_t)("common-part-of-binaries "[i % 24] + d);
+    for (int k = 0; k < 4; k++) {
+        s->raw_n[k] = 400 - (size_t)k * 20;
+        for (size_t i = 0; i < s->raw_n[k]; i++)
+            s->raw[k][i] = (uint8_t)("common-part-of-binaries "[i % 24] + (k == 3) +
+                                     (i % 97 == 0 ? k : 0));
+        craft_entry *e = &s->e[k];
+        e->kernel = "z";
+        e->family = "";
+        e->options = "";
+        e->n_defines = 1;
+        e->defines[0][0] = "W";
+        e->defines[0][1] = k == 0 ? "1" : k == 1 ? "2" : k == 2 ? "3" : "4";
+        e->source = 0;
+        e->base = CLCPACK_NONE;
+        e->raw = s->raw_n[k];
+        e->crc = (uint32_t)crc32(0, s->raw[k], (uInt)s->raw_n[k]);
+    }
+    s->src_text = "__kernel void z(void) { /* common-part-of-binaries */ }\n";
+    s->src_codec = 4;
+    s->src_dict = 0;
+}
+
+static void small4_blobs(small4 *s)
+{
+    uint8_t z[2048];
+    size_t zn;
+    zn = zframe(z, sizeof z, s->src_text, strlen(s->src_text), s->dict[0], s->dict_n, 0);
+    s->src_off = craft_blob(&s->c, z, zn);
+    s->src_stored = zn;
+    zn = zframe(z, sizeof z, s->raw[0], s->raw_n[0], NULL, 0, 0);
+    s->e[0].codec = 3;
+    s->e[0].offset = craft_blob(&s->c, z, zn);
+    s->e[0].stored = zn;
+    zn = zframe(z, sizeof z, s->raw[1], s->raw_n[1], s->dict[0], s->dict_n, 0);
+    s->e[1].codec = 4;
+    s->e[1].base = 0;
+    s->e[1].offset = craft_blob(&s->c, z, zn);
+    s->e[1].stored = zn;
+    zn = zframe(z, sizeof z, s->raw[2], s->raw_n[2], s->raw[1], s->raw_n[1], 1);
+    s->e[2].codec = 5;
+    s->e[2].base = 1;
+    s->e[2].offset = craft_blob(&s->c, z, zn);
+    s->e[2].stored = zn;
+    zn = zframe(z, sizeof z, s->raw[3], s->raw_n[3], s->dict[1], s->dict_n, 0);
+    s->e[3].codec = 4;
+    s->e[3].base = 1;
+    s->e[3].offset = craft_blob(&s->c, z, zn);
+    s->e[3].stored = zn;
+    /* Dictionary 0 stored, dictionary 1 as a zstd frame. */
+    s->d_codec[0] = 0;
+    s->d_off[0] = craft_blob(&s->c, s->dict[0], s->dict_n);
+    s->d_stored[0] = s->d_raw[0] = s->dict_n;
+    zn = zframe(z, sizeof z, s->dict[1], s->dict_n, NULL, 0, 0);
+    s->d_codec[1] = 3;
+    s->d_off[1] = craft_blob(&s->c, z, zn);
+    s->d_stored[1] = zn;
+    s->d_raw[1] = s->dict_n;
+    for (int d = 0; d < 2; d++)
+        s->d_crc[d] = (uint32_t)crc32(0, s->dict[d], (uInt)s->dict_n);
+}
+
+static uint8_t *small4_finish(small4 *s, size_t *size)
+{
+    size_t len = strlen(s->src_text);
+    craft_device(&s->c, &small_device, 0);
+    craft_source_dict(&s->c, "z.cl", s->src_codec, s->src_off, s->src_stored, len,
+                      (uint32_t)crc32(0, (const Bytef *)s->src_text, (uInt)len), s->src_dict);
+    for (int k = 0; k < 4; k++)
+        craft_entry_record(&s->c, &s->e[k]);
+    for (int d = 0; d < 2; d++)
+        craft_dict(&s->c, s->d_codec[d], s->d_off[d], s->d_stored[d], s->d_raw[d], s->d_crc[d]);
+    for (size_t d = 0; d < s->n_extra_dicts; d++)
+        craft_dict(&s->c, 3, s->d_off[1], 32, (uint64_t)1 << 20, 0);
+    return craft_finish(&s->c, size);
+}
+
+typedef void (*small4_edit)(small4 *s);
+
+/* Builds the small format-4 pack with an edit and opens it: want is the
+ * open's status (with needle in its message); when it opens, every entry
+ * and the source are decoded and want_fails of them must fail, the first
+ * failing entry with want_decode. */
+static void expect_v4(const char *what, small4_edit edit, clcpack_status want, const char *needle,
+                      int want_fails, clcpack_status want_decode)
+{
+    small4 s;
+    small4_init(&s);
+    small4_blobs(&s);
+    if (edit)
+        edit(&s);
+    size_t n;
+    uint8_t *f = small4_finish(&s, &n);
+    clcpack_error err = {0};
+    int fails = -1;
+    clcpack_status st = try_open(f, n, &err, &fails);
+    CHECK(st == want && (st == CLCPACK_OK || !needle || strstr(err.message, needle)),
+          "format 4, %s: status %d (%s), want %d with '%s'; message: %s", what, st,
+          clcpack_strerror(st), want, needle ? needle : "", st == CLCPACK_OK ? "" : err.message);
+    if (st == CLCPACK_OK) {
+        CHECK(fails == want_fails, "format 4, %s: %d decode failures, want %d", what, fails,
+              want_fails);
+        clcpack *p = NULL;
+        if (want_fails && clcpack_open_memory(f, n, &p, &err) == CLCPACK_OK) {
+            clcpack_status first = CLCPACK_OK;
+            char msg[CLCPACK_MESSAGE_MAX] = "";
+            for (size_t i = 0; i < 4 && first == CLCPACK_OK; i++) {
+                uint8_t buf[1024];
+                size_t got;
+                first = clcpack_read_binary(p, i, buf, sizeof buf, &got, &err);
+                if (first != CLCPACK_OK)
+                    snprintf(msg, sizeof msg, "%s", err.message);
+            }
+            if (first == CLCPACK_OK) {
+                char src[200];
+                size_t got;
+                first = clcpack_read_source(p, 0, src, sizeof src, &got, &err);
+                if (first != CLCPACK_OK)
+                    snprintf(msg, sizeof msg, "%s", err.message);
+            }
+            CHECK(first == want_decode && (!needle || strstr(msg, needle)),
+                  "format 4, %s: first failure %d, want %d with '%s' (%s)", what, first,
+                  want_decode, needle ? needle : "", msg);
+            clcpack_close(p);
+        }
+    }
+    free(f);
+}
+
+static void v4_dict_raw_zero(small4 *s) { s->d_raw[0] = 0; }
+static void v4_dict_too_big(small4 *s) { s->d_raw[1] = ((uint64_t)1 << 20) + 1; }
+static void v4_dict_outside(small4 *s) { s->d_off[0] = (uint64_t)1 << 40; }
+static void v4_dict_codec(small4 *s) { s->d_codec[0] = 1; }
+static void v4_dict_stored_lies(small4 *s) { s->d_raw[0] = s->d_stored[0] - 1; }
+static void v4_dict_total(small4 *s) { s->n_extra_dicts = 64; }
+static void v4_dict_decoded_lies(small4 *s) { s->d_raw[1] += 1; }
+static void v4_dict_bad_crc(small4 *s) { s->d_crc[0] ^= 1; }
+static void v4_dict_count_huge(small4 *s) { s->c.counts[3] = UINT32_MAX - 2; }
+static void v4_entry_dict_range(small4 *s) { s->e[1].base = 2; }
+static void v4_wrong_dict(small4 *s) { s->e[1].base = 1; }
+static void v4_source_dict_range(small4 *s) { s->src_dict = 7; }
+static void v4_source_dict_missing(small4 *s) { s->src_dict = CLCPACK_NONE; }
+static void v4_source_dict_on_plain(small4 *s) { s->src_codec = 3; }
+static void v4_prefix_self(small4 *s) { s->e[2].base = 2; }
+static void v4_prefix_later(small4 *s) { s->e[2].base = 3; }
+static void v4_prefix_of_dict_entry(small4 *s) { s->e[3].codec = 5; }
+static void v4_prefix_budget(small4 *s)
+{
+    /* A base more than twice the entry's size breaks the decode budget. */
+    s->e[2].raw = s->e[1].raw / 2 - 1;
+}
+static void v4_zstd_ratio(small4 *s) { s->e[0].raw = s->e[0].stored * 32768 + 1; }
+static void v4_frame_trailing(small4 *s) { s->e[0].stored += 3; }
+static void v4_frame_cut(small4 *s) { s->e[0].stored -= 3; }
+static void v4_frame_size_lies(small4 *s) { s->e[0].raw += 10; }
+static void v4_frame_damaged(small4 *s) { s->c.payload.p[s->e[3].offset - 64 + s->e[3].stored / 2] ^= 0x40; }
+static void v4_magic_dict_garbage(small4 *s)
+{
+    /* Dictionary 0 starts with zstd's dictionary magic, then garbage where
+     * the entropy tables should be: zstd refuses it. */
+    static const uint8_t magic[4] = {0x37, 0xA4, 0x30, 0xEC};
+    uint8_t *d = s->c.payload.p + (s->d_off[0] - 64);
+    memcpy(d, magic, 4);
+    memset(d + 4, 0xFF, 40);
+    s->d_crc[0] = (uint32_t)crc32(0, d, (uInt)s->d_stored[0]);
+}
+static void v4_skippable_frame(small4 *s)
+{
+    /* Entry 0's blob becomes a skippable frame of 8 bytes of payload. */
+    static const uint8_t skip[16] = {0x50, 0x2A, 0x4D, 0x18, 8, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8};
+    s->e[0].offset = craft_blob(&s->c, skip, sizeof skip);
+    s->e[0].stored = sizeof skip;
+}
+static void v4_in_v3_pack(small4 *s) { s->c.format_version = 3; s->c.min_reader = 1; }
+
+static void test_crafted_v4(void)
+{
+    expect_v4("the crafted pack", NULL, CLCPACK_OK, NULL, 0, CLCPACK_OK);
+    expect_v4("a dictionary of 0 bytes", v4_dict_raw_zero, CLCPACK_E_FORMAT, "dictionary 0", 0, 0);
+    expect_v4("a dictionary over 1 MiB", v4_dict_too_big, CLCPACK_E_LIMIT, "dictionary 1", 0, 0);
+    expect_v4("a dictionary outside the payload", v4_dict_outside, CLCPACK_E_FORMAT, "outside", 0,
+              0);
+    expect_v4("a dictionary of codec 1", v4_dict_codec, CLCPACK_E_FORMAT, "not allowed", 0, 0);
+    expect_v4("a stored dictionary whose sizes differ", v4_dict_stored_lies, CLCPACK_E_FORMAT,
+              "stored blob", 0, 0);
+    expect_v4("dictionaries over 64 MiB in all", v4_dict_total, CLCPACK_E_LIMIT, "add up", 0, 0);
+    expect_v4("a dictionary count beyond the index", v4_dict_count_huge, CLCPACK_E_LIMIT,
+              "dictionaries", 0, 0);
+    expect_v4("an entry naming a dictionary past the table", v4_entry_dict_range, CLCPACK_E_FORMAT,
+              "dictionary 2", 0, 0);
+    expect_v4("a source naming a dictionary past the table", v4_source_dict_range,
+              CLCPACK_E_FORMAT, "dictionary 7", 0, 0);
+    expect_v4("a codec-4 source without a dictionary", v4_source_dict_missing, CLCPACK_E_FORMAT,
+              "dictionary", 0, 0);
+    expect_v4("a dictionary on a source coded without one", v4_source_dict_on_plain,
+              CLCPACK_E_FORMAT, "dictionary", 0, 0);
+    expect_v4("a prefix that is the entry itself", v4_prefix_self, CLCPACK_E_FORMAT, "base", 0, 0);
+    expect_v4("a prefix after the entry", v4_prefix_later, CLCPACK_E_FORMAT, "base", 0, 0);
+    expect_v4("a prefix base over twice the entry", v4_prefix_budget, CLCPACK_E_LIMIT,
+              "times the entry", 0, 0);
+    expect_v4("a raw size beyond zstd's ratio", v4_zstd_ratio, CLCPACK_E_LIMIT, "zstd", 0, 0);
+    expect_v4("zstd codecs in a pack of format 3", v4_in_v3_pack, CLCPACK_E_FORMAT, "format 4", 0,
+              0);
+    /* Blob-level damage: the pack opens, the blobs that need the damaged
+     * bytes fail, the others decode. */
+    expect_v4("a dictionary whose decoded size lies", v4_dict_decoded_lies, CLCPACK_OK,
+              "dictionary 1", 1, CLCPACK_E_FORMAT);
+    expect_v4("a dictionary whose CRC is wrong", v4_dict_bad_crc, CLCPACK_OK, "dictionary 0", 3,
+              CLCPACK_E_CHECKSUM);
+    expect_v4("a dictionary zstd refuses", v4_magic_dict_garbage, CLCPACK_OK, "refuses", 3,
+              CLCPACK_E_FORMAT);
+    expect_v4("an entry coded with another dictionary than the one named", v4_wrong_dict,
+              CLCPACK_OK, NULL, 2, CLCPACK_E_CHECKSUM);
+    expect_v4("a frame named a prefix that was made with a dictionary", v4_prefix_of_dict_entry,
+              CLCPACK_OK, NULL, 1, CLCPACK_E_CHECKSUM);
+    expect_v4("bytes after the frame", v4_frame_trailing, CLCPACK_OK, "after the end", 1,
+              CLCPACK_E_FORMAT);
+    expect_v4("a frame cut short", v4_frame_cut, CLCPACK_OK, NULL, 1, CLCPACK_E_FORMAT);
+    expect_v4("a frame whose content size is not the raw size", v4_frame_size_lies, CLCPACK_OK,
+              "declares", 1, CLCPACK_E_FORMAT);
+    expect_v4("a damaged frame", v4_frame_damaged, CLCPACK_OK, NULL, 1, CLCPACK_E_CHECKSUM);
+    expect_v4("a skippable frame", v4_skippable_frame, CLCPACK_OK, NULL, 1, CLCPACK_E_FORMAT);
+}
+#endif
+
 /* The reader refuses a lying size before allocating it: checked in a child
  * whose address space is too small for the allocation, where an attempt
  * would come back as CLCPACK_E_NOMEM (or a crash) instead of E_LIMIT. */
@@ -1365,10 +1760,25 @@ int main(void)
 {
     corpus *c = malloc(sizeof *c);
     make_corpus(c);
+    /* Both codec families, the older first; every other test writes with
+     * the library's default (zstd where it has it). */
+    compression = CLCPACK_COMPRESSION_ZLIB;
     test_round_trip(c);
+    compression = CLCPACK_COMPRESSION_ZSTD;
+    if (clcpack_compression_available(compression))
+        test_round_trip(c);
+    else
+        CHECK_SKIP("zstd round trip: this libclcpack was built without zstd");
+    compression = CLCPACK_COMPRESSION_DEFAULT;
     test_writer_checks(c);
     test_files(c);
     test_crafted_errors();
+    test_hello_frame();
+#if defined(CLCPK_HAVE_ZSTD)
+    test_crafted_v4();
+#else
+    CHECK_SKIP("format 4 crafted packs: this build has no zstd to make their frames");
+#endif
     test_no_allocation_under_rlimit();
     test_mutations(c);
     test_fingerprint_matching();

@@ -5,8 +5,8 @@
  *  - clcpack_open_file reads a file's header before anything else: an
  *    8 GiB sparse file that is not a pack is refused without being read, a
  *    FIFO without blocking, a folder as not a regular file;
- *  - a valid pack with a 4 GiB hole is mapped, not read: opening it costs
- *    memory in proportion to its index;
+ *  - a valid pack with a 4 GiB hole is not read: opening it reads its
+ *    header and index, and costs memory in proportion to its index;
  *  - a delta chain decodes within its budget (CLCPACK_CHAIN_BUDGET times
  *    the entry's raw size) holding at most two links besides the output,
  *    and a chain whose bases grow past the budget is refused at open;
@@ -14,7 +14,7 @@
  *    cache), also from several threads at once;
  *  - SHA-256 against the FIPS 180-4 examples; clcpack_open_file_pinned
  *    takes the pinned pack and refuses any other; clcpack_pack_sha256
- *    agrees for read and mapped packs;
+ *    agrees for packs read whole and read on demand;
  *  - the writer's file output is byte for byte its memory output, and
  *    20 000 entries add and write (with hashing, not pairwise compares);
  *    a writer that spools binaries to a file writes the same bytes.
@@ -123,7 +123,7 @@ static void test_open_refusals(void)
     CHECK(p == NULL, "no handle after a refusal");
 }
 
-static void test_mapped_pack(void)
+static void test_holed_pack(void)
 {
     char path[256];
     path_in_dir(path, sizeof path, "hole.clcpack");
@@ -144,11 +144,11 @@ static void test_mapped_pack(void)
     size_t n = 0;
     st = clcpack_read_binary(p, 0, buf, sizeof buf, &n, &err);
     CHECK(st == CLCPACK_OK && n == 15 && memcmp(buf, "a small binary", 15) == 0,
-          "entry of the mapped pack reads: %s", err.message);
+          "entry of the 4 GiB pack reads: %s", err.message);
     clcpack_close(p);
     unlink(path);
 
-    /* A mapped pack (over 16 MiB) and its digest, pinned or not. */
+    /* A 20 MiB pack read on demand, and its digest, pinned or not. */
     if (!CHECK(hostile_sparse_pack(path, (uint64_t)20 * MIB) == 0, "20 MiB sparse pack"))
         return;
     struct stat sb;
@@ -164,8 +164,8 @@ static void test_mapped_pack(void)
     st = clcpack_open_file(path, &p, &err);
     CHECK(st == CLCPACK_OK && clcpack_pack_sha256(p, got) == CLCPACK_OK &&
               memcmp(got, want, 32) == 0,
-          "mapped pack's digest is the file's");
-    /* The pages dropped after hashing still read back. */
+          "digest of a pack read on demand is the file's");
+    /* The entries still read after hashing. */
     st = clcpack_read_binary(p, 0, buf, sizeof buf, &n, &err);
     CHECK(st == CLCPACK_OK && memcmp(buf, "a small binary", 15) == 0, "reads after hashing");
     clcpack_close(p);
@@ -554,7 +554,7 @@ int main(void)
         return check_summary();
     test_sha256();
     test_open_refusals();
-    test_mapped_pack();
+    test_holed_pack();
     test_chain_budget();
     test_linear_pass();
     test_writer();

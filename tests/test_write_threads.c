@@ -4,7 +4,8 @@
  * siblings, incompressible binaries and blobs stored because level 9 did
  * not make them smaller comes out byte-identical with 1, 2, 3 and 8
  * threads, spooled or not, in memory or in a file, and decodes back to
- * every binary; a write that fails half-way returns its error with the
+ * every binary, with zlib and with zstd (dictionaries trained, entries as
+ * prefixes); a write that fails half-way returns its error with the
  * threads running.
  */
 #include <dirent.h>
@@ -23,10 +24,23 @@
 
 static char tmpdir[] = "/tmp/clcpack-write-threads-XXXXXX";
 
+/* The codecs written (main runs the tests with each). */
+static clcpack_compression mode = CLCPACK_COMPRESSION_ZLIB;
+
+static clcpack_writer *new_writer(const synth_corpus *c, uint32_t flags, clcpack_error *err)
+{
+    clcpack_writer *w = synth_writer(c, flags, err);
+    if (w && clcpack_writer_set_compression(w, mode, err) != CLCPACK_OK) {
+        clcpack_writer_free(w);
+        return NULL;
+    }
+    return w;
+}
+
 static uint8_t *write_with(const synth_corpus *c, uint32_t flags, unsigned threads, size_t *size)
 {
     clcpack_error err;
-    clcpack_writer *w = synth_writer(c, flags, &err);
+    clcpack_writer *w = new_writer(c, flags, &err);
     if (!CHECK(w != NULL, "writer (flags %u): %s", flags, err.message))
         return NULL;
     CHECK(clcpack_writer_set_threads(w, threads) == CLCPACK_OK, "set_threads %u", threads);
@@ -61,20 +75,30 @@ static void check_decodes(const uint8_t *pack, size_t size, const synth_corpus *
     if (!CHECK(clcpack_open_memory(pack, size, &p, &err) == CLCPACK_OK, "open: %s", err.message))
         return;
     CHECK(clcpack_entry_count(p) == c->n, "%zu entries, %zu added", clcpack_entry_count(p), c->n);
-    size_t codecs[3] = {0}, bad = 0, tiny_stored = 0;
+    size_t codecs[6] = {0}, bad = 0, tiny_stored = 0;
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
         char why[256];
         if (synth_check_entry(p, i, c, why, sizeof why) != 0 && bad++ < 5)
             CHECK(0, "%s", why);
         clcpack_entry_info info;
         clcpack_get_entry(p, i, &info);
-        if (info.codec < 3)
+        if (info.codec < 6)
             codecs[info.codec]++;
         tiny_stored += strcmp(info.kernel, "cpu_tiny") == 0 && info.codec == 0;
     }
     CHECK(bad == 0, "%zu entries decode to other bytes", bad);
-    CHECK(codecs[0] > 0 && codecs[1] > 0 && codecs[2] > 0,
-          "codecs used: %zu stored, %zu zlib, %zu delta", codecs[0], codecs[1], codecs[2]);
+    if (mode == CLCPACK_COMPRESSION_ZLIB)
+        CHECK(codecs[0] > 0 && codecs[1] > 0 && codecs[2] > 0 &&
+                  codecs[3] + codecs[4] + codecs[5] == 0,
+              "zlib: codecs used: %zu stored, %zu zlib, %zu delta, %zu zstd", codecs[0], codecs[1],
+              codecs[2], codecs[3] + codecs[4] + codecs[5]);
+    else
+        CHECK(codecs[0] > 0 && codecs[4] > 0 && codecs[5] > 0 && codecs[1] + codecs[2] == 0 &&
+                  clcpack_dictionary_count(p) > 0,
+              "zstd: codecs used: %zu stored, %zu zlib, %zu zstd, %zu dictionary, %zu prefix; "
+              "%zu dictionaries",
+              codecs[0], codecs[1] + codecs[2], codecs[3], codecs[4], codecs[5],
+              clcpack_dictionary_count(p));
     CHECK(tiny_stored == 24, "%zu of 24 tiny entries stored raw", tiny_stored);
     clcpack_close(p);
 }
@@ -104,7 +128,7 @@ static void test_same_bytes(const synth_corpus *c)
             char path[96];
             snprintf(path, sizeof path, "%s/threads.clcpack", tmpdir);
             clcpack_error err;
-            clcpack_writer *w = synth_writer(c, flag_sets[f], &err);
+            clcpack_writer *w = new_writer(c, flag_sets[f], &err);
             CHECK(w && clcpack_writer_set_threads(w, 4) == CLCPACK_OK &&
                       clcpack_writer_write_file(w, path, &err) == CLCPACK_OK,
                   "write_file, 4 threads: %s", err.message);
@@ -124,7 +148,7 @@ static void test_args(const synth_corpus *c)
 {
     CHECK(clcpack_writer_set_threads(NULL, 2) == CLCPACK_E_INVALID_ARG, "NULL writer refused");
     clcpack_error err;
-    clcpack_writer *w = synth_writer(c, 0, &err);
+    clcpack_writer *w = new_writer(c, 0, &err);
     CHECK(w && clcpack_writer_set_threads(w, 100000) == CLCPACK_OK, "a huge count is capped");
     void *a = NULL, *b = NULL;
     size_t na = 0, nb = 0;
@@ -150,7 +174,7 @@ static void test_write_error(const synth_corpus *c)
     pid_t pid = fork();
     if (pid == 0) {
         clcpack_error err;
-        clcpack_writer *w = synth_writer(c, CLCPACK_WRITE_SPOOL, &err);
+        clcpack_writer *w = new_writer(c, CLCPACK_WRITE_SPOOL, &err);
         if (!w || clcpack_writer_set_threads(w, 4) != CLCPACK_OK)
             _exit(3);
         signal(SIGXFSZ, SIG_IGN);
@@ -183,6 +207,13 @@ int main(void)
     test_same_bytes(&c);
     test_args(&c);
     test_write_error(&c);
+    mode = CLCPACK_COMPRESSION_ZSTD;
+    if (clcpack_compression_available(mode)) {
+        test_same_bytes(&c);
+        test_write_error(&c);
+    } else {
+        CHECK_SKIP("zstd: this libclcpack was built without zstd");
+    }
     synth_free(&c);
     rmdir(tmpdir);
     return check_summary();

@@ -49,6 +49,18 @@ static void pack_sha256_hex(const clcpack *p, char out[2 * CLCPACK_SHA256_SIZE +
             snprintf(out + 2 * k, 3, "%02x", d[k]);
 }
 
+/* How many entries are coded with dictionary d (codec 4, base d). */
+static size_t dictionary_users(const clcpack *p, size_t d)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < clcpack_entry_count(p); i++) {
+        clcpack_entry_info e;
+        if (clcpack_get_entry(p, i, &e) == CLCPACK_OK && e.codec == 4 && e.base == d)
+            n++;
+    }
+    return n;
+}
+
 static void list_text(const clcpack *p, const char *path, uint64_t file_size)
 {
     size_t nd = clcpack_device_count(p), ns = clcpack_source_count(p),
@@ -131,14 +143,27 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
         pt_codec_name(e.codec, codec, sizeof codec);
         if (e.base == CLCPACK_NONE)
             bfmt(base, sizeof base, "-");
-        else
-            bfmt(base, sizeof base, "%u", (unsigned)e.base);
+        else /* codec 4's base is a dictionary: "d0" */
+            bfmt(base, sizeof base, "%s%u", e.codec == 4 ? "d" : "", (unsigned)e.base);
         print_tuning(p, i, tune, sizeof tune);
         printf("  %5zu  %-*s  %-*s  %-7s  %3u  %-*s  %9llu  %9llu  %-9s  %5s  %08x  %s\n", i, wk,
                pt_esc(e.kernel, kernel, sizeof kernel), wd, defs, wg, (unsigned)e.device, wkind,
                kind_arch,
                (unsigned long long)e.raw_size, (unsigned long long)e.stored_size, codec, base,
                (unsigned)e.raw_crc32, tune);
+    }
+    size_t nk = clcpack_dictionary_count(p);
+    if (nk)
+        printf("dictionaries:\n");
+    for (size_t i = 0; i < nk; i++) {
+        clcpack_dictionary_info d;
+        if (clcpack_get_dictionary(p, i, &d) != CLCPACK_OK)
+            continue;
+        char codec[32];
+        printf("  d%zu  raw %llu  stored %llu  %s  crc %08x  entries using it: %zu\n", i,
+               (unsigned long long)d.raw_size, (unsigned long long)d.stored_size,
+               pt_codec_name(d.codec, codec, sizeof codec), (unsigned)d.raw_crc32,
+               dictionary_users(p, i));
     }
 }
 
@@ -267,6 +292,18 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
                    (unsigned)t.height, (unsigned)t.runs, (unsigned long long)t.median_ns);
         }
         printf("]}");
+    }
+    printf("\n ],\n \"dictionaries\": [");
+    for (size_t i = 0; i < clcpack_dictionary_count(p); i++) {
+        clcpack_dictionary_info d;
+        if (clcpack_get_dictionary(p, i, &d) != CLCPACK_OK)
+            continue;
+        char codec[32];
+        printf("%s\n  {\"index\": %zu", i ? "," : "", i);
+        json_field("codec", pt_codec_name(d.codec, codec, sizeof codec), 1);
+        printf(", \"raw_size\": %llu, \"stored_size\": %llu, \"crc32\": \"%08x\", \"entries\": %zu}",
+               (unsigned long long)d.raw_size, (unsigned long long)d.stored_size,
+               (unsigned)d.raw_crc32, dictionary_users(p, i));
     }
     printf("\n ]\n}\n");
 }

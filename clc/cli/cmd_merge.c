@@ -43,6 +43,7 @@ static int parse_args(int argc, char **argv, merge_args *x)
 {
     static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
                                              {"compress-cubins", no_argument, NULL, 'Z'},
+                                             {"codec", required_argument, NULL, 'C'},
                                              {"quiet", no_argument, NULL, 'q'},
                                              {"verbose", no_argument, NULL, 'v'},
                                              {"help", no_argument, NULL, 'h'},
@@ -59,6 +60,12 @@ static int parse_args(int argc, char **argv, merge_args *x)
         case 'Z':
             x->compress_cubins = 1;
             break;
+        case 'C': {
+            char msg[256];
+            if (pt_parse_codec(optarg, &x->codec, msg, sizeof msg) != 0)
+                return cli_usage_error("merge", "merge: %s", msg);
+            break;
+        }
         case 'q':
             cli_verbosity = -1;
             break;
@@ -426,7 +433,9 @@ static int write_merged(merge_input *in, size_t n_in, const merge_pick *picks, s
     uint32_t flags = (any_source ? 0 : CLCPACK_WRITE_NO_SOURCES) |
                      (x->compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
                      CLCPACK_WRITE_SPOOL;
-    if (clcpack_writer_new(flags, &w, &e) != CLCPACK_OK) {
+    if (clcpack_writer_new(flags, &w, &e) != CLCPACK_OK ||
+        clcpack_writer_set_compression(w, x->codec, &e) != CLCPACK_OK) {
+        clcpack_writer_free(w);
         cli_error("merge: %s", e.message);
         return -1;
     }

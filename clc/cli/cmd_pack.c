@@ -578,7 +578,7 @@ static int merge_into(const pack_args *a, const char *built, const char *output,
             continue;
         bfmt(temp[i], sizeof temp[i], "%s.merge%zu.%ld", output, i, (long)getpid());
         if (retarget_file(a->merge[i], temp[i], &a->nv_archs, ptxas, a->compress_cubins,
-                          a->jobs) != EXIT_OK_STATUS)
+                          a->codec, a->jobs) != EXIT_OK_STATUS)
             rc = -1;
         else
             inputs[n - 1] = temp[i];
@@ -588,6 +588,7 @@ static int merge_into(const pack_args *a, const char *built, const char *output,
         memset(&m, 0, sizeof m);
         m.output = output;
         m.compress_cubins = a->compress_cubins;
+        m.codec = a->codec;
         m.inputs = inputs;
         m.n_inputs = n;
         m.threads = (unsigned)a->jobs;
@@ -799,8 +800,8 @@ int cmd_pack(int argc, char **argv)
     uint32_t wflags = (a.no_sources ? CLCPACK_WRITE_NO_SOURCES : 0) |
                       (a.compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
                       CLCPACK_WRITE_SPOOL;
-    if (clcpack_writer_new(wflags, &run.w, &e) !=
-        CLCPACK_OK) {
+    if (clcpack_writer_new(wflags, &run.w, &e) != CLCPACK_OK ||
+        clcpack_writer_set_compression(run.w, a.codec, &e) != CLCPACK_OK) {
         cli_error("%s", e.message);
         goto out;
     }

@@ -14,6 +14,7 @@
 #include "bounded_fmt.h"
 #include "cli_report.h"
 #include "clcpack.h"
+#include "pack_text.h"
 #include "pocl_binary_canon.h"
 #include "preload_launch.h"
 #include "ptx_text.h"
@@ -28,16 +29,18 @@ typedef struct record_args {
     const char *ptxas;
     const char *keep;      /* --keep-captures DIR: capture here, keep the files */
     int log;
+    clcpack_compression codec; /* --codec */
     char **app;
 } record_args;
 
 static int parse_args(int argc, char **argv, record_args *x)
 {
-    enum { OPT_PTXAS = 256, OPT_KEEP, OPT_LOG };
+    enum { OPT_PTXAS = 256, OPT_KEEP, OPT_LOG, OPT_CODEC };
     static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
                                              {"ptxas", required_argument, NULL, OPT_PTXAS},
                                              {"keep-captures", required_argument, NULL, OPT_KEEP},
                                              {"log", no_argument, NULL, OPT_LOG},
+                                             {"codec", required_argument, NULL, OPT_CODEC},
                                              {"quiet", no_argument, NULL, 'q'},
                                              {"verbose", no_argument, NULL, 'v'},
                                              {"help", no_argument, NULL, 'h'},
@@ -61,6 +64,12 @@ static int parse_args(int argc, char **argv, record_args *x)
         case OPT_LOG:
             x->log = 1;
             break;
+        case OPT_CODEC: {
+            char msg[256];
+            if (pt_parse_codec(optarg, &x->codec, msg, sizeof msg) != 0)
+                return cli_usage_error("record", "%s", msg);
+            break;
+        }
         case 'q':
             cli_verbosity = -1;
             break;
@@ -316,7 +325,8 @@ int cmd_record(int argc, char **argv)
     clcpack_writer *w = NULL;
     clcpack_error werr;
     record_stats s = {0};
-    if (clcpack_writer_new(0, &w, &werr) != CLCPACK_OK) {
+    if (clcpack_writer_new(0, &w, &werr) != CLCPACK_OK ||
+        clcpack_writer_set_compression(w, a.codec, &werr) != CLCPACK_OK) {
         cli_error("%s", werr.message);
         rc = EXIT_FAILURE_STATUS;
         goto out;

@@ -30,6 +30,7 @@ typedef struct retarget_args {
     const char *input, *output, *ptxas;
     nvf_archs archs;
     int compress_cubins;
+    clcpack_compression codec;
     long jobs;
 } retarget_args;
 
@@ -59,12 +60,13 @@ typedef struct retarget_ctx {
 
 static int parse_args(int argc, char **argv, retarget_args *x)
 {
-    enum { OPT_NV_ARCH = 256, OPT_PTXAS, OPT_COMPRESS_CUBINS };
+    enum { OPT_NV_ARCH = 256, OPT_PTXAS, OPT_COMPRESS_CUBINS, OPT_CODEC };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"nv-arch", required_argument, NULL, OPT_NV_ARCH},
         {"ptxas", required_argument, NULL, OPT_PTXAS},
         {"compress-cubins", no_argument, NULL, OPT_COMPRESS_CUBINS},
+        {"codec", required_argument, NULL, OPT_CODEC},
         {"jobs", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
@@ -98,6 +100,12 @@ static int parse_args(int argc, char **argv, retarget_args *x)
         case OPT_COMPRESS_CUBINS:
             x->compress_cubins = 1;
             break;
+        case OPT_CODEC: {
+            char msg[256];
+            if (pt_parse_codec(optarg, &x->codec, msg, sizeof msg) != 0)
+                return cli_usage_error("retarget", "retarget: %s", msg);
+            break;
+        }
         case 'q':
             cli_verbosity = -1;
             break;
@@ -292,7 +300,7 @@ static int retarget_entry(void *vctx, const char *path, const clcpack *p, size_t
 }
 
 int retarget_file(const char *input, const char *output, const nvf_archs *archs,
-                  const char *ptxas, int compress_cubins, long jobs)
+                  const char *ptxas, int compress_cubins, clcpack_compression codec, long jobs)
 {
     retarget_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -308,6 +316,7 @@ int retarget_file(const char *input, const char *output, const nvf_archs *archs,
     memset(&m, 0, sizeof m);
     m.output = output;
     m.compress_cubins = compress_cubins;
+    m.codec = codec;
     m.inputs = inputs;
     m.n_inputs = 1;
     m.hook = &hook;
@@ -355,5 +364,5 @@ int cmd_retarget(int argc, char **argv)
         cli_error("retarget: cubins need NVIDIA's ptxas: %s; --ptxas PATH names one", ptxas);
         return EXIT_FAILURE_STATUS;
     }
-    return retarget_file(x.input, x.output, &x.archs, ptxas, x.compress_cubins, x.jobs);
+    return retarget_file(x.input, x.output, &x.archs, ptxas, x.compress_cubins, x.codec, x.jobs);
 }

@@ -9,6 +9,7 @@
 
 #include "bounded_fmt.h"
 #include "cli_report.h"
+#include "pack_text.h"
 
 enum {
     OPT_KERNELS = 256,
@@ -20,6 +21,7 @@ enum {
     OPT_PTXAS,
     OPT_NO_SOURCES,
     OPT_COMPRESS_CUBINS,
+    OPT_CODEC,
     OPT_NO_CHECK,
     OPT_NO_WARMUP,
     OPT_LIST_DEVICES,
@@ -173,6 +175,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"ptxas", required_argument, NULL, OPT_PTXAS},
         {"no-sources", no_argument, NULL, OPT_NO_SOURCES},
         {"compress-cubins", no_argument, NULL, OPT_COMPRESS_CUBINS},
+        {"codec", required_argument, NULL, OPT_CODEC},
         {"no-check", no_argument, NULL, OPT_NO_CHECK},
         {"no-warmup", no_argument, NULL, OPT_NO_WARMUP},
         {"list-devices", no_argument, NULL, OPT_LIST_DEVICES},
@@ -330,6 +333,10 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             break;
         case OPT_COMPRESS_CUBINS:
             a->compress_cubins = 1;
+            break;
+        case OPT_CODEC:
+            if (pt_parse_codec(optarg, &a->codec, err, PA_ERR_MAX) != 0)
+                return -1;
             break;
         case OPT_NO_CHECK:
             a->no_check = 1;

@@ -6,6 +6,7 @@
 #ifndef CLC_PACK_ARGS_H
 #define CLC_PACK_ARGS_H
 
+#include "clcpack.h"
 #include "direct_jobs.h"
 #include "nv_forms.h"
 #include "variant_plan.h"
@@ -32,6 +33,7 @@ typedef struct pack_args {
     int keep_going;             /* --keep-going / -k */
     int no_sources;             /* --no-sources */
     int compress_cubins;        /* --compress-cubins */
+    clcpack_compression codec;  /* --codec zlib|zstd, default the library's */
     int no_check;               /* --no-check */
     int no_warmup;              /* --no-warmup */
     int tune;                   /* --tune: time every variant (docs/TUNING.md) */

@@ -30,6 +30,7 @@ typedef struct merge_hook {
 typedef struct merge_args {
     const char *output;
     int compress_cubins;        /* --compress-cubins */
+    clcpack_compression codec;  /* --codec, default the library's */
     const char **inputs;
     size_t n_inputs;
     const merge_hook *hook;     /* NULL: entries copied as they are */
@@ -46,7 +47,7 @@ typedef struct merge_stats {
  * ptxas_find), everything else copied, into output. Prints its errors and,
  * unless -q, one summary line. Returns an exit status. */
 int retarget_file(const char *input, const char *output, const nvf_archs *archs,
-                  const char *ptxas, int compress_cubins, long jobs);
+                  const char *ptxas, int compress_cubins, clcpack_compression codec, long jobs);
 
 /* Does the whole merge; prints its errors. Returns an exit status
  * (cli_report.h): EXIT_OK_STATUS with *stats filled, else

@@ -88,8 +88,34 @@ const char *pt_codec_name(uint32_t codec, char *buf, size_t cap)
         return bfmt(buf, cap, "zlib");
     case 2:
         return bfmt(buf, cap, "xor-delta");
+    case 3:
+        return bfmt(buf, cap, "zstd");
+    case 4:
+        return bfmt(buf, cap, "zstd-dict");
+    case 5:
+        return bfmt(buf, cap, "zstd-prefix");
     }
     return bfmt(buf, cap, "codec %u", (unsigned)codec);
+}
+
+int pt_parse_codec(const char *name, clcpack_compression *out, char *msg, size_t cap)
+{
+    if (strcmp(name, "zlib") == 0) {
+        *out = CLCPACK_COMPRESSION_ZLIB;
+        return 0;
+    }
+    if (strcmp(name, "zstd") != 0) {
+        bfmt(msg, cap, "--codec '%s': expected zlib or zstd", name);
+        return -1;
+    }
+    if (!clcpack_compression_available(CLCPACK_COMPRESSION_ZSTD)) {
+        bfmt(msg, cap,
+             "--codec zstd: this clc-pack was built without zstd (make ZSTD=0); it writes "
+             "zlib packs only");
+        return -2;
+    }
+    *out = CLCPACK_COMPRESSION_ZSTD;
+    return 0;
 }
 
 void pt_wg(const uint32_t wg[3], char *buf, size_t cap)

@@ -19,8 +19,13 @@ const char *pt_esc(const char *s, char *buf, size_t cap);
 
 /* "native", "ptx", "cubin" or "kind N". Returns buf. */
 const char *pt_kind_name(clcpack_binary_kind k, char *buf, size_t cap);
-/* "stored", "zlib", "xor-delta" or "codec N". Returns buf. */
+/* "stored", "zlib", "xor-delta", "zstd", "zstd-dict", "zstd-prefix" or
+ * "codec N". Returns buf. */
 const char *pt_codec_name(uint32_t codec, char *buf, size_t cap);
+/* --codec NAME: "zlib" or "zstd" into *out. 0, -1 for any other name
+ * (msg says so), -2 for zstd in a clc-pack built without it (msg says
+ * so); msg gets one line without the "clc-pack: " prefix. */
+int pt_parse_codec(const char *name, clcpack_compression *out, char *msg, size_t cap);
 /* "16x16", "64", or "-" for no work-group. */
 void pt_wg(const uint32_t wg[3], char *buf, size_t cap);
 /* "FILTER_WIDTH=5,HALF_FILTER_SIZE=2" or "-" (escaped with pt_esc). */

@@ -112,9 +112,13 @@ void usage_pack(FILE *f)
         "                       75,80,86,89,90,100,120); the PTX stored is its most\n"
         "                       portable form (docs/vendors/NVIDIA.md)\n"
         "  --no-sources         store no kernel sources (no rebuild fallback)\n"
-        "  --compress-cubins    zlib the cubins too (about 6x smaller; by default\n"
-        "                       those for the device's own architecture are stored\n"
-        "                       as they are, to load fastest)\n"
+        "  --compress-cubins    compress the cubins too (by default those for the\n"
+        "                       device's own architecture are stored as they are,\n"
+        "                       to load fastest)\n"
+        "  --codec zlib|zstd    zstd (the default where clc-pack has it): pack format\n"
+        "                       4, about a third of zlib's size, read by libclcpack\n"
+        "                       0.1 or newer built with zstd; zlib: formats 1-3, read\n"
+        "                       by every libclcpack (docs/FORMAT.md)\n"
         "  --no-check           kernels folder: launch each variant once without\n"
         "                       checking its output against the CPU reference\n"
         "  --no-warmup          do not launch at all: on PoCL the binary then lacks the\n"
@@ -241,7 +245,7 @@ void usage_embed(FILE *f)
 
 void usage_merge(FILE *f)
 {
-    fputs("Usage: clc-pack merge PACK... -o FILE [--compress-cubins]\n"
+    fputs("Usage: clc-pack merge PACK... -o FILE [--compress-cubins] [--codec zlib|zstd]\n"
           "\n"
           "Joins packs built on different machines (say a CPU build host and a GPU\n"
           "build host) into one; the loader then picks the entry for whatever device\n"
@@ -251,7 +255,9 @@ void usage_merge(FILE *f)
           "stored once. A conflict names the entry and both files, and nothing is\n"
           "written. The result does not depend on the order of the packs.\n"
           "  -o FILE          the merged pack (written atomically; may be one of the inputs)\n"
-          "  --compress-cubins  zlib the cubins (by default stored as they are)\n"
+          "  --compress-cubins  compress the cubins (by default stored as they are)\n"
+          "  --codec zlib|zstd  the codecs written (default zstd where clc-pack has\n"
+          "                   it; zlib packs are read by every libclcpack)\n"
           "  -q, --quiet      no summary line\n"
           "  -h, --help       this text\n"
           "Exit status: 0, 1 on a conflict, a damaged pack or a file that cannot be\n"
@@ -262,7 +268,7 @@ void usage_merge(FILE *f)
 void usage_retarget(FILE *f)
 {
     fputs("Usage: clc-pack retarget PACK [--nv-arch LIST] [--ptxas PATH] -o FILE\n"
-          "                             [-j N] [--compress-cubins]\n"
+          "                             [-j N] [--compress-cubins] [--codec zlib|zstd]\n"
           "\n"
           "Adds cubins for more NVIDIA architectures to an existing pack, on any\n"
           "machine with NVIDIA's ptxas (no GPU needed). Every PTX entry is stored in\n"
@@ -276,8 +282,10 @@ void usage_retarget(FILE *f)
           "  --ptxas PATH     ptxas to use (default: PATH, then /usr/local/cuda/bin)\n"
           "  -o FILE          the new pack (written atomically; may be PACK itself)\n"
           "  -j, --jobs N     ptxas runs for N entries at a time (default: the cores)\n"
-          "  --compress-cubins  zlib every cubin (by default the cubin for its\n"
+          "  --compress-cubins  compress every cubin (by default the cubin for its\n"
           "                   device's own architecture is stored as it is)\n"
+          "  --codec zlib|zstd  the codecs written (default zstd where clc-pack has\n"
+          "                   it; zlib packs are read by every libclcpack)\n"
           "  -q, --quiet      no notes, no summary line\n"
           "  -h, --help       this text\n"
           "Exit status: 0, 1 on a damaged pack, no ptxas, or a file that cannot be\n"
@@ -288,6 +296,7 @@ void usage_retarget(FILE *f)
 void usage_record(FILE *f)
 {
     fputs("Usage: clc-pack record -o FILE [--log] [--ptxas PATH] [--keep-captures DIR]\n"
+          "                       [--codec zlib|zstd]\n"
           "                       -- APP [ARGS...]\n"
           "\n"
           "Runs an unmodified OpenCL application with libclcpack-preload.so, which\n"
@@ -301,6 +310,7 @@ void usage_record(FILE *f)
           "  --ptxas PATH       NVIDIA: assemble the PTX into cubins with this ptxas\n"
           "                     (default: ptxas on $PATH or in /usr/local/cuda/bin)\n"
           "  --keep-captures DIR  capture into DIR (existing) and keep the files\n"
+          "  --codec zlib|zstd  the codecs written (default zstd where clc-pack has it)\n"
           "  -q, --quiet        no summary line; -v: one line per capture\n"
           "  -h, --help         this text\n"
           "Exit status: 0, 1 when nothing was built from source, the application\n"

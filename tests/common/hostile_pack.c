@@ -332,3 +332,103 @@ uint8_t *hostile_tail_pack(uint16_t format_version, size_t tail, uint32_t arch, 
     *size = f.n;
     return f.p;
 }
+
+/* Little-endian reads of a pack's own fields. */
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
+
+int hostile_padded_pack(const uint8_t *pack, size_t size, const char *path, uint64_t target,
+                        uint64_t filler_raw, size_t *n_fillers)
+{
+    if (size < 64 || filler_raw == 0)
+        return -1;
+    uint16_t version = (uint16_t)(pack[8] | pack[9] << 8), min_reader = (uint16_t)(pack[10] | pack[11] << 8);
+    uint64_t index_offset = get64(pack + 24), index_size = get64(pack + 32);
+    if (index_offset > size || index_size > size - index_offset || index_size < 16)
+        return -1;
+    const uint8_t *ix = pack + index_offset;
+    uint32_t counts_len = get32(ix), n_dev = get32(ix + 4), n_src = get32(ix + 8),
+             n_ent = get32(ix + 12);
+    /* Where the entry records end: the fillers go there, before any
+     * record a later version puts after the entries. */
+    uint64_t at = counts_len;
+    for (uint64_t r = 0; r < (uint64_t)n_dev + n_src + n_ent; r++) {
+        if (at + 4 > index_size || get32(ix + at) < 4 || get32(ix + at) > index_size - at)
+            return -1;
+        at += get32(ix + at);
+    }
+    uint64_t n = target > size ? (target - size) / filler_raw : 0;
+    if (n > 0xFFFFFFF0u - n_ent)
+        return -1;
+    uint64_t hole = n * filler_raw;
+    uint32_t crc = crc_zeros(filler_raw);
+    hb out = {0};
+    put(&out, ix, counts_len);
+    if (!out.failed)
+        le32(out.p + 12, (uint32_t)(n_ent + n));
+    put(&out, ix + counts_len, (size_t)(at - counts_len));
+    for (uint64_t k = 0; k < n; k++) {
+        size_t start = out.n;
+        char name[32];
+        snprintf(name, sizeof name, "filler_%07llu", (unsigned long long)k);
+        u32(&out, 0);
+        u32(&out, 0);           /* device 0 */
+        u32(&out, 0xFFFFFFFFu); /* no source */
+        str(&out, name);
+        str(&out, "");
+        str(&out, "-cl-std=CL1.2");
+        u32(&out, 2);
+        str(&out, "FILTER_WIDTH");
+        str(&out, "7");
+        str(&out, "HALF_FILTER_SIZE");
+        str(&out, "3");
+        u32(&out, 16);
+        u32(&out, 16);
+        u32(&out, 1);
+        u32(&out, 0); /* native */
+        u32(&out, 0);
+        u32(&out, 0); /* stored */
+        u32(&out, 0xFFFFFFFFu);
+        u64(&out, index_offset + k * filler_raw);
+        u64(&out, filler_raw);
+        u64(&out, filler_raw);
+        u32(&out, crc);
+        u32(&out, 0);
+        u32(&out, 0);
+        u32(&out, 0);
+        u64(&out, 0);
+        if (!out.failed)
+            le32(out.p + start, (uint32_t)(out.n - start));
+    }
+    put(&out, ix + at, (size_t)(index_size - at));
+    if (out.failed) {
+        free(out.p);
+        return -1;
+    }
+    uint64_t new_offset = index_offset + hole;
+    uint8_t h[64];
+    header_v(h, version, new_offset + out.n, new_offset, &out);
+    h[10] = (uint8_t)min_reader;
+    h[11] = (uint8_t)(min_reader >> 8);
+    /* Keep the flags and the writer's version; the checksum covers them. */
+    memcpy(h + 40, pack + 40, 4);
+    memcpy(h + 48, pack + 48, 16);
+    uLong c = crc32(0, h, 44);
+    c = crc32(c, h + 48, 16);
+    c = crc32(c, out.p, (uInt)out.n);
+    le32(h + 44, (uint32_t)c);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int rc = fd < 0 || pwrite(fd, h, 64, 0) != 64 ||
+             pwrite(fd, pack + 64, (size_t)index_offset - 64, 64) != (ssize_t)(index_offset - 64) ||
+             pwrite(fd, out.p, out.n, (off_t)new_offset) != (ssize_t)out.n;
+    if (fd >= 0 && close(fd) != 0)
+        rc = 1;
+    free(out.p);
+    if (n_fillers)
+        *n_fillers = (size_t)n;
+    return rc ? -1 : 0;
+}

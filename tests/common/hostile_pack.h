@@ -29,6 +29,15 @@ int hostile_sparse_pack(const char *path, uint64_t hole);
  * fields. Malloc'd, *size bytes. */
 uint8_t *hostile_tail_pack(uint16_t format_version, size_t tail, uint32_t arch, size_t *size);
 
+/* Writes at path a copy of the pack (size bytes, any format version)
+ * grown to about `target` bytes by filler entries: stored native entries of
+ * filler_raw zero bytes for device 0, keyed filler_NNNNNNN, whose blobs lie
+ * in a hole (a sparse file) between the pack's payload and its index. The
+ * pack's own entries keep their offsets; the fillers' records go after
+ * them. *n_fillers (may be NULL) gets how many. 0 on success. */
+int hostile_padded_pack(const uint8_t *pack, size_t size, const char *path, uint64_t target,
+                        uint64_t filler_raw, size_t *n_fillers);
+
 /* Resident memory of this process now, in KiB (/proc/self/statm), or 0. */
 size_t hostile_rss_kib(void);
 

@@ -3,11 +3,12 @@
  * packs that reach the parts of the format real PoCL packs do not (several
  * devices, PTX and cubin forms, several defines, delta chains, tuning
  * fields, a binary-only pack), kept small so the fuzzer mutates structure
- * rather than zlib payload. Usage: make_corpus DIR. The real-pack seeds
+ * rather than zlib payload; the zstd_* ones are format 4 (zstd frames,
+ * prefixes, a trained dictionary). Usage: make_corpus DIR. The real-pack seeds
  * come from clc-pack (docs/ROBUSTNESS.md says how). Not part of any make
  * target (the seeds are committed); build it with
  *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iloader tests/fuzz/make_corpus.c \
- *      build/libclcpack.a -lOpenCL -lz -o make_corpus
+ *      build/libclcpack.a $(make -s print-libs) -o make_corpus
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,12 +35,15 @@ static void device(clcpack_device_info *d, const char *name, uint32_t vendor, ui
     d->nv_cc_minor = cc % 10;
 }
 
+/* A pack of n_widths variants of kernel k (and NVIDIA forms with nvidia),
+ * binaries of bin_n bytes (at most 8192), written with the given codecs. */
 static int write_one(const char *dir, const char *name, uint32_t flags, int n_widths,
-                     int nvidia)
+                     int nvidia, clcpack_compression codecs, size_t bin_n)
 {
     clcpack_error err;
     clcpack_writer *w = NULL;
-    if (clcpack_writer_new(flags, &w, &err) != CLCPACK_OK)
+    if (clcpack_writer_new(flags, &w, &err) != CLCPACK_OK ||
+        clcpack_writer_set_compression(w, codecs, &err) != CLCPACK_OK)
         goto fail;
     clcpack_device_info cpu, gpu;
     device(&cpu, "cpu-x", 0x8086, 0);
@@ -51,16 +55,22 @@ static int write_one(const char *dir, const char *name, uint32_t flags, int n_wi
         clcpack_writer_add_source(w, "k.cl", text, strlen(text), &src, &err) != CLCPACK_OK)
         goto fail;
     for (int i = 0; i < n_widths; i++) {
-        char width[16], bin[600];
+        char width[16];
+        static char bin[8192];
         snprintf(width, sizeof width, "%d", 3 + 2 * i);
         /* Mostly identical binaries, as real variants are: the writer
-         * stores later ones as deltas. */
-        for (size_t b = 0; b < sizeof bin; b++)
-            bin[b] = (char)("binary-of-k-"[b % 12] + (b % 97 == 0 ? i : 0));
+         * stores later ones as deltas. Past 600 bytes, a body of varied
+         * bytes they share, which a trained dictionary can hold. */
+        uint32_t x = 12345;
+        for (size_t b = 0; b < bin_n; b++) {
+            x = x * 1103515245u + 12345u;
+            bin[b] = (char)(b < 600 ? "binary-of-k-"[b % 12] + (b % 97 == 0 ? i : 0)
+                                    : (int)(x >> 24) % 32 + 'A' + (b % 211 == 0 ? i : 0));
+        }
         clcpack_define defs[2] = { { "FILTER_WIDTH", width }, { "USE_LOCAL", "" } };
         clcpack_entry_spec e = { sizeof e, "k", "conv", "-cl-fast-relaxed-math -DFILTER_WIDTH=x",
                                  defs, 2, { 8, 8, 0 }, dcpu, src, CLCPACK_KIND_NATIVE, 0,
-                                 bin, sizeof bin, NULL, 0, 0, NULL };
+                                 bin, bin_n, NULL, 0, 0, NULL };
         if (clcpack_writer_add_entry(w, &e, &err) != CLCPACK_OK)
             goto fail;
         if (i == 0 && clcpack_writer_set_tuning(w, &e, 512, 512, 5, 123456, &err) != CLCPACK_OK)
@@ -99,9 +109,17 @@ int main(int argc, char **argv)
         return 2;
     }
     int bad = 0;
-    bad |= write_one(argv[1], "synth_one.clcpack", 0, 1, 0);
-    bad |= write_one(argv[1], "synth_delta.clcpack", 0, 5, 0);
-    bad |= write_one(argv[1], "synth_nvidia.clcpack", 0, 3, 1);
-    bad |= write_one(argv[1], "synth_nosrc.clcpack", CLCPACK_WRITE_NO_SOURCES, 2, 1);
+    const clcpack_compression zlib = CLCPACK_COMPRESSION_ZLIB, zstd = CLCPACK_COMPRESSION_ZSTD;
+    bad |= write_one(argv[1], "synth_one.clcpack", 0, 1, 0, zlib, 600);
+    bad |= write_one(argv[1], "synth_delta.clcpack", 0, 5, 0, zlib, 600);
+    bad |= write_one(argv[1], "synth_nvidia.clcpack", 0, 3, 1, zlib, 600);
+    bad |= write_one(argv[1], "synth_nosrc.clcpack", CLCPACK_WRITE_NO_SOURCES, 2, 1, zlib, 600);
+    /* Format 4: zstd, prefixes, and (40 variants of 8 KiB, past the
+     * writer's 256 KiB for a class) a trained dictionary. */
+    bad |= write_one(argv[1], "zstd_one.clcpack", 0, 1, 0, zstd, 600);
+    bad |= write_one(argv[1], "zstd_nvidia.clcpack", 0, 3, 1, zstd, 600);
+    bad |= write_one(argv[1], "zstd_dict.clcpack", 0, 40, 0, zstd, 8192);
+    bad |= write_one(argv[1], "zstd_dict_nosrc.clcpack", CLCPACK_WRITE_NO_SOURCES, 40, 0, zstd,
+                     8192);
     return bad;
 }

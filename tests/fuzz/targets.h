@@ -13,8 +13,9 @@
  *    driver of fake_cl.h, whose device is one of the pack's, with driver
  *    failures chosen by the input's last byte;
  *  - fuzz_writer: the bytes as a script of writer calls (devices, sources,
- *    entries, timings with lengths and values from the input), then the
- *    pack written, read back and compared with what was added.
+ *    entries, timings with lengths and values from the input; zlib or zstd
+ *    by the first byte), then the pack written, read back and compared
+ *    with what was added.
  * Pack targets take a pack's bytes (their seeds are tests/fuzz/corpus/;
  * tuning, best and load also try the bytes with the header checksum made
  * right, as fuzz_target.h does, so mutations reach the readers);
@@ -314,8 +315,15 @@ static inline int fuzz_writer(const uint8_t *data, size_t size)
     tg_in in = {data, size};
     clcpack_writer *w = NULL;
     clcpack_error err;
-    if (clcpack_writer_new(tg_byte(&in) & 7u, &w, &err) != CLCPACK_OK) /* with the spool too */
+    /* The first byte: the writer's flags (the spool too), and bit 3 the
+     * codecs: zstd (format 4) where the library has it, else zlib. */
+    unsigned first = tg_byte(&in);
+    if (clcpack_writer_new(first & 7u, &w, &err) != CLCPACK_OK)
         return 0;
+    clcpack_compression codecs = first & 8u && clcpack_compression_available(CLCPACK_COMPRESSION_ZSTD)
+                                     ? CLCPACK_COMPRESSION_ZSTD
+                                     : CLCPACK_COMPRESSION_ZLIB;
+    tg_require(clcpack_writer_set_compression(w, codecs, &err) == CLCPACK_OK);
     static tg_added added[TG_MAX_ENTRIES];
     size_t n_added = 0;
     uint32_t n_dev = 0, n_src = 0;

@@ -1,0 +1,192 @@
+/*
+ * codec_zstd.c — decoding the Zstandard blobs of format 4 (docs/FORMAT.md,
+ * "Zstandard frames"): exactly one frame, decoded in one pass straight into
+ * the caller's buffer of exactly the declared size, with a dictionary, a
+ * prefix or neither. Built without zstd (make ZSTD=0), every call says so
+ * with CLCPACK_E_VERSION, and opening and listing a format-4 pack still
+ * work.
+ */
+#include "codec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#if defined(CLCPK_HAVE_ZSTD)
+#include <zstd.h>
+#include <zstd_errors.h>
+#endif
+
+int clcpk_zstd_available(void)
+{
+#if defined(CLCPK_HAVE_ZSTD)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+#if defined(CLCPK_HAVE_ZSTD)
+struct clcpk_zdict {
+    ZSTD_DDict *ddict;
+};
+
+clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, clcpk_zdict **out, char *why,
+                                size_t why_cap)
+{
+    *out = NULL;
+    clcpk_zdict *d = malloc(sizeof *d);
+    if (!d) {
+        snprintf(why, why_cap, "out of memory for a dictionary of %zu bytes", n);
+        return CLCPACK_E_NOMEM;
+    }
+    /* ZSTD_dct_auto, as docs/FORMAT.md says: zstd's dictionary format when
+     * the bytes start with its magic number, raw content otherwise. The
+     * bytes are copied, so the caller's buffer may go. */
+    d->ddict = ZSTD_createDDict(bytes, n);
+    if (!d->ddict) {
+        free(d);
+        /* The bytes matched their CRC-32: a dictionary zstd refuses was
+         * made that way, not damaged. */
+        snprintf(why, why_cap, "zstd refuses the dictionary (%zu bytes): corrupt entropy tables",
+                 n);
+        return CLCPACK_E_FORMAT;
+    }
+    *out = d;
+    return CLCPACK_OK;
+}
+
+void clcpk_zdict_free(clcpk_zdict *d)
+{
+    if (!d)
+        return;
+    ZSTD_freeDDict(d->ddict);
+    free(d);
+}
+
+/* Sorts zstd's error into the pack's statuses as inflate's are sorted:
+ * sizes that disagree are format errors, damaged data a checksum error. */
+static clcpack_status zstd_failure(size_t rc, size_t raw, char *why, size_t why_cap)
+{
+    ZSTD_ErrorCode code = ZSTD_getErrorCode(rc);
+    switch (code) {
+    case ZSTD_error_dstSize_tooSmall:
+        snprintf(why, why_cap, "decodes to more than the declared %zu bytes", raw);
+        return CLCPACK_E_FORMAT;
+    case ZSTD_error_srcSize_wrong:
+        snprintf(why, why_cap, "zstd frame ends early (%s)", ZSTD_getErrorName(rc));
+        return CLCPACK_E_FORMAT;
+    case ZSTD_error_memory_allocation:
+        snprintf(why, why_cap, "zstd ran out of memory");
+        return CLCPACK_E_NOMEM;
+    case ZSTD_error_prefix_unknown:
+    case ZSTD_error_frameParameter_unsupported:
+    case ZSTD_error_version_unsupported:
+        snprintf(why, why_cap, "not a zstd frame this reader decodes (%s)", ZSTD_getErrorName(rc));
+        return CLCPACK_E_FORMAT;
+    default:
+        /* The index is checksummed: a frame zstd finds corrupt (a wrong
+         * dictionary ID included) is a damaged payload. */
+        snprintf(why, why_cap, "corrupt compressed data (zstd: %s)", ZSTD_getErrorName(rc));
+        return CLCPACK_E_CHECKSUM;
+    }
+}
+
+clcpack_status clcpk_unzstd_exact(const uint8_t *src, size_t n, uint8_t *dst, size_t raw,
+                                  const clcpk_zdict *dict, const uint8_t *prefix,
+                                  size_t prefix_n, char *why, size_t why_cap)
+{
+    /* Exactly one frame: a skippable frame, a second frame or trailing
+     * bytes are refused before anything is decoded. */
+    size_t frame = ZSTD_findFrameCompressedSize(src, n);
+    if (ZSTD_isError(frame))
+        return zstd_failure(frame, raw, why, why_cap);
+    if (frame != n) {
+        snprintf(why, why_cap, "%zu bytes after the end of the zstd frame", n - frame);
+        return CLCPACK_E_FORMAT;
+    }
+    unsigned long long declared = ZSTD_getFrameContentSize(src, n);
+    if (declared == ZSTD_CONTENTSIZE_ERROR) {
+        snprintf(why, why_cap, "not a zstd frame this reader decodes (skippable or unknown)");
+        return CLCPACK_E_FORMAT;
+    }
+    if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != raw) {
+        snprintf(why, why_cap, "zstd frame declares %llu bytes, the index %zu", declared, raw);
+        return CLCPACK_E_FORMAT;
+    }
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    if (!dctx) {
+        snprintf(why, why_cap, "zstd cannot start (out of memory)");
+        return CLCPACK_E_NOMEM;
+    }
+    size_t rc = 0;
+    if (dict)
+        rc = ZSTD_DCtx_refDDict(dctx, dict->ddict);
+    else if (prefix)
+        rc = ZSTD_DCtx_refPrefix(dctx, prefix, prefix_n);
+    /* One pass into dst, which is the window: the decoder allocates no
+     * window buffer, whatever window size the frame asks for. */
+    if (!ZSTD_isError(rc))
+        rc = ZSTD_decompressDCtx(dctx, dst, raw, src, n);
+    ZSTD_freeDCtx(dctx);
+    if (ZSTD_isError(rc))
+        return zstd_failure(rc, raw, why, why_cap);
+    if (rc != raw) {
+        snprintf(why, why_cap, "decodes to %zu bytes, declared %zu", rc, raw);
+        return CLCPACK_E_FORMAT;
+    }
+    return CLCPACK_OK;
+}
+
+#else /* !CLCPK_HAVE_ZSTD */
+
+/* The message a library built without zstd gives for a zstd blob. */
+static clcpack_status no_zstd(char *why, size_t why_cap)
+{
+    snprintf(why, why_cap,
+             "this libclcpack was built without zstd (make ZSTD=0): rebuild it with zstd, or "
+             "write the pack with --codec zlib");
+    return CLCPACK_E_VERSION;
+}
+
+struct clcpk_zdict {
+    int unused;
+};
+
+clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, clcpk_zdict **out, char *why,
+                                size_t why_cap)
+{
+    (void)bytes;
+    (void)n;
+    *out = NULL;
+    return no_zstd(why, why_cap);
+}
+
+void clcpk_zdict_free(clcpk_zdict *d) { free(d); }
+
+clcpack_status clcpk_unzstd_exact(const uint8_t *src, size_t n, uint8_t *dst, size_t raw,
+                                  const clcpk_zdict *dict, const uint8_t *prefix,
+                                  size_t prefix_n, char *why, size_t why_cap)
+{
+    (void)src;
+    (void)n;
+    (void)dst;
+    (void)raw;
+    (void)dict;
+    (void)prefix;
+    (void)prefix_n;
+    return no_zstd(why, why_cap);
+}
+#endif
+
+const char *clcpk_codec_name(uint32_t codec)
+{
+    switch (codec) {
+    case 0: return "stored";
+    case 1: return "zlib";
+    case 2: return "XOR-delta + zlib";
+    case 3: return "zstd";
+    case 4: return "zstd with a dictionary";
+    case 5: return "zstd with a prefix";
+    }
+    return "unknown";
+}
