@@ -28,7 +28,9 @@ endif
 # bundled example kernels' references and launches, util/ small helpers.
 CLC_DIRS := $(sort $(dir $(wildcard clc/*/*.c)))
 CLC_INC  := $(patsubst %/,-I%,$(CLC_DIRS))
-CLC_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader $(CLC_INC)
+# formats/ holds the files the interposer and the tool share (the record's
+# capture files, docs/RECORD.md): compiled into both.
+CLC_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader -Iformats $(CLC_INC)
 DEPFLAGS := -MMD -MP
 LDLIBS_CL := -lOpenCL -lz -lpthread -lm
 # libdeflate inflates blobs faster than zlib (optional; zlib stays the
@@ -51,7 +53,8 @@ endif
 
 LIB_SRC  := $(sort $(wildcard loader/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/pic/%.o)
-CLC_SRC  := $(sort $(filter-out clc/cli/main.c,$(wildcard clc/*/*.c)))
+FORMATS_SRC := $(sort $(wildcard formats/*.c))
+CLC_SRC  := $(sort $(filter-out clc/cli/main.c,$(wildcard clc/*/*.c))) $(FORMATS_SRC)
 CLC_OBJ  := $(CLC_SRC:%.c=$(B)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
@@ -68,13 +71,15 @@ SONAME := libclcpack.so.0
 # unmodified applications with LD_PRELOAD. It links no OpenCL loader, and
 # exports only the OpenCL calls it wraps (preload/exports.map): its copy of
 # libclcpack stays private.
-PRELOAD_SRC := $(sort $(wildcard preload/*.c))
+PRELOAD_SRC := $(sort $(wildcard preload/*.c)) $(FORMATS_SRC)
 PRELOAD_OBJ := $(PRELOAD_SRC:%.c=$(B)/pic/%.o)
-$(PRELOAD_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Ipreload
+$(PRELOAD_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Iformats -Ipreload
 $(B)/clc/cli/preload_launch.o: CLC_CPPFLAGS += -DCLCPACK_LIBDIR='"$(LIBDIR)"'
+SHIM := $(B)/clcpack-opencl/libOpenCL.so.1
+SHIM_STUB := $(B)/clcpack-opencl/stub/libclcpack-real-opencl.so.1
 
 .PHONY: print-libs all deps pack test bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
-all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so
+all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so $(SHIM)
 
 # What a program linking build/libclcpack.a needs besides it (the examples
 # built in-tree use it).
@@ -110,8 +115,21 @@ $(B)/libclcpack.so: $(LIB_OBJ)
 
 $(B)/libclcpack-preload.so: $(PRELOAD_OBJ) $(B)/libclcpack.a preload/exports.map
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,--version-script=preload/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
+	$(Q)$(CC) -shared -Wl,-soname,libclcpack-preload.so -Wl,--version-script=preload/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
 		$(PRELOAD_OBJ) $(B)/libclcpack.a -ldl -lz -lpthread -lm $(if $(filter 1,$(LIBDEFLATE)),-ldeflate)
+
+# The forwarding libOpenCL.so.1 (preload/shim/opencl_shim.c) that record and
+# run put first on LD_LIBRARY_PATH: no code, DT_NEEDED on the interposer and
+# on the real loader under a name clc-pack links at run time. The second is
+# linked against a stub of that name, made here.
+$(SHIM_STUB):
+	@mkdir -p $(dir $@)
+	$(Q)printf 'typedef int empty;\n' | $(CC) -shared -Wl,-soname,libclcpack-real-opencl.so.1 -o $@ -x c -
+$(SHIM): preload/shim/opencl_shim.c preload/shim/opencl_shim.map $(B)/libclcpack-preload.so $(SHIM_STUB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,libOpenCL.so.1 -Wl,--version-script=preload/shim/opencl_shim.map \
+		$(LDFLAGS) -o $@ preload/shim/opencl_shim.c -Wl,--no-as-needed \
+		-L$(B) -l:libclcpack-preload.so -L$(dir $(SHIM_STUB)) -l:libclcpack-real-opencl.so.1
 
 $(B)/libclc.a: $(CLC_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bounded_fmt.h"
+#include "clcpack.h"
 
 #define HEADER_SIZE (8 + 8 + 4 + 4 + 12 + 41)
 #define MAX_KERNELS 4096
@@ -133,9 +134,11 @@ static int keep(const kernel_ref *k, const file_ref *f, const char *kernel, cons
 /* PoCL compiles from a file it names with mkstemp, "tempfile_XXXXXX.cl",
  * and LLVM keeps that name as the module's source file name: as bytes in
  * string tables, and in the bitcode's module record as an array of 7-bit
- * characters packed at any bit offset. Both spellings of the six random
- * characters become "000000". */
-#define TEMP_STEM "tempfile_"
+ * characters packed at any bit offset. `clc-pack record` gives the
+ * application a private PoCL cache folder named by mkdtemp,
+ * "clcpack-record-XXXXXX", which is part of that file name. Both spellings
+ * of the six random characters of each stem become "000000". */
+static const char *const temp_stems[] = {"tempfile_", "clcpack-record-"};
 #define TEMP_RANDOM 6
 
 static int is_name_char(unsigned c) { return isalnum((int)c) != 0; }
@@ -159,11 +162,11 @@ static void put_bits7(unsigned char *b, size_t bit, unsigned v)
     }
 }
 
-void pcb_scrub_temp_names(unsigned char *buf, size_t size)
+static void scrub_stem(unsigned char *buf, size_t size, const char *name)
 {
-    const size_t stem = sizeof TEMP_STEM - 1, whole = stem + TEMP_RANDOM;
+    const size_t stem = strlen(name), whole = stem + TEMP_RANDOM;
     for (size_t i = 0; i + whole <= size; i++) {
-        if (buf[i] != 't' || memcmp(buf + i, TEMP_STEM, stem) != 0)
+        if (buf[i] != (unsigned char)name[0] || memcmp(buf + i, name, stem) != 0)
             continue;
         size_t k = 0;
         while (k < TEMP_RANDOM && is_name_char(buf[i + stem + k]))
@@ -175,10 +178,10 @@ void pcb_scrub_temp_names(unsigned char *buf, size_t size)
         return;
     const size_t bits = size * 8, need = whole * 7;
     for (size_t bit = 0; bit + need <= bits; bit++) {
-        if (get_bits7(buf, bit) != 't')
+        if (get_bits7(buf, bit) != (unsigned char)name[0])
             continue;
         size_t k = 1;
-        while (k < stem && get_bits7(buf, bit + 7 * k) == (unsigned char)TEMP_STEM[k])
+        while (k < stem && get_bits7(buf, bit + 7 * k) == (unsigned char)name[k])
             k++;
         if (k < stem)
             continue;
@@ -189,6 +192,35 @@ void pcb_scrub_temp_names(unsigned char *buf, size_t size)
             continue;
         for (r = 0; r < TEMP_RANDOM; r++)
             put_bits7(buf, bit + 7 * (stem + r), '0');
+    }
+}
+
+void pcb_scrub_temp_names(unsigned char *buf, size_t size)
+{
+    for (size_t i = 0; i < sizeof temp_stems / sizeof temp_stems[0]; i++)
+        scrub_stem(buf, size, temp_stems[i]);
+}
+
+/* With its kernel cache off, PoCL names the program's folder
+ * "_UNCACHED_XXXXXX" (random) and writes that name as the binary's build
+ * hash, which also names the folder a later process unpacks the binary
+ * into. It becomes 40 hex digits of the SHA-256 of the binary with the
+ * field zeroed: the same bytes give the same name, other bytes another. */
+#define HASH_AT (8 + 8 + 4 + 4 + 12)
+#define HASH_SIZE 41
+#define UNCACHED "_UNCACHED_"
+
+static void name_uncached(unsigned char *bin, size_t size)
+{
+    if (size < HASH_AT + HASH_SIZE || memcmp(bin + HASH_AT, UNCACHED, sizeof UNCACHED - 1) != 0)
+        return;
+    memset(bin + HASH_AT, 0, HASH_SIZE);
+    uint8_t d[CLCPACK_SHA256_SIZE];
+    clcpack_digest_sha256(bin, size, d);
+    static const char hex[] = "0123456789abcdef";
+    for (int i = 0; i < 20; i++) {
+        bin[HASH_AT + 2 * i] = (unsigned char)hex[d[i] >> 4];
+        bin[HASH_AT + 2 * i + 1] = (unsigned char)hex[d[i] & 15];
     }
 }
 
@@ -328,6 +360,7 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
         wr64(o + rec_at + 8, files);
     }
     pcb_scrub_temp_names(o, w);
+    name_uncached(o, w);
     *out = o;
     *out_size = w;
     rc = 0;

@@ -28,7 +28,8 @@
  * kernel NULL for a whole program, whose every kernel keeps the
  * "W-H-D-goffs0" and "W-H-D-goffs0-smallgrid" specializations of wg. The
  * random temporary file names PoCL compiled from are scrubbed
- * (pcb_scrub_temp_names).
+ * (pcb_scrub_temp_names), and the random build hash PoCL writes with its
+ * cache off ("_UNCACHED_XXXXXX") becomes a digest of the binary's bytes.
  * Returns 0 with *out (malloc'd, caller frees) and *out_size when the
  * binary was rewritten; 1 when it is not a PoCL binary of a known layout
  * (nothing is allocated; why says why, for -v); -1 when out of memory. */
@@ -42,8 +43,9 @@ int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
 int pcb_canonicalize_all(const unsigned char *bin, size_t size, unsigned char **out,
                          size_t *out_size, char *why, size_t why_cap);
 
-/* Replaces the six random characters of every "tempfile_XXXXXX" in buf,
- * as bytes or as LLVM bitcode's packed 7-bit characters, by "000000". */
+/* Replaces the six random characters of every "tempfile_XXXXXX" and
+ * "clcpack-record-XXXXXX" in buf, as bytes or as LLVM bitcode's packed
+ * 7-bit characters, by "000000". */
 void pcb_scrub_temp_names(unsigned char *buf, size_t size);
 
 #endif /* CLC_POCL_BINARY_CANON_H */
