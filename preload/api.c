@@ -474,11 +474,14 @@ static cl_int CL_API_CALL pl_clCompileProgram(cl_program p, cl_uint nd, const cl
     }
     cl_int rc =
         DRV(clCompileProgram, p)(p, nd, devs, options, nh, headers, names, notify, user_data);
+    if (d.ok)
+        pl_say("program %p: compiled (key %.20s): %s in %.3f ms", (void *)p, d.key,
+               rc ? "failed" : "done", pl_now_ms() - t0);
+    else
+        pl_say("program %p: compiled (%s: its links pass through): %s in %.3f ms", (void *)p,
+               d.why, rc ? "failed" : "done", pl_now_ms() - t0);
     if (rc == CL_SUCCESS && d.ok)
         pt_update(r, set_compiled, &d);
-    pl_say("program %p: compiled%s%s%s: %s in %.3f ms", (void *)p, d.ok ? "" : " (",
-           d.ok ? "" : d.why, d.ok ? "" : ", its links pass through)",
-           rc ? "failed" : "done", pl_now_ms() - t0);
     input_desc_free(&d);
     pt_unpin(r);
     return rc;

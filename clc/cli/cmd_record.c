@@ -291,10 +291,12 @@ static int check_capture_dir(const char *dir)
 
 static void summary(const record_args *a, const record_stats *s)
 {
-    fprintf(stderr, "clc-pack: recorded %zu program build%s", s->captures,
-            s->captures == 1 ? "" : "s");
+    fprintf(stderr, "clc-pack: recorded ");
+    if (s->captures || !s->links)
+        fprintf(stderr, "%zu program build%s%s", s->captures, s->captures == 1 ? "" : "s",
+                s->links ? " and " : "");
     if (s->links)
-        fprintf(stderr, " and %zu link%s", s->links, s->links == 1 ? "" : "s");
+        fprintf(stderr, "%zu link%s", s->links, s->links == 1 ? "" : "s");
     fprintf(stderr, " (%zu distinct program%s) into %s: %zu entr%s", s->keys,
             s->keys == 1 ? "" : "s", a->output, s->entries, s->entries == 1 ? "y" : "ies");
     if (s->conflicts)
