@@ -149,6 +149,19 @@ $(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CLC_CPPFLAGS) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
 
+# What the interposer's tests load beside it (tests/stub/): a stub OpenCL
+# driver that calls back synchronously, and a tracer interposer.
+TEST_SO := $(B)/tests/libclcpack_stub_icd.so $(B)/tests/libclcpack_tracer.so
+$(B)/tests/libclcpack_stub_icd.so: tests/stub/stub_icd.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -shared -fvisibility=hidden $(LDFLAGS) -o $@ $<
+$(B)/tests/libclcpack_tracer.so: tests/stub/tracer.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -shared $(LDFLAGS) -o $@ $< -lOpenCL -ldl
+$(B)/tests/test_record_reentry $(B)/tests/test_record_stress: | $(TEST_SO)
+
 # The interposer's key code, tested on its own.
 $(B)/tests/test_rec_key: $(B)/pic/preload/rec_key.o
 $(B)/tests/test_rec_key: CLC_CPPFLAGS += -Ipreload
@@ -288,7 +301,7 @@ test-sanitize:
 
 test-tsan:
 	$(Q)$(MAKE) --no-print-directory B=$(TSAN_B) CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
-		$(TSAN_B)/tests/test_loader_pocl $(TSAN_B)/tests/test_record_threads \
+		$(TSAN_B)/tests/test_loader_pocl $(TSAN_B)/tests/test_record_threads $(TSAN_B)/tests/test_record_stress \
 		$(TSAN_B)/tests/test_hardening $(TSAN_B)/tests/test_write_threads $(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so
 	$(Q)CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" sh scripts/sanitize.sh tsan $(TSAN_B)
 

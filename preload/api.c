@@ -627,8 +627,9 @@ static cl_int CL_API_CALL pl_clGetProgramInfo(cl_program p, cl_program_info para
     pl_count_call();
     if (param == CL_PROGRAM_SOURCE || param == CL_PROGRAM_CONTEXT)
         return DRV(clGetProgramInfo, p)(p, param, size, value, ret);
-    if (param != CL_PROGRAM_REFERENCE_COUNT && param != CL_PROGRAM_NUM_DEVICES &&
-        param != CL_PROGRAM_DEVICES)
+    /* Of a deferred compile's program only its binary needs the compile;
+     * kernels are no more there than in a compiled object. */
+    if (param == CL_PROGRAM_BINARIES || param == CL_PROGRAM_BINARY_SIZES)
         materialize_handle(p);
     cl_program q = pt_answering(p);
     if (param == CL_PROGRAM_BINARIES && pl_cfg.record_dir && value) {
@@ -701,6 +702,25 @@ static cl_int CL_API_CALL pl_clGetProgramBuildInfo(cl_program p, cl_device_id de
     if (!pl_next()->clGetProgramBuildInfo && !p)
         return CL_INVALID_PROGRAM;
     pl_count_call();
+    if (pt_any_deferred() && param != CL_PROGRAM_BUILD_LOG) {
+        /* A deferred compile answers as the compile it stands for did. */
+        prog *r = pt_pin(p);
+        int is_deferred = r && r->deferred;
+        pt_unpin(r);
+        cl_build_status ok = CL_BUILD_SUCCESS;
+        cl_program_binary_type object = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+        const void *src = param == CL_PROGRAM_BUILD_STATUS ? (const void *)&ok : &object;
+        size_t n = param == CL_PROGRAM_BUILD_STATUS ? sizeof ok : sizeof object;
+        if (is_deferred && (param == CL_PROGRAM_BUILD_STATUS || param == CL_PROGRAM_BINARY_TYPE)) {
+            if (value && size < n)
+                return CL_INVALID_VALUE;
+            if (value)
+                memcpy(value, src, n);
+            if (ret)
+                *ret = n;
+            return CL_SUCCESS;
+        }
+    }
     materialize_handle(p);
     cl_program q = pt_answering(p);
     return DRV(clGetProgramBuildInfo, q)(q, dev, param, size, value, ret);
