@@ -398,10 +398,9 @@ static cl_int CL_API_CALL pl_clBuildProgram(cl_program program, cl_uint nd,
         cl_device_id devs[MAX_DEVICES];
         cl_uint n = 0;
         if (pl_program_devices(program, nd, list, devs, &n) == 0) {
-            rec_prepare(r, CAPTURE_BUILD, n, devs, options, key);
-            pl_say("program %p: recorded (key %.16s, %u device%s, captured at its release): "
-                   "build done in %.3f ms",
+            pl_say("program %p: recorded (key %.16s, %u device%s): build done in %.3f ms",
                    (void *)program, key, (unsigned)n, n == 1 ? "" : "s", build_ms);
+            rec_capture(program, CAPTURE_BUILD, n, devs, r->source, r->size, options, key);
         } else {
             pl_say("program %p: not recorded (cannot list the build's devices): build done "
                    "in %.3f ms",
@@ -573,29 +572,16 @@ static cl_program CL_API_CALL pl_clLinkProgram(cl_context ctx, cl_uint nd,
         out = DRV(clLinkProgram, ctx)(ctx, nd, devs, options, n, inputs, notify, user_data,
                                       errcode);
         if (out && describable && pl_cfg.record_dir) {
-            prog *l = calloc(1, sizeof *l);
             cl_device_id list[MAX_DEVICES];
             cl_uint nl = 0;
-            if (l && pl_program_devices(out, nd, devs, list, &nl) == 0) {
-                l->app = out;
-                l->is_link = 1;
-                l->source = (char *)desc;
-                l->size = desc_size;
-                desc = NULL;
-                pt_add(l);
-                /* A new handle: nobody else knows it yet. */
-                prog *mine = pt_pin(out);
-                if (mine)
-                    rec_prepare(mine, CAPTURE_LINK, nl, list, options, key);
-                pt_unpin(mine);
-                what = "recorded (captured at its release)";
-            } else {
-                free(l);
-                pt_forget(out);
+            if (pl_program_devices(out, nd, devs, list, &nl) == 0) {
+                rec_capture(out, CAPTURE_LINK, nl, list, (const char *)desc, desc_size, options,
+                            key);
+                what = "recorded";
             }
-        } else if (out) {
-            pt_forget(out);
         }
+        if (out)
+            pt_forget(out); /* a linked program is no compile input or header */
     }
     if (strcmp(what, "passed through") == 0)
         pl_say("link %p: passed through (%s): %s in %.3f ms", (void *)out,
@@ -632,15 +618,6 @@ static cl_int CL_API_CALL pl_clGetProgramInfo(cl_program p, cl_program_info para
     if (param == CL_PROGRAM_BINARIES || param == CL_PROGRAM_BINARY_SIZES)
         materialize_handle(p);
     cl_program q = pt_answering(p);
-    if (param == CL_PROGRAM_BINARIES && pl_cfg.record_dir && value) {
-        /* The application takes the binary: PoCL's bytes are fixed from now
-         * on, so the capture takes them too, before the application's
-         * query (whose array may point anywhere). */
-        prog *r = pt_pin(p);
-        if (r)
-            rec_capture_now(r, "at the application's CL_PROGRAM_BINARIES query");
-        pt_unpin(r);
-    }
     if (param != CL_PROGRAM_REFERENCE_COUNT || q == p)
         return DRV(clGetProgramInfo, q)(q, param, size, value, ret);
     /* The application's references are on its program, its kernels' on the
@@ -789,8 +766,6 @@ static cl_int CL_API_CALL pl_clReleaseProgram(cl_program p)
     /* The application's last reference: the entry leaves the table now
      * (under the lock), everything else happens unlocked. */
     prog *r = pt_release(p);
-    if (r)
-        rec_capture_now(r, "at its release");
     cl_int rc = DRV(clReleaseProgram, p)(p);
     if (r) {
         deferred t = {0};

@@ -73,8 +73,6 @@ static void init(void)
     pl_cfg.record_dir = rec && *rec ? rec : NULL;
     pl_cfg.pack_path = !pl_cfg.record_dir && pack && *pack ? pack : NULL;
     pl_cfg.status_dir = status && *status ? status : NULL;
-    if (pl_cfg.record_dir)
-        rec_at_exit_once();
 }
 
 void pl_init(void)

@@ -93,14 +93,6 @@ void pl_fill_layer_table(cl_icd_dispatch *t, size_t n);
 /* ---------------------------------------------------------------------- */
 /* Programs (table.c)                                                      */
 
-typedef enum rec_state {
-    REC_NONE = 0,    /* nothing to capture */
-    REC_PENDING,     /* built or linked: captured at the first of the
-                        application's CL_PROGRAM_BINARIES query, its last
-                        release, the process's exit */
-    REC_TAKEN        /* captured, or being captured */
-} rec_state;
-
 typedef struct prog {
     /* Set when added, then constant. */
     cl_program app;            /* the application's handle */
@@ -112,14 +104,6 @@ typedef struct prog {
     cl_uint app_refs;          /* the application's references (create, retain) */
     unsigned pins;             /* threads using this entry outside the lock */
     int unlinked;              /* no longer in the table: freed at the last unpin */
-    /* Record: what the capture needs, set once the build or link is done. */
-    rec_state rec;
-    capture_kind kind;
-    cl_uint n_rec;
-    cl_device_id *rec_devs;
-    char (*rec_names)[CAPTURE_NAME_MAX];
-    char *options;
-    char key[CAPTURE_KEY_MAX];
     /* Separate compilation: set by a successful (or deferred) clCompileProgram. */
     int compiled;
     char *compile_norm;        /* its options, normalized */
@@ -170,11 +154,6 @@ int pt_set_served(prog *r, cl_program q);
 /* Under the lock: fn(r, arg). fn must not call anything outside table.c's
  * caller (no driver, no callback): it only changes r's fields. */
 void pt_update(prog *r, void (*fn)(prog *r, void *arg), void *arg);
-/* REC_PENDING -> REC_TAKEN: 1 when this caller is the one to capture r. */
-int pt_claim_capture(prog *r);
-/* Every entry still REC_PENDING, pinned, into a malloc'd array (*n of
- * them); NULL when none or out of memory. */
-prog **pt_pin_pending(size_t *n);
 void prog_free(prog *r);
 /* Frees r's separate-compilation fields (under the lock or unshared). */
 void prog_free_compiled(prog *r);
@@ -182,16 +161,14 @@ void prog_free_compiled(prog *r);
 /* ---------------------------------------------------------------------- */
 /* Record (record.c)                                                       */
 
-/* Sets r up for capture (kind, devices, options, key): REC_PENDING. */
-void rec_prepare(prog *r, capture_kind kind, cl_uint n, const cl_device_id *devs,
-                 const char *options, const char *key);
-/* Captures r if it is still pending (one capture file per device). The
- * program must still be alive. */
-void rec_capture_now(prog *r, const char *when);
+/* Writes one capture file per device of devs[0..n) for program p, just
+ * built (or linked) from source (a link: its description) with options
+ * under key, with the binary the driver gives now (docs/RECORD.md, "What
+ * is recorded"). The driver is called, no lock is held. */
+void rec_capture(cl_program p, capture_kind kind, cl_uint n, const cl_device_id *devs,
+                 const char *source, size_t size, const char *options, const char *key);
 /* Leaves "<pid>-<n>.binary" in the capture folder. */
 void rec_note_binary(void);
-/* Registers the exit handler that captures what is still pending. */
-void rec_at_exit_once(void);
 
 /* ---------------------------------------------------------------------- */
 /* Replay (serve.c)                                                        */

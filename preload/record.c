@@ -1,12 +1,14 @@
 /* record.c — writing the record's files (preload.h; formats in
  * formats/capture_format.h, docs/RECORD.md "Capture files").
  *
- * A program's binary is taken once, as late as possible: at the first of
- * the application's own CL_PROGRAM_BINARIES query, its last clReleaseProgram,
- * and the process's exit. PoCL keeps the bytes of a program's first
- * CL_PROGRAM_BINARIES query and returns them at every later one; taken after
- * the application's launches, they hold the work-group functions those
- * launches compiled, so a replayed process's first launch compiles none. */
+ * A program's binary is taken right after its build, while the application
+ * is in full swing: taken at its exit instead, the query would run PoCL's
+ * compiler (it compiles missing work-group functions for the binary) after
+ * parts of LLVM were destroyed, and some applications never release their
+ * programs. PoCL returns the bytes of a program's first CL_PROGRAM_BINARIES
+ * query at every later one, so the work-group functions the application's
+ * launches compile afterwards are added by `clc-pack record` from the
+ * private kernel cache it gives the application (docs/RECORD.md). */
 #include "preload.h"
 
 #include <errno.h>
@@ -21,19 +23,15 @@
 static unsigned long seq;
 
 /* Writes data as dir/name, or as a new "<pid>-<seq>.<suffix>" when name is
- * NULL or "" (then stored into name when not NULL): a temporary name first,
- * then renamed. 0, or -1 with errno set. */
+ * NULL or "": a temporary name first, then renamed. 0, or -1 with errno set. */
 static int write_named(const char *dir, const char *suffix, const void *data, size_t n,
-                       char *name)
+                       const char *name)
 {
     char tmp[4096], final[4096], fresh[CAPTURE_NAME_MAX];
     unsigned long k = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED);
     long pid = (long)getpid();
-    if (!name || !name[0]) {
+    if (!name || !name[0])
         snprintf(fresh, sizeof fresh, "%ld-%lu.%s", pid, k, suffix);
-        if (name)
-            memcpy(name, fresh, sizeof fresh);
-    }
     if (snprintf(tmp, sizeof tmp, "%s/.%ld-%lu.tmp", dir, pid, k) >= (int)sizeof tmp ||
         snprintf(final, sizeof final, "%s/%s", dir, name && name[0] ? name : fresh) >=
             (int)sizeof final) {
@@ -73,46 +71,6 @@ void rec_note_binary(void)
         write_named(pl_cfg.record_dir, "binary", "", 0, NULL);
 }
 
-typedef struct prep {
-    capture_kind kind;
-    cl_uint n;
-    cl_device_id *devs;
-    char (*names)[CAPTURE_NAME_MAX];
-    char *options;
-    const char *key;
-} prep;
-
-static void set_prep(prog *r, void *arg)
-{
-    prep *x = arg;
-    if (r->rec != REC_NONE)
-        return; /* built again: the first build's capture stands */
-    r->kind = x->kind;
-    r->n_rec = x->n;
-    r->rec_devs = x->devs;
-    r->rec_names = x->names;
-    r->options = x->options;
-    snprintf(r->key, sizeof r->key, "%s", x->key);
-    r->rec = REC_PENDING;
-    x->devs = NULL;
-    x->names = NULL;
-    x->options = NULL;
-}
-
-void rec_prepare(prog *r, capture_kind kind, cl_uint n, const cl_device_id *devs,
-                 const char *options, const char *key)
-{
-    prep x = {kind, n, malloc(n * sizeof *devs), calloc(n, sizeof *x.names),
-              strdup(options ? options : ""), key};
-    if (x.devs && x.names && x.options) {
-        memcpy(x.devs, devs, n * sizeof *devs);
-        pt_update(r, set_prep, &x);
-    }
-    free(x.devs);
-    free(x.names);
-    free(x.options);
-}
-
 /* The kernels the program holds (the pack's entry names them). */
 static void kernel_names(cl_program p, char *buf, size_t cap)
 {
@@ -123,17 +81,15 @@ static void kernel_names(cl_program p, char *buf, size_t cap)
     buf[cap - 1] = '\0';
 }
 
-void rec_capture_now(prog *r, const char *when)
+void rec_capture(cl_program p, capture_kind kind, cl_uint n, const cl_device_id *devs,
+                 const char *source, size_t size, const char *options, const char *key)
 {
-    if (!pl_cfg.record_dir || !pt_claim_capture(r))
+    if (!pl_cfg.record_dir)
         return;
-    /* r's record fields were set before REC_PENDING, under the lock that
-     * pt_claim_capture took: stable from here on. */
-    cl_program p = r->app;
     cl_device_id all[MAX_DEVICES];
     cl_uint n_all = 0;
     if (pl_program_devices(p, 0, NULL, all, &n_all) != 0) {
-        pl_say("program %p: not captured (%s): cannot list its devices", (void *)p, when);
+        pl_say("program %p: not captured: cannot list its devices", (void *)p);
         return;
     }
     size_t sizes[MAX_DEVICES] = {0};
@@ -149,57 +105,36 @@ void rec_capture_now(prog *r, const char *when)
     char names[4096];
     kernel_names(p, names, sizeof names);
     int written = 0;
-    size_t bytes = 0;
     char why[256] = "";
-    for (cl_uint i = 0; i < r->n_rec; i++) {
-        capture c = {.kind = r->kind, .key = r->key, .source = r->source,
-                     .source_size = r->size, .options = r->options, .kernel_names = names};
-        if (clcpack_device_query(r->rec_devs[i], &c.device, NULL) != CLCPACK_OK) {
+    for (cl_uint i = 0; i < n; i++) {
+        capture c = {.kind = kind, .key = (char *)key, .source = (char *)source,
+                     .source_size = size, .options = (char *)(options ? options : ""),
+                     .kernel_names = names};
+        if (clcpack_device_query(devs[i], &c.device, NULL) != CLCPACK_OK) {
             pl_why(why, sizeof why, "; cannot fingerprint device %u", (unsigned)i);
             continue;
         }
         cl_uint j = 0;
-        while (j < n_all && all[j] != r->rec_devs[i])
+        while (j < n_all && all[j] != devs[i])
             j++;
         if (ok && j < n_all) {
             c.binary = bins[j];
             c.binary_size = sizes[j];
         }
         unsigned char *file = NULL;
-        size_t size = 0;
-        if (capture_encode(&c, &file, &size) == 0 &&
-            write_named(pl_cfg.record_dir, "rec", file, size, r->rec_names[i]) == 0) {
+        size_t file_size = 0;
+        if (capture_encode(&c, &file, &file_size) == 0 &&
+            write_named(pl_cfg.record_dir, "rec", file, file_size, NULL) == 0)
             written++;
-            bytes += c.binary_size;
-        } else {
+        else
             pl_why(why, sizeof why, "; cannot write a capture file in %s", pl_cfg.record_dir);
-        }
         free(file);
     }
     for (cl_uint i = 0; i < n_all; i++)
         free(bins[i]);
-    pl_say("%s %p: captured %s (%d device%s, %zu-byte binary%s)%s",
-           r->kind == CAPTURE_LINK ? "link" : "program", (void *)p, when, written,
-           written == 1 ? "" : "s", bytes, ok ? "" : ", not taken", why);
-}
-
-static void capture_pending_at_exit(void)
-{
-    size_t n = 0;
-    prog **list = pt_pin_pending(&n);
-    for (size_t i = 0; i < n; i++) {
-        rec_capture_now(list[i], "at exit");
-        pt_unpin(list[i]);
-    }
-    free(list);
-}
-
-void rec_at_exit_once(void)
-{
-    /* Registered at the first OpenCL call, after the driver's own exit
-     * handlers (it was loaded by then): runs before them. In a shared
-     * object atexit also runs at dlclose. */
-    atexit(capture_pending_at_exit);
+    if (why[0] || !ok)
+        pl_say("%s %p: %d of %u capture%s written%s%s", kind == CAPTURE_LINK ? "link" : "program",
+               (void *)p, written, (unsigned)n, n == 1 ? "" : "s", ok ? "" : "; no binary", why);
 }
 
 /* ---------------------------------------------------------------------- */

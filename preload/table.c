@@ -38,9 +38,6 @@ void prog_free(prog *r)
     if (!r)
         return;
     free(r->source);
-    free(r->rec_devs);
-    free(r->rec_names);
-    free(r->options);
     prog_free_compiled(r);
     free(r->deferred_options);
     free(r->deferred_devs);
@@ -211,32 +208,4 @@ void pt_update(prog *r, void (*fn)(prog *r, void *arg), void *arg)
     pthread_mutex_lock(&lock);
     fn(r, arg);
     pthread_mutex_unlock(&lock);
-}
-
-int pt_claim_capture(prog *r)
-{
-    pthread_mutex_lock(&lock);
-    int mine = r->rec == REC_PENDING;
-    if (mine)
-        r->rec = REC_TAKEN;
-    pthread_mutex_unlock(&lock);
-    return mine;
-}
-
-prog **pt_pin_pending(size_t *n)
-{
-    *n = 0;
-    pthread_mutex_lock(&lock);
-    size_t k = 0;
-    for (prog *r = progs; r; r = r->next)
-        k += r->rec == REC_PENDING;
-    prog **list = k ? malloc(k * sizeof *list) : NULL;
-    if (list)
-        for (prog *r = progs; r; r = r->next)
-            if (r->rec == REC_PENDING) {
-                r->pins++;
-                list[(*n)++] = r;
-            }
-    pthread_mutex_unlock(&lock);
-    return list;
 }

@@ -17,6 +17,7 @@
 #include "cli_report.h"
 #include "clcpack.h"
 #include "pocl_binary_canon.h"
+#include "pocl_cache_files.h"
 #include "preload_launch.h"
 #include "ptx_text.h"
 #include "ptxas_run.h"
@@ -93,6 +94,7 @@ static int by_name(const void *a, const void *b)
 
 typedef struct record_stats {
     size_t captures, links, entries, no_binary, conflicts, bad, from_binary;
+    size_t cache_files; /* files added from PoCL's kernel cache */
     size_t keys, devices;
 } record_stats;
 
@@ -138,7 +140,7 @@ static int add_entry(clcpack_writer *w, const capture *c, uint32_t dev, uint32_t
 }
 
 static int add_capture(clcpack_writer *w, const capture *c, const char *ptxas,
-                       record_stats *s)
+                       const char *pocl_cache, record_stats *s)
 {
     clcpack_error err;
     uint32_t dev, src;
@@ -153,21 +155,28 @@ static int add_capture(clcpack_writer *w, const capture *c, const char *ptxas,
         return -1;
     }
     if (c->device.vendor_id != NVIDIA_VENDOR_ID || !ptx_is_text(c->binary, c->binary_size)) {
-        /* PoCL's binary is a snapshot of its cache folder, taken at the
-         * program's last release: program.bc and the work-group functions
-         * the application's launches compiled. Its files in a fixed order
-         * and PoCL's temporary file names scrubbed, so that recording twice
-         * gives the same bytes, with PoCL's cache on or off (merge needs it).
-         * Other drivers' bytes stay as they are. */
+        /* PoCL's binary is a snapshot of the program's folder in its kernel
+         * cache, taken right after the build: program.bc and the generic
+         * work-group functions. The functions the application's launches
+         * compiled later are in the private cache the application ran
+         * with, under the binary's build hash: added here. Then the files
+         * in a fixed order and PoCL's random names scrubbed, so that
+         * recording twice gives the same bytes (merge needs it). Other
+         * drivers' bytes stay as they are. */
         unsigned char *canon = NULL;
-        size_t canon_size = 0;
-        char why[256];
-        int k = pcb_canonicalize_all(c->binary, c->binary_size, &canon, &canon_size, why,
-                                     sizeof why);
+        size_t canon_size = 0, added = 0;
+        char why[256], hash[PCB_HASH_MAX], program_dir[PRELOAD_PATH_MAX + PCB_HASH_MAX + 2];
+        int from_cache = pocl_cache && pcb_build_hash(c->binary, c->binary_size, hash) == 0;
+        if (from_cache)
+            bfmt(program_dir, sizeof program_dir, "%s/%s", pocl_cache, hash);
+        int k = pcb_canonicalize_all_more(c->binary, c->binary_size,
+                                          from_cache ? pcf_kernel_files : NULL, program_dir,
+                                          &added, &canon, &canon_size, why, sizeof why);
         if (k < 0) {
             cli_error("out of memory rewriting a %zu-byte binary", c->binary_size);
             return -1;
         }
+        s->cache_files += added;
         int rc = add_entry(w, c, dev, src, CLCPACK_KIND_NATIVE, 0, k == 0 ? canon : c->binary,
                            k == 0 ? canon_size : c->binary_size, s);
         free(canon);
@@ -196,8 +205,10 @@ static int add_capture(clcpack_writer *w, const capture *c, const char *ptxas,
     return rc;
 }
 
-/* Reads every capture in dir into the writer. */
-static int collect(const char *dir, clcpack_writer *w, const char *ptxas, record_stats *s)
+/* Reads every capture in dir into the writer; pocl_cache: the PoCL kernel
+ * cache the application ran with, or NULL. */
+static int collect(const char *dir, clcpack_writer *w, const char *ptxas, const char *pocl_cache,
+                   record_stats *s)
 {
     DIR *d = opendir(dir);
     if (!d) {
@@ -258,7 +269,7 @@ static int collect(const char *dir, clcpack_writer *w, const char *ptxas, record
             k++;
         if (keys && k == s->keys && (keys[k] = strdup(c.key)) != NULL)
             s->keys++;
-        rc = add_capture(w, &c, ptxas, s);
+        rc = add_capture(w, &c, ptxas, pocl_cache, s);
         capture_free(&c);
     }
     for (size_t i = 0; i < s->keys; i++)
@@ -304,6 +315,9 @@ static void summary(const record_args *a, const record_stats *s)
                 s->conflicts == 1 ? "" : "s");
     if (s->no_binary)
         fprintf(stderr, "; %zu without a binary", s->no_binary);
+    if (s->cache_files)
+        fprintf(stderr, "; %zu work-group function file%s from PoCL's cache", s->cache_files,
+                s->cache_files == 1 ? "" : "s");
     if (s->from_binary)
         fprintf(stderr, "; %zu program%s created from the application's own binaries "
                         "(not captured)",
@@ -377,7 +391,7 @@ int cmd_record(int argc, char **argv)
         rc = EXIT_FAILURE_STATUS;
         goto out;
     }
-    if (collect(dir, w, ptxas, &s) != 0) {
+    if (collect(dir, w, ptxas, pocl, &s) != 0) {
         rc = EXIT_FAILURE_STATUS;
         goto out;
     }

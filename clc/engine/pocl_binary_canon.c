@@ -29,6 +29,12 @@ static uint32_t rd32(const unsigned char *p)
 
 static uint64_t rd64(const unsigned char *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 
+static void wr32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
 static void wr64(unsigned char *p, uint64_t v)
 {
     for (int i = 0; i < 8; i++)
@@ -224,10 +230,42 @@ static void name_uncached(unsigned char *bin, size_t size)
     }
 }
 
-/* keep_all: every file stays (pcb_canonicalize_all). */
+/* A file from pcb_more_fn as a file record of the binary's layout. */
+static int extra_record(const pcb_file *f, file_ref *ref)
+{
+    size_t pl = strlen(f->path);
+    if (pl == 0 || pl > UINT32_MAX || f->size > UINT32_MAX)
+        return -1;
+    unsigned char *rec = malloc(8 + pl + f->size);
+    if (!rec)
+        return -1;
+    wr32(rec, (uint32_t)pl);
+    memcpy(rec + 4, f->path, pl);
+    wr32(rec + 4 + pl, (uint32_t)f->size);
+    if (f->size)
+        memcpy(rec + 8 + pl, f->data, f->size);
+    ref->rec = rec;
+    ref->rec_size = 8 + pl + f->size;
+    ref->path = (const char *)rec + 4;
+    ref->path_len = pl;
+    return 0;
+}
+
+static void free_pcb_files(pcb_file *files, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(files[i].path);
+        free(files[i].data);
+    }
+    free(files);
+}
+
+/* keep_all: every file stays (pcb_canonicalize_all); more: files to add
+ * (pcb_canonicalize_all_more). */
 static int canonicalize(const unsigned char *bin, size_t size, const char *kernel,
-                        const uint32_t wg[3], int keep_all, unsigned char **out,
-                        size_t *out_size, char *why, size_t why_cap)
+                        const uint32_t wg[3], int keep_all, pcb_more_fn more, void *user,
+                        size_t *added, unsigned char **out, size_t *out_size, char *why,
+                        size_t why_cap)
 {
     *out = NULL;
     *out_size = 0;
@@ -331,30 +369,77 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
         }
     }
 
-    /* The output is never larger than the input. */
-    unsigned char *o = malloc(size);
+    /* Each kernel's files, with those more() adds that the binary lacks. */
+    file_ref **lists = calloc(nk, sizeof *lists);
+    size_t *counts = calloc(nk, sizeof *counts), total = head_size;
+    unsigned char **owned = NULL;
+    size_t n_owned = 0;
+    if (!lists || !counts) {
+        rc = -1;
+        goto done;
+    }
+    for (uint32_t k = 0; k < nk; k++) {
+        kernel_ref *kr = &ks[k];
+        file_ref *kf = fs + kr->first_file;
+        pcb_file *extra = NULL;
+        size_t n_extra = 0;
+        if (more && more(kr->name, kr->name_len, &extra, &n_extra, user) != 0) {
+            rc = -1;
+            goto done;
+        }
+        lists[k] = malloc((kr->n_files + n_extra + 1) * sizeof **lists);
+        unsigned char **grown = realloc(owned, (n_owned + n_extra + 1) * sizeof *owned);
+        if (grown)
+            owned = grown;
+        if (!lists[k] || !grown) {
+            free_pcb_files(extra, n_extra);
+            rc = -1;
+            goto done;
+        }
+        size_t n = 0;
+        for (size_t i = 0; i < kr->n_files; i++)
+            if (keep_all || keep(kr, &kf[i], kernel, own, prefix, has_own))
+                lists[k][n++] = kf[i];
+        for (size_t e = 0; e < n_extra; e++) {
+            size_t pl = strlen(extra[e].path), i = 0;
+            while (i < kr->n_files && !(kf[i].path_len == pl && memcmp(kf[i].path, extra[e].path, pl) == 0))
+                i++;
+            if (i < kr->n_files)
+                continue; /* the binary has it */
+            if (extra_record(&extra[e], &lists[k][n]) != 0) {
+                free_pcb_files(extra, n_extra);
+                rc = -1;
+                goto done;
+            }
+            owned[n_owned++] = (unsigned char *)lists[k][n].rec;
+            n++;
+            if (added)
+                (*added)++;
+        }
+        free_pcb_files(extra, n_extra);
+        qsort(lists[k], n, sizeof *lists[k], cmp_path);
+        counts[k] = n;
+        total += kr->meta_size;
+        for (size_t i = 0; i < n; i++)
+            total += lists[k][i].rec_size;
+    }
+    unsigned char *o = malloc(total ? total : 1);
     if (!o) {
         rc = -1;
-        goto out;
+        goto done;
     }
     memcpy(o, bin, head_size);
     size_t w = head_size;
     for (uint32_t k = 0; k < nk; k++) {
         kernel_ref *kr = &ks[k];
-        file_ref *kf = fs + kr->first_file;
-        size_t n = 0;
-        for (size_t i = 0; i < kr->n_files; i++)
-            if (keep_all || keep(kr, &kf[i], kernel, own, prefix, has_own))
-                kf[n++] = kf[i];
-        qsort(kf, n, sizeof *kf, cmp_path);
         size_t rec_at = w;
         memcpy(o + w, kr->rec, kr->meta_size);
         w += kr->meta_size;
         uint64_t files = 0;
-        for (size_t i = 0; i < n; i++) {
-            memcpy(o + w, kf[i].rec, kf[i].rec_size);
-            w += kf[i].rec_size;
-            files += kf[i].rec_size;
+        for (size_t i = 0; i < counts[k]; i++) {
+            memcpy(o + w, lists[k][i].rec, lists[k][i].rec_size);
+            w += lists[k][i].rec_size;
+            files += lists[k][i].rec_size;
         }
         wr64(o + rec_at, (uint64_t)(kr->meta_size + files));
         wr64(o + rec_at + 8, files);
@@ -364,6 +449,14 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
     *out = o;
     *out_size = w;
     rc = 0;
+done:
+    for (size_t i = 0; i < n_owned; i++)
+        free(owned[i]);
+    free(owned);
+    for (uint32_t k = 0; lists && k < nk; k++)
+        free(lists[k]);
+    free(lists);
+    free(counts);
 out:
     free(ks);
     free(fs);
@@ -374,12 +467,44 @@ int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
                      const uint32_t wg[3], unsigned char **out, size_t *out_size, char *why,
                      size_t why_cap)
 {
-    return canonicalize(bin, size, kernel, wg, 0, out, out_size, why, why_cap);
+    return canonicalize(bin, size, kernel, wg, 0, NULL, NULL, NULL, out, out_size, why,
+                        why_cap);
 }
 
 int pcb_canonicalize_all(const unsigned char *bin, size_t size, unsigned char **out,
                          size_t *out_size, char *why, size_t why_cap)
 {
     static const uint32_t none[3] = {0, 0, 0};
-    return canonicalize(bin, size, NULL, none, 1, out, out_size, why, why_cap);
+    return canonicalize(bin, size, NULL, none, 1, NULL, NULL, NULL, out, out_size, why, why_cap);
+}
+
+int pcb_canonicalize_all_more(const unsigned char *bin, size_t size, pcb_more_fn more,
+                              void *user, size_t *added, unsigned char **out, size_t *out_size,
+                              char *why, size_t why_cap)
+{
+    static const uint32_t none[3] = {0, 0, 0};
+    if (added)
+        *added = 0;
+    return canonicalize(bin, size, NULL, none, 1, more, user, added, out, out_size, why,
+                        why_cap);
+}
+
+int pcb_build_hash(const unsigned char *bin, size_t size, char out[PCB_HASH_MAX])
+{
+    if (size < HEADER_SIZE || memcmp(bin, "poclbin", 8) != 0 || rd32(bin + 16) != PCB_VERSION)
+        return -1;
+    const unsigned char *h = bin + HASH_AT;
+    size_t n = 0;
+    while (n < HASH_SIZE && h[n])
+        n++;
+    if (n == 0 || n == HASH_SIZE)
+        return -1;
+    /* PoCL's names: letters and digits, one '/' after the first two
+     * ("GL/EKDG..."), or "_UNCACHED_" and six random characters. */
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum(h[i]) && h[i] != '_' && !(h[i] == '/' && i == 2))
+            return -1;
+    memcpy(out, h, n);
+    out[n] = '\0';
+    return 0;
 }
