@@ -269,6 +269,8 @@ install: all
 	ln -sf libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libclcpack.so
 	install -m 755 $(B)/libclcpack-preload.so $(DESTDIR)$(LIBDIR)/libclcpack-preload.so
+	install -d $(DESTDIR)$(LIBDIR)/clcpack-opencl
+	install -m 755 $(SHIM) $(DESTDIR)$(LIBDIR)/clcpack-opencl/libOpenCL.so.1
 	install -m 644 loader/clcpack.h $(DESTDIR)$(INCLUDEDIR)/clcpack.h
 	install -m 644 $(B)/clcpack.pc $(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc
 	install -m 644 man/clc-pack.1 $(DESTDIR)$(MANDIR)/man1/clc-pack.1
@@ -281,7 +283,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clc-pack $(DESTDIR)$(LIBDIR)/libclcpack.a \
 		$(DESTDIR)$(LIBDIR)/libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libclcpack.so $(DESTDIR)$(INCLUDEDIR)/clcpack.h \
-		$(DESTDIR)$(LIBDIR)/libclcpack-preload.so \
+		$(DESTDIR)$(LIBDIR)/libclcpack-preload.so $(DESTDIR)$(LIBDIR)/clcpack-opencl/libOpenCL.so.1 \
 		$(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc $(DESTDIR)$(MANDIR)/man1/clc-pack.1 \
 		$(DESTDIR)$(MANDIR)/man3/clcpack.3 $(DESTDIR)$(BASHCOMPDIR)/clc-pack
 	rm -f $(DESTDIR)$(CMAKEDIR)/clcpackConfig.cmake $(DESTDIR)$(CMAKEDIR)/clcpackConfigVersion.cmake \
