@@ -66,17 +66,17 @@ bench() {
         clean
         t0=$(now)
         "$@" >/dev/null 2>&1
-        echo "$(now) - $t0" | bc >>"$d/plain.t"
+        awk -v a="$(now)" -v b="$t0" 'BEGIN { print a - b }' >>"$d/plain.t"
         clean
         t0=$(now)
         "$CLC" run "$d/app.clcpack" -- "$@" >/dev/null 2>&1
-        echo "$(now) - $t0" | bc >>"$d/replay.t"
+        awk -v a="$(now)" -v b="$t0" 'BEGIN { print a - b }' >>"$d/replay.t"
         i=$((i + 1))
     done
     p=$(median <"$d/plain.t")
     r=$(median <"$d/replay.t")
     printf '| %s | %s | %s served, %s passed through | %s | %.2f s | %.2f s | %.1fx |\n' \
-        "$name" "$captured" "$served" "$passed" "$same" "$p" "$r" "$(echo "$p / $r" | bc -l)"
+        "$name" "$captured" "$served" "$passed" "$same" "$p" "$r" "$(awk -v p="$p" -v r="$r" 'BEGIN { print p / r }')"
 }
 
 ff() {

@@ -39,6 +39,14 @@ cmp -s "$OUT" "$TMP/plain.out" && ok "run: same output" || bad "run changed the 
 run "$CLC" run --log "$TMP/app.clcpack" -- "$APP" "$REAL"
 expect_err "served from the pack" "run, the loader opened by its absolute path: served (the layer)"
 
+# clc-pack run inside clc-pack run: the inner one starts with the outer's
+# forwarding loader first on LD_LIBRARY_PATH and must still link its own
+# to the real loader, not to the forwarding one (which would find itself).
+run "$CLC" run "$TMP/app.clcpack" -- "$CLC" run --log "$TMP/app.clcpack" -- "$APP"
+expect_rc 0 "nested clc-pack run"
+expect_err "served from the pack" "nested clc-pack run: served"
+cmp -s "$OUT" "$TMP/plain.out" && ok "nested: same output" || bad "nested: output changed"
+
 # Each way on its own.
 CLCPACK_LOG=1 CLCPACK_PACK="$TMP/app.clcpack" OPENCL_LAYERS="$PRELOAD" run "$APP"
 expect_err "served from the pack" "OPENCL_LAYERS alone: served"

@@ -9,7 +9,9 @@
 #   launch of a replayed kernel compiles none (the times are printed, not
 #   checked);
 # - canonical records: two records with PoCL's cache off are the same bytes
-#   and merge into one entry, by clc-pack record and by the LD_PRELOAD form.
+#   and merge into one entry, by clc-pack record and by the LD_PRELOAD form;
+#   records of one program launched at other local sizes merge into one
+#   entry holding the work-group functions of both, and serve both.
 . "$(dirname "$0")/lib/cli_lib.sh"
 
 PRELOAD=$BUILD/libclcpack-preload.so
@@ -88,6 +90,22 @@ expect_true "a record with PoCL's cache on: the same bytes" cmp "$TMP/c1.clcpack
 run "$CLC" merge "$TMP/c1.clcpack" "$TMP/c2.clcpack" -o "$TMP/cm.clcpack"
 expect_rc 0 "merge the two records"
 expect_err "1 entry (1 duplicate dropped)" "merge: one entry"
+# One program, launched at other local sizes in two records: merge joins
+# them, the entry holds both functions and serves both applications.
+run "$CLC" record -q -o "$TMP/l32.clcpack" -- "$APP" build 32
+expect_rc 0 "record the same program launched at 32"
+run "$CLC" merge "$TMP/c1.clcpack" "$TMP/l32.clcpack" -o "$TMP/joined.clcpack"
+expect_rc 0 "merge records of one program with other launches"
+expect_err "1 record of one program joined" "merge: the records are joined"
+"$CLC" extract "$TMP/joined.clcpack" --entry 0 -o "$TMP/joined.bin" >/dev/null 2>&1
+grep -aq "run/16-1-1-goffs0-smallgrid" "$TMP/joined.bin" && grep -aq "run/32-1-1-goffs0-smallgrid" "$TMP/joined.bin" &&
+    ok "the joined entry holds both work-group functions" || bad "joined entry: functions missing"
+"$APP" build 32 >"$TMP/b32.out" 2>/dev/null
+for l in 16 32; do
+    run "$CLC" run --log "$TMP/joined.clcpack" -- "$APP" build $l
+    expect_err "served from the pack" "joined entry: launch at $l served"
+done
+cmp -s "$OUT" "$TMP/b32.out" && ok "joined entry: same output" || bad "joined entry: output differs"
 # The LD_PRELOAD form: PoCL's own random folder names, scrubbed.
 for i in 1 2; do
     mkdir -p "$TMP/keep$i"

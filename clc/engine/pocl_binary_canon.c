@@ -216,9 +216,12 @@ void pcb_scrub_temp_names(unsigned char *buf, size_t size)
 #define HASH_SIZE 41
 #define UNCACHED "_UNCACHED_"
 
-static void name_uncached(unsigned char *bin, size_t size)
+/* force: rename whatever the name is (pcb_union of two binaries named by
+ * their contents). */
+static void name_by_content(unsigned char *bin, size_t size, int force)
 {
-    if (size < HASH_AT + HASH_SIZE || memcmp(bin + HASH_AT, UNCACHED, sizeof UNCACHED - 1) != 0)
+    if (size < HASH_AT + HASH_SIZE ||
+        (!force && memcmp(bin + HASH_AT, UNCACHED, sizeof UNCACHED - 1) != 0))
         return;
     memset(bin + HASH_AT, 0, HASH_SIZE);
     uint8_t d[CLCPACK_SHA256_SIZE];
@@ -262,13 +265,27 @@ static void free_pcb_files(pcb_file *files, size_t n)
 
 /* keep_all: every file stays (pcb_canonicalize_all); more: files to add
  * (pcb_canonicalize_all_more). */
-static int canonicalize(const unsigned char *bin, size_t size, const char *kernel,
-                        const uint32_t wg[3], int keep_all, pcb_more_fn more, void *user,
-                        size_t *added, unsigned char **out, size_t *out_size, char *why,
-                        size_t why_cap)
+/* A binary of the known layout, parsed: pointers into its bytes. */
+typedef struct parsed {
+    uint32_t nk;
+    size_t head_size; /* header and program.bc record */
+    kernel_ref *ks;
+    file_ref *fs;
+    size_t nf;
+} parsed;
+
+static void parsed_free(parsed *p)
 {
-    *out = NULL;
-    *out_size = 0;
+    free(p->ks);
+    free(p->fs);
+    memset(p, 0, sizeof *p);
+}
+
+/* 0 with *p, 1 (why) when bin is not a PoCL binary of a known layout, -1
+ * when out of memory. */
+static int parse(const unsigned char *bin, size_t size, parsed *p, char *why, size_t why_cap)
+{
+    memset(p, 0, sizeof *p);
     if (size < HEADER_SIZE || memcmp(bin, "poclbin", 8) != 0) {
         bfmt(why, why_cap, "not a PoCL binary");
         return 1;
@@ -299,18 +316,17 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
         return -1;
     }
     size_t nf = 0;
-    int rc = 1;
     for (uint32_t k = 0; k < nk; k++) {
         if (size - off < 24) {
             bfmt(why, why_cap, "PoCL binary: kernel %u header cut short", (unsigned)k);
-            goto out;
+            goto bad;
         }
         uint64_t rec = rd64(bin + off), files = rd64(bin + off + 8);
         uint32_t name_len = rd32(bin + off + 20);
         if (rec > size - off || files > rec || rec - files < 24 ||
             name_len > rec - files - 24) {
             bfmt(why, why_cap, "PoCL binary: kernel %u record sizes do not fit", (unsigned)k);
-            goto out;
+            goto bad;
         }
         kernel_ref *kr = &ks[k];
         kr->rec = bin + off;
@@ -322,18 +338,18 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
         while (fo < end) {
             if (nf >= MAX_FILES || end - fo < 4) {
                 bfmt(why, why_cap, "PoCL binary: kernel %u files do not fit", (unsigned)k);
-                goto out;
+                goto bad;
             }
             uint32_t pl = rd32(bin + fo);
             if (pl == 0 || pl > end - fo - 4 || end - fo - 4 - pl < 4) {
                 bfmt(why, why_cap, "PoCL binary: kernel %u file path does not fit", (unsigned)k);
-                goto out;
+                goto bad;
             }
             uint32_t cl = rd32(bin + fo + 4 + pl);
             if (cl > end - fo - 8 - pl) {
                 bfmt(why, why_cap, "PoCL binary: kernel %u file content does not fit",
                      (unsigned)k);
-                goto out;
+                goto bad;
             }
             fs[nf].rec = bin + fo;
             fs[nf].rec_size = 8 + (size_t)pl + cl;
@@ -347,8 +363,32 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
     }
     if (off != size) {
         bfmt(why, why_cap, "PoCL binary: %zu bytes after the last kernel", size - off);
-        goto out;
+        goto bad;
     }
+    *p = (parsed){nk, head_size, ks, fs, nf};
+    return 0;
+bad:
+    free(ks);
+    free(fs);
+    return 1;
+}
+
+static int canonicalize(const unsigned char *bin, size_t size, const char *kernel,
+                        const uint32_t wg[3], int keep_all, pcb_more_fn more, void *user,
+                        size_t *added, unsigned char **out, size_t *out_size, char *why,
+                        size_t why_cap)
+{
+    *out = NULL;
+    *out_size = 0;
+    parsed pb;
+    int rc = parse(bin, size, &pb, why, why_cap);
+    if (rc != 0)
+        return rc;
+    uint32_t nk = pb.nk;
+    size_t head_size = pb.head_size;
+    kernel_ref *ks = pb.ks;
+    file_ref *fs = pb.fs;
+    rc = 1;
 
     char own[64] = "", prefix[48] = "";
     if (wg[0]) {
@@ -445,7 +485,7 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
         wr64(o + rec_at + 8, files);
     }
     pcb_scrub_temp_names(o, w);
-    name_uncached(o, w);
+    name_by_content(o, w, 0);
     *out = o;
     *out_size = w;
     rc = 0;
@@ -457,9 +497,7 @@ done:
         free(lists[k]);
     free(lists);
     free(counts);
-out:
-    free(ks);
-    free(fs);
+    parsed_free(&pb);
     return rc;
 }
 
@@ -507,4 +545,96 @@ int pcb_build_hash(const unsigned char *bin, size_t size, char out[PCB_HASH_MAX]
     memcpy(out, h, n);
     out[n] = '\0';
     return 0;
+}
+
+/* The files of b's kernel of the same name, as pcb_union adds them. */
+typedef struct other {
+    const parsed *p;
+} other;
+
+static int files_of_other(const char *name, size_t len, pcb_file **files, size_t *n, void *user)
+{
+    const parsed *p = ((const other *)user)->p;
+    *files = NULL;
+    *n = 0;
+    for (uint32_t k = 0; k < p->nk; k++) {
+        const kernel_ref *kr = &p->ks[k];
+        if (kr->name_len != len || memcmp(kr->name, name, len) != 0)
+            continue;
+        pcb_file *f = calloc(kr->n_files ? kr->n_files : 1, sizeof *f);
+        if (!f)
+            return -1;
+        for (size_t i = 0; i < kr->n_files; i++) {
+            const file_ref *fr = &p->fs[kr->first_file + i];
+            size_t cl = fr->rec_size - 8 - fr->path_len;
+            f[i].path = malloc(fr->path_len + 1);
+            f[i].data = malloc(cl ? cl : 1);
+            if (!f[i].path || !f[i].data) {
+                for (size_t j = 0; j <= i; j++) {
+                    free(f[j].path);
+                    free(f[j].data);
+                }
+                free(f);
+                return -1;
+            }
+            memcpy(f[i].path, fr->path, fr->path_len);
+            f[i].path[fr->path_len] = '\0';
+            memcpy(f[i].data, fr->rec + 8 + fr->path_len, cl);
+            f[i].size = cl;
+        }
+        *files = f;
+        *n = kr->n_files;
+        return 0;
+    }
+    return 0;
+}
+
+/* 40 lowercase hex digits: a name name_by_content gave. */
+static int content_named(const unsigned char *bin)
+{
+    for (int i = 0; i < 40; i++)
+        if (!isdigit(bin[HASH_AT + i]) && !(bin[HASH_AT + i] >= 'a' && bin[HASH_AT + i] <= 'f'))
+            return 0;
+    return bin[HASH_AT + 40] == '\0';
+}
+
+int pcb_union(const unsigned char *a, size_t a_size, const unsigned char *b, size_t b_size,
+              unsigned char **out, size_t *out_size, char *why, size_t why_cap)
+{
+    *out = NULL;
+    *out_size = 0;
+    parsed pa, pb;
+    int rc = parse(a, a_size, &pa, why, why_cap);
+    if (rc != 0)
+        return rc;
+    rc = parse(b, b_size, &pb, why, why_cap);
+    if (rc != 0) {
+        parsed_free(&pa);
+        return rc;
+    }
+    /* One program: the same header (but for the build hash, when both are
+     * names by content), program.bc and kernel metadata, in order. */
+    int same_hash = memcmp(a + HASH_AT, b + HASH_AT, HASH_SIZE) == 0;
+    int same = pa.nk == pb.nk && pa.head_size == pb.head_size &&
+               memcmp(a, b, HASH_AT) == 0 &&
+               memcmp(a + HASH_AT + HASH_SIZE, b + HASH_AT + HASH_SIZE,
+                      pa.head_size - HASH_AT - HASH_SIZE) == 0 &&
+               (same_hash || (content_named(a) && content_named(b)));
+    for (uint32_t k = 0; same && k < pa.nk; k++)
+        same = pa.ks[k].meta_size == pb.ks[k].meta_size &&
+               memcmp(pa.ks[k].rec + 16, pb.ks[k].rec + 16, pa.ks[k].meta_size - 16) == 0;
+    if (!same) {
+        bfmt(why, why_cap, "not binaries of one program (header, program.bc or kernels differ)");
+        rc = 1;
+    } else {
+        static const uint32_t none[3] = {0, 0, 0};
+        other o = {&pb};
+        rc = canonicalize(a, a_size, NULL, none, 1, files_of_other, &o, NULL, out, out_size,
+                          why, why_cap);
+        if (rc == 0 && !same_hash)
+            name_by_content(*out, *out_size, 1);
+    }
+    parsed_free(&pa);
+    parsed_free(&pb);
+    return rc;
 }

@@ -4,7 +4,8 @@
  * launches its kernel once over 256 items in work-groups of 16, prints the
  * results on stdout and the time of that first launch (enqueue to finish)
  * on stderr.
- *   launch_app build                 clCreateProgramWithSource + clBuildProgram
+ *   launch_app build [LOCAL]         clCreateProgramWithSource + clBuildProgram,
+ *                                    work-groups of LOCAL (default 16)
  *   launch_app link [FACTOR]         clCompileProgram of two sources, one with
  *                                    a header program "params.h" (FACTOR, default
  *                                    3), + clLinkProgram
@@ -122,6 +123,8 @@ int main(int argc, char **argv)
     cl_kernel k = clCreateKernel(p, "run", &rc);
     cl_mem buf = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, N * sizeof(cl_int), NULL, &rc);
     size_t global = N, local = LOCAL;
+    if (strcmp(mode, "build") == 0 && argc > 2)
+        local = (size_t)atoi(argv[2]);
     cl_int out[N];
     clSetKernelArg(k, 0, sizeof buf, &buf);
     double t0 = now_ms();
