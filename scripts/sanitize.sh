@@ -13,6 +13,15 @@ build=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 supp=$root/tests/sanitize
 
+# Intel's compute runtime, where installed, dlopen()s a library with
+# RTLD_DEEPBIND, which the ASan and TSan runtimes refuse (the process stops
+# at its first OpenCL call): under them the tests run on PoCL alone (ocl-icd
+# takes one ICD library for OCL_ICD_VENDORS).
+if [ "$mode" != valgrind ] && [ -f /etc/OpenCL/vendors/pocl.icd ] && [ -z "${OCL_ICD_VENDORS:-}" ]; then
+    OCL_ICD_VENDORS=$(cat /etc/OpenCL/vendors/pocl.icd)
+    export OCL_ICD_VENDORS
+fi
+
 case $mode in
 asan)
     # halt_on_error makes the first error fail the program; LSan runs at
@@ -27,13 +36,6 @@ asan)
     ;;
 tsan)
     export TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1:second_deadlock_stack=1:print_suppressions=0"
-    # Intel's compute runtime, where installed, dlopen()s with RTLD_DEEPBIND,
-    # which the TSan runtime refuses (the process exits 66): the threaded
-    # tests run on PoCL alone (ocl-icd takes a library for OCL_ICD_VENDORS).
-    if [ -f /etc/OpenCL/vendors/pocl.icd ] && [ -z "${OCL_ICD_VENDORS:-}" ]; then
-        OCL_ICD_VENDORS=$(cat /etc/OpenCL/vendors/pocl.icd)
-        export OCL_ICD_VENDORS
-    fi
     total=0 failed=0
     for t in test_loader_pocl test_record_threads test_record_stress test_hardening test_write_threads; do
         echo "== $t (ThreadSanitizer)"
