@@ -113,7 +113,7 @@ static void describe_input(const prog *r, const char *options, cl_uint nh,
     rk_free_dirs(dirs, n_dirs);
     for (cl_uint i = 0; i < nh; i++) {
         prog *h = pt_pin(headers[i]);
-        if (!h || h->is_link || !names[i]) {
+        if (!h || !names[i]) {
             pt_unpin(h);
             pl_why(d->why, sizeof d->why, "header program %u was not created from source",
                    (unsigned)i);
@@ -360,10 +360,10 @@ static cl_int CL_API_CALL pl_clBuildProgram(cl_program program, cl_uint nd,
         return rc;
     }
     char key[RK_KEY_MAX];
-    if (!r || r->is_link || rk_key(r->source, r->size, options, key) != 0) {
+    if (!r || rk_key(r->source, r->size, options, key) != 0) {
         cl_int rc = DRV(clBuildProgram, program)(program, nd, list, options, notify, user_data);
         pl_say("program %p: passed through (%s): build %s in %.3f ms", (void *)program,
-               r && !r->is_link ? "out of memory" : "not created from source",
+               r ? "out of memory" : "not created from source",
                rc ? "failed" : "done", pl_now_ms() - t0);
         pt_unpin(r);
         return rc;
@@ -429,8 +429,7 @@ static cl_int CL_API_CALL pl_clCompileProgram(cl_program p, cl_uint nd, const cl
                                         user_data);
     double t0 = pl_now_ms();
     prog *r = pt_pin(p);
-    if (!r || r->is_link) {
-        pt_unpin(r);
+    if (!r) {
         cl_int rc = DRV(clCompileProgram, p)(p, nd, devs, options, nh, headers, names, notify,
                                              user_data);
         pl_say("program %p: compile passed through (not created from source): %s in %.3f ms",
@@ -520,7 +519,7 @@ static cl_program CL_API_CALL pl_clLinkProgram(cl_context ctx, cl_uint nd,
         pl_why(why, sizeof why, "it makes a library");
     for (cl_uint i = 0; rs && i < n; i++) {
         rs[i] = pt_pin(inputs[i]);
-        if (describable && (!rs[i] || rs[i]->is_link || !rs[i]->compiled)) {
+        if (describable && (!rs[i] || !rs[i]->compiled)) {
             describable = 0;
             pl_why(why, sizeof why, "input %u was not compiled from source here", (unsigned)i);
         }

@@ -96,9 +96,8 @@ void pl_fill_layer_table(cl_icd_dispatch *t, size_t n);
 typedef struct prog {
     /* Set when added, then constant. */
     cl_program app;            /* the application's handle */
-    char *source;              /* a build: its source; a link: its description */
+    char *source;              /* exact, as clCreateProgramWithSource was given it */
     size_t size;
-    int is_link;               /* the result of clLinkProgram (source: its description) */
     /* Changed under the table's lock only. */
     cl_program served;         /* made from the pack's binary, or NULL */
     cl_uint app_refs;          /* the application's references (create, retain) */
