@@ -7,9 +7,12 @@
 # and CLCPACK_LOG shows the program served. Then what must pass through
 # untouched, each with its reason logged and the same output: a changed
 # source byte, other build options, a device not in the pack, a damaged
-# pack. A header from an -I folder counts by content: the folder may move,
-# a changed header passes through. Recording twice and merging gives one
-# pack. PoCL.
+# pack (clc-pack run still starts the application, --strict refuses). A
+# header from an -I folder counts by content: the folder may move, a
+# changed header passes through. Recording twice and merging gives one
+# pack. What would fail after the application ran fails before it starts
+# (-o, --keep-captures, a missing program: 127/126 for run), and a program
+# without OpenCL is said to make no OpenCL call. PoCL.
 . "$(dirname "$0")/lib/cli_lib.sh"
 
 PRELOAD=$BUILD/libclcpack-preload.so
