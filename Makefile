@@ -28,7 +28,9 @@ endif
 # bundled example kernels' references and launches, util/ small helpers.
 CLC_DIRS := $(sort $(dir $(wildcard clc/*/*.c)))
 CLC_INC  := $(patsubst %/,-I%,$(CLC_DIRS))
-CLC_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader $(CLC_INC)
+# formats/ holds the files the interposer and the tool share (the record's
+# capture files, docs/RECORD.md): compiled into both.
+CLC_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader -Iformats $(CLC_INC)
 DEPFLAGS := -MMD -MP
 LDLIBS_CL := -lOpenCL -lz -lpthread -lm
 # libdeflate inflates blobs faster than zlib (optional; zlib stays the
@@ -64,7 +66,8 @@ endif
 
 LIB_SRC  := $(sort $(wildcard loader/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/pic/%.o)
-CLC_SRC  := $(sort $(filter-out clc/cli/main.c,$(wildcard clc/*/*.c)))
+FORMATS_SRC := $(sort $(wildcard formats/*.c))
+CLC_SRC  := $(sort $(filter-out clc/cli/main.c,$(wildcard clc/*/*.c))) $(FORMATS_SRC)
 CLC_OBJ  := $(CLC_SRC:%.c=$(B)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
@@ -82,10 +85,12 @@ SONAME := libclcpack.so.0
 # unmodified applications with LD_PRELOAD. It links no OpenCL loader, and
 # exports only the OpenCL calls it wraps (preload/exports.map): its copy of
 # libclcpack stays private.
-PRELOAD_SRC := $(sort $(wildcard preload/*.c))
+PRELOAD_SRC := $(sort $(wildcard preload/*.c)) $(FORMATS_SRC)
 PRELOAD_OBJ := $(PRELOAD_SRC:%.c=$(B)/pic/%.o)
-$(PRELOAD_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Ipreload
+$(PRELOAD_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Iformats -Ipreload
 $(B)/clc/cli/preload_launch.o: CLC_CPPFLAGS += -DCLCPACK_LIBDIR='"$(LIBDIR)"'
+SHIM := $(B)/clcpack-opencl/libOpenCL.so.1
+SHIM_STUB := $(B)/clcpack-opencl/stub/libclcpack-real-opencl.so.1
 
 # The stub OpenCL driver the tests load through the ICD loader to play an
 # Intel and an AMD GPU (tests/stub_icd/README.md): a real ICD, built with
@@ -99,7 +104,7 @@ STUB_VENDORS := $(B)/tests/stub-vendors/clcstub.icd
 $(STUB_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Itests/stub_icd
 
 .PHONY: print-libs all deps pack test bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
-all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so
+all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so $(SHIM)
 
 # What a program linking build/libclcpack.a needs besides it (the examples
 # built in-tree use it).
@@ -135,9 +140,22 @@ $(B)/libclcpack.so: $(LIB_OBJ)
 
 $(B)/libclcpack-preload.so: $(PRELOAD_OBJ) $(B)/libclcpack.a preload/exports.map
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,--version-script=preload/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
+	$(Q)$(CC) -shared -Wl,-soname,libclcpack-preload.so -Wl,--version-script=preload/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
 		$(PRELOAD_OBJ) $(B)/libclcpack.a -ldl -lz -lpthread -lm $(if $(filter 1,$(LIBDEFLATE)),-ldeflate) \
 		$(if $(filter 1,$(ZSTD)),-lzstd)
+
+# The forwarding libOpenCL.so.1 (preload/shim/opencl_shim.c) that record and
+# run put first on LD_LIBRARY_PATH: no code, DT_NEEDED on the interposer and
+# on the real loader under a name clc-pack links at run time. The second is
+# linked against a stub of that name, made here.
+$(SHIM_STUB):
+	@mkdir -p $(dir $@)
+	$(Q)printf 'typedef int empty;\n' | $(CC) -shared -Wl,-soname,libclcpack-real-opencl.so.1 -o $@ -x c -
+$(SHIM): preload/shim/opencl_shim.c preload/shim/opencl_shim.map $(B)/libclcpack-preload.so $(SHIM_STUB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,libOpenCL.so.1 -Wl,--version-script=preload/shim/opencl_shim.map \
+		$(LDFLAGS) -o $@ preload/shim/opencl_shim.c -Wl,--no-as-needed \
+		-L$(B) -l:libclcpack-preload.so -L$(dir $(SHIM_STUB)) -l:libclcpack-real-opencl.so.1
 
 $(B)/libclc.a: $(CLC_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -166,6 +184,19 @@ $(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CLC_CPPFLAGS) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
+
+# What the interposer's tests load beside it (tests/stub/): a stub OpenCL
+# driver that calls back synchronously, and a tracer interposer.
+TEST_SO := $(B)/tests/libclcpack_stub_icd.so $(B)/tests/libclcpack_tracer.so
+$(B)/tests/libclcpack_stub_icd.so: tests/stub/stub_icd.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -shared -fvisibility=hidden $(LDFLAGS) -o $@ $<
+$(B)/tests/libclcpack_tracer.so: tests/stub/tracer.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -shared $(LDFLAGS) -o $@ $< -lOpenCL -ldl
+$(B)/tests/test_record_reentry $(B)/tests/test_record_stress: | $(TEST_SO)
 
 # The interposer's key code, tested on its own.
 $(B)/tests/test_rec_key: $(B)/pic/preload/rec_key.o
@@ -281,6 +312,8 @@ install: all
 	ln -sf libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libclcpack.so
 	install -m 755 $(B)/libclcpack-preload.so $(DESTDIR)$(LIBDIR)/libclcpack-preload.so
+	install -d $(DESTDIR)$(LIBDIR)/clcpack-opencl
+	install -m 755 $(SHIM) $(DESTDIR)$(LIBDIR)/clcpack-opencl/libOpenCL.so.1
 	install -m 644 loader/clcpack.h $(DESTDIR)$(INCLUDEDIR)/clcpack.h
 	install -m 644 $(B)/clcpack.pc $(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc
 	install -m 644 man/clc-pack.1 $(DESTDIR)$(MANDIR)/man1/clc-pack.1
@@ -293,7 +326,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clc-pack $(DESTDIR)$(LIBDIR)/libclcpack.a \
 		$(DESTDIR)$(LIBDIR)/libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libclcpack.so $(DESTDIR)$(INCLUDEDIR)/clcpack.h \
-		$(DESTDIR)$(LIBDIR)/libclcpack-preload.so \
+		$(DESTDIR)$(LIBDIR)/libclcpack-preload.so $(DESTDIR)$(LIBDIR)/clcpack-opencl/libOpenCL.so.1 \
 		$(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc $(DESTDIR)$(MANDIR)/man1/clc-pack.1 \
 		$(DESTDIR)$(MANDIR)/man3/clcpack.3 $(DESTDIR)$(BASHCOMPDIR)/clc-pack
 	rm -f $(DESTDIR)$(CMAKEDIR)/clcpackConfig.cmake $(DESTDIR)$(CMAKEDIR)/clcpackConfigVersion.cmake \
@@ -313,7 +346,7 @@ test-sanitize:
 
 test-tsan:
 	$(Q)$(MAKE) --no-print-directory B=$(TSAN_B) CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
-		$(TSAN_B)/tests/test_loader_pocl $(TSAN_B)/tests/test_record_threads \
+		$(TSAN_B)/tests/test_loader_pocl $(TSAN_B)/tests/test_record_threads $(TSAN_B)/tests/test_record_stress \
 		$(TSAN_B)/tests/test_hardening $(TSAN_B)/tests/test_write_threads $(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so \
 		$(TSAN_B)/tests/test_read_on_demand $(TSAN_B)/tests/test_stub_icd $(TSAN_B)/tests/libclcstub.so
 	$(Q)CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" sh scripts/sanitize.sh tsan $(TSAN_B)

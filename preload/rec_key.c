@@ -257,3 +257,47 @@ int rk_key(const char *source, size_t size, const char *options, char out[RK_KEY
     free(norm);
     return rc;
 }
+
+static void hex_key(clcpk_sha256 *c, const char *prefix, char out[RK_KEY_MAX])
+{
+    uint8_t d[32];
+    clcpk_sha256_final(c, d);
+    size_t k = strlen(prefix);
+    memcpy(out, prefix, k);
+    clcpk_hex(d, sizeof d, out + k);
+}
+
+static void put_count(clcpk_sha256 *c, uint64_t n)
+{
+    unsigned char b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(n >> (8 * i));
+    clcpk_sha256_update(c, b, sizeof b);
+}
+
+void rk_compile_key(const char *build_key, size_t n_headers, char *const *names,
+                    char *const *sources, const size_t *sizes, char out[RK_KEY_MAX])
+{
+    clcpk_sha256 c;
+    clcpk_sha256_init(&c);
+    static const char tag[] = "clcpack record compile key 1";
+    clcpk_sha256_update(&c, tag, sizeof tag);
+    put_blob(&c, build_key, strlen(build_key));
+    put_count(&c, n_headers);
+    for (size_t i = 0; i < n_headers; i++) {
+        put_blob(&c, names[i], strlen(names[i]));
+        put_blob(&c, sources[i], sizes[i]);
+    }
+    hex_key(&c, RK_COMPILE_PREFIX, out);
+}
+
+void rk_link_key(const char *norm_options, const void *desc, size_t size, char out[RK_KEY_MAX])
+{
+    clcpk_sha256 c;
+    clcpk_sha256_init(&c);
+    static const char tag[] = "clcpack record link key 1";
+    clcpk_sha256_update(&c, tag, sizeof tag);
+    put_blob(&c, norm_options, strlen(norm_options));
+    put_blob(&c, desc, size);
+    hex_key(&c, RK_LINK_PREFIX, out);
+}

@@ -13,7 +13,9 @@
 #include <stddef.h>
 
 #define RK_PREFIX "rec:"
-#define RK_KEY_MAX 72      /* "rec:" + 64 hex digits + NUL */
+#define RK_LINK_PREFIX "rec-link:"
+#define RK_COMPILE_PREFIX "rec-compile:"
+#define RK_KEY_MAX 80      /* "rec-compile:" + 64 hex digits + NUL */
 
 /* The options without path-valued -I arguments ("-I DIR", "-IDIR"), the
  * remaining words joined by one space; *dirs gets the -I folders in order
@@ -29,5 +31,16 @@ void rk_free_dirs(char **dirs, size_t n);
 #define RK_MAX_HEADERS 256
 #define RK_MAX_HEADER_BYTES (16u << 20)
 int rk_key(const char *source, size_t size, const char *options, char out[RK_KEY_MAX]);
+
+/* The compile key of a clCompileProgram input (docs/RECORD.md, "The link
+ * description"): its build key (rk_key of its source and compile options)
+ * and the header programs it was given, names[i] with sources[i] of
+ * sizes[i] bytes. */
+void rk_compile_key(const char *build_key, size_t n_headers, char *const *names,
+                    char *const *sources, const size_t *sizes, char out[RK_KEY_MAX]);
+
+/* The key of a link ("rec-link:<hex>"): its normalized options and its
+ * description (formats/capture_format.h, link_desc_encode). */
+void rk_link_key(const char *norm_options, const void *desc, size_t size, char out[RK_KEY_MAX]);
 
 #endif /* CLCPACK_PRELOAD_REC_KEY_H */

@@ -11,7 +11,8 @@ STAGE=$TMP/stage
 run make -C "$ROOT" B="$BUILD" install PREFIX=/usr DESTDIR="$STAGE"
 expect_rc 0 "make install PREFIX=/usr DESTDIR=..."
 for f in bin/clc-pack lib/libclcpack.a lib/libclcpack.so.0.1.0 include/clcpack.h \
-    lib/libclcpack-preload.so lib/pkgconfig/clcpack.pc share/man/man1/clc-pack.1 share/man/man3/clcpack.3 \
+    lib/libclcpack-preload.so lib/clcpack-opencl/libOpenCL.so.1 lib/pkgconfig/clcpack.pc \
+    share/man/man1/clc-pack.1 share/man/man3/clcpack.3 \
     share/bash-completion/completions/clc-pack; do
     [ -f "$STAGE/usr/$f" ] && ok "installed $f" || bad "missing $STAGE/usr/$f"
 done

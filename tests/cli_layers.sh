@@ -26,4 +26,20 @@ if grep -rl '#include "' "$ROOT/loader" | xargs grep -lE '#include "[a-z_]+\.h"'
 else
     ok "loader/ includes only its own headers"
 fi
+# The interposer's lock rule (preload/preload.h): one mutex, in table.c,
+# which calls nothing outside itself while holding it.
+locks=$(grep -l 'pthread_mutex_lock\|pthread_rwlock\|pthread_spin_lock' "$ROOT"/preload/*.c | xargs -n1 basename | tr '\n' ' ')
+[ "$locks" = "table.c " ] && ok "preload/: only table.c takes a lock" || bad "preload/: locks in: $locks"
+if grep -n 'DRV(\|pl_real\|PL_DISPATCH\|notify(\|rec_capture_now\|pl_say' "$ROOT/preload/table.c" >"$TMP/calls"; then
+    bad "preload/table.c calls out while it may hold its lock: $(head -3 "$TMP/calls")"
+else
+    ok "preload/table.c calls no driver, callback or capture"
+fi
+# formats/ is shared by the interposer and the tool: it includes only its
+# own headers and the public clcpack.h.
+if grep -hoE '#include "[a-z_./]+"' "$ROOT"/formats/* | sort -u | grep -v '"capture_format.h"\|"clcpack.h"' >"$TMP/fmt"; then
+    bad "formats/ includes: $(tr '\n' ' ' <"$TMP/fmt")"
+else
+    ok "formats/ includes only its own header and clcpack.h"
+fi
 cli_done

@@ -7,9 +7,12 @@
 # and CLCPACK_LOG shows the program served. Then what must pass through
 # untouched, each with its reason logged and the same output: a changed
 # source byte, other build options, a device not in the pack, a damaged
-# pack. A header from an -I folder counts by content: the folder may move,
-# a changed header passes through. Recording twice and merging gives one
-# pack. PoCL.
+# pack (clc-pack run still starts the application, --strict refuses). A
+# header from an -I folder counts by content: the folder may move, a
+# changed header passes through. Recording twice and merging gives one
+# pack. What would fail after the application ran fails before it starts
+# (-o, --keep-captures, a missing program: 127/126 for run), and a program
+# without OpenCL is said to make no OpenCL call. PoCL.
 . "$(dirname "$0")/lib/cli_lib.sh"
 
 PRELOAD=$BUILD/libclcpack-preload.so
@@ -106,8 +109,18 @@ passes "damaged entry" "entry 0:" "$TMP/plain.out"
 head -c 1000 "$TMP/app.clcpack" >"$TMP/short.clcpack"
 CLCPACK_LOG=1 CLCPACK_PACK="$TMP/short.clcpack" LD_PRELOAD="$PRELOAD" run "$TMP/moved/vadd_abc"
 passes "truncated pack" "cannot open pack" "$TMP/plain.out"
-run "$CLC" run "$TMP/short.clcpack" -- "$TMP/moved/vadd_abc"
-expect_rc 1 "clc-pack run refuses a pack that does not open"
+# clc-pack run with a pack that does not open still starts the application,
+# every build passed to the driver, the reason said; --strict refuses.
+run "$CLC" run --log "$TMP/short.clcpack" -- "$TMP/moved/vadd_abc"
+passes "clc-pack run, truncated pack" "cannot open pack" "$TMP/plain.out"
+expect_err "pack is truncated" "clc-pack run: the reason is said"
+expect_err "every program build passed to the driver" "clc-pack run: says what happens"
+run "$CLC" run "$TMP/nowhere.clcpack" -- "$TMP/moved/vadd_abc"
+expect_rc 0 "clc-pack run, a missing pack: the application runs"
+cmp -s "$OUT" "$TMP/plain.out" && ok "a missing pack: output unchanged" || bad "a missing pack: output changed"
+run "$CLC" run --strict "$TMP/short.clcpack" -- "$TMP/moved/vadd_abc"
+expect_rc 1 "clc-pack run --strict refuses a pack that does not open"
+[ ! -s "$OUT" ] && ok "--strict: the application did not run" || bad "--strict ran the application"
 
 # Headers from -I folders: part of the key by content, not by path.
 mkdir -p "$TMP/inc1/app/inc"
@@ -152,11 +165,37 @@ run "$CLC" record -o "$TMP/kept.clcpack" --keep-captures "$TMP/caps" -- true
 expect_rc 0 "record from kept captures"
 expect_err "CRC-32 mismatch" "a truncated capture is refused by its CRC"
 
-# An application that builds nothing from source.
+# An application that makes no OpenCL call: record says so, and why.
 run "$CLC" record -o "$TMP/none.clcpack" -- true
-expect_rc 1 "record of a program without OpenCL builds fails"
-expect_err "built no program from source" "record: says nothing was captured"
+expect_rc 1 "record of a program without OpenCL fails"
+expect_err "true made no OpenCL call: none of its 1 process loaded an OpenCL loader" \
+    "record: says no OpenCL call was seen, and why"
 [ ! -e "$TMP/none.clcpack" ] && ok "no pack written" || bad "a pack was written"
+run "$CLC" run --log "$TMP/app.clcpack" -- true
+expect_rc 0 "run --log of a program without OpenCL"
+expect_err "true made no OpenCL call" "run --log: says no OpenCL call was seen"
+
+# Fail early: what would fail after the application ran is checked before
+# it starts (the application here would leave a file behind).
+run "$CLC" record -o "$TMP/missing/dir/x.clcpack" -- sh -c "touch '$TMP/ran'"
+expect_rc 1 "record -o into a missing folder"
+expect_err "missing/dir" "record -o: the path is named"
+[ ! -e "$TMP/ran" ] && ok "record -o: the application did not run" || bad "the application ran"
+run "$CLC" record -o "$TMP/k.clcpack" --keep-captures "$TMP/missing" -- sh -c "touch '$TMP/ran'"
+expect_rc 1 "record --keep-captures of a missing folder"
+expect_err "--keep-captures $TMP/missing" "--keep-captures: the folder is named"
+[ ! -e "$TMP/ran" ] && ok "--keep-captures: the application did not run" || bad "the application ran"
+run "$CLC" record -o "$TMP/k.clcpack" -- "$TMP/no-such-app"
+expect_rc 1 "record of a missing program"
+expect_err "cannot run $TMP/no-such-app" "record: the program is named"
+run "$CLC" run "$TMP/app.clcpack" -- no-such-app-anywhere
+expect_rc 127 "run of a program not in PATH: 127"
+expect_err "not found in PATH" "run: says it is not found"
+printf 'x' >"$TMP/not-exec"
+run "$CLC" run "$TMP/app.clcpack" -- "$TMP/not-exec"
+expect_rc 126 "run of a file that cannot be executed: 126"
+run "$CLC" run --help
+expect_out "127 when APP is not found" "run --help documents 127"
 
 # Usage errors.
 run "$CLC" record -- "$TMP/moved/vadd_abc"

@@ -291,9 +291,68 @@ static void test_real(void)
     vp_free(&plan);
 }
 
+/* Joining two records of one program (pcb_union), and the build hash
+ * PoCL's cache off writes named by content. */
+static void test_union(void)
+{
+    const fake_kernel a_ks[] = {{"k", 2,
+                                 {{"/k/0-0-0/k.so", "generic"},
+                                  {"/k/16-1-1-goffs0-smallgrid/k.so", "wg16"}}}};
+    const fake_kernel b_ks[] = {{"k", 2,
+                                 {{"/k/32-1-1-goffs0-smallgrid/k.so", "wg32"},
+                                  {"/k/0-0-0/k.so", "generic"}}}};
+    const fake_kernel c_ks[] = {{"other", 1, {{"/other/0-0-0/other.so", "generic"}}}};
+    wire_buf a, b, c;
+    make_binary(&a, PCB_VERSION, a_ks, 1);
+    make_binary(&b, PCB_VERSION, b_ks, 1);
+    make_binary(&c, PCB_VERSION, c_ks, 1);
+    unsigned char *out = NULL;
+    size_t out_size = 0;
+    char why[256] = "", files[1024];
+    int rc = pcb_union(a.data, a.len, b.data, b.len, &out, &out_size, why, sizeof why);
+    CHECK(rc == 0, "two binaries of one program join: %s", why);
+    CHECK(rc == 0 && list_files(out, out_size, 0, files, sizeof files) == 0 &&
+              strcmp(files, "/k/0-0-0/k.so /k/16-1-1-goffs0-smallgrid/k.so "
+                            "/k/32-1-1-goffs0-smallgrid/k.so") == 0,
+          "the union holds the functions of both, once each, sorted: %s", rc == 0 ? files : "");
+    free(out);
+    out = NULL;
+    rc = pcb_union(a.data, a.len, c.data, c.len, &out, &out_size, why, sizeof why);
+    CHECK(rc == 1 && !out, "binaries of two programs are refused: %s", why);
+    /* A random "_UNCACHED_" build hash becomes a digest of the bytes. */
+    memcpy(a.data + 36, "_UNCACHED_Ab3XyZ", 16);
+    memcpy(b.data + 36, "_UNCACHED_Qq9RrT", 16);
+    unsigned char *ca = NULL, *cb = NULL;
+    size_t na = 0, nb = 0;
+    CHECK(pcb_canonicalize_all(a.data, a.len, &ca, &na, why, sizeof why) == 0 &&
+              pcb_canonicalize_all(b.data, b.len, &cb, &nb, why, sizeof why) == 0,
+          "binaries with PoCL's cache off canonicalize");
+    CHECK(ca && memcmp(ca + 36, "_UNCACHED_", 10) != 0 && ca[36 + 40] == 0,
+          "the random build hash is renamed (40 hex digits)");
+    CHECK(ca && cb && memcmp(ca + 36, cb + 36, 40) != 0,
+          "other contents: other names (a later process unpacks into that folder)");
+    unsigned char *ca2 = NULL;
+    size_t na2 = 0;
+    memcpy(a.data + 36, "_UNCACHED_zzzzzz", 16);
+    CHECK(pcb_canonicalize_all(a.data, a.len, &ca2, &na2, why, sizeof why) == 0 && ca &&
+              na2 == na && memcmp(ca, ca2, na) == 0,
+          "the same contents with another random name: the same bytes");
+    rc = ca && cb ? pcb_union(ca, na, cb, nb, &out, &out_size, why, sizeof why) : -1;
+    CHECK(rc == 0 && memcmp(out + 36, ca + 36, 40) != 0 && memcmp(out + 36, cb + 36, 40) != 0,
+          "records named by content join, the union renamed by its own content: %s", why);
+    free(out);
+    free(ca);
+    free(cb);
+    free(ca2);
+    wire_free(&a);
+    wire_free(&b);
+    wire_free(&c);
+}
+
 int main(void)
 {
     test_synthetic();
+    test_union();
     test_real();
     return check_summary();
 }

@@ -14,12 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CL/cl.h>
 
 #include "check.h"
+#include "self_run.h"
 
 #define THREADS 4
 #define PER_THREAD 3
@@ -142,47 +142,16 @@ static int app_main(void)
     return bad;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = calloc(1, 1 << 20);
-    if (buf)
-        fread(buf, 1, (1 << 20) - 1, f);
-    fclose(f);
-    return buf;
-}
-
-static int count(const char *text, const char *what)
-{
-    int n = 0;
-    for (const char *p = text; p && (p = strstr(p, what)) != NULL; p += strlen(what))
-        n++;
-    return n;
-}
-
-static int sh(const char *fmt, const char *a, const char *b, const char *c, const char *d)
-{
-    char cmd[8192];
-    snprintf(cmd, sizeof cmd, fmt, a, b, c, d);
-    int st = system(cmd);
-    return st == -1 ? -1 : WEXITSTATUS(st);
-}
-
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--app") == 0)
         return app_main();
 
     char self[PATH_MAX], build[PATH_MAX], clc[PATH_MAX + 16], preload[PATH_MAX + 32];
-    if (!realpath(argv[0], self)) {
+    if (sr_paths(argv[0], self, build) != 0) {
         CHECK(0, "cannot resolve %s", argv[0]);
         return check_summary();
     }
-    snprintf(build, sizeof build, "%s", self);
-    for (int up = 0; up < 2; up++)
-        *strrchr(build, '/') = '\0'; /* BUILD/tests/test_record_threads -> BUILD */
     snprintf(clc, sizeof clc, "%s/clc-pack", build);
     snprintf(preload, sizeof preload, "%s/libclcpack-preload.so", build);
     if (!CHECK(access(clc, X_OK) == 0 && access(preload, R_OK) == 0,
@@ -192,37 +161,37 @@ int main(int argc, char **argv)
     if (!CHECK(mkdtemp(dir) != NULL, "temporary folder"))
         return check_summary();
 
-    CHECK(sh("'%s' --app >%s/plain.out%s%s", self, dir, "", "") == 0, "plain run");
-    CHECK(sh("'%s' record -q -o %s/t.clcpack -- '%s' --app >%s/rec.out", clc, dir, self, dir) ==
-              0,
+    CHECK(sr_system("'%s' --app >%s/plain.out", self, dir) == 0, "plain run");
+    CHECK(sr_system("'%s' record -q -o %s/t.clcpack -- '%s' --app >%s/rec.out", clc, dir, self,
+                    dir) == 0,
           "clc-pack record");
     char env[PATH_MAX * 2 + 64];
     snprintf(env, sizeof env, "CLCPACK_LOG=1 CLCPACK_PACK=%s/t.clcpack LD_PRELOAD='%s'", dir,
              preload);
-    CHECK(sh("%s '%s' --app >%s/run.out 2>%s/run.err", env, self, dir, dir) == 0,
+    CHECK(sr_system("%s '%s' --app >%s/run.out 2>%s/run.err", env, self, dir, dir) == 0,
           "replay with CLCPACK_PACK + LD_PRELOAD");
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/plain.out", dir);
-    char *plain = slurp(path);
+    char *plain = sr_slurp(path, 1 << 20);
     snprintf(path, sizeof path, "%s/rec.out", dir);
-    char *rec = slurp(path);
+    char *rec = sr_slurp(path, 1 << 20);
     snprintf(path, sizeof path, "%s/run.out", dir);
-    char *out = slurp(path);
+    char *out = sr_slurp(path, 1 << 20);
     snprintf(path, sizeof path, "%s/run.err", dir);
-    char *err = slurp(path);
-    CHECK(plain && count(plain, " ok\n") == THREADS * PER_THREAD, "every program right: %s",
+    char *err = sr_slurp(path, 1 << 20);
+    CHECK(plain && sr_count(plain, " ok\n") == THREADS * PER_THREAD, "every program right: %s",
           plain ? plain : "(none)");
     CHECK(plain && rec && strcmp(plain, rec) == 0, "record keeps the output");
     CHECK(plain && out && strcmp(plain, out) == 0, "replay keeps the output: %s",
           out ? out : "(none)");
-    CHECK(err && count(err, "served from the pack") == THREADS * PER_THREAD,
-          "every program served (%d of %d): %s", err ? count(err, "served from the pack") : 0,
+    CHECK(err && sr_count(err, "served from the pack") == THREADS * PER_THREAD,
+          "every program served (%d of %d): %s", err ? sr_count(err, "served from the pack") : 0,
           THREADS * PER_THREAD, err ? err : "");
-    CHECK(err && count(err, "passed through") == 0, "nothing passed through");
+    CHECK(err && sr_count(err, "passed through") == 0, "nothing passed through");
     free(plain);
     free(rec);
     free(out);
     free(err);
-    sh("rm -rf '%s'%s%s%s", dir, "", "", "");
+    sr_system("rm -rf '%s'", dir);
     return check_summary();
 }

@@ -16,6 +16,7 @@
 #include "clcpack.h"
 #include "pack_merge.h"
 #include "pack_text.h"
+#include "pocl_binary_canon.h"
 
 #define LABEL_MAX 640
 #define MAX_CONFLICTS_SHOWN 10
@@ -37,6 +38,11 @@ typedef struct merge_pick {
      * width (malloc'd). */
     clcpack_tuning *tunings;
     size_t n_tunings;
+    /* Recorded PoCL entries of one program joined (join_recorded): the
+     * binary to write instead of the entry's, malloc'd, or NULL. */
+    unsigned char *joined;
+    size_t joined_size;
+    size_t n_joins;
 } merge_pick;
 
 static int parse_args(int argc, char **argv, merge_args *x)
@@ -221,6 +227,43 @@ static int merge_tunings(merge_input *in, merge_pick *pk, size_t j)
     return 0;
 }
 
+/* Two records of one program on PoCL differ in the work-group functions
+ * their runs' launches compiled (ffmpeg's sobel and convolution filters
+ * share a program and launch it differently): entries named by a record's
+ * key (docs/RECORD.md), with the same source, whose binaries are PoCL
+ * binaries of one program, are joined into one binary holding the
+ * functions of both (pcb_union). 1 joined, 0 not, -1 after an error. */
+static int join_recorded(merge_input *in, merge_pick *pk, size_t ci, size_t ce,
+                         const clcpack_entry_info *c)
+{
+    const clcpack_entry_info *e = &pk->info;
+    if (e->kind != CLCPACK_KIND_NATIVE || c->kind != CLCPACK_KIND_NATIVE ||
+        (strncmp(c->kernel, "rec:", 4) != 0 && strncmp(c->kernel, "rec-link:", 9) != 0) ||
+        e->source == CLCPACK_NONE || c->source == CLCPACK_NONE)
+        return 0;
+    int s = same_blob(PB_SOURCE, &in[pk->input], e->source, &in[ci], c->source);
+    if (s <= 0)
+        return s;
+    size_t na = pk->joined_size, nb = 0, nu = 0;
+    unsigned char *a = pk->joined ? pk->joined : read_blob(&in[pk->input], PB_BINARY, pk->entry, &na);
+    unsigned char *b = a ? read_blob(&in[ci], PB_BINARY, ce, &nb) : NULL, *u = NULL;
+    char why[256];
+    int rc = a && b ? pcb_union(a, na, b, nb, &u, &nu, why, sizeof why) : -1;
+    if (a != pk->joined)
+        free(a);
+    free(b);
+    if (rc < 0) {
+        cli_error("merge: out of memory joining two records of %s", c->kernel);
+        return -1;
+    }
+    if (rc > 0)
+        return 0;
+    free(pk->joined);
+    pk->joined = u;
+    pk->joined_size = nu;
+    return 1;
+}
+
 /* pick_entries with its hash table. */
 static long pick_into(merge_input *in, size_t n_in, merge_pick *picks, size_t *n_picks,
                       size_t *dups, size_t *slots, size_t cap)
@@ -255,6 +298,17 @@ static long pick_into(merge_input *in, size_t n_in, merge_pick *picks, size_t *n
             const char *why = difference(in, pk, i, j, &c, &failed);
             if (failed)
                 return -1;
+            if (why && strcmp(why, "other binary bytes") == 0) {
+                int joined = join_recorded(in, pk, i, j, &c);
+                if (joined < 0)
+                    return -1;
+                if (joined) {
+                    pk->n_joins++;
+                    if (merge_tunings(&in[i], pk, j) != 0)
+                        return -1;
+                    continue;
+                }
+            }
             if (why) {
                 if (conflicts < MAX_CONFLICTS_SHOWN) {
                     char label[LABEL_MAX];
@@ -395,8 +449,8 @@ static int add_pick(clcpack_writer *w, merge_input *in, const merge_pick *pk,
         return -1;
     spec.kind = c->kind;
     spec.arch = c->arch;
-    size_t size;
-    unsigned char *bin = read_blob(src, PB_BINARY, pk->entry, &size);
+    size_t size = pk->joined_size;
+    unsigned char *bin = pk->joined ? pk->joined : read_blob(src, PB_BINARY, pk->entry, &size);
     if (!bin)
         return -1;
     spec.binary = bin;
@@ -406,14 +460,16 @@ static int add_pick(clcpack_writer *w, merge_input *in, const merge_pick *pk,
     spec.flags = c->flags;
     spec.target = c->target;
     if (hook && hook->entry(hook->ctx, src->path, src->p, pk->entry, w, &spec) != 0) {
-        free(bin);
+        if (bin != pk->joined)
+            free(bin);
         return -1;
     }
     clcpack_error e;
     clcpack_status st = clcpack_writer_add_entry(w, &spec, &e);
     for (size_t k = 0; st == CLCPACK_OK && k < pk->n_tunings; k++)
         st = clcpack_writer_add_tuning(w, &spec, &pk->tunings[k], &e);
-    free(bin);
+    if (bin != pk->joined)
+        free(bin);
     if (st != CLCPACK_OK) {
         cli_error("%s: entry %zu: %s", src->path, pk->entry, e.message);
         return -1;
@@ -495,6 +551,9 @@ int merge_packs(const merge_args *x, merge_stats *stats)
         goto out;
     stats->entries = n_picks;
     stats->dups = dups;
+    stats->joined = 0;
+    for (size_t k = 0; k < n_picks; k++)
+        stats->joined += picks[k].n_joins;
     status = EXIT_OK_STATUS;
 out:
     for (size_t i = 0; i < x->n_inputs; i++) {
@@ -504,8 +563,10 @@ out:
         free(in[i].source_map);
     }
     free(in);
-    for (size_t k = 0; picks && k < n_picks; k++)
+    for (size_t k = 0; picks && k < n_picks; k++) {
         free(picks[k].tunings);
+        free(picks[k].joined);
+    }
     free(picks);
     return status;
 }
@@ -524,9 +585,16 @@ int cmd_merge(int argc, char **argv)
     merge_stats st;
     int status = merge_packs(&x, &st);
     if (status == EXIT_OK_STATUS && cli_verbosity >= 0)
+    {
         fprintf(stderr, "clc-pack: merged %zu pack%s into %s: %zu entr%s (%zu duplicate%s "
-                        "dropped)\n",
+                        "dropped",
                 x.n_inputs, x.n_inputs == 1 ? "" : "s", x.output, st.entries,
                 st.entries == 1 ? "y" : "ies", st.dups, st.dups == 1 ? "" : "s");
+        if (st.joined)
+            fprintf(stderr, "; %zu record%s of one program joined, with the work-group "
+                            "functions of each",
+                    st.joined, st.joined == 1 ? "" : "s");
+        fputs(")\n", stderr);
+    }
     return status;
 }

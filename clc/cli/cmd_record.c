@@ -6,9 +6,11 @@
 #include "commands.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bounded_fmt.h"
@@ -16,6 +18,7 @@
 #include "clcpack.h"
 #include "pack_text.h"
 #include "pocl_binary_canon.h"
+#include "pocl_cache_files.h"
 #include "preload_launch.h"
 #include "ptx_text.h"
 #include "ptxas_run.h"
@@ -99,13 +102,14 @@ static int by_name(const void *a, const void *b)
 }
 
 typedef struct record_stats {
-    size_t captures, entries, no_binary, conflicts, bad, from_binary;
+    size_t captures, links, entries, no_binary, conflicts, bad, from_binary;
+    size_t cache_files; /* files added from PoCL's kernel cache */
     size_t keys, devices;
 } record_stats;
 
 /* Adds one entry; a second build of the same program with other bytes
  * keeps the first. */
-static int add_entry(clcpack_writer *w, const rec_capture *c, uint32_t dev, uint32_t src,
+static int add_entry(clcpack_writer *w, const capture *c, uint32_t dev, uint32_t src,
                      clcpack_binary_kind kind, uint32_t arch, const void *bin, size_t size,
                      record_stats *s)
 {
@@ -144,8 +148,8 @@ static int add_entry(clcpack_writer *w, const rec_capture *c, uint32_t dev, uint
     return 0;
 }
 
-static int add_capture(clcpack_writer *w, const rec_capture *c, const char *ptxas,
-                       record_stats *s)
+static int add_capture(clcpack_writer *w, const capture *c, const char *ptxas,
+                       const char *pocl_cache, record_stats *s)
 {
     clcpack_error err;
     uint32_t dev, src;
@@ -160,21 +164,28 @@ static int add_capture(clcpack_writer *w, const rec_capture *c, const char *ptxa
         return -1;
     }
     if (c->device.vendor_id != NVIDIA_VENDOR_ID || !ptx_is_text(c->binary, c->binary_size)) {
-        /* PoCL's binary is a snapshot of its cache folder, taken at the
-         * program's last release: program.bc and the work-group functions
-         * the application's launches compiled. Its files in a fixed order
-         * and PoCL's temporary file names scrubbed, so that recording twice
-         * gives the same bytes, with PoCL's cache on or off (merge needs it).
-         * Other drivers' bytes stay as they are. */
+        /* PoCL's binary is a snapshot of the program's folder in its kernel
+         * cache, taken right after the build: program.bc and the generic
+         * work-group functions. The functions the application's launches
+         * compiled later are in the private cache the application ran
+         * with, under the binary's build hash: added here. Then the files
+         * in a fixed order and PoCL's random names scrubbed, so that
+         * recording twice gives the same bytes (merge needs it). Other
+         * drivers' bytes stay as they are. */
         unsigned char *canon = NULL;
-        size_t canon_size = 0;
-        char why[256];
-        int k = pcb_canonicalize_all(c->binary, c->binary_size, &canon, &canon_size, why,
-                                     sizeof why);
+        size_t canon_size = 0, added = 0;
+        char why[256], hash[PCB_HASH_MAX], program_dir[PRELOAD_PATH_MAX + PCB_HASH_MAX + 2];
+        int from_cache = pocl_cache && pcb_build_hash(c->binary, c->binary_size, hash) == 0;
+        if (from_cache)
+            bfmt(program_dir, sizeof program_dir, "%s/%s", pocl_cache, hash);
+        int k = pcb_canonicalize_all_more(c->binary, c->binary_size,
+                                          from_cache ? pcf_kernel_files : NULL, program_dir,
+                                          &added, &canon, &canon_size, why, sizeof why);
         if (k < 0) {
             cli_error("out of memory rewriting a %zu-byte binary", c->binary_size);
             return -1;
         }
+        s->cache_files += added;
         int rc = add_entry(w, c, dev, src, CLCPACK_KIND_NATIVE, 0, k == 0 ? canon : c->binary,
                            k == 0 ? canon_size : c->binary_size, s);
         free(canon);
@@ -203,8 +214,10 @@ static int add_capture(clcpack_writer *w, const rec_capture *c, const char *ptxa
     return rc;
 }
 
-/* Reads every capture in dir into the writer. */
-static int collect(const char *dir, clcpack_writer *w, const char *ptxas, record_stats *s)
+/* Reads every capture in dir into the writer; pocl_cache: the PoCL kernel
+ * cache the application ran with, or NULL. */
+static int collect(const char *dir, clcpack_writer *w, const char *ptxas, const char *pocl_cache,
+                   record_stats *s)
 {
     DIR *d = opendir(dir);
     if (!d) {
@@ -245,24 +258,28 @@ static int collect(const char *dir, clcpack_writer *w, const char *ptxas, record
     for (size_t i = 0; rc == 0 && i < n; i++) {
         char path[PRELOAD_PATH_MAX + 256], err[RC_ERR_MAX + PRELOAD_PATH_MAX];
         bfmt(path, sizeof path, "%s/%s", dir, names[i]);
-        rec_capture c;
+        capture c;
         if (rec_capture_read(path, &c, err, sizeof err) != 0) {
             cli_note("skipped: %s", err);
             s->bad++;
             continue;
         }
-        s->captures++;
+        if (c.kind == CAPTURE_LINK)
+            s->links++;
+        else
+            s->captures++;
         if (cli_verbosity > 0)
-            fprintf(stderr, "clc-pack: captured %s on %s, options '%s', %zu-byte source, "
+            fprintf(stderr, "clc-pack: captured %s on %s, options '%s', %zu-byte %s, "
                             "%zu-byte binary\n",
-                    c.key, c.device.device_name, c.options, c.source_size, c.binary_size);
+                    c.key, c.device.device_name, c.options, c.source_size,
+                    c.kind == CAPTURE_LINK ? "link description" : "source", c.binary_size);
         size_t k = 0;
         while (keys && k < s->keys && strcmp(keys[k], c.key) != 0)
             k++;
         if (keys && k == s->keys && (keys[k] = strdup(c.key)) != NULL)
             s->keys++;
-        rc = add_capture(w, &c, ptxas, s);
-        rec_capture_free(&c);
+        rc = add_capture(w, &c, ptxas, pocl_cache, s);
+        capture_free(&c);
     }
     for (size_t i = 0; i < s->keys; i++)
         free(keys[i]);
@@ -273,21 +290,48 @@ static int collect(const char *dir, clcpack_writer *w, const char *ptxas, record
     return rc;
 }
 
-static void remove_captures(const char *dir)
+/* A folder the capture files can go to: it exists and we may write there. */
+static int check_capture_dir(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *de;
-    char path[PRELOAD_PATH_MAX + 256];
-    while ((de = readdir(d)) != NULL) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-            continue;
-        bfmt(path, sizeof path, "%s/%s", dir, de->d_name);
-        unlink(path);
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        cli_error("--keep-captures %s: %s (make the folder first)", dir, strerror(errno));
+        return -1;
     }
-    closedir(d);
-    rmdir(dir);
+    if (!S_ISDIR(st.st_mode)) {
+        cli_error("--keep-captures %s: not a folder", dir);
+        return -1;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        cli_error("--keep-captures %s: cannot write there", dir);
+        return -1;
+    }
+    return 0;
+}
+
+static void summary(const record_args *a, const record_stats *s)
+{
+    fprintf(stderr, "clc-pack: recorded ");
+    if (s->captures || !s->links)
+        fprintf(stderr, "%zu program build%s%s", s->captures, s->captures == 1 ? "" : "s",
+                s->links ? " and " : "");
+    if (s->links)
+        fprintf(stderr, "%zu link%s", s->links, s->links == 1 ? "" : "s");
+    fprintf(stderr, " (%zu distinct program%s) into %s: %zu entr%s", s->keys,
+            s->keys == 1 ? "" : "s", a->output, s->entries, s->entries == 1 ? "y" : "ies");
+    if (s->conflicts)
+        fprintf(stderr, "; %zu rebuild%s with other bytes kept the first", s->conflicts,
+                s->conflicts == 1 ? "" : "s");
+    if (s->no_binary)
+        fprintf(stderr, "; %zu without a binary", s->no_binary);
+    if (s->cache_files)
+        fprintf(stderr, "; %zu work-group function file%s from PoCL's cache", s->cache_files,
+                s->cache_files == 1 ? "" : "s");
+    if (s->from_binary)
+        fprintf(stderr, "; %zu program%s created from the application's own binaries "
+                        "(not captured)",
+                s->from_binary, s->from_binary == 1 ? "" : "s");
+    fputc('\n', stderr);
 }
 
 int cmd_record(int argc, char **argv)
@@ -302,28 +346,54 @@ int cmd_record(int argc, char **argv)
     if (!a.ptxas && ptxas_find(NULL, ptxas) != 0)
         ptxas[0] = '\0';
 
-    char dir[PRELOAD_PATH_MAX];
-    if (a.keep) {
-        bfmt(dir, sizeof dir, "%s", a.keep);
-    } else {
-        const char *tmp = getenv("TMPDIR");
-        bfmt(dir, sizeof dir, "%s/clcpack-record-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(dir)) {
-            cli_error("cannot make a capture folder %s", dir);
-            return EXIT_FAILURE_STATUS;
-        }
+    /* Everything that could fail after the application ran is checked
+     * before it starts: the output path, the capture folder, the
+     * application itself, the interposer. */
+    clcpack_error werr;
+    char err[PRELOAD_PATH_MAX + 256], lib[PRELOAD_PATH_MAX];
+    if (clcpack_check_output_path(a.output, &werr) != CLCPACK_OK) {
+        cli_error("%s", werr.message);
+        return EXIT_FAILURE_STATUS;
     }
-    char err[PRELOAD_PATH_MAX + 256];
-    int status = preload_run(a.app, "CLCPACK_RECORD", dir, a.log, err, sizeof err);
+    if (a.keep && check_capture_dir(a.keep) != 0)
+        return EXIT_FAILURE_STATUS;
+    if (preload_check_app(a.app[0], err, sizeof err) != 0 || preload_find(lib, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        return EXIT_FAILURE_STATUS;
+    }
+
+    /* A private folder: the captures (unless kept elsewhere), the
+     * forwarding loader's links, and a PoCL kernel cache of its own, on,
+     * so that what is recorded is what this run built and launched, the
+     * same bytes whatever the user's cache holds or whether it is on. */
+    char tmp[PRELOAD_PATH_MAX], dir[PRELOAD_PATH_MAX], pocl[PRELOAD_PATH_MAX + 16],
+        shim[PRELOAD_PATH_MAX + 16];
+    const char *tmpdir = getenv("TMPDIR");
+    bfmt(tmp, sizeof tmp, "%s/clcpack-record-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(tmp)) {
+        cli_error("cannot make a capture folder %s: %s", tmp, strerror(errno));
+        return EXIT_FAILURE_STATUS;
+    }
+    bfmt(dir, sizeof dir, "%s%s", a.keep ? a.keep : tmp, a.keep ? "" : "/captures");
+    bfmt(pocl, sizeof pocl, "%s/pocl", tmp);
+    bfmt(shim, sizeof shim, "%s/lib/", tmp);
+    if ((!a.keep && mkdir(dir, 0700) != 0) || mkdir(pocl, 0700) != 0) {
+        cli_error("cannot make a capture folder in %s: %s", tmp, strerror(errno));
+        preload_remove_tree(tmp);
+        return EXIT_FAILURE_STATUS;
+    }
+    static char env_cache[PRELOAD_PATH_MAX + 32];
+    bfmt(env_cache, sizeof env_cache, "POCL_CACHE_DIR=%s", pocl);
+    const char *env[] = {env_cache, "POCL_KERNEL_CACHE=1", NULL};
+    preload_opts o = {"CLCPACK_RECORD", dir, a.log, dir, tmp, env};
+    int status = preload_run(a.app, &o, err, sizeof err);
     if (status < 0) {
         cli_error("%s", err);
-        if (!a.keep)
-            remove_captures(dir);
+        preload_remove_tree(tmp);
         return EXIT_FAILURE_STATUS;
     }
 
     clcpack_writer *w = NULL;
-    clcpack_error werr;
     record_stats s = {0};
     if (clcpack_writer_new(0, &w, &werr) != CLCPACK_OK ||
         clcpack_writer_set_compression(w, a.codec, &werr) != CLCPACK_OK) {
@@ -331,18 +401,24 @@ int cmd_record(int argc, char **argv)
         rc = EXIT_FAILURE_STATUS;
         goto out;
     }
-    if (collect(dir, w, ptxas, &s) != 0) {
+    if (collect(dir, w, ptxas, pocl, &s) != 0) {
         rc = EXIT_FAILURE_STATUS;
         goto out;
     }
     if (s.entries == 0) {
-        cli_error("%s built no program from source while recording%s; nothing written to %s%s",
-                  a.app[0],
-                  s.from_binary ? " (it created its programs from binaries it brought itself)"
-                                : "",
-                  a.output,
-                  s.from_binary ? ". For PyOpenCL, set PYOPENCL_NO_CACHE=1 while recording"
-                                : "");
+        char why[2048];
+        if (preload_no_call_reason(dir, shim, a.app[0], why, sizeof why) == 0)
+            cli_error("%s; nothing written to %s", why, a.output);
+        else
+            cli_error("%s built no program from source while recording%s; nothing written to "
+                      "%s%s",
+                      a.app[0],
+                      s.from_binary ? " (it created its programs from binaries it brought "
+                                      "itself)"
+                                    : "",
+                      a.output,
+                      s.from_binary ? ". For PyOpenCL, set PYOPENCL_NO_CACHE=1 while recording"
+                                    : "");
         rc = EXIT_FAILURE_STATUS;
         goto out;
     }
@@ -351,28 +427,12 @@ int cmd_record(int argc, char **argv)
         rc = EXIT_FAILURE_STATUS;
         goto out;
     }
-    if (cli_verbosity >= 0) {
-        fprintf(stderr,
-                "clc-pack: recorded %zu program build%s (%zu distinct program%s) into %s: "
-                "%zu entr%s",
-                s.captures, s.captures == 1 ? "" : "s", s.keys, s.keys == 1 ? "" : "s",
-                a.output, s.entries, s.entries == 1 ? "y" : "ies");
-        if (s.conflicts)
-            fprintf(stderr, "; %zu rebuild%s with other bytes kept the first", s.conflicts,
-                    s.conflicts == 1 ? "" : "s");
-        if (s.no_binary)
-            fprintf(stderr, "; %zu without a binary", s.no_binary);
-        if (s.from_binary)
-            fprintf(stderr, "; %zu program%s created from the application's own binaries "
-                            "(not captured)",
-                    s.from_binary, s.from_binary == 1 ? "" : "s");
-        fputc('\n', stderr);
-    }
+    if (cli_verbosity >= 0)
+        summary(&a, &s);
     rc = EXIT_OK_STATUS;
 out:
     clcpack_writer_free(w);
-    if (!a.keep)
-        remove_captures(dir);
+    preload_remove_tree(tmp);
     if (status != 0) {
         cli_error("%s exited with status %d", a.app[0], status);
         if (rc == EXIT_OK_STATUS)

@@ -300,38 +300,47 @@ void usage_record(FILE *f)
           "                       -- APP [ARGS...]\n"
           "\n"
           "Runs an unmodified OpenCL application with libclcpack-preload.so, which\n"
-          "captures every program it builds from source (source bytes, build options,\n"
-          "device, and the binary of the application's own build), then writes a pack\n"
-          "of them keyed by content (docs/RECORD.md). `clc-pack run FILE -- APP` then\n"
-          "serves those builds from the pack. Packs recorded on several machines join\n"
-          "with merge.\n"
-          "  -o FILE            the pack to write (written atomically)\n"
+          "captures every program it builds from source, and every link of programs it\n"
+          "compiled from source (sources, options, device, and the binary taken at the\n"
+          "program's last release), then writes a pack of them keyed by content\n"
+          "(docs/RECORD.md). The interposer is loaded with LD_PRELOAD, as an OpenCL\n"
+          "layer, and through a forwarding libOpenCL.so first on LD_LIBRARY_PATH, so\n"
+          "applications that load OpenCL themselves are seen too; PoCL gets a private\n"
+          "kernel cache for the run. `clc-pack run FILE -- APP` then serves those\n"
+          "builds from the pack. Packs recorded on several machines join with merge.\n"
+          "  -o FILE            the pack to write (written atomically; checked first)\n"
           "  --log              CLCPACK_LOG=1: one line per program build on stderr\n"
           "  --ptxas PATH       NVIDIA: assemble the PTX into cubins with this ptxas\n"
           "                     (default: ptxas on $PATH or in /usr/local/cuda/bin)\n"
-          "  --keep-captures DIR  capture into DIR (existing) and keep the files\n"
+          "  --keep-captures DIR  capture into DIR (an existing folder) and keep the files\n"
           "  --codec zlib|zstd  the codecs written (default zstd where clc-pack has it)\n"
           "  -q, --quiet        no summary line; -v: one line per capture\n"
           "  -h, --help         this text\n"
-          "Exit status: 0, 1 when nothing was built from source, the application\n"
-          "failed (the pack is still written) or FILE cannot be written, 2 on a usage\n"
-          "error.\n",
+          "Exit status: 0; 1 when nothing was built from source (the message says why,\n"
+          "and when no OpenCL call was seen at all), the application failed (the pack\n"
+          "is still written) or could not be started, or FILE or DIR cannot be written\n"
+          "(checked before the application starts); 2 on a usage error.\n",
           f);
 }
 
 void usage_run(FILE *f)
 {
-    fputs("Usage: clc-pack run PACK [--log] -- APP [ARGS...]\n"
+    fputs("Usage: clc-pack run PACK [--log] [--strict] -- APP [ARGS...]\n"
           "\n"
           "Runs an unmodified OpenCL application with libclcpack-preload.so and\n"
           "CLCPACK_PACK=PACK: a program whose exact source, options and device the\n"
-          "pack holds is made from the pack's binary instead of being compiled; any\n"
-          "other build goes to the driver untouched (docs/RECORD.md).\n"
+          "pack holds (or a link whose inputs it holds) is made from the pack's binary\n"
+          "instead of being compiled; any other build goes to the driver untouched\n"
+          "(docs/RECORD.md). A PACK that does not open is reported and the\n"
+          "application still runs, every build passed to the driver.\n"
           "  --log       CLCPACK_LOG=1: one line per program build on stderr (served\n"
-          "              from the pack, or passed through and why)\n"
+          "              from the pack, or passed through and why), and a note when\n"
+          "              no OpenCL call was seen at all, with the likely cause\n"
+          "  --strict    refuse to start APP when PACK does not open (exit 1)\n"
           "  -h, --help  this text\n"
-          "Exit status: the application's; 1 when PACK cannot be opened or the\n"
-          "application cannot be started, 2 on a usage error.\n",
+          "Exit status: the application's; 127 when APP is not found, 126 when it\n"
+          "cannot be executed (as env(1)); 1 with --strict when PACK does not open,\n"
+          "or when the interposer is not found; 2 on a usage error.\n",
           f);
 }
 

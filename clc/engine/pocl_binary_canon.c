@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bounded_fmt.h"
+#include "clcpack.h"
 
 #define HEADER_SIZE (8 + 8 + 4 + 4 + 12 + 41)
 #define MAX_KERNELS 4096
@@ -27,6 +28,12 @@ static uint32_t rd32(const unsigned char *p)
 }
 
 static uint64_t rd64(const unsigned char *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+
+static void wr32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
 
 static void wr64(unsigned char *p, uint64_t v)
 {
@@ -133,9 +140,11 @@ static int keep(const kernel_ref *k, const file_ref *f, const char *kernel, cons
 /* PoCL compiles from a file it names with mkstemp, "tempfile_XXXXXX.cl",
  * and LLVM keeps that name as the module's source file name: as bytes in
  * string tables, and in the bitcode's module record as an array of 7-bit
- * characters packed at any bit offset. Both spellings of the six random
- * characters become "000000". */
-#define TEMP_STEM "tempfile_"
+ * characters packed at any bit offset. `clc-pack record` gives the
+ * application a private PoCL cache folder named by mkdtemp,
+ * "clcpack-record-XXXXXX", which is part of that file name. Both spellings
+ * of the six random characters of each stem become "000000". */
+static const char *const temp_stems[] = {"tempfile_", "clcpack-record-"};
 #define TEMP_RANDOM 6
 
 static int is_name_char(unsigned c) { return isalnum((int)c) != 0; }
@@ -159,11 +168,11 @@ static void put_bits7(unsigned char *b, size_t bit, unsigned v)
     }
 }
 
-void pcb_scrub_temp_names(unsigned char *buf, size_t size)
+static void scrub_stem(unsigned char *buf, size_t size, const char *name)
 {
-    const size_t stem = sizeof TEMP_STEM - 1, whole = stem + TEMP_RANDOM;
+    const size_t stem = strlen(name), whole = stem + TEMP_RANDOM;
     for (size_t i = 0; i + whole <= size; i++) {
-        if (buf[i] != 't' || memcmp(buf + i, TEMP_STEM, stem) != 0)
+        if (buf[i] != (unsigned char)name[0] || memcmp(buf + i, name, stem) != 0)
             continue;
         size_t k = 0;
         while (k < TEMP_RANDOM && is_name_char(buf[i + stem + k]))
@@ -175,10 +184,10 @@ void pcb_scrub_temp_names(unsigned char *buf, size_t size)
         return;
     const size_t bits = size * 8, need = whole * 7;
     for (size_t bit = 0; bit + need <= bits; bit++) {
-        if (get_bits7(buf, bit) != 't')
+        if (get_bits7(buf, bit) != (unsigned char)name[0])
             continue;
         size_t k = 1;
-        while (k < stem && get_bits7(buf, bit + 7 * k) == (unsigned char)TEMP_STEM[k])
+        while (k < stem && get_bits7(buf, bit + 7 * k) == (unsigned char)name[k])
             k++;
         if (k < stem)
             continue;
@@ -192,13 +201,91 @@ void pcb_scrub_temp_names(unsigned char *buf, size_t size)
     }
 }
 
-/* keep_all: every file stays (pcb_canonicalize_all). */
-static int canonicalize(const unsigned char *bin, size_t size, const char *kernel,
-                        const uint32_t wg[3], int keep_all, unsigned char **out,
-                        size_t *out_size, char *why, size_t why_cap)
+void pcb_scrub_temp_names(unsigned char *buf, size_t size)
 {
-    *out = NULL;
-    *out_size = 0;
+    for (size_t i = 0; i < sizeof temp_stems / sizeof temp_stems[0]; i++)
+        scrub_stem(buf, size, temp_stems[i]);
+}
+
+/* With its kernel cache off, PoCL names the program's folder
+ * "_UNCACHED_XXXXXX" (random) and writes that name as the binary's build
+ * hash, which also names the folder a later process unpacks the binary
+ * into. It becomes 40 hex digits of the SHA-256 of the binary with the
+ * field zeroed: the same bytes give the same name, other bytes another. */
+#define HASH_AT (8 + 8 + 4 + 4 + 12)
+#define HASH_SIZE 41
+#define UNCACHED "_UNCACHED_"
+
+/* force: rename whatever the name is (pcb_union of two binaries named by
+ * their contents). */
+static void name_by_content(unsigned char *bin, size_t size, int force)
+{
+    if (size < HASH_AT + HASH_SIZE ||
+        (!force && memcmp(bin + HASH_AT, UNCACHED, sizeof UNCACHED - 1) != 0))
+        return;
+    memset(bin + HASH_AT, 0, HASH_SIZE);
+    uint8_t d[CLCPACK_SHA256_SIZE];
+    clcpack_digest_sha256(bin, size, d);
+    static const char hex[] = "0123456789abcdef";
+    for (int i = 0; i < 20; i++) {
+        bin[HASH_AT + 2 * i] = (unsigned char)hex[d[i] >> 4];
+        bin[HASH_AT + 2 * i + 1] = (unsigned char)hex[d[i] & 15];
+    }
+}
+
+/* A file from pcb_more_fn as a file record of the binary's layout. */
+static int extra_record(const pcb_file *f, file_ref *ref)
+{
+    size_t pl = strlen(f->path);
+    if (pl == 0 || pl > UINT32_MAX || f->size > UINT32_MAX)
+        return -1;
+    unsigned char *rec = malloc(8 + pl + f->size);
+    if (!rec)
+        return -1;
+    wr32(rec, (uint32_t)pl);
+    memcpy(rec + 4, f->path, pl);
+    wr32(rec + 4 + pl, (uint32_t)f->size);
+    if (f->size)
+        memcpy(rec + 8 + pl, f->data, f->size);
+    ref->rec = rec;
+    ref->rec_size = 8 + pl + f->size;
+    ref->path = (const char *)rec + 4;
+    ref->path_len = pl;
+    return 0;
+}
+
+static void free_pcb_files(pcb_file *files, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(files[i].path);
+        free(files[i].data);
+    }
+    free(files);
+}
+
+/* keep_all: every file stays (pcb_canonicalize_all); more: files to add
+ * (pcb_canonicalize_all_more). */
+/* A binary of the known layout, parsed: pointers into its bytes. */
+typedef struct parsed {
+    uint32_t nk;
+    size_t head_size; /* header and program.bc record */
+    kernel_ref *ks;
+    file_ref *fs;
+    size_t nf;
+} parsed;
+
+static void parsed_free(parsed *p)
+{
+    free(p->ks);
+    free(p->fs);
+    memset(p, 0, sizeof *p);
+}
+
+/* 0 with *p, 1 (why) when bin is not a PoCL binary of a known layout, -1
+ * when out of memory. */
+static int parse(const unsigned char *bin, size_t size, parsed *p, char *why, size_t why_cap)
+{
+    memset(p, 0, sizeof *p);
     if (size < HEADER_SIZE || memcmp(bin, "poclbin", 8) != 0) {
         bfmt(why, why_cap, "not a PoCL binary");
         return 1;
@@ -229,18 +316,17 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
         return -1;
     }
     size_t nf = 0;
-    int rc = 1;
     for (uint32_t k = 0; k < nk; k++) {
         if (size - off < 24) {
             bfmt(why, why_cap, "PoCL binary: kernel %u header cut short", (unsigned)k);
-            goto out;
+            goto bad;
         }
         uint64_t rec = rd64(bin + off), files = rd64(bin + off + 8);
         uint32_t name_len = rd32(bin + off + 20);
         if (rec > size - off || files > rec || rec - files < 24 ||
             name_len > rec - files - 24) {
             bfmt(why, why_cap, "PoCL binary: kernel %u record sizes do not fit", (unsigned)k);
-            goto out;
+            goto bad;
         }
         kernel_ref *kr = &ks[k];
         kr->rec = bin + off;
@@ -252,18 +338,18 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
         while (fo < end) {
             if (nf >= MAX_FILES || end - fo < 4) {
                 bfmt(why, why_cap, "PoCL binary: kernel %u files do not fit", (unsigned)k);
-                goto out;
+                goto bad;
             }
             uint32_t pl = rd32(bin + fo);
             if (pl == 0 || pl > end - fo - 4 || end - fo - 4 - pl < 4) {
                 bfmt(why, why_cap, "PoCL binary: kernel %u file path does not fit", (unsigned)k);
-                goto out;
+                goto bad;
             }
             uint32_t cl = rd32(bin + fo + 4 + pl);
             if (cl > end - fo - 8 - pl) {
                 bfmt(why, why_cap, "PoCL binary: kernel %u file content does not fit",
                      (unsigned)k);
-                goto out;
+                goto bad;
             }
             fs[nf].rec = bin + fo;
             fs[nf].rec_size = 8 + (size_t)pl + cl;
@@ -277,8 +363,32 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
     }
     if (off != size) {
         bfmt(why, why_cap, "PoCL binary: %zu bytes after the last kernel", size - off);
-        goto out;
+        goto bad;
     }
+    *p = (parsed){nk, head_size, ks, fs, nf};
+    return 0;
+bad:
+    free(ks);
+    free(fs);
+    return 1;
+}
+
+static int canonicalize(const unsigned char *bin, size_t size, const char *kernel,
+                        const uint32_t wg[3], int keep_all, pcb_more_fn more, void *user,
+                        size_t *added, unsigned char **out, size_t *out_size, char *why,
+                        size_t why_cap)
+{
+    *out = NULL;
+    *out_size = 0;
+    parsed pb;
+    int rc = parse(bin, size, &pb, why, why_cap);
+    if (rc != 0)
+        return rc;
+    uint32_t nk = pb.nk;
+    size_t head_size = pb.head_size;
+    kernel_ref *ks = pb.ks;
+    file_ref *fs = pb.fs;
+    rc = 1;
 
     char own[64] = "", prefix[48] = "";
     if (wg[0]) {
@@ -299,41 +409,95 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
         }
     }
 
-    /* The output is never larger than the input. */
-    unsigned char *o = malloc(size);
+    /* Each kernel's files, with those more() adds that the binary lacks. */
+    file_ref **lists = calloc(nk, sizeof *lists);
+    size_t *counts = calloc(nk, sizeof *counts), total = head_size;
+    unsigned char **owned = NULL;
+    size_t n_owned = 0;
+    if (!lists || !counts) {
+        rc = -1;
+        goto done;
+    }
+    for (uint32_t k = 0; k < nk; k++) {
+        kernel_ref *kr = &ks[k];
+        file_ref *kf = fs + kr->first_file;
+        pcb_file *extra = NULL;
+        size_t n_extra = 0;
+        if (more && more(kr->name, kr->name_len, &extra, &n_extra, user) != 0) {
+            rc = -1;
+            goto done;
+        }
+        lists[k] = malloc((kr->n_files + n_extra + 1) * sizeof **lists);
+        unsigned char **grown = realloc(owned, (n_owned + n_extra + 1) * sizeof *owned);
+        if (grown)
+            owned = grown;
+        if (!lists[k] || !grown) {
+            free_pcb_files(extra, n_extra);
+            rc = -1;
+            goto done;
+        }
+        size_t n = 0;
+        for (size_t i = 0; i < kr->n_files; i++)
+            if (keep_all || keep(kr, &kf[i], kernel, own, prefix, has_own))
+                lists[k][n++] = kf[i];
+        for (size_t e = 0; e < n_extra; e++) {
+            size_t pl = strlen(extra[e].path), i = 0;
+            while (i < kr->n_files && !(kf[i].path_len == pl && memcmp(kf[i].path, extra[e].path, pl) == 0))
+                i++;
+            if (i < kr->n_files)
+                continue; /* the binary has it */
+            if (extra_record(&extra[e], &lists[k][n]) != 0) {
+                free_pcb_files(extra, n_extra);
+                rc = -1;
+                goto done;
+            }
+            owned[n_owned++] = (unsigned char *)lists[k][n].rec;
+            n++;
+            if (added)
+                (*added)++;
+        }
+        free_pcb_files(extra, n_extra);
+        qsort(lists[k], n, sizeof *lists[k], cmp_path);
+        counts[k] = n;
+        total += kr->meta_size;
+        for (size_t i = 0; i < n; i++)
+            total += lists[k][i].rec_size;
+    }
+    unsigned char *o = malloc(total ? total : 1);
     if (!o) {
         rc = -1;
-        goto out;
+        goto done;
     }
     memcpy(o, bin, head_size);
     size_t w = head_size;
     for (uint32_t k = 0; k < nk; k++) {
         kernel_ref *kr = &ks[k];
-        file_ref *kf = fs + kr->first_file;
-        size_t n = 0;
-        for (size_t i = 0; i < kr->n_files; i++)
-            if (keep_all || keep(kr, &kf[i], kernel, own, prefix, has_own))
-                kf[n++] = kf[i];
-        qsort(kf, n, sizeof *kf, cmp_path);
         size_t rec_at = w;
         memcpy(o + w, kr->rec, kr->meta_size);
         w += kr->meta_size;
         uint64_t files = 0;
-        for (size_t i = 0; i < n; i++) {
-            memcpy(o + w, kf[i].rec, kf[i].rec_size);
-            w += kf[i].rec_size;
-            files += kf[i].rec_size;
+        for (size_t i = 0; i < counts[k]; i++) {
+            memcpy(o + w, lists[k][i].rec, lists[k][i].rec_size);
+            w += lists[k][i].rec_size;
+            files += lists[k][i].rec_size;
         }
         wr64(o + rec_at, (uint64_t)(kr->meta_size + files));
         wr64(o + rec_at + 8, files);
     }
     pcb_scrub_temp_names(o, w);
+    name_by_content(o, w, 0);
     *out = o;
     *out_size = w;
     rc = 0;
-out:
-    free(ks);
-    free(fs);
+done:
+    for (size_t i = 0; i < n_owned; i++)
+        free(owned[i]);
+    free(owned);
+    for (uint32_t k = 0; lists && k < nk; k++)
+        free(lists[k]);
+    free(lists);
+    free(counts);
+    parsed_free(&pb);
     return rc;
 }
 
@@ -341,12 +505,136 @@ int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
                      const uint32_t wg[3], unsigned char **out, size_t *out_size, char *why,
                      size_t why_cap)
 {
-    return canonicalize(bin, size, kernel, wg, 0, out, out_size, why, why_cap);
+    return canonicalize(bin, size, kernel, wg, 0, NULL, NULL, NULL, out, out_size, why,
+                        why_cap);
 }
 
 int pcb_canonicalize_all(const unsigned char *bin, size_t size, unsigned char **out,
                          size_t *out_size, char *why, size_t why_cap)
 {
     static const uint32_t none[3] = {0, 0, 0};
-    return canonicalize(bin, size, NULL, none, 1, out, out_size, why, why_cap);
+    return canonicalize(bin, size, NULL, none, 1, NULL, NULL, NULL, out, out_size, why, why_cap);
+}
+
+int pcb_canonicalize_all_more(const unsigned char *bin, size_t size, pcb_more_fn more,
+                              void *user, size_t *added, unsigned char **out, size_t *out_size,
+                              char *why, size_t why_cap)
+{
+    static const uint32_t none[3] = {0, 0, 0};
+    if (added)
+        *added = 0;
+    return canonicalize(bin, size, NULL, none, 1, more, user, added, out, out_size, why,
+                        why_cap);
+}
+
+int pcb_build_hash(const unsigned char *bin, size_t size, char out[PCB_HASH_MAX])
+{
+    if (size < HEADER_SIZE || memcmp(bin, "poclbin", 8) != 0 || rd32(bin + 16) != PCB_VERSION)
+        return -1;
+    const unsigned char *h = bin + HASH_AT;
+    size_t n = 0;
+    while (n < HASH_SIZE && h[n])
+        n++;
+    if (n == 0 || n == HASH_SIZE)
+        return -1;
+    /* PoCL's names: letters and digits, one '/' after the first two
+     * ("GL/EKDG..."), or "_UNCACHED_" and six random characters. */
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum(h[i]) && h[i] != '_' && !(h[i] == '/' && i == 2))
+            return -1;
+    memcpy(out, h, n);
+    out[n] = '\0';
+    return 0;
+}
+
+/* The files of b's kernel of the same name, as pcb_union adds them. */
+typedef struct other {
+    const parsed *p;
+} other;
+
+static int files_of_other(const char *name, size_t len, pcb_file **files, size_t *n, void *user)
+{
+    const parsed *p = ((const other *)user)->p;
+    *files = NULL;
+    *n = 0;
+    for (uint32_t k = 0; k < p->nk; k++) {
+        const kernel_ref *kr = &p->ks[k];
+        if (kr->name_len != len || memcmp(kr->name, name, len) != 0)
+            continue;
+        pcb_file *f = calloc(kr->n_files ? kr->n_files : 1, sizeof *f);
+        if (!f)
+            return -1;
+        for (size_t i = 0; i < kr->n_files; i++) {
+            const file_ref *fr = &p->fs[kr->first_file + i];
+            size_t cl = fr->rec_size - 8 - fr->path_len;
+            f[i].path = malloc(fr->path_len + 1);
+            f[i].data = malloc(cl ? cl : 1);
+            if (!f[i].path || !f[i].data) {
+                for (size_t j = 0; j <= i; j++) {
+                    free(f[j].path);
+                    free(f[j].data);
+                }
+                free(f);
+                return -1;
+            }
+            memcpy(f[i].path, fr->path, fr->path_len);
+            f[i].path[fr->path_len] = '\0';
+            memcpy(f[i].data, fr->rec + 8 + fr->path_len, cl);
+            f[i].size = cl;
+        }
+        *files = f;
+        *n = kr->n_files;
+        return 0;
+    }
+    return 0;
+}
+
+/* 40 lowercase hex digits: a name name_by_content gave. */
+static int content_named(const unsigned char *bin)
+{
+    for (int i = 0; i < 40; i++)
+        if (!isdigit(bin[HASH_AT + i]) && !(bin[HASH_AT + i] >= 'a' && bin[HASH_AT + i] <= 'f'))
+            return 0;
+    return bin[HASH_AT + 40] == '\0';
+}
+
+int pcb_union(const unsigned char *a, size_t a_size, const unsigned char *b, size_t b_size,
+              unsigned char **out, size_t *out_size, char *why, size_t why_cap)
+{
+    *out = NULL;
+    *out_size = 0;
+    parsed pa, pb;
+    int rc = parse(a, a_size, &pa, why, why_cap);
+    if (rc != 0)
+        return rc;
+    rc = parse(b, b_size, &pb, why, why_cap);
+    if (rc != 0) {
+        parsed_free(&pa);
+        return rc;
+    }
+    /* One program: the same header (but for the build hash, when both are
+     * names by content), program.bc and kernel metadata, in order. */
+    int same_hash = memcmp(a + HASH_AT, b + HASH_AT, HASH_SIZE) == 0;
+    int same = pa.nk == pb.nk && pa.head_size == pb.head_size &&
+               memcmp(a, b, HASH_AT) == 0 &&
+               memcmp(a + HASH_AT + HASH_SIZE, b + HASH_AT + HASH_SIZE,
+                      pa.head_size - HASH_AT - HASH_SIZE) == 0 &&
+               (same_hash || (content_named(a) && content_named(b)));
+    for (uint32_t k = 0; same && k < pa.nk; k++)
+        same = pa.ks[k].meta_size == pb.ks[k].meta_size &&
+               memcmp(pa.ks[k].rec + 16, pb.ks[k].rec + 16, pa.ks[k].meta_size - 16) == 0;
+    if (!same) {
+        bfmt(why, why_cap, "not binaries of one program (header, program.bc or kernels differ)");
+        rc = 1;
+    } else {
+        static const uint32_t none[3] = {0, 0, 0};
+        other o = {&pb};
+        rc = canonicalize(a, a_size, NULL, none, 1, files_of_other, &o, NULL, out, out_size,
+                          why, why_cap);
+        if (rc == 0 && !same_hash)
+            name_by_content(*out, *out_size, 1);
+    }
+    parsed_free(&pa);
+    parsed_free(&pb);
+    return rc;
 }
