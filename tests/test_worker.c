@@ -78,15 +78,16 @@ static void test_job_roundtrip(void)
           "a manifest job is checked by its seed and holds its kernel");
     wire_buf b;
     wire_init(&b);
-    wp_encode_job(&b, 42, 3, v);
+    wp_encode_job(&b, 42, 3, WP_JOB_NO_REMOTE, v);
     CHECK(!b.failed && b.len > 12, "job encoded");
     build_job back;
-    uint32_t job, slot;
+    uint32_t job, slot, flags;
     char perr[WP_ERR_MAX];
-    if (CHECK(wp_decode_job(b.data + 12, b.len - 12, &job, &slot, &back, perr) == 0,
+    if (CHECK(wp_decode_job(b.data + 12, b.len - 12, &job, &slot, &flags, &back, perr) == 0,
               "job decodes: %s", perr)) {
-        CHECK(job == 42 && slot == 3 && strcmp(back.entry_name, v->entry_name) == 0,
-              "ids and name back");
+        CHECK(job == 42 && slot == 3 && flags == WP_JOB_NO_REMOTE &&
+                  strcmp(back.entry_name, v->entry_name) == 0,
+              "ids, flags and name back");
         CHECK(back.n_defines == v->n_defines && memcmp(back.wg, v->wg, sizeof v->wg) == 0 &&
                   strcmp(back.options, v->options) == 0 && back.source_size == v->source_size &&
                   memcmp(back.source, v->source, v->source_size) == 0 &&
@@ -102,7 +103,7 @@ static void test_job_roundtrip(void)
         bj_free(&back);
     }
     for (size_t cut = 0; cut < b.len - 12; cut += 97)
-        CHECK(wp_decode_job(b.data + 12, cut, &job, &slot, &back, perr) == -1,
+        CHECK(wp_decode_job(b.data + 12, cut, &job, &slot, &flags, &back, perr) == -1,
               "a job cut to %zu bytes is refused", cut);
     wire_free(&b);
     bj_list_free(&jobs);
@@ -240,7 +241,7 @@ static size_t make_jobs(wire_buf *jobs, size_t n, bj_list *plan)
         n = plan->n;
     for (size_t i = 0; i < n; i++) {
         wire_init(&jobs[i]);
-        wp_encode_job(&jobs[i], (uint32_t)i, 0, &plan->jobs[i]);
+        wp_encode_job(&jobs[i], (uint32_t)i, 0, 0, &plan->jobs[i]);
     }
     return n;
 }
@@ -258,7 +259,7 @@ static void test_pool(const char *argv0)
 
     /* A worker that reads its job and dies: each job fails, naming how. */
     memset(&c, 0, sizeof c);
-    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0};
+    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL};
     char *die_argv[] = {(char *)"sh", (char *)"-c", (char *)"head -c 12 >/dev/null; exit 3",
                         NULL};
     CHECK(wpool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
@@ -292,7 +293,7 @@ static void test_pool(const char *argv0)
         wire_buf same[4];
         for (size_t i = 0; i < 4; i++) {
             wire_init(&same[i]);
-            wp_encode_job(&same[i], (uint32_t)i, 0, &plan.jobs[0]);
+            wp_encode_job(&same[i], (uint32_t)i, 0, 0, &plan.jobs[0]);
         }
         char log[] = "/tmp/test_worker_log.XXXXXX";
         int lfd = mkstemp(log);
@@ -365,7 +366,7 @@ static void test_pool(const char *argv0)
         /* A device slot the worker was not given. */
         wire_buf bad;
         wire_init(&bad);
-        wp_encode_job(&bad, 0, 5, &plan.jobs[0]);
+        wp_encode_job(&bad, 0, 5, 0, &plan.jobs[0]);
         memset(&c, 0, sizeof c);
         CHECK(wpool_run(exe, argv, 1, 0, &bad, NULL, 1, &cb, err, sizeof err) == 0 && c.n == 1 &&
                   c.ok == 0 && strstr(c.last_message, "slot"),

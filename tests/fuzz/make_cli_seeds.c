@@ -50,9 +50,9 @@ static void worker_seeds(void)
     j.check = "";
     wire_buf b;
     wire_init(&b);
-    wp_encode_job(&b, 7, 0, &j);
+    wp_encode_job(&b, 7, 0, 0, &j);
     save("corpus_worker_proto", "job_payload", b.data + 12, b.len - 12);
-    wp_encode_job(&b, 8, 1, &j);
+    wp_encode_job(&b, 8, 1, WP_JOB_NO_REMOTE, &j);
     save("corpus_worker_proto", "job_stream_two", b.data, b.len);
     wire_free(&b);
 
@@ -79,6 +79,8 @@ static void worker_seeds(void)
     r.tunings[0].height = 32;
     r.tunings[0].runs = 3;
     r.tunings[0].median_ns = 123456;
+    r.remote = BV_REMOTE_MISS;
+    r.upload = BV_UPLOAD_DONE;
     wire_init(&b);
     wp_encode_result(&b, 7, &r);
     save("corpus_worker_proto", "result_payload", b.data + 12, b.len - 12);
@@ -89,6 +91,8 @@ static void worker_seeds(void)
     r.status = BV_BUILD_FAILED;
     r.message = "clBuildProgram failed";
     r.log = "error: use of undeclared identifier 'TS'";
+    r.remote = BV_REMOTE_REJECTED;
+    r.remote_note = "the object's SHA-256 is 000000000000..., not 111111111111... (its address)";
     wire_init(&b);
     wp_encode_result(&b, 9, &r);
     save("corpus_worker_proto", "result_failed_payload", b.data + 12, b.len - 12);
