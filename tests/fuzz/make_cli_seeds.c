@@ -5,7 +5,7 @@
  * make; run once from the repository root after `make`:
  *   cc -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader -Iclc/engine \
  *      -Iclc/program -Iclc/util -Iclc/seeds tests/fuzz/make_cli_seeds.c \
- *      build/libclc.a build/libclcpack.a -lOpenCL -lz -lpthread -lm -o /tmp/seeds
+ *      build/libclc.a build/libclcpack.a -lOpenCL -lz -lpthread -lm -lcurl -o /tmp/seeds
  *   /tmp/seeds tests/fuzz
  */
 #include <stdio.h>
