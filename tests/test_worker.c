@@ -78,14 +78,14 @@ static void test_job_roundtrip(void)
           "a manifest job is checked by its seed and holds its kernel");
     wire_buf b;
     wire_init(&b);
-    wp_encode_job(&b, 42, 3, WP_JOB_NO_REMOTE, v);
+    wp_encode_job(&b, 42, 3, WP_JOB_NO_LOOKUP, v);
     CHECK(!b.failed && b.len > 12, "job encoded");
     build_job back;
     uint32_t job, slot, flags;
     char perr[WP_ERR_MAX];
     if (CHECK(wp_decode_job(b.data + 12, b.len - 12, &job, &slot, &flags, &back, perr) == 0,
               "job decodes: %s", perr)) {
-        CHECK(job == 42 && slot == 3 && flags == WP_JOB_NO_REMOTE &&
+        CHECK(job == 42 && slot == 3 && flags == WP_JOB_NO_LOOKUP &&
                   strcmp(back.entry_name, v->entry_name) == 0,
               "ids, flags and name back");
         CHECK(back.n_defines == v->n_defines && memcmp(back.wg, v->wg, sizeof v->wg) == 0 &&

@@ -23,6 +23,7 @@
 #include "pack_reuse.h"
 #include "plan_shard.h"
 #include "rcache.h"
+#include "temp_tree.h"
 #include "program_blocks.h"
 #include "progress.h"
 #include "ptxas_run.h"
@@ -60,6 +61,8 @@ typedef struct pack_run {
     /* The remote cache (docs/REMOTE_CACHE.md): its URL or NULL, and what
      * it did. */
     const char *remote_url;
+    int remote_lookups;                     /* workers look variants up (not with --tune) */
+    char work_root[4096];                   /* then: the workers' private folders are in it */
     int remote_readonly;
     long remote_timeout;
     size_t n_hits, n_misses, n_uploaded, n_rejected, n_request_errors;
@@ -177,10 +180,13 @@ static void remote_outcome(pack_run *run, const bv_result *r, const char *label)
         run->n_misses++;
         break;
     case BV_REMOTE_REJECTED:
+    case BV_REMOTE_RETRY:
         run->n_rejected++;
         if (say) {
             progress_clear(&run->prog);
-            fprintf(stderr, "clc-pack: remote cache: %s: %s; built here\n", label, why);
+            fprintf(stderr, "clc-pack: remote cache: %s: %s; %s\n", label, why,
+                    r->remote == BV_REMOTE_RETRY ? "building it in a fresh worker"
+                                                 : "built here");
         }
         break;
     case BV_REMOTE_FAILED:
@@ -206,18 +212,20 @@ static void remote_outcome(pack_run *run, const bv_result *r, const char *label)
     }
 }
 
-/* A worker died with a job: with the remote cache, that may have been a
- * fetched binary the driver crashed on, so the job is handed to a fresh
- * worker once more, told not to use the cache (worker_pool.h). */
-static int on_died(void *ctx, size_t job, const bv_result *r)
+/* A job that failed on a fetched binary is handed to a fresh worker once
+ * more, told not to look it up (and to replace what the server has): one
+ * whose fetched binary failed after the driver had it (BV_REMOTE_RETRY),
+ * or whose worker died, which may have been the driver crashing on a
+ * fetched binary (worker_pool.h). */
+static int on_retry(void *ctx, size_t job, const bv_result *r, int died)
 {
     pack_run *run = ctx;
-    if (!run->remote_url || run->retried[job])
+    if (!run->remote_lookups || run->retried[job] || !(died || r->remote == BV_REMOTE_RETRY))
         return 0;
     size_t d = job / run->plan->n;
     wire_buf again;
     wire_init(&again);
-    wp_encode_job(&again, (uint32_t)job, (uint32_t)d, WP_JOB_NO_REMOTE,
+    wp_encode_job(&again, (uint32_t)job, (uint32_t)d, WP_JOB_NO_LOOKUP,
                   &run->plan->jobs[job % run->plan->n]);
     if (again.failed) {
         wire_free(&again);
@@ -226,11 +234,15 @@ static int on_died(void *ctx, size_t job, const bv_result *r)
     wire_free(&run->jobs[job]);
     run->jobs[job] = again;
     run->retried[job] = 1;
-    if (cli_verbosity >= 0) {
-        char label[LABEL_MAX];
-        job_label(run, job, label, sizeof label);
+    char label[LABEL_MAX];
+    job_label(run, job, label, sizeof label);
+    if (!died) {
+        remote_outcome(run, r, label);
+    } else if (cli_verbosity >= 0) {
         progress_clear(&run->prog);
-        fprintf(stderr, "clc-pack: %s: %s; building it once more, without the remote cache\n",
+        fprintf(stderr,
+                "clc-pack: %s: %s; building it once more, in a fresh worker, without the "
+                "remote cache\n",
                 label, r->message ? r->message : "the worker died");
     }
     return 1;
@@ -605,6 +617,10 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
         if (run->remote_readonly)
             argv[n++] = strdup("--remote-cache-readonly");
     }
+    if (run->work_root[0]) {
+        argv[n++] = strdup("--work-root");
+        argv[n++] = strdup(run->work_root);
+    }
     if (run->a->no_check)
         argv[n++] = strdup("--no-check");
     if (run->a->no_warmup)
@@ -868,6 +884,7 @@ int cmd_pack(int argc, char **argv)
         return rrc;
     }
     run.remote_url = remote_url;
+    run.remote_lookups = remote_url && !a.tune;
     run.remote_readonly = a.remote_readonly || env_true("CLC_PACK_REMOTE_CACHE_READONLY");
     run.remote_timeout = a.remote_timeout;
     char **wargv = NULL;
@@ -1066,6 +1083,14 @@ int cmd_pack(int argc, char **argv)
                   cli_argv0);
         goto out;
     }
+    /* Workers that hand fetched binaries to the driver build in folders of
+     * their own (worker_main.c), under one removed at the end. */
+    if (run.remote_lookups && tt_make(NULL, "clc-pack-run", run.work_root,
+                                      sizeof run.work_root) != 0) {
+        cli_error("cannot create a temporary folder for the workers: %s", strerror(errno));
+        run.work_root[0] = '\0';
+        goto out;
+    }
     wargv = worker_argv(&run, ptxas);
     if (!wargv) {
         cli_error("out of memory");
@@ -1092,7 +1117,7 @@ int cmd_pack(int argc, char **argv)
                 run.plan->n, run.n_dev, a.jobs, output);
 
     progress_init(&run.prog, stderr, n_pending, progress_mode(stderr, cli_verbosity < 0));
-    wpool_callbacks cb = {&run, on_started, on_finished, on_tick, js, 1, on_died};
+    wpool_callbacks cb = {&run, on_started, on_finished, on_tick, js, 1, on_retry};
     char perr2[512] = "";
     int prc = wpool_run_order(exe, wargv, (size_t)a.jobs, cli_verbosity > 0, jobs, groups, order,
                               n_pending, &cb, perr2, sizeof perr2);
@@ -1147,6 +1172,8 @@ out:
     free(run.fail_reason);
     free(run.retried);
     free(remote_url);
+    if (run.work_root[0])
+        tt_remove(run.work_root);
     clcpack_writer_free(run.w);
     free(part.jobs); /* a view: the jobs are plan's */
     memset(&part, 0, sizeof part);

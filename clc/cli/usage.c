@@ -3,12 +3,17 @@
 #include "commands.h"
 
 #include "clcpack.h"
+#include "rcache_http.h"
 
 void print_version(FILE *f)
 {
     unsigned lib = clcpack_version();
     fprintf(f, "clc-pack %d.%d.%d (libclcpack %u.%u.%u)\n", CLCPACK_VERSION_MAJOR,
             CLCPACK_VERSION_MINOR, CLCPACK_VERSION_PATCH, lib / 10000, lib / 100 % 100, lib % 100);
+    if (rch_available())
+        fprintf(f, "remote cache: %s\n", rch_version());
+    else
+        fprintf(f, "remote cache: not available (built without libcurl)\n");
 }
 
 void usage_pack(FILE *f)

@@ -600,10 +600,45 @@ static int adopted_checks(bv_target *t, const build_job *job, cl_program prog, b
     return find_kernels(job, r) != 0 || wg_fits(t, prog, job, r) != 0 ? -1 : 0;
 }
 
-void bv_adopt(bv_target *t, const build_job *job, const bv_options *o, const char *signature,
-              char *const *names, size_t n_names, const char *note, bv_form *forms,
-              size_t *n_forms, bv_result *r)
+/* On PoCL, a binary from elsewhere must be the canonical form this job's
+ * build makes (pocl_binary_canon.h: a canonical binary is its own
+ * canonical form) before PoCL sees it: PoCL unpacks a binary into its
+ * kernel cache under the program's hash, where a truncated or malformed
+ * one would stay and break every later build of that program (measured:
+ * a binary cut in half crashed the loading worker, then every build of
+ * the same source from that cache folder). 0, or -1 after fail(r). */
+static int pocl_canonical(const bv_target *t, const build_job *job, bv_result *r)
 {
+    int use_hook = job->check && job->check[0];
+    for (size_t f = 0; t->is_pocl && f < r->n_forms; f++) {
+        unsigned char *canon = NULL;
+        size_t canon_size = 0;
+        char why[256] = "";
+        int c = pcb_canonicalize(r->forms[f].data, r->forms[f].size,
+                                 use_hook ? job->kernels[0] : NULL, job->wg, &canon, &canon_size,
+                                 why, sizeof why);
+        int same = c == 0 && canon_size == r->forms[f].size &&
+                   memcmp(canon, r->forms[f].data, canon_size) == 0;
+        free(canon);
+        if (c < 0) {
+            fail(r, BV_ERROR, "out of memory");
+            return -1;
+        }
+        if (!same) {
+            fail(r, BV_CHECK_FAILED, "its PoCL binary is not the canonical form a build of it "
+                                     "makes (%s)",
+                 c == 1 ? why : "it changes when made canonical");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int bv_adopt(bv_target *t, const build_job *job, const bv_options *o, const char *signature,
+             char *const *names, size_t n_names, const char *note, bv_form *forms,
+             size_t *n_forms, bv_result *r)
+{
+    int seen = 0; /* the driver had the binary */
     memset(r, 0, sizeof *r);
     double t0 = now_s();
     for (size_t f = 0; f < *n_forms && r->n_forms < BV_MAX_FORMS; f++)
@@ -620,10 +655,12 @@ void bv_adopt(bv_target *t, const build_job *job, const bv_options *o, const cha
     }
     if (r->n_kernel_names != n_names)
         fail(r, BV_ERROR, "out of memory");
-    else if (load_back(t, job, signature, r, 1) == 0 && run_check_cmd(t, job, o, r) == 0)
+    else if (pocl_canonical(t, job, r) == 0 && (seen = 1, load_back(t, job, signature, r, 1)) == 0 &&
+             run_check_cmd(t, job, o, r) == 0)
         r->status = BV_OK;
     r->build_s = now_s() - t0;
     r->phase_s[BV_PHASE_ROUNDTRIP] = r->build_s;
+    return r->status == BV_OK ? 0 : seen ? 2 : 1;
 }
 
 void bv_result_free(bv_result *r)

@@ -86,8 +86,11 @@ typedef enum bv_remote {
     BV_REMOTE_HIT = 1,      /* taken from the cache, checked here */
     BV_REMOTE_MISS = 2,     /* not there: built */
     BV_REMOTE_REJECTED = 3, /* there, but wrong (remote_note says why): built */
-    BV_REMOTE_FAILED = 4    /* the request failed (remote_note): built; the worker
+    BV_REMOTE_FAILED = 4,   /* the request failed (remote_note): built; the worker
                                stopped asking */
+    BV_REMOTE_RETRY = 5     /* there, but it failed the checks after the driver had
+                               it (remote_note): not built; build it in a fresh
+                               worker (status BV_ERROR) */
 } bv_remote;
 
 typedef enum bv_upload {
@@ -155,15 +158,19 @@ void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
 /* A variant taken from elsewhere (the remote cache) instead of built: its
  * forms (moved into r; *n_forms is then 0), the kernel signature of the
  * source build that made them (rt_signature) and the kernel names get
- * the checks bv_build gives a binary before it is stored — each form this
- * device can load made into a program and compared with the signature,
- * the kernels the job asks for held, its work-group fitting the device
- * and every kernel, --check-cmd run on it — and r is filled as bv_build
- * fills it (status BV_OK, or what failed). The seed check is not run
- * again: it ran where the variant was built. */
-void bv_adopt(bv_target *t, const build_job *job, const bv_options *o, const char *signature,
-              char *const *names, size_t n_names, const char *note, bv_form *forms,
-              size_t *n_forms, bv_result *r);
+ * the checks bv_build gives a binary before it is stored — on PoCL the
+ * binary must be in canonical form before the driver sees it; each form
+ * this device can load made into a program and compared with the
+ * signature, the kernels the job asks for held, its work-group fitting
+ * the device and every kernel, --check-cmd run on it — and r is filled as
+ * bv_build fills it (status BV_OK, or what failed). The seed check is not
+ * run again: it ran where the variant was built. Returns 0 when all
+ * passed, 1 when a check failed before the driver saw the binary, 2 when
+ * after (the driver may have kept something of it, e.g. in PoCL's kernel
+ * cache, that a build in this process could then pick up). */
+int bv_adopt(bv_target *t, const build_job *job, const bv_options *o, const char *signature,
+             char *const *names, size_t n_names, const char *note, bv_form *forms,
+             size_t *n_forms, bv_result *r);
 
 void bv_result_free(bv_result *r);
 

@@ -193,7 +193,8 @@ bv_remote rc_lookup(rcache *c, const char *key, const char *key_text, size_t key
     return why[0] ? BV_REMOTE_REJECTED : BV_REMOTE_HIT;
 }
 
-bv_upload rc_store(rcache *c, const char *key, const rcr_record *rec, char why[RC_MSG_MAX])
+bv_upload rc_store(rcache *c, const char *key, const rcr_record *rec, int replace,
+                   char why[RC_MSG_MAX])
 {
     why[0] = '\0';
     if (!c || !c->uploads)
@@ -210,9 +211,10 @@ bv_upload rc_store(rcache *c, const char *key, const rcr_record *rec, char why[R
     rck_sha256_hex(obj.data, size, hash);
     bfmt(path, sizeof path, "cas/%s", hash);
     int64_t have = -1;
-    rch_status st = rch_head(c->http, path, &have, msg);
+    rch_status st = replace ? RCH_NOT_FOUND : rch_head(c->http, path, &have, msg);
     /* An object already there (another runner built the same bytes) is
-     * not sent again: its name is its content. A HEAD a server does not
+     * not sent again: its name is its content (unless what the server
+     * has under that name was found damaged). A HEAD a server does not
      * allow is no reason not to try the PUT. */
     if (!(st == RCH_OK && have == (int64_t)size)) {
         if (st == RCH_OK || st == RCH_NOT_FOUND || st == RCH_REFUSED || st == RCH_DENIED)

@@ -52,10 +52,13 @@ int rc_uploads_on(const rcache *c);
 bv_remote rc_lookup(rcache *c, const char *key, const char *key_text, size_t key_len,
                     rcr_record *rec, char why[RC_MSG_MAX]);
 
-/* Uploads rec under key: the object, unless the server has it, then the
- * action result. BV_UPLOAD_DONE; BV_UPLOAD_FAILED with why (uploads are
- * now off in this worker); BV_UPLOAD_NONE when read-only or off already,
- * or the record is larger than RCR_OBJECT_MAX. */
-bv_upload rc_store(rcache *c, const char *key, const rcr_record *rec, char why[RC_MSG_MAX]);
+/* Uploads rec under key: the object, unless the server has one of that
+ * name and size (replace: send it anyway, after the lookup rejected what
+ * the server had), then the action result. BV_UPLOAD_DONE;
+ * BV_UPLOAD_FAILED with why (uploads are now off in this worker);
+ * BV_UPLOAD_NONE when read-only or off already, or the record is larger
+ * than RCR_OBJECT_MAX. */
+bv_upload rc_store(rcache *c, const char *key, const rcr_record *rec, int replace,
+                   char why[RC_MSG_MAX]);
 
 #endif /* CLC_RCACHE_H */

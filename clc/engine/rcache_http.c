@@ -314,7 +314,8 @@ static rch_status request(rch_client *c, method m, const char *path, const void 
                          rc == CURLE_COULDNT_RESOLVE_PROXY || transient(rc, 0)
                      ? RCH_UNREACHABLE
                      : RCH_ERROR;
-            bfmt(why, RCH_MSG_MAX, "%s %s: %s%s", names[m], shown,
+            bfmt(why, RCH_MSG_MAX, "%s %s: %s%s%s", names[m], shown,
+                 st == RCH_TIMEOUT ? "timed out: " : "",
                  c->curl_err[0] ? c->curl_err : curl_easy_strerror(rc), tries);
         }
         if (attempt == RCH_TRIES || !transient(rc, code))

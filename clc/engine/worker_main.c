@@ -1,9 +1,7 @@
 /* worker_main.c — the build worker process (worker_main.h). */
-#define _XOPEN_SOURCE 700 /* nftw */
 #include "worker_main.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -20,6 +18,7 @@
 #include "rcache.h"
 #include "rcache_key.h"
 #include "seed_hook.h"
+#include "temp_tree.h"
 #include "worker_proto.h"
 
 #define MAX_SLOTS DS_MAX_DEVICES
@@ -47,6 +46,7 @@ typedef struct worker_state {
     int have_info[MAX_SLOTS];
     char ptxas_id[256];      /* ptxas's identity, once asked */
     int ptxas_id_asked;
+    const char *work_root;   /* --work-root: a private folder is made in it */
     /* A setup failure every job is answered with. */
     char setup_error[DS_ERR_MAX + 64];
 } worker_state;
@@ -113,9 +113,14 @@ static char *key_text(worker_state *w, uint32_t slot, const build_job *job, size
     return rck_text(&kt, job, len);
 }
 
-/* Looks the job up in the remote cache and, on a hit whose forms pass the
- * device's checks, fills r from it: 1. Otherwise 0, with *why (a rejected
- * object or a failed request) for the result. */
+/* Looks the job up in the remote cache. On a hit whose forms pass the
+ * device's checks, fills r from it: 1. On a hit that failed them after
+ * the driver had the binary, fills r with BV_REMOTE_RETRY: the job is to
+ * be built by a fresh worker (what the driver kept of the binary, in
+ * PoCL's kernel cache, would be picked up by a build here; the pool ends
+ * this worker, and its private folder with it): 1. Otherwise 0, with *why
+ * (a rejected object, a failed request) for the result of the build that
+ * follows. */
 static int fetch_job(worker_state *w, uint32_t slot, const build_job *job, const char *key,
                      const char *text, size_t len, bv_result *r, bv_remote *found, char **why)
 {
@@ -127,23 +132,28 @@ static int fetch_job(worker_state *w, uint32_t slot, const build_job *job, const
             *why = strdup(msg);
         return 0;
     }
-    bv_adopt(&w->targets[slot], job, &w->opts, rec.signature, rec.kernel_names,
-             rec.n_kernel_names, rec.note, rec.forms, &rec.n_forms, r);
+    int checked = bv_adopt(&w->targets[slot], job, &w->opts, rec.signature, rec.kernel_names,
+                           rec.n_kernel_names, rec.note, rec.forms, &rec.n_forms, r);
     rcr_free(&rec);
-    if (r->status == BV_OK)
+    if (checked == 0)
         return 1;
     char line[RC_MSG_MAX];
     bfmt(line, sizeof line, "the fetched variant failed its check: %s",
          r->message ? r->message : "no reason given");
+    bv_result_free(r);
     *why = strdup(line);
     *found = BV_REMOTE_REJECTED;
-    bv_result_free(r);
-    return 0;
+    if (checked == 1)
+        return 0;
+    r->status = BV_ERROR;
+    r->message = strdup("a fetched binary failed on the device: to be built in a fresh worker");
+    *found = BV_REMOTE_RETRY;
+    return 1;
 }
 
 /* After a local build: the record of r for the remote cache. */
 static bv_upload store_job(worker_state *w, const char *key, const char *text, size_t len,
-                           const bv_result *r, const char *signature, char **why)
+                           const bv_result *r, const char *signature, int replace, char **why)
 {
     rcr_record rec;
     memset(&rec, 0, sizeof rec);
@@ -156,7 +166,7 @@ static bv_upload store_job(worker_state *w, const char *key, const char *text, s
     rec.n_forms = r->n_forms;
     memcpy(rec.forms, r->forms, r->n_forms * sizeof *r->forms);
     char msg[RC_MSG_MAX];
-    bv_upload up = rc_store(w->remote, key, &rec, msg);
+    bv_upload up = rc_store(w->remote, key, &rec, replace, msg);
     if (up == BV_UPLOAD_FAILED)
         *why = strdup(msg);
     return up;
@@ -192,17 +202,17 @@ static void run_job(worker_state *w, uint32_t slot, uint32_t flags, const build_
         w->opened[slot] = 1;
     }
     /* The remote cache first (not with --tune: timings are taken while
-     * building; not when a worker died with this job before). */
+     * building; not when told so: the job is built and uploaded in place
+     * of what the server has). */
     char *text = NULL, key[RCK_HEX_SIZE] = "", *why = NULL;
     size_t len = 0;
     bv_remote found = BV_REMOTE_NONE;
     int fetched = 0;
-    if (w->remote && !(flags & WP_JOB_NO_REMOTE) &&
-        (rc_lookups_on(w->remote) || rc_uploads_on(w->remote)))
+    if (w->remote && (rc_lookups_on(w->remote) || rc_uploads_on(w->remote)))
         text = key_text(w, slot, job, &len);
     if (text) {
         rck_sha256_hex(text, len, key);
-        if (!w->opts.tune.enabled)
+        if (!w->opts.tune.enabled && !(flags & WP_JOB_NO_LOOKUP))
             fetched = fetch_job(w, slot, job, key, text, len, r, &found, &why);
     }
     if (!fetched) {
@@ -212,7 +222,8 @@ static void run_job(worker_state *w, uint32_t slot, uint32_t flags, const build_
         bv_upload up = BV_UPLOAD_NONE;
         char *up_why = NULL;
         if (text && r->status == BV_OK && signature)
-            up = store_job(w, key, text, len, r, signature, &up_why);
+            up = store_job(w, key, text, len, r, signature,
+                           found == BV_REMOTE_REJECTED || (flags & WP_JOB_NO_LOOKUP), &up_why);
         free(signature);
         r->upload = up;
         if (up_why) {
@@ -238,15 +249,6 @@ static void run_job(worker_state *w, uint32_t slot, uint32_t flags, const build_
     }
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
 /* mkdir -p for the folders of a path we own: 0, or -1. */
 static int make_dirs(char *path)
 {
@@ -270,24 +272,34 @@ static int make_dirs(char *path)
  * in every run, whatever POCL_CACHE_DIR the user has. The cache is on
  * (without it PoCL names its temporary files at random; those names are
  * scrubbed too, pocl_binary_canon.h) and kept between runs, so a second
- * pack of the same programs compiles little. */
+ * pack of the same programs compiles little.
+ * With --work-root (the remote cache looks variants up), the folder is
+ * this worker's own, made in that root and removed at exit: a fetched
+ * binary reaches the driver, and whatever PoCL keeps of one that is wrong
+ * must not reach another worker's build, nor a later run's. */
 static int enter_work_dir(worker_state *w, char *err, size_t cap)
 {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     w->work_dir[0] = '\0';
-    if (xdg && xdg[0] == '/')
+    if (w->work_root) {
+        if (tt_make(w->work_root, "worker", w->temp_dir, sizeof w->temp_dir) != 0 ||
+            chdir(w->temp_dir) != 0) {
+            bfmt(err, cap, "worker: cannot create a folder in %s: %s", w->work_root,
+                 strerror(errno));
+            w->temp_dir[0] = '\0';
+            return -1;
+        }
+        bfmt(w->work_dir, sizeof w->work_dir, "%s", w->temp_dir);
+    } else if (xdg && xdg[0] == '/')
         bfmt(w->work_dir, sizeof w->work_dir, "%s/clc-pack", xdg);
     else if (home && home[0] == '/')
         bfmt(w->work_dir, sizeof w->work_dir, "%s/.cache/clc-pack", home);
     if (w->work_dir[0] && (make_dirs(w->work_dir) != 0 || chdir(w->work_dir) != 0))
         w->work_dir[0] = '\0';
     if (!w->work_dir[0]) {
-        const char *tmp = getenv("TMPDIR");
-        if (!tmp || !*tmp)
-            tmp = "/tmp";
-        bfmt(w->temp_dir, sizeof w->temp_dir, "%s/clc-pack-worker-XXXXXX", tmp);
-        if (!mkdtemp(w->temp_dir) || chdir(w->temp_dir) != 0) {
-            bfmt(err, cap, "worker: cannot create a folder in %s", tmp);
+        if (tt_make(NULL, "clc-pack-worker", w->temp_dir, sizeof w->temp_dir) != 0 ||
+            chdir(w->temp_dir) != 0) {
+            bfmt(err, cap, "worker: cannot create a temporary folder: %s", strerror(errno));
             w->temp_dir[0] = '\0';
             return -1;
         }
@@ -323,6 +335,7 @@ int worker_main(int argc, char **argv)
         {"remote-cache", required_argument, NULL, 'X'},
         {"remote-cache-timeout", required_argument, NULL, 'Y'},
         {"remote-cache-readonly", no_argument, NULL, 'Z'},
+        {"work-root", required_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
     rc_config rcc = {NULL, 10, 0};
     int c;
@@ -357,6 +370,9 @@ int worker_main(int argc, char **argv)
             break;
         case 'Z':
             rcc.readonly = 1;
+            break;
+        case 'V':
+            w.work_root = optarg;
             break;
         case 'L':
             w.opts.check_timeout_s = atoi(optarg);
@@ -478,6 +494,6 @@ int worker_main(int argc, char **argv)
     if (curl_started)
         rch_global_cleanup();
     if (w.temp_dir[0] && chdir("/") == 0)
-        nftw(w.temp_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+        tt_remove(w.temp_dir);
     return status;
 }

@@ -197,9 +197,9 @@ static void describe_exit(int status, char *buf, size_t cap)
         bfmt(buf, cap, "stopped");
 }
 
-/* Returns 1 when the job goes back to the queue (cb->retry), else 0 after
- * its finished call. */
-static int report_death(worker *w, const wpool_callbacks *cb, const char *why)
+/* Returns 1 when the job is to go back to the queue (cb->retry, asked only
+ * when room), else 0 after its finished call. */
+static int report_death(worker *w, const wpool_callbacks *cb, const char *why, int room)
 {
     long job = w->job;
     int status = stop_worker(w);
@@ -215,7 +215,7 @@ static int report_death(worker *w, const wpool_callbacks *cb, const char *why)
     bfmt(msg, sizeof msg, "the worker process running it %s%s%s", how, why ? ": " : "",
          why ? why : "");
     r.message = strdup(msg);
-    int again = cb->retry && cb->retry(cb->ctx, (size_t)job, &r);
+    int again = room && cb->retry && cb->retry(cb->ctx, (size_t)job, &r, 1);
     if (!again)
         cb->finished(cb->ctx, (size_t)job, &r);
     bv_result_free(&r);
@@ -420,7 +420,7 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
                                    ferr);
             if (fr != 0) {
                 long died = w->job;
-                if (report_death(w, cb, fr == 1 ? NULL : ferr) && q_tail < q_cap)
+                if (report_death(w, cb, fr == 1 ? NULL : ferr, q_tail < q_cap))
                     queue[q_tail++] = (size_t)died;
                 else
                     done++;
@@ -432,7 +432,7 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
                 free(payload);
                 bv_result_free(&r); /* decoding always initializes r */
                 long died = w->job;
-                if (report_death(w, cb, "it sent a malformed result") && q_tail < q_cap)
+                if (report_death(w, cb, "it sent a malformed result", q_tail < q_cap))
                     queue[q_tail++] = (size_t)died;
                 else
                     done++;
@@ -440,6 +440,13 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
             }
             free(payload);
             w->job = -1;
+            if (r.status != BV_OK && cb->retry && q_tail < q_cap &&
+                cb->retry(cb->ctx, job, &r, 0)) {
+                queue[q_tail++] = job;
+                bv_result_free(&r);
+                stop_worker(w); /* a fresh one takes its place */
+                continue;
+            }
             cb->finished(cb->ctx, job, &r);
             bv_result_free(&r);
             done++;

@@ -34,11 +34,13 @@ typedef struct wpool_callbacks {
      * (spare_slots.h; never with slots): for build workers, whose ptxas
      * runs can use them. 0: the workers get no spare-slot pipe. */
     int lend_idle;
-    /* A worker died running job (r says how): return 1 to hand the job to
-     * a fresh worker once more (the caller may first change jobs[job];
-     * finished is then not called for this death), 0 to have it finished
-     * with r. May be NULL. */
-    int (*retry)(void *ctx, size_t job, const bv_result *r);
+    /* A job failed (r->status is not BV_OK; died: its worker died running
+     * it, and r says how): return 1 to hand the job out once more, to a
+     * fresh worker (the one that ran it is ended, with whatever the
+     * failure left in it; the caller may first change jobs[job]; finished
+     * is then not called for this result), 0 to have it finished with r.
+     * May be NULL. */
+    int (*retry)(void *ctx, size_t job, const bv_result *r, int died);
 } wpool_callbacks;
 
 /* The absolute path of the running program (for re-executing it), from

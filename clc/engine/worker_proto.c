@@ -246,7 +246,7 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
         t->median_ns = wire_get_u64(&rd);
     }
     uint32_t remote = wire_get_u32(&rd), upload = wire_get_u32(&rd);
-    if (remote > BV_REMOTE_FAILED || upload > BV_UPLOAD_FAILED)
+    if (remote > BV_REMOTE_RETRY || upload > BV_UPLOAD_FAILED)
         rd.failed = 1;
     r->remote = (bv_remote)remote;
     r->upload = (bv_upload)upload;

@@ -40,10 +40,11 @@
 #define WP_ERR_MAX 256
 #define WP_BUILD_US_MAX (UINT64_C(1) << 40) /* a build time in microseconds: 12.7 days */
 
-/* A job flag: build it without asking the remote cache (a worker died
- * with this job once: it may have been a fetched binary that crashed the
- * driver). */
-#define WP_JOB_NO_REMOTE 1u
+/* A job flag: build it without looking it up in the remote cache, and
+ * upload it in place of what the server has: a fetched binary of it failed
+ * on the device, or a worker died with it (which may have been a fetched
+ * binary crashing the driver). */
+#define WP_JOB_NO_LOOKUP 1u
 
 /* Appends a whole job frame to b. */
 void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, uint32_t flags,

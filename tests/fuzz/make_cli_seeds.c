@@ -52,7 +52,7 @@ static void worker_seeds(void)
     wire_init(&b);
     wp_encode_job(&b, 7, 0, 0, &j);
     save("corpus_worker_proto", "job_payload", b.data + 12, b.len - 12);
-    wp_encode_job(&b, 8, 1, WP_JOB_NO_REMOTE, &j);
+    wp_encode_job(&b, 8, 1, WP_JOB_NO_LOOKUP, &j);
     save("corpus_worker_proto", "job_stream_two", b.data, b.len);
     wire_free(&b);
 
