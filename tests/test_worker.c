@@ -220,6 +220,18 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
         snprintf(c->last_message, sizeof c->last_message, "%s", r->message);
 }
 
+/* A retry callback: each job once more after its first death. */
+static int retried[16];
+
+static int retry_once(void *ctx, size_t job, const bv_result *r, int died)
+{
+    (void)ctx;
+    (void)r;
+    if (job >= 16 || !died)
+        return 0;
+    return retried[job]++ == 0;
+}
+
 /* Jobs for the first n variants of a small plan, on device slot 0. */
 static size_t make_jobs(wire_buf *jobs, size_t n, bj_list *plan)
 {
@@ -268,6 +280,20 @@ static void test_pool(const char *argv0)
           "each job gets exactly one failed result (%zu)", c.n);
     CHECK(strstr(c.last_message, "exited with status 3") != NULL, "the death is named: %s",
           c.last_message);
+
+    /* The same with a retry callback that hands each job out once more:
+     * each job is started twice and finished once, after its second
+     * death, on a fresh worker each time. */
+    memset(&c, 0, sizeof c);
+    memset(retried, 0, sizeof retried);
+    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, retry_once};
+    CHECK(wpool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
+          "a dying worker with retries ends the run: %s", err);
+    CHECK(c.started == 6 && c.n == 3 && c.seen[0] == 1 && c.seen[1] == 1 && c.seen[2] == 1,
+          "each job is started twice (%zu) and finished once (%zu)", c.started, c.n);
+    CHECK(retried[0] == 2 && retried[1] == 2 && retried[2] == 2,
+          "the callback is asked at each death (%d %d %d)", retried[0], retried[1], retried[2]);
+    cb.retry = NULL;
 
     /* A worker that exits before reading anything: the jobs are retried
      * on fresh workers, then the run gives up saying why. */

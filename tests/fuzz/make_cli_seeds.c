@@ -1,17 +1,19 @@
 /*
- * make_cli_seeds.c — writes the binary seeds of the worker protocol and
- * PoCL canonicalization fuzz targets (tests/fuzz/corpus_worker_proto/,
- * tests/fuzz/corpus_pocl_canon/synth_*; docs/ROBUSTNESS.md). Not built by
+ * make_cli_seeds.c — writes the binary seeds of the worker protocol, PoCL
+ * canonicalization and remote cache record fuzz targets
+ * (tests/fuzz/corpus_worker_proto/, tests/fuzz/corpus_pocl_canon/synth_*,
+ * tests/fuzz/corpus_remote_record/; docs/ROBUSTNESS.md). Not built by
  * make; run once from the repository root after `make`:
  *   cc -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader -Iclc/engine \
  *      -Iclc/program -Iclc/util -Iclc/seeds tests/fuzz/make_cli_seeds.c \
- *      build/libclc.a build/libclcpack.a -lOpenCL -lz -lpthread -lm -lcurl -o /tmp/seeds
+ *      build/libclc.a build/libclcpack.a $(make -s print-libs) -lcurl -o /tmp/seeds
  *   /tmp/seeds tests/fuzz
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rcache_record.h"
 #include "worker_proto.h"
 
 static const char *out_dir;
@@ -194,6 +196,59 @@ static void pocl_seeds(void)
     save("corpus_pocl_canon", "synth_no_own", pb, pn);
 }
 
+/* A seed of remote_record_target.h: the selector byte, then the bytes. */
+static void save_selected(const char *name, int selector, const void *p, size_t n)
+{
+    unsigned char *buf = malloc(n + 1);
+    if (!buf)
+        exit(1);
+    buf[0] = (unsigned char)selector;
+    memcpy(buf + 1, p, n);
+    save("corpus_remote_record", name, buf, n + 1);
+    free(buf);
+}
+
+static void remote_seeds(void)
+{
+    static unsigned char native[] = "\x7f" "ELF then the rest of a binary";
+    static unsigned char ptx[] = ".version 7.0\n.target sm_80\n";
+    char *names[2] = {"blur", "sharpen"};
+    rcr_record r;
+    memset(&r, 0, sizeof r);
+    r.key_text = "clc-pack-key 1:1\ntool 5:0.1.0\n";
+    r.key_len = strlen(r.key_text);
+    r.signature = "blur(1) a1 x3 q0 float* a\nsharpen(1) a1 x3 q0 float* a\n";
+    r.n_kernel_names = 2;
+    r.kernel_names = names;
+    r.note = "";
+    r.n_forms = 1;
+    r.forms[0] = (bv_form){CLCPACK_KIND_NATIVE, 0, native, sizeof native - 1};
+    wire_buf b;
+    wire_init(&b);
+    rcr_encode(&r, &b);
+    save_selected("record_native", 0, b.data, b.len);
+    wire_free(&b);
+    r.note = "no cubin for sm_75";
+    r.n_forms = 2;
+    r.forms[0] = (bv_form){CLCPACK_KIND_PTX, 80, ptx, sizeof ptx - 1};
+    r.forms[1] = (bv_form){CLCPACK_KIND_CUBIN, 80, native, sizeof native - 1};
+    wire_init(&b);
+    rcr_encode(&r, &b);
+    save_selected("record_ptx_cubin", 0, b.data, b.len);
+    wire_free(&b);
+    unsigned char ac[RCR_AC_MAX];
+    size_t n = rcr_ac_encode("9c0e5d2a00112233445566778899aabbccddeeff00112233445566778899aabb",
+                             4242, ac);
+    save_selected("action_result", 1, ac, n);
+    /* An exit code and another output file before ours. */
+    unsigned char more[RCR_AC_MAX];
+    static const unsigned char head[] = {0x20, 0x05, 0x12, 0x07, 0x0a, 0x05,
+                                         'o',  't',  'h',  'e',  'r'};
+    memcpy(more, head, sizeof head);
+    memcpy(more + sizeof head, ac, n);
+    save_selected("action_result_more_fields", 1, more, sizeof head + n);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -203,5 +258,6 @@ int main(int argc, char **argv)
     out_dir = argv[1];
     worker_seeds();
     pocl_seeds();
+    remote_seeds();
     return 0;
 }
