@@ -267,6 +267,11 @@ static rch_status request(rch_client *c, method m, const char *path, const void 
         curl_easy_setopt(k, CURLOPT_WRITEDATA, &body);
         if (m == HEAD)
             curl_easy_setopt(k, CURLOPT_NOBODY, 1L);
+        /* A server may compress what it sends (nginx's gzip, bazel-remote's
+         * zstd): records are binaries that shrink about 5:1. The bound on
+         * a body applies to the bytes after decoding. */
+        if (m == GET)
+            curl_easy_setopt(k, CURLOPT_ACCEPT_ENCODING, "");
         if (m == PUT) {
             curl_easy_setopt(k, CURLOPT_UPLOAD, 1L);
             curl_easy_setopt(k, CURLOPT_READFUNCTION, on_read);
