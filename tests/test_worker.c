@@ -129,6 +129,10 @@ static void test_result_roundtrip(void)
     r.n_tunings = 2;
     r.tunings[0] = (clcpack_tuning){3, 2048, 2048, 11, 41200};
     r.tunings[1] = (clcpack_tuning){7, 2048, 2048, 11, 95000};
+    r.remote = BV_REMOTE_REJECTED;
+    r.upload = BV_UPLOAD_FAILED;
+    r.remote_note = strdup("the object's SHA-256 is 0123..., not 4567...");
+    r.upload_note = strdup("PUT .../cas/89ab...: HTTP 413");
     wire_buf b;
     wire_init(&b);
     wp_encode_result(&b, 7, &r);
@@ -155,6 +159,10 @@ static void test_result_roundtrip(void)
               back.tunings[1].width == 2048 && back.tunings[1].runs == 11 &&
               back.tunings[1].median_ns == 95000,
           "--tune timings back");
+    CHECK(back.remote == BV_REMOTE_REJECTED && back.upload == BV_UPLOAD_FAILED &&
+              back.remote_note && strstr(back.remote_note, "SHA-256") && back.upload_note &&
+              strstr(back.upload_note, "413"),
+          "what the remote cache did, and why, back");
     bv_result_free(&back);
     for (size_t cut = 0; cut < b.len - 12; cut += 5)
         CHECK(wp_decode_result(b.data + 12, cut, &job, &back, err) == -1,

@@ -206,7 +206,8 @@ static void remote_outcome(pack_run *run, const bv_result *r, const char *label)
         run->n_request_errors++;
         if (say && !run->said_upload_error) {
             progress_clear(&run->prog);
-            fprintf(stderr, "clc-pack: remote cache: %s\n", why);
+            fprintf(stderr, "clc-pack: remote cache: %s\n",
+                    r->upload_note ? r->upload_note : "an upload failed");
         }
         run->said_upload_error = 1;
     }

@@ -667,6 +667,7 @@ void bv_result_free(bv_result *r)
 {
     free(r->message);
     free(r->remote_note);
+    free(r->upload_note);
     free(r->log);
     free(r->note);
     for (size_t i = 0; i < r->n_forms; i++)

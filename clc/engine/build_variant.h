@@ -126,7 +126,9 @@ typedef struct bv_result {
                               running the job, else 0 (never sent on the wire) */
     bv_remote remote;      /* the remote cache's lookup */
     bv_upload upload;      /* and upload */
-    char *remote_note;     /* why a lookup or upload failed; malloc'd or NULL */
+    char *remote_note;     /* why a lookup failed or its object was refused;
+                              malloc'd or NULL */
+    char *upload_note;     /* why the upload failed; malloc'd or NULL */
 } bv_result;
 
 typedef struct bv_options {

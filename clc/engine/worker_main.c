@@ -226,10 +226,7 @@ static void run_job(worker_state *w, uint32_t slot, uint32_t flags, const build_
                            found == BV_REMOTE_REJECTED || (flags & WP_JOB_NO_LOOKUP), &up_why);
         free(signature);
         r->upload = up;
-        if (up_why) {
-            free(why);
-            why = up_why;
-        }
+        r->upload_note = up_why;
     }
     r->remote = found;
     r->remote_note = why;

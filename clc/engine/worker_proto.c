@@ -185,6 +185,7 @@ void wp_encode_result(wire_buf *b, uint32_t job, const bv_result *r)
     wire_put_u32(b, (uint32_t)r->remote);
     wire_put_u32(b, (uint32_t)r->upload);
     wire_put_str(b, r->remote_note);
+    wire_put_str(b, r->upload_note);
     end_frame(b, at);
 }
 
@@ -251,6 +252,7 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
     r->remote = (bv_remote)remote;
     r->upload = (bv_upload)upload;
     r->remote_note = rd.failed ? NULL : wire_get_str_dup(&rd, WP_NAME_MAX);
+    r->upload_note = rd.failed ? NULL : wire_get_str_dup(&rd, WP_NAME_MAX);
     /* A build result without forms is the caller's to refuse (cmd_pack.c):
      * load results (verify --load) have none. */
     if (rd.failed || rd.left != 0) {

@@ -82,7 +82,8 @@ static void worker_seeds(void)
     r.tunings[0].runs = 3;
     r.tunings[0].median_ns = 123456;
     r.remote = BV_REMOTE_MISS;
-    r.upload = BV_UPLOAD_DONE;
+    r.upload = BV_UPLOAD_FAILED;
+    r.upload_note = "PUT http://127.0.0.1:1/cas/0123456789ab...: HTTP 413";
     wire_init(&b);
     wp_encode_result(&b, 7, &r);
     save("corpus_worker_proto", "result_payload", b.data + 12, b.len - 12);
