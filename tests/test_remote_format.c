@@ -8,8 +8,12 @@
 #include <string.h>
 #include <zlib.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "check.h"
 #include "plan_shard.h"
+#include "ptxas_run.h"
 #include "rcache_key.h"
 #include "rcache_record.h"
 
@@ -421,8 +425,43 @@ static void test_shard(void)
     free(jobs);
 }
 
+/* ptxas's identity, as the key names it: the last line of --version,
+ * from a stand-in that prints what ptxas prints. */
+static void test_ptxas_identity(void)
+{
+    char dir[] = "/tmp/test_remote_format.XXXXXX";
+    if (!CHECK(mkdtemp(dir) != NULL, "a temporary folder"))
+        return;
+    char path[64], id[256];
+    snprintf(path, sizeof path, "%s/ptxas", dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs("#!/bin/sh\n[ \"$1\" = --version ] || exit 3\n"
+              "echo 'ptxas: NVIDIA (R) Ptx optimizing assembler'\n"
+              "echo 'Copyright (c) 2005-2025 NVIDIA Corporation'\n"
+              "echo 'Cuda compilation tools, release 12.8, V12.8.93'\n"
+              "echo\n",
+              f);
+        fclose(f);
+    }
+    chmod(path, 0700);
+    CHECK(ptxas_version(path, id, sizeof id) == 0 &&
+              strcmp(id, "Cuda compilation tools, release 12.8, V12.8.93") == 0,
+          "ptxas's identity is its last line: '%s'", id);
+    f = fopen(path, "w");
+    if (f) {
+        fputs("#!/bin/sh\nexit 1\n", f);
+        fclose(f);
+    }
+    CHECK(ptxas_version(path, id, sizeof id) != 0 && id[0] == '\0',
+          "a ptxas that fails has no identity (no key: the cache is not used)");
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    test_ptxas_identity();
     test_key();
     test_record();
     test_action_result();
