@@ -58,6 +58,21 @@ CLC_CPPFLAGS += -DCLCPK_HAVE_ZSTD
 LDLIBS_CL += -lzstd
 endif
 
+# libcurl for the remote cache (docs/REMOTE_CACHE.md; optional: without it
+# --remote-cache says it is not available): CURL=auto uses it when its header
+# and library are there, CURL=0 builds without it.
+CURL ?= auto
+ifeq ($(CURL),auto)
+CURL := $(shell printf '\043include <curl/curl.h>\nint main(void){return !curl_version;}\n' | \
+	$(CC) -x c - -o /dev/null -lcurl >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+# What the tool and the programs linking libclc.a need besides LDLIBS_CL.
+LDLIBS_CLC := $(LDLIBS_CL)
+ifeq ($(CURL),1)
+CLC_CPPFLAGS += -DCLC_HAVE_CURL
+LDLIBS_CLC += -lcurl
+endif
+
 ifeq ($(V),1)
 Q :=
 else
@@ -162,7 +177,7 @@ $(B)/libclc.a: $(CLC_OBJ)
 
 $(B)/clc-pack: $(B)/clc/cli/main.o $(B)/libclc.a $(B)/libclcpack.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CL)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CLC)
 
 $(STUB_ICD): $(STUB_OBJ) $(B)/pic/loader/sha256.o tests/stub_icd/exports.map
 	@mkdir -p $(dir $@)
@@ -183,7 +198,7 @@ $(B)/libtestcommon.a: $(TEST_COMMON_OBJ)
 $(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CLC_CPPFLAGS) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
+	$(Q)$(CC) $(CLC_CPPFLAGS) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CLC)
 
 # What the interposer's tests load beside it (tests/stub/): a stub OpenCL
 # driver that calls back synchronously, and a tracer interposer.
@@ -217,7 +232,7 @@ test: deps
 $(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CLC_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
+	$(Q)$(CC) $(CLC_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CLC)
 
 # The OpenCV peer of the convolution comparison (scripts/conv_bench.sh), built
 # only where OpenCV is installed (pkg-config opencv4).
@@ -253,6 +268,7 @@ FUZZ_TARGETS := pack open_file tuning best load writer
 # The targets over the command-line side's parsers (tests/fuzz/NAME_target.h,
 # seeds in tests/fuzz/corpus_NAME/).
 FUZZ_TARGETS += expr define_value pack_args manifest source_fold worker_proto pocl_canon ptx_text
+FUZZ_TARGETS += remote_record
 # Every program links clc/ and loader/, compiled once with the fuzzer's
 # instrumentation into one archive.
 FUZZ_SAN := -O1 -g -fno-sanitize-recover=all -fsanitize=address,undefined
@@ -268,7 +284,7 @@ $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(B)/fuzz/libcl
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $@")
 	$(Q)$(FUZZ_CC) $(CLC_CPPFLAGS) $(CPPFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) -o $@ $< \
-		$(B)/fuzz/libclc_fuzz.a $(LDLIBS_CL)
+		$(B)/fuzz/libclc_fuzz.a $(LDLIBS_CLC)
 
 fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 	$(Q)FUZZ_TARGETS="$(FUZZ_TARGETS)" sh scripts/fuzz.sh $(B) $(FUZZ_SECONDS)
