@@ -238,7 +238,7 @@ static int on_retry(void *ctx, size_t job, const bv_result *r, int died)
     size_t d = job / run->plan->n;
     wire_buf again;
     wire_init(&again);
-    wp_encode_job(&again, (uint32_t)job, (uint32_t)d, WP_JOB_NO_LOOKUP,
+    wp_encode_job(&again, (uint32_t)job, run->slot_wire[d], WP_JOB_NO_LOOKUP,
                   &run->plan->jobs[job % run->plan->n]);
     if (again.failed) {
         wire_free(&again);
@@ -738,6 +738,8 @@ static int merge_into(const pack_args *a, const char *built, const char *output,
         if (i < n - 1 && temp[i][0])
             unlink(temp[i]);
     return rc;
+}
+
 /* Whether an environment variable says yes (1, yes, true, on). */
 static int env_true(const char *name)
 {

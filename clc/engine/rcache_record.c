@@ -166,7 +166,12 @@ int rcr_decode(const unsigned char *data, size_t size, rcr_record *r, char err[R
                 free(bytes);
                 return fail(r, err, "holds one form twice");
             }
-        r->forms[r->n_forms++] = (bv_form){(clcpack_binary_kind)kind, arch, bytes, fsize};
+        bv_form *f = &r->forms[r->n_forms++];
+        memset(f, 0, sizeof *f);
+        f->kind = (clcpack_binary_kind)kind;
+        f->arch = arch;
+        f->data = bytes;
+        f->size = fsize;
     }
     /* Bytes left over are fields of a later version: skipped. */
     return 0;

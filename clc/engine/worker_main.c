@@ -331,15 +331,13 @@ int worker_main(int argc, char **argv)
         {"pocl-wg", required_argument, NULL, 'G'},
         {"ot-intel", required_argument, NULL, 'O'}, {"ot-amd", required_argument, NULL, 'O'},
         {"ot-spirv", required_argument, NULL, 'O'},
-        {NULL, 0, NULL, 0}};
-    int c, li = 0;
         {"remote-cache", required_argument, NULL, 'X'},
         {"remote-cache-timeout", required_argument, NULL, 'Y'},
         {"remote-cache-readonly", no_argument, NULL, 'Z'},
         {"work-root", required_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
     rc_config rcc = {NULL, 10, 0};
-    int c;
+    int c, li = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, &li)) != -1) {
         switch (c) {
