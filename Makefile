@@ -23,14 +23,32 @@ WERROR   ?= 0
 ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
-# clc/ in layers (docs/ARCHITECTURE.md): cli/ the command line, program/ what to
-# build, engine/ building and storing, checks/ generic checks, seeds/ the
-# bundled example kernels' references and launches, util/ small helpers.
-CLC_DIRS := $(sort $(dir $(wildcard clc/*/*.c)))
-CLC_INC  := $(patsubst %/,-I%,$(CLC_DIRS))
-# formats/ holds the files the interposer and the tool share (the record's
-# capture files, docs/RECORD.md): compiled into both.
-CLC_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader -Iformats $(CLC_INC)
+# The layers (docs/ARCHITECTURE.md, "Layers"): the files of each folder may
+# include the headers of their own folder and of the folders on its line,
+# nothing else ("public" is the library's public headers, copied alone into
+# $(B)/include). Each object is compiled with only its folder's -I paths, so
+# a wrong include does not compile; tests/cli_layers.sh checks every
+# #include against this same table. clc/main/ is the composition root: the
+# only folder that knows both the command line and the seeds' plug-in.
+LAYER.clc/main    := clc/cli clc/seeds clc/program clc/engine clc/checks clc/util formats public
+LAYER.clc/cli     := clc/program clc/engine clc/checks clc/util formats public
+LAYER.clc/seeds   := clc/program clc/engine clc/checks clc/util formats public
+LAYER.clc/program := clc/engine clc/checks clc/util formats public
+LAYER.clc/engine  := clc/checks clc/util formats public
+LAYER.clc/checks  := clc/util public
+LAYER.clc/util    :=
+LAYER.formats     := public
+LAYER.preload     := formats public
+LAYER.preload/shim :=
+LAYER.loader      :=
+PUB_DIR  := $(B)/include
+PUB_H    := $(addprefix $(PUB_DIR)/,$(notdir $(wildcard loader/clcpack.h loader/clcpack_write.h)))
+layer_dirs = $(patsubst public,$(PUB_DIR),$(LAYER.$(patsubst %/,%,$(dir $(1)))))
+# A source's -I paths: its folder's row, or, for a folder outside the table
+# (tests, benches, fuzz programs), every folder.
+ALL_INC  := -Iloader -Iformats $(patsubst %/,-I%,$(sort $(dir $(wildcard clc/*/*.c))))
+inc_of   = $(if $(filter undefined,$(origin LAYER.$(patsubst %/,%,$(dir $(1))))),$(ALL_INC),$(addprefix -I,$(call layer_dirs,$(1))))
+CLC_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120
 DEPFLAGS := -MMD -MP
 LDLIBS_CL := -lOpenCL -lz -lpthread -lm
 # libdeflate inflates blobs faster than zlib (optional; zlib stays the
@@ -82,7 +100,7 @@ endif
 LIB_SRC  := $(sort $(wildcard loader/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/pic/%.o)
 FORMATS_SRC := $(sort $(wildcard formats/*.c))
-CLC_SRC  := $(sort $(filter-out clc/cli/main.c,$(wildcard clc/*/*.c))) $(FORMATS_SRC)
+CLC_SRC  := $(sort $(filter-out clc/main/main.c,$(wildcard clc/*/*.c))) $(FORMATS_SRC)
 CLC_OBJ  := $(CLC_SRC:%.c=$(B)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
@@ -102,7 +120,7 @@ SONAME := libclcpack.so.0
 # libclcpack stays private.
 PRELOAD_SRC := $(sort $(wildcard preload/*.c)) $(FORMATS_SRC)
 PRELOAD_OBJ := $(PRELOAD_SRC:%.c=$(B)/pic/%.o)
-$(PRELOAD_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Iformats -Ipreload
+$(PRELOAD_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300
 $(B)/clc/cli/preload_launch.o: CLC_CPPFLAGS += -DCLCPACK_LIBDIR='"$(LIBDIR)"'
 SHIM := $(B)/clcpack-opencl/libOpenCL.so.1
 SHIM_STUB := $(B)/clcpack-opencl/stub/libclcpack-real-opencl.so.1
@@ -116,10 +134,10 @@ STUB_ICD := $(B)/tests/libclcstub.so
 # A vendors folder naming it, for trying it by hand:
 #   OCL_ICD_VENDORS=build/tests/stub-vendors build/clc-pack --list-devices
 STUB_VENDORS := $(B)/tests/stub-vendors/clcstub.icd
-$(STUB_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300 -Iloader -Itests/stub_icd
+$(STUB_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300
 
 .PHONY: print-libs all deps pack test bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
-all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so $(SHIM)
+all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so $(SHIM) $(PUB_H)
 
 # What a program linking build/libclcpack.a needs besides it (the examples
 # built in-tree use it).
@@ -134,15 +152,23 @@ print-libs:
 deps:
 	$(Q)sh scripts/deps.sh
 
-$(B)/pic/%.o: %.c
+# The public headers alone, where the layers above the library find them
+# (kept: only order-only prerequisites name them, which would otherwise make
+# them intermediate files that make deletes).
+.SECONDARY: $(PUB_H)
+$(PUB_DIR)/%.h: loader/%.h
 	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CLC_CPPFLAGS) $(CPPFLAGS) -DCLCPACK_BUILDING $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(DEPFLAGS) -c -o $@ $<
+	$(Q)ln -sf $(call relpath,$(abspath $(dir $@)),$(abspath $<)) $@
 
-$(B)/%.o: %.c
+$(B)/pic/%.o: %.c | $(PUB_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CLC_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CLC_CPPFLAGS) $(call inc_of,$<) $(CPPFLAGS) -DCLCPACK_BUILDING $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(DEPFLAGS) -c -o $@ $<
+
+$(B)/%.o: %.c | $(PUB_H)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CLC_CPPFLAGS) $(call inc_of,$<) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/libclcpack.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -175,7 +201,7 @@ $(SHIM): preload/shim/opencl_shim.c preload/shim/opencl_shim.map $(B)/libclcpack
 $(B)/libclc.a: $(CLC_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/clc-pack: $(B)/clc/cli/main.o $(B)/libclc.a $(B)/libclcpack.a
+$(B)/clc-pack: $(B)/clc/main/main.o $(B)/libclc.a $(B)/libclcpack.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CLC)
 
@@ -198,7 +224,7 @@ $(B)/libtestcommon.a: $(TEST_COMMON_OBJ)
 $(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CLC_CPPFLAGS) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CLC)
+	$(Q)$(CC) $(CLC_CPPFLAGS) $(ALL_INC) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CLC)
 
 # What the interposer's tests load beside it (tests/stub/): a stub OpenCL
 # driver that calls back synchronously, and a tracer interposer.
@@ -232,7 +258,7 @@ test: deps
 $(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CLC_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CLC)
+	$(Q)$(CC) $(CLC_CPPFLAGS) $(ALL_INC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CLC)
 
 # The OpenCV peer of the convolution comparison (scripts/conv_bench.sh), built
 # only where OpenCV is installed (pkg-config opencv4).
@@ -272,10 +298,10 @@ FUZZ_TARGETS += remote_record
 # Every program links clc/ and loader/, compiled once with the fuzzer's
 # instrumentation into one archive.
 FUZZ_SAN := -O1 -g -fno-sanitize-recover=all -fsanitize=address,undefined
-$(B)/fuzz/obj/%.o: %.c
+$(B)/fuzz/obj/%.o: %.c | $(PUB_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $<")
-	$(Q)$(FUZZ_CC) $(CLC_CPPFLAGS) $(CPPFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) $(DEPFLAGS) -c -o $@ $<
+	$(Q)$(FUZZ_CC) $(CLC_CPPFLAGS) $(call inc_of,$<) $(CPPFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/fuzz/libclc_fuzz.a: $(CLC_SRC:%.c=$(B)/fuzz/obj/%.o) $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -283,7 +309,7 @@ $(B)/fuzz/libclc_fuzz.a: $(CLC_SRC:%.c=$(B)/fuzz/obj/%.o) $(LIB_SRC:%.c=$(B)/fuz
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(B)/fuzz/libclc_fuzz.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $@")
-	$(Q)$(FUZZ_CC) $(CLC_CPPFLAGS) $(CPPFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) -o $@ $< \
+	$(Q)$(FUZZ_CC) $(CLC_CPPFLAGS) $(ALL_INC) $(CPPFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) -o $@ $< \
 		$(B)/fuzz/libclc_fuzz.a $(LDLIBS_CLC)
 
 fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)

@@ -133,7 +133,10 @@ static void describe_input(const prog *r, const char *options, cl_uint nh,
         pl_why(d->why, sizeof d->why, "out of memory");
         return;
     }
-    rk_compile_key(build_key, nh, d->names, d->srcs, d->sizes, d->key);
+    if (rk_compile_key(build_key, nh, d->names, d->srcs, d->sizes, d->key) != 0) {
+        pl_why(d->why, sizeof d->why, "out of memory");
+        return;
+    }
     d->ok = 1;
 }
 
@@ -547,8 +550,10 @@ static cl_program CL_API_CALL pl_clLinkProgram(cl_context ctx, cl_uint nd,
         pl_why(why, sizeof why, "out of memory");
     }
     rk_free_dirs(dirs, n_dirs);
-    if (describable)
-        rk_link_key(norm, desc, desc_size, key);
+    if (describable && rk_link_key(norm, desc, desc_size, key) != 0) {
+        describable = 0;
+        pl_why(why, sizeof why, "out of memory");
+    }
     free(norm);
 
     cl_program out = NULL;

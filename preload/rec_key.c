@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sha256.h"
+#include "clcpack.h"
 
 static int is_space(char c)
 {
@@ -211,13 +211,69 @@ static void add_includes(scan *s, const char *text, size_t size, int depth)
     }
 }
 
-static void put_blob(clcpk_sha256 *c, const void *p, size_t n)
+/* The bytes a key hashes, gathered first: the library's SHA-256
+ * (clcpack_digest_sha256) takes them in one piece. */
+typedef struct key_bytes {
+    unsigned char *p;
+    size_t len, cap;
+    int oom;
+} key_bytes;
+
+static void put(key_bytes *k, const void *p, size_t n)
 {
-    unsigned char len[8];
+    if (k->oom || n == 0)
+        return;
+    if (n > SIZE_MAX / 2 - k->len) {
+        k->oom = 1;
+        return;
+    }
+    if (k->len + n > k->cap) {
+        size_t cap = k->cap ? k->cap : 4096;
+        while (cap < k->len + n)
+            cap *= 2;
+        unsigned char *grown = realloc(k->p, cap);
+        if (!grown) {
+            k->oom = 1;
+            return;
+        }
+        k->p = grown;
+        k->cap = cap;
+    }
+    memcpy(k->p + k->len, p, n);
+    k->len += n;
+}
+
+static void put_count(key_bytes *k, uint64_t n)
+{
+    unsigned char b[8];
     for (int i = 0; i < 8; i++)
-        len[i] = (unsigned char)((uint64_t)n >> (8 * i));
-    clcpk_sha256_update(c, len, sizeof len);
-    clcpk_sha256_update(c, p, n);
+        b[i] = (unsigned char)(n >> (8 * i));
+    put(k, b, sizeof b);
+}
+
+/* A length-prefixed string of bytes. */
+static void put_blob(key_bytes *k, const void *p, size_t n)
+{
+    put_count(k, (uint64_t)n);
+    put(k, p, n);
+}
+
+/* "<prefix><64 hex digits>" of the SHA-256 of k's bytes, which it frees.
+ * 0, or -1 when gathering them ran out of memory. */
+static int hex_key(key_bytes *k, const char *prefix, char out[RK_KEY_MAX])
+{
+    int rc = k->oom ? -1 : 0;
+    if (rc == 0) {
+        uint8_t d[CLCPACK_SHA256_SIZE];
+        clcpack_digest_sha256(k->p, k->len, d);
+        size_t n = strlen(prefix);
+        memcpy(out, prefix, n);
+        for (size_t i = 0; i < sizeof d; i++)
+            snprintf(out + n + 2 * i, 3, "%02x", d[i]);
+    }
+    free(k->p);
+    memset(k, 0, sizeof *k);
+    return rc;
 }
 
 int rk_key(const char *source, size_t size, const char *options, char out[RK_KEY_MAX])
@@ -232,21 +288,16 @@ int rk_key(const char *source, size_t size, const char *options, char out[RK_KEY
         add_includes(s, source, size, 0);
     int rc = s->oom ? -1 : 0;
     if (rc == 0) {
-        clcpk_sha256 c;
-        clcpk_sha256_init(&c);
+        key_bytes k = {NULL, 0, 0, 0};
         static const char tag[] = "clcpack record key 1";
-        clcpk_sha256_update(&c, tag, sizeof tag);
-        put_blob(&c, source, size);
-        put_blob(&c, norm, strlen(norm));
+        put(&k, tag, sizeof tag);
+        put_blob(&k, source, size);
+        put_blob(&k, norm, strlen(norm));
         for (size_t i = 0; i < s->n; i++) {
-            put_blob(&c, s->h[i].name, strlen(s->h[i].name));
-            put_blob(&c, s->h[i].text, s->h[i].size);
+            put_blob(&k, s->h[i].name, strlen(s->h[i].name));
+            put_blob(&k, s->h[i].text, s->h[i].size);
         }
-        unsigned char d[32];
-        clcpk_sha256_final(&c, d);
-        memcpy(out, RK_PREFIX, sizeof RK_PREFIX - 1);
-        for (int i = 0; i < 32; i++)
-            snprintf(out + sizeof RK_PREFIX - 1 + 2 * i, 3, "%02x", d[i]);
+        rc = hex_key(&k, RK_PREFIX, out);
     }
     for (size_t i = 0; i < s->n; i++) {
         free(s->h[i].name);
@@ -258,46 +309,27 @@ int rk_key(const char *source, size_t size, const char *options, char out[RK_KEY
     return rc;
 }
 
-static void hex_key(clcpk_sha256 *c, const char *prefix, char out[RK_KEY_MAX])
+int rk_compile_key(const char *build_key, size_t n_headers, char *const *names,
+                   char *const *sources, const size_t *sizes, char out[RK_KEY_MAX])
 {
-    uint8_t d[32];
-    clcpk_sha256_final(c, d);
-    size_t k = strlen(prefix);
-    memcpy(out, prefix, k);
-    clcpk_hex(d, sizeof d, out + k);
-}
-
-static void put_count(clcpk_sha256 *c, uint64_t n)
-{
-    unsigned char b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (unsigned char)(n >> (8 * i));
-    clcpk_sha256_update(c, b, sizeof b);
-}
-
-void rk_compile_key(const char *build_key, size_t n_headers, char *const *names,
-                    char *const *sources, const size_t *sizes, char out[RK_KEY_MAX])
-{
-    clcpk_sha256 c;
-    clcpk_sha256_init(&c);
+    key_bytes k = {NULL, 0, 0, 0};
     static const char tag[] = "clcpack record compile key 1";
-    clcpk_sha256_update(&c, tag, sizeof tag);
-    put_blob(&c, build_key, strlen(build_key));
-    put_count(&c, n_headers);
+    put(&k, tag, sizeof tag);
+    put_blob(&k, build_key, strlen(build_key));
+    put_count(&k, n_headers);
     for (size_t i = 0; i < n_headers; i++) {
-        put_blob(&c, names[i], strlen(names[i]));
-        put_blob(&c, sources[i], sizes[i]);
+        put_blob(&k, names[i], strlen(names[i]));
+        put_blob(&k, sources[i], sizes[i]);
     }
-    hex_key(&c, RK_COMPILE_PREFIX, out);
+    return hex_key(&k, RK_COMPILE_PREFIX, out);
 }
 
-void rk_link_key(const char *norm_options, const void *desc, size_t size, char out[RK_KEY_MAX])
+int rk_link_key(const char *norm_options, const void *desc, size_t size, char out[RK_KEY_MAX])
 {
-    clcpk_sha256 c;
-    clcpk_sha256_init(&c);
+    key_bytes k = {NULL, 0, 0, 0};
     static const char tag[] = "clcpack record link key 1";
-    clcpk_sha256_update(&c, tag, sizeof tag);
-    put_blob(&c, norm_options, strlen(norm_options));
-    put_blob(&c, desc, size);
-    hex_key(&c, RK_LINK_PREFIX, out);
+    put(&k, tag, sizeof tag);
+    put_blob(&k, norm_options, strlen(norm_options));
+    put_blob(&k, desc, size);
+    return hex_key(&k, RK_LINK_PREFIX, out);
 }

@@ -35,12 +35,13 @@ int rk_key(const char *source, size_t size, const char *options, char out[RK_KEY
 /* The compile key of a clCompileProgram input (docs/RECORD.md, "The link
  * description"): its build key (rk_key of its source and compile options)
  * and the header programs it was given, names[i] with sources[i] of
- * sizes[i] bytes. */
-void rk_compile_key(const char *build_key, size_t n_headers, char *const *names,
-                    char *const *sources, const size_t *sizes, char out[RK_KEY_MAX]);
+ * sizes[i] bytes. 0, or -1 when out of memory. */
+int rk_compile_key(const char *build_key, size_t n_headers, char *const *names,
+                   char *const *sources, const size_t *sizes, char out[RK_KEY_MAX]);
 
 /* The key of a link ("rec-link:<hex>"): its normalized options and its
- * description (formats/capture_format.h, link_desc_encode). */
-void rk_link_key(const char *norm_options, const void *desc, size_t size, char out[RK_KEY_MAX]);
+ * description (formats/capture_format.h, link_desc_encode). 0, or -1 when
+ * out of memory. */
+int rk_link_key(const char *norm_options, const void *desc, size_t size, char out[RK_KEY_MAX]);
 
 #endif /* CLCPACK_PRELOAD_REC_KEY_H */

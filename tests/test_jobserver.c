@@ -85,9 +85,9 @@ static int most_at_once(size_t *results)
     int lfd = mkstemp(log);
     if (lfd >= 0)
         close(lfd);
-    wire_buf jobs[6];
+    strbuf jobs[6];
     for (uint32_t i = 0; i < 6; i++) {
-        wire_init(&jobs[i]);
+        sb_init(&jobs[i]);
         wire_put_u32(&jobs[i], i);
     }
     char script[512];
@@ -120,7 +120,7 @@ static int most_at_once(size_t *results)
     unlink(log);
     CHECK(lines == 12, "every job started and ended once (%d lines)", lines);
     for (size_t i = 0; i < 6; i++)
-        wire_free(&jobs[i]);
+        sb_free(&jobs[i]);
     return most;
 }
 

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "pack_args.h"
 #include "variant_plan.h"
+#include "kernelgen.h"
 
 static pack_args args;
 static mf_manifest manifest;
@@ -240,6 +241,7 @@ static void test_plans(void)
 
 int main(void)
 {
+    sg_install(&kg_generator); /* the bundled manifest's generators */
     const char *dir = getenv("CLC_KERNELS_DIR");
     char err[MF_ERR_MAX];
     test_options();

@@ -13,6 +13,7 @@
 #include "pocl_binary_canon.h"
 #include "variant_plan.h"
 #include "wire.h"
+#include "kernelgen.h"
 
 typedef struct fake_file {
     const char *path, *content;
@@ -24,19 +25,19 @@ typedef struct fake_kernel {
     fake_file files[6];
 } fake_kernel;
 
-static void put_file(wire_buf *b, const char *path, const char *content)
+static void put_file(strbuf *b, const char *path, const char *content)
 {
     wire_put_u32(b, (uint32_t)strlen(path));
-    wire_put_bytes(b, path, strlen(path));
+    sb_put(b, path, strlen(path));
     wire_put_u32(b, (uint32_t)strlen(content));
-    wire_put_bytes(b, content, strlen(content));
+    sb_put(b, content, strlen(content));
 }
 
 /* A binary laid out as PoCL 3.1 writes it. */
-static void make_binary(wire_buf *b, uint32_t version, const fake_kernel *ks, size_t nk)
+static void make_binary(strbuf *b, uint32_t version, const fake_kernel *ks, size_t nk)
 {
-    wire_init(b);
-    wire_put_bytes(b, "poclbin", 8);
+    sb_init(b);
+    sb_put(b, "poclbin", 8);
     wire_put_u64(b, 0x02ee5be95d307b0cull);
     wire_put_u32(b, version);
     wire_put_u32(b, (uint32_t)nk);
@@ -44,16 +45,16 @@ static void make_binary(wire_buf *b, uint32_t version, const fake_kernel *ks, si
     wire_put_u32(b, 4);
     wire_put_u32(b, 1);
     char hash[41] = "ED/JNENEHDGJGCKIBDHNMKEODIDOINPKNEIAOCML";
-    wire_put_bytes(b, hash, 41);
-    wire_buf bc;
-    wire_init(&bc);
+    sb_put(b, hash, 41);
+    strbuf bc;
+    sb_init(&bc);
     put_file(&bc, "/program.bc", "BC-program-bitcode");
     wire_put_u64(b, bc.len);
-    wire_put_bytes(b, bc.data, bc.len);
-    wire_free(&bc);
+    sb_put(b, bc.data, bc.len);
+    sb_free(&bc);
     for (size_t k = 0; k < nk; k++) {
-        wire_buf files;
-        wire_init(&files);
+        strbuf files;
+        sb_init(&files);
         for (size_t i = 0; i < ks[k].n; i++)
             put_file(&files, ks[k].files[i].path, ks[k].files[i].content);
         uint32_t name_len = (uint32_t)strlen(ks[k].name);
@@ -64,10 +65,10 @@ static void make_binary(wire_buf *b, uint32_t version, const fake_kernel *ks, si
         wire_put_u64(b, files.len);
         wire_put_u32(b, sizeof meta);
         wire_put_u32(b, name_len);
-        wire_put_bytes(b, ks[k].name, name_len);
-        wire_put_bytes(b, meta, sizeof meta);
-        wire_put_bytes(b, files.data, files.len);
-        wire_free(&files);
+        sb_put(b, ks[k].name, name_len);
+        sb_put(b, meta, sizeof meta);
+        sb_put(b, files.data, files.len);
+        sb_free(&files);
     }
 }
 
@@ -123,7 +124,7 @@ static void test_synthetic(void)
          {{"/Convolve_Def_Unroll/8-8-1-goffs0-smallgrid/Convolve_Def_Unroll.so", "sibling"},
           {"/Convolve_Def_Unroll/0-0-0/Convolve_Def_Unroll.so", "generic2"}}},
     };
-    wire_buf b;
+    strbuf b;
     make_binary(&b, PCB_VERSION, ks, 2);
     const uint32_t wg[3] = {8, 8, 1};
     unsigned char *out = NULL;
@@ -156,14 +157,14 @@ static void test_synthetic(void)
     fake_file t = shuffled[0].files[0];
     shuffled[0].files[0] = shuffled[0].files[2];
     shuffled[0].files[2] = t;
-    wire_buf b2;
+    strbuf b2;
     make_binary(&b2, PCB_VERSION, shuffled, 2);
     CHECK(pcb_canonicalize(b2.data, b2.len, "Convolve_Def", wg, &again, &again_size, why,
                            sizeof why) == 0 &&
               again_size == out_size && memcmp(again, out, out_size) == 0,
           "another file order gives the same bytes");
     free(again);
-    wire_free(&b2);
+    sb_free(&b2);
 
     /* Without its own folder (another naming): keep its local size's folders. */
     const uint32_t wg16[3] = {16, 16, 1};
@@ -180,19 +181,19 @@ static void test_synthetic(void)
                            sizeof why) == 1 &&
               out == NULL && strstr(why, "not a PoCL binary"),
           "an ELF file is left alone: %s", why);
-    wire_buf v8;
+    strbuf v8;
     make_binary(&v8, 8, ks, 2);
     CHECK(pcb_canonicalize(v8.data, v8.len, "Convolve_Def", wg, &out, &out_size, why,
                            sizeof why) == 1 &&
               strstr(why, "version 8"),
           "another format version is left alone: %s", why);
-    wire_free(&v8);
+    sb_free(&v8);
     for (size_t cut = 0; cut < b.len; cut += 13) {
         rc = pcb_canonicalize(b.data, cut, "Convolve_Def", wg, &out, &out_size, why, sizeof why);
         CHECK(rc == 1 && out == NULL, "a binary cut to %zu bytes is left alone", cut);
     }
     /* A file length pointing past its kernel record. */
-    wire_buf bad;
+    strbuf bad;
     make_binary(&bad, PCB_VERSION, ks, 2);
     size_t first_file = 77 + 8 + 37 + 24 + strlen("Convolve_Def") + 8;
     bad.data[first_file + 1] = 0x7f;
@@ -200,8 +201,8 @@ static void test_synthetic(void)
                            sizeof why) == 1 &&
               strstr(why, "does not fit"),
           "a file overrunning its kernel is left alone: %s", why);
-    wire_free(&bad);
-    wire_free(&b);
+    sb_free(&bad);
+    sb_free(&b);
 }
 
 /* On PoCL: the binary bv_build takes is canonical and still runs right. */
@@ -302,7 +303,7 @@ static void test_union(void)
                                  {{"/k/32-1-1-goffs0-smallgrid/k.so", "wg32"},
                                   {"/k/0-0-0/k.so", "generic"}}}};
     const fake_kernel c_ks[] = {{"other", 1, {{"/other/0-0-0/other.so", "generic"}}}};
-    wire_buf a, b, c;
+    strbuf a, b, c;
     make_binary(&a, PCB_VERSION, a_ks, 1);
     make_binary(&b, PCB_VERSION, b_ks, 1);
     make_binary(&c, PCB_VERSION, c_ks, 1);
@@ -344,13 +345,14 @@ static void test_union(void)
     free(ca);
     free(cb);
     free(ca2);
-    wire_free(&a);
-    wire_free(&b);
-    wire_free(&c);
+    sb_free(&a);
+    sb_free(&b);
+    sb_free(&c);
 }
 
 int main(void)
 {
+    sg_install(&kg_generator); /* the bundled manifest's generators */
     test_synthetic();
     test_union();
     test_real();

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "nv_arch_list.h"
 #include "nv_forms.h"
 #include "ptx_retarget.h"
 

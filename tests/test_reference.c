@@ -8,6 +8,7 @@
 #include "manifest.h"
 #include "random_data.h"
 #include "reference.h"
+#include "kernelgen.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -219,6 +220,7 @@ static void test_supports(void)
 
 int main(void)
 {
+    sg_install(&kg_generator); /* the bundled manifest's generators */
     test_conv_grey();
     test_conv_rgba();
     test_poly();

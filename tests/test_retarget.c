@@ -16,6 +16,7 @@
 #include "clcpack.h"
 #include "commands.h"
 #include "cubin_elf.h"
+#include "nv_arch_list.h"
 #include "nv_forms.h"
 #include "nv_fixture.h"
 #include "ptxas_run.h"

@@ -15,10 +15,10 @@
 
 #include "check.h"
 #include "spare_slots.h"
+#include "fd_io.h"
 #include "wire.h"
-#include "worker_main.h"
-#include "worker_pool.h"
 #include "worker_proto.h"
+#include "worker_pool.h"
 
 static double now_s(void)
 {
@@ -49,12 +49,12 @@ static int fake_worker(int want)
         char msg[64];
         snprintf(msg, sizeof msg, "lent %d, pipe %s", got, s.rd >= 0 ? "yes" : "no");
         r.message = msg;
-        wire_buf out;
-        wire_init(&out);
+        strbuf out;
+        sb_init(&out);
         wp_encode_result(&out, job, &r);
-        if (out.failed || wire_write_fd(WORKER_RESULT_FD, out.data, out.len) != 0)
+        if (out.failed || fd_write_all(WP_RESULT_FD, out.data, out.len) != 0)
             return 1;
-        wire_free(&out);
+        sb_free(&out);
     }
     return 0;
 }
@@ -70,10 +70,10 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
 static void run_pool(const char *self, size_t n_workers, size_t n_jobs, int want, int lend,
                      char got[64])
 {
-    wire_buf jobs[8];
+    strbuf jobs[8];
     size_t order[8];
     for (uint32_t i = 0; i < n_jobs; i++) {
-        wire_init(&jobs[i]);
+        sb_init(&jobs[i]);
         wire_put_u32(&jobs[i], i);
         order[i] = i;
     }
@@ -87,7 +87,7 @@ static void run_pool(const char *self, size_t n_workers, size_t n_jobs, int want
                           sizeof err) == 0,
           "the run ends: %s", err);
     for (size_t i = 0; i < n_jobs; i++)
-        wire_free(&jobs[i]);
+        sb_free(&jobs[i]);
 }
 
 static void test_pipe_calls(void)

@@ -10,17 +10,19 @@
 #include "build_variant.h"
 #include "check.h"
 #include "variant_plan.h"
+#include "fd_io.h"
 #include "wire.h"
 #include "worker_pool.h"
 #include "worker_proto.h"
 #include "manifest_jobs.h"
+#include "kernelgen.h"
 
 static mf_manifest manifest;
 
 static void test_wire(void)
 {
-    wire_buf b;
-    wire_init(&b);
+    strbuf b;
+    sb_init(&b);
     wire_put_u32(&b, 0x01020304u);
     wire_put_u64(&b, 0x1122334455667788ull);
     wire_put_str(&b, "hello");
@@ -55,7 +57,7 @@ static void test_wire(void)
     wire_get_u32(&r);
     wire_get_u64(&r);
     CHECK(r.failed, "a cut buffer fails");
-    wire_free(&b);
+    sb_free(&b);
 }
 
 static void test_job_roundtrip(void)
@@ -76,8 +78,8 @@ static void test_job_roundtrip(void)
     CHECK(strcmp(v->check, "reda_local") == 0 && v->n_kernels == 1 &&
               strcmp(v->kernels[0], "reda_local") == 0 && !v->program_entry,
           "a manifest job is checked by its seed and holds its kernel");
-    wire_buf b;
-    wire_init(&b);
+    strbuf b;
+    sb_init(&b);
     wp_encode_job(&b, 42, 3, WP_JOB_NO_LOOKUP, v);
     CHECK(!b.failed && b.len > 12, "job encoded");
     build_job back;
@@ -105,7 +107,7 @@ static void test_job_roundtrip(void)
     for (size_t cut = 0; cut < b.len - 12; cut += 97)
         CHECK(wp_decode_job(b.data + 12, cut, &job, &slot, &flags, &back, perr) == -1,
               "a job cut to %zu bytes is refused", cut);
-    wire_free(&b);
+    sb_free(&b);
     bj_list_free(&jobs);
     vp_free(&plan);
 }
@@ -138,8 +140,8 @@ static void test_result_roundtrip(void)
     r.upload = BV_UPLOAD_FAILED;
     r.remote_note = strdup("the object's SHA-256 is 0123..., not 4567...");
     r.upload_note = strdup("PUT .../cas/89ab...: HTTP 413");
-    wire_buf b;
-    wire_init(&b);
+    strbuf b;
+    sb_init(&b);
     wp_encode_result(&b, 7, &r);
     bv_result back;
     uint32_t job;
@@ -179,9 +181,9 @@ static void test_result_roundtrip(void)
     /* A frame on a pipe: whole, then a bad magic, then an oversized one. */
     int fds[2];
     if (CHECK(pipe(fds) == 0, "pipe")) {
-        CHECK(wire_write_fd(fds[1], b.data, b.len) == 0, "frame written");
+        CHECK(fd_write_all(fds[1], b.data, b.len) == 0, "frame written");
         unsigned char head[12] = {'X', 'X', 'X', 'X', 0, 0, 0, 0, 0, 0, 0, 0};
-        CHECK(wire_write_fd(fds[1], head, sizeof head) == 0, "bad frame written");
+        CHECK(fd_write_all(fds[1], head, sizeof head) == 0, "bad frame written");
         close(fds[1]);
         unsigned char *payload;
         size_t size;
@@ -201,15 +203,15 @@ static void test_result_roundtrip(void)
         free(r.forms[i].data);
     r.n_forms = 0;
     r.log = strdup("error: expected ';'");
-    wire_free(&b);
-    wire_init(&b);
+    sb_free(&b);
+    sb_init(&b);
     wp_encode_result(&b, 8, &r);
     CHECK(wp_decode_result(b.data + 12, b.len - 12, &job, &back, err) == 0 &&
               back.status == BV_BUILD_FAILED && back.log && strstr(back.log, "expected"),
           "a failed build's log comes back");
     bv_result_free(&back);
     bv_result_free(&r);
-    wire_free(&b);
+    sb_free(&b);
 }
 
 typedef struct collected {
@@ -239,6 +241,8 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
 static int stop_after_one(void *ctx)
 {
     return ((collected *)ctx)->n >= 1;
+}
+
 /* A retry callback: each job once more after its first death. */
 static int retried[16];
 
@@ -252,7 +256,7 @@ static int retry_once(void *ctx, size_t job, const bv_result *r, int died)
 }
 
 /* Jobs for the first n variants of a small plan, on device slot 0. */
-static size_t make_jobs(wire_buf *jobs, size_t n, bj_list *plan)
+static size_t make_jobs(strbuf *jobs, size_t n, bj_list *plan)
 {
     vp_request req;
     memset(&req, 0, sizeof req);
@@ -271,7 +275,7 @@ static size_t make_jobs(wire_buf *jobs, size_t n, bj_list *plan)
     if (n > plan->n)
         n = plan->n;
     for (size_t i = 0; i < n; i++) {
-        wire_init(&jobs[i]);
+        sb_init(&jobs[i]);
         wp_encode_job(&jobs[i], (uint32_t)i, 0, 0, &plan->jobs[i]);
     }
     return n;
@@ -279,7 +283,7 @@ static size_t make_jobs(wire_buf *jobs, size_t n, bj_list *plan)
 
 static void test_pool(const char *argv0)
 {
-    wire_buf jobs[4];
+    strbuf jobs[4];
     bj_list plan;
     size_t n = make_jobs(jobs, 3, &plan);
     if (!CHECK(n == 3, "three jobs"))
@@ -290,7 +294,7 @@ static void test_pool(const char *argv0)
 
     /* A worker that reads its job and dies: each job fails, naming how. */
     memset(&c, 0, sizeof c);
-    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL};
+    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, NULL};
     char *die_argv[] = {(char *)"sh", (char *)"-c", (char *)"head -c 12 >/dev/null; exit 3",
                         NULL};
     CHECK(wpool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
@@ -343,9 +347,9 @@ static void test_pool(const char *argv0)
     /* Groups: jobs of one group never run at the same time. Each fake
      * worker takes one job, logs its start and end, and dies. */
     {
-        wire_buf same[4];
+        strbuf same[4];
         for (size_t i = 0; i < 4; i++) {
-            wire_init(&same[i]);
+            sb_init(&same[i]);
             wp_encode_job(&same[i], (uint32_t)i, 0, 0, &plan.jobs[0]);
         }
         char log[] = "/tmp/test_worker_log.XXXXXX";
@@ -389,7 +393,7 @@ static void test_pool(const char *argv0)
         CHECK(!clash, "no two jobs of one group ran together");
         CHECK(overlap, "jobs of different groups did run together");
         for (size_t i = 0; i < 4; i++)
-            wire_free(&same[i]);
+            sb_free(&same[i]);
     }
 
     /* A worker that cannot start. */
@@ -417,22 +421,23 @@ static void test_pool(const char *argv0)
         CHECK(c.n == 2 && c.ok == 2 && c.started == 2, "two real builds come back (%zu ok): %s",
               c.ok, c.last_message);
         /* A device slot the worker was not given. */
-        wire_buf bad;
-        wire_init(&bad);
+        strbuf bad;
+        sb_init(&bad);
         wp_encode_job(&bad, 0, 5, 0, &plan.jobs[0]);
         memset(&c, 0, sizeof c);
         CHECK(wpool_run(exe, argv, 1, 0, &bad, NULL, 1, &cb, err, sizeof err) == 0 && c.n == 1 &&
                   c.ok == 0 && strstr(c.last_message, "slot"),
               "an unknown device slot is a failed job: %s", c.last_message);
-        wire_free(&bad);
+        sb_free(&bad);
     }
     for (size_t i = 0; i < n; i++)
-        wire_free(&jobs[i]);
+        sb_free(&jobs[i]);
     bj_list_free(&plan);
 }
 
 int main(int argc, char **argv)
 {
+    sg_install(&kg_generator); /* the bundled manifest's generators */
     (void)argc;
     const char *dir = getenv("CLC_KERNELS_DIR");
     char err[MF_ERR_MAX];

@@ -7,7 +7,7 @@
 
 #include "cli_report.h"
 #include "input_file.h"
-#include "wire.h"
+#include "fd_io.h"
 
 clcpack *cli_open_pack(const char *path)
 {
@@ -51,7 +51,7 @@ int cli_check_output(const char *cmd, const char *opt, const char *path, int all
 int cli_write_output(const char *path, const void *data, size_t size)
 {
     if (strcmp(path, "-") == 0) {
-        if (wire_write_fd(1, data, size) != 0) {
+        if (fd_write_all(1, data, size) != 0) {
             cli_error("writing to stdout failed: %s", strerror(errno));
             return -1;
         }

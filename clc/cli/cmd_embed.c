@@ -19,7 +19,7 @@
 #include "cli_report.h"
 #include "input_file.h"
 #include "clcpack.h"
-#include "wire.h"
+#include "strbuf.h"
 
 #define SYMBOL_MAX 128
 #define BYTES_PER_LINE 16
@@ -144,7 +144,7 @@ static unsigned char *read_whole(const char *path, size_t *size)
 
 /* The declarations, shared by the .c file (so that it compiles warning-free
  * on its own) and the optional header. */
-static void put_declarations(wire_buf *b, const char *sym)
+static void put_declarations(strbuf *b, const char *sym)
 {
     char line[512];
     snprintf(line, sizeof line,
@@ -154,12 +154,12 @@ static void put_declarations(wire_buf *b, const char *sym)
              " * is shipped as a file. */\n"
              "extern const unsigned char %s_sha256[32];\n",
              sym, sym, sym);
-    wire_put_bytes(b, line, strlen(line));
+    sb_put(b, line, strlen(line));
 }
 
-static void put_text(wire_buf *b, const char *s)
+static void put_text(strbuf *b, const char *s)
 {
-    wire_put_bytes(b, s, strlen(s));
+    sb_put(b, s, strlen(s));
 }
 
 /* The file's name without its folders, for the generated comment: the text
@@ -170,7 +170,7 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-static void make_source(wire_buf *b, const embed_args *x, const unsigned char *data, size_t size)
+static void make_source(strbuf *b, const embed_args *x, const unsigned char *data, size_t size)
 {
     char line[1024];
     snprintf(line, sizeof line,
@@ -209,7 +209,7 @@ static void make_source(wire_buf *b, const embed_args *x, const unsigned char *d
             row[k++] = ',';
         }
         row[k++] = '\n';
-        wire_put_bytes(b, row, k);
+        sb_put(b, row, k);
     }
     snprintf(line, sizeof line, "};\nconst size_t %s_size = %zu;\n", x->symbol, size);
     put_text(b, line);
@@ -229,7 +229,7 @@ static void make_source(wire_buf *b, const embed_args *x, const unsigned char *d
  * by absolute path: the assembler runs wherever the build system wants).
  * The CRC in the comment makes the text change whenever the pack does, so
  * a build system that watches only this file still re-assembles it. */
-static int make_asm(wire_buf *b, const embed_args *x, const unsigned char *data, size_t size)
+static int make_asm(strbuf *b, const embed_args *x, const unsigned char *data, size_t size)
 {
     char abs[PATH_MAX];
     if (!realpath(x->path, abs)) {
@@ -264,8 +264,8 @@ static int make_asm(wire_buf *b, const embed_args *x, const unsigned char *data,
     put_text(b, line);
     for (const char *c = abs; *c; c++) {
         if (*c == '"' || *c == '\\')
-            wire_put_bytes(b, "\\", 1);
-        wire_put_bytes(b, c, 1);
+            sb_put(b, "\\", 1);
+        sb_put(b, c, 1);
     }
     snprintf(line, sizeof line,
              "\"\n"
@@ -287,7 +287,7 @@ static int make_asm(wire_buf *b, const embed_args *x, const unsigned char *data,
     return 0;
 }
 
-static void make_header(wire_buf *b, const embed_args *x)
+static void make_header(strbuf *b, const embed_args *x)
 {
     char guard[SYMBOL_MAX + 32];
     snprintf(guard, sizeof guard, "CLCPACK_EMBED_%s_H", x->symbol);
@@ -307,7 +307,7 @@ static void make_header(wire_buf *b, const embed_args *x)
 }
 
 /* 1 when path holds exactly these bytes. */
-static int same_content(const char *path, const wire_buf *b)
+static int same_content(const char *path, const strbuf *b)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -327,7 +327,7 @@ static int same_content(const char *path, const wire_buf *b)
 
 /* Writes atomically, and not at all when the file already holds the same
  * text (its time stamp then stays, and nothing that depends on it rebuilds). */
-static int write_buf(const char *path, const wire_buf *b)
+static int write_buf(const char *path, const strbuf *b)
 {
     if (b->failed) {
         cli_error("%s: out of memory", path);
@@ -369,9 +369,9 @@ int cmd_embed(int argc, char **argv)
     clcpack_close(p);
 
     int status = EXIT_FAILURE_STATUS;
-    wire_buf src, hdr;
-    wire_init(&src);
-    wire_init(&hdr);
+    strbuf src, hdr;
+    sb_init(&src);
+    sb_init(&hdr);
     if (x.format == FORMAT_ASM) {
         if (make_asm(&src, &x, data, size) != 0)
             goto out;
@@ -393,8 +393,8 @@ int cmd_embed(int argc, char **argv)
                 x.header ? x.header : "");
     status = EXIT_OK_STATUS;
 out:
-    wire_free(&hdr);
-    wire_free(&src);
+    sb_free(&hdr);
+    sb_free(&src);
     free(data);
     return status;
 }

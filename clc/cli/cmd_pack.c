@@ -32,7 +32,6 @@
 #include "ptxas_run.h"
 #include "variant_plan.h"
 #include "worker_pool.h"
-#include "worker_main.h"
 #include "worker_proto.h"
 
 #define NVIDIA_VENDOR_ID 0x10DEu
@@ -78,7 +77,7 @@ typedef struct pack_run {
     long remote_timeout;
     size_t n_hits, n_misses, n_uploaded, n_rejected, n_request_errors;
     int said_request_error, said_upload_error;
-    wire_buf *jobs;                         /* the job frames, re-encoded for a retry */
+    strbuf *jobs;                         /* the job frames, re-encoded for a retry */
     unsigned char *retried;                 /* per job: handed out again once */
 } pack_run;
 
@@ -236,15 +235,15 @@ static int on_retry(void *ctx, size_t job, const bv_result *r, int died)
     if (!run->remote_lookups || run->retried[job] || !(died || r->remote == BV_REMOTE_RETRY))
         return 0;
     size_t d = job / run->plan->n;
-    wire_buf again;
-    wire_init(&again);
+    strbuf again;
+    sb_init(&again);
     wp_encode_job(&again, (uint32_t)job, run->slot_wire[d], WP_JOB_NO_LOOKUP,
                   &run->plan->jobs[job % run->plan->n]);
     if (again.failed) {
-        wire_free(&again);
+        sb_free(&again);
         return 0;
     }
-    wire_free(&run->jobs[job]);
+    sb_free(&run->jobs[job]);
     run->jobs[job] = again;
     run->retried[job] = 1;
     char label[LABEL_MAX];
@@ -971,7 +970,7 @@ int cmd_pack(int argc, char **argv)
     run.remote_readonly = a.remote_readonly || env_true("CLC_PACK_REMOTE_CACHE_READONLY");
     run.remote_timeout = a.remote_timeout;
     char **wargv = NULL;
-    wire_buf *jobs = NULL;
+    strbuf *jobs = NULL;
     size_t *groups = NULL, *order = NULL;
     double *cost = NULL;
     char output[4096];
@@ -1095,7 +1094,7 @@ int cmd_pack(int argc, char **argv)
         }
         run.dev_info[s] = info;
         run.slot_chain[s] = (ot_chain)ch;
-        run.slot_wire[s] = WORKER_OFFLINE_SLOT + (uint32_t)ch;
+        run.slot_wire[s] = WP_OFFLINE_SLOT + (uint32_t)ch;
         size_t len = (size_t)snprintf(run.slot_name[s], sizeof run.slot_name[s], "%s %s:",
                                       info.device_name, info.driver_version);
         for (size_t t = 0; t < run.offline.n[ch] && len < sizeof run.slot_name[s]; t++)
@@ -1146,7 +1145,7 @@ int cmd_pack(int argc, char **argv)
     for (size_t d = 0; d < run.n_slots; d++)
         for (size_t v = 0; v < run.plan->n; v++) {
             size_t j = d * run.plan->n + v;
-            wire_init(&jobs[j]);
+            sb_init(&jobs[j]);
             wp_encode_job(&jobs[j], (uint32_t)j, run.slot_wire[d], 0, &run.plan->jobs[v]);
             if (jobs[j].failed) {
                 cli_error("out of memory encoding job %zu", j);
@@ -1335,7 +1334,7 @@ out:
     free_argv(wargv);
     if (jobs)
         for (size_t j = 0; j < run.n_jobs; j++)
-            wire_free(&jobs[j]);
+            sb_free(&jobs[j]);
     free(jobs);
     free(groups);
     free(order);

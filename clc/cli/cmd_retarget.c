@@ -16,6 +16,7 @@
 
 #include "cli_report.h"
 #include "clcpack.h"
+#include "nv_arch_list.h"
 #include "nv_forms.h"
 #include "pack_merge.h"
 #include "pack_text.h"

@@ -18,7 +18,7 @@
 #include "load_worker.h"
 #include "manifest.h"
 #include "pack_text.h"
-#include "wire.h"
+#include "strbuf.h"
 #include "worker_pool.h"
 #include "worker_proto.h"
 
@@ -179,7 +179,7 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
     int *mine = calloc(nd ? nd : 1, sizeof *mine);
     char *seen = calloc(ne ? ne : 1, 1);
     size_t *first = calloc(ne ? ne : 1, sizeof *first);
-    wire_buf *jobs = calloc(ne ? ne : 1, sizeof *jobs);
+    strbuf *jobs = calloc(ne ? ne : 1, sizeof *jobs);
     load_run run = {p, first, calloc(ne ? ne : 1, sizeof *run.results), calloc(ne ? ne : 1, 1)};
     size_t n_jobs = 0;
     if (!mine || !seen || !first || !jobs || !run.results || !run.done) {
@@ -209,7 +209,7 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
                 seen[j] = 1;
         }
         first[n_jobs] = i;
-        wire_init(&jobs[n_jobs]);
+        sb_init(&jobs[n_jobs]);
         wp_encode_load_job(&jobs[n_jobs], (uint32_t)n_jobs, (uint32_t)i);
         n_jobs++;
     }
@@ -244,7 +244,7 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
         print_load_result(&run, k, lc);
 out:
     for (size_t k = 0; k < n_jobs; k++) {
-        wire_free(&jobs[k]);
+        sb_free(&jobs[k]);
         if (run.results)
             bv_result_free(&run.results[k]);
     }

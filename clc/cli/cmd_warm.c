@@ -33,7 +33,7 @@
 #include "make_dirs.h"
 #include "pack_text.h"
 #include "progress.h"
-#include "wire.h"
+#include "strbuf.h"
 #include "worker_pool.h"
 #include "worker_proto.h"
 
@@ -245,13 +245,13 @@ static int warm_device(const warm_args *wa, const clcpack *p, const ds_device *d
                        const size_t *first, size_t n_keys, const char *wg_spec, progress *prog,
                        size_t counts[WARM_OUTCOMES], size_t *left)
 {
-    wire_buf *jobs = calloc(n_keys ? n_keys : 1, sizeof *jobs);
+    strbuf *jobs = calloc(n_keys ? n_keys : 1, sizeof *jobs);
     if (!jobs) {
         cli_error("out of memory");
         return -1;
     }
     for (size_t k = 0; k < n_keys; k++) {
-        wire_init(&jobs[k]);
+        sb_init(&jobs[k]);
         wp_encode_load_job(&jobs[k], (uint32_t)k, (uint32_t)first[k]);
     }
     char exe[4096], slot[LW_SLOT_MAX], err[512];
@@ -306,7 +306,7 @@ static int warm_device(const warm_args *wa, const clcpack *p, const ds_device *d
     for (int o = 0; o < WARM_OUTCOMES; o++)
         counts[o] += run.counts[o];
     for (size_t k = 0; k < n_keys; k++)
-        wire_free(&jobs[k]);
+        sb_free(&jobs[k]);
     free(jobs);
     return rc;
 }

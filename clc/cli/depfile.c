@@ -6,7 +6,7 @@
 
 #include "bounded_fmt.h"
 #include "clcpack.h"
-#include "wire.h"
+#include "strbuf.h"
 
 void df_init(df_list *l)
 {
@@ -49,20 +49,20 @@ void df_add(df_list *l, const char *path)
 /* make reads "\ " as a space in a name, "$$" as '$' and "\#" as '#'; a
  * backslash before a space (or before an escaped one) doubles, as gcc
  * writes it. */
-static void put_escaped(wire_buf *b, const char *s)
+static void put_escaped(strbuf *b, const char *s)
 {
     for (const char *c = s; *c; c++) {
         if (*c == ' ' || *c == '\t') {
             for (const char *q = c - 1; q >= s && *q == '\\'; q--)
-                wire_put_bytes(b, "\\", 1);
-            wire_put_bytes(b, "\\", 1);
-            wire_put_bytes(b, c, 1);
+                sb_put(b, "\\", 1);
+            sb_put(b, "\\", 1);
+            sb_put(b, c, 1);
         } else if (*c == '$') {
-            wire_put_bytes(b, "$$", 2);
+            sb_put(b, "$$", 2);
         } else if (*c == '#') {
-            wire_put_bytes(b, "\\#", 2);
+            sb_put(b, "\\#", 2);
         } else {
-            wire_put_bytes(b, c, 1);
+            sb_put(b, c, 1);
         }
     }
 }
@@ -71,23 +71,23 @@ char *df_format(const df_list *l, const char *target, size_t *len)
 {
     if (l->failed)
         return NULL;
-    wire_buf b;
-    wire_init(&b);
+    strbuf b;
+    sb_init(&b);
     put_escaped(&b, target);
-    wire_put_bytes(&b, ":", 1);
+    sb_put(&b, ":", 1);
     for (size_t i = 0; i < l->n; i++) {
-        wire_put_bytes(&b, " \\\n ", 4);
+        sb_put(&b, " \\\n ", 4);
         put_escaped(&b, l->paths[i]);
     }
-    wire_put_bytes(&b, "\n", 1);
+    sb_put(&b, "\n", 1);
     for (size_t i = 0; i < l->n; i++) {
-        wire_put_bytes(&b, "\n", 1);
+        sb_put(&b, "\n", 1);
         put_escaped(&b, l->paths[i]);
-        wire_put_bytes(&b, ":\n", 2);
+        sb_put(&b, ":\n", 2);
     }
-    wire_put_bytes(&b, "", 1);
+    sb_put(&b, "", 1);
     if (b.failed) {
-        wire_free(&b);
+        sb_free(&b);
         return NULL;
     }
     *len = b.len - 1;

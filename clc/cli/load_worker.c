@@ -14,14 +14,12 @@
 #include <string.h>
 
 #include "build_variant.h"
+#include "cli_opts.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
 #include "manifest.h"
 #include "pack_text.h"
-#include "seed_hook.h"
-#include "wire.h"
-#include "worker_main.h"
 #include "worker_proto.h"
 
 #define LABEL_MAX 640
@@ -129,7 +127,7 @@ static void load_job(load_worker *w, uint32_t i, bv_result *r)
 }
 
 static void load_worker_setup(load_worker *w, const char *pack, const char *slot,
-                              const char *kernels)
+                              const char *kernels, lw_hook_init hook_init)
 {
     char err[DS_ERR_MAX];
     unsigned pi, di;
@@ -160,7 +158,7 @@ static void load_worker_setup(load_worker *w, const char *pack, const char *slot
     char merr[MF_ERR_MAX];
     if (w->check && kernels && mf_load(kernels, &w->manifest, merr) != 0)
         bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", merr);
-    seed_hook_init(&w->hook, &w->manifest);
+    hook_init(&w->hook, &w->manifest);
 }
 
 size_t load_worker_argv(char *argv[], const char *pack, const ds_device *d,
@@ -176,32 +174,53 @@ size_t load_worker_argv(char *argv[], const char *pack, const ds_device *d,
     return 6;
 }
 
-int load_worker_main(int argc, char **argv)
+typedef struct lw_args {
+    int load_worker, check, no_cubin, warm;
+    const char *pack, *slot, *kernels, *pocl_wg; /* kernels NULL: no manifest */
+} lw_args;
+
+static const cli_opt lw_opts[] = {
+    OPT_FLAG("load-worker", 0, lw_args, load_worker), /* argv[1] */
+    OPT_FLAG("check", 0, lw_args, check),
+    OPT_FLAG("no-cubin", 0, lw_args, no_cubin),
+    OPT_FLAG("warm", 0, lw_args, warm),
+    OPT_STR("pack", 0, lw_args, pack),
+    OPT_STR("device", 0, lw_args, slot),
+    OPT_STR("kernels", 0, lw_args, kernels),
+    OPT_STR("pocl-wg", 0, lw_args, pocl_wg),
+};
+
+/* One load job frame, answered in r. */
+static void serve_load(void *self, const unsigned char *payload, size_t size, uint32_t *job,
+                       bv_result *r)
+{
+    uint32_t entry = 0;
+    char ferr[WP_ERR_MAX];
+    if (wp_decode_load_job(payload, size, job, &entry, ferr) != 0) {
+        memset(r, 0, sizeof *r);
+        r->status = BV_ERROR;
+        r->message = strdup(ferr);
+        return;
+    }
+    load_job(self, entry, r);
+}
+
+int load_worker_main(int argc, char **argv, lw_hook_init hook_init)
 {
     static load_worker w; /* large (the manifest); one per process */
     memset(&w, 0, sizeof w);
-    const char *pack = NULL, *slot = NULL, *kernels = NULL; /* NULL: no manifest */
-    const char *pocl_wg = NULL;
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--check") == 0)
-            w.check = 1;
-        else if (strcmp(argv[i], "--no-cubin") == 0)
-            w.load_flags |= CLCPACK_LOAD_NO_CUBIN;
-        else if (strcmp(argv[i], "--warm") == 0)
-            w.load_flags |= CLCPACK_LOAD_CACHE;
-        else if (i + 1 < argc && strcmp(argv[i], "--pack") == 0)
-            pack = argv[++i];
-        else if (i + 1 < argc && strcmp(argv[i], "--device") == 0)
-            slot = argv[++i];
-        else if (i + 1 < argc && strcmp(argv[i], "--kernels") == 0)
-            kernels = argv[++i];
-        else if (i + 1 < argc && strcmp(argv[i], "--pocl-wg") == 0)
-            pocl_wg = argv[++i];
-        else {
-            fprintf(stderr, "clc-pack: --load-worker is internal to clc-pack\n");
-            return EXIT_USAGE_STATUS;
-        }
+    lw_args a = {0, 0, 0, 0, NULL, NULL, NULL, NULL};
+    static const cli_optspec spec = {"load worker", lw_opts, sizeof lw_opts / sizeof lw_opts[0],
+                                     0};
+    char err[512];
+    int first = argc;
+    if (cli_opts_parse(&spec, argc, argv, &a, &first, err, sizeof err) != 0 || first != argc) {
+        fprintf(stderr, "clc-pack: load worker: %s (--load-worker is internal to clc-pack)\n",
+                first != argc ? "unexpected arguments" : err);
+        return EXIT_USAGE_STATUS;
     }
+    w.check = a.check;
+    w.load_flags = (a.no_cubin ? CLCPACK_LOAD_NO_CUBIN : 0) | (a.warm ? CLCPACK_LOAD_CACHE : 0);
     /* warm's workers finish the build they are on when the user interrupts
      * warm (the signal reaches the whole process group); they end when warm
      * closes their job pipe. */
@@ -210,43 +229,10 @@ int load_worker_main(int argc, char **argv)
         signal(SIGTERM, SIG_IGN);
     }
     /* Before the first OpenCL call: PoCL reads it once (bv_pocl_wg_spec). */
-    if (pocl_wg)
-        setenv("POCL_BINARY_SPECIALIZE_WG", pocl_wg, 1);
-    load_worker_setup(&w, pack, slot, kernels);
-    int status = EXIT_OK_STATUS;
-    for (;;) {
-        unsigned char *payload;
-        size_t size;
-        char ferr[WP_ERR_MAX];
-        int rc = wp_read_frame(0, WP_JOB_MAGIC, WP_JOB_MAX, &payload, &size, ferr);
-        if (rc == 1)
-            break;
-        if (rc < 0) {
-            fprintf(stderr, "clc-pack: load worker: %s\n", ferr);
-            status = EXIT_FAILURE_STATUS;
-            break;
-        }
-        uint32_t job = 0, entry = 0;
-        bv_result r;
-        if (wp_decode_load_job(payload, size, &job, &entry, ferr) != 0) {
-            memset(&r, 0, sizeof r);
-            r.status = BV_ERROR;
-            r.message = strdup(ferr);
-        } else {
-            load_job(&w, entry, &r);
-        }
-        free(payload);
-        wire_buf out;
-        wire_init(&out);
-        wp_encode_result(&out, job, &r);
-        bv_result_free(&r);
-        int wrc = out.failed ? -1 : wire_write_fd(WORKER_RESULT_FD, out.data, out.len);
-        wire_free(&out);
-        if (wrc != 0) {
-            status = EXIT_FAILURE_STATUS;
-            break;
-        }
-    }
+    if (a.pocl_wg)
+        setenv("POCL_BINARY_SPECIALIZE_WG", a.pocl_wg, 1);
+    load_worker_setup(&w, a.pack, a.slot, a.kernels, hook_init);
+    int status = wp_serve("load worker", serve_load, &w) ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
     if (w.q)
         clReleaseCommandQueue(w.q);
     if (w.ctx)

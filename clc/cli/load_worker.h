@@ -21,7 +21,9 @@
 
 #include <stddef.h>
 
+#include "check_hook.h"
 #include "device_select.h"
+#include "manifest.h"
 
 #define LW_SLOT_MAX 32
 
@@ -31,7 +33,12 @@
 size_t load_worker_argv(char *argv[], const char *pack, const ds_device *d,
                         char slot[LW_SLOT_MAX]);
 
-/* argv[1] is "--load-worker". Returns the process's exit status. */
-int load_worker_main(int argc, char **argv);
+/* Fills *h with the checks of manifest m's kernels (seed_hook_init for the
+ * bundled kernels; the program's entry hands it in). */
+typedef void (*lw_hook_init)(check_hook *h, const mf_manifest *m);
+
+/* argv[1] is "--load-worker". With --check, each entry is checked through
+ * the hook hook_init makes. Returns the process's exit status. */
+int load_worker_main(int argc, char **argv, lw_hook_init hook_init);
 
 #endif /* CLC_LOAD_WORKER_H */

@@ -8,7 +8,7 @@
 
 #include "clcpack.h"
 #include "direct_jobs.h"
-#include "nv_forms.h"
+#include "nv_arch_list.h"
 #include "plan_shard.h"
 #include "variant_plan.h"
 

@@ -27,11 +27,6 @@ typedef struct nvf_archs {
     uint32_t arch[NVF_MAX_ARCHS];   /* sm numbers, increasing, no duplicates */
 } nvf_archs;
 
-/* Parses an --nv-arch list ("75,80,86" or any value-list form, e.g.
- * "75,80-90:5"): sm numbers from 30 to 999, at most NVF_MAX_ARCHS. Sorted
- * into increasing order. 0, or -1 with err naming the bad item. */
-int nvf_parse_archs(const char *text, nvf_archs *out, char err[NVF_ERR_MAX]);
-
 /* "75,80,86" for a worker's command line; "" for an empty list. */
 void nvf_format_archs(const nvf_archs *a, char *buf, size_t cap);
 

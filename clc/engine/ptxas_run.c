@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bounded_fmt.h"
+#include "fd_io.h"
 
 #define DEFAULT_CUDA_PTXAS "/usr/local/cuda/bin/ptxas"
 /* A cubin for one kernel is kilobytes; anything near this is not one. */
@@ -84,21 +85,6 @@ int ptxas_build_argv(const char *ptxas, const char *arch_name, const char *out_p
     argv[n++] = (char *)in_path;
     argv[n] = NULL;
     return n;
-}
-
-static int write_all(int fd, const void *data, size_t size)
-{
-    const unsigned char *p = data;
-    while (size > 0) {
-        ssize_t w = write(fd, p, size);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        size -= (size_t)w;
-    }
-    return 0;
 }
 
 /* Reads a whole file (at most max bytes) into a malloc'd buffer. */
@@ -224,7 +210,7 @@ static int run_ptxas(const char *ptxas, const void *ptx, size_t ptx_size, const 
         argv[2] = (char *)"-O0";
     }
     in_fd = open(in_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    int written = in_fd >= 0 && write_all(in_fd, ptx, ptx_size) == 0;
+    int written = in_fd >= 0 && fd_write_all(in_fd, ptx, ptx_size) == 0;
     if (in_fd >= 0 && close(in_fd) != 0)
         written = 0;
     if (!written) {

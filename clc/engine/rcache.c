@@ -199,11 +199,11 @@ bv_upload rc_store(rcache *c, const char *key, const rcr_record *rec, int replac
     why[0] = '\0';
     if (!c || !c->uploads)
         return BV_UPLOAD_NONE;
-    wire_buf obj;
-    wire_init(&obj);
+    strbuf obj;
+    sb_init(&obj);
     rcr_encode(rec, &obj);
     if (obj.failed || obj.len > RCR_OBJECT_MAX) {
-        wire_free(&obj);
+        sb_free(&obj);
         return BV_UPLOAD_NONE;
     }
     size_t size = obj.len;
@@ -220,7 +220,7 @@ bv_upload rc_store(rcache *c, const char *key, const rcr_record *rec, int replac
         if (st == RCH_OK || st == RCH_NOT_FOUND || st == RCH_REFUSED || st == RCH_DENIED)
             st = rch_put(c->http, path, obj.data, size, msg);
     }
-    wire_free(&obj);
+    sb_free(&obj);
     if (st == RCH_OK) {
         /* The object first, then what points at it: a reader never finds
          * an action result whose object is not complete. */

@@ -9,21 +9,21 @@
 #include "wire.h"
 
 /* One `NAME LEN:VALUE\n` line: the length makes any value unambiguous. */
-static void field(wire_buf *b, const char *name, const char *value, size_t len)
+static void field(strbuf *b, const char *name, const char *value, size_t len)
 {
     char head[96];
     int n = snprintf(head, sizeof head, "%s %zu:", name, len);
-    wire_put_bytes(b, head, (size_t)n);
-    wire_put_bytes(b, value, len);
-    wire_put_bytes(b, "\n", 1);
+    sb_put(b, head, (size_t)n);
+    sb_put(b, value, len);
+    sb_put(b, "\n", 1);
 }
 
-static void field_str(wire_buf *b, const char *name, const char *value)
+static void field_str(strbuf *b, const char *name, const char *value)
 {
     field(b, name, value ? value : "", value ? strlen(value) : 0);
 }
 
-static void field_fmt(wire_buf *b, const char *name, const char *fmt, unsigned long long v)
+static void field_fmt(strbuf *b, const char *name, const char *fmt, unsigned long long v)
 {
     char num[32];
     int n = snprintf(num, sizeof num, fmt, v);
@@ -55,8 +55,8 @@ int rck_is_hex_digest(const char *s, size_t len)
 char *rck_text(const rck_target *t, const build_job *job, size_t *len)
 {
     const clcpack_device_info *d = t->dev;
-    wire_buf b;
-    wire_init(&b);
+    strbuf b;
+    sb_init(&b);
     field_str(&b, "clc-pack-key", "1");
     char version[32];
     unsigned v = clcpack_version();
@@ -96,7 +96,7 @@ char *rck_text(const rck_target *t, const build_job *job, size_t *len)
         size_t nl = strlen(df->name), vl = strlen(df->value);
         char *nv = malloc(nl + vl + 2);
         if (!nv) {
-            wire_free(&b);
+            sb_free(&b);
             return NULL;
         }
         memcpy(nv, df->name, nl);
@@ -120,9 +120,9 @@ char *rck_text(const rck_target *t, const build_job *job, size_t *len)
     rck_sha256_hex(job->source, job->source_size, src);
     snprintf(src + 64, sizeof src - 64, " %zu", job->source_size);
     field_str(&b, "source", src);
-    wire_put_bytes(&b, "", 1); /* the NUL, not counted */
+    sb_put(&b, "", 1); /* the NUL, not counted */
     if (b.failed) {
-        wire_free(&b);
+        sb_free(&b);
         return NULL;
     }
     *len = b.len - 1;

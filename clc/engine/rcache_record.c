@@ -22,16 +22,16 @@ static uint32_t crc_of(const unsigned char *p, size_t n)
     return (uint32_t)crc;
 }
 
-void rcr_encode(const rcr_record *r, wire_buf *out)
+void rcr_encode(const rcr_record *r, strbuf *out)
 {
     size_t start = out->len;
-    wire_put_bytes(out, MAGIC, sizeof MAGIC);
+    sb_put(out, MAGIC, sizeof MAGIC);
     wire_put_u32(out, RCR_VERSION);
     wire_put_u32(out, RCR_VERSION); /* the oldest reader that can read it */
     size_t size_at = out->len;
     wire_put_u64(out, 0);           /* the record's size, once known */
     wire_put_u32(out, (uint32_t)r->key_len);
-    wire_put_bytes(out, r->key_text, r->key_len);
+    sb_put(out, r->key_text, r->key_len);
     wire_put_str(out, r->signature);
     wire_put_u32(out, (uint32_t)r->n_kernel_names);
     for (size_t i = 0; i < r->n_kernel_names; i++)

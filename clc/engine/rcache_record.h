@@ -46,7 +46,7 @@ typedef struct rcr_record {
 
 /* Appends the record's bytes to out (out->failed on no memory). Only
  * reads r. */
-void rcr_encode(const rcr_record *r, wire_buf *out);
+void rcr_encode(const rcr_record *r, strbuf *out);
 
 /* Decodes a whole record of size bytes into *r (free with rcr_free); 0, or
  * -1 with err saying what is wrong (r is then empty). */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bounded_fmt.h"
+#include "fd_io.h"
 
 int tool_is_executable(const char *path)
 {
@@ -82,17 +83,9 @@ int tool_write_file(const char *path, const void *data, size_t size)
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0)
         return -1;
-    const unsigned char *p = data;
-    while (size > 0) {
-        ssize_t w = write(fd, p, size);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            close(fd);
-            return -1;
-        }
-        p += w;
-        size -= (size_t)w;
+    if (fd_write_all(fd, data, size) != 0) {
+        close(fd);
+        return -1;
     }
     return close(fd);
 }

@@ -1,62 +1,23 @@
 /* wire.c — message encoding for the worker pipes (wire.h). */
 #include "wire.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-void wire_init(wire_buf *b)
-{
-    b->data = NULL;
-    b->len = b->cap = 0;
-    b->failed = 0;
-}
-
-void wire_free(wire_buf *b)
-{
-    free(b->data);
-    wire_init(b);
-}
-
-void wire_put_bytes(wire_buf *b, const void *p, size_t n)
-{
-    if (b->failed || n == 0)
-        return;
-    if (n > SIZE_MAX / 2 - b->len) {
-        b->failed = 1;
-        return;
-    }
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n)
-            cap *= 2;
-        unsigned char *grown = realloc(b->data, cap);
-        if (!grown) {
-            b->failed = 1;
-            return;
-        }
-        b->data = grown;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, p, n);
-    b->len += n;
-}
-
-void wire_put_u32(wire_buf *b, uint32_t v)
+void wire_put_u32(strbuf *b, uint32_t v)
 {
     unsigned char x[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
                           (unsigned char)(v >> 24)};
-    wire_put_bytes(b, x, 4);
+    sb_put(b, x, 4);
 }
 
-void wire_put_u64(wire_buf *b, uint64_t v)
+void wire_put_u64(strbuf *b, uint64_t v)
 {
     wire_put_u32(b, (uint32_t)v);
     wire_put_u32(b, (uint32_t)(v >> 32));
 }
 
-void wire_put_str(wire_buf *b, const char *s)
+void wire_put_str(strbuf *b, const char *s)
 {
     size_t n = s ? strlen(s) : 0;
     if (n > UINT32_MAX) {
@@ -64,13 +25,13 @@ void wire_put_str(wire_buf *b, const char *s)
         return;
     }
     wire_put_u32(b, (uint32_t)n);
-    wire_put_bytes(b, s, n);
+    sb_put(b, s, n);
 }
 
-void wire_put_blob(wire_buf *b, const void *p, size_t n)
+void wire_put_blob(strbuf *b, const void *p, size_t n)
 {
     wire_put_u64(b, (uint64_t)n);
-    wire_put_bytes(b, p, n);
+    sb_put(b, p, n);
 }
 
 void wire_reader_init(wire_reader *r, const void *data, size_t size)
@@ -171,34 +132,4 @@ unsigned char *wire_get_blob_dup(wire_reader *r, size_t max, size_t *size)
     memcpy(out, s, (size_t)n);
     *size = (size_t)n;
     return out;
-}
-
-int wire_write_fd(int fd, const void *p, size_t n)
-{
-    const unsigned char *c = p;
-    while (n > 0) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        c += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-int wire_read_fd(int fd, void *p, size_t n)
-{
-    unsigned char *c = p;
-    while (n > 0) {
-        ssize_t r = read(fd, c, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        c += r;
-        n -= (size_t)r;
-    }
-    return 0;
 }

@@ -1,7 +1,7 @@
 /*
  * wire.h — byte encoding of the messages between clc-pack and its worker
- * processes (worker_proto.h): a growable output buffer and a bounds-checked
- * reader. Little-endian fixed-width integers; strings and blobs are a u32 or
+ * processes (worker_proto.h), written into a strbuf (util/strbuf.h) and read
+ * with a bounds-checked reader. Little-endian fixed-width integers; strings and blobs are a u32 or
  * u64 length followed by the bytes. Explicit byte operations, so the layout
  * does not depend on the compiler's struct layout.
  */
@@ -11,21 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct wire_buf {
-    unsigned char *data;
-    size_t len, cap;
-    int failed;          /* an allocation failed; every later put is ignored */
-} wire_buf;
+#include "strbuf.h"
 
-void wire_init(wire_buf *b);
-void wire_free(wire_buf *b);
-void wire_put_u32(wire_buf *b, uint32_t v);
-void wire_put_u64(wire_buf *b, uint64_t v);
-void wire_put_bytes(wire_buf *b, const void *p, size_t n);
+void wire_put_u32(strbuf *b, uint32_t v);
+void wire_put_u64(strbuf *b, uint64_t v);
 /* u32 length + bytes; NULL is the empty string. */
-void wire_put_str(wire_buf *b, const char *s);
+void wire_put_str(strbuf *b, const char *s);
 /* u64 length + bytes. */
-void wire_put_blob(wire_buf *b, const void *p, size_t n);
+void wire_put_blob(strbuf *b, const void *p, size_t n);
 
 typedef struct wire_reader {
     const unsigned char *p;
@@ -48,10 +41,5 @@ char *wire_get_str_alloc(wire_reader *r, size_t max);
 /* A blob as a malloc'd copy (*size its length; NULL when empty); max bounds
  * its length. */
 unsigned char *wire_get_blob_dup(wire_reader *r, size_t max, size_t *size);
-
-/* Reads/writes exactly n bytes on a file descriptor, retrying on EINTR and
- * short transfers. 0 on success; -1 on an error or an early end of file. */
-int wire_write_fd(int fd, const void *p, size_t n);
-int wire_read_fd(int fd, void *p, size_t n);
 
 #endif /* CLC_WIRE_H */

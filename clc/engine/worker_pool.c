@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "bounded_fmt.h"
+#include "fd_io.h"
 #include "jobserver.h"
 #include "spare_slots.h"
-#include "worker_main.h"
 #include "worker_proto.h"
 
 extern char **environ;
@@ -101,7 +101,7 @@ static int spawn_worker(const char *exe, char *const argv[], int show_output,
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, jp[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, rp[1], WORKER_RESULT_FD);
+    posix_spawn_file_actions_adddup2(&fa, rp[1], WP_RESULT_FD);
     if (spare[0] >= 0) {
         posix_spawn_file_actions_adddup2(&fa, spare[0], SPARE_RD_FD);
         posix_spawn_file_actions_adddup2(&fa, spare[1], SPARE_WR_FD);
@@ -251,7 +251,7 @@ static void give_spare_tokens(jobserver *js, const worker *ws, size_t n)
 }
 
 int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
-              const wire_buf *jobs, const size_t *group, size_t n_jobs,
+              const strbuf *jobs, const size_t *group, size_t n_jobs,
               const wpool_callbacks *cb, char *err, size_t cap)
 {
     return wpool_run_order(exe, worker_argv, n_workers, show_output, jobs, group, NULL, n_jobs,
@@ -259,7 +259,7 @@ int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int 
 }
 
 int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers,
-                    int show_output, const wire_buf *jobs, const size_t *group,
+                    int show_output, const strbuf *jobs, const size_t *group,
                     const size_t *order, size_t n_jobs, const wpool_callbacks *cb, char *err,
                     size_t cap)
 {
@@ -351,7 +351,7 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
             size_t job = queue[pick];
             memmove(queue + q_head + 1, queue + q_head, (pick - q_head) * sizeof *queue);
             q_head++;
-            if (wire_write_fd(w->job_fd, jobs[job].data, jobs[job].len) != 0) {
+            if (fd_write_all(w->job_fd, jobs[job].data, jobs[job].len) != 0) {
                 /* It died before reading: the job was not tried, so it goes
                  * back; remember why, for when no worker ever takes it. */
                 char how[128];

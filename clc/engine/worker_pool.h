@@ -62,14 +62,14 @@ int wpool_self_exe(const char *argv0, char *out, size_t cap);
  * cmd_pack.c). Returns 0 once every job has had its finished call; -1 with
  * err when no worker can be started (jobs not run then get no call). */
 int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
-              const wire_buf *jobs, const size_t *group, size_t n_jobs,
+              const strbuf *jobs, const size_t *group, size_t n_jobs,
               const wpool_callbacks *cb, char *err, size_t cap);
 
 /* The same for the n_jobs job ids order[0..n_jobs) (indices into jobs and
  * group), handed out in that order: the longest builds first keep every
  * worker busy to the end. order NULL: 0..n_jobs-1. */
 int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers,
-                    int show_output, const wire_buf *jobs, const size_t *group,
+                    int show_output, const strbuf *jobs, const size_t *group,
                     const size_t *order, size_t n_jobs, const wpool_callbacks *cb, char *err,
                     size_t cap);
 

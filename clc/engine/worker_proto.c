@@ -2,14 +2,16 @@
 #include "worker_proto.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bounded_fmt.h"
+#include "fd_io.h"
 
 /* Writes the frame header in place once the payload length is known. */
-static size_t begin_frame(wire_buf *b, uint32_t magic)
+static size_t begin_frame(strbuf *b, uint32_t magic)
 {
     wire_put_u32(b, magic);
     size_t at = b->len;
@@ -17,7 +19,7 @@ static size_t begin_frame(wire_buf *b, uint32_t magic)
     return at;
 }
 
-static void end_frame(wire_buf *b, size_t at)
+static void end_frame(strbuf *b, size_t at)
 {
     if (b->failed)
         return;
@@ -26,7 +28,7 @@ static void end_frame(wire_buf *b, size_t at)
         b->data[at + (size_t)i] = (unsigned char)(n >> (8 * i));
 }
 
-void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, uint32_t flags,
+void wp_encode_job(strbuf *b, uint32_t job, uint32_t device_slot, uint32_t flags,
                    const build_job *j)
 {
     size_t at = begin_frame(b, WP_JOB_MAGIC);
@@ -115,7 +117,7 @@ int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *dev
     return 0;
 }
 
-void wp_encode_load_job(wire_buf *b, uint32_t job, uint32_t entry)
+void wp_encode_load_job(strbuf *b, uint32_t job, uint32_t entry)
 {
     size_t at = begin_frame(b, WP_JOB_MAGIC);
     wire_put_u32(b, job);
@@ -139,7 +141,7 @@ int wp_decode_load_job(const void *payload, size_t size, uint32_t *job, uint32_t
 
 /* Whole microseconds, rounded (a decoded time encodes back the same); a
  * time beyond what a result may carry (WP_BUILD_US_MAX) goes as 0. */
-static void put_seconds(wire_buf *b, double s)
+static void put_seconds(strbuf *b, double s)
 {
     double us = s * 1e6;
     wire_put_u64(b, us > 0 && us <= (double)WP_BUILD_US_MAX ? (uint64_t)(us + 0.5) : 0);
@@ -153,7 +155,7 @@ static double get_seconds(wire_reader *rd)
     return (double)us * 1e-6;
 }
 
-void wp_encode_result(wire_buf *b, uint32_t job, const bv_result *r)
+void wp_encode_result(strbuf *b, uint32_t job, const bv_result *r)
 {
     size_t at = begin_frame(b, WP_RESULT_MAGIC);
     wire_put_u32(b, job);
@@ -277,7 +279,7 @@ int wp_read_frame(int fd, uint32_t magic, size_t max, unsigned char **payload, s
     while (got < 0 && errno == EINTR);
     if (got == 0)
         return 1;
-    if (got < 0 || wire_read_fd(fd, head + 1, sizeof head - 1) != 0) {
+    if (got < 0 || fd_read_all(fd, head + 1, sizeof head - 1) != 0) {
         bfmt(err, WP_ERR_MAX, "the frame header was cut short");
         return -1;
     }
@@ -299,7 +301,7 @@ int wp_read_frame(int fd, uint32_t magic, size_t max, unsigned char **payload, s
         bfmt(err, WP_ERR_MAX, "out of memory for a %llu-byte frame", (unsigned long long)n);
         return -1;
     }
-    if (wire_read_fd(fd, buf, (size_t)n) != 0) {
+    if (fd_read_all(fd, buf, (size_t)n) != 0) {
         free(buf);
         bfmt(err, WP_ERR_MAX, "the frame was cut short");
         return -1;
@@ -307,4 +309,32 @@ int wp_read_frame(int fd, uint32_t magic, size_t max, unsigned char **payload, s
     *payload = buf;
     *size = (size_t)n;
     return 0;
+}
+
+int wp_serve(const char *who, wp_job_fn run, void *self)
+{
+    for (;;) {
+        unsigned char *payload;
+        size_t size;
+        char ferr[WP_ERR_MAX];
+        int rc = wp_read_frame(0, WP_JOB_MAGIC, WP_JOB_MAX, &payload, &size, ferr);
+        if (rc == 1)
+            return 0;
+        if (rc < 0) {
+            fprintf(stderr, "clc-pack: %s: %s\n", who, ferr);
+            return 1;
+        }
+        uint32_t job = 0;
+        bv_result r;
+        run(self, payload, size, &job, &r);
+        free(payload);
+        strbuf out;
+        sb_init(&out);
+        wp_encode_result(&out, job, &r);
+        bv_result_free(&r);
+        int wrc = out.failed ? -1 : fd_write_all(WP_RESULT_FD, out.data, out.len);
+        sb_free(&out);
+        if (wrc != 0)
+            return 1; /* the parent is gone or the result did not fit in memory */
+    }
 }

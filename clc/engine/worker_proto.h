@@ -1,8 +1,9 @@
 /*
  * worker_proto.h — the messages between clc-pack and its build workers.
  *
- * A worker is clc-pack itself, re-executed with --worker (worker_main.h).
- * It reads job frames on fd 0 and writes one result frame per job on fd 3.
+ * A worker is clc-pack itself, re-executed with --worker (build_worker.h).
+ * It reads job frames on fd 0 and writes one result frame per job on fd 3
+ * (WP_RESULT_FD).
  * A frame is: u32 magic, u64 payload length, payload (wire.h encoding).
  *   job:    u32 job id, u32 device slot, u32 flags (WP_JOB_*), the
  *           build_job (entry name, program flag, source name and text,
@@ -39,6 +40,10 @@
 #define WP_RESULT_MAX (1024u << 20)
 #define WP_ERR_MAX 256
 #define WP_BUILD_US_MAX (UINT64_C(1) << 40) /* a build time in microseconds: 12.7 days */
+#define WP_RESULT_FD 3             /* where a worker writes its results */
+/* Job slots from here on are the offline toolchains (offline_targets.h's
+ * ot_chain added to it), not devices. */
+#define WP_OFFLINE_SLOT 0x4000u
 
 /* A job flag: build it without looking it up in the remote cache, and
  * upload it in place of what the server has: a fetched binary of it failed
@@ -47,7 +52,7 @@
 #define WP_JOB_NO_LOOKUP 1u
 
 /* Appends a whole job frame to b. */
-void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, uint32_t flags,
+void wp_encode_job(strbuf *b, uint32_t job, uint32_t device_slot, uint32_t flags,
                    const build_job *j);
 
 /* Decodes a job payload into *j (free with bj_free). 0, or -1 with err. */
@@ -55,14 +60,14 @@ int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *dev
                   uint32_t *flags, build_job *j, char err[WP_ERR_MAX]);
 
 /* Appends a whole load job frame (verify --load) to b. */
-void wp_encode_load_job(wire_buf *b, uint32_t job, uint32_t entry);
+void wp_encode_load_job(strbuf *b, uint32_t job, uint32_t entry);
 
 /* Decodes a load job payload. 0, or -1 with err. */
 int wp_decode_load_job(const void *payload, size_t size, uint32_t *job, uint32_t *entry,
                        char err[WP_ERR_MAX]);
 
 /* Appends a whole result frame to b. */
-void wp_encode_result(wire_buf *b, uint32_t job, const bv_result *r);
+void wp_encode_result(strbuf *b, uint32_t job, const bv_result *r);
 
 /* Decodes a result payload into *r (free with bv_result_free). 0, or -1. */
 int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result *r,
@@ -73,5 +78,16 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
  * a bad frame (err says which). */
 int wp_read_frame(int fd, uint32_t magic, size_t max, unsigned char **payload, size_t *size,
                   char err[WP_ERR_MAX]);
+
+/* A worker's answer to one job frame: decodes payload (size bytes) and
+ * fills *r, and *job with the job's id when the payload names one. */
+typedef void (*wp_job_fn)(void *self, const unsigned char *payload, size_t size, uint32_t *job,
+                          bv_result *r);
+
+/* A worker's loop: reads job frames on fd 0 until its end, answers each
+ * with run, writes the result frame on WP_RESULT_FD. Returns 0 at the end
+ * of fd 0; 1 when a frame could not be read ("clc-pack: WHO: why" on
+ * stderr) or a result could not be written (the parent is gone). */
+int wp_serve(const char *who, wp_job_fn run, void *self);
 
 #endif /* CLC_WORKER_PROTO_H */

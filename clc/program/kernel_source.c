@@ -9,7 +9,7 @@
 
 #include "bounded_fmt.h"
 #include "input_file.h"
-#include "kernelgen.h"
+#include "source_gen.h"
 #include "source_fold.h"
 
 #include <stdio.h>
@@ -30,9 +30,9 @@ int ks_program_source_files(const mf_manifest *m, const mf_variant *v, char **te
     *len = 0;
     err[0] = '\0';
     const mf_kernel *k = v->kernel;
-    if (k->generator[0] && !kg_known(k->generator)) {
+    if (k->generator[0] && !sg_known(k->generator)) {
         bfmt(err, MF_ERR_MAX, "%s: unknown generator '%s' (known: %s)", k->name, k->generator,
-             kg_names());
+             sg_names());
         return -1;
     }
     const char *sources[1] = {k->source};
@@ -66,7 +66,7 @@ int ks_program_source_files(const mf_manifest *m, const mf_variant *v, char **te
     char why[MF_ERR_MAX];
     char *generated;
     size_t generated_len;
-    int rc = kg_generate(k->generator, k->source, folded.text, folded.len, v, &generated,
+    int rc = sg_generate(k->generator, k->source, folded.text, folded.len, v, &generated,
                          &generated_len, label, why, sizeof why);
     sf_result_free(&folded);
     if (rc != 0) {

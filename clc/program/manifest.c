@@ -9,7 +9,7 @@
 
 #include "bounded_fmt.h"
 #include "input_file.h"
-#include "kernelgen.h"
+#include "source_gen.h"
 #include "expr.h"
 #include "value_list.h"
 
@@ -444,8 +444,8 @@ static int parse_kernel_line(reader *rd, mf_kernel *k, char **tok, size_t n, cha
             return fail(rd, "kernel %s: second generator line", k->name, NULL);
         if (!single)
             return fail(rd, "generator takes one name", NULL, NULL);
-        if (!kg_known(tok[1]))
-            return fail(rd, "unknown generator '%s' (known: %s)", tok[1], kg_names());
+        if (!sg_known(tok[1]))
+            return fail(rd, "unknown generator '%s' (known: %s)", tok[1], sg_names());
         return take_name(rd, k->generator, tok[1], "generator");
     }
     if (strcmp(kw, "numcoeffs_multiple") == 0) {

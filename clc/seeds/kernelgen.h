@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "manifest.h"
+#include "source_gen.h"
 
 #define UNROLLED_BODY_MARKER "/*@UNROLLED_BODY@*/"
 
@@ -34,5 +35,8 @@ const char *kg_names(void);
 int kg_generate(const char *generator, const char *tmpl_name, const char *tmpl, size_t tmpl_len,
                 const mf_variant *v, char **out, size_t *out_len, char label[MF_PATH_MAX],
                 char *err, size_t errlen);
+
+/* These generators as the manifest reader's plug-in (source_gen.h). */
+extern const mf_generator kg_generator;
 
 #endif /* CLC_KERNELGEN_H */

@@ -27,6 +27,7 @@
 #include "kernel_run.h"
 #include "manifest.h"
 #include "pack_text.h"
+#include "kernelgen.h"
 
 #define TOL 1e-4
 
@@ -80,6 +81,7 @@ static void usage(FILE *f, const char *argv0)
 
 int main(int argc, char **argv)
 {
+    sg_install(&kg_generator); /* the bundled manifest's generators */
     const char *pack_path = NULL, *kernels = "kernels";
     size_req size = {0, 0, 0};
     for (int i = 1; i < argc; i++) {

@@ -50,13 +50,13 @@ static void worker_seeds(void)
     j.kernels = kernels;
     j.n_kernels = 2;
     j.check = "";
-    wire_buf b;
-    wire_init(&b);
+    strbuf b;
+    sb_init(&b);
     wp_encode_job(&b, 7, 0, 0, &j);
     save("corpus_worker_proto", "job_payload", b.data + 12, b.len - 12);
     wp_encode_job(&b, 8, 1, WP_JOB_NO_LOOKUP, &j);
     save("corpus_worker_proto", "job_stream_two", b.data, b.len);
-    wire_free(&b);
+    sb_free(&b);
 
     bv_result r;
     memset(&r, 0, sizeof r);
@@ -84,11 +84,11 @@ static void worker_seeds(void)
     r.remote = BV_REMOTE_MISS;
     r.upload = BV_UPLOAD_FAILED;
     r.upload_note = "PUT http://127.0.0.1:1/cas/0123456789ab...: HTTP 413";
-    wire_init(&b);
+    sb_init(&b);
     wp_encode_result(&b, 7, &r);
     save("corpus_worker_proto", "result_payload", b.data + 12, b.len - 12);
     save("corpus_worker_proto", "result_stream", b.data, b.len);
-    wire_free(&b);
+    sb_free(&b);
 
     memset(&r, 0, sizeof r);
     r.status = BV_BUILD_FAILED;
@@ -96,15 +96,15 @@ static void worker_seeds(void)
     r.log = "error: use of undeclared identifier 'TS'";
     r.remote = BV_REMOTE_REJECTED;
     r.remote_note = "the object's SHA-256 is 000000000000..., not 111111111111... (its address)";
-    wire_init(&b);
+    sb_init(&b);
     wp_encode_result(&b, 9, &r);
     save("corpus_worker_proto", "result_failed_payload", b.data + 12, b.len - 12);
-    wire_free(&b);
+    sb_free(&b);
 
-    wire_init(&b);
+    sb_init(&b);
     wp_encode_load_job(&b, 3, 12);
     save("corpus_worker_proto", "load_job_payload", b.data + 12, b.len - 12);
-    wire_free(&b);
+    sb_free(&b);
 }
 
 /* A small PoCL binary of format 9 (pocl_binary_canon.c describes it): two
@@ -224,19 +224,19 @@ static void remote_seeds(void)
     r.note = "";
     r.n_forms = 1;
     r.forms[0] = (bv_form){CLCPACK_KIND_NATIVE, 0, native, sizeof native - 1};
-    wire_buf b;
-    wire_init(&b);
+    strbuf b;
+    sb_init(&b);
     rcr_encode(&r, &b);
     save_selected("record_native", 0, b.data, b.len);
-    wire_free(&b);
+    sb_free(&b);
     r.note = "no cubin for sm_75";
     r.n_forms = 2;
     r.forms[0] = (bv_form){CLCPACK_KIND_PTX, 80, ptx, sizeof ptx - 1};
     r.forms[1] = (bv_form){CLCPACK_KIND_CUBIN, 80, native, sizeof native - 1};
-    wire_init(&b);
+    sb_init(&b);
     rcr_encode(&r, &b);
     save_selected("record_ptx_cubin", 0, b.data, b.len);
-    wire_free(&b);
+    sb_free(&b);
     unsigned char ac[RCR_AC_MAX];
     size_t n = rcr_ac_encode("9c0e5d2a00112233445566778899aabbccddeeff00112233445566778899aabb",
                              4242, ac);

@@ -18,6 +18,7 @@
 
 #include "cli_fuzz.h"
 #include "direct_jobs.h"
+#include "kernelgen.h"
 #include "manifest.h"
 #include "program_blocks.h"
 
@@ -127,6 +128,7 @@ static inline void mft_blocks(const char *dir)
 
 static inline int fuzz_manifest(const uint8_t *data, size_t size)
 {
+    sg_install(&kg_generator); /* generator lines as clc-pack reads them */
     char dir[256];
     if (cf_tmpdir(dir) != 0)
         return 0;

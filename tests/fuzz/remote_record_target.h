@@ -58,8 +58,8 @@ static inline int fuzz_remote_record(const uint8_t *data, size_t size)
                 cf_require(r.forms[k].kind != r.forms[i].kind ||
                            r.forms[k].arch != r.forms[i].arch);
         }
-        wire_buf b;
-        wire_init(&b);
+        strbuf b;
+        sb_init(&b);
         rcr_encode(&r, &b);
         if (!b.failed) {
             rcr_record back;
@@ -67,7 +67,7 @@ static inline int fuzz_remote_record(const uint8_t *data, size_t size)
             cf_require(rrt_same(&r, &back));
             rcr_free(&back);
         }
-        wire_free(&b);
+        sb_free(&b);
         rcr_free(&r);
         return 0;
     }

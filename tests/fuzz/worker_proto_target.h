@@ -33,9 +33,9 @@ static inline void wpt_job(const void *payload, size_t size)
         bj_free(&j);
         return;
     }
-    wire_buf a, b;
-    wire_init(&a);
-    wire_init(&b);
+    strbuf a, b;
+    sb_init(&a);
+    sb_init(&b);
     wp_encode_job(&a, id, slot, flags, &j);
     bj_free(&j);
     if (!a.failed) {
@@ -49,8 +49,8 @@ static inline void wpt_job(const void *payload, size_t size)
         bj_free(&j2);
         cf_require(b.failed || (b.len == a.len && memcmp(a.data, b.data, a.len) == 0));
     }
-    wire_free(&a);
-    wire_free(&b);
+    sb_free(&a);
+    sb_free(&b);
 }
 
 static inline void wpt_result(const void *payload, size_t size)
@@ -66,9 +66,9 @@ static inline void wpt_result(const void *payload, size_t size)
         return;
     }
     cf_require(r.n_forms <= BV_MAX_FORMS && r.n_tunings <= TV_MAX_WIDTHS);
-    wire_buf a, b;
-    wire_init(&a);
-    wire_init(&b);
+    strbuf a, b;
+    sb_init(&a);
+    sb_init(&b);
     wp_encode_result(&a, id, &r);
     bv_result_free(&r);
     if (!a.failed) {
@@ -81,8 +81,8 @@ static inline void wpt_result(const void *payload, size_t size)
         bv_result_free(&r2);
         cf_require(b.failed || (b.len == a.len && memcmp(a.data, b.data, a.len) == 0));
     }
-    wire_free(&a);
-    wire_free(&b);
+    sb_free(&a);
+    sb_free(&b);
 }
 
 static inline void wpt_stream(const uint8_t *data, size_t size)

@@ -1,5 +1,7 @@
 /*
- * main.c — clc-pack's entry point: picks the subcommand (commands.h).
+ * main.c — clc-pack's entry point and composition root: installs the
+ * bundled kernels' module (clc/seeds/: the manifest's source generators,
+ * the workers' check hook), then picks the subcommand (commands.h).
  * `clc-pack [pack] [options]` builds a pack (packing is the default when the
  * first argument is an option or there is none); list, verify, extract,
  * embed, merge and retarget read packs; warm fills the rebuild cache;
@@ -12,17 +14,21 @@
 
 #include "cli_report.h"
 #include "commands.h"
+#include "kernelgen.h"
 #include "load_worker.h"
+#include "seed_hook.h"
+#include "source_gen.h"
 #include "worker_main.h"
 
 int main(int argc, char **argv)
 {
     cli_argv0 = argc > 0 ? argv[0] : "clc-pack";
+    sg_install(&kg_generator);
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && strcmp(argv[1], "--worker") == 0)
             return worker_main(argc, argv);
         if (argc >= 2 && strcmp(argv[1], "--load-worker") == 0)
-            return load_worker_main(argc, argv);
+            return load_worker_main(argc, argv, seed_hook_init);
         return cmd_pack(argc, argv);
     }
     const char *cmd = argv[1];

@@ -1,0 +1,189 @@
+/* worker_main.c — the build worker process (worker_main.h). */
+#include "worker_main.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_worker.h"
+#include "cli_opts.h"
+#include "cli_report.h"
+#include "device_select.h"
+#include "manifest.h"
+#include "nv_arch_list.h"
+#include "seed_hook.h"
+
+typedef struct worker_args {
+    build_worker *w; /* slots, architectures and offline targets go straight in */
+    int worker, no_check, no_warmup, remote_readonly;
+    const char *kernels, *check_cmd, *pocl_wg, *remote_url, *work_root;
+    long check_timeout, tune_runs, remote_timeout;
+} worker_args;
+
+/* --device P:D: the next slot. */
+static int opt_device(void *args, cli_optctx *c)
+{
+    build_worker *w = ((worker_args *)args)->w;
+    char *end;
+    unsigned long p = strtoul(c->arg, &end, 10), d = 0;
+    int ok = end != c->arg && *end == ':';
+    if (ok) {
+        const char *at = end + 1;
+        d = strtoul(at, &end, 10);
+        ok = end != at && *end == '\0' && p <= 1000 && d <= 1000;
+    }
+    if (!ok)
+        return cli_opt_fail(c, 1, "expected PLATFORM:DEVICE");
+    if (w->n_slots >= BW_MAX_SLOTS)
+        return cli_opt_fail(c, 1, "more than %d devices", BW_MAX_SLOTS);
+    w->plat[w->n_slots] = (unsigned)p;
+    w->dev[w->n_slots++] = (unsigned)d;
+    return 0;
+}
+
+static int opt_ptxas(void *args, cli_optctx *c)
+{
+    build_worker *w = ((worker_args *)args)->w;
+    /* Absolute: the worker changes folder before it runs ptxas. */
+    if (!realpath(c->arg, w->ptxas))
+        bfmt(w->ptxas, sizeof w->ptxas, "%s", c->arg);
+    return 0;
+}
+
+static int opt_nv_arch(void *args, cli_optctx *c)
+{
+    char err[NVF_ERR_MAX];
+    if (nvf_parse_archs(c->arg, &((worker_args *)args)->w->nv_archs, err) != 0)
+        return cli_opt_fail(c, 1, "%s", err);
+    return 0;
+}
+
+static int opt_offline(void *args, cli_optctx *c)
+{
+    if (ot_parse_arg(&((worker_args *)args)->w->offline, c->opt->name, c->arg) != 0)
+        return cli_opt_fail(c, 1, "not a list of targets");
+    return 0;
+}
+
+static int opt_tune(void *args, cli_optctx *c)
+{
+    tv_options *t = &((worker_args *)args)->w->opts.tune;
+    if (sscanf(c->arg, "%ux%u", &t->width, &t->height) != 2)
+        return cli_opt_fail(c, 1, "expected WIDTHxHEIGHT");
+    t->enabled = 1;
+    return 0;
+}
+
+/* "3,5,7": the filter widths width-argument kernels are timed at. */
+static int opt_tune_widths(void *args, cli_optctx *c)
+{
+    tv_options *o = &((worker_args *)args)->w->opts.tune;
+    o->n_widths = 0;
+    for (const char *s = c->arg; *s;) {
+        char *end;
+        unsigned long v = strtoul(s, &end, 10);
+        if (end == s || v == 0 || v > 1000 || o->n_widths >= TV_MAX_WIDTHS ||
+            (*end != ',' && *end != '\0'))
+            return cli_opt_fail(c, 1, "expected up to %d widths from 1 to 1000", TV_MAX_WIDTHS);
+        o->widths[o->n_widths++] = (uint32_t)v;
+        s = *end ? end + 1 : end;
+    }
+    return o->n_widths ? 0 : cli_opt_fail(c, 1, "no width");
+}
+
+static const cli_opt worker_opts[] = {
+    OPT_FLAG("worker", 0, worker_args, worker),
+    OPT_STR("kernels", 0, worker_args, kernels),
+    OPT_CALL("device", 0, opt_device, "P:D"),
+    OPT_CALL("ptxas", 0, opt_ptxas, "PATH"),
+    OPT_CALL("nv-arch", 0, opt_nv_arch, "LIST"),
+    OPT_FLAG("no-check", 0, worker_args, no_check),
+    OPT_FLAG("no-warmup", 0, worker_args, no_warmup),
+    OPT_CALL("tune", 0, opt_tune, "WxH"),
+    OPT_CALL("tune-widths", 0, opt_tune_widths, "LIST"),
+    OPT_LONG("tune-runs", 0, worker_args, tune_runs, "a number of runs", 1, 1000000),
+    OPT_STR("check-cmd", 0, worker_args, check_cmd),
+    OPT_LONG("check-timeout", 0, worker_args, check_timeout, "seconds", 1, 86400),
+    OPT_STR("pocl-wg", 0, worker_args, pocl_wg),
+    OPT_CALL("ot-intel", 0, opt_offline, "TARGETS"),
+    OPT_CALL("ot-amd", 0, opt_offline, "TARGETS"),
+    OPT_CALL("ot-spirv", 0, opt_offline, "TARGETS"),
+    OPT_STR("remote-cache", 0, worker_args, remote_url),
+    OPT_LONG("remote-cache-timeout", 0, worker_args, remote_timeout, "seconds", 1, 600),
+    OPT_FLAG("remote-cache-readonly", 0, worker_args, remote_readonly),
+    OPT_STR("work-root", 0, worker_args, work_root),
+};
+
+/* The engine's device lookup, over the devices the machine has. */
+static int find_device(void *self, unsigned platform, unsigned device, cl_device_id *dev,
+                       unsigned *ordinal, char err[BW_ERR_MAX])
+{
+    const ds_device *d;
+    char derr[DS_ERR_MAX];
+    if (ds_find_by_index(self, platform, device, &d, derr) != 0) {
+        bfmt(err, BW_ERR_MAX, "%s", derr);
+        return -1;
+    }
+    *dev = d->device;
+    *ordinal = d->ordinal;
+    return 0;
+}
+
+/* The options into w; 0, or the exit status of a bad command line. */
+static int parse_worker_args(int argc, char **argv, build_worker *w, const char **kernels)
+{
+    worker_args a = {w, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL,
+                     w->opts.check_timeout_s, w->opts.tune.runs, w->remote_config.timeout_s};
+    static const cli_optspec spec = {"worker", worker_opts,
+                                     sizeof worker_opts / sizeof worker_opts[0], 0};
+    char err[512];
+    int first;
+    if (cli_opts_parse(&spec, argc, argv, &a, &first, err, sizeof err) != 0 || first != argc) {
+        fprintf(stderr, "clc-pack: worker: %s (--worker is internal to clc-pack)\n",
+                first != argc ? "unexpected arguments" : err);
+        return EXIT_USAGE_STATUS;
+    }
+    w->opts.check = !a.no_check;
+    w->opts.warmup = !a.no_warmup;
+    w->opts.check_cmd = a.check_cmd;
+    w->opts.check_timeout_s = (int)a.check_timeout;
+    w->opts.tune.runs = (int)a.tune_runs;
+    w->pocl_wg = a.pocl_wg;
+    w->remote_config.url = a.remote_url;
+    w->remote_config.timeout_s = (int)a.remote_timeout;
+    w->remote_config.readonly = a.remote_readonly;
+    w->work_root = a.work_root;
+    *kernels = a.kernels;
+    return 0;
+}
+
+int worker_main(int argc, char **argv)
+{
+    static build_worker w; /* large; one per process */
+    static mf_manifest manifest;
+    static ds_list devices;
+    static check_hook hook;
+    bw_init(&w);
+    const char *kernels = NULL;
+    int rc = parse_worker_args(argc, argv, &w, &kernels);
+    if (rc != 0)
+        return rc;
+    bw_open_remote(&w);
+    /* In this order: the manifest's folder may be relative to where the
+     * worker started, and the devices are enumerated once PoCL's variables
+     * are set (bw_enter_work_dir). */
+    char err[BW_ERR_MAX], derr[DS_ERR_MAX], merr[MF_ERR_MAX];
+    if (kernels && mf_load(kernels, &manifest, merr) != 0)
+        bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", merr);
+    else if (bw_enter_work_dir(&w, err, sizeof err) != 0)
+        bfmt(w.setup_error, sizeof w.setup_error, "%s", err);
+    else if (ds_enumerate(&devices, derr) != 0)
+        bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", derr);
+    if (kernels) {
+        seed_hook_init(&hook, &manifest);
+        w.hook = &hook;
+    }
+    w.find_device = find_device;
+    w.find_self = &devices;
+    return bw_serve(&w);
+}

@@ -1,0 +1,23 @@
+/*
+ * worker_main.h — the build worker process: `clc-pack --worker [--kernels
+ * DIR] --device P:D [--device P:D ...] [--ptxas PATH --nv-arch LIST]
+ * [--no-check] [--no-warmup] [--pocl-wg SPEC] [--check-cmd CMD
+ * --check-timeout S] [--tune WxH --tune-runs N --tune-widths LIST]
+ * [--ot-intel T --ot-amd T --ot-spirv T] [--remote-cache URL
+ * --remote-cache-timeout S [--remote-cache-readonly]] [--work-root DIR]`,
+ * started by worker_pool.c (cmd_pack.c writes the command line), never by
+ * hand. P:D are a device's platform and device indices in enumeration
+ * order; --kernels names the kernels folder whose manifest the seeds'
+ * checks read (none: jobs run no seed check).
+ *
+ * The composition of a worker: the devices (clc/cli/device_select.h), the
+ * manifest and the seeds' check hook, handed to the engine's build worker
+ * (clc/engine/build_worker.h), which does the work.
+ */
+#ifndef CLC_WORKER_MAIN_H
+#define CLC_WORKER_MAIN_H
+
+/* argv[1] is "--worker". Returns the exit status. */
+int worker_main(int argc, char **argv);
+
+#endif /* CLC_WORKER_MAIN_H */
