@@ -117,6 +117,24 @@ else
     ok "the build compiles each folder with only its row's -I paths"
 fi
 
+# The string builder is util/strbuf.h; wire.h is the engine's encoding of
+# its worker messages and records, used by the engine alone (no other
+# folder builds strings or messages with it).
+if grep -rlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]wire\.h[">]' clc formats preload |
+    grep -v '^clc/engine/' >"$TMP/wire"; then
+    bad "wire.h (the engine's message encoding) included outside clc/engine/: $(tr '\n' ' ' <"$TMP/wire")"
+else
+    ok "only clc/engine/ includes wire.h; the others build strings with strbuf.h"
+fi
+
+# The capture files' format lives in formats/capture_format.h alone: no
+# other file spells its magic.
+if grep -rn 'CLCPREC' clc preload loader | grep -v '^formats/' >"$TMP/magic"; then
+    bad "the capture magic spelt outside formats/: $(cut -d: -f1,2 "$TMP/magic" | tr '\n' ' ')"
+else
+    ok "the capture format's magic is spelt in formats/ alone"
+fi
+
 # The library knows no kernel of the bundled examples: none of the names
 # of kernels/manifest.txt's kernel and program blocks, as a word in any
 # case, nor the convolution families' names.

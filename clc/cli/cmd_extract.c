@@ -13,7 +13,6 @@
 #include "clcpack.h"
 #include "pack_text.h"
 #include "value_list.h"
-#include "wire.h"
 
 #define MAX_FILTERS 16
 #define SHOW_MATCHES 10
