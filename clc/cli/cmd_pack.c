@@ -16,21 +16,18 @@
 #include "clcpack.h"
 #include "depfile.h"
 #include "device_select.h"
-#include "direct_jobs.h"
 #include "jobserver.h"
-#include "manifest_jobs.h"
 #include "offline_targets.h"
 #include "pack_merge.h"
 #include "pack_args.h"
+#include "pack_plan.h"
 #include "pack_reuse.h"
 #include "pack_text.h"
 #include "plan_shard.h"
 #include "rcache.h"
 #include "temp_tree.h"
-#include "program_blocks.h"
 #include "progress.h"
 #include "ptxas_run.h"
-#include "variant_plan.h"
 #include "worker_pool.h"
 #include "worker_proto.h"
 
@@ -77,8 +74,21 @@ typedef struct pack_run {
     long remote_timeout;
     size_t n_hits, n_misses, n_uploaded, n_rejected, n_request_errors;
     int said_request_error, said_upload_error;
-    strbuf *jobs;                         /* the job frames, re-encoded for a retry */
+    strbuf *jobs;                           /* the job frames, re-encoded for a retry */
     unsigned char *retried;                 /* per job: handed out again once */
+    /* Set up by cmd_pack's steps, freed by free_run. */
+    char output[4096];
+    char ptxas[PTXAS_PATH_MAX];             /* "" when no cubins are made */
+    int no_ptxas;                           /* --ptxas none */
+    char merge_ptxas[PTXAS_PATH_MAX];       /* for the PTX of --merge packs, or "" */
+    int any_nvidia;
+    size_t *groups;                         /* same_program_groups */
+    size_t *order;                          /* the jobs to build, longest first */
+    size_t n_pending;
+    double *cost;                           /* per job: estimated seconds */
+    char **wargv;                           /* a worker's command line */
+    char *remote_url_buf;                   /* remote_url, malloc'd */
+    bj_list part;                           /* --shard: a view of the plan's jobs */
 } pack_run;
 
 static void job_label(const pack_run *run, size_t job, char *buf, size_t cap)
@@ -788,566 +798,589 @@ static int remote_settings(const pack_args *a, char **url)
     return 0;
 }
 
-/* --shard K/N: *part becomes a view of the plan's jobs that part K
- * builds (the jobs stay the plan's; free only part->jobs). 0, or -1 when
- * out of memory. */
-static int take_shard(const ps_shard *s, const bj_list *plan, bj_list *part, double *share)
+/* The tools the options name, checked before anything is planned:
+ * --ptxas, --check-cmd. 0, or the exit status. */
+static int check_tools(pack_run *run, const pack_args *a)
 {
-    memset(part, 0, sizeof *part);
-    unsigned *which = malloc((plan->n ? plan->n : 1) * sizeof *which);
-    uint64_t *cost = calloc(s->n, sizeof *cost);
-    part->jobs = malloc((plan->n ? plan->n : 1) * sizeof *part->jobs);
-    if (!which || !cost || !part->jobs ||
-        ps_partition(plan->jobs, plan->n, s->n, which, cost) != 0) {
-        free(which);
-        free(cost);
-        free(part->jobs);
-        part->jobs = NULL;
-        return -1;
+    /* --ptxas none: PTX only, as the driver gave it (docs/vendors/NVIDIA.md). */
+    run->no_ptxas = a->ptxas && strcmp(a->ptxas, "none") == 0;
+    if (a->ptxas && !run->no_ptxas && ptxas_find(a->ptxas, run->ptxas) != 0)
+        return cli_usage_error(NULL, "%s", run->ptxas);
+    if (a->check_cmd) {
+        char cerr[CC_MSG_MAX];
+        if (cc_validate(a->check_cmd, cerr) != 0)
+            return cli_usage_error(NULL, "%s", cerr);
     }
-    uint64_t total = 0;
-    for (unsigned p = 0; p < s->n; p++)
-        total += cost[p];
-    *share = total ? (double)cost[s->k - 1] / (double)total : 0.0;
-    for (size_t i = 0; i < plan->n; i++)
-        if (which[i] == s->k - 1)
-            part->jobs[part->n++] = plan->jobs[i];
-    part->cap = part->n;
-    free(which);
-    free(cost);
     return 0;
 }
 
-int cmd_pack(int argc, char **argv)
+/* The plan (pack_plan.h), its notes printed, and with --shard this
+ * runner's part of it. 0, or the exit status. */
+static int plan_pack(pack_run *run, const pack_args *a, bj_list *plan)
 {
-    static pack_args a; /* holds the value lists: too large for the stack */
-    char err[PA_ERR_MAX];
-    if (pack_args_parse(argc, argv, &a, err) != 0)
-        return cli_usage_error(NULL, "%s", err);
-    cli_verbosity = a.verbosity;
-    if (a.help) {
-        usage_pack(stdout);
-        return EXIT_OK_STATUS;
-    }
-    if (a.version) {
-        print_version(stdout);
-        return EXIT_OK_STATUS;
-    }
-
-    static ds_list devices;
-    char derr[DS_ERR_MAX];
-    if (a.list_devices) {
-        if (ds_enumerate(&devices, derr) != 0) {
-            cli_error("%s", derr);
-            return EXIT_FAILURE_STATUS;
-        }
-        ds_print(stdout, &devices);
-        return EXIT_OK_STATUS;
-    }
-
-    char ptxas[PTXAS_PATH_MAX] = "";
-    /* --ptxas none: PTX only, as the driver gave it (docs/vendors/NVIDIA.md). */
-    int no_ptxas = a.ptxas && strcmp(a.ptxas, "none") == 0;
-    if (a.ptxas && !no_ptxas && ptxas_find(a.ptxas, ptxas) != 0)
-        return cli_usage_error(NULL, "%s", ptxas);
-
-    if (a.check_cmd) {
-        char cerr[CC_MSG_MAX];
-        if (cc_validate(a.check_cmd, cerr) != 0)
-            return cli_usage_error(NULL, "%s", cerr);
-    }
-    static bj_list plan;
-    bj_list_free(&plan);
-    int seed_checks = 0;
-    if (a.direct) {
-        char jerr[DJ_ERR_MAX];
-        int rc = dj_make(&a.direct_spec, &plan, jerr);
-        if (rc == 2)
-            return cli_usage_error(NULL, "%s", jerr);
-        if (rc != 0) {
-            cli_error("%s", jerr);
-            return EXIT_FAILURE_STATUS;
-        }
-    } else {
-        static mf_manifest manifest;
-        char merr[MF_ERR_MAX];
-        if (mf_load(a.kernels_dir, &manifest, merr) != 0) {
-            cli_error("%s", merr);
-            return EXIT_FAILURE_STATUS;
-        }
-        pb_list blocks;
-        char berr[PB_ERR_MAX];
-        if (pb_load(a.kernels_dir, &blocks, berr) != 0) {
-            cli_error("%s", berr);
-            return EXIT_FAILURE_STATUS;
-        }
-        /* --kernel names kernels of kernel blocks or program blocks. */
-        vp_request req = a.req;
-        req.n_kernels = 0;
-        int want_block[64] = {0};
-        for (size_t i = 0; i < a.req.n_kernels; i++) {
-            size_t b = 0;
-            while (b < blocks.n && strcmp(blocks.blocks[b].name, a.req.kernels[i]) != 0)
-                b++;
-            if (b < blocks.n && b < 64)
-                want_block[b] = 1;
-            else
-                req.kernels[req.n_kernels++] = a.req.kernels[i];
-        }
-        int rc = 0;
-        if (manifest.n_kernels && (a.req.n_kernels == 0 || req.n_kernels > 0)) {
-            vp_plan vplan;
-            char perr[VP_ERR_MAX];
-            if (vp_make(&manifest, &req, &vplan, perr) != 0) {
-                pb_free(&blocks);
-                return cli_usage_error(NULL, "%s", perr);
-            }
-            rc = mj_make(&manifest, &vplan, &plan, merr);
-            if (vplan.notes)
-                plan.notes = strdup(vplan.notes);
-            vp_free(&vplan);
-            if (rc != 0) {
-                pb_free(&blocks);
-                cli_error("%s", merr);
-                return EXIT_FAILURE_STATUS;
-            }
-        }
-        for (size_t b = 0; b < blocks.n && rc == 0; b++) {
-            if (a.req.n_kernels && !(b < 64 && want_block[b]))
-                continue;
-            char jerr[DJ_ERR_MAX];
-            rc = dj_make(&blocks.blocks[b].spec, &plan, jerr);
-            if (rc != 0) {
-                cli_error("%s/manifest.txt:%d: program %s: %s", a.kernels_dir,
-                          blocks.blocks[b].line, blocks.blocks[b].name, jerr);
-                pb_free(&blocks);
-                return rc == 2 ? EXIT_USAGE_STATUS : EXIT_FAILURE_STATUS;
-            }
-        }
-        pb_free(&blocks);
-        seed_checks = 1;
+    pp_request req = {a->direct, &a->direct_spec, a->kernels_dir, &a->req};
+    char perr[PP_ERR_MAX];
+    int rc = pp_make(&req, plan, &run->seed_checks, perr, sizeof perr);
+    if (rc == PP_USAGE)
+        return cli_usage_error(NULL, "%s", perr);
+    if (rc != 0) {
+        cli_error("%s", perr);
+        return EXIT_FAILURE_STATUS;
     }
     /* One "note: ..." line each, with the tool's name like every message. */
-    for (const char *n = plan.notes; n && *n && cli_verbosity >= 0;) {
+    for (const char *n = plan->notes; n && *n && cli_verbosity >= 0;) {
         size_t len = strcspn(n, "\n");
         fprintf(stderr, "clc-pack: %.*s\n", (int)len, n);
         n += len + (n[len] == '\n');
     }
-
-    int status = EXIT_FAILURE_STATUS;
-    static pack_run run;
-    memset(&run, 0, sizeof run);
-    run.a = &a;
-    run.plan = &plan;
-    run.whole = &plan;
-    static bj_list part; /* --shard: a view of plan's jobs */
-    free(part.jobs);
-    memset(&part, 0, sizeof part);
-    if (a.shard.n) {
-        if (take_shard(&a.shard, &plan, &part, &run.shard_share) != 0) {
-            cli_error("out of memory dividing %zu variants into %u parts", plan.n, a.shard.n);
-            bj_list_free(&plan);
-            return EXIT_FAILURE_STATUS;
-        }
-        run.plan = &part;
-        run.shard_total = plan.n;
-        if (part.n == 0 && cli_verbosity >= 0)
-            cli_note("--shard %u/%u: no variant of the %zu falls to this part; the pack holds "
-                     "no entry",
-                     a.shard.k, a.shard.n, plan.n);
+    run->plan = plan;
+    run->whole = plan;
+    if (!a->shard.n)
+        return 0;
+    if (ps_take(&a->shard, plan, &run->part, &run->shard_share) != 0) {
+        cli_error("out of memory dividing %zu variants into %u parts", plan->n, a->shard.n);
+        return EXIT_FAILURE_STATUS;
     }
-    run.seed_checks = seed_checks;
-    char *remote_url = NULL;
-    int rrc = remote_settings(&a, &remote_url);
-    if (rrc != 0) {
-        free(part.jobs);
-        memset(&part, 0, sizeof part);
-        bj_list_free(&plan);
-        return rrc;
-    }
-    run.remote_url = remote_url;
-    run.remote_lookups = remote_url && !a.tune;
-    run.remote_readonly = a.remote_readonly || env_true("CLC_PACK_REMOTE_CACHE_READONLY");
-    run.remote_timeout = a.remote_timeout;
-    char **wargv = NULL;
-    strbuf *jobs = NULL;
-    size_t *groups = NULL, *order = NULL;
-    double *cost = NULL;
-    char output[4096];
+    run->plan = &run->part;
+    run->shard_total = plan->n;
+    if (run->part.n == 0 && cli_verbosity >= 0)
+        cli_note("--shard %u/%u: no variant of the %zu falls to this part; the pack holds "
+                 "no entry",
+                 a->shard.k, a->shard.n, plan->n);
+    return 0;
+}
 
+/* The remote cache's settings (docs/REMOTE_CACHE.md). 0, or the exit status. */
+static int setup_remote(pack_run *run, const pack_args *a)
+{
+    int rc = remote_settings(a, &run->remote_url_buf);
+    if (rc != 0)
+        return rc;
+    run->remote_url = run->remote_url_buf;
+    run->remote_lookups = run->remote_url && !a->tune;
+    run->remote_readonly = a->remote_readonly || env_true("CLC_PACK_REMOTE_CACHE_READONLY");
+    run->remote_timeout = a->remote_timeout;
+    return 0;
+}
+
+/* The devices --device and --platform select, and the offline toolchains
+ * asked for: one that is missing costs its entries, with one line naming
+ * its package; a bad list is a usage error, found before anything is
+ * built. 0, or the exit status. */
+static int select_devices(pack_run *run, const pack_args *a, ds_list *devices)
+{
     /* --device none: offline targets only, no OpenCL device needed. */
-    int no_device = strcmp(a.device, "none") == 0;
-    if (no_device && !a.intel_gpu && !a.amd_gpu && !a.spirv) {
-        status = cli_usage_error(NULL, "--device none builds offline targets only: give "
-                                       "--intel-gpu, --amd-gpu or --spirv");
-        goto out;
-    }
+    int no_device = strcmp(a->device, "none") == 0;
+    if (no_device && !a->intel_gpu && !a->amd_gpu && !a->spirv)
+        return cli_usage_error(NULL, "--device none builds offline targets only: give "
+                                     "--intel-gpu, --amd-gpu or --spirv");
     size_t sel[DS_MAX_DEVICES];
-    if (!no_device && ds_enumerate(&devices, derr) != 0) {
+    char derr[DS_ERR_MAX];
+    if (!no_device && (ds_enumerate(devices, derr) != 0 ||
+                       ds_select(devices, a->device, a->platform, sel, &run->n_dev, derr) != 0)) {
         cli_error("%s", derr);
-        goto out;
+        return EXIT_FAILURE_STATUS;
     }
-    if (!no_device && ds_select(&devices, a.device, a.platform, sel, &run.n_dev, derr) != 0) {
-        cli_error("%s", derr);
-        goto out;
-    }
-    for (size_t i = 0; i < run.n_dev; i++)
-        run.devs[i] = &devices.dev[sel[i]];
-    /* The offline toolchains asked for: one that is missing costs its
-     * entries, with one line naming its package; a bad list is a usage
-     * error, found before anything is built. */
-    const int want_chain[OT_N_CHAINS] = {a.intel_gpu, a.amd_gpu, a.spirv};
-    const char *chain_list[OT_N_CHAINS] = {a.intel_list, a.amd_list, NULL};
+    for (size_t i = 0; i < run->n_dev; i++)
+        run->devs[i] = &devices->dev[sel[i]];
+    const int want_chain[OT_N_CHAINS] = {a->intel_gpu, a->amd_gpu, a->spirv};
+    const char *chain_list[OT_N_CHAINS] = {a->intel_list, a->amd_list, NULL};
     for (int ch = 0; ch < OT_N_CHAINS; ch++) {
         if (!want_chain[ch])
             continue;
         char notes[4096] = "", omsg[OT_MSG_MAX];
-        int orc2 = ot_resolve(&run.offline, (ot_chain)ch, chain_list[ch], notes, sizeof notes,
-                              omsg, sizeof omsg);
+        int orc = ot_resolve(&run->offline, (ot_chain)ch, chain_list[ch], notes, sizeof notes,
+                             omsg, sizeof omsg);
         for (char *line = strtok(notes, "\n"); line && cli_verbosity >= 0;
              line = strtok(NULL, "\n"))
             cli_note("%s", line);
-        if (orc2 < 0) {
-            status = cli_usage_error(NULL, "%s", omsg);
-            goto out;
-        }
-        if (orc2 > 0)
+        if (orc < 0)
+            return cli_usage_error(NULL, "%s", omsg);
+        if (orc > 0)
             cli_error("warning: %s; the pack is built without %s entries", omsg,
                       ot_chain_name((ot_chain)ch));
     }
+    return 0;
+}
 
-    if (a.output)
-        bfmt(output, sizeof output, "%s", a.output);
-    else if (default_output(&run, output, sizeof output) != 0)
-        goto out;
-    /* Fails early, before minutes of building, when the pack cannot be
-     * written (the same check runs again when it is written). */
-    int orc = cli_check_output(NULL, "-o", output, 0);
-    if (orc != 0) {
-        status = orc;
-        goto out;
-    }
-    /* The pack would replace a file it is built from (-o x.cl for x.cl). */
+/* The pack's file name, checked before minutes of building: it can be
+ * written, and it is none of the files the pack is built from (-o x.cl
+ * for x.cl). 0, or the exit status. */
+static int choose_output(pack_run *run, const pack_args *a, const bj_list *plan)
+{
+    if (a->output)
+        bfmt(run->output, sizeof run->output, "%s", a->output);
+    else if (default_output(run, run->output, sizeof run->output) != 0)
+        return EXIT_FAILURE_STATUS;
+    /* The same check runs again when the pack is written. */
+    int orc = cli_check_output(NULL, "-o", run->output, 0);
+    if (orc != 0)
+        return orc;
     struct stat out_st;
-    for (size_t i = 0; i < plan.n_read && stat(output, &out_st) == 0; i++) {
+    for (size_t i = 0; i < plan->n_read && stat(run->output, &out_st) == 0; i++) {
         struct stat in_st;
-        if (stat(plan.read[i], &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
-            in_st.st_ino == out_st.st_ino) {
-            status = cli_usage_error(NULL, "-o %s is %s, which this pack is built from", output,
-                                     plan.read[i]);
-            goto out;
-        }
+        if (stat(plan->read[i], &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
+            in_st.st_ino == out_st.st_ino)
+            return cli_usage_error(NULL, "-o %s is %s, which this pack is built from",
+                                   run->output, plan->read[i]);
     }
+    return 0;
+}
 
+/* The selected devices into the writer's device table, identical ones
+ * (same model, same driver) kept once: they share one set of entries.
+ * 0, or -1 after saying why. */
+static int add_devices(pack_run *run)
+{
     clcpack_error e;
-    /* Binaries wait in the writer's spool file, not in memory, so a pack
-     * of many gigabytes costs memory for its largest binary and its index. */
-    uint32_t wflags = (a.no_sources ? CLCPACK_WRITE_NO_SOURCES : 0) |
-                      (a.compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
-                      CLCPACK_WRITE_SPOOL;
-    if (clcpack_writer_new(wflags, &run.w, &e) != CLCPACK_OK ||
-        clcpack_writer_set_compression(run.w, a.codec, &e) != CLCPACK_OK) {
-        cli_error("%s", e.message);
-        goto out;
-    }
-    int any_nvidia = 0;
     size_t kept = 0;
-    for (size_t i = 0; i < run.n_dev; i++) {
+    for (size_t i = 0; i < run->n_dev; i++) {
         clcpack_device_info info;
         uint32_t index;
-        if (clcpack_device_query(run.devs[i]->device, &info, &e) != CLCPACK_OK ||
-            clcpack_writer_add_device(run.w, &info, &index, &e) != CLCPACK_OK) {
-            cli_error("device %u (%s): %s", run.devs[i]->ordinal, run.devs[i]->name, e.message);
-            goto out;
+        if (clcpack_device_query(run->devs[i]->device, &info, &e) != CLCPACK_OK ||
+            clcpack_writer_add_device(run->w, &info, &index, &e) != CLCPACK_OK) {
+            cli_error("device %u (%s): %s", run->devs[i]->ordinal, run->devs[i]->name,
+                      e.message);
+            return -1;
         }
-        /* Identical devices (same model, same driver) share one set of
-         * entries: build for the first only. */
         size_t k = 0;
-        while (k < kept && run.dev_index[k] != index)
+        while (k < kept && run->dev_index[k] != index)
             k++;
         if (k < kept) {
-            cli_note("device %u is identical to device %u: built once", run.devs[i]->ordinal,
-                     run.devs[k]->ordinal);
+            cli_note("device %u is identical to device %u: built once", run->devs[i]->ordinal,
+                     run->devs[k]->ordinal);
             continue;
         }
-        run.devs[kept] = run.devs[i];
-        run.dev_info[kept] = info;
-        run.dev_index[kept++] = index;
+        run->devs[kept] = run->devs[i];
+        run->dev_info[kept] = info;
+        run->dev_index[kept++] = index;
         if (info.vendor_id == NVIDIA_VENDOR_ID)
-            any_nvidia = 1;
+            run->any_nvidia = 1;
     }
-    run.n_dev = kept;
+    run->n_dev = kept;
     for (size_t i = 0; i < kept; i++) {
-        run.slot_wire[i] = (uint32_t)i;
-        bfmt(run.slot_name[i], sizeof run.slot_name[i], "%s", run.devs[i]->name);
+        run->slot_wire[i] = (uint32_t)i;
+        bfmt(run->slot_name[i], sizeof run->slot_name[i], "%s", run->devs[i]->name);
     }
-    run.n_slots = kept;
+    run->n_slots = kept;
+    return 0;
+}
+
+/* A slot for each offline toolchain, after the devices'. 0, or -1 after
+ * saying why. */
+static int add_offline_slots(pack_run *run)
+{
+    clcpack_error e;
     for (int ch = 0; ch < OT_N_CHAINS; ch++) {
-        if (!run.offline.on[ch])
+        if (!run->offline.on[ch])
             continue;
-        size_t s = run.n_slots++;
+        size_t s = run->n_slots++;
         clcpack_device_info info;
-        ot_device_info(&run.offline, (ot_chain)ch, &info);
-        if (clcpack_writer_add_device(run.w, &info, &run.dev_index[s], &e) != CLCPACK_OK) {
+        ot_device_info(&run->offline, (ot_chain)ch, &info);
+        if (clcpack_writer_add_device(run->w, &info, &run->dev_index[s], &e) != CLCPACK_OK) {
             cli_error("%s: %s", ot_chain_name((ot_chain)ch), e.message);
-            goto out;
+            return -1;
         }
-        run.dev_info[s] = info;
-        run.slot_chain[s] = (ot_chain)ch;
-        run.slot_wire[s] = WP_OFFLINE_SLOT + (uint32_t)ch;
-        size_t len = (size_t)snprintf(run.slot_name[s], sizeof run.slot_name[s], "%s %s:",
-                                      info.device_name, info.driver_version);
-        for (size_t t = 0; t < run.offline.n[ch] && len < sizeof run.slot_name[s]; t++)
-            len += (size_t)snprintf(run.slot_name[s] + len, sizeof run.slot_name[s] - len, "%s%s",
-                                    t ? "," : " ", run.offline.targets[ch][t].name);
+        run->dev_info[s] = info;
+        run->slot_chain[s] = (ot_chain)ch;
+        run->slot_wire[s] = WP_OFFLINE_SLOT + (uint32_t)ch;
+        char *name = run->slot_name[s];
+        size_t cap = sizeof run->slot_name[s];
+        size_t len = (size_t)snprintf(name, cap, "%s %s:", info.device_name, info.driver_version);
+        for (size_t t = 0; t < run->offline.n[ch] && len < cap; t++)
+            len += (size_t)snprintf(name + len, cap - len, "%s%s", t ? "," : " ",
+                                    run->offline.targets[ch][t].name);
     }
-    if (run.n_slots == 0) {
-        cli_error("nothing to build: no device and no offline toolchain");
-        goto out;
-    }
-    if (any_nvidia && !ptxas[0] && !no_ptxas) {
+    return 0;
+}
+
+/* ptxas for the NVIDIA devices' cubins and for the PTX of --merge packs:
+ * --ptxas, else the one found, else PTX only, said once. */
+static void find_ptxas(pack_run *run, const pack_args *a)
+{
+    if (run->any_nvidia && !run->ptxas[0] && !run->no_ptxas) {
         char where[PTXAS_PATH_MAX];
         if (ptxas_find(NULL, where) == 0)
-            bfmt(ptxas, sizeof ptxas, "%s", where);
+            bfmt(run->ptxas, sizeof run->ptxas, "%s", where);
         else
             cli_note("%s: the pack holds PTX only for NVIDIA devices (no cubins); "
                      "--ptxas PATH names one",
                      where);
     }
-    /* --merge: packs whose PTX entries get cubins (clc-pack retarget). */
-    char merge_ptxas[PTXAS_PATH_MAX] = "";
-    if (a.n_merge && !no_ptxas) {
-        if (ptxas[0])
-            bfmt(merge_ptxas, sizeof merge_ptxas, "%s", ptxas);
-        else if (ptxas_find(NULL, merge_ptxas) != 0) {
+    if (a->n_merge && !run->no_ptxas) {
+        if (run->ptxas[0])
+            bfmt(run->merge_ptxas, sizeof run->merge_ptxas, "%s", run->ptxas);
+        else if (ptxas_find(NULL, run->merge_ptxas) != 0) {
             cli_note("%s: the PTX of --merge packs is taken as it is (no cubins); --ptxas PATH "
-                     "names one", merge_ptxas);
-            merge_ptxas[0] = '\0';
+                     "names one", run->merge_ptxas);
+            run->merge_ptxas[0] = '\0';
         }
     }
-    if (!any_nvidia)
-        ptxas[0] = '\0';
+    if (!run->any_nvidia)
+        run->ptxas[0] = '\0';
+}
 
-    run.n_jobs = run.n_slots * run.plan->n;
-    jobs = calloc(run.n_jobs, sizeof *jobs);
-    run.jobs = jobs;
-    run.fail_reason = calloc(run.n_jobs, sizeof *run.fail_reason);
-    run.retried = calloc(run.n_jobs ? run.n_jobs : 1, 1);
-    if (!jobs || !run.fail_reason || !run.retried) {
-        cli_error("out of memory for %zu jobs", run.n_jobs);
-        goto out;
+/* The writer and its device table: the devices, then the offline
+ * toolchains, one job slot each. 0, or the exit status. */
+static int setup_writer(pack_run *run, const pack_args *a)
+{
+    clcpack_error e;
+    /* Binaries wait in the writer's spool file, not in memory, so a pack
+     * of many gigabytes costs memory for its largest binary and its index. */
+    uint32_t wflags = (a->no_sources ? CLCPACK_WRITE_NO_SOURCES : 0) |
+                      (a->compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
+                      CLCPACK_WRITE_SPOOL;
+    if (clcpack_writer_new(wflags, &run->w, &e) != CLCPACK_OK ||
+        clcpack_writer_set_compression(run->w, a->codec, &e) != CLCPACK_OK) {
+        cli_error("%s", e.message);
+        return EXIT_FAILURE_STATUS;
     }
-    groups = same_program_groups(&run);
-    if (!groups) {
-        cli_error("out of memory for %zu jobs", run.n_jobs);
-        goto out;
+    if (add_devices(run) != 0 || add_offline_slots(run) != 0)
+        return EXIT_FAILURE_STATUS;
+    if (run->n_slots == 0) {
+        cli_error("nothing to build: no device and no offline toolchain");
+        return EXIT_FAILURE_STATUS;
     }
-    for (size_t d = 0; d < run.n_slots; d++)
-        for (size_t v = 0; v < run.plan->n; v++) {
-            size_t j = d * run.plan->n + v;
-            sb_init(&jobs[j]);
-            wp_encode_job(&jobs[j], (uint32_t)j, run.slot_wire[d], 0, &run.plan->jobs[v]);
-            if (jobs[j].failed) {
+    find_ptxas(run, a);
+    return 0;
+}
+
+/* Every job's frame (each variant on each slot), and the groups of jobs
+ * building the same program. 0, or the exit status. */
+static int encode_jobs(pack_run *run)
+{
+    run->n_jobs = run->n_slots * run->plan->n;
+    size_t n = run->n_jobs ? run->n_jobs : 1;
+    run->jobs = calloc(n, sizeof *run->jobs);
+    run->fail_reason = calloc(n, sizeof *run->fail_reason);
+    run->retried = calloc(n, 1);
+    run->order = malloc(n * sizeof *run->order);
+    run->cost = malloc(n * sizeof *run->cost);
+    if (run->jobs && run->fail_reason && run->retried && run->order && run->cost)
+        run->groups = same_program_groups(run);
+    if (!run->groups) {
+        cli_error("out of memory for %zu jobs", run->n_jobs);
+        return EXIT_FAILURE_STATUS;
+    }
+    for (size_t d = 0; d < run->n_slots; d++)
+        for (size_t v = 0; v < run->plan->n; v++) {
+            size_t j = d * run->plan->n + v;
+            sb_init(&run->jobs[j]);
+            wp_encode_job(&run->jobs[j], (uint32_t)j, run->slot_wire[d], 0,
+                          &run->plan->jobs[v]);
+            if (run->jobs[j].failed) {
                 cli_error("out of memory encoding job %zu", j);
-                goto out;
+                return EXIT_FAILURE_STATUS;
             }
         }
+    return 0;
+}
 
-    /* Entries the old pack already holds are copied, the rest built,
-     * longest first (pack_reuse.h). */
-    order = malloc((run.n_jobs ? run.n_jobs : 1) * sizeof *order);
-    cost = malloc((run.n_jobs ? run.n_jobs : 1) * sizeof *cost);
-    if (!order || !cost) {
-        cli_error("out of memory for %zu jobs", run.n_jobs);
-        goto out;
-    }
+/* The pack the output already is, when its entries may be reused: not
+ * with --rebuild or --tune, and only one this version of clc-pack wrote.
+ * NULL otherwise. */
+static clcpack *open_old_pack(const pack_args *a, const char *output)
+{
     clcpack *old = NULL;
     struct stat ost;
-    if (!a.rebuild && !a.tune && stat(output, &ost) == 0 && S_ISREG(ost.st_mode)) {
-        clcpack_error oe;
-        if (clcpack_open_file(output, &old, &oe) != CLCPACK_OK) {
-            cli_note("%s is not a pack clc-pack can read (%s): building every variant", output,
-                     oe.message);
-            old = NULL;
-        } else if (clcpack_writer_version(old) != clcpack_version()) {
-            cli_note("%s was written by another version of clc-pack: building every variant",
-                     output);
+    if (a->rebuild || a->tune || stat(output, &ost) != 0 || !S_ISREG(ost.st_mode))
+        return NULL;
+    clcpack_error oe;
+    if (clcpack_open_file(output, &old, &oe) != CLCPACK_OK) {
+        cli_note("%s is not a pack clc-pack can read (%s): building every variant", output,
+                 oe.message);
+        return NULL;
+    }
+    if (clcpack_writer_version(old) != clcpack_version()) {
+        cli_note("%s was written by another version of clc-pack: building every variant", output);
+        clcpack_close(old);
+        return NULL;
+    }
+    return old;
+}
+
+/* Seconds per byte of program text, from the build times of earlier runs
+ * of these jobs; a guess when there are none. */
+static double seconds_per_byte(const pack_run *run)
+{
+    double s_sum = 0, b_sum = 0;
+    for (size_t j = 0; j < run->n_jobs; j++) {
+        const build_job *bj = &run->plan->jobs[j % run->plan->n];
+        double t = pr_times_get(&run->times, pr_time_key(bj, &run->dev_info[j / run->plan->n]));
+        if (t >= 0) {
+            s_sum += t;
+            b_sum += (double)bj->source_size;
+        }
+    }
+    return s_sum > 0 && b_sum > 0 ? s_sum / b_sum : 2e-6;
+}
+
+/* Job j's entries copied from the old pack into the writer: 1 when they
+ * were, 0 when it is to be built, -1 after saying why the pack is bad. */
+static int reuse_job(pack_run *run, clcpack *old, size_t j)
+{
+    size_t d = j / run->plan->n;
+    const build_job *bj = &run->plan->jobs[j % run->plan->n];
+    char rerr[CLCPACK_MESSAGE_MAX + 64];
+    pr_forms forms = {run->ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0};
+    uint32_t archs[OT_MAX_TARGETS];
+    if (d >= run->n_dev) {
+        ot_chain ch = run->slot_chain[d];
+        forms.kind = ot_chain_kind(ch);
+        for (size_t t = 0; t < run->offline.n[ch]; t++)
+            archs[t] = run->offline.targets[ch][t].arch;
+        forms.archs = archs;
+        forms.n_archs = run->offline.n[ch];
+    }
+    long got = pr_reuse(old, bj, &run->dev_info[d], run->dev_index[d], &forms, run->w, rerr,
+                        sizeof rerr);
+    if (got < 0) {
+        cli_error("%s: %s", run->output, rerr);
+        return -1;
+    }
+    if (got == 0)
+        return 0;
+    run->n_reused++;
+    run->n_ok++;
+    if (cli_verbosity > 0) {
+        char label[LABEL_MAX];
+        job_label(run, j, label, sizeof label);
+        fprintf(stderr, "clc-pack: reused %s (%ld entr%s)\n", label, got, got == 1 ? "y" : "ies");
+    }
+    return 1;
+}
+
+/* Entries the old pack already holds are copied, the rest are to be
+ * built, longest first (pack_reuse.h). 0, or the exit status. */
+static int order_jobs(pack_run *run, const pack_args *a)
+{
+    clcpack *old = open_old_pack(a, run->output);
+    pr_times_load(&run->times);
+    double per_byte = seconds_per_byte(run);
+    for (size_t j = 0; j < run->n_jobs; j++) {
+        int reused = old ? reuse_job(run, old, j) : 0;
+        if (reused < 0) {
             clcpack_close(old);
-            old = NULL;
+            return EXIT_FAILURE_STATUS;
         }
-    }
-    pr_times_load(&run.times);
-    size_t n_pending = 0;
-    double per_byte = 2e-6; /* seconds per byte of program text, until measured */
-    {
-        double s_sum = 0, b_sum = 0;
-        for (size_t j = 0; j < run.n_jobs; j++) {
-            const build_job *bj = &run.plan->jobs[j % run.plan->n];
-            double t =
-                pr_times_get(&run.times, pr_time_key(bj, &run.dev_info[j / run.plan->n]));
-            if (t >= 0) {
-                s_sum += t;
-                b_sum += (double)bj->source_size;
-            }
-        }
-        if (s_sum > 0 && b_sum > 0)
-            per_byte = s_sum / b_sum;
-    }
-    for (size_t j = 0; j < run.n_jobs; j++) {
-        size_t d = j / run.plan->n;
-        const build_job *bj = &run.plan->jobs[j % run.plan->n];
-        if (old) {
-            char rerr[CLCPACK_MESSAGE_MAX + 64];
-            pr_forms forms = {ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0};
-            uint32_t archs[OT_MAX_TARGETS];
-            if (d >= run.n_dev) {
-                ot_chain ch = run.slot_chain[d];
-                forms.kind = ot_chain_kind(ch);
-                for (size_t t = 0; t < run.offline.n[ch]; t++)
-                    archs[t] = run.offline.targets[ch][t].arch;
-                forms.archs = archs;
-                forms.n_archs = run.offline.n[ch];
-            }
-            long got = pr_reuse(old, bj, &run.dev_info[d], run.dev_index[d], &forms, run.w, rerr,
-                                sizeof rerr);
-            if (got < 0) {
-                cli_error("%s: %s", output, rerr);
-                clcpack_close(old);
-                goto out;
-            }
-            if (got > 0) {
-                run.n_reused++;
-                run.n_ok++;
-                if (cli_verbosity > 0) {
-                    char label[LABEL_MAX];
-                    job_label(&run, j, label, sizeof label);
-                    fprintf(stderr, "clc-pack: reused %s (%ld entr%s)\n", label, got,
-                            got == 1 ? "y" : "ies");
-                }
-                continue;
-            }
-        }
-        double t = pr_times_get(&run.times, pr_time_key(bj, &run.dev_info[d]));
-        cost[j] = t >= 0 ? t : per_byte * (double)bj->source_size;
-        order[n_pending++] = j;
+        if (reused)
+            continue;
+        const build_job *bj = &run->plan->jobs[j % run->plan->n];
+        double t = pr_times_get(&run->times, pr_time_key(bj, &run->dev_info[j / run->plan->n]));
+        run->cost[j] = t >= 0 ? t : per_byte * (double)bj->source_size;
+        run->order[run->n_pending++] = j;
     }
     clcpack_close(old);
-    pr_sort_longest_first(order, n_pending, cost);
-    if (run.n_reused && cli_verbosity >= 0)
+    pr_sort_longest_first(run->order, run->n_pending, run->cost);
+    if (run->n_reused && cli_verbosity >= 0)
         cli_note("%zu of %zu variant(s) reused from %s; building %zu (--rebuild builds all)",
-                 run.n_reused, run.n_jobs, output, n_pending);
+                 run->n_reused, run->n_jobs, run->output, run->n_pending);
+    return 0;
+}
 
-    char exe[4096];
-    if (cli_worker_path(exe, sizeof exe) != 0) {
-        cli_error("cannot find the clc-pack executable to start workers (argv[0] is %s)",
-                  cli_argv0);
-        goto out;
-    }
-    /* Workers that hand fetched binaries to the driver build in folders of
-     * their own (worker_main.c), under one removed at the end. */
-    if (run.remote_lookups && tt_make(NULL, "clc-pack-run", run.work_root,
-                                      sizeof run.work_root) != 0) {
-        cli_error("cannot create a temporary folder for the workers: %s", strerror(errno));
-        run.work_root[0] = '\0';
-        goto out;
-    }
-    wargv = worker_argv(&run, ptxas);
-    if (!wargv) {
-        cli_error("out of memory");
-        goto out;
-    }
-    if (a.tune && a.jobs > 1) {
+/* How many workers: -j, else make's jobserver's slots (docs/CLI.md, "Under
+ * make"), one with --tune. Returns the jobserver joined, or NULL. */
+static jobserver *choose_parallelism(pack_args *a)
+{
+    if (a->tune && a->jobs > 1) {
         /* Timings taken while other variants build are distorted (on a CPU
          * device the builds take the very cores the kernel runs on): with
          * --tune, one variant at a time. */
         cli_note("--tune: building and timing one variant at a time (-j 1)");
-        a.jobs = 1;
+        a->jobs = 1;
     }
-    /* Under make -j: share make's slots (docs/CLI.md, "Under make"). */
     char jwhy[1200];
     jobserver *js = js_open(jwhy, sizeof jwhy);
     if (!js && jwhy[0])
-        cli_note("%s%s", jwhy, a.jobs_given ? "" : "; building with -j 1");
-    if (!js && jwhy[0] && !a.jobs_given)
-        a.jobs = 1;
-    if (js && !a.jobs_given && js_slots(js) > 0)
-        a.jobs = js_slots(js) > PA_MAX_JOBS ? PA_MAX_JOBS : js_slots(js);
+        cli_note("%s%s", jwhy, a->jobs_given ? "" : "; building with -j 1");
+    if (!js && jwhy[0] && !a->jobs_given)
+        a->jobs = 1;
+    if (js && !a->jobs_given && js_slots(js) > 0)
+        a->jobs = js_slots(js) > PA_MAX_JOBS ? PA_MAX_JOBS : js_slots(js);
+    return js;
+}
+
+/* The jobs to build, in worker processes, *wall the seconds it took. 0;
+ * -1 when the workers could not be started, 1 when the pool failed (each
+ * said). */
+static int run_workers(pack_run *run, pack_args *a, double *wall)
+{
+    char exe[4096];
+    if (cli_worker_path(exe, sizeof exe) != 0) {
+        cli_error("cannot find the clc-pack executable to start workers (argv[0] is %s)",
+                  cli_argv0);
+        return -1;
+    }
+    /* Workers that hand fetched binaries to the driver build in folders of
+     * their own (build_worker.c), under one removed at the end. */
+    if (run->remote_lookups &&
+        tt_make(NULL, "clc-pack-run", run->work_root, sizeof run->work_root) != 0) {
+        cli_error("cannot create a temporary folder for the workers: %s", strerror(errno));
+        run->work_root[0] = '\0';
+        return -1;
+    }
+    run->wargv = worker_argv(run, run->ptxas);
+    if (!run->wargv) {
+        cli_error("out of memory");
+        return -1;
+    }
+    jobserver *js = choose_parallelism(a);
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n",
-                run.plan->n, run.n_slots, a.jobs, output);
-
-    progress_init(&run.prog, stderr, n_pending, progress_mode(stderr, cli_verbosity < 0));
-    wpool_callbacks cb = {&run, on_started, on_finished, on_tick, js, 1, NULL, on_retry};
-    char perr2[512] = "";
-    int prc = wpool_run_order(exe, wargv, (size_t)a.jobs, cli_verbosity > 0, jobs, groups, order,
-                              n_pending, &cb, perr2, sizeof perr2);
-    pr_times_save(&run.times);
+                run->plan->n, run->n_slots, a->jobs, run->output);
+    progress_init(&run->prog, stderr, run->n_pending, progress_mode(stderr, cli_verbosity < 0));
+    wpool_callbacks cb = {run, on_started, on_finished, on_tick, js, 1, NULL, on_retry};
+    char perr[512] = "";
+    int prc = wpool_run_order(exe, run->wargv, (size_t)a->jobs, cli_verbosity > 0, run->jobs,
+                              run->groups, run->order, run->n_pending, &cb, perr, sizeof perr);
+    pr_times_save(&run->times);
     js_close(js);
-    progress_clear(&run.prog);
-    double wall = progress_elapsed(&run.prog);
-    if (prc != 0) {
-        cli_error("%s", perr2);
-        print_summary(&run, output, wall, 0);
-        goto out;
-    }
+    progress_clear(&run->prog);
+    *wall = progress_elapsed(&run->prog);
+    if (prc != 0)
+        cli_error("%s", perr);
+    return prc != 0;
+}
 
-    if (run.n_failed > 0 && !a.keep_going) {
+/* Whether what was built is to be written: not after a failure without
+ * --keep-going, not when nothing was built (a --shard part may be empty). */
+static int worth_writing(const pack_run *run, const pack_args *a)
+{
+    if (run->n_failed > 0 && !a->keep_going) {
         cli_error("%zu of %zu variant(s) failed; nothing written (--keep-going writes the rest)",
-                  run.n_failed, run.n_jobs);
-        print_summary(&run, output, wall, 0);
-        goto out;
+                  run->n_failed, run->n_jobs);
+        return 0;
     }
     /* A --shard part with no variant (more parts than variants), or none
      * built with --keep-going, still writes its pack: the merge job of a
      * CI matrix can then take every part's file. */
-    if (run.n_ok == 0 && !(a.shard.n && (run.plan->n == 0 || a.keep_going))) {
+    if (run->n_ok == 0 && !(a->shard.n && (run->plan->n == 0 || a->keep_going))) {
         cli_error("no variant built; nothing written");
-        print_summary(&run, output, wall, 0);
-        goto out;
+        return 0;
+    }
+    return 1;
+}
+
+/* The pack written (with --merge, merged), the summary printed and the
+ * dependency file written. The exit status. */
+static int write_pack(pack_run *run, const pack_args *a, bj_list *plan, double wall)
+{
+    if (!worth_writing(run, a)) {
+        print_summary(run, run->output, wall, 0);
+        return EXIT_FAILURE_STATUS;
     }
     double t_write = progress_now();
-    clcpack_writer_set_threads(run.w, (unsigned)a.jobs);
+    clcpack_writer_set_threads(run->w, (unsigned)a->jobs);
     /* With --merge the built entries go to a file of their own first, and
      * the output is written once, by the merge. */
     char built[4200];
-    bfmt(built, sizeof built, "%s.built.%ld", output, (long)getpid());
-    if (clcpack_writer_write_file(run.w, a.n_merge ? built : output, &e) != CLCPACK_OK) {
+    bfmt(built, sizeof built, "%s.built.%ld", run->output, (long)getpid());
+    clcpack_error e;
+    if (clcpack_writer_write_file(run->w, a->n_merge ? built : run->output, &e) != CLCPACK_OK) {
         cli_error("%s", e.message);
-        print_summary(&run, output, wall, 0);
-        goto out;
+        print_summary(run, run->output, wall, 0);
+        return EXIT_FAILURE_STATUS;
     }
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: builds took %.1f s, encoding and writing the pack %.1f s\n",
                 wall, progress_now() - t_write);
-    if (a.n_merge && merge_into(&a, built, output, merge_ptxas) != 0) {
-        print_summary(&run, output, progress_elapsed(&run.prog), 0);
-        goto out;
+    if (a->n_merge && merge_into(a, built, run->output, run->merge_ptxas) != 0) {
+        print_summary(run, run->output, progress_elapsed(&run->prog), 0);
+        return EXIT_FAILURE_STATUS;
     }
-    print_summary(&run, output, progress_elapsed(&run.prog), 1);
-    status = run.n_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+    print_summary(run, run->output, progress_elapsed(&run->prog), 1);
+    int status = run->n_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
     /* The packs --merge took entries from are inputs of this one too. */
-    for (size_t i = 0; i < a.n_merge; i++)
-        bj_list_add_read(&plan, a.merge[i]);
-    if ((a.depfile || a.depfile_md) && write_depfile(&a, &plan, output) != 0)
+    for (size_t i = 0; i < a->n_merge; i++)
+        bj_list_add_read(plan, a->merge[i]);
+    if ((a->depfile || a->depfile_md) && write_depfile(a, plan, run->output) != 0)
         status = EXIT_FAILURE_STATUS;
-out:
-    free_argv(wargv);
-    if (jobs)
-        for (size_t j = 0; j < run.n_jobs; j++)
-            sb_free(&jobs[j]);
-    free(jobs);
-    free(groups);
-    free(order);
-    free(cost);
-    pr_times_free(&run.times);
-    free(run.fail_reason);
-    free(run.retried);
-    free(remote_url);
-    if (run.work_root[0])
-        tt_remove(run.work_root);
-    clcpack_writer_free(run.w);
-    free(part.jobs); /* a view: the jobs are plan's */
-    memset(&part, 0, sizeof part);
+    return status;
+}
+
+static void free_run(pack_run *run)
+{
+    free_argv(run->wargv);
+    if (run->jobs)
+        for (size_t j = 0; j < run->n_jobs; j++)
+            sb_free(&run->jobs[j]);
+    free(run->jobs);
+    free(run->groups);
+    free(run->order);
+    free(run->cost);
+    pr_times_free(&run->times);
+    free(run->fail_reason);
+    free(run->retried);
+    free(run->remote_url_buf);
+    if (run->work_root[0])
+        tt_remove(run->work_root);
+    clcpack_writer_free(run->w);
+    free(run->part.jobs); /* a view: the jobs are the plan's */
+    memset(run, 0, sizeof *run);
+}
+
+/* The options' answers that stop before a build: --help, --version,
+ * --list-devices. 1 with *status set when one was given. */
+static int answer_early(const pack_args *a, ds_list *devices, int *status)
+{
+    *status = EXIT_OK_STATUS;
+    if (a->help)
+        usage_pack(stdout);
+    else if (a->version)
+        print_version(stdout);
+    else if (a->list_devices) {
+        char derr[DS_ERR_MAX];
+        if (ds_enumerate(devices, derr) != 0) {
+            cli_error("%s", derr);
+            *status = EXIT_FAILURE_STATUS;
+        } else
+            ds_print(stdout, devices);
+    } else
+        return 0;
+    return 1;
+}
+
+/* Plan, devices and writer, the builds in workers, then the pack and the
+ * summary: each a step above, any of which may end the command. */
+int cmd_pack(int argc, char **argv)
+{
+    static pack_args a; /* holds the value lists: too large for the stack */
+    static ds_list devices;
+    static bj_list plan;
+    static pack_run run;
+    char err[PA_ERR_MAX];
+    if (pack_args_parse(argc, argv, &a, err) != 0)
+        return cli_usage_error(NULL, "%s", err);
+    cli_verbosity = a.verbosity;
+    int status;
+    if (answer_early(&a, &devices, &status))
+        return status;
+    memset(&run, 0, sizeof run);
+    run.a = &a;
+    bj_list_free(&plan);
+    status = check_tools(&run, &a);
+    if (status == 0)
+        status = plan_pack(&run, &a, &plan);
+    if (status == 0)
+        status = setup_remote(&run, &a);
+    if (status == 0)
+        status = select_devices(&run, &a, &devices);
+    if (status == 0)
+        status = choose_output(&run, &a, &plan);
+    if (status == 0)
+        status = setup_writer(&run, &a);
+    if (status == 0)
+        status = encode_jobs(&run);
+    if (status == 0)
+        status = order_jobs(&run, &a);
+    if (status == 0) {
+        double wall = 0;
+        int rc = run_workers(&run, &a, &wall);
+        if (rc > 0)
+            print_summary(&run, run.output, wall, 0);
+        status = rc == 0 ? write_pack(&run, &a, &plan, wall) : EXIT_FAILURE_STATUS;
+    }
+    free_run(&run);
     bj_list_free(&plan);
     return status;
 }

@@ -95,3 +95,33 @@ int ps_partition(const build_job *jobs, size_t n, unsigned n_parts, unsigned *pa
     free(sum);
     return 0;
 }
+
+/* ps_take (plan_shard.h): *part becomes a view of the plan's jobs that part K
+ * builds (the jobs stay the plan's; free only part->jobs). 0, or -1 when
+ * out of memory. */
+int ps_take(const ps_shard *s, const bj_list *plan, bj_list *part, double *share)
+{
+    memset(part, 0, sizeof *part);
+    unsigned *which = malloc((plan->n ? plan->n : 1) * sizeof *which);
+    uint64_t *cost = calloc(s->n, sizeof *cost);
+    part->jobs = malloc((plan->n ? plan->n : 1) * sizeof *part->jobs);
+    if (!which || !cost || !part->jobs ||
+        ps_partition(plan->jobs, plan->n, s->n, which, cost) != 0) {
+        free(which);
+        free(cost);
+        free(part->jobs);
+        part->jobs = NULL;
+        return -1;
+    }
+    uint64_t total = 0;
+    for (unsigned p = 0; p < s->n; p++)
+        total += cost[p];
+    *share = total ? (double)cost[s->k - 1] / (double)total : 0.0;
+    for (size_t i = 0; i < plan->n; i++)
+        if (which[i] == s->k - 1)
+            part->jobs[part->n++] = plan->jobs[i];
+    part->cap = part->n;
+    free(which);
+    free(cost);
+    return 0;
+}

@@ -45,4 +45,9 @@ uint64_t ps_cost(const build_job *j);
 int ps_partition(const build_job *jobs, size_t n, unsigned n_parts, unsigned *part,
                  uint64_t *cost);
 
+/* Part s->k of plan: *part becomes a view of the plan's jobs that part
+ * builds (the jobs stay the plan's; free only part->jobs), *share its share
+ * of the estimated cost. 0, or -1 when out of memory. */
+int ps_take(const ps_shard *s, const bj_list *plan, bj_list *part, double *share);
+
 #endif /* CLC_PLAN_SHARD_H */

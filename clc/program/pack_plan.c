@@ -1,0 +1,108 @@
+/* pack_plan.c — what `clc-pack [pack]` builds (pack_plan.h). */
+#include "pack_plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounded_fmt.h"
+#include "manifest.h"
+#include "manifest_jobs.h"
+#include "program_blocks.h"
+
+/* The most program blocks --kernel can name one by one. */
+#define MAX_NAMED_BLOCKS 64
+
+/* The kernel blocks' variants the request selects, appended to plan. */
+static int kernel_blocks(const mf_manifest *m, const vp_request *req, bj_list *plan, char *err,
+                         size_t cap)
+{
+    vp_plan vplan;
+    char perr[VP_ERR_MAX];
+    if (vp_make(m, req, &vplan, perr) != 0) {
+        bfmt(err, cap, "%s", perr);
+        return PP_USAGE;
+    }
+    char merr[MF_ERR_MAX];
+    int rc = mj_make(m, &vplan, plan, merr);
+    if (vplan.notes)
+        plan->notes = strdup(vplan.notes);
+    vp_free(&vplan);
+    if (rc != 0) {
+        bfmt(err, cap, "%s", merr);
+        return PP_FAILED;
+    }
+    return 0;
+}
+
+/* The program blocks (all, or those named in want) appended to plan. */
+static int program_blocks(const char *dir, const pb_list *blocks, const int *want, bj_list *plan,
+                          char *err, size_t cap)
+{
+    for (size_t b = 0; b < blocks->n; b++) {
+        if (want && !(b < MAX_NAMED_BLOCKS && want[b]))
+            continue;
+        char jerr[DJ_ERR_MAX];
+        int rc = dj_make(&blocks->blocks[b].spec, plan, jerr);
+        if (rc != 0) {
+            bfmt(err, cap, "%s/manifest.txt:%d: program %s: %s", dir, blocks->blocks[b].line,
+                 blocks->blocks[b].name, jerr);
+            return rc == 2 ? PP_USAGE : PP_FAILED;
+        }
+    }
+    return 0;
+}
+
+static int from_kernels_dir(const pp_request *r, bj_list *plan, char *err, size_t cap)
+{
+    /* Kept after the call: the jobs may point into it. */
+    static mf_manifest manifest;
+    char merr[MF_ERR_MAX];
+    if (mf_load(r->kernels_dir, &manifest, merr) != 0) {
+        bfmt(err, cap, "%s", merr);
+        return PP_FAILED;
+    }
+    pb_list blocks;
+    char berr[PB_ERR_MAX];
+    if (pb_load(r->kernels_dir, &blocks, berr) != 0) {
+        bfmt(err, cap, "%s", berr);
+        return PP_FAILED;
+    }
+    /* --kernel names kernels of kernel blocks or program blocks. */
+    const vp_request *all = r->req;
+    vp_request req = *all;
+    req.n_kernels = 0;
+    int want_block[MAX_NAMED_BLOCKS] = {0};
+    for (size_t i = 0; i < all->n_kernels; i++) {
+        size_t b = 0;
+        while (b < blocks.n && strcmp(blocks.blocks[b].name, all->kernels[i]) != 0)
+            b++;
+        if (b < blocks.n && b < MAX_NAMED_BLOCKS)
+            want_block[b] = 1;
+        else
+            req.kernels[req.n_kernels++] = all->kernels[i];
+    }
+    int rc = 0;
+    if (manifest.n_kernels && (all->n_kernels == 0 || req.n_kernels > 0))
+        rc = kernel_blocks(&manifest, &req, plan, err, cap);
+    if (rc == 0)
+        rc = program_blocks(r->kernels_dir, &blocks, all->n_kernels ? want_block : NULL, plan,
+                            err, cap);
+    pb_free(&blocks);
+    return rc;
+}
+
+int pp_make(const pp_request *r, bj_list *plan, int *seed_checks, char *err, size_t cap)
+{
+    *seed_checks = 0;
+    if (r->direct) {
+        char jerr[DJ_ERR_MAX];
+        int rc = dj_make(r->direct_spec, plan, jerr);
+        if (rc != 0)
+            bfmt(err, cap, "%s", jerr);
+        return rc == 0 ? 0 : rc == 2 ? PP_USAGE : PP_FAILED;
+    }
+    int rc = from_kernels_dir(r, plan, err, cap);
+    if (rc == 0)
+        *seed_checks = 1;
+    return rc;
+}
