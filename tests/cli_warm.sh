@@ -26,7 +26,7 @@ run "$CLC" warm a.clcpack b.clcpack
 expect_rc 2 "two packs"
 run "$CLC" warm x.clcpack --nice 20
 expect_rc 2 "--nice 20"
-expect_err "--nice 20: expected 0 to 19" "names --nice"
+expect_err "--nice 20: expected a niceness from 0 to 19" "names --nice"
 run "$CLC" warm x.clcpack --bogus
 expect_rc 2 "an unknown option"
 run "$CLC" warm x.clcpack --cache-dir ''

@@ -224,13 +224,28 @@ int cli_opts_run(const cli_optspec *s, void (*usage)(FILE *), int argc, char **a
     return CLI_OPTS_GO;
 }
 
+int cli_opt_quiet(void *args, cli_optctx *c)
+{
+    (void)args;
+    (void)c;
+    cli_verbosity = -1;
+    return 0;
+}
+
+int cli_opt_verbose(void *args, cli_optctx *c)
+{
+    (void)args;
+    (void)c;
+    cli_verbosity = cli_verbosity < 0 ? 1 : cli_verbosity + 1;
+    return 0;
+}
+
 int cli_opt_codec(void *args, cli_optctx *c)
 {
     clcpack_compression *out = (clcpack_compression *)((char *)args + c->opt->off);
     char msg[256];
+    /* pt_parse_codec's message, the same as clc-pack [pack]'s. */
     int rc = pt_parse_codec(c->arg, out, msg, sizeof msg);
-    if (rc == -1)
-        return cli_opt_fail(c, 1, "expected zlib or zstd");
     if (rc != 0)
         bfmt(c->err, c->cap, "%s", msg);
     return rc == 0 ? 0 : -1;

@@ -114,6 +114,14 @@ int cli_opts_parse(const cli_optspec *s, int argc, char **argv, void *args, int 
 int cli_opts_run(const cli_optspec *s, void (*usage)(FILE *), int argc, char **argv, void *args,
                  int *first);
 
+/* -q and -v straight into cli_verbosity (cli_report.h), for commands whose
+ * argument struct has no verbosity field: -q makes it -1, -v 1 after -q,
+ * else one more. */
+int cli_opt_quiet(void *args, cli_optctx *c);
+int cli_opt_verbose(void *args, cli_optctx *c);
+#define OPT_QUIET_CLI OPT_CALL("quiet", 'q', cli_opt_quiet, NULL)
+#define OPT_VERBOSE_CLI OPT_CALL("verbose", 'v', cli_opt_verbose, NULL)
+
 /* --codec zlib|zstd into the clcpack_compression field (OPT_CALL_AT). */
 int cli_opt_codec(void *args, cli_optctx *c);
 

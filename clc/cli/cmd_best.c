@@ -4,11 +4,11 @@
  * the way the application would load it (clcpack_create_program). */
 #include "commands.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_files.h"
+#include "cli_opts.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
@@ -39,47 +39,32 @@ static int load_choice(const clcpack *p, const clcpack_choice *c, cl_device_id d
     return st == CLCPACK_OK ? 0 : -1;
 }
 
+typedef struct best_args {
+    const char *family, *device, *platform;
+    long width;
+    int no_load;
+} best_args;
+
+static const cli_opt best_opts[] = {
+    OPT_STR("family", 0, best_args, family),
+    OPT_LONG("width", 0, best_args, width, "a filter width", 0, 1000),
+    OPT_STR("device", 0, best_args, device),
+    OPT_STR("platform", 0, best_args, platform),
+    OPT_FLAG("no-load", 0, best_args, no_load),
+    OPT_HELP,
+};
+
 int cmd_best(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"family", required_argument, NULL, 'f'},
-                                             {"width", required_argument, NULL, 'w'},
-                                             {"device", required_argument, NULL, 'd'},
-                                             {"platform", required_argument, NULL, 'P'},
-                                             {"no-load", no_argument, NULL, 'n'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    const char *family = NULL, *spec = "default", *platform = NULL;
-    long width = 0;
-    int load = 1, c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'f':
-            family = optarg;
-            break;
-        case 'w':
-            if (cli_parse_long(optarg, 0, 1000, &width) != 0)
-                return cli_usage_error("best", "best: --width %s: expected a filter width",
-                                       optarg);
-            break;
-        case 'd':
-            spec = optarg;
-            break;
-        case 'P':
-            platform = optarg;
-            break;
-        case 'n':
-            load = 0;
-            break;
-        case 'h':
-            usage_best(stdout);
-            return EXIT_OK_STATUS;
-        default:
-            return cli_usage_error("best", "best: unknown option or missing value: %s",
-                                   argv[optind - 1]);
-        }
-    }
+    static const cli_optspec ospec = {"best", best_opts, sizeof best_opts / sizeof best_opts[0], 0};
+    best_args ba = {NULL, "default", NULL, 0, 0};
+    int optind;
+    int rc = cli_opts_run(&ospec, usage_best, argc, argv, &ba, &optind);
+    if (rc != CLI_OPTS_GO)
+        return rc;
+    const char *family = ba.family, *spec = ba.device, *platform = ba.platform;
+    long width = ba.width;
+    int load = !ba.no_load;
     if (optind != argc - 1)
         return cli_usage_error("best", "best: expected one pack file, got %d arguments",
                                argc - optind);

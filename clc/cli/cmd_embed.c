@@ -9,13 +9,13 @@
 #include "commands.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "cli_files.h"
+#include "cli_opts.h"
 #include "cli_report.h"
 #include "input_file.h"
 #include "clcpack.h"
@@ -24,7 +24,7 @@
 #define SYMBOL_MAX 128
 #define BYTES_PER_LINE 16
 
-enum { FORMAT_C, FORMAT_ASM };
+enum { FORMAT_ASM, FORMAT_C }; /* in the order of --format's choices */
 
 /* Where the assembler form works: GNU as on ELF targets. */
 #if defined(__ELF__) && defined(__GNUC__)
@@ -36,6 +36,7 @@ enum { FORMAT_C, FORMAT_ASM };
 typedef struct embed_args {
     const char *path, *output, *header, *symbol;
     int format;
+    int verbosity; /* -q */
 } embed_args;
 
 /* C11 keywords and the spellings the standard headers reserve in practice:
@@ -71,54 +72,34 @@ static const char *symbol_problem(const char *s)
     return NULL;
 }
 
+static const cli_opt embed_opts[] = {
+    OPT_STR("output", 'o', embed_args, output),
+    OPT_STR("symbol", 0, embed_args, symbol),
+    OPT_STR("header", 0, embed_args, header),
+    OPT_CHOICE("format", 0, embed_args, format, "asm,c"),
+    OPT_QUIET(embed_args, verbosity),
+    OPT_HELP,
+};
+
+/* The options (cli_opts.h) and what they must hold. 0 to go on, else the
+ * exit status. */
 static int parse_args(int argc, char **argv, embed_args *x)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'}, {"symbol", required_argument, NULL, 's'},
-        {"header", required_argument, NULL, 'H'}, {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},         {"format", required_argument, NULL, 'F'},
-        {NULL, 0, NULL, 0}};
+    static const cli_optspec spec = {"embed", embed_opts, sizeof embed_opts / sizeof embed_opts[0],
+                                      0};
     memset(x, 0, sizeof *x);
     x->symbol = "embedded_pack";
     x->format = FORMAT_DEFAULT;
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            x->output = optarg;
-            break;
-        case 's':
-            x->symbol = optarg;
-            break;
-        case 'H':
-            x->header = optarg;
-            break;
-        case 'F':
-            if (strcmp(optarg, "asm") == 0)
-                x->format = FORMAT_ASM;
-            else if (strcmp(optarg, "c") == 0)
-                x->format = FORMAT_C;
-            else
-                return cli_usage_error("embed", "embed: --format %s: expected asm or c", optarg);
-            break;
-        case 'q':
-            cli_verbosity = -1;
-            break;
-        case 'h':
-            usage_embed(stdout);
-            return -2;
-        case ':':
-            return cli_usage_error("embed", "embed: %s needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error("embed", "embed: unknown option %s", argv[optind - 1]);
-        }
-    }
-    if (optind != argc - 1)
+    x->verbosity = cli_verbosity;
+    int first;
+    int rc = cli_opts_run(&spec, usage_embed, argc, argv, x, &first);
+    if (rc != CLI_OPTS_GO)
+        return rc == EXIT_OK_STATUS ? -2 : rc;
+    cli_verbosity = x->verbosity;
+    if (first != argc - 1)
         return cli_usage_error("embed", "embed: expected one pack file, got %d arguments",
-                               argc - optind);
-    x->path = argv[optind];
+                               argc - first);
+    x->path = argv[first];
     if (!x->output || !*x->output)
         return cli_usage_error("embed", "embed: -o FILE is required (FILE.S or FILE.c; '-' for stdout)");
     if (x->header && !*x->header)

@@ -3,11 +3,11 @@
 #include "commands.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_files.h"
+#include "cli_opts.h"
 #include "cli_report.h"
 #include "pack_blob.h"
 #include "clcpack.h"
@@ -28,7 +28,53 @@ typedef struct extract_args {
     const char *def_values[MAX_FILTERS];
     int has_wg;
     uint32_t wg[3];
+    int verbosity; /* -q */
 } extract_args;
+
+/* -D NAME=VALUE: an entry's define to match. */
+static int opt_define(void *args, cli_optctx *c)
+{
+    extract_args *x = args;
+    const char *eq = strchr(c->arg, '=');
+    if (!eq || eq == c->arg || (size_t)(eq - c->arg) >= sizeof x->def_names[0])
+        return cli_opt_fail(c, 1, "expected NAME=VALUE");
+    if (x->n_defs >= MAX_FILTERS)
+        return cli_opt_fail(c, 0, "more than %d", MAX_FILTERS);
+    bfmt(x->def_names[x->n_defs], sizeof x->def_names[0], "%.*s", (int)(eq - c->arg), c->arg);
+    x->def_values[x->n_defs++] = eq + 1;
+    return 0;
+}
+
+/* --wg XxYxZ: the entry's work-group size. */
+static int opt_wg(void *args, cli_optctx *c)
+{
+    extract_args *x = args;
+    vl_list l;
+    char why[VL_ERR_MAX];
+    if (vl_parse_wgs(c->arg, &l, why) != 0)
+        return cli_opt_fail(c, 1, "%s", why);
+    if (l.n != 1)
+        return cli_opt_fail(c, 1, "expected one work-group size");
+    x->has_wg = 1;
+    for (int d = 0; d < 3; d++)
+        x->wg[d] = (uint32_t)l.values[0].v[d];
+    return 0;
+}
+
+_Static_assert(CLCPACK_KIND_NATIVE == 0 && CLCPACK_KIND_PTX == 1 && CLCPACK_KIND_CUBIN == 2 &&
+                   CLCPACK_KIND_INTEL == 3 && CLCPACK_KIND_AMDGCN == 4 && CLCPACK_KIND_SPIRV == 5,
+               "--kind's choices are in CLCPACK_KIND_* order");
+static const cli_opt extract_opts[] = {
+    OPT_LONG("entry", 0, extract_args, entry, "an entry index", 0, 0x7fffffffL),
+    OPT_STR("kernel", 0, extract_args, kernel),
+    OPT_CALL(NULL, 'D', opt_define, "NAME=VALUE"),
+    OPT_CALL("wg", 0, opt_wg, "SIZE"),
+    OPT_FLAG("source", 0, extract_args, source),
+    OPT_CHOICE("kind", 0, extract_args, kind, "native,ptx,cubin,intel,amdgcn,spirv"),
+    OPT_STR("output", 'o', extract_args, output),
+    OPT_QUIET(extract_args, verbosity),
+    OPT_HELP,
+};
 
 /* Whether e is named NAME: its kernel, or the program's name, or any
  * kernel a program entry holds (as the loader finds it). */
@@ -100,87 +146,17 @@ static int find_entry(const clcpack *p, const extract_args *x, size_t *out)
 
 static int parse_args(int argc, char **argv, extract_args *x)
 {
-    static const struct option longopts[] = {
-        {"entry", required_argument, NULL, 'E'},  {"kernel", required_argument, NULL, 'K'},
-        {"wg", required_argument, NULL, 'W'},     {"source", no_argument, NULL, 'S'},
-        {"kind", required_argument, NULL, 'T'},   {"output", required_argument, NULL, 'o'},
-        {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const cli_optspec spec = {"extract", extract_opts,
+                                     sizeof extract_opts / sizeof extract_opts[0], 0};
     memset(x, 0, sizeof *x);
     x->entry = -1;
     x->kind = -1;
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":D:o:qh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'E':
-            if (cli_parse_long(optarg, 0, 0x7fffffffL, &x->entry) != 0)
-                return cli_usage_error("extract", "extract: --entry %s: expected an entry index",
-                                       optarg);
-            break;
-        case 'K':
-            x->kernel = optarg;
-            break;
-        case 'D': {
-            const char *eq = strchr(optarg, '=');
-            if (!eq || eq == optarg || (size_t)(eq - optarg) >= sizeof x->def_names[0])
-                return cli_usage_error("extract", "extract: -D %s: expected NAME=VALUE", optarg);
-            if (x->n_defs >= MAX_FILTERS)
-                return cli_usage_error("extract", "extract: more than %d -D", MAX_FILTERS);
-            bfmt(x->def_names[x->n_defs], sizeof x->def_names[0], "%.*s", (int)(eq - optarg),
-                 optarg);
-            x->def_values[x->n_defs++] = eq + 1;
-            break;
-        }
-        case 'W': {
-            vl_list l;
-            char why[VL_ERR_MAX];
-            if (vl_parse_wgs(optarg, &l, why) != 0 || l.n != 1)
-                return cli_usage_error("extract", "extract: --wg '%s': %s", optarg,
-                                       l.n != 1 ? "expected one work-group size" : why);
-            x->has_wg = 1;
-            for (int d = 0; d < 3; d++)
-                x->wg[d] = (uint32_t)l.values[0].v[d];
-            break;
-        }
-        case 'S':
-            x->source = 1;
-            break;
-        case 'T':
-            if (strcmp(optarg, "native") == 0)
-                x->kind = CLCPACK_KIND_NATIVE;
-            else if (strcmp(optarg, "ptx") == 0)
-                x->kind = CLCPACK_KIND_PTX;
-            else if (strcmp(optarg, "cubin") == 0)
-                x->kind = CLCPACK_KIND_CUBIN;
-            else if (strcmp(optarg, "intel") == 0)
-                x->kind = CLCPACK_KIND_INTEL;
-            else if (strcmp(optarg, "amdgcn") == 0)
-                x->kind = CLCPACK_KIND_AMDGCN;
-            else if (strcmp(optarg, "spirv") == 0)
-                x->kind = CLCPACK_KIND_SPIRV;
-            else
-                return cli_usage_error("extract",
-                                       "extract: --kind %s: expected native, ptx, cubin, intel, "
-                                       "amdgcn or spirv",
-                                       optarg);
-            break;
-        case 'o':
-            x->output = optarg;
-            break;
-        case 'q':
-            cli_verbosity = -1;
-            break;
-        case 'h':
-            usage_extract(stdout);
-            return -2;
-        case ':':
-            return cli_usage_error("extract", "extract: %s needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error("extract", "extract: unknown option %s", argv[optind - 1]);
-        }
-    }
+    x->verbosity = cli_verbosity;
+    int optind;
+    int rc = cli_opts_run(&spec, usage_extract, argc, argv, x, &optind);
+    if (rc != CLI_OPTS_GO)
+        return rc == EXIT_OK_STATUS ? -2 : rc;
+    cli_verbosity = x->verbosity;
     if (optind != argc - 1)
         return cli_usage_error("extract", "extract: expected one pack file, got %d arguments",
                                argc - optind);

@@ -1,11 +1,11 @@
 /* cmd_list.c — `clc-pack list PACK [--json]`: what a pack holds. */
 #include "commands.h"
 
-#include <getopt.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli_files.h"
+#include "cli_opts.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
@@ -308,26 +308,19 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
     printf("\n ]\n}\n");
 }
 
+/* --json fills the int cmd_list parses into. */
+static const cli_opt list_opts[] = {
+    {"json", 0, CO_FLAG, 0, NULL, 1, 0, NULL},
+    OPT_HELP,
+};
+
 int cmd_list(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"json", no_argument, NULL, 'J'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    int json = 0, c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'J':
-            json = 1;
-            break;
-        case 'h':
-            usage_list(stdout);
-            return EXIT_OK_STATUS;
-        default:
-            return cli_usage_error("list", "list: unknown option %s", argv[optind - 1]);
-        }
-    }
+    static const cli_optspec spec = {"list", list_opts, sizeof list_opts / sizeof list_opts[0], 0};
+    int json = 0, optind;
+    int rc = cli_opts_run(&spec, usage_list, argc, argv, &json, &optind);
+    if (rc != CLI_OPTS_GO)
+        return rc;
     if (optind != argc - 1)
         return cli_usage_error("list", "list: expected one pack file, got %d arguments",
                                argc - optind);

@@ -5,12 +5,12 @@
  * same there; a conflict is named, with both files, and nothing is written. */
 #include "commands.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli_files.h"
+#include "cli_opts.h"
 #include "cli_report.h"
 #include "pack_blob.h"
 #include "clcpack.h"
@@ -45,48 +45,24 @@ typedef struct merge_pick {
     size_t n_joins;
 } merge_pick;
 
+static const cli_opt merge_opts[] = {
+    OPT_STR("output", 'o', merge_args, output),
+    OPT_FLAG("compress-cubins", 0, merge_args, compress_cubins),
+    OPT_CALL_AT("codec", 0, merge_args, codec, cli_opt_codec, "CODEC"),
+    OPT_QUIET_CLI,
+    OPT_VERBOSE_CLI,
+    OPT_HELP,
+};
+
 static int parse_args(int argc, char **argv, merge_args *x)
 {
-    static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
-                                             {"compress-cubins", no_argument, NULL, 'Z'},
-                                             {"codec", required_argument, NULL, 'C'},
-                                             {"quiet", no_argument, NULL, 'q'},
-                                             {"verbose", no_argument, NULL, 'v'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
+    static const cli_optspec spec = {"merge", merge_opts, sizeof merge_opts / sizeof merge_opts[0],
+                                     0};
     memset(x, 0, sizeof *x);
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:qvh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            x->output = optarg;
-            break;
-        case 'Z':
-            x->compress_cubins = 1;
-            break;
-        case 'C': {
-            char msg[256];
-            if (pt_parse_codec(optarg, &x->codec, msg, sizeof msg) != 0)
-                return cli_usage_error("merge", "merge: %s", msg);
-            break;
-        }
-        case 'q':
-            cli_verbosity = -1;
-            break;
-        case 'v':
-            cli_verbosity++;
-            break;
-        case 'h':
-            usage_merge(stdout);
-            return -2;
-        case ':':
-            return cli_usage_error("merge", "merge: %s needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error("merge", "merge: unknown option %s", argv[optind - 1]);
-        }
-    }
+    int optind;
+    int rc = cli_opts_run(&spec, usage_merge, argc, argv, x, &optind);
+    if (rc != CLI_OPTS_GO)
+        return rc == EXIT_OK_STATUS ? -2 : rc;
     if (argc - optind < 1)
         return cli_usage_error("merge", "merge: expected the pack files to merge");
     if (!x->output || !*x->output)

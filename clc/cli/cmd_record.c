@@ -7,13 +7,13 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "bounded_fmt.h"
+#include "cli_opts.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "pack_text.h"
@@ -36,58 +36,27 @@ typedef struct record_args {
     char **app;
 } record_args;
 
+static const cli_opt record_opts[] = {
+    OPT_STR("output", 'o', record_args, output),
+    OPT_STR("ptxas", 0, record_args, ptxas),
+    OPT_STR("keep-captures", 0, record_args, keep),
+    OPT_FLAG("log", 0, record_args, log),
+    OPT_CALL_AT("codec", 0, record_args, codec, cli_opt_codec, "CODEC"),
+    OPT_QUIET_CLI,
+    OPT_VERBOSE_CLI,
+    OPT_HELP,
+};
+
 static int parse_args(int argc, char **argv, record_args *x)
 {
-    enum { OPT_PTXAS = 256, OPT_KEEP, OPT_LOG, OPT_CODEC };
-    static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
-                                             {"ptxas", required_argument, NULL, OPT_PTXAS},
-                                             {"keep-captures", required_argument, NULL, OPT_KEEP},
-                                             {"log", no_argument, NULL, OPT_LOG},
-                                             {"codec", required_argument, NULL, OPT_CODEC},
-                                             {"quiet", no_argument, NULL, 'q'},
-                                             {"verbose", no_argument, NULL, 'v'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
+    /* in_order: the application's own options are not ours. */
+    static const cli_optspec spec = {"record", record_opts,
+                                     sizeof record_opts / sizeof record_opts[0], 1};
     memset(x, 0, sizeof *x);
-    int c;
-    opterr = 0;
-    optind = 1;
-    /* '+': the application's own options are not ours. */
-    while ((c = getopt_long(argc, argv, "+:o:qvh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            x->output = optarg;
-            break;
-        case OPT_PTXAS:
-            x->ptxas = optarg;
-            break;
-        case OPT_KEEP:
-            x->keep = optarg;
-            break;
-        case OPT_LOG:
-            x->log = 1;
-            break;
-        case OPT_CODEC: {
-            char msg[256];
-            if (pt_parse_codec(optarg, &x->codec, msg, sizeof msg) != 0)
-                return cli_usage_error("record", "%s", msg);
-            break;
-        }
-        case 'q':
-            cli_verbosity = -1;
-            break;
-        case 'v':
-            cli_verbosity++;
-            break;
-        case 'h':
-            usage_record(stdout);
-            return -1;
-        case ':':
-            return cli_usage_error("record", "option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error("record", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    int optind;
+    int rc = cli_opts_run(&spec, usage_record, argc, argv, x, &optind);
+    if (rc != CLI_OPTS_GO)
+        return rc == EXIT_OK_STATUS ? -1 : rc;
     if (!x->output)
         return cli_usage_error("record", "no output pack (-o FILE)");
     if (optind >= argc)

@@ -8,12 +8,12 @@
  * before anything is copied. */
 #include "commands.h"
 
-#include <getopt.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_opts.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "nv_arch_list.h"
@@ -59,69 +59,42 @@ typedef struct retarget_ctx {
     size_t n_arch;
 } retarget_ctx;
 
+/* --nv-arch LIST: the architectures to make cubins for. */
+static int opt_nv_arch(void *args, cli_optctx *c)
+{
+    retarget_args *x = args;
+    char err[NVF_ERR_MAX];
+    if (nvf_parse_archs(c->arg, &x->archs, err) != 0)
+        return cli_opt_fail(c, 1, "%s", err);
+    return 0;
+}
+
+static const cli_opt retarget_opts[] = {
+    OPT_STR("output", 'o', retarget_args, output),
+    OPT_CALL("nv-arch", 0, opt_nv_arch, "LIST"),
+    OPT_STR("ptxas", 0, retarget_args, ptxas),
+    OPT_FLAG("compress-cubins", 0, retarget_args, compress_cubins),
+    OPT_CALL_AT("codec", 0, retarget_args, codec, cli_opt_codec, "CODEC"),
+    OPT_LONG("jobs", 'j', retarget_args, jobs, "a number of jobs", 1, MAX_JOBS),
+    OPT_QUIET_CLI,
+    OPT_VERBOSE_CLI,
+    OPT_HELP,
+};
+
 static int parse_args(int argc, char **argv, retarget_args *x)
 {
     enum { OPT_NV_ARCH = 256, OPT_PTXAS, OPT_COMPRESS_CUBINS, OPT_CODEC };
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"nv-arch", required_argument, NULL, OPT_NV_ARCH},
-        {"ptxas", required_argument, NULL, OPT_PTXAS},
-        {"compress-cubins", no_argument, NULL, OPT_COMPRESS_CUBINS},
-        {"codec", required_argument, NULL, OPT_CODEC},
-        {"jobs", required_argument, NULL, 'j'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const cli_optspec spec = {"retarget", retarget_opts,
+                                     sizeof retarget_opts / sizeof retarget_opts[0], 0};
     memset(x, 0, sizeof *x);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     x->jobs = cores > 0 ? (cores > MAX_JOBS ? MAX_JOBS : cores) : 1;
     char err[NVF_ERR_MAX];
     nvf_parse_archs(NVF_DEFAULT_ARCHS, &x->archs, err);
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:j:qvh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            x->output = optarg;
-            break;
-        case 'j':
-            if (cli_parse_long(optarg, 1, MAX_JOBS, &x->jobs) != 0)
-                return cli_usage_error("retarget", "retarget: -j %s: expected a number of jobs "
-                                                   "from 1 to %d", optarg, MAX_JOBS);
-            break;
-        case OPT_NV_ARCH:
-            if (nvf_parse_archs(optarg, &x->archs, err) != 0)
-                return cli_usage_error("retarget", "retarget: --nv-arch %s: %s", optarg, err);
-            break;
-        case OPT_PTXAS:
-            x->ptxas = optarg;
-            break;
-        case OPT_COMPRESS_CUBINS:
-            x->compress_cubins = 1;
-            break;
-        case OPT_CODEC: {
-            char msg[256];
-            if (pt_parse_codec(optarg, &x->codec, msg, sizeof msg) != 0)
-                return cli_usage_error("retarget", "retarget: %s", msg);
-            break;
-        }
-        case 'q':
-            cli_verbosity = -1;
-            break;
-        case 'v':
-            cli_verbosity++;
-            break;
-        case 'h':
-            usage_retarget(stdout);
-            return -2;
-        case ':':
-            return cli_usage_error("retarget", "retarget: %s needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error("retarget", "retarget: unknown option %s", argv[optind - 1]);
-        }
-    }
+    int optind;
+    int rc = cli_opts_run(&spec, usage_retarget, argc, argv, x, &optind);
+    if (rc != CLI_OPTS_GO)
+        return rc == EXIT_OK_STATUS ? -2 : rc;
     if (argc - optind != 1)
         return cli_usage_error("retarget", argc - optind < 1
                                                ? "retarget: expected the pack file to retarget"

@@ -6,13 +6,13 @@
 #include "commands.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bounded_fmt.h"
+#include "cli_opts.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "preload_launch.h"
@@ -42,33 +42,27 @@ static int absolute_pack(const char *pack, char out[PRELOAD_PATH_MAX])
     return 0;
 }
 
+typedef struct run_args {
+    int log, strict;
+} run_args;
+
+static const cli_opt run_opts[] = {
+    OPT_FLAG("log", 0, run_args, log),
+    OPT_FLAG("strict", 0, run_args, strict),
+    OPT_HELP,
+};
+
 int cmd_run(int argc, char **argv)
 {
-    enum { OPT_LOG = 256, OPT_STRICT };
-    static const struct option longopts[] = {{"log", no_argument, NULL, OPT_LOG},
-                                             {"strict", no_argument, NULL, OPT_STRICT},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    int log = 0, strict = 0, c;
-    opterr = 0;
-    optind = 1;
     /* Options may come before or after PACK; everything after "--" is the
      * application's. */
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_LOG:
-            log = 1;
-            break;
-        case OPT_STRICT:
-            strict = 1;
-            break;
-        case 'h':
-            usage_run(stdout);
-            return EXIT_OK_STATUS;
-        default:
-            return cli_usage_error("run", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    static const cli_optspec spec = {"run", run_opts, sizeof run_opts / sizeof run_opts[0], 0};
+    run_args ra = {0, 0};
+    int optind;
+    int rc = cli_opts_run(&spec, usage_run, argc, argv, &ra, &optind);
+    if (rc != CLI_OPTS_GO)
+        return rc;
+    int log = ra.log, strict = ra.strict;
     if (optind >= argc)
         return cli_usage_error("run", "no pack (clc-pack run PACK -- APP ARGS...)");
     const char *pack = argv[optind++];

@@ -4,11 +4,11 @@
  * the seeds' recommended kernel (docs/TUNING.md). Markdown tables. */
 #include "commands.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_files.h"
+#include "cli_opts.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "pack_text.h"
@@ -146,29 +146,21 @@ static int report_family(const clcpack *p, uint32_t d, const clcpack_device_info
     return 1;
 }
 
+/* --family fills the const char * cmd_tune_report parses into. */
+static const cli_opt tune_report_opts[] = {
+    {"family", 0, CO_STR, 0, NULL, 0, 0, NULL},
+    OPT_HELP,
+};
+
 int cmd_tune_report(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"family", required_argument, NULL, 'f'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
+    static const cli_optspec spec = {"tune-report", tune_report_opts,
+                                     sizeof tune_report_opts / sizeof tune_report_opts[0], 0};
     const char *family = NULL;
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'f':
-            family = optarg;
-            break;
-        case 'h':
-            usage_tune_report(stdout);
-            return EXIT_OK_STATUS;
-        default:
-            return cli_usage_error("tune-report",
-                                   "tune-report: unknown option or missing value: %s",
-                                   argv[optind - 1]);
-        }
-    }
+    int optind;
+    int rc = cli_opts_run(&spec, usage_tune_report, argc, argv, &family, &optind);
+    if (rc != CLI_OPTS_GO)
+        return rc;
     if (optind != argc - 1)
         return cli_usage_error("tune-report",
                                "tune-report: expected one pack file, got %d arguments",

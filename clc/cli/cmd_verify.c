@@ -5,13 +5,13 @@
  * not verify. */
 #include "commands.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "build_variant.h"
 #include "cli_files.h"
+#include "cli_opts.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
@@ -31,7 +31,21 @@ typedef struct verify_args {
     const char *platform;
     const char *kernels_dir; /* NULL when --check needs no manifest */
     uint32_t load_flags;     /* --no-cubin: CLCPACK_LOAD_NO_CUBIN */
+    int no_cubin;            /* --no-cubin as given */
+    int verbosity;           /* -q, -v */
 } verify_args;
+
+static const cli_opt verify_opts[] = {
+    OPT_FLAG("load", 0, verify_args, load),
+    OPT_FLAG("check", 0, verify_args, check),
+    OPT_FLAG("no-cubin", 0, verify_args, no_cubin),
+    OPT_STR("device", 0, verify_args, device),
+    OPT_STR("platform", 0, verify_args, platform),
+    OPT_STR("kernels", 0, verify_args, kernels_dir),
+    OPT_QUIET(verify_args, verbosity),
+    OPT_VERBOSE(verify_args, verbosity),
+    OPT_HELP,
+};
 
 /* Whether the pack holds an entry of one kernel (not a program entry):
  * one a manifest kernel may give a reference check. */
@@ -310,52 +324,16 @@ static int pick_devices(const clcpack *p, const verify_args *va, ds_list *all,
 
 int cmd_verify(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"load", no_argument, NULL, 'L'},          {"check", no_argument, NULL, 'C'},
-        {"device", required_argument, NULL, 'd'},  {"platform", required_argument, NULL, 'P'},
-        {"kernels", required_argument, NULL, 'K'}, {"quiet", no_argument, NULL, 'q'},
-        {"verbose", no_argument, NULL, 'v'},       {"help", no_argument, NULL, 'h'},
-        {"no-cubin", no_argument, NULL, 'N'},
-        {NULL, 0, NULL, 0}};
-    verify_args va = {NULL, 0, 0, NULL, NULL, "kernels", 0};
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":qvh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'L':
-            va.load = 1;
-            break;
-        case 'C':
-            va.check = 1;
-            break;
-        case 'N':
-            va.load_flags |= CLCPACK_LOAD_NO_CUBIN;
-            break;
-        case 'd':
-            va.device = optarg;
-            break;
-        case 'P':
-            va.platform = optarg;
-            break;
-        case 'K':
-            va.kernels_dir = optarg;
-            break;
-        case 'q':
-            cli_verbosity = -1;
-            break;
-        case 'v':
-            cli_verbosity = cli_verbosity < 0 ? 1 : cli_verbosity + 1;
-            break;
-        case 'h':
-            usage_verify(stdout);
-            return EXIT_OK_STATUS;
-        case ':':
-            return cli_usage_error("verify", "verify: %s needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error("verify", "verify: unknown option %s", argv[optind - 1]);
-        }
-    }
+    static const cli_optspec spec = {"verify", verify_opts,
+                                     sizeof verify_opts / sizeof verify_opts[0], 0};
+    verify_args va = {NULL, 0, 0, NULL, NULL, "kernels", 0, 0, cli_verbosity};
+    int optind;
+    int rc = cli_opts_run(&spec, usage_verify, argc, argv, &va, &optind);
+    if (rc != CLI_OPTS_GO)
+        return rc;
+    cli_verbosity = va.verbosity;
+    if (va.no_cubin)
+        va.load_flags |= CLCPACK_LOAD_NO_CUBIN;
     if (optind != argc - 1)
         return cli_usage_error("verify", "verify: expected one pack file, got %d arguments",
                                argc - optind);

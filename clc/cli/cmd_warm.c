@@ -16,7 +16,6 @@
 #include "commands.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 
 #include "build_variant.h"
 #include "cli_files.h"
+#include "cli_opts.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
@@ -337,43 +337,25 @@ static int pick_devices(const warm_args *wa, ds_list *all, size_t sel[DS_MAX_DEV
 }
 
 /* 0, ARGS_HELP, or the exit status of a usage error (printed). */
+static const cli_opt warm_opts[] = {
+    OPT_STR("device", 0, warm_args, device),
+    OPT_STR("platform", 0, warm_args, platform),
+    OPT_NAME("cache-dir", 0, warm_args, cache_dir, "folder name"),
+    OPT_LONG("nice", 0, warm_args, nice, "a niceness", 0, 19),
+    OPT_QUIET_CLI,
+    OPT_VERBOSE_CLI,
+    OPT_HELP,
+};
+
 static int parse_args(int argc, char **argv, warm_args *wa)
 {
-    static const struct option longopts[] = {
-        {"device", required_argument, NULL, 'd'},    {"platform", required_argument, NULL, 'P'},
-        {"cache-dir", required_argument, NULL, 'C'}, {"nice", required_argument, NULL, 'n'},
-        {"quiet", no_argument, NULL, 'q'},           {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
+    static const cli_optspec spec = {"warm", warm_opts, sizeof warm_opts / sizeof warm_opts[0], 0};
     memset(wa, 0, sizeof *wa);
     wa->nice = DEFAULT_NICE;
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":qvh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'd': wa->device = optarg; break;
-        case 'P': wa->platform = optarg; break;
-        case 'C':
-            if (!*optarg)
-                return cli_usage_error("warm", "warm: --cache-dir needs a folder");
-            wa->cache_dir = optarg;
-            break;
-        case 'n':
-            if (cli_parse_long(optarg, 0, 19, &wa->nice) != 0) {
-                char clip[BFMT_QUOTE_MAX + 4];
-                return cli_usage_error("warm", "warm: --nice %s: expected 0 to 19",
-                                       bfmt_clip(optarg, clip));
-            }
-            break;
-        case 'q': cli_verbosity = -1; break;
-        case 'v': cli_verbosity = cli_verbosity < 0 ? 1 : cli_verbosity + 1; break;
-        case 'h':
-            usage_warm(stdout);
-            return ARGS_HELP;
-        case ':': return cli_usage_error("warm", "warm: %s needs a value", argv[optind - 1]);
-        default: return cli_usage_error("warm", "warm: unknown option %s", argv[optind - 1]);
-        }
-    }
+    int optind;
+    int rc = cli_opts_run(&spec, usage_warm, argc, argv, wa, &optind);
+    if (rc != CLI_OPTS_GO)
+        return rc == EXIT_OK_STATUS ? ARGS_HELP : rc;
     if (optind != argc - 1)
         return cli_usage_error("warm", "warm: expected one pack file, got %d arguments",
                                argc - optind);
