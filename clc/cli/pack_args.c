@@ -1,57 +1,15 @@
 /* pack_args.c — option parsing of the pack command (pack_args.h). */
 #include "pack_args.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bounded_fmt.h"
+#include "cli_opts.h"
 #include "cli_report.h"
 #include "pack_text.h"
-
-enum {
-    OPT_KERNELS = 256,
-    OPT_KERNEL,
-    OPT_WIDTHS,
-    OPT_WG,
-    OPT_DEVICE,
-    OPT_PLATFORM,
-    OPT_PTXAS,
-    OPT_NO_SOURCES,
-    OPT_COMPRESS_CUBINS,
-    OPT_CODEC,
-    OPT_NO_CHECK,
-    OPT_NO_WARMUP,
-    OPT_LIST_DEVICES,
-    OPT_VERSION,
-    OPT_TUNE,
-    OPT_TUNE_SIZE,
-    OPT_TUNE_RUNS,
-    OPT_DERIVE,
-    OPT_WHERE,
-    OPT_VARIANT,
-    OPT_PROGRAM,
-    OPT_OPTIONS,
-    OPT_CHECK_CMD,
-    OPT_CHECK_TIMEOUT,
-    OPT_WG_DEFINES,
-    OPT_DEFAULT,
-    OPT_REBUILD,
-    OPT_UPDATE,
-    OPT_SHARD,
-    OPT_REMOTE_CACHE,
-    OPT_REMOTE_READONLY,
-    OPT_REMOTE_TIMEOUT,
-    OPT_NO_REMOTE_CACHE,
-    OPT_DEPFILE,
-    OPT_NV_ARCH,
-    OPT_INTEL_GPU,
-    OPT_AMD_GPU,
-    OPT_SPIRV,
-    OPT_MERGE
-};
 
 /* Adds an axis request; refuses an axis given twice. */
 static int add_axis(pack_args *a, const char *name, const char *option, const char *list,
@@ -146,18 +104,260 @@ void pack_args_free(pack_args *a)
     memset(d, 0, sizeof *d);
 }
 
-int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
+#define ARGS(c) ((pack_args *)(c))
+#define DS(c) (&ARGS(c)->direct_spec)
+
+static int opt_kernel(void *p, cli_optctx *c)
+{
+    pack_args *a = ARGS(p);
+    if (a->req.n_kernels >= MF_MAX_KERNELS)
+        return cli_opt_fail(c, 0, "more than %d kernels", MF_MAX_KERNELS);
+    if (!*c->arg)
+        return cli_opt_fail(c, 0, "the name is empty");
+    a->req.kernels[a->req.n_kernels++] = c->arg;
+    DS(p)->kernels[DS(p)->n_kernels++] = c->arg;
+    return 0;
+}
+
+static int opt_widths(void *p, cli_optctx *c)
+{
+    return add_axis(ARGS(p), "FILTER_WIDTH", "--widths", c->arg, c->err) == 0 ? 0 : -1;
+}
+
+/* --wg LIST: kept in the dj_spec; with the kernels folder it becomes an
+ * axis in the order of the -D options around it. */
+static int opt_wg(void *p, cli_optctx *c)
+{
+    dj_spec *ds = DS(p);
+    if (ds->wg) {
+        bfmt(c->err, c->cap, "--wg is given twice ('%s' and '%s'): give one list", ds->wg, c->arg);
+        return -1;
+    }
+    ds->wg = c->arg;
+    ARGS(p)->wg_after = ds->n_defines;
+    return 0;
+}
+
+/* The direct mode's repeatable options: each appends its value to its list
+ * of the dj_spec (alloc_lists made room for every argument). */
+static int opt_list(void *p, cli_optctx *c)
+{
+    dj_spec *ds = DS(p);
+    const char **list;
+    size_t *n;
+    const char *name = c->opt->name ? c->opt->name : "";
+    if (c->opt->key == 'D')
+        list = ds->defines, n = &ds->n_defines;
+    else if (c->opt->key == 'I') {
+        if (!*c->arg)
+            return cli_opt_fail(c, 0, "the folder name is empty");
+        list = ds->includes, n = &ds->n_includes;
+    } else if (strcmp(name, "derive") == 0)
+        list = ds->derives, n = &ds->n_derives;
+    else if (strcmp(name, "where") == 0)
+        list = ds->wheres, n = &ds->n_wheres;
+    else if (strcmp(name, "variant") == 0)
+        list = ds->variants, n = &ds->n_variants;
+    else if (strcmp(name, "program") == 0)
+        list = ds->programs, n = &ds->n_programs;
+    else
+        list = ds->defaults, n = &ds->n_defaults;
+    list[(*n)++] = c->arg;
+    return 0;
+}
+
+static int opt_options(void *p, cli_optctx *c)
+{
+    if (DS(p)->options) {
+        bfmt(c->err, c->cap, "--options is given twice: give all options in one");
+        return -1;
+    }
+    DS(p)->options = c->arg;
+    return 0;
+}
+
+static int opt_update(void *p, cli_optctx *c)
+{
+    (void)c;
+    ARGS(p)->rebuild = 0; /* reuse is the default when -o exists */
+    return 0;
+}
+
+static int opt_shard(void *p, cli_optctx *c)
+{
+    char serr[PS_ERR_MAX];
+    if (ps_parse(c->arg, &ARGS(p)->shard, serr) != 0) {
+        bfmt(c->err, c->cap, "%s", serr);
+        return -1;
+    }
+    return 0;
+}
+
+static int opt_wg_defines(void *p, cli_optctx *c)
+{
+    (void)c;
+    DS(p)->wg_defines = 1;
+    return 0;
+}
+
+static int opt_codec(void *p, cli_optctx *c)
+{
+    return pt_parse_codec(c->arg, &ARGS(p)->codec, c->err, c->cap) == 0 ? 0 : -1;
+}
+
+static int opt_jobs(void *p, cli_optctx *c)
+{
+    pack_args *a = ARGS(p);
+    if (cli_parse_long(c->arg, 1, PA_MAX_JOBS, &a->jobs) != 0)
+        return cli_opt_fail(c, 1, "expected a number of jobs from 1 to %d", PA_MAX_JOBS);
+    a->jobs_given = 1;
+    return 0;
+}
+
+static int opt_tune_size(void *p, cli_optctx *c)
+{
+    pack_args *a = ARGS(p);
+    long w, h;
+    const char *x = strchr(c->arg, 'x');
+    char wbuf[32];
+    if (!x || (size_t)(x - c->arg) >= sizeof wbuf)
+        return cli_opt_fail(c, 1, "expected WIDTHxHEIGHT, e.g. 2048x2048");
+    bfmt(wbuf, sizeof wbuf, "%.*s", (int)(x - c->arg), c->arg);
+    if (cli_parse_long(wbuf, 1, 16384, &w) != 0 || cli_parse_long(x + 1, 1, 16384, &h) != 0)
+        return cli_opt_fail(c, 1, "width and height from 1 to 16384");
+    a->tune_width = (unsigned)w;
+    a->tune_height = (unsigned)h;
+    return 0;
+}
+
+/* The compilers' spellings of a dependency file: -MD, and -MF FILE (or
+ * -MFFILE), -MT TARGET. */
+static int opt_m(void *p, cli_optctx *c)
+{
+    pack_args *a = ARGS(p);
+    const char *arg = c->arg;
+    if (strcmp(arg, "D") == 0) {
+        a->depfile_md = 1;
+        return 0;
+    }
+    if (arg[0] != 'F' && arg[0] != 'T') {
+        bfmt(c->err, c->cap, "unknown option -M%s (-MD, -MF FILE and -MT TARGET are known)", arg);
+        return -1;
+    }
+    const char *v = arg[1] ? arg + 1 : *c->next < c->argc ? c->argv[(*c->next)++] : NULL;
+    if (!v || !*v) {
+        bfmt(c->err, c->cap, "-M%c needs a %s", arg[0], arg[0] == 'F' ? "file name" : "target name");
+        return -1;
+    }
+    if (arg[0] == 'F')
+        a->depfile = v;
+    else
+        a->depfile_target = v;
+    return 0;
+}
+
+/* --intel-gpu[=LIST], --amd-gpu[=LIST]. */
+static int opt_offline(void *p, cli_optctx *c)
+{
+    pack_args *a = ARGS(p);
+    const char *name = c->opt->name;
+    if (c->arg && !*c->arg) {
+        bfmt(c->err, c->cap, "--%s=: the list is empty (leave out '=' for the default)", name);
+        return -1;
+    }
+    /* The list is --intel-gpu=LIST: a word after a bare --intel-gpu would
+     * be taken for a source file. */
+    const char *next = *c->next < c->argc ? c->argv[*c->next] : NULL;
+    if (!c->arg && next && next[0] != '-' && !strchr(next, '.') && !strchr(next, '/')) {
+        bfmt(c->err, c->cap, "--%s %s: give the list as --%s=%s (a bare --%s takes the default "
+             "list)", name, next, name, next, name);
+        return -1;
+    }
+    if (strcmp(name, "intel-gpu") == 0)
+        a->intel_gpu = 1, a->intel_list = c->arg;
+    else
+        a->amd_gpu = 1, a->amd_list = c->arg;
+    return 0;
+}
+
+static int opt_merge(void *p, cli_optctx *c)
+{
+    pack_args *a = ARGS(p);
+    if (!*c->arg || a->n_merge >= PA_MAX_MERGE)
+        return cli_opt_fail(c, 0, "%s", *c->arg ? "more than 16 packs" : "no file");
+    a->merge[a->n_merge++] = c->arg;
+    return 0;
+}
+
+static int opt_nv_arch(void *p, cli_optctx *c)
+{
+    char nerr[NVF_ERR_MAX];
+    if (nvf_parse_archs(c->arg, &ARGS(p)->nv_archs, nerr) != 0)
+        return cli_opt_fail(c, 1, "%s", nerr);
+    return 0;
+}
+
+/* docs/CLI.md lists them; usage_pack (usage.c) prints them. */
+static const cli_opt pack_opts[] = {
+    OPT_STR("kernels", 0, pack_args, kernels_dir),
+    OPT_CALL("kernel", 0, opt_kernel, "NAME"),
+    OPT_CALL("widths", 0, opt_widths, "LIST"),
+    OPT_CALL("wg", 0, opt_wg, "LIST"),
+    OPT_CALL(NULL, 'D', opt_list, "NAME=LIST"),
+    OPT_CALL(NULL, 'I', opt_list, "DIR"),
+    OPT_CALL("derive", 0, opt_list, "NAME=EXPR"),
+    OPT_CALL("where", 0, opt_list, "EXPR"),
+    OPT_CALL("variant", 0, opt_list, "NAME=VALUE,..."),
+    OPT_CALL("default", 0, opt_list, "NAME=VALUE,..."),
+    OPT_CALL("program", 0, opt_list, "FILE"),
+    OPT_CALL("options", 0, opt_options, "OPTIONS"),
+    OPT_FLAG("rebuild", 0, pack_args, rebuild),
+    OPT_CALL("update", 0, opt_update, NULL),
+    OPT_CALL("shard", 0, opt_shard, "K/N"),
+    OPT_STR("remote-cache", 0, pack_args, remote_cache),
+    OPT_FLAG("remote-cache-readonly", 0, pack_args, remote_readonly),
+    OPT_LONG("remote-cache-timeout", 0, pack_args, remote_timeout, "seconds", 1, 600),
+    OPT_FLAG("no-remote-cache", 0, pack_args, no_remote_cache),
+    OPT_CALL("wg-defines", 0, opt_wg_defines, NULL),
+    OPT_STR("check-cmd", 0, pack_args, check_cmd),
+    OPT_LONG("check-timeout", 0, pack_args, check_timeout, "seconds", 1, 86400),
+    OPT_NAME("device", 0, pack_args, device, "value"),
+    OPT_STR("platform", 0, pack_args, platform),
+    OPT_NAME("output", 'o', pack_args, output, "file name"),
+    OPT_CALL("jobs", 'j', opt_jobs, "N"),
+    OPT_FLAG("keep-going", 'k', pack_args, keep_going),
+    OPT_STR("ptxas", 0, pack_args, ptxas),
+    OPT_FLAG("no-sources", 0, pack_args, no_sources),
+    OPT_FLAG("compress-cubins", 0, pack_args, compress_cubins),
+    OPT_CALL("codec", 0, opt_codec, "CODEC"),
+    OPT_FLAG("no-check", 0, pack_args, no_check),
+    OPT_FLAG("no-warmup", 0, pack_args, no_warmup),
+    OPT_FLAG("list-devices", 0, pack_args, list_devices),
+    OPT_FLAG("tune", 0, pack_args, tune),
+    OPT_CALL("tune-size", 0, opt_tune_size, "WxH"),
+    OPT_LONG("tune-runs", 0, pack_args, tune_runs, "a number of runs", 10, 10000),
+    OPT_NAME("depfile", 0, pack_args, depfile, "file name"),
+    OPT_CALL(NULL, 'M', opt_m, "D|F FILE|T TARGET"),
+    OPT_CALL("intel-gpu", 0, opt_offline, "="),
+    OPT_CALL("amd-gpu", 0, opt_offline, "="),
+    OPT_FLAG("spirv", 0, pack_args, spirv),
+    OPT_CALL("merge", 0, opt_merge, "PACK"),
+    OPT_CALL("nv-arch", 0, opt_nv_arch, "LIST"),
+    OPT_QUIET(pack_args, verbosity),
+    OPT_VERBOSE(pack_args, verbosity),
+    OPT_FLAG("help", 'h', pack_args, help),
+    OPT_FLAG("version", 0, pack_args, version),
+};
+
+/* The defaults of every option. 0, or -1 out of memory. */
+static int set_defaults(pack_args *a, int argc, char err[PA_ERR_MAX])
 {
     pack_args_free(a);
-    char clip[BFMT_QUOTE_MAX + 4]; /* a quoted argument in a message */
     memset(a, 0, sizeof *a);
     if (alloc_lists(a, argc) != 0) {
         bfmt(err, PA_ERR_MAX, "out of memory");
         return -1;
     }
-    dj_spec *ds = &a->direct_spec;
-    const char *wg = NULL;
-    size_t wg_after = 0; /* -D arguments before --wg: the manifest's axes keep their order */
     a->check_timeout = 600;
     a->remote_timeout = 10;
     a->kernels_dir = "kernels";
@@ -167,349 +367,19 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
     a->tune_width = a->tune_height = 2048;
     a->tune_runs = 11;
     nvf_parse_archs(NVF_DEFAULT_ARCHS, &a->nv_archs, err);
+    return 0;
+}
 
-    static const struct option longopts[] = {
-        {"kernels", required_argument, NULL, OPT_KERNELS},
-        {"kernel", required_argument, NULL, OPT_KERNEL},
-        {"widths", required_argument, NULL, OPT_WIDTHS},
-        {"wg", required_argument, NULL, OPT_WG},
-        {"device", required_argument, NULL, OPT_DEVICE},
-        {"platform", required_argument, NULL, OPT_PLATFORM},
-        {"output", required_argument, NULL, 'o'},
-        {"jobs", required_argument, NULL, 'j'},
-        {"keep-going", no_argument, NULL, 'k'},
-        {"ptxas", required_argument, NULL, OPT_PTXAS},
-        {"no-sources", no_argument, NULL, OPT_NO_SOURCES},
-        {"compress-cubins", no_argument, NULL, OPT_COMPRESS_CUBINS},
-        {"codec", required_argument, NULL, OPT_CODEC},
-        {"no-check", no_argument, NULL, OPT_NO_CHECK},
-        {"no-warmup", no_argument, NULL, OPT_NO_WARMUP},
-        {"list-devices", no_argument, NULL, OPT_LIST_DEVICES},
-        {"tune", no_argument, NULL, OPT_TUNE},
-        {"tune-size", required_argument, NULL, OPT_TUNE_SIZE},
-        {"tune-runs", required_argument, NULL, OPT_TUNE_RUNS},
-        {"depfile", required_argument, NULL, OPT_DEPFILE},
-        {"nv-arch", required_argument, NULL, OPT_NV_ARCH},
-        {"intel-gpu", optional_argument, NULL, OPT_INTEL_GPU},
-        {"amd-gpu", optional_argument, NULL, OPT_AMD_GPU},
-        {"spirv", no_argument, NULL, OPT_SPIRV},
-        {"merge", required_argument, NULL, OPT_MERGE},
-        {"quiet", no_argument, NULL, 'q'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, OPT_VERSION},
-        {"derive", required_argument, NULL, OPT_DERIVE},
-        {"where", required_argument, NULL, OPT_WHERE},
-        {"variant", required_argument, NULL, OPT_VARIANT},
-        {"program", required_argument, NULL, OPT_PROGRAM},
-        {"options", required_argument, NULL, OPT_OPTIONS},
-        {"check-cmd", required_argument, NULL, OPT_CHECK_CMD},
-        {"check-timeout", required_argument, NULL, OPT_CHECK_TIMEOUT},
-        {"wg-defines", no_argument, NULL, OPT_WG_DEFINES},
-        {"default", required_argument, NULL, OPT_DEFAULT},
-        {"rebuild", no_argument, NULL, OPT_REBUILD},
-        {"update", no_argument, NULL, OPT_UPDATE},
-        {"shard", required_argument, NULL, OPT_SHARD},
-        {"remote-cache", required_argument, NULL, OPT_REMOTE_CACHE},
-        {"remote-cache-readonly", no_argument, NULL, OPT_REMOTE_READONLY},
-        {"remote-cache-timeout", required_argument, NULL, OPT_REMOTE_TIMEOUT},
-        {"no-remote-cache", no_argument, NULL, OPT_NO_REMOTE_CACHE},
-        {NULL, 0, NULL, 0}};
-
-    opterr = 0;
-    /* A full reset: after a parse that stopped inside a cluster of short
-     * options (-kq...), glibc would go on reading that cluster, in an
-     * argument vector that may be gone, unless optind is 0. */
-#ifdef __GLIBC__
-    optind = 0;
-#else
-    optind = 1;
-#endif
-    int c;
-    while ((c = getopt_long(argc, argv, ":D:I:o:j:kqvhM:", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_KERNELS:
-            a->kernels_dir = optarg;
-            break;
-        case OPT_KERNEL:
-            if (a->req.n_kernels >= MF_MAX_KERNELS) {
-                bfmt(err, PA_ERR_MAX, "--kernel: more than %d kernels", MF_MAX_KERNELS);
-                return -1;
-            }
-            if (!*optarg) {
-                bfmt(err, PA_ERR_MAX, "--kernel: the name is empty");
-                return -1;
-            }
-            a->req.kernels[a->req.n_kernels++] = optarg;
-            ds->kernels[ds->n_kernels++] = optarg;
-            break;
-        case OPT_WIDTHS:
-            if (add_axis(a, "FILTER_WIDTH", "--widths", optarg, err) != 0)
-                return -1;
-            break;
-        case OPT_WG:
-            if (wg) {
-                bfmt(err, PA_ERR_MAX, "--wg is given twice ('%s' and '%s'): give one list",
-                     wg, optarg);
-                return -1;
-            }
-            wg = optarg;
-            wg_after = ds->n_defines;
-            break;
-        case 'D':
-            ds->defines[ds->n_defines++] = optarg;
-            break;
-        case 'I':
-            if (!*optarg) {
-                bfmt(err, PA_ERR_MAX, "-I: the folder name is empty");
-                return -1;
-            }
-            ds->includes[ds->n_includes++] = optarg;
-            break;
-        case OPT_DERIVE:
-            ds->derives[ds->n_derives++] = optarg;
-            break;
-        case OPT_WHERE:
-            ds->wheres[ds->n_wheres++] = optarg;
-            break;
-        case OPT_VARIANT:
-            ds->variants[ds->n_variants++] = optarg;
-            break;
-        case OPT_DEFAULT:
-            ds->defaults[ds->n_defaults++] = optarg;
-            break;
-        case OPT_PROGRAM:
-            ds->programs[ds->n_programs++] = optarg;
-            break;
-        case OPT_OPTIONS:
-            if (ds->options) {
-                bfmt(err, PA_ERR_MAX, "--options is given twice: give all options in one");
-                return -1;
-            }
-            ds->options = optarg;
-            break;
-        case OPT_REBUILD:
-            a->rebuild = 1;
-            break;
-        case OPT_UPDATE:
-            a->rebuild = 0; /* reuse is the default when -o exists */
-            break;
-        case OPT_SHARD: {
-            char serr[PS_ERR_MAX];
-            if (ps_parse(optarg, &a->shard, serr) != 0) {
-                bfmt(err, PA_ERR_MAX, "%s", serr);
-                return -1;
-            }
-            break;
-        }
-        case OPT_REMOTE_CACHE:
-            a->remote_cache = optarg;
-            break;
-        case OPT_REMOTE_READONLY:
-            a->remote_readonly = 1;
-            break;
-        case OPT_REMOTE_TIMEOUT:
-            if (cli_parse_long(optarg, 1, 600, &a->remote_timeout) != 0) {
-                bfmt(err, PA_ERR_MAX, "--remote-cache-timeout %s: expected seconds from 1 to 600",
-                     bfmt_clip(optarg, clip));
-                return -1;
-            }
-            break;
-        case OPT_NO_REMOTE_CACHE:
-            a->no_remote_cache = 1;
-            break;
-        case OPT_WG_DEFINES:
-            ds->wg_defines = 1;
-            break;
-        case OPT_CHECK_CMD:
-            a->check_cmd = optarg;
-            break;
-        case OPT_CHECK_TIMEOUT:
-            if (cli_parse_long(optarg, 1, 86400, &a->check_timeout) != 0) {
-                bfmt(err, PA_ERR_MAX, "--check-timeout %s: expected seconds from 1 to 86400",
-                     optarg);
-                return -1;
-            }
-            break;
-        case OPT_DEVICE:
-            if (!*optarg) {
-                bfmt(err, PA_ERR_MAX, "--device: the value is empty");
-                return -1;
-            }
-            a->device = optarg;
-            break;
-        case OPT_PLATFORM:
-            a->platform = optarg;
-            break;
-        case 'o':
-            if (!*optarg) {
-                bfmt(err, PA_ERR_MAX, "-o: the file name is empty");
-                return -1;
-            }
-            a->output = optarg;
-            break;
-        case 'j':
-            if (cli_parse_long(optarg, 1, PA_MAX_JOBS, &a->jobs) != 0) {
-                bfmt(err, PA_ERR_MAX, "-j %s: expected a number of jobs from 1 to %d",
-                     bfmt_clip(optarg, clip),
-                     PA_MAX_JOBS);
-                return -1;
-            }
-            a->jobs_given = 1;
-            break;
-        case 'k':
-            a->keep_going = 1;
-            break;
-        case OPT_PTXAS:
-            a->ptxas = optarg;
-            break;
-        case OPT_NO_SOURCES:
-            a->no_sources = 1;
-            break;
-        case OPT_COMPRESS_CUBINS:
-            a->compress_cubins = 1;
-            break;
-        case OPT_CODEC:
-            if (pt_parse_codec(optarg, &a->codec, err, PA_ERR_MAX) != 0)
-                return -1;
-            break;
-        case OPT_NO_CHECK:
-            a->no_check = 1;
-            break;
-        case OPT_NO_WARMUP:
-            a->no_warmup = 1;
-            break;
-        case OPT_LIST_DEVICES:
-            a->list_devices = 1;
-            break;
-        case OPT_TUNE:
-            a->tune = 1;
-            break;
-        case OPT_TUNE_SIZE: {
-            long w, h;
-            char *x = strchr(optarg, 'x');
-            char wbuf[32];
-            if (!x || (size_t)(x - optarg) >= sizeof wbuf) {
-                bfmt(err, PA_ERR_MAX, "--tune-size %s: expected WIDTHxHEIGHT, e.g. 2048x2048",
-                     bfmt_clip(optarg, clip));
-                return -1;
-            }
-            bfmt(wbuf, sizeof wbuf, "%.*s", (int)(x - optarg), optarg);
-            if (cli_parse_long(wbuf, 1, 16384, &w) != 0 || cli_parse_long(x + 1, 1, 16384, &h) != 0) {
-                bfmt(err, PA_ERR_MAX, "--tune-size %s: width and height from 1 to 16384",
-                     bfmt_clip(optarg, clip));
-                return -1;
-            }
-            a->tune_width = (unsigned)w;
-            a->tune_height = (unsigned)h;
-            break;
-        }
-        case OPT_TUNE_RUNS:
-            if (cli_parse_long(optarg, 10, 10000, &a->tune_runs) != 0) {
-                bfmt(err, PA_ERR_MAX, "--tune-runs %s: expected a number of runs from 10 to 10000",
-                     bfmt_clip(optarg, clip));
-                return -1;
-            }
-            break;
-        case OPT_DEPFILE:
-            if (!*optarg) {
-                bfmt(err, PA_ERR_MAX, "--depfile: the file name is empty");
-                return -1;
-            }
-            a->depfile = optarg;
-            break;
-        case 'M':
-            /* The compilers' spellings: -MD, and -MF FILE (or -MFFILE). */
-            if (strcmp(optarg, "D") == 0) {
-                a->depfile_md = 1;
-            } else if (optarg[0] == 'F' || optarg[0] == 'T') {
-                const char *v = optarg[1] ? optarg + 1 : optind < argc ? argv[optind++] : NULL;
-                if (!v || !*v) {
-                    bfmt(err, PA_ERR_MAX, "-M%c needs a %s", optarg[0],
-                         optarg[0] == 'F' ? "file name" : "target name");
-                    return -1;
-                }
-                if (optarg[0] == 'F')
-                    a->depfile = v;
-                else
-                    a->depfile_target = v;
-            } else {
-                bfmt(err, PA_ERR_MAX, "unknown option -M%s (-MD, -MF FILE and -MT TARGET are known)",
-                     optarg);
-                return -1;
-            }
-            break;
-        case OPT_INTEL_GPU:
-        case OPT_AMD_GPU:
-            if (optarg && !*optarg) {
-                bfmt(err, PA_ERR_MAX, "--%s=: the list is empty (leave out '=' for the default)",
-                     c == OPT_INTEL_GPU ? "intel-gpu" : "amd-gpu");
-                return -1;
-            }
-            /* The list is --intel-gpu=LIST: a word after a bare
-             * --intel-gpu would be taken for a source file. */
-            if (!optarg && optind < argc && argv[optind][0] != '-' &&
-                !strchr(argv[optind], '.') && !strchr(argv[optind], '/')) {
-                bfmt(err, PA_ERR_MAX, "--%s %s: give the list as --%s=%s (a bare --%s takes the "
-                     "default list)", c == OPT_INTEL_GPU ? "intel-gpu" : "amd-gpu", argv[optind],
-                     c == OPT_INTEL_GPU ? "intel-gpu" : "amd-gpu", argv[optind],
-                     c == OPT_INTEL_GPU ? "intel-gpu" : "amd-gpu");
-                return -1;
-            }
-            if (c == OPT_INTEL_GPU)
-                a->intel_gpu = 1, a->intel_list = optarg;
-            else
-                a->amd_gpu = 1, a->amd_list = optarg;
-            break;
-        case OPT_SPIRV:
-            a->spirv = 1;
-            break;
-        case OPT_MERGE:
-            if (!*optarg || a->n_merge >= PA_MAX_MERGE) {
-                bfmt(err, PA_ERR_MAX, "--merge: %s", *optarg ? "more than 16 packs" : "no file");
-                return -1;
-            }
-            a->merge[a->n_merge++] = optarg;
-            break;
-        case OPT_NV_ARCH: {
-            char nerr[NVF_ERR_MAX];
-            if (nvf_parse_archs(optarg, &a->nv_archs, nerr) != 0) {
-                bfmt(err, PA_ERR_MAX, "--nv-arch %s: %s", optarg, nerr);
-                return -1;
-            }
-            break;
-        }
-        case 'q':
-            a->verbosity = -1;
-            break;
-        case 'v':
-            a->verbosity = a->verbosity < 0 ? 1 : a->verbosity + 1;
-            break;
-        case 'h':
-            a->help = 1;
-            break;
-        case OPT_VERSION:
-            a->version = 1;
-            break;
-        case ':':
-            if (strncmp(argv[optind - 1], "--", 2) == 0)
-                bfmt(err, PA_ERR_MAX, "%s needs a value", bfmt_clip(argv[optind - 1], clip));
-            else
-                bfmt(err, PA_ERR_MAX, "-%c needs a value", optopt);
-            return -1;
-        default:
-            if (strncmp(argv[optind - 1], "--", 2) == 0)
-                bfmt(err, PA_ERR_MAX, "unknown option %s", bfmt_clip(argv[optind - 1], clip));
-            else
-                bfmt(err, PA_ERR_MAX, "unknown option -%c", optopt);
-            return -1;
-        }
-    }
+/* After the options: the source files, and what the mode allows. */
+static int finish(pack_args *a, int argc, char **argv, int optind, char err[PA_ERR_MAX])
+{
+    dj_spec *ds = &a->direct_spec;
+    const char *wg = ds->wg;
+    size_t wg_after = a->wg_after;
     while (optind < argc)
         ds->files[ds->n_files++] = argv[optind++];
     a->direct = ds->n_files > 0 || ds->n_programs > 0;
     if (a->direct) {
-        ds->wg = wg;
         if (a->req.n_axes) {
             bfmt(err, PA_ERR_MAX, "--widths selects the kernels folder's FILTER_WIDTH; with "
                                   "source files give -D FILTER_WIDTH=LIST");
@@ -540,4 +410,15 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             return -1;
     }
     return 0;
+}
+
+int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
+{
+    if (set_defaults(a, argc, err) != 0)
+        return -1;
+    static const cli_optspec spec = {NULL, pack_opts, sizeof pack_opts / sizeof pack_opts[0], 0};
+    int first;
+    if (cli_opts_parse(&spec, argc, argv, a, &first, err, PA_ERR_MAX) != 0)
+        return -1;
+    return finish(a, argc, argv, first, err);
 }

@@ -1,6 +1,6 @@
 /*
- * pack_args.h — the options of `clc-pack [pack]` (docs/CLI.md), parsed with
- * getopt_long into a pack_args. Value lists are parsed here too, so every
+ * pack_args.h — the options of `clc-pack [pack]` (docs/CLI.md), parsed by
+ * cli_opts.h from one table into a pack_args. Value lists are parsed here too, so every
  * usage error (exit status 2) is found before anything is built.
  */
 #ifndef CLC_PACK_ARGS_H
@@ -58,6 +58,7 @@ typedef struct pack_args {
     const char *check_cmd;      /* --check-cmd, or NULL */
     long check_timeout;         /* --check-timeout S, default 600 */
     int help, version;
+    size_t wg_after;            /* -D options before --wg (the axes keep their order) */
 } pack_args;
 
 /* argv[0] is the command name ("clc-pack" or "pack"). Returns 0, or -1
