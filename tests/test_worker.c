@@ -239,6 +239,8 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
 static int stop_after_one(void *ctx)
 {
     return ((collected *)ctx)->n >= 1;
+}
+
 /* A retry callback: each job once more after its first death. */
 static int retried[16];
 
@@ -290,7 +292,7 @@ static void test_pool(const char *argv0)
 
     /* A worker that reads its job and dies: each job fails, naming how. */
     memset(&c, 0, sizeof c);
-    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL};
+    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, NULL};
     char *die_argv[] = {(char *)"sh", (char *)"-c", (char *)"head -c 12 >/dev/null; exit 3",
                         NULL};
     CHECK(wpool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
