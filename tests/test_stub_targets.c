@@ -387,6 +387,16 @@ static int build_packs(void)
         return -1;
     if (!CHECK(map_entries() == 0, "the pack has an entry of every target for W=1 and W=2"))
         return -1;
+    /* ocloc ran with -exclude_ir: the kernels came from the binaries' own
+     * kernel headers. */
+    for (int k = 0; k < KEYS; k++)
+        for (size_t t = 0; t < N_TARGETS; t++) {
+            clcpack_entry_info ei;
+            clcpack_get_entry(pack, ent[k][t], &ei);
+            CHECK(ei.kernel_name_count == 2 && !strcmp(ei.kernel_names[0], "plus") &&
+                      !strcmp(ei.kernel_names[1], "twice"),
+                  "entry %zu (%s) holds the kernels plus and twice", ent[k][t], targets[t].name);
+        }
     clcpack_read_source(pack, 0, NULL, 0, &src_len, NULL);
     src = malloc(src_len + 1);
     return CHECK(src && clcpack_read_source(pack, 0, src, src_len, &src_len, NULL) == CLCPACK_OK,

@@ -84,6 +84,8 @@ void usage_pack(FILE *f)
         "                       releases (xe-hpg), ranges (dg1:acm-g12); default\n"
         "                       tgllp,rkl,adl-s,adl-p,adl-n,dg1,acm-g10,acm-g11,acm-g12,pvc\n"
         "                       (and mtl where this ocloc knows it)\n"
+        "  --intel-ir           keep the program's SPIR-V inside each Intel binary (left\n"
+        "                       out by default unless --no-sources without --spirv)\n"
         "  --amd-gpu[=LIST]     AMD GPUs: a code object per gfx target ID made by\n"
         "                       clang with the ROCm device libraries (gfx90a,\n"
         "                       gfx90a:xnack-); default gfx900,gfx906,gfx908,gfx90a,\n"
