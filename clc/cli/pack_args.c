@@ -50,6 +50,7 @@ enum {
     OPT_INTEL_GPU,
     OPT_AMD_GPU,
     OPT_SPIRV,
+    OPT_INTEL_IR,
     OPT_MERGE
 };
 
@@ -193,6 +194,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"intel-gpu", optional_argument, NULL, OPT_INTEL_GPU},
         {"amd-gpu", optional_argument, NULL, OPT_AMD_GPU},
         {"spirv", no_argument, NULL, OPT_SPIRV},
+        {"intel-ir", no_argument, NULL, OPT_INTEL_IR},
         {"merge", required_argument, NULL, OPT_MERGE},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
@@ -463,6 +465,9 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             break;
         case OPT_SPIRV:
             a->spirv = 1;
+            break;
+        case OPT_INTEL_IR:
+            a->intel_ir = 1;
             break;
         case OPT_MERGE:
             if (!*optarg || a->n_merge >= PA_MAX_MERGE) {
