@@ -900,6 +900,13 @@ static int select_devices(pack_run *run, const pack_args *a, ds_list *devices)
             cli_error("warning: %s; the pack is built without %s entries", omsg,
                       ot_chain_name((ot_chain)ch));
     }
+    /* Intel binaries leave out the SPIR-V ocloc would put in each of them,
+     * unless asked for, or unless it is the only form left a driver could
+     * rebuild from: no source and no SPIR-V entry (docs/vendors/INTEL.md). */
+    run->offline.intel_exclude_ir =
+        !a->intel_ir && !(a->no_sources && !run->offline.on[OT_SPIRV]);
+    if (a->intel_ir && !a->intel_gpu && cli_verbosity >= 0)
+        cli_note("--intel-ir without --intel-gpu does nothing");
     return 0;
 }
 

@@ -341,6 +341,7 @@ static const cli_opt pack_opts[] = {
     OPT_CALL("intel-gpu", 0, opt_offline, "="),
     OPT_CALL("amd-gpu", 0, opt_offline, "="),
     OPT_FLAG("spirv", 0, pack_args, spirv),
+    OPT_FLAG("intel-ir", 0, pack_args, intel_ir),
     OPT_CALL("merge", 0, opt_merge, "PACK"),
     OPT_CALL("nv-arch", 0, opt_nv_arch, "LIST"),
     OPT_QUIET(pack_args, verbosity),

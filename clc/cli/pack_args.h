@@ -28,6 +28,7 @@ typedef struct pack_args {
      * for the documented default. */
     int intel_gpu, amd_gpu, spirv;
     const char *intel_list, *amd_list;
+    int intel_ir;               /* --intel-ir: keep the SPIR-V ocloc puts in each binary */
     const char *merge[PA_MAX_MERGE]; /* --merge PACK: entries taken into the result */
     size_t n_merge;
     long jobs;                  /* -j, default the number of online cores */

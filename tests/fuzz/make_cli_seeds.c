@@ -223,7 +223,7 @@ static void remote_seeds(void)
     r.kernel_names = names;
     r.note = "";
     r.n_forms = 1;
-    r.forms[0] = (bv_form){CLCPACK_KIND_NATIVE, 0, native, sizeof native - 1};
+    r.forms[0] = (bv_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = native, .size = sizeof native - 1};
     strbuf b;
     sb_init(&b);
     rcr_encode(&r, &b);
@@ -231,8 +231,8 @@ static void remote_seeds(void)
     sb_free(&b);
     r.note = "no cubin for sm_75";
     r.n_forms = 2;
-    r.forms[0] = (bv_form){CLCPACK_KIND_PTX, 80, ptx, sizeof ptx - 1};
-    r.forms[1] = (bv_form){CLCPACK_KIND_CUBIN, 80, native, sizeof native - 1};
+    r.forms[0] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = ptx, .size = sizeof ptx - 1};
+    r.forms[1] = (bv_form){.kind = CLCPACK_KIND_CUBIN, .arch = 80, .data = native, .size = sizeof native - 1};
     sb_init(&b);
     rcr_encode(&r, &b);
     save_selected("record_ptx_cubin", 0, b.data, b.len);
