@@ -258,6 +258,212 @@ int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int 
                            cb, err, cap);
 }
 
+/* One run of the pool: its workers, and the queue of jobs not yet handed
+ * out (a job whose worker died before reading it, or that is retried,
+ * goes back at its end). */
+typedef struct pool {
+    const char *exe;
+    char *const *argv;
+    int show_output;
+    const strbuf *jobs;
+    const size_t *group;
+    const wpool_callbacks *cb;
+    worker ws[MAX_WORKERS];
+    size_t started;
+    int spare[2];
+    size_t *queue, q_cap, q_head, q_tail;
+    size_t n_jobs, done;
+    /* Each death costs a respawn; a worker that cannot start at all must
+     * not loop forever. */
+    size_t respawns_left;
+    char spawn_err[512];
+} pool;
+
+/* Hands w the first queued job whose group is idle (respawning w when it
+ * died). 1 when w is busy afterwards or cannot be, 0 to stop handing out
+ * (no token, no job whose group is idle). */
+static int hand_one(pool *p, worker *w)
+{
+    const wpool_callbacks *cb = p->cb;
+    if (w->pid == 0) {
+        if (p->respawns_left == 0)
+            return 1;
+        p->respawns_left--;
+        if (spawn_worker(p->exe, p->argv, p->show_output, p->spare, w, p->spawn_err,
+                         sizeof p->spawn_err) != 0)
+            return 1;
+    }
+    if (w->job >= 0)
+        return 1;
+    if (cb->slots && running_jobs(p->ws, p->started) >= 1 + js_held(cb->slots) &&
+        !js_try_take(cb->slots))
+        return 0;
+    size_t pick = p->q_head;
+    while (pick < p->q_tail && group_busy(p->ws, p->started, p->group, p->queue[pick]))
+        pick++;
+    if (pick == p->q_tail)
+        return 0;
+    size_t job = p->queue[pick];
+    memmove(p->queue + p->q_head + 1, p->queue + p->q_head, (pick - p->q_head) * sizeof *p->queue);
+    p->q_head++;
+    if (fd_write_all(w->job_fd, p->jobs[job].data, p->jobs[job].len) != 0) {
+        /* It died before reading: the job was not tried, so it goes back;
+         * remember why, for when no worker ever takes it. */
+        char how[128];
+        describe_exit(stop_worker(w), how, sizeof how);
+        /* Name the executable: where posix_spawn cannot report a failed
+         * exec (under valgrind, say) this is the only sign. */
+        bfmt(p->spawn_err, sizeof p->spawn_err, "a worker (%s) %s before reading its job", p->exe,
+             how);
+        if (p->q_tail < p->q_cap)
+            p->queue[p->q_tail++] = job;
+        return 1;
+    }
+    w->job = (long)job;
+    if (cb->started)
+        cb->started(cb->ctx, job);
+    return 1;
+}
+
+/* Queued jobs to idle workers; then, with nothing left to hand out, idle
+ * workers lend their slots. */
+static void hand_out(pool *p, int stopping)
+{
+    for (size_t i = 0; i < p->started && !stopping && p->q_head != p->q_tail; i++)
+        if (!hand_one(p, &p->ws[i]))
+            break;
+    if (p->cb->slots)
+        give_spare_tokens(p->cb->slots, p->ws, p->started);
+    for (size_t i = 0; p->spare[1] >= 0 && p->q_head == p->q_tail && i < p->started; i++)
+        if (p->ws[i].pid > 0 && p->ws[i].job < 0 && !p->ws[i].lent)
+            p->ws[i].lent = write(p->spare[1], "", 1) == 1;
+}
+
+/* A worker died, or sent what is not a result: its job is retried (back
+ * in the queue) or finished as failed. */
+static void worker_lost(pool *p, worker *w, const char *why)
+{
+    long died = w->job;
+    if (report_death(w, p->cb, why, p->q_tail < p->q_cap))
+        p->queue[p->q_tail++] = (size_t)died;
+    else
+        p->done++;
+}
+
+/* Reads the result w has ready, and finishes or retries its job. */
+static void take_result(pool *p, worker *w)
+{
+    const wpool_callbacks *cb = p->cb;
+    unsigned char *payload;
+    size_t size;
+    char ferr[WP_ERR_MAX];
+    int fr = wp_read_frame(w->result_fd, WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size, ferr);
+    if (fr != 0) {
+        worker_lost(p, w, fr == 1 ? NULL : ferr);
+        return;
+    }
+    uint32_t job;
+    bv_result r;
+    if (wp_decode_result(payload, size, &job, &r, ferr) != 0 || (long)job != w->job) {
+        free(payload);
+        bv_result_free(&r); /* decoding always initializes r */
+        worker_lost(p, w, "it sent a malformed result");
+        return;
+    }
+    free(payload);
+    w->job = -1;
+    if (r.status != BV_OK && cb->retry && p->q_tail < p->q_cap && cb->retry(cb->ctx, job, &r, 0)) {
+        p->queue[p->q_tail++] = job;
+        bv_result_free(&r);
+        stop_worker(w); /* a fresh one takes its place */
+        return;
+    }
+    cb->finished(cb->ctx, job, &r);
+    bv_result_free(&r);
+    p->done++;
+}
+
+/* Waits (at most a tick) for results and takes them. 0 to go on, 1 when
+ * no job runs (the loop ends), -1 with err. */
+static int wait_results(pool *p, int stopping, char *err, size_t cap)
+{
+    const wpool_callbacks *cb = p->cb;
+    size_t busy = 0;
+    struct pollfd pf[MAX_WORKERS + 1];
+    size_t who[MAX_WORKERS];
+    for (size_t i = 0; i < p->started; i++) {
+        if (p->ws[i].pid > 0 && p->ws[i].job >= 0) {
+            pf[busy] = (struct pollfd){p->ws[i].result_fd, POLLIN, 0};
+            who[busy++] = i;
+        }
+    }
+    if (busy == 0) {
+        if (p->done < p->n_jobs && !stopping) {
+            /* Nobody can run the rest: every respawn failed. */
+            bfmt(err, cap, "%zu job(s) not run: no worker could take them%s%s",
+                 p->n_jobs - p->done, p->spawn_err[0] ? ": " : "", p->spawn_err);
+            return -1;
+        }
+        return 1;
+    }
+    /* Waiting for a token too: wake when one may be free. */
+    nfds_t n_poll = (nfds_t)busy;
+    if (cb->slots && p->q_head != p->q_tail && busy < p->started)
+        pf[n_poll++] = (struct pollfd){js_poll_fd(cb->slots), POLLIN, 0};
+    int n = poll(pf, n_poll, TICK_MS);
+    if (cb->tick)
+        cb->tick(cb->ctx);
+    if (n < 0 && errno != EINTR) {
+        bfmt(err, cap, "poll: %s", strerror(errno));
+        return -1;
+    }
+    for (size_t k = 0; n > 0 && k < busy; k++)
+        if (pf[k].revents)
+            take_result(p, &p->ws[who[k]]);
+    return 0;
+}
+
+/* The workers started (n of them, at least one), the queue filled. 0, or
+ * -1 with err after undoing what was done. */
+static int pool_start(pool *p, size_t n_workers, const size_t *order, char *err, size_t cap)
+{
+    p->spare[0] = p->spare[1] = -1;
+    if (p->cb->lend_idle && !p->cb->slots && n_workers > 1)
+        open_spare(p->spare);
+    for (size_t i = 0; i < n_workers; i++) {
+        if (spawn_worker(p->exe, p->argv, p->show_output, p->spare, &p->ws[p->started], err,
+                         cap) != 0)
+            break;
+        p->started++;
+    }
+    p->q_cap = 3 * p->n_jobs + 2 * n_workers + 1; /* room for a retry of each job */
+    p->queue = p->started ? malloc(p->q_cap * sizeof *p->queue) : NULL;
+    if (!p->queue) {
+        if (p->started)
+            bfmt(err, cap, "out of memory");
+        for (size_t i = 0; i < p->started; i++)
+            stop_worker(&p->ws[i]);
+        close_spare(p->spare);
+        return -1;
+    }
+    for (size_t i = 0; i < p->n_jobs; i++)
+        p->queue[p->q_tail++] = order ? order[i] : i;
+    p->respawns_left = p->n_jobs + n_workers;
+    return 0;
+}
+
+static void pool_stop(pool *p)
+{
+    for (size_t i = 0; i < p->started; i++)
+        if (p->ws[i].pid > 0)
+            stop_worker(&p->ws[i]);
+    if (p->cb->slots)
+        while (js_held(p->cb->slots) > 0)
+            js_give(p->cb->slots);
+    free(p->queue);
+    close_spare(p->spare);
+}
+
 int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers,
                     int show_output, const strbuf *jobs, const size_t *group,
                     const size_t *order, size_t n_jobs, const wpool_callbacks *cb, char *err,
@@ -278,189 +484,29 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
         n_workers = MAX_WORKERS;
     if (n_workers == 0)
         n_workers = 1;
-
     /* A worker that dies makes our next write fail with EPIPE instead of
      * killing us. */
     struct sigaction ign, old_pipe;
     memset(&ign, 0, sizeof ign);
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &old_pipe);
-
-    int spare[2] = {-1, -1};
-    if (cb->lend_idle && !cb->slots && n_workers > 1)
-        open_spare(spare);
-    worker ws[MAX_WORKERS];
-    size_t started = 0;
-    for (size_t i = 0; i < n_workers; i++) {
-        if (spawn_worker(exe, worker_argv, show_output, spare, &ws[started], err, cap) != 0)
-            break;
-        started++;
-    }
-    if (started == 0) {
-        close_spare(spare);
-        sigaction(SIGPIPE, &old_pipe, NULL);
-        return -1;
-    }
-    /* Jobs not yet handed out; a job whose worker died before reading it
-     * goes back at the end. */
-    size_t q_cap = 3 * n_jobs + 2 * n_workers + 1; /* room for a retry of each job */
-    size_t *queue = malloc(q_cap * sizeof *queue);
-    if (!queue) {
-        bfmt(err, cap, "out of memory");
-        for (size_t i = 0; i < started; i++)
-            stop_worker(&ws[i]);
-        close_spare(spare);
-        sigaction(SIGPIPE, &old_pipe, NULL);
-        return -1;
-    }
-    size_t q_head = 0, q_tail = 0, done = 0;
-    for (size_t i = 0; i < n_jobs; i++)
-        queue[q_tail++] = order ? order[i] : i;
-    /* Each death costs a respawn; a worker that cannot start at all must
-     * not loop forever. */
-    size_t respawns_left = n_jobs + n_workers;
-    char spawn_err[512] = "";
-    int rc = 0;
-
-    while (done < n_jobs) {
+    pool p;
+    memset(&p, 0, sizeof p);
+    p.exe = exe;
+    p.argv = worker_argv;
+    p.show_output = show_output;
+    p.jobs = jobs;
+    p.group = group;
+    p.cb = cb;
+    p.n_jobs = n_jobs;
+    int rc = pool_start(&p, n_workers, order, err, cap);
+    while (rc == 0 && p.done < n_jobs) {
         int stopping = cb->stop && cb->stop(cb->ctx);
-        for (size_t i = 0; i < started && !stopping; i++) {
-            worker *w = &ws[i];
-            if (q_head == q_tail)
-                break;
-            if (w->pid == 0) {
-                if (respawns_left == 0)
-                    continue;
-                respawns_left--;
-                if (spawn_worker(exe, worker_argv, show_output, spare, w, spawn_err,
-                                 sizeof spawn_err) !=
-                    0)
-                    continue;
-            }
-            if (w->job >= 0)
-                continue;
-            if (cb->slots && running_jobs(ws, started) >= 1 + js_held(cb->slots) &&
-                !js_try_take(cb->slots))
-                break;
-            /* The first queued job whose group is idle goes next. */
-            size_t pick = q_head;
-            while (pick < q_tail && group_busy(ws, started, group, queue[pick]))
-                pick++;
-            if (pick == q_tail)
-                break;
-            size_t job = queue[pick];
-            memmove(queue + q_head + 1, queue + q_head, (pick - q_head) * sizeof *queue);
-            q_head++;
-            if (fd_write_all(w->job_fd, jobs[job].data, jobs[job].len) != 0) {
-                /* It died before reading: the job was not tried, so it goes
-                 * back; remember why, for when no worker ever takes it. */
-                char how[128];
-                describe_exit(stop_worker(w), how, sizeof how);
-                /* Name the executable: where posix_spawn cannot report a
-                 * failed exec (under valgrind, say) this is the only sign. */
-                bfmt(spawn_err, sizeof spawn_err, "a worker (%s) %s before reading its job", exe,
-                     how);
-                if (q_tail < q_cap)
-                    queue[q_tail++] = job;
-                continue;
-            }
-            w->job = (long)job;
-            if (cb->started)
-                cb->started(cb->ctx, job);
-        }
-        if (cb->slots)
-            give_spare_tokens(cb->slots, ws, started);
-        /* Nothing left to hand out: idle workers lend their slots. */
-        for (size_t i = 0; spare[1] >= 0 && q_head == q_tail && i < started; i++)
-            if (ws[i].pid > 0 && ws[i].job < 0 && !ws[i].lent)
-                ws[i].lent = write(spare[1], "", 1) == 1;
-        size_t busy = 0;
-        struct pollfd pf[MAX_WORKERS + 1];
-        size_t who[MAX_WORKERS];
-        for (size_t i = 0; i < started; i++) {
-            if (ws[i].pid > 0 && ws[i].job >= 0) {
-                pf[busy].fd = ws[i].result_fd;
-                pf[busy].events = POLLIN;
-                pf[busy].revents = 0;
-                who[busy++] = i;
-            }
-        }
-        if (busy == 0) {
-            if (done < n_jobs && !stopping) {
-                /* Nobody can run the rest: every respawn failed. */
-                bfmt(err, cap, "%zu job(s) not run: no worker could take them%s%s",
-                     n_jobs - done, spawn_err[0] ? ": " : "", spawn_err);
-                rc = -1;
-            }
-            break;
-        }
-        /* Waiting for a token too: wake when one may be free. */
-        nfds_t n_poll = (nfds_t)busy;
-        if (cb->slots && q_head != q_tail && busy < started) {
-            pf[busy].fd = js_poll_fd(cb->slots);
-            pf[busy].events = POLLIN;
-            pf[busy].revents = 0;
-            n_poll++;
-        }
-        int n = poll(pf, n_poll, TICK_MS);
-        if (cb->tick)
-            cb->tick(cb->ctx);
-        if (n < 0 && errno != EINTR) {
-            bfmt(err, cap, "poll: %s", strerror(errno));
-            rc = -1;
-            break;
-        }
-        for (size_t k = 0; n > 0 && k < busy; k++) {
-            if (!pf[k].revents)
-                continue;
-            worker *w = &ws[who[k]];
-            unsigned char *payload;
-            size_t size;
-            char ferr[WP_ERR_MAX];
-            int fr = wp_read_frame(w->result_fd, WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size,
-                                   ferr);
-            if (fr != 0) {
-                long died = w->job;
-                if (report_death(w, cb, fr == 1 ? NULL : ferr, q_tail < q_cap))
-                    queue[q_tail++] = (size_t)died;
-                else
-                    done++;
-                continue;
-            }
-            uint32_t job;
-            bv_result r;
-            if (wp_decode_result(payload, size, &job, &r, ferr) != 0 || (long)job != w->job) {
-                free(payload);
-                bv_result_free(&r); /* decoding always initializes r */
-                long died = w->job;
-                if (report_death(w, cb, "it sent a malformed result", q_tail < q_cap))
-                    queue[q_tail++] = (size_t)died;
-                else
-                    done++;
-                continue;
-            }
-            free(payload);
-            w->job = -1;
-            if (r.status != BV_OK && cb->retry && q_tail < q_cap &&
-                cb->retry(cb->ctx, job, &r, 0)) {
-                queue[q_tail++] = job;
-                bv_result_free(&r);
-                stop_worker(w); /* a fresh one takes its place */
-                continue;
-            }
-            cb->finished(cb->ctx, job, &r);
-            bv_result_free(&r);
-            done++;
-        }
+        hand_out(&p, stopping);
+        rc = wait_results(&p, stopping, err, cap);
     }
-    for (size_t i = 0; i < started; i++)
-        if (ws[i].pid > 0)
-            stop_worker(&ws[i]);
-    if (cb->slots)
-        while (js_held(cb->slots) > 0)
-            js_give(cb->slots);
-    free(queue);
-    close_spare(spare);
+    if (p.queue)
+        pool_stop(&p);
     sigaction(SIGPIPE, &old_pipe, NULL);
-    return rc;
+    return rc < 0 ? -1 : 0;
 }
