@@ -67,38 +67,92 @@ static void shown_with_token(const mf_axis *a, const vp_axis_request *r, size_t 
         bfmt(buf, cap, "%s (from '%s')", v, r->values.tokens[i]);
 }
 
-int vp_make(const mf_manifest *m, const vp_request *req, vp_plan *out, char err[VP_ERR_MAX])
+/* The kernels the request names (each once), or all. 0, or -1 with err
+ * naming an unknown one and the known ones. */
+static int select_kernels(const mf_manifest *m, const vp_request *req, const mf_kernel **ks,
+                          size_t *nk, char err[VP_ERR_MAX])
 {
-    memset(out, 0, sizeof *out);
-    const mf_kernel *ks[MF_MAX_KERNELS];
-    size_t nk = 0;
-    int named = req->n_kernels > 0;
-    if (named) {
-        for (size_t i = 0; i < req->n_kernels; i++) {
-            const mf_kernel *k = mf_find(m, req->kernels[i]);
-            if (!k) {
-                char names[VP_ERR_MAX / 2] = "";
-                for (size_t j = 0; j < m->n_kernels; j++)
-                    append(names, sizeof names, "%s%s", j ? ", " : "", m->kernels[j].name);
-                bfmt(err, VP_ERR_MAX,
-                     "--kernel %s: no such kernel in %s/manifest.txt (kernels: %s)",
-                     req->kernels[i], m->dir, names);
-                return -1;
-            }
-            size_t j = 0;
-            while (j < nk && ks[j] != k)
-                j++;
-            if (j == nk)
-                ks[nk++] = k;
-        }
-    } else {
-        for (size_t i = 0; i < m->n_kernels && nk < MF_MAX_KERNELS; i++)
-            ks[nk++] = &m->kernels[i];
+    *nk = 0;
+    if (req->n_kernels == 0) {
+        for (size_t i = 0; i < m->n_kernels && *nk < MF_MAX_KERNELS; i++)
+            ks[(*nk)++] = &m->kernels[i];
+        return 0;
     }
+    for (size_t i = 0; i < req->n_kernels; i++) {
+        const mf_kernel *k = mf_find(m, req->kernels[i]);
+        if (!k) {
+            char names[VP_ERR_MAX / 2] = "";
+            for (size_t j = 0; j < m->n_kernels; j++)
+                append(names, sizeof names, "%s%s", j ? ", " : "", m->kernels[j].name);
+            bfmt(err, VP_ERR_MAX, "--kernel %s: no such kernel in %s/manifest.txt (kernels: %s)",
+                 req->kernels[i], m->dir, names);
+            return -1;
+        }
+        size_t j = 0;
+        while (j < *nk && ks[j] != k)
+            j++;
+        if (j == *nk)
+            ks[(*nk)++] = k;
+    }
+    return 0;
+}
 
-    /* skip[k][a]: kernel k keeps none of axis a's values. */
-    int skip_kernel[MF_MAX_KERNELS] = {0};
-    char notes[NOTE_MAX] = "";
+/* Value i of axis request r against the kernels: some kernel must take
+ * it; with named kernels, every one concerned must allow it; otherwise the
+ * kernels that do not allow it are appended to skipped. 0, or -1 with err. */
+static int check_value(const mf_kernel **ks, size_t nk, const vp_axis_request *r, size_t i,
+                       int named, char *skipped, size_t skipped_cap, char err[VP_ERR_MAX])
+{
+    const mf_value *v = &r->values.values[i];
+    int concerned = 0, takers = 0;
+    char skippers[NOTE_MAX / 2] = "";
+    for (size_t k = 0; k < nk; k++) {
+        const mf_axis *ax = mf_axis_find(ks[k], r->name);
+        if (!ax || !applies(ks[k], ax, v))
+            continue;
+        concerned++;
+        if (allowed(ax, v)) {
+            takers++;
+            continue;
+        }
+        char shown[128], allow[256];
+        shown_with_token(ax, r, i, shown, sizeof shown);
+        mf_format_allowed(ax, allow, sizeof allow);
+        if (named) {
+            bfmt(err, VP_ERR_MAX, "%s: %s=%s is not allowed for kernel %s (allowed: %s)",
+                 r->option, r->name, shown, ks[k]->name, allow);
+            return -1;
+        }
+        append(skippers, sizeof skippers, "%s%s", skippers[0] ? ", " : "", ks[k]->name);
+    }
+    const mf_axis *any = NULL;
+    for (size_t k = 0; k < nk && !any; k++)
+        any = mf_axis_find(ks[k], r->name);
+    char shown[128];
+    shown_with_token(any, r, i, shown, sizeof shown);
+    if (concerned == 0) {
+        bfmt(err, VP_ERR_MAX, "%s: %s: no selected kernel takes a %s work-group", r->option,
+             shown, one_d(v) ? "1-D" : "2-D");
+        return -1;
+    }
+    if (takers == 0) {
+        bfmt(err, VP_ERR_MAX, "%s: %s=%s: no selected kernel allows it", r->option, r->name,
+             shown);
+        return -1;
+    }
+    if (skippers[0]) {
+        char vtext[64];
+        mf_format_value(any, v, vtext, sizeof vtext);
+        append(skipped, skipped_cap, "%s%s by %s", skipped[0] ? "; " : "", vtext, skippers);
+    }
+    return 0;
+}
+
+/* Every axis request against the kernels (check_value), the values some
+ * kernels skip noted. 0, or -1 with err. */
+static int check_axes(const mf_kernel **ks, size_t nk, const vp_request *req, char *notes,
+                      size_t notes_cap, char err[VP_ERR_MAX])
+{
     for (size_t a = 0; a < req->n_axes; a++) {
         const vp_axis_request *r = &req->axes[a];
         int any_axis = 0;
@@ -110,110 +164,96 @@ int vp_make(const mf_manifest *m, const vp_request *req, vp_plan *out, char err[
             return -1;
         }
         char skipped[NOTE_MAX] = "";
+        for (size_t i = 0; i < r->values.n; i++)
+            if (check_value(ks, nk, r, i, req->n_kernels > 0, skipped, sizeof skipped, err) != 0)
+                return -1;
+        if (skipped[0])
+            append(notes, notes_cap, "note: %s values skipped by the kernels that do not allow "
+                                     "them: %s\n", r->name, skipped);
+    }
+    return 0;
+}
+
+/* The selection kernel k keeps of the request, into sel. 0, or -1 when it
+ * allows none of an axis's selected values (noted: it is not built). */
+static int kernel_selection(const mf_kernel *k, const vp_request *req, mf_selection *sel,
+                            char *notes, size_t notes_cap)
+{
+    memset(sel, 0, sizeof *sel);
+    for (size_t a = 0; a < req->n_axes; a++) {
+        const vp_axis_request *r = &req->axes[a];
+        const mf_axis *ax = mf_axis_find(k, r->name);
+        if (!ax)
+            continue;
+        size_t s = sel->n;
+        bfmt(sel->names[s], MF_NAME_MAX, "%s", r->name);
+        size_t concerned = 0;
         for (size_t i = 0; i < r->values.n; i++) {
             const mf_value *v = &r->values.values[i];
-            int concerned = 0, takers = 0;
-            char skippers[NOTE_MAX / 2] = "";
-            for (size_t k = 0; k < nk; k++) {
-                const mf_axis *ax = mf_axis_find(ks[k], r->name);
-                if (!ax || !applies(ks[k], ax, v))
-                    continue;
-                concerned++;
-                if (allowed(ax, v)) {
-                    takers++;
-                    continue;
-                }
-                char shown[128], allow[256];
-                shown_with_token(ax, r, i, shown, sizeof shown);
-                mf_format_allowed(ax, allow, sizeof allow);
-                if (named) {
-                    bfmt(err, VP_ERR_MAX, "%s: %s=%s is not allowed for kernel %s (allowed: %s)",
-                         r->option, r->name, shown, ks[k]->name, allow);
-                    return -1;
-                }
-                append(skippers, sizeof skippers, "%s%s", skippers[0] ? ", " : "", ks[k]->name);
-            }
-            const mf_axis *any = NULL;
-            for (size_t k = 0; k < nk && !any; k++)
-                any = mf_axis_find(ks[k], r->name);
-            char shown[128];
-            shown_with_token(any, r, i, shown, sizeof shown);
-            if (concerned == 0) {
-                bfmt(err, VP_ERR_MAX, "%s: %s: no selected kernel takes a %s work-group",
-                     r->option, shown, one_d(v) ? "1-D" : "2-D");
-                return -1;
-            }
-            if (takers == 0) {
-                bfmt(err, VP_ERR_MAX, "%s: %s=%s: no selected kernel allows it", r->option,
-                     r->name, shown);
-                return -1;
-            }
-            if (skippers[0]) {
-                char vtext[64];
-                mf_format_value(any, v, vtext, sizeof vtext);
-                append(skipped, sizeof skipped, "%s%s by %s", skipped[0] ? "; " : "", vtext,
-                       skippers);
-            }
+            if (!applies(k, ax, v))
+                continue;
+            concerned++;
+            if (allowed(ax, v))
+                sel->values[s][sel->n_values[s]++] = *v;
         }
-        if (skipped[0])
-            append(notes, sizeof notes, "note: %s values skipped by the kernels that do not allow "
-                                        "them: %s\n", r->name, skipped);
+        if (concerned == 0)
+            continue; /* e.g. only 2-D work-groups for a 1-D kernel: its defaults */
+        if (sel->n_values[s] == 0) {
+            append(notes, notes_cap,
+                   "note: %s is not built: it allows none of the selected %s values\n", k->name,
+                   r->name);
+            return -1;
+        }
+        sel->n++;
     }
+    return 0;
+}
 
+/* Kernel k's variants for sel appended to *all (*total of them). 0, or -1
+ * with err. */
+static int add_variants(const mf_kernel *k, const mf_selection *sel, mf_variant **all,
+                        size_t *total, char err[VP_ERR_MAX])
+{
+    mf_variant *vs = NULL;
+    size_t n = 0;
+    char merr[MF_ERR_MAX];
+    if (mf_expand(k, sel, &vs, &n, merr) != 0) {
+        bfmt(err, VP_ERR_MAX, "%s", merr);
+        return -1;
+    }
+    mf_variant *grown = realloc(*all, (*total + n) * sizeof **all);
+    if (!grown) {
+        free(vs);
+        bfmt(err, VP_ERR_MAX, "out of memory");
+        return -1;
+    }
+    *all = grown;
+    memcpy(*all + *total, vs, n * sizeof *vs);
+    *total += n;
+    free(vs);
+    return 0;
+}
+
+int vp_make(const mf_manifest *m, const vp_request *req, vp_plan *out, char err[VP_ERR_MAX])
+{
+    memset(out, 0, sizeof *out);
+    const mf_kernel *ks[MF_MAX_KERNELS];
+    size_t nk = 0;
+    char notes[NOTE_MAX] = "";
+    if (select_kernels(m, req, ks, &nk, err) != 0 ||
+        check_axes(ks, nk, req, notes, sizeof notes, err) != 0)
+        return -1;
     /* Per kernel: the selection it keeps, then its variants. */
     size_t total = 0;
     mf_variant *all = NULL;
     for (size_t k = 0; k < nk; k++) {
         static mf_selection sel; /* large; the plan is made once per process */
-        memset(&sel, 0, sizeof sel);
-        for (size_t a = 0; a < req->n_axes && !skip_kernel[k]; a++) {
-            const vp_axis_request *r = &req->axes[a];
-            const mf_axis *ax = mf_axis_find(ks[k], r->name);
-            if (!ax)
-                continue;
-            size_t s = sel.n;
-            bfmt(sel.names[s], MF_NAME_MAX, "%s", r->name);
-            size_t concerned = 0;
-            for (size_t i = 0; i < r->values.n; i++) {
-                const mf_value *v = &r->values.values[i];
-                if (!applies(ks[k], ax, v))
-                    continue;
-                concerned++;
-                if (allowed(ax, v))
-                    sel.values[s][sel.n_values[s]++] = *v;
-            }
-            if (concerned == 0)
-                continue; /* e.g. only 2-D work-groups for a 1-D kernel: its defaults */
-            if (sel.n_values[s] == 0) {
-                skip_kernel[k] = 1;
-                append(notes, sizeof notes,
-                       "note: %s is not built: it allows none of the selected %s values\n",
-                       ks[k]->name, r->name);
-                break;
-            }
-            sel.n++;
-        }
-        if (skip_kernel[k])
+        if (kernel_selection(ks[k], req, &sel, notes, sizeof notes) != 0)
             continue;
-        mf_variant *vs = NULL;
-        size_t n = 0;
-        char merr[MF_ERR_MAX];
-        if (mf_expand(ks[k], &sel, &vs, &n, merr) != 0) {
-            bfmt(err, VP_ERR_MAX, "%s", merr);
+        if (add_variants(ks[k], &sel, &all, &total, err) != 0) {
             free(all);
             return -1;
         }
-        mf_variant *grown = realloc(all, (total + n) * sizeof *all);
-        if (!grown) {
-            free(vs);
-            free(all);
-            bfmt(err, VP_ERR_MAX, "out of memory");
-            return -1;
-        }
-        all = grown;
-        memcpy(all + total, vs, n * sizeof *vs);
-        total += n;
-        free(vs);
     }
     if (total == 0) {
         bfmt(err, VP_ERR_MAX, "the selection gives no variant to build");
