@@ -26,7 +26,6 @@ long_functions() {
 # Still over the limit: file:function and the most lines it may have.
 KNOWN="
 loader/program_load.c:load 149
-clc/engine/pocl_binary_canon.c:canonicalize 121
 clc/cli/cmd_list.c:list_json 119
 clc/engine/build_variant.c:bv_build_signed 104
 preload/api.c:pl_clLinkProgram 103

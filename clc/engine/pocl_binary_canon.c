@@ -373,6 +373,62 @@ bad:
     return 1;
 }
 
+/* The spelling of the variant's own work-group function in PoCL's cache
+ * ("W-H-D-goffs0-smallgrid") and the prefix of its sizes ("W-H-D-"), both
+ * "" without a work-group; 1 when kernel's files hold the own one. */
+static int own_spec(const parsed *pb, const char *kernel, const uint32_t wg[3], char *own,
+                    size_t own_cap, char *prefix, size_t prefix_cap)
+{
+    if (!wg[0])
+        return 0;
+    unsigned x = (unsigned)wg[0], y = (unsigned)(wg[1] ? wg[1] : 1),
+             z = (unsigned)(wg[2] ? wg[2] : 1);
+    bfmt(own, own_cap, "%u-%u-%u-goffs0-smallgrid", x, y, z);
+    bfmt(prefix, prefix_cap, "%u-%u-%u-", x, y, z);
+    int has_own = 0;
+    for (uint32_t k = 0; k < pb->nk && kernel; k++) {
+        const kernel_ref *kr = &pb->ks[k];
+        if (!same(kr->name, kr->name_len, kernel))
+            continue;
+        for (size_t i = kr->first_file; i < kr->first_file + kr->n_files; i++) {
+            size_t sl;
+            const char *sp = spec_of(&pb->fs[i], &sl);
+            if (sp && same(sp, sl, own))
+                has_own = 1;
+        }
+    }
+    return has_own;
+}
+
+/* The binary's header, then each kernel's record with the files of its
+ * list (counts[k] of them), its sizes rewritten: total bytes, malloc'd,
+ * *size of them written; NULL when out of memory. */
+static unsigned char *assemble(const unsigned char *bin, const parsed *pb, file_ref **lists,
+                               const size_t *counts, size_t total, size_t *size)
+{
+    unsigned char *o = malloc(total ? total : 1);
+    if (!o)
+        return NULL;
+    memcpy(o, bin, pb->head_size);
+    size_t w = pb->head_size;
+    for (uint32_t k = 0; k < pb->nk; k++) {
+        const kernel_ref *kr = &pb->ks[k];
+        size_t rec_at = w;
+        memcpy(o + w, kr->rec, kr->meta_size);
+        w += kr->meta_size;
+        uint64_t files = 0;
+        for (size_t i = 0; i < counts[k]; i++) {
+            memcpy(o + w, lists[k][i].rec, lists[k][i].rec_size);
+            w += lists[k][i].rec_size;
+            files += lists[k][i].rec_size;
+        }
+        wr64(o + rec_at, (uint64_t)(kr->meta_size + files));
+        wr64(o + rec_at + 8, files);
+    }
+    *size = w;
+    return o;
+}
+
 static int canonicalize(const unsigned char *bin, size_t size, const char *kernel,
                         const uint32_t wg[3], int keep_all, pcb_more_fn more, void *user,
                         size_t *added, unsigned char **out, size_t *out_size, char *why,
@@ -391,23 +447,7 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
     rc = 1;
 
     char own[64] = "", prefix[48] = "";
-    if (wg[0]) {
-        bfmt(own, sizeof own, "%u-%u-%u-goffs0-smallgrid", (unsigned)wg[0],
-             (unsigned)(wg[1] ? wg[1] : 1), (unsigned)(wg[2] ? wg[2] : 1));
-        bfmt(prefix, sizeof prefix, "%u-%u-%u-", (unsigned)wg[0], (unsigned)(wg[1] ? wg[1] : 1),
-             (unsigned)(wg[2] ? wg[2] : 1));
-    }
-    int has_own = 0;
-    for (uint32_t k = 0; k < nk && kernel; k++) {
-        if (!same(ks[k].name, ks[k].name_len, kernel))
-            continue;
-        for (size_t i = ks[k].first_file; i < ks[k].first_file + ks[k].n_files; i++) {
-            size_t sl;
-            const char *s = spec_of(&fs[i], &sl);
-            if (s && own[0] && same(s, sl, own))
-                has_own = 1;
-        }
-    }
+    int has_own = own_spec(&pb, kernel, wg, own, sizeof own, prefix, sizeof prefix);
 
     /* Each kernel's files, with those more() adds that the binary lacks. */
     file_ref **lists = calloc(nk, sizeof *lists);
@@ -463,26 +503,11 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
         for (size_t i = 0; i < n; i++)
             total += lists[k][i].rec_size;
     }
-    unsigned char *o = malloc(total ? total : 1);
+    size_t w = 0;
+    unsigned char *o = assemble(bin, &pb, lists, counts, total, &w);
     if (!o) {
         rc = -1;
         goto done;
-    }
-    memcpy(o, bin, head_size);
-    size_t w = head_size;
-    for (uint32_t k = 0; k < nk; k++) {
-        kernel_ref *kr = &ks[k];
-        size_t rec_at = w;
-        memcpy(o + w, kr->rec, kr->meta_size);
-        w += kr->meta_size;
-        uint64_t files = 0;
-        for (size_t i = 0; i < counts[k]; i++) {
-            memcpy(o + w, lists[k][i].rec, lists[k][i].rec_size);
-            w += lists[k][i].rec_size;
-            files += lists[k][i].rec_size;
-        }
-        wr64(o + rec_at, (uint64_t)(kr->meta_size + files));
-        wr64(o + rec_at + 8, files);
     }
     pcb_scrub_temp_names(o, w);
     name_by_content(o, w, 0);
