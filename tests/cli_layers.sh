@@ -20,7 +20,7 @@ cd "$ROOT" || exit 1
 sed -n 's/^LAYER\.\([^ ]*\) *:= *\(.*\)$/\1	\2/p' Makefile >"$TMP/table"
 [ -s "$TMP/table" ] && ok "the Makefile's layer table is read" || bad "no LAYER. lines in the Makefile"
 # The public headers: those the Makefile copies to the public folder.
-public=$(sed -n 's/^PUB_H .*wildcard \(.*\))).*/\1/p' Makefile | tr ' ' '\n' | grep '^loader/.*\.h$')
+public=$(sed -n 's/^PUB_H .*wildcard \([^)]*\)).*/\1/p' Makefile | tr ' ' '\n' | grep '^loader/.*\.h$')
 [ -n "$public" ] && ok "the public headers are read: $(echo $public)" || bad "no public headers in the Makefile"
 for h in $public; do
     [ -f "$h" ] || continue
