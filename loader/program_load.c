@@ -23,6 +23,7 @@
 #include "pack_format.h"
 #include "pack_reader.h"
 #include "rebuild_cache.h"
+#include "struct_size.h"
 #include "target_match.h"
 #include "text.h"
 
@@ -210,9 +211,9 @@ static int try_native(load_ctx *c, cl_program *out)
         if (e->kind != CLCPACK_KIND_NATIVE)
             continue;
         const clcpack_device_info *d = &c->p->devices[e->device];
-        if (!clcpack_device_binary_compatible(d, c->here)) {
+        if (!clcpk_device_compatible(d, c->here)) {
             char diff[600];
-            clcpack_device_describe_difference(d, c->here, diff, sizeof diff);
+            clcpk_device_difference(d, c->here, diff, sizeof diff);
             clcpk_text_item(&c->why, "native entry %zu: %s", i, diff);
             continue;
         }
@@ -455,7 +456,7 @@ static size_t pick_source_entry(const load_ctx *c)
         const clcpack_entry_info *e = &c->p->entries[c->match[m]].info;
         if (e->source == CLCPACK_NONE)
             continue;
-        if (clcpack_device_binary_compatible(&c->p->devices[e->device], c->here))
+        if (clcpk_device_compatible(&c->p->devices[e->device], c->here))
             return c->match[m];
         if (first == SIZE_MAX)
             first = c->match[m];
@@ -642,15 +643,13 @@ static clcpack_status no_usable_form(load_ctx *c, uint32_t flags, int has_source
 #define MATCH_STACK 32
 
 /* clcpack_create_program and clcpack_create_kernel: kernel_out NULL for
- * the first. `api` names the caller in argument errors. */
+ * the first. `api` names the caller in argument errors. report is the
+ * library's full struct (report_out copies it to the caller's). */
 static clcpack_status load(const char *api, const clcpack *p, const clcpack_key *key,
                            cl_context ctx, cl_device_id dev, const clcpack_load_options *opts,
                            cl_program *out, cl_kernel *kernel_out, clcpack_load_report *report,
                            clcpack_error *err)
 {
-    clcpack_load_report local;
-    if (!report)
-        report = &local;
     report->path = CLCPACK_PATH_NONE;
     report->entry = CLCPACK_NONE;
     report->attempts = 0;
@@ -705,7 +704,12 @@ static clcpack_status load(const char *api, const clcpack *p, const clcpack_key 
                               "%s: kernel %s is in the programs %s and %s: name the program",
                               api, key->kernel, first->kernel, other);
         }
-    if (first->kernel_name_count && strcmp(key->kernel, first->kernel) == 0) {
+    /* A program's name that is also the name of a kernel it holds (sgemm.cl
+     * holding sgemm) names that kernel. */
+    int names_a_kernel = 0;
+    for (size_t k = 0; k < first->kernel_name_count; k++)
+        names_a_kernel |= strcmp(first->kernel_names[k], key->kernel) == 0;
+    if (first->kernel_name_count && strcmp(key->kernel, first->kernel) == 0 && !names_a_kernel) {
         if (kernel_out) {
             if (match != on_stack)
                 free(match);
@@ -799,12 +803,38 @@ static clcpack_status load(const char *api, const clcpack *p, const clcpack_key 
     return st;
 }
 
+/* load() with the caller's report (NULL, or versioned by struct_size). */
+static clcpack_status load_reported(const char *api, const clcpack *p, const clcpack_key *key,
+                                    cl_context ctx, cl_device_id dev,
+                                    const clcpack_load_options *opts, cl_program *out,
+                                    cl_kernel *kernel_out, clcpack_load_report *report,
+                                    clcpack_error *err)
+{
+    if (report && !clcpk_size_ok(report, CLCPK_LOAD_REPORT_1_0)) {
+        if (out)
+            *out = NULL;
+        if (kernel_out)
+            *kernel_out = NULL;
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                          "%s: report->struct_size %zu is too small (set it to "
+                          "sizeof(clcpack_load_report))",
+                          api, report->struct_size);
+    }
+    clcpack_load_report full;
+    full.struct_size = sizeof full;
+    clcpack_status st = load(api, p, key, ctx, dev, opts, out, kernel_out, &full, err);
+    if (report)
+        clcpk_copy_out(report, &full, sizeof full);
+    return st;
+}
+
 clcpack_status clcpack_create_program(const clcpack *p, const clcpack_key *key, cl_context ctx,
                                       cl_device_id dev, const clcpack_load_options *opts,
                                       cl_program *out, clcpack_load_report *report,
                                       clcpack_error *err)
 {
-    return load("clcpack_create_program", p, key, ctx, dev, opts, out, NULL, report, err);
+    return load_reported("clcpack_create_program", p, key, ctx, dev, opts, out, NULL, report,
+                         err);
 }
 
 clcpack_status clcpack_create_kernel(const clcpack *p, const clcpack_key *key, cl_context ctx,
@@ -817,5 +847,6 @@ clcpack_status clcpack_create_kernel(const clcpack *p, const clcpack_key *key, c
             *program = NULL;
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_create_kernel: kernel is NULL");
     }
-    return load("clcpack_create_kernel", p, key, ctx, dev, opts, program, kernel, report, err);
+    return load_reported("clcpack_create_kernel", p, key, ctx, dev, opts, program, kernel, report,
+                         err);
 }

@@ -18,7 +18,7 @@
 #include "cli_files.h"
 #include "cli_report.h"
 #include "input_file.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "wire.h"
 
 #define SYMBOL_MAX 128

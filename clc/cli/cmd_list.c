@@ -7,13 +7,13 @@
 
 #include "cli_files.h"
 #include "cli_report.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "device_select.h"
 #include "json_out.h"
 #include "pack_text.h"
 
-/* "2048x2048 64.3us/11"; a width-argument kernel timed at several filter
- * widths: "2048x2048 fw3 60.4us, fw7 95.0us /11". */
+/* "2048x2048 64.3us/11"; a kernel that takes a value as an argument, timed
+ * at several run-time values: "2048x2048 v3 60.4us, v7 95.0us /11". */
 static void print_tuning(const clcpack *p, size_t i, char *buf, size_t cap)
 {
     size_t n = clcpack_entry_tuning_count(p, i);
@@ -31,7 +31,7 @@ static void print_tuning(const clcpack *p, size_t i, char *buf, size_t cap)
     bfmt(buf, cap, "%ux%u", (unsigned)t.width, (unsigned)t.height);
     for (size_t k = 0; k < n && clcpack_get_entry_tuning(p, i, k, &t) == CLCPACK_OK; k++) {
         len = strlen(buf);
-        bfmt(buf + len, cap - len, "%s fw%u %.1fus", k ? "," : "", (unsigned)t.filter_width,
+        bfmt(buf + len, cap - len, "%s v%u %.1fus", k ? "," : "", (unsigned)t.runtime_value,
              (double)t.median_ns / 1000.0);
     }
     len = strlen(buf);
@@ -54,7 +54,7 @@ static size_t dictionary_users(const clcpack *p, size_t d)
 {
     size_t n = 0;
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) == CLCPACK_OK && e.codec == 4 && e.base == d)
             n++;
     }
@@ -73,7 +73,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
     printf("sha256: %s\n", sha);
     printf("devices:\n");
     for (size_t i = 0; i < nd; i++) {
-        clcpack_device_info d;
+        clcpack_device_info d = {.struct_size = sizeof d};
         if (clcpack_get_device(p, i, &d) != CLCPACK_OK)
             continue;
         char s[6][4 * CLCPACK_FP_STR];
@@ -96,7 +96,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
     }
     printf("sources:\n");
     for (size_t i = 0; i < ns; i++) {
-        clcpack_source_info s;
+        clcpack_source_info s = {.struct_size = sizeof s};
         if (clcpack_get_source(p, i, &s) != CLCPACK_OK)
             continue;
         char name[1024];
@@ -107,7 +107,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
     /* Column widths from the longest kernel name and define list. */
     int wk = 6, wd = 7, wkind = 11;
     for (size_t i = 0; i < ne; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         char defs[512], kernel[256];
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
@@ -126,7 +126,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
            "kernel", wd, "defines", "wg", "dev", wkind, "kind", "raw", "stored", "codec", "base", "crc",
            "tuning");
     for (size_t i = 0; i < ne; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
         char defs[512], wg[48], kind[32], kind_arch[96], codec[32], base[16], tune[1024];
@@ -156,7 +156,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
     if (nk)
         printf("dictionaries:\n");
     for (size_t i = 0; i < nk; i++) {
-        clcpack_dictionary_info d;
+        clcpack_dictionary_info d = {.struct_size = sizeof d};
         if (clcpack_get_dictionary(p, i, &d) != CLCPACK_OK)
             continue;
         char codec[32];
@@ -196,7 +196,7 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
     printf(", \"size\": %llu, \"sha256\": \"%s\",\n \"devices\": [", (unsigned long long)file_size,
            sha);
     for (size_t i = 0; i < nd; i++) {
-        clcpack_device_info d;
+        clcpack_device_info d = {.struct_size = sizeof d};
         if (clcpack_get_device(p, i, &d) != CLCPACK_OK)
             continue;
         printf("%s\n  {\"index\": %zu", i ? "," : "", i);
@@ -228,7 +228,7 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
     }
     printf("\n ],\n \"sources\": [");
     for (size_t i = 0; i < ns; i++) {
-        clcpack_source_info s;
+        clcpack_source_info s = {.struct_size = sizeof s};
         if (clcpack_get_source(p, i, &s) != CLCPACK_OK)
             continue;
         printf("%s\n  {\"index\": %zu", i ? "," : "", i);
@@ -239,13 +239,15 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
     }
     printf("\n ],\n \"entries\": [");
     for (size_t i = 0; i < ne; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
         char kind[32], codec[32];
         printf("%s\n  {\"index\": %zu", i ? "," : "", i);
         json_field("kernel", e.kernel, 1);
-        json_field("family", e.family, 1);
+        const char *family = "";
+        clcpack_get_entry_family(p, i, &family);
+        json_field("family", family, 1);
         json_field("options", e.options, 1);
         printf(", \"defines\": {");
         for (size_t k = 0; k < e.define_count; k++)
@@ -286,16 +288,16 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
             clcpack_tuning t;
             if (clcpack_get_entry_tuning(p, i, k, &t) != CLCPACK_OK)
                 continue;
-            printf("%s{\"filter_width\": %u, \"width\": %u, \"height\": %u, \"runs\": %u, "
+            printf("%s{\"runtime_value\": %u, \"width\": %u, \"height\": %u, \"runs\": %u, "
                    "\"median_ns\": %llu}",
-                   k ? ", " : "", (unsigned)t.filter_width, (unsigned)t.width,
+                   k ? ", " : "", (unsigned)t.runtime_value, (unsigned)t.width,
                    (unsigned)t.height, (unsigned)t.runs, (unsigned long long)t.median_ns);
         }
         printf("]}");
     }
     printf("\n ],\n \"dictionaries\": [");
     for (size_t i = 0; i < clcpack_dictionary_count(p); i++) {
-        clcpack_dictionary_info d;
+        clcpack_dictionary_info d = {.struct_size = sizeof d};
         if (clcpack_get_dictionary(p, i, &d) != CLCPACK_OK)
             continue;
         char codec[32];

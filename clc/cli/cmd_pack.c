@@ -12,7 +12,7 @@
 #include "check_cmd.h"
 #include "cli_files.h"
 #include "cli_report.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "depfile.h"
 #include "device_select.h"
 #include "direct_jobs.h"
@@ -334,7 +334,7 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
         } else {
             n_entries = clcpack_entry_count(p);
             for (size_t i = 0; i < n_entries; i++) {
-                clcpack_entry_info ei;
+                clcpack_entry_info ei = {.struct_size = sizeof ei};
                 if (clcpack_get_entry(p, i, &ei) == CLCPACK_OK) {
                     raw_bin += ei.raw_size;
                     if ((unsigned)ei.kind <= CLCPACK_KIND_SPIRV)
@@ -342,7 +342,7 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
                 }
             }
             for (size_t i = 0; i < clcpack_source_count(p); i++) {
-                clcpack_source_info si;
+                clcpack_source_info si = {.struct_size = sizeof si};
                 if (clcpack_get_source(p, i, &si) == CLCPACK_OK)
                     raw_src += si.raw_size;
             }
@@ -570,7 +570,7 @@ static int merge_into(const pack_args *a, const char *built, const char *output,
         }
         int has_ptx = 0;
         for (size_t k = 0; k < clcpack_entry_count(p); k++) {
-            clcpack_entry_info ei;
+            clcpack_entry_info ei = {.struct_size = sizeof ei};
             has_ptx |= clcpack_get_entry(p, k, &ei) == CLCPACK_OK && ei.kind == CLCPACK_KIND_PTX;
         }
         clcpack_close(p);
@@ -808,7 +808,7 @@ int cmd_pack(int argc, char **argv)
     int any_nvidia = 0;
     size_t kept = 0;
     for (size_t i = 0; i < run.n_dev; i++) {
-        clcpack_device_info info;
+        clcpack_device_info info = {.struct_size = sizeof info};
         uint32_t index;
         if (clcpack_device_query(run.devs[i]->device, &info, &e) != CLCPACK_OK ||
             clcpack_writer_add_device(run.w, &info, &index, &e) != CLCPACK_OK) {
@@ -841,7 +841,7 @@ int cmd_pack(int argc, char **argv)
         if (!run.offline.on[ch])
             continue;
         size_t s = run.n_slots++;
-        clcpack_device_info info;
+        clcpack_device_info info = {.struct_size = sizeof info};
         ot_device_info(&run.offline, (ot_chain)ch, &info);
         if (clcpack_writer_add_device(run.w, &info, &run.dev_index[s], &e) != CLCPACK_OK) {
             cli_error("%s: %s", ot_chain_name((ot_chain)ch), e.message);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "bounded_fmt.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "wire.h"
 
 void df_init(df_list *l)

@@ -6,7 +6,7 @@
 #ifndef CLC_PACK_ARGS_H
 #define CLC_PACK_ARGS_H
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "direct_jobs.h"
 #include "nv_forms.h"
 #include "variant_plan.h"
