@@ -61,7 +61,7 @@ typedef struct pack_run {
         char label[LABEL_MAX];
     } logs[64];                             /* distinct build logs printed so far */
     size_t n_logs;
-    size_t n_timed;                         /* --tune: variants with a timing */
+    size_t n_timed;                         /* --tune, --tune-cmd: variants with a timing */
 } pack_run;
 
 static void job_label(const pack_run *run, size_t job, char *buf, size_t cap)
@@ -396,6 +396,8 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
         printf("  tuning    %zu of %zu variants timed at %ux%u, median of %ld runs\n",
                run->n_timed, run->n_ok, run->a->tune_width, run->a->tune_height,
                run->a->tune_runs);
+    else if (run->a->tune_cmd)
+        printf("  tuning    %zu of %zu variants timed by --tune-cmd\n", run->n_timed, run->n_ok);
     if (run->n_failed) {
         printf("  failed:\n");
         for (size_t j = 0; j < run->n_jobs; j++) {
@@ -472,11 +474,17 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
         argv[n++] = strdup("--kernels");
         argv[n++] = strdup(run->a->kernels_dir);
     }
-    if (run->a->check_cmd) {
+    if (run->a->check_cmd || run->a->tune_cmd) {
         char t[32];
         bfmt(t, sizeof t, "%ld", run->a->check_timeout);
-        argv[n++] = strdup("--check-cmd");
-        argv[n++] = strdup(run->a->check_cmd);
+        if (run->a->check_cmd) {
+            argv[n++] = strdup("--check-cmd");
+            argv[n++] = strdup(run->a->check_cmd);
+        }
+        if (run->a->tune_cmd) {
+            argv[n++] = strdup("--tune-cmd");
+            argv[n++] = strdup(run->a->tune_cmd);
+        }
         argv[n++] = strdup("--check-timeout");
         argv[n++] = strdup(t);
     }
@@ -635,11 +643,10 @@ int cmd_pack(int argc, char **argv)
     if (a.ptxas && !no_ptxas && ptxas_find(a.ptxas, ptxas) != 0)
         return cli_usage_error(NULL, "%s", ptxas);
 
-    if (a.check_cmd) {
-        char cerr[CC_MSG_MAX];
-        if (cc_validate(a.check_cmd, cerr) != 0)
-            return cli_usage_error(NULL, "%s", cerr);
-    }
+    char cerr[CC_MSG_MAX];
+    if ((a.check_cmd && cc_validate("--check-cmd", a.check_cmd, cerr) != 0) ||
+        (a.tune_cmd && cc_validate("--tune-cmd", a.tune_cmd, cerr) != 0))
+        return cli_usage_error(NULL, "%s", cerr);
     static bj_list plan;
     bj_list_free(&plan);
     int seed_checks = 0;
@@ -916,7 +923,8 @@ int cmd_pack(int argc, char **argv)
     }
     clcpack *old = NULL;
     struct stat ost;
-    if (!a.rebuild && !a.tune && stat(output, &ost) == 0 && S_ISREG(ost.st_mode)) {
+    if (!a.rebuild && !a.tune && !a.tune_cmd && stat(output, &ost) == 0 &&
+        S_ISREG(ost.st_mode)) {
         clcpack_error oe;
         if (clcpack_open_file(output, &old, &oe) != CLCPACK_OK) {
             cli_note("%s is not a pack clc-pack can read (%s): building every variant", output,
@@ -1000,11 +1008,12 @@ int cmd_pack(int argc, char **argv)
         cli_error("out of memory");
         goto out;
     }
-    if (a.tune && a.jobs > 1) {
+    if ((a.tune || a.tune_cmd) && a.jobs > 1) {
         /* Timings taken while other variants build are distorted (on a CPU
          * device the builds take the very cores the kernel runs on): with
-         * --tune, one variant at a time. */
-        cli_note("--tune: building and timing one variant at a time (-j 1)");
+         * --tune or --tune-cmd, one variant at a time. */
+        cli_note("%s: building and timing one variant at a time (-j 1)",
+                 a.tune ? "--tune" : "--tune-cmd");
         a.jobs = 1;
     }
     /* Under make -j: share make's slots (docs/CLI.md, "Under make"). */

@@ -35,6 +35,7 @@ enum {
     OPT_PROGRAM,
     OPT_OPTIONS,
     OPT_CHECK_CMD,
+    OPT_TUNE_CMD,
     OPT_CHECK_TIMEOUT,
     OPT_WG_DEFINES,
     OPT_DEFAULT,
@@ -198,6 +199,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"program", required_argument, NULL, OPT_PROGRAM},
         {"options", required_argument, NULL, OPT_OPTIONS},
         {"check-cmd", required_argument, NULL, OPT_CHECK_CMD},
+        {"tune-cmd", required_argument, NULL, OPT_TUNE_CMD},
         {"check-timeout", required_argument, NULL, OPT_CHECK_TIMEOUT},
         {"wg-defines", no_argument, NULL, OPT_WG_DEFINES},
         {"default", required_argument, NULL, OPT_DEFAULT},
@@ -288,6 +290,9 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             break;
         case OPT_CHECK_CMD:
             a->check_cmd = optarg;
+            break;
+        case OPT_TUNE_CMD:
+            a->tune_cmd = optarg;
             break;
         case OPT_CHECK_TIMEOUT:
             if (cli_parse_long(optarg, 1, 86400, &a->check_timeout) != 0) {
@@ -491,6 +496,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
                               : ds->options    ? "--options"
                               : ds->wg_defines ? "--wg-defines"
                               : a->check_cmd   ? "--check-cmd"
+                              : a->tune_cmd    ? "--tune-cmd"
                                                : NULL;
     if (direct_only) {
         bfmt(err, PA_ERR_MAX, "%s applies to source files given on the command line "

@@ -50,7 +50,8 @@ typedef struct pack_args {
     int direct;
     dj_spec direct_spec;        /* arrays malloc'd (argc long), strings argv's */
     const char *check_cmd;      /* --check-cmd, or NULL */
-    long check_timeout;         /* --check-timeout S, default 600 */
+    const char *tune_cmd;       /* --tune-cmd: the user's timing per variant, or NULL */
+    long check_timeout;         /* --check-timeout S (both commands), default 600 */
     int help, version;
 } pack_args;
 

@@ -196,6 +196,7 @@ int worker_main(int argc, char **argv)
         {"tune", required_argument, NULL, 'T'}, {"tune-widths", required_argument, NULL, 'F'},
         {"tune-runs", required_argument, NULL, 'U'},
         {"check-cmd", required_argument, NULL, 'C'},
+        {"tune-cmd", required_argument, NULL, 'M'},
         {"check-timeout", required_argument, NULL, 'L'},
         {"tune-runs", required_argument, NULL, 'U'}, {"nv-arch", required_argument, NULL, 'A'},
         {"pocl-wg", required_argument, NULL, 'G'},
@@ -224,6 +225,9 @@ int worker_main(int argc, char **argv)
             break;
         case 'C':
             w.opts.check_cmd = optarg;
+            break;
+        case 'M':
+            w.opts.tune_cmd = optarg;
             break;
         case 'G':
             w.pocl_wg = optarg;
