@@ -325,7 +325,7 @@ typedef struct clcpack_entry_info {
 /* One stored program text. Versioned (struct_size). */
 typedef struct clcpack_source_info {
     size_t struct_size;         /* sizeof(clcpack_source_info) */
-    const char *name;           /* e.g. "amd_convolve.cl" */
+    const char *name;           /* e.g. "sgemm.cl" */
     uint64_t raw_size;
     uint64_t stored_size;
     uint32_t raw_crc32;
