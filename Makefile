@@ -63,6 +63,21 @@ endif
 LDLIBS_CL += -lpthread -lm
 LIBS_PRIVATE := $(filter-out -lOpenCL,$(LDLIBS_CL))
 
+# libcurl for the remote cache (docs/REMOTE_CACHE.md; optional: without it
+# --remote-cache says it is not available): CURL=auto uses it when its header
+# and library are there, CURL=0 builds without it.
+CURL ?= auto
+ifeq ($(CURL),auto)
+CURL := $(shell printf '\043include <curl/curl.h>\nint main(void){return !curl_version;}\n' | \
+	$(CC) -x c - -o /dev/null -lcurl >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+# What the tool and the programs linking libclc.a need besides LDLIBS_CL.
+LDLIBS_CLC := $(LDLIBS_CL)
+ifeq ($(CURL),1)
+CLC_CPPFLAGS += -DCLC_HAVE_CURL
+LDLIBS_CLC += -lcurl
+endif
+
 ifeq ($(V),1)
 Q :=
 else
@@ -172,7 +187,7 @@ $(B)/libclc.a: $(CLC_OBJ)
 
 $(B)/clc-pack: $(B)/clc/cli/main.o $(B)/libclc.a $(B)/libclcpack.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CL)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CLC)
 
 $(STUB_ICD): $(STUB_OBJ) $(B)/pic/loader/sha256.o tests/stub_icd/exports.map
 	@mkdir -p $(dir $@)
@@ -193,7 +208,7 @@ $(B)/libtestcommon.a: $(TEST_COMMON_OBJ)
 $(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CLC_CPPFLAGS) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
+	$(Q)$(CC) $(CLC_CPPFLAGS) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CLC)
 
 # What the interposer's tests load beside it (tests/stub/): a stub OpenCL
 # driver that calls back synchronously, and a tracer interposer.
@@ -220,14 +235,18 @@ pack: deps
 	$(Q)$(MAKE) --no-print-directory all
 	+$(Q)$(B)/clc-pack --device $(PACK_DEVICE)
 
+# make test also sets up what the tests need (scripts/test_deps.sh: cmake,
+# nginx, PyOpenCL, the public projects' kernels), as root on Debian; what
+# cannot be had makes the tests that need it say "skipped", counted apart.
 test: deps
+	$(Q)sh scripts/test_deps.sh $(B)
 	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN) $(STUB_ICD) $(STUB_VENDORS)
 	$(Q)sh tests/run_tests.sh $(B)
 
 $(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CLC_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CL)
+	$(Q)$(CC) $(CLC_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CLC)
 
 # The OpenCV peer of the convolution comparison (scripts/conv_bench.sh), built
 # only where OpenCV is installed (pkg-config opencv4).
@@ -263,6 +282,7 @@ FUZZ_TARGETS := pack open_file tuning best load writer
 # The targets over the command-line side's parsers (tests/fuzz/NAME_target.h,
 # seeds in tests/fuzz/corpus_NAME/).
 FUZZ_TARGETS += expr define_value pack_args manifest source_fold worker_proto pocl_canon ptx_text
+FUZZ_TARGETS += remote_record
 # Every program links clc/ and loader/, compiled once with the fuzzer's
 # instrumentation into one archive.
 FUZZ_SAN := -O1 -g -fno-sanitize-recover=all -fsanitize=address,undefined
@@ -278,7 +298,7 @@ $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(B)/fuzz/libcl
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $@")
 	$(Q)$(FUZZ_CC) $(CLC_CPPFLAGS) $(CPPFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) -o $@ $< \
-		$(B)/fuzz/libclc_fuzz.a $(LDLIBS_CL)
+		$(B)/fuzz/libclc_fuzz.a $(LDLIBS_CLC)
 
 fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 	$(Q)FUZZ_TARGETS="$(FUZZ_TARGETS)" sh scripts/fuzz.sh $(B) $(FUZZ_SECONDS)
@@ -344,7 +364,8 @@ uninstall:
 		$(DESTDIR)$(CMAKEDIR)/clcpackPack.cmake
 
 # The tests under sanitizers and valgrind (docs/ROBUSTNESS.md), each in its
-# own build folder: ASan+UBSan over every test, TSan over the threaded one,
+# own build folder: ASan+UBSan over every test (the public kernels and the
+# other test needs set up once, for the main build), TSan over the threaded one,
 # valgrind over the tests that need no OpenCL driver.
 ASAN_B ?= build-asan
 TSAN_B ?= build-tsan
@@ -353,7 +374,9 @@ TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 test-sanitize:
 	$(Q)$(MAKE) --no-print-directory B=$(ASAN_B) CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
 		all $(TEST_SRC:tests/%.c=$(ASAN_B)/tests/%) $(ASAN_B)/tests/libclcstub.so
-	$(Q)CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" sh scripts/sanitize.sh asan $(ASAN_B)
+	$(Q)sh scripts/test_deps.sh $(B)
+	$(Q)CLC_PUBLIC_KERNELS="$${CLC_PUBLIC_KERNELS:-$(abspath $(B))/public-kernels}" \
+		CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" sh scripts/sanitize.sh asan $(ASAN_B)
 
 test-tsan:
 	$(Q)$(MAKE) --no-print-directory B=$(TSAN_B) CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \

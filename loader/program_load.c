@@ -350,11 +350,25 @@ static const char *entry_mismatch(const clcpack_device_info *here, const clcpack
     return buf;
 }
 
+/* How many target features an entry's gfx target ID sets (0 to 2): among
+ * the AMD entries that fit a device, one compiled for its very settings
+ * (gfx90a:xnack+ on an xnack+ device) is tried before one for "any", whose
+ * code is made to run either way (as ROCm's code object lookup prefers the
+ * most specific target ID). 0 for the other kinds. */
+static unsigned specificity(const clcpack_entry_info *e)
+{
+    if (e->kind != CLCPACK_KIND_AMDGCN)
+        return 0;
+    pk_gfx g;
+    clcpk_gfx_from_arch(e->arch, &g);
+    return (g.sramecc != PK_FEAT_ANY) + (g.xnack != PK_FEAT_ANY);
+}
+
 /* Intel and AMD GPUs: the offline binaries (kinds 3 and 4) of this
- * device's target, in entry order. Never one of another vendor. The
- * entries of a kind this device cannot take at all are named in one item
- * (a pack may hold a dozen targets of each vendor: one line each would
- * crowd the rest of the report out). */
+ * device's target, the most specific first, then in entry order. Never
+ * one of another vendor. The entries of a kind this device cannot take at
+ * all are named in one item (a pack may hold a dozen targets of each
+ * vendor: one line each would crowd the rest of the report out). */
 static int try_target(load_ctx *c, cl_program *out)
 {
     static const clcpack_binary_kind kinds[2] = {CLCPACK_KIND_AMDGCN, CLCPACK_KIND_INTEL};
@@ -380,6 +394,13 @@ static int try_target(load_ctx *c, cl_program *out)
                             kind_label(kinds[k]), first, last, whole[k]);
         }
     }
+    if (whole[0] && whole[1])
+        return 0;
+    size_t *fit = malloc((c->n_match ? c->n_match : 1) * sizeof *fit), n_fit = 0;
+    if (!fit) {
+        clcpk_text_item(&c->why, "targets: out of memory");
+        return 0;
+    }
     for (size_t m = 0; m < c->n_match; m++) {
         size_t i = c->match[m];
         const clcpack_entry_info *e = &c->p->entries[i].info;
@@ -388,15 +409,27 @@ static int try_target(load_ctx *c, cl_program *out)
             continue;
         char label[128], why[160];
         entry_label(e, i, label, sizeof label);
-        if (entry_mismatch(c->here, e, why, sizeof why))
+        if (entry_mismatch(c->here, e, why, sizeof why)) {
             clcpk_text_item(&c->why, "%s: %s", label, why);
-        else if (try_binary(c, i, 0, out)) {
-            c->report->path = CLCPACK_PATH_TARGET;
-            c->report->entry = (uint32_t)i;
-            return 1;
+            continue;
         }
+        /* Insertion by specificity, stable: c->match is ascending. */
+        size_t j = n_fit++;
+        while (j > 0 && specificity(&c->p->entries[fit[j - 1]].info) < specificity(e)) {
+            fit[j] = fit[j - 1];
+            j--;
+        }
+        fit[j] = i;
     }
-    return 0;
+    int found = 0;
+    for (size_t j = 0; j < n_fit && !found; j++)
+        if (try_binary(c, fit[j], 0, out)) {
+            c->report->path = CLCPACK_PATH_TARGET;
+            c->report->entry = (uint32_t)fit[j];
+            found = 1;
+        }
+    free(fit);
+    return found;
 }
 
 /* The SPIR-V entries this device takes, newest version first (then in

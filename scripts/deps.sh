@@ -58,6 +58,14 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     command -v spirv-val >/dev/null 2>&1 || need spirv-tools
 fi
 
+# Optional: libcurl, the remote cache's HTTP client (docs/REMOTE_CACHE.md;
+# `make CURL=0` or its absence builds without it), installed where this
+# script can install. nginx, the server tests/cli_remote_cache.sh runs on
+# the loopback address, is for the tests only: .ci/run installs it.
+if ! have_header curl/curl.h && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    need libcurl4-openssl-dev
+fi
+
 [ -z "$missing" ] && exit 0
 
 cmd="apt-get install -y$missing"

@@ -8,14 +8,17 @@ kernel, a stated subset of the default set) once for the local CPU device
 Markdown: the build time each adds (wall at -j, and the summed time of its
 build jobs), the bytes its entries add to a pack, raw and stored, and what
 the delta bases between one vendor's targets save (each entry compressed
-alone with zlib -9, against the pack). Then the pack of all of them merged,
-and, for Intel, per-target entries against ocloc's fat archive (one `ar`
-of every target per variant) on the width-3 variants.
+alone at the pack's zstd level, 19, without a dictionary or prefix,
+against the pack). Then the pack of all of them merged, and, for Intel on
+the width-3 variants: per-target entries against ocloc's fat archive (one
+`ar` of every target per variant), and the default (ocloc -exclude_ir)
+against --intel-ir (each binary keeps the program's SPIR-V).
 
 Usage: scripts/vendor_bench.py [--clc build/clc-pack] [--widths 3,15,31]
                                [-j N] [--out FILE]
 Prints the table; with --out also writes it to FILE. Needs the offline
-compilers (make deps).
+compilers (make deps) and the zstd command (zlib -9 stands in without it,
+and the tables say so).
 """
 import argparse
 import json
@@ -49,11 +52,24 @@ def entries(clc, path):
     return json.loads(run([clc, "list", "--json", path]))
 
 
+ZSTD = shutil.which("zstd")
+ALONE = "zstd -19" if ZSTD else "zlib -9"
+
+
+def compressed(data):
+    """data compressed alone: zstd at the pack's level (a frame without a
+    checksum, as the pack stores), else zlib -9."""
+    if ZSTD:
+        return len(subprocess.run([ZSTD, "-19", "-q", "-c", "--no-check"], input=data,
+                                  capture_output=True, check=True).stdout)
+    return len(zlib.compress(data, 9))
+
+
 def alone_bytes(clc, path, index):
-    """zlib -9 of one entry's binary, as if stored with no delta base."""
+    """One entry's binary compressed alone, as if stored with no delta base."""
     data = subprocess.run([clc, "extract", path, "--entry", str(index), "-o", "-"],
                           capture_output=True, check=True).stdout
-    return len(zlib.compress(data, 9))
+    return compressed(data)
 
 
 def kib(n):
@@ -70,6 +86,7 @@ def main():
     a = ap.parse_args()
     clc = os.path.abspath(a.clc)
     tmp = tempfile.mkdtemp(prefix="clc-vendor-bench-")
+    load_before = os.getloadavg()
     env_cache = os.environ.setdefault("XDG_CACHE_HOME", os.path.join(tmp, "cache"))
     base = ["--kernels", a.kernels, "--widths", a.widths]
     runs = [("PoCL (native, the baseline)", "cpu", ["--device", "cpu"]),
@@ -111,6 +128,18 @@ def main():
                          key=lambda t: [e["arch"] for e in info["entries"] if e["target"] == t][0])
         per_target = sum(e["stored_size"] for e in info["entries"])
         seen, fat_raw, fat_z, fat_s = set(), 0, 0, 0.0
+        w3ir = os.path.join(tmp, "intel3-ir.clcpack")
+        ir_wall = pack(clc, ["--kernels", a.kernels, "--widths", "3", "--device", "none",
+                             "--intel-gpu", "--intel-ir"], w3ir, a.j)[0]
+        ir_info = entries(clc, w3ir)
+        ir_rows = []
+        for label, p_info, p_path in (("default (`-exclude_ir`)", info, w3),
+                                      ("`--intel-ir`", ir_info, w3ir)):
+            es = p_info["entries"]
+            ir_rows.append("| %s | %d | %s | %s | %s |"
+                           % (label, len(es), kib(sum(e["raw_size"] for e in es)),
+                              kib(sum(e["stored_size"] for e in es)),
+                              kib(os.path.getsize(p_path))))
         for e in info["entries"]:
             key = (e["kernel"], json.dumps(e["defines"]), tuple(e["wg"]))
             if key in seen:
@@ -121,16 +150,18 @@ def main():
             subprocess.run([clc, "extract", w3, "--entry", str(e["index"]), "--source", "-o", src],
                            check=True, capture_output=True)
             t0 = time.monotonic()
+            # -exclude_ir as clc-pack's own entries (docs/vendors/INTEL.md).
             run([ocloc, "compile", "-q", "-file", src, "-device", ",".join(targets), "-out_dir", d,
-                 "-output", "fat", "-output_no_suffix", "-options", e["options"]])
+                 "-output", "fat", "-output_no_suffix", "-exclude_ir", "-options", e["options"]])
             fat_s += time.monotonic() - t0
             blob = open(os.path.join(d, "fat"), "rb").read()
             fat_raw += len(blob)
-            fat_z += len(zlib.compress(blob, 9))
+            fat_z += compressed(blob)
             shutil.rmtree(d)
         fat_note = ("| %d variants, %d targets | per-target entries in a pack: %s | one fat archive "
-                    "per variant: %s raw, %s with zlib -9 (one ocloc run per variant: %.1f s in all) |"
-                    % (len(seen), len(targets), kib(per_target), kib(fat_raw), kib(fat_z), fat_s))
+                    "per variant: %s raw, %s with %s (one ocloc run per variant: %.1f s in all) |"
+                    % (len(seen), len(targets), kib(per_target), kib(fat_raw), kib(fat_z), ALONE,
+                       fat_s))
 
     cpu = "?"
     try:
@@ -143,17 +174,20 @@ def main():
         pass
     out = []
     out.append("# What each vendor adds to a pack\n")
+    load_after = os.getloadavg()
     out.append("Written by `scripts/vendor_bench.py --widths %s -j %d` on %s, %s (%d cores, "
-               "shared with other engineers' builds while it ran: build times vary several-fold with "
+               "shared with other engineers' builds while it ran: load average %.1f at the start, "
+               "%.1f at the end (1 minute); build times vary several-fold with "
                "the machine's load, sizes do not), "
                "with clc-pack's default target lists; the bundled kernels at filter widths %s "
                "(a stated subset of the default set's 3, 5, ..., 31). Build times are for the "
                "offline compilers alone (`--device none`), except the PoCL row; *build jobs* is "
                "the sum of the variants' build times, *build wall* the run's. Toolchains: %s.\n"
-               % (a.widths, a.j, time.strftime("%Y-%m-%d"), cpu, os.cpu_count() or 1, a.widths,
+               % (a.widths, a.j, time.strftime("%Y-%m-%d"), cpu, os.cpu_count() or 1,
+                  load_before[0], load_after[0], a.widths,
                   "; ".join(sorted(set(tools)))))
     out.append("| entries of | variants | entries | targets | build wall | build jobs | raw | in "
-               "the pack | each alone (zlib -9) | delta against another target |")
+               "the pack | each alone (%s) | delta against another target |" % ALONE)
     out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for label, v, n, t, wall, builds, raw, stored, alone, cross in rows:
         out.append("| %s | %d | %d | %d | %.1f s | %.1f s | %s | %s | %s | %d |"
@@ -162,10 +196,17 @@ def main():
     out.append("")
     out.append("All four merged (`clc-pack merge`): %s (%d bytes).\n" % (kib(all_size), all_size))
     if fat_note:
-        out.append("Intel, per-target entries against ocloc's fat archive (width 3 only):\n")
+        out.append("Intel, per-target entries against ocloc's fat archive (width 3 only; both "
+                   "without the SPIR-V inside, ocloc `-exclude_ir`):\n")
         out.append("| subset | per-target | fat archive |")
         out.append("|---|---|---|")
         out.append(fat_note)
+        out.append("")
+        out.append("Intel, the program's SPIR-V inside each binary (width 3 only, the same "
+                   "variants and targets; `--intel-ir` built in %.1f s):\n" % ir_wall)
+        out.append("| Intel binaries | entries | raw | in the pack | pack file |")
+        out.append("|---|---:|---:|---:|---:|")
+        out.extend(ir_rows)
         out.append("")
     text = "\n".join(out) + "\n"
     sys.stdout.write(text)

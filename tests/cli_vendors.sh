@@ -143,7 +143,7 @@ if [ -n "$PTXAS" ]; then
 else
     skip "no ptxas: the fixture's PTX is taken in without cubins"
 fi
-expect_out "Intel GPU [GPU] on clc-pack offline (ocloc); ; driver ocloc " "the Intel device record names ocloc's version"
+expect_out "Intel GPU [GPU] on clc-pack offline (ocloc -exclude_ir); ; driver ocloc " "the Intel device record names ocloc's version and -exclude_ir"
 run "$CLC" list --json all.clcpack
 expect_out '"kind": "amdgcn", "arch": 589834, "target": "gfx90a"' "list --json gives kind, arch and target"
 expect_out '"target": "SPIR-V_1.0"' "and the SPIR-V target"
@@ -204,6 +204,28 @@ expect_err "this program does not build for gfx1030" "with the compiler's error"
 run "$CLC" list only.clcpack
 expect_out " amdgcn/gfx90a " "the other target is stored"
 expect_no_out " amdgcn/gfx1030 " "the failed one is not"
+
+# The SPIR-V ocloc puts into each Intel binary: left out by default (the
+# pack's SPIR-V or source is the fallback), kept with --intel-ir, and kept
+# when nothing else is left to rebuild from (--no-sources without --spirv).
+# Without it, the kernels are read from the binary's own kernel headers.
+intel_ir() { # PACK: "ir" when its tgllp entry has a SPIRV Object section
+    n=$("$CLC" list "$1" | awk '/ intel\/tgllp / {print $1; exit}')
+    "$CLC" extract "$1" --entry "${n:-x}" -o ir.bin >/dev/null 2>&1 || { echo missing; return; }
+    readelf -S -W ir.bin | grep -q "SPIRV Object" && echo ir || echo none
+}
+for form in "default:none:" "--intel-ir:ir:--intel-ir" "--no-sources:ir:--no-sources" \
+    "--no-sources --spirv:none:--no-sources --spirv"; do
+    what=${form%%:*} rest=${form#*:}
+    want=${rest%%:*} flags=${rest#*:}
+    # shellcheck disable=SC2086
+    run "$CLC" only.cl -D K=2 --device none --intel-gpu=tgllp $flags -q -o ir.clcpack
+    expect_rc 0 "an Intel pack, $what"
+    got=$(intel_ir ir.clcpack)
+    if [ "$got" = "$want" ]; then ok "$what: SPIR-V inside the Intel binary: $got"; else bad "$what: SPIR-V inside the Intel binary: $got, wanted $want"; fi
+    run "$CLC" list --json ir.clcpack
+    expect_true "$what: the kernel is known" grep -q '"kernel_names": \["scale"\].*"kind": "intel"' "$OUT"
+done
 
 # A missing toolchain: one line naming its package, the rest builds.
 mkdir -p nobin

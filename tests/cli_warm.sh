@@ -156,15 +156,26 @@ expect_rc 1 "a --device that matches nothing"
 expect_err "--device 7" "names it"
 run "$CLC" warm k.clcpack --platform Nowhere
 expect_rc 1 "a --platform that matches nothing"
-if [ "$(id -u)" -ne 0 ]; then
-    mkdir -p ro && chmod 555 ro
-    run "$CLC" warm k.clcpack --cache-dir "$TMP/ro"
-    expect_rc 1 "a folder that cannot be written"
-    expect_err "cannot write the cache folder" "says so"
-    chmod 755 ro
-else
-    skip "running as root: a read-only folder cannot be tried"
+# A cache folder that cannot be written: as root every folder is writable,
+# so that is tried as nobody where setpriv can switch to it.
+mkdir -p ro && chmod 555 ro
+as_user=""
+if [ "$(id -u)" -eq 0 ]; then
+    mkdir -p nobody-home && chmod 777 nobody-home && chmod 755 "$TMP" && chmod 644 k.clcpack
+    if command -v setpriv >/dev/null 2>&1 &&
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$CLC" --version >/dev/null 2>&1; then
+        as_user="setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=$TMP/nobody-home XDG_CACHE_HOME=$TMP/nobody-home"
+    fi
 fi
+if [ "$(id -u)" -ne 0 ] || [ -n "$as_user" ]; then
+    # shellcheck disable=SC2086
+    run $as_user "$CLC" warm "$TMP/k.clcpack" --cache-dir "$TMP/ro"
+    expect_rc 1 "a folder that cannot be written${as_user:+ (as nobody)}"
+    expect_err "cannot write the cache folder" "says so"
+else
+    skip "running as root without setpriv (or nobody cannot run $CLC): a read-only folder cannot be tried"
+fi
+chmod 755 ro
 : >file
 run "$CLC" warm k.clcpack --cache-dir "$TMP/file"
 expect_rc 1 "a --cache-dir that is a file"

@@ -31,6 +31,7 @@
 #include "fuzz/pack_args_target.h"
 #include "fuzz/pocl_canon_target.h"
 #include "fuzz/ptx_text_target.h"
+#include "fuzz/remote_record_target.h"
 #include "fuzz/source_fold_target.h"
 #include "fuzz/worker_proto_target.h"
 
@@ -212,6 +213,7 @@ int main(void)
         {"worker_proto", fuzz_worker_proto},
         {"pocl_canon", fuzz_pocl_canon},
         {"ptx_text", fuzz_ptx_text},
+        {"remote_record", fuzz_remote_record},
     };
     for (size_t t = 0; t < sizeof cli / sizeof cli[0]; t++) {
         char sub[64], dir[4200];

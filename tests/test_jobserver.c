@@ -100,7 +100,7 @@ static int most_at_once(size_t *results)
     jobserver *js = js_open(why, sizeof why);
     CHECK(js != NULL, "the jobserver MAKEFLAGS names is joined: %s", why);
     *results = 0;
-    wpool_callbacks cb = {results, NULL, on_finished, NULL, js, 0, NULL};
+    wpool_callbacks cb = {results, NULL, on_finished, NULL, js, 0, NULL, NULL};
     CHECK(wpool_run("/bin/sh", argv, 6, 0, jobs, NULL, 6, &cb, err, sizeof err) == 0,
           "the run ends: %s", err);
     CHECK(js_held(js) == 0, "no token held after the run");

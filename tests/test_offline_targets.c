@@ -182,6 +182,105 @@ static void test_elf_headers(void)
           "EF_AMDGPU_MACH of gfx90a, gfx1030, gfx1100");
 }
 
+/* A NEO OpenCL ELF (type 0xff04) of sections: the names, the device
+ * binary dev[0..dn), and, when spv is not NULL, a "SPIRV Object" of sn
+ * bytes. Its length into *len (out holds 1024 bytes). */
+static void cl_elf(unsigned char *out, size_t *len, const unsigned char *dev, size_t dn,
+                   const unsigned char *spv, size_t sn)
+{
+    static const char names[] = "\0.shstrtab\0Intel(R) OpenCL Device Binary\0SPIRV Object";
+    size_t shnum = spv ? 4 : 3, at = 64;
+    memset(out, 0, 1024);
+    memcpy(out, "\177ELF", 4);
+    out[4] = 2;
+    out[5] = 1;
+    out[16] = 0x04;
+    out[17] = 0xff;
+    out[58] = 64;
+    out[60] = (unsigned char)shnum;
+    out[62] = 1;
+    size_t off[4] = {0}, size[4] = {0}, name[4] = {0, 1, 11, 41};
+    const unsigned char *data[4] = {NULL, (const unsigned char *)names, dev, spv};
+    size[1] = sizeof names;
+    size[2] = dn;
+    size[3] = sn;
+    for (size_t i = 1; i < shnum; i++) {
+        off[i] = at;
+        memcpy(out + at, data[i], size[i]);
+        at += (size[i] + 7) & ~(size_t)7;
+    }
+    put32(out + 40, (uint32_t)at); /* e_shoff */
+    for (size_t i = 0; i < shnum; i++) {
+        unsigned char *h = out + at + 64 * i;
+        put32(h, (uint32_t)name[i]);
+        put32(h + 4, i == 2 ? 0xff000005u : i == 3 ? 0xff000009u : i ? 3 : 0);
+        put32(h + 24, (uint32_t)off[i]);
+        put32(h + 32, (uint32_t)size[i]);
+    }
+    *len = at + 64 * shnum;
+}
+
+/* A patchtokens program of tgllp (Gen12LP, stepping 0) holding kernels
+ * named by names[0..n), each with a 16-byte kernel heap. */
+static size_t patchtokens(unsigned char *out, const char *const *names, uint32_t n)
+{
+    memset(out, 0, 512);
+    memcpy(out, "CTNI", 4);
+    put32(out + 4, 1081);
+    put32(out + 8, 18);
+    put32(out + 12, 8);
+    put32(out + 16, n);
+    put32(out + 24, 8); /* an 8-byte program patch list */
+    size_t at = 36;
+    for (uint32_t i = 0; i < n; i++) {
+        put32(out + at + 12, 8); /* the name, NUL-padded to 8 */
+        put32(out + at + 20, 16); /* kernel heap */
+        memcpy(out + at + 40, names[i], strlen(names[i]));
+        at += 40 + 8 + 16;
+    }
+    return at;
+}
+
+static void test_patchtokens(void)
+{
+    static const char *const two[] = {"twice", "plus"}, *const other[] = {"twice", "minus"};
+    unsigned char dev[512], elf[1024], spv[4 * 18];
+    size_t dn = patchtokens(dev, two, 2), n;
+    /* The SPIR-V module of test_spirv_header, entry points "k" and "a". */
+    uint32_t w[] = {0x07230203u, 0x00010000u, 0, 10, 0, 2u << 16 | 17, 6, 3u << 16 | 14, 2, 2,
+                    4u << 16 | 15, 6, 1, 'k', 4u << 16 | 15, 6, 2, 'a'};
+    for (size_t i = 0; i < 18; i++)
+        put32(spv + 4 * i, w[i]);
+    bc_names k;
+    char msg[BC_MSG_MAX];
+    cl_elf(elf, &n, dev, dn, NULL, 0);
+    CHECK(bc_check_intel(elf, n, 12u << 22, &k, msg) == 0 && k.n == 2 &&
+              strcmp(k.names[0], "plus") == 0 && strcmp(k.names[1], "twice") == 0,
+          "without SPIR-V (-exclude_ir), the kernels from the patchtokens headers: %s", msg);
+    bc_names_free(&k);
+    cl_elf(elf, &n, dev, dn, spv, sizeof spv);
+    CHECK(bc_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "not its SPIR-V"),
+          "a SPIR-V section of other kernels is refused: %s", msg);
+    put32(dev + 16, 3);
+    cl_elf(elf, &n, dev, dn, NULL, 0);
+    CHECK(bc_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "kernel 3 of 3"),
+          "a header counting more kernels than there are is refused: %s", msg);
+    put32(dev + 16, 2);
+    put32(dev + 36 + 20, 4000); /* the first kernel's heap runs past the program */
+    cl_elf(elf, &n, dev, dn, NULL, 0);
+    CHECK(bc_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "runs past"),
+          "a kernel running past the program is refused: %s", msg);
+    dn = patchtokens(dev, (const char *const[]){"twice", "twice"}, 2);
+    cl_elf(elf, &n, dev, dn, NULL, 0);
+    CHECK(bc_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "distinct"),
+          "two kernels of one name are refused: %s", msg);
+    dn = patchtokens(dev, other, 2);
+    put32(dev + 20, 1);
+    cl_elf(elf, &n, dev, dn, NULL, 0);
+    CHECK(bc_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "stepping 1"),
+          "another stepping is refused: %s", msg);
+}
+
 static void test_options(void)
 {
     oo_args a;
@@ -287,6 +386,7 @@ int main(void)
     test_target_rules();
     test_spirv_header();
     test_elf_headers();
+    test_patchtokens();
     test_options();
     test_round_trip();
     return check_summary();

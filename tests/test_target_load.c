@@ -3,7 +3,7 @@
  * device (docs/FORMAT.md, "Offline targets"), on the fake driver of
  * tests/fuzz/fake_cl.h, no OpenCL driver needed: an Intel GPU gets exactly
  * the entry of its IP version, an AMD GPU one whose gfx target ID fits its
- * name, and a device of another vendor, a CPU with Intel's vendor id, or a
+ * name (of two that fit, the one that sets the device's features), and a device of another vendor, a CPU with Intel's vendor id, or a
  * stepping the pack lacks gets none of them, each with its reason in the
  * load report, and then the source. CLCPACK_LOAD_NO_TARGET skips them.
  */
@@ -166,7 +166,10 @@ int main(void)
     expect("MI210 (gfx90a:sramecc+:xnack-)", 0, CLCPACK_PATH_TARGET, "gfx90a",
            "amdgcn entry 0 (gfx90a): loaded");
     device(AMD, CL_DEVICE_TYPE_GPU, "gfx90a:sramecc+:xnack+", 0);
-    expect("MI250 (gfx90a:sramecc+:xnack+)", 0, CLCPACK_PATH_TARGET, "gfx90a", NULL);
+    /* Both gfx90a entries fit: the one made for xnack+ before the one for
+     * either setting. */
+    expect("MI250 (gfx90a:sramecc+:xnack+)", 0, CLCPACK_PATH_TARGET, "gfx90a:xnack+",
+           "amdgcn entry 2 (gfx90a:xnack+): loaded");
     device(AMD, CL_DEVICE_TYPE_GPU, "gfx1030", 0);
     expect("RX 6800 (gfx1030)", 0, CLCPACK_PATH_TARGET, "gfx1030",
            "amdgcn entry 0 (gfx90a): this device is gfx1030");

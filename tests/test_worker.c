@@ -78,15 +78,16 @@ static void test_job_roundtrip(void)
           "a manifest job is checked by its seed and holds its kernel");
     wire_buf b;
     wire_init(&b);
-    wp_encode_job(&b, 42, 3, v);
+    wp_encode_job(&b, 42, 3, WP_JOB_NO_LOOKUP, v);
     CHECK(!b.failed && b.len > 12, "job encoded");
     build_job back;
-    uint32_t job, slot;
+    uint32_t job, slot, flags;
     char perr[WP_ERR_MAX];
-    if (CHECK(wp_decode_job(b.data + 12, b.len - 12, &job, &slot, &back, perr) == 0,
+    if (CHECK(wp_decode_job(b.data + 12, b.len - 12, &job, &slot, &flags, &back, perr) == 0,
               "job decodes: %s", perr)) {
-        CHECK(job == 42 && slot == 3 && strcmp(back.entry_name, v->entry_name) == 0,
-              "ids and name back");
+        CHECK(job == 42 && slot == 3 && flags == WP_JOB_NO_LOOKUP &&
+                  strcmp(back.entry_name, v->entry_name) == 0,
+              "ids, flags and name back");
         CHECK(back.n_defines == v->n_defines && memcmp(back.wg, v->wg, sizeof v->wg) == 0 &&
                   strcmp(back.options, v->options) == 0 && back.source_size == v->source_size &&
                   memcmp(back.source, v->source, v->source_size) == 0 &&
@@ -102,7 +103,7 @@ static void test_job_roundtrip(void)
         bj_free(&back);
     }
     for (size_t cut = 0; cut < b.len - 12; cut += 97)
-        CHECK(wp_decode_job(b.data + 12, cut, &job, &slot, &back, perr) == -1,
+        CHECK(wp_decode_job(b.data + 12, cut, &job, &slot, &flags, &back, perr) == -1,
               "a job cut to %zu bytes is refused", cut);
     wire_free(&b);
     bj_list_free(&jobs);
@@ -133,6 +134,10 @@ static void test_result_roundtrip(void)
     r.n_tunings = 2;
     r.tunings[0] = (clcpack_tuning){3, 2048, 2048, 11, 41200};
     r.tunings[1] = (clcpack_tuning){7, 2048, 2048, 11, 95000};
+    r.remote = BV_REMOTE_REJECTED;
+    r.upload = BV_UPLOAD_FAILED;
+    r.remote_note = strdup("the object's SHA-256 is 0123..., not 4567...");
+    r.upload_note = strdup("PUT .../cas/89ab...: HTTP 413");
     wire_buf b;
     wire_init(&b);
     wp_encode_result(&b, 7, &r);
@@ -162,6 +167,10 @@ static void test_result_roundtrip(void)
               back.tunings[1].width == 2048 && back.tunings[1].runs == 11 &&
               back.tunings[1].median_ns == 95000,
           "--tune timings back");
+    CHECK(back.remote == BV_REMOTE_REJECTED && back.upload == BV_UPLOAD_FAILED &&
+              back.remote_note && strstr(back.remote_note, "SHA-256") && back.upload_note &&
+              strstr(back.upload_note, "413"),
+          "what the remote cache did, and why, back");
     bv_result_free(&back);
     for (size_t cut = 0; cut < b.len - 12; cut += 5)
         CHECK(wp_decode_result(b.data + 12, cut, &job, &back, err) == -1,
@@ -232,6 +241,18 @@ static int stop_after_one(void *ctx)
     return ((collected *)ctx)->n >= 1;
 }
 
+/* A retry callback: each job once more after its first death. */
+static int retried[16];
+
+static int retry_once(void *ctx, size_t job, const bv_result *r, int died)
+{
+    (void)ctx;
+    (void)r;
+    if (job >= 16 || !died)
+        return 0;
+    return retried[job]++ == 0;
+}
+
 /* Jobs for the first n variants of a small plan, on device slot 0. */
 static size_t make_jobs(wire_buf *jobs, size_t n, bj_list *plan)
 {
@@ -253,7 +274,7 @@ static size_t make_jobs(wire_buf *jobs, size_t n, bj_list *plan)
         n = plan->n;
     for (size_t i = 0; i < n; i++) {
         wire_init(&jobs[i]);
-        wp_encode_job(&jobs[i], (uint32_t)i, 0, &plan->jobs[i]);
+        wp_encode_job(&jobs[i], (uint32_t)i, 0, 0, &plan->jobs[i]);
     }
     return n;
 }
@@ -271,7 +292,7 @@ static void test_pool(const char *argv0)
 
     /* A worker that reads its job and dies: each job fails, naming how. */
     memset(&c, 0, sizeof c);
-    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL};
+    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, NULL};
     char *die_argv[] = {(char *)"sh", (char *)"-c", (char *)"head -c 12 >/dev/null; exit 3",
                         NULL};
     CHECK(wpool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
@@ -289,6 +310,19 @@ static void test_pool(const char *argv0)
               c.n == 1 && c.started == 1,
           "a stopped run: %zu of %zu jobs started and finished (%s)", c.n, n, err);
     cb.stop = NULL;
+    /* The same with a retry callback that hands each job out once more:
+     * each job is started twice and finished once, after its second
+     * death, on a fresh worker each time. */
+    memset(&c, 0, sizeof c);
+    memset(retried, 0, sizeof retried);
+    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, retry_once};
+    CHECK(wpool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
+          "a dying worker with retries ends the run: %s", err);
+    CHECK(c.started == 6 && c.n == 3 && c.seen[0] == 1 && c.seen[1] == 1 && c.seen[2] == 1,
+          "each job is started twice (%zu) and finished once (%zu)", c.started, c.n);
+    CHECK(retried[0] == 2 && retried[1] == 2 && retried[2] == 2,
+          "the callback is asked at each death (%d %d %d)", retried[0], retried[1], retried[2]);
+    cb.retry = NULL;
 
     /* A worker that exits before reading anything: the jobs are retried
      * on fresh workers, then the run gives up saying why. */
@@ -314,7 +348,7 @@ static void test_pool(const char *argv0)
         wire_buf same[4];
         for (size_t i = 0; i < 4; i++) {
             wire_init(&same[i]);
-            wp_encode_job(&same[i], (uint32_t)i, 0, &plan.jobs[0]);
+            wp_encode_job(&same[i], (uint32_t)i, 0, 0, &plan.jobs[0]);
         }
         char log[] = "/tmp/test_worker_log.XXXXXX";
         int lfd = mkstemp(log);
@@ -387,7 +421,7 @@ static void test_pool(const char *argv0)
         /* A device slot the worker was not given. */
         wire_buf bad;
         wire_init(&bad);
-        wp_encode_job(&bad, 0, 5, &plan.jobs[0]);
+        wp_encode_job(&bad, 0, 5, 0, &plan.jobs[0]);
         memset(&c, 0, sizeof c);
         CHECK(wpool_run(exe, argv, 1, 0, &bad, NULL, 1, &cb, err, sizeof err) == 0 && c.n == 1 &&
                   c.ok == 0 && strstr(c.last_message, "slot"),

@@ -220,8 +220,8 @@ static void first_line(const char *sig, char *buf, size_t cap)
     bfmt(buf, cap, "%.*s", (int)(n > 300 ? 300 : n), sig);
 }
 
-int rt_check_binary(cl_context ctx, cl_device_id dev, const char *options, const char *expect,
-                    const unsigned char *bin, size_t size, char msg[RT_MSG_MAX])
+cl_program rt_program_from_binary(cl_context ctx, cl_device_id dev, const char *options,
+                                  const unsigned char *bin, size_t size, char msg[RT_MSG_MAX])
 {
     cl_int rc, status = CL_SUCCESS;
     const unsigned char *ptrs[1] = {bin};
@@ -231,17 +231,21 @@ int rt_check_binary(cl_context ctx, cl_device_id dev, const char *options, const
              (int)(rc != CL_SUCCESS ? rc : status));
         if (prog)
             clReleaseProgram(prog);
-        return 1;
+        return NULL;
     }
     rc = clBuildProgram(prog, 1, &dev, options, NULL, NULL);
     if (rc != CL_SUCCESS) {
         bfmt(msg, RT_MSG_MAX, "the program made from the binary did not build: error %d",
              (int)rc);
         clReleaseProgram(prog);
-        return 1;
+        return NULL;
     }
+    return prog;
+}
+
+int rt_compare(const char *expect, cl_program prog, char msg[RT_MSG_MAX])
+{
     char *got = rt_signature(prog, msg);
-    clReleaseProgram(prog);
     if (!got)
         return 1;
     int rc2 = 0;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +24,9 @@
 #include "pack_args.h"
 #include "pack_reuse.h"
 #include "pack_text.h"
+#include "plan_shard.h"
+#include "rcache.h"
+#include "temp_tree.h"
 #include "program_blocks.h"
 #include "progress.h"
 #include "ptxas_run.h"
@@ -39,6 +43,9 @@
 typedef struct pack_run {
     const pack_args *a;
     const bj_list *plan;        /* the variants, each built on every device */
+    const bj_list *whole;       /* the whole plan: plan is its --shard part */
+    size_t shard_total;         /* with --shard: the whole plan's variants */
+    double shard_share;         /* with --shard: this part's share of the estimated cost */
     size_t n_dev;                           /* devices: slots 0..n_dev */
     const ds_device *devs[DS_MAX_DEVICES];
     size_t n_slots;                         /* devices, then offline toolchains */
@@ -62,6 +69,17 @@ typedef struct pack_run {
     } logs[64];                             /* distinct build logs printed so far */
     size_t n_logs;
     size_t n_timed;                         /* --tune, --tune-cmd: variants with a timing */
+    /* The remote cache (docs/REMOTE_CACHE.md): its URL or NULL, and what
+     * it did. */
+    const char *remote_url;
+    int remote_lookups;                     /* workers look variants up (not with --tune, --tune-cmd) */
+    char work_root[4096];                   /* then: the workers' private folders are in it */
+    int remote_readonly;
+    long remote_timeout;
+    size_t n_hits, n_misses, n_uploaded, n_rejected, n_request_errors;
+    int said_request_error, said_upload_error;
+    wire_buf *jobs;                         /* the job frames, re-encoded for a retry */
+    unsigned char *retried;                 /* per job: handed out again once */
 } pack_run;
 
 static void job_label(const pack_run *run, size_t job, char *buf, size_t cap)
@@ -159,6 +177,90 @@ static void report_failure(pack_run *run, size_t job, const bv_result *r, const 
     run->n_failed++;
 }
 
+/* What the remote cache did for a job: counted; an object it rejected is
+ * one line; a failed request or upload is said once per run (each worker
+ * gives up on its own, so the same failure comes from every worker). */
+static void remote_outcome(pack_run *run, const bv_result *r, const char *label)
+{
+    int say = cli_verbosity >= 0;
+    const char *why = r->remote_note ? r->remote_note : "no reason given";
+    switch (r->remote) {
+    case BV_REMOTE_HIT:
+        run->n_hits += r->status == BV_OK;
+        break;
+    case BV_REMOTE_MISS:
+        run->n_misses++;
+        break;
+    case BV_REMOTE_REJECTED:
+    case BV_REMOTE_RETRY:
+        run->n_rejected++;
+        if (say) {
+            progress_clear(&run->prog);
+            fprintf(stderr, "clc-pack: remote cache: %s: %s; %s\n", label, why,
+                    r->remote == BV_REMOTE_RETRY ? "building it in a fresh worker"
+                                                 : "built here");
+        }
+        break;
+    case BV_REMOTE_FAILED:
+        run->n_request_errors++;
+        if (say && !run->said_request_error) {
+            progress_clear(&run->prog);
+            fprintf(stderr, "clc-pack: remote cache: %s\n", why);
+        }
+        run->said_request_error = 1;
+        break;
+    case BV_REMOTE_NONE:
+        break;
+    }
+    if (r->upload == BV_UPLOAD_DONE)
+        run->n_uploaded++;
+    if (r->upload == BV_UPLOAD_FAILED) {
+        run->n_request_errors++;
+        if (say && !run->said_upload_error) {
+            progress_clear(&run->prog);
+            fprintf(stderr, "clc-pack: remote cache: %s\n",
+                    r->upload_note ? r->upload_note : "an upload failed");
+        }
+        run->said_upload_error = 1;
+    }
+}
+
+/* A job that failed on a fetched binary is handed to a fresh worker once
+ * more, told not to look it up (and to replace what the server has): one
+ * whose fetched binary failed after the driver had it (BV_REMOTE_RETRY),
+ * or whose worker died, which may have been the driver crashing on a
+ * fetched binary (worker_pool.h). */
+static int on_retry(void *ctx, size_t job, const bv_result *r, int died)
+{
+    pack_run *run = ctx;
+    if (!run->remote_lookups || run->retried[job] || !(died || r->remote == BV_REMOTE_RETRY))
+        return 0;
+    size_t d = job / run->plan->n;
+    wire_buf again;
+    wire_init(&again);
+    wp_encode_job(&again, (uint32_t)job, run->slot_wire[d], WP_JOB_NO_LOOKUP,
+                  &run->plan->jobs[job % run->plan->n]);
+    if (again.failed) {
+        wire_free(&again);
+        return 0;
+    }
+    wire_free(&run->jobs[job]);
+    run->jobs[job] = again;
+    run->retried[job] = 1;
+    char label[LABEL_MAX];
+    job_label(run, job, label, sizeof label);
+    if (!died) {
+        remote_outcome(run, r, label);
+    } else if (cli_verbosity >= 0) {
+        progress_clear(&run->prog);
+        fprintf(stderr,
+                "clc-pack: %s: %s; building it once more, in a fresh worker, without the "
+                "remote cache\n",
+                label, r->message ? r->message : "the worker died");
+    }
+    return 1;
+}
+
 static void on_finished(void *ctx, size_t job, bv_result *r)
 {
     pack_run *run = ctx;
@@ -167,6 +269,8 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
     char label[LABEL_MAX];
     job_label(run, job, label, sizeof label);
     run->build_s += r->build_s;
+    remote_outcome(run, r, label);
+    int fetched = r->remote == BV_REMOTE_HIT;
     if (r->status == BV_OK && r->n_forms == 0) {
         free(r->message);
         r->message = strdup("the worker returned no binary");
@@ -223,7 +327,9 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
     }
     if (r->status == BV_OK) {
         run->n_ok++;
-        pr_times_put(&run->times, pr_time_key(v, &run->dev_info[slot]), r->build_s);
+        /* A fetched variant's time says nothing of its build's. */
+        if (!fetched)
+            pr_times_put(&run->times, pr_time_key(v, &run->dev_info[slot]), r->build_s);
         if (r->note) {
             progress_clear(&run->prog);
             cli_error("warning: %s: %s", label, r->note);
@@ -231,11 +337,16 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
         run->n_timed += r->n_tunings > 0;
         if (cli_verbosity > 0) {
             progress_clear(&run->prog);
-            fprintf(stderr,
-                    "clc-pack: built %s in %.2f s (compile %.2f, check %.2f, forms %.2f, "
-                    "round trip %.2f):",
-                    label, r->build_s, r->phase_s[BV_PHASE_COMPILE], r->phase_s[BV_PHASE_CHECK],
-                    r->phase_s[BV_PHASE_FORMS], r->phase_s[BV_PHASE_ROUNDTRIP]);
+            if (fetched)
+                fprintf(stderr, "clc-pack: fetched %s from the remote cache, checked in %.2f s:",
+                        label, r->build_s);
+            else
+                fprintf(stderr,
+                        "clc-pack: built %s in %.2f s (compile %.2f, check %.2f, forms %.2f, "
+                        "round trip %.2f):",
+                        label, r->build_s, r->phase_s[BV_PHASE_COMPILE],
+                        r->phase_s[BV_PHASE_CHECK], r->phase_s[BV_PHASE_FORMS],
+                        r->phase_s[BV_PHASE_ROUNDTRIP]);
             for (size_t f = 0; f < r->n_forms; f++) {
                 char kind[32];
                 fprintf(stderr, " %s%s%s %zu bytes", pt_kind_name(r->forms[f].kind, kind, sizeof kind),
@@ -363,11 +474,22 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
         printf("wrote %s\n", path);
     else
         printf("nothing written\n");
+    printf("  variants  %zu built, %zu failed", run->n_ok - run->n_reused - run->n_hits,
+           run->n_failed);
     if (run->n_reused)
-        printf("  variants  %zu built, %zu failed, %zu reused from the old pack, of %zu\n",
-               run->n_ok - run->n_reused, run->n_failed, run->n_reused, total);
-    else
-        printf("  variants  %zu built, %zu failed, of %zu\n", run->n_ok, run->n_failed, total);
+        printf(", %zu reused from the old pack", run->n_reused);
+    if (run->n_hits)
+        printf(", %zu fetched from the remote cache", run->n_hits);
+    printf(", of %zu\n", total);
+    if (run->remote_url)
+        printf("  remote    %zu hits, %zu misses, %zu uploaded, %zu rejected, %zu request "
+               "errors (%s%s)\n",
+               run->n_hits, run->n_misses, run->n_uploaded, run->n_rejected,
+               run->n_request_errors, run->remote_url, run->remote_readonly ? ", read-only" : "");
+    if (run->a->shard.n)
+        printf("  shard     %u/%u: %zu of %zu variants (%.1f %% of the estimated cost)\n",
+               run->a->shard.k, run->a->shard.n, run->plan->n, run->shard_total,
+               100.0 * run->shard_share);
     printf("  devices   %zu:", run->n_slots);
     for (size_t i = 0; i < run->n_slots; i++)
         printf("%s %s", i ? "," : "", run->slot_name[i]);
@@ -464,7 +586,7 @@ static void tune_widths(const bj_list *plan, char *buf, size_t cap)
 /* The worker command line: tool --worker --kernels DIR --device P:D... */
 static char **worker_argv(const pack_run *run, const char *ptxas)
 {
-    size_t n = 0, cap = 40 + 2 * run->n_dev; /* every option below, and the NULL */
+    size_t n = 0, cap = 48 + 2 * run->n_dev; /* every option below (35 at most), and the NULL */
     char **argv = calloc(cap, sizeof *argv);
     if (!argv)
         return NULL;
@@ -504,8 +626,10 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
         argv[n++] = strdup(archs);
     }
     /* PoCL's work-group functions for the jobs without a check hook, set
-     * once per worker (bv_pocl_wg_spec); harmless on other drivers. */
-    char *spec = bv_pocl_wg_spec(run->plan->jobs, run->plan->n);
+     * once per worker (bv_pocl_wg_spec); harmless on other drivers. From
+     * the whole plan, so that a --shard part's workers start as one
+     * host's do. */
+    char *spec = bv_pocl_wg_spec(run->whole->jobs, run->whole->n);
     if (spec) {
         argv[n++] = strdup("--pocl-wg");
         argv[n++] = spec;
@@ -518,6 +642,20 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
         return NULL;
     }
     n += (size_t)added;
+    if (run->remote_url) {
+        char t[32];
+        bfmt(t, sizeof t, "%ld", run->remote_timeout);
+        argv[n++] = strdup("--remote-cache");
+        argv[n++] = strdup(run->remote_url);
+        argv[n++] = strdup("--remote-cache-timeout");
+        argv[n++] = strdup(t);
+        if (run->remote_readonly)
+            argv[n++] = strdup("--remote-cache-readonly");
+    }
+    if (run->work_root[0]) {
+        argv[n++] = strdup("--work-root");
+        argv[n++] = strdup(run->work_root);
+    }
     if (run->a->no_check)
         argv[n++] = strdup("--no-check");
     if (run->a->no_warmup)
@@ -526,7 +664,7 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
         char size[64], runs[32], widths[4 * TV_MAX_WIDTHS + 8];
         bfmt(size, sizeof size, "%ux%u", run->a->tune_width, run->a->tune_height);
         bfmt(runs, sizeof runs, "%ld", run->a->tune_runs);
-        tune_widths(run->plan, widths, sizeof widths);
+        tune_widths(run->whole, widths, sizeof widths);
         argv[n++] = strdup("--tune");
         argv[n++] = strdup(size);
         argv[n++] = strdup("--tune-runs");
@@ -608,6 +746,85 @@ static int merge_into(const pack_args *a, const char *built, const char *output,
         if (i < n - 1 && temp[i][0])
             unlink(temp[i]);
     return rc;
+}
+
+/* Whether an environment variable says yes (1, yes, true, on). */
+static int env_true(const char *name)
+{
+    const char *v = getenv(name);
+    return v && (strcmp(v, "1") == 0 || strcasecmp(v, "yes") == 0 ||
+                 strcasecmp(v, "true") == 0 || strcasecmp(v, "on") == 0);
+}
+
+/* The remote cache's URL (docs/REMOTE_CACHE.md): --remote-cache, else
+ * CLC_PACK_REMOTE_CACHE, none with --no-remote-cache or an empty value,
+ * its trailing '/' dropped, into *url (malloc'd, or NULL). A URL that
+ * cannot be used is a usage error (its status returned); a clc-pack
+ * without libcurl, or credentials that cannot be read, a note. */
+static int remote_settings(const pack_args *a, char **url)
+{
+    *url = NULL;
+    const char *from = "--remote-cache", *u = a->remote_cache;
+    if (!u) {
+        from = "CLC_PACK_REMOTE_CACHE";
+        u = getenv(from);
+    }
+    if (a->no_remote_cache || !u || !*u)
+        return 0;
+    char err[600];
+    if (rch_check_url(u, err, sizeof err) != 0)
+        return cli_usage_error(NULL, "%s: %s", from, err);
+    if (!rch_available()) {
+        cli_note("%s: this clc-pack was built without libcurl (make CURL=0): no remote cache; "
+                 "building every variant here",
+                 from);
+        return 0;
+    }
+    char bearer[RC_CRED_MAX], userpwd[RC_CRED_MAX], note[RC_MSG_MAX];
+    rc_credentials(bearer, userpwd, note);
+    memset(bearer, 0, sizeof bearer);
+    memset(userpwd, 0, sizeof userpwd);
+    if (note[0])
+        cli_note("remote cache: %s", note);
+    *url = strdup(u);
+    if (!*url) {
+        cli_error("out of memory");
+        return EXIT_FAILURE_STATUS;
+    }
+    size_t n = strlen(*url);
+    while (n > 0 && (*url)[n - 1] == '/')
+        (*url)[--n] = '\0';
+    return 0;
+}
+
+/* --shard K/N: *part becomes a view of the plan's jobs that part K
+ * builds (the jobs stay the plan's; free only part->jobs). 0, or -1 when
+ * out of memory. */
+static int take_shard(const ps_shard *s, const bj_list *plan, bj_list *part, double *share)
+{
+    memset(part, 0, sizeof *part);
+    unsigned *which = malloc((plan->n ? plan->n : 1) * sizeof *which);
+    uint64_t *cost = calloc(s->n, sizeof *cost);
+    part->jobs = malloc((plan->n ? plan->n : 1) * sizeof *part->jobs);
+    if (!which || !cost || !part->jobs ||
+        ps_partition(plan->jobs, plan->n, s->n, which, cost) != 0) {
+        free(which);
+        free(cost);
+        free(part->jobs);
+        part->jobs = NULL;
+        return -1;
+    }
+    uint64_t total = 0;
+    for (unsigned p = 0; p < s->n; p++)
+        total += cost[p];
+    *share = total ? (double)cost[s->k - 1] / (double)total : 0.0;
+    for (size_t i = 0; i < plan->n; i++)
+        if (which[i] == s->k - 1)
+            part->jobs[part->n++] = plan->jobs[i];
+    part->cap = part->n;
+    free(which);
+    free(cost);
+    return 0;
 }
 
 int cmd_pack(int argc, char **argv)
@@ -730,7 +947,36 @@ int cmd_pack(int argc, char **argv)
     memset(&run, 0, sizeof run);
     run.a = &a;
     run.plan = &plan;
+    run.whole = &plan;
+    static bj_list part; /* --shard: a view of plan's jobs */
+    free(part.jobs);
+    memset(&part, 0, sizeof part);
+    if (a.shard.n) {
+        if (take_shard(&a.shard, &plan, &part, &run.shard_share) != 0) {
+            cli_error("out of memory dividing %zu variants into %u parts", plan.n, a.shard.n);
+            bj_list_free(&plan);
+            return EXIT_FAILURE_STATUS;
+        }
+        run.plan = &part;
+        run.shard_total = plan.n;
+        if (part.n == 0 && cli_verbosity >= 0)
+            cli_note("--shard %u/%u: no variant of the %zu falls to this part; the pack holds "
+                     "no entry",
+                     a.shard.k, a.shard.n, plan.n);
+    }
     run.seed_checks = seed_checks;
+    char *remote_url = NULL;
+    int rrc = remote_settings(&a, &remote_url);
+    if (rrc != 0) {
+        free(part.jobs);
+        memset(&part, 0, sizeof part);
+        bj_list_free(&plan);
+        return rrc;
+    }
+    run.remote_url = remote_url;
+    run.remote_lookups = remote_url && !a.tune && !a.tune_cmd; /* timings are taken while building */
+    run.remote_readonly = a.remote_readonly || env_true("CLC_PACK_REMOTE_CACHE_READONLY");
+    run.remote_timeout = a.remote_timeout;
     char **wargv = NULL;
     wire_buf *jobs = NULL;
     size_t *groups = NULL, *order = NULL;
@@ -777,6 +1023,13 @@ int cmd_pack(int argc, char **argv)
             cli_error("warning: %s; the pack is built without %s entries", omsg,
                       ot_chain_name((ot_chain)ch));
     }
+    /* Intel binaries leave out the SPIR-V ocloc would put in each of them,
+     * unless asked for, or unless it is the only form left a driver could
+     * rebuild from: no source and no SPIR-V entry (docs/vendors/INTEL.md). */
+    run.offline.intel_exclude_ir =
+        !a.intel_ir && !(a.no_sources && !run.offline.on[OT_SPIRV]);
+    if (a.intel_ir && !a.intel_gpu && cli_verbosity >= 0)
+        cli_note("--intel-ir without --intel-gpu does nothing");
 
     if (a.output)
         bfmt(output, sizeof output, "%s", a.output);
@@ -890,10 +1143,12 @@ int cmd_pack(int argc, char **argv)
     if (!any_nvidia)
         ptxas[0] = '\0';
 
-    run.n_jobs = run.n_slots * plan.n;
+    run.n_jobs = run.n_slots * run.plan->n;
     jobs = calloc(run.n_jobs, sizeof *jobs);
+    run.jobs = jobs;
     run.fail_reason = calloc(run.n_jobs, sizeof *run.fail_reason);
-    if (!jobs || !run.fail_reason) {
+    run.retried = calloc(run.n_jobs ? run.n_jobs : 1, 1);
+    if (!jobs || !run.fail_reason || !run.retried) {
         cli_error("out of memory for %zu jobs", run.n_jobs);
         goto out;
     }
@@ -903,10 +1158,10 @@ int cmd_pack(int argc, char **argv)
         goto out;
     }
     for (size_t d = 0; d < run.n_slots; d++)
-        for (size_t v = 0; v < plan.n; v++) {
-            size_t j = d * plan.n + v;
+        for (size_t v = 0; v < run.plan->n; v++) {
+            size_t j = d * run.plan->n + v;
             wire_init(&jobs[j]);
-            wp_encode_job(&jobs[j], (uint32_t)j, run.slot_wire[d], &plan.jobs[v]);
+            wp_encode_job(&jobs[j], (uint32_t)j, run.slot_wire[d], 0, &run.plan->jobs[v]);
             if (jobs[j].failed) {
                 cli_error("out of memory encoding job %zu", j);
                 goto out;
@@ -943,8 +1198,9 @@ int cmd_pack(int argc, char **argv)
     {
         double s_sum = 0, b_sum = 0;
         for (size_t j = 0; j < run.n_jobs; j++) {
-            const build_job *bj = &plan.jobs[j % plan.n];
-            double t = pr_times_get(&run.times, pr_time_key(bj, &run.dev_info[j / plan.n]));
+            const build_job *bj = &run.plan->jobs[j % run.plan->n];
+            double t =
+                pr_times_get(&run.times, pr_time_key(bj, &run.dev_info[j / run.plan->n]));
             if (t >= 0) {
                 s_sum += t;
                 b_sum += (double)bj->source_size;
@@ -954,8 +1210,8 @@ int cmd_pack(int argc, char **argv)
             per_byte = s_sum / b_sum;
     }
     for (size_t j = 0; j < run.n_jobs; j++) {
-        size_t d = j / plan.n;
-        const build_job *bj = &plan.jobs[j % plan.n];
+        size_t d = j / run.plan->n;
+        const build_job *bj = &run.plan->jobs[j % run.plan->n];
         if (old) {
             char rerr[CLCPACK_MESSAGE_MAX + 64];
             pr_forms forms = {ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0};
@@ -1003,6 +1259,14 @@ int cmd_pack(int argc, char **argv)
                   cli_argv0);
         goto out;
     }
+    /* Workers that hand fetched binaries to the driver build in folders of
+     * their own (worker_main.c), under one removed at the end. */
+    if (run.remote_lookups && tt_make(NULL, "clc-pack-run", run.work_root,
+                                      sizeof run.work_root) != 0) {
+        cli_error("cannot create a temporary folder for the workers: %s", strerror(errno));
+        run.work_root[0] = '\0';
+        goto out;
+    }
     wargv = worker_argv(&run, ptxas);
     if (!wargv) {
         cli_error("out of memory");
@@ -1026,11 +1290,11 @@ int cmd_pack(int argc, char **argv)
     if (js && !a.jobs_given && js_slots(js) > 0)
         a.jobs = js_slots(js) > PA_MAX_JOBS ? PA_MAX_JOBS : js_slots(js);
     if (cli_verbosity > 0)
-        fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n", plan.n,
-                run.n_slots, a.jobs, output);
+        fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n",
+                run.plan->n, run.n_slots, a.jobs, output);
 
     progress_init(&run.prog, stderr, n_pending, progress_mode(stderr, cli_verbosity < 0));
-    wpool_callbacks cb = {&run, on_started, on_finished, on_tick, js, 1, NULL};
+    wpool_callbacks cb = {&run, on_started, on_finished, on_tick, js, 1, NULL, on_retry};
     char perr2[512] = "";
     int prc = wpool_run_order(exe, wargv, (size_t)a.jobs, cli_verbosity > 0, jobs, groups, order,
                               n_pending, &cb, perr2, sizeof perr2);
@@ -1050,7 +1314,10 @@ int cmd_pack(int argc, char **argv)
         print_summary(&run, output, wall, 0);
         goto out;
     }
-    if (run.n_ok == 0) {
+    /* A --shard part with no variant (more parts than variants), or none
+     * built with --keep-going, still writes its pack: the merge job of a
+     * CI matrix can then take every part's file. */
+    if (run.n_ok == 0 && !(a.shard.n && (run.plan->n == 0 || a.keep_going))) {
         cli_error("no variant built; nothing written");
         print_summary(&run, output, wall, 0);
         goto out;
@@ -1091,7 +1358,13 @@ out:
     free(cost);
     pr_times_free(&run.times);
     free(run.fail_reason);
+    free(run.retried);
+    free(remote_url);
+    if (run.work_root[0])
+        tt_remove(run.work_root);
     clcpack_writer_free(run.w);
+    free(part.jobs); /* a view: the jobs are plan's */
+    memset(&part, 0, sizeof part);
     bj_list_free(&plan);
     return status;
 }

@@ -230,7 +230,7 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
         argv[na++] = (char *)"--check";
     }
     argv[na] = NULL;
-    wpool_callbacks cb = {&run, NULL, on_loaded, NULL, NULL, 0, NULL};
+    wpool_callbacks cb = {&run, NULL, on_loaded, NULL, NULL, 0, NULL, NULL};
     /* One worker: loads run one after the other, as a program would. */
     if (cli_worker_path(exe, sizeof exe) != 0) {
         cli_error("cannot find the clc-pack executable to start a load worker");

@@ -41,11 +41,17 @@ enum {
     OPT_DEFAULT,
     OPT_REBUILD,
     OPT_UPDATE,
+    OPT_SHARD,
+    OPT_REMOTE_CACHE,
+    OPT_REMOTE_READONLY,
+    OPT_REMOTE_TIMEOUT,
+    OPT_NO_REMOTE_CACHE,
     OPT_DEPFILE,
     OPT_NV_ARCH,
     OPT_INTEL_GPU,
     OPT_AMD_GPU,
     OPT_SPIRV,
+    OPT_INTEL_IR,
     OPT_MERGE
 };
 
@@ -155,6 +161,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
     const char *wg = NULL;
     size_t wg_after = 0; /* -D arguments before --wg: the manifest's axes keep their order */
     a->check_timeout = 600;
+    a->remote_timeout = 10;
     a->kernels_dir = "kernels";
     a->device = "default";
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -188,6 +195,7 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"intel-gpu", optional_argument, NULL, OPT_INTEL_GPU},
         {"amd-gpu", optional_argument, NULL, OPT_AMD_GPU},
         {"spirv", no_argument, NULL, OPT_SPIRV},
+        {"intel-ir", no_argument, NULL, OPT_INTEL_IR},
         {"merge", required_argument, NULL, OPT_MERGE},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
@@ -205,6 +213,11 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         {"default", required_argument, NULL, OPT_DEFAULT},
         {"rebuild", no_argument, NULL, OPT_REBUILD},
         {"update", no_argument, NULL, OPT_UPDATE},
+        {"shard", required_argument, NULL, OPT_SHARD},
+        {"remote-cache", required_argument, NULL, OPT_REMOTE_CACHE},
+        {"remote-cache-readonly", no_argument, NULL, OPT_REMOTE_READONLY},
+        {"remote-cache-timeout", required_argument, NULL, OPT_REMOTE_TIMEOUT},
+        {"no-remote-cache", no_argument, NULL, OPT_NO_REMOTE_CACHE},
         {NULL, 0, NULL, 0}};
 
     opterr = 0;
@@ -284,6 +297,30 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             break;
         case OPT_UPDATE:
             a->rebuild = 0; /* reuse is the default when -o exists */
+            break;
+        case OPT_SHARD: {
+            char serr[PS_ERR_MAX];
+            if (ps_parse(optarg, &a->shard, serr) != 0) {
+                bfmt(err, PA_ERR_MAX, "%s", serr);
+                return -1;
+            }
+            break;
+        }
+        case OPT_REMOTE_CACHE:
+            a->remote_cache = optarg;
+            break;
+        case OPT_REMOTE_READONLY:
+            a->remote_readonly = 1;
+            break;
+        case OPT_REMOTE_TIMEOUT:
+            if (cli_parse_long(optarg, 1, 600, &a->remote_timeout) != 0) {
+                bfmt(err, PA_ERR_MAX, "--remote-cache-timeout %s: expected seconds from 1 to 600",
+                     bfmt_clip(optarg, clip));
+                return -1;
+            }
+            break;
+        case OPT_NO_REMOTE_CACHE:
+            a->no_remote_cache = 1;
             break;
         case OPT_WG_DEFINES:
             ds->wg_defines = 1;
@@ -433,6 +470,9 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
             break;
         case OPT_SPIRV:
             a->spirv = 1;
+            break;
+        case OPT_INTEL_IR:
+            a->intel_ir = 1;
             break;
         case OPT_MERGE:
             if (!*optarg || a->n_merge >= PA_MAX_MERGE) {

@@ -9,6 +9,7 @@
 #include "clcpack_write.h"
 #include "direct_jobs.h"
 #include "nv_forms.h"
+#include "plan_shard.h"
 #include "variant_plan.h"
 
 #define PA_ERR_MAX 512
@@ -27,6 +28,7 @@ typedef struct pack_args {
      * for the documented default. */
     int intel_gpu, amd_gpu, spirv;
     const char *intel_list, *amd_list;
+    int intel_ir;               /* --intel-ir: keep the SPIR-V ocloc puts in each binary */
     const char *merge[PA_MAX_MERGE]; /* --merge PACK: entries taken into the result */
     size_t n_merge;
     long jobs;                  /* -j, default the number of online cores */
@@ -46,6 +48,11 @@ typedef struct pack_args {
     int depfile_md;             /* -MD: a dependency file (default <output>.d) */
     const char *depfile_target; /* -MT TARGET: the rule's target (default the output) */
     int jobs_given;             /* -j was given (else the jobserver's slots) */
+    ps_shard shard;             /* --shard K/N; shard.n == 0: the whole plan */
+    const char *remote_cache;   /* --remote-cache URL, or NULL (CLC_PACK_REMOTE_CACHE) */
+    int remote_readonly;        /* --remote-cache-readonly */
+    long remote_timeout;        /* --remote-cache-timeout S, default 10 */
+    int no_remote_cache;        /* --no-remote-cache */
     /* Packing your own kernels: source files as arguments, or --program. */
     int direct;
     dj_spec direct_spec;        /* arrays malloc'd (argc long), strings argv's */

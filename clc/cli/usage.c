@@ -3,12 +3,17 @@
 #include "commands.h"
 
 #include "clcpack.h"
+#include "rcache_http.h"
 
 void print_version(FILE *f)
 {
     unsigned lib = clcpack_version();
     fprintf(f, "clc-pack %d.%d.%d (libclcpack %u.%u.%u)\n", CLCPACK_VERSION_MAJOR,
             CLCPACK_VERSION_MINOR, CLCPACK_VERSION_PATCH, lib / 10000, lib / 100 % 100, lib % 100);
+    if (rch_available())
+        fprintf(f, "remote cache: %s\n", rch_version());
+    else
+        fprintf(f, "remote cache: not available (built without libcurl)\n");
 }
 
 void usage_pack(FILE *f)
@@ -86,6 +91,8 @@ void usage_pack(FILE *f)
         "                       releases (xe-hpg), ranges (dg1:acm-g12); default\n"
         "                       tgllp,rkl,adl-s,adl-p,adl-n,dg1,acm-g10,acm-g11,acm-g12,pvc\n"
         "                       (and mtl where this ocloc knows it)\n"
+        "  --intel-ir           keep the program's SPIR-V inside each Intel binary (left\n"
+        "                       out by default unless --no-sources without --spirv)\n"
         "  --amd-gpu[=LIST]     AMD GPUs: a code object per gfx target ID made by\n"
         "                       clang with the ROCm device libraries (gfx90a,\n"
         "                       gfx90a:xnack-); default gfx900,gfx906,gfx908,gfx90a,\n"
@@ -131,6 +138,20 @@ void usage_pack(FILE *f)
         "  --tune-size WxH      problem size for --tune (default 2048x2048; poly\n"
         "                       kernels take W*H inputs)\n"
         "  --tune-runs N        timed runs per variant, 10 or more (default 11)\n"
+        "\n"
+        "Many machines (docs/CLI.md, docs/REMOTE_CACHE.md):\n"
+        "  --shard K/N          build part K of N of the variants (the same partition on\n"
+        "                       every machine, by estimated cost); clc-pack merge joins\n"
+        "                       the parts into the pack one machine would build\n"
+        "  --remote-cache URL   before building a variant, look it up in an HTTP cache\n"
+        "                       (Bazel's /ac/ and /cas/ layout: nginx with WebDAV PUT,\n"
+        "                       bazel-remote); after, upload it (default:\n"
+        "                       $CLC_PACK_REMOTE_CACHE); credentials from\n"
+        "                       CLC_PACK_REMOTE_CACHE_TOKEN or ..._BASIC_AUTH\n"
+        "  --remote-cache-readonly  look up, never upload\n"
+        "  --remote-cache-timeout S  each request's time limit (default 10)\n"
+        "  --no-remote-cache    ignore CLC_PACK_REMOTE_CACHE\n"
+        "\n"
         "  -q, --quiet          only errors      -v, --verbose  more detail\n"
         "  -h, --help           this text        --version      the version\n"
         "Progress: a line redrawn in place on a terminal; otherwise (a log, a build\n"
@@ -184,8 +205,10 @@ void usage_warm(FILE *f)
           "Builds, on this machine, every key of PACK that has no binary for a local device\n"
           "into the rebuild cache (docs/CACHE.md), so that the application's first start\n"
           "loads natively (report path \"cache\"). Keys already warm are skipped; after a\n"
-          "driver update they are built again. Each key is native, already warm, built,\n"
-          "ptx (the NVIDIA driver's own cache) or failed.\n"
+          "driver update they are built again. Each key is native (a pack binary for the\n"
+          "device: native, cubin, or an Intel or AMD entry of its target), already warm,\n"
+          "built (from the pack's SPIR-V or source), ptx (the NVIDIA driver's own cache)\n"
+          "or failed.\n"
           "  --device SPEC    the devices to warm (as for pack; default: every device)\n"
           "  --platform NAME  only platforms whose name contains NAME\n"
           "  --cache-dir DIR  the cache folder (the application loads with\n"

@@ -222,6 +222,65 @@ static uint32_t intel_core_family(uint32_t ip)
     return 0;
 }
 
+/* NEO's patchtokens program (the device binary section, n bytes at h):
+ * a 28-byte program header (magic CTNI, version, core family, pointer
+ * size, kernel count, stepping, the size of the program's patch list),
+ * that patch list, then each kernel: a 40-byte header (checksum, a 64-bit
+ * shader hash, then the sizes of its name, its patch list, its kernel
+ * heap, general, dynamic and surface state heaps, and its unpadded size),
+ * its name (NUL-padded), and the four heaps and the patch list those sizes
+ * give. The kernel names into *k: `kernels` of them, each not empty. */
+static int patchtoken_kernels(const unsigned char *h, uint64_t n, uint32_t kernels, bc_names *k,
+                              char msg[BC_MSG_MAX])
+{
+    uint64_t at = 28 + (uint64_t)le32(h + 24);
+    for (uint32_t i = 0; i < kernels; i++) {
+        if (at > n || n - at < 40) {
+            bfmt(msg, BC_MSG_MAX, "kernel %u of %u: its header lies past the %llu-byte program",
+                 i + 1, kernels, (unsigned long long)n);
+            return -1;
+        }
+        const unsigned char *kh = h + at;
+        uint64_t name_size = le32(kh + 12), body = 0;
+        for (int f = 0; f < 5; f++) /* patch list, kernel heap, three state heaps */
+            body += le32(kh + 16 + 4 * f);
+        at += 40;
+        if (name_size > n - at || body > n - at - name_size) {
+            bfmt(msg, BC_MSG_MAX, "kernel %u of %u runs past the %llu-byte program", i + 1,
+                 kernels, (unsigned long long)n);
+            return -1;
+        }
+        size_t len = strnlen((const char *)h + at, (size_t)name_size);
+        if (len == 0) {
+            bfmt(msg, BC_MSG_MAX, "kernel %u of %u has no name", i + 1, kernels);
+            return -1;
+        }
+        if (add_name(k, (const char *)h + at, len) != 0) {
+            bfmt(msg, BC_MSG_MAX, "out of memory");
+            return -1;
+        }
+        at += name_size + body;
+    }
+    sort_names(k);
+    if (k->n != kernels) {
+        bfmt(msg, BC_MSG_MAX, "the program header says %u kernels, %zu distinct names follow",
+             kernels, k->n);
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether two sorted name lists are the same. */
+static int same_names(const bc_names *a, const bc_names *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (strcmp(a->names[i], b->names[i]) != 0)
+            return 0;
+    return 1;
+}
+
 int bc_check_intel(const unsigned char *bin, size_t size, uint32_t ip, bc_names *k,
                    char msg[BC_MSG_MAX])
 {
@@ -275,20 +334,27 @@ int bc_check_intel(const unsigned char *bin, size_t size, uint32_t ip, bc_names 
              family, want, ptr, kernels, stepping, ip & 0xfff);
         return -1;
     }
-    if (!(spv = elf_find(&e, "SPIRV Object", &n))) {
-        bfmt(msg, BC_MSG_MAX, "no SPIRV Object section to read the kernel names from");
-        return -1;
-    }
-    uint32_t version, addressing;
-    if (spirv_scan(spv, (size_t)n, k, &version, &addressing, msg) != 0) {
+    if (patchtoken_kernels(h, n, kernels, k, msg) != 0) {
         bc_names_free(k);
         return -1;
     }
-    if (k->n != kernels) {
-        bfmt(msg, BC_MSG_MAX, "the program header says %u kernels, its SPIR-V has %zu", kernels,
-             k->n);
-        bc_names_free(k);
-        return -1;
+    /* The program's SPIR-V, unless ocloc ran with -exclude_ir: its entry
+     * points must be the same kernels. */
+    if ((spv = elf_find(&e, "SPIRV Object", &n))) {
+        bc_names ir;
+        uint32_t version, addressing;
+        memset(&ir, 0, sizeof ir);
+        int rc = spirv_scan(spv, (size_t)n, &ir, &version, &addressing, msg);
+        if (rc == 0 && !same_names(&ir, k)) {
+            bfmt(msg, BC_MSG_MAX, "the device binary's %zu kernels are not its SPIR-V's %zu", k->n,
+                 ir.n);
+            rc = -1;
+        }
+        bc_names_free(&ir);
+        if (rc != 0) {
+            bc_names_free(k);
+            return -1;
+        }
     }
     return 0;
 }

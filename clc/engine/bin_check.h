@@ -8,7 +8,9 @@
  *    "Intel(R) OpenCL Device Binary" section starts with the program
  *    header "CTNI": the GPU core family of the target's IP version, 64-bit
  *    pointers, at least one kernel, and the stepping equal to the IP
- *    version's revision; kernel names from its "SPIRV Object" section. A
+ *    version's revision; kernel names from the kernel headers of that
+ *    patchtokens program, and, when the binary carries its "SPIRV Object"
+ *    section (ocloc without -exclude_ir), the same names there. A
  *    zebin (EM_INTELGT, 205, what later ocloc versions write) passes with
  *    its machine checked.
  *  - AMD: an ELF64 code object for EM_AMDGPU (224), OS ABI AMDGPU HSA,

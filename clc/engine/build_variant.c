@@ -281,29 +281,28 @@ static const char *kind_name(clcpack_binary_kind k)
     return k == CLCPACK_KIND_CUBIN ? "cubin" : k == CLCPACK_KIND_PTX ? "PTX" : "native";
 }
 
-/* Each form this device can load comes back as the source build's program. */
-static int roundtrip_forms(bv_target *t, const build_job *job, cl_program prog, bv_result *r)
+static int adopted_checks(bv_target *t, const build_job *job, cl_program prog, bv_result *r);
+
+/* Loads back each form of r this device can load and compares it with
+ * expect, the source build's signature (roundtrip.h). On NVIDIA the cubin
+ * for this device is what the loader hands over first; loading the PTX
+ * back would cost a JIT of the whole program (up to half a second) to
+ * check the same code, so it is checked only when there is no such cubin.
+ * adopted: the forms come from elsewhere (bv_adopt), and the first one
+ * loaded, the one the loader would pick, also gets adopted_checks.
+ * 0, or -1 after fail(r). */
+static int load_back(bv_target *t, const build_job *job, const char *expect, bv_result *r,
+                     int adopted)
 {
-    char msg[RT_MSG_MAX];
-    char *expect = rt_signature(prog, msg);
-    if (!expect) {
-        fail(r, BV_ERROR, "reading the built program: %s", msg);
-        return -1;
-    }
     uint32_t cc = t->cc_major * 10 + t->cc_minor;
-    /* On NVIDIA the cubin for this device is what the loader hands over
-     * first; loading the PTX back would cost a JIT of the whole program
-     * (up to half a second) to check the same code, so it is checked only
-     * when there is no such cubin. */
-    int have_own_cubin = 0;
+    int have_own_cubin = 0, loaded = 0;
     for (size_t f = 0; f < r->n_forms; f++)
         have_own_cubin |= r->forms[f].kind == CLCPACK_KIND_CUBIN && r->forms[f].arch == cc;
     for (size_t f = 0; f < r->n_forms; f++) {
         const bv_form *form = &r->forms[f];
         /* A cubin loads only on its own architecture. */
-        if (form->kind == CLCPACK_KIND_CUBIN && form->arch != cc)
-            continue;
-        if (form->kind == CLCPACK_KIND_PTX && have_own_cubin)
+        if ((form->kind == CLCPACK_KIND_CUBIN && form->arch != cc) ||
+            (form->kind == CLCPACK_KIND_PTX && have_own_cubin))
             continue;
         const unsigned char *bin = form->data;
         size_t size = form->size;
@@ -313,7 +312,6 @@ static int roundtrip_forms(bv_target *t, const build_job *job, cl_program prog, 
              * the loader hands it over. */
             ptx = malloc(size + 1);
             if (!ptx) {
-                free(expect);
                 fail(r, BV_ERROR, "out of memory");
                 return -1;
             }
@@ -322,16 +320,48 @@ static int roundtrip_forms(bv_target *t, const build_job *job, cl_program prog, 
             bin = ptx;
             size++;
         }
-        int c = rt_check_binary(t->ctx, t->device, job->options, expect, bin, size, msg);
+        char msg[RT_MSG_MAX];
+        cl_program prog = rt_program_from_binary(t->ctx, t->device, job->options, bin, size, msg);
         free(ptx);
-        if (c != 0) {
-            free(expect);
-            fail(r, c > 0 ? BV_CHECK_FAILED : BV_ERROR, "round trip of the %s binary: %s",
-                 kind_name(form->kind), msg);
+        if (!prog || rt_compare(expect, prog, msg) != 0) {
+            if (prog)
+                clReleaseProgram(prog);
+            fail(r, BV_CHECK_FAILED, "round trip of the %s binary: %s", kind_name(form->kind),
+                 msg);
             return -1;
         }
+        int bad = adopted && !loaded && adopted_checks(t, job, prog, r) != 0;
+        clReleaseProgram(prog);
+        if (bad)
+            return -1;
+        loaded++;
     }
-    free(expect);
+    if (adopted && !loaded) {
+        fail(r, BV_CHECK_FAILED, "no form of it loads on this device");
+        return -1;
+    }
+    return 0;
+}
+
+/* Each form this device can load comes back as the source build's
+ * program. keep: when not NULL, gets the source build's signature. */
+static int roundtrip_forms(bv_target *t, const build_job *job, cl_program prog, bv_result *r,
+                           char **keep)
+{
+    char msg[RT_MSG_MAX];
+    char *expect = rt_signature(prog, msg);
+    if (!expect) {
+        fail(r, BV_ERROR, "reading the built program: %s", msg);
+        return -1;
+    }
+    if (load_back(t, job, expect, r, 0) != 0) {
+        free(expect);
+        return -1;
+    }
+    if (keep)
+        *keep = expect;
+    else
+        free(expect);
     return 0;
 }
 
@@ -483,7 +513,15 @@ static int wg_fits(const bv_target *t, cl_program prog, const build_job *job, bv
 void bv_build(bv_target *t, const build_job *job, const bv_options *o, const check_hook *hook,
               bv_result *r)
 {
+    bv_build_signed(t, job, o, hook, r, NULL);
+}
+
+void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
+                     const check_hook *hook, bv_result *r, char **signature)
+{
     memset(r, 0, sizeof *r);
+    if (signature)
+        *signature = NULL;
     double t0 = now_s(), t1 = t0, t2 = t0;
     char err[CH_MSG_MAX > RT_MSG_MAX ? CH_MSG_MAX : RT_MSG_MAX];
     cl_program prog = NULL;
@@ -557,8 +595,12 @@ void bv_build(bv_target *t, const build_job *job, const bv_options *o, const che
     }
     t1 = now_s();
     r->phase_s[BV_PHASE_FORMS] = t1 - t2;
-    int checked = (!o->roundtrip || roundtrip_forms(t, job, prog, r) == 0) &&
+    int checked = (!o->roundtrip || roundtrip_forms(t, job, prog, r, signature) == 0) &&
                   run_check_cmd(t, job, o, r) == 0 && run_tune_cmd(t, job, o, r) == 0;
+    if (checked && signature && !*signature) {
+        char msg[RT_MSG_MAX];
+        *signature = rt_signature(prog, msg); /* NULL: no upload, nothing more */
+    }
     r->phase_s[BV_PHASE_ROUNDTRIP] = now_s() - t1;
     if (!checked)
         goto out;
@@ -576,12 +618,102 @@ void bv_build(bv_target *t, const build_job *job, const bv_options *o, const che
 out:
     if (prog)
         clReleaseProgram(prog);
+    if (signature && r->status != BV_OK) {
+        free(*signature);
+        *signature = NULL;
+    }
     r->build_s = now_s() - t0;
+}
+
+/* A fetched program holds the kernels its record names, and the job's
+ * checks that need a program hold (bv_build runs them on the source
+ * build). 0, or -1 after fail(r). */
+static int adopted_checks(bv_target *t, const build_job *job, cl_program prog, bv_result *r)
+{
+    char msg[RT_MSG_MAX];
+    char **held = NULL;
+    size_t n_held = 0;
+    int same = rt_kernel_names(prog, &held, &n_held, msg) == 0 && n_held == r->n_kernel_names;
+    for (size_t i = 0; same && i < n_held; i++)
+        same = strcmp(held[i], r->kernel_names[i]) == 0;
+    for (size_t i = 0; i < n_held; i++)
+        free(held[i]);
+    free(held);
+    if (!same) {
+        fail(r, BV_CHECK_FAILED, "its program holds other kernels than its record names");
+        return -1;
+    }
+    return find_kernels(job, r) != 0 || wg_fits(t, prog, job, r) != 0 ? -1 : 0;
+}
+
+/* On PoCL, a binary from elsewhere must be the canonical form this job's
+ * build makes (pocl_binary_canon.h: a canonical binary is its own
+ * canonical form) before PoCL sees it: PoCL unpacks a binary into its
+ * kernel cache under the program's hash, where a truncated or malformed
+ * one would stay and break every later build of that program (measured:
+ * a binary cut in half crashed the loading worker, then every build of
+ * the same source from that cache folder). 0, or -1 after fail(r). */
+static int pocl_canonical(const bv_target *t, const build_job *job, bv_result *r)
+{
+    int use_hook = job->check && job->check[0];
+    for (size_t f = 0; t->is_pocl && f < r->n_forms; f++) {
+        unsigned char *canon = NULL;
+        size_t canon_size = 0;
+        char why[256] = "";
+        int c = pcb_canonicalize(r->forms[f].data, r->forms[f].size,
+                                 use_hook ? job->kernels[0] : NULL, job->wg, &canon, &canon_size,
+                                 why, sizeof why);
+        int same = c == 0 && canon_size == r->forms[f].size &&
+                   memcmp(canon, r->forms[f].data, canon_size) == 0;
+        free(canon);
+        if (c < 0) {
+            fail(r, BV_ERROR, "out of memory");
+            return -1;
+        }
+        if (!same) {
+            fail(r, BV_CHECK_FAILED, "its PoCL binary is not the canonical form a build of it "
+                                     "makes (%s)",
+                 c == 1 ? why : "it changes when made canonical");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int bv_adopt(bv_target *t, const build_job *job, const bv_options *o, const char *signature,
+             char *const *names, size_t n_names, const char *note, bv_form *forms,
+             size_t *n_forms, bv_result *r)
+{
+    int seen = 0; /* the driver had the binary */
+    memset(r, 0, sizeof *r);
+    double t0 = now_s();
+    for (size_t f = 0; f < *n_forms && r->n_forms < BV_MAX_FORMS; f++)
+        r->forms[r->n_forms++] = forms[f];
+    *n_forms = 0;
+    if (note && *note)
+        r->note = dup_printf("%s", note);
+    r->kernel_names = calloc(n_names ? n_names : 1, sizeof *r->kernel_names);
+    for (size_t i = 0; r->kernel_names && i < n_names; i++) {
+        r->kernel_names[i] = strdup(names[i]);
+        if (!r->kernel_names[i])
+            break;
+        r->n_kernel_names++;
+    }
+    if (r->n_kernel_names != n_names)
+        fail(r, BV_ERROR, "out of memory");
+    else if (pocl_canonical(t, job, r) == 0 && (seen = 1, load_back(t, job, signature, r, 1)) == 0 &&
+             run_check_cmd(t, job, o, r) == 0)
+        r->status = BV_OK;
+    r->build_s = now_s() - t0;
+    r->phase_s[BV_PHASE_ROUNDTRIP] = r->build_s;
+    return r->status == BV_OK ? 0 : seen ? 2 : 1;
 }
 
 void bv_result_free(bv_result *r)
 {
     free(r->message);
+    free(r->remote_note);
+    free(r->upload_note);
     free(r->log);
     free(r->note);
     for (size_t i = 0; i < r->n_forms; i++)

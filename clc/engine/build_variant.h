@@ -85,6 +85,26 @@ typedef enum bv_phase {
     BV_N_PHASES = 4
 } bv_phase;
 
+/* What the remote cache did for a job (docs/REMOTE_CACHE.md). */
+typedef enum bv_remote {
+    BV_REMOTE_NONE = 0,     /* not asked */
+    BV_REMOTE_HIT = 1,      /* taken from the cache, checked here */
+    BV_REMOTE_MISS = 2,     /* not there: built */
+    BV_REMOTE_REJECTED = 3, /* there, but wrong (remote_note says why): built */
+    BV_REMOTE_FAILED = 4,   /* the request failed (remote_note): built; the worker
+                               stopped asking */
+    BV_REMOTE_RETRY = 5     /* there, but it failed the checks after the driver had
+                               it (remote_note): not built; build it in a fresh
+                               worker (status BV_ERROR) */
+} bv_remote;
+
+typedef enum bv_upload {
+    BV_UPLOAD_NONE = 0,     /* nothing uploaded (read-only, not built, off) */
+    BV_UPLOAD_DONE = 1,     /* uploaded */
+    BV_UPLOAD_FAILED = 2    /* the upload failed (remote_note): the worker stopped
+                               uploading */
+} bv_upload;
+
 /* One stored form of the program. */
 typedef struct bv_form {
     clcpack_binary_kind kind;
@@ -110,6 +130,11 @@ typedef struct bv_result {
     clcpack_tuning tunings[TV_MAX_WIDTHS];
     int signal;            /* worker_pool.c: the signal that killed the worker
                               running the job, else 0 (never sent on the wire) */
+    bv_remote remote;      /* the remote cache's lookup */
+    bv_upload upload;      /* and upload */
+    char *remote_note;     /* why a lookup failed or its object was refused;
+                              malloc'd or NULL */
+    char *upload_note;     /* why the upload failed; malloc'd or NULL */
 } bv_result;
 
 typedef struct bv_options {
@@ -132,6 +157,29 @@ void bv_default_options(bv_options *o);
  * went. */
 void bv_build(bv_target *t, const build_job *job, const bv_options *o, const check_hook *hook,
               bv_result *r);
+
+/* bv_build, and *signature (malloc'd; NULL when the build failed) the
+ * source build's kernel signature (rt_signature): what the remote cache's
+ * record keeps for the checks of a reader (bv_adopt). */
+void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
+                     const check_hook *hook, bv_result *r, char **signature);
+
+/* A variant taken from elsewhere (the remote cache) instead of built: its
+ * forms (moved into r; *n_forms is then 0), the kernel signature of the
+ * source build that made them (rt_signature) and the kernel names get
+ * the checks bv_build gives a binary before it is stored — on PoCL the
+ * binary must be in canonical form before the driver sees it; each form
+ * this device can load made into a program and compared with the
+ * signature, the kernels the job asks for held, its work-group fitting
+ * the device and every kernel, --check-cmd run on it — and r is filled as
+ * bv_build fills it (status BV_OK, or what failed). The seed check is not
+ * run again: it ran where the variant was built. Returns 0 when all
+ * passed, 1 when a check failed before the driver saw the binary, 2 when
+ * after (the driver may have kept something of it, e.g. in PoCL's kernel
+ * cache, that a build in this process could then pick up). */
+int bv_adopt(bv_target *t, const build_job *job, const bv_options *o, const char *signature,
+             char *const *names, size_t n_names, const char *note, bv_form *forms,
+             size_t *n_forms, bv_result *r);
 
 void bv_result_free(bv_result *r);
 

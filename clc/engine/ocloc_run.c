@@ -132,8 +132,8 @@ int ocloc_names(const char *ocloc, char ***names, size_t *n)
 }
 
 int ocloc_compile(const char *ocloc, const char *source, size_t size, const char *options,
-                  const char *device, unsigned char **bin, size_t *bin_size, char *msg,
-                  size_t cap)
+                  const char *device, int exclude_ir, unsigned char **bin, size_t *bin_size,
+                  char *msg, size_t cap)
 {
     *bin = NULL;
     *bin_size = 0;
@@ -155,7 +155,8 @@ int ocloc_compile(const char *ocloc, const char *source, size_t size, const char
                         src,               (char *)"-device", (char *)device,
                         (char *)"-out_dir", dir,              (char *)"-output",
                         (char *)"program", (char *)"-output_no_suffix",
-                        (char *)"-options", (char *)(options ? options : ""), NULL};
+                        (char *)"-options", (char *)(options ? options : ""),
+                        exclude_ir ? (char *)"-exclude_ir" : NULL, NULL};
         if (tool_run(argv, dir, log, msg, cap) == 0) {
             if (tool_read_file(out, OCLOC_BIN_MAX, bin, bin_size) == 0 && *bin_size)
                 rc = 0;

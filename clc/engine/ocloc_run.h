@@ -32,10 +32,11 @@ int ocloc_ids(const char *ocloc, const char *item, uint32_t ids[OCLOC_MAX_IDS], 
 int ocloc_names(const char *ocloc, char ***names, size_t *n);
 
 /* Builds the program text for one -device value with the build options
- * (checked as offline_opts.h says). 0 with *bin (malloc'd), or -1 with
- * msg: ocloc's first lines of output. */
+ * (checked as offline_opts.h says); with exclude_ir, ocloc leaves the
+ * program's SPIR-V out of the binary (-exclude_ir, docs/vendors/INTEL.md).
+ * 0 with *bin (malloc'd), or -1 with msg: ocloc's first lines of output. */
 int ocloc_compile(const char *ocloc, const char *source, size_t size, const char *options,
-                  const char *device, unsigned char **bin, size_t *bin_size, char *msg,
-                  size_t cap);
+                  const char *device, int exclude_ir, unsigned char **bin, size_t *bin_size,
+                  char *msg, size_t cap);
 
 #endif /* CLC_OCLOC_RUN_H */

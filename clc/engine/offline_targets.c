@@ -278,7 +278,11 @@ void ot_device_info(const ot_config *c, ot_chain ch, clcpack_device_info *d)
                                                    "clang spir64 + llvm-spirv"};
     static const char *const device[] = {"Intel GPU", "AMD GPU", "SPIR-V"};
     bfmt(d->platform_name, sizeof d->platform_name, "clc-pack offline");
-    bfmt(d->platform_version, sizeof d->platform_version, "%s", platform_version[ch]);
+    /* How the Intel binaries were made is part of the record: a pack
+     * rebuilt with the other setting makes its entries again instead of
+     * reusing them, and two packs merged keep both. */
+    bfmt(d->platform_version, sizeof d->platform_version, "%s%s", platform_version[ch],
+         ch == OT_INTEL && c->intel_exclude_ir ? " -exclude_ir" : "");
     bfmt(d->device_name, sizeof d->device_name, "%s", device[ch]);
     bfmt(d->driver_version, sizeof d->driver_version, "%s", c->version[ch]);
     d->device_type = ch == OT_SPIRV ? 0 : CL_DEVICE_TYPE_GPU;
@@ -295,7 +299,10 @@ int ot_format_args(const ot_config *c, char **argv, size_t cap)
             continue;
         /* TOOL|name@arch,name@arch */
         const char *tool = ch == OT_INTEL ? c->ocloc : ch == OT_AMD ? c->amd.clang : c->spv.clang;
-        const char *second = ch == OT_AMD ? c->amd.bitcode : ch == OT_SPIRV ? c->spv.llvm_spirv : "";
+        const char *second = ch == OT_AMD     ? c->amd.bitcode
+                             : ch == OT_SPIRV ? c->spv.llvm_spirv
+                             : c->intel_exclude_ir ? "exclude_ir"
+                                                   : "";
         /* A target is at most 63 bytes, '@', 8 hex digits and ',': 80. */
         size_t len = strlen(tool) + strlen(second) + 16 + c->n[ch] * 80;
         char *v = malloc(len);
@@ -330,6 +337,7 @@ int ot_parse_arg(ot_config *c, const char *opt, const char *value)
     *bar1 = *bar2 = '\0';
     if (ch == OT_INTEL) {
         bfmt(c->ocloc, sizeof c->ocloc, "%s", buf);
+        c->intel_exclude_ir = strcmp(bar1 + 1, "exclude_ir") == 0;
     } else if (ch == OT_AMD) {
         bfmt(c->amd.clang, sizeof c->amd.clang, "%s", buf);
         bfmt(c->amd.bitcode, sizeof c->amd.bitcode, "%s", bar1 + 1);
@@ -372,7 +380,7 @@ static void build_target(target_task *k)
     int rc;
     if (k->ch == OT_INTEL)
         rc = ocloc_compile(k->c->ocloc, j->source, j->source_size, j->options, k->t->name,
-                           &k->bin, &k->size, msg, sizeof msg);
+                           k->c->intel_exclude_ir, &k->bin, &k->size, msg, sizeof msg);
     else if (k->ch == OT_AMD)
         rc = amdgcn_compile(&k->c->amd, j->source, j->source_size, j->options, k->t->name,
                             &k->bin, &k->size, msg, sizeof msg);

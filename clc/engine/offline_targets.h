@@ -49,6 +49,9 @@ typedef struct ot_config {
     size_t n[OT_N_CHAINS];
     ot_target targets[OT_N_CHAINS][OT_MAX_TARGETS];
     char version[OT_N_CHAINS][CLCPACK_FP_STR]; /* driver_version of the records */
+    /* ocloc -exclude_ir: Intel binaries without the program's SPIR-V (the
+     * pack's default, docs/vendors/INTEL.md "The SPIR-V inside"). */
+    int intel_exclude_ir;
 } ot_config;
 
 /* "intel", "amd", "spirv". */
@@ -70,7 +73,7 @@ int ot_resolve(ot_config *c, ot_chain chain, const char *list, char *notes, size
 void ot_device_info(const ot_config *c, ot_chain chain, clcpack_device_info *out);
 
 /* The worker's arguments for a resolved configuration: "--ot-intel
- * OCLOC=name@arch,..." style, appended to argv (strings malloc'd).
+ * OCLOC|exclude_ir|name@arch,..." style, appended to argv (strings malloc'd).
  * Returns the number added, or -1 when out of memory. */
 int ot_format_args(const ot_config *c, char **argv, size_t cap);
 

@@ -297,3 +297,45 @@ int ptxas_accepts(const char *ptxas, const void *ptx, size_t ptx_size, const cha
     free(cubin);
     return rc;
 }
+
+int ptxas_version(const char *ptxas, char *out, size_t cap)
+{
+    out[0] = '\0';
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    char dir[PTXAS_PATH_MAX], log_path[PTXAS_PATH_MAX];
+    bfmt(dir, sizeof dir, "%s/clc-pack-ptxas-XXXXXX", tmp);
+    if (!mkdtemp(dir))
+        return -1;
+    bfmt(log_path, sizeof log_path, "%s/version.log", dir);
+    int rc = -1;
+    int log_fd = open(log_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (log_fd >= 0) {
+        char *argv[] = {(char *)ptxas, (char *)"--version", NULL};
+        int status = run_program(argv, log_fd);
+        close(log_fd);
+        unsigned char *text = NULL;
+        size_t n = 0;
+        if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+            read_file(log_path, 1u << 16, &text, &n) == 0) {
+            /* The last line that is not empty: "Cuda compilation tools,
+             * release 12.8, V12.8.93". */
+            size_t end = n;
+            while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+                end--;
+            size_t start = end;
+            while (start > 0 && text[start - 1] != '\n')
+                start--;
+            size_t o = 0;
+            for (size_t i = start; i < end && o + 1 < cap; i++)
+                out[o++] = isprint(text[i]) ? (char)text[i] : '?';
+            out[o] = '\0';
+            rc = o ? 0 : -1;
+        }
+        free(text);
+    }
+    unlink(log_path);
+    rmdir(dir);
+    return rc;
+}

@@ -41,4 +41,9 @@ int ptxas_compile(const char *ptxas, const void *ptx, size_t ptx_size, const cha
 int ptxas_accepts(const char *ptxas, const void *ptx, size_t ptx_size, const char *arch_name,
                   char *msg, size_t msg_cap);
 
+/* ptxas's identity, the last line of `ptxas --version` ("Cuda compilation
+ * tools, release 12.8, V12.8.93"), into out: the remote cache's key names
+ * the assembler that made a cubin (rcache_key.h). 0, or -1. Forks. */
+int ptxas_version(const char *ptxas, char *out, size_t cap);
+
 #endif /* CLC_PTXAS_RUN_H */

@@ -1,9 +1,7 @@
 /* worker_main.c — the build worker process (worker_main.h). */
-#define _XOPEN_SOURCE 700 /* nftw */
 #include "worker_main.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -18,7 +16,11 @@
 #include "make_dirs.h"
 #include "manifest.h"
 #include "offline_targets.h"
+#include "ptxas_run.h"
+#include "rcache.h"
+#include "rcache_key.h"
 #include "seed_hook.h"
+#include "temp_tree.h"
 #include "worker_proto.h"
 
 #define MAX_SLOTS DS_MAX_DEVICES
@@ -41,6 +43,13 @@ typedef struct worker_state {
     bv_target targets[MAX_SLOTS];
     ds_list devices;
     mf_manifest manifest;
+    /* The remote cache (docs/REMOTE_CACHE.md), or NULL. */
+    rcache *remote;
+    clcpack_device_info dev_info[MAX_SLOTS]; /* each slot's fingerprint, for the key */
+    int have_info[MAX_SLOTS];
+    char ptxas_id[256];      /* ptxas's identity, once asked */
+    int ptxas_id_asked;
+    const char *work_root;   /* --work-root: a private folder is made in it */
     /* A setup failure every job is answered with. */
     char setup_error[DS_ERR_MAX + 64];
 } worker_state;
@@ -76,8 +85,100 @@ static int parse_widths(const char *s, tv_options *o)
     return o->n_widths ? 0 : -1;
 }
 
+/* The remote cache's key text of job on slot (rcache_key.h), malloc'd, or
+ * NULL (no fingerprint, no memory: then the cache is not used for it). */
+static char *key_text(worker_state *w, uint32_t slot, const build_job *job, size_t *len)
+{
+    bv_target *t = &w->targets[slot];
+    if (!w->have_info[slot]) {
+        clcpack_error e;
+        w->dev_info[slot].struct_size = sizeof w->dev_info[slot];
+        if (clcpack_device_query(t->device, &w->dev_info[slot], &e) != CLCPACK_OK)
+            return NULL;
+        w->have_info[slot] = 1;
+    }
+    rck_target kt = {&w->dev_info[slot], "native", "", "", w->opts.warmup};
+    char archs[8 * NVF_MAX_ARCHS] = "";
+    if (t->is_nvidia && t->ptxas[0]) {
+        if (!w->ptxas_id_asked) {
+            w->ptxas_id_asked = 1;
+            if (ptxas_version(t->ptxas, w->ptxas_id, sizeof w->ptxas_id) != 0)
+                w->ptxas_id[0] = '\0';
+        }
+        if (!w->ptxas_id[0])
+            return NULL; /* an assembler we cannot name: no key */
+        nvf_format_archs(&w->nv_archs, archs, sizeof archs);
+        kt.forms = "ptx+cubin";
+        kt.ptxas = w->ptxas_id;
+        kt.nv_arch = archs;
+    } else if (t->is_nvidia) {
+        kt.forms = "ptx";
+    }
+    return rck_text(&kt, job, len);
+}
+
+/* Looks the job up in the remote cache. On a hit whose forms pass the
+ * device's checks, fills r from it: 1. On a hit that failed them after
+ * the driver had the binary, fills r with BV_REMOTE_RETRY: the job is to
+ * be built by a fresh worker (what the driver kept of the binary, in
+ * PoCL's kernel cache, would be picked up by a build here; the pool ends
+ * this worker, and its private folder with it): 1. Otherwise 0, with *why
+ * (a rejected object, a failed request) for the result of the build that
+ * follows. */
+static int fetch_job(worker_state *w, uint32_t slot, const build_job *job, const char *key,
+                     const char *text, size_t len, bv_result *r, bv_remote *found, char **why)
+{
+    rcr_record rec;
+    char msg[RC_MSG_MAX];
+    *found = rc_lookup(w->remote, key, text, len, &rec, msg);
+    if (*found != BV_REMOTE_HIT) {
+        if (msg[0])
+            *why = strdup(msg);
+        return 0;
+    }
+    int checked = bv_adopt(&w->targets[slot], job, &w->opts, rec.signature, rec.kernel_names,
+                           rec.n_kernel_names, rec.note, rec.forms, &rec.n_forms, r);
+    rcr_free(&rec);
+    if (checked == 0)
+        return 1;
+    char line[RC_MSG_MAX];
+    bfmt(line, sizeof line, "the fetched variant failed its check: %s",
+         r->message ? r->message : "no reason given");
+    bv_result_free(r);
+    *why = strdup(line);
+    *found = BV_REMOTE_REJECTED;
+    if (checked == 1)
+        return 0;
+    r->status = BV_ERROR;
+    r->message = strdup("a fetched binary failed on the device: to be built in a fresh worker");
+    *found = BV_REMOTE_RETRY;
+    return 1;
+}
+
+/* After a local build: the record of r for the remote cache. */
+static bv_upload store_job(worker_state *w, const char *key, const char *text, size_t len,
+                           const bv_result *r, const char *signature, int replace, char **why)
+{
+    rcr_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.key_text = (char *)text;
+    rec.key_len = len;
+    rec.signature = (char *)signature;
+    rec.n_kernel_names = r->n_kernel_names;
+    rec.kernel_names = r->kernel_names;
+    rec.note = r->note ? r->note : (char *)"";
+    rec.n_forms = r->n_forms;
+    memcpy(rec.forms, r->forms, r->n_forms * sizeof *r->forms);
+    char msg[RC_MSG_MAX];
+    bv_upload up = rc_store(w->remote, key, &rec, replace, msg);
+    if (up == BV_UPLOAD_FAILED)
+        *why = strdup(msg);
+    return up;
+}
+
 /* Builds one job into r, opening its device on first use. */
-static void run_job(worker_state *w, uint32_t slot, const build_job *job, bv_result *r)
+static void run_job(worker_state *w, uint32_t slot, uint32_t flags, const build_job *job,
+                    bv_result *r)
 {
     memset(r, 0, sizeof *r);
     char err[DS_ERR_MAX];
@@ -116,7 +217,36 @@ static void run_job(worker_state *w, uint32_t slot, const build_job *job, bv_res
         w->targets[slot].spare = w->spare;
         w->opened[slot] = 1;
     }
-    bv_build(&w->targets[slot], job, &w->opts, w->have_hook ? &w->hook : NULL, r);
+    /* The remote cache first (not with --tune: timings are taken while
+     * building; not when told so: the job is built and uploaded in place
+     * of what the server has). */
+    char *text = NULL, key[RCK_HEX_SIZE] = "", *why = NULL;
+    size_t len = 0;
+    bv_remote found = BV_REMOTE_NONE;
+    int fetched = 0;
+    if (w->remote && (rc_lookups_on(w->remote) || rc_uploads_on(w->remote)))
+        text = key_text(w, slot, job, &len);
+    if (text) {
+        rck_sha256_hex(text, len, key);
+        if (!w->opts.tune.enabled && !(flags & WP_JOB_NO_LOOKUP))
+            fetched = fetch_job(w, slot, job, key, text, len, r, &found, &why);
+    }
+    if (!fetched) {
+        char *signature = NULL;
+        bv_build_signed(&w->targets[slot], job, &w->opts, w->have_hook ? &w->hook : NULL, r,
+                        text ? &signature : NULL);
+        bv_upload up = BV_UPLOAD_NONE;
+        char *up_why = NULL;
+        if (text && r->status == BV_OK && signature)
+            up = store_job(w, key, text, len, r, signature,
+                           found == BV_REMOTE_REJECTED || (flags & WP_JOB_NO_LOOKUP), &up_why);
+        free(signature);
+        r->upload = up;
+        r->upload_note = up_why;
+    }
+    r->remote = found;
+    r->remote_note = why;
+    free(text);
     /* PoCL compiles every program of a process in one LLVM context that
      * lives while any OpenCL context does, and the bitcode it stores
      * depends on what that LLVM context compiled before (the IR is the
@@ -132,15 +262,6 @@ static void run_job(worker_state *w, uint32_t slot, const build_job *job, bv_res
     }
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
 /* The worker's folder, its current folder from here on: clc-pack's own
  * cache folder ($XDG_CACHE_HOME/clc-pack, else ~/.cache/clc-pack), or a
  * temporary folder removed at exit when there is none. PoCL writes the path
@@ -149,24 +270,34 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
  * in every run, whatever POCL_CACHE_DIR the user has. The cache is on
  * (without it PoCL names its temporary files at random; those names are
  * scrubbed too, pocl_binary_canon.h) and kept between runs, so a second
- * pack of the same programs compiles little. */
+ * pack of the same programs compiles little.
+ * With --work-root (the remote cache looks variants up), the folder is
+ * this worker's own, made in that root and removed at exit: a fetched
+ * binary reaches the driver, and whatever PoCL keeps of one that is wrong
+ * must not reach another worker's build, nor a later run's. */
 static int enter_work_dir(worker_state *w, char *err, size_t cap)
 {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     w->work_dir[0] = '\0';
-    if (xdg && xdg[0] == '/')
+    if (w->work_root) {
+        if (tt_make(w->work_root, "worker", w->temp_dir, sizeof w->temp_dir) != 0 ||
+            chdir(w->temp_dir) != 0) {
+            bfmt(err, cap, "worker: cannot create a folder in %s: %s", w->work_root,
+                 strerror(errno));
+            w->temp_dir[0] = '\0';
+            return -1;
+        }
+        bfmt(w->work_dir, sizeof w->work_dir, "%s", w->temp_dir);
+    } else if (xdg && xdg[0] == '/')
         bfmt(w->work_dir, sizeof w->work_dir, "%s/clc-pack", xdg);
     else if (home && home[0] == '/')
         bfmt(w->work_dir, sizeof w->work_dir, "%s/.cache/clc-pack", home);
     if (w->work_dir[0] && (make_dirs(w->work_dir, 0700) != 0 || chdir(w->work_dir) != 0))
         w->work_dir[0] = '\0';
     if (!w->work_dir[0]) {
-        const char *tmp = getenv("TMPDIR");
-        if (!tmp || !*tmp)
-            tmp = "/tmp";
-        bfmt(w->temp_dir, sizeof w->temp_dir, "%s/clc-pack-worker-XXXXXX", tmp);
-        if (!mkdtemp(w->temp_dir) || chdir(w->temp_dir) != 0) {
-            bfmt(err, cap, "worker: cannot create a folder in %s", tmp);
+        if (tt_make(NULL, "clc-pack-worker", w->temp_dir, sizeof w->temp_dir) != 0 ||
+            chdir(w->temp_dir) != 0) {
+            bfmt(err, cap, "worker: cannot create a temporary folder: %s", strerror(errno));
             w->temp_dir[0] = '\0';
             return -1;
         }
@@ -202,7 +333,12 @@ int worker_main(int argc, char **argv)
         {"pocl-wg", required_argument, NULL, 'G'},
         {"ot-intel", required_argument, NULL, 'O'}, {"ot-amd", required_argument, NULL, 'O'},
         {"ot-spirv", required_argument, NULL, 'O'},
+        {"remote-cache", required_argument, NULL, 'X'},
+        {"remote-cache-timeout", required_argument, NULL, 'Y'},
+        {"remote-cache-readonly", no_argument, NULL, 'Z'},
+        {"work-root", required_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
+    rc_config rcc = {NULL, 10, 0};
     int c, li = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", longopts, &li)) != -1) {
@@ -231,6 +367,22 @@ int worker_main(int argc, char **argv)
             break;
         case 'G':
             w.pocl_wg = optarg;
+            break;
+        case 'X':
+            rcc.url = optarg;
+            break;
+        case 'Y':
+            rcc.timeout_s = atoi(optarg);
+            if (rcc.timeout_s < 1) {
+                fprintf(stderr, "clc-pack: worker: bad --remote-cache-timeout '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case 'Z':
+            rcc.readonly = 1;
+            break;
+        case 'V':
+            w.work_root = optarg;
             break;
         case 'L':
             w.opts.check_timeout_s = atoi(optarg);
@@ -287,6 +439,14 @@ int worker_main(int argc, char **argv)
         }
     }
 
+    /* libcurl's set-up before any OpenCL driver starts its threads. The
+     * parent checked the URL and that libcurl is there; a failure here
+     * (memory) only means building without the cache. */
+    int curl_started = rcc.url && rch_global_init() == 0;
+    if (curl_started) {
+        char rerr[RC_MSG_MAX];
+        w.remote = rc_open(&rcc, rerr, sizeof rerr);
+    }
     char err[DS_ERR_MAX];
     char merr[MF_ERR_MAX];
     if (w.kernels && mf_load(w.kernels, &w.manifest, merr) != 0)
@@ -313,15 +473,15 @@ int worker_main(int argc, char **argv)
             status = 1;
             break;
         }
-        uint32_t job = 0, slot = 0;
+        uint32_t job = 0, slot = 0, flags = 0;
         build_job bj;
         bv_result r;
-        if (wp_decode_job(payload, size, &job, &slot, &bj, ferr) != 0) {
+        if (wp_decode_job(payload, size, &job, &slot, &flags, &bj, ferr) != 0) {
             memset(&r, 0, sizeof r);
             r.status = BV_ERROR;
             r.message = strdup(w.setup_error[0] ? w.setup_error : ferr);
         } else {
-            run_job(&w, slot, &bj, &r);
+            run_job(&w, slot, flags, &bj, &r);
             bj_free(&bj);
         }
         free(payload);
@@ -340,7 +500,10 @@ int worker_main(int argc, char **argv)
     for (size_t i = 0; i < w.n_slots; i++)
         if (w.opened[i])
             bv_target_close(&w.targets[i]);
+    rc_close(w.remote);
+    if (curl_started)
+        rch_global_cleanup();
     if (w.temp_dir[0] && chdir("/") == 0)
-        nftw(w.temp_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+        tt_remove(w.temp_dir);
     return status;
 }

@@ -197,12 +197,14 @@ static void describe_exit(int status, char *buf, size_t cap)
         bfmt(buf, cap, "stopped");
 }
 
-static void report_death(worker *w, const wpool_callbacks *cb, const char *why)
+/* Returns 1 when the job is to go back to the queue (cb->retry, asked only
+ * when room), else 0 after its finished call. */
+static int report_death(worker *w, const wpool_callbacks *cb, const char *why, int room)
 {
     long job = w->job;
     int status = stop_worker(w);
     if (job < 0)
-        return;
+        return 0;
     char how[128];
     describe_exit(status, how, sizeof how);
     bv_result r;
@@ -213,8 +215,11 @@ static void report_death(worker *w, const wpool_callbacks *cb, const char *why)
     bfmt(msg, sizeof msg, "the worker process running it %s%s%s", how, why ? ": " : "",
          why ? why : "");
     r.message = strdup(msg);
-    cb->finished(cb->ctx, (size_t)job, &r);
+    int again = room && cb->retry && cb->retry(cb->ctx, (size_t)job, &r, 1);
+    if (!again)
+        cb->finished(cb->ctx, (size_t)job, &r);
     bv_result_free(&r);
+    return again;
 }
 
 /* Whether a job of this group is running on one of the workers. */
@@ -298,7 +303,7 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
     }
     /* Jobs not yet handed out; a job whose worker died before reading it
      * goes back at the end. */
-    size_t q_cap = 2 * n_jobs + 2 * n_workers + 1;
+    size_t q_cap = 3 * n_jobs + 2 * n_workers + 1; /* room for a retry of each job */
     size_t *queue = malloc(q_cap * sizeof *queue);
     if (!queue) {
         bfmt(err, cap, "out of memory");
@@ -415,8 +420,11 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
             int fr = wp_read_frame(w->result_fd, WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size,
                                    ferr);
             if (fr != 0) {
-                report_death(w, cb, fr == 1 ? NULL : ferr);
-                done++;
+                long died = w->job;
+                if (report_death(w, cb, fr == 1 ? NULL : ferr, q_tail < q_cap))
+                    queue[q_tail++] = (size_t)died;
+                else
+                    done++;
                 continue;
             }
             uint32_t job;
@@ -424,12 +432,22 @@ int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers
             if (wp_decode_result(payload, size, &job, &r, ferr) != 0 || (long)job != w->job) {
                 free(payload);
                 bv_result_free(&r); /* decoding always initializes r */
-                report_death(w, cb, "it sent a malformed result");
-                done++;
+                long died = w->job;
+                if (report_death(w, cb, "it sent a malformed result", q_tail < q_cap))
+                    queue[q_tail++] = (size_t)died;
+                else
+                    done++;
                 continue;
             }
             free(payload);
             w->job = -1;
+            if (r.status != BV_OK && cb->retry && q_tail < q_cap &&
+                cb->retry(cb->ctx, job, &r, 0)) {
+                queue[q_tail++] = job;
+                bv_result_free(&r);
+                stop_worker(w); /* a fresh one takes its place */
+                continue;
+            }
             cb->finished(cb->ctx, job, &r);
             bv_result_free(&r);
             done++;

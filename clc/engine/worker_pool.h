@@ -39,6 +39,13 @@ typedef struct wpool_callbacks {
      * ones finish and get their finished call, and wpool_run returns 0;
      * the jobs never started get no call. May be NULL. */
     int (*stop)(void *ctx);
+    /* A job failed (r->status is not BV_OK; died: its worker died running
+     * it, and r says how): return 1 to hand the job out once more, to a
+     * fresh worker (the one that ran it is ended, with whatever the
+     * failure left in it; the caller may first change jobs[job]; finished
+     * is then not called for this result), 0 to have it finished with r.
+     * May be NULL. */
+    int (*retry)(void *ctx, size_t job, const bv_result *r, int died);
 } wpool_callbacks;
 
 /* The absolute path of the running program (for re-executing it), from

@@ -26,11 +26,13 @@ static void end_frame(wire_buf *b, size_t at)
         b->data[at + (size_t)i] = (unsigned char)(n >> (8 * i));
 }
 
-void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, const build_job *j)
+void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, uint32_t flags,
+                   const build_job *j)
 {
     size_t at = begin_frame(b, WP_JOB_MAGIC);
     wire_put_u32(b, job);
     wire_put_u32(b, device_slot);
+    wire_put_u32(b, flags);
     wire_put_str(b, j->entry_name);
     wire_put_u32(b, (uint32_t)j->program_entry);
     wire_put_str(b, j->source_name);
@@ -51,13 +53,14 @@ void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, const build_
 }
 
 int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *device_slot,
-                  build_job *j, char err[WP_ERR_MAX])
+                  uint32_t *flags, build_job *j, char err[WP_ERR_MAX])
 {
     wire_reader r;
     wire_reader_init(&r, payload, size);
     memset(j, 0, sizeof *j);
     *job = wire_get_u32(&r);
     *device_slot = wire_get_u32(&r);
+    *flags = wire_get_u32(&r);
     j->entry_name = wire_get_str_alloc(&r, WP_NAME_MAX);
     j->program_entry = wire_get_u32(&r) != 0;
     j->source_name = wire_get_str_alloc(&r, WP_NAME_MAX);
@@ -180,6 +183,10 @@ void wp_encode_result(wire_buf *b, uint32_t job, const bv_result *r)
         wire_put_u32(b, t->runs);
         wire_put_u64(b, t->median_ns);
     }
+    wire_put_u32(b, (uint32_t)r->remote);
+    wire_put_u32(b, (uint32_t)r->upload);
+    wire_put_str(b, r->remote_note);
+    wire_put_str(b, r->upload_note);
     end_frame(b, at);
 }
 
@@ -241,6 +248,13 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
         t->runs = wire_get_u32(&rd);
         t->median_ns = wire_get_u64(&rd);
     }
+    uint32_t remote = wire_get_u32(&rd), upload = wire_get_u32(&rd);
+    if (remote > BV_REMOTE_RETRY || upload > BV_UPLOAD_FAILED)
+        rd.failed = 1;
+    r->remote = (bv_remote)remote;
+    r->upload = (bv_upload)upload;
+    r->remote_note = rd.failed ? NULL : wire_get_str_dup(&rd, WP_NAME_MAX);
+    r->upload_note = rd.failed ? NULL : wire_get_str_dup(&rd, WP_NAME_MAX);
     /* A build result without forms is the caller's to refuse (cmd_pack.c):
      * load results (verify --load) have none. */
     if (rd.failed || rd.left != 0) {

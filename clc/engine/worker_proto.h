@@ -4,12 +4,12 @@
  * A worker is clc-pack itself, re-executed with --worker (worker_main.h).
  * It reads job frames on fd 0 and writes one result frame per job on fd 3.
  * A frame is: u32 magic, u64 payload length, payload (wire.h encoding).
- *   job:    u32 job id, u32 device slot, the build_job (entry name, program
- *           flag, source name and text, options, defines, work-group,
- *           kernels to find, check name)
+ *   job:    u32 job id, u32 device slot, u32 flags (WP_JOB_*), the
+ *           build_job (entry name, program flag, source name and text,
+ *           options, defines, work-group, kernels to find, check name)
  *   result: u32 job id, the bv_result (status, message, log, note, kernel
  *           names, build time and its phases' times (bv_phase), forms,
- *           --tune timings)
+ *           --tune timings, what the remote cache did and why)
  * End of file on fd 0 tells the worker to exit. A build worker may also
  * have fds 4 and 5: the pipe of slots idle workers lend (spare_slots.h).
  *
@@ -40,12 +40,19 @@
 #define WP_ERR_MAX 256
 #define WP_BUILD_US_MAX (UINT64_C(1) << 40) /* a build time in microseconds: 12.7 days */
 
+/* A job flag: build it without looking it up in the remote cache, and
+ * upload it in place of what the server has: a fetched binary of it failed
+ * on the device, or a worker died with it (which may have been a fetched
+ * binary crashing the driver). */
+#define WP_JOB_NO_LOOKUP 1u
+
 /* Appends a whole job frame to b. */
-void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, const build_job *j);
+void wp_encode_job(wire_buf *b, uint32_t job, uint32_t device_slot, uint32_t flags,
+                   const build_job *j);
 
 /* Decodes a job payload into *j (free with bj_free). 0, or -1 with err. */
 int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *device_slot,
-                  build_job *j, char err[WP_ERR_MAX]);
+                  uint32_t *flags, build_job *j, char err[WP_ERR_MAX]);
 
 /* Appends a whole load job frame (verify --load) to b. */
 void wp_encode_load_job(wire_buf *b, uint32_t job, uint32_t entry);

@@ -1,17 +1,19 @@
 /*
- * make_cli_seeds.c — writes the binary seeds of the worker protocol and
- * PoCL canonicalization fuzz targets (tests/fuzz/corpus_worker_proto/,
- * tests/fuzz/corpus_pocl_canon/synth_*; docs/ROBUSTNESS.md). Not built by
+ * make_cli_seeds.c — writes the binary seeds of the worker protocol, PoCL
+ * canonicalization and remote cache record fuzz targets
+ * (tests/fuzz/corpus_worker_proto/, tests/fuzz/corpus_pocl_canon/synth_*,
+ * tests/fuzz/corpus_remote_record/; docs/ROBUSTNESS.md). Not built by
  * make; run once from the repository root after `make`:
  *   cc -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader -Iclc/engine \
  *      -Iclc/program -Iclc/util -Iclc/seeds tests/fuzz/make_cli_seeds.c \
- *      build/libclc.a build/libclcpack.a -lOpenCL -lz -lpthread -lm -o /tmp/seeds
+ *      build/libclc.a build/libclcpack.a $(make -s print-libs) -lcurl -o /tmp/seeds
  *   /tmp/seeds tests/fuzz
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rcache_record.h"
 #include "worker_proto.h"
 
 static const char *out_dir;
@@ -50,9 +52,9 @@ static void worker_seeds(void)
     j.check = "";
     wire_buf b;
     wire_init(&b);
-    wp_encode_job(&b, 7, 0, &j);
+    wp_encode_job(&b, 7, 0, 0, &j);
     save("corpus_worker_proto", "job_payload", b.data + 12, b.len - 12);
-    wp_encode_job(&b, 8, 1, &j);
+    wp_encode_job(&b, 8, 1, WP_JOB_NO_LOOKUP, &j);
     save("corpus_worker_proto", "job_stream_two", b.data, b.len);
     wire_free(&b);
 
@@ -79,6 +81,9 @@ static void worker_seeds(void)
     r.tunings[0].height = 32;
     r.tunings[0].runs = 3;
     r.tunings[0].median_ns = 123456;
+    r.remote = BV_REMOTE_MISS;
+    r.upload = BV_UPLOAD_FAILED;
+    r.upload_note = "PUT http://127.0.0.1:1/cas/0123456789ab...: HTTP 413";
     wire_init(&b);
     wp_encode_result(&b, 7, &r);
     save("corpus_worker_proto", "result_payload", b.data + 12, b.len - 12);
@@ -89,6 +94,8 @@ static void worker_seeds(void)
     r.status = BV_BUILD_FAILED;
     r.message = "clBuildProgram failed";
     r.log = "error: use of undeclared identifier 'TS'";
+    r.remote = BV_REMOTE_REJECTED;
+    r.remote_note = "the object's SHA-256 is 000000000000..., not 111111111111... (its address)";
     wire_init(&b);
     wp_encode_result(&b, 9, &r);
     save("corpus_worker_proto", "result_failed_payload", b.data + 12, b.len - 12);
@@ -190,6 +197,59 @@ static void pocl_seeds(void)
     save("corpus_pocl_canon", "synth_no_own", pb, pn);
 }
 
+/* A seed of remote_record_target.h: the selector byte, then the bytes. */
+static void save_selected(const char *name, int selector, const void *p, size_t n)
+{
+    unsigned char *buf = malloc(n + 1);
+    if (!buf)
+        exit(1);
+    buf[0] = (unsigned char)selector;
+    memcpy(buf + 1, p, n);
+    save("corpus_remote_record", name, buf, n + 1);
+    free(buf);
+}
+
+static void remote_seeds(void)
+{
+    static unsigned char native[] = "\x7f" "ELF then the rest of a binary";
+    static unsigned char ptx[] = ".version 7.0\n.target sm_80\n";
+    char *names[2] = {"blur", "sharpen"};
+    rcr_record r;
+    memset(&r, 0, sizeof r);
+    r.key_text = "clc-pack-key 1:1\ntool 5:0.1.0\n";
+    r.key_len = strlen(r.key_text);
+    r.signature = "blur(1) a1 x3 q0 float* a\nsharpen(1) a1 x3 q0 float* a\n";
+    r.n_kernel_names = 2;
+    r.kernel_names = names;
+    r.note = "";
+    r.n_forms = 1;
+    r.forms[0] = (bv_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = native, .size = sizeof native - 1};
+    wire_buf b;
+    wire_init(&b);
+    rcr_encode(&r, &b);
+    save_selected("record_native", 0, b.data, b.len);
+    wire_free(&b);
+    r.note = "no cubin for sm_75";
+    r.n_forms = 2;
+    r.forms[0] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = ptx, .size = sizeof ptx - 1};
+    r.forms[1] = (bv_form){.kind = CLCPACK_KIND_CUBIN, .arch = 80, .data = native, .size = sizeof native - 1};
+    wire_init(&b);
+    rcr_encode(&r, &b);
+    save_selected("record_ptx_cubin", 0, b.data, b.len);
+    wire_free(&b);
+    unsigned char ac[RCR_AC_MAX];
+    size_t n = rcr_ac_encode("9c0e5d2a00112233445566778899aabbccddeeff00112233445566778899aabb",
+                             4242, ac);
+    save_selected("action_result", 1, ac, n);
+    /* An exit code and another output file before ours. */
+    unsigned char more[RCR_AC_MAX];
+    static const unsigned char head[] = {0x20, 0x05, 0x12, 0x07, 0x0a, 0x05,
+                                         'o',  't',  'h',  'e',  'r'};
+    memcpy(more, head, sizeof head);
+    memcpy(more + sizeof head, ac, n);
+    save_selected("action_result_more_fields", 1, more, sizeof head + n);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -199,5 +259,6 @@ int main(int argc, char **argv)
     out_dir = argv[1];
     worker_seeds();
     pocl_seeds();
+    remote_seeds();
     return 0;
 }

@@ -24,11 +24,11 @@
 static inline void wpt_job(const void *payload, size_t size)
 {
     build_job j;
-    uint32_t id = 0, slot = 0;
+    uint32_t id = 0, slot = 0, flags = 0;
     char err[WP_ERR_MAX];
     err[0] = '\0';
     memset(&j, 0, sizeof j);
-    if (wp_decode_job(payload, size, &id, &slot, &j, err) != 0) {
+    if (wp_decode_job(payload, size, &id, &slot, &flags, &j, err) != 0) {
         cf_require_message(err, sizeof err);
         bj_free(&j);
         return;
@@ -36,16 +36,16 @@ static inline void wpt_job(const void *payload, size_t size)
     wire_buf a, b;
     wire_init(&a);
     wire_init(&b);
-    wp_encode_job(&a, id, slot, &j);
+    wp_encode_job(&a, id, slot, flags, &j);
     bj_free(&j);
     if (!a.failed) {
         cf_require(a.len >= 12);
         build_job j2;
         memset(&j2, 0, sizeof j2);
-        uint32_t id2 = 0, slot2 = 0;
-        cf_require(wp_decode_job(a.data + 12, a.len - 12, &id2, &slot2, &j2, err) == 0);
-        cf_require(id2 == id && slot2 == slot);
-        wp_encode_job(&b, id2, slot2, &j2);
+        uint32_t id2 = 0, slot2 = 0, flags2 = 0;
+        cf_require(wp_decode_job(a.data + 12, a.len - 12, &id2, &slot2, &flags2, &j2, err) == 0);
+        cf_require(id2 == id && slot2 == slot && flags2 == flags);
+        wp_encode_job(&b, id2, slot2, flags2, &j2);
         bj_free(&j2);
         cf_require(b.failed || (b.len == a.len && memcmp(a.data, b.data, a.len) == 0));
     }

@@ -25,6 +25,10 @@
 
 STUB_LIB=$BUILD/tests/libclcstub.so
 STUB_LOG=$TMP/stub.log
+# The drivers the caller chose (scripts/sanitize.sh leaves out one that
+# sanitized programs cannot load): stub_off goes back to them, not to all.
+STUB_SAVED_VENDORS=${OCL_ICD_VENDORS-}
+STUB_SAVED_VENDORS_SET=${OCL_ICD_VENDORS+1}
 
 stub_use() {
     [ -f "$STUB_LIB" ] || return 1
@@ -53,6 +57,10 @@ stub_use() {
 
 stub_off() {
     unset OCL_ICD_VENDORS CLCSTUB_LOG CLCSTUB_DEVICES
+    if [ -n "$STUB_SAVED_VENDORS_SET" ]; then
+        OCL_ICD_VENDORS=$STUB_SAVED_VENDORS
+        export OCL_ICD_VENDORS
+    fi
 }
 
 stub_sha() {

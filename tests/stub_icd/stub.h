@@ -91,6 +91,7 @@ struct _cl_device_id {
     cl_platform_id platform;
     char label[STUB_LABEL_MAX]; /* "intel:tgllp", "amd:gfx90a:xnack-" */
     const stub_intel_target *intel;
+    stub_intel_target intel_own; /* another stepping of a known die: intel points here */
     const stub_amd_target *amd;
     int xnack, sramecc;   /* STUB_FEAT_* (AMD) */
     char name[STUB_LABEL_MAX];  /* CL_DEVICE_NAME */
@@ -223,7 +224,13 @@ const char *stub_env(const char *name);
 int stub_switch_matches(const char *name, cl_device_id dev);
 
 /* ---- stub_targets.c ---- */
+/* A target by ocloc's name (or another name ocloc gives it: acm-g10) or
+ * its exact IP version; NULL when the stub does not know it. */
 const stub_intel_target *stub_intel_find(const char *name_or_ip);
+/* Another stepping of a known die: for an IP version "12.55.4" whose
+ * major.minor is a known target's, that target at this revision into
+ * *out. 0, or -1. */
+int stub_intel_stepping(const char *ip_text, stub_intel_target *out);
 const stub_amd_target *stub_amd_find(const char *name, size_t len);
 const stub_amd_target *stub_amd_by_mach(uint32_t mach);
 /* Writes the known names, comma-separated, for error messages. */

@@ -156,6 +156,8 @@ unsigned stub_config_load(struct _cl_platform_id plats[2], struct _cl_device_id 
         if (target && strncmp(d->label, "intel:", 6) == 0) {
             d->vendor = STUB_INTEL;
             d->intel = stub_intel_find(target + 1);
+            if (!d->intel && stub_intel_stepping(target + 1, &d->intel_own) == 0)
+                d->intel = &d->intel_own;
             if (d->intel) {
                 snprintf(d->name, sizeof d->name, "%s", d->intel->marketing);
                 snprintf(d->driver, sizeof d->driver, "%s",
@@ -166,7 +168,7 @@ unsigned stub_config_load(struct _cl_platform_id plats[2], struct _cl_device_id 
                 char names[512];
                 stub_intel_names(names, sizeof names);
                 warn("CLCSTUB_DEVICES: unknown Intel target '%s' (known: %s, or an IP version "
-                     "such as 12.55.8)",
+                     "of one of them, any revision, such as 12.55.4)",
                      target + 1, names);
             }
         } else if (target && strncmp(d->label, "amd:", 4) == 0) {

@@ -89,14 +89,37 @@ static uint32_t parse_ip(const char *s)
     return V(a, b, c);
 }
 
+/* ocloc's other names of a target (`ocloc ids acm-g10` is 12.55.8 too). */
+static const char *const intel_aliases[][2] = {
+    {"acm-g10", "dg2-g10"},
+    {"acm-g11", "dg2-g11"},
+};
+
 const stub_intel_target *stub_intel_find(const char *name_or_ip)
 {
     uint32_t ip = parse_ip(name_or_ip);
+    for (size_t a = 0; a < sizeof intel_aliases / sizeof intel_aliases[0]; a++)
+        if (strcmp(name_or_ip, intel_aliases[a][0]) == 0)
+            name_or_ip = intel_aliases[a][1];
     for (size_t i = 0; i < N_INTEL; i++)
         if ((ip && intel_targets[i].ip_version == ip) ||
             strcmp(intel_targets[i].name, name_or_ip) == 0)
             return &intel_targets[i];
     return NULL;
+}
+
+int stub_intel_stepping(const char *ip_text, stub_intel_target *out)
+{
+    uint32_t ip = parse_ip(ip_text);
+    for (size_t i = 0; ip && i < N_INTEL; i++)
+        if (CL_VERSION_MAJOR(intel_targets[i].ip_version) == CL_VERSION_MAJOR(ip) &&
+            CL_VERSION_MINOR(intel_targets[i].ip_version) == CL_VERSION_MINOR(ip)) {
+            *out = intel_targets[i];
+            out->ip_version = ip;
+            out->revision = CL_VERSION_PATCH(ip);
+            return 0;
+        }
+    return -1;
 }
 
 const stub_amd_target *stub_amd_find(const char *name, size_t len)

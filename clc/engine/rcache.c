@@ -1,0 +1,237 @@
+/* rcache.c — a build worker's side of the remote cache (rcache.h). */
+#include "rcache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bounded_fmt.h"
+
+struct rcache {
+    rch_client *http;
+    int readonly;
+    int lookups, uploads;  /* still on in this worker */
+};
+
+/* The first line of a regular file (at most cap - 1 bytes, a trailing CR
+ * dropped): 0, or -1 with errno. */
+static int first_line(const char *path, char *out, size_t cap)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    size_t n = 0;
+    while (n + 1 < cap) {
+        ssize_t got = read(fd, out + n, cap - 1 - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int e = errno;
+            close(fd);
+            errno = e;
+            return -1;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    close(fd);
+    out[n] = '\0';
+    out[strcspn(out, "\n")] = '\0';
+    size_t len = strlen(out);
+    if (len && out[len - 1] == '\r')
+        out[len - 1] = '\0';
+    return 0;
+}
+
+/* One credential: the variable, else the file its _FILE variable names. */
+static void one_credential(const char *var, char out[RC_CRED_MAX], char note[RC_MSG_MAX])
+{
+    out[0] = '\0';
+    const char *v = getenv(var);
+    if (v && *v) {
+        bfmt(out, RC_CRED_MAX, "%s", v);
+        return;
+    }
+    char file_var[96];
+    bfmt(file_var, sizeof file_var, "%s_FILE", var);
+    const char *path = getenv(file_var);
+    if (!path || !*path)
+        return;
+    if (first_line(path, out, RC_CRED_MAX) != 0) {
+        out[0] = '\0';
+        if (!note[0])
+            bfmt(note, RC_MSG_MAX, "%s=%s cannot be read (%s): no credentials sent", file_var,
+                 path, errno == EINVAL ? "not a regular file" : strerror(errno));
+    }
+}
+
+void rc_credentials(char bearer[RC_CRED_MAX], char userpwd[RC_CRED_MAX], char note[RC_MSG_MAX])
+{
+    note[0] = '\0';
+    one_credential("CLC_PACK_REMOTE_CACHE_TOKEN", bearer, note);
+    userpwd[0] = '\0';
+    if (!bearer[0])
+        one_credential("CLC_PACK_REMOTE_CACHE_BASIC_AUTH", userpwd, note);
+}
+
+rcache *rc_open(const rc_config *c, char *err, size_t cap)
+{
+    char bearer[RC_CRED_MAX], userpwd[RC_CRED_MAX], note[RC_MSG_MAX];
+    rc_credentials(bearer, userpwd, note);
+    rch_config hc = {c->url, c->timeout_s, bearer[0] ? bearer : NULL,
+                     userpwd[0] ? userpwd : NULL};
+    rcache *r = calloc(1, sizeof *r);
+    if (!r) {
+        bfmt(err, cap, "out of memory");
+        return NULL;
+    }
+    r->http = rch_open(&hc, err, cap);
+    memset(bearer, 0, sizeof bearer);
+    memset(userpwd, 0, sizeof userpwd);
+    if (!r->http) {
+        free(r);
+        return NULL;
+    }
+    r->readonly = c->readonly;
+    r->lookups = 1;
+    r->uploads = !c->readonly;
+    return r;
+}
+
+void rc_close(rcache *c)
+{
+    if (!c)
+        return;
+    rch_close(c->http);
+    free(c);
+}
+
+int rc_lookups_on(const rcache *c)
+{
+    return c && c->lookups;
+}
+
+int rc_uploads_on(const rcache *c)
+{
+    return c && c->uploads;
+}
+
+/* A failed request: this worker asks no more (a server that is down or
+ * refuses us would cost every later variant the same wait). */
+static bv_remote give_up(rcache *c, char why[RC_MSG_MAX], const char *what)
+{
+    c->lookups = 0;
+    c->uploads = 0;
+    bfmt(why, RC_MSG_MAX, "%s; this worker builds without the cache from now on", what);
+    return BV_REMOTE_FAILED;
+}
+
+bv_remote rc_lookup(rcache *c, const char *key, const char *key_text, size_t key_len,
+                    rcr_record *rec, char why[RC_MSG_MAX])
+{
+    memset(rec, 0, sizeof *rec);
+    why[0] = '\0';
+    if (!c || !c->lookups)
+        return BV_REMOTE_NONE;
+    char path[96], msg[RCH_MSG_MAX], err[RCR_ERR_MAX];
+    unsigned char *body = NULL;
+    size_t len = 0;
+    bfmt(path, sizeof path, "ac/%s", key);
+    rch_status st = rch_get(c->http, path, RCR_AC_MAX, &body, &len, msg);
+    if (st == RCH_NOT_FOUND)
+        return BV_REMOTE_MISS;
+    if (st == RCH_TOO_LARGE) {
+        bfmt(why, RC_MSG_MAX, "%s", msg);
+        return BV_REMOTE_REJECTED;
+    }
+    if (st != RCH_OK)
+        return give_up(c, why, msg);
+    char hash[RCK_HEX_SIZE];
+    uint64_t size = 0;
+    int bad = rcr_ac_decode(body, len, hash, &size, err);
+    free(body);
+    if (bad) {
+        bfmt(why, RC_MSG_MAX, "%s", err);
+        return BV_REMOTE_REJECTED;
+    }
+    bfmt(path, sizeof path, "cas/%s", hash);
+    st = rch_get(c->http, path, (size_t)size, &body, &len, msg);
+    if (st == RCH_NOT_FOUND)
+        return BV_REMOTE_MISS; /* the object expired */
+    if (st == RCH_TOO_LARGE) {
+        bfmt(why, RC_MSG_MAX, "the object is larger than the %llu bytes its action result says",
+             (unsigned long long)size);
+        return BV_REMOTE_REJECTED;
+    }
+    if (st != RCH_OK)
+        return give_up(c, why, msg);
+    char got[RCK_HEX_SIZE];
+    rck_sha256_hex(body, len, got);
+    if (len != size) {
+        bfmt(why, RC_MSG_MAX, "the object has %zu bytes; its action result says %llu", len,
+             (unsigned long long)size);
+    } else if (strcmp(got, hash) != 0) {
+        bfmt(why, RC_MSG_MAX, "the object's SHA-256 is %.12s..., not %.12s... (its address)",
+             got, hash);
+    } else if (rcr_decode(body, len, rec, err) != 0) {
+        bfmt(why, RC_MSG_MAX, "%s", err);
+    } else if (rec->key_len != key_len || memcmp(rec->key_text, key_text, key_len) != 0) {
+        rcr_free(rec);
+        bfmt(why, RC_MSG_MAX, "the record was built for another variant (its key text differs)");
+    }
+    free(body);
+    return why[0] ? BV_REMOTE_REJECTED : BV_REMOTE_HIT;
+}
+
+bv_upload rc_store(rcache *c, const char *key, const rcr_record *rec, int replace,
+                   char why[RC_MSG_MAX])
+{
+    why[0] = '\0';
+    if (!c || !c->uploads)
+        return BV_UPLOAD_NONE;
+    wire_buf obj;
+    wire_init(&obj);
+    rcr_encode(rec, &obj);
+    if (obj.failed || obj.len > RCR_OBJECT_MAX) {
+        wire_free(&obj);
+        return BV_UPLOAD_NONE;
+    }
+    size_t size = obj.len;
+    char hash[RCK_HEX_SIZE], path[96], msg[RCH_MSG_MAX] = "";
+    rck_sha256_hex(obj.data, size, hash);
+    bfmt(path, sizeof path, "cas/%s", hash);
+    int64_t have = -1;
+    rch_status st = replace ? RCH_NOT_FOUND : rch_head(c->http, path, &have, msg);
+    /* An object already there (another runner built the same bytes) is
+     * not sent again: its name is its content (unless what the server
+     * has under that name was found damaged). A HEAD a server does not
+     * allow is no reason not to try the PUT. */
+    if (!(st == RCH_OK && have == (int64_t)size)) {
+        if (st == RCH_OK || st == RCH_NOT_FOUND || st == RCH_REFUSED || st == RCH_DENIED)
+            st = rch_put(c->http, path, obj.data, size, msg);
+    }
+    wire_free(&obj);
+    if (st == RCH_OK) {
+        /* The object first, then what points at it: a reader never finds
+         * an action result whose object is not complete. */
+        unsigned char ac[RCR_AC_MAX];
+        size_t n = rcr_ac_encode(hash, (uint64_t)size, ac);
+        bfmt(path, sizeof path, "ac/%s", key);
+        st = rch_put(c->http, path, ac, n, msg);
+    }
+    if (st == RCH_OK)
+        return BV_UPLOAD_DONE;
+    c->uploads = 0;
+    bfmt(why, RC_MSG_MAX, "%s; this worker uploads nothing more", msg);
+    return BV_UPLOAD_FAILED;
+}

@@ -1,0 +1,41 @@
+/*
+ * rcache_key.h — the remote cache's key of a variant on a device
+ * (docs/REMOTE_CACHE.md, "The key"): a text of `NAME LEN:VALUE` lines
+ * covering every input that decides the bytes a build stores, and its
+ * SHA-256 as 64 lowercase hex digits. A pure function of its arguments;
+ * nothing here prints or touches the network.
+ */
+#ifndef CLC_RCACHE_KEY_H
+#define CLC_RCACHE_KEY_H
+
+#include <stddef.h>
+
+#include "build_job.h"
+#include "clcpack.h"
+
+/* Raised whenever a change to clc-pack changes the bytes it makes for the
+ * same inputs without a change of its version number: old entries then
+ * miss instead of being served to the new tool. */
+#define RCK_EPOCH 1
+#define RCK_HEX_SIZE 65 /* 64 hex digits and the NUL */
+
+/* What a build on one device makes of the driver's binary. */
+typedef struct rck_target {
+    const clcpack_device_info *dev; /* the device's fingerprint */
+    const char *forms;              /* "native", "ptx" or "ptx+cubin" */
+    const char *ptxas;              /* ptx+cubin: ptxas's identity, else "" */
+    const char *nv_arch;            /* ptx+cubin: the --nv-arch list "75,80", else "" */
+    int warmup;                     /* 0 with --no-warmup */
+} rck_target;
+
+/* The key text of job on t, malloc'd (NUL-terminated; *len its length
+ * without the NUL), or NULL when out of memory. */
+char *rck_text(const rck_target *t, const build_job *job, size_t *len);
+
+/* The SHA-256 of size bytes as 64 lowercase hex digits. */
+void rck_sha256_hex(const void *data, size_t size, char hex[RCK_HEX_SIZE]);
+
+/* Whether s is exactly 64 lowercase hex digits. */
+int rck_is_hex_digest(const char *s, size_t len);
+
+#endif /* CLC_RCACHE_KEY_H */

@@ -1,0 +1,97 @@
+/* plan_shard.c — the partition of a plan over N runners (plan_shard.h). */
+#include "plan_shard.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounded_fmt.h"
+
+/* A decimal number from 1 to PS_MAX_SHARDS, exactly [s, end). */
+static int parse_count(const char *s, const char *end, unsigned *out)
+{
+    if (s == end || end - s > 5)
+        return -1;
+    unsigned v = 0;
+    for (const char *c = s; c < end; c++) {
+        if (*c < '0' || *c > '9')
+            return -1;
+        v = v * 10 + (unsigned)(*c - '0');
+    }
+    if (v < 1 || v > PS_MAX_SHARDS)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int ps_parse(const char *text, ps_shard *out, char err[PS_ERR_MAX])
+{
+    char clip[BFMT_QUOTE_MAX + 4];
+    const char *slash = strchr(text, '/');
+    unsigned k = 0, n = 0;
+    if (!slash || parse_count(text, slash, &k) != 0 ||
+        parse_count(slash + 1, slash + 1 + strlen(slash + 1), &n) != 0) {
+        bfmt(err, PS_ERR_MAX, "--shard %s: expected K/N, two numbers from 1 to %d (e.g. 2/4)",
+             bfmt_clip(text, clip), PS_MAX_SHARDS);
+        return -1;
+    }
+    if (k > n) {
+        bfmt(err, PS_ERR_MAX, "--shard %s: part %u of %u does not exist (K is 1 to N)",
+             bfmt_clip(text, clip), k, n);
+        return -1;
+    }
+    out->k = k;
+    out->n = n;
+    return 0;
+}
+
+uint64_t ps_cost(const build_job *j)
+{
+    return (uint64_t)j->source_size + PS_FIXED_COST;
+}
+
+typedef struct by_cost_item {
+    uint64_t cost;
+    size_t index;
+} by_cost_item;
+
+static int by_cost(const void *a, const void *b)
+{
+    const by_cost_item *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost > y->cost ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+int ps_partition(const build_job *jobs, size_t n, unsigned n_parts, unsigned *part,
+                 uint64_t *cost)
+{
+    if (n_parts == 0)
+        return -1;
+    by_cost_item *items = malloc((n ? n : 1) * sizeof *items);
+    uint64_t *sum = calloc(n_parts, sizeof *sum);
+    if (!items || !sum) {
+        free(items);
+        free(sum);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        items[i].cost = ps_cost(&jobs[i]);
+        items[i].index = i;
+    }
+    /* The comparison is total (ties by index), so qsort's instability
+     * cannot make two runners disagree. */
+    qsort(items, n, sizeof *items, by_cost);
+    for (size_t i = 0; i < n; i++) {
+        unsigned best = 0;
+        for (unsigned p = 1; p < n_parts; p++)
+            if (sum[p] < sum[best])
+                best = p;
+        sum[best] += items[i].cost;
+        part[items[i].index] = best;
+    }
+    if (cost)
+        memcpy(cost, sum, n_parts * sizeof *sum);
+    free(items);
+    free(sum);
+    return 0;
+}

@@ -1,0 +1,56 @@
+#!/bin/sh
+# What the tests need beyond what clc-pack needs (scripts/deps.sh), set up
+# by `make test` before it runs them, so that the README's second command
+# runs every test on a fresh Debian machine:
+#   cmake, ninja-build   tests/cli_buildsys.sh builds consumer projects
+#   nginx                tests/cli_remote_cache.sh serves a cache on 127.0.0.1
+#                        (installed without starting Debian's own service)
+#   python3-pyopencl     tests/cli_record_python.sh, Debian's flavour
+#   .pyopencl-venv       the same with PyPI's wheel (its own ICD loader)
+#   BUILD/public-kernels tests/cli_public_kernels.sh (scripts/public_kernels.sh)
+# As root on a Debian-like system it installs what is missing; otherwise,
+# and where something cannot be had (no network), it says what and goes on:
+# the tests that need it then say "skipped: why", counted apart.
+# Usage: test_deps.sh [BUILD]
+set -u
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+missing=""
+
+command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
+command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
+/usr/bin/python3 -c 'import pyopencl, numpy' >/dev/null 2>&1 || missing="$missing python3-pyopencl"
+/usr/bin/python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing="$missing python3-venv"
+
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "test deps: installing$missing" >&2
+        # Debian's nginx starts its own service on port 80 when installed:
+        # a policy-rc.d that says no, only while installing.
+        guard=""
+        if [ ! -e /usr/sbin/policy-rc.d ]; then
+            printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+            chmod 755 /usr/sbin/policy-rc.d
+            guard=1
+        fi
+        # shellcheck disable=SC2086
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing; } \
+            >/dev/null 2>&1 || echo "test deps: 'apt-get install$missing' failed; the tests that need them skip" >&2
+        [ -n "$guard" ] && rm -f /usr/sbin/policy-rc.d
+    else
+        echo "test deps: not installed:$missing (as root: apt-get install$missing);" \
+            "the tests that need them skip" >&2
+    fi
+fi
+
+# PyPI's pyopencl wheel, in a virtual environment of the checkout.
+venv=${PYOPENCL_VENV:-$root/.pyopencl-venv}
+if ! "$venv/bin/python" -c 'import pyopencl, numpy' >/dev/null 2>&1; then
+    { python3 -m venv "$venv" && "$venv/bin/pip" install -q pyopencl numpy; } >/dev/null 2>&1 ||
+        echo "test deps: PyOpenCL from PyPI could not be installed in $venv; tests/cli_record_python.sh skips it" >&2
+fi
+
+sh "$root/scripts/public_kernels.sh" "$build/public-kernels" ||
+    echo "test deps: the public kernels could not be installed; their tests skip" >&2
+exit 0
