@@ -4,11 +4,11 @@
 # CLCPACK_1.0, and they are exactly the functions clcpack.h and
 # clcpack_write.h declare; an application that includes clcpack.h alone
 # does not see the writer (a call of clcpack_writer_new is an
-# implicit-declaration error), and with clcpack_write.h it does; each
-# header compiles on its own as C99 and as C++; the header's version is
-# the library's at run time; `make print-libs` names every library the
-# shared one needs, and a program links statically with it. No OpenCL
-# device needed.
+# implicit-declaration error), and with clcpack_write.h it does; docs/API.md
+# names every one of them; each header compiles on its own as C99 and as
+# C++; the header's version is the library's at run time; `make
+# print-libs` names every library the shared one needs, and a program links
+# statically with it. No OpenCL device needed.
 . "$(dirname "$0")/lib/cli_lib.sh"
 
 SO=$BUILD/libclcpack.so.1
@@ -55,6 +55,14 @@ comm -12 "$TMP/app_api" "$TMP/tool_api" >"$TMP/both"
     bad "in both headers: $(tr '\n' ' ' <"$TMP/both")"
 grep -q 'writer' "$TMP/app_api" && bad "clcpack.h declares a writer function: $(grep writer "$TMP/app_api")" ||
     ok "clcpack.h declares no writer function"
+
+# docs/API.md names every function of the two headers (its table of contracts).
+missing=""
+for f in $(cat "$TMP/api"); do
+    grep -q "\`$f\`" "$ROOT/docs/API.md" || missing="$missing $f"
+done
+[ -z "$missing" ] && ok "docs/API.md names every function of the two headers" ||
+    bad "docs/API.md does not name:$missing"
 
 # An application that includes clcpack.h alone does not see the writer.
 mkdir -p "$TMP/app" "$TMP/tool"
