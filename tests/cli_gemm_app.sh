@@ -21,14 +21,18 @@ if ! "$CLC" --list-devices >/dev/null 2>&1; then
 fi
 
 # The timing command needs OpenCL only; the app sees clcpack.h alone.
+# CFLAGS and LDFLAGS reach the app (a sanitized build's library needs its
+# runtime linked in, scripts/sanitize.sh), not the timing command, which
+# clc-pack runs under the driver alone.
 mkdir -p "$TMP/inc"
 cp "$ROOT/loader/clcpack.h" "$TMP/inc/"
 run "$CC" -std=c11 -O2 -Wall -Wextra -Werror -o "$TMP/time_sgemm" "$EX/time_sgemm.c" \
     "$EX/gemm_common.c" -lOpenCL -lm
 expect_rc 0 "the timing command builds"
+# shellcheck disable=SC2086
 run "$CC" -std=c11 -O2 -Wall -Wextra -Werror -Werror=implicit-function-declaration \
-    -I"$TMP/inc" -o "$TMP/gemm_app" "$EX/gemm_app.c" "$EX/gemm_common.c" \
-    -L"$BUILD" -lclcpack -lOpenCL -lm -Wl,-rpath,"$BUILD"
+    ${CFLAGS:-} -I"$TMP/inc" -o "$TMP/gemm_app" "$EX/gemm_app.c" "$EX/gemm_common.c" \
+    ${LDFLAGS:-} -L"$BUILD" -lclcpack -lOpenCL -lm -Wl,-rpath,"$BUILD"
 expect_rc 0 "the app builds with clcpack.h alone, linked with -lclcpack"
 ldd "$TMP/gemm_app" | grep -q "libclcpack.so.1 => $BUILD/libclcpack.so.1" &&
     ok "the app runs with $BUILD/libclcpack.so.1" || bad "ldd: $(ldd "$TMP/gemm_app" | grep clcpack)"
