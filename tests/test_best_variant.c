@@ -627,6 +627,48 @@ static void test_struct_size(void)
     free(data);
 }
 
+/* The group label (clcpack_write.h): each entry's, as written; the name
+ * clcpack_best_variant answers to besides kernels and programs. */
+static void test_entry_family(void)
+{
+    clcpack_device_info a = fake_device("Fake GPU A", "1.0", 90);
+    const uint64_t ns[N_ENTRIES] = {0};
+    uint32_t ia;
+    clcpack_writer *w = writer_with(&a, &ia, ns);
+    void *data;
+    clcpack *p = finish(w, &data, 1);
+    if (!p)
+        return;
+    size_t n = clcpack_entry_count(p), right = 0;
+    for (size_t i = 0; i < n; i++) {
+        clcpack_entry_info e = {.struct_size = sizeof e};
+        const char *family = NULL;
+        if (clcpack_get_entry(p, i, &e) != CLCPACK_OK ||
+            clcpack_get_entry_family(p, i, &family) != CLCPACK_OK)
+            continue;
+        for (size_t k = 0; k < N_ENTRIES; k++)
+            if (strcmp(entries[k].kernel, e.kernel) == 0 &&
+                strcmp(entries[k].family, family) == 0) {
+                right++;
+                break;
+            }
+    }
+    CHECK(n == N_ENTRIES && right == n, "every entry's family as written (%zu of %zu)", right, n);
+    const char *f = "unchanged";
+    CHECK(clcpack_get_entry_family(p, n, &f) == CLCPACK_E_NOT_FOUND && strcmp(f, "unchanged") == 0,
+          "get_entry_family past the count: CLCPACK_E_NOT_FOUND, nothing written");
+    CHECK(clcpack_get_entry_family(NULL, 0, &f) == CLCPACK_E_INVALID_ARG &&
+              clcpack_get_entry_family(p, 0, NULL) == CLCPACK_E_INVALID_ARG,
+          "get_entry_family: NULL pack or out is CLCPACK_E_INVALID_ARG");
+    clcpack_choice c = {.struct_size = sizeof c};
+    clcpack_error err;
+    CHECK(clcpack_best_variant(p, "poly", NULL, 0, NULL, &a, &c, &err) == CLCPACK_OK &&
+              strcmp(c.kernel, "poly_naive") == 0,
+          "best_variant answers to a family name: %s", c.kernel ? c.kernel : err.message);
+    clcpack_close(p);
+    free(data);
+}
+
 int main(void)
 {
     test_measured();
@@ -635,5 +677,6 @@ int main(void)
     test_any_axes();
     test_format1_timings();
     test_struct_size();
+    test_entry_family();
     return check_summary();
 }
