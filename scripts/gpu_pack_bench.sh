@@ -15,7 +15,7 @@
 #      call in fresh processes, for the pack with zstd and with zlib, grown
 #      to 13 MB and 1 GiB, with its own cubins compressed too, and the
 #      widths-3,15,31 pack (coldstart.md); both into docs/bench/<device>/.
-# Usage: scripts/gpu_pack_bench.sh [RESULTS_DIR]   (default gpu-results)
+# Usage: [CLC_PREBUILT=1] scripts/gpu_pack_bench.sh [RESULTS_DIR]   (default gpu-results)
 # Everything it prints is also written to RESULTS_DIR/gpu_pack_bench.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,15 +35,17 @@ export CUDA_CACHE_DISABLE=1 POCL_KERNEL_CACHE=0
 step "build (make deps installs libzstd-dev when it is missing)"
 bins="build/clc-pack build/bench/devinfo build/bench/codecs build/bench/coldstart build/bench/pad_pack
     build/bench/size build/bench/startup build/bench/speed"
-if printf '#include <CL/cl.h>\n#include <zstd.h>\nint main(void){return 0;}\n' | cc -x c -fsyntax-only - 2>/dev/null; then
+if [ "${CLC_PREBUILT:-0}" != 1 ] &&
+    printf '#include <CL/cl.h>\n#include <zstd.h>\nint main(void){return 0;}\n' | cc -x c -fsyntax-only - 2>/dev/null; then
     make deps
     # shellcheck disable=SC2086
     make -j"$(nproc)" all $bins
 else
-    # A GPU host without the OpenCL or zstd headers (and no network for
-    # make deps): the binaries of build/, built where the headers are and
-    # carried here (with CURL=0; their libraries on LD_LIBRARY_PATH).
-    echo "no OpenCL or zstd headers here: using the binaries in build/"
+    # CLC_PREBUILT=1, or a GPU host without the OpenCL or zstd headers
+    # (and no network for make deps): the binaries of build/, built where
+    # the headers are and carried here (with CURL=0; their libraries on
+    # LD_LIBRARY_PATH).
+    echo "using the binaries in build/ as they are"
 fi
 for f in $bins; do
     [ -x "$f" ] || { echo "gpu_pack_bench: $f is missing (build it where the headers are and carry build/)" >&2; exit 1; }

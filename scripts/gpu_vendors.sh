@@ -48,7 +48,7 @@ $clc list "$out" > "$results/all_list.txt"
 {
     echo "| kind/target | entries | raw bytes | stored bytes |"
     echo "|---|---:|---:|---:|"
-    awk '$1 ~ /^[0-9]+$/ && $6 ~ /\// {n[$6]++; raw[$6]+=$7; st[$6]+=$8; N++; R+=$7; S+=$8}
+    awk '$1 ~ /^[0-9]+$/ && $5 ~ /^[0-9]+$/ && $7 ~ /^[0-9]+$/ {n[$6]++; raw[$6]+=$7; st[$6]+=$8; N++; R+=$7; S+=$8}
         END {for (k in n) printf "| %s | %d | %d | %d |\n", k, n[k], raw[k], st[k];
              printf "| all entries | %d | %d | %d |\n", N, R, S}' "$results/all_list.txt" | sort
     printf '\npack file: %s bytes\n' "$(stat -c %s "$out")"

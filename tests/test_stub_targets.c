@@ -103,7 +103,7 @@ static int child_main(const char *path, const char *cache)
         return 1;
     }
     for (int k = 0; k < KEYS; k++) {
-        char w[8];
+        char w[16];
         snprintf(w, sizeof w, "%d", k + 1);
         clcpack_define axis = {"W", w};
         clcpack_key key = {"k", &axis, 1, {0, 0, 0}};
