@@ -71,6 +71,17 @@ expect_rc 0 "it opens a pack"
 expect_out "library 10000, 2 entries, 1 devices" "it reads the pack through the installed library"
 ldd "$TMP/count" | grep -q "libclcpack.so.1 => $STAGE/usr/lib/libclcpack.so.1" &&
     ok "it runs with the installed libclcpack.so.1" || bad "ldd: $(ldd "$TMP/count" | grep clcpack)"
+# Statically: the installed archive and pkg-config --static's private
+# libraries (libdeflate, zstd where the library was built with them).
+STATIC_LIBS=$(pkg-config --static --libs clcpack | sed 's/ -lclcpack / /')
+# shellcheck disable=SC2046,SC2086
+run ${CC:-cc} -std=c11 -Wall -Wextra -Werror ${CFLAGS:-} -o "$TMP/count_static" "$TMP/count.c" \
+    $(pkg-config --cflags clcpack) ${LDFLAGS:-} "$STAGE/usr/lib/libclcpack.a" $STATIC_LIBS
+expect_rc 0 "a program links with libclcpack.a and pkg-config --static --libs ($STATIC_LIBS)"
+run "$TMP/count_static" "$PACK"
+expect_out "library 10000, 2 entries, 1 devices" "and reads the pack"
+readelf -d "$TMP/count_static" | grep -q 'NEEDED.*libclcpack' &&
+    bad "the static program needs libclcpack.so" || ok "the static program does not load libclcpack.so"
 
 # The example app, its pack embedded (examples/Makefile: clc-pack embed).
 EX=$TMP/ex
