@@ -50,7 +50,10 @@ ALL_INC  := -Iloader -Iformats $(patsubst %/,-I%,$(sort $(dir $(wildcard clc/*/*
 inc_of   = $(if $(filter undefined,$(origin LAYER.$(patsubst %/,%,$(dir $(1))))),$(ALL_INC),$(addprefix -I,$(call layer_dirs,$(1))))
 CLC_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120
 DEPFLAGS := -MMD -MP
-LDLIBS_CL := -lOpenCL -lz -lpthread -lm
+# What the tool and a program linking libclcpack.a need (make print-libs;
+# the pkg-config file's Libs.private is the same less -lOpenCL, which is
+# public): -lOpenCL -lz, -ldeflate and -lzstd as built, -lpthread -lm.
+LDLIBS_CL := -lOpenCL -lz
 # libdeflate inflates blobs faster than zlib (optional; zlib stays the
 # fallback): LIBDEFLATE=auto uses it when its header and library are there.
 LIBDEFLATE ?= auto
@@ -75,6 +78,8 @@ ifeq ($(ZSTD),1)
 CLC_CPPFLAGS += -DCLCPK_HAVE_ZSTD
 LDLIBS_CL += -lzstd
 endif
+LDLIBS_CL += -lpthread -lm
+LIBS_PRIVATE := $(filter-out -lOpenCL,$(LDLIBS_CL))
 
 # libcurl for the remote cache (docs/REMOTE_CACHE.md; optional: without it
 # --remote-cache says it is not available): CURL=auto uses it when its header
@@ -112,7 +117,11 @@ BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(B)/bench/%)
 BENCH_COMMON_OBJ := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard tests/bench/common/*.c)))
 .SECONDARY: $(BENCH_COMMON_OBJ)
 
-SONAME := libclcpack.so.0
+# The shared library's ABI (docs/API.md): soname libclcpack.so.MAJOR, every
+# exported symbol versioned CLCPACK_1.0 by loader/clcpack.map (the rest is
+# hidden by -fvisibility=hidden and the map's local: *).
+SONAME := libclcpack.so.1
+LIB_MAP := loader/clcpack.map
 
 # The interposer (preload/, docs/RECORD.md) that clc-pack record/run load into
 # unmodified applications with LD_PRELOAD. It links no OpenCL loader, and
@@ -174,9 +183,10 @@ $(B)/libclcpack.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/libclcpack.so: $(LIB_OBJ)
+$(B)/libclcpack.so: $(LIB_OBJ) $(LIB_MAP)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $(B)/$(SONAME) $^ $(LDLIBS_CL)
+	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(LIB_MAP) -Wl,-z,defs $(LDFLAGS) \
+		-o $(B)/$(SONAME) $(LIB_OBJ) $(LDLIBS_CL)
 	$(Q)ln -sf $(SONAME) $@
 
 $(B)/libclcpack-preload.so: $(PRELOAD_OBJ) $(B)/libclcpack.a preload/exports.map
@@ -338,7 +348,7 @@ relpath = $(shell realpath -m --relative-to='$(1)' '$(2)')
 install: all
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
-		-e 's|@LIBS_OPTIONAL@|$(if $(filter 1,$(LIBDEFLATE)), -ldeflate)$(if $(filter 1,$(ZSTD)), -lzstd)|g' \
+		-e 's|@LIBS_PRIVATE@|$(LIBS_PRIVATE)|g' \
 		pkgconfig/clcpack.pc.in >$(B)/clcpack.pc
 	$(Q)sed -e 's|@CMAKE_TO_BINDIR@|$(call relpath,$(CMAKEDIR),$(BINDIR))|g' \
 		-e 's|@CMAKE_TO_LIBDIR@|$(call relpath,$(CMAKEDIR),$(LIBDIR))|g' \
@@ -360,7 +370,7 @@ install: all
 	install -m 755 $(B)/libclcpack-preload.so $(DESTDIR)$(LIBDIR)/libclcpack-preload.so
 	install -d $(DESTDIR)$(LIBDIR)/clcpack-opencl
 	install -m 755 $(SHIM) $(DESTDIR)$(LIBDIR)/clcpack-opencl/libOpenCL.so.1
-	install -m 644 loader/clcpack.h $(DESTDIR)$(INCLUDEDIR)/clcpack.h
+	install -m 644 loader/clcpack.h loader/clcpack_write.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 $(B)/clcpack.pc $(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc
 	install -m 644 man/clc-pack.1 $(DESTDIR)$(MANDIR)/man1/clc-pack.1
 	install -m 644 man/clcpack.3 $(DESTDIR)$(MANDIR)/man3/clcpack.3
@@ -372,6 +382,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clc-pack $(DESTDIR)$(LIBDIR)/libclcpack.a \
 		$(DESTDIR)$(LIBDIR)/libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libclcpack.so $(DESTDIR)$(INCLUDEDIR)/clcpack.h \
+		$(DESTDIR)$(INCLUDEDIR)/clcpack_write.h \
 		$(DESTDIR)$(LIBDIR)/libclcpack-preload.so $(DESTDIR)$(LIBDIR)/clcpack-opencl/libOpenCL.so.1 \
 		$(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc $(DESTDIR)$(MANDIR)/man1/clc-pack.1 \
 		$(DESTDIR)$(MANDIR)/man3/clcpack.3 $(DESTDIR)$(BASHCOMPDIR)/clc-pack

@@ -53,7 +53,7 @@ int main(int argc, char **argv)
     size_t ndefs = kernel_is_rgba(kernel) || strstr(kernel, "_Def") ? 1 : 0;
     clcpack_key key = {kernel, defs, ndefs, {WG_SIZE, WG_SIZE, 1}};
     cl_program prog = NULL;
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_status st = clcpack_create_program(pack, &key, ctx, dev, NULL, &prog, &rep, &err);
     if (st != CLCPACK_OK) {
         fprintf(stderr, "%s at width %d: %s\n", kernel, a.filter_width, err.message);

@@ -260,6 +260,7 @@ int capture_decode(const unsigned char *buf, size_t size, capture *c, char *err,
     }
     rd r = {buf + CAPTURE_MAGIC_SIZE, size - CAPTURE_MAGIC_SIZE - 4, 0};
     clcpack_device_info *d = &c->device;
+    d->struct_size = sizeof *d;
     uint32_t kind = v2 ? CAPTURE_BUILD : (uint32_t)get_le(&r, 4);
     c->kind = (capture_kind)kind;
     c->key = get_field(&r, 4, NULL);

@@ -1,8 +1,9 @@
 /*
- * best_variant.c — clcpack_best_entry: the fastest variant of a kernel,
- * program or family under define constraints, from the timings clc-pack
- * --tune stored, or the pack's default marks when none apply
- * (docs/TUNING.md); clcpack_best_variant is its filter-width form.
+ * best_variant.c — clcpack_best_variant: the fastest variant of a kernel,
+ * program or family under define constraints, over the remaining axes, from
+ * the timings clc-pack --tune or --tune-cmd stored, or the pack's default
+ * marks when none apply (docs/TUNING.md). It knows no define by name: the
+ * caller says which one, if any, is a run-time value.
  *
  * Timings are only compared with timings of the same device and the same
  * problem size: a median from another card or another image size says
@@ -14,6 +15,7 @@
 
 #include "errors.h"
 #include "pack_reader.h"
+#include "struct_size.h"
 
 /* How close a pack device is to the device asking, best first; 0: unrelated. */
 enum { TIER_NONE = 0, TIER_BINARY = 1, TIER_SAME_NAME = 2, TIER_SAME_CC = 3, TIER_COUNT = 4 };
@@ -24,7 +26,7 @@ static const char *const tier_text[TIER_COUNT] = {
 
 static int device_tier(const clcpack_device_info *d, const clcpack_device_info *here)
 {
-    if (clcpack_device_binary_compatible(d, here))
+    if (clcpk_device_compatible(d, here))
         return TIER_BINARY;
     if (strcmp(d->device_name, here->device_name) == 0 &&
         strcmp(d->platform_name, here->platform_name) == 0)
@@ -36,7 +38,8 @@ static int device_tier(const clcpack_device_info *d, const clcpack_device_info *
 }
 
 /* What the caller asks for: a name (kernel, program or family; NULL for
- * any) and define constraints, one of which may be a run-time value. */
+ * any) and define constraints, one of which may be a run-time value (the
+ * define `runtime`, which a kernel may take as an argument instead). */
 typedef struct query {
     const char *name;
     const clcpack_define *cons;
@@ -53,17 +56,20 @@ static const char *entry_define(const clcpack_entry_info *e, const char *name)
     return NULL;
 }
 
-static int answers_to(const clcpack_entry_info *e, const char *name)
+/* A name the entry answers to: its kernel, program or one of the program's
+ * kernels, or the group label its writer gave it (clcpack_entry_spec.family). */
+static int answers_to(const pk_entry *pe, const char *name)
 {
-    return !name || clcpk_entry_has_name(e, name) || strcmp(e->family, name) == 0;
+    return !name || clcpk_entry_has_name(&pe->info, name) || strcmp(pe->family, name) == 0;
 }
 
-/* 1 when e serves q; *runtime set when it takes a constrained value at run
- * time (it lacks the run-time define). */
-static int serves(const clcpack_entry_info *e, const query *q, int *runtime)
+/* 1 when entry pe serves q; *runtime set when it takes a constrained value
+ * at run time (it lacks the run-time define). */
+static int serves(const pk_entry *pe, const query *q, int *runtime)
 {
+    const clcpack_entry_info *e = &pe->info;
     *runtime = 0;
-    if (!answers_to(e, q->name))
+    if (!answers_to(pe, q->name))
         return 0;
     for (size_t i = 0; i < q->n_cons; i++) {
         const char *v = entry_define(e, q->cons[i].name);
@@ -96,11 +102,26 @@ typedef struct candidate {
     clcpack_tuning t;
 } candidate;
 
+/* The run-time value a timing of entry i is for. 0 does not say (a
+ * format-1 record, a merged one, a timing command that gave none): an
+ * entry with the run-time define compiled in then ran with that value
+ * (docs/TUNING.md, "Run-time values"). */
+static uint32_t timing_value(const clcpack *p, size_t i, const clcpack_tuning *t, const query *q)
+{
+    if (t->runtime_value || !q->runtime)
+        return t->runtime_value;
+    const char *v = entry_define(&p->entries[i].info, q->runtime);
+    if (!v)
+        return 0;
+    char *end;
+    unsigned long n = strtoul(v, &end, 10);
+    return end != v && *end == '\0' && v[0] != '-' && n <= UINT32_MAX ? (uint32_t)n : 0;
+}
+
 /* The timings of device d for q, one per key (a key's PTX and cubin
  * entries carry the same timing): a timing applies when its run-time value
- * (the record's filter_width field) is the one asked for. Returns the
- * count; *out is malloc'd (NULL when none or out of memory: *nomem says
- * which). */
+ * is the one asked for. Returns the count; *out is malloc'd (NULL when none
+ * or out of memory: *nomem says which). */
 static size_t collect(const clcpack *p, uint32_t d, const query *q, candidate **out, int *nomem)
 {
     *out = NULL;
@@ -110,13 +131,15 @@ static size_t collect(const clcpack *p, uint32_t d, const query *q, candidate **
     for (size_t i = 0; i < p->n_entries; i++) {
         const clcpack_entry_info *e = &p->entries[i].info;
         int runtime;
-        if (e->device != d || !serves(e, q, &runtime))
+        if (e->device != d || !serves(&p->entries[i], q, &runtime))
             continue;
         size_t nt = clcpack_entry_tuning_count(p, i);
         for (size_t k = 0; k < nt; k++) {
             clcpack_tuning t;
-            if (clcpack_get_entry_tuning(p, i, k, &t) != CLCPACK_OK ||
-                t.filter_width != q->runtime_value)
+            if (clcpack_get_entry_tuning(p, i, k, &t) != CLCPACK_OK)
+                continue;
+            t.runtime_value = timing_value(p, i, &t, q);
+            if (t.runtime_value != q->runtime_value)
                 continue;
             size_t j = 0;
             while (j < n && !same_key(&p->entries[c[j].entry].info, e))
@@ -153,8 +176,8 @@ static void fill_key_fields(const clcpack *p, uint32_t entry, const query *q,
     out->define_count = e->define_count;
     memcpy(out->wg, e->wg, sizeof out->wg);
     int runtime;
-    serves(e, q, &runtime);
-    out->width_argument = runtime;
+    serves(&p->entries[entry], q, &runtime);
+    out->value_as_argument = runtime;
 }
 
 /* Among the candidates of one device: the problem size most were timed at
@@ -227,7 +250,7 @@ static int pick_default(const clcpack *p, const query *q, const char *reason,
         for (size_t i = 0; i < p->n_entries; i++) {
             const clcpack_entry_info *e = &p->entries[i].info;
             int runtime;
-            if (!serves(e, q, &runtime) || runtime != want_runtime)
+            if (!serves(&p->entries[i], q, &runtime) || runtime != want_runtime)
                 continue;
             if (want_mark && !(e->flags & CLCPACK_ENTRY_DEFAULT))
                 continue;
@@ -289,57 +312,57 @@ static clcpack_status best(const clcpack *p, const query *q, const clcpack_devic
     return CLCPACK_OK;
 }
 
-clcpack_status clcpack_best_entry(const clcpack *p, const char *name,
-                                  const clcpack_define *constraints, size_t constraint_count,
-                                  const char *runtime_define, const clcpack_device_info *here,
-                                  clcpack_choice *out, clcpack_error *err)
+clcpack_status clcpack_best_variant(const clcpack *p, const char *name,
+                                    const clcpack_define *constraints, size_t constraint_count,
+                                    const char *runtime_define, const clcpack_device_info *here,
+                                    clcpack_choice *out, clcpack_error *err)
 {
+    static const char api[] = "clcpack_best_variant";
     if (!p || !here || !out)
-        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_best_entry: %s is NULL",
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "%s: %s is NULL", api,
                           !p ? "pack" : !here ? "device" : "out");
+    if (!clcpk_size_ok(out, CLCPK_CHOICE_1_0) || !clcpk_size_ok(here, CLCPK_DEVICE_INFO_1_0))
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                          "%s: %s->struct_size %zu is too small (set it to sizeof the struct)",
+                          api, !clcpk_size_ok(out, CLCPK_CHOICE_1_0) ? "out" : "here",
+                          !clcpk_size_ok(out, CLCPK_CHOICE_1_0) ? out->struct_size
+                                                                : here->struct_size);
     if (constraint_count && !constraints)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
-                          "clcpack_best_entry: %zu constraints but constraints is NULL",
-                          constraint_count);
+                          "%s: %zu constraints but constraints is NULL", api, constraint_count);
     query q = {name, constraints, constraint_count, runtime_define, 0};
     for (size_t i = 0; i < constraint_count; i++) {
         if (!constraints[i].name || !constraints[i].name[0])
-            return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
-                              "clcpack_best_entry: constraint %zu has no name", i);
+            return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "%s: constraint %zu has no name", api,
+                              i);
         if (runtime_define && strcmp(constraints[i].name, runtime_define) == 0) {
+            const char *v = constraints[i].value ? constraints[i].value : "";
             char *end;
-            unsigned long v = strtoul(constraints[i].value ? constraints[i].value : "", &end, 10);
-            if (end == constraints[i].value || *end || v > UINT32_MAX)
+            unsigned long n = strtoul(v, &end, 10);
+            if (end == v || *end || v[0] == '-' || n > UINT32_MAX)
                 return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
-                                  "clcpack_best_entry: the run-time value %s=%s is not a number",
-                                  runtime_define, constraints[i].value ? constraints[i].value : "");
-            q.runtime_value = (uint32_t)v;
+                                  "%s: the run-time value %s=%s is not a number", api,
+                                  runtime_define, v);
+            q.runtime_value = (uint32_t)n;
         }
     }
-    return best(p, &q, here, out, err);
+    clcpack_device_info full_here;
+    clcpk_copy_in(&full_here, here, sizeof full_here);
+    clcpack_choice c;
+    clcpack_status st = best(p, &q, &full_here, &c, err);
+    if (st == CLCPACK_OK)
+        clcpk_copy_out(out, &c, sizeof c);
+    return st;
 }
 
-clcpack_status clcpack_best_variant(const clcpack *p, const char *family, uint32_t filter_width,
-                                    const clcpack_device_info *here, clcpack_choice *out,
-                                    clcpack_error *err)
+clcpack_status clcpack_choice_key(const clcpack_choice *c, clcpack_key *key)
 {
-    if (!p || !family || !here || !out)
-        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_best_variant: %s is NULL",
-                          !p ? "pack" : !family ? "family" : !here ? "device" : "out");
-    char value[16];
-    snprintf(value, sizeof value, "%u", (unsigned)filter_width);
-    clcpack_define fw = {"FILTER_WIDTH", value};
-    return clcpack_best_entry(p, family, &fw, filter_width ? 1 : 0, "FILTER_WIDTH", here, out,
-                              err);
-}
-
-void clcpack_choice_key(const clcpack_choice *c, clcpack_key *key)
-{
-    if (!c || !key)
-        return;
+    if (!c || !key || !clcpk_size_ok(c, CLCPK_CHOICE_1_0))
+        return CLCPACK_E_INVALID_ARG;
     memset(key, 0, sizeof *key);
     key->kernel = c->kernel;
     key->defines = c->defines;
     key->define_count = c->define_count;
     memcpy(key->wg, c->wg, sizeof key->wg);
+    return CLCPACK_OK;
 }

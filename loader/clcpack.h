@@ -1,24 +1,57 @@
 /*
- * clcpack.h — the one public header of libclcpack.
+ * clcpack.h — libclcpack for applications.
  *
  * libclcpack reads .clcpack files (packs of ahead-of-time compiled OpenCL
  * program binaries, with the sources and options needed to rebuild them) and
  * turns an entry into a built cl_program without running the driver's JIT.
- * It also holds the writer that clc-pack uses to make packs.
+ * This header is what an application needs: open a pack, find a variant or
+ * ask for the fastest one, make its program or kernel, close. The writer and
+ * the tool's helpers are in clcpack_write.h (docs/API.md, "Two headers").
  *
- * Contract for every function below:
- *  - it never prints, never exits, never aborts on bad input;
- *  - it returns a clcpack_status; CLCPACK_OK (0) means success;
+ * Contract for every function of this header and of clcpack_write.h:
+ *  - it never prints, never exits, never aborts on bad input, and reads no
+ *    environment variable but those its comment names;
+ *  - it returns a clcpack_status, CLCPACK_OK (0) meaning success, unless it
+ *    is one of these, which have nothing to report a status for (each says
+ *    which it is at its declaration):
+ *      a count (clcpack_*_count): 0 for a NULL handle or an unknown index;
+ *      a predicate (clcpack_device_binary_compatible, ...): 1 or 0, 0 when
+ *        an argument is NULL or unusable;
+ *      a static text or number (clcpack_version, clcpack_strerror,
+ *        clcpack_path_name): never fails;
+ *      a release (clcpack_close, ...): returns nothing, NULL is a no-op;
  *  - where it takes a `clcpack_error *err`, that may be NULL; when it is not
  *    NULL and the call fails, err->status and err->message say what went
  *    wrong and where (which field, which entry, which offset);
- *  - an open pack (clcpack *) is immutable but for a locked cache of device
- *    fingerprints: every read-only call, clcpack_create_program and
- *    clcpack_create_kernel may run concurrently from any number of threads
- *    on the same handle. A writer (clcpack_writer *) is single-threaded.
+ *  - a NULL pointer where the function needs one is CLCPACK_E_INVALID_ARG
+ *    (unless its comment says what NULL means); what a failed call leaves
+ *    in its outputs is unspecified unless its comment says;
+ *  - pointers it returns into an open pack (names, defines) stay valid until
+ *    clcpack_close of that pack; memory it returns for the caller to free
+ *    is said so, with the function to free it with;
+ *  - an open pack (clcpack *) is immutable but for a few locked caches
+ *    (device fingerprints, decoded bases, dictionaries): every function of
+ *    this header may run concurrently from any number of threads on the same
+ *    handle, and the functions that take no handle are thread-safe;
  *  - the library keeps no global state.
  *
- * The pack format is described in docs/FORMAT.md.
+ * Structs that may grow carry `size_t struct_size` first. The caller sets
+ * it to sizeof the struct as its header declares it, for input and output
+ * alike, best by initialising the whole struct: `clcpack_entry_info e =
+ * {.struct_size = sizeof e};`. The library then reads (input) or writes
+ * (output) only the fields that lie within struct_size and that it knows;
+ * it never writes past struct_size nor past its own size of the struct, and
+ * leaves struct_size as the caller set it. A field the caller's struct has
+ * and the library does not know keeps the caller's value (0 when the
+ * struct was initialised as above); an input field the caller's struct does
+ * not have reads as 0. Fields are only ever added at the end, and only
+ * where 0 means "absent". A struct_size smaller than the struct was in
+ * version 1.0 is CLCPACK_E_INVALID_ARG (a forgotten struct_size is 0).
+ * Structs without struct_size (clcpack_error, clcpack_define, clcpack_key,
+ * clcpack_tuning) never change; a new need gets a new struct.
+ *
+ * The pack format is described in docs/FORMAT.md, the API and its
+ * stability promise in docs/API.md.
  */
 #ifndef CLCPACK_H
 #define CLCPACK_H
@@ -41,14 +74,23 @@ extern "C" {
 #define CLCPACK_API
 #endif
 
-#define CLCPACK_VERSION_MAJOR 0
-#define CLCPACK_VERSION_MINOR 1
+/* ---------------------------------------------------------------------- */
+/* Version                                                                 */
+
+#define CLCPACK_VERSION_MAJOR 1
+#define CLCPACK_VERSION_MINOR 0
 #define CLCPACK_VERSION_PATCH 0
 #define CLCPACK_VERSION_NUMBER \
     (CLCPACK_VERSION_MAJOR * 10000 + CLCPACK_VERSION_MINOR * 100 + CLCPACK_VERSION_PATCH)
 
-/* The run-time version of the library, as CLCPACK_VERSION_NUMBER. */
+/* The run-time version of the library, as CLCPACK_VERSION_NUMBER (10000 for
+ * 1.0.0). An application built against 1.x runs with any 1.y, y >= x: it may
+ * compare this with the CLCPACK_VERSION_NUMBER it was compiled with.
+ * (No status: a number.) */
 CLCPACK_API unsigned clcpack_version(void);
+
+/* ---------------------------------------------------------------------- */
+/* Errors                                                                  */
 
 /* Status values. The numbers never change once released. */
 typedef enum clcpack_status {
@@ -72,22 +114,32 @@ typedef enum clcpack_status {
                                     entry's define set (the message names them) */
 } clcpack_status;
 
-/* A short, static description of a status value. Never NULL. */
+/* A short, static description of a status value; "unknown status" for a
+ * number this library does not know. Never NULL. (No status: a static text.) */
 CLCPACK_API const char *clcpack_strerror(clcpack_status s);
 
 #define CLCPACK_MESSAGE_MAX 1024
+/* Filled on failure by every function that takes one (never grows). */
 typedef struct clcpack_error {
     clcpack_status status;
-    char message[CLCPACK_MESSAGE_MAX]; /* NUL-terminated, one line */
+    char message[CLCPACK_MESSAGE_MAX]; /* NUL-terminated, one line, no control
+                                          characters */
 } clcpack_error;
+
+/* Marks "no index" in the structs below (entry, source, device). */
+#define CLCPACK_NONE 0xFFFFFFFFu
 
 /* ---------------------------------------------------------------------- */
 /* Devices                                                                 */
 
 #define CLCPACK_FP_STR 256
 /* What identifies a device and its driver (docs/FORMAT.md, "device record").
- * Strings are NUL-terminated and truncated to CLCPACK_FP_STR-1 bytes. */
+ * Strings are NUL-terminated and truncated to CLCPACK_FP_STR-1 bytes.
+ * Versioned (struct_size, above): an output of clcpack_device_query and
+ * clcpack_get_device, an input of the predicates, clcpack_best_variant and
+ * the writer. */
 typedef struct clcpack_device_info {
+    size_t struct_size;         /* sizeof(clcpack_device_info) */
     char platform_name[CLCPACK_FP_STR];
     char platform_version[CLCPACK_FP_STR];
     char device_name[CLCPACK_FP_STR];
@@ -102,35 +154,97 @@ typedef struct clcpack_device_info {
     uint8_t driver_uuid[16];
     uint32_t nv_cc_major;       /* NVIDIA compute capability; 0.0 when not NVIDIA */
     uint32_t nv_cc_minor;
-    /* Since format 4: CL_DEVICE_IP_VERSION_INTEL (a cl_version) and
-     * CL_DEVICE_ID_INTEL (the PCI device id) of a device that lists
-     * cl_intel_device_attribute_query; 0 otherwise. */
+    /* CL_DEVICE_IP_VERSION_INTEL (a cl_version) and CL_DEVICE_ID_INTEL (the
+     * PCI device id) of a device that lists cl_intel_device_attribute_query;
+     * 0 otherwise (and in packs before format 4). */
     uint32_t intel_ip_version;
     uint32_t intel_device_id;
 } clcpack_device_info;
 
-/* Fills *out with the fingerprint of an OpenCL device. */
+/* Fills *out (out->struct_size set by the caller) with the fingerprint of
+ * an OpenCL device, asking the driver (clGetDeviceInfo, clGetPlatformInfo):
+ * CLCPACK_E_OPENCL, naming the query, when one of them fails. Thread-safe. */
 CLCPACK_API clcpack_status clcpack_device_query(cl_device_id dev, clcpack_device_info *out,
                                                 clcpack_error *err);
 
-/* 1 when two fingerprints are identical in every field, else 0. */
-CLCPACK_API int clcpack_device_equal(const clcpack_device_info *a, const clcpack_device_info *b);
-
 /* 1 when a native binary built for device a may be given to device b: every
  * field equal except the device UUID, which names one physical card (two
- * cards of the same model, driver and driver UUID run the same binaries). */
+ * cards of the same model, driver and driver UUID run the same binaries);
+ * else 0, also when a or b is NULL or its struct_size is too small.
+ * Thread-safe. (No status: a predicate.) */
 CLCPACK_API int clcpack_device_binary_compatible(const clcpack_device_info *a,
                                                  const clcpack_device_info *b);
 
-/* Writes into buf a one-line description of the first field that differs
- * between the pack's fingerprint and this device's, e.g.
- * "driver version differs: 580.159.04 in pack, 575.57 here". */
-CLCPACK_API void clcpack_device_describe_difference(const clcpack_device_info *in_pack,
-                                                    const clcpack_device_info *here,
-                                                    char *buf, size_t cap);
+/* Writes into buf (cap bytes, cap >= 1) a one-line description of the first
+ * field that differs between the pack's fingerprint and this device's, most
+ * telling first, e.g. "driver version differs: 580.159.04 in pack, 575.57
+ * here", or "device fingerprints are identical"; cut to fit cap, always
+ * NUL-terminated. CLCPACK_E_INVALID_ARG (and buf, when it can be written,
+ * says so) when an argument is NULL, cap is 0 or a struct_size is too small.
+ * Thread-safe. */
+CLCPACK_API clcpack_status clcpack_device_describe_difference(const clcpack_device_info *in_pack,
+                                                              const clcpack_device_info *here,
+                                                              char *buf, size_t cap);
 
 /* ---------------------------------------------------------------------- */
-/* Entries and keys                                                        */
+/* Opening and closing                                                     */
+
+typedef struct clcpack clcpack; /* an open pack; opaque */
+
+/* Opens a pack file: checks its header before reading further (a file
+ * that is not a pack costs one 64-byte read), then reads the index alone
+ * and checks the header and index checksum and every offset and size in
+ * it. Only regular files are opened (a FIFO or device is refused without
+ * blocking). The file stays open until clcpack_close: a blob is read
+ * (pread) when it is decoded, and its bytes checked (CRC-32) each time, so
+ * opening costs reads and memory in proportion to the index, whatever the
+ * pack's size, and a load reads only its entry's blobs. A pack replaced by
+ * rename while open is not seen (the handle keeps reading the old file); a
+ * file cut short under an open handle makes the loads that read past the
+ * cut fail with CLCPACK_E_IO, and bytes rewritten in place fail their
+ * CRC-32 (clc-pack and the writer always write by rename).
+ * On success *out is a handle the caller closes with clcpack_close; on
+ * failure *out is NULL. Errors: CLCPACK_E_IO (open, read), CLCPACK_E_FORMAT,
+ * CLCPACK_E_VERSION, CLCPACK_E_CHECKSUM, CLCPACK_E_LIMIT, CLCPACK_E_NOMEM. */
+CLCPACK_API clcpack_status clcpack_open_file(const char *path, clcpack **out, clcpack_error *err);
+
+/* Size of a SHA-256 digest in bytes. */
+#define CLCPACK_SHA256_SIZE 32
+
+/* As clcpack_open_file, for a pack the application pins: the whole file
+ * is read into memory and its SHA-256 compared with sha256 before anything
+ * else; a different digest is CLCPACK_E_CHECKSUM with both digests in the
+ * message. CRCs catch damage; a pin also catches a pack that someone
+ * replaced on purpose (docs/FORMAT.md, "Threat model"). `clc-pack embed
+ * --header` and `clc-pack list` give the digest to pin. */
+CLCPACK_API clcpack_status clcpack_open_file_pinned(const char *path,
+                                                    const uint8_t sha256[CLCPACK_SHA256_SIZE],
+                                                    clcpack **out, clcpack_error *err);
+
+/* Opens a pack held in memory (for example embedded in the application
+ * with `clc-pack embed`). The bytes are not copied: they must stay valid
+ * and unchanged until clcpack_close. Same checks and errors as
+ * clcpack_open_file (but CLCPACK_E_IO). */
+CLCPACK_API clcpack_status clcpack_open_memory(const void *data, size_t size, clcpack **out,
+                                               clcpack_error *err);
+
+/* Frees the handle, and releases the devices clcpack_create_program kept
+ * a reference to (it retains each device it loads for, up to 8, with their
+ * fingerprints, so that later loads skip the device queries). Every
+ * pointer into the pack dies with it; programs and kernels made from it
+ * live on. Not concurrently with another call on the same handle.
+ * (No status: a release; NULL is a no-op.) */
+CLCPACK_API void clcpack_close(clcpack *p);
+
+/* ---------------------------------------------------------------------- */
+/* What a pack holds                                                       */
+/*
+ * An application needs none of this to load a program, and may use it to
+ * list what a pack offers (entries, their defines and timings), check
+ * which devices it was built for, or hand a binary or the source to its
+ * own code. How the pack is coded (dictionaries, which library wrote it)
+ * is the tool's business: clcpack_write.h.
+ */
 
 typedef enum clcpack_binary_kind {
     CLCPACK_KIND_NATIVE = 0, /* whatever CL_PROGRAM_BINARIES returned (non-NVIDIA) */
@@ -148,177 +262,113 @@ typedef enum clcpack_binary_kind {
 /* The most bytes of an entry's target name (docs/FORMAT.md). */
 #define CLCPACK_TARGET_MAX 63
 
-/* The arch number of an offline target (docs/FORMAT.md, "Offline
- * targets"): for CLCPACK_KIND_AMDGCN a gfx target ID ("gfx1030",
- * "gfx90a:sramecc+:xnack-"), for CLCPACK_KIND_SPIRV "SPIR-V_1.2".
- * CLCPACK_E_INVALID_ARG for another kind (an Intel target's arch is its IP
- * version, which only ocloc knows) or a name that does not parse. */
-CLCPACK_API clcpack_status clcpack_target_arch(clcpack_binary_kind kind, const char *target,
-                                               uint32_t *arch);
-
+/* One -D of a variant (never grows). */
 typedef struct clcpack_define {
-    const char *name;  /* e.g. "FILTER_WIDTH" */
-    const char *value; /* e.g. "5"; "" for a bare -DNAME */
+    const char *name;  /* e.g. "TS" */
+    const char *value; /* e.g. "16"; "" for a bare -DNAME */
 } clcpack_define;
 
-/* What an application asks for. `kernel` is a kernel name or, for an entry
- * that holds a whole program, the program's name or the name of any kernel
- * it holds. Defines may be given in any order; the key compares the full
- * define set (no more, no fewer). wg is the variant's work-group (local)
- * size; {0,0,0} when the variant has none. */
-typedef struct clcpack_key {
-    const char *kernel;
-    const clcpack_define *defines;
-    size_t define_count;
-    uint32_t wg[3];
-} clcpack_key;
+/* One timing of an entry (clc-pack --tune or --tune-cmd; docs/TUNING.md).
+ * It mirrors the pack's 24-byte timing record and never grows.
+ * A timing may be for one run-time value: the value of a problem parameter
+ * that a kernel takes as an argument (a filter width passed at launch), so
+ * that one entry carries one timing per value it was timed at. */
+typedef struct clcpack_tuning {
+    uint32_t runtime_value;     /* the run-time value the time is for; 0 when
+                                   the timing does not say (then, for an entry
+                                   with that define compiled in, the
+                                   compiled-in value: clcpack_best_variant) */
+    uint32_t width, height;     /* problem size as the timing gave it */
+    uint32_t runs;              /* timed runs, >= 1 */
+    uint64_t median_ns;         /* median kernel time */
+} clcpack_tuning;
 
-#define CLCPACK_NONE 0xFFFFFFFFu
-
-/* One entry of an open pack. Pointers point into the pack's memory and stay
- * valid until clcpack_close. */
+/* One entry of an open pack: a (program or kernel, define set, work-group,
+ * device, form). Pointers point into the pack and stay valid until
+ * clcpack_close. Versioned (struct_size). */
 typedef struct clcpack_entry_info {
-    const char *kernel;
-    const char *family;         /* kernel family from the manifest ("" if none) */
+    size_t struct_size;         /* sizeof(clcpack_entry_info) */
+    const char *kernel;         /* kernel name, or a program entry's program name */
     const char *options;        /* the exact build options */
     size_t define_count;
     const clcpack_define *defines; /* sorted by name */
-    uint32_t wg[3];
+    uint32_t wg[3];             /* work-group (local) size; {0,0,0} for none */
     uint32_t device;            /* index into the device table */
     uint32_t source;            /* index into the source table, or CLCPACK_NONE */
     clcpack_binary_kind kind;
-    uint32_t arch;              /* sm number (90 for sm_90) for PTX and cubin; else 0 */
+    uint32_t arch;              /* sm number (90 for sm_90) for PTX and cubin;
+                                   docs/FORMAT.md for kinds 3-5; else 0 */
     uint32_t codec;             /* docs/FORMAT.md, "codecs" */
-    uint32_t base;              /* delta base entry, or CLCPACK_NONE */
-    uint64_t raw_size;
-    uint64_t stored_size;
+    uint32_t base;              /* delta base entry or dictionary, or CLCPACK_NONE */
+    uint64_t raw_size;          /* bytes of the binary */
+    uint64_t stored_size;       /* bytes it takes in the pack */
     uint32_t raw_crc32;
-    /* Tuning result: 0 runs means not measured. */
+    /* The entry's first timing as format 1 stores it (0 runs: none);
+     * clcpack_entry_tuning_count and clcpack_get_entry_tuning give all. */
     uint32_t tune_runs;
     uint32_t tune_width, tune_height;
     uint64_t tune_median_ns;
-    /* A program entry (format 3): `kernel` is the program's name and these
-     * are the kernels its binary holds, sorted; a key names the program or
-     * any of them. 0 and NULL for an entry of one kernel. */
+    /* A program entry: `kernel` is the program's name and these are the
+     * kernels its binary holds, sorted; a key names the program or any of
+     * them. 0 and NULL for an entry of one kernel. */
     size_t kernel_name_count;
     const char *const *kernel_names;
     uint32_t flags;             /* CLCPACK_ENTRY_* */
-    const char *target;         /* format 4: the offline target ("tgllp",
+    const char *target;         /* the offline target of kinds 3-5 ("tgllp",
                                    "gfx1030", "SPIR-V_1.0"); "" for kinds 0-2 */
 } clcpack_entry_info;
 
-/* clcpack_entry_info.flags, clcpack_entry_spec.flags */
+/* clcpack_entry_info.flags */
 #define CLCPACK_ENTRY_DEFAULT 1u /* a default variant: clcpack_best_variant's
                                     choice when nothing was timed */
 
+/* One stored program text. Versioned (struct_size). */
 typedef struct clcpack_source_info {
-    const char *name;           /* e.g. "amd_convolve.cl" */
+    size_t struct_size;         /* sizeof(clcpack_source_info) */
+    const char *name;           /* e.g. "sgemm.cl" */
     uint64_t raw_size;
     uint64_t stored_size;
     uint32_t raw_crc32;
 } clcpack_source_info;
 
-/* A dictionary of a format-4 pack (docs/FORMAT.md, "Dictionary record"):
- * what many of its blobs share, which zstd codes them against. An entry or
- * source of codec 4 names its dictionary (entry: `base`). */
-typedef struct clcpack_dictionary_info {
-    uint32_t codec;             /* 0 stored, 3 zstd */
-    uint64_t raw_size;
-    uint64_t stored_size;
-    uint32_t raw_crc32;
-} clcpack_dictionary_info;
-
-/* One timing of an entry (clc-pack --tune; docs/TUNING.md). A kernel with
- * FILTER_WIDTH compiled in has one, at that width; a kernel that takes the
- * filter width as an argument may have one per width it was timed at. */
-typedef struct clcpack_tuning {
-    uint32_t filter_width;      /* the filter width the time is for; 0 when
-                                   the pack does not say (v1 field only, and
-                                   the entry has no FILTER_WIDTH define) */
-    uint32_t width, height;     /* problem size (poly: width*height inputs) */
-    uint32_t runs;              /* timed runs, >= 1 */
-    uint64_t median_ns;         /* median kernel time (event profiling) */
-} clcpack_tuning;
-
-/* ---------------------------------------------------------------------- */
-/* Reading                                                                 */
-
-typedef struct clcpack clcpack; /* opaque */
-
-/* Opens a pack file: checks its header before reading further (a file
- * that is not a pack costs one 64-byte read), then reads the index alone
- * and checks the header and index checksum and every offset and size in
- * it. Only regular files are opened (a FIFO or device is refused without
- * blocking). The file stays open until clcpack_close: a blob is read
- * (pread) when it is decoded, and its bytes checked (CRC-32) each time, so
- * opening costs reads and memory in proportion to the index, whatever the
- * pack's size, and a load reads only its entry's blobs. A pack replaced by
- * rename while open is not seen (the handle keeps reading the old file); a
- * file cut short under an open handle makes the loads that read past the
- * cut fail with CLCPACK_E_IO, and bytes rewritten in place fail their
- * CRC-32 (clc-pack and clcpack_writer_write_file always write by rename). */
-CLCPACK_API clcpack_status clcpack_open_file(const char *path, clcpack **out, clcpack_error *err);
-
-/* Size of a SHA-256 digest in bytes. */
-#define CLCPACK_SHA256_SIZE 32
-
-/* As clcpack_open_file, for a pack the application pins: the whole file
- * is read into memory and its SHA-256 compared with sha256 before anything
- * else; a different digest is CLCPACK_E_CHECKSUM with both digests in the
- * message. CRCs catch damage; a pin also catches a pack that someone
- * replaced on purpose (docs/FORMAT.md, "Threat model"). */
-CLCPACK_API clcpack_status clcpack_open_file_pinned(const char *path,
-                                                    const uint8_t sha256[CLCPACK_SHA256_SIZE],
-                                                    clcpack **out, clcpack_error *err);
-
-/* SHA-256 (FIPS 180-4) of size bytes at data (data may be NULL when size
- * is 0) into out. Thread-safe. */
-CLCPACK_API void clcpack_digest_sha256(const void *data, size_t size,
-                                       uint8_t out[CLCPACK_SHA256_SIZE]);
-
-/* SHA-256 of the whole open pack's bytes, as clcpack_open_file_pinned
- * compares it. CLCPACK_E_INVALID_ARG when p or out is NULL. */
-CLCPACK_API clcpack_status clcpack_pack_sha256(const clcpack *p,
-                                               uint8_t out[CLCPACK_SHA256_SIZE]);
-
-/* Opens a pack held in memory (for example embedded in the application).
- * The bytes are not copied: they must stay valid and unchanged until
- * clcpack_close. Same checks as clcpack_open_file. */
-CLCPACK_API clcpack_status clcpack_open_memory(const void *data, size_t size, clcpack **out,
-                                               clcpack_error *err);
-
-/* Frees the handle, and releases the devices clcpack_create_program kept
- * a reference to (it retains each device it loads for, up to 8, with their
- * fingerprints, so that later loads skip the device queries). NULL is a
- * no-op. */
-CLCPACK_API void clcpack_close(clcpack *p);
-
-/* The CLCPACK_VERSION_NUMBER of the library that wrote the pack (header
- * bytes 48-51, docs/FORMAT.md); 0 for a pack written before it was kept. */
-CLCPACK_API uint32_t clcpack_writer_version(const clcpack *p);
-
-CLCPACK_API size_t clcpack_device_count(const clcpack *p);
-CLCPACK_API clcpack_status clcpack_get_device(const clcpack *p, size_t i, clcpack_device_info *out);
-CLCPACK_API size_t clcpack_source_count(const clcpack *p);
-CLCPACK_API clcpack_status clcpack_get_source(const clcpack *p, size_t i, clcpack_source_info *out);
+/* How many entries, devices, sources the pack holds. (No status: counts.) */
 CLCPACK_API size_t clcpack_entry_count(const clcpack *p);
-CLCPACK_API clcpack_status clcpack_get_entry(const clcpack *p, size_t i, clcpack_entry_info *out);
-/* Dictionaries (format 4; 0 in older packs). */
-CLCPACK_API size_t clcpack_dictionary_count(const clcpack *p);
-CLCPACK_API clcpack_status clcpack_get_dictionary(const clcpack *p, size_t i,
-                                                  clcpack_dictionary_info *out);
+CLCPACK_API size_t clcpack_device_count(const clcpack *p);
+CLCPACK_API size_t clcpack_source_count(const clcpack *p);
 
-/* Decodes entry i's binary (or source i) into buf, after checking its CRC-32.
- * Two-call size query: with buf NULL (or cap too small) it sets *size to the
- * raw size and returns CLCPACK_OK (or CLCPACK_E_BUFFER). Decoding work is
- * bounded: a delta chain is at most CLCPACK_MAX_DELTA_CHAIN long and
+/* Entry, device or source i into *out (out->struct_size set by the caller).
+ * CLCPACK_E_NOT_FOUND when i is not below the count; CLCPACK_E_INVALID_ARG
+ * for a NULL argument or a struct_size too small. These take no
+ * clcpack_error: the status says all. */
+CLCPACK_API clcpack_status clcpack_get_entry(const clcpack *p, size_t i, clcpack_entry_info *out);
+CLCPACK_API clcpack_status clcpack_get_device(const clcpack *p, size_t i, clcpack_device_info *out);
+CLCPACK_API clcpack_status clcpack_get_source(const clcpack *p, size_t i, clcpack_source_info *out);
+
+/* The timings of entry `entry`, in increasing runtime_value: a pack written
+ * with the tuning list (format 2 and later) gives its records; an older
+ * pack with the format-1 fields set gives one record, runtime_value 0 (it
+ * does not say).
+ * The count is 0 for an unknown entry. clcpack_get_entry_tuning:
+ * CLCPACK_E_NOT_FOUND when k is not below the count, CLCPACK_E_INVALID_ARG
+ * for a NULL argument. (Count: no status.) */
+CLCPACK_API size_t clcpack_entry_tuning_count(const clcpack *p, size_t entry);
+CLCPACK_API clcpack_status clcpack_get_entry_tuning(const clcpack *p, size_t entry, size_t k,
+                                                    clcpack_tuning *out);
+
+/* Decodes entry i's binary (or source i) into buf, after checking its CRC-32,
+ * for an application that hands it to the driver itself (several devices in
+ * one clCreateProgramWithBinary, its own build of the source). Two-call size
+ * query: with buf NULL (or cap too small) it sets *size to the raw size and
+ * returns CLCPACK_OK (or CLCPACK_E_BUFFER). CLCPACK_E_NOT_FOUND for an
+ * index not below the count; CLCPACK_E_CHECKSUM, CLCPACK_E_FORMAT or
+ * CLCPACK_E_IO when the bytes are damaged or cannot be read. Decoding work
+ * is bounded: a delta chain is at most CLCPACK_MAX_DELTA_CHAIN long and
  * decodes at most CLCPACK_CHAIN_BUDGET times the entry's raw size in all
  * (docs/FORMAT.md), plus, once per open pack, the dictionary it is coded
  * with (at most 1 MiB; kept until clcpack_close). The open pack keeps a few
- * recently decoded bases (thread-safe), so reading entries in order
- * (verify, merge) decodes each blob about once. A library built without
- * zstd (make ZSTD=0) refuses zstd blobs (codecs 3-5) with
- * CLCPACK_E_VERSION naming the codec. */
+ * recently decoded bases, so reading entries in order decodes each blob
+ * about once. A library built without zstd (make ZSTD=0) refuses zstd blobs
+ * (codecs 3-5) with CLCPACK_E_VERSION naming the codec. */
 #define CLCPACK_MAX_DELTA_CHAIN 8
 #define CLCPACK_CHAIN_BUDGET 10
 CLCPACK_API clcpack_status clcpack_read_binary(const clcpack *p, size_t entry, void *buf,
@@ -326,41 +376,51 @@ CLCPACK_API clcpack_status clcpack_read_binary(const clcpack *p, size_t entry, v
 CLCPACK_API clcpack_status clcpack_read_source(const clcpack *p, size_t source, void *buf,
                                                size_t cap, size_t *size, clcpack_error *err);
 
+/* ---------------------------------------------------------------------- */
+/* Finding a variant                                                       */
+
+/* What an application asks for (never grows). `kernel` is a kernel name or,
+ * for an entry that holds a whole program, the program's name or the name
+ * of any kernel it holds. Defines may be given in any order; the key
+ * compares the full define set (no more, no fewer; but see clcpack_find).
+ * wg is the variant's work-group (local) size; {0,0,0} when the variant has
+ * none. */
+typedef struct clcpack_key {
+    const char *kernel;
+    const clcpack_define *defines;
+    size_t define_count;
+    uint32_t wg[3];
+} clcpack_key;
+
 /* Finds the entries whose key equals *key, every device and form. Writes up
- * to cap indices (ascending) and sets *count to how many matched.
- * A key may give only the axis defines (FILTER_WIDTH=5) and leave out the
- * ones derived from them (HALF_FILTER_SIZE=2): when no entry has exactly
- * the key's define set, the entries (same kernel and wg) whose define set
- * holds every define of the key, with its value, match, provided they all
- * have one define set; when they have several, CLCPACK_E_AMBIGUOUS names
- * them. Returns CLCPACK_E_NOT_FOUND when none matched. The same holds for
+ * to cap indices (ascending) and sets *count to how many matched (count may
+ * be NULL; indices may be NULL when cap is 0).
+ * A key may give only the axis defines (TS=16) and leave out the ones
+ * derived from them (RTS=4): when no entry has exactly the key's define
+ * set, the entries (same kernel and wg) whose define set holds every define
+ * of the key, with its value, match, provided they all have one define
+ * set; when they have several, CLCPACK_E_AMBIGUOUS names them. Returns
+ * CLCPACK_E_NOT_FOUND when none matched. The same holds for
  * clcpack_create_program and clcpack_create_kernel. */
 CLCPACK_API clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *indices,
                                         size_t cap, size_t *count, clcpack_error *err);
-
-/* Timings of entry `entry`, in increasing filter_width. A pack written
- * with the tuning list (format version 2) gives its records; an older pack
- * with the v1 tuning fields set gives one record whose filter_width is the
- * entry's FILTER_WIDTH define (0 without one). 0 for an unknown entry. */
-CLCPACK_API size_t clcpack_entry_tuning_count(const clcpack *p, size_t entry);
-CLCPACK_API clcpack_status clcpack_get_entry_tuning(const clcpack *p, size_t entry, size_t k,
-                                                    clcpack_tuning *out);
 
 /* ---------------------------------------------------------------------- */
 /* Choosing the fastest variant                                            */
 
 /* The variant clcpack_best_variant picked. Pointers point into the pack and
- * stay valid until clcpack_close. */
+ * stay valid until clcpack_close. Versioned (struct_size). */
 typedef struct clcpack_choice {
+    size_t struct_size;         /* sizeof(clcpack_choice) */
     uint32_t entry;             /* an entry of the key (any device and form) */
     const char *kernel;
     const clcpack_define *defines; /* the entry's full define set */
     size_t define_count;
     uint32_t wg[3];
-    int width_argument;         /* 1: the kernel takes the constrained run-time
-                                   value as an argument (it lacks that define) */
+    int value_as_argument;      /* 1: the kernel lacks the run-time define and
+                                   takes its value as a kernel argument */
     int measured;               /* 1: the fastest timing; 0: the default rule */
-    uint32_t tuned_device;      /* device the timing is from (measured only) */
+    uint32_t tuned_device;      /* pack device the timing is from (measured only) */
     clcpack_tuning timing;      /* the winner's timing (measured only) */
     uint32_t candidates;        /* timed variants compared (measured only) */
     uint32_t runner_up_entry;   /* the second best, or CLCPACK_NONE */
@@ -370,39 +430,43 @@ typedef struct clcpack_choice {
 } clcpack_choice;
 
 /* Picks the variant an application should use on the device `here` (from
- * clcpack_device_query), docs/TUNING.md. Candidates are the entries that
- * answer to `name` (a kernel, a program or a family name; NULL: every
- * entry) and serve every constraint: the entry has that define with that
- * value (FILTER_WIDTH=7, or TS=32 and WPT=8), or, for the constraint named
- * `runtime_define` (NULL: none), lacks the define because the kernel takes
- * that value as a run-time argument.
- *  - measured: among the candidates timed (clc-pack --tune) with the
- *    run-time value asked for (0 without one) on the pack device closest to
- *    `here` (binary-compatible first, then the same device name, then for
- *    NVIDIA the same compute capability), at the problem size most of them
- *    were timed at, the smallest median;
+ * clcpack_device_query): the fastest entry, on the pack device nearest to
+ * `here`, whose defines match the constraints, over the remaining axes
+ * (docs/TUNING.md). Candidates are the entries that answer to `name` (a
+ * kernel, a program, or a group label the pack's writer gave entries, as
+ * clc-pack does with its manifest's families; NULL: every entry) and
+ * serve every constraint: the entry has that define with that value
+ * (TS=16, or TS=32 and WPT=8; no constraint at all: every variant), or,
+ * for the constraint named `runtime_define` (NULL: none), lacks the
+ * define because the kernel takes that value as an argument
+ * (value_as_argument). The run-time define also says which timings apply:
+ * those for its constrained value (0 when it is not constrained or NULL;
+ * a timing of runtime_value 0 of an entry with that define compiled in is
+ * for the compiled-in value).
+ *  - measured: among the candidates timed with that run-time value on the
+ *    pack device closest to `here` (binary-compatible first, then the same
+ *    device name, then for NVIDIA the same compute capability), at the
+ *    problem size most of them were timed at, the smallest median;
  *  - otherwise the default rule: a variant the pack marks as default
  *    (CLCPACK_ENTRY_DEFAULT) with every constraint compiled in, then a
  *    marked one taking the run-time value, then the first candidate in pack
  *    order (compiled in first).
- * CLCPACK_E_NOT_FOUND when nothing serves the constraints. */
-CLCPACK_API clcpack_status clcpack_best_entry(const clcpack *p, const char *name,
-                                              const clcpack_define *constraints,
-                                              size_t constraint_count,
-                                              const char *runtime_define,
-                                              const clcpack_device_info *here,
-                                              clcpack_choice *out, clcpack_error *err);
-
-/* The filter-width form: clcpack_best_entry(p, family, {FILTER_WIDTH=fw},
- * "FILTER_WIDTH", ...), or with no constraint when filter_width is 0. */
-CLCPACK_API clcpack_status clcpack_best_variant(const clcpack *p, const char *family,
-                                                uint32_t filter_width,
+ * out->struct_size is set by the caller; on success *out is the choice,
+ * ready for clcpack_choice_key. CLCPACK_E_NOT_FOUND when nothing serves the
+ * constraints; CLCPACK_E_INVALID_ARG for a NULL p, here or out, a
+ * constraint without a name, a run-time value that is not a decimal
+ * number, or a struct_size too small; CLCPACK_E_NOMEM. */
+CLCPACK_API clcpack_status clcpack_best_variant(const clcpack *p, const char *name,
+                                                const clcpack_define *constraints,
+                                                size_t constraint_count,
+                                                const char *runtime_define,
                                                 const clcpack_device_info *here,
                                                 clcpack_choice *out, clcpack_error *err);
 
 /* Fills *key with the choice's kernel, defines and wg (pointers into the
- * pack), ready for clcpack_create_program. */
-CLCPACK_API void clcpack_choice_key(const clcpack_choice *c, clcpack_key *key);
+ * pack), ready for clcpack_create_program. CLCPACK_E_INVALID_ARG when c or
+ * key is NULL or c->struct_size is too small. */
+CLCPACK_API clcpack_status clcpack_choice_key(const clcpack_choice *c, clcpack_key *key);
 
 /* ---------------------------------------------------------------------- */
 /* Creating programs                                                       */
@@ -421,11 +485,14 @@ typedef enum clcpack_path {
 } clcpack_path;
 
 /* Static name of a path: "native", "cubin", "ptx", "source", "cache",
- * "target", "spirv", "none". */
+ * "target", "spirv", "none" (also for a value this library does not know).
+ * (No status: a static text.) */
 CLCPACK_API const char *clcpack_path_name(clcpack_path path);
 
 #define CLCPACK_REPORT_MAX 2048
+/* How a program was made, or why it could not be. Versioned (struct_size). */
 typedef struct clcpack_load_report {
+    size_t struct_size;     /* sizeof(clcpack_load_report) */
     clcpack_path path;      /* how the program was made */
     uint32_t entry;         /* entry used (CLCPACK_NONE for none) */
     uint32_t attempts;      /* how many forms were handed to the driver */
@@ -451,17 +518,20 @@ typedef struct clcpack_load_report {
 
 /* The rebuild cache's folder as a load with CLCPACK_LOAD_CACHE finds it
  * (docs/CACHE.md): $CLCPACK_CACHE_DIR as given, else $XDG_CACHE_HOME/clcpack,
- * else $HOME/.cache/clcpack (those two when absolute). Writes the path and a NUL to
- * buf and its length to *len (len may be NULL). CLCPACK_E_NOT_FOUND when
- * none of the variables gives one (the cache is then off);
- * CLCPACK_E_BUFFER when cap is too small (*len then says how many bytes
- * the path has). Reads the environment; creates nothing. */
+ * else $HOME/.cache/clcpack (those two when absolute). Writes the path and a
+ * NUL to buf and its length to *len (len may be NULL; buf may be NULL when
+ * cap is 0). CLCPACK_E_NOT_FOUND when none of the variables gives one (the
+ * cache is then off); CLCPACK_E_BUFFER when cap is too small (*len then
+ * says how many bytes the path has). Reads the environment; creates
+ * nothing. Thread-safe as far as getenv is (no thread may set variables
+ * meanwhile). */
 CLCPACK_API clcpack_status clcpack_cache_folder(char *buf, size_t cap, size_t *len,
                                                 clcpack_error *err);
 
+/* Options of a load (input, versioned: struct_size). */
 typedef struct clcpack_load_options {
     size_t struct_size;     /* sizeof(clcpack_load_options) */
-    uint32_t flags;
+    uint32_t flags;         /* CLCPACK_LOAD_* */
 } clcpack_load_options;
 
 /* Makes a built cl_program for key on (ctx, dev), trying in order:
@@ -474,15 +544,20 @@ typedef struct clcpack_load_options {
  *  4. SPIR-V, where the device takes it (CL_DEVICE_IL_VERSION);
  *  5. the stored source, built with the stored options;
  * and failing with CLCPACK_E_NO_USABLE_FORM (or CLCPACK_E_NOT_FOUND when no
- * entry has the key). A form the driver rejects (any error from
- * clCreateProgramWithBinary or clBuildProgram) is a miss: what was created is
- * released and the next form is tried. Bytes reach the driver only after
- * their CRC-32 matched. opts may be NULL; report may be NULL.
+ * entry has the key, CLCPACK_E_AMBIGUOUS, CLCPACK_E_BUILD when the source
+ * fails to build here, CLCPACK_E_OPENCL when a device query fails). A form
+ * the driver rejects (any error from clCreateProgramWithBinary or
+ * clBuildProgram) is a miss: what was created is released and the next form
+ * is tried. Bytes reach the driver only after their CRC-32 matched. opts
+ * may be NULL (no flags); report may be NULL, else its struct_size is set
+ * by the caller and it is filled on success and on failure alike.
  * The lookup is a hash of the key, built at open, and dev's fingerprint is
  * queried on its first load only: the cost over the bare driver calls is
  * then mostly the CRC-32 of the bytes, and for a compressed entry decoding
  * them (cubins are stored uncompressed for this; docs/FORMAT.md).
- * On success *out is a built program the caller releases. */
+ * On success *out is a built program the caller releases
+ * (clReleaseProgram); on failure it is NULL. Reads CLCPACK_CACHE_DIR,
+ * XDG_CACHE_HOME, HOME and CLCPACK_CACHE_MAX_MB (the rebuild cache). */
 CLCPACK_API clcpack_status clcpack_create_program(const clcpack *p, const clcpack_key *key,
                                                   cl_context ctx, cl_device_id dev,
                                                   const clcpack_load_options *opts,
@@ -491,175 +566,17 @@ CLCPACK_API clcpack_status clcpack_create_program(const clcpack *p, const clcpac
 
 /* The same, and also the key's kernel: clcpack_create_program already makes
  * one to check that the program holds it, and this hands it over instead of
- * releasing it, saving the caller a second clCreateKernel. On success the
- * caller releases *kernel and *program; on failure both are NULL. */
+ * releasing it, saving the caller a second clCreateKernel. The key must
+ * name a kernel: a program's name is CLCPACK_E_INVALID_ARG, unless the
+ * program holds a kernel of that name (sgemm.cl holding sgemm), which is
+ * then the kernel made. On success the caller releases *kernel and
+ * *program; on failure both are NULL. */
 CLCPACK_API clcpack_status clcpack_create_kernel(const clcpack *p, const clcpack_key *key,
                                                  cl_context ctx, cl_device_id dev,
                                                  const clcpack_load_options *opts,
                                                  cl_program *program, cl_kernel *kernel,
                                                  clcpack_load_report *report,
                                                  clcpack_error *err);
-
-/* ---------------------------------------------------------------------- */
-/* Writing                                                                 */
-
-typedef struct clcpack_writer clcpack_writer; /* opaque, single-threaded */
-
-#define CLCPACK_WRITE_NO_SOURCES 1u /* store no kernel source (binary-only pack) */
-/* Compress cubins like the other binaries. By default they are stored as
- * they are: a cubin loads in tens of microseconds, and decoding it would
- * cost more than that (docs/vendors/NVIDIA.md); compressed they are about 6x smaller. */
-#define CLCPACK_WRITE_COMPRESS_CUBINS 2u
-/* Keep added binaries in an unlinked temporary file (in $TMPDIR, else
- * /tmp) instead of memory: writing a multi-GB pack then holds about the
- * largest few binaries and the index in memory, not every binary. */
-#define CLCPACK_WRITE_SPOOL 4u
-
-CLCPACK_API clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out,
-                                              clcpack_error *err);
-CLCPACK_API void clcpack_writer_free(clcpack_writer *w); /* NULL is a no-op */
-
-/* Which codecs a writer uses (docs/FORMAT.md, "How the writer chooses"). */
-typedef enum clcpack_compression {
-    CLCPACK_COMPRESSION_DEFAULT = 0, /* zstd when the library has it, else zlib */
-    CLCPACK_COMPRESSION_ZLIB = 1,    /* zlib and XOR deltas (formats 1 to 3): packs
-                                        every reader reads, byte-identical to
-                                        those of libclcpack before format 4 */
-    CLCPACK_COMPRESSION_ZSTD = 2     /* zstd with trained dictionaries and entries
-                                        as prefixes (format 4): about a third of
-                                        the zlib size; needs a reader of
-                                        version 4 built with zstd */
-} clcpack_compression;
-
-/* 1 when this library can write (and read) c, else 0: ZSTD needs a library
- * built with zstd (make ZSTD=1, the default where libzstd is installed). */
-CLCPACK_API int clcpack_compression_available(clcpack_compression c);
-
-/* Sets the codecs the writer uses (CLCPACK_COMPRESSION_DEFAULT until set).
- * CLCPACK_E_INVALID_ARG for a NULL writer or an unknown value;
- * CLCPACK_E_VERSION for ZSTD when the library was built without zstd. */
-CLCPACK_API clcpack_status clcpack_writer_set_compression(clcpack_writer *w,
-                                                          clcpack_compression c,
-                                                          clcpack_error *err);
-
-/* Most encoding threads clcpack_writer_set_threads accepts. */
-#define CLCPACK_MAX_WRITE_THREADS 64
-
-/* How many threads write_file and write_memory use to encode the pack
- * (ranking delta bases and compressing blobs): 0 or 1 (the default) encode
- * on the calling thread alone; more are capped at CLCPACK_MAX_WRITE_THREADS.
- * The threads live only inside a write call, which returns once they have
- * all ended, so the writer stays single-threaded for its caller. The bytes
- * written are the same for every thread count. CLCPACK_E_INVALID_ARG when w
- * is NULL. */
-CLCPACK_API clcpack_status clcpack_writer_set_threads(clcpack_writer *w, unsigned n);
-
-/* Adds a device (an identical one already added is reused); *index gets its
- * index in the device table. */
-CLCPACK_API clcpack_status clcpack_writer_add_device(clcpack_writer *w,
-                                                     const clcpack_device_info *dev,
-                                                     uint32_t *index, clcpack_error *err);
-
-/* Adds a program source (the full text handed to clCreateProgramWithSource,
- * includes already folded in). Identical text is stored once. With
- * CLCPACK_WRITE_NO_SOURCES, *index is CLCPACK_NONE. */
-CLCPACK_API clcpack_status clcpack_writer_add_source(clcpack_writer *w, const char *name,
-                                                     const void *text, size_t size,
-                                                     uint32_t *index, clcpack_error *err);
-
-typedef struct clcpack_entry_spec {
-    size_t struct_size;         /* sizeof(clcpack_entry_spec) */
-    const char *kernel;
-    const char *family;         /* may be NULL */
-    const char *options;        /* exact build options; may be NULL for "" */
-    const clcpack_define *defines;
-    size_t define_count;
-    uint32_t wg[3];
-    uint32_t device;            /* from clcpack_writer_add_device */
-    uint32_t source;            /* from clcpack_writer_add_source, or CLCPACK_NONE */
-    clcpack_binary_kind kind;
-    uint32_t arch;
-    const void *binary;
-    size_t binary_size;
-    /* Since format 3 (a spec whose struct_size ends before these reads them
-     * as 0): the kernels a program entry's binary holds (any order; stored
-     * sorted, without repeats) and CLCPACK_ENTRY_* flags. */
-    const char *const *kernel_names;
-    size_t kernel_name_count;
-    uint32_t flags;
-    /* Since format 4 (read as NULL when struct_size ends before it): the
-     * target of a kind 3-5 entry, required for them (it must agree with
-     * arch: clcpack_target_arch); NULL or "" for kinds 0-2. */
-    const char *target;
-} clcpack_entry_spec;
-
-/* Copies the entry. Adding the same (key, device, kind, arch) twice with the
- * same bytes is a no-op; with other bytes it is CLCPACK_E_CONFLICT. */
-CLCPACK_API clcpack_status clcpack_writer_add_entry(clcpack_writer *w,
-                                                    const clcpack_entry_spec *spec,
-                                                    clcpack_error *err);
-
-/* Records a tuning measurement for an added entry (same key fields as spec). */
-CLCPACK_API clcpack_status clcpack_writer_set_tuning(clcpack_writer *w,
-                                                     const clcpack_entry_spec *spec,
-                                                     uint32_t width, uint32_t height,
-                                                     uint32_t runs, uint64_t median_ns,
-                                                     clcpack_error *err);
-
-/* Adds a timing to an added entry's tuning list (a record for the same
- * filter width is replaced). Also sets the entry's v1 tuning fields to the
- * list's lowest filter width, for readers that know only those. */
-CLCPACK_API clcpack_status clcpack_writer_add_tuning(clcpack_writer *w,
-                                                     const clcpack_entry_spec *spec,
-                                                     const clcpack_tuning *t,
-                                                     clcpack_error *err);
-
-/* Encodes the pack. The same inputs, added in any order, give the same bytes.
- * write_file writes it with clcpack_write_file_atomic (below): the
- * output-path rules apply, and path holds the old pack or the new one, never
- * a partial one. write_memory returns a malloc'd buffer to free with
- * clcpack_free. */
-CLCPACK_API clcpack_status clcpack_writer_write_file(clcpack_writer *w, const char *path,
-                                                     clcpack_error *err);
-CLCPACK_API clcpack_status clcpack_writer_write_memory(clcpack_writer *w, void **data,
-                                                       size_t *size, clcpack_error *err);
-CLCPACK_API void clcpack_free(void *data);
-
-/* ---------------------------------------------------------------------- */
-/* Writing files                                                           */
-
-/* The output-path rules, the same for every file the library or clc-pack
- * writes (docs/ROBUSTNESS.md, "Output paths"). path may name:
- *  - nothing yet: a new regular file is created, if its folder exists and
- *    is writable;
- *  - a regular file the caller may write (it has a write bit and access(2)
- *    with the effective ids allows writing): it is replaced.
- * Everything else is refused with CLCPACK_E_IO and a message naming path
- * and what is there: a symbolic link (even a dangling one; nothing is ever
- * written through a link), a folder, a device, a FIFO, a socket, a
- * read-only file (also for root), a missing or unwritable folder. An empty
- * or NULL path is CLCPACK_E_INVALID_ARG. Writes nothing; a caller checks
- * before long work whose result would then have nowhere to go. */
-CLCPACK_API clcpack_status clcpack_check_output_path(const char *path, clcpack_error *err);
-
-/* Writes size bytes of data to path atomically: readers and a crash see
- * the old file or the new one, never a partial one.
- *  - path must pass clcpack_check_output_path (checked first, and again
- *    just before the rename);
- *  - the bytes go to a new temporary file beside path named
- *    "<path>.tmp.<pid>.<6 random characters>", created with O_EXCL;
- *    temporary files of that form left by writers that were killed (no
- *    process with that pid) are removed first;
- *  - its mode is 0666 less the umask, as for any new file, or, when path
- *    is replaced, the permission bits path had;
- *  - it is fsync'ed, renamed over path, and the folder is fsync'ed;
- *  - on every failure the temporary file is removed and path is untouched
- *    (err says which step failed, naming the path once).
- * flags must be 0 (reserved). data may be NULL when size is 0. Thread-safe
- * for different paths; two writers of one path leave one of the two files. */
-CLCPACK_API clcpack_status clcpack_write_file_atomic(const char *path, const void *data,
-                                                     size_t size, uint32_t flags,
-                                                     clcpack_error *err);
 
 #ifdef __cplusplus
 }

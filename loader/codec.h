@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 /* CRC-32 (zlib's) of n bytes, any n. Thread-safe. */
 uint32_t clcpk_crc32(const void *data, size_t n);

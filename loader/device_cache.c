@@ -76,7 +76,7 @@ clcpack_status clcpk_device_fingerprint(const clcpack *p, cl_device_id dev,
     *out = hit ? hit : scratch;
     if (hit)
         return CLCPACK_OK;
-    clcpack_status st = clcpack_device_query(dev, scratch, err);
+    clcpack_status st = clcpk_device_query(dev, scratch, err);
     if (st != CLCPACK_OK || clRetainDevice(dev) != CL_SUCCESS)
         return st;
     pthread_mutex_lock(&c->lock);

@@ -16,6 +16,7 @@
 
 #include "errors.h"
 #include "pack_reader.h"
+#include "struct_size.h"
 #include "target_match.h"
 
 #ifndef CL_DEVICE_UUID_KHR
@@ -124,12 +125,11 @@ static clcpack_status query_fixed(cl_device_id dev, cl_uint param, const char *n
     return CLCPACK_OK;
 }
 
-clcpack_status clcpack_device_query(cl_device_id dev, clcpack_device_info *out, clcpack_error *err)
+/* clcpack_device_query into the library's full struct. */
+clcpack_status clcpk_device_query(cl_device_id dev, clcpack_device_info *out, clcpack_error *err)
 {
-    if (!dev || !out)
-        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_device_query: %s is NULL",
-                       dev ? "out" : "device");
     memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
     cl_platform_id plat;
     clcpack_status st = query_fixed(dev, CL_DEVICE_PLATFORM, "CL_DEVICE_PLATFORM", &plat,
                                     sizeof plat, err);
@@ -209,6 +209,23 @@ clcpack_status clcpack_device_query(cl_device_id dev, clcpack_device_info *out, 
     return CLCPACK_OK;
 }
 
+clcpack_status clcpack_device_query(cl_device_id dev, clcpack_device_info *out, clcpack_error *err)
+{
+    if (!dev || !out)
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_device_query: %s is NULL",
+                          dev ? "out" : "device");
+    if (!clcpk_size_ok(out, CLCPK_DEVICE_INFO_1_0))
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                          "clcpack_device_query: out->struct_size %zu is too small (set it to "
+                          "sizeof(clcpack_device_info))",
+                          out->struct_size);
+    clcpack_device_info full;
+    clcpack_status st = clcpk_device_query(dev, &full, err);
+    if (st == CLCPACK_OK)
+        clcpk_copy_out(out, &full, sizeof full);
+    return st;
+}
+
 static int str_differs(const char *a, const char *b)
 {
     return strncmp(a, b, CLCPACK_FP_STR - 1) != 0;
@@ -234,15 +251,32 @@ static int same_but_device_uuid(const clcpack_device_info *a, const clcpack_devi
     return 1;
 }
 
+int clcpk_device_compatible(const clcpack_device_info *a, const clcpack_device_info *b)
+{
+    return same_but_device_uuid(a, b);
+}
+
+/* A caller's fingerprint as the library's full struct; 0 when it is NULL
+ * or too small. */
+static int device_in(const clcpack_device_info *in, clcpack_device_info *full)
+{
+    if (!in || !clcpk_size_ok(in, CLCPK_DEVICE_INFO_1_0))
+        return 0;
+    clcpk_copy_in(full, in, sizeof *full);
+    return 1;
+}
+
 int clcpack_device_binary_compatible(const clcpack_device_info *a, const clcpack_device_info *b)
 {
-    return a && b && same_but_device_uuid(a, b);
+    clcpack_device_info fa, fb;
+    return device_in(a, &fa) && device_in(b, &fb) && same_but_device_uuid(&fa, &fb);
 }
 
 int clcpack_device_equal(const clcpack_device_info *a, const clcpack_device_info *b)
 {
-    return clcpack_device_binary_compatible(a, b) &&
-           (!a->has_uuid || memcmp(a->device_uuid, b->device_uuid, 16) == 0);
+    clcpack_device_info fa, fb;
+    return device_in(a, &fa) && device_in(b, &fb) && same_but_device_uuid(&fa, &fb) &&
+           (!fa.has_uuid || memcmp(fa.device_uuid, fb.device_uuid, 16) == 0);
 }
 
 static void uuid_hex(const uint8_t u[16], char out[33])
@@ -263,16 +297,25 @@ static const char *type_name(uint64_t t, char *buf, size_t cap)
     return buf;
 }
 
-void clcpack_device_describe_difference(const clcpack_device_info *in_pack,
-                                        const clcpack_device_info *here, char *buf, size_t cap)
+clcpack_status clcpack_device_describe_difference(const clcpack_device_info *in_pack,
+                                                  const clcpack_device_info *here, char *buf,
+                                                  size_t cap)
 {
     if (!buf || !cap)
-        return;
-    if (!in_pack || !here) {
-        snprintf(buf, cap, "no fingerprint to compare");
-        return;
+        return CLCPACK_E_INVALID_ARG;
+    clcpack_device_info fa, fb;
+    if (!device_in(in_pack, &fa) || !device_in(here, &fb)) {
+        snprintf(buf, cap, "no fingerprint to compare (%s)",
+                 !in_pack || !here ? "NULL" : "struct_size too small");
+        return CLCPACK_E_INVALID_ARG;
     }
-    const clcpack_device_info *a = in_pack, *b = here;
+    clcpk_device_difference(&fa, &fb, buf, cap);
+    return CLCPACK_OK;
+}
+
+void clcpk_device_difference(const clcpack_device_info *a, const clcpack_device_info *b,
+                             char *buf, size_t cap)
+{
     /* Most telling first: another device says more than another version. */
     const struct {
         const char *field;

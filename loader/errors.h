@@ -5,7 +5,7 @@
 #ifndef CLCPACK_ERRORS_H
 #define CLCPACK_ERRORS_H
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 #if defined(__GNUC__)
 #define PK_PRINTF(a, b) __attribute__((format(printf, a, b)))

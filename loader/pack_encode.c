@@ -858,7 +858,7 @@ static void put_entry(out_buf *b, const encoder *enc, const w_entry *e, const bl
         buf_u32(b, (uint32_t)e->n_tunings);
         for (size_t k = 0; k < e->n_tunings; k++) {
             const clcpack_tuning *t = &e->tunings[k];
-            buf_u32(b, t->filter_width);
+            buf_u32(b, t->runtime_value);
             buf_u32(b, t->runs);
             buf_u32(b, t->width);
             buf_u32(b, t->height);

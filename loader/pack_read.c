@@ -22,6 +22,7 @@
 #include "pack_format.h"
 #include "pack_reader.h"
 #include "sha256.h"
+#include "struct_size.h"
 #include "target_match.h"
 
 typedef struct header {
@@ -250,6 +251,7 @@ static int check_dict_ref(parse_ctx *c, uint32_t codec, uint32_t dict, const cha
 
 static int parse_device(parse_ctx *c, pk_cursor *r, clcpack_device_info *d)
 {
+    d->struct_size = sizeof *d;
     const size_t max = CLCPACK_FP_STR - 1;
     struct {
         char *dst;
@@ -293,6 +295,7 @@ static int parse_device(parse_ctx *c, pk_cursor *r, clcpack_device_info *d)
 
 static int parse_source(parse_ctx *c, pk_cursor *r, pk_source *s)
 {
+    s->info.struct_size = sizeof s->info;
     if (rd_str(c, r, &s->info.name, SIZE_MAX, "name") != 0 ||
         rd_u32(c, r, &s->codec, "codec") != 0 || rd_u64(c, r, &s->offset, "offset") != 0 ||
         rd_u64(c, r, &s->info.stored_size, "stored size") != 0 ||
@@ -317,6 +320,7 @@ static int parse_source(parse_ctx *c, pk_cursor *r, pk_source *s)
 /* A dictionary record (format 4). */
 static int parse_dict(parse_ctx *c, pk_cursor *r, pk_dict *d)
 {
+    d->info.struct_size = sizeof d->info;
     clcpack_dictionary_info *in = &d->info;
     if (rd_u32(c, r, &in->codec, "codec") != 0 || rd_u64(c, r, &d->offset, "offset") != 0 ||
         rd_u64(c, r, &in->stored_size, "stored size") != 0 ||
@@ -383,7 +387,7 @@ static int parse_tuning_list(parse_ctx *c, pk_cursor *r, pk_entry *pe)
             return problem(c, CLCPACK_E_FORMAT, "timing %u has 0 runs", k);
         if (k > 0 && get_le32(t) <= get_le32(t - PK_TUNING_RECORD_SIZE))
             return problem(c, CLCPACK_E_FORMAT,
-                           "timings not in strictly increasing filter width (%u after %u)",
+                           "timings not in strictly increasing run-time value (%u after %u)",
                            get_le32(t), get_le32(t - PK_TUNING_RECORD_SIZE));
     }
     pe->tunings = n ? list : NULL;
@@ -432,10 +436,11 @@ static int parse_program_fields(parse_ctx *c, pk_cursor *r, clcpack_entry_info *
 static int parse_entry(parse_ctx *c, pk_cursor *r, size_t i, pk_entry *pe)
 {
     clcpack_entry_info *e = &pe->info;
+    e->struct_size = sizeof *e;
     uint32_t kind;
     if (rd_u32(c, r, &e->device, "device") != 0 || rd_u32(c, r, &e->source, "source") != 0 ||
         rd_str(c, r, &e->kernel, SIZE_MAX, "kernel") != 0 ||
-        rd_str(c, r, &e->family, SIZE_MAX, "family") != 0 ||
+        rd_str(c, r, &pe->family, SIZE_MAX, "family") != 0 ||
         rd_str(c, r, &e->options, SIZE_MAX, "options") != 0 || parse_defines(c, r, e) != 0 ||
         rd_u32(c, r, &e->wg[0], "wg") != 0 || rd_u32(c, r, &e->wg[1], "wg") != 0 ||
         rd_u32(c, r, &e->wg[2], "wg") != 0 || rd_u32(c, r, &kind, "kind") != 0 ||
@@ -892,58 +897,65 @@ size_t clcpack_device_count(const clcpack *p) { return p ? p->n_devices : 0; }
 size_t clcpack_source_count(const clcpack *p) { return p ? p->n_sources : 0; }
 size_t clcpack_entry_count(const clcpack *p) { return p ? p->n_entries : 0; }
 
+/* The get functions: item i of n (the library's struct at src + i * stride,
+ * `full` bytes) into the caller's out, whose struct_size must reach the
+ * 1.0 size `least`. */
+static clcpack_status get_item(const void *src, size_t stride, size_t n, size_t i, size_t full,
+                               size_t least, void *out)
+{
+    if (!out || !clcpk_size_ok(out, least))
+        return CLCPACK_E_INVALID_ARG;
+    if (i >= n)
+        return CLCPACK_E_NOT_FOUND;
+    clcpk_copy_out(out, (const char *)src + i * stride, full);
+    return CLCPACK_OK;
+}
+
 clcpack_status clcpack_get_device(const clcpack *p, size_t i, clcpack_device_info *out)
 {
-    if (!p || !out)
+    if (!p)
         return CLCPACK_E_INVALID_ARG;
-    if (i >= p->n_devices)
-        return CLCPACK_E_NOT_FOUND;
-    *out = p->devices[i];
-    return CLCPACK_OK;
+    return get_item(p->devices, sizeof *p->devices, p->n_devices, i, sizeof *p->devices,
+                    CLCPK_DEVICE_INFO_1_0, out);
 }
 
 clcpack_status clcpack_get_source(const clcpack *p, size_t i, clcpack_source_info *out)
 {
-    if (!p || !out)
+    if (!p)
         return CLCPACK_E_INVALID_ARG;
-    if (i >= p->n_sources)
-        return CLCPACK_E_NOT_FOUND;
-    *out = p->sources[i].info;
-    return CLCPACK_OK;
+    return get_item(&p->sources->info, sizeof *p->sources, p->n_sources, i,
+                    sizeof p->sources->info, CLCPK_SOURCE_INFO_1_0, out);
 }
 
 size_t clcpack_dictionary_count(const clcpack *p) { return p ? p->n_dicts : 0; }
 
 clcpack_status clcpack_get_dictionary(const clcpack *p, size_t i, clcpack_dictionary_info *out)
 {
-    if (!p || !out)
+    if (!p)
         return CLCPACK_E_INVALID_ARG;
-    if (i >= p->n_dicts)
-        return CLCPACK_E_NOT_FOUND;
-    *out = p->dicts[i].info;
-    return CLCPACK_OK;
+    if (!p->dicts)
+        return out && clcpk_size_ok(out, CLCPK_DICTIONARY_INFO_1_0) ? CLCPACK_E_NOT_FOUND
+                                                                    : CLCPACK_E_INVALID_ARG;
+    return get_item(&p->dicts->info, sizeof *p->dicts, p->n_dicts, i, sizeof p->dicts->info,
+                    CLCPK_DICTIONARY_INFO_1_0, out);
 }
 
 clcpack_status clcpack_get_entry(const clcpack *p, size_t i, clcpack_entry_info *out)
 {
-    if (!p || !out)
+    if (!p)
+        return CLCPACK_E_INVALID_ARG;
+    return get_item(&p->entries->info, sizeof *p->entries, p->n_entries, i,
+                    sizeof p->entries->info, CLCPK_ENTRY_INFO_1_0, out);
+}
+
+clcpack_status clcpack_get_entry_family(const clcpack *p, size_t i, const char **family)
+{
+    if (!p || !family)
         return CLCPACK_E_INVALID_ARG;
     if (i >= p->n_entries)
         return CLCPACK_E_NOT_FOUND;
-    *out = p->entries[i].info;
+    *family = p->entries[i].family;
     return CLCPACK_OK;
-}
-
-/* A v1-only timing is for the entry's FILTER_WIDTH define (0 without one). */
-static uint32_t define_filter_width(const clcpack_entry_info *e)
-{
-    for (size_t k = 0; k < e->define_count; k++)
-        if (strcmp(e->defines[k].name, "FILTER_WIDTH") == 0) {
-            char *end;
-            unsigned long v = strtoul(e->defines[k].value, &end, 10);
-            return *end == '\0' && v <= UINT32_MAX ? (uint32_t)v : 0;
-        }
-    return 0;
 }
 
 size_t clcpack_entry_tuning_count(const clcpack *p, size_t entry)
@@ -966,14 +978,16 @@ clcpack_status clcpack_get_entry_tuning(const clcpack *p, size_t entry, size_t k
     const pk_entry *pe = &p->entries[entry];
     if (pe->n_tunings) {
         const uint8_t *t = pe->tunings + k * PK_TUNING_RECORD_SIZE;
-        out->filter_width = get_le32(t);
+        out->runtime_value = get_le32(t);
         out->runs = get_le32(t + 4);
         out->width = get_le32(t + 8);
         out->height = get_le32(t + 12);
         out->median_ns = get_le64(t + 16);
         return CLCPACK_OK;
     }
-    out->filter_width = define_filter_width(&pe->info);
+    /* A format-1 record does not say which run-time value it is for:
+     * clcpack_best_variant takes the entry's own (best_variant.c). */
+    out->runtime_value = 0;
     out->runs = pe->info.tune_runs;
     out->width = pe->info.tune_width;
     out->height = pe->info.tune_height;

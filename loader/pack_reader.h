@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "codec.h"
 #include "pack_format.h"
 
@@ -34,6 +34,8 @@ typedef struct pk_dict {
 
 typedef struct pk_entry {
     clcpack_entry_info info;
+    const char *family; /* the writer's group label ("" for none;
+                           clcpack_get_entry_family) */
     uint64_t offset;
     uint32_t chain;    /* entries decoded to get this one (1 = no delta) */
     uint64_t chain_bytes; /* raw sizes along the chain, this entry's included */
@@ -206,6 +208,15 @@ int clcpk_entry_matches(const clcpack_entry_info *e, const clcpack_key *key);
 
 /* CLCPACK_OK when the key is usable (names present, no define twice). */
 clcpack_status clcpk_check_key(const clcpack_key *key, clcpack_error *err);
+
+/* The library's own forms of the device functions, on full structs (the
+ * library's size of clcpack_device_info, as the pack, the cache and
+ * clcpk_device_query hold them): clcpack_device_query,
+ * clcpack_device_binary_compatible, clcpack_device_describe_difference. */
+clcpack_status clcpk_device_query(cl_device_id dev, clcpack_device_info *out, clcpack_error *err);
+int clcpk_device_compatible(const clcpack_device_info *a, const clcpack_device_info *b);
+void clcpk_device_difference(const clcpack_device_info *a, const clcpack_device_info *b,
+                             char *buf, size_t cap);
 
 /* A short label for a device in messages: "'NAME (driver VERSION)'". */
 void clcpk_device_label(const clcpack_device_info *d, char *buf, size_t cap);

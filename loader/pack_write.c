@@ -18,6 +18,7 @@
 #include "pack_format.h"
 #include "pack_reader.h"
 #include "pack_writer.h"
+#include "struct_size.h"
 #include "target_match.h"
 
 /* Grows an array to hold one more element. */
@@ -269,6 +270,7 @@ void clcpack_writer_free(clcpack_writer *w)
 static void normalize_device(const clcpack_device_info *in, clcpack_device_info *out)
 {
     memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
     const char *src[] = {in->platform_name,  in->platform_version, in->device_name,
                          in->device_version, in->driver_version,   in->opencl_c_version};
     char *dst[] = {out->platform_name,  out->platform_version, out->device_name,
@@ -295,11 +297,18 @@ clcpack_status clcpack_writer_add_device(clcpack_writer *w, const clcpack_device
     if (!w || !dev)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_add_device: %s is NULL",
                        w ? "device" : "writer");
-    if (dev->has_uuid > 1)
+    if (!clcpk_size_ok(dev, CLCPK_DEVICE_INFO_1_0))
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                          "clcpack_writer_add_device: dev->struct_size %zu is too small (set it "
+                          "to sizeof(clcpack_device_info))",
+                          dev->struct_size);
+    clcpack_device_info full;
+    clcpk_copy_in(&full, dev, sizeof full);
+    if (full.has_uuid > 1)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "device '%.255s': has_uuid is %u, not 0 or 1",
-                       dev->device_name, dev->has_uuid);
+                       full.device_name, full.has_uuid);
     clcpack_device_info d;
-    normalize_device(dev, &d);
+    normalize_device(&full, &d);
     for (size_t i = 0; i < w->n_devices; i++)
         if (clcpk_device_compare(&w->devices[i], &d) == 0) {
             if (index)
@@ -672,14 +681,14 @@ clcpack_status clcpack_writer_set_tuning(clcpack_writer *w, const clcpack_entry_
     return st;
 }
 
-/* Inserts t in e's list, kept in increasing filter width so the encoded
+/* Inserts t in e's list, kept in increasing run-time value so the encoded
  * bytes do not depend on the order timings were added in. */
 static clcpack_status put_tuning(w_entry *e, const clcpack_tuning *t)
 {
     size_t k = 0;
-    while (k < e->n_tunings && e->tunings[k].filter_width < t->filter_width)
+    while (k < e->n_tunings && e->tunings[k].runtime_value < t->runtime_value)
         k++;
-    if (k == e->n_tunings || e->tunings[k].filter_width != t->filter_width) {
+    if (k == e->n_tunings || e->tunings[k].runtime_value != t->runtime_value) {
         clcpack_tuning *grown = realloc(e->tunings, (e->n_tunings + 1) * sizeof *grown);
         if (!grown)
             return CLCPACK_E_NOMEM;

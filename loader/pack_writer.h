@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 typedef struct w_define {
     char *name;
@@ -39,7 +39,7 @@ typedef struct w_entry {
     uint32_t crc;
     uint32_t tune_runs, tune_width, tune_height;
     uint64_t tune_median_ns;
-    clcpack_tuning *tunings; /* the tuning list, by increasing filter width */
+    clcpack_tuning *tunings; /* the tuning list, by increasing run-time value */
     size_t n_tunings;
     char **knames;     /* a program's kernels, sorted, distinct (format 3) */
     size_t n_knames;

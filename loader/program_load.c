@@ -23,6 +23,7 @@
 #include "pack_format.h"
 #include "pack_reader.h"
 #include "rebuild_cache.h"
+#include "struct_size.h"
 #include "target_match.h"
 #include "text.h"
 
@@ -210,9 +211,9 @@ static int try_native(load_ctx *c, cl_program *out)
         if (e->kind != CLCPACK_KIND_NATIVE)
             continue;
         const clcpack_device_info *d = &c->p->devices[e->device];
-        if (!clcpack_device_binary_compatible(d, c->here)) {
+        if (!clcpk_device_compatible(d, c->here)) {
             char diff[600];
-            clcpack_device_describe_difference(d, c->here, diff, sizeof diff);
+            clcpk_device_difference(d, c->here, diff, sizeof diff);
             clcpk_text_item(&c->why, "native entry %zu: %s", i, diff);
             continue;
         }
@@ -488,7 +489,7 @@ static size_t pick_source_entry(const load_ctx *c)
         const clcpack_entry_info *e = &c->p->entries[c->match[m]].info;
         if (e->source == CLCPACK_NONE)
             continue;
-        if (clcpack_device_binary_compatible(&c->p->devices[e->device], c->here))
+        if (clcpk_device_compatible(&c->p->devices[e->device], c->here))
             return c->match[m];
         if (first == SIZE_MAX)
             first = c->match[m];
@@ -674,16 +675,47 @@ static clcpack_status no_usable_form(load_ctx *c, uint32_t flags, int has_source
  * few forms per device. */
 #define MATCH_STACK 32
 
+/* The kernel c->key names, into c->kernel_name. A key names a kernel, or
+ * a program entry by the program's name: the program is then checked with
+ * its first kernel. One name in two programs is ambiguous: the program's
+ * name says which. A program's name that is also the name of a kernel it
+ * holds (sgemm.cl holding sgemm) names that kernel. */
+static clcpack_status resolve_kernel_name(const char *api, load_ctx *c, int want_kernel,
+                                          clcpack_error *err)
+{
+    const clcpack *p = c->p;
+    const clcpack_key *key = c->key;
+    const clcpack_entry_info *first = &p->entries[c->match[0]].info;
+    c->kernel_name = key->kernel;
+    for (size_t i = 1; i < c->n_match; i++)
+        if (strcmp(p->entries[c->match[i]].info.kernel, first->kernel) != 0)
+            return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                              "%s: kernel %s is in the programs %s and %s: name the program",
+                              api, key->kernel, first->kernel,
+                              p->entries[c->match[i]].info.kernel);
+    int names_a_kernel = 0;
+    for (size_t k = 0; k < first->kernel_name_count; k++)
+        names_a_kernel |= strcmp(first->kernel_names[k], key->kernel) == 0;
+    if (first->kernel_name_count && strcmp(key->kernel, first->kernel) == 0 && !names_a_kernel) {
+        if (want_kernel)
+            return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                              "%s: %s is a program of %zu kernels (the first is %s): name the "
+                              "kernel to create",
+                              api, key->kernel, first->kernel_name_count,
+                              first->kernel_names[0]);
+        c->kernel_name = first->kernel_names[0];
+    }
+    return CLCPACK_OK;
+}
+
 /* clcpack_create_program and clcpack_create_kernel: kernel_out NULL for
- * the first. `api` names the caller in argument errors. */
+ * the first. `api` names the caller in argument errors. report is the
+ * library's full struct (report_out copies it to the caller's). */
 static clcpack_status load(const char *api, const clcpack *p, const clcpack_key *key,
                            cl_context ctx, cl_device_id dev, const clcpack_load_options *opts,
                            cl_program *out, cl_kernel *kernel_out, clcpack_load_report *report,
                            clcpack_error *err)
 {
-    clcpack_load_report local;
-    if (!report)
-        report = &local;
     report->path = CLCPACK_PATH_NONE;
     report->entry = CLCPACK_NONE;
     report->attempts = 0;
@@ -724,31 +756,10 @@ static clcpack_status load(const char *api, const clcpack *p, const clcpack_key 
     }
     c.match = match;
     c.n_match = n;
-    /* A key names a kernel, or a program entry by the program's name: the
-     * program is then checked with its first kernel. One name in two
-     * programs is ambiguous: the program's name says which. */
-    const clcpack_entry_info *first = &p->entries[match[0]].info;
-    c.kernel_name = key->kernel;
-    for (size_t i = 1; i < n; i++)
-        if (strcmp(p->entries[match[i]].info.kernel, first->kernel) != 0) {
-            const char *other = p->entries[match[i]].info.kernel;
-            if (match != on_stack)
-                free(match);
-            return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
-                              "%s: kernel %s is in the programs %s and %s: name the program",
-                              api, key->kernel, first->kernel, other);
-        }
-    if (first->kernel_name_count && strcmp(key->kernel, first->kernel) == 0) {
-        if (kernel_out) {
-            if (match != on_stack)
-                free(match);
-            return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
-                              "%s: %s is a program of %zu kernels (the first is %s): name the "
-                              "kernel to create",
-                              api, key->kernel, first->kernel_name_count,
-                              first->kernel_names[0]);
-        }
-        c.kernel_name = first->kernel_names[0];
+    if ((st = resolve_kernel_name(api, &c, kernel_out != NULL, err)) != CLCPACK_OK) {
+        if (match != on_stack)
+            free(match);
+        return st;
     }
     clcpack_device_info scratch;
     if ((st = clcpk_device_fingerprint(p, dev, &scratch, &c.here, err)) != CLCPACK_OK) {
@@ -832,12 +843,38 @@ static clcpack_status load(const char *api, const clcpack *p, const clcpack_key 
     return st;
 }
 
+/* load() with the caller's report (NULL, or versioned by struct_size). */
+static clcpack_status load_reported(const char *api, const clcpack *p, const clcpack_key *key,
+                                    cl_context ctx, cl_device_id dev,
+                                    const clcpack_load_options *opts, cl_program *out,
+                                    cl_kernel *kernel_out, clcpack_load_report *report,
+                                    clcpack_error *err)
+{
+    if (report && !clcpk_size_ok(report, CLCPK_LOAD_REPORT_1_0)) {
+        if (out)
+            *out = NULL;
+        if (kernel_out)
+            *kernel_out = NULL;
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                          "%s: report->struct_size %zu is too small (set it to "
+                          "sizeof(clcpack_load_report))",
+                          api, report->struct_size);
+    }
+    clcpack_load_report full;
+    full.struct_size = sizeof full;
+    clcpack_status st = load(api, p, key, ctx, dev, opts, out, kernel_out, &full, err);
+    if (report)
+        clcpk_copy_out(report, &full, sizeof full);
+    return st;
+}
+
 clcpack_status clcpack_create_program(const clcpack *p, const clcpack_key *key, cl_context ctx,
                                       cl_device_id dev, const clcpack_load_options *opts,
                                       cl_program *out, clcpack_load_report *report,
                                       clcpack_error *err)
 {
-    return load("clcpack_create_program", p, key, ctx, dev, opts, out, NULL, report, err);
+    return load_reported("clcpack_create_program", p, key, ctx, dev, opts, out, NULL, report,
+                         err);
 }
 
 clcpack_status clcpack_create_kernel(const clcpack *p, const clcpack_key *key, cl_context ctx,
@@ -850,5 +887,6 @@ clcpack_status clcpack_create_kernel(const clcpack *p, const clcpack_key *key, c
             *program = NULL;
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_create_kernel: kernel is NULL");
     }
-    return load("clcpack_create_kernel", p, key, ctx, dev, opts, program, kernel, report, err);
+    return load_reported("clcpack_create_kernel", p, key, ctx, dev, opts, program, kernel, report,
+                         err);
 }

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 #define PK_CACHE_MAGIC "CLCPKRC1"
 #define PK_CACHE_HEADER 32

@@ -5,7 +5,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 typedef struct task_queue {
     tp_task *head, *tail;

@@ -1,4 +1,4 @@
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 #include <stdlib.h>
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h" /* clcpack_digest_sha256 */
 
 static int is_space(char c)
 {

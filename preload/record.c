@@ -110,6 +110,7 @@ void rec_capture(cl_program p, capture_kind kind, cl_uint n, const cl_device_id 
         capture c = {.kind = kind, .key = (char *)key, .source = (char *)source,
                      .source_size = size, .options = (char *)(options ? options : ""),
                      .kernel_names = names};
+        c.device.struct_size = sizeof c.device;
         if (clcpack_device_query(devs[i], &c.device, NULL) != CLCPACK_OK) {
             pl_why(why, sizeof why, "; cannot fingerprint device %u", (unsigned)i);
             continue;

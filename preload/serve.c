@@ -40,11 +40,11 @@ static uint32_t pick_entry(const size_t *idx, size_t n, const clcpack_device_inf
 {
     uint32_t cc = here->nv_cc_major * 10 + here->nv_cc_minor, best_ptx = CLCPACK_NONE,
              best_arch = 0, cubin = CLCPACK_NONE;
-    clcpack_device_info first;
+    clcpack_device_info first = {.struct_size = sizeof first};
     int have_first = 0;
     for (size_t i = 0; i < n; i++) {
-        clcpack_entry_info e;
-        clcpack_device_info d;
+        clcpack_entry_info e = {.struct_size = sizeof e};
+        clcpack_device_info d = {.struct_size = sizeof d};
         if (clcpack_get_entry(pack, idx[i], &e) != CLCPACK_OK ||
             clcpack_get_device(pack, e.device, &d) != CLCPACK_OK)
             continue;
@@ -83,7 +83,7 @@ static uint32_t pick_entry(const size_t *idx, size_t n, const clcpack_device_inf
 static int check_and_read(uint32_t e, const void *src, size_t size, const char *norm,
                           unsigned char **bin, size_t *bin_size, char *why, size_t cap)
 {
-    clcpack_entry_info info;
+    clcpack_entry_info info = {.struct_size = sizeof info};
     clcpack_error err;
     if (clcpack_get_entry(pack, e, &info) != CLCPACK_OK || info.source == CLCPACK_NONE)
         return pl_why(why, cap, "entry %u has no source to compare", (unsigned)e), -1;
@@ -142,7 +142,7 @@ static int read_for_devices(const char *key, cl_uint n, const cl_device_id *devs
     rk_free_dirs(dirs, n_dirs);
     int rc = 0;
     for (cl_uint i = 0; rc == 0 && i < n; i++) {
-        clcpack_device_info here;
+        clcpack_device_info here = {.struct_size = sizeof here};
         clcpack_error err;
         if (clcpack_device_query(devs[i], &here, &err) != CLCPACK_OK) {
             pl_why(why, cap, "device fingerprint: %s", err.message);
@@ -307,7 +307,7 @@ static void index_inputs(void)
     collect c = {0, 0};
     size_t prefix = strlen(CAPTURE_LINK_PREFIX);
     for (size_t i = 0; i < clcpack_entry_count(pack); i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         size_t n = 0;
         if (clcpack_get_entry(pack, i, &e) != CLCPACK_OK || e.source == CLCPACK_NONE ||
             strncmp(e.kernel, CAPTURE_LINK_PREFIX, prefix) != 0 ||
@@ -335,7 +335,7 @@ int serve_knows_compile(const char *compile_key, cl_uint n, const cl_device_id *
     if (!count || !n)
         return 0;
     for (cl_uint d = 0; d < n; d++) {
-        clcpack_device_info here;
+        clcpack_device_info here = {.struct_size = sizeof here};
         if (clcpack_device_query(devs[d], &here, NULL) != CLCPACK_OK ||
             pick_entry(idx, count, &here, why, sizeof why) == CLCPACK_NONE)
             return 0;

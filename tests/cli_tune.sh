@@ -18,8 +18,8 @@ run "$CLC" list t.clcpack
 expect_rc 0 "list"
 n_timed=$(grep -c ' 64x64 [0-9.]*us/11' "$OUT")
 [ "$n_timed" -eq 6 ] && ok "six FILTER_WIDTH entries show one time" || bad "entries with one time: $n_timed, wanted 6"
-expect_out "64x64 fw3 " "the width-argument kernel shows its time at width 3"
-expect_out ", fw7 " "and at width 7"
+expect_out "64x64 v3 " "the width-argument kernel shows its time at width 3 (run-time value 3)"
+expect_out ", v7 " "and at width 7"
 
 run "$CLC" list --json t.clcpack
 expect_rc 0 "list --json"
@@ -29,7 +29,7 @@ times_at_7() {
     grep "\"family\": \"$1\"" list.json |
         sed -n 's/.*"kernel": "\([^"]*\)".*"wg": \[\([0-9]*\),.*"timings": \[\(.*\)\]}.*/\1 \2 \3/p' |
         while read -r k wg rest; do
-            echo "$rest" | tr '}' '\n' | sed -n 's/.*"filter_width": 7,.*"median_ns": \([0-9]*\).*/\1/p' |
+            echo "$rest" | tr '}' '\n' | sed -n 's/.*"runtime_value": 7,.*"median_ns": \([0-9]*\).*/\1/p' |
                 while read -r ns; do echo "$k $wg $ns"; done
         done
 }

@@ -17,7 +17,7 @@ for sub in pack list verify extract embed merge; do
 done
 run "$CLC" --version
 expect_rc 0 "--version"
-expect_out "clc-pack 0." "--version names the tool and version"
+expect_out "clc-pack 1." "--version names the tool and version"
 expect_out "libclcpack" "--version names the library version"
 
 # Usage errors: exit 2, the bad item named, nothing built.

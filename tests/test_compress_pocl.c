@@ -19,7 +19,7 @@
 
 #include "check.h"
 #include "conv_check.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 /* AMD's Convolve_Def (image convolution, step 5): the filter width is
  * compiled in, the nFilterWidth argument kept for the common signature. */
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 
     clcpack_writer *w = NULL;
     clcpack_error err;
-    clcpack_device_info info;
+    clcpack_device_info info = {.struct_size = sizeof info};
     uint32_t d, s;
     clcpack_writer_new(0, &w, &err);
     clcpack_device_query(dev, &info, &err);
@@ -145,7 +145,7 @@ int main(int argc, char **argv)
               err.message)) {
         size_t stored = 0, deltas = 0;
         for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-            clcpack_entry_info e;
+            clcpack_entry_info e = {.struct_size = sizeof e};
             clcpack_get_entry(p, i, &e);
             stored += e.stored_size;
             deltas += e.codec == 2;

@@ -30,7 +30,7 @@
 #include "check.h"
 #include "test_rng.h"
 #include "cl_device.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 static const char SOURCE[] =
     "/* corrupt_test.cl: o[i] = SCALE * a * i */\n"
@@ -202,7 +202,7 @@ static void *make_pack(size_t *size)
 {
     clcpack_writer *w = NULL;
     clcpack_error err;
-    clcpack_device_info here;
+    clcpack_device_info here = {.struct_size = sizeof here};
     uint32_t d, s;
     void *data = NULL;
     if (clcpack_device_query(dev, &here, &err) != CLCPACK_OK ||

@@ -15,7 +15,7 @@
 
 #include "check.h"
 #include "test_rng.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "pack_format.h"
 #include "pack_reader.h"
 
@@ -26,6 +26,7 @@ static uint64_t rnd(void) { return test_rng_next(&rng); }
 static void make_device(clcpack_device_info *d, const char *name, uint32_t vendor, uint32_t cc)
 {
     memset(d, 0, sizeof *d);
+    d->struct_size = sizeof *d;
     snprintf(d->platform_name, sizeof d->platform_name, "Test Platform");
     snprintf(d->platform_version, sizeof d->platform_version, "OpenCL 3.0");
     snprintf(d->device_name, sizeof d->device_name, "%s", name);
@@ -245,7 +246,7 @@ static void test_key_index(void)
 /* A pack with a native entry and N_CUBINS cubins (and a source). */
 static void *cubin_pack(uint32_t flags, size_t *size)
 {
-    clcpack_device_info d;
+    clcpack_device_info d = {.struct_size = sizeof d};
     make_device(&d, "NVIDIA Test", 0x10DE, 90);
     clcpack_writer *w = NULL;
     clcpack_error err;

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 static char dir[] = "/tmp/test_file_atomic.XXXXXX";
 

@@ -22,7 +22,7 @@
 
 #include "check.h"
 #include "test_rng.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 /* ------------------------------------------------------------------ */
 /* Deterministic random bytes                                          */
@@ -65,6 +65,7 @@ static void make_device(clcpack_device_info *d, const char *plat, const char *na
                         const char *driver, uint32_t vendor, int nvidia)
 {
     memset(d, 0, sizeof *d);
+    d->struct_size = sizeof *d;
     snprintf(d->platform_name, sizeof d->platform_name, "%s", plat);
     snprintf(d->platform_version, sizeof d->platform_version, "OpenCL 3.0 %s", plat);
     snprintf(d->device_name, sizeof d->device_name, "%s", name);
@@ -291,8 +292,8 @@ static void check_entry_round_trip(const clcpack *p, const corpus *c, const corp
         return;
     size_t hit = SIZE_MAX;
     for (size_t k = 0; k < n && k < 16; k++) {
-        clcpack_entry_info info;
-        clcpack_device_info dev;
+        clcpack_entry_info info = {.struct_size = sizeof info};
+        clcpack_device_info dev = {.struct_size = sizeof dev};
         clcpack_get_entry(p, idx[k], &info);
         clcpack_get_device(p, info.device, &dev);
         if (info.kind == e->kind && info.arch == e->arch &&
@@ -301,11 +302,13 @@ static void check_entry_round_trip(const clcpack *p, const corpus *c, const corp
     }
     if (!CHECK(hit != SIZE_MAX, "corpus entry %zu: no entry with its device and form", ci))
         return;
-    clcpack_entry_info info;
+    clcpack_entry_info info = {.struct_size = sizeof info};
     clcpack_get_entry(p, hit, &info);
-    CHECK(strcmp(info.options, e->options) == 0 && strcmp(info.family, e->family) == 0 &&
+    const char *family = "?";
+    clcpack_get_entry_family(p, hit, &family);
+    CHECK(strcmp(info.options, e->options) == 0 && strcmp(family, e->family) == 0 &&
               info.raw_size == e->size,
-          "corpus entry %zu: options '%s' family '%s' size %llu", ci, info.options, info.family,
+          "corpus entry %zu: options '%s' family '%s' size %llu", ci, info.options, family,
           (unsigned long long)info.raw_size);
     CHECK(info.tune_runs == e->tune_runs &&
               (e->tune_runs == 0 || (info.tune_width == 1024 && info.tune_height == 768)),
@@ -352,7 +355,7 @@ static void test_round_trip(const corpus *c)
         CHECK(clcpack_source_count(p) == 4, "%zu sources", clcpack_source_count(p));
         int saw_a = 0, saw_b = 0;
         for (size_t i = 0; i < clcpack_source_count(p); i++) {
-            clcpack_source_info si;
+            clcpack_source_info si = {.struct_size = sizeof si};
             clcpack_get_source(p, i, &si);
             saw_a |= strcmp(si.name, "conv_a.cl") == 0;
             saw_b |= strcmp(si.name, "conv_b.cl") == 0;
@@ -364,7 +367,7 @@ static void test_round_trip(const corpus *c)
         size_t codecs[6] = {0}, raw = 0, stored = 0;
         uint32_t longest = 0;
         for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-            clcpack_entry_info info;
+            clcpack_entry_info info = {.struct_size = sizeof info};
             clcpack_get_entry(p, i, &info);
             if (info.codec < 6)
                 codecs[info.codec]++;
@@ -383,7 +386,7 @@ static void test_round_trip(const corpus *c)
             if (chain > longest)
                 longest = chain;
             if (i > 0) {
-                clcpack_entry_info prev;
+                clcpack_entry_info prev = {.struct_size = sizeof prev};
                 clcpack_get_entry(p, i - 1, &prev);
                 CHECK(strcmp(prev.kernel, info.kernel) <= 0, "entries sorted by kernel");
             }
@@ -853,7 +856,7 @@ typedef struct small {
     uint64_t src_off, src_stored;
 } small;
 
-static clcpack_device_info small_device;
+static clcpack_device_info small_device = {.struct_size = sizeof small_device};
 
 static void small_init(small *s, uint32_t header_size)
 {
@@ -1734,7 +1737,7 @@ static void test_mutations(const corpus *cp)
  * cards that differ only there, never across a driver UUID or version. */
 static void test_fingerprint_matching(void)
 {
-    clcpack_device_info a, b;
+    clcpack_device_info a = {.struct_size = sizeof a}, b = {.struct_size = sizeof b};
     make_device(&a, "NVIDIA CUDA", "NVIDIA H200", "580.159.04", 0x10DE, 1);
     b = a;
     CHECK(clcpack_device_equal(&a, &b) && clcpack_device_binary_compatible(&a, &b),

@@ -140,12 +140,12 @@ static int replay(const char *target, target_fn fn, const char *sub, int knobs)
                             clcpack_get_device(p, 0, &fake_cl_device);
                         fake_cl_fail = (unsigned)k;
                         for (size_t e = 0; e < clcpack_entry_count(p) && e < 32; e++) {
-                            clcpack_entry_info ei;
+                            clcpack_entry_info ei = {.struct_size = sizeof ei};
                             clcpack_get_entry(p, e, &ei);
                             clcpack_key key = {ei.kernel, ei.defines, ei.define_count,
                                                {ei.wg[0], ei.wg[1], ei.wg[2]}};
                             cl_program prog = NULL;
-                            clcpack_load_report r;
+                            clcpack_load_report r = {.struct_size = sizeof r};
                             long live = fake_cl_live;
                             if (clcpack_create_program(p, &key, (cl_context)(void *)&context_object,
                                                        FAKE_DEVICE, NULL, &prog, &r,

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "pack_reader.h"
 #include "hostile_pack.h"
 #include "sha256.h"
@@ -386,8 +386,9 @@ static clcpack_writer *small_writer_flags(size_t n_entries, size_t bin_size, uin
     clcpack_writer *w = NULL;
     clcpack_error err;
     clcpack_writer_new(flags, &w, &err);
-    clcpack_device_info d;
+    clcpack_device_info d = {.struct_size = sizeof d};
     memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
     snprintf(d.platform_name, sizeof d.platform_name, "Test");
     snprintf(d.device_name, sizeof d.device_name, "test device");
     d.device_type = CL_DEVICE_TYPE_CPU;

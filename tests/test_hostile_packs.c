@@ -25,7 +25,7 @@
 
 #include "check.h"
 #include "cl_device.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 extern char **environ;
 
@@ -40,7 +40,7 @@ static char dir[] = "/tmp/test_hostile.XXXXXX";
 static char tool[4096];
 static cl_context ctx;
 static cl_device_id dev;
-static clcpack_device_info here;
+static clcpack_device_info here = {.struct_size = sizeof here};
 
 static const char *in_dir(const char *name, char *buf, size_t cap)
 {

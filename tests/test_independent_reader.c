@@ -23,7 +23,7 @@
 #endif
 
 #include "check.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "synth_pack.h"
 
 /* A bounded cursor: every read checks what is left, as the document asks. */

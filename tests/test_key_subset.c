@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 static void add(clcpack_writer *w, uint32_t dev, const char *kernel, const clcpack_define *d,
                 size_t n, clcpack_binary_kind kind, const char *bytes)
@@ -50,9 +50,11 @@ int main(void)
     clcpack_error e;
     if (!CHECK(clcpack_writer_new(0, &w, &e) == CLCPACK_OK, "writer: %s", e.message))
         return check_summary();
-    clcpack_device_info cpu, gpu;
+    clcpack_device_info cpu = {.struct_size = sizeof cpu}, gpu = {.struct_size = sizeof gpu};
     memset(&cpu, 0, sizeof cpu);
+    cpu.struct_size = sizeof cpu;
     memset(&gpu, 0, sizeof gpu);
+    gpu.struct_size = sizeof gpu;
     strcpy(cpu.device_name, "cpu");
     strcpy(gpu.device_name, "gpu");
     gpu.vendor_id = 0x10DE;
@@ -90,7 +92,7 @@ int main(void)
           e.message);
     int all5 = n == 3;
     for (size_t i = 0; i < n && i < 8; i++) {
-        clcpack_entry_info ei;
+        clcpack_entry_info ei = {.struct_size = sizeof ei};
         all5 &= clcpack_get_entry(p, idx[i], &ei) == CLCPACK_OK && ei.define_count == 3 &&
                 strcmp(ei.defines[0].value, "5") == 0;
         all5 &= i == 0 || idx[i] > idx[i - 1];

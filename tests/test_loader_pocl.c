@@ -32,7 +32,7 @@
 #include "check.h"
 #include "cl_device.h"
 #include "conv_check.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 static const char TEST_SOURCE[] =
     "/* test_conv.cl: FILTER_WIDTH x FILTER_WIDTH convolution, top-left form */\n"
@@ -56,7 +56,7 @@ static const int widths[N_WIDTHS] = {3, 5, 7};
 
 static cl_context ctx;
 static cl_device_id dev;
-static clcpack_device_info here;
+static clcpack_device_info here = {.struct_size = sizeof here};
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
 
@@ -217,7 +217,7 @@ static void test_native(const pack_plan *good)
     clcpack *p = open_pack(data, size);
     for (int i = 0; p && i < N_WIDTHS; i++) {
         cl_program prog = NULL;
-        clcpack_load_report rep;
+        clcpack_load_report rep = {.struct_size = sizeof rep};
         clcpack_error err;
         clcpack_status st = load(p, widths[i], 0, NULL, &prog, &rep, &err);
         if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_NATIVE && rep.attempts == 1,
@@ -230,7 +230,7 @@ static void test_native(const pack_plan *good)
 
     /* Binaries only: skipped, rebuilt from the source. */
     cl_program prog = NULL;
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error err;
     clcpack_status st = p ? load(p, 5, CLCPACK_LOAD_NO_BINARY, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
     if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_SOURCE && rep.attempts == 0 &&
@@ -274,7 +274,7 @@ static void test_stale_driver(const pack_plan *good)
     void *data = make_pack(&plan, &size);
     clcpack *p = open_pack(data, size);
     cl_program prog = NULL;
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error err;
     char expect[600];
     snprintf(expect, sizeof expect, "driver version differs: 0.0-stale in pack, %s here",
@@ -314,7 +314,7 @@ static void test_rejected_binary(const pack_plan *good)
     void *data = make_pack(&plan, &size);
     clcpack *p = open_pack(data, size);
     cl_program prog = NULL;
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error err;
     clcpack_status st = p ? load(p, 3, 0, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
     if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_SOURCE && rep.attempts == 1 &&
@@ -352,12 +352,12 @@ static size_t entry_blob_offset(const clcpack *p, size_t i)
 {
     size_t off = 64;
     for (size_t s = 0; s < clcpack_source_count(p); s++) {
-        clcpack_source_info si;
+        clcpack_source_info si = {.struct_size = sizeof si};
         clcpack_get_source(p, s, &si);
         off += si.stored_size;
     }
     for (size_t k = 0; k <= i; k++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         clcpack_get_entry(p, k, &e);
         if (e.codec == 0)
             off = (off + 63) / 64 * 64;
@@ -381,14 +381,14 @@ static void test_damaged_payload(const pack_plan *good)
     clcpack_define def = {"FILTER_WIDTH", value};
     clcpack_key key = {"conv", &def, 1, {WG, WG, 1}};
     clcpack_find(p, &key, idx, 4, &n, NULL);
-    clcpack_entry_info e;
+    clcpack_entry_info e = {.struct_size = sizeof e};
     clcpack_get_entry(p, idx[0], &e);
     size_t at = entry_blob_offset(p, idx[0]) + (size_t)e.stored_size / 2;
     clcpack_close(p);
     data[at] ^= 0x40; /* the index checksum does not cover the payload */
     p = open_pack(data, size);
     cl_program prog = NULL;
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error err;
     clcpack_status st = p ? load(p, 5, 0, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
     if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_SOURCE && rep.attempts == 0 &&
@@ -406,8 +406,9 @@ static void test_damaged_payload(const pack_plan *good)
  * the fields the loader compares; callers add the rest they need. */
 static clcpack_device_info nvidia_h200(void)
 {
-    clcpack_device_info nv;
+    clcpack_device_info nv = {.struct_size = sizeof nv};
     memset(&nv, 0, sizeof nv);
+    nv.struct_size = sizeof nv;
     snprintf(nv.platform_name, sizeof nv.platform_name, "NVIDIA CUDA");
     snprintf(nv.device_name, sizeof nv.device_name, "NVIDIA H200");
     snprintf(nv.driver_version, sizeof nv.driver_version, "580.159.04");
@@ -431,7 +432,7 @@ static void test_binary_only(const pack_plan *good)
     void *data = make_pack(&plan, &size);
     clcpack *p = open_pack(data, size);
     cl_program prog = NULL;
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error err;
     clcpack_status st = p ? load(p, 5, 0, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
     CHECK(st == CLCPACK_E_NO_USABLE_FORM && !prog && rep.path == CLCPACK_PATH_NONE &&
@@ -491,7 +492,7 @@ static void test_nvidia_forms_elsewhere(const pack_plan *good)
         clcpack_writer_free(w);
         clcpack *p = open_pack(data, size);
         cl_program prog = NULL;
-        clcpack_load_report rep;
+        clcpack_load_report rep = {.struct_size = sizeof rep};
         clcpack_status st = p ? load(p, 5, skip, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
         if (with_source) {
             if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_SOURCE && rep.attempts == 0 &&
@@ -526,7 +527,7 @@ static void test_create_kernel(const pack_plan *good)
     }
     clcpack_define def = {"FILTER_WIDTH", "5"};
     clcpack_key key = {"conv", &def, 1, {WG, WG, 1}};
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error err;
     for (int from_source = 0; from_source < 2; from_source++) {
         clcpack_load_options opts = {sizeof opts, from_source ? CLCPACK_LOAD_NO_BINARY : 0};
@@ -614,7 +615,7 @@ static void *thread_main(void *arg)
         }
         /* Two threads rebuild from source while the others load binaries. */
         clcpack_load_options opts = {sizeof opts, j->id < 2 && it == 0 ? CLCPACK_LOAD_NO_BINARY : 0};
-        clcpack_load_report rep;
+        clcpack_load_report rep = {.struct_size = sizeof rep};
         cl_program prog = NULL;
         cl_kernel kernel = NULL;
         /* Odd threads take the kernel too. */
@@ -680,7 +681,7 @@ int main(void)
         return check_summary();
     clcpack_error err;
     CHECK(clcpack_device_query(dev, &here, &err) == CLCPACK_OK, "device query: %s", err.message);
-    clcpack_device_info again;
+    clcpack_device_info again = {.struct_size = sizeof again};
     clcpack_device_query(dev, &again, &err);
     CHECK(here.device_name[0] && here.driver_version[0] && here.address_bits &&
               clcpack_device_equal(&here, &again),

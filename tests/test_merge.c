@@ -24,7 +24,7 @@
 
 #include "check.h"
 #include "cl_device.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "cli_report.h"
 #include "commands.h"
 #include "test_file.h"
@@ -41,7 +41,7 @@ static const char SCALE_SOURCE[] =
 
 static cl_context ctx;
 static cl_device_id dev;
-static clcpack_device_info here, gpu;
+static clcpack_device_info here = {.struct_size = sizeof here}, gpu = {.struct_size = sizeof gpu};
 static char dir[] = "/tmp/test_merge.XXXXXX";
 
 /* A path in the test's folder; each call gets its own buffer (the test
@@ -174,13 +174,13 @@ static void check_load(const char *path)
         return;
     clcpack_key key = {"scale", scale_defs, 1, {WG, 1, 1}};
     cl_program prog = NULL;
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_status st = clcpack_create_program(p, &key, ctx, dev, NULL, &prog, &rep, &err);
     CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_NATIVE,
           "merged pack loads the native binary of this device: %s (%s)",
           clcpack_path_name(rep.path), rep.why);
-    clcpack_entry_info e;
-    clcpack_device_info d;
+    clcpack_entry_info e = {.struct_size = sizeof e};
+    clcpack_device_info d = {.struct_size = sizeof d};
     if (st == CLCPACK_OK && clcpack_get_entry(p, rep.entry, &e) == CLCPACK_OK &&
         clcpack_get_device(p, e.device, &d) == CLCPACK_OK)
         CHECK(clcpack_device_equal(&d, &here), "the entry used is this device's, not '%s'",
@@ -258,7 +258,7 @@ static void test_cpu_and_gpu(const unsigned char *native, size_t native_size)
               clcpack_source_count(p));
         int tuned = 0, cubin_ok = 0;
         for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-            clcpack_entry_info e;
+            clcpack_entry_info e = {.struct_size = sizeof e};
             clcpack_get_entry(p, i, &e);
             if (e.kind == CLCPACK_KIND_CUBIN) {
                 tuned = e.tune_runs == 7 && e.tune_median_ns == 12345;
@@ -304,7 +304,7 @@ static void test_cpu_and_gpu(const unsigned char *native, size_t native_size)
         if (CHECK(clcpack_open_file(dup, &p, &err) == CLCPACK_OK, "open: %s", err.message)) {
             size_t with_src = 0;
             for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-                clcpack_entry_info e;
+                clcpack_entry_info e = {.struct_size = sizeof e};
                 clcpack_get_entry(p, i, &e);
                 with_src += e.source != CLCPACK_NONE;
             }
@@ -367,6 +367,7 @@ int main(int argc, char **argv)
     CHECK(clcpack_device_query(dev, &here, &err) == CLCPACK_OK, "device query: %s", err.message);
     /* A GPU this machine does not have, as a GPU build host would record it. */
     memset(&gpu, 0, sizeof gpu);
+    gpu.struct_size = sizeof gpu;
     strcpy(gpu.platform_name, "NVIDIA CUDA");
     strcpy(gpu.platform_version, "OpenCL 3.0 CUDA 13.0.88");
     strcpy(gpu.device_name, "NVIDIA H200");

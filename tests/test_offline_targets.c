@@ -10,7 +10,7 @@
 
 #include "bin_check.h"
 #include "check.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "offline_opts.h"
 #include "target_match.h"
 
@@ -303,7 +303,7 @@ static void test_round_trip(void)
     clcpack_writer *w;
     clcpack_error err;
     CHECK(clcpack_writer_new(0, &w, &err) == CLCPACK_OK, "writer: %s", err.message);
-    clcpack_device_info intel = {0}, amd = {0};
+    clcpack_device_info intel = {.struct_size = sizeof intel}, amd = {.struct_size = sizeof amd};
     strcpy(intel.platform_name, "clc-pack offline");
     strcpy(intel.device_name, "Intel GPU");
     intel.vendor_id = 0x8086;
@@ -361,7 +361,7 @@ static void test_round_trip(void)
     const char *want[] = {"gfx1030", "SPIR-V_1.0", "tgllp", "acm-g10"};
     size_t found = 0;
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         clcpack_get_entry(p, i, &e);
         for (size_t k = 0; k < 4; k++)
             found += strcmp(e.target, want[k]) == 0;

@@ -169,7 +169,7 @@ static cl_kernel pk_kernel(pk_run *r, const char *name)
         }
     } else {
         clcpack_key key = { name, r->defs, r->ndefs, { r->var->wg[0], r->var->wg[1], r->var->wg[2] } };
-        clcpack_load_report rep;
+        clcpack_load_report rep = {.struct_size = sizeof rep};
         clcpack_error err;
         clcpack_status st = clcpack_create_kernel(r->pack, &key, r->ctx, r->dev, NULL, &p, &k, &rep, &err);
         if (!CHECK(st == CLCPACK_OK, "%s: kernel %s from the pack: %s", r->what, name, err.message)) {
@@ -884,7 +884,7 @@ static void pk_project_run(const pk_project *p, const char *pack_path, cl_contex
             return;
         size_t n = clcpack_entry_count(pack), unexpected = 0;
         for (size_t i = 0; i < n; i++) {
-            clcpack_entry_info e;
+            clcpack_entry_info e = {.struct_size = sizeof e};
             if (clcpack_get_entry(pack, i, &e) == CLCPACK_OK && !pk_expected_entry(p, &e)) {
                 if (unexpected++ < 3)
                     printf("  %s: pack entry %zu (%s, %zu defines, wg %ux%ux%u) is no expected variant\n",

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "hostile_pack.h"
 #include "pack_reader.h"
 #include "synth_pack.h"
@@ -74,7 +74,7 @@ static int write_pack(const char *path, uint8_t **data, size_t *size)
 static size_t real_entry(const clcpack *p, int want_dict)
 {
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         clcpack_get_entry(p, i, &e);
         if (strncmp(e.kernel, "filler_", 7) != 0 && (!want_dict || e.codec == 4))
             return i;
@@ -101,7 +101,7 @@ static void test_big_pack(const uint8_t *pack, size_t size)
         return;
     uint64_t opened = rchar();
     size_t i = real_entry(p, 0), f = clcpack_entry_count(p) - 1;
-    clcpack_entry_info e, fe;
+    clcpack_entry_info e = {.struct_size = sizeof e}, fe = {.struct_size = sizeof fe};
     clcpack_get_entry(p, i, &e);
     clcpack_get_entry(p, f, &fe);
     uint8_t *buf = malloc((size_t)(e.raw_size > fe.raw_size ? e.raw_size : fe.raw_size));
@@ -142,7 +142,7 @@ static void test_truncated_while_open(const uint8_t *pack, size_t size)
     if (!CHECK(clcpack_open_file(path, &p, &err) == CLCPACK_OK, "open: %s", err.message))
         return;
     /* Cut the file just after the first entry blob's end. */
-    clcpack_entry_info first, last;
+    clcpack_entry_info first = {.struct_size = sizeof first}, last = {.struct_size = sizeof last};
     clcpack_get_entry(p, 0, &first);
     size_t n = clcpack_entry_count(p);
     clcpack_get_entry(p, n - 1, &last);
@@ -164,7 +164,7 @@ static void test_truncated_while_open(const uint8_t *pack, size_t size)
     if (!p)
         return;
     size_t k = real_entry(p, 0);
-    clcpack_entry_info e;
+    clcpack_entry_info e = {.struct_size = sizeof e};
     clcpack_get_entry(p, k, &e);
     /* The blob's last byte flipped, in the same file (the entry's offset
      * from the library's own view). */
@@ -211,7 +211,7 @@ static void *read_all_entries(void *arg)
     size_t n = clcpack_entry_count(r->p);
     for (size_t k = 0; k < n; k++) {
         size_t i = (r->first + k) % n;
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         clcpack_get_entry(r->p, i, &e);
         uint8_t *buf = malloc((size_t)e.raw_size);
         size_t got;
@@ -262,7 +262,7 @@ static void test_dictionary_once(const char *path, const uint8_t *pack, size_t s
     } else {
         size_t users = 0;
         for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-            clcpack_entry_info e;
+            clcpack_entry_info e = {.struct_size = sizeof e};
             clcpack_get_entry(p, i, &e);
             uint8_t *buf = malloc((size_t)e.raw_size);
             size_t got;

@@ -22,7 +22,7 @@
 
 #include "check.h"
 #include "cl_device.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "test_file.h"
 
 static const char SOURCE[] =
@@ -61,7 +61,7 @@ static int child(char **argv)
         o.flags = CLCPACK_LOAD_NO_CACHE;
     if (strcmp(mode, "flag") == 0)
         o.flags = CLCPACK_LOAD_CACHE;
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     cl_program prog;
     cl_kernel k;
     clcpack_status st = clcpack_create_kernel(p, &key, ctx, dev, &o, &prog, &k, &rep, &e);
@@ -146,7 +146,7 @@ static int build_pack(void)
     unsigned char *bin = malloc(len ? len : 1), *bins[1] = {bin};
     clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL);
     clReleaseProgram(prog);
-    clcpack_device_info info;
+    clcpack_device_info info = {.struct_size = sizeof info};
     clcpack_error e;
     int ok = CHECK(rc == CL_SUCCESS && len > 0, "the kernel builds here") &&
              CHECK(clcpack_device_query(dev, &info, &e) == CLCPACK_OK, "fingerprint: %s",

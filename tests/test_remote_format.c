@@ -50,6 +50,7 @@ static void make_job(build_job *j, const char *source)
 static void make_device(clcpack_device_info *d)
 {
     memset(d, 0, sizeof *d);
+    d->struct_size = sizeof *d;
     strcpy(d->platform_name, "Portable Computing Language");
     strcpy(d->platform_version, "OpenCL 3.0 PoCL 3.1");
     strcpy(d->device_name, "pthread-haswell");

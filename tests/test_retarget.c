@@ -115,7 +115,7 @@ static void check_retargeted(const char *in_path, const char *out_path)
     static const uint32_t archs[] = {75, 80, 86, 89, 90, 100, 120};
     size_t n_in = clcpack_entry_count(in), n_ptx = 0;
     for (size_t i = 0; i < n_in; i++) {
-        clcpack_entry_info a;
+        clcpack_entry_info a = {.struct_size = sizeof a};
         if (clcpack_get_entry(in, i, &a) == CLCPACK_OK && a.kind == CLCPACK_KIND_PTX)
             n_ptx++;
     }
@@ -128,7 +128,7 @@ static void check_retargeted(const char *in_path, const char *out_path)
           "devices and sources copied");
     size_t cubins = 0, ptx = 0, stored_host = 0, compressed_other = 0;
     for (size_t i = 0; i < clcpack_entry_count(out); i++) {
-        clcpack_entry_info o;
+        clcpack_entry_info o = {.struct_size = sizeof o};
         if (clcpack_get_entry(out, i, &o) != CLCPACK_OK)
             continue;
         size_t size = 0;
@@ -169,7 +169,7 @@ static void check_retargeted(const char *in_path, const char *out_path)
     for (size_t k = 0; k < 7; k++) {
         size_t n = 0;
         for (size_t i = 0; i < clcpack_entry_count(out); i++) {
-            clcpack_entry_info o;
+            clcpack_entry_info o = {.struct_size = sizeof o};
             if (clcpack_get_entry(out, i, &o) == CLCPACK_OK && o.kind == CLCPACK_KIND_CUBIN &&
                 o.arch == archs[k])
                 n++;
@@ -208,7 +208,7 @@ static void test_fixture(void)
 
     /* Packs from several hosts still merge: this one with an A100's PTX-only
      * pack and with the fixture itself. */
-    clcpack_device_info a100;
+    clcpack_device_info a100 = {.struct_size = sizeof a100};
     nvfx_h200(&a100);
     strcpy(a100.device_name, "NVIDIA A100-SXM4-80GB");
     a100.nv_cc_major = 8;
@@ -299,7 +299,7 @@ static void test_refused(void)
         CHECK(clcpack_entry_count(p) == 4, "PTX and 3 cubins (%zu)", clcpack_entry_count(p));
         size_t tuned = 0;
         for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-            clcpack_entry_info o;
+            clcpack_entry_info o = {.struct_size = sizeof o};
             clcpack_tuning t;
             if (clcpack_get_entry(p, i, &o) == CLCPACK_OK && clcpack_entry_tuning_count(p, i) &&
                 clcpack_get_entry_tuning(p, i, 0, &t) == CLCPACK_OK) {

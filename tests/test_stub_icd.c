@@ -174,7 +174,7 @@ static void check_identity(void)
               clGetDeviceInfo(dev[TGLLP], 0x7fff, sizeof ext, ext, NULL) == CL_INVALID_VALUE,
           "a too small buffer and an unknown query are CL_INVALID_VALUE");
     for (int i = 0; i < N_DEV; i++) {
-        clcpack_device_info info;
+        clcpack_device_info info = {.struct_size = sizeof info};
         clcpack_error e;
         CHECK(clcpack_device_query(dev[i], &info, &e) == CLCPACK_OK &&
                   info.has_uuid == (i < GFX90A),

@@ -29,7 +29,7 @@
 
 #include "check.h"
 #include "cl_device.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "stub_icd.h"
 #include "test_file.h"
 
@@ -67,7 +67,7 @@ static int key_load(const char *pack, const char *platform, uint32_t flags, char
     clcpack_define axis[] = {{"FILTER_WIDTH", "5"}};
     clcpack_key key = {"scale", axis, 1, {0, 0, 0}};
     clcpack_load_options o = {sizeof o, flags};
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     cl_program prog = NULL;
     clcpack_status st = clcpack_create_program(p, &key, ctx, dev, &o, &prog, &rep, &e);
     snprintf(text, cap, "status %d\npath %s\nentry %u\nwhy %s\nerror %s\n", (int)st,
@@ -209,7 +209,7 @@ static int lines_of(long pid, const char *call, long *last)
 static void check_pocl_pack(void)
 {
     cl_device_id pocl;
-    clcpack_device_info info;
+    clcpack_device_info info = {.struct_size = sizeof info};
     size_t len;
     if (test_platform_device(POCL, 0, &pocl) != 0) {
         CHECK_SKIP("no PoCL device: the PoCL pack's part not run");
@@ -287,7 +287,8 @@ static void check_pocl_pack(void)
 static void check_stub_pack(void)
 {
     cl_device_id intel, amd;
-    clcpack_device_info infos[2];
+    clcpack_device_info infos[2] = {{.struct_size = sizeof infos[0]},
+                                    {.struct_size = sizeof infos[1]}};
     unsigned char *bins[2];
     size_t lens[2];
     if (!CHECK(test_platform_device(INTEL, 0, &intel) == 0 &&
@@ -306,8 +307,8 @@ static void check_stub_pack(void)
     clcpack_open_file(stub_pack, &p, NULL);
     /* Which entry is whose: the entry's device record. */
     size_t e_intel = 0, e_amd = 1;
-    clcpack_entry_info ei;
-    clcpack_device_info di;
+    clcpack_entry_info ei = {.struct_size = sizeof ei};
+    clcpack_device_info di = {.struct_size = sizeof di};
     if (clcpack_get_entry(p, 0, &ei) == CLCPACK_OK &&
         clcpack_get_device(p, ei.device, &di) == CLCPACK_OK && di.vendor_id == 0x1002) {
         e_intel = 1;

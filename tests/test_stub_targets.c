@@ -36,7 +36,7 @@
 
 #include "check.h"
 #include "cl_device.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "self_run.h"
 #include "stub_icd.h"
 #include "test_file.h"
@@ -107,7 +107,7 @@ static int child_main(const char *path, const char *cache)
         snprintf(w, sizeof w, "%d", k + 1);
         clcpack_define axis = {"W", w};
         clcpack_key key = {"k", &axis, 1, {0, 0, 0}};
-        clcpack_load_report rep;
+        clcpack_load_report rep = {.struct_size = sizeof rep};
         cl_program prog = NULL;
         clcpack_status st = clcpack_create_program(p, &key, ctx, dev, NULL, &prog, &rep, &e);
         printf("key %d status %d path %s entry %u\nwhy %s\nerror %s\n", k, (int)st,
@@ -301,7 +301,7 @@ static void expect_spirv(const char *dev, const char *dev_ip, const char *also)
 static void expect_source(const char *dev, const char *also1, const char *also2)
 {
     for (int k = 0; k < KEYS; k++) {
-        clcpack_entry_info ei;
+        clcpack_entry_info ei = {.struct_size = sizeof ei};
         int got = res[k].status == 0 && !strcmp(res[k].path, "source") &&
                   clcpack_get_entry(pack, res[k].entry, &ei) == CLCPACK_OK;
         CHECK(got, "%s W=%d: path source; got %s: %s %s", dev, k + 1, res[k].path, res[k].why,
@@ -329,7 +329,7 @@ static int map_entries(void)
         for (size_t t = 0; t < N_TARGETS; t++)
             ent[k][t] = SIZE_MAX;
     for (size_t i = 0; i < clcpack_entry_count(pack); i++) {
-        clcpack_entry_info ei;
+        clcpack_entry_info ei = {.struct_size = sizeof ei};
         if (clcpack_get_entry(pack, i, &ei) != CLCPACK_OK || ei.define_count != 1)
             continue;
         int k = atoi(ei.defines[0].value) - 1;
@@ -391,7 +391,7 @@ static int build_packs(void)
      * kernel headers. */
     for (int k = 0; k < KEYS; k++)
         for (size_t t = 0; t < N_TARGETS; t++) {
-            clcpack_entry_info ei;
+            clcpack_entry_info ei = {.struct_size = sizeof ei};
             clcpack_get_entry(pack, ent[k][t], &ei);
             CHECK(ei.kernel_name_count == 2 && !strcmp(ei.kernel_names[0], "plus") &&
                       !strcmp(ei.kernel_names[1], "twice"),
@@ -586,7 +586,7 @@ static void check_no_sources(void)
         return;
     size_t spv[KEYS] = {SIZE_MAX, SIZE_MAX};
     for (size_t i = 0; i < clcpack_entry_count(np); i++) {
-        clcpack_entry_info ei;
+        clcpack_entry_info ei = {.struct_size = sizeof ei};
         if (clcpack_get_entry(np, i, &ei) == CLCPACK_OK && ei.kind == CLCPACK_KIND_SPIRV &&
             ei.define_count == 1)
             spv[ei.defines[0].value[0] == '2'] = i;

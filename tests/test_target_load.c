@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "fuzz/fake_cl.h"
 
 #define INTEL 0x8086u
@@ -50,6 +50,8 @@ static void make_pack(void)
     CHECK(clcpack_writer_new(0, &w, &err) == CLCPACK_OK, "writer: %s", err.message);
     clcpack_device_info dev[3];
     memset(dev, 0, sizeof dev);
+    for (int i = 0; i < 3; i++)
+        dev[i].struct_size = sizeof dev[i];
     const char *names[3] = {"Intel GPU", "AMD GPU", "SPIR-V"};
     const uint32_t vendors[3] = {INTEL, AMD, 0};
     uint32_t index[3];
@@ -130,7 +132,7 @@ static clcpack_status load(uint32_t flags, clcpack_load_report *rep, const form 
 static void expect(const char *what, uint32_t flags, clcpack_path path, const char *target,
                    const char *why_has)
 {
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     const form *f;
     clcpack_status st = load(flags, &rep, &f);
     CHECK(st == CLCPACK_OK && rep.path == path, "%s: path %s (want %s), status %d; %s", what,

@@ -50,7 +50,7 @@ static int application(const char *pack)
     }
     clcpack_define def = {"FACTOR", "3"};
     clcpack_key key = {"scale", &def, 1, {16, 1, 1}};
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     cl_program prog;
     cl_kernel k;
     if (clcpack_create_kernel(p, &key, ctx, dev, NULL, &prog, &k, &rep, &e) != CLCPACK_OK) {

@@ -164,8 +164,8 @@ static void test_result_roundtrip(void)
     CHECK(back.build_s > 0.74 && back.build_s < 0.76, "build time back");
     for (int p = 0; p < BV_N_PHASES; p++)
         CHECK(back.phase_s[p] == 0.125 * (p + 1), "phase %d's time back", p);
-    CHECK(back.n_tunings == 2 && back.tunings[0].filter_width == 3 &&
-              back.tunings[0].median_ns == 41200 && back.tunings[1].filter_width == 7 &&
+    CHECK(back.n_tunings == 2 && back.tunings[0].runtime_value == 3 &&
+              back.tunings[0].median_ns == 41200 && back.tunings[1].runtime_value == 7 &&
               back.tunings[1].width == 2048 && back.tunings[1].runs == 11 &&
               back.tunings[1].median_ns == 95000,
           "--tune timings back");

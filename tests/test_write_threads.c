@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "synth_pack.h"
 
 static char tmpdir[] = "/tmp/clcpack-write-threads-XXXXXX";
@@ -80,7 +80,7 @@ static void check_decodes(const uint8_t *pack, size_t size, const synth_corpus *
         char why[256];
         if (synth_check_entry(p, i, c, why, sizeof why) != 0 && bad++ < 5)
             CHECK(0, "%s", why);
-        clcpack_entry_info info;
+        clcpack_entry_info info = {.struct_size = sizeof info};
         clcpack_get_entry(p, i, &info);
         if (info.codec < 6)
             codecs[info.codec]++;

@@ -37,14 +37,14 @@ static int placeholder(const char *s, size_t *len)
     return -1;
 }
 
-int cc_validate(const char *cmd, char msg[CC_MSG_MAX])
+int cc_validate(const char *option, const char *cmd, char msg[CC_MSG_MAX])
 {
     if (!cmd[0]) {
-        bfmt(msg, CC_MSG_MAX, "--check-cmd: empty command");
+        bfmt(msg, CC_MSG_MAX, "%s: empty command", option);
         return -1;
     }
     if (strlen(cmd) > CMD_MAX / 2) {
-        bfmt(msg, CC_MSG_MAX, "--check-cmd: longer than %u bytes", CMD_MAX / 2);
+        bfmt(msg, CC_MSG_MAX, "%s: longer than %u bytes", option, CMD_MAX / 2);
         return -1;
     }
     for (const char *p = cmd; *p; p++) {
@@ -54,7 +54,7 @@ int cc_validate(const char *cmd, char msg[CC_MSG_MAX])
             continue;
         }
         if (*p == '}') {
-            bfmt(msg, CC_MSG_MAX, "--check-cmd: a lone '}' at offset %zu (write }} for a brace)",
+            bfmt(msg, CC_MSG_MAX, "%s: a lone '}' at offset %zu (write }} for a brace)", option,
                  (size_t)(p - cmd));
             return -1;
         }
@@ -63,9 +63,9 @@ int cc_validate(const char *cmd, char msg[CC_MSG_MAX])
         if (placeholder(p, &len) < 0) {
             size_t n = strcspn(p, "} ");
             bfmt(msg, CC_MSG_MAX,
-                 "--check-cmd: unknown placeholder '%.*s%s' (known: {binary} {defines} {wg} "
+                 "%s: unknown placeholder '%.*s%s' (known: {binary} {defines} {wg} "
                  "{device} {kernel}; write {{ for a brace)",
-                 (int)(n > 40 ? 40 : n), p, p[n] == '}' ? "}" : "");
+                 option, (int)(n > 40 ? 40 : n), p, p[n] == '}' ? "}" : "");
             return -1;
         }
         p += len - 1;
@@ -156,7 +156,7 @@ static void keep_tail(char *buf, size_t *len, const char *in, size_t n)
     *len += n;
 }
 
-int cc_run(const char *cmd, const cc_vars *v, int timeout_s, char **output,
+int cc_run(const char *what, const char *cmd, const cc_vars *v, int timeout_s, char **output,
            char msg[CC_MSG_MAX])
 {
     *output = NULL;
@@ -164,7 +164,7 @@ int cc_run(const char *cmd, const cc_vars *v, int timeout_s, char **output,
     char *tail = malloc(CC_OUTPUT_MAX + 1);
     int fds[2] = {-1, -1};
     if (!line || !tail || pipe(fds) != 0) {
-        bfmt(msg, CC_MSG_MAX, "cannot run the check command: %s",
+        bfmt(msg, CC_MSG_MAX, "cannot run %s: %s", what,
              line && tail ? strerror(errno) : "too long or out of memory");
         free(line);
         free(tail);
@@ -172,7 +172,7 @@ int cc_run(const char *cmd, const cc_vars *v, int timeout_s, char **output,
     }
     pid_t pid = fork();
     if (pid < 0) {
-        bfmt(msg, CC_MSG_MAX, "cannot run the check command: fork: %s", strerror(errno));
+        bfmt(msg, CC_MSG_MAX, "cannot run %s: fork: %s", what, strerror(errno));
         close(fds[0]);
         close(fds[1]);
         free(line);
@@ -240,15 +240,15 @@ int cc_run(const char *cmd, const cc_vars *v, int timeout_s, char **output,
     tail[tlen] = '\0';
     *output = tail;
     if (timed_out) {
-        bfmt(msg, CC_MSG_MAX, "the check command ran out of time (%d s)", timeout_s);
+        bfmt(msg, CC_MSG_MAX, "%s ran out of time (%d s)", what, timeout_s);
         return 1;
     }
     if (WIFSIGNALED(status)) {
-        bfmt(msg, CC_MSG_MAX, "the check command died of signal %d", WTERMSIG(status));
+        bfmt(msg, CC_MSG_MAX, "%s died of signal %d", what, WTERMSIG(status));
         return 1;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
-        bfmt(msg, CC_MSG_MAX, "the check command exited with status %d", WEXITSTATUS(status));
+        bfmt(msg, CC_MSG_MAX, "%s exited with status %d", what, WEXITSTATUS(status));
         return 1;
     }
     return 0;

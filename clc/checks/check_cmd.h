@@ -1,6 +1,7 @@
 /*
- * check_cmd.h — a user's own test run on each variant's binary
- * (clc-pack --check-cmd 'CMD', docs/CLI.md).
+ * check_cmd.h — a user's own command run on each variant's binary: its
+ * test (clc-pack --check-cmd 'CMD') or its timing (--tune-cmd 'CMD',
+ * tune_cmd.h); docs/CLI.md.
  *
  * In CMD, {binary} (the path of a file holding the variant's binary),
  * {defines} ("TS=32,WPT=8,USE_X"), {wg} ("16x16", "64", "" for none),
@@ -26,14 +27,16 @@ typedef struct cc_vars {
 } cc_vars;
 
 /* Checks that cmd's placeholders are known and its braces balanced.
- * 0, or -1 with msg naming the offending placeholder. */
-int cc_validate(const char *cmd, char msg[CC_MSG_MAX]);
+ * 0, or -1 with msg naming the option ("--check-cmd") and the offending
+ * placeholder. */
+int cc_validate(const char *option, const char *cmd, char msg[CC_MSG_MAX]);
 
 /* Runs cmd for v, at most timeout_s seconds. Returns 0 when it exited 0,
- * 1 when it exited non-zero, died or ran out of time (msg says which), -1
- * when it could not be run. *output gets the end of its stdout and stderr
- * (malloc'd, maybe empty; NULL on -1). */
-int cc_run(const char *cmd, const cc_vars *v, int timeout_s, char **output,
+ * 1 when it exited non-zero, died or ran out of time (msg says which,
+ * calling the command `what`: "the check command"), -1 when it could not
+ * be run. *output gets the end of its stdout and stderr (malloc'd, maybe
+ * empty; NULL on -1). */
+int cc_run(const char *what, const char *cmd, const cc_vars *v, int timeout_s, char **output,
            char msg[CC_MSG_MAX]);
 
 #endif /* CLC_CHECK_CMD_H */

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 /* Opens the pack at path; NULL after printing why. */
 clcpack *cli_open_pack(const char *path);

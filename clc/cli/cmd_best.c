@@ -1,7 +1,8 @@
 /* cmd_best.c — `clc-pack best PACK --family F --width N [--device SPEC]`:
  * what an application gets when it asks the pack for the fastest variant
- * of a family at a filter width on a device (clcpack_best_variant), loaded
- * the way the application would load it (clcpack_create_program). */
+ * of a family at a filter width on a device (clcpack_best_variant with the
+ * constraint FILTER_WIDTH=N, FILTER_WIDTH the run-time value), loaded the
+ * way the application would load it (clcpack_create_program). */
 #include "commands.h"
 
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "cli_files.h"
 #include "cli_opts.h"
+#include "bounded_fmt.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
@@ -26,7 +28,8 @@ static int load_choice(const clcpack *p, const clcpack_choice *c, cl_device_id d
     clcpack_key key;
     clcpack_choice_key(c, &key);
     cl_program prog = NULL;
-    static clcpack_load_report rep;
+    static clcpack_load_report rep = {.struct_size = sizeof rep};
+    rep.struct_size = sizeof rep;
     clcpack_error e;
     clcpack_status st = clcpack_create_program(p, &key, ctx, dev, NULL, &prog, &rep, &e);
     if (st == CLCPACK_OK) {
@@ -87,21 +90,26 @@ int cmd_best(int argc, char **argv)
         return EXIT_FAILURE_STATUS;
     clcpack_error e;
     int status = EXIT_FAILURE_STATUS;
-    static clcpack_device_info here;
-    clcpack_choice choice;
+    static clcpack_device_info here = {.struct_size = sizeof here};
+    here.struct_size = sizeof here;
+    clcpack_choice choice = {.struct_size = sizeof choice};
+    char value[16];
+    bfmt(value, sizeof value, "%ld", width);
+    const clcpack_define fw = {"FILTER_WIDTH", value};
     if (clcpack_device_query(dev->device, &here, &e) != CLCPACK_OK ||
-        clcpack_best_variant(p, family, (uint32_t)width, &here, &choice, &e) != CLCPACK_OK) {
+        clcpack_best_variant(p, family, &fw, width ? 1 : 0, "FILTER_WIDTH", &here, &choice, &e) !=
+            CLCPACK_OK) {
         cli_error("%s: %s", path, e.message);
         goto out;
     }
-    clcpack_entry_info ei;
+    clcpack_entry_info ei = {.struct_size = sizeof ei};
     char defs[512], wg[48], kernel[256];
     clcpack_get_entry(p, choice.entry, &ei);
     pt_defines(&ei, defs, sizeof defs);
     pt_wg(choice.wg, wg, sizeof wg);
     printf("family %s, filter width %ld, device %s\n", family, width, dev->name);
     printf("  kernel    %s\n", pt_esc(choice.kernel, kernel, sizeof kernel));
-    printf("  defines   %s%s\n", defs, choice.width_argument ? " (filter width as an argument)"
+    printf("  defines   %s%s\n", defs, choice.value_as_argument ? " (filter width as an argument)"
                                                              : "");
     printf("  wg        %s\n", wg);
     printf("  entry     %u\n", (unsigned)choice.entry);

@@ -18,8 +18,8 @@
 #include "cli_opts.h"
 #include "cli_report.h"
 #include "input_file.h"
-#include "clcpack.h"
 #include "strbuf.h"
+#include "clcpack_write.h"
 
 #define SYMBOL_MAX 128
 #define BYTES_PER_LINE 16

@@ -111,7 +111,7 @@ static int find_entry(const clcpack *p, const extract_args *x, size_t *out)
 {
     size_t n = clcpack_entry_count(p), found = 0, first = 0;
     for (size_t i = 0; i < n; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) == CLCPACK_OK && matches(&e, x)) {
             if (found == 0)
                 first = i;
@@ -131,7 +131,7 @@ static int find_entry(const clcpack *p, const extract_args *x, size_t *out)
               found);
     size_t shown = 0;
     for (size_t i = 0; i < n && shown < SHOW_MATCHES; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) == CLCPACK_OK && matches(&e, x)) {
             char label[LABEL_MAX];
             pt_entry_label(&e, label, sizeof label);
@@ -201,7 +201,7 @@ int cmd_extract(int argc, char **argv)
         status = EXIT_USAGE_STATUS;
         goto out;
     }
-    clcpack_entry_info ei;
+    clcpack_entry_info ei = {.struct_size = sizeof ei};
     if (clcpack_get_entry(p, index, &ei) != CLCPACK_OK) {
         cli_error("%s: entry %zu cannot be read", x.path, index);
         goto out;

@@ -7,13 +7,13 @@
 #include "cli_files.h"
 #include "cli_opts.h"
 #include "cli_report.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "device_select.h"
 #include "json_out.h"
 #include "pack_text.h"
 
-/* "2048x2048 64.3us/11"; a width-argument kernel timed at several filter
- * widths: "2048x2048 fw3 60.4us, fw7 95.0us /11". */
+/* "2048x2048 64.3us/11"; a kernel that takes a value as an argument, timed
+ * at several run-time values: "2048x2048 v3 60.4us, v7 95.0us /11". */
 static void print_tuning(const clcpack *p, size_t i, char *buf, size_t cap)
 {
     size_t n = clcpack_entry_tuning_count(p, i);
@@ -31,7 +31,7 @@ static void print_tuning(const clcpack *p, size_t i, char *buf, size_t cap)
     bfmt(buf, cap, "%ux%u", (unsigned)t.width, (unsigned)t.height);
     for (size_t k = 0; k < n && clcpack_get_entry_tuning(p, i, k, &t) == CLCPACK_OK; k++) {
         len = strlen(buf);
-        bfmt(buf + len, cap - len, "%s fw%u %.1fus", k ? "," : "", (unsigned)t.filter_width,
+        bfmt(buf + len, cap - len, "%s v%u %.1fus", k ? "," : "", (unsigned)t.runtime_value,
              (double)t.median_ns / 1000.0);
     }
     len = strlen(buf);
@@ -54,7 +54,7 @@ static size_t dictionary_users(const clcpack *p, size_t d)
 {
     size_t n = 0;
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) == CLCPACK_OK && e.codec == 4 && e.base == d)
             n++;
     }
@@ -73,7 +73,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
     printf("sha256: %s\n", sha);
     printf("devices:\n");
     for (size_t i = 0; i < nd; i++) {
-        clcpack_device_info d;
+        clcpack_device_info d = {.struct_size = sizeof d};
         if (clcpack_get_device(p, i, &d) != CLCPACK_OK)
             continue;
         char s[6][4 * CLCPACK_FP_STR];
@@ -96,7 +96,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
     }
     printf("sources:\n");
     for (size_t i = 0; i < ns; i++) {
-        clcpack_source_info s;
+        clcpack_source_info s = {.struct_size = sizeof s};
         if (clcpack_get_source(p, i, &s) != CLCPACK_OK)
             continue;
         char name[1024];
@@ -107,7 +107,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
     /* Column widths from the longest kernel name and define list. */
     int wk = 6, wd = 7, wkind = 11;
     for (size_t i = 0; i < ne; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         char defs[512], kernel[256];
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
@@ -126,7 +126,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
            "kernel", wd, "defines", "wg", "dev", wkind, "kind", "raw", "stored", "codec", "base", "crc",
            "tuning");
     for (size_t i = 0; i < ne; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
         char defs[512], wg[48], kind[32], kind_arch[96], codec[32], base[16], tune[1024];
@@ -156,7 +156,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
     if (nk)
         printf("dictionaries:\n");
     for (size_t i = 0; i < nk; i++) {
-        clcpack_dictionary_info d;
+        clcpack_dictionary_info d = {.struct_size = sizeof d};
         if (clcpack_get_dictionary(p, i, &d) != CLCPACK_OK)
             continue;
         char codec[32];
@@ -185,6 +185,100 @@ static void json_field(const char *name, const char *value, int comma)
     json_string(stdout, value);
 }
 
+/* Device i of the pack as a JSON object. */
+static void json_device(const clcpack *p, size_t i)
+{
+    clcpack_device_info d = {.struct_size = sizeof d};
+    if (clcpack_get_device(p, i, &d) != CLCPACK_OK)
+        return;
+    printf("%s\n  {\"index\": %zu", i ? "," : "", i);
+    json_field("platform_name", d.platform_name, 1);
+    json_field("platform_version", d.platform_version, 1);
+    json_field("device_name", d.device_name, 1);
+    json_field("device_version", d.device_version, 1);
+    json_field("driver_version", d.driver_version, 1);
+    json_field("opencl_c_version", d.opencl_c_version, 1);
+    json_field("type", ds_type_name((cl_device_type)d.device_type), 1);
+    printf(", \"vendor_id\": %u, \"address_bits\": %u", (unsigned)d.vendor_id,
+           (unsigned)d.address_bits);
+    if (d.has_uuid) {
+        char u1[33], u2[33];
+        hex_bytes(u1, d.device_uuid, 16);
+        hex_bytes(u2, d.driver_uuid, 16);
+        json_field("device_uuid", u1, 1);
+        json_field("driver_uuid", u2, 1);
+    }
+    if (d.nv_cc_major)
+        printf(", \"compute_capability\": [%u, %u]", (unsigned)d.nv_cc_major,
+               (unsigned)d.nv_cc_minor);
+    if (d.intel_ip_version)
+        printf(", \"intel_ip_version\": \"%u.%u.%u\", \"intel_device_id\": %u",
+               (unsigned)(d.intel_ip_version >> 22),
+               (unsigned)(d.intel_ip_version >> 12 & 0x3ff),
+               (unsigned)(d.intel_ip_version & 0xfff), (unsigned)d.intel_device_id);
+    printf("}");
+}
+
+/* Entry i of the pack as a JSON object. */
+static void json_entry(const clcpack *p, size_t i)
+{
+    clcpack_entry_info e = {.struct_size = sizeof e};
+    if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
+        return;
+    char kind[32], codec[32];
+    printf("%s\n  {\"index\": %zu", i ? "," : "", i);
+    json_field("kernel", e.kernel, 1);
+    const char *family = "";
+    clcpack_get_entry_family(p, i, &family);
+    json_field("family", family, 1);
+    json_field("options", e.options, 1);
+    printf(", \"defines\": {");
+    for (size_t k = 0; k < e.define_count; k++)
+        json_field(e.defines[k].name, e.defines[k].value, k > 0);
+    printf("}, \"kernel_names\": [");
+    for (size_t k = 0; k < e.kernel_name_count; k++) {
+        printf("%s", k ? ", " : "");
+        json_string(stdout, e.kernel_names[k]);
+    }
+    printf("], \"default\": %s", (e.flags & CLCPACK_ENTRY_DEFAULT) ? "true" : "false");
+    printf(", \"wg\": [%u, %u, %u], \"device\": %u", (unsigned)e.wg[0], (unsigned)e.wg[1],
+           (unsigned)e.wg[2], (unsigned)e.device);
+    if (e.source == CLCPACK_NONE)
+        printf(", \"source\": null");
+    else
+        printf(", \"source\": %u", (unsigned)e.source);
+    json_field("kind", pt_kind_name(e.kind, kind, sizeof kind), 1);
+    printf(", \"arch\": %u", (unsigned)e.arch);
+    json_field("target", e.target, 1);
+    json_field("codec", pt_codec_name(e.codec, codec, sizeof codec), 1);
+    if (e.base == CLCPACK_NONE)
+        printf(", \"base\": null");
+    else
+        printf(", \"base\": %u", (unsigned)e.base);
+    printf(", \"raw_size\": %llu, \"stored_size\": %llu, \"crc32\": \"%08x\"",
+           (unsigned long long)e.raw_size, (unsigned long long)e.stored_size,
+           (unsigned)e.raw_crc32);
+    if (e.tune_runs)
+        printf(", \"tuning\": {\"width\": %u, \"height\": %u, \"runs\": %u, "
+               "\"median_ns\": %llu}",
+               (unsigned)e.tune_width, (unsigned)e.tune_height, (unsigned)e.tune_runs,
+               (unsigned long long)e.tune_median_ns);
+    else
+        printf(", \"tuning\": null");
+    printf(", \"timings\": [");
+    size_t nt = clcpack_entry_tuning_count(p, i);
+    for (size_t k = 0; k < nt; k++) {
+        clcpack_tuning t;
+        if (clcpack_get_entry_tuning(p, i, k, &t) != CLCPACK_OK)
+            continue;
+        printf("%s{\"runtime_value\": %u, \"width\": %u, \"height\": %u, \"runs\": %u, "
+               "\"median_ns\": %llu}",
+               k ? ", " : "", (unsigned)t.runtime_value, (unsigned)t.width,
+               (unsigned)t.height, (unsigned)t.runs, (unsigned long long)t.median_ns);
+    }
+    printf("]}");
+}
+
 static void list_json(const clcpack *p, const char *path, uint64_t file_size)
 {
     size_t nd = clcpack_device_count(p), ns = clcpack_source_count(p),
@@ -195,40 +289,11 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
     pack_sha256_hex(p, sha);
     printf(", \"size\": %llu, \"sha256\": \"%s\",\n \"devices\": [", (unsigned long long)file_size,
            sha);
-    for (size_t i = 0; i < nd; i++) {
-        clcpack_device_info d;
-        if (clcpack_get_device(p, i, &d) != CLCPACK_OK)
-            continue;
-        printf("%s\n  {\"index\": %zu", i ? "," : "", i);
-        json_field("platform_name", d.platform_name, 1);
-        json_field("platform_version", d.platform_version, 1);
-        json_field("device_name", d.device_name, 1);
-        json_field("device_version", d.device_version, 1);
-        json_field("driver_version", d.driver_version, 1);
-        json_field("opencl_c_version", d.opencl_c_version, 1);
-        json_field("type", ds_type_name((cl_device_type)d.device_type), 1);
-        printf(", \"vendor_id\": %u, \"address_bits\": %u", (unsigned)d.vendor_id,
-               (unsigned)d.address_bits);
-        if (d.has_uuid) {
-            char u1[33], u2[33];
-            hex_bytes(u1, d.device_uuid, 16);
-            hex_bytes(u2, d.driver_uuid, 16);
-            json_field("device_uuid", u1, 1);
-            json_field("driver_uuid", u2, 1);
-        }
-        if (d.nv_cc_major)
-            printf(", \"compute_capability\": [%u, %u]", (unsigned)d.nv_cc_major,
-                   (unsigned)d.nv_cc_minor);
-        if (d.intel_ip_version)
-            printf(", \"intel_ip_version\": \"%u.%u.%u\", \"intel_device_id\": %u",
-                   (unsigned)(d.intel_ip_version >> 22),
-                   (unsigned)(d.intel_ip_version >> 12 & 0x3ff),
-                   (unsigned)(d.intel_ip_version & 0xfff), (unsigned)d.intel_device_id);
-        printf("}");
-    }
+    for (size_t i = 0; i < nd; i++)
+        json_device(p, i);
     printf("\n ],\n \"sources\": [");
     for (size_t i = 0; i < ns; i++) {
-        clcpack_source_info s;
+        clcpack_source_info s = {.struct_size = sizeof s};
         if (clcpack_get_source(p, i, &s) != CLCPACK_OK)
             continue;
         printf("%s\n  {\"index\": %zu", i ? "," : "", i);
@@ -238,64 +303,11 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
                (unsigned)s.raw_crc32);
     }
     printf("\n ],\n \"entries\": [");
-    for (size_t i = 0; i < ne; i++) {
-        clcpack_entry_info e;
-        if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
-            continue;
-        char kind[32], codec[32];
-        printf("%s\n  {\"index\": %zu", i ? "," : "", i);
-        json_field("kernel", e.kernel, 1);
-        json_field("family", e.family, 1);
-        json_field("options", e.options, 1);
-        printf(", \"defines\": {");
-        for (size_t k = 0; k < e.define_count; k++)
-            json_field(e.defines[k].name, e.defines[k].value, k > 0);
-        printf("}, \"kernel_names\": [");
-        for (size_t k = 0; k < e.kernel_name_count; k++) {
-            printf("%s", k ? ", " : "");
-            json_string(stdout, e.kernel_names[k]);
-        }
-        printf("], \"default\": %s", (e.flags & CLCPACK_ENTRY_DEFAULT) ? "true" : "false");
-        printf(", \"wg\": [%u, %u, %u], \"device\": %u", (unsigned)e.wg[0], (unsigned)e.wg[1],
-               (unsigned)e.wg[2], (unsigned)e.device);
-        if (e.source == CLCPACK_NONE)
-            printf(", \"source\": null");
-        else
-            printf(", \"source\": %u", (unsigned)e.source);
-        json_field("kind", pt_kind_name(e.kind, kind, sizeof kind), 1);
-        printf(", \"arch\": %u", (unsigned)e.arch);
-        json_field("target", e.target, 1);
-        json_field("codec", pt_codec_name(e.codec, codec, sizeof codec), 1);
-        if (e.base == CLCPACK_NONE)
-            printf(", \"base\": null");
-        else
-            printf(", \"base\": %u", (unsigned)e.base);
-        printf(", \"raw_size\": %llu, \"stored_size\": %llu, \"crc32\": \"%08x\"",
-               (unsigned long long)e.raw_size, (unsigned long long)e.stored_size,
-               (unsigned)e.raw_crc32);
-        if (e.tune_runs)
-            printf(", \"tuning\": {\"width\": %u, \"height\": %u, \"runs\": %u, "
-                   "\"median_ns\": %llu}",
-                   (unsigned)e.tune_width, (unsigned)e.tune_height, (unsigned)e.tune_runs,
-                   (unsigned long long)e.tune_median_ns);
-        else
-            printf(", \"tuning\": null");
-        printf(", \"timings\": [");
-        size_t nt = clcpack_entry_tuning_count(p, i);
-        for (size_t k = 0; k < nt; k++) {
-            clcpack_tuning t;
-            if (clcpack_get_entry_tuning(p, i, k, &t) != CLCPACK_OK)
-                continue;
-            printf("%s{\"filter_width\": %u, \"width\": %u, \"height\": %u, \"runs\": %u, "
-                   "\"median_ns\": %llu}",
-                   k ? ", " : "", (unsigned)t.filter_width, (unsigned)t.width,
-                   (unsigned)t.height, (unsigned)t.runs, (unsigned long long)t.median_ns);
-        }
-        printf("]}");
-    }
+    for (size_t i = 0; i < ne; i++)
+        json_entry(p, i);
     printf("\n ],\n \"dictionaries\": [");
     for (size_t i = 0; i < clcpack_dictionary_count(p); i++) {
-        clcpack_dictionary_info d;
+        clcpack_dictionary_info d = {.struct_size = sizeof d};
         if (clcpack_get_dictionary(p, i, &d) != CLCPACK_OK)
             continue;
         char codec[32];

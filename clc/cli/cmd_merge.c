@@ -13,7 +13,7 @@
 #include "cli_opts.h"
 #include "cli_report.h"
 #include "pack_blob.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "pack_merge.h"
 #include "pack_text.h"
 #include "pocl_binary_canon.h"
@@ -141,7 +141,10 @@ static const char *difference(const merge_input *in, const merge_pick *pk, size_
     const clcpack_entry_info *e = &pk->info;
     if (strcmp(e->options, c->options) != 0)
         return "other build options";
-    if (strcmp(e->family, c->family) != 0)
+    const char *fa = "", *fb = "";
+    clcpack_get_entry_family(a->p, pk->entry, &fa);
+    clcpack_get_entry_family(b->p, ce, &fb);
+    if (strcmp(fa, fb) != 0)
         return "another kernel family";
     if (e->raw_size != c->raw_size || e->raw_crc32 != c->raw_crc32)
         return "other binary bytes";
@@ -160,7 +163,7 @@ static const char *difference(const merge_input *in, const merge_pick *pk, size_
     return NULL;
 }
 
-/* 1 when timing a should replace b (same filter width): more runs, then the
+/* 1 when timing a should replace b (same run-time value): more runs, then the
  * faster median, then the smaller problem, so that the choice does not
  * depend on the order of the inputs. */
 static int better_tuning(const clcpack_tuning *a, const clcpack_tuning *b)
@@ -185,7 +188,7 @@ static int merge_tunings(merge_input *in, merge_pick *pk, size_t j)
             return -1;
         }
         size_t m = 0;
-        while (m < pk->n_tunings && pk->tunings[m].filter_width != t.filter_width)
+        while (m < pk->n_tunings && pk->tunings[m].runtime_value != t.runtime_value)
             m++;
         if (m < pk->n_tunings) {
             if (better_tuning(&t, &pk->tunings[m]))
@@ -251,7 +254,7 @@ static long pick_into(merge_input *in, size_t n_in, merge_pick *picks, size_t *n
     for (size_t i = 0; i < n_in; i++) {
         size_t ne = clcpack_entry_count(in[i].p);
         for (size_t j = 0; j < ne; j++) {
-            clcpack_entry_info c;
+            clcpack_entry_info c = {.struct_size = sizeof c};
             if (clcpack_get_entry(in[i].p, j, &c) != CLCPACK_OK) {
                 cli_error("%s: entry %zu cannot be read", in[i].path, j);
                 return -1;
@@ -364,6 +367,8 @@ static int open_inputs(merge_input *in, const merge_args *x, size_t *total_entri
             return -1;
         }
         for (size_t d = 0; d < nd; d++)
+            in[i].devices[d].struct_size = sizeof in[i].devices[d];
+        for (size_t d = 0; d < nd; d++)
             if (clcpack_get_device(in[i].p, d, &in[i].devices[d]) != CLCPACK_OK) {
                 cli_error("%s: device %zu cannot be read", in[i].path, d);
                 return -1;
@@ -381,7 +386,7 @@ static int open_inputs(merge_input *in, const merge_args *x, size_t *total_entri
 static int map_source(clcpack_writer *w, merge_input *in, uint32_t s, uint32_t *out)
 {
     if (in->source_map[s] == CLCPACK_NONE) {
-        clcpack_source_info si;
+        clcpack_source_info si = {.struct_size = sizeof si};
         size_t size;
         clcpack_error e;
         if (clcpack_get_source(in->p, s, &si) != CLCPACK_OK) {
@@ -414,7 +419,8 @@ static int add_pick(clcpack_writer *w, merge_input *in, const merge_pick *pk,
     memset(&spec, 0, sizeof spec);
     spec.struct_size = sizeof spec;
     spec.kernel = c->kernel;
-    spec.family = c->family;
+    spec.family = "";
+    clcpack_get_entry_family(src->p, pk->entry, &spec.family);
     spec.options = c->options;
     spec.defines = c->defines;
     spec.define_count = c->define_count;

@@ -13,7 +13,7 @@
 #include "check_cmd.h"
 #include "cli_files.h"
 #include "cli_report.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "depfile.h"
 #include "device_select.h"
 #include "jobserver.h"
@@ -64,11 +64,11 @@ typedef struct pack_run {
         char label[LABEL_MAX];
     } logs[64];                             /* distinct build logs printed so far */
     size_t n_logs;
-    size_t n_timed;                         /* --tune: variants with a timing */
+    size_t n_timed;                         /* --tune, --tune-cmd: variants with a timing */
     /* The remote cache (docs/REMOTE_CACHE.md): its URL or NULL, and what
      * it did. */
     const char *remote_url;
-    int remote_lookups;                     /* workers look variants up (not with --tune) */
+    int remote_lookups;                     /* workers look variants up (not with --tune, --tune-cmd) */
     char work_root[4096];                   /* then: the workers' private folders are in it */
     int remote_readonly;
     long remote_timeout;
@@ -454,7 +454,7 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
         } else {
             n_entries = clcpack_entry_count(p);
             for (size_t i = 0; i < n_entries; i++) {
-                clcpack_entry_info ei;
+                clcpack_entry_info ei = {.struct_size = sizeof ei};
                 if (clcpack_get_entry(p, i, &ei) == CLCPACK_OK) {
                     raw_bin += ei.raw_size;
                     if ((unsigned)ei.kind <= CLCPACK_KIND_SPIRV)
@@ -462,7 +462,7 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
                 }
             }
             for (size_t i = 0; i < clcpack_source_count(p); i++) {
-                clcpack_source_info si;
+                clcpack_source_info si = {.struct_size = sizeof si};
                 if (clcpack_get_source(p, i, &si) == CLCPACK_OK)
                     raw_src += si.raw_size;
             }
@@ -527,6 +527,8 @@ static void print_summary(const pack_run *run, const char *path, double wall_s, 
         printf("  tuning    %zu of %zu variants timed at %ux%u, median of %ld runs\n",
                run->n_timed, run->n_ok, run->a->tune_width, run->a->tune_height,
                run->a->tune_runs);
+    else if (run->a->tune_cmd)
+        printf("  tuning    %zu of %zu variants timed by --tune-cmd\n", run->n_timed, run->n_ok);
     if (run->n_failed) {
         printf("  failed:\n");
         for (size_t j = 0; j < run->n_jobs; j++) {
@@ -603,11 +605,17 @@ static char **worker_argv(const pack_run *run, const char *ptxas)
         argv[n++] = strdup("--kernels");
         argv[n++] = strdup(run->a->kernels_dir);
     }
-    if (run->a->check_cmd) {
+    if (run->a->check_cmd || run->a->tune_cmd) {
         char t[32];
         bfmt(t, sizeof t, "%ld", run->a->check_timeout);
-        argv[n++] = strdup("--check-cmd");
-        argv[n++] = strdup(run->a->check_cmd);
+        if (run->a->check_cmd) {
+            argv[n++] = strdup("--check-cmd");
+            argv[n++] = strdup(run->a->check_cmd);
+        }
+        if (run->a->tune_cmd) {
+            argv[n++] = strdup("--tune-cmd");
+            argv[n++] = strdup(run->a->tune_cmd);
+        }
         argv[n++] = strdup("--check-timeout");
         argv[n++] = strdup(t);
     }
@@ -717,7 +725,7 @@ static int merge_into(const pack_args *a, const char *built, const char *output,
         }
         int has_ptx = 0;
         for (size_t k = 0; k < clcpack_entry_count(p); k++) {
-            clcpack_entry_info ei;
+            clcpack_entry_info ei = {.struct_size = sizeof ei};
             has_ptx |= clcpack_get_entry(p, k, &ei) == CLCPACK_OK && ei.kind == CLCPACK_KIND_PTX;
         }
         clcpack_close(p);
@@ -799,18 +807,17 @@ static int remote_settings(const pack_args *a, char **url)
 }
 
 /* The tools the options name, checked before anything is planned:
- * --ptxas, --check-cmd. 0, or the exit status. */
+ * --ptxas, --check-cmd, --tune-cmd. 0, or the exit status. */
 static int check_tools(pack_run *run, const pack_args *a)
 {
     /* --ptxas none: PTX only, as the driver gave it (docs/vendors/NVIDIA.md). */
     run->no_ptxas = a->ptxas && strcmp(a->ptxas, "none") == 0;
     if (a->ptxas && !run->no_ptxas && ptxas_find(a->ptxas, run->ptxas) != 0)
         return cli_usage_error(NULL, "%s", run->ptxas);
-    if (a->check_cmd) {
-        char cerr[CC_MSG_MAX];
-        if (cc_validate(a->check_cmd, cerr) != 0)
-            return cli_usage_error(NULL, "%s", cerr);
-    }
+    char cerr[CC_MSG_MAX];
+    if ((a->check_cmd && cc_validate("--check-cmd", a->check_cmd, cerr) != 0) ||
+        (a->tune_cmd && cc_validate("--tune-cmd", a->tune_cmd, cerr) != 0))
+        return cli_usage_error(NULL, "%s", cerr);
     return 0;
 }
 
@@ -857,7 +864,7 @@ static int setup_remote(pack_run *run, const pack_args *a)
     if (rc != 0)
         return rc;
     run->remote_url = run->remote_url_buf;
-    run->remote_lookups = run->remote_url && !a->tune;
+    run->remote_lookups = run->remote_url && !a->tune && !a->tune_cmd; /* timings are taken while building */
     run->remote_readonly = a->remote_readonly || env_true("CLC_PACK_REMOTE_CACHE_READONLY");
     run->remote_timeout = a->remote_timeout;
     return 0;
@@ -942,7 +949,7 @@ static int add_devices(pack_run *run)
     clcpack_error e;
     size_t kept = 0;
     for (size_t i = 0; i < run->n_dev; i++) {
-        clcpack_device_info info;
+        clcpack_device_info info = {.struct_size = sizeof info};
         uint32_t index;
         if (clcpack_device_query(run->devs[i]->device, &info, &e) != CLCPACK_OK ||
             clcpack_writer_add_device(run->w, &info, &index, &e) != CLCPACK_OK) {
@@ -982,7 +989,7 @@ static int add_offline_slots(pack_run *run)
         if (!run->offline.on[ch])
             continue;
         size_t s = run->n_slots++;
-        clcpack_device_info info;
+        clcpack_device_info info = {.struct_size = sizeof info};
         ot_device_info(&run->offline, (ot_chain)ch, &info);
         if (clcpack_writer_add_device(run->w, &info, &run->dev_index[s], &e) != CLCPACK_OK) {
             cli_error("%s: %s", ot_chain_name((ot_chain)ch), e.message);
@@ -1084,13 +1091,14 @@ static int encode_jobs(pack_run *run)
 }
 
 /* The pack the output already is, when its entries may be reused: not
- * with --rebuild or --tune, and only one this version of clc-pack wrote.
+ * with --rebuild, --tune or --tune-cmd, and only one this version of clc-pack wrote.
  * NULL otherwise. */
 static clcpack *open_old_pack(const pack_args *a, const char *output)
 {
     clcpack *old = NULL;
     struct stat ost;
-    if (a->rebuild || a->tune || stat(output, &ost) != 0 || !S_ISREG(ost.st_mode))
+    if (a->rebuild || a->tune || a->tune_cmd || stat(output, &ost) != 0 ||
+        !S_ISREG(ost.st_mode))
         return NULL;
     clcpack_error oe;
     if (clcpack_open_file(output, &old, &oe) != CLCPACK_OK) {
@@ -1186,14 +1194,15 @@ static int order_jobs(pack_run *run, const pack_args *a)
 }
 
 /* How many workers: -j, else make's jobserver's slots (docs/CLI.md, "Under
- * make"), one with --tune. Returns the jobserver joined, or NULL. */
+ * make"), one with --tune or --tune-cmd. Returns the jobserver joined, or NULL. */
 static jobserver *choose_parallelism(pack_args *a)
 {
-    if (a->tune && a->jobs > 1) {
+    if ((a->tune || a->tune_cmd) && a->jobs > 1) {
         /* Timings taken while other variants build are distorted (on a CPU
          * device the builds take the very cores the kernel runs on): with
-         * --tune, one variant at a time. */
-        cli_note("--tune: building and timing one variant at a time (-j 1)");
+         * --tune or --tune-cmd, one variant at a time. */
+        cli_note("%s: building and timing one variant at a time (-j 1)",
+                 a->tune ? "--tune" : "--tune-cmd");
         a->jobs = 1;
     }
     char jwhy[1200];

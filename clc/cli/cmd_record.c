@@ -15,7 +15,7 @@
 #include "bounded_fmt.h"
 #include "cli_opts.h"
 #include "cli_report.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "pack_text.h"
 #include "pocl_binary_canon.h"
 #include "pocl_cache_files.h"

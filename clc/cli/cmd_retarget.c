@@ -15,8 +15,8 @@
 
 #include "cli_opts.h"
 #include "cli_report.h"
-#include "clcpack.h"
 #include "nv_arch_list.h"
+#include "clcpack_write.h"
 #include "nv_forms.h"
 #include "pack_merge.h"
 #include "pack_text.h"
@@ -128,7 +128,7 @@ static void held_cubins(const clcpack *p, const clcpack_entry_info *e, nvf_archs
     if (clcpack_find(p, &key, idx, FIND_MAX, &n, NULL) != CLCPACK_OK)
         return;
     for (size_t i = 0; i < n && i < FIND_MAX && held->n < NVF_MAX_ARCHS; i++) {
-        clcpack_entry_info o;
+        clcpack_entry_info o = {.struct_size = sizeof o};
         if (clcpack_get_entry(p, idx[i], &o) == CLCPACK_OK && o.kind == CLCPACK_KIND_CUBIN &&
             o.device == e->device)
             held->arch[held->n++] = o.arch;
@@ -168,8 +168,8 @@ static int make_forms(retarget_ctx *c, const char *path, long n_threads)
     }
     int rc = 0;
     for (size_t i = 0; i < ne && rc == 0; i++) {
-        clcpack_entry_info ei;
-        clcpack_device_info dev;
+        clcpack_entry_info ei = {.struct_size = sizeof ei};
+        clcpack_device_info dev = {.struct_size = sizeof dev};
         if (clcpack_get_entry(p, i, &ei) != CLCPACK_OK ||
             clcpack_get_device(p, ei.device, &dev) != CLCPACK_OK) {
             cli_error("%s: entry %zu cannot be read", path, i);
@@ -233,7 +233,7 @@ static int retarget_entry(void *vctx, const char *path, const clcpack *p, size_t
     if (spec->kind != CLCPACK_KIND_PTX)
         return 0;
     ptx_job *j = find_job(c, index);
-    clcpack_entry_info e;
+    clcpack_entry_info e = {.struct_size = sizeof e};
     if (!j || clcpack_get_entry(p, index, &e) != CLCPACK_OK) {
         cli_error("%s: entry %zu cannot be read", path, index);
         return -1;

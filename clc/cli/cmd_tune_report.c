@@ -10,7 +10,7 @@
 #include "cli_files.h"
 #include "cli_opts.h"
 #include "cli_report.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "pack_text.h"
 
 static const char *const families[] = {"conv-grey", "conv-rgba", "poly"};
@@ -28,12 +28,28 @@ static const char *baseline_kernel(const char *family)
     return NULL;
 }
 
+/* The filter width a timing of e is for: its run-time value, or when the
+ * timing does not say (0: a format-1 record), e's FILTER_WIDTH define, as
+ * clcpack_best_variant takes it with FILTER_WIDTH the run-time define. */
+static uint32_t timing_width(const clcpack_entry_info *e, const clcpack_tuning *t)
+{
+    if (t->runtime_value)
+        return t->runtime_value;
+    for (size_t k = 0; k < e->define_count; k++)
+        if (strcmp(e->defines[k].name, "FILTER_WIDTH") == 0) {
+            long v;
+            return cli_parse_long(e->defines[k].value, 0, 1000, &v) == 0 ? (uint32_t)v : 0;
+        }
+    return 0;
+}
+
 /* Entry i's timing at filter width fw, if it has one. */
-static int timing_at(const clcpack *p, size_t i, uint32_t fw, clcpack_tuning *out)
+static int timing_at(const clcpack *p, size_t i, const clcpack_entry_info *e, uint32_t fw,
+                     clcpack_tuning *out)
 {
     size_t n = clcpack_entry_tuning_count(p, i);
     for (size_t k = 0; k < n; k++)
-        if (clcpack_get_entry_tuning(p, i, k, out) == CLCPACK_OK && out->filter_width == fw)
+        if (clcpack_get_entry_tuning(p, i, k, out) == CLCPACK_OK && timing_width(e, out) == fw)
             return 1;
     return 0;
 }
@@ -46,11 +62,11 @@ static int baseline_ns(const clcpack *p, const char *family, uint32_t d, uint32_
     if (!kernel)
         return 0;
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         clcpack_tuning t;
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK || e.device != d ||
             strcmp(e.kernel, kernel) != 0 || e.wg[0] != 16 || e.wg[1] != 16 ||
-            !timing_at(p, i, fw, &t) || t.width != win->width || t.height != win->height)
+            !timing_at(p, i, &e, fw, &t) || t.width != win->width || t.height != win->height)
             continue;
         *ns = t.median_ns;
         return 1;
@@ -64,15 +80,17 @@ static int widths_timed(const clcpack *p, const char *family, uint32_t d, char s
     int any = 0;
     memset(seen, 0, 1001);
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
+        const char *f = NULL;
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK || e.device != d ||
-            strcmp(e.family, family) != 0)
+            clcpack_get_entry_family(p, i, &f) != CLCPACK_OK || strcmp(f, family) != 0)
             continue;
         size_t n = clcpack_entry_tuning_count(p, i);
         for (size_t k = 0; k < n; k++) {
             clcpack_tuning t;
-            if (clcpack_get_entry_tuning(p, i, k, &t) == CLCPACK_OK && t.filter_width <= 1000) {
-                seen[t.filter_width] = 1;
+            if (clcpack_get_entry_tuning(p, i, k, &t) == CLCPACK_OK &&
+                timing_width(&e, &t) <= 1000) {
+                seen[timing_width(&e, &t)] = 1;
                 any = 1;
             }
         }
@@ -82,7 +100,7 @@ static int widths_timed(const clcpack *p, const char *family, uint32_t d, char s
 
 static void variant_label(const clcpack *p, uint32_t entry, char *buf, size_t cap)
 {
-    clcpack_entry_info e;
+    clcpack_entry_info e = {.struct_size = sizeof e};
     char wg[48];
     if (clcpack_get_entry(p, entry, &e) != CLCPACK_OK) {
         bfmt(buf, cap, "-");
@@ -123,9 +141,14 @@ static int report_family(const clcpack *p, uint32_t d, const clcpack_device_info
     for (uint32_t fw = 0; fw <= 1000; fw++) {
         if (!seen[fw])
             continue;
-        clcpack_choice c;
+        clcpack_choice c = {.struct_size = sizeof c};
         clcpack_error e;
-        if (clcpack_best_variant(p, family, fw, dev, &c, &e) != CLCPACK_OK || !c.measured ||
+        char value[16];
+        bfmt(value, sizeof value, "%u", (unsigned)fw);
+        const clcpack_define width = {"FILTER_WIDTH", value};
+        if (clcpack_best_variant(p, family, &width, fw ? 1 : 0, "FILTER_WIDTH", dev, &c, &e) !=
+                CLCPACK_OK ||
+            !c.measured ||
             c.tuned_device != d)
             continue;
         char win[300], second[300] = "-", margin[32] = "-", vs[64] = "-";
@@ -140,7 +163,7 @@ static int report_family(const clcpack *p, uint32_t d, const clcpack_device_info
             bfmt(vs, sizeof vs, "%.2fx (%.1f us)", (double)bns / (double)c.timing.median_ns,
                  (double)bns / 1000.0);
         printf("| %u | %s%s | %.1f | %ux%u | %s | %s | %s |\n", (unsigned)fw, win,
-               c.width_argument ? " (width arg)" : "", (double)c.timing.median_ns / 1000.0,
+               c.value_as_argument ? " (width arg)" : "", (double)c.timing.median_ns / 1000.0,
                (unsigned)c.timing.width, (unsigned)c.timing.height, second, margin, vs);
     }
     return 1;
@@ -175,7 +198,8 @@ int cmd_tune_report(int argc, char **argv)
            "fastest's (1.00x: the baseline is the fastest).\n");
     int any = 0;
     for (size_t d = 0; d < clcpack_device_count(p); d++) {
-        static clcpack_device_info dev;
+        static clcpack_device_info dev = {.struct_size = sizeof dev};
+        dev.struct_size = sizeof dev;
         if (clcpack_get_device(p, d, &dev) != CLCPACK_OK)
             continue;
         for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)

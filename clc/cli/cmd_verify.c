@@ -13,7 +13,7 @@
 #include "cli_files.h"
 #include "cli_opts.h"
 #include "cli_report.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "device_select.h"
 #include "load_worker.h"
 #include "manifest.h"
@@ -52,7 +52,7 @@ static const cli_opt verify_opts[] = {
 static int has_kernel_entries(const clcpack *p)
 {
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) == CLCPACK_OK && e.kernel_name_count == 0)
             return 1;
     }
@@ -91,7 +91,7 @@ static size_t verify_checksums(const clcpack *p, const char *path)
             bad++;
             char label[LABEL_MAX] = "";
             if (pass == 0) {
-                clcpack_source_info si;
+                clcpack_source_info si = {.struct_size = sizeof si};
                 if (clcpack_get_source(p, i, &si) == CLCPACK_OK)
                 {
                     char name[LABEL_MAX - 8];
@@ -99,7 +99,7 @@ static size_t verify_checksums(const clcpack *p, const char *path)
                 }
                 cli_error("%s: source %zu%s is bad: %s", path, i, label, e.message);
             } else {
-                clcpack_entry_info ei;
+                clcpack_entry_info ei = {.struct_size = sizeof ei};
                 if (clcpack_get_entry(p, i, &ei) == CLCPACK_OK) {
                     char l[LABEL_MAX - 8];
                     pt_entry_label(&ei, l, sizeof l);
@@ -140,7 +140,7 @@ static void on_loaded(void *ctx, size_t job, bv_result *r)
 static void print_load_result(const load_run *run, size_t job, load_counts *lc)
 {
     const bv_result *r = &run->results[job];
-    clcpack_entry_info ei;
+    clcpack_entry_info ei = {.struct_size = sizeof ei};
     char label[LABEL_MAX] = "";
     if (clcpack_get_entry(run->p, run->first[job], &ei) == CLCPACK_OK)
         pt_key_label(&ei, label, sizeof label);
@@ -182,7 +182,7 @@ static void print_load_result(const load_run *run, size_t job, load_counts *lc)
 static void load_on_device(const clcpack *p, const ds_device *d, const verify_args *va,
                            load_counts *lc)
 {
-    clcpack_device_info here;
+    clcpack_device_info here = {.struct_size = sizeof here};
     clcpack_error e;
     if (clcpack_device_query(d->device, &here, &e) != CLCPACK_OK) {
         cli_error("device %u (%s): %s", d->ordinal, d->name, e.message);
@@ -203,7 +203,7 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
     }
     int any_mine = 0;
     for (size_t i = 0; i < nd; i++) {
-        clcpack_device_info pd;
+        clcpack_device_info pd = {.struct_size = sizeof pd};
         if (clcpack_get_device(p, i, &pd) == CLCPACK_OK && clcpack_device_equal(&pd, &here))
             mine[i] = any_mine = 1;
     }
@@ -211,14 +211,14 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
         printf("device %u: %s%s\n", d->ordinal, d->name,
                any_mine ? "" : " (not a device of the pack: every key, no native binary)");
     for (size_t i = 0; i < ne; i++) {
-        clcpack_entry_info ei;
+        clcpack_entry_info ei = {.struct_size = sizeof ei};
         if (seen[i] || clcpack_get_entry(p, i, &ei) != CLCPACK_OK)
             continue;
         if (any_mine && (ei.device >= nd || !mine[ei.device]))
             continue;
         /* One load per key: the other forms of it are the loader's choice. */
         for (size_t j = i; j < ne; j++) {
-            clcpack_entry_info ej;
+            clcpack_entry_info ej = {.struct_size = sizeof ej};
             if (!seen[j] && clcpack_get_entry(p, j, &ej) == CLCPACK_OK && pt_same_key(&ei, &ej))
                 seen[j] = 1;
         }
@@ -290,12 +290,12 @@ static int pick_devices(const clcpack *p, const verify_args *va, ds_list *all,
     }
     *n_sel = 0;
     for (size_t i = 0; i < all->n; i++) {
-        clcpack_device_info here;
+        clcpack_device_info here = {.struct_size = sizeof here};
         clcpack_error e;
         if (clcpack_device_query(all->dev[i].device, &here, &e) != CLCPACK_OK)
             continue;
         for (size_t k = 0; k < clcpack_device_count(p); k++) {
-            clcpack_device_info pd;
+            clcpack_device_info pd = {.struct_size = sizeof pd};
             if (clcpack_get_device(p, k, &pd) == CLCPACK_OK && clcpack_device_equal(&pd, &here)) {
                 sel[(*n_sel)++] = i;
                 break;
@@ -304,7 +304,7 @@ static int pick_devices(const clcpack *p, const verify_args *va, ds_list *all,
     }
     if (*n_sel == 0) {
         char why[CLCPACK_MESSAGE_MAX] = "";
-        clcpack_device_info pd, here;
+        clcpack_device_info pd = {.struct_size = sizeof pd}, here = {.struct_size = sizeof here};
         clcpack_error e;
         if (all->n > 0 && clcpack_device_count(p) > 0 &&
             clcpack_get_device(p, 0, &pd) == CLCPACK_OK &&

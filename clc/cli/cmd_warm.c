@@ -84,7 +84,7 @@ static int should_stop(void *ctx)
 
 static void key_label(const warm_run *run, size_t job, char *buf, size_t cap)
 {
-    clcpack_entry_info ei;
+    clcpack_entry_info ei = {.struct_size = sizeof ei};
     char key[LABEL_MAX];
     if (clcpack_get_entry(run->p, run->entry[job], &ei) == CLCPACK_OK)
         pt_key_label(&ei, key, sizeof key);
@@ -175,7 +175,7 @@ static size_t pack_keys(const clcpack *p, size_t *first)
 {
     size_t ne = clcpack_entry_count(p), n = 0;
     for (size_t i = 0; i < ne; i++) {
-        clcpack_entry_info ei, ek;
+        clcpack_entry_info ei = {.struct_size = sizeof ei}, ek = {.struct_size = sizeof ek};
         if (clcpack_get_entry(p, i, &ei) != CLCPACK_OK)
             continue;
         size_t k = 0;
@@ -195,7 +195,7 @@ static char *keys_wg_spec(const clcpack *p, const size_t *first, size_t n)
     if (!sizes)
         return NULL;
     for (size_t k = 0; k < n; k++) {
-        clcpack_entry_info ei;
+        clcpack_entry_info ei = {.struct_size = sizeof ei};
         if (clcpack_get_entry(p, first[k], &ei) == CLCPACK_OK)
             memcpy(sizes[k], ei.wg, sizeof sizes[k]);
     }

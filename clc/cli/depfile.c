@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "bounded_fmt.h"
-#include "clcpack.h"
 #include "strbuf.h"
+#include "clcpack_write.h"
 
 void df_init(df_list *l)
 {

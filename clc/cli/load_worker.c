@@ -72,13 +72,13 @@ static void load_job(load_worker *w, uint32_t i, bv_result *r)
 {
     memset(r, 0, sizeof *r);
     r->status = BV_ERROR;
-    clcpack_entry_info ei;
+    clcpack_entry_info ei = {.struct_size = sizeof ei};
     if (w->setup_error[0] || clcpack_get_entry(w->p, i, &ei) != CLCPACK_OK) {
         r->message = strdup(w->setup_error[0] ? w->setup_error : "no such entry");
         return;
     }
     clcpack_key key = pt_key(&ei);
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error e;
     cl_program prog = NULL;
     /* verify checks the pack, not the rebuild cache (CLCPACK_CACHE_DIR);

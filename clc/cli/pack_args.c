@@ -320,6 +320,7 @@ static const cli_opt pack_opts[] = {
     OPT_FLAG("no-remote-cache", 0, pack_args, no_remote_cache),
     OPT_CALL("wg-defines", 0, opt_wg_defines, NULL),
     OPT_STR("check-cmd", 0, pack_args, check_cmd),
+    OPT_STR("tune-cmd", 0, pack_args, tune_cmd),
     OPT_LONG("check-timeout", 0, pack_args, check_timeout, "seconds", 1, 86400),
     OPT_NAME("device", 0, pack_args, device, "value"),
     OPT_STR("platform", 0, pack_args, platform),
@@ -397,6 +398,7 @@ static int finish(pack_args *a, int argc, char **argv, int optind, char err[PA_E
                               : ds->options    ? "--options"
                               : ds->wg_defines ? "--wg-defines"
                               : a->check_cmd   ? "--check-cmd"
+                              : a->tune_cmd    ? "--tune-cmd"
                                                : NULL;
     if (direct_only) {
         bfmt(err, PA_ERR_MAX, "%s applies to source files given on the command line "

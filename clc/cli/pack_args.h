@@ -6,7 +6,7 @@
 #ifndef CLC_PACK_ARGS_H
 #define CLC_PACK_ARGS_H
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "direct_jobs.h"
 #include "nv_arch_list.h"
 #include "plan_shard.h"
@@ -57,7 +57,8 @@ typedef struct pack_args {
     int direct;
     dj_spec direct_spec;        /* arrays malloc'd (argc long), strings argv's */
     const char *check_cmd;      /* --check-cmd, or NULL */
-    long check_timeout;         /* --check-timeout S, default 600 */
+    const char *tune_cmd;       /* --tune-cmd: the user's timing per variant, or NULL */
+    long check_timeout;         /* --check-timeout S (both commands), default 600 */
     int help, version;
     size_t wg_after;            /* -D options before --wg (the axes keep their order) */
 } pack_args;

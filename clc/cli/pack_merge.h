@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "nv_forms.h"
 
 typedef struct merge_hook {

@@ -28,7 +28,7 @@ static size_t find_on_device(const clcpack *old, const build_job *j, uint32_t od
         n = 0;
     free(defs);
     for (size_t i = 0; i < n; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(old, all[i], &e) == CLCPACK_OK && e.device == od &&
             strcmp(e.kernel, j->entry_name) == 0)
             idx[kept++] = all[i];
@@ -39,7 +39,7 @@ static size_t find_on_device(const clcpack *old, const build_job *j, uint32_t od
 /* Whether old source s is exactly text. */
 static int same_source(const clcpack *old, uint32_t s, const char *text, size_t len)
 {
-    clcpack_source_info si;
+    clcpack_source_info si = {.struct_size = sizeof si};
     if (s == CLCPACK_NONE || clcpack_get_source(old, s, &si) != CLCPACK_OK || si.raw_size != len)
         return 0;
     char *buf = malloc(len ? len : 1);
@@ -58,7 +58,7 @@ static int same_targets(const clcpack *old, const size_t *idx, size_t n, const p
     for (size_t a = 0; a < f->n_archs; a++) {
         size_t hits = 0;
         for (size_t i = 0; i < n; i++) {
-            clcpack_entry_info e;
+            clcpack_entry_info e = {.struct_size = sizeof e};
             hits += clcpack_get_entry(old, idx[i], &e) == CLCPACK_OK && e.kind == f->kind &&
                     e.arch == f->archs[a];
         }
@@ -73,7 +73,7 @@ long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info 
 {
     uint32_t od = CLCPACK_NONE;
     for (size_t d = 0; d < clcpack_device_count(old); d++) {
-        clcpack_device_info info;
+        clcpack_device_info info = {.struct_size = sizeof info};
         if (clcpack_get_device(old, d, &info) == CLCPACK_OK && clcpack_device_equal(&info, dev))
             od = (uint32_t)d;
     }
@@ -89,10 +89,12 @@ long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info 
         return 0;
     uint32_t source_ok = CLCPACK_NONE; /* the forms of a key share one source: read it once */
     for (size_t i = 0; i < n; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
+        const char *family = NULL;
         if (clcpack_get_entry(old, idx[i], &e) != CLCPACK_OK ||
+            clcpack_get_entry_family(old, idx[i], &family) != CLCPACK_OK ||
             (offline ? e.kind != f->kind : (unsigned)e.kind > CLCPACK_KIND_CUBIN) ||
-            strcmp(e.options, j->options) != 0 || strcmp(e.family, j->family) != 0 ||
+            strcmp(e.options, j->options) != 0 || strcmp(family, j->family) != 0 ||
             e.flags != j->entry_flags || (j->program_entry && e.kernel_name_count == 0) ||
             (!j->program_entry && e.kernel_name_count != 0))
             return 0;
@@ -109,7 +111,7 @@ long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info 
                          : !has[CLCPACK_KIND_PTX] || has[CLCPACK_KIND_CUBIN] != f->want_cubin))
         return 0;
     for (size_t i = 0; i < n; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         clcpack_error e2;
         clcpack_get_entry(old, idx[i], &e);
         size_t size = (size_t)e.raw_size;
@@ -124,7 +126,7 @@ long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info 
         memset(&spec, 0, sizeof spec);
         spec.struct_size = sizeof spec;
         spec.kernel = e.kernel;
-        spec.family = e.family;
+        spec.family = j->family; /* the same as the old entry's (pr_reuse) */
         spec.options = e.options;
         spec.defines = e.defines;
         spec.define_count = e.define_count;

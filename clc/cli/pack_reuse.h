@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "build_job.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 /* What a job would make: on a device, native or PTX (with cubins when
  * want_cubin); for an offline toolchain (its synthetic device record, of

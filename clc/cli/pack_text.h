@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 /* A string from a pack, made safe to print on a terminal: control bytes
  * (ESC, CR, LF, ...; also the C1 controls U+0080-U+009F and bytes that are

@@ -13,6 +13,7 @@
 
 #include "bounded_fmt.h"
 #include "check_cmd.h"
+#include "tune_cmd.h"
 #include "nv_forms.h"
 #include "pocl_binary_canon.h"
 #include "ptx_text.h"
@@ -364,42 +365,73 @@ static int roundtrip_forms(bv_target *t, const build_job *job, cl_program prog, 
     return 0;
 }
 
-/* The user's --check-cmd on the first form, written to a file of its own. */
-static int run_check_cmd(bv_target *t, const build_job *job, const bv_options *o, bv_result *r)
+/* Runs the user's command (--check-cmd or --tune-cmd, called `what`) on
+ * the first form, written to a file of its own. 0 with *output (malloc'd)
+ * when it exited 0; else -1 with the variant failed and its output in
+ * r->log. */
+static int run_user_cmd(const char *what, const char *cmd, bv_target *t, const build_job *job,
+                        const bv_options *o, bv_result *r, char **output)
 {
-    if (!o->check_cmd || !o->check_cmd[0] || r->n_forms == 0)
-        return 0;
     char path[BV_PATH_MAX];
     static unsigned serial;
+    *output = NULL;
     bfmt(path, sizeof path, "%s/variant-%ld-%u.bin", o->work_dir, (long)getpid(), serial++);
     FILE *f = fopen(path, "wb");
-    if (!f || fwrite(r->forms[0].data, 1, r->forms[0].size, f) != r->forms[0].size) {
-        if (f)
-            fclose(f);
+    int written = f && fwrite(r->forms[0].data, 1, r->forms[0].size, f) == r->forms[0].size;
+    if ((f && fclose(f) != 0) || !written) {
         unlink(path);
-        fail(r, BV_ERROR, "cannot write the binary for the check command to %s", path);
-        return -1;
-    }
-    if (fclose(f) != 0) {
-        unlink(path);
-        fail(r, BV_ERROR, "cannot write the binary for the check command to %s", path);
+        fail(r, BV_ERROR, "cannot write the binary for %s to %s", what, path);
         return -1;
     }
     char defines[4096], wg[48];
     bj_defines_text(job, defines, sizeof defines);
     bj_wg_text(job->wg, wg, sizeof wg);
     cc_vars vars = {path, defines, wg, t->ordinal, job->entry_name};
-    char *output = NULL;
     char msg[CC_MSG_MAX];
-    int c = cc_run(o->check_cmd, &vars, o->check_timeout_s, &output, msg);
+    int c = cc_run(what, cmd, &vars, o->check_timeout_s, output, msg);
     unlink(path);
     if (c != 0) {
         fail(r, c > 0 ? BV_CHECK_FAILED : BV_ERROR, "%s", msg);
+        free(r->log);
+        r->log = *output;
+        *output = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* The user's --check-cmd. */
+static int run_check_cmd(bv_target *t, const build_job *job, const bv_options *o, bv_result *r)
+{
+    if (!o->check_cmd || !o->check_cmd[0] || r->n_forms == 0)
+        return 0;
+    char *output;
+    if (run_user_cmd("the check command", o->check_cmd, t, job, o, r, &output) != 0)
+        return -1;
+    free(output);
+    return 0;
+}
+
+/* The user's --tune-cmd: its one timing line becomes the variant's timing
+ * (tune_cmd.h); a line missing or malformed fails the variant, quoted. */
+static int run_tune_cmd(bv_target *t, const build_job *job, const bv_options *o, bv_result *r)
+{
+    if (!o->tune_cmd || !o->tune_cmd[0] || r->n_forms == 0)
+        return 0;
+    char *output;
+    if (run_user_cmd("the tune command", o->tune_cmd, t, job, o, r, &output) != 0)
+        return -1;
+    char msg[TC_MSG_MAX];
+    clcpack_tuning tu;
+    if (tc_parse(output ? output : "", &tu, msg) != 0) {
+        fail(r, BV_CHECK_FAILED, "the tune command %s", msg);
         free(r->log);
         r->log = output;
         return -1;
     }
     free(output);
+    r->tunings[0] = tu;
+    r->n_tunings = 1;
     return 0;
 }
 
@@ -564,7 +596,7 @@ void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
     t1 = now_s();
     r->phase_s[BV_PHASE_FORMS] = t1 - t2;
     int checked = (!o->roundtrip || roundtrip_forms(t, job, prog, r, signature) == 0) &&
-                  run_check_cmd(t, job, o, r) == 0;
+                  run_check_cmd(t, job, o, r) == 0 && run_tune_cmd(t, job, o, r) == 0;
     if (checked && signature && !*signature) {
         char msg[RT_MSG_MAX];
         *signature = rt_signature(prog, msg); /* NULL: no upload, nothing more */

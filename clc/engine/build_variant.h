@@ -81,7 +81,7 @@ typedef enum bv_phase {
     BV_PHASE_COMPILE = 0,  /* clCreateProgramWithSource + clBuildProgram */
     BV_PHASE_CHECK = 1,    /* the check hook's launch and reference */
     BV_PHASE_FORMS = 2,    /* taking the binary; ptxas for every cubin */
-    BV_PHASE_ROUNDTRIP = 3,/* loading each form back, --check-cmd */
+    BV_PHASE_ROUNDTRIP = 3,/* loading each form back, --check-cmd, --tune-cmd */
     BV_N_PHASES = 4
 } bv_phase;
 
@@ -126,7 +126,7 @@ typedef struct bv_result {
     char **kernel_names;
     double build_s;        /* wall time of the whole step, for -v */
     double phase_s[BV_N_PHASES]; /* where that time went (bv_phase), for -v */
-    size_t n_tunings;      /* --tune: the timings taken */
+    size_t n_tunings;      /* --tune, --tune-cmd: the timings taken */
     clcpack_tuning tunings[TV_MAX_WIDTHS];
     int signal;            /* worker_pool.c: the signal that killed the worker
                               running the job, else 0 (never sent on the wire) */
@@ -144,7 +144,8 @@ typedef struct bv_options {
     int roundtrip;         /* load each form back and compare (default 1) */
     tv_options tune;       /* --tune: time the variant after taking its binary */
     const char *check_cmd; /* --check-cmd, or NULL */
-    int check_timeout_s;   /* its time limit */
+    const char *tune_cmd;  /* --tune-cmd, or NULL: its timing line is the variant's */
+    int check_timeout_s;   /* the time limit of either */
     const char *work_dir;  /* where the check command's binary files go */
 } bv_options;
 

@@ -30,6 +30,7 @@ static char *key_text(build_worker *w, uint32_t slot, const build_job *job, size
     bv_target *t = &w->targets[slot];
     if (!w->have_info[slot]) {
         clcpack_error e;
+        w->dev_info[slot].struct_size = sizeof w->dev_info[slot];
         if (clcpack_device_query(t->device, &w->dev_info[slot], &e) != CLCPACK_OK)
             return NULL;
         w->have_info[slot] = 1;

@@ -10,6 +10,7 @@
 
 #include "bin_check.h"
 #include "bounded_fmt.h"
+#include "clcpack_write.h"
 #include "ocloc_run.h"
 
 #define INTEL_VENDOR_ID 0x8086u
@@ -272,6 +273,7 @@ int ot_resolve(ot_config *c, ot_chain ch, const char *list, char *notes, size_t 
 void ot_device_info(const ot_config *c, ot_chain ch, clcpack_device_info *d)
 {
     memset(d, 0, sizeof *d);
+    d->struct_size = sizeof *d;
     static const char *const platform_version[] = {"ocloc", "clang amdgcn-amd-amdhsa",
                                                    "clang spir64 + llvm-spirv"};
     static const char *const device[] = {"Intel GPU", "AMD GPU", "SPIR-V"};

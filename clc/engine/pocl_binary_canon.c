@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "bounded_fmt.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 #define HEADER_SIZE (8 + 8 + 4 + 4 + 12 + 41)
 #define MAX_KERNELS 4096

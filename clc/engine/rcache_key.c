@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clcpack_write.h"
 #include "wire.h"
 
 /* One `NAME LEN:VALUE\n` line: the length makes any value unambiguous. */

@@ -179,7 +179,7 @@ void wp_encode_result(strbuf *b, uint32_t job, const bv_result *r)
     wire_put_u32(b, (uint32_t)r->n_tunings);
     for (size_t i = 0; i < r->n_tunings; i++) {
         const clcpack_tuning *t = &r->tunings[i];
-        wire_put_u32(b, t->filter_width);
+        wire_put_u32(b, t->runtime_value);
         wire_put_u32(b, t->width);
         wire_put_u32(b, t->height);
         wire_put_u32(b, t->runs);
@@ -244,7 +244,7 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
         rd.failed = 1;
     for (uint32_t i = 0; i < nt && !rd.failed; i++) {
         clcpack_tuning *t = &r->tunings[r->n_tunings++];
-        t->filter_width = wire_get_u32(&rd);
+        t->runtime_value = wire_get_u32(&rd);
         t->width = wire_get_u32(&rd);
         t->height = wire_get_u32(&rd);
         t->runs = wire_get_u32(&rd);

@@ -37,7 +37,7 @@ static int time_one(cl_context ctx, cl_command_queue q, cl_program prog, const m
         return -1;
     }
     const char *def = mf_variant_define(v, "FILTER_WIDTH");
-    t->filter_width = v->kernel->family == MF_FAMILY_POLY ? 0
+    t->runtime_value = v->kernel->family == MF_FAMILY_POLY ? 0
                       : def                               ? (uint32_t)atoi(def)
                                                           : (uint32_t)p.filter_width;
     t->width = v->kernel->family == MF_FAMILY_POLY ? o->width : (uint32_t)p.width;

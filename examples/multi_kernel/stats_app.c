@@ -65,7 +65,7 @@ int main(int argc, char **argv)
     clcpack_define defs[1] = {{"GROUP", group}};
     clcpack_key key = {"clamp_scale", defs, 1, {g, 1, 1}};
     cl_program prog = NULL;
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     if (clcpack_create_program(pack, &key, ctx, dev, NULL, &prog, &rep, &err) != CLCPACK_OK) {
         fprintf(stderr, "stats_app: %s\n", err.message);
         return 1;

@@ -30,7 +30,7 @@
 #include <zdict.h>
 #include <zstd.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 #define MAX_PACKS 8
 #define LEVEL 19
@@ -77,6 +77,7 @@ static int load_bins(const char *path, bins *out, clcpack **keep)
     out->count = n;
     out->total = 0;
     for (size_t i = 0; i < n; i++) {
+        out->info[i].struct_size = sizeof out->info[i];
         clcpack_get_entry(p, i, &out->info[i]);
         out->n[i] = (size_t)out->info[i].raw_size;
         out->b[i] = malloc(out->n[i]);
@@ -179,12 +180,12 @@ static double pack_binary_bytes(const clcpack *p)
 {
     double s = 0;
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         clcpack_get_entry(p, i, &e);
         s += (double)e.stored_size;
     }
     for (size_t i = 0; i < clcpack_dictionary_count(p); i++) {
-        clcpack_dictionary_info d;
+        clcpack_dictionary_info d = {.struct_size = sizeof d};
         clcpack_get_dictionary(p, i, &d);
         s += (double)d.stored_size;
     }
@@ -194,7 +195,7 @@ static double pack_binary_bytes(const clcpack *p)
 static const char *codec_family(const clcpack *p)
 {
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         clcpack_get_entry(p, i, &e);
         if (e.codec >= 3)
             return "zstd, format 4";

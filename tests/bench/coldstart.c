@@ -67,7 +67,7 @@ static long pick_entry(const clcpack *p, const char *kernel)
     long best = -1;
     uint64_t best_d = UINT64_MAX;
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK || strncmp(e.kernel, "filler_", 7) == 0 ||
             (kernel && strcmp(e.kernel, kernel) != 0))
             continue;
@@ -98,7 +98,7 @@ static int child(const char *mode, const char *path, long key_entry, const char 
      * (an application has its key compiled in). */
     clcpack *key_pack = NULL;
     clcpack_error e;
-    clcpack_entry_info ki;
+    clcpack_entry_info ki = {.struct_size = sizeof ki};
     if (clcpack_open_file(path, &key_pack, &e) != CLCPACK_OK ||
         clcpack_get_entry(key_pack, (size_t)key_entry, &ki) != CLCPACK_OK) {
         fprintf(stderr, "coldstart: %s: %s\n", path, e.message);
@@ -110,7 +110,7 @@ static int child(const char *mode, const char *path, long key_entry, const char 
     int rc = 1;
     if (strcmp(mode, "own") == 0) {
         clcpack *p = NULL;
-        clcpack_entry_info ei;
+        clcpack_entry_info ei = {.struct_size = sizeof ei};
         double t0 = now_ms();
         clcpack_status st = clcpack_open_file(path, &p, &e);
         uint8_t *bytes = NULL;
@@ -129,7 +129,7 @@ static int child(const char *mode, const char *path, long key_entry, const char 
         clcpack_close(p);
     } else if (strcmp(mode, "loader") == 0) {
         clcpack_load_options opts = {sizeof opts, CLCPACK_LOAD_NO_CACHE | CLCPACK_LOAD_NO_SOURCE};
-        clcpack_load_report rep;
+        clcpack_load_report rep = {.struct_size = sizeof rep};
         cl_program prog = NULL;
         cl_kernel kern = NULL;
         clcpack *p = NULL;
@@ -153,7 +153,7 @@ static int child(const char *mode, const char *path, long key_entry, const char 
     } else {
         /* `path ENTRY` names the entry the loader used; its bytes, as the
          * loader hands them over (PTX with its NUL). */
-        clcpack_entry_info bi;
+        clcpack_entry_info bi = {.struct_size = sizeof bi};
         size_t n = 0;
         uint8_t *bytes = NULL;
         if (clcpack_get_entry(key_pack, (size_t)key_entry, &bi) == CLCPACK_OK &&
@@ -288,7 +288,7 @@ int main(int argc, char **argv)
         }
         long key = pick_entry(p, o.kernel);
         char label[512] = "?";
-        clcpack_entry_info ki;
+        clcpack_entry_info ki = {.struct_size = sizeof ki};
         if (key >= 0 && clcpack_get_entry(p, (size_t)key, &ki) == CLCPACK_OK)
             bench_key_label(&ki, label, sizeof label);
         size_t n_entries = clcpack_entry_count(p);

@@ -65,7 +65,7 @@ static uint8_t *read_file(const char *path, size_t *n)
 static size_t chain_of(const clcpack *p, size_t i)
 {
     size_t n = 1;
-    clcpack_entry_info e;
+    clcpack_entry_info e = {.struct_size = sizeof e};
     clcpack_get_entry(p, i, &e);
     while ((e.codec == 2 || e.codec == 5) && n < 64) {
         clcpack_get_entry(p, e.base, &e);
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
         clcpack *seq = NULL;
         clcpack_open_memory(data, size, &seq, &e);
         for (size_t i = 0; i < n; i++) {
-            clcpack_entry_info ei;
+            clcpack_entry_info ei = {.struct_size = sizeof ei};
             clcpack_get_entry(p, i, &ei);
             uint8_t *buf = malloc((size_t)ei.raw_size);
             size_t got;

@@ -49,7 +49,7 @@ static int measure(const clcpack *p, const clcpack_entry_info *e, const mf_varia
     cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &rc);
     clcpack_key key = pt_key(e);
     cl_program prog = NULL;
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error cerr;
     int out = -1;
     if (clcpack_create_program(p, &key, ctx, dev, NULL, &prog, &rep, &cerr) != CLCPACK_OK) {
@@ -145,7 +145,7 @@ int main(int argc, char **argv)
     double worst = 0, worst_extra = 0;
     size_t runs = 0, over = 0;
     for (size_t i = 0; i < n_keys; i++) {
-        clcpack_entry_info ei;
+        clcpack_entry_info ei = {.struct_size = sizeof ei};
         mf_variant v;
         if (clcpack_get_entry(p, keys[i], &ei) != CLCPACK_OK ||
             bench_entry_variant(&m, &ei, &v) != 0)

@@ -172,7 +172,7 @@ static int measure_one(const char *what, const char *pack, double out[3], char *
         clcpack_error err;
         clcpack_define def = {"RADIUS", "1"};
         clcpack_key key = {"blur", &def, 1, {16, 16, 1}};
-        clcpack_load_report rep;
+        clcpack_load_report rep = {.struct_size = sizeof rep};
         if (clcpack_open_file(pack, &p, &err) != CLCPACK_OK ||
             clcpack_create_kernel(p, &key, ctx, dev, NULL, &prog, &k, &rep, &err) != CLCPACK_OK) {
             fprintf(stderr, "first_launch_any: %s\n", err.message);

@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "../common/hostile_pack.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 typedef struct result {
     int ok;
@@ -188,8 +188,9 @@ static void write_many(const options *o, result *r)
     clcpack_writer *w = NULL;
     clcpack_error e;
     clcpack_status st = clcpack_writer_new(0, &w, &e);
-    clcpack_device_info d;
+    clcpack_device_info d = {.struct_size = sizeof d};
     memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
     snprintf(d.platform_name, sizeof d.platform_name, "Bench");
     snprintf(d.device_name, sizeof d.device_name, "bench device");
     d.device_type = CL_DEVICE_TYPE_CPU;

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 #include "common/bench_text.h"
 #include "pack_text.h"
 
@@ -68,7 +68,7 @@ static int zlib_alone(const clcpack *p, size_t i, uint64_t *out, char *err, size
     return rc;
 }
 
-static group *find_group(group *g, size_t *n, const clcpack_entry_info *e)
+static group *find_group(group *g, size_t *n, const clcpack_entry_info *e, const char *family)
 {
     char form[32], kind[16];
     pt_kind_name(e->kind, kind, sizeof kind);
@@ -85,7 +85,7 @@ static group *find_group(group *g, size_t *n, const clcpack_entry_info *e)
     group *x = &g[(*n)++];
     memset(x, 0, sizeof *x);
     x->device = e->device;
-    bfmt(x->family, sizeof x->family, "%s", e->family[0] ? e->family : "-");
+    bfmt(x->family, sizeof x->family, "%s", family[0] ? family : "-");
     bfmt(x->kernel, sizeof x->kernel, "%s", e->kernel);
     bfmt(x->form, sizeof x->form, "%s", form);
     return x;
@@ -146,11 +146,14 @@ int main(int argc, char **argv)
     size_t n = 0;
     char err[CLCPACK_MESSAGE_MAX + 64];
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-        clcpack_entry_info info;
+        clcpack_entry_info info = {.struct_size = sizeof info};
+        const char *family = "";
         uint64_t z = 0;
         group *x;
         if (clcpack_get_entry(p, i, &info) != CLCPACK_OK ||
-            zlib_alone(p, i, &z, err, sizeof err) != 0 || !(x = find_group(g, &n, &info))) {
+            clcpack_get_entry_family(p, i, &family) != CLCPACK_OK ||
+            zlib_alone(p, i, &z, err, sizeof err) != 0 ||
+            !(x = find_group(g, &n, &info, family))) {
             fprintf(stderr, "size: %s: %s\n", path,
                     n == MAX_GROUPS ? "more kernel groups than this program counts" : err);
             clcpack_close(p);
@@ -163,7 +166,7 @@ int main(int argc, char **argv)
     }
     uint64_t src_raw = 0, src_stored = 0;
     for (size_t i = 0; i < clcpack_source_count(p); i++) {
-        clcpack_source_info s;
+        clcpack_source_info s = {.struct_size = sizeof s};
         if (clcpack_get_source(p, i, &s) == CLCPACK_OK) {
             src_raw += s.raw_size;
             src_stored += s.stored_size;
@@ -184,7 +187,7 @@ int main(int argc, char **argv)
     uint64_t all_raw = 0, all_stored = 0, all_zlib = 0;
     size_t all_entries = 0;
     for (size_t d = 0; d < clcpack_device_count(p); d++) {
-        clcpack_device_info di;
+        clcpack_device_info di = {.struct_size = sizeof di};
         if (clcpack_get_device(p, d, &di) != CLCPACK_OK)
             continue;
         char dev[64];
@@ -225,7 +228,7 @@ int main(int argc, char **argv)
     row("all", "", "**binaries**", "", all_entries, all_raw, all_zlib, all_stored);
     printf("\nDevices: ");
     for (size_t d = 0; d < clcpack_device_count(p); d++) {
-        clcpack_device_info di;
+        clcpack_device_info di = {.struct_size = sizeof di};
         if (clcpack_get_device(p, d, &di) == CLCPACK_OK)
             printf("%s%zu = %s (driver %s)", d ? "; " : "", d, di.device_name, di.driver_version);
     }

@@ -324,10 +324,10 @@ static void count_variety(const clcpack *p, const size_t *keys, size_t n, const 
                           int *multi_wg, int *multi_other)
 {
     *multi_wg = *multi_other = 0;
-    clcpack_entry_info first;
+    clcpack_entry_info first = {.struct_size = sizeof first};
     int have = 0;
     for (size_t i = 0; i < n; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, keys[i], &e) != CLCPACK_OK || strcmp(e.kernel, kernel) != 0)
             continue;
         if (!have) {
@@ -414,14 +414,14 @@ static void measure_width(run *r, size_t ser, cl_program prog, const mf_variant 
 static void measure_key(run *r, const clcpack *p, const mf_manifest *m, size_t entry,
                         size_t ser)
 {
-    clcpack_entry_info e;
+    clcpack_entry_info e = {.struct_size = sizeof e};
     mf_variant v;
     char label[512];
     if (clcpack_get_entry(p, entry, &e) != CLCPACK_OK || bench_entry_variant(m, &e, &v) != 0)
         return;
     bench_key_label(&e, label, sizeof label);
     clcpack_key key = pt_key(&e);
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error ce;
     cl_program prog = NULL;
     if (clcpack_create_program(p, &key, r->dev.ctx, r->dev.dev, NULL, &prog, &rep, &ce) !=
@@ -581,7 +581,7 @@ static const peer *find_peer(const run *r, mf_family f, int fw, long size)
  * picks here; measured like any other key. */
 static void measure_best(run *r, const clcpack *p, const mf_manifest *m)
 {
-    clcpack_device_info here;
+    clcpack_device_info here = {.struct_size = sizeof here};
     clcpack_error ce;
     if (clcpack_device_query(r->dev.dev, &here, &ce) != CLCPACK_OK) {
         fprintf(stderr, "speed: %s\n", ce.message);
@@ -591,12 +591,15 @@ static void measure_best(run *r, const clcpack *p, const mf_manifest *m)
     static const mf_family fams[] = {MF_FAMILY_CONV_GREY, MF_FAMILY_CONV_RGBA};
     for (size_t f = 0; f < 2; f++)
         for (size_t i = 0; i < r->o.n_widths; i++) {
-            clcpack_choice c;
+            clcpack_choice c = {.struct_size = sizeof c};
             int fw = (int)r->o.widths[i];
-            if (clcpack_best_variant(p, family_name(fams[f]), (uint32_t)fw, &here, &c, &ce) !=
-                CLCPACK_OK)
+            char value[16];
+            snprintf(value, sizeof value, "%d", fw);
+            const clcpack_define width = {"FILTER_WIDTH", value};
+            if (clcpack_best_variant(p, family_name(fams[f]), &width, fw ? 1 : 0, "FILTER_WIDTH",
+                                     &here, &c, &ce) != CLCPACK_OK)
                 continue; /* the pack has nothing of this family at this width */
-            clcpack_entry_info e;
+            clcpack_entry_info e = {.struct_size = sizeof e};
             if (clcpack_get_entry(p, c.entry, &e) != CLCPACK_OK)
                 continue;
             const mf_kernel *k = mf_find(m, e.kernel);
@@ -815,7 +818,7 @@ int main(int argc, char **argv)
         int multi_wg, multi_other;
         count_variety(p, keys, n_keys, k->name, &multi_wg, &multi_other);
         for (size_t i = 0; i < n_keys; i++) {
-            clcpack_entry_info e;
+            clcpack_entry_info e = {.struct_size = sizeof e};
             if (clcpack_get_entry(p, keys[i], &e) != CLCPACK_OK || strcmp(e.kernel, k->name) != 0)
                 continue;
             int fw = bench_entry_filter_width(&e);

@@ -258,7 +258,7 @@ static int select_keys(const options *o, const mf_manifest *m, const clcpack *p,
         return -1;
     }
     for (size_t i = 0; i < n_keys; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, first[i], &e) != CLCPACK_OK || !wanted_kernel(o, e.kernel))
             continue;
         const mf_kernel *k = mf_find(m, e.kernel);
@@ -364,7 +364,7 @@ typedef struct key_info {
 
 static void describe(const clcpack *p, const pick *k, key_info *ki)
 {
-    clcpack_entry_info e;
+    clcpack_entry_info e = {.struct_size = sizeof e};
     memset(ki, 0, sizeof *ki);
     if (clcpack_get_entry(p, k->entry, &e) != CLCPACK_OK)
         return;

@@ -23,7 +23,7 @@
 #include <time.h>
 
 #include "../common/synth_pack.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 static double now(void)
 {

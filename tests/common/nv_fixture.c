@@ -1,6 +1,8 @@
 /* nv_fixture.c — NVIDIA packs made without a GPU (nv_fixture.h). */
 #include "nv_fixture.h"
 
+#include "clcpack_write.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,7 @@ const size_t nvfx_fixture_count = sizeof nvfx_fixture / sizeof nvfx_fixture[0];
 void nvfx_h200(clcpack_device_info *d)
 {
     memset(d, 0, sizeof *d);
+    d->struct_size = sizeof *d;
     strcpy(d->platform_name, "NVIDIA CUDA");
     strcpy(d->platform_version, "OpenCL 3.0 CUDA 13.0.98");
     strcpy(d->device_name, "NVIDIA H200");
@@ -68,7 +71,7 @@ int nvfx_write_pack(const clcpack_device_info *dev, const char *data_dir,
 {
     clcpack_writer *w = NULL;
     clcpack_error ce;
-    clcpack_device_info h200;
+    clcpack_device_info h200 = {.struct_size = sizeof h200};
     nvfx_h200(&h200);
     if (!dev)
         dev = &h200;

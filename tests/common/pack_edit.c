@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 /* Copies entry i of p into w with its device and source renumbered. */
 static clcpack_status copy_entry(const clcpack *p, size_t i, clcpack_writer *w,
                                  const uint32_t *dev_map, const uint32_t *src_map,
                                  clcpack_error *e)
 {
-    clcpack_entry_info ei;
+    clcpack_entry_info ei = {.struct_size = sizeof ei};
     clcpack_status st = clcpack_get_entry(p, i, &ei);
     size_t n = 0;
     if (st == CLCPACK_OK)
@@ -27,7 +27,8 @@ static clcpack_status copy_entry(const clcpack *p, size_t i, clcpack_writer *w,
         memset(&s, 0, sizeof s);
         s.struct_size = sizeof s;
         s.kernel = ei.kernel;
-        s.family = ei.family;
+        s.family = "";
+        clcpack_get_entry_family(p, i, &s.family);
         s.options = ei.options;
         s.defines = ei.defines;
         s.define_count = ei.define_count;
@@ -62,14 +63,14 @@ int pack_copy_for_driver(const char *in, const char *out, const char *driver, ch
     if (st == CLCPACK_OK && (!dev_map || !src_map))
         st = CLCPACK_E_NOMEM;
     for (size_t i = 0; st == CLCPACK_OK && i < nd; i++) {
-        clcpack_device_info d;
+        clcpack_device_info d = {.struct_size = sizeof d};
         st = clcpack_get_device(p, i, &d);
         snprintf(d.driver_version, sizeof d.driver_version, "%s", driver);
         if (st == CLCPACK_OK)
             st = clcpack_writer_add_device(w, &d, &dev_map[i], &e);
     }
     for (size_t i = 0; st == CLCPACK_OK && i < ns; i++) {
-        clcpack_source_info si;
+        clcpack_source_info si = {.struct_size = sizeof si};
         size_t n = 0;
         st = clcpack_get_source(p, i, &si);
         if (st == CLCPACK_OK)

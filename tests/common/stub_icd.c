@@ -1,6 +1,8 @@
 /* stub_icd.c — the stub driver from C tests (stub_icd.h). */
 #include "stub_icd.h"
 
+#include "clcpack_write.h"
+
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

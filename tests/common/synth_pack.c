@@ -15,6 +15,7 @@ static const uint32_t nv_archs[] = {75, 80, 86, 89, 90, 100, 120};
 static void make_device(clcpack_device_info *d, const char *plat, const char *name, int nvidia)
 {
     memset(d, 0, sizeof *d);
+    d->struct_size = sizeof *d;
     snprintf(d->platform_name, sizeof d->platform_name, "%s", plat);
     snprintf(d->platform_version, sizeof d->platform_version, "OpenCL 3.0 %s", plat);
     snprintf(d->device_name, sizeof d->device_name, "%s", name);
@@ -215,8 +216,8 @@ clcpack_writer *synth_writer(const synth_corpus *c, uint32_t flags, clcpack_erro
 
 int synth_check_entry(const clcpack *p, size_t i, const synth_corpus *c, char *why, size_t cap)
 {
-    clcpack_entry_info info;
-    clcpack_device_info dev;
+    clcpack_entry_info info = {.struct_size = sizeof info};
+    clcpack_device_info dev = {.struct_size = sizeof dev};
     if (clcpack_get_entry(p, i, &info) != CLCPACK_OK ||
         clcpack_get_device(p, info.device, &dev) != CLCPACK_OK || info.define_count != 1) {
         snprintf(why, cap, "entry %zu: cannot be read", i);

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 typedef struct synth_entry {
     char kernel[32];

@@ -30,7 +30,7 @@ enum {
     FAKE_FAIL_RETAIN = 64, /* clRetainDevice */
 };
 
-static clcpack_device_info fake_cl_device;
+static clcpack_device_info fake_cl_device = {.struct_size = sizeof fake_cl_device};
 static unsigned fake_cl_fail;
 static unsigned long fake_cl_sum; /* of every byte handed to the driver */
 static unsigned long fake_cl_binary_sum; /* of the last binary handed over */

@@ -127,19 +127,21 @@ static void exercise(const uint8_t *data, size_t size)
         return;
     }
     for (size_t i = 0; i < clcpack_device_count(p); i++) {
-        clcpack_device_info d;
+        clcpack_device_info d = {.struct_size = sizeof d};
         require(clcpack_get_device(p, i, &d) == CLCPACK_OK);
         require(memchr(d.device_name, 0, sizeof d.device_name) != NULL);
     }
-    require(clcpack_get_device(p, clcpack_device_count(p), &(clcpack_device_info){0}) != CLCPACK_OK);
+    require(clcpack_get_device(p, clcpack_device_count(p),
+                               &(clcpack_device_info){.struct_size = sizeof(clcpack_device_info)}) ==
+            CLCPACK_E_NOT_FOUND);
     for (size_t i = 0; i < clcpack_source_count(p); i++) {
-        clcpack_source_info s;
+        clcpack_source_info s = {.struct_size = sizeof s};
         require(clcpack_get_source(p, i, &s) == CLCPACK_OK);
         require(s.name != NULL && strlen(s.name) < 1u << 20);
         decode_one(p, i, 1, s.raw_size);
     }
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         require(clcpack_get_entry(p, i, &e) == CLCPACK_OK);
         require(e.device < clcpack_device_count(p));
         require(e.source == CLCPACK_NONE || e.source < clcpack_source_count(p));

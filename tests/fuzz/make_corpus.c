@@ -14,11 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 static void device(clcpack_device_info *d, const char *name, uint32_t vendor, uint32_t cc)
 {
     memset(d, 0, sizeof *d);
+    d->struct_size = sizeof *d;
     snprintf(d->platform_name, sizeof d->platform_name, "Plat %s", name);
     snprintf(d->platform_version, sizeof d->platform_version, "OpenCL 3.0");
     snprintf(d->device_name, sizeof d->device_name, "%s", name);
@@ -45,7 +46,7 @@ static int write_one(const char *dir, const char *name, uint32_t flags, int n_wi
     if (clcpack_writer_new(flags, &w, &err) != CLCPACK_OK ||
         clcpack_writer_set_compression(w, codecs, &err) != CLCPACK_OK)
         goto fail;
-    clcpack_device_info cpu, gpu;
+    clcpack_device_info cpu = {.struct_size = sizeof cpu}, gpu = {.struct_size = sizeof gpu};
     device(&cpu, "cpu-x", 0x8086, 0);
     device(&gpu, "gpu-y", 0x10DE, 90);
     uint32_t dcpu, dgpu, src;

@@ -8,7 +8,8 @@
  *    clcpack_open_file_pinned (right and wrong digest); every entry read;
  *  - fuzz_tuning: the tuning readers of every entry;
  *  - fuzz_best: clcpack_best_variant for every family in the pack at a few
- *    widths, against the pack's own devices and an unknown one;
+ *    filter widths, and under the first entry's defines (each in turn the
+ *    run-time define), against the pack's own devices and an unknown one;
  *  - fuzz_load: clcpack_create_program and clcpack_create_kernel on the fake
  *    driver of fake_cl.h, whose device is one of the pack's, with driver
  *    failures chosen by the input's last byte;
@@ -34,7 +35,7 @@
 
 #include <zlib.h>
 
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 static void tg_require(int cond)
 {
@@ -45,7 +46,7 @@ static void tg_require(int cond)
 static void tg_read_all(const clcpack *p)
 {
     for (size_t i = 0; i < clcpack_entry_count(p) && i < 64; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         tg_require(clcpack_get_entry(p, i, &e) == CLCPACK_OK);
         uint8_t *buf = malloc((size_t)e.raw_size);
         size_t n = 0;
@@ -155,9 +156,9 @@ static inline int fuzz_tuning(const uint8_t *data, size_t size)
             tg_require(clcpack_get_entry_tuning(p, i, k, &t) == CLCPACK_OK);
             if (n > 1) {
                 tg_require(t.runs >= 1);
-                tg_require(k == 0 || t.filter_width > last);
+                tg_require(k == 0 || t.runtime_value > last);
             }
-            last = t.filter_width;
+            last = t.runtime_value;
         }
         clcpack_tuning t;
         tg_require(clcpack_get_entry_tuning(p, i, n, &t) == CLCPACK_E_NOT_FOUND);
@@ -184,25 +185,45 @@ static inline int fuzz_best(const uint8_t *data, size_t size)
     families[nf++] = "conv-grey";
     families[nf++] = "no-such-family";
     for (size_t i = 0; i < clcpack_entry_count(p) && nf < 8; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         clcpack_get_entry(p, i, &e);
+        const char *family = "";
+        clcpack_get_entry_family(p, i, &family);
         int seen = 0;
         for (size_t k = 0; k < nf; k++)
-            seen |= strcmp(families[k], e.family) == 0;
+            seen |= strcmp(families[k], family) == 0;
         if (!seen)
-            families[nf++] = e.family;
+            families[nf++] = family;
     }
+    clcpack_entry_info first = {.struct_size = sizeof first};
+    if (clcpack_get_entry(p, 0, &first) != CLCPACK_OK)
+        first.define_count = 0;
     for (size_t f = 0; f < nf; f++)
         for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
             for (size_t d = 0; d <= nd && d < 3; d++) {
-                clcpack_device_info here;
+                clcpack_device_info here = {.struct_size = sizeof here};
                 memset(&here, 0, sizeof here);
+                here.struct_size = sizeof here;
                 if (d < nd)
                     clcpack_get_device(p, d, &here);
                 else
                     snprintf(here.device_name, sizeof here.device_name, "unknown");
-                clcpack_choice c;
-                clcpack_status st = clcpack_best_variant(p, families[f], widths[w], &here, &c, &err);
+                clcpack_choice c = {.struct_size = sizeof c};
+                char value[16];
+                snprintf(value, sizeof value, "%u", (unsigned)widths[w]);
+                clcpack_define fw = {"FILTER_WIDTH", value};
+                /* The last width round asks with the first entry's own
+                 * defines instead, one of them the run-time define. */
+                const clcpack_define *cons = &fw;
+                size_t n_cons = widths[w] ? 1 : 0;
+                const char *runtime = "FILTER_WIDTH";
+                if (w + 1 == sizeof widths / sizeof widths[0] && first.define_count) {
+                    cons = first.defines;
+                    n_cons = first.define_count;
+                    runtime = first.defines[f % first.define_count].name;
+                }
+                clcpack_status st =
+                    clcpack_best_variant(p, families[f], cons, n_cons, runtime, &here, &c, &err);
                 if (st != CLCPACK_OK) {
                     tg_require(err.message[0] != '\0');
                     continue;
@@ -234,17 +255,18 @@ static inline int fuzz_load(const uint8_t *data, size_t size)
     uint8_t knob = data[size - 1];
     size_t nd = clcpack_device_count(p);
     memset(&fake_cl_device, 0, sizeof fake_cl_device);
+    fake_cl_device.struct_size = sizeof fake_cl_device;
     if (nd)
         clcpack_get_device(p, knob % nd, &fake_cl_device);
     fake_cl_fail = (unsigned)(knob >> 1) & 0x7F;
     static int context_object;
     cl_context ctx = (cl_context)(void *)&context_object;
     for (size_t i = 0; i < clcpack_entry_count(p) && i < 32; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         clcpack_get_entry(p, i, &e);
         clcpack_key key = {e.kernel, e.defines, e.define_count, {e.wg[0], e.wg[1], e.wg[2]}};
         clcpack_load_options o = {sizeof o, (uint32_t)(i + knob) & 31u};
-        clcpack_load_report r;
+        clcpack_load_report r = {.struct_size = sizeof r};
         cl_program prog = NULL;
         cl_kernel k = NULL;
         long live = fake_cl_live;
@@ -330,8 +352,9 @@ static inline int fuzz_writer(const uint8_t *data, size_t size)
     while (in.n) {
         unsigned op = tg_byte(&in) % 4;
         if (op == 0) { /* device */
-            clcpack_device_info d;
+            clcpack_device_info d = {.struct_size = sizeof d};
             memset(&d, 0, sizeof d);
+            d.struct_size = sizeof d;
             tg_string(&in, d.device_name, 20);
             tg_string(&in, d.driver_version, 8);
             d.vendor_id = tg_byte(&in) & 1 ? 0x10DE : 0;
@@ -423,7 +446,7 @@ static inline int fuzz_writer(const uint8_t *data, size_t size)
         tg_require(clcpack_find(p, &key, idx, 64, &n, &err) == CLCPACK_OK && n >= 1);
         int found = 0;
         for (size_t k = 0; k < n && k < 64; k++) {
-            clcpack_entry_info e;
+            clcpack_entry_info e = {.struct_size = sizeof e};
             clcpack_get_entry(p, idx[k], &e);
             if (e.kind != a->kind || e.arch != a->arch || e.raw_size != a->bin_n)
                 continue;

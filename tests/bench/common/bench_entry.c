@@ -57,7 +57,7 @@ int bench_distinct_keys(const clcpack *p, size_t **first, size_t *n)
     if (!*first)
         return -1;
     for (size_t i = 0; i < ne; i++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK) {
             free(*first);
             *first = NULL;
@@ -65,7 +65,7 @@ int bench_distinct_keys(const clcpack *p, size_t **first, size_t *n)
         }
         int seen = 0;
         for (size_t k = 0; k < *n && !seen; k++) {
-            clcpack_entry_info o;
+            clcpack_entry_info o = {.struct_size = sizeof o};
             seen = clcpack_get_entry(p, (*first)[k], &o) == CLCPACK_OK && pt_same_key(&e, &o);
         }
         if (!seen)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bounded_fmt.h"
-#include "clcpack.h"
+#include "clcpack_write.h"
 
 static int reserve(bench_text *t, size_t more)
 {

@@ -89,11 +89,11 @@ static size_t form_entry(const pass *s, const size_t *match, size_t n_match, su_
     size_t best = SIZE_MAX;
     uint32_t best_arch = 0;
     for (size_t m = 0; m < n_match; m++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(s->plan->pack, match[m], &e) != CLCPACK_OK)
             continue;
         if (f == SU_NATIVE && e.kind == CLCPACK_KIND_NATIVE) {
-            clcpack_device_info d;
+            clcpack_device_info d = {.struct_size = sizeof d};
             if (clcpack_get_device(s->plan->pack, e.device, &d) == CLCPACK_OK &&
                 clcpack_device_equal(&d, &s->here))
                 return match[m];
@@ -133,7 +133,7 @@ static unsigned char *decode(const pass *s, const clcpack_key *key, size_t entry
         return NULL;
     }
     *ms = bench_now_ms() - t0;
-    clcpack_entry_info info;
+    clcpack_entry_info info = {.struct_size = sizeof info};
     if (clcpack_get_entry(s->plan->pack, entry, &info) == CLCPACK_OK &&
         info.kind == CLCPACK_KIND_PTX && (size == 0 || buf[size - 1] != '\0'))
         buf[size++] = '\0';
@@ -175,7 +175,7 @@ static cl_program loader_load(const pass *s, const clcpack_key *key, su_form f, 
                               char *err, size_t cap)
 {
     clcpack_load_options opts = {sizeof opts, form_flags(f)};
-    clcpack_load_report rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error e;
     cl_program prog = NULL;
     cl_kernel k = NULL;
@@ -380,6 +380,7 @@ int su_measure(const su_plan *plan, int fd)
     }
     clcpack_error ce;
     t0 = bench_now_ms();
+    s.here.struct_size = sizeof s.here;
     if (clcpack_device_query(s.dev.dev, &s.here, &ce) != CLCPACK_OK) {
         fprintf(stderr, "startup: %s\n", ce.message);
         clReleaseCommandQueue(s.q);
@@ -390,7 +391,7 @@ int su_measure(const su_plan *plan, int fd)
     warm_up_driver(&s);
 
     for (size_t k = 0; k < plan->n && !s.broken; k++) {
-        clcpack_entry_info e;
+        clcpack_entry_info e = {.struct_size = sizeof e};
         mf_variant v;
         char label[512];
         if (clcpack_get_entry(plan->pack, plan->entry[k], &e) != CLCPACK_OK ||

@@ -1,0 +1,270 @@
+/*
+ * clcpack_write.h — libclcpack for tools: writing packs, and what only a
+ * tool that makes, checks or merges packs needs.
+ *
+ * clc-pack is built on it; an application that only loads packs includes
+ * clcpack.h alone and sees none of this. It includes clcpack.h, and the
+ * general contract written there holds here too (statuses, clcpack_error,
+ * struct_size, what never changes); docs/API.md, "Two headers". The symbols
+ * are exported and versioned like the rest (CLCPACK_1.0) and keep the same
+ * stability promise.
+ *
+ * Threads: a writer (clcpack_writer *) belongs to one thread at a time;
+ * every other function here is as thread-safe as its comment says.
+ */
+#ifndef CLCPACK_WRITE_H
+#define CLCPACK_WRITE_H
+
+#include "clcpack.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------- */
+/* Pack details                                                            */
+
+/* 1 when two fingerprints are identical in every field, the device UUID
+ * included (the writer's rule for "the same device"); else 0, also when a
+ * or b is NULL or its struct_size is too small. An application's question
+ * is clcpack_device_binary_compatible. Thread-safe. (No status: a
+ * predicate.) */
+CLCPACK_API int clcpack_device_equal(const clcpack_device_info *a, const clcpack_device_info *b);
+
+/* The arch number of an offline target (docs/FORMAT.md, "Offline
+ * targets"): for CLCPACK_KIND_AMDGCN a gfx target ID ("gfx1030",
+ * "gfx90a:sramecc+:xnack-"), for CLCPACK_KIND_SPIRV "SPIR-V_1.2".
+ * CLCPACK_E_INVALID_ARG for another kind (an Intel target's arch is its IP
+ * version, which only ocloc knows), a NULL argument or a name that does not
+ * parse. Thread-safe. */
+CLCPACK_API clcpack_status clcpack_target_arch(clcpack_binary_kind kind, const char *target,
+                                               uint32_t *arch);
+
+/* The CLCPACK_VERSION_NUMBER of the library that wrote the pack (header
+ * bytes 48-51, docs/FORMAT.md); 0 for a pack written before it was kept,
+ * and for a NULL p. (No status: a number read from the header.) */
+CLCPACK_API uint32_t clcpack_writer_version(const clcpack *p);
+
+/* A dictionary of a format-4 pack (docs/FORMAT.md, "Dictionary record"):
+ * what many of its blobs share, which zstd codes them against. An entry or
+ * source of codec 4 names its dictionary (entry: `base`). Versioned
+ * (struct_size). */
+typedef struct clcpack_dictionary_info {
+    size_t struct_size;         /* sizeof(clcpack_dictionary_info) */
+    uint32_t codec;             /* 0 stored, 3 zstd */
+    uint64_t raw_size;
+    uint64_t stored_size;
+    uint32_t raw_crc32;
+} clcpack_dictionary_info;
+
+/* Dictionaries (format 4; 0 in older packs). (Count: no status.) */
+CLCPACK_API size_t clcpack_dictionary_count(const clcpack *p);
+/* Dictionary i into *out: as clcpack_get_entry. */
+CLCPACK_API clcpack_status clcpack_get_dictionary(const clcpack *p, size_t i,
+                                                  clcpack_dictionary_info *out);
+
+/* The group label the writer gave entry i (clcpack_entry_spec.family; ""
+ * for none), a name clcpack_best_variant answers to, into *family (a
+ * pointer into the pack, valid until clcpack_close). CLCPACK_E_NOT_FOUND
+ * when i is not below the count; CLCPACK_E_INVALID_ARG for a NULL argument. */
+CLCPACK_API clcpack_status clcpack_get_entry_family(const clcpack *p, size_t i,
+                                                    const char **family);
+
+/* SHA-256 (FIPS 180-4) of size bytes at data (data may be NULL when size
+ * is 0) into out: the digest clcpack_open_file_pinned compares. Thread-safe.
+ * (No status: a computation that cannot fail; out must not be NULL.) */
+CLCPACK_API void clcpack_digest_sha256(const void *data, size_t size,
+                                       uint8_t out[CLCPACK_SHA256_SIZE]);
+
+/* SHA-256 of the whole open pack's bytes, as clcpack_open_file_pinned
+ * compares it (a pack file is read again for it). CLCPACK_E_INVALID_ARG
+ * when p or out is NULL, CLCPACK_E_IO when the file cannot be read. */
+CLCPACK_API clcpack_status clcpack_pack_sha256(const clcpack *p,
+                                               uint8_t out[CLCPACK_SHA256_SIZE]);
+
+/* ---------------------------------------------------------------------- */
+/* Writing                                                                 */
+
+typedef struct clcpack_writer clcpack_writer; /* opaque, one thread at a time */
+
+#define CLCPACK_WRITE_NO_SOURCES 1u /* store no kernel source (binary-only pack) */
+/* Compress cubins like the other binaries. By default they are stored as
+ * they are: a cubin loads in tens of microseconds, and decoding it would
+ * cost more than that (docs/vendors/NVIDIA.md); compressed they are about 6x smaller. */
+#define CLCPACK_WRITE_COMPRESS_CUBINS 2u
+/* Keep added binaries in an unlinked temporary file (in $TMPDIR, else
+ * /tmp) instead of memory: writing a multi-GB pack then holds about the
+ * largest few binaries and the index in memory, not every binary. */
+#define CLCPACK_WRITE_SPOOL 4u
+
+/* A new, empty writer with CLCPACK_WRITE_* flags into *out, freed with
+ * clcpack_writer_free. CLCPACK_E_INVALID_ARG for an unknown flag or a NULL
+ * out; CLCPACK_E_NOMEM; CLCPACK_E_IO when the spool file cannot be made. */
+CLCPACK_API clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out,
+                                              clcpack_error *err);
+/* Frees a writer and everything it holds. (No status: a release; NULL is a
+ * no-op.) */
+CLCPACK_API void clcpack_writer_free(clcpack_writer *w);
+
+/* Which codecs a writer uses (docs/FORMAT.md, "How the writer chooses"). */
+typedef enum clcpack_compression {
+    CLCPACK_COMPRESSION_DEFAULT = 0, /* zstd when the library has it, else zlib */
+    CLCPACK_COMPRESSION_ZLIB = 1,    /* zlib and XOR deltas (formats 1 to 3): packs
+                                        every reader reads, byte-identical to
+                                        those of libclcpack before format 4 */
+    CLCPACK_COMPRESSION_ZSTD = 2     /* zstd with trained dictionaries and entries
+                                        as prefixes (format 4): about a third of
+                                        the zlib size; needs a reader of
+                                        version 4 built with zstd */
+} clcpack_compression;
+
+/* 1 when this library can write (and read) c, else 0: ZSTD needs a library
+ * built with zstd (make ZSTD=1, the default where libzstd is installed).
+ * (No status: a predicate.) */
+CLCPACK_API int clcpack_compression_available(clcpack_compression c);
+
+/* Sets the codecs the writer uses (CLCPACK_COMPRESSION_DEFAULT until set).
+ * CLCPACK_E_INVALID_ARG for a NULL writer or an unknown value;
+ * CLCPACK_E_VERSION for ZSTD when the library was built without zstd. */
+CLCPACK_API clcpack_status clcpack_writer_set_compression(clcpack_writer *w,
+                                                          clcpack_compression c,
+                                                          clcpack_error *err);
+
+/* Most encoding threads clcpack_writer_set_threads accepts. */
+#define CLCPACK_MAX_WRITE_THREADS 64
+
+/* How many threads write_file and write_memory use to encode the pack
+ * (ranking delta bases and compressing blobs): 0 or 1 (the default) encode
+ * on the calling thread alone; more are capped at CLCPACK_MAX_WRITE_THREADS.
+ * The threads live only inside a write call, which returns once they have
+ * all ended, so the writer stays single-threaded for its caller. The bytes
+ * written are the same for every thread count. CLCPACK_E_INVALID_ARG when w
+ * is NULL. */
+CLCPACK_API clcpack_status clcpack_writer_set_threads(clcpack_writer *w, unsigned n);
+
+/* Adds a device (an identical one already added is reused); *index gets its
+ * index in the device table (index may be NULL). dev->struct_size is set by
+ * the caller. CLCPACK_E_INVALID_ARG for a NULL argument, a struct_size too
+ * small or has_uuid other than 0 and 1; CLCPACK_E_NOMEM. */
+CLCPACK_API clcpack_status clcpack_writer_add_device(clcpack_writer *w,
+                                                     const clcpack_device_info *dev,
+                                                     uint32_t *index, clcpack_error *err);
+
+/* Adds a program source (the full text handed to clCreateProgramWithSource,
+ * includes already folded in). Identical text is stored once. With
+ * CLCPACK_WRITE_NO_SOURCES, *index is CLCPACK_NONE (index may be NULL).
+ * CLCPACK_E_INVALID_ARG for a NULL w, an empty name or an empty text;
+ * CLCPACK_E_LIMIT for a text beyond the format's size limit;
+ * CLCPACK_E_NOMEM; CLCPACK_E_IO (spool). */
+CLCPACK_API clcpack_status clcpack_writer_add_source(clcpack_writer *w, const char *name,
+                                                     const void *text, size_t size,
+                                                     uint32_t *index, clcpack_error *err);
+
+/* One entry to add (input, versioned: struct_size). */
+typedef struct clcpack_entry_spec {
+    size_t struct_size;         /* sizeof(clcpack_entry_spec) */
+    const char *kernel;
+    const char *family;         /* a group label clcpack_best_variant answers
+                                   to (clc-pack: the manifest's family); may
+                                   be NULL */
+    const char *options;        /* exact build options; may be NULL for "" */
+    const clcpack_define *defines;
+    size_t define_count;
+    uint32_t wg[3];
+    uint32_t device;            /* from clcpack_writer_add_device */
+    uint32_t source;            /* from clcpack_writer_add_source, or CLCPACK_NONE */
+    clcpack_binary_kind kind;
+    uint32_t arch;
+    const void *binary;
+    size_t binary_size;
+    /* Since format 3 (a spec whose struct_size ends before these reads them
+     * as 0): the kernels a program entry's binary holds (any order; stored
+     * sorted, without repeats) and CLCPACK_ENTRY_* flags. */
+    const char *const *kernel_names;
+    size_t kernel_name_count;
+    uint32_t flags;
+    /* Since format 4 (read as NULL when struct_size ends before it): the
+     * target of a kind 3-5 entry, required for them (it must agree with
+     * arch: clcpack_target_arch); NULL or "" for kinds 0-2. */
+    const char *target;
+} clcpack_entry_spec;
+
+/* Copies the entry. Adding the same (key, device, kind, arch) twice with the
+ * same bytes is a no-op; with other bytes it is CLCPACK_E_CONFLICT.
+ * CLCPACK_E_INVALID_ARG names the field of spec that is wrong. */
+CLCPACK_API clcpack_status clcpack_writer_add_entry(clcpack_writer *w,
+                                                    const clcpack_entry_spec *spec,
+                                                    clcpack_error *err);
+
+/* Records a timing of an added entry (found by spec's key fields, device,
+ * kind and arch; CLCPACK_E_NOT_FOUND when none was added) in the format-1
+ * fields alone, which do not record a run-time value (docs/TUNING.md). */
+CLCPACK_API clcpack_status clcpack_writer_set_tuning(clcpack_writer *w,
+                                                     const clcpack_entry_spec *spec,
+                                                     uint32_t width, uint32_t height,
+                                                     uint32_t runs, uint64_t median_ns,
+                                                     clcpack_error *err);
+
+/* Adds a timing to an added entry's tuning list (a record for the same
+ * runtime_value is replaced). Also sets the entry's format-1 tuning fields
+ * to the list's lowest runtime_value, for readers that know only those.
+ * CLCPACK_E_INVALID_ARG when t->runs is 0; CLCPACK_E_NOT_FOUND as above. */
+CLCPACK_API clcpack_status clcpack_writer_add_tuning(clcpack_writer *w,
+                                                     const clcpack_entry_spec *spec,
+                                                     const clcpack_tuning *t,
+                                                     clcpack_error *err);
+
+/* Encodes the pack. The same inputs, added in any order, give the same bytes.
+ * write_file writes it with clcpack_write_file_atomic (below): the
+ * output-path rules apply, and path holds the old pack or the new one, never
+ * a partial one. write_memory sets *data to a malloc'd buffer the caller
+ * frees with clcpack_free, and *size to its size. */
+CLCPACK_API clcpack_status clcpack_writer_write_file(clcpack_writer *w, const char *path,
+                                                     clcpack_error *err);
+CLCPACK_API clcpack_status clcpack_writer_write_memory(clcpack_writer *w, void **data,
+                                                       size_t *size, clcpack_error *err);
+/* Frees what clcpack_writer_write_memory returned (the library's own
+ * allocator, whatever the application's is). (No status: a release; NULL
+ * is a no-op.) */
+CLCPACK_API void clcpack_free(void *data);
+
+/* ---------------------------------------------------------------------- */
+/* Writing files                                                           */
+
+/* The output-path rules, the same for every file the library or clc-pack
+ * writes (docs/ROBUSTNESS.md, "Output paths"). path may name:
+ *  - nothing yet: a new regular file is created, if its folder exists and
+ *    is writable;
+ *  - a regular file the caller may write (it has a write bit and access(2)
+ *    with the effective ids allows writing): it is replaced.
+ * Everything else is refused with CLCPACK_E_IO and a message naming path
+ * and what is there: a symbolic link (even a dangling one; nothing is ever
+ * written through a link), a folder, a device, a FIFO, a socket, a
+ * read-only file (also for root), a missing or unwritable folder. An empty
+ * or NULL path is CLCPACK_E_INVALID_ARG. Writes nothing; a caller checks
+ * before long work whose result would then have nowhere to go. Thread-safe. */
+CLCPACK_API clcpack_status clcpack_check_output_path(const char *path, clcpack_error *err);
+
+/* Writes size bytes of data to path atomically: readers and a crash see
+ * the old file or the new one, never a partial one.
+ *  - path must pass clcpack_check_output_path (checked first, and again
+ *    just before the rename);
+ *  - the bytes go to a new temporary file beside path named
+ *    "<path>.tmp.<pid>.<6 random characters>", created with O_EXCL;
+ *    temporary files of that form left by writers that were killed (no
+ *    process with that pid) are removed first;
+ *  - its mode is 0666 less the umask, as for any new file, or, when path
+ *    is replaced, the permission bits path had;
+ *  - it is fsync'ed, renamed over path, and the folder is fsync'ed;
+ *  - on every failure the temporary file is removed and path is untouched
+ *    (err says which step failed, naming the path once).
+ * flags must be 0 (reserved). data may be NULL when size is 0. Thread-safe
+ * for different paths; two writers of one path leave one of the two files. */
+CLCPACK_API clcpack_status clcpack_write_file_atomic(const char *path, const void *data,
+                                                     size_t size, uint32_t flags,
+                                                     clcpack_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLCPACK_WRITE_H */
