@@ -708,6 +708,76 @@ static clcpack_status resolve_kernel_name(const char *api, load_ctx *c, int want
     return CLCPACK_OK;
 }
 
+/* After no binary loaded: what builds for this device, SPIR-V, then the
+ * source; the rebuild cache may hold what either built here before. */
+static clcpack_status build_here(load_ctx *c, cl_program *out, clcpack_error *err)
+{
+    const clcpack *p = c->p;
+    const size_t *match = c->match;
+    size_t n = c->n_match;
+    uint32_t flags = c->flags;
+    clcpack_status st = CLCPACK_OK;
+    int found = 0;
+    size_t src = pick_source_entry(c), n_spv = 0;
+    size_t spv_stack[MATCH_STACK], *spv = spv_stack;
+    int has_spirv = 0;
+    for (size_t m = 0; m < n; m++)
+        has_spirv |= p->entries[match[m]].info.kind == CLCPACK_KIND_SPIRV;
+    if (has_spirv) {
+        char il[CLCPACK_FP_STR];
+        device_il(c->dev, il, sizeof il);
+        if (n > MATCH_STACK && !(spv = malloc(n * sizeof *spv))) {
+            spv = spv_stack;
+            clcpk_text_item(&c->why, "spirv: out of memory");
+        } else {
+            n_spv = usable_spirv(c, il, spv);
+        }
+    }
+    int use_src = src != SIZE_MAX && !(flags & CLCPACK_LOAD_NO_SOURCE);
+    pk_cache cache_spv, cache_src;
+    int cached_spv = 0, cached_src = 0;
+    char why1[128] = "", why2[128] = "";
+    if (n_spv)
+        cached_spv = clcpk_cache_begin(&cache_spv, p, spv[0], c->here, flags, why1, sizeof why1);
+    if (use_src)
+        cached_src = clcpk_cache_begin(&cache_src, p, src, c->here, flags, why2, sizeof why2);
+    if (!cached_spv && !cached_src && (why1[0] || why2[0]))
+        clcpk_text_item(&c->why, "cache: off: %s", why1[0] ? why1 : why2);
+    if ((cached_spv && try_cache(c, &cache_spv, spv[0], out)) ||
+        (cached_src && try_cache(c, &cache_src, src, out))) {
+        found = 1;
+    } else {
+        for (size_t k = 0; k < n_spv && !found; k++)
+            if (try_binary(c, spv[k], 1, out)) {
+                found = 1;
+                c->report->path = CLCPACK_PATH_SPIRV;
+                c->report->entry = (uint32_t)spv[k];
+                if (k == 0 && cached_spv)
+                    store_in_cache(c, &cache_spv, *out);
+            }
+    }
+    if (found) {
+        /* loaded */
+    } else if (src == SIZE_MAX) {
+        clcpk_text_item(&c->why, "source: none stored");
+        st = no_usable_form(c, flags, 0, err);
+    } else if (flags & CLCPACK_LOAD_NO_SOURCE) {
+        clcpk_text_item(&c->why, "source: not tried (CLCPACK_LOAD_NO_SOURCE)");
+        st = no_usable_form(c, flags, 1, err);
+    } else {
+        st = try_source(c, src, out, err);
+        if (st == CLCPACK_OK && cached_src)
+            store_in_cache(c, &cache_src, *out);
+    }
+    if (cached_spv)
+        clcpk_cache_end(&cache_spv);
+    if (cached_src)
+        clcpk_cache_end(&cache_src);
+    if (spv != spv_stack)
+        free(spv);
+    return st;
+}
+
 /* clcpack_create_program and clcpack_create_kernel: kernel_out NULL for
  * the first. `api` names the caller in argument errors. report is the
  * library's full struct (report_out copies it to the caller's). */
@@ -774,68 +844,7 @@ static clcpack_status load(const char *api, const clcpack *p, const clcpack_key 
     else
         found = try_native(&c, out) || try_nvidia(&c, out) || try_target(&c, out);
 
-    st = CLCPACK_OK;
-    if (!found) {
-        /* What is left builds for this device: SPIR-V, then the source;
-         * the rebuild cache may hold what either built here before. */
-        size_t src = pick_source_entry(&c), n_spv = 0;
-        size_t spv_stack[MATCH_STACK], *spv = spv_stack;
-        int has_spirv = 0;
-        for (size_t m = 0; m < n; m++)
-            has_spirv |= p->entries[match[m]].info.kind == CLCPACK_KIND_SPIRV;
-        if (has_spirv) {
-            char il[CLCPACK_FP_STR];
-            device_il(dev, il, sizeof il);
-            if (n > MATCH_STACK && !(spv = malloc(n * sizeof *spv))) {
-                spv = spv_stack;
-                clcpk_text_item(&c.why, "spirv: out of memory");
-            } else {
-                n_spv = usable_spirv(&c, il, spv);
-            }
-        }
-        int use_src = src != SIZE_MAX && !(flags & CLCPACK_LOAD_NO_SOURCE);
-        pk_cache cache_spv, cache_src;
-        int cached_spv = 0, cached_src = 0;
-        char why1[128] = "", why2[128] = "";
-        if (n_spv)
-            cached_spv = clcpk_cache_begin(&cache_spv, p, spv[0], c.here, flags, why1, sizeof why1);
-        if (use_src)
-            cached_src = clcpk_cache_begin(&cache_src, p, src, c.here, flags, why2, sizeof why2);
-        if (!cached_spv && !cached_src && (why1[0] || why2[0]))
-            clcpk_text_item(&c.why, "cache: off: %s", why1[0] ? why1 : why2);
-        if ((cached_spv && try_cache(&c, &cache_spv, spv[0], out)) ||
-            (cached_src && try_cache(&c, &cache_src, src, out))) {
-            found = 1;
-        } else {
-            for (size_t k = 0; k < n_spv && !found; k++)
-                if (try_binary(&c, spv[k], 1, out)) {
-                    found = 1;
-                    c.report->path = CLCPACK_PATH_SPIRV;
-                    c.report->entry = (uint32_t)spv[k];
-                    if (k == 0 && cached_spv)
-                        store_in_cache(&c, &cache_spv, *out);
-                }
-        }
-        if (found) {
-            /* loaded */
-        } else if (src == SIZE_MAX) {
-            clcpk_text_item(&c.why, "source: none stored");
-            st = no_usable_form(&c, flags, 0, err);
-        } else if (flags & CLCPACK_LOAD_NO_SOURCE) {
-            clcpk_text_item(&c.why, "source: not tried (CLCPACK_LOAD_NO_SOURCE)");
-            st = no_usable_form(&c, flags, 1, err);
-        } else {
-            st = try_source(&c, src, out, err);
-            if (st == CLCPACK_OK && cached_src)
-                store_in_cache(&c, &cache_src, *out);
-        }
-        if (cached_spv)
-            clcpk_cache_end(&cache_spv);
-        if (cached_src)
-            clcpk_cache_end(&cache_src);
-        if (spv != spv_stack)
-            free(spv);
-    }
+    st = found ? CLCPACK_OK : build_here(&c, out, err);
     if (kernel_out)
         *kernel_out = st == CLCPACK_OK ? c.kernel : NULL;
     if (match != on_stack)
