@@ -10,6 +10,17 @@ expect_rc 0 "--help"
 expect_out "Usage: clc-pack FILE.cl..." "--help prints the usage on stdout"
 expect_out "Exit status" "--help documents the exit statuses"
 [ ! -s "$ERR" ] && ok "--help writes nothing on stderr" || bad "--help writes on stderr"
+# -h/--help stops the parse in the direct mode too: what follows is not read.
+run "$CLC" --help --no-such-option
+expect_rc 0 "--help before a bad option"
+expect_out "Usage: clc-pack FILE.cl..." "--help before a bad option prints the usage"
+# A missing operand names its subcommand, as every subcommand does.
+run "$CLC" run
+expect_rc 2 "run with no pack"
+expect_err "clc-pack: run: expected one pack file" "run with no pack names the subcommand"
+run "$CLC" record -- true
+expect_rc 2 "record with no -o"
+expect_err "clc-pack: record: expected the output pack" "record with no -o names the subcommand"
 for sub in pack list verify extract embed merge; do
     run "$CLC" $sub --help
     expect_rc 0 "$sub --help"

@@ -58,9 +58,9 @@ static int parse_args(int argc, char **argv, record_args *x)
     if (rc != CLI_OPTS_GO)
         return rc == EXIT_OK_STATUS ? -1 : rc;
     if (!x->output)
-        return cli_usage_error("record", "no output pack (-o FILE)");
+        return cli_usage_error("record", "record: expected the output pack (-o FILE)");
     if (optind >= argc)
-        return cli_usage_error("record", "no application to run (-- APP ARGS...)");
+        return cli_usage_error("record", "record: expected the application to run (-- APP ARGS...)");
     x->app = argv + optind;
     return 0;
 }

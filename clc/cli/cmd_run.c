@@ -64,12 +64,12 @@ int cmd_run(int argc, char **argv)
         return rc;
     int log = ra.log, strict = ra.strict;
     if (optind >= argc)
-        return cli_usage_error("run", "no pack (clc-pack run PACK -- APP ARGS...)");
+        return cli_usage_error("run", "run: expected one pack file (clc-pack run PACK -- APP ARGS...)");
     const char *pack = argv[optind++];
     if (optind < argc && strcmp(argv[optind], "--") == 0)
         optind++;
     if (optind >= argc)
-        return cli_usage_error("run", "no application to run (-- APP ARGS...)");
+        return cli_usage_error("run", "run: expected the application after the pack (-- APP ARGS...)");
     char **app = argv + optind;
     char msg[PRELOAD_PATH_MAX + 256], lib[PRELOAD_PATH_MAX];
     int not_startable = preload_check_app(app[0], msg, sizeof msg);

@@ -347,7 +347,7 @@ static const cli_opt pack_opts[] = {
     OPT_CALL("nv-arch", 0, opt_nv_arch, "LIST"),
     OPT_QUIET(pack_args, verbosity),
     OPT_VERBOSE(pack_args, verbosity),
-    OPT_FLAG("help", 'h', pack_args, help),
+    OPT_HELP,
     OPT_FLAG("version", 0, pack_args, version),
 };
 
@@ -421,7 +421,14 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
         return -1;
     static const cli_optspec spec = {NULL, pack_opts, sizeof pack_opts / sizeof pack_opts[0], 0};
     int first;
-    if (cli_opts_parse(&spec, argc, argv, a, &first, err, PA_ERR_MAX) != 0)
+    int rc = cli_opts_parse(&spec, argc, argv, a, &first, err, PA_ERR_MAX);
+    if (rc == CLI_OPTS_HELP) {
+        /* -h/--help stops the parse, as in every subcommand: what follows
+         * it is not looked at. */
+        a->help = 1;
+        return 0;
+    }
+    if (rc != 0)
         return -1;
     return finish(a, argc, argv, first, err);
 }
