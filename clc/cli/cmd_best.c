@@ -61,19 +61,19 @@ int cmd_best(int argc, char **argv)
 {
     static const cli_optspec ospec = {"best", best_opts, sizeof best_opts / sizeof best_opts[0], 0};
     best_args ba = {NULL, "default", NULL, 0, 0};
-    int optind;
-    int rc = cli_opts_run(&ospec, usage_best, argc, argv, &ba, &optind);
+    int operand;
+    int rc = cli_opts_run(&ospec, usage_best, argc, argv, &ba, &operand);
     if (rc != CLI_OPTS_GO)
         return rc;
     const char *family = ba.family, *spec = ba.device, *platform = ba.platform;
     long width = ba.width;
     int load = !ba.no_load;
-    if (optind != argc - 1)
+    if (operand != argc - 1)
         return cli_usage_error("best", "best: expected one pack file, got %d arguments",
-                               argc - optind);
+                               argc - operand);
     if (!family)
         return cli_usage_error("best", "best: --family is required (conv-grey, conv-rgba, poly)");
-    const char *path = argv[optind];
+    const char *path = argv[operand];
 
     static ds_list devices;
     char derr[DS_ERR_MAX];

@@ -152,15 +152,15 @@ static int parse_args(int argc, char **argv, extract_args *x)
     x->entry = -1;
     x->kind = -1;
     x->verbosity = cli_verbosity;
-    int optind;
-    int rc = cli_opts_run(&spec, usage_extract, argc, argv, x, &optind);
+    int operand;
+    int rc = cli_opts_run(&spec, usage_extract, argc, argv, x, &operand);
     if (rc != CLI_OPTS_GO)
         return rc == EXIT_OK_STATUS ? -2 : rc;
     cli_verbosity = x->verbosity;
-    if (optind != argc - 1)
+    if (operand != argc - 1)
         return cli_usage_error("extract", "extract: expected one pack file, got %d arguments",
-                               argc - optind);
-    x->path = argv[optind];
+                               argc - operand);
+    x->path = argv[operand];
     if ((x->entry >= 0) == (x->kernel != NULL))
         return cli_usage_error("extract", "extract: give either --entry N or --kernel NAME");
     if (x->entry >= 0 && (x->n_defs || x->has_wg || x->kind >= 0))

@@ -329,14 +329,14 @@ static const cli_opt list_opts[] = {
 int cmd_list(int argc, char **argv)
 {
     static const cli_optspec spec = {"list", list_opts, sizeof list_opts / sizeof list_opts[0], 0};
-    int json = 0, optind;
-    int rc = cli_opts_run(&spec, usage_list, argc, argv, &json, &optind);
+    int json = 0, operand;
+    int rc = cli_opts_run(&spec, usage_list, argc, argv, &json, &operand);
     if (rc != CLI_OPTS_GO)
         return rc;
-    if (optind != argc - 1)
+    if (operand != argc - 1)
         return cli_usage_error("list", "list: expected one pack file, got %d arguments",
-                               argc - optind);
-    const char *path = argv[optind];
+                               argc - operand);
+    const char *path = argv[operand];
     clcpack *p = cli_open_pack(path);
     if (!p)
         return EXIT_FAILURE_STATUS;

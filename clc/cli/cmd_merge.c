@@ -59,16 +59,16 @@ static int parse_args(int argc, char **argv, merge_args *x)
     static const cli_optspec spec = {"merge", merge_opts, sizeof merge_opts / sizeof merge_opts[0],
                                      0};
     memset(x, 0, sizeof *x);
-    int optind;
-    int rc = cli_opts_run(&spec, usage_merge, argc, argv, x, &optind);
+    int operand;
+    int rc = cli_opts_run(&spec, usage_merge, argc, argv, x, &operand);
     if (rc != CLI_OPTS_GO)
         return rc == EXIT_OK_STATUS ? -2 : rc;
-    if (argc - optind < 1)
+    if (argc - operand < 1)
         return cli_usage_error("merge", "merge: expected the pack files to merge");
     if (!x->output || !*x->output)
         return cli_usage_error("merge", "merge: -o FILE is required");
-    x->inputs = (const char **)(argv + optind);
-    x->n_inputs = (size_t)(argc - optind);
+    x->inputs = (const char **)(argv + operand);
+    x->n_inputs = (size_t)(argc - operand);
     return 0;
 }
 

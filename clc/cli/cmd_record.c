@@ -53,15 +53,15 @@ static int parse_args(int argc, char **argv, record_args *x)
     static const cli_optspec spec = {"record", record_opts,
                                      sizeof record_opts / sizeof record_opts[0], 1};
     memset(x, 0, sizeof *x);
-    int optind;
-    int rc = cli_opts_run(&spec, usage_record, argc, argv, x, &optind);
+    int operand;
+    int rc = cli_opts_run(&spec, usage_record, argc, argv, x, &operand);
     if (rc != CLI_OPTS_GO)
         return rc == EXIT_OK_STATUS ? -1 : rc;
     if (!x->output)
         return cli_usage_error("record", "record: expected the output pack (-o FILE)");
-    if (optind >= argc)
+    if (operand >= argc)
         return cli_usage_error("record", "record: expected the application to run (-- APP ARGS...)");
-    x->app = argv + optind;
+    x->app = argv + operand;
     return 0;
 }
 

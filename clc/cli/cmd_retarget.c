@@ -91,18 +91,18 @@ static int parse_args(int argc, char **argv, retarget_args *x)
     x->jobs = cores > 0 ? (cores > MAX_JOBS ? MAX_JOBS : cores) : 1;
     char err[NVF_ERR_MAX];
     nvf_parse_archs(NVF_DEFAULT_ARCHS, &x->archs, err);
-    int optind;
-    int rc = cli_opts_run(&spec, usage_retarget, argc, argv, x, &optind);
+    int operand;
+    int rc = cli_opts_run(&spec, usage_retarget, argc, argv, x, &operand);
     if (rc != CLI_OPTS_GO)
         return rc == EXIT_OK_STATUS ? -2 : rc;
-    if (argc - optind != 1)
-        return cli_usage_error("retarget", argc - optind < 1
+    if (argc - operand != 1)
+        return cli_usage_error("retarget", argc - operand < 1
                                                ? "retarget: expected the pack file to retarget"
                                                : "retarget: expected one pack file, got %d",
-                               argc - optind);
+                               argc - operand);
     if (!x->output || !*x->output)
         return cli_usage_error("retarget", "retarget: -o FILE is required");
-    x->input = argv[optind];
+    x->input = argv[operand];
     return 0;
 }
 

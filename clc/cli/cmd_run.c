@@ -58,19 +58,19 @@ int cmd_run(int argc, char **argv)
      * application's. */
     static const cli_optspec spec = {"run", run_opts, sizeof run_opts / sizeof run_opts[0], 0};
     run_args ra = {0, 0};
-    int optind;
-    int rc = cli_opts_run(&spec, usage_run, argc, argv, &ra, &optind);
+    int operand;
+    int rc = cli_opts_run(&spec, usage_run, argc, argv, &ra, &operand);
     if (rc != CLI_OPTS_GO)
         return rc;
     int log = ra.log, strict = ra.strict;
-    if (optind >= argc)
+    if (operand >= argc)
         return cli_usage_error("run", "run: expected one pack file (clc-pack run PACK -- APP ARGS...)");
-    const char *pack = argv[optind++];
-    if (optind < argc && strcmp(argv[optind], "--") == 0)
-        optind++;
-    if (optind >= argc)
+    const char *pack = argv[operand++];
+    if (operand < argc && strcmp(argv[operand], "--") == 0)
+        operand++;
+    if (operand >= argc)
         return cli_usage_error("run", "run: expected the application after the pack (-- APP ARGS...)");
-    char **app = argv + optind;
+    char **app = argv + operand;
     char msg[PRELOAD_PATH_MAX + 256], lib[PRELOAD_PATH_MAX];
     int not_startable = preload_check_app(app[0], msg, sizeof msg);
     if (not_startable) {

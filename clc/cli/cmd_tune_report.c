@@ -180,15 +180,15 @@ int cmd_tune_report(int argc, char **argv)
     static const cli_optspec spec = {"tune-report", tune_report_opts,
                                      sizeof tune_report_opts / sizeof tune_report_opts[0], 0};
     const char *family = NULL;
-    int optind;
-    int rc = cli_opts_run(&spec, usage_tune_report, argc, argv, &family, &optind);
+    int operand;
+    int rc = cli_opts_run(&spec, usage_tune_report, argc, argv, &family, &operand);
     if (rc != CLI_OPTS_GO)
         return rc;
-    if (optind != argc - 1)
+    if (operand != argc - 1)
         return cli_usage_error("tune-report",
                                "tune-report: expected one pack file, got %d arguments",
-                               argc - optind);
-    const char *path = argv[optind];
+                               argc - operand);
+    const char *path = argv[operand];
     clcpack *p = cli_open_pack(path);
     if (!p)
         return EXIT_FAILURE_STATUS;

@@ -327,23 +327,23 @@ int cmd_verify(int argc, char **argv)
     static const cli_optspec spec = {"verify", verify_opts,
                                      sizeof verify_opts / sizeof verify_opts[0], 0};
     verify_args va = {NULL, 0, 0, NULL, NULL, "kernels", 0, 0, cli_verbosity};
-    int optind;
-    int rc = cli_opts_run(&spec, usage_verify, argc, argv, &va, &optind);
+    int operand;
+    int rc = cli_opts_run(&spec, usage_verify, argc, argv, &va, &operand);
     if (rc != CLI_OPTS_GO)
         return rc;
     cli_verbosity = va.verbosity;
     if (va.no_cubin)
         va.load_flags |= CLCPACK_LOAD_NO_CUBIN;
-    if (optind != argc - 1)
+    if (operand != argc - 1)
         return cli_usage_error("verify", "verify: expected one pack file, got %d arguments",
-                               argc - optind);
+                               argc - operand);
     if (va.check && !va.load)
         return cli_usage_error("verify", "verify: --check needs --load");
     if ((va.device || va.platform) && !va.load)
         return cli_usage_error("verify", "verify: --device and --platform need --load");
     if (va.load_flags && !va.load)
         return cli_usage_error("verify", "verify: --no-cubin needs --load");
-    va.path = argv[optind];
+    va.path = argv[operand];
 
     clcpack *p = cli_open_pack(va.path);
     if (!p)

@@ -352,14 +352,14 @@ static int parse_args(int argc, char **argv, warm_args *wa)
     static const cli_optspec spec = {"warm", warm_opts, sizeof warm_opts / sizeof warm_opts[0], 0};
     memset(wa, 0, sizeof *wa);
     wa->nice = DEFAULT_NICE;
-    int optind;
-    int rc = cli_opts_run(&spec, usage_warm, argc, argv, wa, &optind);
+    int operand;
+    int rc = cli_opts_run(&spec, usage_warm, argc, argv, wa, &operand);
     if (rc != CLI_OPTS_GO)
         return rc == EXIT_OK_STATUS ? ARGS_HELP : rc;
-    if (optind != argc - 1)
+    if (operand != argc - 1)
         return cli_usage_error("warm", "warm: expected one pack file, got %d arguments",
-                               argc - optind);
-    wa->path = argv[optind];
+                               argc - operand);
+    wa->path = argv[operand];
     return 0;
 }
 

@@ -373,13 +373,13 @@ static int set_defaults(pack_args *a, int argc, char err[PA_ERR_MAX])
 }
 
 /* After the options: the source files, and what the mode allows. */
-static int finish(pack_args *a, int argc, char **argv, int optind, char err[PA_ERR_MAX])
+static int finish(pack_args *a, int argc, char **argv, int operand, char err[PA_ERR_MAX])
 {
     dj_spec *ds = &a->direct_spec;
     const char *wg = ds->wg;
     size_t wg_after = a->wg_after;
-    while (optind < argc)
-        ds->files[ds->n_files++] = argv[optind++];
+    while (operand < argc)
+        ds->files[ds->n_files++] = argv[operand++];
     a->direct = ds->n_files > 0 || ds->n_programs > 0;
     if (a->direct) {
         if (a->req.n_axes) {
