@@ -176,7 +176,7 @@ def main():
     out.append("# What each vendor adds to a pack\n")
     load_after = os.getloadavg()
     out.append("Written by `scripts/vendor_bench.py --widths %s -j %d` on %s, %s (%d cores, "
-               "shared with other engineers' builds while it ran: load average %.1f at the start, "
+               "shared with other builds while it ran: load average %.1f at the start, "
                "%.1f at the end (1 minute); build times vary several-fold with "
                "the machine's load, sizes do not), "
                "with clc-pack's default target lists; the bundled kernels at filter widths %s "
