@@ -11,6 +11,7 @@
 #include "ptx_retarget.h"
 #include "ptx_text.h"
 #include "ptxas_run.h"
+#include "task_run.h"
 
 void nvf_format_archs(const nvf_archs *a, char *buf, size_t cap)
 {
@@ -126,7 +127,7 @@ static void reason(const char *msg, char out[NVF_REASON_MAX])
     bfmt(out, NVF_REASON_MAX, "%.*s", (int)n, p);
 }
 
-/* One cubin to assemble; run_tasks fills the results. */
+/* One cubin to assemble; run_cubin_task fills the results. */
 typedef struct cubin_task {
     const char *ptxas;
     uint32_t arch;
@@ -140,42 +141,12 @@ typedef struct cubin_task {
     char msg[1024];
 } cubin_task;
 
-typedef struct task_queue {
-    cubin_task *tasks;
-    size_t n, next;
-    pthread_mutex_t lock;
-} task_queue;
-
-static void *task_thread(void *arg)
+/* task_run's task i: assemble tasks[i]. */
+static void run_cubin_task(void *ctx, size_t i)
 {
-    task_queue *q = arg;
-    for (;;) {
-        pthread_mutex_lock(&q->lock);
-        size_t i = q->next < q->n ? q->next++ : q->n;
-        pthread_mutex_unlock(&q->lock);
-        if (i == q->n)
-            return NULL;
-        cubin_task *k = &q->tasks[i];
-        k->rc = ptxas_compile(k->ptxas, k->src, k->len, k->name, &k->cubin, &k->size, k->msg,
-                              sizeof k->msg);
-    }
-}
-
-/* Runs the tasks on up to `parallel` threads (this one included); a thread
- * that cannot start leaves its share to the others. */
-static void run_tasks(cubin_task *tasks, size_t n, int parallel)
-{
-    task_queue q = {tasks, n, 0, PTHREAD_MUTEX_INITIALIZER};
-    pthread_t th[NVF_MAX_ARCHS + 1];
-    size_t started = 0;
-    size_t want = parallel > 1 ? (size_t)parallel : 1;
-    if (want > n)
-        want = n;
-    while (started + 1 < want && pthread_create(&th[started], NULL, task_thread, &q) == 0)
-        started++;
-    task_thread(&q);
-    for (size_t i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    cubin_task *k = &((cubin_task *)ctx)[i];
+    k->rc = ptxas_compile(k->ptxas, k->src, k->len, k->name, &k->cubin, &k->size, k->msg,
+                          sizeof k->msg);
 }
 
 int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *archs,
@@ -233,7 +204,8 @@ int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *ar
             k->src = k->form;
         }
     }
-    run_tasks(tasks, n_tasks, parallel);
+    /* Up to `parallel` threads (this one included). */
+    task_run(n_tasks, parallel > 1 ? (size_t)parallel : 1, run_cubin_task, tasks);
     for (size_t t = 0; t < n_tasks; t++) {
         cubin_task *k = &tasks[t];
         free(k->form);

@@ -1,7 +1,6 @@
 /* offline_targets.c — Intel, AMD and SPIR-V targets of a pack build (offline_targets.h). */
 #include "offline_targets.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include "bounded_fmt.h"
 #include "clcpack_write.h"
 #include "ocloc_run.h"
+#include "task_run.h"
 
 #define INTEL_VENDOR_ID 0x8086u
 #define AMD_VENDOR_ID 0x1002u
@@ -409,23 +409,10 @@ static void build_target(target_task *k)
     k->rc = 0;
 }
 
-typedef struct task_queue {
-    target_task *tasks;
-    size_t n, next;
-    pthread_mutex_t lock;
-} task_queue;
-
-static void *task_thread(void *arg)
+/* task_run's task i: build tasks[i]. */
+static void run_target_task(void *ctx, size_t i)
 {
-    task_queue *q = arg;
-    for (;;) {
-        pthread_mutex_lock(&q->lock);
-        size_t i = q->next < q->n ? q->next++ : q->n;
-        pthread_mutex_unlock(&q->lock);
-        if (i == q->n)
-            return NULL;
-        build_target(&q->tasks[i]);
-    }
+    build_target(&((target_task *)ctx)[i]);
 }
 
 static char *dup_text(const char *s)
@@ -464,14 +451,7 @@ void ot_build(const ot_config *c, ot_chain ch, const build_job *job, const spare
     /* One compiler at a time, and one more for each slot an idle worker
      * lends (spare_slots.h), as ptxas runs do. */
     int lent = spare && n > 1 ? spare_take(spare, (int)n - 1) : 0;
-    task_queue q = {tasks, n, 0, PTHREAD_MUTEX_INITIALIZER};
-    pthread_t th[OT_MAX_TARGETS];
-    size_t started = 0;
-    while ((int)started < lent && pthread_create(&th[started], NULL, task_thread, &q) == 0)
-        started++;
-    task_thread(&q);
-    for (size_t i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    task_run(n, (size_t)lent + 1, run_target_task, tasks);
     if (lent)
         spare_give(spare, lent);
 
