@@ -408,7 +408,8 @@ test-tsan:
 	$(Q)$(MAKE) --no-print-directory B=$(TSAN_B) CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
 		$(TSAN_B)/tests/test_loader_pocl $(TSAN_B)/tests/test_record_threads $(TSAN_B)/tests/test_record_stress \
 		$(TSAN_B)/tests/test_hardening $(TSAN_B)/tests/test_write_threads $(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so \
-		$(TSAN_B)/tests/test_read_on_demand $(TSAN_B)/tests/test_stub_icd $(TSAN_B)/tests/libclcstub.so
+		$(TSAN_B)/tests/test_read_on_demand $(TSAN_B)/tests/test_lookup $(TSAN_B)/tests/test_stub_icd \
+		$(TSAN_B)/tests/libclcstub.so
 	$(Q)CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" sh scripts/sanitize.sh tsan $(TSAN_B)
 
 test-valgrind: all $(TEST_BIN) $(STUB_ICD)

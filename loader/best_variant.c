@@ -346,10 +346,14 @@ clcpack_status clcpack_best_variant(const clcpack *p, const char *name,
             q.runtime_value = (uint32_t)n;
         }
     }
+    /* The query walks every entry. */
+    clcpack_status st = clcpk_index_all(p, err);
+    if (st != CLCPACK_OK)
+        return st;
     clcpack_device_info full_here;
     clcpk_copy_in(&full_here, here, sizeof full_here);
     clcpack_choice c;
-    clcpack_status st = best(p, &q, &full_here, &c, err);
+    st = best(p, &q, &full_here, &c, err);
     if (st == CLCPACK_OK)
         clcpk_copy_out(out, &c, sizeof c);
     return st;

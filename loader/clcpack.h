@@ -30,7 +30,8 @@
  *    clcpack_close of that pack; memory it returns for the caller to free
  *    is said so, with the function to free it with;
  *  - an open pack (clcpack *) is immutable but for a few locked caches
- *    (device fingerprints, decoded bases, dictionaries): every function of
+ *    (device fingerprints, decoded bases, dictionaries, index records read
+ *    through a lookup table, each read once and then kept): every function of
  *    this header may run concurrently from any number of threads on the same
  *    handle, and the functions that take no handle are thread-safe;
  *  - the library keeps no global state.
@@ -192,20 +193,27 @@ CLCPACK_API clcpack_status clcpack_device_describe_difference(const clcpack_devi
 typedef struct clcpack clcpack; /* an open pack; opaque */
 
 /* Opens a pack file: checks its header before reading further (a file
- * that is not a pack costs one 64-byte read), then reads the index alone
- * and checks the header and index checksum and every offset and size in
- * it. Only regular files are opened (a FIFO or device is refused without
+ * that is not a pack costs one 128-byte read). A pack with a lookup table
+ * (format 5, every pack clc-pack writes with zstd) is opened by reading its
+ * directory, devices and dictionary records (a few hundred bytes, whatever
+ * the pack's size); each index record is then read and checked (CRC-32 and
+ * every offset and size) the first time a call needs it, and the whole
+ * index, with the header and index checksum, the first time a call needs
+ * every record (clcpack_best_variant, a key given with only some of its
+ * defines). Another pack has its index read and checked at the open. Only
+ * regular files are opened (a FIFO or device is refused without
  * blocking). The file stays open until clcpack_close: a blob is read
  * (pread) when it is decoded, and its bytes checked (CRC-32) each time, so
- * opening costs reads and memory in proportion to the index, whatever the
- * pack's size, and a load reads only its entry's blobs. A pack replaced by
+ * a load reads only its entry's records and blobs. A pack replaced by
  * rename while open is not seen (the handle keeps reading the old file); a
  * file cut short under an open handle makes the loads that read past the
  * cut fail with CLCPACK_E_IO, and bytes rewritten in place fail their
  * CRC-32 (clc-pack and the writer always write by rename).
  * On success *out is a handle the caller closes with clcpack_close; on
  * failure *out is NULL. Errors: CLCPACK_E_IO (open, read), CLCPACK_E_FORMAT,
- * CLCPACK_E_VERSION, CLCPACK_E_CHECKSUM, CLCPACK_E_LIMIT, CLCPACK_E_NOMEM. */
+ * CLCPACK_E_VERSION, CLCPACK_E_CHECKSUM, CLCPACK_E_LIMIT, CLCPACK_E_NOMEM;
+ * the calls that read records later may return the same for a damaged
+ * record. */
 CLCPACK_API clcpack_status clcpack_open_file(const char *path, clcpack **out, clcpack_error *err);
 
 /* Size of a SHA-256 digest in bytes. */
@@ -338,8 +346,11 @@ CLCPACK_API size_t clcpack_source_count(const clcpack *p);
 
 /* Entry, device or source i into *out (out->struct_size set by the caller).
  * CLCPACK_E_NOT_FOUND when i is not below the count; CLCPACK_E_INVALID_ARG
- * for a NULL argument or a struct_size too small. These take no
- * clcpack_error: the status says all. */
+ * for a NULL argument or a struct_size too small; in a file opened through
+ * its lookup table, an entry's or source's record is read here the first
+ * time: CLCPACK_E_CHECKSUM, CLCPACK_E_FORMAT, CLCPACK_E_IO or
+ * CLCPACK_E_NOMEM when it cannot be (clcpack_read_binary says why). These
+ * take no clcpack_error: the status says all. */
 CLCPACK_API clcpack_status clcpack_get_entry(const clcpack *p, size_t i, clcpack_entry_info *out);
 CLCPACK_API clcpack_status clcpack_get_device(const clcpack *p, size_t i, clcpack_device_info *out);
 CLCPACK_API clcpack_status clcpack_get_source(const clcpack *p, size_t i, clcpack_source_info *out);

@@ -8,6 +8,7 @@
  */
 #include "codec.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -41,7 +42,9 @@ clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, clcpk_zdict **ou
     }
     /* ZSTD_dct_auto, as docs/FORMAT.md says: zstd's dictionary format when
      * the bytes start with its magic number, raw content otherwise. The
-     * bytes are copied, so the caller's buffer may go. */
+     * bytes are copied, so the caller's buffer may go (zstd's by-reference
+     * form is in its static-linking-only API, which a shared libzstd of
+     * another version need not keep). */
     d->ddict = ZSTD_createDDict(bytes, n);
     if (!d->ddict) {
         free(d);
@@ -91,8 +94,63 @@ static clcpack_status zstd_failure(size_t rc, size_t raw, char *why, size_t why_
     }
 }
 
-clcpack_status clcpk_unzstd_exact(const uint8_t *src, size_t n, uint8_t *dst, size_t raw,
-                                  const clcpk_zdict *dict, const uint8_t *prefix,
+/* A few contexts: more threads than this decoding at once make their own. */
+#define ZPOOL_KEEP 4
+
+struct clcpk_zpool {
+    pthread_mutex_t lock;
+    ZSTD_DCtx *free[ZPOOL_KEEP];
+    size_t n;
+};
+
+clcpk_zpool *clcpk_zpool_new(void)
+{
+    clcpk_zpool *pool = calloc(1, sizeof *pool);
+    if (pool && pthread_mutex_init(&pool->lock, NULL) != 0) {
+        free(pool);
+        pool = NULL;
+    }
+    return pool;
+}
+
+void clcpk_zpool_free(clcpk_zpool *pool)
+{
+    if (!pool)
+        return;
+    for (size_t i = 0; i < pool->n; i++)
+        ZSTD_freeDCtx(pool->free[i]);
+    pthread_mutex_destroy(&pool->lock);
+    free(pool);
+}
+
+static ZSTD_DCtx *zpool_take(clcpk_zpool *pool)
+{
+    ZSTD_DCtx *d = NULL;
+    if (pool) {
+        pthread_mutex_lock(&pool->lock);
+        if (pool->n)
+            d = pool->free[--pool->n];
+        pthread_mutex_unlock(&pool->lock);
+    }
+    return d ? d : ZSTD_createDCtx();
+}
+
+/* Back to the pool without the dictionary or prefix it referenced. */
+static void zpool_give(clcpk_zpool *pool, ZSTD_DCtx *d)
+{
+    if (pool && !ZSTD_isError(ZSTD_DCtx_reset(d, ZSTD_reset_session_and_parameters))) {
+        pthread_mutex_lock(&pool->lock);
+        if (pool->n < ZPOOL_KEEP) {
+            pool->free[pool->n++] = d;
+            d = NULL;
+        }
+        pthread_mutex_unlock(&pool->lock);
+    }
+    ZSTD_freeDCtx(d);
+}
+
+clcpack_status clcpk_unzstd_exact(clcpk_zpool *pool, const uint8_t *src, size_t n, uint8_t *dst,
+                                  size_t raw, const clcpk_zdict *dict, const uint8_t *prefix,
                                   size_t prefix_n, char *why, size_t why_cap)
 {
     /* Exactly one frame: a skippable frame, a second frame or trailing
@@ -113,7 +171,7 @@ clcpack_status clcpk_unzstd_exact(const uint8_t *src, size_t n, uint8_t *dst, si
         snprintf(why, why_cap, "zstd frame declares %llu bytes, the index %zu", declared, raw);
         return CLCPACK_E_FORMAT;
     }
-    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    ZSTD_DCtx *dctx = zpool_take(pool);
     if (!dctx) {
         snprintf(why, why_cap, "zstd cannot start (out of memory)");
         return CLCPACK_E_NOMEM;
@@ -127,7 +185,7 @@ clcpack_status clcpk_unzstd_exact(const uint8_t *src, size_t n, uint8_t *dst, si
      * window buffer, whatever window size the frame asks for. */
     if (!ZSTD_isError(rc))
         rc = ZSTD_decompressDCtx(dctx, dst, raw, src, n);
-    ZSTD_freeDCtx(dctx);
+    zpool_give(pool, dctx);
     if (ZSTD_isError(rc))
         return zstd_failure(rc, raw, why, why_cap);
     if (rc != raw) {
@@ -163,10 +221,14 @@ clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, clcpk_zdict **ou
 
 void clcpk_zdict_free(clcpk_zdict *d) { free(d); }
 
-clcpack_status clcpk_unzstd_exact(const uint8_t *src, size_t n, uint8_t *dst, size_t raw,
-                                  const clcpk_zdict *dict, const uint8_t *prefix,
+clcpk_zpool *clcpk_zpool_new(void) { return NULL; }
+void clcpk_zpool_free(clcpk_zpool *pool) { (void)pool; }
+
+clcpack_status clcpk_unzstd_exact(clcpk_zpool *pool, const uint8_t *src, size_t n, uint8_t *dst,
+                                  size_t raw, const clcpk_zdict *dict, const uint8_t *prefix,
                                   size_t prefix_n, char *why, size_t why_cap)
 {
+    (void)pool;
     (void)src;
     (void)n;
     (void)dst;

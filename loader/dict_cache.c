@@ -28,7 +28,7 @@ static clcpack_status load(const clcpack *p, size_t i, clcpk_zdict **out, char *
     const uint8_t *raw = view;
     if (st == CLCPACK_OK && in->codec == PK_CODEC_ZSTD) {
         raw_buf = malloc((size_t)in->raw_size);
-        st = raw_buf ? clcpk_unzstd_exact(view, (size_t)in->stored_size, raw_buf,
+        st = raw_buf ? clcpk_unzstd_exact(p->zpool, view, (size_t)in->stored_size, raw_buf,
                                           (size_t)in->raw_size, NULL, NULL, 0, inner, sizeof inner)
                      : CLCPACK_E_NOMEM;
         if (!raw_buf)

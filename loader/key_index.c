@@ -11,45 +11,16 @@
  */
 #include <stdlib.h>
 
+#include "key_hash.h"
 #include "pack_reader.h"
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
-
-static uint64_t fnv_str(uint64_t h, const char *s)
+/* Every define's share of the key hash, summed: the define set's part. */
+static uint64_t define_set(const clcpack_define *defs, size_t n)
 {
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * FNV_PRIME;
-    return h;
-}
-
-/* A final mix, so that the low bits used as a slot depend on every input bit. */
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    return h ^ (h >> 33);
-}
-
-static uint64_t key_hash(const char *kernel, const clcpack_define *defs, size_t n,
-                         const uint32_t wg[3])
-{
-    uint64_t h = fnv_str(FNV_OFFSET, kernel);
     uint64_t set = 0;
-    for (size_t i = 0; i < n; i++) {
-        /* name '=' value; an ambiguous split only makes a collision. */
-        uint64_t d = fnv_str(FNV_OFFSET, defs[i].name);
-        d = (d ^ '=') * FNV_PRIME;
-        d = fnv_str(d, defs[i].value ? defs[i].value : "");
-        set += mix(d);
-    }
-    h = (h ^ set) * FNV_PRIME;
-    h = (h ^ n) * FNV_PRIME;
-    for (int k = 0; k < 3; k++)
-        h = (h ^ wg[k]) * FNV_PRIME;
-    return mix(h);
+    for (size_t i = 0; i < n; i++)
+        set += clcpk_key_hash_define(defs[i].name, defs[i].value);
+    return set;
 }
 
 clcpack_status clcpk_key_index_build(clcpack *p)
@@ -77,9 +48,10 @@ clcpack_status clcpk_key_index_build(clcpack *p)
     size_t node = 0;
     for (size_t i = p->n_entries; i-- > 0;) {
         const clcpack_entry_info *e = &p->entries[i].info;
+        uint64_t set = define_set(e->defines, e->define_count);
         for (size_t k = 0; k <= e->kernel_name_count; k++) {
             const char *name = k ? e->kernel_names[k - 1] : e->kernel;
-            size_t s = (size_t)key_hash(name, e->defines, e->define_count, e->wg) & p->slot_mask;
+            size_t s = (size_t)clcpk_key_hash(name, set, e->define_count, e->wg) & p->slot_mask;
             p->node_entry[node] = (uint32_t)i;
             p->node_next[node] = p->slot_head[s];
             p->slot_head[s] = (uint32_t)node;
@@ -91,7 +63,12 @@ clcpack_status clcpk_key_index_build(clcpack *p)
 
 uint32_t clcpk_key_index_first(const clcpack *p, const clcpack_key *key)
 {
-    size_t s = (size_t)key_hash(key->kernel, key->defines, key->define_count, key->wg) &
-               p->slot_mask;
+    size_t s = (size_t)clcpk_key_index_hash(key) & p->slot_mask;
     return p->slot_head[s];
+}
+
+uint64_t clcpk_key_index_hash(const clcpack_key *key)
+{
+    return clcpk_key_hash(key->kernel, define_set(key->defines, key->define_count),
+                          key->define_count, key->wg);
 }

@@ -166,6 +166,17 @@ clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *in
     if (st != CLCPACK_OK)
         return st;
     size_t n = 0;
+    if (clcpk_index_partial(p)) {
+        /* The key's bucket of the lookup table; the whole index only for a
+         * key it does not hold (a partial define set, the error's counts). */
+        if ((st = clcpk_lookup_find(p, key, indices, cap, &n, err)) != CLCPACK_OK || n > 0) {
+            if (count)
+                *count = n;
+            return st;
+        }
+        if ((st = clcpk_index_all(p, err)) != CLCPACK_OK)
+            return st;
+    }
     uint32_t last = CLCPACK_NONE;
     for (uint32_t node = clcpk_key_index_first(p, key); node != CLCPACK_NONE;
          node = p->node_next[node]) {

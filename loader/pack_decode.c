@@ -77,9 +77,10 @@ static clcpack_status unpack(const clcpack *p, uint32_t codec, uint32_t dict, ui
     if (codec == PK_CODEC_ZLIB || codec == PK_CODEC_XOR_ZLIB)
         st = clcpk_inflate_exact(src, stored, dst, raw, why, why_cap);
     else if (codec == PK_CODEC_ZSTD_PREFIX)
-        st = clcpk_unzstd_exact(src, stored, dst, raw, NULL, base->bytes, base->n, why, why_cap);
+        st = clcpk_unzstd_exact(p->zpool, src, stored, dst, raw, NULL, base->bytes, base->n, why,
+                                why_cap);
     else
-        st = clcpk_unzstd_exact(src, stored, dst, raw, zd, NULL, 0, why, why_cap);
+        st = clcpk_unzstd_exact(p->zpool, src, stored, dst, raw, zd, NULL, 0, why, why_cap);
     free(owned);
     return st;
 }
@@ -283,6 +284,8 @@ clcpack_status clcpack_read_binary(const clcpack *p, size_t entry, void *buf, si
         return clcpk_fail(err, CLCPACK_E_NOT_FOUND, "entry %zu: the pack has %zu entries", entry,
                        p->n_entries);
     clcpack_status st;
+    if ((st = clcpk_entry_ready(p, entry, err)) != CLCPACK_OK)
+        return st;
     if (!size_query(p->entries[entry].info.raw_size, buf, cap, size, "entry", entry, &st, err))
         return st;
     return clcpk_decode_entry(p, entry, buf, err);
@@ -297,6 +300,8 @@ clcpack_status clcpack_read_source(const clcpack *p, size_t source, void *buf, s
         return clcpk_fail(err, CLCPACK_E_NOT_FOUND, "source %zu: the pack has %zu sources", source,
                        p->n_sources);
     clcpack_status st;
+    if ((st = clcpk_source_ready(p, source, err)) != CLCPACK_OK)
+        return st;
     if (!size_query(p->sources[source].info.raw_size, buf, cap, size, "source", source, &st, err))
         return st;
     return decode_source(p, source, buf, err);

@@ -12,6 +12,8 @@
 #include "bytes.h"
 #include "codec.h"
 #include "errors.h"
+#include "key_hash.h"
+#include "lookup_write.h"
 #include "pack_format.h"
 #include "pack_writer.h"
 #include "task_pool.h"
@@ -901,10 +903,10 @@ static void sink_put(sink *k, const void *p, size_t n)
     k->n += n;
 }
 
-/* Up to PK_HEADER_SIZE zero bytes (the header's place, alignment padding). */
+/* Up to PK_HEADER_SIZE_LOOKUP zero bytes (the header's place, alignment padding). */
 static void sink_zeros(sink *k, size_t n)
 {
-    static const uint8_t zeros[PK_HEADER_SIZE];
+    static const uint8_t zeros[PK_HEADER_SIZE_LOOKUP];
     sink_put(k, zeros, n);
 }
 
@@ -1020,13 +1022,142 @@ static size_t put_dict_blobs(encoder *enc, sink *k)
     return n;
 }
 
+/* The index's records in ib: counts, devices, sources, entries, then the
+ * dictionaries; lay and rec_at (entries, then sources) say where. */
+static void put_records(const encoder *enc, out_buf *ib, pk_lookup_layout *lay, uint32_t *rec_at,
+                        int v4, size_t n_dicts)
+{
+    const clcpack_writer *w = enc->w;
+    size_t start = rec_begin(ib);
+    buf_u32(ib, (uint32_t)w->n_devices);
+    buf_u32(ib, (uint32_t)w->n_sources);
+    buf_u32(ib, (uint32_t)w->n_entries);
+    if (v4)
+        buf_u32(ib, (uint32_t)n_dicts);
+    rec_end(ib, start);
+    for (size_t i = 0; i < w->n_devices; i++)
+        put_device(ib, &w->devices[enc->dev_order[i]]);
+    lay->head_size = ib->n;
+    for (size_t i = 0; i < w->n_sources; i++) {
+        rec_at[w->n_entries + i] = (uint32_t)ib->n;
+        put_source(ib, enc, &w->sources[enc->src_order[i]], &enc->src_blobs[i], v4);
+    }
+    for (size_t i = 0; i < w->n_entries; i++) {
+        rec_at[i] = (uint32_t)ib->n;
+        put_entry(ib, enc, &w->entries[enc->ent_order[i]], &enc->ent_blobs[i]);
+    }
+    lay->dict_at = ib->n;
+    for (size_t d = 0; d < enc->n_dicts; d++)
+        if (enc->dicts[d].out != CLCPACK_NONE)
+            put_dict(ib, &enc->dicts[d]);
+    lay->dict_size = ib->n - lay->dict_at;
+}
+
+/* The header of an index ib written at index_offset: versions, sizes,
+ * flags, the writer's version and the checksums (h's bytes 64 to 127, the
+ * lookup fields, are already there in a zstd pack). */
+static void fill_header(const encoder *enc, uint8_t *h, size_t header_size, uint64_t index_offset,
+                        const out_buf *ib, int v4)
+{
+    const clcpack_writer *w = enc->w;
+    memcpy(h + PK_OFF_MAGIC, PK_MAGIC, PK_MAGIC_SIZE);
+    /* Version 2 only where its one addition (the tuning list) is used, so
+     * packs without it stay byte-identical to version 1. */
+    int has_list = 0, has_v3 = 0, has_v4 = 0, has_kind4 = 0;
+    for (size_t i = 0; i < w->n_entries; i++) {
+        has_list |= w->entries[i].n_tunings > 0;
+        has_v3 |= w->entries[i].n_knames > 0 || w->entries[i].flags != 0;
+        has_kind4 |= w->entries[i].kind > CLCPACK_KIND_CUBIN;
+    }
+    for (size_t i = 0; i < w->n_devices; i++)
+        has_v4 |= w->devices[i].intel_ip_version != 0 || w->devices[i].intel_device_id != 0;
+    has_v4 |= has_kind4 || v4;
+    put_le16(h + PK_OFF_FORMAT_VERSION, enc->zstd   ? PK_FORMAT_VERSION_LOOKUP
+                                        : has_v4   ? PK_FORMAT_VERSION_TARGETS
+                                        : has_v3   ? PK_FORMAT_VERSION_PROGRAMS
+                                        : has_list ? PK_FORMAT_VERSION_TUNING_LIST
+                                                   : PK_FORMAT_VERSION);
+    /* A version-3 reader refuses an unknown kind and cannot decode zstd:
+     * such a pack needs a reader of version 4. The lookup table needs
+     * none: older readers skip it. */
+    put_le16(h + PK_OFF_MIN_READER, has_kind4 || v4 ? PK_FORMAT_VERSION_ZSTD : 1);
+    put_le32(h + PK_OFF_HEADER_SIZE, (uint32_t)header_size);
+    put_le64(h + PK_OFF_FILE_SIZE, index_offset + ib->n);
+    put_le64(h + PK_OFF_INDEX_OFFSET, index_offset);
+    put_le64(h + PK_OFF_INDEX_SIZE, ib->n);
+    put_le32(h + PK_OFF_FLAGS, (w->flags & CLCPACK_WRITE_NO_SOURCES) ? PK_FLAG_NO_SOURCES : 0);
+    /* Which library wrote it: clc-pack --update reuses entries only from a
+     * pack its own version wrote. */
+    put_le32(h + PK_OFF_WRITER_VERSION, CLCPACK_VERSION_NUMBER);
+    if (header_size >= PK_HEADER_SIZE_LOOKUP) {
+        uint32_t hc = clcpk_crc32(h, PK_OFF_CHECKSUM);
+        hc = clcpk_crc32_more(hc, h + PK_OFF_RESERVED, PK_OFF_HEADER_CRC - PK_OFF_RESERVED);
+        put_le32(h + PK_OFF_HEADER_CRC, hc);
+    }
+    uint32_t crc = clcpk_crc32(h, PK_OFF_CHECKSUM);
+    crc = clcpk_crc32_more(crc, h + PK_OFF_RESERVED, header_size - PK_OFF_RESERVED);
+    crc = clcpk_crc32_more(crc, ib->p, ib->n);
+    put_le32(h + PK_OFF_CHECKSUM, crc);
+}
+
+/* The lookup table (format 5) after the records in ib: a name hash per
+ * name each entry answers to, the table built by lookup_write.c, and the
+ * header fields naming its directory in hdr (header bytes 64 to 127). */
+static clcpack_status put_lookup(const encoder *enc, out_buf *ib, pk_lookup_layout *lay,
+                                 const uint32_t *rec_at, uint64_t index_offset, uint8_t *hdr)
+{
+    const clcpack_writer *w = enc->w;
+    size_t n_names = 0;
+    for (size_t i = 0; i < w->n_entries; i++)
+        n_names += 1 + w->entries[i].n_knames;
+    pk_name_hash *names = malloc((n_names ? n_names : 1) * sizeof *names);
+    if (!names)
+        return CLCPACK_E_NOMEM;
+    n_names = 0;
+    for (size_t i = 0; i < w->n_entries; i++) {
+        const w_entry *e = &w->entries[enc->ent_order[i]];
+        uint64_t set = 0;
+        for (size_t d = 0; d < e->n_defines; d++)
+            set += clcpk_key_hash_define(e->defines[d].name, e->defines[d].value);
+        for (size_t k = 0; k <= e->n_knames; k++) {
+            names[n_names].hash = clcpk_key_hash(k ? e->knames[k - 1] : e->kernel, set,
+                                                 e->n_defines, e->wg);
+            names[n_names++].entry = (uint32_t)i;
+        }
+    }
+    lay->index = ib->p;
+    lay->index_n = ib->n;
+    lay->index_offset = index_offset;
+    lay->entry_at = rec_at;
+    lay->n_entries = w->n_entries;
+    lay->source_at = rec_at + w->n_entries;
+    lay->n_sources = w->n_sources;
+    uint8_t *table;
+    size_t table_n, dir_at;
+    uint32_t dir_n, dir_crc;
+    clcpack_status st =
+        clcpk_lookup_build(lay, names, n_names, &table, &table_n, &dir_at, &dir_n, &dir_crc);
+    free(names);
+    if (st != CLCPACK_OK)
+        return st;
+    put_le64(hdr + PK_OFF_LOOKUP_OFFSET - PK_HEADER_SIZE, index_offset + ib->n + dir_at);
+    put_le32(hdr + PK_OFF_LOOKUP_SIZE - PK_HEADER_SIZE, dir_n);
+    put_le32(hdr + PK_OFF_LOOKUP_CRC - PK_HEADER_SIZE, dir_crc);
+    buf_bytes(ib, table, table_n);
+    free(table);
+    return CLCPACK_OK;
+}
+
 /* Chooses every blob and puts it in the sink as soon as it is made, then
  * the index and finally the header (whose checksum covers the index). */
 static clcpack_status serialize(encoder *enc, sink *k)
 {
     const clcpack_writer *w = enc->w;
     clcpack_status st = CLCPACK_OK;
-    sink_zeros(k, PK_HEADER_SIZE);
+    /* zstd packs carry the lookup table (format 5), named by a longer
+     * header; zlib packs stay as older loaders know them. */
+    const size_t header_size = enc->zstd ? PK_HEADER_SIZE_LOOKUP : PK_HEADER_SIZE;
+    sink_zeros(k, header_size);
     /* Up to n_slots level-9 streams are made ahead of the one written. */
     for (size_t pos = 0, head = 0; k->st == CLCPACK_OK && head < w->n_sources; head++) {
         for (; pos < w->n_sources && pos - head < enc->n_slots; pos++) {
@@ -1062,67 +1193,32 @@ static clcpack_status serialize(encoder *enc, sink *k)
         return k->st;
 
     out_buf ib = {0};
-    size_t start = rec_begin(&ib);
-    buf_u32(&ib, (uint32_t)w->n_devices);
-    buf_u32(&ib, (uint32_t)w->n_sources);
-    buf_u32(&ib, (uint32_t)w->n_entries);
-    if (v4)
-        buf_u32(&ib, (uint32_t)n_dicts);
-    rec_end(&ib, start);
-    for (size_t i = 0; i < w->n_devices; i++)
-        put_device(&ib, &w->devices[enc->dev_order[i]]);
-    for (size_t i = 0; i < w->n_sources; i++)
-        put_source(&ib, enc, &w->sources[enc->src_order[i]], &enc->src_blobs[i], v4);
-    for (size_t i = 0; i < w->n_entries; i++)
-        put_entry(&ib, enc, &w->entries[enc->ent_order[i]], &enc->ent_blobs[i]);
-    for (size_t d = 0; d < enc->n_dicts; d++)
-        if (enc->dicts[d].out != CLCPACK_NONE)
-            put_dict(&ib, &enc->dicts[d]);
+    uint64_t index_offset = k->n;
+    pk_lookup_layout lay = {0};
+    uint32_t *rec_at = malloc((w->n_entries + w->n_sources + 1) * sizeof *rec_at);
+    if (!rec_at)
+        return CLCPACK_E_NOMEM;
+    put_records(enc, &ib, &lay, rec_at, v4, n_dicts);
+    uint8_t h[PK_HEADER_SIZE_LOOKUP] = {0};
+    if (enc->zstd && !ib.failed &&
+        (st = put_lookup(enc, &ib, &lay, rec_at, index_offset, h + PK_HEADER_SIZE)) != CLCPACK_OK) {
+        free(rec_at);
+        free(ib.p);
+        return st;
+    }
+    free(rec_at);
     if (ib.failed) {
         free(ib.p);
         return CLCPACK_E_NOMEM;
     }
-
-    uint8_t h[PK_HEADER_SIZE] = {0};
-    uint64_t index_offset = k->n;
-    memcpy(h + PK_OFF_MAGIC, PK_MAGIC, PK_MAGIC_SIZE);
-    /* Version 2 only where its one addition (the tuning list) is used, so
-     * packs without it stay byte-identical to version 1. */
-    int has_list = 0, has_v3 = 0, has_v4 = 0, has_kind4 = 0;
-    for (size_t i = 0; i < w->n_entries; i++) {
-        has_list |= w->entries[i].n_tunings > 0;
-        has_v3 |= w->entries[i].n_knames > 0 || w->entries[i].flags != 0;
-        has_kind4 |= w->entries[i].kind > CLCPACK_KIND_CUBIN;
-    }
-    for (size_t i = 0; i < w->n_devices; i++)
-        has_v4 |= w->devices[i].intel_ip_version != 0 || w->devices[i].intel_device_id != 0;
-    has_v4 |= has_kind4 || v4;
-    put_le16(h + PK_OFF_FORMAT_VERSION, has_v4     ? PK_FORMAT_VERSION_TARGETS
-                                        : has_v3   ? PK_FORMAT_VERSION_PROGRAMS
-                                        : has_list ? PK_FORMAT_VERSION_TUNING_LIST
-                                                   : PK_FORMAT_VERSION);
-    /* A version-3 reader refuses an unknown kind and cannot decode zstd:
-     * such a pack needs a reader of version 4. */
-    put_le16(h + PK_OFF_MIN_READER, has_kind4 || v4 ? PK_FORMAT_VERSION_ZSTD : 1);
-    put_le32(h + PK_OFF_HEADER_SIZE, PK_HEADER_SIZE);
-    put_le64(h + PK_OFF_FILE_SIZE, index_offset + ib.n);
-    put_le64(h + PK_OFF_INDEX_OFFSET, index_offset);
-    put_le64(h + PK_OFF_INDEX_SIZE, ib.n);
-    put_le32(h + PK_OFF_FLAGS, (w->flags & CLCPACK_WRITE_NO_SOURCES) ? PK_FLAG_NO_SOURCES : 0);
-    /* Which library wrote it: clc-pack --update reuses entries only from a
-     * pack its own version wrote. */
-    put_le32(h + PK_OFF_WRITER_VERSION, CLCPACK_VERSION_NUMBER);
-    uint32_t crc = clcpk_crc32(h, PK_OFF_CHECKSUM);
-    crc = clcpk_crc32_more(crc, h + PK_OFF_RESERVED, PK_HEADER_SIZE - PK_OFF_RESERVED);
-    crc = clcpk_crc32_more(crc, ib.p, ib.n);
-    put_le32(h + PK_OFF_CHECKSUM, crc);
+    fill_header(enc, h, header_size, index_offset, &ib, v4);
     sink_put(k, ib.p, ib.n);
     free(ib.p);
     if (k->st == CLCPACK_OK) {
         if (k->mem)
-            memcpy(k->mem->p, h, sizeof h);
+            memcpy(k->mem->p, h, header_size);
         else
-            k->st = clcpk_atomic_write_at(k->file, h, sizeof h, 0, k->err);
+            k->st = clcpk_atomic_write_at(k->file, h, header_size, 0, k->err);
     }
     return k->st;
 }

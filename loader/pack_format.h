@@ -14,7 +14,7 @@
 
 /* The format this library writes, and the newest min_reader_version it reads. */
 #define PK_FORMAT_VERSION 1u
-#define PK_READER_VERSION 4u
+#define PK_READER_VERSION 5u
 /* Version 2 appends the tuning list to entry records (version-1 readers
  * skip it, so min_reader_version stays 1). */
 #define PK_FORMAT_VERSION_TUNING_LIST 2u
@@ -31,6 +31,10 @@
  * them needs a reader of version 4 (min_reader_version 4). */
 #define PK_FORMAT_VERSION_ZSTD 4u
 
+/* Version 5 adds the lookup table (a 128-byte header naming it); readers
+ * of versions 1 to 4 skip it, so min_reader_version is not raised. */
+#define PK_FORMAT_VERSION_LOOKUP 5u
+
 /* Header, version 1. */
 #define PK_HEADER_SIZE 64u
 #define PK_OFF_MAGIC 0
@@ -44,6 +48,17 @@
 #define PK_OFF_CHECKSUM 44
 #define PK_OFF_RESERVED 48
 #define PK_OFF_WRITER_VERSION 48 /* u32, in the reserved bytes; 0 before it was written */
+
+/* Header, version 5: the lookup table (docs/FORMAT.md, "The lookup table"). */
+#define PK_HEADER_SIZE_LOOKUP 128u
+#define PK_OFF_LOOKUP_OFFSET 64  /* u64, 0 for none */
+#define PK_OFF_LOOKUP_SIZE 72    /* u32 */
+#define PK_OFF_LOOKUP_CRC 76     /* u32 */
+#define PK_OFF_HEADER_CRC 124    /* u32: bytes [0, 44) and [48, 124) */
+#define PK_LOOKUP_DIR_MIN 76u    /* the directory's version-5 fields */
+#define PK_LOOKUP_DIR_MAX 4096u  /* a reader reads the directory whole */
+#define PK_LOOKUP_ROW 12u        /* u32 offset in the index, u32 length, u32 CRC-32 */
+#define PK_LOOKUP_BUCKET 12u     /* u32 first, u32 count, u32 CRC-32 */
 
 #define PK_FLAG_NO_SOURCES 1u
 

@@ -3,8 +3,12 @@
  * read it (pack_read.c parses, pack_decode.c decodes blobs, key_match.c
  * looks up keys, program_load.c makes programs). Internal to libclcpack.
  *
- * Everything here is filled once by clcpack_open_* and never changed after,
- * which is what makes every read-only call safe from many threads at once.
+ * Everything here is filled once and never changed after, which is what
+ * makes every read-only call safe from many threads at once: by
+ * clcpack_open_* for a pack parsed whole; for a file opened through its
+ * lookup table (pack_lookup.c), the devices and dictionaries at open and
+ * each entry and source record the first time it is needed, under the
+ * lookup's lock, published by its ready flag.
  */
 #ifndef CLCPACK_PACK_READER_H
 #define CLCPACK_PACK_READER_H
@@ -39,7 +43,7 @@ typedef struct pk_entry {
     uint64_t offset;
     uint32_t chain;    /* entries decoded to get this one (1 = no delta) */
     uint64_t chain_bytes; /* raw sizes along the chain, this entry's included */
-    int is_base;       /* some entry is a delta against this one */
+    _Atomic int is_base; /* some entry is a delta against this one */
     const uint8_t *tunings; /* the tuning list's records in the index, or NULL */
     uint32_t n_tunings;
 } pk_entry;
@@ -72,6 +76,11 @@ struct clcpack {
     uint32_t *node_entry;
     uint32_t *node_next;
     size_t slot_mask;
+    /* A file opened through its lookup table (format 5): NULL when every
+     * table was parsed at open, or once the whole index has been
+     * (then slot_head is set). */
+    struct pk_lazy *lazy;
+    clcpk_zpool *zpool; /* zstd decoding contexts (codec.h); NULL: one per decode */
     struct pk_fp_cache *fp_cache; /* device fingerprints (device_cache.c) */
     struct pk_base_cache *base_cache; /* decoded delta bases (base_cache.c) */
     _Atomic uint64_t inflated; /* raw bytes of the entry blobs decoded so far */
@@ -143,6 +152,37 @@ pk_decoded *clcpk_base_cache_get(const clcpack *p, size_t i);
 /* Offers entry i's decoded bytes to the cache, which takes its own
  * reference when it keeps them (the caller's stays the caller's). */
 void clcpk_base_cache_put(const clcpack *p, size_t i, pk_decoded *d);
+
+/* Entry i (< n_entries) parsed, with its delta bases and its source: at
+ * once in a pack parsed whole; read through the lookup table the first
+ * time otherwise. On error err names the record and why. Thread-safe. */
+clcpack_status clcpk_entry_ready(const clcpack *p, size_t i, clcpack_error *err);
+
+/* Source i (< n_sources) parsed, as clcpk_entry_ready. */
+clcpack_status clcpk_source_ready(const clcpack *p, size_t i, clcpack_error *err);
+
+/* Every table parsed and the key index built: what a call that walks all
+ * entries makes sure of first. A pack opened through its lookup table
+ * reads its whole index then, once, and checks the header's checksum.
+ * Thread-safe. */
+clcpack_status clcpk_index_all(const clcpack *p, clcpack_error *err);
+
+/* A pack opened through its lookup table whose whole index is not read:
+ * clcpack_find asks the lookup table (clcpk_lookup_find) rather than the
+ * key index. */
+int clcpk_index_partial(const clcpack *p);
+
+/* The entries with exactly the key, from the key's bucket of the lookup
+ * table, each parsed: as clcpack_find (ascending, *count may pass cap).
+ * Thread-safe. */
+clcpack_status clcpk_lookup_find(const clcpack *p, const clcpack_key *key, size_t *indices,
+                                 size_t cap, size_t *count, clcpack_error *err);
+
+/* Frees what the lookup table's reading holds (pack_lookup.c). */
+void clcpk_lazy_free(clcpack *p);
+
+/* The key's hash (key_hash.h) as the key index and lookup tables use it. */
+uint64_t clcpk_key_index_hash(const clcpack_key *key);
 
 /* Builds the key index of an open pack. CLCPACK_OK or CLCPACK_E_NOMEM. */
 clcpack_status clcpk_key_index_build(clcpack *p);

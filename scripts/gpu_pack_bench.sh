@@ -67,7 +67,7 @@ step "make bench: codecs and coldstart into docs/bench/$slug"
 # scripts/bench.sh is what make bench runs, without make's rebuild check
 # (the binaries may be carried ones).
 BENCH_DEVICE=gpu BENCH_PARTS="codecs coldstart" BENCH_PACK="$pack" \
-    BENCH_COLD_PACKS="$small" BENCH_COLD_REPS=7 sh scripts/bench.sh build ||
+    BENCH_COLD_PACKS="$small" BENCH_COLD_REPS="${BENCH_COLD_REPS:-7}" sh scripts/bench.sh build ||
     echo "gpu_pack_bench: a part failed (above); the tables hold what was measured"
 cat "docs/bench/$slug/codecs.md" "docs/bench/$slug/coldstart.md"
 cp "docs/bench/$slug/codecs.md" "docs/bench/$slug/coldstart.md" "$results/"

@@ -137,12 +137,30 @@ static void add_device_entries(clcpack_writer *w, uint32_t dev, const uint64_t n
 }
 
 /* Writes the pack, opens it and checks its format version (byte 8) and the
- * oldest reader that can read it (byte 10): 1 for both formats. */
+ * oldest reader that can read it (byte 10): with zstd (the default) format
+ * 5, whose lookup table older readers skip; with zlib the lowest format
+ * with the pack's features, want_format. Either is readable by version-1
+ * readers. Returns the default pack, opened. */
 static clcpack *write_and_open(clcpack_writer *w, void **data, unsigned want_format)
 {
     size_t size;
     clcpack_error err;
     clcpack *p = NULL;
+    const char *what = want_format == 3   ? "with default marks"
+                       : want_format == 2 ? "with a tuning list"
+                                          : "with neither";
+    void *zlib_data = NULL;
+    size_t zlib_size;
+    clcpack_writer_set_compression(w, CLCPACK_COMPRESSION_ZLIB, NULL);
+    if (CHECK(clcpack_writer_write_memory(w, &zlib_data, &zlib_size, &err) == CLCPACK_OK,
+              "write with zlib: %s", err.message)) {
+        const uint8_t *z = zlib_data;
+        CHECK(z[8] == want_format && z[9] == 0 && z[10] == 1,
+              "a zlib pack %s is format %u, readable by version 1 readers (got %u, min %u)", what,
+              want_format, z[8], z[10]);
+    }
+    free(zlib_data);
+    clcpack_writer_set_compression(w, CLCPACK_COMPRESSION_DEFAULT, NULL);
     if (!CHECK(clcpack_writer_write_memory(w, data, &size, &err) == CLCPACK_OK, "write: %s",
                err.message))
         return NULL;
@@ -151,11 +169,14 @@ static clcpack *write_and_open(clcpack_writer *w, void **data, unsigned want_for
         return NULL;
     /* bytes 8-9: the format version */
     const uint8_t *b = *data;
-    CHECK(b[8] == want_format && b[9] == 0 && b[10] == 1,
-          "a pack %s is format %u, readable by version 1 readers (got %u, min %u)",
-          want_format == 3 ? "with default marks" : want_format == 2 ? "with a tuning list"
-                                                                    : "with neither",
-          want_format, b[8], b[10]);
+#ifdef CLCPK_HAVE_ZSTD
+    const unsigned want_default = 5;
+#else
+    const unsigned want_default = want_format; /* the default is zlib there */
+#endif
+    CHECK(b[8] == want_default && b[9] == 0 && b[10] == 1,
+          "a default pack %s is format %u, readable by version 1 readers (got %u, min %u)",
+          what, want_default, b[8], b[10]);
     return p;
 }
 

@@ -1035,9 +1035,9 @@ static void edit_extra_fields(small *s)
 }
 static void edit_newer_reader(small *s)
 {
-    /* This reader reads version 4 (offline targets, zstd): 5 is beyond it. */
-    s->c.format_version = 5;
-    s->c.min_reader = 5;
+    /* This reader reads version 5 (the lookup table): 6 is beyond it. */
+    s->c.format_version = 6;
+    s->c.min_reader = 6;
 }
 static void edit_zero_version(small *s) { s->c.format_version = 0; }
 static void edit_delta_bad_crc(small *s) { s->e[2].crc ^= 1; }

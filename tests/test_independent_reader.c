@@ -6,7 +6,9 @@
  * deltas and zstd prefixes along their chains, dictionaries by number),
  * checked against its CRC-32, and compared with what the library decodes.
  * A writer that strays from the document, or a document that says less
- * than the writer does, fails here.
+ * than the writer does, fails here. A format-5 pack's lookup table is
+ * checked against its records too: rows, CRC-32s, and every key in the
+ * bucket of the hash the document defines (tests/common/lookup_table.c).
  *
  * The packs: the synthetic NVIDIA-like corpus (tests/common/synth_pack.h),
  * written with zlib and with zstd, with and without sources and with the
@@ -24,6 +26,7 @@
 
 #include "check.h"
 #include "clcpack_write.h"
+#include "lookup_table.h"
 #include "synth_pack.h"
 
 /* A bounded cursor: every read checks what is left, as the document asks. */
@@ -290,6 +293,130 @@ static int same_blob(pack *k, blob *table, uint32_t i, const clcpack *p, lib_rea
     return same;
 }
 
+/* A str field as a NUL-terminated copy (into buf, cap bytes). */
+static const char *take_str(cur *c, char *buf, size_t cap)
+{
+    uint32_t len = u32(c);
+    if (c->bad || len >= cap || c->n - c->at < len) {
+        c->bad = 1;
+        return "";
+    }
+    memcpy(buf, c->p + c->at, len);
+    buf[len] = '\0';
+    c->at += len;
+    return buf;
+}
+
+static uint32_t at32(const uint8_t *b)
+{
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static uint64_t at64(const uint8_t *b) { return at32(b) | (uint64_t)at32(b + 4) << 32; }
+
+/* 1 when entry e is listed in bucket b of the lookup table at (slots,
+ * list), and the bucket's CRC-32 and order are right. */
+static int in_bucket(const uint8_t *slots, const uint8_t *list, uint32_t b, uint32_t e)
+{
+    const uint8_t *s = slots + 12 * (size_t)b;
+    uint32_t first = at32(s), n = at32(s + 4);
+    uLong c = crc32(crc32(0L, s, 8), list + 4 * (size_t)first, 4 * n);
+    int found = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t v = at32(list + 4 * ((size_t)first + k));
+        if (k > 0 && v <= at32(list + 4 * ((size_t)first + k - 1)))
+            return 0;
+        found |= v == e;
+    }
+    return found && c == at32(s + 8);
+}
+
+/* Format 5: the lookup table as docs/FORMAT.md lays it out, checked
+ * against the records: the header's and directory's CRC-32s, the head and
+ * dictionary regions, every row (offset, length and CRC-32 of its record)
+ * and every (entry, name) in the bucket of its key hash, computed here. */
+static void check_lookup(const char *what, const uint8_t *f, size_t n)
+{
+    if (n < 128 || at32(f + 8) % 65536 < 5 || at32(f + 12) < 128 || at64(f + 64) == 0) {
+        CHECK(n < 128 || at32(f + 8) % 65536 < 5 || at64(f + 64) == 0,
+              "%s: format %u, a %u-byte header: no lookup table", what, at32(f + 8) % 65536,
+              at32(f + 12));
+        return;
+    }
+    uLong hc = crc32(crc32(0L, f, 44), f + 48, 124 - 48);
+    uint64_t io = at64(f + 24), is = at64(f + 32), dir = at64(f + 64);
+    uint32_t dir_n = at32(f + 72);
+    if (!CHECK(hc == at32(f + 124) && dir >= io && dir + dir_n <= io + is && dir_n >= 76 &&
+                   crc32(0L, f + dir, dir_n) == at32(f + 76) && at32(f + dir) == dir_n,
+               "%s: header_crc32, the directory's place and CRC-32", what))
+        return;
+    const uint8_t *d = f + dir;
+    uint32_t buckets = at32(d + 4), list_n = at32(d + 72);
+    uint64_t rows[2] = {at64(d + 40), at64(d + 48)}, slots = at64(d + 56), list = at64(d + 64);
+    CHECK(at64(d + 8) == io && crc32(0L, f + io, at32(d + 16)) == at32(d + 20) &&
+              crc32(0L, f + at64(d + 24), at32(d + 32)) == at32(d + 36) && buckets &&
+              (buckets & (buckets - 1)) == 0 && list + 4 * (uint64_t)list_n <= io + is,
+          "%s: the head and dictionary regions' CRC-32s, %u buckets, %u items", what, buckets,
+          list_n);
+    cur ix = {f + io, (size_t)is, 0, 0};
+    cur counts = record(&ix);
+    uint32_t n_dev = u32(&counts), n_src = u32(&counts), n_ent = u32(&counts);
+    for (uint32_t i = 0; i < n_dev; i++)
+        record(&ix);
+    CHECK(ix.at == at32(d + 16), "%s: the head is the counts and %u device records (%zu bytes)",
+          what, n_dev, ix.at);
+    size_t bad_rows = 0, bad_keys = 0, names = 0;
+    for (uint32_t kind = 1; kind < 3; kind++) {
+        uint32_t cnt = kind == 1 ? n_src : n_ent;
+        for (uint32_t i = 0; i < cnt; i++) {
+            size_t at = ix.at;
+            cur r = record(&ix);
+            const uint8_t *row = f + rows[kind == 1 ? 1 : 0] + 12 * (size_t)i;
+            uint32_t len = (uint32_t)(ix.at - at);
+            bad_rows += r.bad || at32(row) != at || at32(row + 4) != len ||
+                        at32(row + 8) != crc32(0L, f + io + at, len);
+            if (kind == 1 || r.bad)
+                continue;
+            /* The key: kernel, defines, wg; a program's kernel names. */
+            char kernel[256], dn_buf[16][128], dv_buf[16][128];
+            const char *dn[16], *dv[16];
+            skip(&r, 8);
+            take_str(&r, kernel, sizeof kernel);
+            skip_str(&r);
+            skip_str(&r);
+            uint32_t nd = u32(&r);
+            for (uint32_t k = 0; k < nd && k < 16; k++) {
+                dn[k] = take_str(&r, dn_buf[k], sizeof dn_buf[k]);
+                dv[k] = take_str(&r, dv_buf[k], sizeof dv_buf[k]);
+            }
+            uint32_t wg[3];
+            for (int k = 0; k < 3; k++) /* one by one: an initializer's order is unspecified */
+                wg[k] = u32(&r);
+            skip(&r, 4 * 4 + 3 * 8 + 4 + 3 * 4 + 8); /* kind .. tune_median_ns */
+            uint32_t nt = r.n - r.at >= 4 ? u32(&r) : 0;
+            skip(&r, 24 * (size_t)nt);
+            uint32_t nk = r.n - r.at >= 4 ? u32(&r) : 0;
+            if (nd > 16 || r.bad) {
+                bad_keys++;
+                continue;
+            }
+            for (uint32_t k = 0; k <= nk && !r.bad; k++) {
+                char kn[256];
+                const char *name = k ? take_str(&r, kn, sizeof kn) : kernel;
+                uint32_t b = (uint32_t)(lt_key_hash(name, dn, dv, nd, wg) & (buckets - 1));
+                bad_keys += !in_bucket(f + slots, f + list, b, i);
+                names++;
+            }
+        }
+    }
+    CHECK(bad_rows == 0, "%s: %u entry and %u source rows locate and check their records (%zu "
+                         "wrong)",
+          what, n_ent, n_src, bad_rows);
+    CHECK(bad_keys == 0 && names > 0,
+          "%s: each of %zu (entry, name) pairs is in the bucket of its key hash (%zu not)", what,
+          names, bad_keys);
+}
+
 /* Reads the pack both ways and compares. */
 static void compare(const char *what, const uint8_t *f, size_t n)
 {
@@ -299,6 +426,7 @@ static void compare(const char *what, const uint8_t *f, size_t n)
         free_pack(&k);
         return;
     }
+    check_lookup(what, f, n);
     clcpack *p = NULL;
     clcpack_error err;
     if (!CHECK(clcpack_open_memory(f, n, &p, &err) == CLCPACK_OK, "%s: the library opens it: %s",

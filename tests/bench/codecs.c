@@ -198,7 +198,7 @@ static const char *codec_family(const clcpack *p)
         clcpack_entry_info e = {.struct_size = sizeof e};
         clcpack_get_entry(p, i, &e);
         if (e.codec >= 3)
-            return "zstd, format 4";
+            return "zstd";
     }
     return "zlib, XOR deltas";
 }

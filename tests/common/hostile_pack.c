@@ -5,6 +5,9 @@
  */
 #include "hostile_pack.h"
 
+#include "clcpack.h"
+#include "lookup_table.h"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -341,29 +344,123 @@ static uint32_t get32(const uint8_t *p)
 
 static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
 
+/* The lookup table's names of the padded pack: the pack's own entries'
+ * keys (read with the library) and the fillers'. names and the strings
+ * they point to are in *mem (free each). */
+typedef struct pad_names {
+    lt_name *names;
+    size_t n;
+    char (*filler)[24];
+    const char **defs; /* every define name and value, back to back */
+    clcpack *p;
+} pad_names;
+
+static const char *const filler_def_names[2] = {"FILTER_WIDTH", "HALF_FILTER_SIZE"};
+static const char *const filler_def_values[2] = {"7", "3"};
+
+static int pad_names_make(pad_names *pn, const uint8_t *pack, size_t size, uint32_t n_ent,
+                          uint64_t n_fill)
+{
+    memset(pn, 0, sizeof *pn);
+    clcpack_error err;
+    if (clcpack_open_memory(pack, size, &pn->p, &err) != CLCPACK_OK)
+        return -1;
+    size_t n_names = (size_t)n_fill, n_defs = 0;
+    for (uint32_t i = 0; i < n_ent; i++) {
+        clcpack_entry_info e = {.struct_size = sizeof e};
+        if (clcpack_get_entry(pn->p, i, &e) != CLCPACK_OK)
+            return -1;
+        n_names += 1 + e.kernel_name_count;
+        n_defs += 2 * e.define_count;
+    }
+    pn->names = calloc(n_names ? n_names : 1, sizeof *pn->names);
+    pn->filler = calloc(n_fill ? (size_t)n_fill : 1, sizeof *pn->filler);
+    pn->defs = calloc(n_defs ? n_defs : 1, sizeof *pn->defs);
+    if (!pn->names || !pn->filler || !pn->defs)
+        return -1;
+    size_t d = 0;
+    for (uint32_t i = 0; i < n_ent; i++) {
+        clcpack_entry_info e = {.struct_size = sizeof e};
+        clcpack_get_entry(pn->p, i, &e);
+        const char **dn = pn->defs + d, **dv = dn + e.define_count;
+        for (size_t k = 0; k < e.define_count; k++) {
+            dn[k] = e.defines[k].name;
+            dv[k] = e.defines[k].value;
+        }
+        d += 2 * e.define_count;
+        for (size_t k = 0; k <= e.kernel_name_count; k++)
+            pn->names[pn->n++] = (lt_name){k ? e.kernel_names[k - 1] : e.kernel, dn, dv,
+                                           e.define_count, {e.wg[0], e.wg[1], e.wg[2]}, i};
+    }
+    for (uint64_t k = 0; k < n_fill; k++) {
+        snprintf(pn->filler[k], sizeof pn->filler[k], "filler_%07llu", (unsigned long long)k);
+        pn->names[pn->n++] = (lt_name){pn->filler[k], filler_def_names, filler_def_values, 2,
+                                       {16, 16, 1}, (uint32_t)(n_ent + k)};
+    }
+    return 0;
+}
+
+static void pad_names_free(pad_names *pn)
+{
+    free(pn->names);
+    free(pn->filler);
+    free(pn->defs);
+    clcpack_close(pn->p);
+}
+
 int hostile_padded_pack(const uint8_t *pack, size_t size, const char *path, uint64_t target,
                         uint64_t filler_raw, size_t *n_fillers)
 {
     if (size < 64 || filler_raw == 0)
         return -1;
     uint16_t version = (uint16_t)(pack[8] | pack[9] << 8), min_reader = (uint16_t)(pack[10] | pack[11] << 8);
+    uint32_t header_size = get32(pack + 12);
     uint64_t index_offset = get64(pack + 24), index_size = get64(pack + 32);
-    if (index_offset > size || index_size > size - index_offset || index_size < 16)
+    if (index_offset > size || index_size > size - index_offset || index_size < 16 ||
+        header_size < 64 || header_size > index_offset)
         return -1;
+    /* A pack with a lookup table gets a new one, from docs/FORMAT.md. */
+    int lookup = version >= 5 && header_size >= 128 && get64(pack + 64) != 0;
     const uint8_t *ix = pack + index_offset;
     uint32_t counts_len = get32(ix), n_dev = get32(ix + 4), n_src = get32(ix + 8),
              n_ent = get32(ix + 12);
     /* Where the entry records end: the fillers go there, before any
      * record a later version puts after the entries. */
-    uint64_t at = counts_len;
+    uint64_t at = counts_len, head_n = 0;
+    uint32_t *rec_at = malloc(((size_t)n_src + n_ent + 1) * sizeof *rec_at);
+    if (!rec_at)
+        return -1;
     for (uint64_t r = 0; r < (uint64_t)n_dev + n_src + n_ent; r++) {
-        if (at + 4 > index_size || get32(ix + at) < 4 || get32(ix + at) > index_size - at)
+        if (at + 4 > index_size || get32(ix + at) < 4 || get32(ix + at) > index_size - at) {
+            free(rec_at);
             return -1;
+        }
+        if (r == n_dev)
+            head_n = at;
+        if (r >= n_dev)
+            rec_at[r - n_dev] = (uint32_t)at;
         at += get32(ix + at);
     }
+    if ((uint64_t)n_dev + n_src + n_ent == n_dev)
+        head_n = at;
+    /* After the entries: the dictionary records, and a lookup table that
+     * is not copied (a new one is made). */
+    uint64_t tail_n = index_size - at;
+    if (lookup) {
+        const uint8_t *dir = pack + get64(pack + 64);
+        tail_n = get64(dir + 24) + get32(dir + 32) - index_offset - at;
+    }
     uint64_t n = target > size ? (target - size) / filler_raw : 0;
-    if (n > 0xFFFFFFF0u - n_ent)
+    if (n > 0xFFFFFFF0u - n_ent) {
+        free(rec_at);
         return -1;
+    }
+    uint32_t *ent_at = malloc(((size_t)n_ent + (size_t)n + 1) * sizeof *ent_at);
+    if (!ent_at) {
+        free(rec_at);
+        return -1;
+    }
+    memcpy(ent_at, rec_at + n_src, (size_t)n_ent * sizeof *ent_at);
     uint64_t hole = n * filler_raw;
     uint32_t crc = crc_zeros(filler_raw);
     hb out = {0};
@@ -373,6 +470,7 @@ int hostile_padded_pack(const uint8_t *pack, size_t size, const char *path, uint
     put(&out, ix + counts_len, (size_t)(at - counts_len));
     for (uint64_t k = 0; k < n; k++) {
         size_t start = out.n;
+        ent_at[n_ent + k] = (uint32_t)start;
         char name[32];
         snprintf(name, sizeof name, "filler_%07llu", (unsigned long long)k);
         u32(&out, 0);
@@ -404,26 +502,51 @@ int hostile_padded_pack(const uint8_t *pack, size_t size, const char *path, uint
         if (!out.failed)
             le32(out.p + start, (uint32_t)(out.n - start));
     }
-    put(&out, ix + at, (size_t)(index_size - at));
-    if (out.failed) {
+    size_t dict_at = out.n;
+    put(&out, ix + at, (size_t)tail_n);
+    uint64_t new_offset = index_offset + hole;
+    uint8_t h[128] = {0}, lt_hdr[64];
+    pad_names pn;
+    int failed = out.failed;
+    if (!failed && lookup) {
+        uint8_t *full = NULL;
+        size_t full_n = 0;
+        failed = pad_names_make(&pn, pack, size, n_ent, n) != 0 ||
+                 lt_append(out.p, out.n, new_offset, (size_t)head_n, dict_at, (size_t)tail_n,
+                           ent_at, (size_t)(n_ent + n), rec_at, n_src, pn.names, pn.n, &full,
+                           &full_n, lt_hdr) != 0;
+        pad_names_free(&pn);
+        free(out.p);
+        out.p = full;
+        out.n = out.cap = full_n;
+        failed |= !full;
+    }
+    free(rec_at);
+    free(ent_at);
+    if (failed) {
         free(out.p);
         return -1;
     }
-    uint64_t new_offset = index_offset + hole;
-    uint8_t h[64];
+    uint32_t hsize = lookup ? 128 : 64;
     header_v(h, version, new_offset + out.n, new_offset, &out);
     h[10] = (uint8_t)min_reader;
     h[11] = (uint8_t)(min_reader >> 8);
+    le32(h + 12, hsize);
     /* Keep the flags and the writer's version; the checksum covers them. */
     memcpy(h + 40, pack + 40, 4);
     memcpy(h + 48, pack + 48, 16);
+    if (lookup) {
+        memcpy(h + 64, lt_hdr, 64);
+        lt_seal_header(h);
+    }
     uLong c = crc32(0, h, 44);
-    c = crc32(c, h + 48, 16);
+    c = crc32(c, h + 48, hsize - 48);
     c = crc32(c, out.p, (uInt)out.n);
     le32(h + 44, (uint32_t)c);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    int rc = fd < 0 || pwrite(fd, h, 64, 0) != 64 ||
-             pwrite(fd, pack + 64, (size_t)index_offset - 64, 64) != (ssize_t)(index_offset - 64) ||
+    int rc = fd < 0 || pwrite(fd, h, hsize, 0) != (ssize_t)hsize ||
+             pwrite(fd, pack + hsize, (size_t)index_offset - hsize, hsize) !=
+                 (ssize_t)(index_offset - hsize) ||
              pwrite(fd, out.p, out.n, (off_t)new_offset) != (ssize_t)out.n;
     if (fd >= 0 && close(fd) != 0)
         rc = 1;

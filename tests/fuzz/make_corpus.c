@@ -4,7 +4,9 @@
  * devices, PTX and cubin forms, several defines, delta chains, tuning
  * fields, a binary-only pack), kept small so the fuzzer mutates structure
  * rather than zlib payload; the zstd_* ones are format 4 (zstd frames,
- * prefixes, a trained dictionary). Usage: make_corpus DIR. The real-pack seeds
+ * prefixes, a trained dictionary), committed as a format-4 writer made
+ * them; the lookup_* ones are format 5 (the same with a lookup table, as
+ * every zstd pack is now written). Usage: make_corpus DIR. The real-pack seeds
  * come from clc-pack (docs/ROBUSTNESS.md says how). Not part of any make
  * target (the seeds are committed); build it with
  *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iloader tests/fuzz/make_corpus.c \
@@ -122,5 +124,9 @@ int main(int argc, char **argv)
     bad |= write_one(argv[1], "zstd_dict.clcpack", 0, 40, 0, zstd, 8192);
     bad |= write_one(argv[1], "zstd_dict_nosrc.clcpack", CLCPACK_WRITE_NO_SOURCES, 40, 0, zstd,
                      8192);
+    /* Format 5: the lookup table (clcpack_open_file reads it). */
+    bad |= write_one(argv[1], "lookup_one.clcpack", 0, 1, 0, zstd, 600);
+    bad |= write_one(argv[1], "lookup_nvidia.clcpack", 0, 3, 1, zstd, 600);
+    bad |= write_one(argv[1], "lookup_delta.clcpack", CLCPACK_WRITE_NO_SOURCES, 5, 0, zstd, 600);
     return bad;
 }
