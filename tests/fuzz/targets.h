@@ -148,20 +148,25 @@ static void tg_fix_lookup(uint8_t *d, size_t size)
     uint64_t rows[2] = {tg_le(x + 40, 8), tg_le(x + 48, 8)}, cnt[2] = {ne, ns};
     for (int k = 0; k < 2; k++)
         for (uint64_t i = 0; i < cnt[k] && i < 4096; i++) {
+            if (rows[k] > size || i > (size - rows[k]) / 12)
+                break;
             uint64_t r = rows[k] + 12 * i;
-            if (r > size || size - r < 12)
+            if (size - r < 12)
                 break;
             uint64_t off = tg_le(d + r, 4), len = tg_le(d + r + 4, 4);
             tg_put32(d + r + 8, tg_crc_at(d, size, io + off, len));
         }
     uint64_t bk = tg_le(x + 56, 8), list = tg_le(x + 64, 8), nb = tg_le(x + 4, 4);
     for (uint64_t b = 0; b < nb && b < 65536; b++) {
+        if (bk > size || b > (size - bk) / 12)
+            break;
         uint64_t s = bk + 12 * b;
-        if (s > size || size - s < 12)
+        if (size - s < 12)
             break;
         uint64_t first = tg_le(d + s, 4), n = tg_le(d + s + 4, 4);
         uLong c = crc32(0L, d + s, 8);
-        if (list + 4 * first <= size && 4 * n <= size - (list + 4 * first))
+        /* Each bound before the sum it guards: the fields are the fuzzer's. */
+        if (list <= size && first <= (size - list) / 4 && n <= (size - list - 4 * first) / 4)
             c = crc32(c, d + list + 4 * first, (uInt)(4 * n));
         tg_put32(d + s + 8, (uint32_t)c);
     }
