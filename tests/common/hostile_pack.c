@@ -350,7 +350,7 @@ static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 
 typedef struct pad_names {
     lt_name *names;
     size_t n;
-    char (*filler)[24];
+    char (*filler)[32];
     const char **defs; /* every define name and value, back to back */
     clcpack *p;
 } pad_names;
