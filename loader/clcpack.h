@@ -199,8 +199,8 @@ typedef struct clcpack clcpack; /* an open pack; opaque */
  * the pack's size); each index record is then read and checked (CRC-32 and
  * every offset and size) the first time a call needs it, and the whole
  * index, with the header and index checksum, the first time a call needs
- * every record (clcpack_best_variant, a key given with only some of its
- * defines). Another pack has its index read and checked at the open. Only
+ * every record (clcpack_best_variant, the message for a key the pack does
+ * not hold). Another pack has its index read and checked at the open. Only
  * regular files are opened (a FIFO or device is refused without
  * blocking). The file stays open until clcpack_close: a blob is read
  * (pread) when it is decoded, and its bytes checked (CRC-32) each time, so

@@ -153,6 +153,63 @@ void clcpk_describe_key(const clcpack_key *key, char *buf, size_t cap)
              key->wg);
 }
 
+/* A key that leaves out derived defines: the entries among cands (n of
+ * them; NULL: every entry) whose define set holds the key's, if they all
+ * have the same set. *n_found and indices as clcpack_find. */
+static clcpack_status find_within(const clcpack *p, const clcpack_key *key, const size_t *cands,
+                                  size_t n_cands, size_t *indices, size_t cap, size_t *n_found,
+                                  clcpack_error *err)
+{
+    size_t n = 0, first = SIZE_MAX, other = SIZE_MAX;
+    for (size_t c = 0; c < n_cands; c++) {
+        size_t i = cands ? cands[c] : c;
+        const clcpack_entry_info *e = &p->entries[i].info;
+        if (!key_defines_within(e, key))
+            continue;
+        if (first == SIZE_MAX) {
+            first = i;
+        } else if (!same_define_set(&p->entries[first].info, e)) {
+            other = i;
+            break;
+        }
+        if (n < cap)
+            indices[n] = i;
+        n++;
+    }
+    *n_found = n;
+    if (other == SIZE_MAX)
+        return CLCPACK_OK;
+    *n_found = 0;
+    char desc[512], a[512], b[512];
+    clcpk_describe_key(key, desc, sizeof desc);
+    clcpk_describe_entry_key(&p->entries[first].info, a, sizeof a);
+    clcpk_describe_entry_key(&p->entries[other].info, b, sizeof b);
+    return clcpk_fail(err, CLCPACK_E_AMBIGUOUS,
+                      "%s is ambiguous: it is part of %s (entry %zu) and of %s "
+                      "(entry %zu), among others maybe; give more defines",
+                      desc, a, first, b, other);
+}
+
+/* Through the lookup table: the key's bucket, then for a key without its
+ * derived defines the bucket of its name and wg. *done when that gave the
+ * answer (found, or an error); otherwise the whole index is wanted. */
+static clcpack_status find_lookup(const clcpack *p, const clcpack_key *key, size_t *indices,
+                                  size_t cap, size_t *n, int *done, clcpack_error *err)
+{
+    *done = 1;
+    clcpack_status st = clcpk_lookup_find(p, key, indices, cap, n, err);
+    if (st != CLCPACK_OK || *n > 0)
+        return st;
+    size_t *cands, n_cands;
+    if ((st = clcpk_lookup_named(p, key->kernel, key->wg, &cands, &n_cands, err)) != CLCPACK_OK)
+        return st;
+    st = find_within(p, key, cands, n_cands, indices, cap, n, err);
+    free(cands);
+    /* None: the error's counts need every entry of the name. */
+    *done = st != CLCPACK_OK || *n > 0;
+    return st;
+}
+
 clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *indices, size_t cap,
                             size_t *count, clcpack_error *err)
 {
@@ -167,11 +224,11 @@ clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *in
         return st;
     size_t n = 0;
     if (clcpk_index_partial(p)) {
-        /* The key's bucket of the lookup table; the whole index only for a
-         * key it does not hold (a partial define set, the error's counts). */
-        if ((st = clcpk_lookup_find(p, key, indices, cap, &n, err)) != CLCPACK_OK || n > 0) {
+        int done;
+        st = find_lookup(p, key, indices, cap, &n, &done, err);
+        if (done) {
             if (count)
-                *count = n;
+                *count = st == CLCPACK_OK ? n : 0;
             return st;
         }
         if ((st = clcpk_index_all(p, err)) != CLCPACK_OK)
@@ -188,36 +245,12 @@ clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *in
             indices[n] = i;
         n++;
     }
-    if (n == 0) {
-        /* The key may leave out derived defines: the entries whose define
-         * set holds the key's, if they all have the same set. */
-        size_t first = SIZE_MAX, other = SIZE_MAX;
-        for (size_t i = 0; i < p->n_entries; i++) {
-            const clcpack_entry_info *e = &p->entries[i].info;
-            if (!key_defines_within(e, key))
-                continue;
-            if (first == SIZE_MAX) {
-                first = i;
-            } else if (!same_define_set(&p->entries[first].info, e)) {
-                other = i;
-                break;
-            }
-            if (n < cap)
-                indices[n] = i;
-            n++;
-        }
-        if (other != SIZE_MAX) {
-            if (count)
-                *count = 0;
-            char desc[512], a[512], b[512];
-            clcpk_describe_key(key, desc, sizeof desc);
-            clcpk_describe_entry_key(&p->entries[first].info, a, sizeof a);
-            clcpk_describe_entry_key(&p->entries[other].info, b, sizeof b);
-            return clcpk_fail(err, CLCPACK_E_AMBIGUOUS,
-                              "%s is ambiguous: it is part of %s (entry %zu) and of %s "
-                              "(entry %zu), among others maybe; give more defines",
-                              desc, a, first, b, other);
-        }
+    /* The key may leave out derived defines. */
+    if (n == 0 && (st = find_within(p, key, NULL, p->n_entries, indices, cap, &n, err)) !=
+                      CLCPACK_OK) {
+        if (count)
+            *count = 0;
+        return st;
     }
     if (count)
         *count = n;

@@ -32,13 +32,17 @@ typedef struct pk_name_hash {
 } pk_name_hash;
 
 /* The lookup table's bytes, to be appended to the index right after
- * index_n: rows, buckets, list, then the directory. *table is malloc'd;
- * *dir_at is the directory's offset in it, *dir_n its size, *dir_crc its
- * CRC-32. names (n_names pairs, any order) is overwritten: the hashes
- * become buckets, sorted.
- * CLCPACK_OK or CLCPACK_E_NOMEM (CLCPACK_E_LIMIT past 2^32 items). */
-clcpack_status clcpk_lookup_build(const pk_lookup_layout *lay, pk_name_hash *names,
-                                  size_t n_names, uint8_t **table, size_t *table_n,
-                                  size_t *dir_at, uint32_t *dir_n, uint32_t *dir_crc);
+ * index_n: rows, the key buckets and their list, the name buckets and
+ * theirs, then the directory. keys[i] and names[i] (n_names pairs each,
+ * any order) are an entry and the hash of a name it answers to: with its
+ * define set (keys) and with none (names, for keys that give only some
+ * defines); both arrays are overwritten (hashes become buckets, sorted).
+ * *table is malloc'd; *dir_at is the directory's offset in it, *dir_n its
+ * size, *dir_crc its CRC-32. CLCPACK_OK or CLCPACK_E_NOMEM
+ * (CLCPACK_E_LIMIT past 2^32 items). */
+clcpack_status clcpk_lookup_build(const pk_lookup_layout *lay, pk_name_hash *keys,
+                                  pk_name_hash *names, size_t n_names, uint8_t **table,
+                                  size_t *table_n, size_t *dir_at, uint32_t *dir_n,
+                                  uint32_t *dir_crc);
 
 #endif /* CLCPACK_LOOKUP_WRITE_H */

@@ -1110,9 +1110,12 @@ static clcpack_status put_lookup(const encoder *enc, out_buf *ib, pk_lookup_layo
     size_t n_names = 0;
     for (size_t i = 0; i < w->n_entries; i++)
         n_names += 1 + w->entries[i].n_knames;
-    pk_name_hash *names = malloc((n_names ? n_names : 1) * sizeof *names);
-    if (!names)
+    /* Each (entry, name) twice: hashed with the entry's defines (the key
+     * buckets) and without (the name buckets). */
+    pk_name_hash *keys = malloc(2 * (n_names ? n_names : 1) * sizeof *keys);
+    if (!keys)
         return CLCPACK_E_NOMEM;
+    pk_name_hash *names = keys + (n_names ? n_names : 1);
     n_names = 0;
     for (size_t i = 0; i < w->n_entries; i++) {
         const w_entry *e = &w->entries[enc->ent_order[i]];
@@ -1120,9 +1123,10 @@ static clcpack_status put_lookup(const encoder *enc, out_buf *ib, pk_lookup_layo
         for (size_t d = 0; d < e->n_defines; d++)
             set += clcpk_key_hash_define(e->defines[d].name, e->defines[d].value);
         for (size_t k = 0; k <= e->n_knames; k++) {
-            names[n_names].hash = clcpk_key_hash(k ? e->knames[k - 1] : e->kernel, set,
-                                                 e->n_defines, e->wg);
-            names[n_names++].entry = (uint32_t)i;
+            const char *name = k ? e->knames[k - 1] : e->kernel;
+            keys[n_names] = (pk_name_hash){clcpk_key_hash(name, set, e->n_defines, e->wg),
+                                           (uint32_t)i};
+            names[n_names++] = (pk_name_hash){clcpk_key_hash(name, 0, 0, e->wg), (uint32_t)i};
         }
     }
     lay->index = ib->p;
@@ -1136,8 +1140,8 @@ static clcpack_status put_lookup(const encoder *enc, out_buf *ib, pk_lookup_layo
     size_t table_n, dir_at;
     uint32_t dir_n, dir_crc;
     clcpack_status st =
-        clcpk_lookup_build(lay, names, n_names, &table, &table_n, &dir_at, &dir_n, &dir_crc);
-    free(names);
+        clcpk_lookup_build(lay, keys, names, n_names, &table, &table_n, &dir_at, &dir_n, &dir_crc);
+    free(keys);
     if (st != CLCPACK_OK)
         return st;
     put_le64(hdr + PK_OFF_LOOKUP_OFFSET - PK_HEADER_SIZE, index_offset + ib->n + dir_at);

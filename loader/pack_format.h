@@ -55,7 +55,7 @@
 #define PK_OFF_LOOKUP_SIZE 72    /* u32 */
 #define PK_OFF_LOOKUP_CRC 76     /* u32 */
 #define PK_OFF_HEADER_CRC 124    /* u32: bytes [0, 44) and [48, 124) */
-#define PK_LOOKUP_DIR_MIN 76u    /* the directory's version-5 fields */
+#define PK_LOOKUP_DIR_MIN 100u   /* the directory's version-5 fields */
 #define PK_LOOKUP_DIR_MAX 4096u  /* a reader reads the directory whole */
 #define PK_LOOKUP_ROW 12u        /* u32 offset in the index, u32 length, u32 CRC-32 */
 #define PK_LOOKUP_BUCKET 12u     /* u32 first, u32 count, u32 CRC-32 */

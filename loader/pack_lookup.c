@@ -25,19 +25,26 @@
 #include "bytes.h"
 #include "codec.h"
 #include "errors.h"
+#include "key_hash.h"
 #include "pack_format.h"
 #include "pack_parse.h"
 #include "pack_reader.h"
 
 enum { ENTRIES = 0, SOURCES = 1 };
+/* The two bucket sets: by the whole key, and by name and wg alone. */
+enum { KEYS = 0, NAMES = 1 };
+
+typedef struct bucket_set {
+    uint32_t count; /* buckets, a power of two */
+    uint64_t buckets, list; /* file offsets */
+    uint32_t list_count;
+} bucket_set;
 
 typedef struct pk_lazy {
     pthread_mutex_t lock; /* parsing records, reading the whole index */
     pk_header h;
-    uint32_t bucket_count;
     uint64_t rows[2]; /* file offsets of the entry rows and source rows */
-    uint64_t buckets, list;
-    uint32_t list_count;
+    bucket_set sets[2]; /* KEYS, NAMES */
     _Atomic uint8_t *ready[2]; /* per entry, per source: parsed */
     void **mem[2];             /* per entry, per source: its record and strings */
     size_t singles;            /* entries parsed one by one so far */
@@ -151,14 +158,17 @@ static clcpack_status read_directory(const clcpack *p, const pk_header *h, const
 static clcpack_status check_tables(const clcpack *p, const pk_lazy *L, clcpack_error *err)
 {
     const pk_header *h = &L->h;
+    const bucket_set *k = &L->sets[KEYS], *m = &L->sets[NAMES];
     struct {
         const char *what;
         uint64_t at, n;
     } t[] = {
         {"entry rows", L->rows[ENTRIES], (uint64_t)p->n_entries * PK_LOOKUP_ROW},
         {"source rows", L->rows[SOURCES], (uint64_t)p->n_sources * PK_LOOKUP_ROW},
-        {"buckets", L->buckets, (uint64_t)L->bucket_count * PK_LOOKUP_BUCKET},
-        {"bucket list", L->list, (uint64_t)L->list_count * 4},
+        {"key buckets", k->buckets, (uint64_t)k->count * PK_LOOKUP_BUCKET},
+        {"key bucket list", k->list, (uint64_t)k->list_count * 4},
+        {"name buckets", m->buckets, (uint64_t)m->count * PK_LOOKUP_BUCKET},
+        {"name bucket list", m->list, (uint64_t)m->list_count * 4},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (!in_index(h, t[i].at, t[i].n))
@@ -166,10 +176,11 @@ static clcpack_status check_tables(const clcpack *p, const pk_lazy *L, clcpack_e
                               "the lookup table's %s (%llu bytes at offset %llu) are outside the "
                               "index",
                               t[i].what, (unsigned long long)t[i].n, (unsigned long long)t[i].at);
-    if (L->bucket_count == 0 || (L->bucket_count & (L->bucket_count - 1)) != 0)
-        return clcpk_fail(err, CLCPACK_E_FORMAT,
-                          "the lookup table's bucket count %u is not a power of two",
-                          L->bucket_count);
+    for (int j = 0; j < 2; j++)
+        if (L->sets[j].count == 0 || (L->sets[j].count & (L->sets[j].count - 1)) != 0)
+            return clcpk_fail(err, CLCPACK_E_FORMAT,
+                              "the lookup table's %s bucket count %u is not a power of two",
+                              j == KEYS ? "key" : "name", L->sets[j].count);
     return CLCPACK_OK;
 }
 
@@ -251,12 +262,12 @@ clcpack_status clcpk_lookup_open(clcpack *p, const pk_header *h, const uint8_t *
         st = parse_head(p, L, dir, err);
     if (st != CLCPACK_OK)
         return st;
-    L->bucket_count = get_le32(dir + 4);
     L->rows[ENTRIES] = get_le64(dir + 40);
     L->rows[SOURCES] = get_le64(dir + 48);
-    L->buckets = get_le64(dir + 56);
-    L->list = get_le64(dir + 64);
-    L->list_count = get_le32(dir + 72);
+    L->sets[KEYS] = (bucket_set){get_le32(dir + 4), get_le64(dir + 56), get_le64(dir + 64),
+                                 get_le32(dir + 72)};
+    L->sets[NAMES] = (bucket_set){get_le32(dir + 76), get_le64(dir + 80), get_le64(dir + 88),
+                                  get_le32(dir + 96)};
     if ((st = check_tables(p, L, err)) != CLCPACK_OK)
         return st;
     for (int k = 0; k < 2; k++) {
@@ -524,50 +535,71 @@ clcpack_status clcpk_source_ready(const clcpack *p, size_t i, clcpack_error *err
 /* Bucket items kept on the stack up to this many. */
 #define ITEMS_STACK 64
 
-clcpack_status clcpk_lookup_find(const clcpack *p, const clcpack_key *key, size_t *indices,
-                                 size_t cap, size_t *count, clcpack_error *err)
+/* The entries of bucket `hash` of set `which`, each checked and parsed,
+ * into items (on_stack when they fit, else malloc'd: the caller frees
+ * *items when it is not on_stack). */
+static clcpack_status read_bucket(const clcpack *p, int which, uint64_t hash,
+                                  uint32_t on_stack[ITEMS_STACK], uint32_t **items, uint32_t *n,
+                                  clcpack_error *err)
 {
-    const pk_lazy *L = p->lazy;
-    *count = 0;
-    uint32_t b = (uint32_t)(clcpk_key_index_hash(key) & (L->bucket_count - 1));
+    const bucket_set *set = &p->lazy->sets[which];
+    uint32_t b = (uint32_t)(hash & (set->count - 1));
     uint8_t slot[PK_LOOKUP_BUCKET];
     char label[64];
-    snprintf(label, sizeof label, "lookup bucket %u", b);
+    snprintf(label, sizeof label, "lookup %s bucket %u", which == KEYS ? "key" : "name", b);
+    *items = on_stack;
+    *n = 0;
     clcpack_status st =
-        read_part(p, L->buckets + (uint64_t)b * PK_LOOKUP_BUCKET, sizeof slot, slot, label, err);
+        read_part(p, set->buckets + (uint64_t)b * PK_LOOKUP_BUCKET, sizeof slot, slot, label, err);
     if (st != CLCPACK_OK)
         return st;
-    uint32_t first = get_le32(slot), n = get_le32(slot + 4);
-    if (first > L->list_count || n > L->list_count - first)
-        return clcpk_fail(err, CLCPACK_E_FORMAT,
-                          "lookup bucket %u: items [%u, %u + %u) outside the %u-item list", b,
-                          first, first, n, L->list_count);
-    uint8_t on_stack[4 * ITEMS_STACK], *items = on_stack;
-    if (n > ITEMS_STACK && !(items = malloc((size_t)n * 4)))
-        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory for lookup bucket %u", b);
-    st = read_part(p, L->list + (uint64_t)first * 4, (size_t)n * 4, items, label, err);
-    uint32_t crc = st == CLCPACK_OK ? clcpk_crc32_more(clcpk_crc32(slot, 8), items, (size_t)n * 4)
+    uint32_t first = get_le32(slot), count = get_le32(slot + 4);
+    if (first > set->list_count || count > set->list_count - first)
+        return clcpk_fail(err, CLCPACK_E_FORMAT, "%s: items [%u, %u + %u) outside the %u-item list",
+                          label, first, first, count, set->list_count);
+    uint8_t raw_stack[4 * ITEMS_STACK], *raw = raw_stack;
+    if (count > ITEMS_STACK && (!(raw = malloc((size_t)count * 4)) ||
+                                !(*items = malloc((size_t)count * sizeof **items)))) {
+        if (raw != raw_stack)
+            free(raw);
+        *items = on_stack;
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory for %s", label);
+    }
+    st = read_part(p, set->list + (uint64_t)first * 4, (size_t)count * 4, raw, label, err);
+    uint32_t crc = st == CLCPACK_OK ? clcpk_crc32_more(clcpk_crc32(slot, 8), raw, (size_t)count * 4)
                                     : 0;
     if (st == CLCPACK_OK && crc != get_le32(slot + 8))
         st = clcpk_fail(err, CLCPACK_E_CHECKSUM,
-                        "lookup bucket %u: checksum mismatch: 0x%08x stored, 0x%08x computed "
-                        "(the index is damaged)",
-                        b, get_le32(slot + 8), crc);
+                        "%s: checksum mismatch: 0x%08x stored, 0x%08x computed (the index is "
+                        "damaged)",
+                        label, get_le32(slot + 8), crc);
+    for (uint32_t k = 0; st == CLCPACK_OK && k < count; k++) {
+        uint32_t e = get_le32(raw + 4 * k);
+        if (e >= p->n_entries || (k > 0 && e <= (*items)[k - 1]))
+            st = clcpk_fail(err, CLCPACK_E_FORMAT, "%s: item %u is entry %u (%s)", label, k, e,
+                            e >= p->n_entries ? "past the last entry" : "out of order");
+        else if ((st = clcpk_entry_ready(p, e, err)) == CLCPACK_OK)
+            (*items)[k] = e;
+    }
+    if (raw != raw_stack)
+        free(raw);
+    if (st == CLCPACK_OK)
+        *n = count;
+    return st;
+}
+
+clcpack_status clcpk_lookup_find(const clcpack *p, const clcpack_key *key, size_t *indices,
+                                 size_t cap, size_t *count, clcpack_error *err)
+{
+    uint32_t on_stack[ITEMS_STACK], *items, n;
+    *count = 0;
+    clcpack_status st = read_bucket(p, KEYS, clcpk_key_index_hash(key), on_stack, &items, &n, err);
     size_t found = 0;
     for (uint32_t k = 0; st == CLCPACK_OK && k < n; k++) {
-        uint32_t e = get_le32(items + 4 * k);
-        if (e >= p->n_entries || (k > 0 && e <= get_le32(items + 4 * (k - 1)))) {
-            st = clcpk_fail(err, CLCPACK_E_FORMAT,
-                            "lookup bucket %u: item %u is entry %u (%s)", b, k, e,
-                            e >= p->n_entries ? "past the last entry" : "out of order");
-            break;
-        }
-        if ((st = clcpk_entry_ready(p, e, err)) != CLCPACK_OK)
-            break;
-        if (!clcpk_entry_matches(&p->entries[e].info, key))
+        if (!clcpk_entry_matches(&p->entries[items[k]].info, key))
             continue;
         if (found < cap)
-            indices[found] = e;
+            indices[found] = items[k];
         found++;
     }
     if (items != on_stack)
@@ -575,4 +607,33 @@ clcpack_status clcpk_lookup_find(const clcpack *p, const clcpack_key *key, size_
     if (st == CLCPACK_OK)
         *count = found;
     return st;
+}
+
+clcpack_status clcpk_lookup_named(const clcpack *p, const char *name, const uint32_t wg[3],
+                                  size_t **out, size_t *count, clcpack_error *err)
+{
+    uint32_t on_stack[ITEMS_STACK], *items, n;
+    *out = NULL;
+    *count = 0;
+    clcpack_status st = read_bucket(p, NAMES, clcpk_key_hash(name, 0, 0, wg), on_stack, &items,
+                                    &n, err);
+    size_t *list = st == CLCPACK_OK ? malloc((n ? n : 1) * sizeof *list) : NULL;
+    if (st == CLCPACK_OK && !list)
+        st = clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory for the entries of %s", name);
+    size_t found = 0;
+    for (uint32_t k = 0; st == CLCPACK_OK && k < n; k++) {
+        const clcpack_entry_info *e = &p->entries[items[k]].info;
+        if (clcpk_entry_has_name(e, name) && e->wg[0] == wg[0] && e->wg[1] == wg[1] &&
+            e->wg[2] == wg[2])
+            list[found++] = items[k];
+    }
+    if (items != on_stack)
+        free(items);
+    if (st != CLCPACK_OK) {
+        free(list);
+        return st;
+    }
+    *out = list;
+    *count = found;
+    return CLCPACK_OK;
 }

@@ -178,6 +178,13 @@ int clcpk_index_partial(const clcpack *p);
 clcpack_status clcpk_lookup_find(const clcpack *p, const clcpack_key *key, size_t *indices,
                                  size_t cap, size_t *count, clcpack_error *err);
 
+/* The entries answering to name with work-group wg, from the name bucket
+ * of the lookup table, each parsed, ascending, in a malloc'd *out the
+ * caller frees: what a key giving only some of its defines is matched
+ * against without reading the whole index. Thread-safe. */
+clcpack_status clcpk_lookup_named(const clcpack *p, const char *name, const uint32_t wg[3],
+                                  size_t **out, size_t *count, clcpack_error *err);
+
 /* Frees what the lookup table's reading holds (pack_lookup.c). */
 void clcpk_lazy_free(clcpack *p);
 

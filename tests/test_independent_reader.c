@@ -346,13 +346,16 @@ static void check_lookup(const char *what, const uint8_t *f, size_t n)
     uLong hc = crc32(crc32(0L, f, 44), f + 48, 124 - 48);
     uint64_t io = at64(f + 24), is = at64(f + 32), dir = at64(f + 64);
     uint32_t dir_n = at32(f + 72);
-    if (!CHECK(hc == at32(f + 124) && dir >= io && dir + dir_n <= io + is && dir_n >= 76 &&
+    if (!CHECK(hc == at32(f + 124) && dir >= io && dir + dir_n <= io + is && dir_n >= 100 &&
                    crc32(0L, f + dir, dir_n) == at32(f + 76) && at32(f + dir) == dir_n,
                "%s: header_crc32, the directory's place and CRC-32", what))
         return;
     const uint8_t *d = f + dir;
     uint32_t buckets = at32(d + 4), list_n = at32(d + 72);
     uint64_t rows[2] = {at64(d + 40), at64(d + 48)}, slots = at64(d + 56), list = at64(d + 64);
+    /* The name buckets: keyed by name and wg with no defines. */
+    uint32_t name_buckets = at32(d + 76);
+    uint64_t name_slots = at64(d + 80), name_list = at64(d + 88);
     CHECK(at64(d + 8) == io && crc32(0L, f + io, at32(d + 16)) == at32(d + 20) &&
               crc32(0L, f + at64(d + 24), at32(d + 32)) == at32(d + 36) && buckets &&
               (buckets & (buckets - 1)) == 0 && list + 4 * (uint64_t)list_n <= io + is,
@@ -404,7 +407,9 @@ static void check_lookup(const char *what, const uint8_t *f, size_t n)
                 char kn[256];
                 const char *name = k ? take_str(&r, kn, sizeof kn) : kernel;
                 uint32_t b = (uint32_t)(lt_key_hash(name, dn, dv, nd, wg) & (buckets - 1));
-                bad_keys += !in_bucket(f + slots, f + list, b, i);
+                uint32_t nb = (uint32_t)(lt_key_hash(name, dn, dv, 0, wg) & (name_buckets - 1));
+                bad_keys += !in_bucket(f + slots, f + list, b, i) ||
+                            !in_bucket(f + name_slots, f + name_list, nb, i);
                 names++;
             }
         }
@@ -413,7 +418,7 @@ static void check_lookup(const char *what, const uint8_t *f, size_t n)
                          "wrong)",
           what, n_ent, n_src, bad_rows);
     CHECK(bad_keys == 0 && names > 0,
-          "%s: each of %zu (entry, name) pairs is in the bucket of its key hash (%zu not)", what,
+          "%s: each of %zu (entry, name) pairs is in the buckets of its key and of its name (%zu not)", what,
           names, bad_keys);
 }
 

@@ -4,7 +4,8 @@
  * parsed whole, reads only what it needs, and refuses damage where it
  * reads it:
  *  - every key, every kernel name of a program entry, a key given with only
- *    some of its defines (the whole index is read then) and a missing key
+ *    some of its defines (found through its name's bucket, the index still
+ *    unread), keys with no defines (ambiguous ones too) and a missing key
  *    give the same entries and messages as clcpack_open_memory; every
  *    entry's fields and bytes are the same, decoded through delta chains
  *    whose bases are read one by one;
@@ -186,12 +187,26 @@ static void test_same_answers(const char *path, const uint8_t *data, size_t size
     clcpack_close(pf);
     pf = NULL;
 
-    /* A key with only some defines, and a missing one: the whole index. */
+    /* A key with only some defines: its name's bucket; a missing one: the
+     * whole index (for the message's counts). */
     CHECK(clcpack_open_file(path, &pf, &err) == CLCPACK_OK, "file again: %s", err.message);
+    opened = pf ? clcpk_file_bytes_read(pf) : 0;
     clcpack_define a = {"A", "1"};
     clcpack_key part = {"beta", &a, 1, {8, 0, 0}};
-    CHECK(pf && same_find(pm, pf, &part, "partial key") && !clcpk_index_partial(pf),
-          "a key without its derived define finds the program entry, after the whole index");
+    int same = pf && same_find(pm, pf, &part, "partial key");
+    uint64_t read = pf ? clcpk_file_bytes_read(pf) - opened : 0;
+    CHECK(same && clcpk_index_partial(pf) && read < 16384,
+          "a key without its derived define finds the program entry through its name's bucket, "
+          "the index unread (%llu bytes)",
+          (unsigned long long)read);
+    bad = 0;
+    for (size_t i = 0; pf && i < n; i++) { /* every synthetic entry by its name and wg alone */
+        clcpack_entry_info e = {.struct_size = sizeof e};
+        clcpack_get_entry(pm, i, &e);
+        clcpack_key k = {e.kernel, NULL, 0, {e.wg[0], e.wg[1], e.wg[2]}};
+        bad += !same_find(pm, pf, &k, "define-less key");
+    }
+    CHECK(bad == 0, "keys with no defines (ambiguous or not) answer the same: %zu differ", bad);
     clcpack_close(pf);
     CHECK(clcpack_open_file(path, &pf, &err) == CLCPACK_OK, "file again: %s", err.message);
     clcpack_key none = {"no_such_kernel", NULL, 0, {0, 0, 0}};
@@ -401,7 +416,7 @@ static void test_damage(const uint8_t *data, size_t size)
     if (CHECK(open_edited(data, size, flip_buckets, &p, &err) == CLCPACK_OK, "open: %s",
               err.message)) {
         clcpack_status st = clcpack_find(p, &k, idx, 64, &got, &err);
-        CHECK(st == CLCPACK_E_CHECKSUM && strstr(err.message, "lookup bucket"),
+        CHECK(st == CLCPACK_E_CHECKSUM && strstr(err.message, "lookup key bucket"),
               "a damaged bucket is refused: %d %s", st, err.message);
         clcpack_close(p);
     }

@@ -107,6 +107,16 @@ static void test_big_pack(const uint8_t *pack, size_t size)
     clcpack_entry_info e = {.struct_size = sizeof e}, fe = {.struct_size = sizeof fe};
     clcpack_get_entry(p, i, &e);
     clcpack_get_entry(p, f, &fe);
+    /* Both found by their keys (through the lookup table written from the
+     * document), a filler also by its name and wg alone. */
+    clcpack_key ke = {e.kernel, e.defines, e.define_count, {e.wg[0], e.wg[1], e.wg[2]}};
+    clcpack_key kf = {fe.kernel, NULL, 0, {fe.wg[0], fe.wg[1], fe.wg[2]}};
+    size_t got_i = SIZE_MAX, got_f = SIZE_MAX, n_i = 0, n_f = 0;
+    int found = clcpack_find(p, &ke, &got_i, 1, &n_i, &err) == CLCPACK_OK && n_i >= 1 &&
+                got_i <= i && clcpack_find(p, &kf, &got_f, 1, &n_f, &err) == CLCPACK_OK &&
+                n_f == 1 && got_f == f;
+    CHECK(found, "the real entry's key and the last filler's name find them (%zu, %zu)", got_i,
+          got_f);
     uint8_t *buf = malloc((size_t)(e.raw_size > fe.raw_size ? e.raw_size : fe.raw_size));
     size_t got;
     CHECK(clcpack_read_binary(p, i, buf, (size_t)e.raw_size, &got, &err) == CLCPACK_OK,

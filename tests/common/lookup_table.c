@@ -69,48 +69,39 @@ static int cmp_item(const void *a, const void *b)
     return x->entry < y->entry ? -1 : x->entry > y->entry;
 }
 
-int lt_append(const uint8_t *index, size_t index_n, uint64_t index_offset, size_t head_n,
-              size_t dict_at, size_t dict_n, const uint32_t *entry_at, size_t n_entries,
-              const uint32_t *source_at, size_t n_sources, lt_name *names, size_t n_names,
-              uint8_t **out, size_t *out_n, uint8_t hdr[64])
+/* One bucket set (docs/FORMAT.md): each name's bucket by its hash, with
+ * (defines) or without the defines, sorted, once per (bucket, entry).
+ * *items malloc'd, *buckets their number; -1 out of memory. */
+static int make_set(const lt_name *names, size_t n_names, int defines, item **items,
+                    uint32_t *buckets, size_t *n_list)
 {
-    uint32_t buckets = 1;
-    while (buckets < n_names)
-        buckets *= 2;
+    uint32_t b = 1;
+    while (b < n_names)
+        b *= 2;
     item *it = malloc((n_names ? n_names : 1) * sizeof *it);
     if (!it)
         return -1;
     for (size_t i = 0; i < n_names; i++) {
         const lt_name *n = &names[i];
-        it[i].bucket = (uint32_t)(lt_key_hash(n->name, n->def_names, n->def_values, n->n_defines,
-                                              n->wg) & (buckets - 1));
+        it[i].bucket = (uint32_t)(lt_key_hash(n->name, n->def_names, n->def_values,
+                                              defines ? n->n_defines : 0, n->wg) & (b - 1));
         it[i].entry = n->entry;
     }
     qsort(it, n_names, sizeof *it, cmp_item);
-    size_t n_list = 0;
-    for (size_t i = 0; i < n_names; i++) /* once per bucket */
-        if (n_list == 0 || it[n_list - 1].bucket != it[i].bucket ||
-            it[n_list - 1].entry != it[i].entry)
-            it[n_list++] = it[i];
-    size_t rows_e = 12 * n_entries, rows_s = 12 * n_sources, bk = 12 * (size_t)buckets;
-    size_t total = index_n + rows_e + rows_s + bk + 4 * n_list + 76;
-    uint8_t *t = calloc(1, total);
-    if (!t) {
-        free(it);
-        return -1;
-    }
-    memcpy(t, index, index_n);
-    uint8_t *p = t + index_n;
-    const uint32_t *at[2] = {entry_at, source_at};
-    size_t cnt[2] = {n_entries, n_sources};
-    for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < cnt[k]; i++, p += 12) {
-            uint32_t len = rd32(index + at[k][i]);
-            le32(p, at[k][i]);
-            le32(p + 4, len);
-            le32(p + 8, crc(index + at[k][i], len));
-        }
-    uint8_t *slots = p, *list = p + bk;
+    size_t k = 0;
+    for (size_t i = 0; i < n_names; i++)
+        if (k == 0 || it[k - 1].bucket != it[i].bucket || it[k - 1].entry != it[i].entry)
+            it[k++] = it[i];
+    *items = it;
+    *buckets = b;
+    *n_list = k;
+    return 0;
+}
+
+/* A set's buckets at slots, its list right after. */
+static void put_set(uint8_t *slots, const item *it, uint32_t buckets, size_t n_list)
+{
+    uint8_t *list = slots + 12 * (size_t)buckets;
     for (size_t i = 0; i < n_list; i++)
         le32(list + 4 * i, it[i].entry);
     for (uint32_t b = 0, i = 0; b < buckets; b++) {
@@ -124,26 +115,68 @@ int lt_append(const uint8_t *index, size_t index_n, uint64_t index_offset, size_
         c = crc32(c, list + 4 * (size_t)first, 4 * (i - first));
         le32(s + 8, (uint32_t)c);
     }
-    uint8_t *dir = list + 4 * n_list;
-    uint64_t base = index_offset + index_n;
-    le32(dir, 76);
-    le32(dir + 4, buckets);
+}
+
+int lt_append(const uint8_t *index, size_t index_n, uint64_t index_offset, size_t head_n,
+              size_t dict_at, size_t dict_n, const uint32_t *entry_at, size_t n_entries,
+              const uint32_t *source_at, size_t n_sources, lt_name *names, size_t n_names,
+              uint8_t **out, size_t *out_n, uint8_t hdr[64])
+{
+    item *keys = NULL, *byname = NULL;
+    uint32_t kb = 0, nb = 0;
+    size_t kn = 0, nn = 0;
+    if (make_set(names, n_names, 1, &keys, &kb, &kn) != 0 ||
+        make_set(names, n_names, 0, &byname, &nb, &nn) != 0) {
+        free(keys);
+        return -1;
+    }
+    size_t rows_e = 12 * n_entries, rows_s = 12 * n_sources;
+    size_t key_set = 12 * (size_t)kb + 4 * kn, name_set = 12 * (size_t)nb + 4 * nn;
+    size_t total = index_n + rows_e + rows_s + key_set + name_set + 100;
+    uint8_t *t = calloc(1, total);
+    if (!t) {
+        free(keys);
+        free(byname);
+        return -1;
+    }
+    memcpy(t, index, index_n);
+    uint8_t *p = t + index_n;
+    const uint32_t *at[2] = {entry_at, source_at};
+    size_t cnt[2] = {n_entries, n_sources};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < cnt[k]; i++, p += 12) {
+            uint32_t len = rd32(index + at[k][i]);
+            le32(p, at[k][i]);
+            le32(p + 4, len);
+            le32(p + 8, crc(index + at[k][i], len));
+        }
+    uint8_t *key_slots = p, *name_slots = p + key_set, *dir = name_slots + name_set;
+    put_set(key_slots, keys, kb, kn);
+    put_set(name_slots, byname, nb, nn);
+    uint64_t base = index_offset;
+    le32(dir, 100);
+    le32(dir + 4, kb);
     le64(dir + 8, index_offset);
     le32(dir + 16, (uint32_t)head_n);
     le32(dir + 20, crc(index, head_n));
     le64(dir + 24, index_offset + dict_at);
     le32(dir + 32, (uint32_t)dict_n);
     le32(dir + 36, crc(index + dict_at, dict_n));
-    le64(dir + 40, base);
-    le64(dir + 48, base + rows_e);
-    le64(dir + 56, base + rows_e + rows_s);
-    le64(dir + 64, base + rows_e + rows_s + bk);
-    le32(dir + 72, (uint32_t)n_list);
+    le64(dir + 40, base + index_n);
+    le64(dir + 48, base + index_n + rows_e);
+    le64(dir + 56, base + (uint64_t)(key_slots - t));
+    le64(dir + 64, base + (uint64_t)(key_slots - t) + 12 * (uint64_t)kb);
+    le32(dir + 72, (uint32_t)kn);
+    le32(dir + 76, nb);
+    le64(dir + 80, base + (uint64_t)(name_slots - t));
+    le64(dir + 88, base + (uint64_t)(name_slots - t) + 12 * (uint64_t)nb);
+    le32(dir + 96, (uint32_t)nn);
     memset(hdr, 0, 64);
     le64(hdr, index_offset + (uint64_t)(dir - t));
-    le32(hdr + 8, 76);
-    le32(hdr + 12, crc(dir, 76));
-    free(it);
+    le32(hdr + 8, 100);
+    le32(hdr + 12, crc(dir, 100));
+    free(keys);
+    free(byname);
     *out = t;
     *out_n = total;
     return 0;

@@ -134,6 +134,24 @@ static uint32_t tg_crc_at(const uint8_t *d, size_t size, uint64_t at, uint64_t n
     return (uint32_t)crc32(0L, d + at, (uInt)n);
 }
 
+/* The CRC-32s of nb buckets at bk whose items are at list. */
+static void tg_fix_buckets(uint8_t *d, size_t size, uint64_t bk, uint64_t list, uint64_t nb)
+{
+    for (uint64_t b = 0; b < nb && b < 65536; b++) {
+        if (bk > size || b > (size - bk) / 12)
+            break;
+        uint64_t s = bk + 12 * b;
+        if (size - s < 12)
+            break;
+        uint64_t first = tg_le(d + s, 4), n = tg_le(d + s + 4, 4);
+        uLong c = crc32(0L, d + s, 8);
+        /* Each bound before the sum it guards: the fields are the fuzzer's. */
+        if (list <= size && first <= (size - list) / 4 && n <= (size - list - 4 * first) / 4)
+            c = crc32(c, d + list + 4 * first, (uInt)(4 * n));
+        tg_put32(d + s + 8, (uint32_t)c);
+    }
+}
+
 /* Every CRC-32 of a lookup table made right again, from the innermost
  * (rows, buckets, head, dictionaries) out (directory, header, the whole
  * index), so that mutations of its fields reach the reader's checks. */
@@ -141,7 +159,7 @@ static void tg_fix_lookup(uint8_t *d, size_t size)
 {
     uint64_t io = tg_le(d + 24, 8), is = tg_le(d + 32, 8), dir = tg_le(d + 64, 8);
     uint64_t dn = tg_le(d + 72, 4);
-    if (io > size || is > size - io || dir > size || dn > size - dir || dn < 76)
+    if (io > size || is > size - io || dir > size || dn > size - dir || dn < 100)
         return;
     uint8_t *x = d + dir;
     uint64_t ne = size >= io + 16 ? tg_le(d + io + 12, 4) : 0, ns = size >= io + 16 ? tg_le(d + io + 8, 4) : 0;
@@ -156,20 +174,8 @@ static void tg_fix_lookup(uint8_t *d, size_t size)
             uint64_t off = tg_le(d + r, 4), len = tg_le(d + r + 4, 4);
             tg_put32(d + r + 8, tg_crc_at(d, size, io + off, len));
         }
-    uint64_t bk = tg_le(x + 56, 8), list = tg_le(x + 64, 8), nb = tg_le(x + 4, 4);
-    for (uint64_t b = 0; b < nb && b < 65536; b++) {
-        if (bk > size || b > (size - bk) / 12)
-            break;
-        uint64_t s = bk + 12 * b;
-        if (size - s < 12)
-            break;
-        uint64_t first = tg_le(d + s, 4), n = tg_le(d + s + 4, 4);
-        uLong c = crc32(0L, d + s, 8);
-        /* Each bound before the sum it guards: the fields are the fuzzer's. */
-        if (list <= size && first <= (size - list) / 4 && n <= (size - list - 4 * first) / 4)
-            c = crc32(c, d + list + 4 * first, (uInt)(4 * n));
-        tg_put32(d + s + 8, (uint32_t)c);
-    }
+    tg_fix_buckets(d, size, tg_le(x + 56, 8), tg_le(x + 64, 8), tg_le(x + 4, 4));
+    tg_fix_buckets(d, size, tg_le(x + 80, 8), tg_le(x + 88, 8), tg_le(x + 76, 4));
     tg_put32(x + 20, tg_crc_at(d, size, tg_le(x + 8, 8), tg_le(x + 16, 4)));
     tg_put32(x + 36, tg_crc_at(d, size, tg_le(x + 24, 8), tg_le(x + 32, 4)));
     tg_put32(d + 76, (uint32_t)crc32(0L, x, (uInt)dn));
@@ -190,12 +196,16 @@ static void tg_find_all(const clcpack *p)
         clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
-        clcpack_key k = {e.kernel, e.defines, e.define_count, {e.wg[0], e.wg[1], e.wg[2]}};
-        size_t idx[8], n = 0;
-        clcpack_error err;
-        err.message[0] = '\0';
-        if (clcpack_find(p, &k, idx, 8, &n, &err) != CLCPACK_OK)
-            tg_require(err.message[0] != '\0');
+        /* The whole key, then the name and wg alone (the name buckets). */
+        for (int whole = 1; whole >= 0; whole--) {
+            clcpack_key k = {e.kernel, e.defines, whole ? e.define_count : 0,
+                             {e.wg[0], e.wg[1], e.wg[2]}};
+            size_t idx[8], n = 0;
+            clcpack_error err;
+            err.message[0] = '\0';
+            if (clcpack_find(p, &k, idx, 8, &n, &err) != CLCPACK_OK)
+                tg_require(err.message[0] != '\0');
+        }
     }
 }
 
