@@ -43,6 +43,9 @@ typedef struct bucket_set {
 typedef struct pk_lazy {
     pthread_mutex_t lock; /* parsing records, reading the whole index */
     pk_header h;
+    /* Header bytes PK_HEADER_SIZE to PK_HEADER_SIZE_LOOKUP, read at open:
+     * the whole index's checksum covers them. */
+    uint8_t head_ext[PK_HEADER_SIZE_LOOKUP - PK_HEADER_SIZE];
     uint64_t rows[2]; /* file offsets of the entry rows and source rows */
     bucket_set sets[2]; /* KEYS, NAMES */
     _Atomic uint8_t *ready[2]; /* per entry, per source: parsed */
@@ -255,6 +258,7 @@ clcpack_status clcpk_lookup_open(clcpack *p, const pk_header *h, const uint8_t *
     }
     p->lazy = L;
     L->h = *h;
+    memcpy(L->head_ext, head + PK_HEADER_SIZE, sizeof L->head_ext);
     uint8_t dir[PK_LOOKUP_DIR_MAX];
     uint32_t dir_n = 0;
     clcpack_status st = read_directory(p, h, head, dir, &dir_n, err);
@@ -452,15 +456,20 @@ static clcpack_status read_all(const clcpack *p, clcpack_error *err)
     pk_lazy *L = p->lazy;
     clcpack *w = (clcpack *)p;
     const pk_header *h = &L->h;
-    size_t ext_n = h->header_size - PK_HEADER_SIZE;
+    /* A header longer than 128 bytes: the rest of it, after the bytes the
+     * open kept. */
+    size_t ext_n = h->header_size - PK_HEADER_SIZE, kept = sizeof L->head_ext;
     uint8_t *ext = malloc(ext_n);
     w->index_buf = malloc((size_t)h->index_size);
     clcpack_status st = CLCPACK_OK;
     if (!ext || !w->index_buf)
         st = clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory reading the %llu-byte index",
                         (unsigned long long)h->index_size);
-    if (st == CLCPACK_OK)
-        st = read_part(p, PK_HEADER_SIZE, ext_n, ext, "the header", err);
+    if (st == CLCPACK_OK) {
+        memcpy(ext, L->head_ext, kept);
+        if (ext_n > kept)
+            st = read_part(p, PK_HEADER_SIZE_LOOKUP, ext_n - kept, ext + kept, "the header", err);
+    }
     if (st == CLCPACK_OK)
         st = read_part(p, h->index_offset, (size_t)h->index_size, w->index_buf, "the index", err);
     if (st == CLCPACK_OK)

@@ -337,12 +337,17 @@ static int in_bucket(const uint8_t *slots, const uint8_t *list, uint32_t b, uint
  * and every (entry, name) in the bucket of its key hash, computed here. */
 static void check_lookup(const char *what, const uint8_t *f, size_t n)
 {
-    if (n < 128 || at32(f + 8) % 65536 < 5 || at32(f + 12) < 128 || at64(f + 64) == 0) {
-        CHECK(n < 128 || at32(f + 8) % 65536 < 5 || at64(f + 64) == 0,
-              "%s: format %u, a %u-byte header: no lookup table", what, at32(f + 8) % 65536,
-              at32(f + 12));
+    /* The writer's rule: a lookup table in every format-5 pack (zstd), a
+     * 64-byte header without one in formats 1 to 4 (zlib). */
+    unsigned version = at32(f + 8) % 65536;
+    if (version < 5) {
+        CHECK(at32(f + 12) == 64, "%s: format %u, a %u-byte header (64: no lookup table)", what,
+              version, at32(f + 12));
         return;
     }
+    if (!CHECK(n >= 128 && at32(f + 12) >= 128 && at64(f + 64) != 0,
+               "%s: format 5 with a %u-byte header naming a lookup table", what, at32(f + 12)))
+        return;
     uLong hc = crc32(crc32(0L, f, 44), f + 48, 124 - 48);
     uint64_t io = at64(f + 24), is = at64(f + 32), dir = at64(f + 64);
     uint32_t dir_n = at32(f + 72);
