@@ -50,11 +50,16 @@ int clcpk_zstd_available(void);
  * read-only by any number of threads. */
 typedef struct clcpk_zdict clcpk_zdict;
 
-/* Loads n dictionary bytes (copied: the caller keeps its buffer) into
- * *out. CLCPACK_E_FORMAT when zstd refuses them, E_NOMEM, or E_VERSION
- * without zstd; why says which. */
-clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, clcpk_zdict **out, char *why,
-                                size_t why_cap);
+/* Loads n dictionary bytes into *out. `owned` is the malloc'd buffer
+ * holding them, which the call takes over whatever it returns, or NULL
+ * when the bytes outlive the dictionary (a pack in memory). Raw content
+ * (bytes not starting with zstd's dictionary magic number) is kept where
+ * it lies and used as zstd's prefix: no copy and no tables, so the first
+ * load costs no fresh memory beyond the read. A zstd-format dictionary is
+ * copied into zstd's own (ZSTD_DDict). CLCPACK_E_FORMAT when zstd refuses
+ * them, E_NOMEM, or E_VERSION without zstd; why says which. */
+clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, uint8_t *owned,
+                                clcpk_zdict **out, char *why, size_t why_cap);
 void clcpk_zdict_free(clcpk_zdict *d); /* NULL is a no-op */
 
 /* Decoding contexts kept for the next decode, shared by the threads of one

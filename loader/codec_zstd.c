@@ -28,24 +28,46 @@ int clcpk_zstd_available(void)
 
 #if defined(CLCPK_HAVE_ZSTD)
 struct clcpk_zdict {
-    ZSTD_DDict *ddict;
+    ZSTD_DDict *ddict;      /* a zstd-format dictionary; NULL for raw content */
+    const uint8_t *content; /* raw content, used as the prefix of each frame */
+    size_t content_n;
+    uint8_t *owned; /* the buffer holding content, when it is ours */
 };
 
-clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, clcpk_zdict **out, char *why,
-                                size_t why_cap)
+/* zstd's ZSTD_dct_auto rule (docs/FORMAT.md, "Dictionary record"): a
+ * dictionary in zstd's format starts with its magic number. */
+static int zstd_format_dict(const uint8_t *bytes, size_t n)
+{
+    return n >= 4 && ((uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 |
+                      (uint32_t)bytes[3] << 24) == ZSTD_MAGIC_DICTIONARY;
+}
+
+clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, uint8_t *owned,
+                                clcpk_zdict **out, char *why, size_t why_cap)
 {
     *out = NULL;
-    clcpk_zdict *d = malloc(sizeof *d);
+    clcpk_zdict *d = calloc(1, sizeof *d);
     if (!d) {
+        free(owned);
         snprintf(why, why_cap, "out of memory for a dictionary of %zu bytes", n);
         return CLCPACK_E_NOMEM;
     }
-    /* ZSTD_dct_auto, as docs/FORMAT.md says: zstd's dictionary format when
-     * the bytes start with its magic number, raw content otherwise. The
-     * bytes are copied, so the caller's buffer may go (zstd's by-reference
-     * form is in its static-linking-only API, which a shared libzstd of
-     * another version need not keep). */
+    if (!zstd_format_dict(bytes, n)) {
+        /* Raw content: a prefix is exactly a raw-content dictionary used
+         * for one frame (zstd.h, ZSTD_DCtx_refPrefix), and referencing it
+         * makes no copy. What libclcpack's writer trains is stored so. */
+        d->content = bytes;
+        d->content_n = n;
+        d->owned = owned;
+        *out = d;
+        return CLCPACK_OK;
+    }
+    /* A zstd-format dictionary (packs written before raw content): zstd
+     * copies it, so our buffer can go. Its by-reference form is in zstd's
+     * static-linking-only API, which a shared libzstd of another version
+     * need not keep. */
     d->ddict = ZSTD_createDDict(bytes, n);
+    free(owned);
     if (!d->ddict) {
         free(d);
         /* The bytes matched their CRC-32: a dictionary zstd refuses was
@@ -63,6 +85,7 @@ void clcpk_zdict_free(clcpk_zdict *d)
     if (!d)
         return;
     ZSTD_freeDDict(d->ddict);
+    free(d->owned);
     free(d);
 }
 
@@ -177,8 +200,10 @@ clcpack_status clcpk_unzstd_exact(clcpk_zpool *pool, const uint8_t *src, size_t 
         return CLCPACK_E_NOMEM;
     }
     size_t rc = 0;
-    if (dict)
+    if (dict && dict->ddict)
         rc = ZSTD_DCtx_refDDict(dctx, dict->ddict);
+    else if (dict)
+        rc = ZSTD_DCtx_refPrefix(dctx, dict->content, dict->content_n);
     else if (prefix)
         rc = ZSTD_DCtx_refPrefix(dctx, prefix, prefix_n);
     /* One pass into dst, which is the window: the decoder allocates no
@@ -210,11 +235,12 @@ struct clcpk_zdict {
     int unused;
 };
 
-clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, clcpk_zdict **out, char *why,
-                                size_t why_cap)
+clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, uint8_t *owned,
+                                clcpk_zdict **out, char *why, size_t why_cap)
 {
     (void)bytes;
     (void)n;
+    free(owned);
     *out = NULL;
     return no_zstd(why, why_cap);
 }

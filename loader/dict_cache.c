@@ -46,8 +46,14 @@ static clcpack_status load(const clcpack *p, size_t i, clcpk_zdict **out, char *
                      in->raw_crc32, crc);
         }
     }
-    if (st == CLCPACK_OK)
-        st = clcpk_zdict_load(raw, (size_t)in->raw_size, out, inner, sizeof inner);
+    if (st == CLCPACK_OK) {
+        /* The dictionary takes over the buffer its bytes are in (none for
+         * a pack in memory, whose bytes outlive it); the other one goes. */
+        uint8_t *holder = raw_buf ? raw_buf : owned;
+        free(raw_buf ? owned : NULL);
+        raw_buf = owned = NULL;
+        st = clcpk_zdict_load(raw, (size_t)in->raw_size, holder, out, inner, sizeof inner);
+    }
     if (st != CLCPACK_OK)
         snprintf(why, why_cap, "dictionary %zu, blob at offset %llu: %s", i,
                  (unsigned long long)d->offset, inner);

@@ -427,8 +427,17 @@ static void check_lookup(const char *what, const uint8_t *f, size_t n)
           names, bad_keys);
 }
 
-/* Reads the pack both ways and compares. */
-static void compare(const char *what, const uint8_t *f, size_t n)
+/* zstd's dictionary magic number (FORMAT.md, "Dictionary record"): a
+ * dictionary starting with it is in zstd's format, else raw content. */
+static int zstd_format_dict(const uint8_t *b, size_t n)
+{
+    return n >= 4 && b[0] == 0x37 && b[1] == 0xA4 && b[2] == 0x30 && b[3] == 0xEC;
+}
+
+/* Reads the pack both ways and compares; *zstd_form (when not NULL) gets
+ * how many of its dictionaries are in zstd's format, the rest being raw
+ * content. */
+static void compare(const char *what, const uint8_t *f, size_t n, uint32_t *zstd_form)
 {
     pack k;
     if (!CHECK(parse(&k, f, n) == 0, "%s: the independent reader parses the header and index",
@@ -458,12 +467,38 @@ static void compare(const char *what, const uint8_t *f, size_t n)
     for (uint32_t i = 0; i < k.n_src && i < clcpack_source_count(p); i++)
         bad += !same_blob(&k, k.src, i, p, clcpack_read_source, what, "source", bad);
     CHECK(bad == 0, "%s: %zu blobs differ between the two readers", what, bad);
+    uint32_t formed = 0;
+    for (uint32_t i = 0; i < k.n_dict; i++) {
+        char why[256];
+        const uint8_t *d = decode(&k, k.dict, i, why, sizeof why);
+        formed += d && zstd_format_dict(d, (size_t)k.dict[i].raw);
+    }
+    if (zstd_form)
+        *zstd_form = formed;
     printf("%s: %u entries (codecs %zu/%zu/%zu/%zu/%zu/%zu), %u sources, %u dictionaries: the "
            "same bytes both ways\n",
            what, k.n_ent, codecs[0], codecs[1], codecs[2], codecs[3], codecs[4], codecs[5],
            k.n_src, k.n_dict);
     clcpack_close(p);
     free_pack(&k);
+}
+
+/* The whole file at path (malloc'd), or NULL. */
+static uint8_t *read_all(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    uint8_t *buf = NULL;
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (size > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)size)) &&
+        fread(buf, 1, (size_t)size, f) != (size_t)size) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    *n = buf ? (size_t)size : 0;
+    return buf;
 }
 
 static void written(const synth_corpus *c, const char *what, uint32_t flags,
@@ -486,10 +521,17 @@ static void written(const synth_corpus *c, const char *what, uint32_t flags,
               "add source %s: %s", name, err.message);
         free(text);
     }
+    uint32_t zstd_form = 0;
     if (CHECK(w && clcpack_writer_set_compression(w, mode, &err) == CLCPACK_OK &&
                   clcpack_writer_write_memory(w, &data, &size, &err) == CLCPACK_OK,
-              "%s: written: %s", what, err.message))
-        compare(what, data, size);
+              "%s: written: %s", what, err.message)) {
+        compare(what, data, size, &zstd_form);
+        /* The writer stores what it trains as raw content, which the
+         * library then uses in place (FORMAT.md, "How the writer
+         * chooses"). */
+        CHECK(zstd_form == 0, "%s: %u dictionaries in zstd's format, none expected", what,
+              zstd_form);
+    }
     clcpack_free(data);
     clcpack_writer_free(w);
 }
@@ -510,18 +552,29 @@ int main(int argc, char **argv)
         CHECK_SKIP("zstd packs: this libclcpack was built without zstd");
     }
     synth_free(&c);
+    /* A pack written before dictionaries were raw content: its dictionary
+     * is in zstd's format (tests/fuzz/corpus/zstd_dict.clcpack, kept as it
+     * was made), which the library still reads, through zstd's own
+     * dictionary rather than in place. */
+    if (clcpack_compression_available(CLCPACK_COMPRESSION_ZSTD)) {
+        char path[4096];
+        const char *slash = strrchr(__FILE__, '/');
+        snprintf(path, sizeof path, "%.*sfuzz/corpus/zstd_dict.clcpack",
+                 slash ? (int)(slash - __FILE__ + 1) : 0, __FILE__);
+        size_t n = 0;
+        uint8_t *buf = read_all(path, &n);
+        uint32_t zstd_form = 0;
+        if (CHECK(buf != NULL, "%s: cannot read", path))
+            compare(path, buf, n, &zstd_form);
+        CHECK(zstd_form == 1, "%s: its one dictionary is in zstd's format (%u)", path, zstd_form);
+        free(buf);
+    }
     /* Packs named on the command line. */
     for (int a = 1; a < argc; a++) {
-        FILE *f = fopen(argv[a], "rb");
-        if (!CHECK(f != NULL, "%s: cannot open", argv[a]))
-            continue;
-        fseek(f, 0, SEEK_END);
-        long n = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        uint8_t *buf = malloc(n > 0 ? (size_t)n : 1);
-        if (n > 0 && fread(buf, 1, (size_t)n, f) == (size_t)n)
-            compare(argv[a], buf, (size_t)n);
-        fclose(f);
+        size_t n = 0;
+        uint8_t *buf = read_all(argv[a], &n);
+        if (CHECK(buf != NULL, "%s: cannot read", argv[a]))
+            compare(argv[a], buf, n, NULL);
         free(buf);
     }
     return check_summary();
