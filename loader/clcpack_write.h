@@ -88,14 +88,19 @@ CLCPACK_API clcpack_status clcpack_pack_sha256(const clcpack *p,
 typedef struct clcpack_writer clcpack_writer; /* opaque, one thread at a time */
 
 #define CLCPACK_WRITE_NO_SOURCES 1u /* store no kernel source (binary-only pack) */
-/* Compress cubins like the other binaries. By default they are stored as
- * they are: a cubin loads in tens of microseconds, and decoding it would
- * cost more than that (docs/vendors/NVIDIA.md); compressed they are about 6x smaller. */
+/* The cubin for a device's own architecture (the build device's) is
+ * compressed like every other binary in a zstd pack (the default codec),
+ * and stored as it is in a zlib pack, where inflating it took longer than
+ * the driver's load (docs/vendors/NVIDIA.md). CLCPACK_WRITE_COMPRESS_CUBINS
+ * compresses it with zlib too; CLCPACK_WRITE_STORE_CUBINS stores it with
+ * zstd too, for the last tenth of a millisecond at a cold start, at about
+ * twice the size of a multi-architecture pack. Not both. */
 #define CLCPACK_WRITE_COMPRESS_CUBINS 2u
 /* Keep added binaries in an unlinked temporary file (in $TMPDIR, else
  * /tmp) instead of memory: writing a multi-GB pack then holds about the
  * largest few binaries and the index in memory, not every binary. */
 #define CLCPACK_WRITE_SPOOL 4u
+#define CLCPACK_WRITE_STORE_CUBINS 8u /* see CLCPACK_WRITE_COMPRESS_CUBINS */
 
 /* A new, empty writer with CLCPACK_WRITE_* flags into *out, freed with
  * clcpack_writer_free. CLCPACK_E_INVALID_ARG for an unknown flag or a NULL

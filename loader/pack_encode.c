@@ -30,25 +30,32 @@
  * stored, what ranks candidates, and the longest prefix chain written. */
 #define ZSTD_LEVEL 19
 #define ZSTD_RANK_LEVEL 1
-/* At most two decodes for any entry: its base's (a root, coded with the
- * dictionary or alone) and its own. Each link is a decode into fresh
- * memory at a cold start; on the default PoCL pack chains of 4 read an
- * entry in 0.55 ms on average in a fresh process, chains of 2 with the
- * larger dictionary below in 0.46 ms, in 1.96 MB against 1.87
- * (docs/FORMAT.md, "How the writer chooses"). */
-#define ZSTD_CHAIN_MAX 2
+/* At most three decodes for any entry: each link is a decode into fresh
+ * memory at a cold start. Measured (docs/FORMAT.md, "How the writer
+ * chooses"): on the default PoCL pack chains of 4 read an entry in a fresh
+ * process in 0.55 ms on average, chains of 3 or 2 with the larger
+ * dictionary below and the decode weight in 0.45 ms (1.93 and 1.96 MB);
+ * the design-card NVIDIA pack, whose cubins chain along widths and
+ * architectures, is 4.75 MB with chains of 3 and 5.23 MB with 2. */
+#define ZSTD_CHAIN_MAX 3
 /* zstd: a candidate's rank counts ZSTD_CHAIN_PENALTY percent more per link
  * its base's chain has, so that an entry takes a base only when that is
  * clearly smaller than the dictionary alone, and more entries stay roots
- * that later ones may take as bases within the cap. On the default PoCL
- * pack 15-25 % gave the smallest packs (1.96-1.98 MB; 0 %: 2.07, 40 %:
- * 2.04). */
+ * that later ones may take as bases within the cap; and each byte its
+ * base's chain decodes counts as ZSTD_DECODE_WEIGHT thousandths of a
+ * stored byte, so that a large base must earn its decode. On the default
+ * PoCL pack: penalty 15-25 % gave the smallest packs with chains of 2
+ * (0 %: +6 %, 40 %: +4 %); a weight of 12 made chains 1.78 links on
+ * average instead of 2.17, at 1.93 MB instead of 1.87 (20: 1.50 links,
+ * 2.01 MB). */
 #define ZSTD_CHAIN_PENALTY 20
+#define ZSTD_DECODE_WEIGHT 12
 /* A dictionary per class of blobs: 1/32 of the class's bytes, at least
  * 8 KiB (smaller classes get none) and at most 128 KiB, trained from at
- * least 8 samples of at most 64 MiB in all. With chains of 2 more entries
- * are roots coded with the dictionary alone, and 128 KiB made the default
- * PoCL pack 1.96 MB against 2.10 with 64 KiB (96 KiB: 2.02; 192: 1.97). */
+ * least 8 samples of at most 64 MiB in all. With short chains more entries
+ * are roots coded with the dictionary alone: 128 KiB made the default PoCL
+ * pack 1.93 MB with chains of 1.78 links on average, 64 KiB 1.94 MB with
+ * 2.25 (192 KiB: 1.96 MB), at the same cold reads. */
 #define DICT_SHARE 32
 #define DICT_MIN (8u << 10)
 #define DICT_MAX (128u << 10)
@@ -474,11 +481,18 @@ static int task_done(encoder *enc, task *t)
 static task *slot(const encoder *enc, size_t pos) { return &enc->slots[pos % enc->n_slots]; }
 
 /* Whether entry e is stored whatever it compresses to: the cubin for its
- * device's own architecture, unless CLCPACK_WRITE_COMPRESS_CUBINS. */
-static int stays_stored(const clcpack_writer *w, const w_entry *e)
+ * device's own architecture in a zlib pack or with
+ * CLCPACK_WRITE_STORE_CUBINS, unless CLCPACK_WRITE_COMPRESS_CUBINS. With
+ * zstd it is compressed by default: on an H200 decoding it cost 0.13 ms
+ * at a cold start with chains of 4 (1.09 times the driver's load), and
+ * stored it doubled the design-card pack (docs/vendors/NVIDIA.md). */
+static int stays_stored(const encoder *enc, const w_entry *e)
 {
+    const clcpack_writer *w = enc->w;
     const clcpack_device_info *dev = &w->devices[e->device];
-    return e->kind == CLCPACK_KIND_CUBIN && !(w->flags & CLCPACK_WRITE_COMPRESS_CUBINS) &&
+    int store = (w->flags & CLCPACK_WRITE_STORE_CUBINS) ||
+                (!enc->zstd && !(w->flags & CLCPACK_WRITE_COMPRESS_CUBINS));
+    return store && e->kind == CLCPACK_KIND_CUBIN &&
            e->arch == dev->nv_cc_major * 10 + dev->nv_cc_minor;
 }
 
@@ -587,12 +601,12 @@ static clcpack_status train_dicts(encoder *enc)
         st = CLCPACK_E_NOMEM;
     for (size_t i = 0; st == CLCPACK_OK && i < w->n_entries; i++) {
         const w_entry *e = &w->entries[enc->ent_order[i]];
-        if (done[i] || stays_stored(w, e))
+        if (done[i] || stays_stored(enc, e))
             continue;
         size_t n = 0;
         for (size_t j = i; j < w->n_entries; j++) {
             const w_entry *o = &w->entries[enc->ent_order[j]];
-            if (!done[j] && o->device == e->device && o->kind == e->kind && !stays_stored(w, o)) {
+            if (!done[j] && o->device == e->device && o->kind == e->kind && !stays_stored(enc, o)) {
                 members[n++] = j;
                 done[j] = 1;
             }
@@ -618,15 +632,19 @@ static clcpack_status train_dicts(encoder *enc)
  * zstd with each candidate as prefix, ranked at ZSTD_RANK_LEVEL and the
  * winner made at ZSTD_LEVEL (candidate_cost weighing deep chains); ties go
  * to plain, then the dictionary, then the nearer base. */
-/* What a ranked candidate costs: its size at the ranking level, and with
- * zstd ZSTD_CHAIN_PENALTY percent more per link of its chain. */
+/* What a ranked candidate costs, in hundredths of a byte: its size at the
+ * ranking level, and with zstd ZSTD_CHAIN_PENALTY percent more per link of
+ * its base's chain plus ZSTD_DECODE_WEIGHT thousandths of a byte per byte
+ * that chain decodes. */
 static uint64_t candidate_cost(const encoder *enc, const task *t)
 {
     if (t->rank == SIZE_MAX)
         return UINT64_MAX;
     if (!enc->zstd || t->base == SIZE_MAX)
         return (uint64_t)t->rank * 100;
-    return (uint64_t)t->rank * (100 + ZSTD_CHAIN_PENALTY * enc->ent_blobs[t->base].chain);
+    const blob *b = &enc->ent_blobs[t->base];
+    return (uint64_t)t->rank * (100 + ZSTD_CHAIN_PENALTY * b->chain) +
+           b->chain_bytes * ZSTD_DECODE_WEIGHT / 10;
 }
 
 static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
@@ -634,7 +652,7 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
     const w_entry *e = &enc->w->entries[enc->ent_order[pos]];
     task *job = slot(enc, pos);
     *job = (task){.tp.done = 1, .kind = TASK_NONE, .pos = pos};
-    if (stays_stored(enc->w, e)) {
+    if (stays_stored(enc, e)) {
         /* A cubin loads in tens of microseconds: inflating it would cost
          * more than the driver call, checking it in place costs a tenth.
          * Only the cubin for the build device's own architecture: those for

@@ -128,11 +128,15 @@ clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out, clcpack_
     if (!out)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_new: out is NULL");
     *out = NULL;
-    const uint32_t known =
-        CLCPACK_WRITE_NO_SOURCES | CLCPACK_WRITE_COMPRESS_CUBINS | CLCPACK_WRITE_SPOOL;
+    const uint32_t known = CLCPACK_WRITE_NO_SOURCES | CLCPACK_WRITE_COMPRESS_CUBINS |
+                           CLCPACK_WRITE_SPOOL | CLCPACK_WRITE_STORE_CUBINS;
     if (flags & ~known)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_writer_new: unknown flags 0x%x",
                        flags & ~known);
+    if ((flags & CLCPACK_WRITE_COMPRESS_CUBINS) && (flags & CLCPACK_WRITE_STORE_CUBINS))
+        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
+                          "clcpack_writer_new: CLCPACK_WRITE_COMPRESS_CUBINS and "
+                          "CLCPACK_WRITE_STORE_CUBINS together");
     clcpack_writer *w = calloc(1, sizeof *w);
     if (!w)
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory");

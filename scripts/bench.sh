@@ -150,8 +150,8 @@ run_codecs() {
 }
 # Start-up in fresh processes (tests/bench/coldstart.c): the pack with each
 # codec family, then grown to 3 MB, 13 MB and 1 GiB by filler entries in a
-# hole (tests/bench/pad_pack.c), and with its cubins compressed when it has
-# any; BENCH_COLD_PACKS beside them.
+# hole (tests/bench/pad_pack.c), and with the device's own cubins stored as
+# they are (--store-cubins) when it has any; BENCH_COLD_PACKS beside them.
 run_coldstart() {
     z=$work/cold-zstd.clcpack
     "$B/clc-pack" merge -q --codec zstd "$pack" -o "$z" &&
@@ -163,8 +163,8 @@ run_coldstart() {
         set -- "$@" --pack "$work/cold-$target.clcpack" --label "zstd, padded to $target bytes"
     done
     if "$B/clc-pack" list "$z" | grep -q ' cubin/'; then
-        "$B/clc-pack" merge -q --codec zstd --compress-cubins "$pack" -o "$work/cold-cubins.clcpack" || return 1
-        set -- "$@" --pack "$work/cold-cubins.clcpack" --label "zstd, own cubins compressed too"
+        "$B/clc-pack" merge -q --codec zstd --store-cubins "$pack" -o "$work/cold-cubins.clcpack" || return 1
+        set -- "$@" --pack "$work/cold-cubins.clcpack" --label "zstd, own cubins stored (--store-cubins)"
     fi
     for extra in ${BENCH_COLD_PACKS:-}; do
         set -- "$@" --pack "$extra" --label "$(basename "$extra")"

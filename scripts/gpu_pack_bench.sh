@@ -13,9 +13,10 @@
 #      binaries by every codec with xz -9e as the limit (codecs.md), and
 #      clcpack_open_file + clcpack_create_kernel against the bare driver
 #      call in fresh processes, for the pack with zstd and with zlib, grown
-#      to 13 MB and 1 GiB, with its own cubins compressed too, and the
+#      to 13 MB and 1 GiB, with its own cubins stored (--store-cubins), and the
 #      widths-3,15,31 pack (coldstart.md); both into docs/bench/<device>/.
-# Usage: [CLC_PREBUILT=1] scripts/gpu_pack_bench.sh [RESULTS_DIR]   (default gpu-results)
+# Usage: [CLC_PREBUILT=1] [BENCH_PARTS=...] scripts/gpu_pack_bench.sh [RESULTS_DIR]
+# (default gpu-results; BENCH_PARTS default "codecs coldstart").
 # Everything it prints is also written to RESULTS_DIR/gpu_pack_bench.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,8 +67,9 @@ ls -l "$pack" "$small" "$results/gpu-default-zlib.clcpack"
 step "make bench: codecs and coldstart into docs/bench/$slug"
 # scripts/bench.sh is what make bench runs, without make's rebuild check
 # (the binaries may be carried ones).
-BENCH_DEVICE=gpu BENCH_PARTS="codecs coldstart" BENCH_PACK="$pack" \
+BENCH_DEVICE=gpu BENCH_PARTS="${BENCH_PARTS:-codecs coldstart}" BENCH_PACK="$pack" \
     BENCH_COLD_PACKS="$small" BENCH_COLD_REPS="${BENCH_COLD_REPS:-7}" sh scripts/bench.sh build ||
     echo "gpu_pack_bench: a part failed (above); the tables hold what was measured"
-cat "docs/bench/$slug/codecs.md" "docs/bench/$slug/coldstart.md"
-cp "docs/bench/$slug/codecs.md" "docs/bench/$slug/coldstart.md" "$results/"
+for f in codecs.md coldstart.md; do
+    if [ -f "docs/bench/$slug/$f" ]; then cat "docs/bench/$slug/$f"; cp "docs/bench/$slug/$f" "$results/"; fi
+done

@@ -7,7 +7,7 @@
 #   3. packs every kernel at widths 3,5,...,31 for the GPU (portable PTX and
 #      a cubin per architecture of the default --nv-arch); lists the forms per
 #      architecture, loads every key from its PTX too (verify --no-cubin), and
-#      measures the pack's size against PTX only, sm_90 only and compressed;
+#      measures the pack's size against PTX only, sm_90 only and own cubins stored;
 #   4. verifies the pack and loads every entry through the loader (expecting
 #      the cubin path), running each loaded program against the CPU reference;
 #   5. packs and checks every width 1..32 and every work-group the kernels
@@ -62,22 +62,22 @@ forms "$pack" | tee "$results/gpu_arch_forms.txt"
 $clc verify --load --check --no-cubin --device gpu "$pack" | tee "$results/gpu_verify_ptx.txt" | tail -n 5
 # Sizes (docs/bench/nvidia-multiarch-size.md): PTX only as the driver gives
 # it, that retargeted here with no GPU involved, the sm_90 cubins alone, and
-# every cubin compressed.
+# the device's own cubins stored as they are (--store-cubins).
 ptxonly=$results/gpu-ptx-only.clcpack
 $clc --widths 3,5,7,...,31 --device gpu --ptxas none -q -o "$ptxonly"
 /usr/bin/time -f "retarget wall time %e s" $clc retarget "$ptxonly" -o "$results/gpu-retargeted.clcpack"
 $clc --widths 3,5,7,...,31 --device gpu --nv-arch 90 -q -o "$results/gpu-sm90.clcpack"
-$clc merge "$pack" --compress-cubins -q -o "$results/gpu-compressed.clcpack"
-for f in "$ptxonly" "$results/gpu-sm90.clcpack" "$pack" "$results/gpu-compressed.clcpack" \
+$clc merge "$pack" --store-cubins -q -o "$results/gpu-stored.clcpack"
+for f in "$ptxonly" "$results/gpu-sm90.clcpack" "$pack" "$results/gpu-stored.clcpack" \
          "$results/gpu-retargeted.clcpack"; do
     printf '%-40s %10d bytes\n' "$(basename "$f")" "$(stat -c %s "$f")"
 done | tee "$results/gpu_multiarch_size.txt"
-forms "$results/gpu-compressed.clcpack" >> "$results/gpu_multiarch_size.txt"
+forms "$results/gpu-stored.clcpack" >> "$results/gpu_multiarch_size.txt"
 cmp -s <($clc list "$pack" | awk '$6 ~ /\//{print $2,$3,$4,$6,$7}') \
        <($clc list "$results/gpu-retargeted.clcpack" | awk '$6 ~ /\//{print $2,$3,$4,$6,$7}') &&
     echo "the retargeted PTX-only pack holds the same forms and sizes as the built one" ||
     echo "the retargeted PTX-only pack differs from the built one (see the lists)"
-rm -f "$results/gpu-sm90.clcpack" "$results/gpu-compressed.clcpack"
+rm -f "$results/gpu-sm90.clcpack" "$results/gpu-stored.clcpack"
 
 step "every width 1..32 and every work-group, checked from pack-loaded programs"
 full=$results/gpu-all-widths.clcpack

@@ -30,6 +30,14 @@ expect_err "-j 0: expected a number of jobs" "names -j"
 run "$CLC" retarget "$FIXTURE" --ptxas /nonexistent/ptxas -o x.clcpack
 expect_rc 2 "a --ptxas that is not there"
 expect_err "--ptxas /nonexistent/ptxas: not an executable file" "names the --ptxas path"
+run "$CLC" retarget "$FIXTURE" --compress-cubins --store-cubins -o x.clcpack
+expect_rc 2 "--compress-cubins with --store-cubins"
+expect_err "retarget: --compress-cubins and --store-cubins together" "names both"
+run "$CLC" merge "$FIXTURE" --compress-cubins --store-cubins -o x.clcpack
+expect_rc 2 "merge: --compress-cubins with --store-cubins"
+run "$CLC" --compress-cubins --store-cubins -o x.clcpack
+expect_rc 2 "pack: --compress-cubins with --store-cubins"
+expect_err "--compress-cubins and --store-cubins together" "pack names both"
 run "$CLC" retarget missing.clcpack -o x.clcpack
 expect_rc 1 "a missing pack"
 expect_err "missing.clcpack" "names the missing pack"
@@ -67,6 +75,28 @@ expect_out "ptx/sm_75 " "the PTX is stored in its portable form"
 expect_no_out "ptx/sm_90 " "no sm_90 PTX left"
 run "$CLC" verify all.clcpack
 expect_rc 0 "verify reads every entry"
+
+# The device's own cubins (sm_90, an H100's): compressed like the others in
+# a zstd pack, stored as they are with --store-cubins or in a zlib pack.
+own_stored() {
+    "$CLC" list --json "$1" | python3 -c "
+import json, sys
+es = [e for e in json.load(sys.stdin)['entries'] if e['kind'] == 'cubin' and e['arch'] == 90]
+print(sum(e['codec'] == 'stored' for e in es), len(es))"
+}
+if "$CLC" list --json all.clcpack | grep -q '"zstd'; then
+    expect_true "zstd: the sm_90 cubins are compressed by default" test "$(own_stored all.clcpack)" = "0 $n"
+    run "$CLC" retarget "$FIXTURE" --store-cubins -o stored.clcpack
+    expect_rc 0 "retarget --store-cubins"
+    expect_true "zstd, --store-cubins: the sm_90 cubins are stored" test "$(own_stored stored.clcpack)" = "$n $n"
+    run "$CLC" merge -q all.clcpack --store-cubins -o stored2.clcpack
+    expect_true "merge --store-cubins stores them too" test "$(own_stored stored2.clcpack)" = "$n $n"
+    expect_true "and the pack is larger" test "$(wc -c <stored2.clcpack)" -gt "$(wc -c <all.clcpack)"
+else
+    skip "a clc-pack without zstd: the zstd cubin defaults"
+fi
+run "$CLC" merge -q all.clcpack --codec zlib -o zlib.clcpack
+expect_true "zlib: the sm_90 cubins are stored by default" test "$(own_stored zlib.clcpack)" = "$n $n"
 
 # The cubin files themselves: an ELF for EM_CUDA (190) with the SM in
 # e_flags (bits 8-15 from ELF ABI version 8), and cuobjdump's word when

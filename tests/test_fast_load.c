@@ -2,8 +2,10 @@
  * test_fast_load.c — what makes a load cheap, checked without a device:
  *  - the key index built at open finds exactly what a scan of every entry
  *    finds, in ascending order, whatever order the defines are given in;
- *  - cubins are stored uncompressed by default and compressed with
- *    CLCPACK_WRITE_COMPRESS_CUBINS;
+ *  - the cubins of the device's own architecture are compressed by default
+ *    in a zstd pack and stored in a zlib pack; CLCPACK_WRITE_STORE_CUBINS
+ *    stores them with zstd, CLCPACK_WRITE_COMPRESS_CUBINS compresses them
+ *    with zlib, and the writer refuses both at once;
  *  - stored entry blobs start at multiples of 64 bytes, the loader checks
  *    them in place without a copy, copies them when the memory is
  *    unaligned, and refuses them, in place or not, when a byte is damaged.
@@ -243,16 +245,20 @@ static void test_key_index(void)
 
 #define N_CUBINS 6
 
-/* A pack with a native entry and N_CUBINS cubins (and a source). */
-static void *cubin_pack(uint32_t flags, size_t *size)
+/* A pack with a PTX entry and N_CUBINS cubins (and a source), written with
+ * `mode`'s codecs. */
+static void *cubin_pack(uint32_t flags, clcpack_compression mode, size_t *size)
 {
     clcpack_device_info d = {.struct_size = sizeof d};
     make_device(&d, "NVIDIA Test", 0x10DE, 90);
     clcpack_writer *w = NULL;
     clcpack_error err;
     void *data = NULL;
-    if (clcpack_writer_new(flags, &w, &err) != CLCPACK_OK)
+    if (clcpack_writer_new(flags, &w, &err) != CLCPACK_OK ||
+        clcpack_writer_set_compression(w, mode, &err) != CLCPACK_OK) {
+        clcpack_writer_free(w);
         return NULL;
+    }
     uint32_t di, si;
     static const char src[] = "__kernel void conv(void) {}\n";
     clcpack_writer_add_device(w, &d, &di, &err);
@@ -289,11 +295,54 @@ static void *cubin_pack(uint32_t flags, size_t *size)
     return data;
 }
 
+/* How many of the pack's cubins are stored (codec 0); -1 when it cannot be
+ * written or opened. */
+static int stored_cubins(uint32_t flags, clcpack_compression mode)
+{
+    size_t size = 0;
+    uint8_t *data = cubin_pack(flags, mode, &size);
+    clcpack *p = NULL;
+    int stored = -1;
+    if (data && clcpack_open_memory(data, size, &p, NULL) == CLCPACK_OK) {
+        stored = 0;
+        for (size_t i = 0; i < p->n_entries; i++)
+            stored += p->entries[i].info.kind == CLCPACK_KIND_CUBIN &&
+                      p->entries[i].info.codec == PK_CODEC_STORED;
+    }
+    clcpack_close(p);
+    clcpack_free(data);
+    return stored;
+}
+
+static void test_cubin_defaults(void)
+{
+    const clcpack_compression zlib = CLCPACK_COMPRESSION_ZLIB, zstd = CLCPACK_COMPRESSION_ZSTD;
+    int n = stored_cubins(0, zlib);
+    CHECK(n == N_CUBINS, "zlib: cubins stored by default (%d)", n);
+    n = stored_cubins(CLCPACK_WRITE_COMPRESS_CUBINS, zlib);
+    CHECK(n == 0, "zlib, CLCPACK_WRITE_COMPRESS_CUBINS: none stored (%d)", n);
+    if (clcpack_compression_available(zstd)) {
+        n = stored_cubins(0, zstd);
+        CHECK(n == 0, "zstd: cubins compressed by default (%d stored)", n);
+        n = stored_cubins(CLCPACK_WRITE_STORE_CUBINS, zstd);
+        CHECK(n == N_CUBINS, "zstd, CLCPACK_WRITE_STORE_CUBINS: stored (%d)", n);
+    } else {
+        CHECK_SKIP("zstd cubin defaults: this libclcpack was built without zstd");
+    }
+    clcpack_writer *w = NULL;
+    clcpack_error err;
+    clcpack_status st = clcpack_writer_new(
+        CLCPACK_WRITE_COMPRESS_CUBINS | CLCPACK_WRITE_STORE_CUBINS, &w, &err);
+    CHECK(st == CLCPACK_E_INVALID_ARG && !w && strstr(err.message, "together"),
+          "both cubin flags refused: %s", err.message);
+    clcpack_writer_free(w);
+}
+
 static void test_stored_cubins(void)
 {
     size_t size = 0, zsize = 0;
-    uint8_t *data = cubin_pack(0, &size);
-    uint8_t *zdata = cubin_pack(CLCPACK_WRITE_COMPRESS_CUBINS, &zsize);
+    uint8_t *data = cubin_pack(CLCPACK_WRITE_STORE_CUBINS, CLCPACK_COMPRESSION_DEFAULT, &size);
+    uint8_t *zdata = cubin_pack(CLCPACK_WRITE_COMPRESS_CUBINS, CLCPACK_COMPRESSION_DEFAULT, &zsize);
     clcpack *p = NULL, *zp = NULL;
     clcpack_error err;
     if (!CHECK(data && zdata && clcpack_open_memory(data, size, &p, NULL) == CLCPACK_OK &&
@@ -321,7 +370,7 @@ static void test_stored_cubins(void)
         compressed += zp->entries[i].info.kind == CLCPACK_KIND_CUBIN &&
                       zp->entries[i].info.codec != PK_CODEC_STORED;
     CHECK(stored == N_CUBINS && aligned == N_CUBINS && in_place == N_CUBINS,
-          "cubins stored by default (%zu of %d), at multiples of 64 (%zu), checked in place "
+          "cubins stored (%zu of %d), at multiples of 64 (%zu), checked in place "
           "(%zu)",
           stored, N_CUBINS, aligned, in_place);
     CHECK(compressed == N_CUBINS && zsize < size / 2,
@@ -382,6 +431,7 @@ static void test_stored_cubins(void)
 int main(void)
 {
     test_key_index();
+    test_cubin_defaults();
     test_stored_cubins();
     return check_summary();
 }

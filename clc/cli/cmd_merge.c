@@ -48,11 +48,22 @@ typedef struct merge_pick {
 static const cli_opt merge_opts[] = {
     OPT_STR("output", 'o', merge_args, output),
     OPT_FLAG("compress-cubins", 0, merge_args, compress_cubins),
+    OPT_FLAG("store-cubins", 0, merge_args, store_cubins),
     OPT_CALL_AT("codec", 0, merge_args, codec, cli_opt_codec, "CODEC"),
     OPT_QUIET_CLI,
     OPT_VERBOSE_CLI,
     OPT_HELP,
 };
+
+int cubin_write_flags(const char *cmd, int compress, int store, uint32_t *flags)
+{
+    *flags = (compress ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
+             (store ? CLCPACK_WRITE_STORE_CUBINS : 0);
+    if (compress && store)
+        return cli_usage_error(cmd, "%s: --compress-cubins and --store-cubins together: give one",
+                               cmd);
+    return 0;
+}
 
 static int parse_args(int argc, char **argv, merge_args *x)
 {
@@ -67,6 +78,9 @@ static int parse_args(int argc, char **argv, merge_args *x)
         return cli_usage_error("merge", "merge: expected the pack files to merge");
     if (!x->output || !*x->output)
         return cli_usage_error("merge", "merge: -o FILE is required");
+    uint32_t cubins;
+    if ((rc = cubin_write_flags("merge", x->compress_cubins, x->store_cubins, &cubins)) != 0)
+        return rc;
     x->inputs = (const char **)(argv + operand);
     x->n_inputs = (size_t)(argc - operand);
     return 0;
@@ -470,7 +484,7 @@ static int write_merged(merge_input *in, size_t n_in, const merge_pick *picks, s
      * file, not in memory. */
     uint32_t flags = (any_source ? 0 : CLCPACK_WRITE_NO_SOURCES) |
                      (x->compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
-                     CLCPACK_WRITE_SPOOL;
+                     (x->store_cubins ? CLCPACK_WRITE_STORE_CUBINS : 0) | CLCPACK_WRITE_SPOOL;
     if (clcpack_writer_new(flags, &w, &e) != CLCPACK_OK ||
         clcpack_writer_set_compression(w, x->codec, &e) != CLCPACK_OK) {
         clcpack_writer_free(w);

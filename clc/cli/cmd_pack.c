@@ -732,8 +732,10 @@ static int merge_into(const pack_args *a, const char *built, const char *output,
         if (!has_ptx || !ptxas[0])
             continue;
         bfmt(temp[i], sizeof temp[i], "%s.merge%zu.%ld", output, i, (long)getpid());
-        if (retarget_file(a->merge[i], temp[i], &a->nv_archs, ptxas, a->compress_cubins,
-                          a->codec, a->jobs) != EXIT_OK_STATUS)
+        uint32_t cubins = (a->compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
+                          (a->store_cubins ? CLCPACK_WRITE_STORE_CUBINS : 0);
+        if (retarget_file(a->merge[i], temp[i], &a->nv_archs, ptxas, cubins, a->codec,
+                          a->jobs) != EXIT_OK_STATUS)
             rc = -1;
         else
             inputs[n - 1] = temp[i];
@@ -743,6 +745,7 @@ static int merge_into(const pack_args *a, const char *built, const char *output,
         memset(&m, 0, sizeof m);
         m.output = output;
         m.compress_cubins = a->compress_cubins;
+        m.store_cubins = a->store_cubins;
         m.codec = a->codec;
         m.inputs = inputs;
         m.n_inputs = n;
@@ -1043,7 +1046,7 @@ static int setup_writer(pack_run *run, const pack_args *a)
      * of many gigabytes costs memory for its largest binary and its index. */
     uint32_t wflags = (a->no_sources ? CLCPACK_WRITE_NO_SOURCES : 0) |
                       (a->compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
-                      CLCPACK_WRITE_SPOOL;
+                      (a->store_cubins ? CLCPACK_WRITE_STORE_CUBINS : 0) | CLCPACK_WRITE_SPOOL;
     if (clcpack_writer_new(wflags, &run->w, &e) != CLCPACK_OK ||
         clcpack_writer_set_compression(run->w, a->codec, &e) != CLCPACK_OK) {
         cli_error("%s", e.message);

@@ -31,6 +31,8 @@ typedef struct retarget_args {
     const char *input, *output, *ptxas;
     nvf_archs archs;
     int compress_cubins;
+    int store_cubins;
+    uint32_t cubin_flags; /* of the two above */
     clcpack_compression codec;
     long jobs;
 } retarget_args;
@@ -74,6 +76,7 @@ static const cli_opt retarget_opts[] = {
     OPT_CALL("nv-arch", 0, opt_nv_arch, "LIST"),
     OPT_STR("ptxas", 0, retarget_args, ptxas),
     OPT_FLAG("compress-cubins", 0, retarget_args, compress_cubins),
+    OPT_FLAG("store-cubins", 0, retarget_args, store_cubins),
     OPT_CALL_AT("codec", 0, retarget_args, codec, cli_opt_codec, "CODEC"),
     OPT_LONG("jobs", 'j', retarget_args, jobs, "a number of jobs", 1, MAX_JOBS),
     OPT_QUIET_CLI,
@@ -102,6 +105,9 @@ static int parse_args(int argc, char **argv, retarget_args *x)
                                argc - operand);
     if (!x->output || !*x->output)
         return cli_usage_error("retarget", "retarget: -o FILE is required");
+    if ((rc = cubin_write_flags("retarget", x->compress_cubins, x->store_cubins,
+                                &x->cubin_flags)) != 0)
+        return rc;
     x->input = argv[operand];
     return 0;
 }
@@ -274,7 +280,7 @@ static int retarget_entry(void *vctx, const char *path, const clcpack *p, size_t
 }
 
 int retarget_file(const char *input, const char *output, const nvf_archs *archs,
-                  const char *ptxas, int compress_cubins, clcpack_compression codec, long jobs)
+                  const char *ptxas, uint32_t cubin_flags, clcpack_compression codec, long jobs)
 {
     retarget_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -289,7 +295,8 @@ int retarget_file(const char *input, const char *output, const nvf_archs *archs,
     merge_args m;
     memset(&m, 0, sizeof m);
     m.output = output;
-    m.compress_cubins = compress_cubins;
+    m.compress_cubins = (cubin_flags & CLCPACK_WRITE_COMPRESS_CUBINS) != 0;
+    m.store_cubins = (cubin_flags & CLCPACK_WRITE_STORE_CUBINS) != 0;
     m.codec = codec;
     m.inputs = inputs;
     m.n_inputs = 1;
@@ -338,5 +345,5 @@ int cmd_retarget(int argc, char **argv)
         cli_error("retarget: cubins need NVIDIA's ptxas: %s; --ptxas PATH names one", ptxas);
         return EXIT_FAILURE_STATUS;
     }
-    return retarget_file(x.input, x.output, &x.archs, ptxas, x.compress_cubins, x.codec, x.jobs);
+    return retarget_file(x.input, x.output, &x.archs, ptxas, x.cubin_flags, x.codec, x.jobs);
 }

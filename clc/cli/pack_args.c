@@ -330,6 +330,7 @@ static const cli_opt pack_opts[] = {
     OPT_STR("ptxas", 0, pack_args, ptxas),
     OPT_FLAG("no-sources", 0, pack_args, no_sources),
     OPT_FLAG("compress-cubins", 0, pack_args, compress_cubins),
+    OPT_FLAG("store-cubins", 0, pack_args, store_cubins),
     OPT_CALL("codec", 0, opt_codec, "CODEC"),
     OPT_FLAG("no-check", 0, pack_args, no_check),
     OPT_FLAG("no-warmup", 0, pack_args, no_warmup),
@@ -378,6 +379,10 @@ static int finish(pack_args *a, int argc, char **argv, int operand, char err[PA_
     dj_spec *ds = &a->direct_spec;
     const char *wg = ds->wg;
     size_t wg_after = a->wg_after;
+    if (a->compress_cubins && a->store_cubins) {
+        bfmt(err, PA_ERR_MAX, "--compress-cubins and --store-cubins together: give one");
+        return -1;
+    }
     while (operand < argc)
         ds->files[ds->n_files++] = argv[operand++];
     a->direct = ds->n_files > 0 || ds->n_programs > 0;

@@ -35,6 +35,7 @@ typedef struct pack_args {
     int keep_going;             /* --keep-going / -k */
     int no_sources;             /* --no-sources */
     int compress_cubins;        /* --compress-cubins */
+    int store_cubins;           /* --store-cubins */
     clcpack_compression codec;  /* --codec zlib|zstd, default the library's */
     int no_check;               /* --no-check */
     int no_warmup;              /* --no-warmup */

@@ -30,6 +30,7 @@ typedef struct merge_hook {
 typedef struct merge_args {
     const char *output;
     int compress_cubins;        /* --compress-cubins */
+    int store_cubins;           /* --store-cubins */
     clcpack_compression codec;  /* --codec, default the library's */
     const char **inputs;
     size_t n_inputs;
@@ -48,7 +49,12 @@ typedef struct merge_stats {
  * ptxas_find), everything else copied, into output. Prints its errors and,
  * unless -q, one summary line. Returns an exit status. */
 int retarget_file(const char *input, const char *output, const nvf_archs *archs,
-                  const char *ptxas, int compress_cubins, clcpack_compression codec, long jobs);
+                  const char *ptxas, uint32_t cubin_flags, clcpack_compression codec, long jobs);
+
+/* The writer flags of --compress-cubins and --store-cubins
+ * (CLCPACK_WRITE_COMPRESS_CUBINS, CLCPACK_WRITE_STORE_CUBINS) into *flags;
+ * a usage error naming both, for `cmd`, when both are given. */
+int cubin_write_flags(const char *cmd, int compress, int store, uint32_t *flags);
 
 /* Does the whole merge; prints its errors. Returns an exit status
  * (cli_report.h): EXIT_OK_STATUS with *stats filled, else
