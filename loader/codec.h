@@ -54,8 +54,8 @@ typedef struct clcpk_zdict clcpk_zdict;
  * holding them, which the call takes over whatever it returns, or NULL
  * when the bytes outlive the dictionary (a pack in memory). Raw content
  * (bytes not starting with zstd's dictionary magic number) is kept where
- * it lies and used as zstd's prefix: no copy and no tables, so the first
- * load costs no fresh memory beyond the read. A zstd-format dictionary is
+ * it lies and given to each frame as it is: no copy and no tables, so the
+ * first load costs no fresh memory beyond the read. A zstd-format dictionary is
  * copied into zstd's own (ZSTD_DDict). CLCPACK_E_FORMAT when zstd refuses
  * them, E_NOMEM, or E_VERSION without zstd; why says which. */
 clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, uint8_t *owned,

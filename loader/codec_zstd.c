@@ -29,7 +29,7 @@ int clcpk_zstd_available(void)
 #if defined(CLCPK_HAVE_ZSTD)
 struct clcpk_zdict {
     ZSTD_DDict *ddict;      /* a zstd-format dictionary; NULL for raw content */
-    const uint8_t *content; /* raw content, used as the prefix of each frame */
+    const uint8_t *content; /* raw content, given to each frame as it is */
     size_t content_n;
     uint8_t *owned; /* the buffer holding content, when it is ours */
 };
@@ -53,9 +53,9 @@ clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, uint8_t *owned,
         return CLCPACK_E_NOMEM;
     }
     if (!zstd_format_dict(bytes, n)) {
-        /* Raw content: a prefix is exactly a raw-content dictionary used
-         * for one frame (zstd.h, ZSTD_DCtx_refPrefix), and referencing it
-         * makes no copy. What libclcpack's writer trains is stored so. */
+        /* Raw content: referenced where it lies (clcpk_unzstd_exact gives
+         * it to each frame), no copy and no tables. What libclcpack's
+         * writer trains is stored so. */
         d->content = bytes;
         d->content_n = n;
         d->owned = owned;

@@ -481,11 +481,12 @@ static int task_done(encoder *enc, task *t)
 static task *slot(const encoder *enc, size_t pos) { return &enc->slots[pos % enc->n_slots]; }
 
 /* Whether entry e is stored whatever it compresses to: the cubin for its
- * device's own architecture in a zlib pack or with
- * CLCPACK_WRITE_STORE_CUBINS, unless CLCPACK_WRITE_COMPRESS_CUBINS. With
- * zstd it is compressed by default: on an H200 decoding it cost 0.13 ms
- * at a cold start with chains of 4 (1.09 times the driver's load), and
- * stored it doubled the design-card pack (docs/vendors/NVIDIA.md). */
+ * device's own architecture in a zlib pack (inflating it took longer than
+ * the driver's load) or with CLCPACK_WRITE_STORE_CUBINS, unless
+ * CLCPACK_WRITE_COMPRESS_CUBINS. With zstd it is compressed by default: on
+ * an H200 decoding it costs 0.11 ms at a cold start (the loader's own work
+ * 1.08 times the driver's load, 1.03 stored), and stored it makes the
+ * design-card pack 9.0 MB instead of 4.75 (docs/vendors/NVIDIA.md). */
 static int stays_stored(const encoder *enc, const w_entry *e)
 {
     const clcpack_writer *w = enc->w;
@@ -653,11 +654,11 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
     task *job = slot(enc, pos);
     *job = (task){.tp.done = 1, .kind = TASK_NONE, .pos = pos};
     if (stays_stored(enc, e)) {
-        /* A cubin loads in tens of microseconds: inflating it would cost
-         * more than the driver call, checking it in place costs a tenth.
-         * Only the cubin for the build device's own architecture: those for
-         * other architectures (clc-pack --nv-arch) are compressed like any
-         * binary, since they serve devices the pack was not built on. */
+        /* Stored, a cubin is checked in place and handed to the driver
+         * (stays_stored says when). Only the cubin for the build device's
+         * own architecture: those for other architectures (clc-pack
+         * --nv-arch) are compressed like any binary, since they serve
+         * devices the pack was not built on. */
         enc->ent_blobs[pos] = (blob){NULL, e->size, PK_CODEC_STORED, CLCPACK_NONE, 1, e->size, 0};
         return CLCPACK_OK;
     }
