@@ -1790,21 +1790,13 @@ static void test_magic_bases(void)
             bins[k][4 + rnd() % (SIZE - 4)] = (uint8_t)rnd();
         static const uint8_t magic[4] = {0x37, 0xA4, 0x30, 0xEC};
         memcpy(bins[k], magic, 4);
-        char value[8];
-        snprintf(value, sizeof value, "%d", 3 + 2 * k);
-        clcpack_define def = {"W", value};
-        clcpack_entry_spec e;
-        memset(&e, 0, sizeof e);
-        e.struct_size = sizeof e;
-        e.kernel = "m";
-        e.defines = &def;
-        e.define_count = 1;
-        e.device = di;
-        e.source = CLCPACK_NONE;
-        e.kind = CLCPACK_KIND_NATIVE;
-        e.binary = bins[k];
-        e.binary_size = SIZE;
-        ok = ok && clcpack_writer_add_entry(w, &e, &err) == CLCPACK_OK;
+        corpus_entry e = {.kernel = "m", .def_names = {"W"}, .n_defines = 1,
+                          .kind = CLCPACK_KIND_NATIVE, .bin = bins[k], .size = SIZE};
+        snprintf(e.def_values[0], sizeof e.def_values[0], "%d", 3 + 2 * k);
+        clcpack_define defs[2];
+        clcpack_entry_spec spec;
+        spec_of(&e, defs, di, CLCPACK_NONE, &spec);
+        ok = ok && clcpack_writer_add_entry(w, &spec, &err) == CLCPACK_OK;
     }
     void *data = NULL;
     size_t size = 0;

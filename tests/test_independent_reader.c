@@ -28,6 +28,7 @@
 #include "clcpack_write.h"
 #include "lookup_table.h"
 #include "synth_pack.h"
+#include "test_file.h"
 
 /* A bounded cursor: every read checks what is left, as the document asks. */
 typedef struct cur {
@@ -483,24 +484,6 @@ static void compare(const char *what, const uint8_t *f, size_t n, uint32_t *zstd
     free_pack(&k);
 }
 
-/* The whole file at path (malloc'd), or NULL. */
-static uint8_t *read_all(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    uint8_t *buf = NULL;
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (size > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)size)) &&
-        fread(buf, 1, (size_t)size, f) != (size_t)size) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *n = buf ? (size_t)size : 0;
-    return buf;
-}
-
 static void written(const synth_corpus *c, const char *what, uint32_t flags,
                     clcpack_compression mode)
 {
@@ -536,6 +519,25 @@ static void written(const synth_corpus *c, const char *what, uint32_t flags,
     clcpack_writer_free(w);
 }
 
+/* A pack written before dictionaries were raw content: its dictionary is
+ * in zstd's format (tests/fuzz/corpus/zstd_dict.clcpack, kept as it was
+ * made), which the library still reads, through zstd's own dictionary
+ * rather than in place. */
+static void old_dictionary(void)
+{
+    char path[4096];
+    const char *slash = strrchr(__FILE__, '/');
+    snprintf(path, sizeof path, "%.*sfuzz/corpus/zstd_dict.clcpack",
+             slash ? (int)(slash - __FILE__ + 1) : 0, __FILE__);
+    size_t n = 0;
+    uint8_t *buf = test_read_file(path, &n);
+    uint32_t zstd_form = 0;
+    if (CHECK(buf != NULL, "%s: cannot read", path))
+        compare(path, buf, n, &zstd_form);
+    CHECK(zstd_form == 1, "%s: its one dictionary is in zstd's format (%u)", path, zstd_form);
+    free(buf);
+}
+
 int main(int argc, char **argv)
 {
     synth_corpus c;
@@ -548,31 +550,16 @@ int main(int argc, char **argv)
         written(&c, "zstd, cubins compressed", CLCPACK_WRITE_COMPRESS_CUBINS,
                 CLCPACK_COMPRESSION_ZSTD);
         written(&c, "zstd, no sources", CLCPACK_WRITE_NO_SOURCES, CLCPACK_COMPRESSION_ZSTD);
+        old_dictionary();
     } else {
-        CHECK_SKIP("zstd packs: this libclcpack was built without zstd");
+        CHECK_SKIP("zstd packs and the zstd-format dictionary: this libclcpack was built "
+                   "without zstd");
     }
     synth_free(&c);
-    /* A pack written before dictionaries were raw content: its dictionary
-     * is in zstd's format (tests/fuzz/corpus/zstd_dict.clcpack, kept as it
-     * was made), which the library still reads, through zstd's own
-     * dictionary rather than in place. */
-    if (clcpack_compression_available(CLCPACK_COMPRESSION_ZSTD)) {
-        char path[4096];
-        const char *slash = strrchr(__FILE__, '/');
-        snprintf(path, sizeof path, "%.*sfuzz/corpus/zstd_dict.clcpack",
-                 slash ? (int)(slash - __FILE__ + 1) : 0, __FILE__);
-        size_t n = 0;
-        uint8_t *buf = read_all(path, &n);
-        uint32_t zstd_form = 0;
-        if (CHECK(buf != NULL, "%s: cannot read", path))
-            compare(path, buf, n, &zstd_form);
-        CHECK(zstd_form == 1, "%s: its one dictionary is in zstd's format (%u)", path, zstd_form);
-        free(buf);
-    }
     /* Packs named on the command line. */
     for (int a = 1; a < argc; a++) {
         size_t n = 0;
-        uint8_t *buf = read_all(argv[a], &n);
+        uint8_t *buf = test_read_file(argv[a], &n);
         if (CHECK(buf != NULL, "%s: cannot read", argv[a]))
             compare(argv[a], buf, n, NULL);
         free(buf);
