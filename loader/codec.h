@@ -62,6 +62,11 @@ clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, uint8_t *owned,
                                 clcpk_zdict **out, char *why, size_t why_cap);
 void clcpk_zdict_free(clcpk_zdict *d); /* NULL is a no-op */
 
+/* Whether n bytes are a dictionary in zstd's format: they start with its
+ * magic number (docs/FORMAT.md, "Dictionary record": zstd's ZSTD_dct_auto
+ * rule); any other bytes are raw content. */
+int clcpk_zdict_zstd_format(const uint8_t *bytes, size_t n);
+
 /* Decoding contexts kept for the next decode, shared by the threads of one
  * open pack: zstd's context is 96 KB (ZSTD_sizeof_DCtx, zstd 1.5.4), made
  * and set up again for every link of a chain otherwise; keeping them took

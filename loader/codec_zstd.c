@@ -8,6 +8,8 @@
  */
 #include "codec.h"
 
+#include "bytes.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,12 +36,9 @@ struct clcpk_zdict {
     uint8_t *owned; /* the buffer holding content, when it is ours */
 };
 
-/* zstd's ZSTD_dct_auto rule (docs/FORMAT.md, "Dictionary record"): a
- * dictionary in zstd's format starts with its magic number. */
-static int zstd_format_dict(const uint8_t *bytes, size_t n)
+int clcpk_zdict_zstd_format(const uint8_t *bytes, size_t n)
 {
-    return n >= 4 && ((uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 |
-                      (uint32_t)bytes[3] << 24) == ZSTD_MAGIC_DICTIONARY;
+    return n >= 4 && get_le32(bytes) == ZSTD_MAGIC_DICTIONARY;
 }
 
 clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, uint8_t *owned,
@@ -52,7 +51,7 @@ clcpack_status clcpk_zdict_load(const uint8_t *bytes, size_t n, uint8_t *owned,
         snprintf(why, why_cap, "out of memory for a dictionary of %zu bytes", n);
         return CLCPACK_E_NOMEM;
     }
-    if (!zstd_format_dict(bytes, n)) {
+    if (!clcpk_zdict_zstd_format(bytes, n)) {
         /* Raw content: referenced where it lies (clcpk_unzstd_exact gives
          * it to each frame), no copy and no tables. What libclcpack's
          * writer trains is stored so. */
@@ -206,7 +205,7 @@ clcpack_status clcpk_unzstd_exact(clcpk_zpool *pool, const uint8_t *src, size_t 
     size_t rc;
     if (dict && dict->ddict) {
         rc = ZSTD_decompress_usingDDict(dctx, dst, raw, src, n, dict->ddict);
-    } else if (content && !zstd_format_dict(content, content_n)) {
+    } else if (content && !clcpk_zdict_zstd_format(content, content_n)) {
         /* Raw content, which the ZSTD_dct_auto rule of this call reads as
          * such: given as it is, where ZSTD_DCtx_refPrefix would allocate a
          * dictionary object for each frame (0.02 ms of a cold load on this

@@ -104,10 +104,7 @@ size_t clcpk_zdict_train(uint8_t *dict, size_t cap, const uint8_t *samples, cons
     size_t head = ZDICT_getDictHeaderSize(dict, rc);
     if (ZDICT_isError(head) || head >= rc)
         return rc;
-    const uint8_t *c = dict + head;
-    if (rc - head >= 4 &&
-        ((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24) ==
-            ZSTD_MAGIC_DICTIONARY)
+    if (clcpk_zdict_zstd_format(dict + head, rc - head))
         return rc;
     memmove(dict, dict + head, rc - head);
     return rc - head;

@@ -47,12 +47,16 @@ static clcpack_status load(const clcpack *p, size_t i, clcpk_zdict **out, char *
         }
     }
     if (st == CLCPACK_OK) {
-        /* The dictionary takes over the buffer its bytes are in (none for
-         * a pack in memory, whose bytes outlive it); the other one goes. */
-        uint8_t *holder = raw_buf ? raw_buf : owned;
-        free(raw_buf ? owned : NULL);
-        raw_buf = owned = NULL;
-        st = clcpk_zdict_load(raw, (size_t)in->raw_size, holder, out, inner, sizeof inner);
+        /* The dictionary takes over the buffer its bytes are in: the
+         * decoded one, else the one read (none for a pack in memory, whose
+         * bytes outlive it). */
+        if (raw_buf) {
+            free(owned);
+            owned = raw_buf;
+            raw_buf = NULL;
+        }
+        st = clcpk_zdict_load(raw, (size_t)in->raw_size, owned, out, inner, sizeof inner);
+        owned = NULL;
     }
     if (st != CLCPACK_OK)
         snprintf(why, why_cap, "dictionary %zu, blob at offset %llu: %s", i,
