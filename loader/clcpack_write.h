@@ -100,7 +100,7 @@ typedef struct clcpack_writer clcpack_writer; /* opaque, one thread at a time */
  * /tmp) instead of memory: writing a multi-GB pack then holds about the
  * largest few binaries and the index in memory, not every binary. */
 #define CLCPACK_WRITE_SPOOL 4u
-#define CLCPACK_WRITE_STORE_CUBINS 8u /* see CLCPACK_WRITE_COMPRESS_CUBINS */
+#define CLCPACK_WRITE_STORE_CUBINS 8u /* since 1.1; see CLCPACK_WRITE_COMPRESS_CUBINS */
 
 /* A new, empty writer with CLCPACK_WRITE_* flags into *out, freed with
  * clcpack_writer_free. CLCPACK_E_INVALID_ARG for an unknown flag or a NULL

@@ -15,6 +15,7 @@
 #include <CL/cl_ext.h>
 
 #include "errors.h"
+#include "pack_format.h"
 #include "pack_reader.h"
 #include "struct_size.h"
 #include "target_match.h"
@@ -219,6 +220,26 @@ clcpack_status clcpk_device_query(cl_device_id dev, clcpack_device_info *out, cl
     }
     free(ext);
     return CLCPACK_OK;
+}
+
+int clcpk_device_nvidia_identity(cl_device_id dev, clcpack_device_info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
+    /* NVIDIA's driver always answers the compute capability; asked of
+     * another vendor's device only after its vendor ID said NVIDIA. */
+    cl_uint vendor, major, minor;
+    if (clGetDeviceInfo(dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL) != CL_SUCCESS ||
+        vendor != PK_NVIDIA_VENDOR_ID ||
+        clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) !=
+            CL_SUCCESS ||
+        clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL) !=
+            CL_SUCCESS)
+        return 0;
+    out->vendor_id = vendor;
+    out->nv_cc_major = major;
+    out->nv_cc_minor = minor;
+    return 1;
 }
 
 clcpack_status clcpack_device_query(cl_device_id dev, clcpack_device_info *out, clcpack_error *err)

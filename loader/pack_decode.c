@@ -111,13 +111,11 @@ static clcpack_status decode_step(const clcpack *p, size_t i, const pk_decoded *
  * to entry i, in order, so that at most two decoded links are held at once
  * besides dst: the work and memory are bounded by the chain budget checked
  * at open. Every decoded base is offered to the cache. */
-clcpack_status clcpk_decode_entry(const clcpack *p, size_t i, uint8_t *dst, clcpack_error *err)
+static clcpack_status decode_chain(const clcpack *p, size_t i, uint8_t *dst, clcpack_error *err)
 {
-    const pk_entry *e = &p->entries[i];
-    size_t raw = (size_t)e->info.raw_size;
     pk_decoded *have = clcpk_base_cache_get(p, i);
     if (have) {
-        memcpy(dst, have->bytes, raw);
+        memcpy(dst, have->bytes, have->n);
         clcpk_decoded_release(p, have);
         return CLCPACK_OK;
     }
@@ -163,6 +161,14 @@ clcpack_status clcpk_decode_entry(const clcpack *p, size_t i, uint8_t *dst, clcp
         entry_label(p, i, label, sizeof label);
         return clcpk_fail(err, st, "%s: its base entry failed: %s", label, inner.message);
     }
+    return st;
+}
+
+clcpack_status clcpk_decode_entry(const clcpack *p, size_t i, uint8_t *dst, clcpack_error *err)
+{
+    const pk_entry *e = &p->entries[i];
+    size_t raw = (size_t)e->info.raw_size;
+    clcpack_status st = decode_chain(p, i, dst, err);
     if (st == CLCPACK_OK && e->is_base) {
         /* The entry itself is a base of later ones (the next variant read,
          * or the next entry verified): keep a copy. */
@@ -199,11 +205,12 @@ clcpack_status clcpk_decode_entry_alloc(const clcpack *p, size_t i, uint8_t **ou
 }
 
 clcpack_status clcpk_entry_view(const clcpack *p, size_t i, const uint8_t **view,
-                                uint8_t **owned, clcpack_error *err)
+                                uint8_t **owned, pk_decoded **held, clcpack_error *err)
 {
     const pk_entry *e = &p->entries[i];
     *view = NULL;
     *owned = NULL;
+    *held = NULL;
     /* In memory, a stored entry may go to the driver from where it lies. */
     const uint8_t *at = p->data ? p->data + e->offset : NULL;
     if (at && e->info.codec == PK_CODEC_STORED && (uintptr_t)at % PK_VIEW_ALIGN == 0) {
@@ -211,6 +218,27 @@ clcpack_status clcpk_entry_view(const clcpack *p, size_t i, const uint8_t **view
         if (st == CLCPACK_OK)
             *view = at;
         return st;
+    }
+    if (e->is_base) {
+        /* Later entries are coded against this one: the driver reads the
+         * base cache's copy, decoded there (or found there), instead of
+         * one of its own copied into the cache. */
+        pk_decoded *d = clcpk_base_cache_get(p, i);
+        if (!d) {
+            size_t raw = (size_t)e->info.raw_size;
+            if (!(d = clcpk_decoded_new(raw)))
+                return clcpk_fail(err, CLCPACK_E_NOMEM, "entry %zu: out of memory for %zu bytes",
+                                  i, raw);
+            clcpack_status st = decode_chain(p, i, d->bytes, err);
+            if (st != CLCPACK_OK) {
+                clcpk_decoded_release(p, d);
+                return st;
+            }
+            clcpk_base_cache_put(p, i, d);
+        }
+        *view = d->bytes;
+        *held = d;
+        return CLCPACK_OK;
     }
     clcpack_status st = clcpk_decode_entry_alloc(p, i, owned, err);
     *view = *owned;

@@ -24,6 +24,7 @@
 
 #include "bytes.h"
 #include "codec.h"
+#include "cold_memory.h"
 #include "errors.h"
 #include "key_hash.h"
 #include "pack_format.h"
@@ -276,8 +277,8 @@ clcpack_status clcpk_lookup_open(clcpack *p, const pk_header *h, const uint8_t *
         return st;
     for (int k = 0; k < 2; k++) {
         size_t n = k == ENTRIES ? p->n_entries : p->n_sources;
-        L->ready[k] = calloc(n ? n : 1, sizeof *L->ready[k]);
-        L->mem[k] = calloc(n ? n : 1, sizeof *L->mem[k]);
+        L->ready[k] = clcpk_table_new(n, sizeof *L->ready[k]);
+        L->mem[k] = clcpk_table_new(n, sizeof *L->mem[k]);
         if (!L->ready[k] || !L->mem[k])
             return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory for %zu records", n);
     }
@@ -295,8 +296,8 @@ void clcpk_lazy_free(clcpack *p)
         size_t n = k == ENTRIES ? p->n_entries : p->n_sources;
         for (size_t i = 0; L->mem[k] && i < n; i++)
             free(L->mem[k][i]);
-        free(L->mem[k]);
-        free((void *)L->ready[k]);
+        clcpk_table_free(L->mem[k], n, sizeof *L->mem[k]);
+        clcpk_table_free((void *)L->ready[k], n, sizeof *L->ready[k]);
     }
     pthread_mutex_destroy(&L->lock);
     free(L);

@@ -16,6 +16,7 @@
 
 #include "bytes.h"
 #include "codec.h"
+#include "cold_memory.h"
 #include "errors.h"
 #include "pack_format.h"
 #include "pack_parse.h"
@@ -558,9 +559,11 @@ clcpack_status clcpk_alloc_tables(clcpack *p, const uint32_t counts[4], clcpack_
     p->n_devices = counts[0];
     p->n_sources = counts[1];
     p->n_entries = counts[2];
-    p->devices = calloc(counts[0] ? counts[0] : 1, sizeof *p->devices);
-    p->sources = calloc(counts[1] ? counts[1] : 1, sizeof *p->sources);
-    p->entries = calloc(counts[2] ? counts[2] : 1, sizeof *p->entries);
+    /* Freed by clcpack_close with these counts. A lookup-table open
+     * touches only the rows of the entries a load reads. */
+    p->devices = clcpk_table_new(counts[0], sizeof *p->devices);
+    p->sources = clcpk_table_new(counts[1], sizeof *p->sources);
+    p->entries = clcpk_table_new(counts[2], sizeof *p->entries);
     if (!p->devices || !p->sources || !p->entries)
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory for %u entries", counts[2]);
     return CLCPACK_OK;

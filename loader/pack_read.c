@@ -16,6 +16,7 @@
 
 #include "bytes.h"
 #include "codec.h"
+#include "cold_memory.h"
 #include "errors.h"
 #include "pack_format.h"
 #include "pack_parse.h"
@@ -312,9 +313,9 @@ void clcpack_close(clcpack *p)
 {
     if (!p)
         return;
-    free(p->devices);
-    free(p->sources);
-    free(p->entries);
+    clcpk_table_free(p->devices, p->n_devices, sizeof *p->devices);
+    clcpk_table_free(p->sources, p->n_sources, sizeof *p->sources);
+    clcpk_table_free(p->entries, p->n_entries, sizeof *p->entries);
     clcpk_dicts_free(p);
     free(p->dicts);
     free(p->strings);

@@ -210,6 +210,16 @@ clcpack_status clcpk_device_fingerprint(const clcpack *p, cl_device_id dev,
                                         clcpack_device_info *scratch,
                                         const clcpack_device_info **out, clcpack_error *err);
 
+/* dev's fingerprint when the cache holds it, else NULL; asks the driver
+ * nothing. */
+const clcpack_device_info *clcpk_device_cached(const clcpack *p, cl_device_id dev);
+
+/* What telling a cubin and PTX apart needs of an NVIDIA device, in three
+ * driver calls where the whole fingerprint takes 15: out zeroed but for
+ * its vendor ID and compute capability. 1 when dev is an NVIDIA device
+ * that answered, else 0 (the caller takes the whole fingerprint). */
+int clcpk_device_nvidia_identity(cl_device_id dev, clcpack_device_info *out);
+
 /* Frees the fingerprint cache and releases the devices it retained. */
 void clcpk_device_cache_free(clcpack *p);
 
@@ -228,11 +238,14 @@ clcpack_status clcpk_decode_entry_alloc(const clcpack *p, size_t i, uint8_t **ou
  * in memory, a stored blob (codec 0) at an address aligned to
  * PK_VIEW_ALIGN is checked where it lies and *view points at it (*owned
  * NULL); any other blob, and every blob of a pack file, is decoded (read)
- * into a malloc'd *owned, and *view is *owned. The caller frees *owned.
- * Either way *view holds raw_size bytes whose CRC-32 matched. */
+ * into a malloc'd *owned, and *view is *owned; but an entry that is a
+ * delta base of others is decoded into the base cache (or found there),
+ * *view is its bytes and *held a reference to them, *owned NULL. The
+ * caller frees *owned and releases *held (clcpk_decoded_release). Either
+ * way *view holds raw_size bytes whose CRC-32 matched. */
 #define PK_VIEW_ALIGN 16 /* what malloc gives, for drivers that parse in place */
 clcpack_status clcpk_entry_view(const clcpack *p, size_t i, const uint8_t **view,
-                                uint8_t **owned, clcpack_error *err);
+                                uint8_t **owned, pk_decoded **held, clcpack_error *err);
 
 /* Decodes source i into a new malloc'd buffer of raw_size + 1 bytes, the
  * last one NUL, so it can be handed to clCreateProgramWithSource. */

@@ -122,7 +122,7 @@ run "$CC" -std=c11 ${CFLAGS:-} -I"$TMP/app" -o "$TMP/version" "$TMP/version.c" $
 expect_rc 0 "a version program builds"
 run "$TMP/version"
 expect_rc 0 "clcpack_version() is the header's CLCPACK_VERSION_NUMBER"
-expect_out "1.0.0 10000 10000" "version 1.0.0"
+expect_out "1.1.0 10100 10100" "version 1.1.0"
 
 # make print-libs: every library the shared one needs, and a static link.
 LIBS=$(make -s --no-print-directory -C "$ROOT" B="$BUILD" print-libs)
@@ -140,7 +140,7 @@ run "$CC" -std=c11 ${CFLAGS:-} -I"$TMP/app" -o "$TMP/version_static" "$TMP/versi
     ${LDFLAGS:-} "$BUILD/libclcpack.a" $LIBS
 expect_rc 0 "a program links with libclcpack.a and make print-libs ($LIBS)"
 run "$TMP/version_static"
-expect_out "1.0.0 10000 10000" "and runs"
+expect_out "1.1.0 10100 10100" "and runs"
 readelf -d "$TMP/version_static" | grep -q 'NEEDED.*libclcpack' && bad "the static program needs libclcpack.so" ||
     ok "the static program does not load libclcpack.so"
 cli_done

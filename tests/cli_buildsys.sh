@@ -97,7 +97,7 @@ Ninja"
     printf 'cmake_minimum_required(VERSION 3.13)\nproject(v C)\nfind_package(clcpack 9.0 REQUIRED)\n' \
         >"$TMP/v9/CMakeLists.txt"
     run cmake -S "$TMP/v9" -B "$TMP/v9/b" -DCMAKE_PREFIX_PATH="$P"
-    [ "$RC" -ne 0 ] && grep -q "1.0.0" "$ERR" && ok "find_package(clcpack 9.0) refuses version 1.0.0" ||
+    [ "$RC" -ne 0 ] && grep -q "1.1.0" "$ERR" && ok "find_package(clcpack 9.0) refuses version 1.1.0" ||
         bad "find_package(clcpack 9.0): exit $RC"
 else
     skip "cmake is not installed: the CMake project (.ci/run installs it)"

@@ -8,7 +8,10 @@
  *    with zlib, and the writer refuses both at once;
  *  - stored entry blobs start at multiples of 64 bytes, the loader checks
  *    them in place without a copy, copies them when the memory is
- *    unaligned, and refuses them, in place or not, when a byte is damaged.
+ *    unaligned, and refuses them, in place or not, when a byte is damaged;
+ *  - an entry that is the delta base of others goes to the driver from the
+ *    base cache, decoded once: its view is the cache's bytes, and the entry
+ *    coded against it then decodes its own blob alone.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -362,9 +365,11 @@ static void test_stored_cubins(void)
         aligned += e->offset % PK_STORED_ALIGN == 0;
         const uint8_t *view;
         uint8_t *owned;
-        if (clcpk_entry_view(p, i, &view, &owned, &err) == CLCPACK_OK)
-            in_place += !owned && view == data + e->offset;
+        pk_decoded *held;
+        if (clcpk_entry_view(p, i, &view, &owned, &held, &err) == CLCPACK_OK)
+            in_place += !owned && !held && view == data + e->offset;
         free(owned);
+        clcpk_decoded_release(p, held);
     }
     for (size_t i = 0; i < zp->n_entries; i++)
         compressed += zp->entries[i].info.kind == CLCPACK_KIND_CUBIN &&
@@ -387,13 +392,15 @@ static void test_stored_cubins(void)
         for (size_t i = 1; i < sp->n_entries; i++) {
             const uint8_t *view;
             uint8_t *owned;
+            pk_decoded *held;
             uint8_t *want = malloc((size_t)sp->entries[i].info.raw_size);
             clcpack_read_binary(p, i, want, (size_t)sp->entries[i].info.raw_size, NULL, NULL);
-            if (clcpk_entry_view(sp, i, &view, &owned, &err) == CLCPACK_OK) {
-                copied += owned && view == owned;
+            if (clcpk_entry_view(sp, i, &view, &owned, &held, &err) == CLCPACK_OK) {
+                copied += (owned && view == owned) || (held && view == held->bytes);
                 right += memcmp(view, want, (size_t)sp->entries[i].info.raw_size) == 0;
             }
             free(owned);
+            clcpk_decoded_release(sp, held);
             free(want);
         }
         clcpack_close(sp);
@@ -413,11 +420,13 @@ static void test_stored_cubins(void)
               "payload damage is found at load, not at open")) {
         const uint8_t *view = (const uint8_t *)1;
         uint8_t *owned = (uint8_t *)1;
-        clcpack_status st = clcpk_entry_view(dp, victim, &view, &owned, &err);
-        CHECK(st == CLCPACK_E_CHECKSUM && !view && !owned && strstr(err.message, "checksum"),
+        pk_decoded *held = (pk_decoded *)1;
+        clcpack_status st = clcpk_entry_view(dp, victim, &view, &owned, &held, &err);
+        CHECK(st == CLCPACK_E_CHECKSUM && !view && !owned && !held &&
+                  strstr(err.message, "checksum"),
               "a damaged stored cubin is refused in place: %s", err.message);
-        st = clcpk_entry_view(dp, victim - 1, &view, &owned, NULL);
-        CHECK(st == CLCPACK_OK && view && !owned, "its neighbour still loads in place");
+        st = clcpk_entry_view(dp, victim - 1, &view, &owned, &held, NULL);
+        CHECK(st == CLCPACK_OK && view && !owned && !held, "its neighbour still loads in place");
         clcpack_close(dp);
     }
     free(damaged);
@@ -428,10 +437,84 @@ static void test_stored_cubins(void)
     clcpack_free(zdata);
 }
 
+/* Variants of one binary, a few bytes apart: each later one is written as
+ * a delta of an earlier one. */
+static void test_base_view(void)
+{
+    enum { N = 6, SIZE = 40000 };
+    clcpack_device_info d;
+    make_device(&d, "Test GPU", 0x1234, 0);
+    clcpack_writer *w = NULL;
+    clcpack_error err;
+    uint32_t di = 0;
+    int ok = clcpack_writer_new(0, &w, &err) == CLCPACK_OK &&
+             clcpack_writer_add_device(w, &d, &di, &err) == CLCPACK_OK;
+    uint8_t *bins[N];
+    uint8_t *body = malloc(SIZE);
+    for (size_t i = 0; i < SIZE; i++)
+        body[i] = (uint8_t)(rnd() % 4); /* compressed alone, far more against a base */
+    for (int k = 0; k < N; k++) {
+        bins[k] = malloc(SIZE);
+        memcpy(bins[k], body, SIZE);
+        for (int j = 0; j < 16; j++)
+            bins[k][rnd() % SIZE] = (uint8_t)rnd();
+        char value[8];
+        snprintf(value, sizeof value, "%d", 10 + k);
+        clcpack_define def = {"W", value};
+        clcpack_entry_spec spec = {sizeof spec, "k", NULL, "", &def, 1, {8, 8, 1}, di,
+                                   CLCPACK_NONE, CLCPACK_KIND_NATIVE, 0, bins[k], SIZE,
+                                   NULL, 0, 0, NULL};
+        ok = ok && clcpack_writer_add_entry(w, &spec, &err) == CLCPACK_OK;
+    }
+    void *data = NULL;
+    size_t size = 0;
+    ok = ok && clcpack_writer_write_memory(w, &data, &size, &err) == CLCPACK_OK;
+    clcpack_writer_free(w);
+    clcpack *p = NULL;
+    if (!CHECK(ok && clcpack_open_memory(data, size, &p, &err) == CLCPACK_OK,
+               "base-view pack written and opened: %s", err.message))
+        goto out;
+    /* An entry coded against another one, and that base. */
+    size_t child = SIZE_MAX;
+    for (size_t i = 0; i < p->n_entries && child == SIZE_MAX; i++)
+        if (p->entries[i].chain == 2)
+            child = i;
+    if (!CHECK(child != SIZE_MAX, "some entry is a delta of another"))
+        goto out;
+    size_t base = p->entries[child].info.base;
+    const uint8_t *view;
+    uint8_t *owned;
+    pk_decoded *held;
+    uint64_t before = clcpk_inflated_bytes(p);
+    clcpack_status st = clcpk_entry_view(p, base, &view, &owned, &held, &err);
+    CHECK(st == CLCPACK_OK && !owned && held && view == held->bytes && held->n == SIZE &&
+              memcmp(view, bins[base], SIZE) == 0,
+          "a base entry's view is the base cache's decoded bytes: %d (%s)", st,
+          st == CLCPACK_OK ? "ok" : err.message);
+    CHECK(clcpk_inflated_bytes(p) - before == SIZE, "the base decoded once (%llu bytes)",
+          (unsigned long long)(clcpk_inflated_bytes(p) - before));
+    clcpk_decoded_release(p, held);
+    /* The delta now decodes its own blob alone; its view is a copy of its own. */
+    before = clcpk_inflated_bytes(p);
+    st = clcpk_entry_view(p, child, &view, &owned, &held, &err);
+    CHECK(st == CLCPACK_OK && owned && view == owned && !held &&
+              memcmp(view, bins[child], SIZE) == 0 && clcpk_inflated_bytes(p) - before == SIZE,
+          "the entry coded against it decodes alone from the cached base: %d, %llu bytes",
+          st, (unsigned long long)(clcpk_inflated_bytes(p) - before));
+    free(owned);
+out:
+    clcpack_close(p);
+    clcpack_free(data);
+    free(body);
+    for (int k = 0; k < N; k++)
+        free(bins[k]);
+}
+
 int main(void)
 {
     test_key_index();
     test_cubin_defaults();
     test_stored_cubins();
+    test_base_view();
     return check_summary();
 }

@@ -17,6 +17,9 @@
  *  - clcpack_create_kernel hands over the kernel the load made, and the
  *    device is queried on the first load of an open pack only (a shim
  *    counts the library's clGetDeviceInfo/clGetPlatformInfo calls);
+ *  - on an NVIDIA device (the shim plays one), a key held as cubins and
+ *    PTX alone is chosen with 3 queries, not the whole fingerprint, which
+ *    a source build still takes;
  *  - 8 threads loading from one handle at once.
  */
 #define _GNU_SOURCE
@@ -66,6 +69,8 @@ static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
 
 static int query_shim_armed;
 static unsigned long query_calls;
+static int shim_nvidia;           /* armed: answer as an sm_90 NVIDIA device */
+static unsigned long name_calls;  /* armed: CL_DEVICE_NAME queries */
 typedef cl_int(CL_API_CALL *info_fn)(void *, cl_uint, size_t, void *, size_t *);
 static info_fn real_device_info, real_platform_info;
 
@@ -78,8 +83,18 @@ static void query_shim_init(void)
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param, size_t size,
                                                 void *value, size_t *size_ret)
 {
-    if (query_shim_armed) /* only a read in the threads' test */
+    if (query_shim_armed) { /* only a read in the threads' test */
         query_calls++;
+        name_calls += param == CL_DEVICE_NAME;
+        cl_uint nv = param == CL_DEVICE_VENDOR_ID ? 0x10DE : param == 0x4000 ? 9 : 0;
+        if (shim_nvidia && (param == CL_DEVICE_VENDOR_ID || param == 0x4000 || param == 0x4001)) {
+            if (value && size >= sizeof nv)
+                memcpy(value, &nv, sizeof nv);
+            if (size_ret)
+                *size_ret = sizeof nv;
+            return value && size < sizeof nv ? CL_INVALID_VALUE : CL_SUCCESS;
+        }
+    }
     if (!real_device_info)
         return CL_INVALID_DEVICE;
     return real_device_info(d, param, size, value, size_ret);
@@ -458,38 +473,49 @@ static void test_binary_only(const pack_plan *good)
     clcpack_free(data);
 }
 
+/* A pack for an sm_90 NVIDIA device, with or without the source: PTX for
+ * sm_80 and a "cubin" that is PoCL's own binary (so that it loads here
+ * while the shim plays NVIDIA). */
+static void *nvidia_pack(const pack_plan *good, int with_source, size_t *size)
+{
+    clcpack_device_info nv = nvidia_h200();
+    clcpack_writer *w = NULL;
+    clcpack_error err;
+    uint32_t d, s = CLCPACK_NONE;
+    clcpack_writer_new(0, &w, &err);
+    clcpack_writer_add_device(w, &nv, &d, &err);
+    if (with_source)
+        clcpack_writer_add_source(w, "test_conv.cl", TEST_SOURCE, strlen(TEST_SOURCE), &s, &err);
+    char opts[128];
+    options_for(5, opts, sizeof opts);
+    clcpack_define def = {"FILTER_WIDTH", "5"};
+    static const char ptx[] = "//\n.version 8.0\n.target sm_80\n";
+    clcpack_entry_spec ps = {sizeof ps, "conv", NULL, opts, &def, 1, {WG, WG, 1}, d, s,
+                             CLCPACK_KIND_PTX, 80, ptx, sizeof ptx - 1, NULL, 0, 0, NULL};
+    clcpack_entry_spec cs = ps;
+    cs.kind = CLCPACK_KIND_CUBIN;
+    cs.arch = 90;
+    cs.binary = good->bins[1];
+    cs.binary_size = good->sizes[1];
+    void *data = NULL;
+    *size = 0;
+    CHECK(clcpack_writer_add_entry(w, &ps, &err) == CLCPACK_OK &&
+              clcpack_writer_add_entry(w, &cs, &err) == CLCPACK_OK &&
+              clcpack_writer_write_memory(w, &data, size, &err) == CLCPACK_OK,
+          "NVIDIA pack written: %s", err.message);
+    clcpack_writer_free(w);
+    return data;
+}
+
 /* PTX and cubin entries are for NVIDIA devices only: on this one they are
  * passed over, named in the report and in the refusal. */
 static void test_nvidia_forms_elsewhere(const pack_plan *good)
 {
-    clcpack_device_info nv = nvidia_h200();
     for (int with_source = 1; with_source >= 0; with_source--) {
-        clcpack_writer *w = NULL;
         clcpack_error err;
-        uint32_t d, s = CLCPACK_NONE;
-        clcpack_writer_new(0, &w, &err);
-        clcpack_writer_add_device(w, &nv, &d, &err);
-        if (with_source)
-            clcpack_writer_add_source(w, "test_conv.cl", TEST_SOURCE, strlen(TEST_SOURCE), &s, &err);
-        char opts[128];
-        options_for(5, opts, sizeof opts);
-        clcpack_define def = {"FILTER_WIDTH", "5"};
-        static const char ptx[] = "//\n.version 8.0\n.target sm_80\n";
-        clcpack_entry_spec ps = {sizeof ps, "conv", NULL, opts, &def, 1, {WG, WG, 1}, d, s,
-                                 CLCPACK_KIND_PTX, 80, ptx, sizeof ptx - 1, NULL, 0, 0, NULL};
-        clcpack_entry_spec cs = ps;
-        cs.kind = CLCPACK_KIND_CUBIN;
-        cs.arch = 90;
-        cs.binary = good->bins[1];
-        cs.binary_size = good->sizes[1];
-        CHECK(clcpack_writer_add_entry(w, &ps, &err) == CLCPACK_OK &&
-                  clcpack_writer_add_entry(w, &cs, &err) == CLCPACK_OK,
-              "add ptx and cubin entries: %s", err.message);
         uint32_t skip = with_source ? 0 : CLCPACK_LOAD_NO_CUBIN | CLCPACK_LOAD_NO_PTX;
-        void *data = NULL;
         size_t size = 0;
-        clcpack_writer_write_memory(w, &data, &size, &err);
-        clcpack_writer_free(w);
+        void *data = nvidia_pack(good, with_source, &size);
         clcpack *p = open_pack(data, size);
         cl_program prog = NULL;
         clcpack_load_report rep = {.struct_size = sizeof rep};
@@ -514,6 +540,45 @@ static void test_nvidia_forms_elsewhere(const pack_plan *good)
         clcpack_close(p);
         clcpack_free(data);
     }
+}
+
+/* The whole fingerprint cost 0.04 ms of a 2.1 ms cubin load on an H100
+ * (CL_DEVICE_NAME 0.025 ms alone): a key held as cubins and PTX alone is
+ * chosen with the vendor ID and compute capability. */
+static void test_nvidia_identity(const pack_plan *good)
+{
+    size_t size;
+    void *data = nvidia_pack(good, 1, &size);
+    for (int skip = 0; skip < 2; skip++) {
+        clcpack *p = open_pack(data, size); /* a fresh fingerprint cache */
+        cl_program prog = NULL;
+        clcpack_load_report rep = {.struct_size = sizeof rep};
+        clcpack_error err;
+        query_calls = name_calls = 0;
+        shim_nvidia = query_shim_armed = 1;
+        uint32_t flags = skip ? CLCPACK_LOAD_NO_CUBIN | CLCPACK_LOAD_NO_PTX : 0;
+        clcpack_status st = p ? load(p, 5, flags, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
+        shim_nvidia = query_shim_armed = 0;
+        if (!skip) {
+            if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_CUBIN && query_calls == 3 &&
+                          name_calls == 0,
+                      "an sm_90 cubin chosen with %lu device queries (want 3), %lu of the name: "
+                      "%d %s (%s)",
+                      query_calls, name_calls, st, clcpack_path_name(rep.path), rep.why))
+                result_ok(prog, 5, "cubin chosen by NVIDIA identity");
+        } else {
+            if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_SOURCE && name_calls > 0 &&
+                          strstr(rep.why, "skipped (CLCPACK_LOAD_NO_CUBIN)"),
+                      "binaries skipped: the source build takes the whole fingerprint (%lu "
+                      "queries, %lu of the name): %d %s (%s)",
+                      query_calls, name_calls, st, clcpack_path_name(rep.path), rep.why))
+                result_ok(prog, 5, "source after NVIDIA identity");
+        }
+        if (prog)
+            clReleaseProgram(prog);
+        clcpack_close(p);
+    }
+    clcpack_free(data);
 }
 
 static void test_create_kernel(const pack_plan *good)
@@ -703,6 +768,7 @@ int main(void)
         test_damaged_payload(&good);
         test_binary_only(&good);
         test_nvidia_forms_elsewhere(&good);
+        test_nvidia_identity(&good);
         test_create_kernel(&good);
         test_threads(&good);
     }
