@@ -458,7 +458,7 @@ static void test_base_view(void)
         memcpy(bins[k], body, SIZE);
         for (int j = 0; j < 16; j++)
             bins[k][rnd() % SIZE] = (uint8_t)rnd();
-        char value[8];
+        char value[16];
         snprintf(value, sizeof value, "%d", 10 + k);
         clcpack_define def = {"W", value};
         clcpack_entry_spec spec = {sizeof spec, "k", NULL, "", &def, 1, {8, 8, 1}, di,
