@@ -6,7 +6,7 @@
  * loader writes for the first time is a page fault. A pack opened through
  * its lookup table reads the records of the few entries a load needs, but
  * its tables have a row for every entry: cleared whole by calloc, those of
- * the 2,112-entry design-card pack cost 0.034 ms of a 2.2 ms cold load on
+ * the 2,112-entry design-card pack cost 0.034-0.043 ms of a 2.2 ms cold load on
  * an H100 host. Mapped from the kernel, only the pages of the rows a load
  * touches are ever faulted in: docs/ARCHITECTURE.md, "Memory at a cold
  * start".

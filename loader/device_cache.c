@@ -81,9 +81,7 @@ clcpack_status clcpk_device_fingerprint(const clcpack *p, cl_device_id dev,
                                         const clcpack_device_info **out, clcpack_error *err)
 {
     struct pk_fp_cache *c = p->fp_cache;
-    pthread_mutex_lock(&c->lock);
-    const clcpack_device_info *hit = find_locked(c, dev);
-    pthread_mutex_unlock(&c->lock);
+    const clcpack_device_info *hit = clcpk_device_cached(p, dev);
     *out = hit ? hit : scratch;
     if (hit)
         return CLCPACK_OK;
