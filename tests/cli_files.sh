@@ -166,6 +166,74 @@ run_t "$CLC" verify good.clcpack --load --check --kernels fifo_kernels
 expect_rc 1 "verify --check with a FIFO as manifest.txt returns at once"
 expect_err "is a FIFO" "verify names it"
 
+# --- embed: the format follows -o's name; every declared symbol is defined --
+run "$CLC" embed good.clcpack -o named.c -q
+expect_rc 0 "embed -o named.c without --format"
+grep -q 'const unsigned char embedded_pack\[' named.c && ! grep -q '\.incbin' named.c &&
+    ok "-o FILE.c writes C" || bad "-o FILE.c wrote: $(head -c 300 named.c)"
+for ext in s S; do
+    run "$CLC" embed good.clcpack -o "named.$ext" -q
+    grep -q '\.incbin' "named.$ext" && ok "-o FILE.$ext writes assembler" ||
+        bad "-o FILE.$ext wrote: $(head -c 300 "named.$ext")"
+done
+run "$CLC" embed good.clcpack --format asm -o clash.c
+expect_rc 2 "embed --format asm -o FILE.c is a usage error"
+expect_err "--format asm contradicts -o 'clash.c'" "the message names the option and the file"
+expect_true "nothing was written" test ! -e clash.c
+run "$CLC" embed good.clcpack --format c -o clash.S
+expect_rc 2 "embed --format c -o FILE.S is a usage error"
+run "$CLC" embed good.clcpack --format c -o pack.inc -q
+expect_rc 0 "--format decides for a name of no known kind"
+grep -q 'const unsigned char embedded_pack\[' pack.inc && ok "... C for --format c" || bad "pack.inc"
+
+# A program that uses every symbol the header declares, for both formats:
+# the pack opened in place, and the same pack as a file pinned to its digest.
+cat >use_embed.c <<'CEOF'
+#include <stdio.h>
+#include <clcpack.h>
+#include "pk.h"
+int main(int argc, char **argv)
+{
+    clcpack *p;
+    clcpack_error e;
+    if (argc != 2 || clcpack_open_memory(pk, pk_size, &p, &e) != CLCPACK_OK)
+        return fprintf(stderr, "memory: %s\n", argc == 2 ? e.message : "usage"), 1;
+    size_t n = clcpack_entry_count(p);
+    clcpack_close(p);
+    if (clcpack_open_file_pinned(argv[1], pk_sha256, &p, &e) != CLCPACK_OK)
+        return fprintf(stderr, "pinned: %s\n", e.message), 1;
+    printf("entries %zu %zu\n", n, clcpack_entry_count(p));
+    clcpack_close(p);
+    return 0;
+}
+CEOF
+# shellcheck disable=SC2046
+LIBS=$(make -s -C "$ROOT" B="$BUILD" print-libs)
+for fmt in asm c; do
+    ext=S
+    [ $fmt = c ] && ext=c
+    run "$CLC" embed good.clcpack --format $fmt -o "pk_$fmt.$ext" --symbol pk --header pk.h -q
+    expect_rc 0 "embed --format $fmt --header pk.h"
+    # shellcheck disable=SC2086
+    run ${CC:-cc} -std=c11 -Wall -Werror -I"$BUILD/include" -I. -o "use_$fmt" use_embed.c \
+        "pk_$fmt.$ext" "$BUILD/libclcpack.a" $LIBS
+    expect_rc 0 "$fmt: a program using pk, pk_size and pk_sha256 links"
+    run "./use_$fmt" good.clcpack
+    expect_rc 0 "$fmt: it opens the embedded pack, and the file pinned to pk_sha256"
+    expect_out "entries 1 1" "$fmt: both hold the pack's entry"
+done
+
+# --- Dependency files: the manifest, whatever blocks it holds ---------------
+mkdir prog_only
+printf '__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2; }\n' >prog_only/twice.cl
+printf 'program twice\n  source twice.cl\n  define K=1,2\nend\n' >prog_only/manifest.txt
+run "$CLC" --kernels prog_only --no-check -q -j 1 -o prog.clcpack --depfile prog.d
+expect_rc 0 "a pack from a manifest of program blocks only"
+grep -q 'prog_only/twice.cl' prog.d && ok "its depfile lists the program's source" ||
+    bad "depfile: $(cat prog.d)"
+grep -q 'prog_only/manifest.txt' prog.d && ok "its depfile lists the manifest" ||
+    bad "the depfile lacks the manifest: $(cat prog.d)"
+
 # --- Messages: one path, whole reasons -----------------------------------
 mkdir elsewhere
 (cd elsewhere && timeout 20 "$CLC" --widths 3 -o x.clcpack) >"$OUT" 2>"$ERR"

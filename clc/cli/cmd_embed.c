@@ -24,7 +24,7 @@
 #define SYMBOL_MAX 128
 #define BYTES_PER_LINE 16
 
-enum { FORMAT_ASM, FORMAT_C }; /* in the order of --format's choices */
+enum { FORMAT_ASM, FORMAT_C, FORMAT_UNSET }; /* in the order of --format's choices */
 
 /* Where the assembler form works: GNU as on ELF targets. */
 #if defined(__ELF__) && defined(__GNUC__)
@@ -81,6 +81,41 @@ static const cli_opt embed_opts[] = {
     OPT_HELP,
 };
 
+/* The format a file name asks for: FORMAT_C for .c, FORMAT_ASM for .s and
+ * .S, FORMAT_UNSET for any other name (and "-"). */
+static int format_of_name(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (!dot || strchr(dot, '/'))
+        return FORMAT_UNSET;
+    if (strcmp(dot, ".c") == 0)
+        return FORMAT_C;
+    if (strcmp(dot, ".s") == 0 || strcmp(dot, ".S") == 0)
+        return FORMAT_ASM;
+    return FORMAT_UNSET;
+}
+
+/* --format when given, else what -o's extension says, else the platform's
+ * default: `-o pack.c` must not get assembler text that the C compiler
+ * then rejects. A --format the extension contradicts is refused (exit 2),
+ * since the compiler would pick the language from the name. */
+static int settle_format(embed_args *x)
+{
+    static const char *const names[] = {"asm", "c"};
+    int by_name = format_of_name(x->output);
+    if (x->format == FORMAT_UNSET) {
+        x->format = by_name == FORMAT_UNSET ? FORMAT_DEFAULT : by_name;
+        return 0;
+    }
+    if (by_name != FORMAT_UNSET && by_name != x->format)
+        return cli_usage_error("embed",
+                               "embed: --format %s contradicts -o '%s' (a %s file); name it "
+                               "FILE%s or use --format %s",
+                               names[x->format], x->output, by_name == FORMAT_C ? "C" : "assembler",
+                               x->format == FORMAT_C ? ".c" : ".S", names[by_name]);
+    return 0;
+}
+
 /* The options (cli_opts.h) and what they must hold. 0 to go on, else the
  * exit status. */
 static int parse_args(int argc, char **argv, embed_args *x)
@@ -89,7 +124,7 @@ static int parse_args(int argc, char **argv, embed_args *x)
                                       0};
     memset(x, 0, sizeof *x);
     x->symbol = "embedded_pack";
-    x->format = FORMAT_DEFAULT;
+    x->format = FORMAT_UNSET;
     x->verbosity = cli_verbosity;
     int first;
     int rc = cli_opts_run(&spec, usage_embed, argc, argv, x, &first);
@@ -104,6 +139,9 @@ static int parse_args(int argc, char **argv, embed_args *x)
         return cli_usage_error("embed", "embed: -o FILE is required (FILE.S or FILE.c; '-' for stdout)");
     if (x->header && !*x->header)
         return cli_usage_error("embed", "embed: --header needs a file name");
+    int rc_format = settle_format(x);
+    if (rc_format != 0)
+        return rc_format;
     const char *why = symbol_problem(x->symbol);
     if (why)
         return cli_usage_error("embed", "embed: --symbol '%s' is not a usable C name: %s",
@@ -151,6 +189,25 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* The pack's SHA-256 as 32 "0xNN" bytes, 16 a line, each line between
+ * line_start and line_end: the C array's rows, or the assembler's .byte
+ * lines (the header declares NAME_sha256 for both formats). */
+static void put_digest(strbuf *b, const unsigned char *data, size_t size, const char *line_start,
+                       const char *line_end)
+{
+    static const char hex[] = "0123456789abcdef";
+    uint8_t digest[CLCPACK_SHA256_SIZE];
+    clcpack_digest_sha256(data, size, digest);
+    for (size_t k = 0; k < sizeof digest; k++) {
+        char byte[8];
+        put_text(b, k % 16 ? ", " : line_start);
+        snprintf(byte, sizeof byte, "0x%c%c", hex[digest[k] >> 4], hex[digest[k] & 15]);
+        put_text(b, byte);
+        if (k % 16 == 15)
+            put_text(b, line_end);
+    }
+}
+
 static void make_source(strbuf *b, const embed_args *x, const unsigned char *data, size_t size)
 {
     char line[1024];
@@ -194,15 +251,9 @@ static void make_source(strbuf *b, const embed_args *x, const unsigned char *dat
     }
     snprintf(line, sizeof line, "};\nconst size_t %s_size = %zu;\n", x->symbol, size);
     put_text(b, line);
-    uint8_t digest[CLCPACK_SHA256_SIZE];
-    clcpack_digest_sha256(data, size, digest);
     snprintf(line, sizeof line, "const unsigned char %s_sha256[32] = {", x->symbol);
     put_text(b, line);
-    for (size_t k = 0; k < sizeof digest; k++) {
-        snprintf(line, sizeof line, "%s0x%c%c", k ? (k % 16 ? ", " : ",\n    ") : "\n    ",
-                 hex[digest[k] >> 4], hex[digest[k] & 15]);
-        put_text(b, line);
-    }
+    put_digest(b, data, size, "\n    ", ",");
     put_text(b, "};\n");
 }
 
@@ -262,8 +313,17 @@ static int make_asm(strbuf *b, const embed_args *x, const unsigned char *data, s
              "\t.long %zu\n"
              "\t.size %s_size, 4\n"
              "#endif\n"
+             "\t.globl %s_sha256\n"
+             "\t.type %s_sha256, %%object\n"
+             "%s_sha256:\n",
+             x->symbol, size, x->symbol, x->symbol, x->symbol, size, x->symbol, size, x->symbol,
+             x->symbol, x->symbol, x->symbol);
+    put_text(b, line);
+    put_digest(b, data, size, "\t.byte ", "\n");
+    snprintf(line, sizeof line,
+             "\t.size %s_sha256, 32\n"
              "\t.section .note.GNU-stack,\"\",%%progbits\n",
-             x->symbol, size, x->symbol, x->symbol, x->symbol, size, x->symbol, size, x->symbol);
+             x->symbol);
     put_text(b, line);
     return 0;
 }

@@ -81,6 +81,12 @@ static int from_kernels_dir(const pp_request *r, bj_list *plan, char *err, size_
         else
             req.kernels[req.n_kernels++] = all->kernels[i];
     }
+    /* The manifest first, whatever blocks it holds: a pack built from
+     * program blocks alone depends on it as much as on their sources
+     * (--depfile; mj_make adds it only for kernel blocks). */
+    char path[MF_PATH_MAX + 16];
+    bfmt(path, sizeof path, "%s/manifest.txt", manifest.dir);
+    bj_list_add_read(plan, path);
     int rc = 0;
     if (manifest.n_kernels && (all->n_kernels == 0 || req.n_kernels > 0))
         rc = kernel_blocks(&manifest, &req, plan, err, cap);
