@@ -1,27 +1,52 @@
 # clcpackPack.cmake — clcpack_add_pack(), included by clcpackConfig.cmake
 # (docs/CMAKE.md).
 #
+# Your own .cl files, as `clc-pack FILE.cl ...` packs them (no manifest):
+#
 # clcpack_add_pack(<name>
-#     [TARGET <target>]           the application the pack is for
-#     [KERNELS_DIR <dir>]         folder with manifest.txt (default: kernels/
-#                                 beside the calling CMakeLists.txt)
-#     [KERNELS <name>...]         kernels to pack (--kernel; default: all)
-#     [DEFINES <NAME=LIST>...]    axis values (-D NAME=LIST; FILTER_WIDTH=3,5)
-#     [WG <list>]                 work-groups (--wg)
-#     [DEVICE <spec>]             --device (default: default)
-#     [OPTIONS <arg>...]          more clc-pack arguments
-#     [SOURCES <file>...]         more files the pack depends on (the
-#                                 manifest, the kernels and what they include
-#                                 come from clc-pack's dependency file)
-#     [OUTPUT <file>]             default: <build dir>/<name>.clcpack
-#     [EMBED [SYMBOL <c-name>] [FORMAT asm|c]])
+#     SOURCES <file.cl>...          one program per file (relative to the
+#                                   calling CMakeLists.txt's folder)
+#     [PROGRAMS <NAME=A,B>...]      files A, B as one program (--program)
+#     [DEFINES <NAME=LIST>...]      -D NAME=LIST each ("T=float,half")
+#     [DERIVE <NAME=EXPR>...]       --derive, in order
+#     [WHERE <expr>...]             --where
+#     [WORK_GROUPS <wg>...]         --wg: 8x8 16x16, or one expression a
+#                                   dimension ("TS,TS/WPT")
+#     [WG_DEFINES]                  --wg-defines
+#     [VARIANTS <A=1,B=x>...]       --variant
+#     [DEFAULTS <A=1,WG=16x16>...]  --default
+#     [KERNELS <name>...]           --kernel: kernels every program holds
+#     [INCLUDE_DIRECTORIES <dir>...] -I
+#     [COMPILE_OPTIONS <opt>...]    build options (--options, joined by spaces)
+#     [CHECK_COMMAND <line>]        --check-cmd (run in the build folder)
+#     [TUNE_COMMAND <line>]         --tune-cmd
+#     [CHECK_TIMEOUT <s>]           --check-timeout
+#     common arguments below)
+#
+# A kernels folder with a manifest.txt (kernel and program blocks):
+#
+# clcpack_add_pack(<name>
+#     [KERNELS_DIR <dir>]           default: kernels/ beside the calling
+#                                   CMakeLists.txt
+#     [KERNELS <name>...]           kernels or program blocks (--kernel)
+#     [DEFINES <NAME=LIST>...] [WORK_GROUPS <wg>...]
+#     [SOURCES <file>...]           kept from 1.0: more files it depends on
+#                                   (unless one ends in .cl and KERNELS_DIR
+#                                   is not given, which is the form above)
+#     common arguments)
+#
+# Common: [TARGET <target>] (the application) [DEVICE <spec>] [OPTIONS
+# <arg>...] (more clc-pack arguments) [DEPENDS <file>...] (more files the
+# pack depends on) [OUTPUT <file>] (default <build dir>/<name>.clcpack)
+# [EMBED [SYMBOL <c-name>] [FORMAT asm|c]]. WG <list> is WORK_GROUPS's
+# spelling from 1.0.
 #
 # Builds the pack at build time, again whenever a file it was built from
 # changes (clc-pack --depfile), and sets <name>_PACK to its path. With
 # EMBED the pack is linked into TARGET: <name>.h (in the build dir, added to
-# TARGET's include path) declares SYMBOL (default: <name>) and SYMBOL_size,
-# for clcpack_open_memory. Without EMBED, TARGET (when given) depends on the
-# pack so that it is built first.
+# TARGET's include path) declares SYMBOL (default: <name>), SYMBOL_size and
+# SYMBOL_sha256. Without EMBED, TARGET (when given) depends on the pack so
+# that it is built first.
 
 # Functions run under the policies in force where they are defined: with
 # CMP0116 (CMake 3.20) the dependency file's absolute paths work with every
@@ -30,18 +55,166 @@ if(POLICY CMP0116)
   cmake_policy(SET CMP0116 NEW)
 endif()
 
-function(clcpack_add_pack name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "EMBED"
-    "TARGET;KERNELS_DIR;WG;DEVICE;OUTPUT;SYMBOL;FORMAT" "KERNELS;DEFINES;OPTIONS;SOURCES")
-  if(ARG_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "clcpack_add_pack(${name}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
+# What only the direct form (SOURCES with .cl files, PROGRAMS) takes:
+# clc-pack refuses them with a kernels folder.
+set(_CLCPACK_DIRECT_ONLY PROGRAMS DERIVE WHERE WG_DEFINES VARIANTS DEFAULTS INCLUDE_DIRECTORIES
+    COMPILE_OPTIONS CHECK_COMMAND TUNE_COMMAND CHECK_TIMEOUT)
+
+# path relative to the calling folder, made absolute: the pack's command
+# runs in the build folder, and the depfile then names the same files.
+function(_clcpack_abs out path)
+  get_filename_component(p "${path}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  set(${out} "${p}" PARENT_SCOPE)
+endfunction()
+
+# The direct form's clc-pack arguments (in args) and the files the rule
+# depends on from the start (in deps; the depfile adds what they include).
+macro(_clcpack_direct_args)
+  foreach(s IN LISTS ARG_SOURCES)
+    _clcpack_abs(p "${s}")
+    list(APPEND args "${p}")
+    list(APPEND deps "${p}")
+  endforeach()
+  foreach(prog IN LISTS ARG_PROGRAMS)
+    string(FIND "${prog}" "=" eq)
+    if(eq LESS 1)
+      message(FATAL_ERROR "clcpack_add_pack(${name}): PROGRAMS '${prog}' is not NAME=FILE,FILE...")
+    endif()
+    string(SUBSTRING "${prog}" 0 ${eq} pname)
+    math(EXPR eq "${eq} + 1")
+    string(SUBSTRING "${prog}" ${eq} -1 pfiles)
+    string(REPLACE "," ";" pfiles "${pfiles}")
+    set(abs_files)
+    foreach(f IN LISTS pfiles)
+      _clcpack_abs(p "${f}")
+      list(APPEND abs_files "${p}")
+      list(APPEND deps "${p}")
+    endforeach()
+    string(REPLACE ";" "," abs_files "${abs_files}")
+    list(APPEND args --program "${pname}=${abs_files}")
+  endforeach()
+  foreach(d IN LISTS ARG_DERIVE)
+    list(APPEND args --derive "${d}")
+  endforeach()
+  foreach(w IN LISTS ARG_WHERE)
+    list(APPEND args --where "${w}")
+  endforeach()
+  foreach(v IN LISTS ARG_VARIANTS)
+    list(APPEND args --variant "${v}")
+  endforeach()
+  foreach(v IN LISTS ARG_DEFAULTS)
+    list(APPEND args --default "${v}")
+  endforeach()
+  foreach(dir IN LISTS ARG_INCLUDE_DIRECTORIES)
+    _clcpack_abs(p "${dir}")
+    list(APPEND args -I "${p}")
+  endforeach()
+  if(ARG_COMPILE_OPTIONS)
+    string(REPLACE ";" " " opts "${ARG_COMPILE_OPTIONS}")
+    list(APPEND args "--options=${opts}")
   endif()
+  if(ARG_WG_DEFINES)
+    list(APPEND args --wg-defines)
+  endif()
+  if(ARG_CHECK_COMMAND)
+    list(APPEND args --check-cmd "${ARG_CHECK_COMMAND}")
+  endif()
+  if(ARG_TUNE_COMMAND)
+    list(APPEND args --tune-cmd "${ARG_TUNE_COMMAND}")
+  endif()
+  if(ARG_CHECK_TIMEOUT)
+    list(APPEND args --check-timeout "${ARG_CHECK_TIMEOUT}")
+  endif()
+endmacro()
+
+# The manifest form's: the folder and its manifest; SOURCES, as in 1.0,
+# are more files the pack depends on.
+macro(_clcpack_manifest_args)
+  foreach(k IN LISTS _CLCPACK_DIRECT_ONLY)
+    if(DEFINED ARG_${k} AND NOT "${ARG_${k}}" STREQUAL "" AND NOT "${ARG_${k}}" STREQUAL "FALSE")
+      message(FATAL_ERROR "clcpack_add_pack(${name}): ${k} applies to .cl files given in SOURCES "
+                          "(or PROGRAMS), not to a kernels folder; a manifest's program block "
+                          "says it there (docs/MANIFEST.md, \"Program blocks\")")
+    endif()
+  endforeach()
   if(NOT ARG_KERNELS_DIR)
     set(ARG_KERNELS_DIR "${CMAKE_CURRENT_SOURCE_DIR}/kernels")
   endif()
-  get_filename_component(kdir "${ARG_KERNELS_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  _clcpack_abs(kdir "${ARG_KERNELS_DIR}")
   if(NOT EXISTS "${kdir}/manifest.txt")
-    message(FATAL_ERROR "clcpack_add_pack(${name}): ${kdir}/manifest.txt does not exist")
+    message(FATAL_ERROR "clcpack_add_pack(${name}): ${kdir}/manifest.txt does not exist "
+                        "(give your .cl files in SOURCES to pack them without a manifest)")
+  endif()
+  list(APPEND args --kernels "${kdir}")
+  list(APPEND deps "${kdir}/manifest.txt")
+  foreach(s IN LISTS ARG_SOURCES)
+    _clcpack_abs(p "${s}")
+    list(APPEND deps "${p}")
+  endforeach()
+endmacro()
+
+# EMBED: clc-pack embed's .S (or .c) and header, compiled into TARGET.
+function(_clcpack_embed name out target symbol format)
+  if(NOT format)
+    if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" AND NOT APPLE AND NOT WIN32)
+      set(format asm)
+    else()
+      set(format c)
+    endif()
+  endif()
+  set(dir "${CMAKE_CURRENT_BINARY_DIR}/${name}_embed")
+  if(format STREQUAL "asm")
+    set(src "${dir}/${name}.S")
+  else()
+    set(src "${dir}/${name}.c")
+  endif()
+  # embed rewrites its files only when their text changes; the stamp is
+  # what the rule makes, so an unchanged pack recompiles nothing.
+  add_custom_command(OUTPUT "${dir}/${name}.stamp"
+    BYPRODUCTS "${src}" "${dir}/${name}.h"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
+    COMMAND clcpack::clc-pack embed "${out}" -o "${src}" --format "${format}"
+            --symbol "${symbol}" --header "${dir}/${name}.h" -q
+    COMMAND "${CMAKE_COMMAND}" -E touch "${dir}/${name}.stamp"
+    DEPENDS "${out}"
+    COMMENT "clc-pack: embedding ${name}.clcpack"
+    VERBATIM)
+  add_custom_target(${name}_embed DEPENDS "${dir}/${name}.stamp")
+  add_dependencies(${target} ${name}_embed)
+  target_sources(${target} PRIVATE "${src}")
+  # The .S names the pack's CRC-32, so its text changes whenever the pack's
+  # bytes do: watching the .S alone re-assembles it exactly then.
+  set_source_files_properties("${src}" PROPERTIES GENERATED TRUE)
+  # The .S goes to the C compiler (GCC and Clang assemble it): no need for
+  # project(... ASM), which enable_language cannot add from a function.
+  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+  list(FIND langs ASM asm_at)
+  if(format STREQUAL "asm" AND asm_at EQUAL -1)
+    set_source_files_properties("${src}" PROPERTIES LANGUAGE C
+                                COMPILE_OPTIONS "-x;assembler-with-cpp")
+  endif()
+  target_include_directories(${target} PRIVATE "${dir}")
+endfunction()
+
+function(clcpack_add_pack name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "EMBED;WG_DEFINES"
+    "TARGET;KERNELS_DIR;WG;DEVICE;OUTPUT;SYMBOL;FORMAT;CHECK_COMMAND;TUNE_COMMAND;CHECK_TIMEOUT"
+    "KERNELS;DEFINES;OPTIONS;SOURCES;DEPENDS;PROGRAMS;DERIVE;WHERE;WORK_GROUPS;VARIANTS;DEFAULTS;INCLUDE_DIRECTORIES;COMPILE_OPTIONS")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "clcpack_add_pack(${name}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  # The direct form: .cl files in SOURCES, or PROGRAMS, and no KERNELS_DIR
+  # (with KERNELS_DIR, SOURCES keeps its 1.0 meaning: more dependencies).
+  set(direct FALSE)
+  if(NOT ARG_KERNELS_DIR)
+    if(ARG_PROGRAMS)
+      set(direct TRUE)
+    endif()
+    foreach(s IN LISTS ARG_SOURCES)
+      if(s MATCHES "\\.cl$")
+        set(direct TRUE)
+      endif()
+    endforeach()
   endif()
   if(NOT ARG_OUTPUT)
     set(ARG_OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/${name}.clcpack")
@@ -50,17 +223,30 @@ function(clcpack_add_pack name)
   if(NOT ARG_DEVICE)
     set(ARG_DEVICE default)
   endif()
-  set(args --kernels "${kdir}" --device "${ARG_DEVICE}")
+  set(args)
+  set(deps)
+  if(direct)
+    _clcpack_direct_args()
+  else()
+    _clcpack_manifest_args()
+  endif()
+  list(APPEND args --device "${ARG_DEVICE}")
   foreach(k IN LISTS ARG_KERNELS)
     list(APPEND args --kernel "${k}")
   endforeach()
   foreach(d IN LISTS ARG_DEFINES)
     list(APPEND args -D "${d}")
   endforeach()
-  if(ARG_WG)
-    list(APPEND args --wg "${ARG_WG}")
+  list(APPEND ARG_WORK_GROUPS ${ARG_WG})
+  if(ARG_WORK_GROUPS)
+    string(REPLACE ";" "," wg "${ARG_WORK_GROUPS}")
+    list(APPEND args --wg "${wg}")
   endif()
   list(APPEND args ${ARG_OPTIONS})
+  foreach(f IN LISTS ARG_DEPENDS)
+    _clcpack_abs(p "${f}")
+    list(APPEND deps "${p}")
+  endforeach()
 
   # Makefile generators read a DEPFILE from CMake 3.20 on, Ninja always.
   set(dep_args)
@@ -80,7 +266,7 @@ function(clcpack_add_pack name)
   endif()
   add_custom_command(OUTPUT "${out}"
     COMMAND clcpack::clc-pack ${args} -o "${out}" --depfile "${out}.d" -MT "${dep_target}" -q
-    DEPENDS "${kdir}/manifest.txt" ${ARG_SOURCES}
+    DEPENDS ${deps}
     ${dep_args}
     COMMENT "clc-pack: building ${name}.clcpack"
     VERBATIM)
@@ -93,50 +279,11 @@ function(clcpack_add_pack name)
     endif()
     return()
   endif()
-
   if(NOT ARG_TARGET)
     message(FATAL_ERROR "clcpack_add_pack(${name}): EMBED needs TARGET")
   endif()
   if(NOT ARG_SYMBOL)
     set(ARG_SYMBOL "${name}")
   endif()
-  if(NOT ARG_FORMAT)
-    if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" AND NOT APPLE AND NOT WIN32)
-      set(ARG_FORMAT asm)
-    else()
-      set(ARG_FORMAT c)
-    endif()
-  endif()
-  set(dir "${CMAKE_CURRENT_BINARY_DIR}/${name}_embed")
-  if(ARG_FORMAT STREQUAL "asm")
-    set(src "${dir}/${name}.S")
-  else()
-    set(src "${dir}/${name}.c")
-  endif()
-  # embed rewrites its files only when their text changes; the stamp is
-  # what the rule makes, so an unchanged pack recompiles nothing.
-  add_custom_command(OUTPUT "${dir}/${name}.stamp"
-    BYPRODUCTS "${src}" "${dir}/${name}.h"
-    COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
-    COMMAND clcpack::clc-pack embed "${out}" -o "${src}" --format "${ARG_FORMAT}"
-            --symbol "${ARG_SYMBOL}" --header "${dir}/${name}.h" -q
-    COMMAND "${CMAKE_COMMAND}" -E touch "${dir}/${name}.stamp"
-    DEPENDS "${out}"
-    COMMENT "clc-pack: embedding ${name}.clcpack"
-    VERBATIM)
-  add_custom_target(${name}_embed DEPENDS "${dir}/${name}.stamp")
-  add_dependencies(${ARG_TARGET} ${name}_embed)
-  target_sources(${ARG_TARGET} PRIVATE "${src}")
-  # The .S names the pack's CRC-32, so its text changes whenever the pack's
-  # bytes do: watching the .S alone re-assembles it exactly then.
-  set_source_files_properties("${src}" PROPERTIES GENERATED TRUE)
-  # The .S goes to the C compiler (GCC and Clang assemble it): no need for
-  # project(... ASM), which enable_language cannot add from a function.
-  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
-  list(FIND langs ASM asm_at)
-  if(ARG_FORMAT STREQUAL "asm" AND asm_at EQUAL -1)
-    set_source_files_properties("${src}" PROPERTIES LANGUAGE C
-                                COMPILE_OPTIONS "-x;assembler-with-cpp")
-  endif()
-  target_include_directories(${ARG_TARGET} PRIVATE "${dir}")
+  _clcpack_embed("${name}" "${out}" "${ARG_TARGET}" "${ARG_SYMBOL}" "${ARG_FORMAT}")
 endfunction()

@@ -99,6 +99,54 @@ Ninja"
     run cmake -S "$TMP/v9" -B "$TMP/v9/b" -DCMAKE_PREFIX_PATH="$P"
     [ "$RC" -ne 0 ] && grep -q "1.1.0" "$ERR" && ok "find_package(clcpack 9.0) refuses version 1.1.0" ||
         bad "find_package(clcpack 9.0): exit $RC"
+    sed -i 's/clcpack 9.0/clcpack 0.1/' "$TMP/v9/CMakeLists.txt"
+    run cmake -S "$TMP/v9" -B "$TMP/v01/b" -DCMAKE_PREFIX_PATH="$P"
+    [ "$RC" -ne 0 ] && grep -q "1.1.0" "$ERR" && ok "find_package(clcpack 0.1) refuses version 1.1.0 (major 0 is a version)" ||
+        bad "find_package(clcpack 0.1) accepted 1.1.0"
+
+    # Your own .cl files, no manifest: the project of docs/CMAKE.md, "Your
+    # own kernels", its files taken from the page's doctest blocks.
+    D=$TMP/doc
+    mkdir -p "$D/scale"
+    awk -v D="$D" '
+        /^<!-- doctest: file / { f = $4; want = 1; next }
+        want && /^```/ { want = 0; body = 1; out = D "/" f; printf "" >out; next }
+        body && /^```/ { body = 0; close(out); next }
+        body { print >out }' "$ROOT/docs/CMAKE.md"
+    for f in CMakeLists.txt scale.cl op.h app.c; do
+        [ -s "$D/scale/$f" ] && ok "docs/CMAKE.md gives scale/$f" || bad "docs/CMAKE.md lacks scale/$f"
+    done
+    [ ! -e "$D/scale/manifest.txt" ] && ok "the project has no manifest" || bad "a manifest is there"
+    B=$D/scale/build
+    run cmake -S "$D/scale" -B "$B" -DCMAKE_PREFIX_PATH="$P"
+    expect_rc 0 "cmake: clcpack_add_pack(SOURCES scale.cl DEFINES ... WORK_GROUPS ...) configures"
+    run cmake --build "$B"
+    expect_rc 0 "cmake: the .cl project builds"
+    run "$B/scale_app"
+    expect_rc 0 "scale_app runs its kernel from the embedded pack"
+    expect_out "64 values times 3, program from native" "scale_app's program came from a binary"
+    run env LD_LIBRARY_PATH="$P/lib" "$CLC" list "$B/scale_pack.clcpack"
+    expect_out "8 entries" "the pack holds 2 T x 2 FACTOR x 2 work-groups"
+    grep -q "scale/op.h" "$B/scale_pack.clcpack.d" && grep -q "scale/scale.cl" "$B/scale_pack.clcpack.d" &&
+        ok "the depfile lists the source and the header it includes" ||
+        bad "depfile: $(cat "$B/scale_pack.clcpack.d")"
+    sleep 1
+    touch "$TMP/mark"
+    sleep 1
+    run cmake --build "$B"
+    ! newer "$B/scale_pack.clcpack" "$TMP/mark" && ok "cmake (.cl): a second build rebuilds nothing" ||
+        bad "cmake (.cl): the no-op build rebuilt the pack"
+    echo "/* edited */" >>"$D/scale/op.h"
+    run cmake --build "$B"
+    newer "$B/scale_pack.clcpack" "$TMP/mark" && ok "cmake (.cl): editing the included header rebuilds the pack" ||
+        bad "cmake (.cl): the pack was not rebuilt after op.h changed: $(cat "$OUT")"
+    # A direct-form keyword with a kernels folder is a configure error.
+    mkdir -p "$D/mixed"
+    printf 'cmake_minimum_required(VERSION 3.13)\nproject(m C)\nfind_package(clcpack 1.0 REQUIRED)\nclcpack_add_pack(p KERNELS_DIR %s WHERE "K>1")\n' \
+        "$TMP/kernels" >"$D/mixed/CMakeLists.txt"
+    run cmake -S "$D/mixed" -B "$D/mixed/b" -DCMAKE_PREFIX_PATH="$P"
+    [ "$RC" -ne 0 ] && grep -q "WHERE applies to .cl files" "$ERR" &&
+        ok "WHERE with KERNELS_DIR is refused, naming the keyword" || bad "WHERE with KERNELS_DIR: exit $RC"
 else
     skip "cmake is not installed: the CMake project (.ci/run installs it)"
 fi
