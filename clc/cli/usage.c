@@ -127,8 +127,8 @@ void usage_pack(FILE *f)
         "                       compressed like every binary, except with --codec zlib\n"
         "  --compress-cubins    compress them with --codec zlib too\n"
         "  --codec zlib|zstd    zstd (the default where clc-pack has it): pack format\n"
-        "                       4, about a third of zlib's size, read by libclcpack\n"
-        "                       0.1 or newer built with zstd; zlib: formats 1-3, read\n"
+        "                       5, about a third of zlib's size, read by libclcpack\n"
+        "                       1.0 or newer built with zstd; zlib: formats 1-3, read\n"
         "                       by every libclcpack (docs/FORMAT.md)\n"
         "  --no-check           kernels folder: launch each variant once without\n"
         "                       checking its output against the CPU reference\n"
@@ -164,6 +164,16 @@ void usage_pack(FILE *f)
         "is damaged, a file could not be written); 2 usage error (bad option, list or\n"
         "value; nothing was done).\n",
         f);
+}
+
+void usage_short(FILE *f)
+{
+    fputs("clc-pack: nothing to pack: no source file given, and no kernels/manifest.txt here\n"
+          "Usage: clc-pack FILE.cl... [-D NAME=LIST]... [--wg LIST] [OPTIONS] -o PACK\n"
+          "  e.g. clc-pack sobel.cl -D T=float,int --wg 16x16,8x8 -o sobel.clcpack\n"
+          "       clc-pack [pack] [OPTIONS]    packs the kernels folder (--kernels DIR)\n"
+          "Try 'clc-pack --help' for every option.\n",
+          f);
 }
 
 void usage_list(FILE *f)
