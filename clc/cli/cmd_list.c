@@ -61,6 +61,23 @@ static size_t dictionary_users(const clcpack *p, size_t d)
     return n;
 }
 
+static void print_dictionaries(const clcpack *p)
+{
+    size_t nk = clcpack_dictionary_count(p);
+    if (nk)
+        printf("dictionaries:\n");
+    for (size_t i = 0; i < nk; i++) {
+        clcpack_dictionary_info d = {.struct_size = sizeof d};
+        if (clcpack_get_dictionary(p, i, &d) != CLCPACK_OK)
+            continue;
+        char codec[32];
+        printf("  d%zu  raw %llu  stored %llu  %s  crc %08x  entries using it: %zu\n", i,
+               (unsigned long long)d.raw_size, (unsigned long long)d.stored_size,
+               pt_codec_name(d.codec, codec, sizeof codec), (unsigned)d.raw_crc32,
+               dictionary_users(p, i));
+    }
+}
+
 /* "copy, fill, scale": the kernels a program entry holds, escaped. */
 static void kernel_list(const clcpack_entry_info *e, char *buf, size_t cap)
 {
@@ -202,19 +219,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
                (unsigned)e.raw_crc32, tune);
     }
     print_program_kernels(p);
-    size_t nk = clcpack_dictionary_count(p);
-    if (nk)
-        printf("dictionaries:\n");
-    for (size_t i = 0; i < nk; i++) {
-        clcpack_dictionary_info d = {.struct_size = sizeof d};
-        if (clcpack_get_dictionary(p, i, &d) != CLCPACK_OK)
-            continue;
-        char codec[32];
-        printf("  d%zu  raw %llu  stored %llu  %s  crc %08x  entries using it: %zu\n", i,
-               (unsigned long long)d.raw_size, (unsigned long long)d.stored_size,
-               pt_codec_name(d.codec, codec, sizeof codec), (unsigned)d.raw_crc32,
-               dictionary_users(p, i));
-    }
+    print_dictionaries(p);
 }
 
 static void hex_bytes(char *buf, const uint8_t *b, size_t n)
