@@ -69,6 +69,24 @@ expect_rc 0 "six kernels, a header through -I, type and bare and function-like d
 run "$CLC" list multi.clcpack
 expect_out "T=float" "the type-valued define is in the key"
 expect_out "WITH_MOD" "the bare define is in the key"
+expect_out "entries 0-1  multi: copy, fill, gather, modk, reduce, scale" \
+    "list (text) gives the kernels a program entry holds"
+# Kernel names that are likely typos get the nearest name.
+run "$CLC" extract multi.clcpack --kernel scal -o x.bin
+expect_rc 2 "extract --kernel with a misspelt kernel"
+expect_err "multi.clcpack holds no kernel scal; did you mean scale?" "extract suggests the kernel"
+run "$CLC" src/multi.cl -I inc -D T=float --kernel reduse -q -o x.clcpack
+expect_rc 1 "--kernel with a misspelt kernel of one's own program"
+expect_err "kernel reduse is not in the built program; did you mean reduce?" \
+    "the build suggests the kernel"
+# An -I folder that is not there is an error naming it, not a silent no-op.
+run "$CLC" src/multi.cl -I inc -I no_such_inc -D T=float -q -o x.clcpack
+expect_rc 2 "-I of a missing folder"
+expect_err "-I no_such_inc: no such folder" "the missing -I folder is named"
+run "$CLC" src/multi.cl -I src/sobel.cl -D T=float -q -o x.clcpack
+expect_rc 2 "-I of a file"
+expect_err "-I src/sobel.cl: not a folder" "an -I that is a file is named"
+[ -f x.clcpack ] && bad "a pack was written despite a bad -I" || ok "nothing written for a bad -I"
 run "$CLC" verify --load multi.clcpack
 expect_rc 0 "every entry loads back"
 python3 - "$CLC" <<'EOF' && ok "each entry holds the program's six kernels" || bad "kernel names of the program entries"

@@ -11,8 +11,9 @@ SUBS="list verify extract embed merge retarget record run warm best tune-report"
 # Documented names that are not options of clc-pack's --help: make's
 # jobserver flags, flags of cc (-c, -MP) and python3 (-m) in examples, the
 # benchmark first_enqueue's --size, the internal --worker and --load-worker
-# modes, and the manifest expressions' negation (-x).
-ALLOW="--jobserver-auth --jobserver-fds -MP -c -m --size --worker --load-worker -x"
+# modes, the manifest expressions' negation (-x), and the misspelt --widht
+# of the "did you mean" example.
+ALLOW="--jobserver-auth --jobserver-fds -MP -c -m --size --worker --load-worker -x --widht"
 
 # options FILE...: the options the text mentions, one per line, sorted.
 # A long option is --name; a short one -X or -XY standing alone (so build

@@ -28,7 +28,6 @@ KNOWN="
 clc/engine/build_variant.c:bv_build_signed 104
 preload/api.c:pl_clLinkProgram 103
 clc/cli/cmd_record.c:cmd_record 103
-clc/cli/cmd_list.c:list_text 102
 loader/pack_encode.c:serialize 101
 "
 

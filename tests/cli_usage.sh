@@ -56,6 +56,16 @@ usage_error "-D NUMCOEFFS" "NAME=LIST" -D NUMCOEFFS
 usage_error "-j 0" "-j 0" -j 0
 usage_error "--bogus" "--bogus" --bogus
 usage_error "--widths without a value" "--widths needs a value" --widths
+# A likely typo of an option or a kernel gets the nearest name; a word far
+# from every name gets none.
+usage_error "--widht" "unknown option --widht; did you mean --widths?" --widht 5
+usage_error "--widht=5" "unknown option --widht; did you mean --widths?" --widht=5
+usage_error "list --jsn" "unknown option --jsn; did you mean --json?" list --jsn x.clcpack
+run "$CLC" --bogus
+grep -q "did you mean" "$ERR" && bad "--bogus: a suggestion for a word far from every option" ||
+    ok "--bogus gets no suggestion"
+usage_error "--kernel Convolve_Deff" "; did you mean Convolve_Def?" --kernels "$KERNELS" \
+    --kernel Convolve_Deff
 run "$CLC" -q stray
 expect_rc 1 "a file argument is a source to pack: a missing one fails"
 expect_err "stray: cannot open" "the missing source is named"
@@ -73,6 +83,25 @@ usage_error "embed --format" "--format x: expected asm or c" embed x.clcpack -o 
 usage_error "-MF without a file" "-MF needs a file name" -MF
 usage_error "-MX" "unknown option -MX" -MX
 usage_error "merge without -o" "-o FILE" merge a.clcpack b.clcpack
+
+# A bare clc-pack where there is no kernels folder: the short usage, how to
+# pack one's own FILE.cl, exit 2 (a usage error).
+mkdir bare
+(cd bare && "$CLC") >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 2 "a bare clc-pack with no kernels folder"
+expect_err "Usage: clc-pack FILE.cl..." "it shows how to pack one's own file"
+expect_err "clc-pack --help" "it points to --help"
+grep -q "cannot open" "$ERR" && bad "a bare clc-pack complains about the manifest" ||
+    ok "a bare clc-pack does not complain about a missing manifest"
+
+# --help's claims about the pack format: zstd packs are format 5
+# (docs/FORMAT.md), which libclcpack 1.0 and newer read.
+"$CLC" --help | tr -s ' \n' '  ' >"$TMP/help1"
+grep -qF "pack format 5," "$TMP/help1" && ok "--help: zstd packs are format 5" ||
+    bad "--help does not say zstd packs are format 5"
+grep -qF "read by libclcpack 1.0 or newer built with zstd" "$TMP/help1" &&
+    ok "--help names the libclcpack that reads them" || bad "--help: stale reader version"
 
 # A missing kernels folder is a failure to read it, named.
 run "$CLC" --kernels "$TMP/none" -q

@@ -7,6 +7,7 @@
 
 #include "cli_report.h"
 #include "clcpack.h"
+#include "nearest_name.h"
 #include "pack_text.h"
 
 #define MAX_OPTS 96
@@ -124,6 +125,22 @@ static int apply(const cli_opt *o, void *args, cli_optctx *c)
     return -1;
 }
 
+/* Appends "; did you mean --NAME?" to err when a long option of the table
+ * is a likely typo of the unknown one, arg ("--widht" or "--widht=5"). */
+static void suggest(const cli_optspec *s, const char *arg, char *err, size_t cap)
+{
+    if (strncmp(arg, "--", 2) != 0)
+        return;
+    nn_best b;
+    nn_init(&b, arg + 2);
+    for (size_t i = 0; i < s->n; i++)
+        nn_offer(&b, s->opts[i].name);
+    const char *near = nn_result(&b);
+    size_t len = strlen(err);
+    if (near)
+        bfmt(err + len, cap - len, "; did you mean --%s?", near);
+}
+
 /* The message for what getopt refused: a missing value (':'), an unknown
  * option or a value given to an option that takes none ('?'). */
 static void refusal(const cli_optspec *s, int c, char **argv, char *err, size_t cap)
@@ -145,6 +162,7 @@ static void refusal(const cli_optspec *s, int c, char **argv, char *err, size_t 
         const char *a = argv[optind - 1];
         bfmt(err, cap, "unknown option %.*s", (int)strcspn(bfmt_clip(a, clip), "="),
              bfmt_clip(a, clip));
+        suggest(s, a, err, cap);
     }
 }
 

@@ -11,6 +11,7 @@
 #include "cli_report.h"
 #include "pack_blob.h"
 #include "clcpack.h"
+#include "nearest_name.h"
 #include "pack_text.h"
 #include "value_list.h"
 
@@ -106,6 +107,27 @@ static int matches(const clcpack_entry_info *e, const extract_args *x)
     return 1;
 }
 
+/* Whether some entry of p is named name; if none is, hint becomes
+ * "; did you mean NAME?" when a kernel of the pack is a likely typo of it. */
+static int any_named(const clcpack *p, const char *name, char *hint, size_t cap)
+{
+    nn_best near;
+    nn_init(&near, name);
+    for (size_t i = 0; i < clcpack_entry_count(p); i++) {
+        clcpack_entry_info e = {.struct_size = sizeof e};
+        if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
+            continue;
+        if (named(&e, name))
+            return 1;
+        nn_offer(&near, e.kernel);
+        for (size_t k = 0; k < e.kernel_name_count; k++)
+            nn_offer(&near, e.kernel_names[k]);
+    }
+    if (nn_result(&near))
+        bfmt(hint, cap, "; did you mean %s?", nn_result(&near));
+    return 0;
+}
+
 /* The one entry the filters name; else a usage error listing the matches. */
 static int find_entry(const clcpack *p, const extract_args *x, size_t *out)
 {
@@ -123,8 +145,12 @@ static int find_entry(const clcpack *p, const extract_args *x, size_t *out)
         return 0;
     }
     if (found == 0) {
-        cli_error("extract: no entry of %s matches --kernel %s and the given filters", x->path,
-                  x->kernel);
+        char hint[160] = "";
+        if (!any_named(p, x->kernel, hint, sizeof hint))
+            cli_error("extract: %s holds no kernel %s%s", x->path, x->kernel, hint);
+        else
+            cli_error("extract: no entry of %s matches --kernel %s and the given filters",
+                      x->path, x->kernel);
         return -1;
     }
     cli_error("extract: %zu entries match; narrow with -D, --wg or --kind, or use --entry N:",

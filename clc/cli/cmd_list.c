@@ -61,6 +61,72 @@ static size_t dictionary_users(const clcpack *p, size_t d)
     return n;
 }
 
+static void print_dictionaries(const clcpack *p)
+{
+    size_t nk = clcpack_dictionary_count(p);
+    if (nk)
+        printf("dictionaries:\n");
+    for (size_t i = 0; i < nk; i++) {
+        clcpack_dictionary_info d = {.struct_size = sizeof d};
+        if (clcpack_get_dictionary(p, i, &d) != CLCPACK_OK)
+            continue;
+        char codec[32];
+        printf("  d%zu  raw %llu  stored %llu  %s  crc %08x  entries using it: %zu\n", i,
+               (unsigned long long)d.raw_size, (unsigned long long)d.stored_size,
+               pt_codec_name(d.codec, codec, sizeof codec), (unsigned)d.raw_crc32,
+               dictionary_users(p, i));
+    }
+}
+
+/* "copy, fill, scale": the kernels a program entry holds, escaped. */
+static void kernel_list(const clcpack_entry_info *e, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < e->kernel_name_count && len + 1 < cap; k++) {
+        char name[256];
+        bfmt(buf + len, cap - len, "%s%s", k ? ", " : "", pt_esc(e->kernel_names[k], name,
+                                                                 sizeof name));
+        len += strlen(buf + len);
+    }
+}
+
+/* The kernels of program entries (packs of one's own programs, where an
+ * entry is named after its program), too long for a column of the table:
+ * a line per run of consecutive entries of one program holding the same
+ * kernels, "entries 0-10  multi: copy, fill, scale". */
+static void print_program_kernels(const clcpack *p)
+{
+    static char run_list[8192], list[8192]; /* the run's kernels, this entry's */
+    char run_name[256] = "", name[256];
+    size_t ne = clcpack_entry_count(p), first = 0;
+    int said = 0;
+    for (size_t i = 0; i <= ne; i++) {
+        clcpack_entry_info e = {.struct_size = sizeof e};
+        int has = i < ne && clcpack_get_entry(p, i, &e) == CLCPACK_OK && e.kernel_name_count;
+        if (has) {
+            kernel_list(&e, list, sizeof list);
+            pt_esc(e.kernel, name, sizeof name);
+            if (run_list[0] && strcmp(name, run_name) == 0 && strcmp(list, run_list) == 0)
+                continue;
+        }
+        if (run_list[0]) { /* the run before i ends */
+            if (!said++)
+                printf("program kernels:\n");
+            if (i - first > 1)
+                printf("  entries %zu-%zu  %s: %s\n", first, i - 1, run_name, run_list);
+            else
+                printf("  entry %zu  %s: %s\n", first, run_name, run_list);
+        }
+        run_list[0] = '\0';
+        if (has) {
+            first = i;
+            bfmt(run_name, sizeof run_name, "%s", name);
+            bfmt(run_list, sizeof run_list, "%s", list);
+        }
+    }
+}
+
 static void list_text(const clcpack *p, const char *path, uint64_t file_size)
 {
     size_t nd = clcpack_device_count(p), ns = clcpack_source_count(p),
@@ -152,19 +218,8 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
                (unsigned long long)e.raw_size, (unsigned long long)e.stored_size, codec, base,
                (unsigned)e.raw_crc32, tune);
     }
-    size_t nk = clcpack_dictionary_count(p);
-    if (nk)
-        printf("dictionaries:\n");
-    for (size_t i = 0; i < nk; i++) {
-        clcpack_dictionary_info d = {.struct_size = sizeof d};
-        if (clcpack_get_dictionary(p, i, &d) != CLCPACK_OK)
-            continue;
-        char codec[32];
-        printf("  d%zu  raw %llu  stored %llu  %s  crc %08x  entries using it: %zu\n", i,
-               (unsigned long long)d.raw_size, (unsigned long long)d.stored_size,
-               pt_codec_name(d.codec, codec, sizeof codec), (unsigned)d.raw_crc32,
-               dictionary_users(p, i));
-    }
+    print_program_kernels(p);
+    print_dictionaries(p);
 }
 
 static void hex_bytes(char *buf, const uint8_t *b, size_t n)

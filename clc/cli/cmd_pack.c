@@ -1368,6 +1368,12 @@ int cmd_pack(int argc, char **argv)
     static bj_list plan;
     static pack_run run;
     char err[PA_ERR_MAX];
+    /* A bare clc-pack where there is no kernels folder: a newcomer's first
+     * try, answered with how to start rather than a missing manifest. */
+    if (argc <= 1 && access("kernels/manifest.txt", F_OK) != 0) {
+        usage_short(stderr);
+        return EXIT_USAGE_STATUS;
+    }
     if (pack_args_parse(argc, argv, &a, err) != 0)
         return cli_usage_error(NULL, "%s", err);
     cli_verbosity = a.verbosity;

@@ -23,6 +23,8 @@ int cmd_warm(int argc, char **argv);
 
 /* Usage texts (--help); "pack" is the main one. */
 void usage_pack(FILE *f);
+/* A bare clc-pack with nothing to pack: how to pack one's own FILE.cl. */
+void usage_short(FILE *f);
 void usage_list(FILE *f);
 void usage_verify(FILE *f);
 void usage_extract(FILE *f);

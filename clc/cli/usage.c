@@ -127,8 +127,8 @@ void usage_pack(FILE *f)
         "                       compressed like every binary, except with --codec zlib\n"
         "  --compress-cubins    compress them with --codec zlib too\n"
         "  --codec zlib|zstd    zstd (the default where clc-pack has it): pack format\n"
-        "                       4, about a third of zlib's size, read by libclcpack\n"
-        "                       0.1 or newer built with zstd; zlib: formats 1-3, read\n"
+        "                       5, about a third of zlib's size, read by libclcpack\n"
+        "                       1.0 or newer built with zstd; zlib: formats 1-3, read\n"
         "                       by every libclcpack (docs/FORMAT.md)\n"
         "  --no-check           kernels folder: launch each variant once without\n"
         "                       checking its output against the CPU reference\n"
@@ -166,12 +166,23 @@ void usage_pack(FILE *f)
         f);
 }
 
+void usage_short(FILE *f)
+{
+    fputs("clc-pack: nothing to pack: no source file given, and no kernels/manifest.txt here\n"
+          "Usage: clc-pack FILE.cl... [-D NAME=LIST]... [--wg LIST] [OPTIONS] -o PACK\n"
+          "  e.g. clc-pack sobel.cl -D T=float,int --wg 16x16,8x8 -o sobel.clcpack\n"
+          "       clc-pack [pack] [OPTIONS]    packs the kernels folder (--kernels DIR)\n"
+          "Try 'clc-pack --help' for every option.\n",
+          f);
+}
+
 void usage_list(FILE *f)
 {
     fputs("Usage: clc-pack list PACK [--json]\n"
           "\n"
           "Prints the pack's devices, sources and entries (kernel, defines, work-group,\n"
-          "device, kind/arch or kind/target, raw and stored size, codec, CRC-32, tuning).\n"
+          "device, kind/arch or kind/target, raw and stored size, codec, CRC-32, tuning),\n"
+          "and the kernels each program entry holds.\n"
           "  --json         one JSON document instead of tables\n"
           "  -h, --help     this text\n"
           "Exit status: 0, 1 when the pack cannot be opened, 2 on a usage error.\n",
@@ -193,7 +204,8 @@ void usage_verify(FILE *f)
           "                   devices load the PTX\n"
           "  --device SPEC    load on these devices (as for pack)\n"
           "  --platform NAME  only platforms whose name contains NAME\n"
-          "  -q, -v           less, more output\n"
+          "  -q, --quiet      less output; -v, --verbose: more\n"
+          "  -h, --help       this text\n"
           "Exit status: 0 all good; 1 a bad checksum, an entry that did not load or a\n"
           "failed check; 2 on a usage error.\n",
           f);
@@ -218,7 +230,8 @@ void usage_warm(FILE *f)
           "                   Default: the library's ($CLCPACK_CACHE_DIR,\n"
           "                   $XDG_CACHE_HOME/clcpack, $HOME/.cache/clcpack)\n"
           "  --nice N         N steps below the current priority, 0..19 (default 10)\n"
-          "  -q, -v           only errors; a line per key\n"
+          "  -q, --quiet      only errors; -v, --verbose: a line per key\n"
+          "  -h, --help       this text\n"
           "SIGINT or SIGTERM stops it after the build under way; run it again to finish.\n"
           "Exit status: 0 done (also when this machine has no OpenCL device); 1 the pack\n"
           "cannot be read, a key failed, or the cache folder cannot be used; 2 on a usage\n"
@@ -239,8 +252,10 @@ void usage_extract(FILE *f)
           "  --kind KIND      only entries of this kind: native, ptx, cubin, intel,\n"
           "                   amdgcn or spirv\n"
           "  --source         the source instead of the binary\n"
-          "  -o FILE          where to write (written atomically; '-' for stdout; a link,\n"
-          "                   device, FIFO, folder or read-only file is refused)\n"
+          "  -o, --output FILE  where to write (written atomically; '-' for stdout; a\n"
+          "                   link, device, FIFO, folder or read-only file is refused)\n"
+          "  -q, --quiet      no line saying what was written\n"
+          "  -h, --help       this text\n"
           "Exit status: 0, 1 when the pack or entry is bad or FILE cannot be written,\n"
           "2 on a usage error (including no or several matching entries).\n",
           f);
@@ -254,9 +269,10 @@ void usage_embed(FILE *f)
           "that it opens it with clcpack_open_memory(NAME, NAME_size, ...), which does\n"
           "not copy it. The pack is checked first (as clcpack_open_memory will check\n"
           "it). Files whose text would not change are not rewritten.\n"
-          "  -o FILE          the output, FILE.S for asm, FILE.c for c (written atomically;\n"
-          "                   '-' for stdout); without --format, FILE.c gives c and\n"
-          "                   FILE.s or FILE.S asm; a --format they contradict is an error\n"
+          "  -o, --output FILE  the output, FILE.S for asm, FILE.c for c (written\n"
+          "                   atomically; '-' for stdout); without --format, FILE.c\n"
+          "                   gives c and FILE.s or FILE.S asm; a --format they\n"
+          "                   contradict is an error\n"
           "  --format asm     an assembler file that pulls in the pack with .incbin by\n"
           "                   its absolute path (GNU as, ELF; the default there)\n"
           "  --format c       a C array, for any C compiler (slow to compile when large)\n"
@@ -284,13 +300,14 @@ void usage_merge(FILE *f)
           "kind and arch) must have the same bytes, options and source there, and is\n"
           "stored once. A conflict names the entry and both files, and nothing is\n"
           "written. The result does not depend on the order of the packs.\n"
-          "  -o FILE          the merged pack (written atomically; may be one of the inputs)\n"
+          "  -o, --output FILE  the merged pack (written atomically; may be one of the\n"
+          "                   inputs)\n"
           "  --store-cubins   store the device's own cubins as they are (by default\n"
           "                   compressed, except with --codec zlib)\n"
           "  --compress-cubins  compress them with --codec zlib too\n"
           "  --codec zlib|zstd  the codecs written (default zstd where clc-pack has\n"
           "                   it; zlib packs are read by every libclcpack)\n"
-          "  -q, --quiet      no summary line\n"
+          "  -q, --quiet      no summary line; -v, --verbose: more detail\n"
           "  -h, --help       this text\n"
           "Exit status: 0, 1 on a conflict, a damaged pack or a file that cannot be\n"
           "written, 2 on a usage error.\n",
@@ -313,14 +330,14 @@ void usage_retarget(FILE *f)
           "sources, other entries and tuning results are copied (docs/vendors/NVIDIA.md).\n"
           "  --nv-arch LIST   sm numbers (default 75,80,86,89,90,100,120)\n"
           "  --ptxas PATH     ptxas to use (default: PATH, then /usr/local/cuda/bin)\n"
-          "  -o FILE          the new pack (written atomically; may be PACK itself)\n"
+          "  -o, --output FILE  the new pack (written atomically; may be PACK itself)\n"
           "  -j, --jobs N     ptxas runs for N entries at a time (default: the cores)\n"
           "  --store-cubins   store the cubins for each device's own architecture as\n"
           "                   they are (by default compressed, except with --codec zlib)\n"
           "  --compress-cubins  compress them with --codec zlib too\n"
           "  --codec zlib|zstd  the codecs written (default zstd where clc-pack has\n"
           "                   it; zlib packs are read by every libclcpack)\n"
-          "  -q, --quiet      no notes, no summary line\n"
+          "  -q, --quiet      no notes, no summary line; -v, --verbose: more detail\n"
           "  -h, --help       this text\n"
           "Exit status: 0, 1 on a damaged pack, no ptxas, or a file that cannot be\n"
           "written, 2 on a usage error.\n",
@@ -342,13 +359,13 @@ void usage_record(FILE *f)
           "applications that load OpenCL themselves are seen too; PoCL gets a private\n"
           "kernel cache for the run. `clc-pack run FILE -- APP` then serves those\n"
           "builds from the pack. Packs recorded on several machines join with merge.\n"
-          "  -o FILE            the pack to write (written atomically; checked first)\n"
+          "  -o, --output FILE  the pack to write (written atomically; checked first)\n"
           "  --log              CLCPACK_LOG=1: one line per program build on stderr\n"
           "  --ptxas PATH       NVIDIA: assemble the PTX into cubins with this ptxas\n"
           "                     (default: ptxas on $PATH or in /usr/local/cuda/bin)\n"
           "  --keep-captures DIR  capture into DIR (an existing folder) and keep the files\n"
           "  --codec zlib|zstd  the codecs written (default zstd where clc-pack has it)\n"
-          "  -q, --quiet        no summary line; -v: one line per capture\n"
+          "  -q, --quiet        no summary line; -v, --verbose: one line per capture\n"
           "  -h, --help         this text\n"
           "Exit status: 0; 1 when nothing was built from source (the message says why,\n"
           "and when no OpenCL call was seen at all), the application failed (the pack\n"
@@ -389,6 +406,7 @@ void usage_best(FILE *f)
           "and loads it with clcpack_create_program.\n"
           "  --device SPEC  as for pack (default: the default device)\n"
           "  --no-load      only choose, do not load\n"
+          "  -h, --help     this text\n"
           "Exit status: 0, 1 when the pack cannot be opened, no entry serves the width\n"
           "or the choice does not load, 2 on a usage error.\n",
           f);
@@ -402,6 +420,8 @@ void usage_tune_report(FILE *f)
           "fastest variant, its margin over the second fastest and over the seeds'\n"
           "recommended kernel (conv-rgba: reda_local 16x16; conv-grey: Convolve_Def\n"
           "16x16), as Markdown tables.\n"
+          "  --family F     only this family\n"
+          "  -h, --help     this text\n"
           "Exit status: 0, 1 when the pack cannot be opened or holds no timings, 2 on a\n"
           "usage error.\n",
           f);

@@ -13,6 +13,7 @@
 
 #include "bounded_fmt.h"
 #include "check_cmd.h"
+#include "nearest_name.h"
 #include "tune_cmd.h"
 #include "nv_forms.h"
 #include "pocl_binary_canon.h"
@@ -444,14 +445,19 @@ static int find_kernels(const build_job *job, bv_result *r)
             k++;
         if (k < r->n_kernel_names)
             continue;
-        char held[1024] = "";
+        char held[1024] = "", hint[160] = "";
         size_t len = 0;
+        nn_best near;
+        nn_init(&near, job->kernels[i]);
         for (size_t n = 0; n < r->n_kernel_names && len + 1 < sizeof held; n++) {
             bfmt(held + len, sizeof held - len, "%s%s", n ? ", " : "", r->kernel_names[n]);
             len += strlen(held + len);
+            nn_offer(&near, r->kernel_names[n]);
         }
-        fail(r, BV_CHECK_FAILED, "kernel %s is not in the built program (it holds: %s)",
-             job->kernels[i], held[0] ? held : "no kernel");
+        if (nn_result(&near))
+            bfmt(hint, sizeof hint, "; did you mean %s?", nn_result(&near));
+        fail(r, BV_CHECK_FAILED, "kernel %s is not in the built program%s (it holds: %s)",
+             job->kernels[i], hint, held[0] ? held : "no kernel");
         return -1;
     }
     return 0;

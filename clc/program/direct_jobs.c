@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bounded_fmt.h"
 #include "clcpack.h"
@@ -947,6 +948,19 @@ static int parse_program(plan *p, const char *arg, program *pr, char ***owned, s
     return 0;
 }
 
+/* An -I folder must be one: #include would skip a missing one without a
+ * word, and the typo would show only as a header not found, or not at all
+ * when another folder holds a header of that name. */
+static int check_include_dir(plan *p, const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return usage(p, "-I %s: %s", dir, errno == ENOENT ? "no such folder" : strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return usage(p, "-I %s: not a folder", dir);
+    return 0;
+}
+
 int dj_make(const dj_spec *s, bj_list *out, char err[DJ_ERR_MAX])
 {
     plan p;
@@ -964,6 +978,8 @@ int dj_make(const dj_spec *s, bj_list *out, char err[DJ_ERR_MAX])
         rc = failure(&p, "out of memory");
     if (!rc && n_prog == 0)
         rc = usage(&p, "no source file given");
+    for (size_t i = 0; i < s->n_includes && !rc; i++)
+        rc = check_include_dir(&p, s->includes[i]);
     if (!rc)
         rc = parse_all(&p);
     for (size_t i = 0; i < s->n_files && !rc; i++) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bounded_fmt.h"
+#include "nearest_name.h"
 
 #define NOTE_MAX 4096
 
@@ -81,11 +82,17 @@ static int select_kernels(const mf_manifest *m, const vp_request *req, const mf_
     for (size_t i = 0; i < req->n_kernels; i++) {
         const mf_kernel *k = mf_find(m, req->kernels[i]);
         if (!k) {
-            char names[VP_ERR_MAX / 2] = "";
-            for (size_t j = 0; j < m->n_kernels; j++)
+            char names[VP_ERR_MAX / 2] = "", hint[MF_NAME_MAX + 24] = "";
+            nn_best near;
+            nn_init(&near, req->kernels[i]);
+            for (size_t j = 0; j < m->n_kernels; j++) {
                 append(names, sizeof names, "%s%s", j ? ", " : "", m->kernels[j].name);
-            bfmt(err, VP_ERR_MAX, "--kernel %s: no such kernel in %s/manifest.txt (kernels: %s)",
-                 req->kernels[i], m->dir, names);
+                nn_offer(&near, m->kernels[j].name);
+            }
+            if (nn_result(&near))
+                bfmt(hint, sizeof hint, "; did you mean %s?", nn_result(&near));
+            bfmt(err, VP_ERR_MAX, "--kernel %s: no such kernel in %s/manifest.txt%s (kernels: %s)",
+                 req->kernels[i], m->dir, hint, names);
             return -1;
         }
         size_t j = 0;

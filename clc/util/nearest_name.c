@@ -1,0 +1,70 @@
+/* nearest_name.c — the closest known name to a mistyped one (nearest_name.h). */
+#include "nearest_name.h"
+
+#include <string.h>
+
+static size_t name_len(const char *s)
+{
+    return strcspn(s, "=");
+}
+
+static size_t min3(size_t a, size_t b, size_t c)
+{
+    size_t m = a < b ? a : b;
+    return m < c ? m : c;
+}
+
+/* The optimal string alignment distance (Damerau-Levenshtein without
+ * edits of a swapped pair): three rows of the dynamic programme. */
+size_t nn_distance(const char *a, const char *b)
+{
+    size_t n = name_len(a), m = name_len(b);
+    if (n > NN_MAX_LEN || m > NN_MAX_LEN)
+        return n > m ? n : m;
+    size_t rows[3][NN_MAX_LEN + 1];
+    size_t *before = rows[0], *prev = rows[1], *cur = rows[2];
+    for (size_t j = 0; j <= m; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t cost = a[i - 1] != b[j - 1];
+            cur[j] = min3(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                before[j - 2] + 1 < cur[j])
+                cur[j] = before[j - 2] + 1;
+        }
+        size_t *t = before;
+        before = prev;
+        prev = cur;
+        cur = t;
+    }
+    return prev[m];
+}
+
+void nn_init(nn_best *b, const char *word)
+{
+    b->word = word;
+    b->word_len = name_len(word);
+    b->best = NULL;
+    b->distance = (size_t)-1;
+}
+
+void nn_offer(nn_best *b, const char *name)
+{
+    if (!name || (name_len(name) == b->word_len && strncmp(name, b->word, b->word_len) == 0))
+        return;
+    size_t d = nn_distance(b->word, name);
+    if (d < b->distance) {
+        b->best = name;
+        b->distance = d;
+    }
+}
+
+const char *nn_result(const nn_best *b)
+{
+    /* Short words are within few edits of many names: "-j" is 2 from
+     * "-o", so a short word gets only one edit. */
+    size_t limit = b->word_len <= 4 ? 1 : b->word_len <= 9 ? 2 : 3;
+    return b->best && b->distance <= limit ? b->best : NULL;
+}
