@@ -480,7 +480,9 @@ CLCPACK_API clcpack_status clcpack_best_variant(const clcpack *p, const char *na
                                                 clcpack_choice *out, clcpack_error *err);
 
 /* Fills *key with the choice's kernel, defines and wg (pointers into the
- * pack), ready for clcpack_create_program. CLCPACK_E_INVALID_ARG when c or
+ * pack), ready for clcpack_create_program, and for clcpack_create_kernel
+ * (a choice asked for by a kernel's name names that kernel, see
+ * clcpack_best_variant). CLCPACK_E_INVALID_ARG when c or
  * key is NULL or c->struct_size is too small. */
 CLCPACK_API clcpack_status clcpack_choice_key(const clcpack_choice *c, clcpack_key *key);
 
