@@ -166,12 +166,24 @@ static size_t collect(const clcpack *p, uint32_t d, const query *q, candidate **
     return n;
 }
 
+/* The name the choice's key gives: asked for one kernel of a program
+ * entry, that kernel (the pack's copy of its name), so that the key from
+ * clcpack_choice_key creates it with clcpack_create_kernel, which refuses a
+ * program of several kernels; otherwise the entry's kernel or program name. */
+static const char *key_kernel(const clcpack_entry_info *e, const char *asked)
+{
+    for (size_t k = 0; asked && k < e->kernel_name_count; k++)
+        if (strcmp(e->kernel_names[k], asked) == 0)
+            return e->kernel_names[k];
+    return e->kernel;
+}
+
 static void fill_key_fields(const clcpack *p, uint32_t entry, const query *q,
                             clcpack_choice *out)
 {
     const clcpack_entry_info *e = &p->entries[entry].info;
     out->entry = entry;
-    out->kernel = e->kernel;
+    out->kernel = key_kernel(e, q->name);
     out->defines = e->defines;
     out->define_count = e->define_count;
     memcpy(out->wg, e->wg, sizeof out->wg);
@@ -305,9 +317,18 @@ static clcpack_status best(const clcpack *p, const query *q, const clcpack_devic
                      q->cons[i].name, q->cons[i].value ? q->cons[i].value : "");
             len += strlen(want + len);
         }
-        return clcpk_fail(err, CLCPACK_E_NOT_FOUND, "no entry %s%s%s serves%s",
+        /* A name nothing answers to: the nearest one the pack has. */
+        int named = 0;
+        for (size_t i = 0; q->name && i < p->n_entries && !named; i++)
+            named = answers_to(&p->entries[i], q->name);
+        const char *near = q->name && !named ? clcpk_nearest_name(p, q->name) : NULL;
+        return clcpk_fail(err, CLCPACK_E_NOT_FOUND, "no entry %s%s%s serves%s%s%s%s",
                           q->name ? "of '" : "", q->name ? q->name : "at all",
-                          q->name ? "'" : "", want[0] ? want : " the request");
+                          q->name ? "'" : "", want[0] ? want : " the request",
+                          near ? ": the pack has no kernel, program or group of that name; did "
+                                 "you mean "
+                               : "",
+                          near ? near : "", near ? "?" : "");
     }
     return CLCPACK_OK;
 }

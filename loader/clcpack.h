@@ -464,7 +464,11 @@ typedef struct clcpack_choice {
  *    marked one taking the run-time value, then the first candidate in pack
  *    order (compiled in first).
  * out->struct_size is set by the caller; on success *out is the choice,
- * ready for clcpack_choice_key. CLCPACK_E_NOT_FOUND when nothing serves the
+ * ready for clcpack_choice_key. Its kernel is the name asked for when that
+ * names a kernel of a program entry (box_blur of a program blur holding
+ * box_blur and sharpen), so that the choice's key creates that kernel with
+ * clcpack_create_kernel unchanged; otherwise (a program's name, a group
+ * label, NULL) the entry's kernel or program name. CLCPACK_E_NOT_FOUND when nothing serves the
  * constraints; CLCPACK_E_INVALID_ARG for a NULL p, here or out, a
  * constraint without a name, a run-time value that is not a decimal
  * number, or a struct_size too small; CLCPACK_E_NOMEM. */
@@ -476,7 +480,9 @@ CLCPACK_API clcpack_status clcpack_best_variant(const clcpack *p, const char *na
                                                 clcpack_choice *out, clcpack_error *err);
 
 /* Fills *key with the choice's kernel, defines and wg (pointers into the
- * pack), ready for clcpack_create_program. CLCPACK_E_INVALID_ARG when c or
+ * pack), ready for clcpack_create_program, and for clcpack_create_kernel
+ * (a choice asked for by a kernel's name names that kernel, see
+ * clcpack_best_variant). CLCPACK_E_INVALID_ARG when c or
  * key is NULL or c->struct_size is too small. */
 CLCPACK_API clcpack_status clcpack_choice_key(const clcpack_choice *c, clcpack_key *key);
 

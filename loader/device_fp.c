@@ -56,7 +56,7 @@ static cl_int run_query(const str_query *q, size_t cap, void *buf, size_t *size)
 
 static clcpack_status query_fail(clcpack_error *err, const str_query *q, cl_int rc)
 {
-    char code[48];
+    char code[CLCPK_CL_ERROR_MAX];
     return clcpk_fail(err, CLCPACK_E_OPENCL, "%s(%s) failed: %s",
                    q->dev ? "clGetDeviceInfo" : "clGetPlatformInfo", q->param_name,
                    clcpk_cl_error_name(rc, code, sizeof code));
@@ -131,7 +131,7 @@ static clcpack_status query_fixed(cl_device_id dev, cl_uint param, const char *n
 {
     cl_int rc = clGetDeviceInfo(dev, param, size, dst, NULL);
     if (rc != CL_SUCCESS) {
-        char code[48];
+        char code[CLCPK_CL_ERROR_MAX];
         return clcpk_fail(err, CLCPACK_E_OPENCL, "clGetDeviceInfo(%s) failed: %s", name,
                        clcpk_cl_error_name(rc, code, sizeof code));
     }

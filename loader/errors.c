@@ -68,41 +68,6 @@ clcpack_status clcpk_fail(clcpack_error *err, clcpack_status status, const char 
     return status;
 }
 
-const char *clcpk_cl_error_name(int code, char *buf, size_t cap)
-{
-    static const struct {
-        int code;
-        const char *name;
-    } names[] = {
-        {0, "CL_SUCCESS"},
-        {-1, "CL_DEVICE_NOT_FOUND"},
-        {-2, "CL_DEVICE_NOT_AVAILABLE"},
-        {-3, "CL_COMPILER_NOT_AVAILABLE"},
-        {-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
-        {-5, "CL_OUT_OF_RESOURCES"},
-        {-6, "CL_OUT_OF_HOST_MEMORY"},
-        {-11, "CL_BUILD_PROGRAM_FAILURE"},
-        {-17, "CL_LINK_PROGRAM_FAILURE"},
-        {-30, "CL_INVALID_VALUE"},
-        {-32, "CL_INVALID_PLATFORM"},
-        {-33, "CL_INVALID_DEVICE"},
-        {-34, "CL_INVALID_CONTEXT"},
-        {-42, "CL_INVALID_BINARY"},
-        {-43, "CL_INVALID_BUILD_OPTIONS"},
-        {-44, "CL_INVALID_PROGRAM"},
-        {-45, "CL_INVALID_PROGRAM_EXECUTABLE"},
-        {-46, "CL_INVALID_KERNEL_NAME"},
-        {-47, "CL_INVALID_KERNEL_DEFINITION"},
-        {-59, "CL_INVALID_OPERATION"},
-        {-1001, "CL_PLATFORM_NOT_FOUND_KHR"},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].code == code)
-            return names[i].name;
-    snprintf(buf, cap, "OpenCL error %d", code);
-    return buf;
-}
-
 const char *clcpk_errno_text(int errnum, char *buf, size_t cap)
 {
 #if defined(_GNU_SOURCE)

@@ -1,10 +1,12 @@
 /*
- * errors.h — filling a clcpack_error, and names for OpenCL error codes.
+ * errors.h — filling a clcpack_error (OpenCL error codes by name:
+ * cl_error_name.h).
  * Internal to libclcpack.
  */
 #ifndef CLCPACK_ERRORS_H
 #define CLCPACK_ERRORS_H
 
+#include "cl_error_name.h"
 #include "clcpack_write.h"
 
 #if defined(__GNUC__)
@@ -19,9 +21,6 @@
 clcpack_status clcpk_fail(clcpack_error *err, clcpack_status status, const char *fmt, ...)
     PK_PRINTF(3, 4);
 
-/* "CL_INVALID_BINARY" for -42; "OpenCL error -1234" style text for codes
- * it does not know, written into a buffer owned by the caller. */
-const char *clcpk_cl_error_name(int code, char *buf, size_t cap);
 
 /* The text of an errno value, thread-safe (strerror is not). */
 const char *clcpk_errno_text(int errnum, char *buf, size_t cap);

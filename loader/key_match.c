@@ -117,10 +117,11 @@ static int same_define_set(const clcpack_entry_info *a, const clcpack_entry_info
     return 1;
 }
 
-static void describe(pk_text *t, const char *kernel, const clcpack_define *defs, size_t n,
-                     const uint32_t wg[3])
+/* The define set and work-group: "[T=float RADIUS=1] wg 8x8". A wg is
+ * written as given, but for the third size 1 of a 2-D one: a key of
+ * {16,16,0} reads "16x16x0", apart from an entry's {16,16,1} ("16x16"). */
+static void describe_variant(pk_text *t, const clcpack_define *defs, size_t n, const uint32_t wg[3])
 {
-    clcpk_text_add(t, "%s", kernel);
     if (n) {
         clcpk_text_add(t, " [");
         for (size_t i = 0; i < n; i++) {
@@ -132,7 +133,7 @@ static void describe(pk_text *t, const char *kernel, const clcpack_define *defs,
     }
     if (!wg[0] && !wg[1] && !wg[2])
         clcpk_text_add(t, " no wg");
-    else if (wg[2] <= 1)
+    else if (wg[2] == 1)
         clcpk_text_add(t, " wg %ux%u", wg[0], wg[1]);
     else
         clcpk_text_add(t, " wg %ux%ux%u", wg[0], wg[1], wg[2]);
@@ -142,15 +143,25 @@ void clcpk_describe_entry_key(const clcpack_entry_info *e, char *buf, size_t cap
 {
     pk_text t;
     clcpk_text_init(&t, buf, cap);
-    describe(&t, e->kernel, e->defines, e->define_count, e->wg);
+    clcpk_text_add(&t, "%s", e->kernel);
+    describe_variant(&t, e->defines, e->define_count, e->wg);
+}
+
+void clcpk_describe_entry_variant(const clcpack_entry_info *e, char *buf, size_t cap)
+{
+    pk_text t;
+    clcpk_text_init(&t, buf, cap);
+    describe_variant(&t, e->defines, e->define_count, e->wg);
+    if (t.len && buf[0] == ' ')
+        memmove(buf, buf + 1, t.len); /* the NUL too */
 }
 
 void clcpk_describe_key(const clcpack_key *key, char *buf, size_t cap)
 {
     pk_text t;
     clcpk_text_init(&t, buf, cap);
-    describe(&t, key->kernel ? key->kernel : "?", key->defines, key->defines ? key->define_count : 0,
-             key->wg);
+    clcpk_text_add(&t, "%s", key->kernel ? key->kernel : "?");
+    describe_variant(&t, key->defines, key->defines ? key->define_count : 0, key->wg);
 }
 
 /* A key that leaves out derived defines: the entries among cands (n of
@@ -254,20 +265,7 @@ clcpack_status clcpack_find(const clcpack *p, const clcpack_key *key, size_t *in
     }
     if (count)
         *count = n;
-    if (n == 0) {
-        /* Only the error message needs a scan of every entry. */
-        size_t same_kernel = 0;
-        for (size_t i = 0; i < p->n_entries; i++)
-            same_kernel += clcpk_entry_has_name(&p->entries[i].info, key->kernel);
-        char desc[512];
-        clcpk_describe_key(key, desc, sizeof desc);
-        if (same_kernel)
-            return clcpk_fail(err, CLCPACK_E_NOT_FOUND,
-                           "no entry for %s: the pack has %zu entries of %s, none with this define "
-                           "set and work-group size",
-                           desc, same_kernel, key->kernel);
-        return clcpk_fail(err, CLCPACK_E_NOT_FOUND, "no entry for %s: the pack has no kernel %s",
-                       desc, key->kernel);
-    }
+    if (n == 0)
+        return clcpk_key_not_found(p, key, err); /* scans every entry */
     return CLCPACK_OK;
 }

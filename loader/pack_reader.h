@@ -258,6 +258,19 @@ void clcpk_describe_entry_key(const clcpack_entry_info *e, char *buf, size_t cap
 /* Describes a caller's key the same way (defines in the order given). */
 void clcpk_describe_key(const clcpack_key *key, char *buf, size_t cap);
 
+/* Entry e's define set and work-group alone, e.g. "[TS=32 WPT=8] wg 32x4". */
+void clcpk_describe_entry_variant(const clcpack_entry_info *e, char *buf, size_t cap);
+
+/* CLCPACK_E_NOT_FOUND for a key no entry has, saying what the pack has
+ * instead: its nearest entries of that name, or the nearest name when no
+ * entry answers to it (key_miss.c). Needs the whole index read. */
+clcpack_status clcpk_key_not_found(const clcpack *p, const clcpack_key *key, clcpack_error *err);
+
+/* The name (a kernel's or a program's) the pack's entries answer to that
+ * is nearest to name in edit distance, or NULL for a pack without
+ * entries. Needs the whole index read. */
+const char *clcpk_nearest_name(const clcpack *p, const char *name);
+
 /* 1 when entry e answers to name: its kernel (or program) name, or one of
  * a program entry's kernel names. */
 int clcpk_entry_has_name(const clcpack_entry_info *e, const char *name);

@@ -181,7 +181,7 @@ static int try_binary(load_ctx *c, size_t i, int il, cl_program *out)
            : clCreateProgramWithBinary(c->ctx, 1, &c->dev, &len, &ptr, &bin_status, &rc);
     free(bin);
     clcpk_decoded_release(c->p, held);
-    char code[48];
+    char code[CLCPK_CL_ERROR_MAX];
     const char *what_form = il ? "module" : "binary";
     if (rc != CL_SUCCESS || bin_status != CL_SUCCESS || !prog) {
         if (prog)
@@ -507,7 +507,7 @@ static clcpack_status try_source(load_ctx *c, size_t i, cl_program *out, clcpack
 {
     const clcpack_entry_info *e = &c->p->entries[i].info;
     const char *name = c->p->sources[e->source].info.name;
-    char keydesc[512], dev[600], code[48];
+    char keydesc[512], dev[600], code[CLCPK_CL_ERROR_MAX];
     clcpk_describe_entry_key(e, keydesc, sizeof keydesc);
     char *text;
     clcpack_error derr;
@@ -599,7 +599,7 @@ static int try_cache(load_ctx *c, const pk_cache *cache, size_t i, cl_program *o
     else if (rc == CL_SUCCESS)
         rc = bin_status != CL_SUCCESS ? bin_status : CL_INVALID_BINARY;
     if (rc != CL_SUCCESS) {
-        char code[48];
+        char code[CLCPK_CL_ERROR_MAX];
         if (prog)
             clReleaseProgram(prog);
         c->rejected++;

@@ -333,7 +333,7 @@ static void test_rejected_binary(const pack_plan *good)
     clcpack_error err;
     clcpack_status st = p ? load(p, 3, 0, NULL, &prog, &rep, &err) : CLCPACK_E_IO;
     if (CHECK(st == CLCPACK_OK && rep.path == CLCPACK_PATH_SOURCE && rep.attempts == 1 &&
-                  strstr(rep.why, "driver rejected the binary (CL_INVALID_BINARY)"),
+                  strstr(rep.why, "driver rejected the binary (CL_INVALID_BINARY (-42))"),
               "rejected binary falls back to source: %d %s why: %s", st,
               clcpack_path_name(rep.path), rep.why))
         result_ok(prog, 3, "source (rejected binary)");

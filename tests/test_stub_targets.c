@@ -457,7 +457,7 @@ static void check_refusals(void)
               "tgllp refusing binaries:\n%s", out)) {
         char why[120];
         snprintf(why, sizeof why, "intel entry %zu (tgllp): driver rejected the binary "
-                                  "(CL_INVALID_BINARY)", ent[0][tg]);
+                                  "(CL_INVALID_BINARY (-42))", ent[0][tg]);
         expect_spirv("intel:tgllp", NULL, NULL);
         CHECK(strstr(res[0].why, why), "tgllp refusing: the report says '%s': %s", why,
               res[0].why);
@@ -469,12 +469,12 @@ static void check_refusals(void)
     /* ... and without IL: the source, both reasons in the report. */
     if (CHECK(start("intel:tgllp", pack_path, NULL, (stub_env){"", "1"}) == 0,
               "tgllp refusing binaries, no IL:\n%s", out))
-        expect_source("intel:tgllp", "driver rejected the binary (CL_INVALID_BINARY)",
+        expect_source("intel:tgllp", "driver rejected the binary (CL_INVALID_BINARY (-42))",
                       "this device takes no IL");
     /* AMD: its entry refused, no IL: the source. */
     if (CHECK(start("amd:gfx1030", pack_path, NULL, (stub_env){NULL, "amd"}) == 0,
               "gfx1030 refusing binaries:\n%s", out)) {
-        expect_source("amd:gfx1030", "driver rejected the binary (CL_INVALID_BINARY)", NULL);
+        expect_source("amd:gfx1030", "driver rejected the binary (CL_INVALID_BINARY (-42))", NULL);
         CHECK(stub_log_count_entry(logp, "binary", "amd:gfx1030", pack,
                                    ent[0][target_index("gfx1030")], "CL_INVALID_BINARY") == 1,
               "gfx1030 refusing: its own entry was offered, and refused");

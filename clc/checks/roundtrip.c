@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bounded_fmt.h"
+#include "cl_error_name.h"
 
 #define NAMES_MAX (1u << 20)
 #define SIG_MAX (8u << 20)
@@ -54,7 +55,9 @@ int rt_kernel_names(cl_program prog, char ***names, size_t *n, char msg[RT_MSG_M
     size_t size = 0;
     cl_int rc = clGetProgramInfo(prog, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &size);
     if (rc != CL_SUCCESS || size == 0 || size > NAMES_MAX) {
-        bfmt(msg, RT_MSG_MAX, "CL_PROGRAM_KERNEL_NAMES: error %d, %zu bytes", (int)rc, size);
+        char cl[CLCPK_CL_ERROR_MAX];
+        bfmt(msg, RT_MSG_MAX, "CL_PROGRAM_KERNEL_NAMES: %s, %zu bytes",
+             clcpk_cl_error_name(rc, cl, sizeof cl), size);
         return -1;
     }
     char *text = malloc(size + 1);
@@ -65,7 +68,9 @@ int rt_kernel_names(cl_program prog, char ***names, size_t *n, char msg[RT_MSG_M
     rc = clGetProgramInfo(prog, CL_PROGRAM_KERNEL_NAMES, size, text, NULL);
     if (rc != CL_SUCCESS) {
         free(text);
-        bfmt(msg, RT_MSG_MAX, "CL_PROGRAM_KERNEL_NAMES failed with error %d", (int)rc);
+        char cl[CLCPK_CL_ERROR_MAX];
+        bfmt(msg, RT_MSG_MAX, "CL_PROGRAM_KERNEL_NAMES failed with %s",
+             clcpk_cl_error_name(rc, cl, sizeof cl));
         return -1;
     }
     text[size] = '\0';
@@ -153,15 +158,18 @@ char *rt_signature(cl_program prog, char msg[RT_MSG_MAX])
         cl_int rc;
         cl_kernel k = clCreateKernel(prog, names[i], &rc);
         if (!k) {
-            bfmt(msg, RT_MSG_MAX, "clCreateKernel(%s) failed with error %d", names[i], (int)rc);
+            char cl[CLCPK_CL_ERROR_MAX];
+            bfmt(msg, RT_MSG_MAX, "clCreateKernel(%s) failed with %s", names[i],
+                 clcpk_cl_error_name(rc, cl, sizeof cl));
             failed = 1;
             break;
         }
         cl_uint nargs = 0;
         rc = clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
         if (rc != CL_SUCCESS) {
-            bfmt(msg, RT_MSG_MAX, "CL_KERNEL_NUM_ARGS of %s failed with error %d", names[i],
-                 (int)rc);
+            char cl[CLCPK_CL_ERROR_MAX];
+            bfmt(msg, RT_MSG_MAX, "CL_KERNEL_NUM_ARGS of %s failed with %s", names[i],
+                 clcpk_cl_error_name(rc, cl, sizeof cl));
             clReleaseKernel(k);
             failed = 1;
             break;
@@ -227,16 +235,18 @@ cl_program rt_program_from_binary(cl_context ctx, cl_device_id dev, const char *
     const unsigned char *ptrs[1] = {bin};
     cl_program prog = clCreateProgramWithBinary(ctx, 1, &dev, &size, ptrs, &status, &rc);
     if (!prog || rc != CL_SUCCESS || status != CL_SUCCESS) {
-        bfmt(msg, RT_MSG_MAX, "the driver refused the binary: clCreateProgramWithBinary error %d",
-             (int)(rc != CL_SUCCESS ? rc : status));
+        char cl[CLCPK_CL_ERROR_MAX];
+        bfmt(msg, RT_MSG_MAX, "the driver refused the binary: clCreateProgramWithBinary gave %s",
+             clcpk_cl_error_name(rc != CL_SUCCESS ? rc : status, cl, sizeof cl));
         if (prog)
             clReleaseProgram(prog);
         return NULL;
     }
     rc = clBuildProgram(prog, 1, &dev, options, NULL, NULL);
     if (rc != CL_SUCCESS) {
-        bfmt(msg, RT_MSG_MAX, "the program made from the binary did not build: error %d",
-             (int)rc);
+        char cl[CLCPK_CL_ERROR_MAX];
+        bfmt(msg, RT_MSG_MAX, "the program made from the binary did not build: %s",
+             clcpk_cl_error_name(rc, cl, sizeof cl));
         clReleaseProgram(prog);
         return NULL;
     }

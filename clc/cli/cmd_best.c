@@ -11,6 +11,7 @@
 #include "cli_files.h"
 #include "cli_opts.h"
 #include "bounded_fmt.h"
+#include "cl_error_name.h"
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
@@ -22,7 +23,8 @@ static int load_choice(const clcpack *p, const clcpack_choice *c, cl_device_id d
     cl_int rc;
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
     if (!ctx) {
-        cli_error("clCreateContext failed with error %d", (int)rc);
+        char cl[CLCPK_CL_ERROR_MAX];
+        cli_error("clCreateContext failed with %s", clcpk_cl_error_name(rc, cl, sizeof cl));
         return -1;
     }
     clcpack_key key;

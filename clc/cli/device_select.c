@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "bounded_fmt.h"
+#include "cl_error_name.h"
 
 #define SLUG_LEN 40
 
@@ -31,7 +32,9 @@ int ds_enumerate(ds_list *out, char err[DS_ERR_MAX])
         return -1;
     }
     if (rc != CL_SUCCESS) {
-        bfmt(err, DS_ERR_MAX, "clGetPlatformIDs failed with error %d", (int)rc);
+        char cl[CLCPK_CL_ERROR_MAX];
+        bfmt(err, DS_ERR_MAX, "clGetPlatformIDs failed with %s",
+             clcpk_cl_error_name(rc, cl, sizeof cl));
         return -1;
     }
     cl_platform_id plats[DS_MAX_DEVICES];
@@ -39,7 +42,9 @@ int ds_enumerate(ds_list *out, char err[DS_ERR_MAX])
         np = DS_MAX_DEVICES;
     rc = clGetPlatformIDs(np, plats, NULL);
     if (rc != CL_SUCCESS) {
-        bfmt(err, DS_ERR_MAX, "clGetPlatformIDs failed with error %d", (int)rc);
+        char cl[CLCPK_CL_ERROR_MAX];
+        bfmt(err, DS_ERR_MAX, "clGetPlatformIDs failed with %s",
+             clcpk_cl_error_name(rc, cl, sizeof cl));
         return -1;
     }
     out->n_platforms = np;
@@ -54,8 +59,9 @@ int ds_enumerate(ds_list *out, char err[DS_ERR_MAX])
         if (rc == CL_DEVICE_NOT_FOUND || nd == 0)
             continue;
         if (rc != CL_SUCCESS) {
-            bfmt(err, DS_ERR_MAX, "clGetDeviceIDs on platform %u (%s) failed with error %d",
-                 (unsigned)p, pname, (int)rc);
+            char cl[CLCPK_CL_ERROR_MAX];
+            bfmt(err, DS_ERR_MAX, "clGetDeviceIDs on platform %u (%s) failed with %s",
+                 (unsigned)p, pname, clcpk_cl_error_name(rc, cl, sizeof cl));
             return -1;
         }
         cl_device_id devs[DS_MAX_DEVICES];
@@ -63,8 +69,9 @@ int ds_enumerate(ds_list *out, char err[DS_ERR_MAX])
             nd = DS_MAX_DEVICES;
         rc = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, devs, NULL);
         if (rc != CL_SUCCESS) {
-            bfmt(err, DS_ERR_MAX, "clGetDeviceIDs on platform %u (%s) failed with error %d",
-                 (unsigned)p, pname, (int)rc);
+            char cl[CLCPK_CL_ERROR_MAX];
+            bfmt(err, DS_ERR_MAX, "clGetDeviceIDs on platform %u (%s) failed with %s",
+                 (unsigned)p, pname, clcpk_cl_error_name(rc, cl, sizeof cl));
             return -1;
         }
         for (cl_uint d = 0; d < nd && out->n < DS_MAX_DEVICES; d++) {

@@ -16,6 +16,7 @@
 #include "build_variant.h"
 #include "cli_opts.h"
 #include "cli_report.h"
+#include "cl_error_name.h"
 #include "clcpack.h"
 #include "device_select.h"
 #include "manifest.h"
@@ -151,8 +152,10 @@ static void load_worker_setup(load_worker *w, const char *pack, const char *slot
     w->ctx = clCreateContext(NULL, 1, &w->dev, NULL, NULL, &rc);
     w->q = w->ctx ? clCreateCommandQueue(w->ctx, w->dev, 0, &rc) : NULL;
     if (!w->ctx || !w->q) {
+        char cl[CLCPK_CL_ERROR_MAX];
         bfmt(w->setup_error, sizeof w->setup_error,
-             "load worker: creating a context and queue failed with error %d", (int)rc);
+             "load worker: creating a context and queue failed with %s",
+             clcpk_cl_error_name(rc, cl, sizeof cl));
         return;
     }
     char merr[MF_ERR_MAX];

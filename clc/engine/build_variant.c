@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bounded_fmt.h"
+#include "cl_error_name.h"
 #include "check_cmd.h"
 #include "nearest_name.h"
 #include "tune_cmd.h"
@@ -45,13 +46,16 @@ int bv_target_open(cl_device_id dev, const char *ptxas, bv_target *t, char *err,
     cl_int rc;
     t->ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
     if (!t->ctx) {
-        bfmt(err, cap, "clCreateContext failed with error %d", (int)rc);
+        char cl[CLCPK_CL_ERROR_MAX];
+        bfmt(err, cap, "clCreateContext failed with %s", clcpk_cl_error_name(rc, cl, sizeof cl));
         return -1;
     }
     /* Profiling costs nothing measurable and lets --tune time with events. */
     t->queue = clCreateCommandQueue(t->ctx, dev, CL_QUEUE_PROFILING_ENABLE, &rc);
     if (!t->queue) {
-        bfmt(err, cap, "clCreateCommandQueue failed with error %d", (int)rc);
+        char cl[CLCPK_CL_ERROR_MAX];
+        bfmt(err, cap, "clCreateCommandQueue failed with %s",
+             clcpk_cl_error_name(rc, cl, sizeof cl));
         clReleaseContext(t->ctx);
         t->ctx = NULL;
         return -1;
@@ -118,6 +122,13 @@ static void fail(bv_result *r, bv_status st, const char *fmt, ...)
     r->message = dup_printf("%s", line);
 }
 
+/* fail() for an OpenCL call that returned rc, named with its code. */
+static void fail_cl(bv_result *r, bv_status st, const char *call, cl_int rc)
+{
+    char cl[CLCPK_CL_ERROR_MAX];
+    fail(r, st, "%s failed with %s", call, clcpk_cl_error_name(rc, cl, sizeof cl));
+}
+
 static char *build_log(cl_program prog, cl_device_id dev)
 {
     size_t n = 0;
@@ -144,13 +155,17 @@ static int take_binary(cl_program prog, unsigned char **data, size_t *size, char
     cl_uint ndev = 0;
     cl_int rc = clGetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof ndev, &ndev, NULL);
     if (rc != CL_SUCCESS || ndev != 1) {
-        bfmt(err, cap, "CL_PROGRAM_NUM_DEVICES: error %d, %u devices", (int)rc, (unsigned)ndev);
+        char cl[CLCPK_CL_ERROR_MAX];
+        bfmt(err, cap, "CL_PROGRAM_NUM_DEVICES: %s, %u devices",
+             clcpk_cl_error_name(rc, cl, sizeof cl), (unsigned)ndev);
         return -1;
     }
     size_t n = 0;
     rc = clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof n, &n, NULL);
     if (rc != CL_SUCCESS || n == 0) {
-        bfmt(err, cap, "CL_PROGRAM_BINARY_SIZES: error %d, size %zu", (int)rc, n);
+        char cl[CLCPK_CL_ERROR_MAX];
+        bfmt(err, cap, "CL_PROGRAM_BINARY_SIZES: %s, size %zu",
+             clcpk_cl_error_name(rc, cl, sizeof cl), n);
         return -1;
     }
     unsigned char *buf = malloc(n);
@@ -162,7 +177,9 @@ static int take_binary(cl_program prog, unsigned char **data, size_t *size, char
     rc = clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof ptrs, ptrs, NULL);
     if (rc != CL_SUCCESS) {
         free(buf);
-        bfmt(err, cap, "CL_PROGRAM_BINARIES failed with error %d", (int)rc);
+        char cl[CLCPK_CL_ERROR_MAX];
+        bfmt(err, cap, "CL_PROGRAM_BINARIES failed with %s",
+             clcpk_cl_error_name(rc, cl, sizeof cl));
         return -1;
     }
     *data = buf;
@@ -542,7 +559,7 @@ void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
     cl_int rc;
     prog = clCreateProgramWithSource(t->ctx, 1, &text, &text_size, &rc);
     if (!prog) {
-        fail(r, BV_ERROR, "clCreateProgramWithSource failed with error %d", (int)rc);
+        fail_cl(r, BV_ERROR, "clCreateProgramWithSource", rc);
         goto out;
     }
     rc = clBuildProgram(prog, 1, &t->device, job->options, NULL, NULL);
@@ -550,7 +567,7 @@ void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
     r->phase_s[BV_PHASE_COMPILE] = t1 - t0;
     if (rc != CL_SUCCESS) {
         r->log = build_log(prog, t->device);
-        fail(r, BV_BUILD_FAILED, "clBuildProgram failed with error %d", (int)rc);
+        fail_cl(r, BV_BUILD_FAILED, "clBuildProgram", rc);
         goto out;
     }
     if (rt_kernel_names(prog, &r->kernel_names, &r->n_kernel_names, err) != 0) {

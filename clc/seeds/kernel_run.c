@@ -12,6 +12,7 @@
 #include "kernel_run.h"
 
 #include "bounded_fmt.h"
+#include "cl_error_name.h"
 #include "random_data.h"
 #include "reference.h"
 
@@ -30,38 +31,11 @@
 /* The __constant size every OpenCL 1.2 device has: the filter must fit. */
 #define KR_CONSTANT_BYTES 65536
 
-static const char *cl_error_name(cl_int e)
-{
-    switch (e) {
-    case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
-    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
-    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
-    case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
-    case CL_INVALID_CONTEXT: return "CL_INVALID_CONTEXT";
-    case CL_INVALID_COMMAND_QUEUE: return "CL_INVALID_COMMAND_QUEUE";
-    case CL_INVALID_PROGRAM: return "CL_INVALID_PROGRAM";
-    case CL_INVALID_PROGRAM_EXECUTABLE: return "CL_INVALID_PROGRAM_EXECUTABLE";
-    case CL_INVALID_KERNEL_NAME: return "CL_INVALID_KERNEL_NAME";
-    case CL_INVALID_KERNEL: return "CL_INVALID_KERNEL";
-    case CL_INVALID_ARG_INDEX: return "CL_INVALID_ARG_INDEX";
-    case CL_INVALID_ARG_VALUE: return "CL_INVALID_ARG_VALUE";
-    case CL_INVALID_ARG_SIZE: return "CL_INVALID_ARG_SIZE";
-    case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
-    case CL_INVALID_WORK_DIMENSION: return "CL_INVALID_WORK_DIMENSION";
-    case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
-    case CL_INVALID_WORK_ITEM_SIZE: return "CL_INVALID_WORK_ITEM_SIZE";
-    case CL_INVALID_GLOBAL_WORK_SIZE: return "CL_INVALID_GLOBAL_WORK_SIZE";
-    case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
-    case CL_INVALID_EVENT: return "CL_INVALID_EVENT";
-    case CL_PROFILING_INFO_NOT_AVAILABLE: return "CL_PROFILING_INFO_NOT_AVAILABLE";
-    default: return "OpenCL error";
-    }
-}
-
 static int cl_fail(char err[KR_ERR_MAX], const char *what, const mf_variant *v, cl_int e)
 {
-    bfmt(err, KR_ERR_MAX, "%s (%s %s): %s (%d)", what, v->kernel->name, v->options,
-         cl_error_name(e), (int)e);
+    char cl[CLCPK_CL_ERROR_MAX];
+    bfmt(err, KR_ERR_MAX, "%s (%s %s): %s", what, v->kernel->name, v->options,
+         clcpk_cl_error_name(e, cl, sizeof cl));
     return -1;
 }
 
