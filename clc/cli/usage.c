@@ -31,8 +31,8 @@ void usage_pack(FILE *f)
         "       clc-pack warm PACK [--device SPEC] [--cache-dir DIR]\n"
         "       clc-pack record -o FILE -- APP [ARGS...]\n"
         "       clc-pack run PACK -- APP [ARGS...]\n"
-        "       clc-pack best PACK --family F --width N [--device SPEC]\n"
-        "       clc-pack tune-report PACK [--family F]\n"
+        "       clc-pack best PACK (--family F --width N | --kernel NAME [-D NAME=V]...)\n"
+        "       clc-pack tune-report PACK [--family F | --kernel NAME]\n"
         "       clc-pack --list-devices\n"
         "\n"
         "Builds every variant (-D values x work-group) of OpenCL programs for a device\n"
@@ -58,7 +58,8 @@ void usage_pack(FILE *f)
         "  -I DIR               where #include looks after the including file's folder\n"
         "  --options STRING     more build options, e.g. -cl-std=CL2.0 (--options=...)\n"
         "  --check-cmd CMD      your own test per variant: {binary} {defines} {wg}\n"
-        "                       {device} {kernel} are replaced; non-zero fails it\n"
+        "                       {device} {kernel} are replaced; non-zero fails it;\n"
+        "                       runs in the folder clc-pack was started in\n"
         "  --tune-cmd CMD       your own timing per variant (same placeholders): it\n"
         "                       prints 'median_ns=N runs=R size=WxH', which is stored\n"
         "  --check-timeout S    either command's time limit (default 600)\n"
@@ -136,7 +137,8 @@ void usage_pack(FILE *f)
         "                       compiled work-group function (for comparisons)\n"
         "  --tune               time every variant (median of --tune-runs runs after a\n"
         "                       warm-up, event profiling, random data) and store the\n"
-        "                       times; builds one variant at a time (docs/TUNING.md)\n"
+        "                       times; builds one variant at a time (docs/TUNING.md);\n"
+        "                       bundled kernels only: for your own, --tune-cmd\n"
         "  --tune-size WxH      problem size for --tune (default 2048x2048; poly\n"
         "                       kernels take W*H inputs)\n"
         "  --tune-runs N        timed runs per variant, 10 or more (default 11)\n"
@@ -380,26 +382,35 @@ void usage_best(FILE *f)
 {
     fputs("Usage: clc-pack best PACK --family F --width N [--device SPEC] [--platform NAME]\n"
           "                         [--no-load]\n"
+          "       clc-pack best PACK --kernel NAME [-D NAME=VALUE]... [--device SPEC]\n"
+          "                         [--platform NAME] [--no-load]\n"
           "\n"
           "Asks the pack, as an application would (clcpack_best_variant), for the fastest\n"
           "variant of family F (conv-grey, conv-rgba, poly) at filter width N (0 for poly)\n"
           "on the device, says whether it was measured (--tune) or is the default rule,\n"
           "and loads it with clcpack_create_program.\n"
+          "  --kernel NAME  instead: a program of your own (or a kernel it holds), timed\n"
+          "                 with --tune-cmd; its fastest measured variant\n"
+          "  -D NAME=VALUE  with --kernel: only variants with this define value\n"
           "  --device SPEC  as for pack (default: the default device)\n"
           "  --no-load      only choose, do not load\n"
           "Exit status: 0, 1 when the pack cannot be opened, no entry serves the width\n"
-          "or the choice does not load, 2 on a usage error.\n",
+          "or the defines, NAME is not in it, nothing of NAME was timed or the choice\n"
+          "does not load, 2 on a usage error.\n",
           f);
 }
 
 void usage_tune_report(FILE *f)
 {
-    fputs("Usage: clc-pack tune-report PACK [--family F]\n"
+    fputs("Usage: clc-pack tune-report PACK [--family F | --kernel NAME]\n"
           "\n"
           "For a pack built with --tune: for each device, family and filter width, the\n"
           "fastest variant, its margin over the second fastest and over the seeds'\n"
           "recommended kernel (conv-rgba: reda_local 16x16; conv-grey: Convolve_Def\n"
-          "16x16), as Markdown tables.\n"
+          "16x16), as Markdown tables. Every other program with timings (--tune-cmd):\n"
+          "its timed variants by defines and work-group, fastest first per size.\n"
+          "  --family F     only the bundled family F\n"
+          "  --kernel NAME  only the program NAME (or the one holding kernel NAME)\n"
           "Exit status: 0, 1 when the pack cannot be opened or holds no timings, 2 on a\n"
           "usage error.\n",
           f);
