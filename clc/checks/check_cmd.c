@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -156,8 +157,81 @@ static void keep_tail(char *buf, size_t *len, const char *in, size_t n)
     *len += n;
 }
 
-int cc_run(const char *what, const char *cmd, const cc_vars *v, int timeout_s, char **output,
-           char msg[CC_MSG_MAX])
+/* In the forked child: the command's folder, environment and output, then
+ * the shell. Never returns. */
+_Noreturn static void exec_child(const char *line, int out_fd, const cc_vars *v, const cc_place *where)
+{
+    setpgid(0, 0);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0)
+        dup2(devnull, 0);
+    dup2(out_fd, 1);
+    dup2(out_fd, 2);
+    if (out_fd > 2)
+        close(out_fd);
+    if (where && where->dir && where->dir[0] && chdir(where->dir) != 0) {
+        dprintf(2, "clc-pack: cannot enter %s: %s\n", where->dir, strerror(errno));
+        _exit(127);
+    }
+    for (size_t i = 0; where && i < where->n_env && i < CC_MAX_ENV; i++) {
+        if (where->env_value[i])
+            setenv(where->env_name[i], where->env_value[i], 1);
+        else
+            unsetenv(where->env_name[i]);
+    }
+    const char *env[N_NAMES] = {"CLCPACK_BINARY", "CLCPACK_DEFINES", "CLCPACK_WG",
+                                "CLCPACK_DEVICE", "CLCPACK_KERNEL"};
+    for (size_t i = 0; i < N_NAMES; i++)
+        setenv(env[i], var_value(v, i), 1);
+    execl("/bin/sh", "sh", "-c", line, (char *)NULL);
+    _exit(127);
+}
+
+/* Reads the command's output into tail (its last CC_OUTPUT_MAX bytes, *tlen
+ * of them) until it closes or the deadline passes, then reaps it. Returns
+ * 1 when it ran out of time, else 0, with its wait status in *status. */
+static int collect(pid_t pid, int fd, int timeout_s, char *tail, size_t *tlen, int *status)
+{
+    double deadline = now_s() + (timeout_s > 0 ? timeout_s : 1);
+    int timed_out = 0;
+    for (;;) {
+        double left = deadline - now_s();
+        if (left <= 0) {
+            timed_out = 1;
+            break;
+        }
+        struct pollfd pf = {fd, POLLIN, 0};
+        int pr = poll(&pf, 1, (int)(left * 1000) + 1);
+        if (pr <= 0)
+            continue;
+        char chunk[4096];
+        ssize_t got = read(fd, chunk, sizeof chunk);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        keep_tail(tail, tlen, chunk, (size_t)got);
+    }
+    if (timed_out)
+        kill(-pid, SIGKILL);
+    /* The output closed: the command is ending; bound the wait anyway. */
+    double wait_until = now_s() + 5;
+    pid_t w;
+    *status = 0;
+    while ((w = waitpid(pid, status, WNOHANG)) == 0 && now_s() < wait_until) {
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    if (w == 0) {
+        kill(-pid, SIGKILL);
+        waitpid(pid, status, 0);
+        timed_out = 1;
+    }
+    return timed_out;
+}
+
+int cc_run(const char *what, const char *cmd, const cc_vars *v, const cc_place *where,
+           int timeout_s, char **output, char msg[CC_MSG_MAX])
 {
     *output = NULL;
     char *line = expand(cmd, v);
@@ -180,75 +254,35 @@ int cc_run(const char *what, const char *cmd, const cc_vars *v, int timeout_s, c
         return -1;
     }
     if (pid == 0) {
-        setpgid(0, 0);
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0)
-            dup2(devnull, 0);
-        dup2(fds[1], 1);
-        dup2(fds[1], 2);
         close(fds[0]);
-        close(fds[1]);
-        const char *env[N_NAMES] = {"CLCPACK_BINARY", "CLCPACK_DEFINES", "CLCPACK_WG",
-                                    "CLCPACK_DEVICE", "CLCPACK_KERNEL"};
-        for (size_t i = 0; i < N_NAMES; i++)
-            setenv(env[i], var_value(v, i), 1);
-        execl("/bin/sh", "sh", "-c", line, (char *)NULL);
-        _exit(127);
+        exec_child(line, fds[1], v, where);
     }
     setpgid(pid, pid);
     close(fds[1]);
     free(line);
     size_t tlen = 0;
-    double deadline = now_s() + (timeout_s > 0 ? timeout_s : 1);
-    int timed_out = 0;
-    for (;;) {
-        double left = deadline - now_s();
-        if (left <= 0) {
-            timed_out = 1;
-            break;
-        }
-        struct pollfd pf = {fds[0], POLLIN, 0};
-        int pr = poll(&pf, 1, (int)(left * 1000) + 1);
-        if (pr < 0 && errno == EINTR)
-            continue;
-        if (pr <= 0)
-            continue;
-        char chunk[4096];
-        ssize_t got = read(fds[0], chunk, sizeof chunk);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        keep_tail(tail, &tlen, chunk, (size_t)got);
-    }
+    int status;
+    int timed_out = collect(pid, fds[0], timeout_s, tail, &tlen, &status);
     close(fds[0]);
-    if (timed_out)
-        kill(-pid, SIGKILL);
-    int status = 0;
-    /* The output closed: the command is ending; bound the wait anyway. */
-    double wait_until = now_s() + 5;
-    pid_t w;
-    while ((w = waitpid(pid, &status, WNOHANG)) == 0 && now_s() < wait_until) {
-        struct timespec ts = {0, 10 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    if (w == 0) {
-        kill(-pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        timed_out = 1;
-    }
     tail[tlen] = '\0';
     *output = tail;
+    /* Where it ran: a command that is not found there says why. */
+    char here[CC_MSG_MAX / 2] = "";
+    if (where && where->dir && where->dir[0])
+        bfmt(here, sizeof here, "%s", where->dir);
+    else if (!getcwd(here, sizeof here))
+        bfmt(here, sizeof here, "%s", "an unknown folder");
     if (timed_out) {
-        bfmt(msg, CC_MSG_MAX, "%s ran out of time (%d s)", what, timeout_s);
+        bfmt(msg, CC_MSG_MAX, "%s ran out of time (%d s; ran in %s)", what, timeout_s, here);
         return 1;
     }
     if (WIFSIGNALED(status)) {
-        bfmt(msg, CC_MSG_MAX, "%s died of signal %d", what, WTERMSIG(status));
+        bfmt(msg, CC_MSG_MAX, "%s died of signal %d (ran in %s)", what, WTERMSIG(status), here);
         return 1;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
-        bfmt(msg, CC_MSG_MAX, "%s exited with status %d", what, WEXITSTATUS(status));
+        bfmt(msg, CC_MSG_MAX, "%s exited with status %d (ran in %s)", what, WEXITSTATUS(status),
+             here);
         return 1;
     }
     return 0;

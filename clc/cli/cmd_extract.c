@@ -11,11 +11,11 @@
 #include "cli_report.h"
 #include "pack_blob.h"
 #include "clcpack.h"
+#include "entry_filter.h"
 #include "nearest_name.h"
 #include "pack_text.h"
 #include "value_list.h"
 
-#define MAX_FILTERS 16
 #define SHOW_MATCHES 10
 #define LABEL_MAX 640
 
@@ -24,27 +24,11 @@ typedef struct extract_args {
     long entry;                       /* -1: find by --kernel */
     int source;
     int kind;                         /* -1: any */
-    size_t n_defs;
-    char def_names[MAX_FILTERS][64];
-    const char *def_values[MAX_FILTERS];
+    ef_defines defs;                  /* -D NAME=VALUE */
     int has_wg;
     uint32_t wg[3];
     int verbosity; /* -q */
 } extract_args;
-
-/* -D NAME=VALUE: an entry's define to match. */
-static int opt_define(void *args, cli_optctx *c)
-{
-    extract_args *x = args;
-    const char *eq = strchr(c->arg, '=');
-    if (!eq || eq == c->arg || (size_t)(eq - c->arg) >= sizeof x->def_names[0])
-        return cli_opt_fail(c, 1, "expected NAME=VALUE");
-    if (x->n_defs >= MAX_FILTERS)
-        return cli_opt_fail(c, 0, "more than %d", MAX_FILTERS);
-    bfmt(x->def_names[x->n_defs], sizeof x->def_names[0], "%.*s", (int)(eq - c->arg), c->arg);
-    x->def_values[x->n_defs++] = eq + 1;
-    return 0;
-}
 
 /* --wg XxYxZ: the entry's work-group size. */
 static int opt_wg(void *args, cli_optctx *c)
@@ -68,7 +52,7 @@ _Static_assert(CLCPACK_KIND_NATIVE == 0 && CLCPACK_KIND_PTX == 1 && CLCPACK_KIND
 static const cli_opt extract_opts[] = {
     OPT_LONG("entry", 0, extract_args, entry, "an entry index", 0, 0x7fffffffL),
     OPT_STR("kernel", 0, extract_args, kernel),
-    OPT_CALL(NULL, 'D', opt_define, "NAME=VALUE"),
+    OPT_CALL_AT(NULL, 'D', extract_args, defs, ef_opt_define, "NAME=VALUE"),
     OPT_CALL("wg", 0, opt_wg, "SIZE"),
     OPT_FLAG("source", 0, extract_args, source),
     OPT_CHOICE("kind", 0, extract_args, kind, "native,ptx,cubin,intel,amdgcn,spirv"),
@@ -77,34 +61,15 @@ static const cli_opt extract_opts[] = {
     OPT_HELP,
 };
 
-/* Whether e is named NAME: its kernel, or the program's name, or any
- * kernel a program entry holds (as the loader finds it). */
-static int named(const clcpack_entry_info *e, const char *name)
-{
-    if (strcmp(e->kernel, name) == 0)
-        return 1;
-    for (size_t i = 0; i < e->kernel_name_count; i++)
-        if (strcmp(e->kernel_names[i], name) == 0)
-            return 1;
-    return 0;
-}
-
 static int matches(const clcpack_entry_info *e, const extract_args *x)
 {
-    if (!named(e, x->kernel))
+    if (!ef_named(e, x->kernel))
         return 0;
     if (x->kind >= 0 && (int)e->kind != x->kind)
         return 0;
     if (x->has_wg && (e->wg[0] != x->wg[0] || e->wg[1] != x->wg[1] || e->wg[2] != x->wg[2]))
         return 0;
-    for (size_t i = 0; i < x->n_defs; i++) {
-        size_t k = 0;
-        while (k < e->define_count && strcmp(e->defines[k].name, x->def_names[i]) != 0)
-            k++;
-        if (k == e->define_count || strcmp(e->defines[k].value, x->def_values[i]) != 0)
-            return 0;
-    }
-    return 1;
+    return ef_has_defines(e, &x->defs);
 }
 
 /* Whether some entry of p is named name; if none is, hint becomes
@@ -189,7 +154,7 @@ static int parse_args(int argc, char **argv, extract_args *x)
     x->path = argv[operand];
     if ((x->entry >= 0) == (x->kernel != NULL))
         return cli_usage_error("extract", "extract: give either --entry N or --kernel NAME");
-    if (x->entry >= 0 && (x->n_defs || x->has_wg || x->kind >= 0))
+    if (x->entry >= 0 && (x->defs.n || x->has_wg || x->kind >= 0))
         return cli_usage_error("extract", "extract: -D, --wg and --kind go with --kernel, "
                                           "not --entry");
     if (!x->output || !*x->output)

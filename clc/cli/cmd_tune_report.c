@@ -1,7 +1,9 @@
-/* cmd_tune_report.c — `clc-pack tune-report PACK [--family F]`: from the
- * timings of a pack built with --tune, for each device, family and filter
- * width, the fastest variant, its margin over the second best, and over
- * the seeds' recommended kernel (docs/TUNING.md). Markdown tables. */
+/* cmd_tune_report.c — `clc-pack tune-report PACK [--family F | --kernel
+ * NAME]`: from the timings of a pack built with --tune, for each device,
+ * family and filter width, the fastest variant, its margin over the second
+ * best, and over the seeds' recommended kernel; and a pack's other
+ * programs (--tune-cmd) by their own axes (own_timings.h; docs/TUNING.md).
+ * Markdown tables. */
 #include "commands.h"
 
 #include <stdlib.h>
@@ -11,9 +13,9 @@
 #include "cli_opts.h"
 #include "cli_report.h"
 #include "clcpack_write.h"
+#include "entry_filter.h"
+#include "own_timings.h"
 #include "pack_text.h"
-
-static const char *const families[] = {"conv-grey", "conv-rgba", "poly"};
 
 /* The kernel each family's winners are compared with: the seeds'
  * recommendation (Reda's local-memory kernel), or for the grey kernels,
@@ -169,51 +171,92 @@ static int report_family(const clcpack *p, uint32_t d, const clcpack_device_info
     return 1;
 }
 
-/* --family fills the const char * cmd_tune_report parses into. */
+typedef struct tune_report_args {
+    const char *family, *kernel;
+} tune_report_args;
+
 static const cli_opt tune_report_opts[] = {
-    {"family", 0, CO_STR, 0, NULL, 0, 0, NULL},
+    OPT_STR("family", 0, tune_report_args, family),
+    OPT_STR("kernel", 0, tune_report_args, kernel),
     OPT_HELP,
 };
+
+/* Every table of pack device d that the options keep: 1 when one was
+ * printed, 0 when none, -1 when out of memory. */
+static int report_device(const clcpack *p, uint32_t d, const clcpack_device_info *dev,
+                         const tune_report_args *a)
+{
+    int any = 0;
+    for (size_t f = 0; f < OWN_N_BUNDLED && !a->kernel; f++)
+        if (!a->family || strcmp(a->family, own_bundled_families[f]) == 0)
+            any |= report_family(p, d, dev, own_bundled_families[f]);
+    if (a->family)
+        return any;
+    int own = own_report(p, d, dev, a->kernel);
+    return own < 0 ? -1 : any | own;
+}
 
 int cmd_tune_report(int argc, char **argv)
 {
     static const cli_optspec spec = {"tune-report", tune_report_opts,
                                      sizeof tune_report_opts / sizeof tune_report_opts[0], 0};
-    const char *family = NULL;
+    tune_report_args a = {NULL, NULL};
     int operand;
-    int rc = cli_opts_run(&spec, usage_tune_report, argc, argv, &family, &operand);
+    int rc = cli_opts_run(&spec, usage_tune_report, argc, argv, &a, &operand);
     if (rc != CLI_OPTS_GO)
         return rc;
     if (operand != argc - 1)
         return cli_usage_error("tune-report",
                                "tune-report: expected one pack file, got %d arguments",
                                argc - operand);
+    if (a.family && a.kernel)
+        return cli_usage_error("tune-report", "tune-report: give --family or --kernel, not both");
+    if (a.family && !own_is_bundled_family(a.family))
+        return cli_usage_error("tune-report",
+                               "tune-report: '%s' is not a family of the bundled kernels "
+                               "(conv-grey, conv-rgba, poly); for a program or kernel of "
+                               "your own give --kernel %s",
+                               a.family, a.family);
     const char *path = argv[operand];
     clcpack *p = cli_open_pack(path);
     if (!p)
         return EXIT_FAILURE_STATUS;
+    char held[1024];
+    if (a.kernel && !ef_pack_has(p, a.kernel, held, sizeof held)) {
+        cli_error("%s has no kernel or program '%s' (it holds: %s)", path, a.kernel,
+                  held[0] ? held : "no entry");
+        clcpack_close(p);
+        return EXIT_FAILURE_STATUS;
+    }
     printf("# Tuning report: %s\n", path);
     printf("\nFastest variant per filter width (median kernel time, OpenCL event profiling);\n"
            "margin: how much slower the second fastest is; vs: the baseline's time over the\n"
-           "fastest's (1.00x: the baseline is the fastest).\n");
+           "fastest's (1.00x: the baseline is the fastest). Other programs (--tune-cmd):\n"
+           "every timed variant, fastest first per problem size; vs fastest: how much\n"
+           "slower it is than the fastest at that size.\n");
     int any = 0;
-    for (size_t d = 0; d < clcpack_device_count(p); d++) {
+    for (size_t d = 0; d < clcpack_device_count(p) && any >= 0; d++) {
         static clcpack_device_info dev = {.struct_size = sizeof dev};
         dev.struct_size = sizeof dev;
         if (clcpack_get_device(p, d, &dev) != CLCPACK_OK)
             continue;
-        for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
-            if (!family || strcmp(family, families[f]) == 0)
-                any |= report_family(p, (uint32_t)d, &dev, families[f]);
+        int got = report_device(p, (uint32_t)d, &dev, &a);
+        any = got < 0 ? -1 : any | got;
     }
     clcpack_close(p);
+    fflush(stdout);
+    if (any < 0) {
+        cli_error("%s: out of memory gathering the timings", path);
+        return EXIT_FAILURE_STATUS;
+    }
     if (!any) {
-        printf("\n(no timings%s%s: pack with --tune)\n", family ? " for " : "",
-               family ? family : "");
+        const char *only = a.family ? a.family : a.kernel;
+        printf("\n(no timings%s%s: pack with --tune, or --tune-cmd for a program of your "
+               "own)\n",
+               only ? " for " : "", only ? only : "");
         cli_error("%s: no timings to report", path);
         fflush(stdout);
         return EXIT_FAILURE_STATUS;
     }
-    fflush(stdout);
     return EXIT_OK_STATUS;
 }

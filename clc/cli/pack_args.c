@@ -387,6 +387,16 @@ static int finish(pack_args *a, int argc, char **argv, int operand, char err[PA_
         ds->files[ds->n_files++] = argv[operand++];
     a->direct = ds->n_files > 0 || ds->n_programs > 0;
     if (a->direct) {
+        /* --tune launches the bundled kernels with the arguments their
+         * manifest knows; a program of the user's takes arguments only its
+         * own program knows, so only its own command can time it. */
+        if (a->tune) {
+            bfmt(err, PA_ERR_MAX, "--tune times the bundled kernels only: it cannot know the "
+                                  "arguments of %s; time it with your own command, "
+                                  "--tune-cmd 'CMD' (docs/TUNING.md)",
+                 ds->n_files ? ds->files[0] : ds->programs[0]);
+            return -1;
+        }
         if (a->req.n_axes) {
             bfmt(err, PA_ERR_MAX, "--widths selects the kernels folder's FILTER_WIDTH; with "
                                   "source files give -D FILTER_WIDTH=LIST");

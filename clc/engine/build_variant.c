@@ -406,7 +406,7 @@ static int run_user_cmd(const char *what, const char *cmd, bv_target *t, const b
     bj_wg_text(job->wg, wg, sizeof wg);
     cc_vars vars = {path, defines, wg, t->ordinal, job->entry_name};
     char msg[CC_MSG_MAX];
-    int c = cc_run(what, cmd, &vars, o->check_timeout_s, output, msg);
+    int c = cc_run(what, cmd, &vars, o->user_place, o->check_timeout_s, output, msg);
     unlink(path);
     if (c != 0) {
         fail(r, c > 0 ? BV_CHECK_FAILED : BV_ERROR, "%s", msg);

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "build_job.h"
+#include "check_cmd.h"
 #include "check_hook.h"
 #include "clcpack.h"
 #include "tune_options.h"
@@ -146,7 +147,10 @@ typedef struct bv_options {
     const char *check_cmd; /* --check-cmd, or NULL */
     const char *tune_cmd;  /* --tune-cmd, or NULL: its timing line is the variant's */
     int check_timeout_s;   /* the time limit of either */
-    const char *work_dir;  /* where the check command's binary files go */
+    const char *work_dir;  /* where the check command's binary files go (absolute
+                              in a worker: {binary} is its path) */
+    const cc_place *user_place; /* where either runs and the environment it gets
+                                   back (check_cmd.h); NULL: here, as it is */
 } bv_options;
 
 /* The options clc-pack uses. */

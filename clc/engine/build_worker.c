@@ -201,6 +201,29 @@ static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_
     }
 }
 
+/* The variables bw_enter_work_dir sets for the builds, which the user's
+ * commands get back as the user had them. */
+static const char *const POCL_VARS[] = {"POCL_CACHE_DIR", "POCL_KERNEL_CACHE",
+                                        "POCL_BINARY_SPECIALIZE_WG"};
+
+/* Before the worker leaves it: the folder it started in (clc-pack's: the
+ * pool starts workers there) and the values of POCL_VARS. A user's command
+ * runs there with those values (check_cmd.h); the build's own cache stays
+ * the worker's. */
+static void keep_user_place(build_worker *w)
+{
+    cc_place *p = &w->user_place;
+    memset(p, 0, sizeof *p);
+    if (getcwd(w->user_dir, sizeof w->user_dir))
+        p->dir = w->user_dir;
+    for (size_t i = 0; i < sizeof POCL_VARS / sizeof POCL_VARS[0] && i < CC_MAX_ENV; i++) {
+        const char *v = getenv(POCL_VARS[i]);
+        p->env_name[p->n_env] = POCL_VARS[i];
+        p->env_value[p->n_env++] = v ? strdup(v) : NULL;
+    }
+    w->opts.user_place = p;
+}
+
 /* The worker's folder, its current folder from here on: clc-pack's own
  * cache folder ($XDG_CACHE_HOME/clc-pack, else ~/.cache/clc-pack), or a
  * temporary folder removed at exit when there is none. PoCL writes the path
@@ -218,6 +241,7 @@ int bw_enter_work_dir(build_worker *w, char *err, size_t cap)
 {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     w->work_dir[0] = '\0';
+    keep_user_place(w);
     if (w->work_root) {
         if (tt_make(w->work_root, "worker", w->temp_dir, sizeof w->temp_dir) != 0 ||
             chdir(w->temp_dir) != 0) {
@@ -242,6 +266,11 @@ int bw_enter_work_dir(build_worker *w, char *err, size_t cap)
         }
         bfmt(w->work_dir, sizeof w->work_dir, "%s", w->temp_dir);
     }
+    /* {binary} is a path in this folder, given to a command that runs in
+     * the user's: absolute. */
+    char abs_dir[PATH_MAX];
+    if (w->work_dir[0] != '/' && getcwd(abs_dir, sizeof abs_dir))
+        bfmt(w->work_dir, sizeof w->work_dir, "%s", abs_dir);
     setenv("POCL_CACHE_DIR", "pocl-cache", 1);
     setenv("POCL_KERNEL_CACHE", "1", 1);
     /* Before the first build: PoCL reads it once (bv_pocl_wg_spec). */

@@ -55,6 +55,9 @@ typedef struct build_worker {
     /* The worker's own. */
     char work_dir[PATH_MAX]; /* private: PoCL's cache, the check command's files */
     char temp_dir[PATH_MAX]; /* work_dir when it is a temporary folder, else "" */
+    char user_dir[PATH_MAX]; /* the folder the worker started in: clc-pack's */
+    cc_place user_place;     /* the user's commands run there, with the
+                                values of PoCL's variables it started with */
     spare_slots spare;
     int opened[BW_MAX_SLOTS];
     bv_target targets[BW_MAX_SLOTS];
@@ -79,7 +82,8 @@ void bw_open_remote(build_worker *w);
  * for it: clc-pack's own cache folder ($XDG_CACHE_HOME/clc-pack, else
  * ~/.cache/clc-pack), a private folder in work_root when given, or a
  * temporary folder removed at the end. Before the first OpenCL call (PoCL
- * reads them once). 0, or -1 with err. */
+ * reads them once). The folder it left and the values those variables had
+ * are kept for the user's commands (opts.user_place). 0, or -1 with err. */
 int bw_enter_work_dir(build_worker *w, char *err, size_t cap);
 
 /* Answers jobs until fd 0 ends (wp_serve), then closes the devices, the
