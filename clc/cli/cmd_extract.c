@@ -82,7 +82,7 @@ static int any_named(const clcpack *p, const char *name, char *hint, size_t cap)
         clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
-        if (named(&e, name))
+        if (ef_named(&e, name))
             return 1;
         nn_offer(&near, e.kernel);
         for (size_t k = 0; k < e.kernel_name_count; k++)
