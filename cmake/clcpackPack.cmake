@@ -266,6 +266,10 @@ function(clcpack_add_pack name)
   endif()
   add_custom_command(OUTPUT "${out}"
     COMMAND clcpack::clc-pack ${args} -o "${out}" --depfile "${out}.d" -MT "${dep_target}" -q
+    # CHECK_COMMAND and TUNE_COMMAND run where clc-pack starts: here, so that
+    # "./check.sh" names a script beside this CMakeLists.txt, as a path in
+    # SOURCES does (every path clc-pack is given is absolute).
+    WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
     DEPENDS ${deps}
     ${dep_args}
     COMMENT "clc-pack: building ${name}.clcpack"
