@@ -30,26 +30,26 @@ endif
 # a wrong include does not compile; tests/cli_layers.sh checks every
 # #include against this same table. clc/main/ is the composition root: the
 # only folder that knows both the command line and the seeds' plug-in.
-LAYER.clc/main    := clc/cli clc/seeds clc/program clc/engine clc/checks clc/util formats clerror public
-LAYER.clc/cli     := clc/program clc/engine clc/checks clc/util formats clerror public
-LAYER.clc/seeds   := clc/program clc/engine clc/checks clc/util formats clerror public
-LAYER.clc/program := clc/engine clc/checks clc/util formats clerror public
-LAYER.clc/engine  := clc/checks clc/util formats clerror public
-LAYER.clc/checks  := clc/util clerror public
+LAYER.clc/main    := clc/cli clc/seeds clc/program clc/engine clc/checks clc/util formats common public
+LAYER.clc/cli     := clc/program clc/engine clc/checks clc/util formats common public
+LAYER.clc/seeds   := clc/program clc/engine clc/checks clc/util formats common public
+LAYER.clc/program := clc/engine clc/checks clc/util formats common public
+LAYER.clc/engine  := clc/checks clc/util formats common public
+LAYER.clc/checks  := clc/util common public
 LAYER.clc/util    :=
 LAYER.formats     := public
 LAYER.preload     := formats public
 LAYER.preload/shim :=
-LAYER.loader      := clerror
+LAYER.loader      := common
 # OpenCL error codes by name, for the library's messages and the tool's:
 # compiled into libclcpack (hidden), which the tool links.
-LAYER.clerror     :=
+LAYER.common     :=
 PUB_DIR  := $(B)/include
 PUB_H    := $(addprefix $(PUB_DIR)/,$(notdir $(wildcard loader/clcpack.h loader/clcpack_write.h)))
 layer_dirs = $(patsubst public,$(PUB_DIR),$(LAYER.$(patsubst %/,%,$(dir $(1)))))
 # A source's -I paths: its folder's row, or, for a folder outside the table
 # (tests, benches, fuzz programs), every folder.
-ALL_INC  := -Iloader -Iformats -Iclerror $(patsubst %/,-I%,$(sort $(dir $(wildcard clc/*/*.c))))
+ALL_INC  := -Iloader -Iformats -Icommon $(patsubst %/,-I%,$(sort $(dir $(wildcard clc/*/*.c))))
 inc_of   = $(if $(filter undefined,$(origin LAYER.$(patsubst %/,%,$(dir $(1))))),$(ALL_INC),$(addprefix -I,$(call layer_dirs,$(1))))
 CLC_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120
 DEPFLAGS := -MMD -MP
@@ -105,7 +105,7 @@ else
 Q := @
 endif
 
-LIB_SRC  := $(sort $(wildcard loader/*.c clerror/*.c))
+LIB_SRC  := $(sort $(wildcard loader/*.c common/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/pic/%.o)
 FORMATS_SRC := $(sort $(wildcard formats/*.c))
 CLC_SRC  := $(sort $(filter-out clc/main/main.c,$(wildcard clc/*/*.c))) $(FORMATS_SRC)

@@ -2,7 +2,7 @@
 # The layers of docs/ARCHITECTURE.md, from the one table that defines them:
 # the Makefile's LAYER.<folder> lines, which give each folder's objects only
 # the -I paths of the folders they may use. Checked here:
-#   - every folder of the tool, the library (clerror/ too), the interposer
+#   - every folder of the tool, the library (common/ too), the interposer
 #     and formats/ has a row;
 #   - every #include "..." (and <...> naming a header of the project) of
 #     every .c and .h file resolves in the file's own folder or in a folder
@@ -30,14 +30,14 @@ row() { awk -F'\t' -v d="$1" '$1 == d { print $2; found = 1 } END { exit !found 
 
 # Every folder holding sources has a row.
 missing=""
-for d in $(find clc formats preload loader clerror -name '*.[ch]' | xargs -n1 dirname | sort -u); do
+for d in $(find clc formats preload loader common -name '*.[ch]' | xargs -n1 dirname | sort -u); do
     row "$d" >/dev/null || missing="$missing $d"
 done
 [ -z "$missing" ] && ok "every source folder has a row in the layer table" ||
     bad "folders without a row in the Makefile's layer table:$missing"
 
 # Names of the project's headers, and the folder(s) holding each.
-find clc formats preload loader clerror -name '*.h' | sort >"$TMP/headers"
+find clc formats preload loader common -name '*.h' | sort >"$TMP/headers"
 
 # includes FILE: each header name it includes, quoted or angled; angled
 # ones only when the project has a header of that name.
@@ -74,7 +74,7 @@ resolves() {
 
 : >"$TMP/wrong"
 n_files=0
-for file in $(find clc formats preload loader clerror -name '*.[ch]' | sort); do
+for file in $(find clc formats preload loader common -name '*.[ch]' | sort); do
     n_files=$((n_files + 1))
     row "$(dirname "$file")" >/dev/null || continue
     for name in $(includes "$file"); do
@@ -105,7 +105,7 @@ while IFS='	' read -r dir allowed; do
     [ -n "$src" ] || continue
     [ "$dir" = preload/shim ] && continue # linked by its own rule, with no -I
     obj=$TMP/b/${src%.c}.o
-    case $dir in preload | formats | loader | clerror) obj=$TMP/b/pic/${src%.c}.o ;; esac
+    case $dir in preload | formats | loader | common) obj=$TMP/b/pic/${src%.c}.o ;; esac
     line=$(make -n -B B="$TMP/b" "$obj" 2>/dev/null | grep -- "-c -o $obj")
     got=$(echo "$line" | tr ' ' '\n' | sed -n 's/^-I//p' | sed "s|^$TMP/b/include\$|public|" | tr '\n' ' ')
     want=$(echo "$allowed" | tr -s ' ' | sed 's/^ //; s/ $//')
