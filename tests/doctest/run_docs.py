@@ -19,7 +19,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blocks as B  # noqa: E402
 
-BLOCK_SECONDS = int(os.environ.get("DOCTEST_BLOCK_SECONDS", "300"))  # the whole doc-test aims at ~3 min
+BLOCK_SECONDS = int(os.environ.get("DOCTEST_BLOCK_SECONDS", "120"))  # the whole doc-test aims at ~3 min
 
 
 def default_docs(root):
