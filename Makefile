@@ -40,16 +40,25 @@ LAYER.clc/util    :=
 LAYER.formats     := public
 LAYER.preload     := formats public
 LAYER.preload/shim :=
-LAYER.loader      := common
-# OpenCL error codes by name, for the library's messages and the tool's:
-# compiled into libclcpack (hidden), which the tool links.
-LAYER.common     :=
+# The library by what it does (docs/ARCHITECTURE.md): read/ opens, looks up
+# and decodes; load/ (devices, forms, the rebuild cache) and write/ (the
+# writer) use read/, never the other way, so a program that only loads
+# links no writer code (tests/cli_load_only.sh). Its public headers stay
+# in loader/ itself ("public"; they include only each other).
+LAYER.loader       :=
+LAYER.loader/read  := common public
+LAYER.loader/load  := loader/read common public
+LAYER.loader/write := loader/read common public
+# Below both the tool and the library: the helpers they share (errors,
+# OpenCL error names, atomic files, SHA-256), compiled once into
+# libclcpack (hidden), which the tool links.
+LAYER.common     := public
 PUB_DIR  := $(B)/include
 PUB_H    := $(addprefix $(PUB_DIR)/,$(notdir $(wildcard loader/clcpack.h loader/clcpack_write.h)))
 layer_dirs = $(patsubst public,$(PUB_DIR),$(LAYER.$(patsubst %/,%,$(dir $(1)))))
 # A source's -I paths: its folder's row, or, for a folder outside the table
 # (tests, benches, fuzz programs), every folder.
-ALL_INC  := -Iloader -Iformats -Icommon $(patsubst %/,-I%,$(sort $(dir $(wildcard clc/*/*.c))))
+ALL_INC  := -Iloader -Iloader/read -Iloader/load -Iloader/write -Iformats -Icommon $(patsubst %/,-I%,$(sort $(dir $(wildcard clc/*/*.c))))
 inc_of   = $(if $(filter undefined,$(origin LAYER.$(patsubst %/,%,$(dir $(1))))),$(ALL_INC),$(addprefix -I,$(call layer_dirs,$(1))))
 CLC_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120
 DEPFLAGS := -MMD -MP
@@ -105,7 +114,7 @@ else
 Q := @
 endif
 
-LIB_SRC  := $(sort $(wildcard loader/*.c common/*.c))
+LIB_SRC  := $(sort $(wildcard loader/*/*.c common/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/pic/%.o)
 FORMATS_SRC := $(sort $(wildcard formats/*.c))
 CLC_SRC  := $(sort $(filter-out clc/main/main.c,$(wildcard clc/*/*.c))) $(FORMATS_SRC)
@@ -218,11 +227,11 @@ $(B)/clc-pack: $(B)/clc/main/main.o $(B)/libclc.a $(B)/libclcpack.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CLC)
 
-$(STUB_ICD): $(STUB_OBJ) $(B)/pic/loader/sha256.o tests/stub_icd/exports.map
+$(STUB_ICD): $(STUB_OBJ) $(B)/pic/common/sha256.o tests/stub_icd/exports.map
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,--version-script=tests/stub_icd/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
-		$(STUB_OBJ) $(B)/pic/loader/sha256.o -lpthread
+		$(STUB_OBJ) $(B)/pic/common/sha256.o -lpthread
 
 $(STUB_VENDORS): $(STUB_ICD)
 	@mkdir -p $(dir $@)

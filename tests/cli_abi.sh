@@ -2,8 +2,8 @@
 # The library's ABI and its two headers (docs/API.md): libclcpack.so.1's
 # soname; every symbol it exports is a clcpack_* function at version
 # CLCPACK_1.0, and they are exactly the functions clcpack.h and
-# clcpack_write.h declare; an application that includes clcpack.h alone
-# does not see the writer (a call of clcpack_writer_new is an
+# clcpack_write.h declare and loader/clcpack.map names one by one; an
+# application that includes clcpack.h alone does not see the writer (a call of clcpack_writer_new is an
 # implicit-declaration error), and with clcpack_write.h it does; docs/API.md
 # names every one of them; each header compiles on its own as C99 and as
 # C++; the header's version is the library's at run time; `make
@@ -50,6 +50,29 @@ sort -u "$TMP/app_api" "$TMP/tool_api" >"$TMP/api"
     bad "declared: $(wc -l <"$TMP/app_api") and $(wc -l <"$TMP/tool_api")"
 cmp -s "$TMP/api" "$TMP/names" && ok "the exported functions are exactly those the headers declare" ||
     bad "headers vs exports: $(diff "$TMP/api" "$TMP/names" | grep '^[<>]' | tr '\n' ' ')"
+# loader/clcpack.map names every exported function, one by one (no
+# wildcard): a function added to a header is exported only when it is
+# written in the map, in its version's node. Its names are exactly the
+# headers' functions and the library's exports.
+MAP=$ROOT/loader/clcpack.map
+sed 's|/\*.*\*/||g; /\/\*/,/\*\//d' "$MAP" | awk '
+    /global:/ { g = 1; next } /local:/ { g = 0; next } /}/ { g = 0 }
+    g { gsub(/[;[:space:]]/, ""); if ($0 != "") print }' | sort >"$TMP/map_all"
+grep '[*?[]' "$TMP/map_all" >"$TMP/map_wild"
+[ ! -s "$TMP/map_wild" ] && ok "clcpack.map names its exports one by one ($(wc -l <"$TMP/map_all") names)" ||
+    bad "clcpack.map exports by pattern: $(tr '\n' ' ' <"$TMP/map_wild")"
+sort -u "$TMP/map_all" >"$TMP/map_names"
+cmp -s "$TMP/map_all" "$TMP/map_names" && ok "clcpack.map names each function once" ||
+    bad "named twice in clcpack.map: $(uniq -d "$TMP/map_all" | tr '\n' ' ')"
+comm -23 "$TMP/names" "$TMP/map_names" >"$TMP/not_in_map"
+[ ! -s "$TMP/not_in_map" ] && ok "every exported function is named in clcpack.map" ||
+    bad "exported but not named in clcpack.map: $(tr '\n' ' ' <"$TMP/not_in_map")"
+comm -23 "$TMP/map_names" "$TMP/api" >"$TMP/not_declared"
+[ ! -s "$TMP/not_declared" ] && ok "every name of clcpack.map is declared by a header" ||
+    bad "clcpack.map names functions no header declares: $(tr '\n' ' ' <"$TMP/not_declared")"
+comm -13 "$TMP/map_names" "$TMP/api" >"$TMP/not_mapped"
+[ ! -s "$TMP/not_mapped" ] && ok "every function of the headers is named in clcpack.map" ||
+    bad "declared but not named in clcpack.map: $(tr '\n' ' ' <"$TMP/not_mapped")"
 comm -12 "$TMP/app_api" "$TMP/tool_api" >"$TMP/both"
 [ ! -s "$TMP/both" ] && ok "no function is declared in both headers" ||
     bad "in both headers: $(tr '\n' ' ' <"$TMP/both")"

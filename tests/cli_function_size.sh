@@ -28,10 +28,10 @@ KNOWN="
 clc/engine/build_variant.c:bv_build_signed 104
 preload/api.c:pl_clLinkProgram 103
 clc/cli/cmd_record.c:cmd_record 103
-loader/pack_encode.c:serialize 101
+loader/write/pack_encode.c:serialize 101
 "
 
-files=$(ls clc/*/*.c loader/*.c common/*.c preload/*.c preload/shim/*.c formats/*.c | grep -v '^clc/cli/usage\.c$')
+files=$(ls clc/*/*.c loader/*/*.c common/*.c preload/*.c preload/shim/*.c formats/*.c | grep -v '^clc/cli/usage\.c$')
 long_functions $files >"$TMP/long"
 n_files=$(echo "$files" | wc -l)
 [ "$n_files" -gt 100 ] && ok "$n_files source files measured" || bad "only $n_files source files found"

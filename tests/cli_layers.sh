@@ -10,6 +10,8 @@
 #     headers, not loader/);
 #   - no header of the library's inside is included outside loader/
 #     (its own tests excepted: they test those insides);
+#   - the library's objects (loader/read, load, write and common/) call
+#     only functions of their own folder and of their row (nm -u);
 #   - the build compiles each folder with exactly its row's -I paths;
 #   - the library names no kernel or family of the bundled examples;
 #   - the interposer's lock rule (preload/preload.h).
@@ -91,8 +93,10 @@ else
 fi
 
 # The library's inside, included from outside it (the examples too).
-internal=$(cd loader && ls ./*.h | sed 's|^\./||' | grep -vxF -f "$TMP/public_names" | tr '\n' '|' | sed 's/|$//')
-if grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[\"<]($internal)[\">]" clc formats preload examples >"$TMP/internal"; then
+internal=$(cd loader && ls ./*.h ./*/*.h | sed 's|^\./||; s|^.*/||' | grep -vxF -f "$TMP/public_names" | tr '\n' '|' | sed 's/|$//')
+if [ -z "$internal" ]; then
+    bad "no loader-internal header found under loader/: the check would check nothing"
+elif grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[\"<]($internal)[\">]" clc formats preload examples common >"$TMP/internal"; then
     bad "loader-internal headers included outside loader/: $(cut -d: -f1,3 "$TMP/internal" | tr '\n' ' ')"
 else
     ok "no loader-internal header is included outside loader/"
@@ -105,7 +109,7 @@ while IFS='	' read -r dir allowed; do
     [ -n "$src" ] || continue
     [ "$dir" = preload/shim ] && continue # linked by its own rule, with no -I
     obj=$TMP/b/${src%.c}.o
-    case $dir in preload | formats | loader | common) obj=$TMP/b/pic/${src%.c}.o ;; esac
+    case $dir in preload | formats | loader/* | common) obj=$TMP/b/pic/${src%.c}.o ;; esac
     line=$(make -n -B B="$TMP/b" "$obj" 2>/dev/null | grep -- "-c -o $obj")
     got=$(echo "$line" | tr ' ' '\n' | sed -n 's/^-I//p' | sed "s|^$TMP/b/include\$|public|" | tr '\n' ' ')
     want=$(echo "$allowed" | tr -s ' ' | sed 's/^ //; s/ $//')
@@ -115,6 +119,40 @@ if [ -s "$TMP/flags" ]; then
     bad "the build's -I paths differ from the table: $(cat "$TMP/flags")"
 else
     ok "the build compiles each folder with only its row's -I paths"
+fi
+
+# The same rows at link time, for the library's folders: an object of
+# loader/X (or common/) calls only functions defined in its own folder or a
+# folder of its row, so read/ calls no load/ or write/ code even through a
+# prototype declared by hand, and a program that only loads links no writer.
+libdirs=$(awk -F'\t' '$1 ~ /^loader\// || $1 == "common" { print $1 }' "$TMP/table")
+: >"$TMP/defs"
+for d in $libdirs; do
+    for o in "$BUILD/pic/$d"/*.o; do
+        [ -f "$o" ] && nm --defined-only "$o" | awk -v d="$d" -v o="${o##*/}" '$2 ~ /^[TDBR]$/ { print $3, d, o }'
+    done
+done >>"$TMP/defs"
+if [ ! -s "$TMP/defs" ]; then
+    skip "no objects under $BUILD/pic/loader: build the library first (make all)"
+else
+    : >"$TMP/calls_across"
+    for d in $libdirs; do
+        allowed=" $d $(row "$d") "
+        for o in "$BUILD/pic/$d"/*.o; do
+            [ -f "$o" ] || continue
+            nm -u "$o" | awk '{ print $2 }' | while read -r sym; do
+                awk -v s="$sym" '$1 == s { print $2, $3 }' "$TMP/defs" | while read -r td tobj; do
+                    case $allowed in *" $td "*) ;; *) echo "$d/${o##*/} calls $sym of $td/$tobj; $d may use: $(row "$d")" ;; esac
+                done
+            done
+        done
+    done >"$TMP/calls_across"
+    if [ -s "$TMP/calls_across" ]; then
+        bad "calls across the library's layers ($(wc -l <"$TMP/calls_across")):"
+        sed 's/^/    /' "$TMP/calls_across"
+    else
+        ok "the objects of $(echo $libdirs) call only their own folder and their row ($(wc -l <"$TMP/defs") symbols)"
+    fi
 fi
 
 # The string builder is util/strbuf.h; wire.h is the engine's encoding of

@@ -19,7 +19,7 @@ fi
 # A copy of the headers in a folder of its own, as a packager's /opt/khronos.
 mkdir -p "$TMP/khronos/CL" && cp "$cl_h"/*.h "$TMP/khronos/CL/"
 
-obj=loader/program_load
+obj=loader/load/program_load
 # A file of the tool that includes headers of the library and of its own
 # other folders: it needs the project's include paths.
 tool_obj=clc/cli/cmd_list

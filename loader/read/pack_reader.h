@@ -214,6 +214,13 @@ clcpack_status clcpk_device_fingerprint(const clcpack *p, cl_device_id dev,
  * nothing. */
 const clcpack_device_info *clcpk_device_cached(const clcpack *p, cl_device_id dev);
 
+/* Keeps a copy of info, dev's fresh fingerprint, in the cache (retaining
+ * dev) and returns the cached copy; NULL when dev cannot be retained or
+ * the cache is full (then nothing is kept). clcpk_device_fingerprint's
+ * second half, on the read side where the cache lives. */
+const clcpack_device_info *clcpk_device_cache_keep(const clcpack *p, cl_device_id dev,
+                                                   const clcpack_device_info *info);
+
 /* What telling a cubin and PTX apart needs of an NVIDIA device, in three
  * driver calls where the whole fingerprint takes 15: out zeroed but for
  * its vendor ID and compute capability. 1 when dev is an NVIDIA device
@@ -278,6 +285,10 @@ int clcpk_entry_has_name(const clcpack_entry_info *e, const char *name);
 /* 1 when entry e answers to the key's kernel name and has exactly its
  * define set and wg. The key must have passed clcpk_check_key. */
 int clcpk_entry_matches(const clcpack_entry_info *e, const clcpack_key *key);
+
+/* Every define of the key is in e with the same value (e may have more),
+ * and the kernel name and wg are e's. */
+int clcpk_key_defines_within(const clcpack_entry_info *e, const clcpack_key *key);
 
 /* CLCPACK_OK when the key is usable (names present, no define twice). */
 clcpack_status clcpk_check_key(const clcpack_key *key, clcpack_error *err);

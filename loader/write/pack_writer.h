@@ -1,7 +1,7 @@
 /*
  * pack_writer.h — what a clcpack_writer holds between the add calls and
  * the encoding (pack_write.c adds, pack_encode.c orders and encodes,
- * file_atomic.c puts the bytes on disk). Internal to libclcpack; a
+ * common/file_atomic.c puts the bytes on disk). Internal to libclcpack; a
  * reader-only build leaves these three files out.
  */
 #ifndef CLCPACK_PACK_WRITER_H
@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "clcpack_write.h"
+#include "file_atomic.h"
 
 typedef struct w_define {
     char *name;
@@ -74,20 +75,6 @@ const uint8_t *clcpk_entry_bytes(const clcpack_writer *w, const w_entry *e, uint
 clcpack_status clcpk_encode(const clcpack_writer *w, uint8_t **data, size_t *size,
                          clcpack_error *err);
 
-/* A file being replaced atomically: begin creates the temporary file
- * beside path, the writes fill it, commit fsyncs and renames it over path
- * (then fsyncs the folder); abort, or any failed step, removes it. */
-typedef struct clcpk_atomic {
-    const char *path;
-    char *tmp, *dir;
-    int fd;
-} clcpk_atomic;
-clcpack_status clcpk_atomic_begin(clcpk_atomic *a, const char *path, clcpack_error *err);
-clcpack_status clcpk_atomic_write(clcpk_atomic *a, const void *data, size_t n, clcpack_error *err);
-clcpack_status clcpk_atomic_write_at(clcpk_atomic *a, const void *data, size_t n, uint64_t at,
-                                     clcpack_error *err);
-clcpack_status clcpk_atomic_commit(clcpk_atomic *a, clcpack_error *err);
-void clcpk_atomic_abort(clcpk_atomic *a);
 
 /* Encodes the writer's contents straight into a, blob by blob, so that the
  * encoded payload is never held whole in memory. a is committed on

@@ -17,6 +17,10 @@
  *
  * The cache is the one part of an open pack that changes after open: a
  * mutex guards it, and is never held across a driver call.
+ *
+ * The cache lives with the open pack (read/: made at open, freed at close);
+ * the query that fills it is the loader's (load/device_fp.c,
+ * clcpk_device_fingerprint), so reading a pack calls no load code.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -76,31 +80,24 @@ const clcpack_device_info *clcpk_device_cached(const clcpack *p, cl_device_id de
     return hit;
 }
 
-clcpack_status clcpk_device_fingerprint(const clcpack *p, cl_device_id dev,
-                                        clcpack_device_info *scratch,
-                                        const clcpack_device_info **out, clcpack_error *err)
+const clcpack_device_info *clcpk_device_cache_keep(const clcpack *p, cl_device_id dev,
+                                                   const clcpack_device_info *info)
 {
     struct pk_fp_cache *c = p->fp_cache;
-    const clcpack_device_info *hit = clcpk_device_cached(p, dev);
-    *out = hit ? hit : scratch;
-    if (hit)
-        return CLCPACK_OK;
-    clcpack_status st = clcpk_device_query(dev, scratch, err);
-    if (st != CLCPACK_OK || clRetainDevice(dev) != CL_SUCCESS)
-        return st;
+    if (clRetainDevice(dev) != CL_SUCCESS)
+        return NULL;
     pthread_mutex_lock(&c->lock);
     /* Another thread may have added it since the lookup. */
-    hit = find_locked(c, dev);
+    const clcpack_device_info *hit = find_locked(c, dev);
     int keep = !hit && c->n < FP_CACHE_SLOTS;
     if (keep) {
         c->dev[c->n] = dev;
-        memcpy(&c->info[c->n], scratch, sizeof *scratch);
+        memcpy(&c->info[c->n], info, sizeof *info);
         hit = &c->info[c->n];
         c->n++;
     }
     pthread_mutex_unlock(&c->lock);
     if (!keep)
         clReleaseDevice(dev);
-    *out = hit ? hit : scratch;
-    return CLCPACK_OK;
+    return hit;
 }

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "errors.h"
-#include "pack_writer.h"
+#include "file_atomic.h"
 
 #define SUFFIX_LEN 6
 #define CREATE_TRIES 100

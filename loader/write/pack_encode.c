@@ -6,8 +6,10 @@
  * compression tasks run on a task pool (task_pool.h); the choices stay
  * those of one thread, so the bytes do not depend on the thread count.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bytes.h"
 #include "codec.h"
@@ -69,6 +71,28 @@ typedef struct out_buf {
     size_t n, cap;
     int failed;
 } out_buf;
+
+/* On the encoder's side, not the adder's (pack_write.c): the encoder reads
+ * the spool, and the writer's files then call one way only, add → encode. */
+const uint8_t *clcpk_entry_bytes(const clcpack_writer *w, const w_entry *e, uint8_t **scratch)
+{
+    if (e->bin)
+        return e->bin;
+    uint8_t *buf = realloc(*scratch, e->size ? e->size : 1);
+    if (!buf)
+        return NULL;
+    *scratch = buf;
+    size_t got = 0;
+    while (got < e->size) {
+        ssize_t r = pread(w->spool_fd, buf + got, e->size - got, (off_t)(e->spool_off + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return NULL;
+        got += (size_t)r;
+    }
+    return buf;
+}
 
 static uint8_t *buf_reserve(out_buf *b, size_t k)
 {

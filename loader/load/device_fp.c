@@ -428,3 +428,19 @@ void clcpk_device_label(const clcpack_device_info *d, char *buf, size_t cap)
 {
     snprintf(buf, cap, "'%.255s (driver %.255s)'", d->device_name, d->driver_version);
 }
+
+clcpack_status clcpk_device_fingerprint(const clcpack *p, cl_device_id dev,
+                                        clcpack_device_info *scratch,
+                                        const clcpack_device_info **out, clcpack_error *err)
+{
+    const clcpack_device_info *hit = clcpk_device_cached(p, dev);
+    *out = hit ? hit : scratch;
+    if (hit)
+        return CLCPACK_OK;
+    clcpack_status st = clcpk_device_query(dev, scratch, err);
+    if (st != CLCPACK_OK)
+        return st;
+    hit = clcpk_device_cache_keep(p, dev, scratch);
+    *out = hit ? hit : scratch;
+    return CLCPACK_OK;
+}

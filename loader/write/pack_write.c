@@ -193,26 +193,6 @@ clcpack_status clcpack_writer_set_compression(clcpack_writer *w, clcpack_compres
     return CLCPACK_OK;
 }
 
-const uint8_t *clcpk_entry_bytes(const clcpack_writer *w, const w_entry *e, uint8_t **scratch)
-{
-    if (e->bin)
-        return e->bin;
-    uint8_t *buf = realloc(*scratch, e->size ? e->size : 1);
-    if (!buf)
-        return NULL;
-    *scratch = buf;
-    size_t got = 0;
-    while (got < e->size) {
-        ssize_t r = pread(w->spool_fd, buf + got, e->size - got, (off_t)(e->spool_off + got));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return NULL;
-        got += (size_t)r;
-    }
-    return buf;
-}
-
 /* Appends a binary to the spool. 0 or -1. */
 static int spool_put(clcpack_writer *w, const void *data, size_t n, uint64_t *at)
 {

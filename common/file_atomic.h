@@ -1,0 +1,29 @@
+/*
+ * file_atomic.h — replacing a file atomically, and checking an output path
+ * first (file_atomic.c). In common/: the writer, the rebuild cache and the
+ * tool all put files on disk this way, from one copy.
+ */
+#ifndef CLCPACK_FILE_ATOMIC_H
+#define CLCPACK_FILE_ATOMIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clcpack_write.h"
+
+/* A file being replaced atomically: begin creates the temporary file
+ * beside path, the writes fill it, commit fsyncs and renames it over path
+ * (then fsyncs the folder); abort, or any failed step, removes it. */
+typedef struct clcpk_atomic {
+    const char *path;
+    char *tmp, *dir;
+    int fd;
+} clcpk_atomic;
+clcpack_status clcpk_atomic_begin(clcpk_atomic *a, const char *path, clcpack_error *err);
+clcpack_status clcpk_atomic_write(clcpk_atomic *a, const void *data, size_t n, clcpack_error *err);
+clcpack_status clcpk_atomic_write_at(clcpk_atomic *a, const void *data, size_t n, uint64_t at,
+                                     clcpack_error *err);
+clcpack_status clcpk_atomic_commit(clcpk_atomic *a, clcpack_error *err);
+void clcpk_atomic_abort(clcpk_atomic *a);
+
+#endif /* CLCPACK_FILE_ATOMIC_H */
