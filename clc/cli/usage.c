@@ -195,7 +195,8 @@ void usage_verify(FILE *f)
 {
     fputs("Usage: clc-pack verify PACK [--load [--check]] [--device SPEC] [--platform NAME]\n"
           "\n"
-          "Decodes every entry and source and checks its CRC-32; names each bad one.\n"
+          "Checks every structure of the index a load trusts (lookup table included),\n"
+          "then decodes every entry and source and checks its CRC-32; names each bad one.\n"
           "  --load           also load every entry through libclcpack on the devices of\n"
           "                   this machine that the pack was built for (or --device), and\n"
           "                   report the path each took: native, cubin, ptx or source\n"
@@ -208,8 +209,8 @@ void usage_verify(FILE *f)
           "  --platform NAME  only platforms whose name contains NAME\n"
           "  -q, --quiet      less output; -v, --verbose: more\n"
           "  -h, --help       this text\n"
-          "Exit status: 0 all good; 1 a bad checksum, an entry that did not load or a\n"
-          "failed check; 2 on a usage error.\n",
+          "Exit status: 0 all good; 1 a damaged index, a bad checksum, an entry that did\n"
+          "not load or a failed check; 2 on a usage error.\n",
           f);
 }
 
