@@ -40,6 +40,18 @@ CLCPACK_API int clcpack_device_equal(const clcpack_device_info *a, const clcpack
 CLCPACK_API clcpack_status clcpack_target_arch(clcpack_binary_kind kind, const char *target,
                                                uint32_t *arch);
 
+/* Every structure of p's index a reader trusts, checked with the code a
+ * load runs (what `clc-pack verify` runs first): the whole index read and
+ * every record parsed (the header's checksum, every invariant of
+ * docs/FORMAT.md, delta chains, dictionaries); for a pack opened through
+ * its lookup table (format 5) also every row, every bucket of both sets
+ * with its list items, and that the table agrees with the records (each
+ * row names its own record; each entry is in the key and name buckets of
+ * each name it answers to, and in no other). CLCPACK_E_CHECKSUM or
+ * CLCPACK_E_FORMAT with err naming the part at fault; blobs are not read
+ * (clcpack_read_binary checks them). Thread-safe. */
+CLCPACK_API clcpack_status clcpack_check_index(const clcpack *p, clcpack_error *err);
+
 /* The CLCPACK_VERSION_NUMBER of the library that wrote the pack (header
  * bytes 48-51, docs/FORMAT.md); 0 for a pack written before it was kept,
  * and for a NULL p. (No status: a number read from the header.) */

@@ -77,6 +77,17 @@ static uint32_t pick_entry(const size_t *idx, size_t n, const clcpack_device_inf
     return CLCPACK_NONE;
 }
 
+/* A failed read of entry e, the library's reason once: its messages
+ * already begin "entry N (...)", so they are not prefixed again. -1. */
+static int read_failed(uint32_t e, const clcpack_error *err, char *why, size_t cap)
+{
+    char own[32];
+    snprintf(own, sizeof own, "entry %u ", (unsigned)e);
+    if (strncmp(err->message, own, strlen(own)) == 0)
+        return pl_why(why, cap, "%s", err->message), -1;
+    return pl_why(why, cap, "entry %u: %s", (unsigned)e, err->message), -1;
+}
+
 /* Checks that entry e was recorded from exactly these source bytes (a
  * build's source, a link's description) and these normalized options, and
  * reads its binary (CRC-checked). */
@@ -111,14 +122,16 @@ static int check_and_read(uint32_t e, const void *src, size_t size, const char *
     if (!same)
         return pl_why(why, cap, "entry %u: key matches but the options differ", (unsigned)e),
                -1;
-    if (clcpack_read_binary(pack, e, NULL, 0, bin_size, &err) != CLCPACK_OK || !*bin_size)
-        return pl_why(why, cap, "entry %u: %s", (unsigned)e, err.message), -1;
+    if (clcpack_read_binary(pack, e, NULL, 0, bin_size, &err) != CLCPACK_OK)
+        return read_failed(e, &err, why, cap);
+    if (!*bin_size)
+        return pl_why(why, cap, "entry %u: an empty binary", (unsigned)e), -1;
     if (!(*bin = malloc(*bin_size)))
         return pl_why(why, cap, "out of memory"), -1;
     if (clcpack_read_binary(pack, e, *bin, *bin_size, bin_size, &err) != CLCPACK_OK) {
         free(*bin);
         *bin = NULL;
-        return pl_why(why, cap, "entry %u: %s", (unsigned)e, err.message), -1;
+        return read_failed(e, &err, why, cap);
     }
     return 0;
 }
@@ -131,8 +144,15 @@ static int read_for_devices(const char *key, cl_uint n, const cl_device_id *devs
 {
     clcpack_key k = {key, NULL, 0, {0, 0, 0}};
     size_t idx[256], count = 0;
-    if (clcpack_find(pack, &k, idx, sizeof idx / sizeof idx[0], &count, NULL) != CLCPACK_OK)
+    clcpack_error ferr;
+    clcpack_status st = clcpack_find(pack, &k, idx, sizeof idx / sizeof idx[0], &count, &ferr);
+    /* Only a key the pack lacks is "no entry": a damaged lookup table or a
+     * pack cut short while the application runs says so, in the library's
+     * words. */
+    if (st == CLCPACK_E_NOT_FOUND)
         return pl_why(why, cap, "no entry for this source and options"), -1;
+    if (st != CLCPACK_OK)
+        return pl_why(why, cap, "the pack: %s", ferr.message), -1;
     if (count > sizeof idx / sizeof idx[0])
         count = sizeof idx / sizeof idx[0];
     char *norm = NULL, **dirs = NULL;

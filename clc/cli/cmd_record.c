@@ -303,6 +303,13 @@ static void summary(const record_args *a, const record_stats *s)
     fputc('\n', stderr);
 }
 
+/* What to say to an application that built only from binaries it cached
+ * itself: how each of those docs/RECORD.md names turns its cache off. */
+#define OWN_CACHE_HINT                                                                    \
+    ". Turn its own binary cache off while recording (PyOpenCL: PYOPENCL_NO_CACHE=1; "   \
+    "OpenCV: OPENCV_OPENCL_CACHE_ENABLE=0; hashcat: empty "                               \
+    "$XDG_CACHE_HOME/hashcat/kernels; docs/RECORD.md)"
+
 int cmd_record(int argc, char **argv)
 {
     record_args a;
@@ -386,8 +393,7 @@ int cmd_record(int argc, char **argv)
                                       "itself)"
                                     : "",
                       a.output,
-                      s.from_binary ? ". For PyOpenCL, set PYOPENCL_NO_CACHE=1 while recording"
-                                    : "");
+                      s.from_binary ? OWN_CACHE_HINT : "");
         rc = EXIT_FAILURE_STATUS;
         goto out;
     }

@@ -1,5 +1,6 @@
 /* cmd_verify.c — `clc-pack verify PACK [--load [--check]] [--device SPEC]`:
- * every checksum, and optionally every entry loaded (and run) through the
+ * every structure of the index a load trusts (clcpack_check_index), every
+ * checksum, and optionally every entry loaded (and run) through the
  * library on this machine's devices, in a load worker process per device
  * (load_worker.h), so a driver that crashes on a binary fails that entry,
  * not verify. */
@@ -365,16 +366,25 @@ int cmd_verify(int argc, char **argv)
     } else {
         va.kernels_dir = NULL;
     }
+    /* The index first, as a load reads it (lookup rows, buckets and lists
+     * included): reading every blob alone never touches those. */
+    clcpack_error ie;
+    int index_bad = clcpack_check_index(p, &ie) != CLCPACK_OK;
+    if (index_bad)
+        cli_error("%s: %s", va.path, ie.message);
     size_t bad = verify_checksums(p, va.path);
     size_t ne = clcpack_entry_count(p), ns = clcpack_source_count(p);
     if (cli_verbosity >= 0) {
-        if (bad == 0)
+        if (index_bad)
+            printf("%s: the index is damaged; %zu of %zu entries and sources are bad\n", va.path,
+                   bad, ne + ns);
+        else if (bad == 0)
             printf("%s: %zu entr%s and %zu source%s, every checksum matches\n", va.path, ne,
                    ne == 1 ? "y" : "ies", ns, ns == 1 ? "" : "s");
         else
             printf("%s: %zu of %zu entries and sources are bad\n", va.path, bad, ne + ns);
     }
-    int status = bad ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+    int status = bad || index_bad ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
 
     if (va.load) {
         static ds_list all;

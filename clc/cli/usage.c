@@ -195,7 +195,8 @@ void usage_verify(FILE *f)
 {
     fputs("Usage: clc-pack verify PACK [--load [--check]] [--device SPEC] [--platform NAME]\n"
           "\n"
-          "Decodes every entry and source and checks its CRC-32; names each bad one.\n"
+          "Checks every structure of the index a load trusts (lookup table included),\n"
+          "then decodes every entry and source and checks its CRC-32; names each bad one.\n"
           "  --load           also load every entry through libclcpack on the devices of\n"
           "                   this machine that the pack was built for (or --device), and\n"
           "                   report the path each took: native, cubin, ptx or source\n"
@@ -208,8 +209,8 @@ void usage_verify(FILE *f)
           "  --platform NAME  only platforms whose name contains NAME\n"
           "  -q, --quiet      less output; -v, --verbose: more\n"
           "  -h, --help       this text\n"
-          "Exit status: 0 all good; 1 a bad checksum, an entry that did not load or a\n"
-          "failed check; 2 on a usage error.\n",
+          "Exit status: 0 all good; 1 a damaged index, a bad checksum, an entry that did\n"
+          "not load or a failed check; 2 on a usage error.\n",
           f);
 }
 
@@ -354,8 +355,9 @@ void usage_record(FILE *f)
           "\n"
           "Runs an unmodified OpenCL application with libclcpack-preload.so, which\n"
           "captures every program it builds from source, and every link of programs it\n"
-          "compiled from source (sources, options, device, and the binary taken at the\n"
-          "program's last release), then writes a pack of them keyed by content\n"
+          "compiled from source (sources, options, device, and the binary taken right\n"
+          "after the build or link, with its work-group functions), then writes a pack\n"
+          "of them keyed by content\n"
           "(docs/RECORD.md). The interposer is loaded with LD_PRELOAD, as an OpenCL\n"
           "layer, and through a forwarding libOpenCL.so first on LD_LIBRARY_PATH, so\n"
           "applications that load OpenCL themselves are seen too; PoCL gets a private\n"

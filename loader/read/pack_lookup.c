@@ -647,3 +647,44 @@ clcpack_status clcpk_lookup_named(const clcpack *p, const char *name, const uint
     *count = found;
     return CLCPACK_OK;
 }
+
+/* ---------------------------------------------------------------------- */
+/* What lookup_check.c reads through the load's own code. */
+
+clcpack_status clcpk_lookup_record(const clcpack *p, int sources, size_t i, uint64_t *rec_at,
+                                   clcpack_error *err)
+{
+    parse_ctx c = {0};
+    uint8_t *block;
+    pk_cursor rec;
+    clcpack_status st =
+        read_record(p, sources ? SOURCES : ENTRIES, i, &block, &c, &rec, rec_at, err);
+    if (st == CLCPACK_OK)
+        free(block);
+    return st;
+}
+
+uint32_t clcpk_lookup_bucket_count(const clcpack *p, int names)
+{
+    return p->lazy ? p->lazy->sets[names ? NAMES : KEYS].count : 0;
+}
+
+clcpack_status clcpk_lookup_bucket(const clcpack *p, int names, uint32_t b, uint32_t **items,
+                                   uint32_t *n, clcpack_error *err)
+{
+    uint32_t on_stack[ITEMS_STACK], *got;
+    *items = NULL;
+    clcpack_status st = read_bucket(p, names ? NAMES : KEYS, b, on_stack, &got, n, err);
+    if (st != CLCPACK_OK || got != on_stack) {
+        if (st == CLCPACK_OK)
+            *items = got;
+        else if (got != on_stack)
+            free(got);
+        return st;
+    }
+    *items = malloc((*n ? *n : 1) * sizeof **items);
+    if (!*items)
+        return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory for a lookup bucket");
+    memcpy(*items, on_stack, *n * sizeof **items);
+    return CLCPACK_OK;
+}

@@ -185,6 +185,19 @@ clcpack_status clcpk_lookup_find(const clcpack *p, const clcpack_key *key, size_
 clcpack_status clcpk_lookup_named(const clcpack *p, const char *name, const uint32_t wg[3],
                                   size_t **out, size_t *count, clcpack_error *err);
 
+/* For lookup_check.c, through the code a load runs: record i's lookup row
+ * and record read and checked (bounds, length, CRC-32; sources: a source
+ * row, else an entry row), *rec_at the record's file offset; the bucket
+ * count of the key (names 0) or name (names 1) buckets, 0 without a
+ * lookup table; bucket b of a set read and checked (range, CRC-32, order,
+ * items below entry_count, each item's entry parsed) into a malloc'd
+ * *items of *n the caller frees. */
+clcpack_status clcpk_lookup_record(const clcpack *p, int sources, size_t i, uint64_t *rec_at,
+                                   clcpack_error *err);
+uint32_t clcpk_lookup_bucket_count(const clcpack *p, int names);
+clcpack_status clcpk_lookup_bucket(const clcpack *p, int names, uint32_t b, uint32_t **items,
+                                   uint32_t *n, clcpack_error *err);
+
 /* Frees what the lookup table's reading holds (pack_lookup.c). */
 void clcpk_lazy_free(clcpack *p);
 
