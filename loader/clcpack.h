@@ -79,13 +79,13 @@ extern "C" {
 /* Version                                                                 */
 
 #define CLCPACK_VERSION_MAJOR 1
-#define CLCPACK_VERSION_MINOR 1
+#define CLCPACK_VERSION_MINOR 2
 #define CLCPACK_VERSION_PATCH 0
 #define CLCPACK_VERSION_NUMBER \
     (CLCPACK_VERSION_MAJOR * 10000 + CLCPACK_VERSION_MINOR * 100 + CLCPACK_VERSION_PATCH)
 
 /* The run-time version of the library, as CLCPACK_VERSION_NUMBER (10000 for
- * 1.0.0, 10100 for 1.1.0). An application built against 1.x runs with any
+ * 1.0.0, 10200 for 1.2.0). An application built against 1.x runs with any
  * 1.y, y >= x: it may compare this with the CLCPACK_VERSION_NUMBER it was
  * compiled with.
  * (No status: a number.) */

@@ -24,9 +24,14 @@ objdump -T "$SO" | awk '$0 ~ / DF \.text/ || $0 ~ / DO \.(data|bss|rodata)/ { pr
     >"$TMP/exported"
 [ -s "$TMP/exported" ] && ok "objdump -T lists $(wc -l <"$TMP/exported") exported symbols" ||
     bad "no exported symbol found"
-awk '$1 != "CLCPACK_1.0"' "$TMP/exported" >"$TMP/unversioned"
-[ ! -s "$TMP/unversioned" ] && ok "every exported symbol is at version CLCPACK_1.0" ||
-    bad "symbols without CLCPACK_1.0: $(tr '\n' ' ' <"$TMP/unversioned")"
+# Each exported symbol carries the version of the map's node that names it
+# (CLCPACK_1.0, CLCPACK_1.2, ...): "VERSION name" pairs from the map.
+awk '/^CLCPACK_[0-9.]+ *\{/ { node = $1 } node && /^ +clcpack_[a-z0-9_]+;/ { sub(/;/, "", $1); print node, $1 }' \
+    "$ROOT/loader/clcpack.map" | sort >"$TMP/map_versions"
+sort "$TMP/exported" | comm -13 "$TMP/map_versions" - >"$TMP/unversioned"
+[ -s "$TMP/map_versions" ] && [ ! -s "$TMP/unversioned" ] &&
+    ok "every exported symbol is at the version of the map's node that names it" ||
+    bad "symbols at another version than the map's: $(tr '\n' ' ' <"$TMP/unversioned")"
 awk '$2 !~ /^clcpack_/' "$TMP/exported" >"$TMP/unprefixed"
 [ ! -s "$TMP/unprefixed" ] && ok "nothing but clcpack_* is exported" ||
     bad "exported besides clcpack_*: $(tr '\n' ' ' <"$TMP/unprefixed")"
@@ -145,7 +150,7 @@ run "$CC" -std=c11 ${CFLAGS:-} -I"$TMP/app" -o "$TMP/version" "$TMP/version.c" $
 expect_rc 0 "a version program builds"
 run "$TMP/version"
 expect_rc 0 "clcpack_version() is the header's CLCPACK_VERSION_NUMBER"
-expect_out "1.1.0 10100 10100" "version 1.1.0"
+expect_out "1.2.0 10200 10200" "version 1.2.0"
 
 # make print-libs: every library the shared one needs, and a static link.
 LIBS=$(make -s --no-print-directory -C "$ROOT" B="$BUILD" print-libs)
@@ -163,7 +168,7 @@ run "$CC" -std=c11 ${CFLAGS:-} -I"$TMP/app" -o "$TMP/version_static" "$TMP/versi
     ${LDFLAGS:-} "$BUILD/libclcpack.a" $LIBS
 expect_rc 0 "a program links with libclcpack.a and make print-libs ($LIBS)"
 run "$TMP/version_static"
-expect_out "1.1.0 10100 10100" "and runs"
+expect_out "1.2.0 10200 10200" "and runs"
 readelf -d "$TMP/version_static" | grep -q 'NEEDED.*libclcpack' && bad "the static program needs libclcpack.so" ||
     ok "the static program does not load libclcpack.so"
 cli_done

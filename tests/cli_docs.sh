@@ -12,8 +12,9 @@ SUBS="list verify extract embed merge retarget record run warm best tune-report"
 # jobserver flags, flags of cc (-c, -MP) and python3 (-m) in examples, the
 # benchmark first_enqueue's --size, the internal --worker and --load-worker
 # modes, the manifest expressions' negation (-x), and the misspelt --widht
-# of the "did you mean" example.
-ALLOW="--jobserver-auth --jobserver-fds -MP -c -m --size --worker --load-worker -x --widht"
+# of the "did you mean" example, and the flags of test and cut (-s, -d) in
+# the example scripts.
+ALLOW="--jobserver-auth --jobserver-fds -MP -c -m --size --worker --load-worker -x --widht -s -d"
 
 # options FILE...: the options the text mentions, one per line, sorted.
 # A long option is --name; a short one -X or -XY standing alone (so build
