@@ -30,11 +30,20 @@ endif
 # a wrong include does not compile; tests/cli_layers.sh checks every
 # #include against this same table. clc/main/ is the composition root: the
 # only folder that knows both the command line and the seeds' plug-in.
-LAYER.clc/main    := clc/cli clc/seeds clc/program clc/engine clc/checks clc/util formats common public
-LAYER.clc/cli     := clc/program clc/engine clc/checks clc/util formats common public
-LAYER.clc/seeds   := clc/program clc/engine clc/checks clc/util formats common public
-LAYER.clc/program := clc/engine clc/checks clc/util formats common public
-LAYER.clc/engine  := clc/checks clc/util formats common public
+LAYER.clc/main    := clc/cli clc/seeds clc/program clc/worker clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats common public
+LAYER.clc/cli     := clc/program clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats common public
+LAYER.clc/seeds   := clc/program clc/engine clc/vendors clc/checks clc/util formats common public
+LAYER.clc/program := clc/engine clc/vendors clc/checks clc/util formats common public
+# The build worker process's body: the build, the offline toolchains and
+# the remote cache together (the cache stores the build's results, so it
+# sits above the engine, and the worker above both).
+LAYER.clc/worker  := clc/rcache clc/engine clc/vendors clc/checks clc/util formats common public
+LAYER.clc/rcache  := clc/engine clc/vendors clc/checks clc/util formats common public
+LAYER.clc/engine  := clc/vendors clc/checks clc/util formats common public
+# The vendors' toolchains and binary forms (docs/vendors/), and the
+# capture reader: each knows its tools or files, not the build.
+LAYER.clc/vendors := clc/util public
+LAYER.clc/capture := clc/util formats public
 LAYER.clc/checks  := clc/util common public
 LAYER.clc/util    :=
 LAYER.formats     := public
@@ -320,7 +329,7 @@ FUZZ_TARGETS := pack open_file tuning best load writer
 # The targets over the command-line side's parsers (tests/fuzz/NAME_target.h,
 # seeds in tests/fuzz/corpus_NAME/).
 FUZZ_TARGETS += expr define_value pack_args manifest source_fold worker_proto pocl_canon ptx_text
-FUZZ_TARGETS += remote_record
+FUZZ_TARGETS += remote_record capture
 # Every program links clc/ and loader/, compiled once with the fuzzer's
 # instrumentation into one archive.
 FUZZ_SAN := -O1 -g -fno-sanitize-recover=all -fsanitize=address,undefined

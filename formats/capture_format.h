@@ -3,7 +3,7 @@
  * `clc-pack record` runs an application, and `clc-pack` reads back
  * (docs/RECORD.md, "Capture files"). This header is the one definition of
  * those formats: the interposer (preload/) encodes with it and the tool
- * (clc/engine/rec_capture.c) decodes with it; both are built with
+ * (clc/capture/rec_capture.c) decodes with it; both are built with
  * capture_codec.c. Nothing here prints; a malformed file is an error with a
  * message, never a crash. Every function is thread-safe (no shared state).
  */

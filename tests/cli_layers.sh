@@ -121,48 +121,82 @@ else
     ok "the build compiles each folder with only its row's -I paths"
 fi
 
-# The same rows at link time, for the library's folders: an object of
-# loader/X (or common/) calls only functions defined in its own folder or a
-# folder of its row, so read/ calls no load/ or write/ code even through a
-# prototype declared by hand, and a program that only loads links no writer.
-libdirs=$(awk -F'\t' '$1 ~ /^loader\// || $1 == "common" { print $1 }' "$TMP/table")
-: >"$TMP/defs"
-for d in $libdirs; do
-    for o in "$BUILD/pic/$d"/*.o; do
-        [ -f "$o" ] && nm --defined-only "$o" | awk -v d="$d" -v o="${o##*/}" '$2 ~ /^[TDBR]$/ { print $3, d, o }'
+# The layers at link time: a prototype written by hand compiles past the
+# -I paths, so the built objects are checked too (nm -u). Each undefined
+# symbol of a folder's objects must be defined in the folder itself, in a
+# folder of its row ("public": what libclcpack.so exports), or by no object
+# of the project (the C library, OpenCL, zlib, zstd, curl).
+# obj_of SRC: its object in the build, non-PIC first (formats/ is both).
+obj_of() {
+    for o in "$BUILD/${1%.c}.o" "$BUILD/pic/${1%.c}.o"; do
+        [ -f "$o" ] && echo "$o" && return 0
     done
-done >>"$TMP/defs"
-if [ ! -s "$TMP/defs" ]; then
-    skip "no objects under $BUILD/pic/loader: build the library first (make all)"
+    return 1
+}
+# cross_layer UNDEFS: the lines of UNDEFS (symbol, folder, file) whose
+# symbol a project folder defines that the folder may not use.
+cross_layer() {
+    awk -F'\t' '
+        FILENAME == ARGV[1] { row[$1] = " " $2 " "; next }
+        FILENAME == ARGV[2] { defs[$1] = defs[$1] " " $2; next }
+        FILENAME == ARGV[3] { public[$1] = 1; next }
+        !($1 in defs) { next }
+        {
+            n = split(defs[$1], where, " ")
+            for (i = 1; i <= n; i++)
+                if (where[i] == $2 || index(row[$2], " " where[i] " ")) next
+            if (public[$1] && index(row[$2], " public ")) next
+            printf "%s calls %s, defined in%s; %s may use:%s\n", $3, $1, defs[$1], $2, row[$2]
+        }' "$TMP/table" "$TMP/defs" "$TMP/public_syms" "$1"
+}
+if ! command -v nm >/dev/null 2>&1; then
+    skip "nm is not installed: the link-time layer check"
+elif [ ! -f "$BUILD/libclcpack.so" ]; then
+    bad "no $BUILD/libclcpack.so: build first (make all) for the link-time layer check"
 else
-    : >"$TMP/calls_across"
-    for d in $libdirs; do
-        allowed=" $d $(row "$d") "
-        for o in "$BUILD/pic/$d"/*.o; do
-            [ -f "$o" ] || continue
-            nm -u "$o" | awk '{ print $2 }' | while read -r sym; do
-                awk -v s="$sym" '$1 == s { print $2, $3 }' "$TMP/defs" | while read -r td tobj; do
-                    case $allowed in *" $td "*) ;; *) echo "$d/${o##*/} calls $sym of $td/$tobj; $d may use: $(row "$d")" ;; esac
-                done
-            done
+    : >"$TMP/defs"
+    : >"$TMP/undefs"
+    missing=""
+    n_objs=0
+    while IFS='	' read -r dir allowed; do
+        [ "$dir" = preload/shim ] && continue # linked by its own rule, no object
+        for src in "$dir"/*.c; do
+            [ -f "$src" ] || continue
+            obj=$(obj_of "$src") || { missing="$missing $src"; continue; }
+            n_objs=$((n_objs + 1))
+            # The OpenCL API is the driver's, whoever wraps it (preload/).
+            nm -g --defined-only "$obj" | awk -v d="$dir" 'NF == 3 && $3 !~ /^cl[A-Z]/ { print $3 "\t" d }' >>"$TMP/defs"
+            nm -u "$obj" | awk -v d="$dir" -v f="$src" '{ print $NF "\t" d "\t" f }' >>"$TMP/undefs"
         done
-    done >"$TMP/calls_across"
-    if [ -s "$TMP/calls_across" ]; then
-        bad "calls across the library's layers ($(wc -l <"$TMP/calls_across")):"
-        sed 's/^/    /' "$TMP/calls_across"
+    done <"$TMP/table"
+    nm -D --defined-only "$BUILD/libclcpack.so" | awk 'NF == 3 { sub(/@.*/, "", $3); print $3 }' >"$TMP/public_syms"
+    [ -z "$missing" ] || bad "objects not built (make all first):$missing"
+    cross_layer "$TMP/undefs" >"$TMP/links"
+    if [ -s "$TMP/links" ]; then
+        bad "calls across the layers in the built objects ($(wc -l <"$TMP/links") of them):"
+        sed 's/^/    /' "$TMP/links"
     else
-        ok "the objects of $(echo $libdirs) call only their own folder and their row ($(wc -l <"$TMP/defs") symbols)"
+        ok "the $(wc -l <"$TMP/undefs") undefined symbols of $n_objs objects stay within their layers"
+    fi
+    # The check itself: a call from clc/engine/ into clc/cli/ is found.
+    cli_sym=$(awk -F'\t' '$2 == "clc/cli" { print $1; exit }' "$TMP/defs")
+    printf '%s\tclc/engine\tclc/engine/probe.c\n' "$cli_sym" >"$TMP/probe_undefs"
+    if [ -n "$cli_sym" ] && cross_layer "$TMP/probe_undefs" | grep -q "probe.c calls $cli_sym"; then
+        ok "a call from clc/engine/ into clc/cli/ ($cli_sym) would be found"
+    else
+        bad "the link-time check misses a call from clc/engine/ into clc/cli/ ('$cli_sym')"
     fi
 fi
 
 # The string builder is util/strbuf.h; wire.h is the engine's encoding of
-# its worker messages and records, used by the engine alone (no other
-# folder builds strings or messages with it).
+# its worker messages and records, used by the engine and by the remote
+# cache for its records alone (no other folder builds strings or messages
+# with it).
 if grep -rlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]wire\.h[">]' clc formats preload |
-    grep -v '^clc/engine/' >"$TMP/wire"; then
-    bad "wire.h (the engine's message encoding) included outside clc/engine/: $(tr '\n' ' ' <"$TMP/wire")"
+    grep -v '^clc/engine/\|^clc/rcache/' >"$TMP/wire"; then
+    bad "wire.h (the engine's message encoding) included outside clc/engine/ and clc/rcache/: $(tr '\n' ' ' <"$TMP/wire")"
 else
-    ok "only clc/engine/ includes wire.h; the others build strings with strbuf.h"
+    ok "only clc/engine/ and clc/rcache/ include wire.h; the others build strings with strbuf.h"
 fi
 
 # The capture files' format lives in formats/capture_format.h alone: no

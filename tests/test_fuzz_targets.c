@@ -25,6 +25,7 @@
 #include "fuzz/fake_cl.h"
 #include "fuzz/targets.h"
 
+#include "fuzz/capture_target.h"
 #include "fuzz/define_value_target.h"
 #include "fuzz/expr_target.h"
 #include "fuzz/manifest_target.h"
@@ -214,6 +215,7 @@ int main(void)
         {"pocl_canon", fuzz_pocl_canon},
         {"ptx_text", fuzz_ptx_text},
         {"remote_record", fuzz_remote_record},
+        {"capture", fuzz_capture},
     };
     for (size_t t = 0; t < sizeof cli / sizeof cli[0]; t++) {
         char sub[64], dir[4200];

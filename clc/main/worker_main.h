@@ -11,8 +11,8 @@
  * checks read (none: jobs run no seed check).
  *
  * The composition of a worker: the devices (clc/cli/device_select.h), the
- * manifest and the seeds' check hook, handed to the engine's build worker
- * (clc/engine/build_worker.h), which does the work.
+ * manifest and the seeds' check hook, handed to the build worker
+ * (clc/worker/build_worker.h), which does the work.
  */
 #ifndef CLC_WORKER_MAIN_H
 #define CLC_WORKER_MAIN_H

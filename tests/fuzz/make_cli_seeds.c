@@ -4,7 +4,7 @@
  * (tests/fuzz/corpus_worker_proto/, tests/fuzz/corpus_pocl_canon/synth_*,
  * tests/fuzz/corpus_remote_record/; docs/ROBUSTNESS.md). Not built by
  * make; run once from the repository root after `make`:
- *   cc -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader -Iclc/engine \
+ *   cc -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader -Iclc/engine -Iclc/rcache -Iclc/vendors -Iclc/checks \
  *      -Iclc/program -Iclc/util -Iclc/seeds tests/fuzz/make_cli_seeds.c \
  *      build/libclc.a build/libclcpack.a $(make -s print-libs) -lcurl -o /tmp/seeds
  *   /tmp/seeds tests/fuzz
