@@ -6,7 +6,11 @@
 # exactly `clc-pack CMD --help`. No OpenCL device needed.
 . "$(dirname "$0")/lib/cli_lib.sh"
 
-SUBS="list verify extract embed merge retarget record run warm best tune-report"
+# The subcommands, from the command table (clc/cli/commands.h) main
+# dispatches through: a new command is checked here without an edit.
+SUBS=$(sed -n 's/^ *X([a-z_]*, "\([a-z-]*\)".*/\1/p' "$ROOT/clc/cli/commands.h" | grep -vx pack | tr '\n' ' ')
+[ "$(echo $SUBS | wc -w)" -ge 11 ] && ok "the command table gives the subcommands: $SUBS" ||
+    bad "the command table (clc/cli/commands.h) was not read: '$SUBS'"
 
 # Documented names that are not options of clc-pack's --help: make's
 # jobserver flags, flags of cc (-c, -MP) and python3 (-m) in examples, the

@@ -68,7 +68,6 @@ fi
 FILE_LIMIT=800
 # Still over it: the file's name, the most lines it may have, and why.
 KNOWN_FILES="
-cmd_pack.c 1411 the pack command, being split along its seams
 pack_encode.c 1387 the pack encoder (with clcpk_entry_bytes since the split made pack_write.c and it call one way), to split into the encoder and its record layout
 direct_jobs.c 1044 the direct command line's programs as jobs
 program_load.c 951 loading a program: binary, rebuild cache, source

@@ -54,6 +54,21 @@ for cmd in $(cut -d' ' -f1 "$TMP/table" | sort -u); do
     done
 done
 
+# The completion's command words are the command table's names (clc/cli/
+# commands.h) and help; the unknown-command message names them all.
+sed -n 's/^ *X([a-z_]*, "\([a-z-]*\)".*/\1/p' "$ROOT/clc/cli/commands.h" >"$TMP/cmds"
+[ "$(wc -l <"$TMP/cmds")" -ge 12 ] && ok "the command table gives $(wc -l <"$TMP/cmds") commands" ||
+    bad "the command table (clc/cli/commands.h) was not read"
+(cat "$TMP/cmds" && echo help) | LC_ALL=C sort >"$TMP/cmds.want"
+sed -n 's/^ *local cmds="\(.*\)"$/\1/p' "$ROOT/completions/clc-pack" | tr ' ' '\n' | LC_ALL=C sort >"$TMP/cmds.got"
+cmp -s "$TMP/cmds.want" "$TMP/cmds.got" && ok "the completion offers the table's commands" ||
+    bad "completions/clc-pack's commands differ from the table: $(diff "$TMP/cmds.want" "$TMP/cmds.got" | grep '^[<>]' | tr '\n' ' ')"
+"$CLC" frobnicate >/dev/null 2>"$TMP/unknown"
+for c in $(cat "$TMP/cmds"); do
+    grep -qE -- "[ ,]$c[,)]" "$TMP/unknown" && ok "the unknown-command message names $c" ||
+        bad "the unknown-command message does not name $c: $(cat "$TMP/unknown")"
+done
+
 # Source files to pack: .cl files are offered, first word or later, not
 # other files.
 if [ -n "$HAVE_BASH" ]; then

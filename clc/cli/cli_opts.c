@@ -23,7 +23,7 @@ static int value_kind(const cli_opt *o)
     case CO_CHOICE:
         return 1;
     case CO_CALL:
-        return !o->what ? 0 : strcmp(o->what, "=") == 0 ? 2 : 1;
+        return !o->what ? 0 : o->what[0] == '[' ? 2 : 1;
     default:
         return 0;
     }
@@ -121,6 +121,8 @@ static int apply(const cli_opt *o, void *args, cli_optctx *c)
     }
     case CO_CALL:
         return o->fn(args, c) == 0 ? 0 : -1;
+    case CO_TEXT: /* names no option: getopt never gives it */
+        break;
     }
     return -1;
 }

@@ -14,7 +14,11 @@
  *   --kind elf: expected native, ptx or cubin       (CO_CHOICE)
  *
  * and one help convention: -h/--help stops the parse; the command prints
- * its usage on stdout and exits 0 (cli_opts_run does both). A usage error
+ * its usage on stdout and exits 0 (cli_opts_run does both). The option
+ * lines of that usage come from the table too: every row carries its help
+ * text (and the name of its value), as git's OPT_STRING(s, l, v, a, h)
+ * does, so an option cannot be added without it (the macros need the
+ * argument; tests/cli_surface.sh refuses an empty one). A usage error
  * is "clc-pack: CMD: message" and a hint on stderr, exit status 2.
  * Options may come before and after the operands (getopt's permutation),
  * "--" ends them; in_order stops at the first operand instead.
@@ -36,7 +40,8 @@ typedef enum cli_opt_kind {
     CO_QUIET,   /* -q: the int field becomes -1 */
     CO_VERBOSE, /* -v: the int field becomes 1 after -q, else one more */
     CO_HELP,    /* -h, --help: the parse stops; the usage is printed */
-    CO_CALL     /* fn does what the option asks */
+    CO_CALL,    /* fn does what the option asks */
+    CO_TEXT     /* no option: a line of the help (a heading, a note) */
 } cli_opt_kind;
 
 typedef struct cli_optctx cli_optctx;
@@ -51,26 +56,39 @@ typedef struct cli_opt {
     size_t off;        /* offsetof the field it fills in the argument struct */
     /* CO_NAME: what the value names ("file name"); CO_LONG: what the
      * number counts ("a number of jobs"); CO_CHOICE: the choices,
-     * comma-separated; CO_CALL: NULL when it takes no value, "=" when the
-     * value is optional (--intel-gpu[=LIST]), anything else when it
-     * needs one. */
+     * comma-separated; CO_CALL: NULL when it takes no value, "[=NAME]"
+     * when the value is optional (--intel-gpu[=LIST]), anything else
+     * (the value's name) when it needs one. */
     const char *what;
     long lo, hi;
     cli_opt_fn fn;
+    /* The help: the value's name after the option ("FILE"; NULL for none;
+     * "[=LIST]" and a leading '~' join it to the name: -MD), and the text,
+     * its lines joined by '\n'. CO_TEXT: the line printed as it is. */
+    const char *arg;
+    const char *help;
 } cli_opt;
 
-#define OPT_FLAG(l, s, T, f) {l, s, CO_FLAG, offsetof(T, f), NULL, 1, 0, NULL}
-#define OPT_STR(l, s, T, f) {l, s, CO_STR, offsetof(T, f), NULL, 0, 0, NULL}
-#define OPT_NAME(l, s, T, f, what) {l, s, CO_NAME, offsetof(T, f), what, 0, 0, NULL}
-#define OPT_LONG(l, s, T, f, what, lo, hi) {l, s, CO_LONG, offsetof(T, f), what, lo, hi, NULL}
-#define OPT_CHOICE(l, s, T, f, choices) {l, s, CO_CHOICE, offsetof(T, f), choices, 0, 0, NULL}
-#define OPT_CALL(l, s, fn, value) {l, s, CO_CALL, 0, value, 0, 0, fn}
+/* Each row: long name, short key, [the struct and field it fills, what
+ * the parser checks,] the value's name for the help, the help text. */
+#define OPT_FLAG(l, s, T, f, h) {l, s, CO_FLAG, offsetof(T, f), NULL, 1, 0, NULL, NULL, h}
+#define OPT_STR(l, s, T, f, a, h) {l, s, CO_STR, offsetof(T, f), NULL, 0, 0, NULL, a, h}
+#define OPT_NAME(l, s, T, f, what, a, h) {l, s, CO_NAME, offsetof(T, f), what, 0, 0, NULL, a, h}
+#define OPT_LONG(l, s, T, f, what, lo, hi, a, h)                                                 \
+    {l, s, CO_LONG, offsetof(T, f), what, lo, hi, NULL, a, h}
+#define OPT_CHOICE(l, s, T, f, choices, a, h)                                                    \
+    {l, s, CO_CHOICE, offsetof(T, f), choices, 0, 0, NULL, a, h}
+/* A CO_CALL's value name is also what tells the parser whether it takes a
+ * value (see what above). */
+#define OPT_CALL(l, s, fn, a, h) {l, s, CO_CALL, 0, a, 0, 0, fn, a, h}
 /* A CO_CALL that fills a field (c->opt->off), for callbacks shared by
  * several commands (cli_opt_codec). */
-#define OPT_CALL_AT(l, s, T, f, fn, value) {l, s, CO_CALL, offsetof(T, f), value, 0, 0, fn}
-#define OPT_QUIET(T, f) {"quiet", 'q', CO_QUIET, offsetof(T, f), NULL, 0, 0, NULL}
-#define OPT_VERBOSE(T, f) {"verbose", 'v', CO_VERBOSE, offsetof(T, f), NULL, 0, 0, NULL}
-#define OPT_HELP {"help", 'h', CO_HELP, 0, NULL, 0, 0, NULL}
+#define OPT_CALL_AT(l, s, T, f, fn, a, h) {l, s, CO_CALL, offsetof(T, f), a, 0, 0, fn, a, h}
+#define OPT_QUIET(T, f, h) {"quiet", 'q', CO_QUIET, offsetof(T, f), NULL, 0, 0, NULL, NULL, h}
+#define OPT_VERBOSE(T, f, h) {"verbose", 'v', CO_VERBOSE, offsetof(T, f), NULL, 0, 0, NULL, NULL, h}
+#define OPT_HELP {"help", 'h', CO_HELP, 0, NULL, 0, 0, NULL, NULL, "this text"}
+/* A line of the help that is no option: a heading, a note. */
+#define OPT_TEXT(text) {NULL, 0, CO_TEXT, 0, NULL, 0, 0, NULL, NULL, text}
 
 /* What a CO_CALL function is handed. */
 struct cli_optctx {
@@ -95,7 +113,13 @@ typedef struct cli_optspec {
     const cli_opt *opts;
     size_t n;
     int in_order;         /* stop at the first operand (record's application) */
+    int col;              /* the help's column for the option texts */
 } cli_optspec;
+
+/* The table of s as help lines: "  -o, --output FILE  text", the text at
+ * column s->col (after two spaces where the option is longer), its later
+ * lines there too; CO_TEXT rows as they are. */
+void cli_opts_help(FILE *f, const cli_optspec *s);
 
 #define CLI_OPTS_HELP 1
 
@@ -119,8 +143,8 @@ int cli_opts_run(const cli_optspec *s, void (*usage)(FILE *), int argc, char **a
  * else one more. */
 int cli_opt_quiet(void *args, cli_optctx *c);
 int cli_opt_verbose(void *args, cli_optctx *c);
-#define OPT_QUIET_CLI OPT_CALL("quiet", 'q', cli_opt_quiet, NULL)
-#define OPT_VERBOSE_CLI OPT_CALL("verbose", 'v', cli_opt_verbose, NULL)
+#define OPT_QUIET_CLI(h) OPT_CALL("quiet", 'q', cli_opt_quiet, NULL, h)
+#define OPT_VERBOSE_CLI(h) OPT_CALL("verbose", 'v', cli_opt_verbose, NULL, h)
 
 /* --codec zlib|zstd into the clcpack_compression field (OPT_CALL_AT). */
 int cli_opt_codec(void *args, cli_optctx *c);

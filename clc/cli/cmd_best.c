@@ -57,15 +57,21 @@ typedef struct best_args {
 } best_args;
 
 static const cli_opt best_opts[] = {
-    OPT_STR("family", 0, best_args, family),
-    OPT_LONG("width", 0, best_args, width, "a filter width", 0, 1000),
-    OPT_STR("kernel", 0, best_args, kernel),
-    OPT_CALL_AT(NULL, 'D', best_args, defs, ef_opt_define, "NAME=VALUE"),
-    OPT_STR("device", 0, best_args, device),
-    OPT_STR("platform", 0, best_args, platform),
-    OPT_FLAG("no-load", 0, best_args, no_load),
+    OPT_STR("family", 0, best_args, family, "F", "the bundled family F"),
+    OPT_LONG("width", 0, best_args, width, "a filter width", 0, 1000, "N",
+             "with --family: the filter width (0 for poly)"),
+    OPT_STR("kernel", 0, best_args, kernel, "NAME",
+            "instead: a program of your own (or a kernel it holds), timed\n"
+            "with --tune-cmd; its fastest measured variant"),
+    OPT_CALL_AT(NULL, 'D', best_args, defs, ef_opt_define, "NAME=VALUE",
+                "with --kernel: only variants with this define value"),
+    OPT_STR("device", 0, best_args, device, "SPEC", "as for pack (default: the default device)"),
+    OPT_STR("platform", 0, best_args, platform, "NAME", "only platforms whose name contains NAME"),
+    OPT_FLAG("no-load", 0, best_args, no_load, "only choose, do not load"),
     OPT_HELP,
 };
+
+const cli_optspec best_optspec = {"best", best_opts, sizeof best_opts / sizeof best_opts[0], 0, 17};
 
 /* The two forms' options do not mix. 0, or the exit status. */
 static int check_form(const best_args *a)
@@ -177,13 +183,12 @@ static void print_choice(const clcpack *p, const best_args *a, const clcpack_cho
 
 int cmd_best(int argc, char **argv)
 {
-    static const cli_optspec ospec = {"best", best_opts, sizeof best_opts / sizeof best_opts[0], 0};
     static best_args ba;
     memset(&ba, 0, sizeof ba);
     ba.device = "default";
     ba.width = -1;
     int operand;
-    int rc = cli_opts_run(&ospec, usage_best, argc, argv, &ba, &operand);
+    int rc = cli_opts_run(&best_optspec, usage_best, argc, argv, &ba, &operand);
     if (rc != CLI_OPTS_GO)
         return rc;
     if (operand != argc - 1)

@@ -73,13 +73,27 @@ static const char *symbol_problem(const char *s)
 }
 
 static const cli_opt embed_opts[] = {
-    OPT_STR("output", 'o', embed_args, output),
-    OPT_STR("symbol", 0, embed_args, symbol),
-    OPT_STR("header", 0, embed_args, header),
-    OPT_CHOICE("format", 0, embed_args, format, "asm,c"),
-    OPT_QUIET(embed_args, verbosity),
+    OPT_STR("output", 'o', embed_args, output, "FILE",
+            "the output, FILE.S for asm, FILE.c for c (written\n"
+            "atomically; '-' for stdout); without --format, FILE.c\n"
+            "gives c and FILE.s or FILE.S asm; a --format they\n"
+            "contradict is an error"),
+    OPT_CHOICE("format", 0, embed_args, format, "asm,c", "asm|c",
+               "asm: an assembler file that pulls in the pack with\n"
+               ".incbin by its absolute path (GNU as, ELF; the default\n"
+               "there); c: a C array, for any C compiler (slow to\n"
+               "compile when large).\n"
+               "Both give 'const unsigned char NAME[]' aligned to 64 bytes,\n"
+               "'const size_t NAME_size' and 'const unsigned char\n"
+               "NAME_sha256[32]' (for clcpack_open_file_pinned)."),
+    OPT_STR("symbol", 0, embed_args, symbol, "NAME",
+            "the array's name, a C identifier (default: embedded_pack)"),
+    OPT_STR("header", 0, embed_args, header, "FILE.h", "also write a header declaring all three"),
+    OPT_QUIET(embed_args, verbosity, "no summary line"),
     OPT_HELP,
 };
+
+const cli_optspec embed_optspec = {"embed", embed_opts, sizeof embed_opts / sizeof embed_opts[0], 0, 19};
 
 /* The format a file name asks for: FORMAT_C for .c, FORMAT_ASM for .s and
  * .S, FORMAT_UNSET for any other name (and "-"). */
@@ -120,14 +134,12 @@ static int settle_format(embed_args *x)
  * exit status. */
 static int parse_args(int argc, char **argv, embed_args *x)
 {
-    static const cli_optspec spec = {"embed", embed_opts, sizeof embed_opts / sizeof embed_opts[0],
-                                      0};
     memset(x, 0, sizeof *x);
     x->symbol = "embedded_pack";
     x->format = FORMAT_UNSET;
     x->verbosity = cli_verbosity;
     int first;
-    int rc = cli_opts_run(&spec, usage_embed, argc, argv, x, &first);
+    int rc = cli_opts_run(&embed_optspec, usage_embed, argc, argv, x, &first);
     if (rc != CLI_OPTS_GO)
         return rc == EXIT_OK_STATUS ? -2 : rc;
     cli_verbosity = x->verbosity;

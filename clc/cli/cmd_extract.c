@@ -50,16 +50,26 @@ _Static_assert(CLCPACK_KIND_NATIVE == 0 && CLCPACK_KIND_PTX == 1 && CLCPACK_KIND
                    CLCPACK_KIND_INTEL == 3 && CLCPACK_KIND_AMDGCN == 4 && CLCPACK_KIND_SPIRV == 5,
                "--kind's choices are in CLCPACK_KIND_* order");
 static const cli_opt extract_opts[] = {
-    OPT_LONG("entry", 0, extract_args, entry, "an entry index", 0, 0x7fffffffL),
-    OPT_STR("kernel", 0, extract_args, kernel),
-    OPT_CALL_AT(NULL, 'D', extract_args, defs, ef_opt_define, "NAME=VALUE"),
-    OPT_CALL("wg", 0, opt_wg, "SIZE"),
-    OPT_FLAG("source", 0, extract_args, source),
-    OPT_CHOICE("kind", 0, extract_args, kind, "native,ptx,cubin,intel,amdgcn,spirv"),
-    OPT_STR("output", 'o', extract_args, output),
-    OPT_QUIET(extract_args, verbosity),
+    OPT_LONG("entry", 0, extract_args, entry, "an entry index", 0, 0x7fffffffL, "N",
+             "the entry with index N (as in list)"),
+    OPT_STR("kernel", 0, extract_args, kernel, "NAME",
+            "the entry of this kernel, narrowed by -D and --wg: each -D\n"
+            "must match one of its defines; it must be the only match"),
+    OPT_CALL_AT(NULL, 'D', extract_args, defs, ef_opt_define, "NAME=VALUE",
+                "with --kernel: only entries with this define value"),
+    OPT_CALL("wg", 0, opt_wg, "WxH", "with --kernel: only entries of this work-group"),
+    OPT_CHOICE("kind", 0, extract_args, kind, "native,ptx,cubin,intel,amdgcn,spirv", "KIND",
+               "only entries of this kind: native, ptx, cubin, intel,\n"
+               "amdgcn or spirv"),
+    OPT_FLAG("source", 0, extract_args, source, "the source instead of the binary"),
+    OPT_STR("output", 'o', extract_args, output, "FILE",
+            "where to write (written atomically; '-' for stdout; a\n"
+            "link, device, FIFO, folder or read-only file is refused)"),
+    OPT_QUIET(extract_args, verbosity, "no line saying what was written"),
     OPT_HELP,
 };
+
+const cli_optspec extract_optspec = {"extract", extract_opts, sizeof extract_opts / sizeof extract_opts[0], 0, 19};
 
 static int matches(const clcpack_entry_info *e, const extract_args *x)
 {
@@ -137,14 +147,12 @@ static int find_entry(const clcpack *p, const extract_args *x, size_t *out)
 
 static int parse_args(int argc, char **argv, extract_args *x)
 {
-    static const cli_optspec spec = {"extract", extract_opts,
-                                     sizeof extract_opts / sizeof extract_opts[0], 0};
     memset(x, 0, sizeof *x);
     x->entry = -1;
     x->kind = -1;
     x->verbosity = cli_verbosity;
     int operand;
-    int rc = cli_opts_run(&spec, usage_extract, argc, argv, x, &operand);
+    int rc = cli_opts_run(&extract_optspec, usage_extract, argc, argv, x, &operand);
     if (rc != CLI_OPTS_GO)
         return rc == EXIT_OK_STATUS ? -2 : rc;
     cli_verbosity = x->verbosity;

@@ -375,17 +375,22 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
     printf("\n ]\n}\n");
 }
 
-/* --json fills the int cmd_list parses into. */
+typedef struct list_args {
+    int json;
+} list_args;
+
 static const cli_opt list_opts[] = {
-    {"json", 0, CO_FLAG, 0, NULL, 1, 0, NULL},
+    OPT_FLAG("json", 0, list_args, json, "one JSON document instead of tables"),
     OPT_HELP,
 };
 
+const cli_optspec list_optspec = {"list", list_opts, sizeof list_opts / sizeof list_opts[0], 0, 17};
+
 int cmd_list(int argc, char **argv)
 {
-    static const cli_optspec spec = {"list", list_opts, sizeof list_opts / sizeof list_opts[0], 0};
-    int json = 0, operand;
-    int rc = cli_opts_run(&spec, usage_list, argc, argv, &json, &operand);
+    list_args la = {0};
+    int operand;
+    int rc = cli_opts_run(&list_optspec, usage_list, argc, argv, &la, &operand);
     if (rc != CLI_OPTS_GO)
         return rc;
     if (operand != argc - 1)
@@ -397,7 +402,7 @@ int cmd_list(int argc, char **argv)
         return EXIT_FAILURE_STATUS;
     struct stat st;
     uint64_t size = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
-    if (json)
+    if (la.json)
         list_json(p, path, size);
     else
         list_text(p, path, size);

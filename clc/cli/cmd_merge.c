@@ -46,14 +46,22 @@ typedef struct merge_pick {
 } merge_pick;
 
 static const cli_opt merge_opts[] = {
-    OPT_STR("output", 'o', merge_args, output),
-    OPT_FLAG("compress-cubins", 0, merge_args, compress_cubins),
-    OPT_FLAG("store-cubins", 0, merge_args, store_cubins),
-    OPT_CALL_AT("codec", 0, merge_args, codec, cli_opt_codec, "CODEC"),
-    OPT_QUIET_CLI,
-    OPT_VERBOSE_CLI,
+    OPT_STR("output", 'o', merge_args, output, "FILE",
+            "the merged pack (written atomically; may be one of the\n"
+            "inputs)"),
+    OPT_FLAG("store-cubins", 0, merge_args, store_cubins,
+             "store the device's own cubins as they are (by default\n"
+             "compressed, except with --codec zlib)"),
+    OPT_FLAG("compress-cubins", 0, merge_args, compress_cubins, "compress them with --codec zlib too"),
+    OPT_CALL_AT("codec", 0, merge_args, codec, cli_opt_codec, "zlib|zstd",
+                "the codecs written (default zstd where clc-pack has\n"
+                "it; zlib packs are read by every libclcpack)"),
+    OPT_QUIET_CLI("no summary line"),
+    OPT_VERBOSE_CLI("more detail"),
     OPT_HELP,
 };
+
+const cli_optspec merge_optspec = {"merge", merge_opts, sizeof merge_opts / sizeof merge_opts[0], 0, 19};
 
 int cubin_write_flags(const char *cmd, int compress, int store, uint32_t *flags)
 {
@@ -67,11 +75,9 @@ int cubin_write_flags(const char *cmd, int compress, int store, uint32_t *flags)
 
 static int parse_args(int argc, char **argv, merge_args *x)
 {
-    static const cli_optspec spec = {"merge", merge_opts, sizeof merge_opts / sizeof merge_opts[0],
-                                     0};
     memset(x, 0, sizeof *x);
     int operand;
-    int rc = cli_opts_run(&spec, usage_merge, argc, argv, x, &operand);
+    int rc = cli_opts_run(&merge_optspec, usage_merge, argc, argv, x, &operand);
     if (rc != CLI_OPTS_GO)
         return rc == EXIT_OK_STATUS ? -2 : rc;
     if (argc - operand < 1)

@@ -1,5 +1,7 @@
 /* cmd_pack.c — `clc-pack [pack]`: build every selected variant for the
- * selected devices in worker processes and write them into one pack. */
+ * selected devices in worker processes and write them into one pack. The
+ * steps are here; the worker side is pack_workers.c, the outputs and the
+ * summary pack_outputs.c (pack_run.h: the run they share). */
 #include "commands.h"
 
 #include <errno.h>
@@ -9,365 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build_variant.h"
 #include "check_cmd.h"
 #include "cli_files.h"
 #include "cli_report.h"
-#include "clcpack_write.h"
-#include "depfile.h"
-#include "device_select.h"
-#include "jobserver.h"
-#include "offline_targets.h"
-#include "pack_merge.h"
-#include "pack_args.h"
-#include "pack_plan.h"
-#include "pack_reuse.h"
-#include "pack_text.h"
+#include "pack_run.h"
 #include "plan_shard.h"
 #include "rcache.h"
 #include "temp_tree.h"
-#include "progress.h"
-#include "ptxas_run.h"
-#include "worker_pool.h"
 #include "worker_proto.h"
-
-#define NVIDIA_VENDOR_ID 0x10DEu
-#define LABEL_MAX 400
-/* Job slots: the devices, then the offline toolchains. */
-#define MAX_SLOTS (DS_MAX_DEVICES + OT_N_CHAINS)
-
-typedef struct pack_run {
-    const pack_args *a;
-    const bj_list *plan;        /* the variants, each built on every device */
-    const bj_list *whole;       /* the whole plan: plan is its --shard part */
-    size_t shard_total;         /* with --shard: the whole plan's variants */
-    double shard_share;         /* with --shard: this part's share of the estimated cost */
-    size_t n_dev;                           /* devices: slots 0..n_dev */
-    const ds_device *devs[DS_MAX_DEVICES];
-    size_t n_slots;                         /* devices, then offline toolchains */
-    uint32_t slot_wire[MAX_SLOTS];          /* the slot a worker is told */
-    char slot_name[MAX_SLOTS][128];
-    ot_chain slot_chain[MAX_SLOTS];         /* slots from n_dev on */
-    ot_config offline;
-    uint32_t dev_index[MAX_SLOTS];          /* in the writer's device table */
-    clcpack_writer *w;
-    progress prog;
-    size_t n_jobs;
-    char (*fail_reason)[160];               /* per job; "" when it did not fail */
-    size_t n_ok, n_failed, n_reused;
-    clcpack_device_info dev_info[MAX_SLOTS];
-    pr_times times;                         /* build times of earlier runs */
-    double build_s;                         /* summed over the variants */
-    int seed_checks;                        /* some job has a seed reference check */
-    struct {
-        uint64_t hash;
-        char label[LABEL_MAX];
-    } logs[64];                             /* distinct build logs printed so far */
-    size_t n_logs;
-    size_t n_timed;                         /* --tune, --tune-cmd: variants with a timing */
-    /* The remote cache (docs/REMOTE_CACHE.md): its URL or NULL, and what
-     * it did. */
-    const char *remote_url;
-    int remote_lookups;                     /* workers look variants up (not with --tune, --tune-cmd) */
-    char work_root[4096];                   /* then: the workers' private folders are in it */
-    int remote_readonly;
-    long remote_timeout;
-    size_t n_hits, n_misses, n_uploaded, n_rejected, n_request_errors;
-    int said_request_error, said_upload_error;
-    strbuf *jobs;                           /* the job frames, re-encoded for a retry */
-    unsigned char *retried;                 /* per job: handed out again once */
-    /* Set up by cmd_pack's steps, freed by free_run. */
-    char output[4096];
-    char ptxas[PTXAS_PATH_MAX];             /* "" when no cubins are made */
-    int no_ptxas;                           /* --ptxas none */
-    char merge_ptxas[PTXAS_PATH_MAX];       /* for the PTX of --merge packs, or "" */
-    int any_nvidia;
-    size_t *groups;                         /* same_program_groups */
-    size_t *order;                          /* the jobs to build, longest first */
-    size_t n_pending;
-    double *cost;                           /* per job: estimated seconds */
-    char **wargv;                           /* a worker's command line */
-    char *remote_url_buf;                   /* remote_url, malloc'd */
-    bj_list part;                           /* --shard: a view of the plan's jobs */
-} pack_run;
-
-static void job_label(const pack_run *run, size_t job, char *buf, size_t cap)
-{
-    size_t slot = job / run->plan->n, v = job % run->plan->n;
-    bj_label(&run->plan->jobs[v], buf, cap);
-    size_t len = strlen(buf);
-    if (slot >= run->n_dev)
-        bfmt(buf + len, cap - len, " for %s", ot_chain_name(run->slot_chain[slot]));
-    else if (run->n_slots > 1)
-        bfmt(buf + len, cap - len, " on device %u", run->devs[slot]->ordinal);
-}
-
-static void on_started(void *ctx, size_t job)
-{
-    pack_run *run = ctx;
-    char label[LABEL_MAX];
-    job_label(run, job, label, sizeof label);
-    progress_current(&run->prog, label);
-    progress_tick(&run->prog);
-}
-
-static void on_tick(void *ctx)
-{
-    pack_run *run = ctx;
-    progress_tick(&run->prog);
-}
-
-/* Prints the log indented, so it reads as part of the failure above it. */
-static void print_indented(const char *text)
-{
-    const char *p = text;
-    while (*p) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        fprintf(stderr, "    %.*s\n", (int)n, p);
-        if (!nl)
-            break;
-        p = nl + 1;
-    }
-}
-
-/* The label of an earlier failed job with the same build log, or NULL
- * (and this log is remembered). */
-static const char *seen_log(pack_run *run, size_t job, const char *log)
-{
-    if (!log || !*log)
-        return NULL;
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (const char *c = log; *c; c++)
-        h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
-    for (size_t i = 0; i < run->n_logs; i++)
-        if (run->logs[i].hash == h)
-            return run->logs[i].label;
-    if (run->n_logs < sizeof run->logs / sizeof run->logs[0]) {
-        run->logs[run->n_logs].hash = h;
-        job_label(run, job, run->logs[run->n_logs].label, sizeof run->logs[0].label);
-        run->n_logs++;
-    }
-    return NULL;
-}
-
-static void report_failure(pack_run *run, size_t job, const bv_result *r, const char *label)
-{
-    size_t slot = job / run->plan->n;
-    const build_job *v = &run->plan->jobs[job % run->plan->n];
-    const char *what = r->status == BV_BUILD_FAILED   ? "failed to build"
-                       : r->status == BV_CHECK_FAILED ? "failed its check"
-                                                      : "failed";
-    progress_clear(&run->prog);
-    cli_error("%s %s: %s", label, what, r->message ? r->message : "no reason given");
-    fprintf(stderr, "  device:  %s\n", run->slot_name[slot]);
-    fprintf(stderr, "  defines:");
-    for (size_t i = 0; i < v->n_defines; i++)
-        fprintf(stderr, " %s%s%s", v->defines[i].name, v->defines[i].value[0] ? "=" : "",
-                v->defines[i].value);
-    fprintf(stderr, "%s\n", v->n_defines ? "" : " (none)");
-    fprintf(stderr, "  options: %s\n", v->options);
-    if (r->status == BV_BUILD_FAILED) {
-        /* Many variants often fail the same way: each distinct log once. */
-        const char *same = seen_log(run, job, r->log);
-        if (same) {
-            fprintf(stderr, "  build log: the same as for %s\n", same);
-        } else if (r->log && *r->log) {
-            fprintf(stderr, "  build log:\n");
-            print_indented(r->log);
-        } else {
-            fprintf(stderr, "  build log: (empty)\n");
-        }
-    } else if (r->log && *r->log) {
-        fprintf(stderr, "  output:\n");
-        print_indented(r->log);
-    }
-    bfmt(run->fail_reason[job], sizeof run->fail_reason[job], "%s", what);
-    run->n_failed++;
-}
-
-/* What the remote cache did for a job: counted; an object it rejected is
- * one line; a failed request or upload is said once per run (each worker
- * gives up on its own, so the same failure comes from every worker). */
-static void remote_outcome(pack_run *run, const bv_result *r, const char *label)
-{
-    int say = cli_verbosity >= 0;
-    const char *why = r->remote_note ? r->remote_note : "no reason given";
-    switch (r->remote) {
-    case BV_REMOTE_HIT:
-        run->n_hits += r->status == BV_OK;
-        break;
-    case BV_REMOTE_MISS:
-        run->n_misses++;
-        break;
-    case BV_REMOTE_REJECTED:
-    case BV_REMOTE_RETRY:
-        run->n_rejected++;
-        if (say) {
-            progress_clear(&run->prog);
-            fprintf(stderr, "clc-pack: remote cache: %s: %s; %s\n", label, why,
-                    r->remote == BV_REMOTE_RETRY ? "building it in a fresh worker"
-                                                 : "built here");
-        }
-        break;
-    case BV_REMOTE_FAILED:
-        run->n_request_errors++;
-        if (say && !run->said_request_error) {
-            progress_clear(&run->prog);
-            fprintf(stderr, "clc-pack: remote cache: %s\n", why);
-        }
-        run->said_request_error = 1;
-        break;
-    case BV_REMOTE_NONE:
-        break;
-    }
-    if (r->upload == BV_UPLOAD_DONE)
-        run->n_uploaded++;
-    if (r->upload == BV_UPLOAD_FAILED) {
-        run->n_request_errors++;
-        if (say && !run->said_upload_error) {
-            progress_clear(&run->prog);
-            fprintf(stderr, "clc-pack: remote cache: %s\n",
-                    r->upload_note ? r->upload_note : "an upload failed");
-        }
-        run->said_upload_error = 1;
-    }
-}
-
-/* A job that failed on a fetched binary is handed to a fresh worker once
- * more, told not to look it up (and to replace what the server has): one
- * whose fetched binary failed after the driver had it (BV_REMOTE_RETRY),
- * or whose worker died, which may have been the driver crashing on a
- * fetched binary (worker_pool.h). */
-static int on_retry(void *ctx, size_t job, const bv_result *r, int died)
-{
-    pack_run *run = ctx;
-    if (!run->remote_lookups || run->retried[job] || !(died || r->remote == BV_REMOTE_RETRY))
-        return 0;
-    size_t d = job / run->plan->n;
-    strbuf again;
-    sb_init(&again);
-    wp_encode_job(&again, (uint32_t)job, run->slot_wire[d], WP_JOB_NO_LOOKUP,
-                  &run->plan->jobs[job % run->plan->n]);
-    if (again.failed) {
-        sb_free(&again);
-        return 0;
-    }
-    sb_free(&run->jobs[job]);
-    run->jobs[job] = again;
-    run->retried[job] = 1;
-    char label[LABEL_MAX];
-    job_label(run, job, label, sizeof label);
-    if (!died) {
-        remote_outcome(run, r, label);
-    } else if (cli_verbosity >= 0) {
-        progress_clear(&run->prog);
-        fprintf(stderr,
-                "clc-pack: %s: %s; building it once more, in a fresh worker, without the "
-                "remote cache\n",
-                label, r->message ? r->message : "the worker died");
-    }
-    return 1;
-}
-
-static void on_finished(void *ctx, size_t job, bv_result *r)
-{
-    pack_run *run = ctx;
-    size_t slot = job / run->plan->n;
-    const build_job *v = &run->plan->jobs[job % run->plan->n];
-    char label[LABEL_MAX];
-    job_label(run, job, label, sizeof label);
-    run->build_s += r->build_s;
-    remote_outcome(run, r, label);
-    int fetched = r->remote == BV_REMOTE_HIT;
-    if (r->status == BV_OK && r->n_forms == 0) {
-        free(r->message);
-        r->message = strdup("the worker returned no binary");
-        r->status = BV_ERROR;
-    }
-
-    if (r->status == BV_OK) {
-        clcpack_error e;
-        uint32_t src = CLCPACK_NONE;
-        clcpack_status st = clcpack_writer_add_source(run->w, v->source_name, v->source,
-                                                      v->source_size, &src, &e);
-        clcpack_define *defs = calloc(v->n_defines ? v->n_defines : 1, sizeof *defs);
-        if (!defs) {
-            st = CLCPACK_E_NOMEM;
-            bfmt(e.message, sizeof e.message, "out of memory");
-        }
-        for (size_t i = 0; defs && i < v->n_defines; i++) {
-            defs[i].name = v->defines[i].name;
-            defs[i].value = v->defines[i].value;
-        }
-        for (size_t f = 0; f < r->n_forms && st == CLCPACK_OK; f++) {
-            clcpack_entry_spec spec;
-            memset(&spec, 0, sizeof spec);
-            spec.struct_size = sizeof spec;
-            spec.kernel = v->entry_name;
-            spec.family = v->family;
-            spec.options = v->options;
-            if (v->program_entry) {
-                spec.kernel_names = (const char *const *)r->kernel_names;
-                spec.kernel_name_count = r->n_kernel_names;
-            }
-            spec.flags = v->entry_flags;
-            spec.defines = defs;
-            spec.define_count = v->n_defines;
-            memcpy(spec.wg, v->wg, sizeof spec.wg);
-            spec.device = run->dev_index[slot];
-            spec.source = src;
-            spec.kind = r->forms[f].kind;
-            spec.arch = r->forms[f].arch;
-            spec.binary = r->forms[f].data;
-            spec.binary_size = r->forms[f].size;
-            spec.target = r->forms[f].target;
-            st = clcpack_writer_add_entry(run->w, &spec, &e);
-            /* Every form of the variant runs the same code: one timing each. */
-            for (size_t t = 0; t < r->n_tunings && st == CLCPACK_OK; t++)
-                st = clcpack_writer_add_tuning(run->w, &spec, &r->tunings[t], &e);
-        }
-        free(defs);
-        if (st != CLCPACK_OK) {
-            free(r->message);
-            r->message = strdup(e.message);
-            r->status = BV_ERROR;
-        }
-    }
-    if (r->status == BV_OK) {
-        run->n_ok++;
-        /* A fetched variant's time says nothing of its build's. */
-        if (!fetched)
-            pr_times_put(&run->times, pr_time_key(v, &run->dev_info[slot]), r->build_s);
-        if (r->note) {
-            progress_clear(&run->prog);
-            cli_error("warning: %s: %s", label, r->note);
-        }
-        run->n_timed += r->n_tunings > 0;
-        if (cli_verbosity > 0) {
-            progress_clear(&run->prog);
-            if (fetched)
-                fprintf(stderr, "clc-pack: fetched %s from the remote cache, checked in %.2f s:",
-                        label, r->build_s);
-            else
-                fprintf(stderr,
-                        "clc-pack: built %s in %.2f s (compile %.2f, check %.2f, forms %.2f, "
-                        "round trip %.2f):",
-                        label, r->build_s, r->phase_s[BV_PHASE_COMPILE],
-                        r->phase_s[BV_PHASE_CHECK], r->phase_s[BV_PHASE_FORMS],
-                        r->phase_s[BV_PHASE_ROUNDTRIP]);
-            for (size_t f = 0; f < r->n_forms; f++) {
-                char kind[32];
-                fprintf(stderr, " %s%s%s %zu bytes", pt_kind_name(r->forms[f].kind, kind, sizeof kind),
-                        r->forms[f].target[0] ? "/" : "", r->forms[f].target, r->forms[f].size);
-            }
-            fputc('\n', stderr);
-        }
-    } else {
-        report_failure(run, job, r, label);
-    }
-    progress_step(&run->prog);
-}
 
 /* Jobs that build the same program text with the same options on the same
  * device: sibling kernels of one source file (Convolve_Def and
@@ -409,355 +60,6 @@ static size_t *same_program_groups(const pack_run *run)
     }
     free(hash);
     return group;
-}
-
-/* packs/<slug>.clcpack; creates packs/ when missing. */
-static int default_output(const pack_run *run, char *out, size_t cap)
-{
-    char slug[DS_SLUG_MAX];
-    if (run->n_dev == 1)
-        ds_slug(run->devs[0]->name, slug);
-    else
-        bfmt(slug, sizeof slug, run->n_dev ? "all-devices" : "offline");
-    if (mkdir("packs", 0777) != 0 && errno != EEXIST) {
-        cli_error("cannot create the folder packs: %s", strerror(errno));
-        return -1;
-    }
-    bfmt(out, cap, "packs/%s.clcpack", slug);
-    return 0;
-}
-
-static void format_bytes(uint64_t n, char *buf, size_t cap)
-{
-    if (n < 10 * 1024)
-        bfmt(buf, cap, "%llu bytes", (unsigned long long)n);
-    else if (n < 10ull * 1024 * 1024)
-        bfmt(buf, cap, "%llu bytes (%.1f KiB)", (unsigned long long)n, (double)n / 1024);
-    else
-        bfmt(buf, cap, "%llu bytes (%.1f MiB)", (unsigned long long)n,
-             (double)n / (1024.0 * 1024.0));
-}
-
-/* Reads the written pack back: the summary reports what is in the file. */
-static void print_summary(const pack_run *run, const char *path, double wall_s, int written)
-{
-    if (cli_verbosity < 0)
-        return;
-    uint64_t raw_bin = 0, raw_src = 0, file_size = 0;
-    size_t n_entries = 0, by_kind[CLCPACK_KIND_SPIRV + 1] = {0}; /* reused ones count too */
-    char sha[2 * CLCPACK_SHA256_SIZE + 1] = "";
-    if (written) {
-        clcpack *p = NULL;
-        clcpack_error e;
-        if (clcpack_open_file(path, &p, &e) != CLCPACK_OK) {
-            cli_error("reading the pack back failed: %s", e.message);
-        } else {
-            n_entries = clcpack_entry_count(p);
-            for (size_t i = 0; i < n_entries; i++) {
-                clcpack_entry_info ei = {.struct_size = sizeof ei};
-                if (clcpack_get_entry(p, i, &ei) == CLCPACK_OK) {
-                    raw_bin += ei.raw_size;
-                    if ((unsigned)ei.kind <= CLCPACK_KIND_SPIRV)
-                        by_kind[ei.kind]++;
-                }
-            }
-            for (size_t i = 0; i < clcpack_source_count(p); i++) {
-                clcpack_source_info si = {.struct_size = sizeof si};
-                if (clcpack_get_source(p, i, &si) == CLCPACK_OK)
-                    raw_src += si.raw_size;
-            }
-            uint8_t digest[CLCPACK_SHA256_SIZE];
-            if (clcpack_pack_sha256(p, digest) == CLCPACK_OK)
-                for (size_t k = 0; k < sizeof digest; k++)
-                    snprintf(sha + 2 * k, 3, "%02x", digest[k]);
-            clcpack_close(p);
-        }
-        struct stat st;
-        if (stat(path, &st) == 0)
-            file_size = (uint64_t)st.st_size;
-    }
-    char wall[32], b1[64], b2[64], b3[64], b4[64];
-    progress_format_duration(wall_s, wall, sizeof wall);
-    size_t total = run->n_jobs;
-    if (written)
-        printf("wrote %s\n", path);
-    else
-        printf("nothing written\n");
-    printf("  variants  %zu built, %zu failed", run->n_ok - run->n_reused - run->n_hits,
-           run->n_failed);
-    if (run->n_reused)
-        printf(", %zu reused from the old pack", run->n_reused);
-    if (run->n_hits)
-        printf(", %zu fetched from the remote cache", run->n_hits);
-    printf(", of %zu\n", total);
-    if (run->remote_url)
-        printf("  remote    %zu hits, %zu misses, %zu uploaded, %zu rejected, %zu request "
-               "errors (%s%s)\n",
-               run->n_hits, run->n_misses, run->n_uploaded, run->n_rejected,
-               run->n_request_errors, run->remote_url, run->remote_readonly ? ", read-only" : "");
-    if (run->a->shard.n)
-        printf("  shard     %u/%u: %zu of %zu variants (%.1f %% of the estimated cost)\n",
-               run->a->shard.k, run->a->shard.n, run->plan->n, run->shard_total,
-               100.0 * run->shard_share);
-    printf("  devices   %zu:", run->n_slots);
-    for (size_t i = 0; i < run->n_slots; i++)
-        printf("%s %s", i ? "," : "", run->slot_name[i]);
-    printf("\n");
-    if (written) {
-        printf("  entries   %zu (native %zu, ptx %zu, cubin %zu", n_entries,
-               by_kind[CLCPACK_KIND_NATIVE], by_kind[CLCPACK_KIND_PTX], by_kind[CLCPACK_KIND_CUBIN]);
-        if (by_kind[CLCPACK_KIND_INTEL] || by_kind[CLCPACK_KIND_AMDGCN] ||
-            by_kind[CLCPACK_KIND_SPIRV])
-            printf(", intel %zu, amdgcn %zu, spirv %zu", by_kind[CLCPACK_KIND_INTEL],
-                   by_kind[CLCPACK_KIND_AMDGCN], by_kind[CLCPACK_KIND_SPIRV]);
-        printf(")\n");
-        format_bytes(raw_bin + raw_src, b1, sizeof b1);
-        format_bytes(raw_bin, b2, sizeof b2);
-        format_bytes(raw_src, b3, sizeof b3);
-        printf("  raw       %s: binaries %s, sources %s\n", b1, b2, b3);
-        format_bytes(file_size, b4, sizeof b4);
-        printf("  pack      %s, ratio %.1f:1\n", b4,
-               file_size ? (double)(raw_bin + raw_src) / (double)file_size : 0.0);
-        if (sha[0])
-            printf("  sha256    %s\n", sha);
-    }
-    printf("  time      %s wall (%.1f s), -j %ld, %.1f s of builds\n", wall, wall_s, run->a->jobs,
-           run->build_s);
-    if (run->a->tune)
-        printf("  tuning    %zu of %zu variants timed at %ux%u, median of %ld runs\n",
-               run->n_timed, run->n_ok, run->a->tune_width, run->a->tune_height,
-               run->a->tune_runs);
-    else if (run->a->tune_cmd)
-        printf("  tuning    %zu of %zu variants timed by --tune-cmd\n", run->n_timed, run->n_ok);
-    if (run->n_failed) {
-        printf("  failed:\n");
-        for (size_t j = 0; j < run->n_jobs; j++) {
-            if (!run->fail_reason[j][0])
-                continue;
-            char label[LABEL_MAX];
-            job_label(run, j, label, sizeof label);
-            printf("    %s (%s)\n", label, run->fail_reason[j]);
-        }
-    }
-    fflush(stdout);
-}
-
-/* -MD / --depfile: the pack depends on every file its jobs were made from
- * (the manifest, each source and every file it includes: plan->read). */
-static int write_depfile(const pack_args *a, const bj_list *plan, const char *output)
-{
-    char path[4200];
-    if (a->depfile)
-        bfmt(path, sizeof path, "%s", a->depfile);
-    else
-        bfmt(path, sizeof path, "%s.d", output);
-    if (plan->read_failed) {
-        cli_error("%s: out of memory listing the files read", path);
-        return -1;
-    }
-    df_list deps;
-    df_init(&deps);
-    for (size_t i = 0; i < plan->n_read; i++)
-        df_add(&deps, plan->read[i]);
-    char werr[4400];
-    const char *target = a->depfile_target ? a->depfile_target : output;
-    int rc = df_write(&deps, target, path, werr, sizeof werr);
-    if (rc != 0)
-        cli_error("%s", werr);
-    df_free(&deps);
-    return rc;
-}
-
-/* --tune: the filter widths a width-argument kernel is timed at, every
- * FILTER_WIDTH the pack builds (so it can be compared with those variants
- * at each), increasing, as "3,5,7"; "5" (kr_default_problem's) when the
- * pack builds none. */
-static void tune_widths(const bj_list *plan, char *buf, size_t cap)
-{
-    int seen[TV_MAX_WIDTHS + 1] = {0};
-    for (size_t i = 0; i < plan->n; i++) {
-        const char *fw = bj_define_value(&plan->jobs[i], "FILTER_WIDTH");
-        int w = fw ? atoi(fw) : 0;
-        if (w >= 1 && w <= TV_MAX_WIDTHS)
-            seen[w] = 1;
-    }
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int w = 1; w <= TV_MAX_WIDTHS; w++)
-        if (seen[w]) {
-            bfmt(buf + len, cap - len, "%s%d", len ? "," : "", w);
-            len += strlen(buf + len);
-        }
-    if (!len)
-        bfmt(buf, cap, "5");
-}
-
-/* The worker command line: tool --worker --kernels DIR --device P:D... */
-static char **worker_argv(const pack_run *run, const char *ptxas)
-{
-    size_t n = 0, cap = 48 + 2 * run->n_dev; /* every option below (35 at most), and the NULL */
-    char **argv = calloc(cap, sizeof *argv);
-    if (!argv)
-        return NULL;
-    argv[n++] = strdup("clc-pack");
-    argv[n++] = strdup("--worker");
-    if (run->seed_checks) {
-        argv[n++] = strdup("--kernels");
-        argv[n++] = strdup(run->a->kernels_dir);
-    }
-    if (run->a->check_cmd || run->a->tune_cmd) {
-        char t[32];
-        bfmt(t, sizeof t, "%ld", run->a->check_timeout);
-        if (run->a->check_cmd) {
-            argv[n++] = strdup("--check-cmd");
-            argv[n++] = strdup(run->a->check_cmd);
-        }
-        if (run->a->tune_cmd) {
-            argv[n++] = strdup("--tune-cmd");
-            argv[n++] = strdup(run->a->tune_cmd);
-        }
-        argv[n++] = strdup("--check-timeout");
-        argv[n++] = strdup(t);
-    }
-    for (size_t i = 0; i < run->n_dev; i++) {
-        char slot[32];
-        bfmt(slot, sizeof slot, "%u:%u", run->devs[i]->platform_index,
-             run->devs[i]->device_index);
-        argv[n++] = strdup("--device");
-        argv[n++] = strdup(slot);
-    }
-    if (ptxas && *ptxas) {
-        argv[n++] = strdup("--ptxas");
-        argv[n++] = strdup(ptxas);
-        char archs[8 * NVF_MAX_ARCHS];
-        nvf_format_archs(&run->a->nv_archs, archs, sizeof archs);
-        argv[n++] = strdup("--nv-arch");
-        argv[n++] = strdup(archs);
-    }
-    /* PoCL's work-group functions for the jobs without a check hook, set
-     * once per worker (bv_pocl_wg_spec); harmless on other drivers. From
-     * the whole plan, so that a --shard part's workers start as one
-     * host's do. */
-    char *spec = bv_pocl_wg_spec(run->whole->jobs, run->whole->n);
-    if (spec) {
-        argv[n++] = strdup("--pocl-wg");
-        argv[n++] = spec;
-    }
-    int added = ot_format_args(&run->offline, argv + n, cap - n - 1);
-    if (added < 0) {
-        for (size_t j = 0; argv[j]; j++)
-            free(argv[j]);
-        free(argv);
-        return NULL;
-    }
-    n += (size_t)added;
-    if (run->remote_url) {
-        char t[32];
-        bfmt(t, sizeof t, "%ld", run->remote_timeout);
-        argv[n++] = strdup("--remote-cache");
-        argv[n++] = strdup(run->remote_url);
-        argv[n++] = strdup("--remote-cache-timeout");
-        argv[n++] = strdup(t);
-        if (run->remote_readonly)
-            argv[n++] = strdup("--remote-cache-readonly");
-    }
-    if (run->work_root[0]) {
-        argv[n++] = strdup("--work-root");
-        argv[n++] = strdup(run->work_root);
-    }
-    if (run->a->no_check)
-        argv[n++] = strdup("--no-check");
-    if (run->a->no_warmup)
-        argv[n++] = strdup("--no-warmup");
-    if (run->a->tune) {
-        char size[64], runs[32], widths[4 * TV_MAX_WIDTHS + 8];
-        bfmt(size, sizeof size, "%ux%u", run->a->tune_width, run->a->tune_height);
-        bfmt(runs, sizeof runs, "%ld", run->a->tune_runs);
-        tune_widths(run->whole, widths, sizeof widths);
-        argv[n++] = strdup("--tune");
-        argv[n++] = strdup(size);
-        argv[n++] = strdup("--tune-runs");
-        argv[n++] = strdup(runs);
-        argv[n++] = strdup("--tune-widths");
-        argv[n++] = strdup(widths);
-    }
-    argv[n] = NULL;
-    for (size_t i = 0; i < n; i++)
-        if (!argv[i]) {
-            for (size_t j = 0; j < n; j++)
-                free(argv[j]);
-            free(argv);
-            return NULL;
-        }
-    return argv;
-}
-
-static void free_argv(char **argv)
-{
-    if (!argv)
-        return;
-    for (size_t i = 0; argv[i]; i++)
-        free(argv[i]);
-    free(argv);
-}
-
-/* --merge: the built pack (at built, removed here) and every --merge pack,
- * its PTX entries first given cubins for --nv-arch when ptxas is known
- * (as `clc-pack retarget` does), merged into output. 0, or -1 after a
- * message (output untouched). */
-static int merge_into(const pack_args *a, const char *built, const char *output,
-                      const char *ptxas)
-{
-    const char *inputs[1 + PA_MAX_MERGE];
-    char temp[PA_MAX_MERGE][4200];
-    size_t n = 0;
-    int rc = 0;
-    inputs[n++] = built;
-    for (size_t i = 0; i < a->n_merge && rc == 0; i++) {
-        temp[i][0] = '\0';
-        inputs[n++] = a->merge[i];
-        clcpack *p = NULL;
-        clcpack_error e;
-        if (clcpack_open_file(a->merge[i], &p, &e) != CLCPACK_OK) {
-            cli_error("--merge %s: %s", a->merge[i], e.message);
-            rc = -1;
-            break;
-        }
-        int has_ptx = 0;
-        for (size_t k = 0; k < clcpack_entry_count(p); k++) {
-            clcpack_entry_info ei = {.struct_size = sizeof ei};
-            has_ptx |= clcpack_get_entry(p, k, &ei) == CLCPACK_OK && ei.kind == CLCPACK_KIND_PTX;
-        }
-        clcpack_close(p);
-        if (!has_ptx || !ptxas[0])
-            continue;
-        bfmt(temp[i], sizeof temp[i], "%s.merge%zu.%ld", output, i, (long)getpid());
-        uint32_t cubins = (a->compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
-                          (a->store_cubins ? CLCPACK_WRITE_STORE_CUBINS : 0);
-        if (retarget_file(a->merge[i], temp[i], &a->nv_archs, ptxas, cubins, a->codec,
-                          a->jobs) != EXIT_OK_STATUS)
-            rc = -1;
-        else
-            inputs[n - 1] = temp[i];
-    }
-    if (rc == 0) {
-        merge_args m;
-        memset(&m, 0, sizeof m);
-        m.output = output;
-        m.compress_cubins = a->compress_cubins;
-        m.store_cubins = a->store_cubins;
-        m.codec = a->codec;
-        m.inputs = inputs;
-        m.n_inputs = n;
-        m.threads = (unsigned)a->jobs;
-        merge_stats st;
-        rc = merge_packs(&m, &st) == EXIT_OK_STATUS ? 0 : -1;
-    }
-    unlink(built);
-    for (size_t i = 0; i < a->n_merge; i++)
-        if (i < n - 1 && temp[i][0])
-            unlink(temp[i]);
-    return rc;
 }
 
 /* Whether an environment variable says yes (1, yes, true, on). */
@@ -927,7 +229,7 @@ static int choose_output(pack_run *run, const pack_args *a, const bj_list *plan)
 {
     if (a->output)
         bfmt(run->output, sizeof run->output, "%s", a->output);
-    else if (default_output(run, run->output, sizeof run->output) != 0)
+    else if (pack_default_output(run, run->output, sizeof run->output) != 0)
         return EXIT_FAILURE_STATUS;
     /* The same check runs again when the pack is written. */
     int orc = cli_check_output(NULL, "-o", run->output, 0);
@@ -1162,7 +464,7 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
     run->n_ok++;
     if (cli_verbosity > 0) {
         char label[LABEL_MAX];
-        job_label(run, j, label, sizeof label);
+        pack_job_label(run, j, label, sizeof label);
         fprintf(stderr, "clc-pack: reused %s (%ld entr%s)\n", label, got, got == 1 ? "y" : "ies");
     }
     return 1;
@@ -1238,7 +540,7 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
         run->work_root[0] = '\0';
         return -1;
     }
-    run->wargv = worker_argv(run, run->ptxas);
+    run->wargv = pack_worker_argv(run, run->ptxas);
     if (!run->wargv) {
         cli_error("out of memory");
         return -1;
@@ -1248,7 +550,7 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
         fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n",
                 run->plan->n, run->n_slots, a->jobs, run->output);
     progress_init(&run->prog, stderr, run->n_pending, progress_mode(stderr, cli_verbosity < 0));
-    wpool_callbacks cb = {run, on_started, on_finished, on_tick, js, 1, NULL, on_retry};
+    wpool_callbacks cb = pack_worker_callbacks(run, js);
     char perr[512] = "";
     int prc = wpool_run_order(exe, run->wargv, (size_t)a->jobs, cli_verbosity > 0, run->jobs,
                               run->groups, run->order, run->n_pending, &cb, perr, sizeof perr);
@@ -1285,7 +587,7 @@ static int worth_writing(const pack_run *run, const pack_args *a)
 static int write_pack(pack_run *run, const pack_args *a, bj_list *plan, double wall)
 {
     if (!worth_writing(run, a)) {
-        print_summary(run, run->output, wall, 0);
+        pack_print_summary(run, run->output, wall, 0);
         return EXIT_FAILURE_STATUS;
     }
     double t_write = progress_now();
@@ -1297,29 +599,29 @@ static int write_pack(pack_run *run, const pack_args *a, bj_list *plan, double w
     clcpack_error e;
     if (clcpack_writer_write_file(run->w, a->n_merge ? built : run->output, &e) != CLCPACK_OK) {
         cli_error("%s", e.message);
-        print_summary(run, run->output, wall, 0);
+        pack_print_summary(run, run->output, wall, 0);
         return EXIT_FAILURE_STATUS;
     }
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: builds took %.1f s, encoding and writing the pack %.1f s\n",
                 wall, progress_now() - t_write);
-    if (a->n_merge && merge_into(a, built, run->output, run->merge_ptxas) != 0) {
-        print_summary(run, run->output, progress_elapsed(&run->prog), 0);
+    if (a->n_merge && pack_merge_into(a, built, run->output, run->merge_ptxas) != 0) {
+        pack_print_summary(run, run->output, progress_elapsed(&run->prog), 0);
         return EXIT_FAILURE_STATUS;
     }
-    print_summary(run, run->output, progress_elapsed(&run->prog), 1);
+    pack_print_summary(run, run->output, progress_elapsed(&run->prog), 1);
     int status = run->n_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
     /* The packs --merge took entries from are inputs of this one too. */
     for (size_t i = 0; i < a->n_merge; i++)
         bj_list_add_read(plan, a->merge[i]);
-    if ((a->depfile || a->depfile_md) && write_depfile(a, plan, run->output) != 0)
+    if ((a->depfile || a->depfile_md) && pack_write_depfile(a, plan, run->output) != 0)
         status = EXIT_FAILURE_STATUS;
     return status;
 }
 
 static void free_run(pack_run *run)
 {
-    free_argv(run->wargv);
+    pack_free_argv(run->wargv);
     if (run->jobs)
         for (size_t j = 0; j < run->n_jobs; j++)
             sb_free(&run->jobs[j]);
@@ -1402,10 +704,11 @@ int cmd_pack(int argc, char **argv)
         double wall = 0;
         int rc = run_workers(&run, &a, &wall);
         if (rc > 0)
-            print_summary(&run, run.output, wall, 0);
+            pack_print_summary(&run, run.output, wall, 0);
         status = rc == 0 ? write_pack(&run, &a, &plan, wall) : EXIT_FAILURE_STATUS;
     }
     free_run(&run);
     bj_list_free(&plan);
     return status;
 }
+

@@ -37,24 +37,29 @@ typedef struct record_args {
 } record_args;
 
 static const cli_opt record_opts[] = {
-    OPT_STR("output", 'o', record_args, output),
-    OPT_STR("ptxas", 0, record_args, ptxas),
-    OPT_STR("keep-captures", 0, record_args, keep),
-    OPT_FLAG("log", 0, record_args, log),
-    OPT_CALL_AT("codec", 0, record_args, codec, cli_opt_codec, "CODEC"),
-    OPT_QUIET_CLI,
-    OPT_VERBOSE_CLI,
+    OPT_STR("output", 'o', record_args, output, "FILE",
+            "the pack to write (written atomically; checked first)"),
+    OPT_FLAG("log", 0, record_args, log, "CLCPACK_LOG=1: one line per program build on stderr"),
+    OPT_STR("ptxas", 0, record_args, ptxas, "PATH",
+            "NVIDIA: assemble the PTX into cubins with this ptxas\n"
+            "(default: ptxas on $PATH or in /usr/local/cuda/bin)"),
+    OPT_STR("keep-captures", 0, record_args, keep, "DIR",
+            "capture into DIR (an existing folder) and keep the files"),
+    OPT_CALL_AT("codec", 0, record_args, codec, cli_opt_codec, "zlib|zstd",
+                "the codecs written (default zstd where clc-pack has it)"),
+    OPT_QUIET_CLI("no summary line"),
+    OPT_VERBOSE_CLI("one line per capture"),
     OPT_HELP,
 };
+
+const cli_optspec record_optspec = {"record", record_opts, sizeof record_opts / sizeof record_opts[0], 1, 21};
 
 static int parse_args(int argc, char **argv, record_args *x)
 {
     /* in_order: the application's own options are not ours. */
-    static const cli_optspec spec = {"record", record_opts,
-                                     sizeof record_opts / sizeof record_opts[0], 1};
     memset(x, 0, sizeof *x);
     int operand;
-    int rc = cli_opts_run(&spec, usage_record, argc, argv, x, &operand);
+    int rc = cli_opts_run(&record_optspec, usage_record, argc, argv, x, &operand);
     if (rc != CLI_OPTS_GO)
         return rc == EXIT_OK_STATUS ? -1 : rc;
     if (!x->output)

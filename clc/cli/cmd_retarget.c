@@ -72,30 +72,38 @@ static int opt_nv_arch(void *args, cli_optctx *c)
 }
 
 static const cli_opt retarget_opts[] = {
-    OPT_STR("output", 'o', retarget_args, output),
-    OPT_CALL("nv-arch", 0, opt_nv_arch, "LIST"),
-    OPT_STR("ptxas", 0, retarget_args, ptxas),
-    OPT_FLAG("compress-cubins", 0, retarget_args, compress_cubins),
-    OPT_FLAG("store-cubins", 0, retarget_args, store_cubins),
-    OPT_CALL_AT("codec", 0, retarget_args, codec, cli_opt_codec, "CODEC"),
-    OPT_LONG("jobs", 'j', retarget_args, jobs, "a number of jobs", 1, MAX_JOBS),
-    OPT_QUIET_CLI,
-    OPT_VERBOSE_CLI,
+    OPT_CALL("nv-arch", 0, opt_nv_arch, "LIST", "sm numbers (default 75,80,86,89,90,100,120)"),
+    OPT_STR("ptxas", 0, retarget_args, ptxas, "PATH",
+            "ptxas to use (default: PATH, then /usr/local/cuda/bin)"),
+    OPT_STR("output", 'o', retarget_args, output, "FILE",
+            "the new pack (written atomically; may be PACK itself)"),
+    OPT_LONG("jobs", 'j', retarget_args, jobs, "a number of jobs", 1, MAX_JOBS, "N",
+             "ptxas runs for N entries at a time (default: the cores)"),
+    OPT_FLAG("store-cubins", 0, retarget_args, store_cubins,
+             "store the cubins for each device's own architecture as\n"
+             "they are (by default compressed, except with --codec zlib)"),
+    OPT_FLAG("compress-cubins", 0, retarget_args, compress_cubins,
+             "compress them with --codec zlib too"),
+    OPT_CALL_AT("codec", 0, retarget_args, codec, cli_opt_codec, "zlib|zstd",
+                "the codecs written (default zstd where clc-pack has\n"
+                "it; zlib packs are read by every libclcpack)"),
+    OPT_QUIET_CLI("no notes, no summary line"),
+    OPT_VERBOSE_CLI("more detail"),
     OPT_HELP,
 };
+
+const cli_optspec retarget_optspec = {"retarget", retarget_opts, sizeof retarget_opts / sizeof retarget_opts[0], 0, 19};
 
 static int parse_args(int argc, char **argv, retarget_args *x)
 {
     enum { OPT_NV_ARCH = 256, OPT_PTXAS, OPT_COMPRESS_CUBINS, OPT_CODEC };
-    static const cli_optspec spec = {"retarget", retarget_opts,
-                                     sizeof retarget_opts / sizeof retarget_opts[0], 0};
     memset(x, 0, sizeof *x);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     x->jobs = cores > 0 ? (cores > MAX_JOBS ? MAX_JOBS : cores) : 1;
     char err[NVF_ERR_MAX];
     nvf_parse_archs(NVF_DEFAULT_ARCHS, &x->archs, err);
     int operand;
-    int rc = cli_opts_run(&spec, usage_retarget, argc, argv, x, &operand);
+    int rc = cli_opts_run(&retarget_optspec, usage_retarget, argc, argv, x, &operand);
     if (rc != CLI_OPTS_GO)
         return rc == EXIT_OK_STATUS ? -2 : rc;
     if (argc - operand != 1)

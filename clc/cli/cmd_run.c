@@ -47,19 +47,23 @@ typedef struct run_args {
 } run_args;
 
 static const cli_opt run_opts[] = {
-    OPT_FLAG("log", 0, run_args, log),
-    OPT_FLAG("strict", 0, run_args, strict),
+    OPT_FLAG("log", 0, run_args, log,
+             "CLCPACK_LOG=1: one line per program build on stderr (served\n"
+             "from the pack, or passed through and why), and a note when\n"
+             "no OpenCL call was seen at all, with the likely cause"),
+    OPT_FLAG("strict", 0, run_args, strict, "refuse to start APP when PACK does not open (exit 1)"),
     OPT_HELP,
 };
+
+const cli_optspec run_optspec = {"run", run_opts, sizeof run_opts / sizeof run_opts[0], 0, 14};
 
 int cmd_run(int argc, char **argv)
 {
     /* Options may come before or after PACK; everything after "--" is the
      * application's. */
-    static const cli_optspec spec = {"run", run_opts, sizeof run_opts / sizeof run_opts[0], 0};
     run_args ra = {0, 0};
     int operand;
-    int rc = cli_opts_run(&spec, usage_run, argc, argv, &ra, &operand);
+    int rc = cli_opts_run(&run_optspec, usage_run, argc, argv, &ra, &operand);
     if (rc != CLI_OPTS_GO)
         return rc;
     int log = ra.log, strict = ra.strict;

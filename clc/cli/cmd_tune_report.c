@@ -176,10 +176,13 @@ typedef struct tune_report_args {
 } tune_report_args;
 
 static const cli_opt tune_report_opts[] = {
-    OPT_STR("family", 0, tune_report_args, family),
-    OPT_STR("kernel", 0, tune_report_args, kernel),
+    OPT_STR("family", 0, tune_report_args, family, "F", "only the bundled family F"),
+    OPT_STR("kernel", 0, tune_report_args, kernel, "NAME",
+            "only the program NAME (or the one holding kernel NAME)"),
     OPT_HELP,
 };
+
+const cli_optspec tune_report_optspec = {"tune-report", tune_report_opts, sizeof tune_report_opts / sizeof tune_report_opts[0], 0, 17};
 
 /* Every table of pack device d that the options keep: 1 when one was
  * printed, 0 when none, -1 when out of memory. */
@@ -198,11 +201,9 @@ static int report_device(const clcpack *p, uint32_t d, const clcpack_device_info
 
 int cmd_tune_report(int argc, char **argv)
 {
-    static const cli_optspec spec = {"tune-report", tune_report_opts,
-                                     sizeof tune_report_opts / sizeof tune_report_opts[0], 0};
     tune_report_args a = {NULL, NULL};
     int operand;
-    int rc = cli_opts_run(&spec, usage_tune_report, argc, argv, &a, &operand);
+    int rc = cli_opts_run(&tune_report_optspec, usage_tune_report, argc, argv, &a, &operand);
     if (rc != CLI_OPTS_GO)
         return rc;
     if (operand != argc - 1)

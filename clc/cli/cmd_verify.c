@@ -37,16 +37,25 @@ typedef struct verify_args {
 } verify_args;
 
 static const cli_opt verify_opts[] = {
-    OPT_FLAG("load", 0, verify_args, load),
-    OPT_FLAG("check", 0, verify_args, check),
-    OPT_FLAG("no-cubin", 0, verify_args, no_cubin),
-    OPT_STR("device", 0, verify_args, device),
-    OPT_STR("platform", 0, verify_args, platform),
-    OPT_STR("kernels", 0, verify_args, kernels_dir),
-    OPT_QUIET(verify_args, verbosity),
-    OPT_VERBOSE(verify_args, verbosity),
+    OPT_FLAG("load", 0, verify_args, load,
+             "also load every entry through libclcpack on the devices of\n"
+             "this machine that the pack was built for (or --device), and\n"
+             "report the path each took: native, cubin, ptx or source"),
+    OPT_FLAG("check", 0, verify_args, check,
+             "with --load: run each loaded program on random data and\n"
+             "compare with the CPU reference (needs the manifest)"),
+    OPT_STR("kernels", 0, verify_args, kernels_dir, "DIR", "kernel folder for --check (default: kernels)"),
+    OPT_FLAG("no-cubin", 0, verify_args, no_cubin,
+             "with --load: skip cubins (CLCPACK_LOAD_NO_CUBIN), so NVIDIA\n"
+             "devices load the PTX"),
+    OPT_STR("device", 0, verify_args, device, "SPEC", "load on these devices (as for pack)"),
+    OPT_STR("platform", 0, verify_args, platform, "NAME", "only platforms whose name contains NAME"),
+    OPT_QUIET(verify_args, verbosity, "less output"),
+    OPT_VERBOSE(verify_args, verbosity, "more"),
     OPT_HELP,
 };
+
+const cli_optspec verify_optspec = {"verify", verify_opts, sizeof verify_opts / sizeof verify_opts[0], 0, 19};
 
 /* Whether the pack holds an entry of one kernel (not a program entry):
  * one a manifest kernel may give a reference check. */
@@ -325,11 +334,9 @@ static int pick_devices(const clcpack *p, const verify_args *va, ds_list *all,
 
 int cmd_verify(int argc, char **argv)
 {
-    static const cli_optspec spec = {"verify", verify_opts,
-                                     sizeof verify_opts / sizeof verify_opts[0], 0};
     verify_args va = {NULL, 0, 0, NULL, NULL, "kernels", 0, 0, cli_verbosity};
     int operand;
-    int rc = cli_opts_run(&spec, usage_verify, argc, argv, &va, &operand);
+    int rc = cli_opts_run(&verify_optspec, usage_verify, argc, argv, &va, &operand);
     if (rc != CLI_OPTS_GO)
         return rc;
     cli_verbosity = va.verbosity;

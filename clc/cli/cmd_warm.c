@@ -338,22 +338,29 @@ static int pick_devices(const warm_args *wa, ds_list *all, size_t sel[DS_MAX_DEV
 
 /* 0, ARGS_HELP, or the exit status of a usage error (printed). */
 static const cli_opt warm_opts[] = {
-    OPT_STR("device", 0, warm_args, device),
-    OPT_STR("platform", 0, warm_args, platform),
-    OPT_NAME("cache-dir", 0, warm_args, cache_dir, "folder name"),
-    OPT_LONG("nice", 0, warm_args, nice, "a niceness", 0, 19),
-    OPT_QUIET_CLI,
-    OPT_VERBOSE_CLI,
+    OPT_STR("device", 0, warm_args, device, "SPEC",
+            "the devices to warm (as for pack; default: every device)"),
+    OPT_STR("platform", 0, warm_args, platform, "NAME", "only platforms whose name contains NAME"),
+    OPT_NAME("cache-dir", 0, warm_args, cache_dir, "folder name", "DIR",
+             "the cache folder (the application loads with\n"
+             "CLCPACK_CACHE_DIR=DIR); made with mode 0755 when missing.\n"
+             "Default: the library's ($CLCPACK_CACHE_DIR,\n"
+             "$XDG_CACHE_HOME/clcpack, $HOME/.cache/clcpack)"),
+    OPT_LONG("nice", 0, warm_args, nice, "a niceness", 0, 19, "N",
+             "N steps below the current priority, 0..19 (default 10)"),
+    OPT_QUIET_CLI("only errors"),
+    OPT_VERBOSE_CLI("a line per key"),
     OPT_HELP,
 };
 
+const cli_optspec warm_optspec = {"warm", warm_opts, sizeof warm_opts / sizeof warm_opts[0], 0, 19};
+
 static int parse_args(int argc, char **argv, warm_args *wa)
 {
-    static const cli_optspec spec = {"warm", warm_opts, sizeof warm_opts / sizeof warm_opts[0], 0};
     memset(wa, 0, sizeof *wa);
     wa->nice = DEFAULT_NICE;
     int operand;
-    int rc = cli_opts_run(&spec, usage_warm, argc, argv, wa, &operand);
+    int rc = cli_opts_run(&warm_optspec, usage_warm, argc, argv, wa, &operand);
     if (rc != CLI_OPTS_GO)
         return rc == EXIT_OK_STATUS ? ARGS_HELP : rc;
     if (operand != argc - 1)

@@ -1,41 +1,73 @@
 /*
- * commands.h — clc-pack's subcommands. Each takes its own argv (argv[0] is
- * the command's name), prints its own diagnostics and returns the exit
- * status (cli_report.h).
+ * commands.h — clc-pack's subcommands, listed once: CLC_COMMANDS below is
+ * the table (as git.c's commands[]) that main dispatches through, that the
+ * usage and the unknown-command message print, and that the tests read
+ * (tests/cli_docs.sh, tests/cli_surface.sh). Each command takes its own
+ * argv (argv[0] is the command's name), prints its own diagnostics and
+ * returns the exit status (cli_report.h).
  */
 #ifndef CLC_COMMANDS_H
 #define CLC_COMMANDS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
-int cmd_pack(int argc, char **argv);
-int cmd_list(int argc, char **argv);
-int cmd_verify(int argc, char **argv);
-int cmd_extract(int argc, char **argv);
-int cmd_best(int argc, char **argv);
-int cmd_tune_report(int argc, char **argv);
-int cmd_embed(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
-int cmd_record(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_retarget(int argc, char **argv);
-int cmd_warm(int argc, char **argv);
+#include "cli_opts.h"
 
-/* Usage texts (--help); "pack" is the main one. */
-void usage_pack(FILE *f);
+/* X(ID, NAME, SYNOPSIS, SUMMARY): cmd_ID runs it, usage_ID prints its
+ * --help around ID_optspec's option lines; SYNOPSIS follows "clc-pack NAME"
+ * in the main usage (pack's own lines are usage_pack's). A new command is a
+ * row here, its cmd_ID.c, and its usage_ID in usage.c. */
+#define CLC_COMMANDS(X)                                                                          \
+    X(pack, "pack", "", "build a pack from .cl files or the kernels folder")                    \
+    X(list, "list", "PACK [--json]", "print a pack's devices, sources and entries")            \
+    X(verify, "verify", "PACK [--load [--check]] [--device SPEC]",                             \
+      "check every entry's CRC-32, and load it with --load")                                   \
+    X(extract, "extract",                                                                       \
+      "PACK (--entry N | --kernel NAME [-D NAME=V]... [--wg WxH])\n"                            \
+      "                        [--source] [--kind KIND] -o FILE",                               \
+      "write one entry's binary or source to a file")                                          \
+    X(embed, "embed", "PACK -o FILE [--format asm|c] [--symbol NAME] [--header FILE.h]",        \
+      "write a pack as assembler or C for an application's build")                             \
+    X(merge, "merge", "PACK... -o FILE", "join packs built on different machines")             \
+    X(retarget, "retarget", "PACK [--nv-arch LIST] -o FILE",                                    \
+      "add cubins for more NVIDIA architectures")                                               \
+    X(warm, "warm", "PACK [--device SPEC] [--cache-dir DIR]",                                   \
+      "fill the rebuild cache for this machine's devices")                                     \
+    X(record, "record", "-o FILE -- APP [ARGS...]",                                             \
+      "pack the programs an unmodified application builds")                                   \
+    X(run, "run", "PACK -- APP [ARGS...]", "run an application with its builds served from a pack") \
+    X(best, "best", "PACK (--family F --width N | --kernel NAME [-D NAME=V]...)",               \
+      "the fastest variant, as an application would choose it")                                \
+    X(tune_report, "tune-report", "PACK [--family F | --kernel NAME]",                          \
+      "the timings of a pack built with --tune or --tune-cmd")
+
+#define CLC_COMMAND_DECLARE(id, name, synopsis, summary)                                         \
+    int cmd_##id(int argc, char **argv);                                                         \
+    void usage_##id(FILE *f);                                                                    \
+    extern const cli_optspec id##_optspec;
+CLC_COMMANDS(CLC_COMMAND_DECLARE)
+#undef CLC_COMMAND_DECLARE
+
+typedef struct clc_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *synopsis;
+    const char *summary;
+    const cli_optspec *opts;
+} clc_command;
+
+extern const clc_command clc_commands[];
+extern const size_t clc_n_commands;
+
+/* The command called name, or NULL. */
+const clc_command *clc_command_named(const char *name);
+
+/* "pack, list, ..., tune-report": every name, for messages. */
+void clc_command_names(char *buf, size_t cap);
+
 /* A bare clc-pack with nothing to pack: how to pack one's own FILE.cl. */
 void usage_short(FILE *f);
-void usage_list(FILE *f);
-void usage_verify(FILE *f);
-void usage_extract(FILE *f);
-void usage_best(FILE *f);
-void usage_tune_report(FILE *f);
-void usage_embed(FILE *f);
-void usage_merge(FILE *f);
-void usage_retarget(FILE *f);
-void usage_warm(FILE *f);
-void usage_record(FILE *f);
-void usage_run(FILE *f);
 void print_version(FILE *f);
 
 #endif /* CLC_COMMANDS_H */

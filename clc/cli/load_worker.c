@@ -183,14 +183,14 @@ typedef struct lw_args {
 } lw_args;
 
 static const cli_opt lw_opts[] = {
-    OPT_FLAG("load-worker", 0, lw_args, load_worker), /* argv[1] */
-    OPT_FLAG("check", 0, lw_args, check),
-    OPT_FLAG("no-cubin", 0, lw_args, no_cubin),
-    OPT_FLAG("warm", 0, lw_args, warm),
-    OPT_STR("pack", 0, lw_args, pack),
-    OPT_STR("device", 0, lw_args, slot),
-    OPT_STR("kernels", 0, lw_args, kernels),
-    OPT_STR("pocl-wg", 0, lw_args, pocl_wg),
+    OPT_FLAG("load-worker", 0, lw_args, load_worker, "this mode (argv[1])"),
+    OPT_FLAG("check", 0, lw_args, check, "run each loaded program against the reference"),
+    OPT_FLAG("no-cubin", 0, lw_args, no_cubin, "skip cubins"),
+    OPT_FLAG("warm", 0, lw_args, warm, "fill the rebuild cache (clc-pack warm)"),
+    OPT_STR("pack", 0, lw_args, pack, "PACK", "the pack to load"),
+    OPT_STR("device", 0, lw_args, slot, "P:D", "the device slot"),
+    OPT_STR("kernels", 0, lw_args, kernels, "DIR", "the kernels folder for --check"),
+    OPT_STR("pocl-wg", 0, lw_args, pocl_wg, "LIST", "PoCL work-group functions to warm"),
 };
 
 /* One load job frame, answered in r. */
@@ -214,7 +214,7 @@ int load_worker_main(int argc, char **argv, lw_hook_init hook_init)
     memset(&w, 0, sizeof w);
     lw_args a = {0, 0, 0, 0, NULL, NULL, NULL, NULL};
     static const cli_optspec spec = {"load worker", lw_opts, sizeof lw_opts / sizeof lw_opts[0],
-                                     0};
+                                     0, 0};
     char err[512];
     int first = argc;
     if (cli_opts_parse(&spec, argc, argv, &a, &first, err, sizeof err) != 0 || first != argc) {

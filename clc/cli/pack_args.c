@@ -9,6 +9,7 @@
 #include "bounded_fmt.h"
 #include "cli_opts.h"
 #include "cli_report.h"
+#include "commands.h"
 #include "pack_text.h"
 
 /* Adds an axis request; refuses an axis given twice. */
@@ -297,60 +298,171 @@ static int opt_nv_arch(void *p, cli_optctx *c)
     return 0;
 }
 
-/* docs/CLI.md lists them; usage_pack (usage.c) prints them. */
+/* docs/CLI.md lists them; usage_pack (usage.c) prints this table between
+ * its intro and its closing lines, in this order. */
 static const cli_opt pack_opts[] = {
-    OPT_STR("kernels", 0, pack_args, kernels_dir),
-    OPT_CALL("kernel", 0, opt_kernel, "NAME"),
-    OPT_CALL("widths", 0, opt_widths, "LIST"),
-    OPT_CALL("wg", 0, opt_wg, "LIST"),
-    OPT_CALL(NULL, 'D', opt_list, "NAME=LIST"),
-    OPT_CALL(NULL, 'I', opt_list, "DIR"),
-    OPT_CALL("derive", 0, opt_list, "NAME=EXPR"),
-    OPT_CALL("where", 0, opt_list, "EXPR"),
-    OPT_CALL("variant", 0, opt_list, "NAME=VALUE,..."),
-    OPT_CALL("default", 0, opt_list, "NAME=VALUE,..."),
-    OPT_CALL("program", 0, opt_list, "FILE"),
-    OPT_CALL("options", 0, opt_options, "OPTIONS"),
-    OPT_FLAG("rebuild", 0, pack_args, rebuild),
-    OPT_CALL("update", 0, opt_update, NULL),
-    OPT_CALL("shard", 0, opt_shard, "K/N"),
-    OPT_STR("remote-cache", 0, pack_args, remote_cache),
-    OPT_FLAG("remote-cache-readonly", 0, pack_args, remote_readonly),
-    OPT_LONG("remote-cache-timeout", 0, pack_args, remote_timeout, "seconds", 1, 600),
-    OPT_FLAG("no-remote-cache", 0, pack_args, no_remote_cache),
-    OPT_CALL("wg-defines", 0, opt_wg_defines, NULL),
-    OPT_STR("check-cmd", 0, pack_args, check_cmd),
-    OPT_STR("tune-cmd", 0, pack_args, tune_cmd),
-    OPT_LONG("check-timeout", 0, pack_args, check_timeout, "seconds", 1, 86400),
-    OPT_NAME("device", 0, pack_args, device, "value"),
-    OPT_STR("platform", 0, pack_args, platform),
-    OPT_NAME("output", 'o', pack_args, output, "file name"),
-    OPT_CALL("jobs", 'j', opt_jobs, "N"),
-    OPT_FLAG("keep-going", 'k', pack_args, keep_going),
-    OPT_STR("ptxas", 0, pack_args, ptxas),
-    OPT_FLAG("no-sources", 0, pack_args, no_sources),
-    OPT_FLAG("compress-cubins", 0, pack_args, compress_cubins),
-    OPT_FLAG("store-cubins", 0, pack_args, store_cubins),
-    OPT_CALL("codec", 0, opt_codec, "CODEC"),
-    OPT_FLAG("no-check", 0, pack_args, no_check),
-    OPT_FLAG("no-warmup", 0, pack_args, no_warmup),
-    OPT_FLAG("list-devices", 0, pack_args, list_devices),
-    OPT_FLAG("tune", 0, pack_args, tune),
-    OPT_CALL("tune-size", 0, opt_tune_size, "WxH"),
-    OPT_LONG("tune-runs", 0, pack_args, tune_runs, "a number of runs", 10, 10000),
-    OPT_NAME("depfile", 0, pack_args, depfile, "file name"),
-    OPT_CALL(NULL, 'M', opt_m, "D|F FILE|T TARGET"),
-    OPT_CALL("intel-gpu", 0, opt_offline, "="),
-    OPT_CALL("amd-gpu", 0, opt_offline, "="),
-    OPT_FLAG("spirv", 0, pack_args, spirv),
-    OPT_FLAG("intel-ir", 0, pack_args, intel_ir),
-    OPT_CALL("merge", 0, opt_merge, "PACK"),
-    OPT_CALL("nv-arch", 0, opt_nv_arch, "LIST"),
-    OPT_QUIET(pack_args, verbosity),
-    OPT_VERBOSE(pack_args, verbosity),
+    OPT_TEXT("Your own programs (source files as arguments; docs/CLI.md):\n"
+             "  FILE.cl...           each file is one program; every kernel it holds is\n"
+             "                       stored with it and found by its name"),
+    OPT_CALL("program", 0, opt_list, "NAME=A,B", "files A, B, ... as one program, texts in order"),
+    OPT_CALL(NULL, 'D', opt_list, "NAME=LIST",
+             "a define's values: numbers, ranges, names, types\n"
+             "(Ti=uchar,float); -D NAME: defined, no value;\n"
+             "-D 'F(x,y)=EXPR': a function-like macro"),
+    OPT_CALL("derive", 0, opt_list, "NAME=EXPR",
+             "a define computed from the others (repeatable, in order)"),
+    OPT_CALL("where", 0, opt_list, "EXPR", "build only the variants where EXPR is not 0"),
+    OPT_CALL("wg", 0, opt_wg, "LIST",
+             "local sizes 16x16,8x8 | 64,128, or one expression per\n"
+             "dimension naming defines: --wg 'TS,TS/WPT'"),
+    OPT_CALL("wg-defines", 0, opt_wg_defines, NULL,
+             "also pass the local size as -DWG_X=.. -DWG_Y=.. -DWG_Z=.."),
+    OPT_CALL("variant", 0, opt_list, "A=1,B=x",
+             "exactly these define sets (repeatable), each combined\n"
+             "with the -D lists of the names it does not give"),
+    OPT_CALL("default", 0, opt_list, "A=1,WG=16x16", "mark matching variants as the pack's defaults"),
+    OPT_CALL("kernel", 0, opt_kernel, "NAME", "a kernel every program must hold (repeatable)"),
+    OPT_CALL(NULL, 'I', opt_list, "DIR", "where #include looks after the including file's folder"),
+    OPT_CALL("options", 0, opt_options, "STRING",
+             "more build options, e.g. -cl-std=CL2.0 (--options=...)"),
+    OPT_STR("check-cmd", 0, pack_args, check_cmd, "CMD",
+            "your own test per variant: {binary} {defines} {wg}\n"
+            "{device} {kernel} are replaced; non-zero fails it;\n"
+            "runs in the folder clc-pack was started in"),
+    OPT_STR("tune-cmd", 0, pack_args, tune_cmd, "CMD",
+            "your own timing per variant (same placeholders): it\n"
+            "prints 'median_ns=N runs=R size=WxH', which is stored"),
+    OPT_LONG("check-timeout", 0, pack_args, check_timeout, "seconds", 1, 86400, "S",
+             "either command's time limit (default 600)"),
+    OPT_TEXT("Expressions: integers, defines, C operators (+ - * / % << >> < == && || ?: ...).\n"
+             "\n"
+             "The kernels folder (no source file given):"),
+    OPT_STR("kernels", 0, pack_args, kernels_dir, "DIR",
+            "kernel folder holding manifest.txt (default: kernels)"),
+    OPT_CALL("widths", 0, opt_widths, "LIST",
+             "FILTER_WIDTH values (default: each kernel's defaults)"),
+    /* --wg, -D and --kernel have their rows above; here what they mean for
+     * the kernels folder. */
+    OPT_TEXT("  --wg, -D and --kernel as above: --wg 8x8,16x16 (2-D) or 64,128 (1-D);\n"
+             "  -D NAME=LIST another axis (-D NUMCOEFFS=8,16); --kernel NAME builds this\n"
+             "  kernel (repeatable; default: every kernel).\n"
+             "  With every kernel, a kernel skips the values it does not allow (a note\n"
+             "  says so); with --kernel, such a value is an error.\n"
+             "\n"
+             "LIST: 3 | 3,5,9 | 3,5,7,...,31 (the step of the values before '...', up to\n"
+             "and including the last) | 3-31 | 3-31:2. At most 64 values, no duplicates.\n"
+             "\n"
+             "Where:"),
+    OPT_NAME("device", 0, pack_args, device, "value", "SPEC",
+             "default | gpu | cpu | accelerator | all | N | NAME |\n"
+             "none (default: the first GPU, else the first CPU; N as\n"
+             "in --list-devices; NAME: a part of the device name;\n"
+             "none: no OpenCL device, offline targets only)"),
+    OPT_STR("platform", 0, pack_args, platform, "NAME", "only platforms whose name contains NAME"),
+    OPT_FLAG("list-devices", 0, pack_args, list_devices, "print every platform and device, then exit"),
+    OPT_NAME("output", 'o', pack_args, output, "file name", "FILE",
+             "the pack (default: packs/<device>.clcpack)"),
+    OPT_TEXT("\n"
+             "Devices you do not have (offline compilers, no device needed; docs/vendors/):"),
+    OPT_CALL("intel-gpu", 0, opt_offline, "[=LIST]",
+             "Intel GPUs: a binary per target made by ocloc; LIST:\n"
+             "ocloc's names (tgllp, acm-g10, pvc), families or\n"
+             "releases (xe-hpg), ranges (dg1:acm-g12); default\n"
+             "tgllp,rkl,adl-s,adl-p,adl-n,dg1,acm-g10,acm-g11,acm-g12,pvc\n"
+             "(and mtl where this ocloc knows it)"),
+    OPT_FLAG("intel-ir", 0, pack_args, intel_ir,
+             "keep the program's SPIR-V inside each Intel binary (left\n"
+             "out by default unless --no-sources without --spirv)"),
+    OPT_CALL("amd-gpu", 0, opt_offline, "[=LIST]",
+             "AMD GPUs: a code object per gfx target ID made by\n"
+             "clang with the ROCm device libraries (gfx90a,\n"
+             "gfx90a:xnack-); default gfx900,gfx906,gfx908,gfx90a,\n"
+             "gfx1010,gfx1030,gfx1100,gfx1101,gfx1102"),
+    OPT_FLAG("spirv", 0, pack_args, spirv,
+             "a SPIR-V module per variant (clang + llvm-spirv), loaded\n"
+             "with clCreateProgramWithIL where no binary fits"),
+    OPT_CALL("merge", 0, opt_merge, "PACK",
+             "take every entry of PACK into the result (repeatable),\n"
+             "its PTX given cubins for --nv-arch when ptxas is found"),
+    OPT_NAME("depfile", 0, pack_args, depfile, "file name", "FILE",
+             "also write a make rule: the pack depends on the manifest,\n"
+             "the kernels and every file they include"),
+    OPT_CALL(NULL, 'M', opt_m, "~D, -MF FILE, -MT TARGET",
+             "the same, as compilers spell it (-MD alone:\n"
+             "FILE is the pack's name with .d; -MT: the rule's target)"),
+    OPT_TEXT("\n"
+             "How:"),
+    OPT_CALL("jobs", 'j', opt_jobs, "N",
+             "parallel builds (default: the number of cores; under\n"
+             "make -jN with a '+' rule, N, sharing make's job slots)"),
+    OPT_FLAG("keep-going", 'k', pack_args, keep_going,
+             "write the variants that built even if others failed"),
+    OPT_FLAG("rebuild", 0, pack_args, rebuild,
+             "build every variant; by default, when -o exists, the\n"
+             "variants it already holds unchanged are reused"),
+    OPT_CALL("update", 0, opt_update, NULL, "reuse what -o holds (the default)"),
+    OPT_STR("ptxas", 0, pack_args, ptxas, "PATH",
+            "NVIDIA: ptxas for cubins (default: PATH, then\n"
+            "/usr/local/cuda/bin); without one, PTX only;\n"
+            "'none': PTX only, as the driver gave it"),
+    OPT_CALL("nv-arch", 0, opt_nv_arch, "LIST",
+             "NVIDIA: a cubin for each sm number of LIST besides the\n"
+             "device's own, from the PTX retargeted to it (default\n"
+             "75,80,86,89,90,100,120); the PTX stored is its most\n"
+             "portable form (docs/vendors/NVIDIA.md)"),
+    OPT_FLAG("no-sources", 0, pack_args, no_sources, "store no kernel sources (no rebuild fallback)"),
+    OPT_FLAG("store-cubins", 0, pack_args, store_cubins,
+             "store the cubins for the device's own architecture\n"
+             "as they are (about 0.1 ms faster at a cold start,\n"
+             "a pack about twice the size); by default they are\n"
+             "compressed like every binary, except with --codec zlib"),
+    OPT_FLAG("compress-cubins", 0, pack_args, compress_cubins, "compress them with --codec zlib too"),
+    OPT_CALL("codec", 0, opt_codec, "zlib|zstd",
+             "zstd (the default where clc-pack has it): pack format\n"
+             "5, about a third of zlib's size, read by libclcpack\n"
+             "1.0 or newer built with zstd; zlib: formats 1-3, read\n"
+             "by every libclcpack (docs/FORMAT.md)"),
+    OPT_FLAG("no-check", 0, pack_args, no_check,
+             "kernels folder: launch each variant once without\n"
+             "checking its output against the CPU reference"),
+    OPT_FLAG("no-warmup", 0, pack_args, no_warmup,
+             "do not launch at all: on PoCL the binary then lacks the\n"
+             "compiled work-group function (for comparisons)"),
+    OPT_FLAG("tune", 0, pack_args, tune,
+             "time every variant (median of --tune-runs runs after a\n"
+             "warm-up, event profiling, random data) and store the\n"
+             "times; builds one variant at a time (docs/TUNING.md);\n"
+             "bundled kernels only: for your own, --tune-cmd"),
+    OPT_CALL("tune-size", 0, opt_tune_size, "WxH",
+             "problem size for --tune (default 2048x2048; poly\n"
+             "kernels take W*H inputs)"),
+    OPT_LONG("tune-runs", 0, pack_args, tune_runs, "a number of runs", 10, 10000, "N",
+             "timed runs per variant, 10 or more (default 11)"),
+    OPT_TEXT("\n"
+             "Many machines (docs/CLI.md, docs/REMOTE_CACHE.md):"),
+    OPT_CALL("shard", 0, opt_shard, "K/N",
+             "build part K of N of the variants (the same partition on\n"
+             "every machine, by estimated cost); clc-pack merge joins\n"
+             "the parts into the pack one machine would build"),
+    OPT_STR("remote-cache", 0, pack_args, remote_cache, "URL",
+            "before building a variant, look it up in an HTTP cache\n"
+            "(Bazel's /ac/ and /cas/ layout: nginx with WebDAV PUT,\n"
+            "bazel-remote); after, upload it (default:\n"
+            "$CLC_PACK_REMOTE_CACHE); credentials from\n"
+            "CLC_PACK_REMOTE_CACHE_TOKEN or ..._BASIC_AUTH"),
+    OPT_FLAG("remote-cache-readonly", 0, pack_args, remote_readonly, "look up, never upload"),
+    OPT_LONG("remote-cache-timeout", 0, pack_args, remote_timeout, "seconds", 1, 600, "S",
+             "each request's time limit (default 10)"),
+    OPT_FLAG("no-remote-cache", 0, pack_args, no_remote_cache, "ignore CLC_PACK_REMOTE_CACHE"),
+    OPT_TEXT(""),
+    OPT_QUIET(pack_args, verbosity, "only errors"),
+    OPT_VERBOSE(pack_args, verbosity, "more detail"),
     OPT_HELP,
-    OPT_FLAG("version", 0, pack_args, version),
+    OPT_FLAG("version", 0, pack_args, version, "the version"),
 };
+
+/* The options of clc-pack [pack]: usage_pack prints them. */
+const cli_optspec pack_optspec = {NULL, pack_opts, sizeof pack_opts / sizeof pack_opts[0], 0, 23};
 
 /* The defaults of every option. 0, or -1 out of memory. */
 static int set_defaults(pack_args *a, int argc, char err[PA_ERR_MAX])
@@ -434,9 +546,8 @@ int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
 {
     if (set_defaults(a, argc, err) != 0)
         return -1;
-    static const cli_optspec spec = {NULL, pack_opts, sizeof pack_opts / sizeof pack_opts[0], 0};
     int first;
-    int rc = cli_opts_parse(&spec, argc, argv, a, &first, err, PA_ERR_MAX);
+    int rc = cli_opts_parse(&pack_optspec, argc, argv, a, &first, err, PA_ERR_MAX);
     if (rc == CLI_OPTS_HELP) {
         /* -h/--help stops the parse, as in every subcommand: what follows
          * it is not looked at. */

@@ -1,7 +1,8 @@
 /*
  * main.c — clc-pack's entry point and composition root: installs the
  * bundled kernels' module (clc/seeds/: the manifest's source generators,
- * the workers' check hook), then picks the subcommand (commands.h).
+ * the workers' check hook), then picks the subcommand from the command
+ * table (commands.h).
  * `clc-pack [pack] [options]` builds a pack (packing is the default when the
  * first argument is an option or there is none); list, verify, extract,
  * embed, merge and retarget read packs; warm fills the rebuild cache;
@@ -32,30 +33,9 @@ int main(int argc, char **argv)
         return cmd_pack(argc, argv);
     }
     const char *cmd = argv[1];
-    if (strcmp(cmd, "pack") == 0)
-        return cmd_pack(argc - 1, argv + 1);
-    if (strcmp(cmd, "list") == 0)
-        return cmd_list(argc - 1, argv + 1);
-    if (strcmp(cmd, "verify") == 0)
-        return cmd_verify(argc - 1, argv + 1);
-    if (strcmp(cmd, "extract") == 0)
-        return cmd_extract(argc - 1, argv + 1);
-    if (strcmp(cmd, "best") == 0)
-        return cmd_best(argc - 1, argv + 1);
-    if (strcmp(cmd, "tune-report") == 0)
-        return cmd_tune_report(argc - 1, argv + 1);
-    if (strcmp(cmd, "embed") == 0)
-        return cmd_embed(argc - 1, argv + 1);
-    if (strcmp(cmd, "merge") == 0)
-        return cmd_merge(argc - 1, argv + 1);
-    if (strcmp(cmd, "retarget") == 0)
-        return cmd_retarget(argc - 1, argv + 1);
-    if (strcmp(cmd, "record") == 0)
-        return cmd_record(argc - 1, argv + 1);
-    if (strcmp(cmd, "run") == 0)
-        return cmd_run(argc - 1, argv + 1);
-    if (strcmp(cmd, "warm") == 0)
-        return cmd_warm(argc - 1, argv + 1);
+    const clc_command *c = clc_command_named(cmd);
+    if (c)
+        return c->run(argc - 1, argv + 1);
     /* A source file first: packing your own kernels. */
     if (strchr(cmd, '.') || strchr(cmd, '/') || access(cmd, F_OK) == 0)
         return cmd_pack(argc, argv);
@@ -70,6 +50,7 @@ int main(int argc, char **argv)
         usage_pack(stdout);
         return EXIT_OK_STATUS;
     }
-    return cli_usage_error(NULL, "unknown command '%s' (commands: pack, list, verify, extract, embed, merge, retarget, record, run, warm, best, tune-report)",
-                           cmd);
+    char names[256];
+    clc_command_names(names, sizeof names);
+    return cli_usage_error(NULL, "unknown command '%s' (commands: %s)", cmd, names);
 }

@@ -92,27 +92,30 @@ static int opt_tune_widths(void *args, cli_optctx *c)
 }
 
 static const cli_opt worker_opts[] = {
-    OPT_FLAG("worker", 0, worker_args, worker),
-    OPT_STR("kernels", 0, worker_args, kernels),
-    OPT_CALL("device", 0, opt_device, "P:D"),
-    OPT_CALL("ptxas", 0, opt_ptxas, "PATH"),
-    OPT_CALL("nv-arch", 0, opt_nv_arch, "LIST"),
-    OPT_FLAG("no-check", 0, worker_args, no_check),
-    OPT_FLAG("no-warmup", 0, worker_args, no_warmup),
-    OPT_CALL("tune", 0, opt_tune, "WxH"),
-    OPT_CALL("tune-widths", 0, opt_tune_widths, "LIST"),
-    OPT_LONG("tune-runs", 0, worker_args, tune_runs, "a number of runs", 1, 1000000),
-    OPT_STR("check-cmd", 0, worker_args, check_cmd),
-    OPT_STR("tune-cmd", 0, worker_args, tune_cmd),
-    OPT_LONG("check-timeout", 0, worker_args, check_timeout, "seconds", 1, 86400),
-    OPT_STR("pocl-wg", 0, worker_args, pocl_wg),
-    OPT_CALL("ot-intel", 0, opt_offline, "TARGETS"),
-    OPT_CALL("ot-amd", 0, opt_offline, "TARGETS"),
-    OPT_CALL("ot-spirv", 0, opt_offline, "TARGETS"),
-    OPT_STR("remote-cache", 0, worker_args, remote_url),
-    OPT_LONG("remote-cache-timeout", 0, worker_args, remote_timeout, "seconds", 1, 600),
-    OPT_FLAG("remote-cache-readonly", 0, worker_args, remote_readonly),
-    OPT_STR("work-root", 0, worker_args, work_root),
+    OPT_FLAG("worker", 0, worker_args, worker, "this mode (argv[1])"),
+    OPT_STR("kernels", 0, worker_args, kernels, "DIR", "the kernels folder"),
+    OPT_CALL("device", 0, opt_device, "P:D", "the device slot"),
+    OPT_CALL("ptxas", 0, opt_ptxas, "PATH", "ptxas for cubins"),
+    OPT_CALL("nv-arch", 0, opt_nv_arch, "LIST", "sm numbers to retarget to"),
+    OPT_FLAG("no-check", 0, worker_args, no_check, "no reference check"),
+    OPT_FLAG("no-warmup", 0, worker_args, no_warmup, "no launch"),
+    OPT_CALL("tune", 0, opt_tune, "WxH", "time each variant at this size"),
+    OPT_CALL("tune-widths", 0, opt_tune_widths, "LIST", "the widths timed"),
+    OPT_LONG("tune-runs", 0, worker_args, tune_runs, "a number of runs", 1, 1000000, "N",
+             "timed runs per variant"),
+    OPT_STR("check-cmd", 0, worker_args, check_cmd, "CMD", "the user's test per variant"),
+    OPT_STR("tune-cmd", 0, worker_args, tune_cmd, "CMD", "the user's timing per variant"),
+    OPT_LONG("check-timeout", 0, worker_args, check_timeout, "seconds", 1, 86400, "S",
+             "either command's time limit"),
+    OPT_STR("pocl-wg", 0, worker_args, pocl_wg, "LIST", "PoCL work-group functions"),
+    OPT_CALL("ot-intel", 0, opt_offline, "TARGETS", "Intel offline targets"),
+    OPT_CALL("ot-amd", 0, opt_offline, "TARGETS", "AMD offline targets"),
+    OPT_CALL("ot-spirv", 0, opt_offline, "TARGETS", "SPIR-V targets"),
+    OPT_STR("remote-cache", 0, worker_args, remote_url, "URL", "the remote cache"),
+    OPT_LONG("remote-cache-timeout", 0, worker_args, remote_timeout, "seconds", 1, 600, "S",
+             "each request's time limit"),
+    OPT_FLAG("remote-cache-readonly", 0, worker_args, remote_readonly, "never upload"),
+    OPT_STR("work-root", 0, worker_args, work_root, "DIR", "the folder to work in"),
 };
 
 /* The engine's device lookup, over the devices the machine has. */
@@ -136,7 +139,7 @@ static int parse_worker_args(int argc, char **argv, build_worker *w, const char 
     worker_args a = {w, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL,
                      w->opts.check_timeout_s, w->opts.tune.runs, w->remote_config.timeout_s};
     static const cli_optspec spec = {"worker", worker_opts,
-                                     sizeof worker_opts / sizeof worker_opts[0], 0};
+                                     sizeof worker_opts / sizeof worker_opts[0], 0, 0};
     char err[512];
     int first;
     if (cli_opts_parse(&spec, argc, argv, &a, &first, err, sizeof err) != 0 || first != argc) {

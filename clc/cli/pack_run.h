@@ -1,0 +1,102 @@
+/*
+ * pack_run.h — one `clc-pack [pack]` run's state, shared by its parts:
+ * the steps (cmd_pack.c), the worker side (pack_workers.c: the workers'
+ * command line and the callbacks the pool calls as jobs start and end) and
+ * the outputs (pack_outputs.c: the output's name, --merge, the depfile,
+ * the summary).
+ */
+#ifndef CLC_PACK_RUN_H
+#define CLC_PACK_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clcpack_write.h"
+#include "device_select.h"
+#include "jobserver.h"
+#include "offline_targets.h"
+#include "pack_args.h"
+#include "pack_plan.h"
+#include "pack_reuse.h"
+#include "progress.h"
+#include "ptxas_run.h"
+#include "strbuf.h"
+#include "worker_pool.h"
+
+#define NVIDIA_VENDOR_ID 0x10DEu
+#define LABEL_MAX 400
+/* Job slots: the devices, then the offline toolchains. */
+#define MAX_SLOTS (DS_MAX_DEVICES + OT_N_CHAINS)
+
+typedef struct pack_run {
+    const pack_args *a;
+    const bj_list *plan;        /* the variants, each built on every device */
+    const bj_list *whole;       /* the whole plan: plan is its --shard part */
+    size_t shard_total;         /* with --shard: the whole plan's variants */
+    double shard_share;         /* with --shard: this part's share of the estimated cost */
+    size_t n_dev;                           /* devices: slots 0..n_dev */
+    const ds_device *devs[DS_MAX_DEVICES];
+    size_t n_slots;                         /* devices, then offline toolchains */
+    uint32_t slot_wire[MAX_SLOTS];          /* the slot a worker is told */
+    char slot_name[MAX_SLOTS][128];
+    ot_chain slot_chain[MAX_SLOTS];         /* slots from n_dev on */
+    ot_config offline;
+    uint32_t dev_index[MAX_SLOTS];          /* in the writer's device table */
+    clcpack_writer *w;
+    progress prog;
+    size_t n_jobs;
+    char (*fail_reason)[160];               /* per job; "" when it did not fail */
+    size_t n_ok, n_failed, n_reused;
+    clcpack_device_info dev_info[MAX_SLOTS];
+    pr_times times;                         /* build times of earlier runs */
+    double build_s;                         /* summed over the variants */
+    int seed_checks;                        /* some job has a seed reference check */
+    struct {
+        uint64_t hash;
+        char label[LABEL_MAX];
+    } logs[64];                             /* distinct build logs printed so far */
+    size_t n_logs;
+    size_t n_timed;                         /* --tune, --tune-cmd: variants with a timing */
+    /* The remote cache (docs/REMOTE_CACHE.md): its URL or NULL, and what
+     * it did. */
+    const char *remote_url;
+    int remote_lookups;                     /* workers look variants up (not with --tune, --tune-cmd) */
+    char work_root[4096];                   /* then: the workers' private folders are in it */
+    int remote_readonly;
+    long remote_timeout;
+    size_t n_hits, n_misses, n_uploaded, n_rejected, n_request_errors;
+    int said_request_error, said_upload_error;
+    strbuf *jobs;                           /* the job frames, re-encoded for a retry */
+    unsigned char *retried;                 /* per job: handed out again once */
+    /* Set up by cmd_pack's steps, freed by free_run. */
+    char output[4096];
+    char ptxas[PTXAS_PATH_MAX];             /* "" when no cubins are made */
+    int no_ptxas;                           /* --ptxas none */
+    char merge_ptxas[PTXAS_PATH_MAX];       /* for the PTX of --merge packs, or "" */
+    int any_nvidia;
+    size_t *groups;                         /* same_program_groups */
+    size_t *order;                          /* the jobs to build, longest first */
+    size_t n_pending;
+    double *cost;                           /* per job: estimated seconds */
+    char **wargv;                           /* a worker's command line */
+    char *remote_url_buf;                   /* remote_url, malloc'd */
+    bj_list part;                           /* --shard: a view of the plan's jobs */
+} pack_run;
+
+/* "KERNEL DEFINES wg=.. on DEVICE": job's name in messages. */
+void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap);
+
+/* pack_workers.c: the callbacks the worker pool calls for run's jobs. */
+wpool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js);
+/* The worker command line (NULL out of memory); pack_free_argv frees it. */
+char **pack_worker_argv(const pack_run *run, const char *ptxas);
+void pack_free_argv(char **argv);
+
+/* pack_outputs.c */
+int pack_default_output(const pack_run *run, char *out, size_t cap);
+void pack_print_summary(const pack_run *run, const char *path, double wall_s, int written);
+int pack_write_depfile(const pack_args *a, const bj_list *plan, const char *output);
+int pack_merge_into(const pack_args *a, const char *built, const char *output,
+                    const char *merge_ptxas);
+
+#endif /* CLC_PACK_RUN_H */

@@ -1,0 +1,430 @@
+/* pack_workers.c — a pack build's worker side (pack_run.h): the workers'
+ * command line, and the callbacks the worker pool calls as each job
+ * starts, ticks, fails and may be retried, and ends. */
+#include "pack_run.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_variant.h"
+#include "cli_report.h"
+#include "pack_text.h"
+#include "worker_proto.h"
+
+void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap)
+{
+    size_t slot = job / run->plan->n, v = job % run->plan->n;
+    bj_label(&run->plan->jobs[v], buf, cap);
+    size_t len = strlen(buf);
+    if (slot >= run->n_dev)
+        bfmt(buf + len, cap - len, " for %s", ot_chain_name(run->slot_chain[slot]));
+    else if (run->n_slots > 1)
+        bfmt(buf + len, cap - len, " on device %u", run->devs[slot]->ordinal);
+}
+
+static void on_started(void *ctx, size_t job)
+{
+    pack_run *run = ctx;
+    char label[LABEL_MAX];
+    pack_job_label(run, job, label, sizeof label);
+    progress_current(&run->prog, label);
+    progress_tick(&run->prog);
+}
+
+static void on_tick(void *ctx)
+{
+    pack_run *run = ctx;
+    progress_tick(&run->prog);
+}
+
+/* Prints the log indented, so it reads as part of the failure above it. */
+static void print_indented(const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        fprintf(stderr, "    %.*s\n", (int)n, p);
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+}
+
+/* The label of an earlier failed job with the same build log, or NULL
+ * (and this log is remembered). */
+static const char *seen_log(pack_run *run, size_t job, const char *log)
+{
+    if (!log || !*log)
+        return NULL;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const char *c = log; *c; c++)
+        h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+    for (size_t i = 0; i < run->n_logs; i++)
+        if (run->logs[i].hash == h)
+            return run->logs[i].label;
+    if (run->n_logs < sizeof run->logs / sizeof run->logs[0]) {
+        run->logs[run->n_logs].hash = h;
+        pack_job_label(run, job, run->logs[run->n_logs].label, sizeof run->logs[0].label);
+        run->n_logs++;
+    }
+    return NULL;
+}
+
+static void report_failure(pack_run *run, size_t job, const bv_result *r, const char *label)
+{
+    size_t slot = job / run->plan->n;
+    const build_job *v = &run->plan->jobs[job % run->plan->n];
+    const char *what = r->status == BV_BUILD_FAILED   ? "failed to build"
+                       : r->status == BV_CHECK_FAILED ? "failed its check"
+                                                      : "failed";
+    progress_clear(&run->prog);
+    cli_error("%s %s: %s", label, what, r->message ? r->message : "no reason given");
+    fprintf(stderr, "  device:  %s\n", run->slot_name[slot]);
+    fprintf(stderr, "  defines:");
+    for (size_t i = 0; i < v->n_defines; i++)
+        fprintf(stderr, " %s%s%s", v->defines[i].name, v->defines[i].value[0] ? "=" : "",
+                v->defines[i].value);
+    fprintf(stderr, "%s\n", v->n_defines ? "" : " (none)");
+    fprintf(stderr, "  options: %s\n", v->options);
+    if (r->status == BV_BUILD_FAILED) {
+        /* Many variants often fail the same way: each distinct log once. */
+        const char *same = seen_log(run, job, r->log);
+        if (same) {
+            fprintf(stderr, "  build log: the same as for %s\n", same);
+        } else if (r->log && *r->log) {
+            fprintf(stderr, "  build log:\n");
+            print_indented(r->log);
+        } else {
+            fprintf(stderr, "  build log: (empty)\n");
+        }
+    } else if (r->log && *r->log) {
+        fprintf(stderr, "  output:\n");
+        print_indented(r->log);
+    }
+    bfmt(run->fail_reason[job], sizeof run->fail_reason[job], "%s", what);
+    run->n_failed++;
+}
+
+/* What the remote cache did for a job: counted; an object it rejected is
+ * one line; a failed request or upload is said once per run (each worker
+ * gives up on its own, so the same failure comes from every worker). */
+static void remote_outcome(pack_run *run, const bv_result *r, const char *label)
+{
+    int say = cli_verbosity >= 0;
+    const char *why = r->remote_note ? r->remote_note : "no reason given";
+    switch (r->remote) {
+    case BV_REMOTE_HIT:
+        run->n_hits += r->status == BV_OK;
+        break;
+    case BV_REMOTE_MISS:
+        run->n_misses++;
+        break;
+    case BV_REMOTE_REJECTED:
+    case BV_REMOTE_RETRY:
+        run->n_rejected++;
+        if (say) {
+            progress_clear(&run->prog);
+            fprintf(stderr, "clc-pack: remote cache: %s: %s; %s\n", label, why,
+                    r->remote == BV_REMOTE_RETRY ? "building it in a fresh worker"
+                                                 : "built here");
+        }
+        break;
+    case BV_REMOTE_FAILED:
+        run->n_request_errors++;
+        if (say && !run->said_request_error) {
+            progress_clear(&run->prog);
+            fprintf(stderr, "clc-pack: remote cache: %s\n", why);
+        }
+        run->said_request_error = 1;
+        break;
+    case BV_REMOTE_NONE:
+        break;
+    }
+    if (r->upload == BV_UPLOAD_DONE)
+        run->n_uploaded++;
+    if (r->upload == BV_UPLOAD_FAILED) {
+        run->n_request_errors++;
+        if (say && !run->said_upload_error) {
+            progress_clear(&run->prog);
+            fprintf(stderr, "clc-pack: remote cache: %s\n",
+                    r->upload_note ? r->upload_note : "an upload failed");
+        }
+        run->said_upload_error = 1;
+    }
+}
+
+/* A job that failed on a fetched binary is handed to a fresh worker once
+ * more, told not to look it up (and to replace what the server has): one
+ * whose fetched binary failed after the driver had it (BV_REMOTE_RETRY),
+ * or whose worker died, which may have been the driver crashing on a
+ * fetched binary (worker_pool.h). */
+static int on_retry(void *ctx, size_t job, const bv_result *r, int died)
+{
+    pack_run *run = ctx;
+    if (!run->remote_lookups || run->retried[job] || !(died || r->remote == BV_REMOTE_RETRY))
+        return 0;
+    size_t d = job / run->plan->n;
+    strbuf again;
+    sb_init(&again);
+    wp_encode_job(&again, (uint32_t)job, run->slot_wire[d], WP_JOB_NO_LOOKUP,
+                  &run->plan->jobs[job % run->plan->n]);
+    if (again.failed) {
+        sb_free(&again);
+        return 0;
+    }
+    sb_free(&run->jobs[job]);
+    run->jobs[job] = again;
+    run->retried[job] = 1;
+    char label[LABEL_MAX];
+    pack_job_label(run, job, label, sizeof label);
+    if (!died) {
+        remote_outcome(run, r, label);
+    } else if (cli_verbosity >= 0) {
+        progress_clear(&run->prog);
+        fprintf(stderr,
+                "clc-pack: %s: %s; building it once more, in a fresh worker, without the "
+                "remote cache\n",
+                label, r->message ? r->message : "the worker died");
+    }
+    return 1;
+}
+
+static void on_finished(void *ctx, size_t job, bv_result *r)
+{
+    pack_run *run = ctx;
+    size_t slot = job / run->plan->n;
+    const build_job *v = &run->plan->jobs[job % run->plan->n];
+    char label[LABEL_MAX];
+    pack_job_label(run, job, label, sizeof label);
+    run->build_s += r->build_s;
+    remote_outcome(run, r, label);
+    int fetched = r->remote == BV_REMOTE_HIT;
+    if (r->status == BV_OK && r->n_forms == 0) {
+        free(r->message);
+        r->message = strdup("the worker returned no binary");
+        r->status = BV_ERROR;
+    }
+
+    if (r->status == BV_OK) {
+        clcpack_error e;
+        uint32_t src = CLCPACK_NONE;
+        clcpack_status st = clcpack_writer_add_source(run->w, v->source_name, v->source,
+                                                      v->source_size, &src, &e);
+        clcpack_define *defs = calloc(v->n_defines ? v->n_defines : 1, sizeof *defs);
+        if (!defs) {
+            st = CLCPACK_E_NOMEM;
+            bfmt(e.message, sizeof e.message, "out of memory");
+        }
+        for (size_t i = 0; defs && i < v->n_defines; i++) {
+            defs[i].name = v->defines[i].name;
+            defs[i].value = v->defines[i].value;
+        }
+        for (size_t f = 0; f < r->n_forms && st == CLCPACK_OK; f++) {
+            clcpack_entry_spec spec;
+            memset(&spec, 0, sizeof spec);
+            spec.struct_size = sizeof spec;
+            spec.kernel = v->entry_name;
+            spec.family = v->family;
+            spec.options = v->options;
+            if (v->program_entry) {
+                spec.kernel_names = (const char *const *)r->kernel_names;
+                spec.kernel_name_count = r->n_kernel_names;
+            }
+            spec.flags = v->entry_flags;
+            spec.defines = defs;
+            spec.define_count = v->n_defines;
+            memcpy(spec.wg, v->wg, sizeof spec.wg);
+            spec.device = run->dev_index[slot];
+            spec.source = src;
+            spec.kind = r->forms[f].kind;
+            spec.arch = r->forms[f].arch;
+            spec.binary = r->forms[f].data;
+            spec.binary_size = r->forms[f].size;
+            spec.target = r->forms[f].target;
+            st = clcpack_writer_add_entry(run->w, &spec, &e);
+            /* Every form of the variant runs the same code: one timing each. */
+            for (size_t t = 0; t < r->n_tunings && st == CLCPACK_OK; t++)
+                st = clcpack_writer_add_tuning(run->w, &spec, &r->tunings[t], &e);
+        }
+        free(defs);
+        if (st != CLCPACK_OK) {
+            free(r->message);
+            r->message = strdup(e.message);
+            r->status = BV_ERROR;
+        }
+    }
+    if (r->status == BV_OK) {
+        run->n_ok++;
+        /* A fetched variant's time says nothing of its build's. */
+        if (!fetched)
+            pr_times_put(&run->times, pr_time_key(v, &run->dev_info[slot]), r->build_s);
+        if (r->note) {
+            progress_clear(&run->prog);
+            cli_error("warning: %s: %s", label, r->note);
+        }
+        run->n_timed += r->n_tunings > 0;
+        if (cli_verbosity > 0) {
+            progress_clear(&run->prog);
+            if (fetched)
+                fprintf(stderr, "clc-pack: fetched %s from the remote cache, checked in %.2f s:",
+                        label, r->build_s);
+            else
+                fprintf(stderr,
+                        "clc-pack: built %s in %.2f s (compile %.2f, check %.2f, forms %.2f, "
+                        "round trip %.2f):",
+                        label, r->build_s, r->phase_s[BV_PHASE_COMPILE],
+                        r->phase_s[BV_PHASE_CHECK], r->phase_s[BV_PHASE_FORMS],
+                        r->phase_s[BV_PHASE_ROUNDTRIP]);
+            for (size_t f = 0; f < r->n_forms; f++) {
+                char kind[32];
+                fprintf(stderr, " %s%s%s %zu bytes", pt_kind_name(r->forms[f].kind, kind, sizeof kind),
+                        r->forms[f].target[0] ? "/" : "", r->forms[f].target, r->forms[f].size);
+            }
+            fputc('\n', stderr);
+        }
+    } else {
+        report_failure(run, job, r, label);
+    }
+    progress_step(&run->prog);
+}
+
+wpool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js)
+{
+    wpool_callbacks cb = {run, on_started, on_finished, on_tick, js, 1, NULL, on_retry};
+    return cb;
+}
+
+/* --tune: the filter widths a width-argument kernel is timed at, every
+ * FILTER_WIDTH the pack builds (so it can be compared with those variants
+ * at each), increasing, as "3,5,7"; "5" (kr_default_problem's) when the
+ * pack builds none. */
+static void tune_widths(const bj_list *plan, char *buf, size_t cap)
+{
+    int seen[TV_MAX_WIDTHS + 1] = {0};
+    for (size_t i = 0; i < plan->n; i++) {
+        const char *fw = bj_define_value(&plan->jobs[i], "FILTER_WIDTH");
+        int w = fw ? atoi(fw) : 0;
+        if (w >= 1 && w <= TV_MAX_WIDTHS)
+            seen[w] = 1;
+    }
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int w = 1; w <= TV_MAX_WIDTHS; w++)
+        if (seen[w]) {
+            bfmt(buf + len, cap - len, "%s%d", len ? "," : "", w);
+            len += strlen(buf + len);
+        }
+    if (!len)
+        bfmt(buf, cap, "5");
+}
+
+/* The worker command line: tool --worker --kernels DIR --device P:D... */
+char **pack_worker_argv(const pack_run *run, const char *ptxas)
+{
+    size_t n = 0, cap = 48 + 2 * run->n_dev; /* every option below (35 at most), and the NULL */
+    char **argv = calloc(cap, sizeof *argv);
+    if (!argv)
+        return NULL;
+    argv[n++] = strdup("clc-pack");
+    argv[n++] = strdup("--worker");
+    if (run->seed_checks) {
+        argv[n++] = strdup("--kernels");
+        argv[n++] = strdup(run->a->kernels_dir);
+    }
+    if (run->a->check_cmd || run->a->tune_cmd) {
+        char t[32];
+        bfmt(t, sizeof t, "%ld", run->a->check_timeout);
+        if (run->a->check_cmd) {
+            argv[n++] = strdup("--check-cmd");
+            argv[n++] = strdup(run->a->check_cmd);
+        }
+        if (run->a->tune_cmd) {
+            argv[n++] = strdup("--tune-cmd");
+            argv[n++] = strdup(run->a->tune_cmd);
+        }
+        argv[n++] = strdup("--check-timeout");
+        argv[n++] = strdup(t);
+    }
+    for (size_t i = 0; i < run->n_dev; i++) {
+        char slot[32];
+        bfmt(slot, sizeof slot, "%u:%u", run->devs[i]->platform_index,
+             run->devs[i]->device_index);
+        argv[n++] = strdup("--device");
+        argv[n++] = strdup(slot);
+    }
+    if (ptxas && *ptxas) {
+        argv[n++] = strdup("--ptxas");
+        argv[n++] = strdup(ptxas);
+        char archs[8 * NVF_MAX_ARCHS];
+        nvf_format_archs(&run->a->nv_archs, archs, sizeof archs);
+        argv[n++] = strdup("--nv-arch");
+        argv[n++] = strdup(archs);
+    }
+    /* PoCL's work-group functions for the jobs without a check hook, set
+     * once per worker (bv_pocl_wg_spec); harmless on other drivers. From
+     * the whole plan, so that a --shard part's workers start as one
+     * host's do. */
+    char *spec = bv_pocl_wg_spec(run->whole->jobs, run->whole->n);
+    if (spec) {
+        argv[n++] = strdup("--pocl-wg");
+        argv[n++] = spec;
+    }
+    int added = ot_format_args(&run->offline, argv + n, cap - n - 1);
+    if (added < 0) {
+        for (size_t j = 0; argv[j]; j++)
+            free(argv[j]);
+        free(argv);
+        return NULL;
+    }
+    n += (size_t)added;
+    if (run->remote_url) {
+        char t[32];
+        bfmt(t, sizeof t, "%ld", run->remote_timeout);
+        argv[n++] = strdup("--remote-cache");
+        argv[n++] = strdup(run->remote_url);
+        argv[n++] = strdup("--remote-cache-timeout");
+        argv[n++] = strdup(t);
+        if (run->remote_readonly)
+            argv[n++] = strdup("--remote-cache-readonly");
+    }
+    if (run->work_root[0]) {
+        argv[n++] = strdup("--work-root");
+        argv[n++] = strdup(run->work_root);
+    }
+    if (run->a->no_check)
+        argv[n++] = strdup("--no-check");
+    if (run->a->no_warmup)
+        argv[n++] = strdup("--no-warmup");
+    if (run->a->tune) {
+        char size[64], runs[32], widths[4 * TV_MAX_WIDTHS + 8];
+        bfmt(size, sizeof size, "%ux%u", run->a->tune_width, run->a->tune_height);
+        bfmt(runs, sizeof runs, "%ld", run->a->tune_runs);
+        tune_widths(run->whole, widths, sizeof widths);
+        argv[n++] = strdup("--tune");
+        argv[n++] = strdup(size);
+        argv[n++] = strdup("--tune-runs");
+        argv[n++] = strdup(runs);
+        argv[n++] = strdup("--tune-widths");
+        argv[n++] = strdup(widths);
+    }
+    argv[n] = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!argv[i]) {
+            for (size_t j = 0; j < n; j++)
+                free(argv[j]);
+            free(argv);
+            return NULL;
+        }
+    return argv;
+}
+
+void pack_free_argv(char **argv)
+{
+    if (!argv)
+        return;
+    for (size_t i = 0; argv[i]; i++)
+        free(argv[i]);
+    free(argv);
+}
