@@ -1,7 +1,8 @@
 # clc-pack — build, test, pack. See README.md.
 #   make            the tool (build/clc-pack) and the library (build/libclcpack.{a,so})
 #   make pack       a pack for the default device with the default widths and work-groups
-#   make test       every test (prints "N passed, N failed")
+#   make test       every test (prints "N passed, N failed"; tests/README.md)
+#   make check      the driver-free tests only: no OpenCL device, root or network
 #   make bench      benchmarks: tables and charts in docs/bench/<device>/ (docs/BENCH.md)
 #   make fuzz       fuzz the parsers for FUZZ_SECONDS in all (clang; docs/ROBUSTNESS.md)
 #   make test-sanitize / test-tsan / test-valgrind   the tests under ASan+UBSan, TSan, valgrind
@@ -27,7 +28,7 @@ endif
 # include the headers of their own folder and of the folders on its line,
 # nothing else ("public" is the library's public headers, copied alone into
 # $(B)/include). Each object is compiled with only its folder's -I paths, so
-# a wrong include does not compile; tests/cli_layers.sh checks every
+# a wrong include does not compile; tests/cli/cli_layers.sh checks every
 # #include against this same table. clc/main/ is the composition root: the
 # only folder that knows both the command line and the seeds' plug-in.
 LAYER.clc/main    := clc/cli clc/seeds clc/program clc/worker clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats common public
@@ -52,7 +53,7 @@ LAYER.preload/shim :=
 # The library by what it does (docs/ARCHITECTURE.md): read/ opens, looks up
 # and decodes; load/ (devices, forms, the rebuild cache) and write/ (the
 # writer) use read/, never the other way, so a program that only loads
-# links no writer code (tests/cli_load_only.sh). Its public headers stay
+# links no writer code (tests/cli/cli_load_only.sh). Its public headers stay
 # in loader/ itself ("public"; they include only each other).
 LAYER.loader       :=
 LAYER.loader/read  := common public
@@ -128,8 +129,13 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(B)/pic/%.o)
 FORMATS_SRC := $(sort $(wildcard formats/*.c))
 CLC_SRC  := $(sort $(filter-out clc/main/main.c,$(wildcard clc/*/*.c))) $(FORMATS_SRC)
 CLC_OBJ  := $(CLC_SRC:%.c=$(B)/%.o)
-TEST_SRC := $(sort $(wildcard tests/test_*.c))
-TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+# The C tests by kind (tests/README.md): unit/ never opens an OpenCL
+# platform, device/ does (a real driver or a stub); a test_*.c still at the
+# top of tests/ builds too. Every program lands in $(B)/tests/ alike.
+TEST_DIRS := tests/unit tests/device tests
+TEST_SRC := $(sort $(foreach d,$(TEST_DIRS),$(wildcard $(d)/test_*.c)))
+TEST_BIN := $(addprefix $(B)/tests/,$(notdir $(TEST_SRC:.c=)))
+UNIT_BIN := $(addprefix $(B)/tests/,$(notdir $(basename $(wildcard tests/unit/test_*.c))))
 TEST_COMMON := $(sort $(wildcard tests/common/*.c))
 TEST_COMMON_OBJ := $(TEST_COMMON:%.c=$(B)/%.o)
 # The codecs bench calls zstd itself: built only where the library has it.
@@ -156,9 +162,9 @@ SHIM := $(B)/clcpack-opencl/libOpenCL.so.1
 SHIM_STUB := $(B)/clcpack-opencl/stub/libclcpack-real-opencl.so.1
 
 # The stub OpenCL driver the tests load through the ICD loader to play an
-# Intel and an AMD GPU (tests/stub_icd/README.md): a real ICD, built with
+# Intel and an AMD GPU (tests/stubs/gpu_driver/README.md): a real ICD, built with
 # the OpenCL 3.0 dispatch table, exporting only what cl_khr_icd looks up.
-STUB_SRC := $(sort $(wildcard tests/stub_icd/*.c))
+STUB_SRC := $(sort $(wildcard tests/stubs/gpu_driver/*.c))
 STUB_OBJ := $(STUB_SRC:%.c=$(B)/pic/%.o)
 STUB_ICD := $(B)/tests/libclcstub.so
 # A vendors folder naming it, for trying it by hand:
@@ -166,7 +172,7 @@ STUB_ICD := $(B)/tests/libclcstub.so
 STUB_VENDORS := $(B)/tests/stub-vendors/clcstub.icd
 $(STUB_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300
 
-.PHONY: print-libs all deps pack test bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
+.PHONY: print-libs all deps pack test check bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
 all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so $(SHIM) $(PUB_H)
 
 # What a program linking build/libclcpack.a needs besides it (the examples
@@ -236,10 +242,10 @@ $(B)/clc-pack: $(B)/clc/main/main.o $(B)/libclc.a $(B)/libclcpack.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CLC)
 
-$(STUB_ICD): $(STUB_OBJ) $(B)/pic/common/sha256.o tests/stub_icd/exports.map
+$(STUB_ICD): $(STUB_OBJ) $(B)/pic/common/sha256.o tests/stubs/gpu_driver/exports.map
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,--version-script=tests/stub_icd/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
+	$(Q)$(CC) -shared -Wl,--version-script=tests/stubs/gpu_driver/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
 		$(STUB_OBJ) $(B)/pic/common/sha256.o -lpthread
 
 $(STUB_VENDORS): $(STUB_ICD)
@@ -252,19 +258,28 @@ $(STUB_VENDORS): $(STUB_ICD)
 $(B)/libtestcommon.a: $(TEST_COMMON_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/tests/%: tests/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CLC_CPPFLAGS) $(ALL_INC) $(CPPFLAGS) -Itests/common $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CLC)
+# $(B)/tests/test_X from test_X.c in any of TEST_DIRS; -Itests for the
+# fuzz targets' headers (tests/fuzz/), which the replay tests include.
+define test_rule
+$(B)/tests/%: $(1)/%.c $(B)/libtestcommon.a $(B)/libclc.a $(B)/libclcpack.a
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  CC      $$<")
+	$$(Q)$$(CC) $$(CLC_CPPFLAGS) $$(ALL_INC) $$(CPPFLAGS) -Itests/common -Itests $$(CFLAGS) $$(WARN) $$(DEPFLAGS) -o $$@ $$(filter-out %.h,$$(wildcard $$^)) $$(LDLIBS_CLC)
+endef
+$(foreach d,$(TEST_DIRS),$(eval $(call test_rule,$(d))))
+# A build made before the tests moved into unit/ and device/ names their old
+# paths in its .d files: those paths need nothing (and the link line above
+# takes only the files that exist).
+$(addprefix tests/,$(notdir $(wildcard tests/unit/test_*.c tests/device/test_*.c))):
 
-# What the interposer's tests load beside it (tests/stub/): a stub OpenCL
+# What the interposer's tests load beside it (tests/stubs/): a stub OpenCL
 # driver that calls back synchronously, and a tracer interposer.
-TEST_SO := $(B)/tests/libclcpack_stub_icd.so $(B)/tests/libclcpack_tracer.so
-$(B)/tests/libclcpack_stub_icd.so: tests/stub/stub_icd.c
+TEST_SO := $(B)/tests/libclcpack_callback_driver.so $(B)/tests/libclcpack_tracer.so
+$(B)/tests/libclcpack_callback_driver.so: tests/stubs/callback_driver.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -shared -fvisibility=hidden $(LDFLAGS) -o $@ $<
-$(B)/tests/libclcpack_tracer.so: tests/stub/tracer.c
+$(B)/tests/libclcpack_tracer.so: tests/stubs/tracer.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -shared $(LDFLAGS) -o $@ $< -lOpenCL -ldl
@@ -289,6 +304,13 @@ test: deps
 	$(Q)sh scripts/test_deps.sh $(B)
 	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN) $(STUB_ICD) $(STUB_VENDORS)
 	$(Q)sh tests/run_tests.sh $(B)
+
+# The driver-free tests (tests/unit/ and the scripts of
+# tests/cli/driver_free.list): no OpenCL device, no root, no network, no
+# package installed; two at a time, in well under a minute.
+check:
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN)
+	$(Q)sh tests/run_tests.sh -j 2 $(B) check
 
 $(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
@@ -420,7 +442,7 @@ SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sa
 TSAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 test-sanitize:
 	$(Q)$(MAKE) --no-print-directory B=$(ASAN_B) CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
-		all $(TEST_SRC:tests/%.c=$(ASAN_B)/tests/%) $(ASAN_B)/tests/libclcstub.so
+		all $(TEST_BIN:$(B)/%=$(ASAN_B)/%) $(ASAN_B)/tests/libclcstub.so
 	$(Q)sh scripts/test_deps.sh $(B)
 	$(Q)CLC_PUBLIC_KERNELS="$${CLC_PUBLIC_KERNELS:-$(abspath $(B))/public-kernels}" \
 		CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" sh scripts/sanitize.sh asan $(ASAN_B)
@@ -429,7 +451,7 @@ test-tsan:
 	$(Q)$(MAKE) --no-print-directory B=$(TSAN_B) CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
 		$(TSAN_B)/tests/test_loader_pocl $(TSAN_B)/tests/test_record_threads $(TSAN_B)/tests/test_record_stress \
 		$(TSAN_B)/tests/test_hardening $(TSAN_B)/tests/test_write_threads $(TSAN_B)/clc-pack $(TSAN_B)/libclcpack-preload.so \
-		$(TSAN_B)/tests/test_read_on_demand $(TSAN_B)/tests/test_lookup $(TSAN_B)/tests/test_stub_icd \
+		$(TSAN_B)/tests/test_read_on_demand $(TSAN_B)/tests/test_lookup $(TSAN_B)/tests/test_gpu_stub \
 		$(TSAN_B)/tests/libclcstub.so
 	$(Q)CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" sh scripts/sanitize.sh tsan $(TSAN_B)
 

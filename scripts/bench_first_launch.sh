@@ -7,7 +7,7 @@
 #             (clc-pack run): the recorded binary holds the function
 #   packed    made from a clc-pack entry (--wg 16) with clCreateProgramWithBinary
 # Prints a Markdown table of medians of RUNS runs (default 7), for
-# docs/RECORD.md ("Numbers"). tests/cli_record_link.sh checks the function
+# docs/RECORD.md ("Numbers"). tests/cli/cli_record_link.sh checks the function
 # names in both binaries; this only times.
 set -u
 B=${1:-build}

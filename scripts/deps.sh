@@ -54,13 +54,13 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     [ -x /usr/lib/llvm-15/bin/ld.lld ] || need lld-15
     command -v llvm-spirv-15 >/dev/null 2>&1 || need llvm-spirv-15
     [ -f /usr/lib/x86_64-linux-gnu/amdgcn/bitcode/ockl.bc ] || need rocm-device-libs
-    # spirv-val checks the SPIR-V modules in tests/cli_vendors.sh.
+    # spirv-val checks the SPIR-V modules in tests/cli/cli_vendors.sh.
     command -v spirv-val >/dev/null 2>&1 || need spirv-tools
 fi
 
 # Optional: libcurl, the remote cache's HTTP client (docs/REMOTE_CACHE.md;
 # `make CURL=0` or its absence builds without it), installed where this
-# script can install. nginx, the server tests/cli_remote_cache.sh runs on
+# script can install. nginx, the server tests/cli/cli_remote_cache.sh runs on
 # the loopback address, is for the tests only: .ci/run installs it.
 if ! have_header curl/curl.h && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     need libcurl4-openssl-dev

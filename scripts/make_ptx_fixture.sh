@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes tests/data/nvidia/ptx_only.clcpack, the PTX-only pack the retarget
-# tests use (tests/test_retarget.c, tests/cli_retarget.sh), on a machine
+# tests use (tests/unit/test_retarget.c, tests/cli/cli_retarget.sh), on a machine
 # with an NVIDIA GPU and NVIDIA's OpenCL driver: 3 kernels as the driver
 # compiles them (Convolve_Def and reda_local at filter width 5, work-group
 # 16x16; poly_numcoeffs with NUMCOEFFS=8 at work-group 64), with their

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the OpenCL kernels of the public projects that
-# tests/cli_public_kernels.sh packs and tests/test_public_kernels.c runs
+# tests/cli/cli_public_kernels.sh packs and tests/device/test_public_kernels.c runs
 # (tests/data/public/*/SOURCE.md says which files, from which release, under
 # which licence). The kernels are not kept in this repository: they are taken
 # unmodified from the projects' released packages, fetched with the ordinary

@@ -43,7 +43,7 @@ asan)
 tsan)
     export TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1:second_deadlock_stack=1:print_suppressions=0"
     total=0 failed=0
-    for t in test_loader_pocl test_record_threads test_record_stress test_hardening test_write_threads test_read_on_demand test_lookup test_stub_icd; do
+    for t in test_loader_pocl test_record_threads test_record_stress test_hardening test_write_threads test_read_on_demand test_lookup test_gpu_stub; do
         echo "== $t (ThreadSanitizer)"
         if "$build/tests/$t"; then total=$((total + 1)); else total=$((total + 1)); failed=$((failed + 1)); fi
     done
@@ -60,7 +60,7 @@ valgrind)
     # below, which cover device enumeration, every load path of
     # clcpack_create_program and the stub driver (no LLVM: 25 s); ASan
     # covers the rest.
-    with_cl="test_device_select test_corrupt_pocl test_stub_icd"
+    with_cl="test_device_select test_corrupt_pocl test_gpu_stub"
     pass=0 fail=0 skipped=""
     for t in "$build"/tests/test_*; do
         [ -x "$t" ] || continue

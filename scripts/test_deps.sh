@@ -2,12 +2,12 @@
 # What the tests need beyond what clc-pack needs (scripts/deps.sh), set up
 # by `make test` before it runs them, so that the README's second command
 # runs every test on a fresh Debian machine:
-#   cmake, ninja-build   tests/cli_buildsys.sh builds consumer projects
-#   nginx                tests/cli_remote_cache.sh serves a cache on 127.0.0.1
+#   cmake, ninja-build   tests/cli/cli_buildsys.sh builds consumer projects
+#   nginx                tests/cli/cli_remote_cache.sh serves a cache on 127.0.0.1
 #                        (installed without starting Debian's own service)
-#   python3-pyopencl     tests/cli_record_python.sh, Debian's flavour
+#   python3-pyopencl     tests/cli/cli_record_python.sh, Debian's flavour
 #   .pyopencl-venv       the same with PyPI's wheel (its own ICD loader)
-#   BUILD/public-kernels tests/cli_public_kernels.sh (scripts/public_kernels.sh)
+#   BUILD/public-kernels tests/cli/cli_public_kernels.sh (scripts/public_kernels.sh)
 # As root on a Debian-like system it installs what is missing; otherwise,
 # and where something cannot be had (no network), it says what and goes on:
 # the tests that need it then say "skipped: why", counted apart.
@@ -48,7 +48,7 @@ fi
 venv=${PYOPENCL_VENV:-$root/.pyopencl-venv}
 if ! "$venv/bin/python" -c 'import pyopencl, numpy' >/dev/null 2>&1; then
     { python3 -m venv "$venv" && "$venv/bin/pip" install -q pyopencl numpy; } >/dev/null 2>&1 ||
-        echo "test deps: PyOpenCL from PyPI could not be installed in $venv; tests/cli_record_python.sh skips it" >&2
+        echo "test deps: PyOpenCL from PyPI could not be installed in $venv; tests/cli/cli_record_python.sh skips it" >&2
 fi
 
 sh "$root/scripts/public_kernels.sh" "$build/public-kernels" ||

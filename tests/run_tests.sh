@@ -1,26 +1,107 @@
 #!/bin/sh
-# Runs every test: each C test program in BUILD/tests and each shell test
-# tests/cli_*.sh. Each prints "checks: P passed, F failed, S skipped"; this
-# adds them up. A program that exits non-zero, or dies, without reporting a
-# failed check counts as one failed check; so does one that ran no check and
+# Runs tests (tests/README.md):
+#   run_tests.sh [-j N] BUILD            every test
+#   run_tests.sh [-j N] BUILD NAME...    only those named: a C test (test_x),
+#                                        a script (cli_x), or a group:
+#     unit    the C tests of tests/unit/ (never open an OpenCL platform)
+#     device  the C tests of tests/device/ (a real OpenCL driver or a stub)
+#     cli     the shell tests of tests/cli/
+#     check   unit and the scripts of tests/cli/driver_free.list (make check)
+# A test_*.c or cli_*.sh still at the top of tests/ (not yet sorted into a
+# folder) runs with everything and by name. -j N runs N tests at a time
+# (each one's output still printed whole, in order).
+# Each test prints "checks: P passed, F failed, S skipped"; this adds them
+# up. A program that exits non-zero, or dies, without reporting a failed
+# check counts as one failed check; so does one that ran no check and
 # skipped nothing (a test that checks nothing cannot fail). Ends with
-# "N passed, N failed, N skipped", the skips named above it.
+# "N passed, N failed, N skipped", the skips named above it, and how long
+# the run took.
 set -u
-build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
+
+# The command that runs test NAME: its program in BUILD/tests, or its script
+# (tests/cli/, or tests/ for one not yet moved) with BUILD.
+run_cmd() {
+    case $2 in
+    cli_*)
+        if [ -f "$here/cli/$2.sh" ]; then sh "$here/cli/$2.sh" "$1"; else sh "$here/$2.sh" "$1"; fi ;;
+    *) "$1/tests/$2" ;;
+    esac
+}
+
+# One test: its output and exit status into LOGDIR/NAME.log and .rc (the
+# parallel branch below runs this script so, N at a time).
+if [ "${1:-}" = --run-one ]; then
+    run_cmd "$3" "$4" >"$2/$4.log" 2>&1
+    echo $? >"$2/$4.rc"
+    exit 0
+fi
+
+jobs=1
+if [ "${1:-}" = -j ]; then
+    jobs=$2
+    shift 2
+fi
+build=${1:-build}
+[ $# -gt 0 ] && shift
+start=$(date +%s)
 total_pass=0
 total_fail=0
 total_skip=0
 failed_names=""
 skipped_names=""
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+logdir=$(mktemp -d)
+trap 'rm -rf "$logdir"' EXIT
 
-run_one() {
-    name=$1; shift
+unit_tests() { for f in "$here"/unit/test_*.c; do [ -f "$f" ] && basename "$f" .c; done; }
+device_tests() {
+    for f in "$here"/device/test_*.c "$here"/test_*.c; do [ -f "$f" ] && basename "$f" .c; done
+}
+cli_tests() { for f in "$here"/cli/cli_*.sh "$here"/cli_*.sh; do [ -f "$f" ] && basename "$f" .sh; done; }
+driver_free_scripts() { grep -v '^#' "$here/cli/driver_free.list" | grep .; }
+
+# The names asked for, groups expanded, each once, in order.
+expand() {
+    for a in "$@"; do
+        case $a in
+        unit) unit_tests ;;
+        device) device_tests ;;
+        cli) cli_tests ;;
+        check) unit_tests; driver_free_scripts ;;
+        *.c | *.sh) basename "$a" | sed 's/\.[ch]$//; s/\.sh$//' ;;
+        *) echo "$a" ;;
+        esac
+    done | awk '!seen[$0]++'
+}
+if [ $# -eq 0 ]; then
+    names=$(expand unit device cli)
+else
+    names=$(expand "$@")
+fi
+for n in $names; do
+    case $n in
+    cli_*) [ -f "$here/cli/$n.sh" ] || [ -f "$here/$n.sh" ] ;;
+    test_*) [ -f "$here/unit/$n.c" ] || [ -f "$here/device/$n.c" ] || [ -f "$here/$n.c" ] ;;
+    *) false ;;
+    esac || {
+        echo "run_tests.sh: no test or group named '$n' (test_x, cli_x; unit, device, cli, check)" >&2
+        exit 2
+    }
+done
+
+# Parallel: every test runs first, N at a time; the tally below then prints
+# their logs in order.
+if [ "$jobs" -gt 1 ]; then
+    for n in $names; do echo "$n"; done |
+        xargs -P "$jobs" -n 1 sh "$here/run_tests.sh" --run-one "$logdir" "$build"
+fi
+
+tally() {
+    name=$1
     echo "== $name"
-    "$@" >"$log" 2>&1
-    rc=$?
+    [ -f "$logdir/$name.rc" ] || sh "$here/run_tests.sh" --run-one "$logdir" "$build" "$name"
+    rc=$(cat "$logdir/$name.rc")
+    log=$logdir/$name.log
     cat "$log"
     line=$(grep -E '^checks: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
     p=0; f=0; s=0
@@ -49,17 +130,13 @@ run_one() {
     [ "$s" -ne 0 ] && skipped_names="$skipped_names $name($s)"
 }
 
-for t in "$build"/tests/test_*; do
-    [ -x "$t" ] || continue
-    run_one "$(basename "$t")" "$t"
-done
-for s in "$here"/cli_*.sh; do
-    [ -f "$s" ] || continue
-    run_one "$(basename "$s")" sh "$s" "$build"
+for n in $names; do
+    tally "$n"
 done
 
 echo
 [ -n "$skipped_names" ] && echo "skipped (each says why above):$skipped_names"
 [ -n "$failed_names" ] && echo "failed:$failed_names"
+echo "took $(($(date +%s) - start)) s"
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]

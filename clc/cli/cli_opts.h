@@ -18,7 +18,7 @@
  * lines of that usage come from the table too: every row carries its help
  * text (and the name of its value), as git's OPT_STRING(s, l, v, a, h)
  * does, so an option cannot be added without it (the macros need the
- * argument; tests/cli_surface.sh refuses an empty one). A usage error
+ * argument; tests/cli/cli_surface.sh refuses an empty one). A usage error
  * is "clc-pack: CMD: message" and a hint on stderr, exit status 2.
  * Options may come before and after the operands (getopt's permutation),
  * "--" ends them; in_order stops at the first operand instead.

@@ -2,7 +2,7 @@
  * commands.h — clc-pack's subcommands, listed once: CLC_COMMANDS below is
  * the table (as git.c's commands[]) that main dispatches through, that the
  * usage and the unknown-command message print, and that the tests read
- * (tests/cli_docs.sh, tests/cli_surface.sh). Each command takes its own
+ * (tests/cli/cli_docs.sh, tests/cli/cli_surface.sh). Each command takes its own
  * argv (argv[0] is the command's name), prints its own diagnostics and
  * returns the exit status (cli_report.h).
  */

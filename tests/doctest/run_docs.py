@@ -1,4 +1,4 @@
-"""Runs the shell and C blocks of the user documents (tests/cli_doctest.sh).
+"""Runs the shell and C blocks of the user documents (tests/cli/cli_doctest.sh).
 
     python3 run_docs.py ROOT BUILD TMP [DOC...]
 

@@ -9,7 +9,7 @@
  * kind's prefix, and its encoding reads back to the same fields; one that
  * does not has a message naming the file. A process file that parses
  * formats into one that parses to the same. Shared by fuzz_capture.c and
- * tests/test_fuzz_targets.c.
+ * tests/unit/test_fuzz_targets.c.
  */
 #ifndef CLC_CAPTURE_TARGET_H
 #define CLC_CAPTURE_TARGET_H

@@ -7,7 +7,7 @@
  * together: every -D value passes dv_check_value, every name dv_check_name,
  * every split item lies inside the text, every list value within the
  * bounds value_list.h promises. Shared by fuzz_define_value.c and
- * tests/test_fuzz_targets.c.
+ * tests/unit/test_fuzz_targets.c.
  */
 #ifndef CLC_DEFINE_VALUE_TARGET_H
 #define CLC_DEFINE_VALUE_TARGET_H

@@ -7,7 +7,7 @@
  * listed, and the answers must agree: a syntax error is one in every mode,
  * a value is the same twice, a message is never empty, and an error buffer
  * of 9 bytes holds a cut, terminated message. Shared by fuzz_expr.c and
- * tests/test_fuzz_targets.c.
+ * tests/unit/test_fuzz_targets.c.
  */
 #ifndef CLC_EXPR_TARGET_H
 #define CLC_EXPR_TARGET_H

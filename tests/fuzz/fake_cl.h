@@ -1,6 +1,6 @@
 /*
  * fake_cl.h — a fake OpenCL driver for the load fuzz target (and
- * tests/test_target_load.c): the eleven OpenCL calls libclcpack makes, defined here so that they take the place
+ * tests/unit/test_target_load.c): the eleven OpenCL calls libclcpack makes, defined here so that they take the place
  * of the ICD loader's in the program that includes this (definitions in
  * the executable come first). The device is whatever fake_cl_device says;
  * programs and kernels are small heap objects, so a leak or a double

@@ -2,7 +2,7 @@
  * fuzz_remote_record.c — the libFuzzer program of the remote cache's
  * record and action result target (remote_record_target.h,
  * docs/ROBUSTNESS.md). Built by `make fuzz` with clang
- * -fsanitize=fuzzer,address,undefined; tests/test_fuzz_targets.c replays
+ * -fsanitize=fuzzer,address,undefined; tests/unit/test_fuzz_targets.c replays
  * its seeds with any compiler.
  */
 #include "remote_record_target.h"

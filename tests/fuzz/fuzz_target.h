@@ -1,7 +1,7 @@
 /*
  * fuzz_target.h — the body of the fuzz target over pack parsing, shared by
  * the libFuzzer build (fuzz_pack.c) and the plain replay test
- * (tests/test_fuzz_replay.c). It is a header, not a .c file, because the
+ * (tests/unit/test_fuzz_replay.c). It is a header, not a .c file, because the
  * test link line passes every dependency of a test to the compiler: an
  * included .c would be compiled twice.
  *
@@ -10,7 +10,7 @@
  * entries, look each entry's key up again, and decode every binary and
  * source (size query, then into an exact buffer). It calls no OpenCL
  * function; clcpack_create_program's hand-off to the driver is covered by
- * tests/test_corrupt_pocl.c. Include it in one file per program.
+ * tests/device/test_corrupt_pocl.c. Include it in one file per program.
  */
 #ifndef CLC_FUZZ_TARGET_H
 #define CLC_FUZZ_TARGET_H

@@ -8,7 +8,7 @@
  * the same file; each block whose paths do not climb out with ".." is
  * planned by dj_make (folded and expanded, never built). A refusal must
  * carry a message naming manifest.txt. Shared by fuzz_manifest.c and
- * tests/test_fuzz_targets.c.
+ * tests/unit/test_fuzz_targets.c.
  */
 #ifndef CLC_MANIFEST_TARGET_H
 #define CLC_MANIFEST_TARGET_H

@@ -11,7 +11,7 @@
  * first freed), which must give the same answer, and then a known command
  * line (-j 2 -koout.clcpack) must parse as it always does: nothing of one
  * parse may stay behind for the next. Shared by fuzz_pack_args.c and
- * tests/test_fuzz_targets.c.
+ * tests/unit/test_fuzz_targets.c.
  */
 #ifndef CLC_PACK_ARGS_TARGET_H
 #define CLC_PACK_ARGS_TARGET_H

@@ -6,7 +6,7 @@
  * its own canonical form (a second pass gives the same bytes); a binary
  * left alone says why. Scrubbing temporary names leaves the size, and a
  * second scrub changes nothing. Shared by fuzz_pocl_canon.c and
- * tests/test_fuzz_targets.c.
+ * tests/unit/test_fuzz_targets.c.
  */
 #ifndef CLC_POCL_CANON_TARGET_H
 #define CLC_POCL_CANON_TARGET_H

@@ -11,7 +11,7 @@
  * versions from thresholds taken from the input's first bytes (and fails
  * after a number of calls the third byte chooses), stays within its
  * number of probes and gives a form whose directives say what it returns.
- * Shared by fuzz_ptx_text.c and tests/test_fuzz_targets.c.
+ * Shared by fuzz_ptx_text.c and tests/unit/test_fuzz_targets.c.
  */
 #ifndef CLC_PTX_TEXT_TARGET_H
 #define CLC_PTX_TEXT_TARGET_H

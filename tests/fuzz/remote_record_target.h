@@ -6,7 +6,7 @@
  * text, forms, kinds, no form twice) and encodes back into a record that
  * decodes to the same fields; an action result that decodes names 64
  * lowercase hex digits and a size in range, and its encoding decodes to
- * the same. Shared by fuzz_remote_record.c and tests/test_fuzz_targets.c.
+ * the same. Shared by fuzz_remote_record.c and tests/unit/test_fuzz_targets.c.
  */
 #ifndef CLC_REMOTE_RECORD_TARGET_H
 #define CLC_REMOTE_RECORD_TARGET_H

@@ -10,7 +10,7 @@
  * the folder as its only root; a result must be whole (text as long as
  * said, each file and missing include named), a refusal must carry a
  * message, and a second fold must give the same bytes. Shared by
- * fuzz_source_fold.c and tests/test_fuzz_targets.c.
+ * fuzz_source_fold.c and tests/unit/test_fuzz_targets.c.
  */
 #ifndef CLC_SOURCE_FOLD_TARGET_H
 #define CLC_SOURCE_FOLD_TARGET_H

@@ -2,7 +2,7 @@
  * targets.h — the fuzz targets beyond pack parsing (fuzz_target.h), each a
  * static inline function (unused ones draw no warning) over the fuzzer's bytes, shared by their libFuzzer
  * programs (tests/fuzz/fuzz_NAME.c) and the replay test
- * (tests/test_fuzz_targets.c):
+ * (tests/unit/test_fuzz_targets.c):
  *
  *  - fuzz_open_file: the bytes as a file, through clcpack_open_file and
  *    clcpack_open_file_pinned (right and wrong digest); every entry found

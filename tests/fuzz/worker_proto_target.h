@@ -6,7 +6,7 @@
  * a pipe carries: frames are read from it with wp_read_frame (job magic,
  * or result magic when the stream starts with that) and each payload decoded,
  * until the end of the stream or a bad frame. A refusal must carry a
- * message. Shared by fuzz_worker_proto.c and tests/test_fuzz_targets.c.
+ * message. Shared by fuzz_worker_proto.c and tests/unit/test_fuzz_targets.c.
  */
 #ifndef CLC_WORKER_PROTO_TARGET_H
 #define CLC_WORKER_PROTO_TARGET_H

@@ -1,13 +1,15 @@
-# cli_lib.sh — shared functions of the clc-pack command-line tests (tests/cli_*.sh).
-# A test runs as `sh tests/cli_X.sh BUILD_DIR` and sources it first:
-#   . "$(dirname "$0")/lib/cli_lib.sh"
+# cli_lib.sh — shared functions of the clc-pack command-line tests (tests/cli/cli_*.sh).
+# A test runs as `sh tests/cli/cli_X.sh BUILD_DIR` and sources it first:
+#   . "$(dirname "$0")/../lib/cli_lib.sh"
 # which takes the build folder holding clc-pack from $1 (default build).
 # Each check counts; `skip WHY` counts a part that cannot run here (a tool or
 # data missing) and prints "skipped: WHY"; cli_done prints
 # "checks: P passed, F failed, S skipped" and exits non-zero when a check
 # failed.
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# The source tree: the folder above the one holding tests/lib/, found from
+# the test's own folder (tests/cli/, or tests/ for a test not yet moved).
+ROOT=$(cd "$(dirname "$0")" && while [ ! -f tests/lib/cli_lib.sh ] && [ "$PWD" != / ]; do cd ..; done && pwd)
 BUILD=${1:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 CLC=$BUILD/clc-pack

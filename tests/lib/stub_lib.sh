@@ -1,6 +1,6 @@
-# stub_lib.sh — the stub OpenCL driver (tests/stub_icd/README.md) in shell
+# stub_lib.sh — the stub OpenCL driver (tests/stubs/gpu_driver/README.md) in shell
 # tests. Source it after cli_lib.sh:
-#   . "$(dirname "$0")/lib/stub_lib.sh"
+#   . "$(dirname "$0")/../lib/stub_lib.sh"
 #
 #   stub_use DEVICES [pocl]  point the ICD loader at the stub playing DEVICES
 #                            ("intel:tgllp,amd:gfx90a:xnack-"; "" for the

@@ -1,6 +1,6 @@
 # table_opts.awk: "COMMAND OPTION" for every row of every option table of
 # clc/cli/*.c (static const cli_opt CMD_opts[] = { ... };), read from the C
-# source so that tests/cli_surface.sh follows the tables without a hidden
+# source so that tests/cli/cli_surface.sh follows the tables without a hidden
 # option in the tool. A short key M stands for -MD, -MF and -MT (opt_m).
 # A row may span lines (its help text goes on); only its first line, which
 # opens with OPT_...( and holds the names, is read. OPT_TEXT rows are help

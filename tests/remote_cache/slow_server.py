@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A cache server that answers nothing in time: every request waits SECONDS
-before its 404 (tests/cli_remote_cache.sh, the time limit). Listens on
+before its 404 (tests/cli/cli_remote_cache.sh, the time limit). Listens on
 127.0.0.1 on a free port, which it writes to PORT_FILE."""
 import http.server
 import socketserver

@@ -3,7 +3,7 @@
  * hashcat and OpenCV do: dlopen(LIBRARY) (default "libOpenCL.so", then
  * "libOpenCL.so.1") and every function taken with dlsym(handle, ...). It is
  * linked with no OpenCL library. Builds a kernel from source, runs it over
- * 16 ints and prints them (tests/cli_record_dlopen.sh).
+ * 16 ints and prints them (tests/cli/cli_record_dlopen.sh).
  *   dlopen_app [LIBRARY]
  */
 #include <dlfcn.h>

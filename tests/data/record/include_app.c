@@ -1,5 +1,5 @@
 /*
- * include_app.c — a small OpenCL application for tests/cli_record.sh: builds
+ * include_app.c — a small OpenCL application for tests/cli/cli_record.sh: builds
  * the kernel file KERNEL.cl with OPTIONS (typically "-I DIR ..." for a header
  * the kernel includes), runs its kernel "fill" over 8 ints and prints them.
  *   include_app KERNEL.cl "OPTIONS"

@@ -1,6 +1,6 @@
 /*
  * launch_app.c — a small OpenCL application for the record tests
- * (tests/cli_record_link.sh): makes the program "scale" one of three ways,
+ * (tests/cli/cli_record_link.sh): makes the program "scale" one of three ways,
  * launches its kernel once over 256 items in work-groups of 16, prints the
  * results on stdout and the time of that first launch (enqueue to finish)
  * on stderr.
@@ -17,6 +17,8 @@
 #include <time.h>
 
 #include <CL/cl.h>
+
+#include "../../common/app_launch.h"
 
 #define N 256
 #define LOCAL 16
@@ -62,15 +64,11 @@ static void log_of(cl_program p, cl_device_id dev)
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "build";
-    cl_platform_id plat;
     cl_device_id dev;
+    cl_context ctx;
     cl_int rc;
-    if (clGetPlatformIDs(1, &plat, NULL) != CL_SUCCESS ||
-        clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) != CL_SUCCESS) {
-        printf("no OpenCL device\n");
+    if (app_launch(&dev, &ctx) != 0)
         return 1;
-    }
-    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
     cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &rc);
     cl_program p = NULL;
     if (strcmp(mode, "build") == 0) {

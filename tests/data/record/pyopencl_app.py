@@ -1,4 +1,4 @@
-# A small PyOpenCL application for tests/cli_record_python.sh: builds one
+# A small PyOpenCL application for tests/cli/cli_record_python.sh: builds one
 # program from source (PyOpenCL adds -I <its install folder>/cl to the
 # options), runs its two kernels and prints the result.
 #   python3 pyopencl_app.py                 build from source

@@ -1,0 +1,233 @@
+#!/bin/sh
+# The layers of docs/ARCHITECTURE.md, from the one table that defines them:
+# the Makefile's LAYER.<folder> lines, which give each folder's objects only
+# the -I paths of the folders they may use. Checked here:
+#   - every folder of the tool, the library (common/ too), the interposer
+#     and formats/ has a row;
+#   - every #include "..." (and <...> naming a header of the project) of
+#     every .c and .h file resolves in the file's own folder or in a folder
+#     of its row, and nowhere else ("public" is the library's public
+#     headers, not loader/);
+#   - no header of the library's inside is included outside loader/
+#     (its own tests excepted: they test those insides);
+#   - the library's objects (loader/read, load, write and common/) call
+#     only functions of their own folder and of their row (nm -u);
+#   - the build compiles each folder with exactly its row's -I paths;
+#   - the library names no kernel or family of the bundled examples;
+#   - the interposer's lock rule (preload/preload.h).
+. "$(dirname "$0")/../lib/cli_lib.sh"
+cd "$ROOT" || exit 1
+
+# folder<TAB>allowed folders, from the Makefile.
+sed -n 's/^LAYER\.\([^ ]*\) *:= *\(.*\)$/\1	\2/p' Makefile >"$TMP/table"
+[ -s "$TMP/table" ] && ok "the Makefile's layer table is read" || bad "no LAYER. lines in the Makefile"
+# The public headers: those the Makefile copies to the public folder.
+public=$(sed -n 's/^PUB_H .*wildcard \([^)]*\)).*/\1/p' Makefile | tr ' ' '\n' | grep '^loader/.*\.h$')
+[ -n "$public" ] && ok "the public headers are read: $(echo $public)" || bad "no public headers in the Makefile"
+for h in $public; do
+    [ -f "$h" ] || continue
+    echo "${h#loader/}"
+done >"$TMP/public_names"
+row() { awk -F'\t' -v d="$1" '$1 == d { print $2; found = 1 } END { exit !found }' "$TMP/table"; }
+
+# Every folder holding sources has a row.
+missing=""
+for d in $(find clc formats preload loader common -name '*.[ch]' | xargs -n1 dirname | sort -u); do
+    row "$d" >/dev/null || missing="$missing $d"
+done
+[ -z "$missing" ] && ok "every source folder has a row in the layer table" ||
+    bad "folders without a row in the Makefile's layer table:$missing"
+
+# Names of the project's headers, and the folder(s) holding each.
+find clc formats preload loader common -name '*.h' | sort >"$TMP/headers"
+
+# includes FILE: each header name it includes, quoted or angled; angled
+# ones only when the project has a header of that name.
+includes() {
+    sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"
+    sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*<\([^>]*\)>.*/\1/p' "$1" |
+        while read -r h; do
+            grep -q "/$h\$" "$TMP/headers" && echo "$h"
+        done
+}
+
+# resolves FILE NAME: 0 when NAME, included from FILE, is found in FILE's
+# folder or one of its row's; else prints where it is and returns 1.
+resolves() {
+    dir=$(dirname "$1")
+    name=$2
+    if [ -f "$dir/$name" ]; then
+        # Within the folder itself, not through ../ into another.
+        [ "$(cd "$(dirname "$dir/$name")" && pwd -P)" = "$(cd "$dir" && pwd -P)" ] && return 0
+        echo "$(dirname "$dir/$name") (through a relative path)"
+        return 1
+    fi
+    for f in $(row "$dir"); do
+        if [ "$f" = public ]; then
+            grep -qx "$name" "$TMP/public_names" && return 0
+        elif [ -f "$f/$name" ]; then
+            return 0
+        fi
+    done
+    where=$(grep "/$name\$" "$TMP/headers" | xargs -n1 dirname 2>/dev/null | tr '\n' ' ')
+    echo "${where:-nowhere}"
+    return 1
+}
+
+: >"$TMP/wrong"
+n_files=0
+for file in $(find clc formats preload loader common -name '*.[ch]' | sort); do
+    n_files=$((n_files + 1))
+    row "$(dirname "$file")" >/dev/null || continue
+    for name in $(includes "$file"); do
+        if ! where=$(resolves "$file" "$name"); then
+            echo "$file includes $name from $where; $(dirname "$file") may use: $(row "$(dirname "$file")")" >>"$TMP/wrong"
+        fi
+    done
+done
+if [ -s "$TMP/wrong" ]; then
+    bad "includes outside the layers ($(wc -l <"$TMP/wrong") of them):"
+    sed 's/^/    /' "$TMP/wrong"
+else
+    ok "every #include of $n_files files stays within its layers"
+fi
+
+# The library's inside, included from outside it (the examples too).
+internal=$(cd loader && ls ./*.h ./*/*.h | sed 's|^\./||; s|^.*/||' | grep -vxF -f "$TMP/public_names" | tr '\n' '|' | sed 's/|$//')
+if [ -z "$internal" ]; then
+    bad "no loader-internal header found under loader/: the check would check nothing"
+elif grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[\"<]($internal)[\">]" clc formats preload examples common >"$TMP/internal"; then
+    bad "loader-internal headers included outside loader/: $(cut -d: -f1,3 "$TMP/internal" | tr '\n' ' ')"
+else
+    ok "no loader-internal header is included outside loader/"
+fi
+
+# The build gives each folder's objects exactly its row's -I paths.
+: >"$TMP/flags"
+while IFS='	' read -r dir allowed; do
+    src=$(ls "$dir"/*.c 2>/dev/null | head -n 1)
+    [ -n "$src" ] || continue
+    [ "$dir" = preload/shim ] && continue # linked by its own rule, with no -I
+    obj=$TMP/b/${src%.c}.o
+    case $dir in preload | formats | loader/* | common) obj=$TMP/b/pic/${src%.c}.o ;; esac
+    line=$(make -n -B B="$TMP/b" "$obj" 2>/dev/null | grep -- "-c -o $obj")
+    got=$(echo "$line" | tr ' ' '\n' | sed -n 's/^-I//p' | sed "s|^$TMP/b/include\$|public|" | tr '\n' ' ')
+    want=$(echo "$allowed" | tr -s ' ' | sed 's/^ //; s/ $//')
+    [ "$(echo $got)" = "$want" ] || echo "$dir: compiled with -I '$(echo $got)', its row says '$want'" >>"$TMP/flags"
+done <"$TMP/table"
+if [ -s "$TMP/flags" ]; then
+    bad "the build's -I paths differ from the table: $(cat "$TMP/flags")"
+else
+    ok "the build compiles each folder with only its row's -I paths"
+fi
+
+# The layers at link time: a prototype written by hand compiles past the
+# -I paths, so the built objects are checked too (nm -u). Each undefined
+# symbol of a folder's objects must be defined in the folder itself, in a
+# folder of its row ("public": what libclcpack.so exports), or by no object
+# of the project (the C library, OpenCL, zlib, zstd, curl).
+# obj_of SRC: its object in the build, non-PIC first (formats/ is both).
+obj_of() {
+    for o in "$BUILD/${1%.c}.o" "$BUILD/pic/${1%.c}.o"; do
+        [ -f "$o" ] && echo "$o" && return 0
+    done
+    return 1
+}
+# cross_layer UNDEFS: the lines of UNDEFS (symbol, folder, file) whose
+# symbol a project folder defines that the folder may not use.
+cross_layer() {
+    awk -F'\t' '
+        FILENAME == ARGV[1] { row[$1] = " " $2 " "; next }
+        FILENAME == ARGV[2] { defs[$1] = defs[$1] " " $2; next }
+        FILENAME == ARGV[3] { public[$1] = 1; next }
+        !($1 in defs) { next }
+        {
+            n = split(defs[$1], where, " ")
+            for (i = 1; i <= n; i++)
+                if (where[i] == $2 || index(row[$2], " " where[i] " ")) next
+            if (public[$1] && index(row[$2], " public ")) next
+            printf "%s calls %s, defined in%s; %s may use:%s\n", $3, $1, defs[$1], $2, row[$2]
+        }' "$TMP/table" "$TMP/defs" "$TMP/public_syms" "$1"
+}
+if ! command -v nm >/dev/null 2>&1; then
+    skip "nm is not installed: the link-time layer check"
+elif [ ! -f "$BUILD/libclcpack.so" ]; then
+    bad "no $BUILD/libclcpack.so: build first (make all) for the link-time layer check"
+else
+    : >"$TMP/defs"
+    : >"$TMP/undefs"
+    missing=""
+    n_objs=0
+    while IFS='	' read -r dir allowed; do
+        [ "$dir" = preload/shim ] && continue # linked by its own rule, no object
+        for src in "$dir"/*.c; do
+            [ -f "$src" ] || continue
+            obj=$(obj_of "$src") || { missing="$missing $src"; continue; }
+            n_objs=$((n_objs + 1))
+            # The OpenCL API is the driver's, whoever wraps it (preload/).
+            nm -g --defined-only "$obj" | awk -v d="$dir" 'NF == 3 && $3 !~ /^cl[A-Z]/ { print $3 "\t" d }' >>"$TMP/defs"
+            nm -u "$obj" | awk -v d="$dir" -v f="$src" '{ print $NF "\t" d "\t" f }' >>"$TMP/undefs"
+        done
+    done <"$TMP/table"
+    nm -D --defined-only "$BUILD/libclcpack.so" | awk 'NF == 3 { sub(/@.*/, "", $3); print $3 }' >"$TMP/public_syms"
+    [ -z "$missing" ] || bad "objects not built (make all first):$missing"
+    cross_layer "$TMP/undefs" >"$TMP/links"
+    if [ -s "$TMP/links" ]; then
+        bad "calls across the layers in the built objects ($(wc -l <"$TMP/links") of them):"
+        sed 's/^/    /' "$TMP/links"
+    else
+        ok "the $(wc -l <"$TMP/undefs") undefined symbols of $n_objs objects stay within their layers"
+    fi
+    # The check itself: a call from clc/engine/ into clc/cli/ is found.
+    cli_sym=$(awk -F'\t' '$2 == "clc/cli" { print $1; exit }' "$TMP/defs")
+    printf '%s\tclc/engine\tclc/engine/probe.c\n' "$cli_sym" >"$TMP/probe_undefs"
+    if [ -n "$cli_sym" ] && cross_layer "$TMP/probe_undefs" | grep -q "probe.c calls $cli_sym"; then
+        ok "a call from clc/engine/ into clc/cli/ ($cli_sym) would be found"
+    else
+        bad "the link-time check misses a call from clc/engine/ into clc/cli/ ('$cli_sym')"
+    fi
+fi
+
+# The string builder is util/strbuf.h; wire.h is the engine's encoding of
+# its worker messages and records, used by the engine and by the remote
+# cache for its records alone (no other folder builds strings or messages
+# with it).
+if grep -rlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]wire\.h[">]' clc formats preload |
+    grep -v '^clc/engine/\|^clc/rcache/' >"$TMP/wire"; then
+    bad "wire.h (the engine's message encoding) included outside clc/engine/ and clc/rcache/: $(tr '\n' ' ' <"$TMP/wire")"
+else
+    ok "only clc/engine/ and clc/rcache/ include wire.h; the others build strings with strbuf.h"
+fi
+
+# The capture files' format lives in formats/capture_format.h alone: no
+# other file spells its magic.
+if grep -rn 'CLCPREC' clc preload loader | grep -v '^formats/' >"$TMP/magic"; then
+    bad "the capture magic spelt outside formats/: $(cut -d: -f1,2 "$TMP/magic" | tr '\n' ' ')"
+else
+    ok "the capture format's magic is spelt in formats/ alone"
+fi
+
+# The library knows no kernel of the bundled examples: none of the names
+# of kernels/manifest.txt's kernel and program blocks, as a word in any
+# case, nor the convolution families' names.
+sed -nE 's/^[[:space:]]*(kernel|program)[[:space:]]+([^[:space:]]+).*/\2/p' kernels/manifest.txt |
+    sort -u >"$TMP/seed_names"
+printf 'conv-grey\nconv-rgba\n' >>"$TMP/seed_names"
+if [ "$(wc -l <"$TMP/seed_names")" -lt 10 ]; then
+    bad "kernels/manifest.txt gave $(wc -l <"$TMP/seed_names") names: the check would check little"
+elif grep -rniwF -f "$TMP/seed_names" loader/ >"$TMP/hits"; then
+    bad "loader/ names seed kernels or families: $(head -3 "$TMP/hits")"
+else
+    ok "loader/ names none of the $(wc -l <"$TMP/seed_names") seed kernels and families"
+fi
+
+# The interposer's lock rule (preload/preload.h): one mutex, in table.c,
+# which calls nothing outside itself while holding it.
+locks=$(grep -l 'pthread_mutex_lock\|pthread_rwlock\|pthread_spin_lock' preload/*.c | xargs -n1 basename | tr '\n' ' ')
+[ "$locks" = "table.c " ] && ok "preload/: only table.c takes a lock" || bad "preload/: locks in: $locks"
+if grep -n 'DRV(\|pl_real\|PL_DISPATCH\|notify(\|rec_capture_now\|pl_say' preload/table.c >"$TMP/calls"; then
+    bad "preload/table.c calls out while it may hold its lock: $(head -3 "$TMP/calls")"
+else
+    ok "preload/table.c calls no driver, callback or capture"
+fi
+cli_done
