@@ -32,8 +32,10 @@ run_cmd() {
 # One test: its output and exit status into LOGDIR/NAME.log and .rc (the
 # parallel branch below runs this script so, N at a time).
 if [ "${1:-}" = --run-one ]; then
+    t0=$(date +%s)
     run_cmd "$3" "$4" >"$2/$4.log" 2>&1
     echo $? >"$2/$4.rc"
+    echo $(($(date +%s) - t0)) >"$2/$4.time"
     exit 0
 fi
 
@@ -98,8 +100,9 @@ fi
 
 tally() {
     name=$1
-    echo "== $name"
     [ -f "$logdir/$name.rc" ] || sh "$here/run_tests.sh" --run-one "$logdir" "$build" "$name"
+    # The time of each test, so that a slow one shows where a run's time goes.
+    echo "== $name ($(cat "$logdir/$name.time") s)"
     rc=$(cat "$logdir/$name.rc")
     log=$logdir/$name.log
     cat "$log"
