@@ -54,7 +54,9 @@ run "$CLC" extract "$TMP/b.clcpack" --kernel "$key" -q -o "$TMP/b_from_b.bin"
 expect_rc 0 "B's binary from the record of b"
 if cmp -s "$TMP/b_from_ab.bin" "$TMP/b_from_b.bin"; then
     skip "this PoCL writes B's binary the same after another program: nothing to join"
+    cli_done
 fi
+ok "B's two records differ in bytes"
 
 run "$CLC" merge "$TMP/ab.clcpack" "$TMP/b.clcpack" -o "$TMP/merged.clcpack"
 expect_rc 0 "the two records merge"
