@@ -17,6 +17,7 @@
 
 #include "bounded_fmt.h"
 #include "clcpack_write.h"
+#include "llvm_bitcode_same.h"
 
 #define HEADER_SIZE (8 + 8 + 4 + 4 + 12 + 41)
 #define MAX_KERNELS 4096
@@ -623,6 +624,50 @@ static int content_named(const unsigned char *bin)
     return bin[HASH_AT + 40] == '\0';
 }
 
+/* program.bc of a parsed binary: its file record's path and contents. 0,
+ * or -1 when the record is not one file. */
+static int program_bc(const unsigned char *bin, const parsed *p, const unsigned char **path,
+                      size_t *path_len, const unsigned char **bc, size_t *bc_size)
+{
+    const unsigned char *rec = bin + HEADER_SIZE + 8;
+    size_t size = p->head_size - HEADER_SIZE - 8;
+    if (size < 8 || rd32(rec) > size - 8 || rd32(rec + 4 + rd32(rec)) != size - 8 - rd32(rec))
+        return -1;
+    *path = rec + 4;
+    *path_len = rd32(rec);
+    *bc = rec + 8 + *path_len;
+    *bc_size = size - 8 - *path_len;
+    return 0;
+}
+
+/* Two program.bc of one program: the same bytes, or bitcode that differs
+ * only in the metadata kinds PoCL's LLVM context had registered while the
+ * process built other programs before (llvm_bitcode_same.h; one command
+ * line of an application builds more programs than another). *keep_b: b's
+ * is the one to keep, by a rule that does not depend on the order of a
+ * and b (the shorter bytes, then the lower), so that a merge of the same
+ * records in any order gives the same pack. 1, 0 (why), -1 out of memory. */
+static int same_program_bc(const unsigned char *a, const parsed *pa, const unsigned char *b,
+                           const parsed *pb, int *keep_b, char *why, size_t why_cap)
+{
+    *keep_b = 0;
+    if (pa->head_size == pb->head_size &&
+        memcmp(a + HEADER_SIZE, b + HEADER_SIZE, pa->head_size - HEADER_SIZE) == 0)
+        return 1;
+    const unsigned char *path_a, *path_b, *bc_a, *bc_b;
+    size_t pl_a, pl_b, na, nb;
+    if (program_bc(a, pa, &path_a, &pl_a, &bc_a, &na) != 0 ||
+        program_bc(b, pb, &path_b, &pl_b, &bc_b, &nb) != 0 || pl_a != pl_b ||
+        memcmp(path_a, path_b, pl_a) != 0) {
+        bfmt(why, why_cap, "not binaries of one program (program.bc records differ)");
+        return 0;
+    }
+    int rc = lbc_same_but_kinds(bc_a, na, bc_b, nb, why, why_cap);
+    if (rc == 1)
+        *keep_b = nb < na || (nb == na && memcmp(bc_b, bc_a, na) < 0);
+    return rc;
+}
+
 int pcb_union(const unsigned char *a, size_t a_size, const unsigned char *b, size_t b_size,
               unsigned char **out, size_t *out_size, char *why, size_t why_cap)
 {
@@ -638,26 +683,27 @@ int pcb_union(const unsigned char *a, size_t a_size, const unsigned char *b, siz
         return rc;
     }
     /* One program: the same header (but for the build hash, when both are
-     * names by content), program.bc and kernel metadata, in order. */
-    int same_hash = memcmp(a + HASH_AT, b + HASH_AT, HASH_SIZE) == 0;
-    int same = pa.nk == pb.nk && pa.head_size == pb.head_size &&
-               memcmp(a, b, HASH_AT) == 0 &&
-               memcmp(a + HASH_AT + HASH_SIZE, b + HASH_AT + HASH_SIZE,
-                      pa.head_size - HASH_AT - HASH_SIZE) == 0 &&
+     * names by content), program.bc (by meaning) and kernel metadata, in
+     * order. */
+    int same_hash = memcmp(a + HASH_AT, b + HASH_AT, HASH_SIZE) == 0, keep_b = 0;
+    int same = pa.nk == pb.nk && memcmp(a, b, HASH_AT) == 0 &&
                (same_hash || (content_named(a) && content_named(b)));
     for (uint32_t k = 0; same && k < pa.nk; k++)
         same = pa.ks[k].meta_size == pb.ks[k].meta_size &&
                memcmp(pa.ks[k].rec + 16, pb.ks[k].rec + 16, pa.ks[k].meta_size - 16) == 0;
-    if (!same) {
-        bfmt(why, why_cap, "not binaries of one program (header, program.bc or kernels differ)");
-        rc = 1;
-    } else {
+    if (!same)
+        bfmt(why, why_cap, "not binaries of one program (header or kernels differ)");
+    else
+        same = same_program_bc(a, &pa, b, &pb, &keep_b, why, why_cap);
+    if (same == 1) {
         static const uint32_t none[3] = {0, 0, 0};
-        other o = {&pb};
-        rc = canonicalize(a, a_size, NULL, none, 1, files_of_other, &o, NULL, out, out_size,
-                          why, why_cap);
+        other o = {keep_b ? &pa : &pb};
+        rc = canonicalize(keep_b ? b : a, keep_b ? b_size : a_size, NULL, none, 1,
+                          files_of_other, &o, NULL, out, out_size, why, why_cap);
         if (rc == 0 && !same_hash)
             name_by_content(*out, *out_size, 1);
+    } else {
+        rc = same < 0 ? -1 : 1;
     }
     parsed_free(&pa);
     parsed_free(&pb);

@@ -72,10 +72,14 @@ int pcb_build_hash(const unsigned char *bin, size_t size, char out[PCB_HASH_MAX]
 
 /* Two binaries of one program (the same header, program.bc and kernels;
  * the work-group functions their launches compiled may differ, as two
- * records of one program with other launches do) joined into one holding
- * every file of both, in canonical order (a's copy where both have a
- * path). Returns 0 with *out (malloc'd), 1 with why when they are not
- * binaries of one program of a known layout, -1 when out of memory. */
+ * records of one program with other launches do; program.bc may differ in
+ * the metadata kinds only, llvm_bitcode_same.h, as records made by two
+ * command lines of one application do) joined into one holding every file
+ * of both, in canonical order (a's copy where both have a path; where
+ * program.bc differs, the binary of the shorter, then lower, program.bc
+ * takes a's place). Returns 0 with *out (malloc'd), 1 with why when they
+ * are not binaries of one program of a known layout, -1 when out of
+ * memory. */
 int pcb_union(const unsigned char *a, size_t a_size, const unsigned char *b, size_t b_size,
               unsigned char **out, size_t *out_size, char *why, size_t why_cap);
 
