@@ -1,5 +1,5 @@
 # Two command lines of one PyOpenCL application, for
-# tests/cli_record_merge_apps.sh: "ab" builds and runs program A, then
+# tests/cli/cli_record_merge_apps.sh: "ab" builds and runs program A, then
 # program B; "b" builds and runs B alone. PoCL compiles every program of a
 # process in one LLVM context, so B's program.bc from "ab" also lists the
 # metadata kinds A's build registered: the same program, other bytes.

@@ -8,7 +8,7 @@
 # to the same bytes, keeps the shorter bitcode (B's from "b"), and the
 # merged pack serves both command lines. PoCL, PyOpenCL (Debian's, or the
 # virtual environment of tests/cli_record_python.sh).
-. "$(dirname "$0")/lib/cli_lib.sh"
+. "$(dirname "$0")/../lib/cli_lib.sh"
 
 APP=$ROOT/tests/data/record/pyopencl_two_programs.py
 VENV=${PYOPENCL_VENV:-$ROOT/.pyopencl-venv}
