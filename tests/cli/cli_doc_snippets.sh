@@ -15,7 +15,8 @@ CC=${CC:-cc}
 CFLAGS_SNIP="-std=c11 -Wall -Wextra -Werror -I$BUILD/include -DCL_TARGET_OPENCL_VERSION=120"
 
 # The man page's example, roff escapes undone.
-sed -n '/^\.SH EXAMPLES/,/^\.fi/p' "$ROOT/man/clcpack.3" | sed -e '1,2d' -e '$d' |
+awk '/^\.SH EXAMPLES/ { ex = 1; next } ex && /^\.nf/ { on = 1; next } on && /^\.fi/ { exit } on' \
+    "$ROOT/man/clcpack.3" |
     sed -e 's/\\e/\\/g' -e 's/\\-/-/g' >example.c
 [ -s example.c ] && ok "man/clcpack.3 has an EXAMPLES block" || bad "no EXAMPLES block in man/clcpack.3"
 ZERO=""
