@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "errors.h"
+#include "fd_io.h"
 #include "file_atomic.h"
 #include "path.h"
 
@@ -98,23 +99,6 @@ clcpack_status clcpk_check_output_path(const char *path, clcpack_error *err)
 clcpack_status clcpack_check_output_path(const char *path, clcpack_error *err)
 {
     return clcpk_check_output_path(path, err);
-}
-
-static int write_all(int fd, const uint8_t *data, size_t size)
-{
-    while (size) {
-        ssize_t n = write(fd, data, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n == 0)
-                errno = EIO;
-            return -1;
-        }
-        data += n;
-        size -= (size_t)n;
-    }
-    return 0;
 }
 
 /* 1 when name is "<base>.tmp.<pid>.XXXXXX" and no process has that pid. */
@@ -245,7 +229,7 @@ clcpack_status clcpk_atomic_begin(clcpk_atomic *a, const char *path, clcpack_err
 
 clcpack_status clcpk_atomic_write(clcpk_atomic *a, const void *data, size_t n, clcpack_error *err)
 {
-    if (write_all(a->fd, data, n) != 0)
+    if (clcpk_fd_write_all(a->fd, data, n) != 0)
         return atomic_failed(a, "write", errno, err);
     return CLCPACK_OK;
 }

@@ -52,7 +52,7 @@ int cli_check_output(const char *cmd, const char *opt, const char *path, int all
 int cli_write_output(const char *path, const void *data, size_t size)
 {
     if (strcmp(path, "-") == 0) {
-        if (fd_write_all(1, data, size) != 0) {
+        if (clcpk_fd_write_all(1, data, size) != 0) {
             cli_error("writing to stdout failed: %s", strerror(errno));
             return -1;
         }

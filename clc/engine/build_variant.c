@@ -616,8 +616,7 @@ void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
         char note[TV_NOTE_MAX];
         if (hook->tune(hook->self, t->ctx, t->queue, prog, job, &o->tune, r->tunings,
                        &r->n_tunings, note) != 0) {
-            char *both = r->note ? clcpk_strdup_printf("%s; %s", r->note, note)
-                                 : clcpk_strdup_printf("%s", note);
+            char *both = r->note ? clcpk_strdup_printf("%s; %s", r->note, note) : strdup(note);
             free(r->note);
             r->note = both;
         }

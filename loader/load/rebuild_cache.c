@@ -13,6 +13,7 @@
 #include "bytes.h"
 #include "codec.h"
 #include "errors.h"
+#include "fd_io.h"
 #include "file_atomic.h"
 #include "make_dirs.h"
 #include "pack_reader.h"
@@ -149,20 +150,6 @@ void clcpk_cache_end(pk_cache *c)
     memset(c, 0, sizeof *c);
 }
 
-static int read_exact(int fd, uint8_t *buf, size_t n)
-{
-    while (n) {
-        ssize_t r = read(fd, buf, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        buf += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
 uint8_t *clcpk_cache_read(const pk_cache *c, size_t *size, char *why, size_t cap)
 {
     why[0] = '\0';
@@ -175,7 +162,8 @@ uint8_t *clcpk_cache_read(const pk_cache *c, size_t *size, char *why, size_t cap
     const char *bad = NULL;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         bad = "not a regular file";
-    } else if ((uint64_t)st.st_size < PK_CACHE_HEADER || read_exact(fd, head, sizeof head) != 0) {
+    } else if ((uint64_t)st.st_size < PK_CACHE_HEADER ||
+               clcpk_fd_read_all(fd, head, sizeof head) != 0) {
         bad = "shorter than its header";
     } else if (memcmp(head, PK_CACHE_MAGIC, 8) != 0) {
         bad = "not a rebuild cache file (magic)";
@@ -190,7 +178,7 @@ uint8_t *clcpk_cache_read(const pk_cache *c, size_t *size, char *why, size_t cap
             bad = "its size does not match its header";
         } else if (!(file = malloc(key_len + (size_t)bin_len))) {
             bad = "out of memory";
-        } else if (read_exact(fd, file, key_len + (size_t)bin_len) != 0) {
+        } else if (clcpk_fd_read_all(fd, file, key_len + (size_t)bin_len) != 0) {
             bad = "read failed";
         } else if (get_le32(head + 24) != clcpk_crc32(file, key_len) ||
                    memcmp(file, c->key, key_len) != 0) {
