@@ -43,12 +43,12 @@ LAYER.clc/rcache  := clc/engine clc/vendors clc/checks clc/util formats common p
 LAYER.clc/engine  := clc/vendors clc/checks clc/util formats common public
 # The vendors' toolchains and binary forms (docs/vendors/), and the
 # capture reader: each knows its tools or files, not the build.
-LAYER.clc/vendors := clc/util public
+LAYER.clc/vendors := clc/util common public
 LAYER.clc/capture := clc/util formats public
 LAYER.clc/checks  := clc/util common public
-LAYER.clc/util    :=
+LAYER.clc/util    := common
 LAYER.formats     := public
-LAYER.preload     := formats public
+LAYER.preload     := formats common public
 LAYER.preload/shim :=
 # The library by what it does (docs/ARCHITECTURE.md): read/ opens, looks up
 # and decodes; load/ (devices, forms, the rebuild cache) and write/ (the

@@ -27,43 +27,12 @@
 #include <unistd.h>
 
 #include "errors.h"
+#include "fd_io.h"
 #include "file_atomic.h"
+#include "path.h"
 
 #define SUFFIX_LEN 6
 #define CREATE_TRIES 100
-
-/* The folder that holds path ("." when path has no slash). */
-static char *parent_dir(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return strdup(".");
-    if (slash == path)
-        return strdup("/");
-    size_t n = (size_t)(slash - path);
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, path, n);
-        d[n] = '\0';
-    }
-    return d;
-}
-
-/* What a non-regular file is, for the refusal. */
-static const char *type_name(mode_t m)
-{
-    if (S_ISLNK(m))
-        return "a symbolic link (nothing is written through a link)";
-    if (S_ISDIR(m))
-        return "a folder";
-    if (S_ISCHR(m) || S_ISBLK(m))
-        return "a device";
-    if (S_ISFIFO(m))
-        return "a FIFO";
-    if (S_ISSOCK(m))
-        return "a socket";
-    return "not a regular file";
-}
 
 /* The output-path rules (clcpack.h). *exists and *mode say what is there
  * now, for keeping the mode of a file that is replaced. */
@@ -81,8 +50,9 @@ static clcpack_status check_path(const char *path, int *exists, mode_t *mode, cl
     if (lstat(path, &st) == 0) {
         if (!S_ISREG(st.st_mode))
             return clcpk_fail(err, CLCPACK_E_IO,
-                              "'%s' is %s; only a regular file is replaced", path,
-                              type_name(st.st_mode));
+                              "'%s' is %s%s; only a regular file is replaced", path,
+                              clcpk_file_type_name(st.st_mode),
+                              S_ISLNK(st.st_mode) ? " (nothing is written through a link)" : "");
         /* Root passes every access() test; a file without any write bit is
          * read-only on purpose all the same. */
         if ((st.st_mode & 0222) == 0 || faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0)
@@ -97,7 +67,7 @@ static clcpack_status check_path(const char *path, int *exists, mode_t *mode, cl
         return clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': %s", path,
                           clcpk_errno_text(e, msg, sizeof msg));
     }
-    char *dir = parent_dir(path);
+    char *dir = clcpk_parent_dir(path);
     if (!dir)
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory checking '%s'", path);
     clcpack_status rc = CLCPACK_OK;
@@ -119,28 +89,16 @@ static clcpack_status check_path(const char *path, int *exists, mode_t *mode, cl
     return rc;
 }
 
-clcpack_status clcpack_check_output_path(const char *path, clcpack_error *err)
+clcpack_status clcpk_check_output_path(const char *path, clcpack_error *err)
 {
     int exists;
     mode_t mode;
     return check_path(path, &exists, &mode, err);
 }
 
-static int write_all(int fd, const uint8_t *data, size_t size)
+clcpack_status clcpack_check_output_path(const char *path, clcpack_error *err)
 {
-    while (size) {
-        ssize_t n = write(fd, data, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n == 0)
-                errno = EIO;
-            return -1;
-        }
-        data += n;
-        size -= (size_t)n;
-    }
-    return 0;
+    return clcpk_check_output_path(path, err);
 }
 
 /* 1 when name is "<base>.tmp.<pid>.XXXXXX" and no process has that pid. */
@@ -250,7 +208,7 @@ clcpack_status clcpk_atomic_begin(clcpk_atomic *a, const char *path, clcpack_err
         return st;
     size_t cap = strlen(path) + 48;
     a->tmp = malloc(cap);
-    a->dir = parent_dir(path);
+    a->dir = clcpk_parent_dir(path);
     if (!a->tmp || !a->dir) {
         clcpk_atomic_abort(a);
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory writing '%s'", path);
@@ -271,7 +229,7 @@ clcpack_status clcpk_atomic_begin(clcpk_atomic *a, const char *path, clcpack_err
 
 clcpack_status clcpk_atomic_write(clcpk_atomic *a, const void *data, size_t n, clcpack_error *err)
 {
-    if (write_all(a->fd, data, n) != 0)
+    if (clcpk_fd_write_all(a->fd, data, n) != 0)
         return atomic_failed(a, "write", errno, err);
     return CLCPACK_OK;
 }
@@ -355,6 +313,12 @@ clcpack_status clcpack_write_file_atomic(const char *path, const void *data, siz
                           (unsigned)flags);
     if (!data && size)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_write_file_atomic: data is NULL");
+    return clcpk_write_file_atomic(path, data, size, err);
+}
+
+clcpack_status clcpk_write_file_atomic(const char *path, const void *data, size_t size,
+                                       clcpack_error *err)
+{
     clcpk_atomic a;
     clcpack_status st = clcpk_atomic_begin(&a, path, err);
     if (st == CLCPACK_OK)

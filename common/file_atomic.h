@@ -26,4 +26,12 @@ clcpack_status clcpk_atomic_write_at(clcpk_atomic *a, const void *data, size_t n
 clcpack_status clcpk_atomic_commit(clcpk_atomic *a, clcpack_error *err);
 void clcpk_atomic_abort(clcpk_atomic *a);
 
+/* clcpack_check_output_path and clcpack_write_file_atomic (clcpack_write.h)
+ * for the tool and the library's own files: the public names stay in the
+ * stable ABI for applications, these keep the tool's calls out of it. The
+ * write takes data of size bytes (data may be NULL only when size is 0). */
+clcpack_status clcpk_check_output_path(const char *path, clcpack_error *err);
+clcpack_status clcpk_write_file_atomic(const char *path, const void *data, size_t size,
+                                       clcpack_error *err);
+
 #endif /* CLCPACK_FILE_ATOMIC_H */

@@ -123,6 +123,11 @@ void clcpk_hex(const uint8_t *bytes, size_t n, char *out)
 
 void clcpack_digest_sha256(const void *data, size_t size, uint8_t out[32])
 {
+    clcpk_digest_sha256(data, size, out);
+}
+
+void clcpk_digest_sha256(const void *data, size_t size, uint8_t out[32])
+{
     clcpk_sha256 s;
     clcpk_sha256_init(&s);
     if (data)

@@ -7,7 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "clcpack_write.h" /* clcpack_digest_sha256 */
+#include "clcpack_write.h" /* CLCPACK_SHA256_SIZE */
+#include "sha256.h"        /* clcpk_digest_sha256 (common/) */
 
 static int is_space(char c)
 {
@@ -212,7 +213,7 @@ static void add_includes(scan *s, const char *text, size_t size, int depth)
 }
 
 /* The bytes a key hashes, gathered first: the library's SHA-256
- * (clcpack_digest_sha256) takes them in one piece. */
+ * (clcpk_digest_sha256) takes them in one piece. */
 typedef struct key_bytes {
     unsigned char *p;
     size_t len, cap;
@@ -265,7 +266,7 @@ static int hex_key(key_bytes *k, const char *prefix, char out[RK_KEY_MAX])
     int rc = k->oom ? -1 : 0;
     if (rc == 0) {
         uint8_t d[CLCPACK_SHA256_SIZE];
-        clcpack_digest_sha256(k->p, k->len, d);
+        clcpk_digest_sha256(k->p, k->len, d);
         size_t n = strlen(prefix);
         memcpy(out, prefix, n);
         for (size_t i = 0; i < sizeof d; i++)

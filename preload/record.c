@@ -20,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fd_io.h"
+
 static unsigned long seq;
 
 /* Writes data as dir/name, or as a new "<pid>-<seq>.<suffix>" when name is
@@ -41,20 +43,12 @@ static int write_named(const char *dir, const char *suffix, const void *data, si
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         return -1;
-    const unsigned char *p = data;
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            int e = errno;
-            close(fd);
-            unlink(tmp);
-            errno = e ? e : EIO;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
+    if (clcpk_fd_write_all(fd, data, n) != 0) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        errno = e ? e : EIO;
+        return -1;
     }
     if (close(fd) != 0 || rename(tmp, final) != 0) {
         int e = errno;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "cli_report.h"
+#include "file_atomic.h"
 #include "input_file.h"
 #include "fd_io.h"
 
@@ -36,7 +37,7 @@ int cli_check_output(const char *cmd, const char *opt, const char *path, int all
                                cmd ? cmd : "", cmd ? ": " : "", opt);
     }
     clcpack_error e;
-    if (clcpack_check_output_path(path, &e) != CLCPACK_OK) {
+    if (clcpk_check_output_path(path, &e) != CLCPACK_OK) {
         /* Someone who gave /dev/stdout or a terminal wanted stdout. */
         struct stat st;
         int special = allow_stdout && lstat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
@@ -51,14 +52,14 @@ int cli_check_output(const char *cmd, const char *opt, const char *path, int all
 int cli_write_output(const char *path, const void *data, size_t size)
 {
     if (strcmp(path, "-") == 0) {
-        if (fd_write_all(1, data, size) != 0) {
+        if (clcpk_fd_write_all(1, data, size) != 0) {
             cli_error("writing to stdout failed: %s", strerror(errno));
             return -1;
         }
         return 0;
     }
     clcpack_error e;
-    if (clcpack_write_file_atomic(path, data, size, 0, &e) != CLCPACK_OK) {
+    if (clcpk_write_file_atomic(path, data, size, &e) != CLCPACK_OK) {
         cli_error("%s", e.message);
         return -1;
     }

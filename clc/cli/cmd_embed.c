@@ -18,6 +18,7 @@
 #include "cli_opts.h"
 #include "cli_report.h"
 #include "input_file.h"
+#include "sha256.h"
 #include "strbuf.h"
 #include "clcpack_write.h"
 
@@ -209,7 +210,7 @@ static void put_digest(strbuf *b, const unsigned char *data, size_t size, const 
 {
     static const char hex[] = "0123456789abcdef";
     uint8_t digest[CLCPACK_SHA256_SIZE];
-    clcpack_digest_sha256(data, size, digest);
+    clcpk_digest_sha256(data, size, digest);
     for (size_t k = 0; k < sizeof digest; k++) {
         char byte[8];
         put_text(b, k % 16 ? ", " : line_start);

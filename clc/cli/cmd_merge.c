@@ -12,6 +12,7 @@
 #include "cli_files.h"
 #include "cli_opts.h"
 #include "cli_report.h"
+#include "entry_key.h"
 #include "pack_blob.h"
 #include "clcpack_write.h"
 #include "pack_merge.h"
@@ -125,7 +126,7 @@ static int same_slot(const merge_input *in, const merge_pick *pk, const merge_in
                      const clcpack_entry_info *cand)
 {
     const clcpack_entry_info *e = &pk->info;
-    return e->kind == cand->kind && e->arch == cand->arch && pt_same_key(e, cand) &&
+    return e->kind == cand->kind && e->arch == cand->arch && clcpk_same_key(e, cand) &&
            clcpack_device_equal(&in[pk->input].devices[e->device],
                                 &cand_in->devices[cand->device]);
 }

@@ -16,6 +16,7 @@
 #include "cli_opts.h"
 #include "cli_report.h"
 #include "clcpack_write.h"
+#include "file_atomic.h"
 #include "pack_text.h"
 #include "pocl_binary_canon.h"
 #include "pocl_cache_files.h"
@@ -332,7 +333,7 @@ int cmd_record(int argc, char **argv)
      * application itself, the interposer. */
     clcpack_error werr;
     char err[PRELOAD_PATH_MAX + 256], lib[PRELOAD_PATH_MAX];
-    if (clcpack_check_output_path(a.output, &werr) != CLCPACK_OK) {
+    if (clcpk_check_output_path(a.output, &werr) != CLCPACK_OK) {
         cli_error("%s", werr.message);
         return EXIT_FAILURE_STATUS;
     }

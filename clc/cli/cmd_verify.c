@@ -16,6 +16,7 @@
 #include "cli_report.h"
 #include "clcpack_write.h"
 #include "device_select.h"
+#include "entry_key.h"
 #include "load_worker.h"
 #include "manifest.h"
 #include "pack_text.h"
@@ -229,7 +230,7 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
         /* One load per key: the other forms of it are the loader's choice. */
         for (size_t j = i; j < ne; j++) {
             clcpack_entry_info ej = {.struct_size = sizeof ej};
-            if (!seen[j] && clcpack_get_entry(p, j, &ej) == CLCPACK_OK && pt_same_key(&ei, &ej))
+            if (!seen[j] && clcpack_get_entry(p, j, &ej) == CLCPACK_OK && clcpk_same_key(&ei, &ej))
                 seen[j] = 1;
         }
         first[n_jobs] = i;

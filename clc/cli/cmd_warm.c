@@ -29,6 +29,7 @@
 #include "cli_report.h"
 #include "clcpack.h"
 #include "device_select.h"
+#include "entry_key.h"
 #include "load_worker.h"
 #include "make_dirs.h"
 #include "pack_text.h"
@@ -180,7 +181,7 @@ static size_t pack_keys(const clcpack *p, size_t *first)
             continue;
         size_t k = 0;
         while (k < n && !(clcpack_get_entry(p, first[k], &ek) == CLCPACK_OK &&
-                          pt_same_key(&ei, &ek)))
+                          clcpk_same_key(&ei, &ek)))
             k++;
         if (k == n)
             first[n++] = i;
@@ -220,7 +221,8 @@ static int prepare_folder(const warm_args *wa, char *dir, size_t cap)
     /* A folder a post-install script makes serves every user (0755); the
      * user's own cache stays private (0700), as the library makes it. */
     struct stat st;
-    if (make_dirs(dir, wa->cache_dir ? 0755 : 0700) != 0 || stat(dir, &st) != 0) {
+    mode_t mode = wa->cache_dir ? 0755 : 0700;
+    if (clcpk_make_dirs(dir, mode, mode) != 0 || stat(dir, &st) != 0) {
         cli_error("cannot create the cache folder '%s': %s", dir, strerror(errno));
         return -1;
     }

@@ -7,6 +7,7 @@
 #include "bounded_fmt.h"
 #include "strbuf.h"
 #include "clcpack_write.h"
+#include "file_atomic.h"
 
 void df_init(df_list *l)
 {
@@ -103,7 +104,7 @@ int df_write(const df_list *l, const char *target, const char *path, char *err, 
         return -1;
     }
     clcpack_error e;
-    int rc = clcpack_write_file_atomic(path, text, len, 0, &e) == CLCPACK_OK ? 0 : -1;
+    int rc = clcpk_write_file_atomic(path, text, len, &e) == CLCPACK_OK ? 0 : -1;
     if (rc != 0)
         bfmt(err, cap, "%s", e.message);
     free(text);

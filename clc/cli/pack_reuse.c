@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "bounded_fmt.h"
+#include "file_atomic.h"
 
 #define TIMES_MAX 20000 /* entries kept in the build-time cache */
 #define MATCH_MAX 256    /* entries of one key and device: forms */
@@ -278,7 +279,7 @@ void pr_times_save(const pr_times *t)
         *slash = '\0';
         mkdir(dir, 0700);
     }
-    clcpack_write_file_atomic(path, text, len, 0, NULL);
+    clcpk_write_file_atomic(path, text, len, NULL);
     free(text);
 }
 

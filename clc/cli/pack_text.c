@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bounded_fmt.h"
+#include "text_format.h"
 
 /* Length of the valid UTF-8 sequence at s (2 to 4), or 0. */
 static size_t utf8_len(const unsigned char *s)
@@ -120,14 +121,7 @@ int pt_parse_codec(const char *name, clcpack_compression *out, char *msg, size_t
 
 void pt_wg(const uint32_t wg[3], char *buf, size_t cap)
 {
-    if (wg[0] == 0)
-        bfmt(buf, cap, "-");
-    else if (wg[2] > 1)
-        bfmt(buf, cap, "%ux%ux%u", (unsigned)wg[0], (unsigned)wg[1], (unsigned)wg[2]);
-    else if (wg[1] > 1)
-        bfmt(buf, cap, "%ux%u", (unsigned)wg[0], (unsigned)wg[1]);
-    else
-        bfmt(buf, cap, "%u", (unsigned)wg[0]);
+    clcpk_wg_text(wg, "-", buf, cap);
 }
 
 void pt_defines(const clcpack_entry_info *e, char *buf, size_t cap)
@@ -163,18 +157,6 @@ void pt_key_label(const clcpack_entry_info *e, char *buf, size_t cap)
     bfmt(buf, cap, "%s %s wg=%s", pt_esc(e->kernel, kernel, sizeof kernel), defs, wg);
 }
 
-int pt_same_key(const clcpack_entry_info *a, const clcpack_entry_info *b)
-{
-    if (strcmp(a->kernel, b->kernel) != 0 || a->define_count != b->define_count ||
-        memcmp(a->wg, b->wg, sizeof a->wg) != 0)
-        return 0;
-    /* Both define lists are sorted by name. */
-    for (size_t i = 0; i < a->define_count; i++)
-        if (strcmp(a->defines[i].name, b->defines[i].name) != 0 ||
-            strcmp(a->defines[i].value, b->defines[i].value) != 0)
-            return 0;
-    return 1;
-}
 
 clcpack_key pt_key(const clcpack_entry_info *e)
 {

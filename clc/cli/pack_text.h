@@ -35,8 +35,6 @@ void pt_defines(const clcpack_entry_info *e, char *buf, size_t cap);
 void pt_entry_label(const clcpack_entry_info *e, char *buf, size_t cap);
 /* "Convolve_Def FILTER_WIDTH=5 wg=16x16": the key alone (escaped). */
 void pt_key_label(const clcpack_entry_info *e, char *buf, size_t cap);
-/* 1 when a and b have the same key (kernel, defines, wg). */
-int pt_same_key(const clcpack_entry_info *a, const clcpack_entry_info *b);
 /* The key of e; points into e. */
 clcpack_key pt_key(const clcpack_entry_info *e);
 

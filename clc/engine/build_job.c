@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bounded_fmt.h"
+#include "text_format.h"
 
 void bj_free(build_job *j)
 {
@@ -120,14 +121,7 @@ const char *bj_define_value(const build_job *j, const char *name)
 
 void bj_wg_text(const uint32_t wg[3], char *buf, size_t cap)
 {
-    if (!wg[0])
-        bfmt(buf, cap, "%s", "");
-    else if (wg[2] > 1)
-        bfmt(buf, cap, "%ux%ux%u", (unsigned)wg[0], (unsigned)wg[1], (unsigned)wg[2]);
-    else if (wg[1] > 1)
-        bfmt(buf, cap, "%ux%u", (unsigned)wg[0], (unsigned)wg[1]);
-    else
-        bfmt(buf, cap, "%u", (unsigned)wg[0]);
+    clcpk_wg_text(wg, "", buf, cap);
 }
 
 /* Appends to buf (cut at cap, always NUL-terminated). */

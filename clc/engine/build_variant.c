@@ -21,6 +21,7 @@
 #include "ptx_text.h"
 #include "ptxas_run.h"
 #include "roundtrip.h"
+#include "text_format.h"
 
 #define NVIDIA_VENDOR_ID 0x10DEu
 /* Build logs beyond this are cut: they are printed, not parsed. */
@@ -91,24 +92,6 @@ void bv_target_close(bv_target *t)
     memset(t, 0, sizeof *t);
 }
 
-static char *dup_printf(const char *fmt, ...) BFMT_PRINTF(1, 2);
-static char *dup_printf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return NULL;
-    char *s = malloc((size_t)n + 1);
-    if (!s)
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return s;
-}
-
 static void fail(bv_result *r, bv_status st, const char *fmt, ...) BFMT_PRINTF(3, 4);
 static void fail(bv_result *r, bv_status st, const char *fmt, ...)
 {
@@ -119,7 +102,7 @@ static void fail(bv_result *r, bv_status st, const char *fmt, ...)
     va_end(ap);
     r->status = st;
     free(r->message);
-    r->message = dup_printf("%s", line);
+    r->message = clcpk_strdup_printf("%s", line);
 }
 
 /* fail() for an OpenCL call that returned rc, named with its code. */
@@ -201,7 +184,8 @@ static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_r
 {
     size_t len = ptx_text_length(bin, size);
     if (!ptx_is_text(bin, size)) {
-        r->note = dup_printf("the NVIDIA binary is not PTX text; stored as a native binary");
+        r->note =
+            clcpk_strdup_printf("the NVIDIA binary is not PTX text; stored as a native binary");
         r->forms[r->n_forms++] = (bv_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = bin, .size = size};
         return;
     }
@@ -632,7 +616,7 @@ void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
         char note[TV_NOTE_MAX];
         if (hook->tune(hook->self, t->ctx, t->queue, prog, job, &o->tune, r->tunings,
                        &r->n_tunings, note) != 0) {
-            char *both = r->note ? dup_printf("%s; %s", r->note, note) : dup_printf("%s", note);
+            char *both = r->note ? clcpk_strdup_printf("%s; %s", r->note, note) : strdup(note);
             free(r->note);
             r->note = both;
         }
@@ -714,7 +698,7 @@ int bv_adopt(bv_target *t, const build_job *job, const bv_options *o, const char
         r->forms[r->n_forms++] = forms[f];
     *n_forms = 0;
     if (note && *note)
-        r->note = dup_printf("%s", note);
+        r->note = clcpk_strdup_printf("%s", note);
     r->kernel_names = calloc(n_names ? n_names : 1, sizeof *r->kernel_names);
     for (size_t i = 0; r->kernel_names && i < n_names; i++) {
         r->kernel_names[i] = strdup(names[i]);

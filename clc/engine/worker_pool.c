@@ -306,7 +306,7 @@ static int hand_one(pool *p, worker *w)
     size_t job = p->queue[pick];
     memmove(p->queue + p->q_head + 1, p->queue + p->q_head, (pick - p->q_head) * sizeof *p->queue);
     p->q_head++;
-    if (fd_write_all(w->job_fd, p->jobs[job].data, p->jobs[job].len) != 0) {
+    if (clcpk_fd_write_all(w->job_fd, p->jobs[job].data, p->jobs[job].len) != 0) {
         /* It died before reading: the job was not tried, so it goes back;
          * remember why, for when no worker ever takes it. */
         char how[128];

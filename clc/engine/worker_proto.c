@@ -279,7 +279,7 @@ int wp_read_frame(int fd, uint32_t magic, size_t max, unsigned char **payload, s
     while (got < 0 && errno == EINTR);
     if (got == 0)
         return 1;
-    if (got < 0 || fd_read_all(fd, head + 1, sizeof head - 1) != 0) {
+    if (got < 0 || clcpk_fd_read_all(fd, head + 1, sizeof head - 1) != 0) {
         bfmt(err, WP_ERR_MAX, "the frame header was cut short");
         return -1;
     }
@@ -301,7 +301,7 @@ int wp_read_frame(int fd, uint32_t magic, size_t max, unsigned char **payload, s
         bfmt(err, WP_ERR_MAX, "out of memory for a %llu-byte frame", (unsigned long long)n);
         return -1;
     }
-    if (fd_read_all(fd, buf, (size_t)n) != 0) {
+    if (clcpk_fd_read_all(fd, buf, (size_t)n) != 0) {
         free(buf);
         bfmt(err, WP_ERR_MAX, "the frame was cut short");
         return -1;
@@ -332,7 +332,7 @@ int wp_serve(const char *who, wp_job_fn run, void *self)
         sb_init(&out);
         wp_encode_result(&out, job, &r);
         bv_result_free(&r);
-        int wrc = out.failed ? -1 : fd_write_all(WP_RESULT_FD, out.data, out.len);
+        int wrc = out.failed ? -1 : clcpk_fd_write_all(WP_RESULT_FD, out.data, out.len);
         sb_free(&out);
         if (wrc != 0)
             return 1; /* the parent is gone or the result did not fit in memory */

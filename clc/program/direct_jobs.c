@@ -24,6 +24,7 @@
 #include "clcpack.h"
 #include "define_value.h"
 #include "expr.h"
+#include "path.h"
 #include "source_fold.h"
 #include "value_list.h"
 
@@ -757,23 +758,6 @@ static char *program_name_of(const char *path)
     return name;
 }
 
-/* The folder of a path ("." for none), malloc'd. */
-static char *dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return strdup(".");
-    if (slash == path)
-        return strdup("/");
-    size_t n = (size_t)(slash - path);
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, path, n);
-        d[n] = '\0';
-    }
-    return d;
-}
-
 static int fold_program(plan *p, program *pr)
 {
     const dj_spec *s = p->s;
@@ -784,7 +768,7 @@ static int fold_program(plan *p, program *pr)
     size_t nr = 0;
     int oom = 0;
     for (size_t i = 0; i < pr->n_files && !oom; i++)
-        oom = !(roots[nr++] = dir_of(pr->files[i]));
+        oom = !(roots[nr++] = clcpk_parent_dir(pr->files[i]));
     for (size_t i = 0; i < s->n_includes && !oom; i++)
         oom = !(roots[nr++] = strdup(s->includes[i]));
     if (!oom)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "clcpack_write.h"
+#include "sha256.h"
 #include "wire.h"
 
 /* One `NAME LEN:VALUE\n` line: the length makes any value unambiguous. */
@@ -34,7 +35,7 @@ static void field_fmt(strbuf *b, const char *name, const char *fmt, unsigned lon
 void rck_sha256_hex(const void *data, size_t size, char hex[RCK_HEX_SIZE])
 {
     uint8_t d[CLCPACK_SHA256_SIZE];
-    clcpack_digest_sha256(data, size, d);
+    clcpk_digest_sha256(data, size, d);
     static const char digits[] = "0123456789abcdef";
     for (size_t i = 0; i < sizeof d; i++) {
         hex[2 * i] = digits[d[i] >> 4];

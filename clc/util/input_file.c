@@ -9,19 +9,7 @@
 #include <unistd.h>
 
 #include "bounded_fmt.h"
-
-static const char *type_name(mode_t m)
-{
-    if (S_ISDIR(m))
-        return "a folder";
-    if (S_ISCHR(m) || S_ISBLK(m))
-        return "a device";
-    if (S_ISFIFO(m))
-        return "a FIFO";
-    if (S_ISSOCK(m))
-        return "a socket";
-    return "not a regular file";
-}
+#include "path.h"
 
 int in_open(const char *path, char *err, size_t cap)
 {
@@ -39,7 +27,7 @@ int in_open(const char *path, char *err, size_t cap)
     }
     if (!S_ISREG(st.st_mode)) {
         bfmt(err, cap, "'%s' is %s, not a regular file", bfmt_clip(path, clip),
-             type_name(st.st_mode));
+             clcpk_file_type_name(st.st_mode));
         close(fd);
         return -1;
     }

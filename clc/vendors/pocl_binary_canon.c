@@ -18,6 +18,7 @@
 #include "bounded_fmt.h"
 #include "clcpack_write.h"
 #include "llvm_bitcode_same.h"
+#include "sha256.h"
 
 #define HEADER_SIZE (8 + 8 + 4 + 4 + 12 + 41)
 #define MAX_KERNELS 4096
@@ -226,7 +227,7 @@ static void name_by_content(unsigned char *bin, size_t size, int force)
         return;
     memset(bin + HASH_AT, 0, HASH_SIZE);
     uint8_t d[CLCPACK_SHA256_SIZE];
-    clcpack_digest_sha256(bin, size, d);
+    clcpk_digest_sha256(bin, size, d);
     static const char hex[] = "0123456789abcdef";
     for (int i = 0; i < 20; i++) {
         bin[HASH_AT + 2 * i] = (unsigned char)hex[d[i] >> 4];

@@ -83,7 +83,7 @@ int tool_write_file(const char *path, const void *data, size_t size)
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0)
         return -1;
-    if (fd_write_all(fd, data, size) != 0) {
+    if (clcpk_fd_write_all(fd, data, size) != 0) {
         close(fd);
         return -1;
     }

@@ -255,7 +255,7 @@ int bw_enter_work_dir(build_worker *w, char *err, size_t cap)
         bfmt(w->work_dir, sizeof w->work_dir, "%s/clc-pack", xdg);
     else if (home && home[0] == '/')
         bfmt(w->work_dir, sizeof w->work_dir, "%s/.cache/clc-pack", home);
-    if (w->work_dir[0] && (make_dirs(w->work_dir, 0700) != 0 || chdir(w->work_dir) != 0))
+    if (w->work_dir[0] && (clcpk_make_dirs(w->work_dir, 0700, 0700) != 0 || chdir(w->work_dir) != 0))
         w->work_dir[0] = '\0';
     if (!w->work_dir[0]) {
         if (tt_make(NULL, "clc-pack-worker", w->temp_dir, sizeof w->temp_dir) != 0 ||

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "entry_key.h"
 #include "errors.h"
 #include "pack_reader.h"
 #include "struct_size.h"
@@ -85,18 +86,6 @@ static int serves(const pk_entry *pe, const query *q, int *runtime)
     return 1;
 }
 
-static int same_key(const clcpack_entry_info *a, const clcpack_entry_info *b)
-{
-    if (strcmp(a->kernel, b->kernel) != 0 || memcmp(a->wg, b->wg, sizeof a->wg) != 0 ||
-        a->define_count != b->define_count)
-        return 0;
-    for (size_t k = 0; k < a->define_count; k++)
-        if (strcmp(a->defines[k].name, b->defines[k].name) != 0 ||
-            strcmp(a->defines[k].value, b->defines[k].value) != 0)
-            return 0;
-    return 1;
-}
-
 typedef struct candidate {
     uint32_t entry;
     clcpack_tuning t;
@@ -142,7 +131,7 @@ static size_t collect(const clcpack *p, uint32_t d, const query *q, candidate **
             if (t.runtime_value != q->runtime_value)
                 continue;
             size_t j = 0;
-            while (j < n && !same_key(&p->entries[c[j].entry].info, e))
+            while (j < n && !clcpk_same_key(&p->entries[c[j].entry].info, e))
                 j++;
             if (j < n)
                 break;

@@ -4,7 +4,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,47 +13,12 @@
 #include "bytes.h"
 #include "codec.h"
 #include "errors.h"
+#include "fd_io.h"
+#include "file_atomic.h"
+#include "make_dirs.h"
 #include "pack_reader.h"
 #include "text.h"
-
-static char *str_printf(const char *fmt, ...) PK_PRINTF(1, 2);
-static char *str_printf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return NULL;
-    char *s = malloc((size_t)n + 1);
-    if (!s)
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return s;
-}
-
-/* mkdir -p, the last level 0700 (a user's cache). */
-static int make_dirs(const char *dir)
-{
-    char *d = strdup(dir);
-    if (!d)
-        return -1;
-    for (char *s = d + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        if (mkdir(d, 0755) != 0 && errno != EEXIST) {
-            free(d);
-            return -1;
-        }
-        *s = '/';
-    }
-    int rc = mkdir(d, 0700) != 0 && errno != EEXIST ? -1 : 0;
-    free(d);
-    return rc;
-}
+#include "text_format.h"
 
 static char *cache_folder(uint32_t flags)
 {
@@ -65,10 +29,10 @@ static char *cache_folder(uint32_t flags)
         return strdup(env);
     const char *xdg = getenv("XDG_CACHE_HOME");
     if (xdg && xdg[0] == '/')
-        return str_printf("%s/clcpack", xdg);
+        return clcpk_strdup_printf("%s/clcpack", xdg);
     const char *home = getenv("HOME");
     if (home && home[0] == '/')
-        return str_printf("%s/.cache/clcpack", home);
+        return clcpk_strdup_printf("%s/.cache/clcpack", home);
     return NULL;
 }
 
@@ -166,7 +130,7 @@ int clcpk_cache_begin(pk_cache *c, const clcpack *p, size_t entry,
         uint64_t h = 0xcbf29ce484222325ull;
         for (size_t i = 0; i < c->key_len; i++)
             h = (h ^ (uint8_t)c->key[i]) * 0x100000001b3ull;
-        c->path = str_printf("%s/%016llx%08x.clcbin", c->dir, (unsigned long long)h,
+        c->path = clcpk_strdup_printf("%s/%016llx%08x.clcbin", c->dir, (unsigned long long)h,
                              clcpk_crc32(c->key, c->key_len));
     }
     if (!c->key || !c->path || c->key_len > PK_CACHE_KEY_MAX) {
@@ -186,20 +150,6 @@ void clcpk_cache_end(pk_cache *c)
     memset(c, 0, sizeof *c);
 }
 
-static int read_exact(int fd, uint8_t *buf, size_t n)
-{
-    while (n) {
-        ssize_t r = read(fd, buf, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        buf += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
 uint8_t *clcpk_cache_read(const pk_cache *c, size_t *size, char *why, size_t cap)
 {
     why[0] = '\0';
@@ -212,7 +162,8 @@ uint8_t *clcpk_cache_read(const pk_cache *c, size_t *size, char *why, size_t cap
     const char *bad = NULL;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         bad = "not a regular file";
-    } else if ((uint64_t)st.st_size < PK_CACHE_HEADER || read_exact(fd, head, sizeof head) != 0) {
+    } else if ((uint64_t)st.st_size < PK_CACHE_HEADER ||
+               clcpk_fd_read_all(fd, head, sizeof head) != 0) {
         bad = "shorter than its header";
     } else if (memcmp(head, PK_CACHE_MAGIC, 8) != 0) {
         bad = "not a rebuild cache file (magic)";
@@ -227,7 +178,7 @@ uint8_t *clcpk_cache_read(const pk_cache *c, size_t *size, char *why, size_t cap
             bad = "its size does not match its header";
         } else if (!(file = malloc(key_len + (size_t)bin_len))) {
             bad = "out of memory";
-        } else if (read_exact(fd, file, key_len + (size_t)bin_len) != 0) {
+        } else if (clcpk_fd_read_all(fd, file, key_len + (size_t)bin_len) != 0) {
             bad = "read failed";
         } else if (get_le32(head + 24) != clcpk_crc32(file, key_len) ||
                    memcmp(file, c->key, key_len) != 0) {
@@ -330,7 +281,7 @@ int clcpk_cache_store(const pk_cache *c, const uint8_t *bin, size_t size, char *
         snprintf(why, cap, "a binary of %zu bytes does not fit the cache's bound", size);
         return -1;
     }
-    if (make_dirs(c->dir) != 0) {
+    if (clcpk_make_dirs(c->dir, 0755, 0700) != 0) {
         snprintf(why, cap, "cannot create the folder %s: %s", c->dir, strerror(errno));
         return -1;
     }
@@ -349,7 +300,7 @@ int clcpk_cache_store(const pk_cache *c, const uint8_t *bin, size_t size, char *
     memcpy(file + PK_CACHE_HEADER, c->key, c->key_len);
     memcpy(file + PK_CACHE_HEADER + c->key_len, bin, size);
     clcpack_error e;
-    clcpack_status st = clcpack_write_file_atomic(c->path, file, total, 0, &e);
+    clcpack_status st = clcpk_write_file_atomic(c->path, file, total, &e);
     free(file);
     if (st != CLCPACK_OK) {
         snprintf(why, cap, "%s", e.message);

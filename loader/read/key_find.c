@@ -12,20 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "entry_key.h"
 #include "errors.h"
 #include "pack_reader.h"
-
-/* Both define lists are sorted by name. */
-static int same_define_set(const clcpack_entry_info *a, const clcpack_entry_info *b)
-{
-    if (a->define_count != b->define_count)
-        return 0;
-    for (size_t i = 0; i < a->define_count; i++)
-        if (strcmp(a->defines[i].name, b->defines[i].name) != 0 ||
-            strcmp(a->defines[i].value, b->defines[i].value) != 0)
-            return 0;
-    return 1;
-}
 
 /* A key that leaves out derived defines: the entries among cands (n of
  * them; NULL: every entry) whose define set holds the key's, if they all
@@ -42,7 +31,7 @@ static clcpack_status find_within(const clcpack *p, const clcpack_key *key, cons
             continue;
         if (first == SIZE_MAX) {
             first = i;
-        } else if (!same_define_set(&p->entries[first].info, e)) {
+        } else if (!clcpk_same_defines(&p->entries[first].info, e)) {
             other = i;
             break;
         }

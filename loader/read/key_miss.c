@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "entry_key.h"
 #include "errors.h"
 #include "pack_reader.h"
 #include "text.h"
@@ -53,13 +54,7 @@ static int closeness(const clcpack_entry_info *e, const clcpack_key *key)
 /* Same define set (both sorted by name) and work-group. */
 static int same_variant(const clcpack_entry_info *a, const clcpack_entry_info *b)
 {
-    if (a->define_count != b->define_count || memcmp(a->wg, b->wg, sizeof a->wg) != 0)
-        return 0;
-    for (size_t k = 0; k < a->define_count; k++)
-        if (strcmp(a->defines[k].name, b->defines[k].name) != 0 ||
-            strcmp(a->defines[k].value, b->defines[k].value) != 0)
-            return 0;
-    return 1;
+    return memcmp(a->wg, b->wg, sizeof a->wg) == 0 && clcpk_same_defines(a, b);
 }
 
 typedef struct nearest {

@@ -231,7 +231,7 @@ static clcpack_status open_pinned(const char *path, const uint8_t *pin, clcpack 
     close(fd);
     if (st == CLCPACK_OK) {
         uint8_t got[CLCPACK_SHA256_SIZE];
-        clcpack_digest_sha256(buf, size, got);
+        clcpk_digest_sha256(buf, size, got);
         if (memcmp(got, pin, sizeof got) != 0) {
             char want_hex[2 * CLCPACK_SHA256_SIZE + 1], got_hex[2 * CLCPACK_SHA256_SIZE + 1];
             clcpk_hex(pin, CLCPACK_SHA256_SIZE, want_hex);

@@ -12,6 +12,8 @@
 #     (its own tests excepted: they test those insides);
 #   - the library's objects (loader/read, load, write and common/) call
 #     only functions of their own folder and of their row (nm -u);
+#   - no object outside common/ calls the file and digest helpers through
+#     their compatibility exports (clcpack_write_file_atomic, ...);
 #   - the build compiles each folder with exactly its row's -I paths;
 #   - the library names no kernel or family of the bundled examples;
 #   - the interposer's lock rule (preload/preload.h).
@@ -177,6 +179,18 @@ else
         sed 's/^/    /' "$TMP/links"
     else
         ok "the $(wc -l <"$TMP/undefs") undefined symbols of $n_objs objects stay within their layers"
+    fi
+    # The tool's helpers are out of the stable ABI where they can be
+    # (docs/API.md): clcpack_write_file_atomic, clcpack_check_output_path
+    # and clcpack_digest_sha256 stay exported for applications, while the
+    # tool, the interposer and the library call common/'s clcpk_* names.
+    awk -F'\t' '$1 ~ /^clcpack_(write_file_atomic|check_output_path|digest_sha256)$/ &&
+        $2 != "common" { print "    " $3 " calls " $1 }' "$TMP/undefs" >"$TMP/compat"
+    if [ -s "$TMP/compat" ]; then
+        bad "calls of the compatibility exports outside common/ (call the clcpk_* names):"
+        cat "$TMP/compat"
+    else
+        ok "clc/, preload/ and loader/ call common/'s helpers, not their compatibility exports"
     fi
     # The check itself: a call from clc/engine/ into clc/cli/ is found.
     cli_sym=$(awk -F'\t' '$2 == "clc/cli" { print $1; exit }' "$TMP/defs")

@@ -181,9 +181,9 @@ static void test_result_roundtrip(void)
     /* A frame on a pipe: whole, then a bad magic, then an oversized one. */
     int fds[2];
     if (CHECK(pipe(fds) == 0, "pipe")) {
-        CHECK(fd_write_all(fds[1], b.data, b.len) == 0, "frame written");
+        CHECK(clcpk_fd_write_all(fds[1], b.data, b.len) == 0, "frame written");
         unsigned char head[12] = {'X', 'X', 'X', 'X', 0, 0, 0, 0, 0, 0, 0, 0};
-        CHECK(fd_write_all(fds[1], head, sizeof head) == 0, "bad frame written");
+        CHECK(clcpk_fd_write_all(fds[1], head, sizeof head) == 0, "bad frame written");
         close(fds[1]);
         unsigned char *payload;
         size_t size;

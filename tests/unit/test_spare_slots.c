@@ -52,7 +52,7 @@ static int fake_worker(int want)
         strbuf out;
         sb_init(&out);
         wp_encode_result(&out, job, &r);
-        if (out.failed || fd_write_all(WP_RESULT_FD, out.data, out.len) != 0)
+        if (out.failed || clcpk_fd_write_all(WP_RESULT_FD, out.data, out.len) != 0)
             return 1;
         sb_free(&out);
     }

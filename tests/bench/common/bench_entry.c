@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bounded_fmt.h"
+#include "entry_key.h"
 #include "pack_text.h"
 
 int bench_entry_variant(const mf_manifest *m, const clcpack_entry_info *e, mf_variant *v)
@@ -66,7 +67,7 @@ int bench_distinct_keys(const clcpack *p, size_t **first, size_t *n)
         int seen = 0;
         for (size_t k = 0; k < *n && !seen; k++) {
             clcpack_entry_info o = {.struct_size = sizeof o};
-            seen = clcpack_get_entry(p, (*first)[k], &o) == CLCPACK_OK && pt_same_key(&e, &o);
+            seen = clcpack_get_entry(p, (*first)[k], &o) == CLCPACK_OK && clcpk_same_key(&e, &o);
         }
         if (!seen)
             (*first)[(*n)++] = i;

@@ -4,22 +4,25 @@
 #include <errno.h>
 #include <unistd.h>
 
-int fd_write_all(int fd, const void *p, size_t n)
+int clcpk_fd_write_all(int fd, const void *p, size_t n)
 {
     const unsigned char *c = p;
     while (n > 0) {
         ssize_t w = write(fd, c, n);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0)
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO; /* so that a message's strerror says something */
             return -1;
+        }
         c += w;
         n -= (size_t)w;
     }
     return 0;
 }
 
-int fd_read_all(int fd, void *p, size_t n)
+int clcpk_fd_read_all(int fd, void *p, size_t n)
 {
     unsigned char *c = p;
     while (n > 0) {
