@@ -257,15 +257,29 @@ int clcpk_os_sync(clcpk_fd fd)
     return FlushFileBuffers(H(fd)) ? 0 : last_errno();
 }
 
+/* How long a replace waits for others to let go of the target. */
+#define REPLACE_TRIES 40
+
 /* MOVEFILE_WRITE_THROUGH returns once the rename is on disk: the old file
- * or the new one survives a crash, and no folder needs flushing. */
+ * or the new one survives a crash, and no folder needs flushing. Unlike
+ * rename(), it is refused (access denied, sharing violation) while another
+ * process has the target open without FILE_SHARE_DELETE or is replacing it
+ * too: such a refusal is brief, so it is retried, about a second in all. */
 int clcpk_os_replace(const char *from, const char *to)
 {
     wchar_t *wf = wide(from), *wt = wide(to);
-    int e = !wf || !wt ? errno
-            : MoveFileExW(wf, wt, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)
-                ? 0
-                : last_errno();
+    int e = !wf || !wt ? errno : EIO;
+    for (int i = 0; wf && wt && i < REPLACE_TRIES; i++) {
+        if (MoveFileExW(wf, wt, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
+            e = 0;
+            break;
+        }
+        DWORD why = GetLastError();
+        e = last_errno();
+        if (why != ERROR_ACCESS_DENIED && why != ERROR_SHARING_VIOLATION)
+            break;
+        Sleep(i < 10 ? 1 : 40);
+    }
     free(wf);
     free(wt);
     return e;
