@@ -6,6 +6,7 @@
 #   make bench      benchmarks: tables and charts in docs/bench/<device>/ (docs/BENCH.md)
 #   make fuzz       fuzz the parsers for FUZZ_SECONDS in all (clang; docs/ROBUSTNESS.md)
 #   make test-sanitize / test-tsan / test-valgrind   the tests under ASan+UBSan, TSan, valgrind
+#   make windows    the Windows library (clcpack.dll, import and static libraries) in build-win/, with MinGW (docs/PLATFORMS.md)
 #   V=1             full command lines
 
 CC      ?= cc
@@ -172,7 +173,7 @@ STUB_ICD := $(B)/tests/libclcstub.so
 STUB_VENDORS := $(B)/tests/stub-vendors/clcstub.icd
 $(STUB_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300
 
-.PHONY: print-libs all deps pack test check bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall
+.PHONY: print-libs all deps pack test check bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall windows
 all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so $(SHIM) $(PUB_H)
 
 # What a program linking build/libclcpack.a needs besides it (the examples
@@ -457,6 +458,11 @@ test-tsan:
 
 test-valgrind: all $(TEST_BIN) $(STUB_ICD)
 	$(Q)sh scripts/sanitize.sh valgrind $(B)
+
+# The Windows library, cross-built with MinGW-w64 into build-win/
+# (scripts/windows.mk; docs/PLATFORMS.md); ZSTD_DIR=<prefix> adds a user's zstd.
+windows:
+	$(Q)$(MAKE) --no-print-directory -f scripts/windows.mk windows
 
 clean:
 	rm -rf $(B)

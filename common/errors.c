@@ -1,4 +1,5 @@
 #include "errors.h"
+#include "platform.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -70,11 +71,5 @@ clcpack_status clcpk_fail(clcpack_error *err, clcpack_status status, const char 
 
 const char *clcpk_errno_text(int errnum, char *buf, size_t cap)
 {
-#if defined(_GNU_SOURCE)
-    return strerror_r(errnum, buf, cap);
-#else
-    if (strerror_r(errnum, buf, cap) != 0)
-        snprintf(buf, cap, "error %d", errnum);
-    return buf;
-#endif
+    return clcpk_os_strerror(errnum, buf, cap);
 }

@@ -6,11 +6,18 @@
 #ifndef CLCPACK_ERRORS_H
 #define CLCPACK_ERRORS_H
 
+#include <stdio.h> /* on MinGW, defines which printf the attribute names */
+
 #include "cl_error_name.h"
 #include "clcpack_write.h"
 
 #if defined(__GNUC__)
+#if defined(__MINGW_PRINTF_FORMAT)
+/* MinGW: the C99 printf (__USE_MINGW_ANSI_STDIO), which knows %zu. */
+#define PK_PRINTF(a, b) __attribute__((format(__MINGW_PRINTF_FORMAT, a, b)))
+#else
 #define PK_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#endif
 #else
 #define PK_PRINTF(a, b)
 #endif

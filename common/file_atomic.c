@@ -13,30 +13,23 @@
  * (Process ids are those of this host: writers on other hosts sharing the
  * folder are never taken for dead, their files are left alone.)
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "errors.h"
-#include "fd_io.h"
 #include "file_atomic.h"
 #include "path.h"
+#include "platform.h"
 
 #define SUFFIX_LEN 6
 #define CREATE_TRIES 100
 
 /* The output-path rules (clcpack.h). *exists and *mode say what is there
  * now, for keeping the mode of a file that is replaced. */
-static clcpack_status check_path(const char *path, int *exists, mode_t *mode, clcpack_error *err)
+static clcpack_status check_path(const char *path, int *exists, unsigned *mode, clcpack_error *err)
 {
     char msg[128];
     *exists = 0;
@@ -44,26 +37,24 @@ static clcpack_status check_path(const char *path, int *exists, mode_t *mode, cl
     if (!path || !path[0])
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "the output path is empty");
     size_t len = strlen(path);
-    if (path[len - 1] == '/')
+    if (clcpk_os_is_sep(path[len - 1]))
         return clcpk_fail(err, CLCPACK_E_IO, "'%s' names a folder, not a file", path);
-    struct stat st;
-    if (lstat(path, &st) == 0) {
-        if (!S_ISREG(st.st_mode))
+    clcpk_stat st;
+    int e = clcpk_os_lstat(path, &st);
+    if (e == 0) {
+        if (st.kind != CLCPK_KIND_FILE)
             return clcpk_fail(err, CLCPACK_E_IO,
                               "'%s' is %s%s; only a regular file is replaced", path,
-                              clcpk_file_type_name(st.st_mode),
-                              S_ISLNK(st.st_mode) ? " (nothing is written through a link)" : "");
-        /* Root passes every access() test; a file without any write bit is
-         * read-only on purpose all the same. */
-        if ((st.st_mode & 0222) == 0 || faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0)
+                              clcpk_file_type_name(st.kind),
+                              st.kind == CLCPK_KIND_LINK ? " (nothing is written through a link)" : "");
+        if (!st.writable)
             return clcpk_fail(err, CLCPACK_E_IO,
                               "'%s' is read-only; it is not replaced (remove it or make it "
                               "writable first)",
                               path);
         *exists = 1;
-        *mode = st.st_mode & 0777;
-    } else if (errno != ENOENT && errno != ENOTDIR) {
-        int e = errno;
+        *mode = st.mode;
+    } else if (e != ENOENT && e != ENOTDIR) {
         return clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': %s", path,
                           clcpk_errno_text(e, msg, sizeof msg));
     }
@@ -71,17 +62,16 @@ static clcpack_status check_path(const char *path, int *exists, mode_t *mode, cl
     if (!dir)
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory checking '%s'", path);
     clcpack_status rc = CLCPACK_OK;
-    if (stat(dir, &st) != 0) {
-        int e = errno;
+    if ((e = clcpk_os_stat(dir, &st)) != 0) {
         if (e == ENOENT)
             rc = clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': its folder does not exist",
                             path);
         else
             rc = clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': its folder: %s", path,
                             clcpk_errno_text(e, msg, sizeof msg));
-    } else if (!S_ISDIR(st.st_mode)) {
+    } else if (st.kind != CLCPK_KIND_DIR) {
         rc = clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': %s is not a folder", path, dir);
-    } else if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0) {
+    } else if (!st.writable) {
         rc = clcpk_fail(err, CLCPACK_E_IO, "cannot write '%s': its folder is not writable",
                         path);
     }
@@ -92,7 +82,7 @@ static clcpack_status check_path(const char *path, int *exists, mode_t *mode, cl
 clcpack_status clcpk_check_output_path(const char *path, clcpack_error *err)
 {
     int exists;
-    mode_t mode;
+    unsigned mode;
     return check_path(path, &exists, &mode, err);
 }
 
@@ -112,24 +102,35 @@ static int is_stale_temp(const char *name, const char *base, size_t blen)
     if (end == digits || *digits < '0' || *digits > '9' || *end != '.' ||
         strlen(end + 1) != SUFFIX_LEN || pid == 0 || pid > INT_MAX)
         return 0;
-    /* Signal 0 only asks whether the process exists; EPERM means it does
-     * (another user's), so only ESRCH makes the file stale. */
-    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+    return clcpk_os_pid_gone(pid);
+}
+
+typedef struct stale_scan {
+    const char *dir, *base;
+    size_t blen;
+} stale_scan;
+
+static int remove_if_stale(void *ctx, const char *name, const clcpk_stat *st)
+{
+    const stale_scan *s = ctx;
+    (void)st;
+    if (!is_stale_temp(name, s->base, s->blen))
+        return 0;
+    size_t n = strlen(s->dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (p) {
+        snprintf(p, n, "%s/%s", s->dir, name);
+        clcpk_os_unlink(p); /* a race with another cleaner is harmless */
+        free(p);
+    }
+    return 0;
 }
 
 static void remove_stale_temps(const char *dir, const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    size_t blen = strlen(base);
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL)
-        if (is_stale_temp(de->d_name, base, blen))
-            unlinkat(dirfd(d), de->d_name, 0); /* a race with another cleaner is harmless */
-    closedir(d);
+    stale_scan s = {dir, clcpk_base_name(path), 0};
+    s.blen = strlen(s.base);
+    clcpk_os_list_dir(dir, remove_if_stale, &s);
 }
 
 /* Six random letters and digits; the kernel's random source, else the
@@ -140,11 +141,8 @@ static void random_suffix(char out[SUFFIX_LEN + 1], int attempt)
     static const char alphabet[] =
         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     unsigned char r[SUFFIX_LEN];
-    if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^
-                     ((uint64_t)(attempt + 1) << 40) ^ (uint64_t)getpid();
+    if (clcpk_os_random(r, sizeof r) != 0) {
+        uint64_t x = clcpk_os_now_ns() ^ ((uint64_t)(attempt + 1) << 40) ^ clcpk_os_pid();
         for (size_t i = 0; i < sizeof r; i++) {
             x ^= x << 13;
             x ^= x >> 7;
@@ -159,28 +157,18 @@ static void random_suffix(char out[SUFFIX_LEN + 1], int attempt)
 
 /* Creates "<path>.tmp.<pid>.XXXXXX" with O_EXCL. The mode is 0666 less the
  * umask, as any new file gets, or that of the file being replaced. */
-static int create_temp(const char *path, char *tmp, size_t cap, int exists, mode_t mode)
+static int create_temp(const char *path, char *tmp, size_t cap, int exists, unsigned mode,
+                       clcpk_fd *fd)
 {
     for (int i = 0; i < CREATE_TRIES; i++) {
         char suffix[SUFFIX_LEN + 1];
         random_suffix(suffix, i);
-        snprintf(tmp, cap, "%s.tmp.%ld.%s", path, (long)getpid(), suffix);
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
-        if (fd >= 0) {
-            if (exists && fchmod(fd, mode) != 0) {
-                int e = errno;
-                close(fd);
-                unlink(tmp);
-                errno = e;
-                return -1;
-            }
-            return fd;
-        }
-        if (errno != EEXIST)
-            return -1;
+        snprintf(tmp, cap, "%s.tmp.%lu.%s", path, clcpk_os_pid(), suffix);
+        int e = clcpk_os_create_excl(tmp, exists, mode, fd);
+        if (e != EEXIST)
+            return e;
     }
-    errno = EEXIST;
-    return -1;
+    return EEXIST;
 }
 
 /* A failed step of a streamed write: the temporary file is removed. */
@@ -197,12 +185,12 @@ static clcpack_status atomic_failed(clcpk_atomic *a, const char *step, int e, cl
 clcpack_status clcpk_atomic_begin(clcpk_atomic *a, const char *path, clcpack_error *err)
 {
     char msg[128];
-    a->fd = -1;
+    a->fd = CLCPK_NO_FD;
     a->path = path;
     a->tmp = NULL;
     a->dir = NULL;
     int exists;
-    mode_t mode;
+    unsigned mode;
     clcpack_status st = check_path(path, &exists, &mode, err);
     if (st != CLCPACK_OK)
         return st;
@@ -214,9 +202,8 @@ clcpack_status clcpk_atomic_begin(clcpk_atomic *a, const char *path, clcpack_err
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory writing '%s'", path);
     }
     remove_stale_temps(a->dir, path);
-    a->fd = create_temp(path, a->tmp, cap, exists, mode);
-    if (a->fd < 0) {
-        int e = errno;
+    int e = create_temp(path, a->tmp, cap, exists, mode, &a->fd);
+    if (e != 0) {
         st = clcpk_fail(err, CLCPACK_E_IO, "cannot create a temporary file beside '%s': %s",
                         path, clcpk_errno_text(e, msg, sizeof msg));
         free(a->tmp);
@@ -229,60 +216,49 @@ clcpack_status clcpk_atomic_begin(clcpk_atomic *a, const char *path, clcpack_err
 
 clcpack_status clcpk_atomic_write(clcpk_atomic *a, const void *data, size_t n, clcpack_error *err)
 {
-    if (clcpk_fd_write_all(a->fd, data, n) != 0)
-        return atomic_failed(a, "write", errno, err);
-    return CLCPACK_OK;
+    int e = clcpk_os_write(a->fd, data, n);
+    return e ? atomic_failed(a, "write", e, err) : CLCPACK_OK;
 }
 
 clcpack_status clcpk_atomic_write_at(clcpk_atomic *a, const void *data, size_t n, uint64_t at,
                                      clcpack_error *err)
 {
-    const uint8_t *p = data;
-    while (n) {
-        ssize_t k = pwrite(a->fd, p, n, (off_t)at);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return atomic_failed(a, "write", errno, err);
-        p += k;
-        at += (uint64_t)k;
-        n -= (size_t)k;
-    }
-    return CLCPACK_OK;
+    int e = clcpk_os_pwrite(a->fd, data, n, at);
+    return e ? atomic_failed(a, "write", e, err) : CLCPACK_OK;
 }
 
 void clcpk_atomic_abort(clcpk_atomic *a)
 {
-    if (a->fd >= 0)
-        close(a->fd);
+    if (a->fd != CLCPK_NO_FD)
+        clcpk_os_close(a->fd);
     if (a->tmp)
-        unlink(a->tmp);
+        clcpk_os_unlink(a->tmp);
     free(a->tmp);
     free(a->dir);
-    a->fd = -1;
+    a->fd = CLCPK_NO_FD;
     a->tmp = a->dir = NULL;
 }
 
 clcpack_status clcpk_atomic_commit(clcpk_atomic *a, clcpack_error *err)
 {
     char msg[128];
-    if (fsync(a->fd) != 0)
-        return atomic_failed(a, "fsync", errno, err);
-    int fd = a->fd;
-    a->fd = -1;
-    if (close(fd) != 0)
-        return atomic_failed(a, "close", errno, err);
+    int e = clcpk_os_sync(a->fd);
+    if (e)
+        return atomic_failed(a, "fsync", e, err);
+    clcpk_fd fd = a->fd;
+    a->fd = CLCPK_NO_FD;
+    if ((e = clcpk_os_close(fd)) != 0)
+        return atomic_failed(a, "close", e, err);
     /* Whatever appeared at path while we wrote is checked again: rename
      * would replace a link or a device put there in the meantime. */
     int exists;
-    mode_t mode;
+    unsigned mode;
     clcpack_status st = check_path(a->path, &exists, &mode, err);
     if (st != CLCPACK_OK) {
         clcpk_atomic_abort(a);
         return st;
     }
-    if (rename(a->tmp, a->path) != 0) {
-        int e = errno;
+    if ((e = clcpk_os_replace(a->tmp, a->path)) != 0) {
         st = clcpk_fail(err, CLCPACK_E_IO, "cannot rename '%s' to '%s': %s", a->tmp, a->path,
                         clcpk_errno_text(e, msg, sizeof msg));
         clcpk_atomic_abort(a);
@@ -290,16 +266,10 @@ clcpack_status clcpk_atomic_commit(clcpk_atomic *a, clcpack_error *err)
     }
     free(a->tmp);
     a->tmp = NULL;
-    /* The rename is durable only once the folder's entry is on disk. Some
-     * file systems cannot fsync a folder (EINVAL): nothing more to do there. */
-    int dfd = open(a->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0 || (fsync(dfd) != 0 && errno != EINVAL)) {
-        int e = errno;
+    /* The rename is durable only once the folder's entry is on disk. */
+    if ((e = clcpk_os_sync_dir(a->dir)) != 0)
         st = clcpk_fail(err, CLCPACK_E_IO, "wrote '%s' but cannot fsync its folder '%s': %s",
                         a->path, a->dir, clcpk_errno_text(e, msg, sizeof msg));
-    }
-    if (dfd >= 0)
-        close(dfd);
     clcpk_atomic_abort(a);
     return st;
 }

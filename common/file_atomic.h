@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "clcpack_write.h"
+#include "platform.h"
 
 /* A file being replaced atomically: begin creates the temporary file
  * beside path, the writes fill it, commit fsyncs and renames it over path
@@ -17,7 +18,7 @@
 typedef struct clcpk_atomic {
     const char *path;
     char *tmp, *dir;
-    int fd;
+    clcpk_fd fd;
 } clcpk_atomic;
 clcpack_status clcpk_atomic_begin(clcpk_atomic *a, const char *path, clcpack_error *err);
 clcpack_status clcpk_atomic_write(clcpk_atomic *a, const void *data, size_t n, clcpack_error *err);

@@ -3,16 +3,34 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "platform.h"
+
+/* The last separator of path, NULL when it has none. */
+static const char *last_sep(const char *path)
+{
+    const char *sep = NULL;
+    for (const char *c = path; *c; c++)
+        if (clcpk_os_is_sep(*c))
+            sep = c;
+    return sep;
+}
+
+const char *clcpk_base_name(const char *path)
+{
+    const char *sep = last_sep(path);
+    return sep ? sep + 1 : path;
+}
 
 char *clcpk_parent_dir(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    if (!slash)
+    const char *sep = last_sep(path);
+    if (!sep)
         return strdup(".");
-    if (slash == path)
-        return strdup("/");
-    size_t n = (size_t)(slash - path);
+    size_t n = (size_t)(sep - path);
+    /* The root keeps its separator: "/", and "C:\\" on Windows. */
+    if (sep == path || (n == 2 && path[1] == ':'))
+        n++;
     char *d = malloc(n + 1);
     if (d) {
         memcpy(d, path, n);
@@ -21,17 +39,20 @@ char *clcpk_parent_dir(const char *path)
     return d;
 }
 
-const char *clcpk_file_type_name(mode_t m)
+const char *clcpk_file_type_name(int kind)
 {
-    if (S_ISLNK(m))
+    switch (kind) {
+    case CLCPK_KIND_LINK:
         return "a symbolic link";
-    if (S_ISDIR(m))
+    case CLCPK_KIND_DIR:
         return "a folder";
-    if (S_ISCHR(m) || S_ISBLK(m))
+    case CLCPK_KIND_DEVICE:
         return "a device";
-    if (S_ISFIFO(m))
+    case CLCPK_KIND_FIFO:
         return "a FIFO";
-    if (S_ISSOCK(m))
+    case CLCPK_KIND_SOCKET:
         return "a socket";
-    return "not a regular file";
+    default:
+        return "not a regular file";
+    }
 }

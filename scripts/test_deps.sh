@@ -8,6 +8,8 @@
 #   python3-pyopencl     tests/cli/cli_record_python.sh, Debian's flavour
 #   .pyopencl-venv       the same with PyPI's wheel (its own ICD loader)
 #   BUILD/public-kernels tests/cli/cli_public_kernels.sh (scripts/public_kernels.sh)
+#   gcc-mingw-w64-x86-64, binutils-mingw-w64-x86-64, libz-mingw-w64-dev, wine64
+#                        tests/cli/cli_windows.sh (the Windows library under Wine)
 # As root on a Debian-like system it installs what is missing; otherwise,
 # and where something cannot be had (no network), it says what and goes on:
 # the tests that need it then say "skipped: why", counted apart.
@@ -22,6 +24,10 @@ command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
 /usr/bin/python3 -c 'import pyopencl, numpy' >/dev/null 2>&1 || missing="$missing python3-pyopencl"
 /usr/bin/python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing="$missing python3-venv"
+command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing="$missing gcc-mingw-w64-x86-64"
+command -v x86_64-w64-mingw32-dlltool >/dev/null 2>&1 || missing="$missing binutils-mingw-w64-x86-64"
+[ -f /usr/x86_64-w64-mingw32/include/zlib.h ] || missing="$missing libz-mingw-w64-dev"
+command -v wine64 >/dev/null 2>&1 || command -v wine >/dev/null 2>&1 || missing="$missing wine64"
 
 if [ -n "$missing" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -5,11 +5,11 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bounded_fmt.h"
 #include "path.h"
+#include "platform.h"
 
 int in_open(const char *path, char *err, size_t cap)
 {
@@ -19,15 +19,16 @@ int in_open(const char *path, char *err, size_t cap)
         bfmt(err, cap, "cannot open '%s': %s", bfmt_clip(path, clip), strerror(errno));
         return -1;
     }
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        bfmt(err, cap, "cannot read '%s': %s", bfmt_clip(path, clip), strerror(errno));
+    clcpk_stat st;
+    int e = clcpk_os_fstat(fd, &st);
+    if (e != 0) {
+        bfmt(err, cap, "cannot read '%s': %s", bfmt_clip(path, clip), strerror(e));
         close(fd);
         return -1;
     }
-    if (!S_ISREG(st.st_mode)) {
+    if (st.kind != CLCPK_KIND_FILE) {
         bfmt(err, cap, "'%s' is %s, not a regular file", bfmt_clip(path, clip),
-             clcpk_file_type_name(st.st_mode));
+             clcpk_file_type_name(st.kind));
         close(fd);
         return -1;
     }

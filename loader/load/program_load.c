@@ -13,7 +13,6 @@
  * is released and counted as a miss. All state lives on this call's stack
  * or heap: many threads may load from one pack at once.
  */
-#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "errors.h"
 #include "pack_format.h"
 #include "pack_reader.h"
+#include "platform.h"
 #include "rebuild_cache.h"
 #include "struct_size.h"
 #include "target_match.h"
@@ -125,9 +125,9 @@ static create_with_il_fn create_with_il(void)
     static _Atomic(create_with_il_fn) fn;
     static atomic_int looked;
     if (!atomic_load(&looked)) {
-        /* A function pointer read through the object pointer dlsym gives
-         * (POSIX requires the two to convert). */
-        void *sym = dlsym(RTLD_DEFAULT, "clCreateProgramWithIL");
+        /* A function pointer read through the object pointer the lookup
+         * gives (POSIX and Win32 both require the two to convert). */
+        void *sym = clcpk_os_cl_symbol("clCreateProgramWithIL");
         create_with_il_fn f;
         memcpy(&f, &sym, sizeof f);
         atomic_store(&fn, f);

@@ -1,39 +1,28 @@
 /* rebuild_cache.c — the rebuild cache (rebuild_cache.h, docs/CACHE.md). */
 #include "rebuild_cache.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "bytes.h"
 #include "codec.h"
 #include "errors.h"
-#include "fd_io.h"
 #include "file_atomic.h"
 #include "make_dirs.h"
 #include "pack_reader.h"
+#include "platform.h"
 #include "text.h"
 #include "text_format.h"
 
 static char *cache_folder(uint32_t flags)
 {
-    const char *env = getenv("CLCPACK_CACHE_DIR");
-    if (!(flags & CLCPACK_LOAD_CACHE) && !(env && *env))
-        return NULL;
-    if (env && *env)
-        return strdup(env);
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    if (xdg && xdg[0] == '/')
-        return clcpk_strdup_printf("%s/clcpack", xdg);
-    const char *home = getenv("HOME");
-    if (home && home[0] == '/')
-        return clcpk_strdup_printf("%s/.cache/clcpack", home);
-    return NULL;
+    char *env = clcpk_os_getenv("CLCPACK_CACHE_DIR");
+    if (env || !(flags & CLCPACK_LOAD_CACHE))
+        return env;
+    return clcpk_os_cache_root();
 }
 
 clcpack_status clcpack_cache_folder(char *buf, size_t cap, size_t *len, clcpack_error *err)
@@ -43,8 +32,8 @@ clcpack_status clcpack_cache_folder(char *buf, size_t cap, size_t *len, clcpack_
     char *dir = cache_folder(CLCPACK_LOAD_CACHE);
     if (!dir)
         return clcpk_fail(err, CLCPACK_E_NOT_FOUND,
-                          "no rebuild cache folder: none of CLCPACK_CACHE_DIR, XDG_CACHE_HOME "
-                          "and HOME names one");
+                          "no rebuild cache folder: none of CLCPACK_CACHE_DIR and %s names one",
+                          clcpk_os_cache_vars);
     size_t n = strlen(dir);
     if (len)
         *len = n;
@@ -150,20 +139,34 @@ void clcpk_cache_end(pk_cache *c)
     memset(c, 0, sizeof *c);
 }
 
+/* n bytes at *at, *at moved past them; 0 or -1. */
+static int read_exact(clcpk_fd fd, uint8_t *buf, size_t n, uint64_t *at)
+{
+    while (n) {
+        size_t r;
+        if (clcpk_os_pread(fd, buf, n, *at, &r) != 0 || r == 0)
+            return -1;
+        buf += r;
+        n -= r;
+        *at += r;
+    }
+    return 0;
+}
+
 uint8_t *clcpk_cache_read(const pk_cache *c, size_t *size, char *why, size_t cap)
 {
     why[0] = '\0';
-    int fd = open(c->path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    clcpk_fd fd;
+    if (clcpk_os_open_read(c->path, &fd) != 0)
         return NULL;
-    struct stat st;
+    clcpk_stat st;
+    uint64_t at = 0;
     uint8_t head[PK_CACHE_HEADER];
     uint8_t *file = NULL;
     const char *bad = NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (clcpk_os_fstat(fd, &st) != 0 || st.kind != CLCPK_KIND_FILE) {
         bad = "not a regular file";
-    } else if ((uint64_t)st.st_size < PK_CACHE_HEADER ||
-               clcpk_fd_read_all(fd, head, sizeof head) != 0) {
+    } else if (st.size < PK_CACHE_HEADER || read_exact(fd, head, sizeof head, &at) != 0) {
         bad = "shorter than its header";
     } else if (memcmp(head, PK_CACHE_MAGIC, 8) != 0) {
         bad = "not a rebuild cache file (magic)";
@@ -174,11 +177,11 @@ uint8_t *clcpk_cache_read(const pk_cache *c, size_t *size, char *why, size_t cap
         uint64_t bin_len = get_le64(head + 12);
         if (key_len != c->key_len || bin_len == 0 || bin_len > PK_CACHE_BINARY_MAX) {
             bad = key_len != c->key_len ? "written for another key" : "implausible binary size";
-        } else if ((uint64_t)st.st_size != PK_CACHE_HEADER + key_len + bin_len) {
+        } else if (st.size != PK_CACHE_HEADER + key_len + bin_len) {
             bad = "its size does not match its header";
         } else if (!(file = malloc(key_len + (size_t)bin_len))) {
             bad = "out of memory";
-        } else if (clcpk_fd_read_all(fd, file, key_len + (size_t)bin_len) != 0) {
+        } else if (read_exact(fd, file, key_len + (size_t)bin_len, &at) != 0) {
             bad = "read failed";
         } else if (get_le32(head + 24) != clcpk_crc32(file, key_len) ||
                    memcmp(file, c->key, key_len) != 0) {
@@ -190,30 +193,28 @@ uint8_t *clcpk_cache_read(const pk_cache *c, size_t *size, char *why, size_t cap
             *size = (size_t)bin_len;
         }
     }
-    close(fd);
+    clcpk_os_close(fd);
     if (bad) {
         free(file);
         snprintf(why, cap, "%s", bad);
         return NULL;
     }
     /* A use: eviction removes the files unused the longest. */
-    utimensat(AT_FDCWD, c->path, NULL, 0);
+    clcpk_os_touch(c->path);
     return file;
 }
 
 typedef struct cached_file {
     char *name;
-    off_t size;
-    struct timespec mtime;
+    uint64_t size;
+    int64_t mtime_ns;
 } cached_file;
 
 static int older_first(const void *a, const void *b)
 {
     const cached_file *x = a, *y = b;
-    if (x->mtime.tv_sec != y->mtime.tv_sec)
-        return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
-    if (x->mtime.tv_nsec != y->mtime.tv_nsec)
-        return x->mtime.tv_nsec < y->mtime.tv_nsec ? -1 : 1;
+    if (x->mtime_ns != y->mtime_ns)
+        return x->mtime_ns < y->mtime_ns ? -1 : 1;
     return strcmp(x->name, y->name);
 }
 
@@ -227,50 +228,57 @@ static uint64_t cache_bound(void)
     return (uint64_t)mb * 1024 * 1024;
 }
 
+/* The .clcbin files of the cache's folder, gathered by list_dir. */
+typedef struct cache_scan {
+    cached_file *files;
+    size_t n, cap;
+    uint64_t total;
+    const char *keep;
+} cache_scan;
+
+static int gather(void *ctx, const char *name, const clcpk_stat *st)
+{
+    cache_scan *s = ctx;
+    size_t len = strlen(name);
+    if (len < 8 || strcmp(name + len - 7, ".clcbin") != 0 || !st || st->kind != CLCPK_KIND_FILE)
+        return 0;
+    if (s->n == s->cap) {
+        size_t ncap = s->cap ? 2 * s->cap : 64;
+        cached_file *grown = realloc(s->files, ncap * sizeof *grown);
+        if (!grown)
+            return 1;
+        s->files = grown;
+        s->cap = ncap;
+    }
+    cached_file *f = &s->files[s->n];
+    if (!(f->name = strdup(name)))
+        return 1;
+    f->size = st->size;
+    f->mtime_ns = strcmp(name, s->keep) == 0 ? INT64_MAX : st->mtime_ns; /* keep: newest */
+    s->total += st->size;
+    s->n++;
+    return 0;
+}
+
 /* Removes the least recently used .clcbin files until the folder's total
  * is within the bound; keep (the file just written) goes last. */
 static void trim(const char *dir, const char *keep, uint64_t bound)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    cache_scan s = {NULL, 0, 0, 0, keep};
+    if (clcpk_os_list_dir(dir, gather, &s) != 0)
         return;
-    cached_file *files = NULL;
-    size_t n = 0, cap = 0;
-    uint64_t total = 0;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        size_t len = strlen(de->d_name);
-        if (len < 8 || strcmp(de->d_name + len - 7, ".clcbin") != 0)
-            continue;
-        struct stat st;
-        if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
-            continue;
-        if (n == cap) {
-            size_t ncap = cap ? 2 * cap : 64;
-            cached_file *grown = realloc(files, ncap * sizeof *grown);
-            if (!grown)
-                break;
-            files = grown;
-            cap = ncap;
-        }
-        if (!(files[n].name = strdup(de->d_name)))
-            break;
-        files[n].size = st.st_size;
-        files[n].mtime = st.st_mtim;
-        if (strcmp(de->d_name, keep) == 0)
-            files[n].mtime.tv_sec = (time_t)((~(uint64_t)0) >> 2); /* newest */
-        total += (uint64_t)st.st_size;
-        n++;
+    if (s.n)
+        qsort(s.files, s.n, sizeof *s.files, older_first);
+    for (size_t i = 0; i < s.n && s.total > bound; i++) {
+        char *path = clcpk_strdup_printf("%s/%s", dir, s.files[i].name);
+        int e = path ? clcpk_os_unlink(path) : ENOMEM;
+        if (e == 0 || e == ENOENT)
+            s.total -= s.files[i].size;
+        free(path);
     }
-    if (n)
-        qsort(files, n, sizeof *files, older_first);
-    for (size_t i = 0; i < n && total > bound; i++)
-        if (unlinkat(dirfd(d), files[i].name, 0) == 0 || errno == ENOENT)
-            total -= (uint64_t)files[i].size;
-    for (size_t i = 0; i < n; i++)
-        free(files[i].name);
-    free(files);
-    closedir(d);
+    for (size_t i = 0; i < s.n; i++)
+        free(s.files[i].name);
+    free(s.files);
 }
 
 int clcpk_cache_store(const pk_cache *c, const uint8_t *bin, size_t size, char *why, size_t cap)
@@ -281,8 +289,11 @@ int clcpk_cache_store(const pk_cache *c, const uint8_t *bin, size_t size, char *
         snprintf(why, cap, "a binary of %zu bytes does not fit the cache's bound", size);
         return -1;
     }
-    if (clcpk_make_dirs(c->dir, 0755, 0700) != 0) {
-        snprintf(why, cap, "cannot create the folder %s: %s", c->dir, strerror(errno));
+    int err_no = clcpk_make_dirs(c->dir, 0755, 0700) != 0 ? errno : 0;
+    if (err_no != 0) {
+        char msg[128];
+        snprintf(why, cap, "cannot create the folder %s: %s", c->dir,
+                 clcpk_errno_text(err_no, msg, sizeof msg));
         return -1;
     }
     size_t total = PK_CACHE_HEADER + c->key_len + size;
@@ -306,7 +317,10 @@ int clcpk_cache_store(const pk_cache *c, const uint8_t *bin, size_t size, char *
         snprintf(why, cap, "%s", e.message);
         return -1;
     }
-    const char *slash = strrchr(c->path, '/');
-    trim(c->dir, slash ? slash + 1 : c->path, bound);
+    const char *name = c->path;
+    for (const char *q = c->path; *q; q++)
+        if (clcpk_os_is_sep(*q))
+            name = q + 1;
+    trim(c->dir, name, bound);
     return 0;
 }

@@ -6,7 +6,8 @@
 
 #include <stdint.h>
 #include <stdlib.h>
-#include <sys/mman.h>
+
+#include "platform.h"
 
 /* Below this a table comes from calloc, which clears it whole: a few
  * pages, about what a mapping costs (a system call, and one page of it
@@ -31,8 +32,7 @@ void *clcpk_table_new(size_t count, size_t size)
     /* Anonymous pages read as zeros and are faulted in when first used:
      * a load that reads 8 of 13,000 entries touches a page or two of a
      * 2.7 MB table. */
-    void *t = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return t == MAP_FAILED ? NULL : t;
+    return clcpk_os_pages_alloc(n);
 }
 
 void clcpk_table_free(void *table, size_t count, size_t size)
@@ -43,5 +43,5 @@ void clcpk_table_free(void *table, size_t count, size_t size)
     if (n < TABLE_MAP_MIN)
         free(table);
     else
-        munmap(table, n);
+        clcpk_os_pages_free(table, n);
 }

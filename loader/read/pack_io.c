@@ -1,32 +1,29 @@
 /*
  * pack_io.c — where an open pack's bytes come from: memory the caller
  * holds (clcpack_open_memory, pinned files), or the file itself, read with
- * pread when a blob is decoded (clcpack_open_file). ARCHITECTURE.md,
+ * an offset (clcpk_os_pread) when a blob is decoded (clcpack_open_file). ARCHITECTURE.md,
  * "Reading a pack", says why pread and not a mapping: a file cut short
  * under a mapping kills the process with SIGBUS, while a short read is an
  * error the caller gets.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "errors.h"
 #include "pack_reader.h"
 
-clcpack_status clcpk_read_at(int fd, const char *path, uint8_t *buf, size_t n, uint64_t at,
+clcpack_status clcpk_read_at(clcpk_fd fd, const char *path, uint8_t *buf, size_t n, uint64_t at,
                              _Atomic uint64_t *counter, char *why, size_t why_cap)
 {
     char msg[128];
     size_t got = 0;
     while (got < n) {
-        ssize_t r = pread(fd, buf + got, n - got, (off_t)(at + got));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
+        size_t r;
+        int e = clcpk_os_pread(fd, buf + got, n - got, at + got, &r);
+        if (e) {
             snprintf(why, why_cap, "cannot read '%s' at offset %llu: %s", path,
-                     (unsigned long long)(at + got), clcpk_errno_text(errno, msg, sizeof msg));
+                     (unsigned long long)(at + got), clcpk_errno_text(e, msg, sizeof msg));
             return CLCPACK_E_IO;
         }
         if (r == 0) {
@@ -35,7 +32,7 @@ clcpack_status clcpk_read_at(int fd, const char *path, uint8_t *buf, size_t n, u
                      path, (unsigned long long)(at + got), (unsigned long long)(at + n));
             return CLCPACK_E_IO;
         }
-        got += (size_t)r;
+        got += r;
     }
     if (counter)
         atomic_fetch_add_explicit(counter, n, memory_order_relaxed);

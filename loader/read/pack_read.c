@@ -6,13 +6,9 @@
  * pack_lookup.c without reading its index; any other pack has its whole
  * index checked and parsed at open (pack_parse.c).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "bytes.h"
 #include "codec.h"
@@ -29,7 +25,7 @@ static clcpack *new_handle(void)
 {
     clcpack *p = calloc(1, sizeof *p);
     if (p) {
-        p->fd = -1;
+        p->fd = CLCPK_NO_FD;
         p->zpool = clcpk_zpool_new(); /* none: decodes make their own context */
     }
     return p;
@@ -85,35 +81,35 @@ clcpack_status clcpack_open_memory(const void *data, size_t size, clcpack **out,
 
 /* Opens path for reading and checks that it is a regular file. *fd and
  * *size on success. */
-static clcpack_status open_regular(const char *path, int *fd, size_t *size, clcpack_error *err)
+static clcpack_status open_regular(const char *path, clcpk_fd *fd, size_t *size,
+                                   clcpack_error *err)
 {
     char msg[128];
-    /* O_NONBLOCK: a FIFO or device opens at once and is then refused as
-     * not a regular file; it has no effect on a regular file's reads. */
-    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (*fd < 0)
+    int e = clcpk_os_open_read(path, fd);
+    if (e)
         return clcpk_fail(err, CLCPACK_E_IO, "cannot open '%s': %s", path,
-                          clcpk_errno_text(errno, msg, sizeof msg));
-    struct stat sb;
+                          clcpk_errno_text(e, msg, sizeof msg));
+    clcpk_stat sb;
     clcpack_status st = CLCPACK_OK;
-    if (fstat(*fd, &sb) != 0)
+    if ((e = clcpk_os_fstat(*fd, &sb)) != 0)
         st = clcpk_fail(err, CLCPACK_E_IO, "cannot stat '%s': %s", path,
-                        clcpk_errno_text(errno, msg, sizeof msg));
-    else if (!S_ISREG(sb.st_mode))
+                        clcpk_errno_text(e, msg, sizeof msg));
+    else if (sb.kind != CLCPK_KIND_FILE)
         st = clcpk_fail(err, CLCPACK_E_IO, "'%s' is not a regular file", path);
-    else if (sb.st_size < 0 || (uint64_t)sb.st_size > SIZE_MAX - 1)
+    else if (sb.size > SIZE_MAX - 1)
         st = clcpk_fail(err, CLCPACK_E_LIMIT, "'%s' is too large to read", path);
     if (st != CLCPACK_OK) {
-        close(*fd);
-        *fd = -1;
+        clcpk_os_close(*fd);
+        *fd = CLCPK_NO_FD;
         return st;
     }
-    *size = (size_t)sb.st_size;
+    *size = (size_t)sb.size;
     return CLCPACK_OK;
 }
 
 /* Reads n bytes at `at` of an open pack file, the message naming it. */
-static clcpack_status read_file_at(int fd, const char *path, uint8_t *buf, size_t n, uint64_t at,
+static clcpack_status read_file_at(clcpk_fd fd, const char *path, uint8_t *buf, size_t n,
+                                   uint64_t at,
                                    _Atomic uint64_t *counter, clcpack_error *err)
 {
     char why[600];
@@ -125,7 +121,7 @@ static clcpack_status read_file_at(int fd, const char *path, uint8_t *buf, size_
  * that is not a pack, or whose header disagrees with its size, costs one
  * small read. head gets the first PK_HEADER_SIZE_LOOKUP bytes (zeros past
  * the file's end): a format-5 header whole. */
-static clcpack_status read_header(int fd, const char *path, size_t size,
+static clcpack_status read_header(clcpk_fd fd, const char *path, size_t size,
                                   uint8_t head[PK_HEADER_SIZE_LOOKUP], pk_header *h,
                                   _Atomic uint64_t *counter, clcpack_error *err)
 {
@@ -215,7 +211,7 @@ static clcpack_status open_on_demand(const char *path, clcpack **out, clcpack_er
 static clcpack_status open_pinned(const char *path, const uint8_t *pin, clcpack **out,
                                   clcpack_error *err)
 {
-    int fd;
+    clcpk_fd fd;
     size_t size = 0;
     pk_header h;
     uint8_t head[PK_HEADER_SIZE_LOOKUP];
@@ -228,7 +224,7 @@ static clcpack_status open_pinned(const char *path, const uint8_t *pin, clcpack 
         st = clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory reading '%s' (%zu bytes)", path, size);
     if (st == CLCPACK_OK)
         st = read_file_at(fd, path, buf, size, 0, NULL, err);
-    close(fd);
+    clcpk_os_close(fd);
     if (st == CLCPACK_OK) {
         uint8_t got[CLCPACK_SHA256_SIZE];
         clcpk_digest_sha256(buf, size, got);
@@ -331,8 +327,8 @@ void clcpack_close(clcpack *p)
     free(p->owned);
     free(p->index_buf);
     free(p->path);
-    if (p->fd >= 0)
-        close(p->fd);
+    if (p->fd != CLCPK_NO_FD)
+        clcpk_os_close(p->fd);
     free(p);
 }
 

@@ -21,6 +21,7 @@
 #include "clcpack_write.h"
 #include "codec.h"
 #include "pack_format.h"
+#include "platform.h"
 
 typedef struct pk_source {
     clcpack_source_info info;
@@ -54,7 +55,7 @@ struct clcpack {
     const uint8_t *data; /* the whole pack in memory, or NULL */
     uint64_t size;       /* the pack's size */
     void *owned;         /* data when the library read the file whole (pinned) */
-    int fd;              /* a pack file read on demand, else -1 */
+    clcpk_fd fd;         /* a pack file read on demand, else CLCPK_NO_FD */
     char *path;          /* its path, for messages */
     uint8_t *index_buf;  /* a file pack's index, read at open */
     uint8_t header[PK_HEADER_SIZE];
@@ -111,7 +112,7 @@ clcpack_status clcpk_pack_read(const clcpack *p, uint64_t offset, size_t n, uint
 /* Reads n bytes at offset `at` of fd into buf, counting them in *counter
  * (may be NULL). E_IO naming path when the read fails or the file ends
  * first ("shrank"). */
-clcpack_status clcpk_read_at(int fd, const char *path, uint8_t *buf, size_t n, uint64_t at,
+clcpack_status clcpk_read_at(clcpk_fd fd, const char *path, uint8_t *buf, size_t n, uint64_t at,
                              _Atomic uint64_t *counter, char *why, size_t why_cap);
 
 /* Dictionary i, loaded (and its CRC-32 checked) the first time it is asked

@@ -6,10 +6,8 @@
  * compression tasks run on a task pool (task_pool.h); the choices stay
  * those of one thread, so the bytes do not depend on the thread count.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bytes.h"
 #include "codec.h"
@@ -84,12 +82,11 @@ const uint8_t *clcpk_entry_bytes(const clcpack_writer *w, const w_entry *e, uint
     *scratch = buf;
     size_t got = 0;
     while (got < e->size) {
-        ssize_t r = pread(w->spool_fd, buf + got, e->size - got, (off_t)(e->spool_off + got));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
+        size_t r;
+        if (clcpk_os_pread(w->spool_fd, buf + got, e->size - got, e->spool_off + got, &r) != 0 ||
+            r == 0)
             return NULL;
-        got += (size_t)r;
+        got += r;
     }
     return buf;
 }

@@ -6,12 +6,9 @@
  * the file.
  */
 #include <stddef.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "codec.h"
 #include "errors.h"
@@ -141,21 +138,16 @@ clcpack_status clcpack_writer_new(uint32_t flags, clcpack_writer **out, clcpack_
     if (!w)
         return clcpk_fail(err, CLCPACK_E_NOMEM, "out of memory");
     w->flags = flags;
-    w->spool_fd = -1;
+    w->spool_fd = CLCPK_NO_FD;
     if (flags & CLCPACK_WRITE_SPOOL) {
-        const char *dir = getenv("TMPDIR");
         char path[4096], msg[128];
-        snprintf(path, sizeof path, "%s/clcpack-spool-XXXXXX", dir && dir[0] ? dir : "/tmp");
-        w->spool_fd = mkstemp(path);
-        if (w->spool_fd < 0) {
-            int e = errno;
+        /* Unnamed: nothing is left behind whatever happens. */
+        int e = clcpk_os_scratch_file(&w->spool_fd, path, sizeof path);
+        if (e) {
             free(w);
             return clcpk_fail(err, CLCPACK_E_IO, "cannot create a spool file '%s': %s", path,
                               clcpk_errno_text(e, msg, sizeof msg));
         }
-        /* Unlinked at once: nothing is left behind whatever happens. */
-        unlink(path);
-        fcntl(w->spool_fd, F_SETFD, FD_CLOEXEC);
     }
     *out = w;
     return CLCPACK_OK;
@@ -196,17 +188,9 @@ clcpack_status clcpack_writer_set_compression(clcpack_writer *w, clcpack_compres
 /* Appends a binary to the spool. 0 or -1. */
 static int spool_put(clcpack_writer *w, const void *data, size_t n, uint64_t *at)
 {
-    const uint8_t *p = data;
     *at = w->spool_size;
-    size_t done = 0;
-    while (done < n) {
-        ssize_t r = pwrite(w->spool_fd, p + done, n - done, (off_t)(w->spool_size + done));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        done += (size_t)r;
-    }
+    if (clcpk_os_pwrite(w->spool_fd, data, n, w->spool_size) != 0)
+        return -1;
     w->spool_size += n;
     return 0;
 }
@@ -244,8 +228,8 @@ void clcpack_writer_free(clcpack_writer *w)
     free(w->entries);
     free(w->ent_slots);
     free(w->src_slots);
-    if (w->spool_fd >= 0)
-        close(w->spool_fd);
+    if (w->spool_fd != CLCPK_NO_FD)
+        clcpk_os_close(w->spool_fd);
     free(w);
 }
 
@@ -559,11 +543,11 @@ static clcpack_status copy_entry(clcpack_writer *w, const spec_view *v, w_entry 
     e->family = dup_str(s->family ? s->family : "");
     e->options = dup_str(s->options ? s->options : "");
     e->defines = calloc(s->define_count ? s->define_count : 1, sizeof *e->defines);
-    if (w->spool_fd < 0)
+    if (w->spool_fd == CLCPK_NO_FD)
         e->bin = malloc(s->binary_size);
     else if (spool_put(w, s->binary, s->binary_size, &e->spool_off) != 0)
         return CLCPACK_E_IO;
-    if (!e->kernel || !e->family || !e->options || !e->defines || (w->spool_fd < 0 && !e->bin))
+    if (!e->kernel || !e->family || !e->options || !e->defines || (w->spool_fd == CLCPK_NO_FD && !e->bin))
         return CLCPACK_E_NOMEM;
     for (size_t k = 0; k < s->define_count; k++) {
         e->n_defines = k + 1;

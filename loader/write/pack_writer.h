@@ -60,7 +60,7 @@ struct clcpack_writer {
      * CLCPACK_NONE empty), so adding n entries costs about n lookups. */
     uint32_t *ent_slots, *src_slots;
     size_t ent_mask, src_mask; /* slots - 1; 0 before the first add */
-    int spool_fd;        /* CLCPACK_WRITE_SPOOL: the unlinked binaries file, else -1 */
+    clcpk_fd spool_fd;   /* CLCPACK_WRITE_SPOOL: the unnamed binaries file, else CLCPK_NO_FD */
     uint64_t spool_size;
     unsigned threads;    /* encoding threads (clcpack_writer_set_threads); 0 or 1: the caller's */
     clcpack_compression compression; /* clcpack_writer_set_compression */

@@ -2,10 +2,10 @@
 #include "task_pool.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 
 #include "clcpack_write.h"
+#include "platform.h"
 
 typedef struct task_queue {
     tp_task *head, *tail;
@@ -106,9 +106,7 @@ tp_pool *tp_start(unsigned n, tp_run_fn run, void *ctx, size_t state_size,
         destroy(p, 2);
         return NULL;
     }
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
+    void *signals = clcpk_os_signals_block();
     for (; p->n < n; p->n++) {
         worker *wk = &p->workers[p->n];
         wk->pool = p;
@@ -116,7 +114,7 @@ tp_pool *tp_start(unsigned n, tp_run_fn run, void *ctx, size_t state_size,
         if (pthread_create(&wk->th, NULL, worker_main, wk) != 0)
             break;
     }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    clcpk_os_signals_restore(signals);
     if (p->n == 0) {
         destroy(p, 3);
         return NULL;

@@ -244,4 +244,16 @@ if grep -n 'DRV(\|pl_real\|PL_DISPATCH\|notify(\|rec_capture_now\|pl_say' preloa
 else
     ok "preload/table.c calls no driver, callback or capture"
 fi
+# The library names no system header outside its platform layer
+# (common/platform.h; docs/PLATFORMS.md): the C library's, the threads'
+# (MinGW has them too) and the codecs' only.
+grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*<' loader/*/*.[ch] loader/*.h common/*.[ch] |
+    grep -v '^common/platform_[a-z0-9]*\.c:' |
+    grep -v -E '<(assert|ctype|errno|inttypes|limits|math|stdarg|stdatomic|stdbool|stddef|stdint|stdio|stdlib|string|time|pthread|zlib|zstd|zstd_errors|zdict|libdeflate|immintrin)\.h>|<CL/[a-z_]*\.h>' \
+    >"$TMP/syshdr"
+if [ -s "$TMP/syshdr" ]; then
+    bad "the library names system headers outside common/platform_*.c: $(head -3 "$TMP/syshdr" | tr '\n' ' ')"
+else
+    ok "the library names system headers in common/platform_*.c only"
+fi
 cli_done

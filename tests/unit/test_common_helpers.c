@@ -27,6 +27,7 @@
 #include "file_atomic.h"
 #include "make_dirs.h"
 #include "path.h"
+#include "platform.h"
 #include "sha256.h"
 #include "text_format.h"
 
@@ -76,12 +77,12 @@ static void test_paths(void)
     dir_is("c.cl", ".");
     dir_is("/c.cl", "/");
     dir_is("/x/y", "/x");
-    CHECK(strcmp(clcpk_file_type_name(S_IFDIR), "a folder") == 0, "a folder");
-    CHECK(strcmp(clcpk_file_type_name(S_IFIFO), "a FIFO") == 0, "a FIFO");
-    CHECK(strcmp(clcpk_file_type_name(S_IFCHR), "a device") == 0, "a character device");
-    CHECK(strcmp(clcpk_file_type_name(S_IFBLK), "a device") == 0, "a block device");
-    CHECK(strcmp(clcpk_file_type_name(S_IFSOCK), "a socket") == 0, "a socket");
-    CHECK(strcmp(clcpk_file_type_name(S_IFLNK), "a symbolic link") == 0, "a symbolic link");
+    CHECK(strcmp(clcpk_file_type_name(CLCPK_KIND_DIR), "a folder") == 0, "a folder");
+    CHECK(strcmp(clcpk_file_type_name(CLCPK_KIND_FIFO), "a FIFO") == 0, "a FIFO");
+    CHECK(strcmp(clcpk_file_type_name(CLCPK_KIND_DEVICE), "a device") == 0, "a character device");
+    CHECK(strcmp(clcpk_file_type_name(CLCPK_KIND_OTHER), "not a regular file") == 0, "another kind");
+    CHECK(strcmp(clcpk_file_type_name(CLCPK_KIND_SOCKET), "a socket") == 0, "a socket");
+    CHECK(strcmp(clcpk_file_type_name(CLCPK_KIND_LINK), "a symbolic link") == 0, "a symbolic link");
 }
 
 static mode_t mode_of(const char *path)

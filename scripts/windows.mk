@@ -1,0 +1,92 @@
+# The Windows library, cross-built with MinGW-w64 on Linux: `make windows`
+# (docs/PLATFORMS.md). Everything lands in $(WB) (default build-win/):
+#   clcpack.dll        exports exactly the clcpack_* functions of loader/clcpack.map
+#   libclcpack.dll.a   its import library (MinGW, clang)
+#   clcpack.def        the same exports, for MSVC's `lib /def:clcpack.def /machine:x64`
+#   libclcpack.a       the static library (link it with -lOpenCL and what
+#                      `make -f scripts/windows.mk windows-print-libs` says)
+#   include/           clcpack.h, clcpack_write.h
+#   libOpenCL.dll.a    an import library for OpenCL.dll, made from the
+#                      Khronos headers' cl* names (no driver SDK needed)
+# The DLL carries zlib and the MinGW thread library inside it: it needs
+# OpenCL.dll and the system's DLLs only.
+#
+# zstd: Debian has no zstd for MinGW, so by default the Windows library is
+# built without it and reads zlib packs only (clc-pack --codec zlib); a
+# user's zstd (vcpkg, MSYS2) is one switch, ZSTD_DIR=<prefix> (its
+# include/ and lib/libzstd.a).
+
+WB        ?= build-win
+WIN_CC    ?= x86_64-w64-mingw32-gcc
+WIN_AR    ?= x86_64-w64-mingw32-ar
+DLLTOOL   ?= x86_64-w64-mingw32-dlltool
+CL_HEADER ?= /usr/include/CL/cl.h
+ZSTD_DIR  ?=
+
+WIN_SRC  := $(sort $(filter-out %/platform_posix.c,$(wildcard loader/*/*.c common/*.c)))
+WIN_OBJ  := $(WIN_SRC:%.c=$(WB)/obj/%.o)
+# The Khronos headers are the same for every system: the host's, alone in
+# a folder of their own (-I/usr/include would bring Linux's headers).
+KHRONOS  := $(WB)/khronos
+WIN_INC  := -Iloader -Iloader/read -Iloader/load -Iloader/write -Icommon -I$(KHRONOS)
+WIN_DEFS := -DCL_TARGET_OPENCL_VERSION=120 -D_WIN32_WINNT=0x0601 -D__USE_MINGW_ANSI_STDIO=1
+WIN_LIBS := -lz
+ifneq ($(ZSTD_DIR),)
+WIN_DEFS += -DCLCPK_HAVE_ZSTD
+WIN_INC  += -I$(ZSTD_DIR)/include
+WIN_LIBS := -L$(ZSTD_DIR)/lib -lzstd $(WIN_LIBS)
+endif
+WIN_CFLAGS ?= -O2
+WIN_WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+ifeq ($(WERROR),1)
+WIN_WARN += -Werror
+endif
+WIN_HDRS := $(WB)/include/clcpack.h $(WB)/include/clcpack_write.h
+
+.PHONY: windows windows-print-libs
+windows: $(WB)/clcpack.dll $(WB)/libclcpack.a $(WB)/clcpack.def $(WB)/libOpenCL.dll.a $(WIN_HDRS)
+
+# What a program linking $(WB)/libclcpack.a needs besides it and OpenCL
+# (-lOpenCL, or $(WB)/libOpenCL.dll.a).
+windows-print-libs:
+	@echo $(WIN_LIBS) -lbcrypt -lpthread
+
+$(KHRONOS)/CL: $(CL_HEADER)
+	@mkdir -p $(KHRONOS)
+	@ln -sfn $(dir $(abspath $(CL_HEADER))) $@
+
+$(WB)/obj/%.o: %.c | $(KHRONOS)/CL
+	@mkdir -p $(dir $@)
+	@echo "  WINCC   $<"
+	@$(WIN_CC) $(WIN_DEFS) $(WIN_INC) $(WIN_CFLAGS) $(WIN_WARN) -MMD -MP -c -o $@ $<
+
+$(WB)/include/%.h: loader/%.h
+	@mkdir -p $(dir $@)
+	@cp $< $@
+
+# The exports, from the one list the Linux build versions them by.
+$(WB)/clcpack.def: loader/clcpack.map
+	@mkdir -p $(dir $@)
+	@{ echo "LIBRARY clcpack.dll"; echo "EXPORTS"; \
+	   sed -n 's/^[[:space:]]*\(clcpack_[a-z0-9_]*\);.*/    \1/p' $<; } >$@
+
+# OpenCL.dll's import library: every cl* function the Khronos header declares.
+$(WB)/OpenCL.def: $(CL_HEADER)
+	@mkdir -p $(dir $@)
+	@{ echo "LIBRARY OpenCL.dll"; echo "EXPORTS"; \
+	   sed -n 's/^\(cl[A-Z][A-Za-z0-9_]*\)(.*/    \1/p' $< | sort -u; } >$@
+$(WB)/libOpenCL.dll.a: $(WB)/OpenCL.def
+	@echo "  DLLTOOL $@"
+	@$(DLLTOOL) -d $< -D OpenCL.dll -l $@
+
+$(WB)/libclcpack.a: $(WIN_OBJ)
+	@echo "  AR      $@"
+	@rm -f $@ && $(WIN_AR) rcs $@ $^
+
+# -static: zlib and winpthread go inside the DLL, so it ships alone.
+$(WB)/clcpack.dll: $(WIN_OBJ) $(WB)/clcpack.def $(WB)/libOpenCL.dll.a
+	@echo "  LD      $@"
+	@$(WIN_CC) -shared -static -static-libgcc -o $@ $(WIN_OBJ) $(WB)/clcpack.def \
+		-Wl,--out-implib,$(WB)/libclcpack.dll.a $(WB)/libOpenCL.dll.a $(WIN_LIBS) -lbcrypt -lpthread
+
+-include $(shell find $(WB)/obj -name '*.d' 2>/dev/null)
