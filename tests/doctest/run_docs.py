@@ -200,7 +200,7 @@ def main(argv):
     docs = [os.path.relpath(os.path.abspath(d), root) if os.path.exists(d) else d
             for d in argv[4:]] or default_docs(root)
     ctx = Context(root, build, tmp)
-    passed = failed = skipped = 0
+    passed = failed = skipped = ran = files = 0
     for doc in docs:
         if not os.path.isfile(os.path.join(root, doc)):
             print(f"FAIL: {doc}: no such document")
@@ -209,8 +209,12 @@ def main(argv):
         r = DocRun(ctx, doc)
         r.run()
         passed += r.ran + r.files
+        ran += r.ran
+        files += r.files
         failed += r.failed
         skipped += r.skipped
+    print(f"doc blocks: {ran} executed, {files} files written, {skipped} skipped "
+          f"(each with its reason), {failed} failed, in {len(docs)} documents")
     print(f"checks: {passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
 
