@@ -105,8 +105,8 @@ static int run(cl_context ctx, cl_device_id dev, cl_kernel k, float *b)
 
 int main(int argc, char **argv)
 {
-    cl_device_id dev;
-    cl_context ctx;
+    cl_device_id dev = NULL;
+    cl_context ctx = NULL;
     if (device_open(&dev, &ctx) != 0)
         return 1;
     clcpack *pack = NULL;
