@@ -106,6 +106,12 @@ void clcpk_os_pages_free(void *p, size_t n);
  * up at run time (those newer than the driver may lack); NULL if absent. */
 void *clcpk_os_cl_symbol(const char *name);
 
+/* The RCDATA resource called name ("#123" for the number 123) of module,
+ * an HMODULE (NULL: the executable); its bytes stay mapped while the
+ * module is loaded. ENOENT when the module has none by that name, ENOSYS
+ * on a system without resources (POSIX). */
+int clcpk_os_resource(void *module, const char *name, const void **data, size_t *size);
+
 /* Threads the library starts take no signals: block them around the
  * start, then restore (the Win32 side has none to block). */
 void *clcpk_os_signals_block(void);

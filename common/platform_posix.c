@@ -300,6 +300,16 @@ void *clcpk_os_cl_symbol(const char *name)
     return dlsym(RTLD_DEFAULT, name);
 }
 
+/* Resources are Windows' (clcpack_open_resource). */
+int clcpk_os_resource(void *module, const char *name, const void **data, size_t *size)
+{
+    (void)module;
+    (void)name;
+    *data = NULL;
+    *size = 0;
+    return ENOSYS;
+}
+
 void *clcpk_os_signals_block(void)
 {
     sigset_t all, *old = malloc(sizeof *old);

@@ -479,6 +479,33 @@ void *clcpk_os_cl_symbol(const char *name)
     return p;
 }
 
+/* FindResourceW takes "#123" for a number itself. A loaded resource is
+ * never freed (FreeResource does nothing since 32-bit Windows): it lives
+ * as long as the module. */
+int clcpk_os_resource(void *module, const char *name, const void **data, size_t *size)
+{
+    *data = NULL;
+    *size = 0;
+    wchar_t *w = wide(name);
+    if (!w)
+        return errno;
+    HRSRC r = FindResourceW((HMODULE)module, w, MAKEINTRESOURCEW(10) /* RT_RCDATA */);
+    free(w);
+    if (!r)
+        return GetLastError() == ERROR_RESOURCE_DATA_NOT_FOUND ||
+                       GetLastError() == ERROR_RESOURCE_TYPE_NOT_FOUND ||
+                       GetLastError() == ERROR_RESOURCE_NAME_NOT_FOUND
+                   ? ENOENT
+                   : last_errno();
+    HGLOBAL g = LoadResource((HMODULE)module, r);
+    const void *p = g ? LockResource(g) : NULL;
+    if (!p)
+        return last_errno();
+    *data = p;
+    *size = SizeofResource((HMODULE)module, r);
+    return 0;
+}
+
 void *clcpk_os_signals_block(void)
 {
     return NULL;

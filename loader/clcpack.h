@@ -237,6 +237,17 @@ CLCPACK_API clcpack_status clcpack_open_file_pinned(const char *path,
 CLCPACK_API clcpack_status clcpack_open_memory(const void *data, size_t size, clcpack **out,
                                                clcpack_error *err);
 
+/* Opens a pack linked into a Windows module as an RCDATA resource
+ * (`clc-pack embed --format rc`, compiled by windres or rc.exe) named name
+ * ("#123" for the number 123); module is the HMODULE holding it, NULL for
+ * the executable. As clcpack_open_memory, in place: the bytes stay valid
+ * while the module is loaded, so close the pack before FreeLibrary. A
+ * module without that resource is CLCPACK_E_IO naming it; on a system
+ * without resources (Linux) every call is CLCPACK_E_IO saying to embed
+ * with --format c or asm and use clcpack_open_memory. Since 1.2. */
+CLCPACK_API clcpack_status clcpack_open_resource(void *module, const char *name, clcpack **out,
+                                                 clcpack_error *err);
+
 /* Frees the handle, and releases the devices clcpack_create_program kept
  * a reference to (it retains each device it loads for, up to 8, with their
  * fingerprints, so that later loads skip the device queries). Every

@@ -8,6 +8,8 @@
 #   include/           clcpack.h, clcpack_write.h
 #   libOpenCL.dll.a    an import library for OpenCL.dll, made from the
 #                      Khronos headers' cl* names (no driver SDK needed)
+#   clcpack-codecs.txt the codecs the library reads, "zlib" or "zlib,zstd",
+#                      for `clc-pack embed --loader-codecs "$(cat ...)"`
 # The DLL carries zlib and the MinGW thread library inside it: it needs
 # OpenCL.dll and the system's DLLs only.
 #
@@ -31,7 +33,9 @@ KHRONOS  := $(WB)/khronos
 WIN_INC  := -Iloader -Iloader/read -Iloader/load -Iloader/write -Icommon -I$(KHRONOS)
 WIN_DEFS := -DCL_TARGET_OPENCL_VERSION=120 -D_WIN32_WINNT=0x0601 -D__USE_MINGW_ANSI_STDIO=1
 WIN_LIBS := -lz
+WIN_CODECS := zlib
 ifneq ($(ZSTD_DIR),)
+WIN_CODECS := zlib,zstd
 WIN_DEFS += -DCLCPK_HAVE_ZSTD
 WIN_INC  += -I$(ZSTD_DIR)/include
 WIN_LIBS := -L$(ZSTD_DIR)/lib -lzstd $(WIN_LIBS)
@@ -43,8 +47,18 @@ WIN_WARN += -Werror
 endif
 WIN_HDRS := $(WB)/include/clcpack.h $(WB)/include/clcpack_write.h
 
-.PHONY: windows windows-print-libs
-windows: $(WB)/clcpack.dll $(WB)/libclcpack.a $(WB)/clcpack.def $(WB)/libOpenCL.dll.a $(WIN_HDRS)
+.PHONY: windows windows-print-libs windows-codecs
+windows: $(WB)/clcpack.dll $(WB)/libclcpack.a $(WB)/clcpack.def $(WB)/libOpenCL.dll.a $(WIN_HDRS) windows-codecs
+
+# Which packs the library reads, said at every build (a zstd pack shipped
+# with a zlib-only library fails only at the end user's first start) and
+# kept for the build steps that embed or check a pack. Rewritten only when
+# it changes.
+windows-codecs: $(WB)/clcpack.dll
+	@echo "$(WIN_CODECS)" | cmp -s - $(WB)/clcpack-codecs.txt || echo "$(WIN_CODECS)" >$(WB)/clcpack-codecs.txt
+	@if [ "$(WIN_CODECS)" = zlib ]; then \
+	    echo "  windows: clcpack.dll reads zlib packs only (no ZSTD_DIR): make packs with clc-pack --codec zlib; embed with --loader-codecs zlib ($(WB)/clcpack-codecs.txt)"; \
+	else echo "  windows: clcpack.dll reads zlib and zstd packs ($(WB)/clcpack-codecs.txt)"; fi
 
 # What a program linking $(WB)/libclcpack.a needs besides it and OpenCL
 # (-lOpenCL, or $(WB)/libOpenCL.dll.a).

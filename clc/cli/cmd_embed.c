@@ -1,10 +1,12 @@
-/* cmd_embed.c — `clc-pack embed PACK -o FILE [--format asm|c] [--symbol NAME]
- * [--header pack.h]`: a pack linked into the application, opened with
- * clcpack_open_memory, without a file to ship or copy. --format asm writes
- * an assembler file that pulls the pack in with .incbin (the assembler
- * copies the bytes: milliseconds); --format c a C array (any compiler, but
- * a 3 MB pack is an 18 MB C file that takes seconds and hundreds of MB to
- * compile: docs/CLI.md, "embed"). Files are written only when their text
+/* cmd_embed.c — `clc-pack embed PACK -o FILE [--format asm|c|rc] [--symbol NAME]
+ * [--header pack.h] [--loader-codecs LIST]`: a pack linked into the
+ * application, opened with clcpack_open_memory, without a file to ship or
+ * copy. --format asm writes an assembler file that pulls the pack in with
+ * .incbin (the assembler copies the bytes: milliseconds); --format c a C
+ * array (any compiler, but a 3 MB pack is an 18 MB C file that takes
+ * seconds and hundreds of MB to compile: docs/CLI.md, "embed"); --format
+ * rc a Windows resource script (windres, rc.exe: MSVC has no .incbin),
+ * opened with clcpack_open_resource. Files are written only when their text
  * changes, so a rebuild recompiles nothing that includes the header. */
 #include "commands.h"
 
@@ -17,6 +19,7 @@
 #include "cli_files.h"
 #include "cli_opts.h"
 #include "cli_report.h"
+#include "embed_codecs.h"
 #include "input_file.h"
 #include "sha256.h"
 #include "strbuf.h"
@@ -25,7 +28,7 @@
 #define SYMBOL_MAX 128
 #define BYTES_PER_LINE 16
 
-enum { FORMAT_ASM, FORMAT_C, FORMAT_UNSET }; /* in the order of --format's choices */
+enum { FORMAT_ASM, FORMAT_C, FORMAT_RC, FORMAT_UNSET }; /* in the order of --format's choices */
 
 /* Where the assembler form works: GNU as on ELF targets. */
 #if defined(__ELF__) && defined(__GNUC__)
@@ -36,6 +39,8 @@ enum { FORMAT_ASM, FORMAT_C, FORMAT_UNSET }; /* in the order of --format's choic
 
 typedef struct embed_args {
     const char *path, *output, *header, *symbol;
+    const char *loader_codecs; /* NULL: any (rc: zlib, make windows' default) */
+    unsigned codecs;           /* LOADER_* of loader_codecs */
     int format;
     int verbosity; /* -q */
 } embed_args;
@@ -75,21 +80,28 @@ static const char *symbol_problem(const char *s)
 
 static const cli_opt embed_opts[] = {
     OPT_STR("output", 'o', embed_args, output, "FILE",
-            "the output, FILE.S for asm, FILE.c for c (written\n"
-            "atomically; '-' for stdout); without --format, FILE.c\n"
-            "gives c and FILE.s or FILE.S asm; a --format they\n"
-            "contradict is an error"),
-    OPT_CHOICE("format", 0, embed_args, format, "asm,c", "asm|c",
+            "the output, FILE.S for asm, FILE.c for c, FILE.rc for rc\n"
+            "(written atomically; '-' for stdout); without --format,\n"
+            "FILE.c gives c, FILE.rc rc and FILE.s or FILE.S asm; a\n"
+            "--format they contradict is an error"),
+    OPT_CHOICE("format", 0, embed_args, format, "asm,c,rc", "asm|c|rc",
                "asm: an assembler file that pulls in the pack with\n"
                ".incbin by its absolute path (GNU as, ELF; the default\n"
                "there); c: a C array, for any C compiler (slow to\n"
                "compile when large).\n"
                "Both give 'const unsigned char NAME[]' aligned to 64 bytes,\n"
                "'const size_t NAME_size' and 'const unsigned char\n"
-               "NAME_sha256[32]' (for clcpack_open_file_pinned)."),
+               "NAME_sha256[32]' (for clcpack_open_file_pinned).\n"
+               "rc: a Windows resource script (windres, rc.exe) of an\n"
+               "RCDATA resource NAME, for clcpack_open_resource; its\n"
+               "header defines NAME_resource, NAME_size, NAME_sha256."),
     OPT_STR("symbol", 0, embed_args, symbol, "NAME",
             "the array's name, a C identifier (default: embedded_pack)"),
     OPT_STR("header", 0, embed_args, header, "FILE.h", "also write a header declaring all three"),
+    OPT_STR("loader-codecs", 0, embed_args, loader_codecs, "LIST",
+            "the codecs the library that opens the pack reads\n"
+            "(zlib, zstd; default: both, zlib with --format rc); a\n"
+            "pack needing another is refused (exit 1)"),
     OPT_QUIET(embed_args, verbosity, "no summary line"),
     OPT_HELP,
 };
@@ -107,6 +119,8 @@ static int format_of_name(const char *path)
         return FORMAT_C;
     if (strcmp(dot, ".s") == 0 || strcmp(dot, ".S") == 0)
         return FORMAT_ASM;
+    if (strcmp(dot, ".rc") == 0)
+        return FORMAT_RC;
     return FORMAT_UNSET;
 }
 
@@ -116,7 +130,9 @@ static int format_of_name(const char *path)
  * since the compiler would pick the language from the name. */
 static int settle_format(embed_args *x)
 {
-    static const char *const names[] = {"asm", "c"};
+    static const char *const names[] = {"asm", "c", "rc"};
+    static const char *const kinds[] = {"assembler", "C", "resource script"};
+    static const char *const exts[] = {".S", ".c", ".rc"};
     int by_name = format_of_name(x->output);
     if (x->format == FORMAT_UNSET) {
         x->format = by_name == FORMAT_UNSET ? FORMAT_DEFAULT : by_name;
@@ -126,8 +142,8 @@ static int settle_format(embed_args *x)
         return cli_usage_error("embed",
                                "embed: --format %s contradicts -o '%s' (a %s file); name it "
                                "FILE%s or use --format %s",
-                               names[x->format], x->output, by_name == FORMAT_C ? "C" : "assembler",
-                               x->format == FORMAT_C ? ".c" : ".S", names[by_name]);
+                               names[x->format], x->output, kinds[by_name], exts[x->format],
+                               names[by_name]);
     return 0;
 }
 
@@ -159,6 +175,13 @@ static int parse_args(int argc, char **argv, embed_args *x)
     if (why)
         return cli_usage_error("embed", "embed: --symbol '%s' is not a usable C name: %s",
                                x->symbol, why);
+    /* rc means a Windows loader, and `make windows` builds one without
+     * zstd unless told where a zstd is. */
+    char cwhy[128];
+    const char *codecs = x->loader_codecs ? x->loader_codecs
+                                          : x->format == FORMAT_RC ? "zlib" : "zlib,zstd";
+    if (embed_loader_codecs(codecs, &x->codecs, cwhy, sizeof cwhy) != 0)
+        return cli_usage_error("embed", "embed: --loader-codecs %s: %s", codecs, cwhy);
     return 0;
 }
 
@@ -270,6 +293,32 @@ static void make_source(strbuf *b, const embed_args *x, const unsigned char *dat
     put_text(b, "};\n");
 }
 
+/* The pack's absolute path into abs (PATH_MAX), for a file that names it
+ * (what: which file, for the message); -1 with a message when it cannot. */
+static int absolute_path(const char *path, char *abs, const char *what)
+{
+    if (!realpath(path, abs)) {
+        cli_error("%s: cannot resolve its path: %s", path, strerror(errno));
+        return -1;
+    }
+    if (strpbrk(abs, "\n\r")) {
+        cli_error("%s: a path with a line break cannot be named in %s", abs, what);
+        return -1;
+    }
+    return 0;
+}
+
+static unsigned long pack_crc(const unsigned char *data, size_t size)
+{
+    unsigned long crc = crc32(0L, Z_NULL, 0);
+    for (size_t off = 0; off < size;) {
+        uInt n = size - off > (1u << 30) ? (1u << 30) : (uInt)(size - off);
+        crc = crc32(crc, data + off, n);
+        off += n;
+    }
+    return crc;
+}
+
 /* The assembler form: the bytes come from the pack file itself (.incbin,
  * by absolute path: the assembler runs wherever the build system wants).
  * The CRC in the comment makes the text change whenever the pack does, so
@@ -277,20 +326,9 @@ static void make_source(strbuf *b, const embed_args *x, const unsigned char *dat
 static int make_asm(strbuf *b, const embed_args *x, const unsigned char *data, size_t size)
 {
     char abs[PATH_MAX];
-    if (!realpath(x->path, abs)) {
-        cli_error("%s: cannot resolve its path: %s", x->path, strerror(errno));
+    if (absolute_path(x->path, abs, "an assembler file") != 0)
         return -1;
-    }
-    if (strpbrk(abs, "\n\r")) {
-        cli_error("%s: a path with a line break cannot be named in an assembler file", abs);
-        return -1;
-    }
-    unsigned long crc = crc32(0L, Z_NULL, 0);
-    for (size_t off = 0; off < size;) {
-        uInt n = size - off > (1u << 30) ? (1u << 30) : (uInt)(size - off);
-        crc = crc32(crc, data + off, n);
-        off += n;
-    }
+    unsigned long crc = pack_crc(data, size);
     char line[1024];
     snprintf(line, sizeof line,
              "/* Generated by clc-pack embed from %s (%zu bytes, CRC-32 %08lx). Do not edit.\n"
@@ -341,7 +379,56 @@ static int make_asm(strbuf *b, const embed_args *x, const unsigned char *data, s
     return 0;
 }
 
-static void make_header(strbuf *b, const embed_args *x)
+/* The resource script: one RCDATA resource, named like the symbol, whose
+ * bytes the resource compiler reads from the pack by its absolute path
+ * (as .incbin does; size and CRC in the comment for the same reason). The
+ * name is a string resource name: FindResourceW compares it without case. */
+static int make_rc(strbuf *b, const embed_args *x, const unsigned char *data, size_t size)
+{
+    char abs[PATH_MAX];
+    if (absolute_path(x->path, abs, "a resource script") != 0)
+        return -1;
+    if (strchr(abs, '"')) {
+        cli_error("%s: a path with '\"' cannot be named in a resource script", abs);
+        return -1;
+    }
+    char line[1024];
+    snprintf(line, sizeof line,
+             "/* Generated by clc-pack embed from %s (%zu bytes, CRC-32 %08lx). Do not edit.\n"
+             " * Open it with clcpack_open_resource(NULL, \"%s\", ...). */\n"
+             "%s RCDATA \"",
+             base_name(x->path), size, pack_crc(data, size), x->symbol, x->symbol);
+    put_text(b, line);
+    for (const char *c = abs; *c; c++) {
+        if (*c == '\\')
+            sb_put(b, "\\", 1);
+        sb_put(b, c, 1);
+    }
+    put_text(b, "\"\n");
+    return 0;
+}
+
+/* The header of the rc form: nothing to link but the resource, so it
+ * defines (static, no symbol clash between modules) what the other forms
+ * declare, under the same names, and the resource's name. */
+static void make_rc_header(strbuf *b, const embed_args *x, const unsigned char *data, size_t size)
+{
+    char line[1024];
+    snprintf(line, sizeof line,
+             "/* The RCDATA resource holding the pack: clcpack_open_resource(NULL,\n"
+             " * %s_resource, ...) opens it in place. */\n"
+             "static const char %s_resource[] = \"%s\";\n"
+             "static const size_t %s_size = %zu;\n"
+             "/* The pack's SHA-256, for clcpack_open_file_pinned when the same pack\n"
+             " * is shipped as a file. */\n"
+             "static const unsigned char %s_sha256[32] = {",
+             x->symbol, x->symbol, x->symbol, x->symbol, size, x->symbol);
+    put_text(b, line);
+    put_digest(b, data, size, "\n    ", ",");
+    put_text(b, "};\n");
+}
+
+static void make_header(strbuf *b, const embed_args *x, const unsigned char *data, size_t size)
 {
     char guard[SYMBOL_MAX + 32];
     snprintf(guard, sizeof guard, "CLCPACK_EMBED_%s_H", x->symbol);
@@ -355,7 +442,10 @@ static void make_header(strbuf *b, const embed_args *x)
              "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n",
              base_name(x->path), guard, guard);
     put_text(b, line);
-    put_declarations(b, x->symbol);
+    if (x->format == FORMAT_RC)
+        make_rc_header(b, x, data, size);
+    else
+        put_declarations(b, x->symbol);
     snprintf(line, sizeof line, "\n#ifdef __cplusplus\n}\n#endif\n#endif /* %s */\n", guard);
     put_text(b, line);
 }
@@ -420,14 +510,19 @@ int cmd_embed(int argc, char **argv)
         return EXIT_FAILURE_STATUS;
     }
     size_t entries = clcpack_entry_count(p);
+    int codecs_ok = embed_check_codecs(p, x.path, x.codecs, !x.loader_codecs);
     clcpack_close(p);
+    if (codecs_ok != 0) {
+        free(data);
+        return EXIT_FAILURE_STATUS;
+    }
 
     int status = EXIT_FAILURE_STATUS;
     strbuf src, hdr;
     sb_init(&src);
     sb_init(&hdr);
-    if (x.format == FORMAT_ASM) {
-        if (make_asm(&src, &x, data, size) != 0)
+    if (x.format == FORMAT_ASM || x.format == FORMAT_RC) {
+        if ((x.format == FORMAT_ASM ? make_asm : make_rc)(&src, &x, data, size) != 0)
             goto out;
     } else {
         make_source(&src, &x, data, size);
@@ -435,7 +530,7 @@ int cmd_embed(int argc, char **argv)
     if (write_buf(x.output, &src) != 0)
         goto out;
     if (x.header) {
-        make_header(&hdr, &x);
+        make_header(&hdr, &x, data, size);
         if (write_buf(x.header, &hdr) != 0)
             goto out;
     }
@@ -443,7 +538,7 @@ int cmd_embed(int argc, char **argv)
     if (cli_verbosity >= 0)
         fprintf(stderr, "clc-pack: embedded %s (%zu bytes, %zu entries) as %s in %s (%s)%s%s\n",
                 x.path, size, entries, x.symbol, where,
-                x.format == FORMAT_ASM ? ".incbin" : "C array", x.header ? " and " : "",
+                x.format == FORMAT_ASM ? ".incbin" : x.format == FORMAT_RC ? "RCDATA resource" : "C array", x.header ? " and " : "",
                 x.header ? x.header : "");
     status = EXIT_OK_STATUS;
 out:

@@ -27,8 +27,8 @@
       "PACK (--entry N | --kernel NAME [-D NAME=V]... [--wg WxH])\n"                            \
       "                        [--source] [--kind KIND] -o FILE",                               \
       "write one entry's binary or source to a file")                                          \
-    X(embed, "embed", "PACK -o FILE [--format asm|c] [--symbol NAME] [--header FILE.h]",        \
-      "write a pack as assembler or C for an application's build")                             \
+    X(embed, "embed", "PACK -o FILE [--format asm|c|rc] [--symbol NAME] [--header FILE.h]",     \
+      "write a pack as assembler, C or a resource for an application's build")                 \
     X(merge, "merge", "PACK... -o FILE", "join packs built on different machines")             \
     X(retarget, "retarget", "PACK [--nv-arch LIST] -o FILE",                                    \
       "add cubins for more NVIDIA architectures")                                               \

@@ -138,14 +138,17 @@ void usage_extract(FILE *f)
 void usage_embed(FILE *f)
 {
     usage_of(f,
-             "Usage: clc-pack embed PACK -o FILE [--format asm|c] [--symbol NAME] [--header FILE.h]\n"
+             "Usage: clc-pack embed PACK -o FILE [--format asm|c|rc] [--symbol NAME]\n"
+             "                      [--header FILE.h] [--loader-codecs LIST]\n"
              "\n"
              "Writes the pack into a file the application's build compiles and links, so\n"
              "that it opens it with clcpack_open_memory(NAME, NAME_size, ...), which does\n"
-             "not copy it. The pack is checked first (as clcpack_open_memory will check\n"
-             "it). Files whose text would not change are not rewritten.\n",
+             "not copy it (rc: clcpack_open_resource). The pack is checked first (as\n"
+             "clcpack_open_memory will check it, and against --loader-codecs). Files whose\n"
+             "text would not change are not rewritten.\n",
              &embed_optspec,
-             "Exit status: 0, 1 when PACK is not a usable pack or a file cannot be written,\n"
+             "Exit status: 0, 1 when PACK is not a usable pack, needs a codec the loader\n"
+             "lacks (--loader-codecs) or a file cannot be written,\n"
              "2 on a usage error (including a NAME that is not a C identifier).\n");
 }
 

@@ -79,7 +79,7 @@ usage_error "extract --entry and --kernel" "either --entry" extract x.clcpack --
 usage_error "embed --symbol int" "C keyword" embed x.clcpack -o y.c --symbol int
 usage_error "embed --symbol 9a" "'9a'" embed x.clcpack -o y.c --symbol 9a
 usage_error "embed without -o" "-o FILE is required" embed x.clcpack
-usage_error "embed --format" "--format x: expected asm or c" embed x.clcpack -o y.S --format x
+usage_error "embed --format" "--format x: expected asm, c or rc" embed x.clcpack -o y.S --format x
 usage_error "-MF without a file" "-MF needs a file name" -MF
 usage_error "-MX" "unknown option -MX" -MX
 usage_error "merge without -o" "-o FILE" merge a.clcpack b.clcpack

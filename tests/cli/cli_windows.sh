@@ -10,7 +10,11 @@
 #   - loads an entry natively ("native") from a pack clc-pack built here,
 #     and checks the kernel's output;
 #   - the rebuild cache under two processes at once, then a load from it;
-#   - two processes replacing one file at once: nothing torn, nothing lost.
+#   - two processes replacing one file at once: nothing torn, nothing lost;
+#   - examples/embedded_windows built for Windows with its pack as an RCDATA
+#     resource (clc-pack embed --format rc, windres), as a C array, and
+#     opening it under a non-ASCII folder: output identical to the Linux
+#     build's.
 # Without MinGW or Wine (scripts/test_deps.sh installs them) the parts that
 # need them are skipped, never passed.
 . "$(dirname "$0")/../lib/cli_lib.sh"
@@ -99,9 +103,11 @@ expect_out "ok a pack cut short is refused, the message naming it" "under Wine: 
 grep -q '^FAIL' "$OUT" && bad "under Wine: $(grep '^FAIL' "$OUT" | head -3)"
 
 wine_run win_loader.exe native add.clcpack
+device=0
 if grep -q 'an OpenCL device through OpenCL.dll' "$OUT"; then
     skip "Wine's opencl.dll finds no OpenCL device here: no native load"
 else
+    device=1
     expect_rc 0 "under Wine: a native load through Wine's opencl.dll"
     expect_out "path native" "under Wine: the entry clc-pack built here loads natively"
     expect_out "ok the kernel's output matches the CPU" "under Wine: the kernel's output matches the CPU"
@@ -120,6 +126,44 @@ else
     wine_run win_loader.exe cache add.clcpack
     expect_out "path cache" "under Wine: the next load comes from the rebuild cache"
     unset CLCPACK_CACHE_DIR
+fi
+
+# The example, built for Linux (C array) and for Windows (resource, C
+# array, a file under a non-ASCII folder): the same lines from each.
+if [ "$device" = 1 ]; then
+    E=$TMP/ex
+    mkdir -p "$E/linux" "$E/rc" "$E/c" "$TMP/w/ex/données"
+    cp examples/embedded_windows/scale.cl "$E/"
+    run "$CLC" "$E/scale.cl" -D SCALE=3 --codec zlib -o "$E/scale.clcpack" -q
+    expect_rc 0 "the example's pack builds (zlib)"
+    "$CLC" embed "$E/scale.clcpack" -o "$E/linux/scale_pack.c" --symbol scale_pack --header "$E/linux/scale_pack.h" -q
+    cp "$E/linux/scale_pack.c" "$E/linux/scale_pack.h" "$E/c/"
+    run "$CLC" embed "$E/scale.clcpack" -o "$E/rc/scale_pack.rc" --symbol scale_pack --header "$E/rc/scale_pack.h" -q
+    expect_rc 0 "clc-pack embed --format rc (zlib pack, for the library without zstd)"
+    run cc -std=c11 -O2 -I"$ROOT/loader" -I"$E/linux" -o "$E/linux/scale_app" examples/embedded_windows/scale_app.c \
+        "$E/linux/scale_pack.c" "$BUILD/libclcpack.a" $(make -s --no-print-directory print-libs)
+    expect_rc 0 "the example builds for Linux"
+    "$E/linux/scale_app" >"$E/linux.out" 2>&1
+    grep -q "program from: native" "$E/linux.out" && ok "the Linux example loads natively" ||
+        bad "the Linux example: $(head -2 "$E/linux.out")"
+    # (run takes a command, not a function: the flags as words; $WB has no spaces.)
+    WCC="x86_64-w64-mingw32-gcc -std=c11 -O2 -Wall -Wextra -Werror -DCL_TARGET_OPENCL_VERSION=120 -I$WB/include -I$WB/khronos"
+    WLIBS="$WB/libclcpack.dll.a $WB/libOpenCL.dll.a -lshell32"
+    run x86_64-w64-mingw32-windres "$E/rc/scale_pack.rc" -O coff -o "$E/rc/scale_pack_rc.o"
+    expect_rc 0 "windres compiles the resource script"
+    run $WCC -DSCALE_PACK_RC -I"$E/rc" -o "$TMP/w/scale_rc.exe" examples/embedded_windows/scale_app.c "$E/rc/scale_pack_rc.o" $WLIBS
+    expect_rc 0 "the example builds for Windows with the pack as a resource"
+    run $WCC -I"$E/c" -o "$TMP/w/scale_c.exe" examples/embedded_windows/scale_app.c "$E/c/scale_pack.c" $WLIBS
+    expect_rc 0 "the example builds for Windows with the pack as a C array"
+    cp "$E/scale.clcpack" "$TMP/w/ex/données/échelle.clcpack"
+    for how in "scale_rc.exe:the resource" "scale_c.exe:the C array" \
+        "scale_c.exe ex/données/échelle.clcpack:a pack file under données/"; do
+        wine_run ${how%%:*}
+        tr -d '\r' <"$OUT" >"$E/wine.out"
+        [ "$RC" = 0 ] && cmp -s "$E/linux.out" "$E/wine.out" &&
+            ok "under Wine: the example opening ${how#*:} prints what the Linux build prints" ||
+            bad "under Wine: the example opening ${how#*:} (rc $RC): $(diff "$E/linux.out" "$E/wine.out" | head -3 | tr '\n' ' ') $(head -2 "$ERR")"
+    done
 fi
 
 # Two processes replacing one file 150 times each, reading it back whole.
