@@ -86,16 +86,16 @@ static int remote_settings(const pack_args *a, char **url)
     if (a->no_remote_cache || !u || !*u)
         return 0;
     char err[600];
-    if (rch_check_url(u, err, sizeof err) != 0)
+    if (rcache_http_check_url(u, err, sizeof err) != 0)
         return cli_usage_error(NULL, "%s: %s", from, err);
-    if (!rch_available()) {
+    if (!rcache_http_available()) {
         cli_note("%s: this clc-pack was built without libcurl (make CURL=0): no remote cache; "
                  "building every variant here",
                  from);
         return 0;
     }
-    char bearer[RC_CRED_MAX], userpwd[RC_CRED_MAX], note[RC_MSG_MAX];
-    rc_credentials(bearer, userpwd, note);
+    char bearer[RCACHE_CRED_MAX], userpwd[RCACHE_CRED_MAX], note[RCACHE_MSG_MAX];
+    rcache_credentials(bearer, userpwd, note);
     memset(bearer, 0, sizeof bearer);
     memset(userpwd, 0, sizeof userpwd);
     if (note[0])

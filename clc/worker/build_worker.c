@@ -35,7 +35,7 @@ static char *key_text(build_worker *w, uint32_t slot, const build_job *job, size
             return NULL;
         w->have_info[slot] = 1;
     }
-    rck_target kt = {&w->dev_info[slot], "native", "", "", w->opts.warmup};
+    rcache_key_target kt = {&w->dev_info[slot], "native", "", "", w->opts.warmup};
     char archs[8 * NVF_MAX_ARCHS] = "";
     if (t->is_nvidia && t->ptxas[0]) {
         if (!w->ptxas_id_asked) {
@@ -52,7 +52,7 @@ static char *key_text(build_worker *w, uint32_t slot, const build_job *job, size
     } else if (t->is_nvidia) {
         kt.forms = "ptx";
     }
-    return rck_text(&kt, job, len);
+    return rcache_key_text(&kt, job, len);
 }
 
 /* Looks the job up in the remote cache. On a hit whose forms pass the
@@ -66,9 +66,9 @@ static char *key_text(build_worker *w, uint32_t slot, const build_job *job, size
 static int fetch_job(build_worker *w, uint32_t slot, const build_job *job, const char *key,
                      const char *text, size_t len, bv_result *r, bv_remote *found, char **why)
 {
-    rcr_record rec;
-    char msg[RC_MSG_MAX];
-    *found = rc_lookup(w->remote, key, text, len, &rec, msg);
+    rcache_record rec;
+    char msg[RCACHE_MSG_MAX];
+    *found = rcache_lookup(w->remote, key, text, len, &rec, msg);
     if (*found != BV_REMOTE_HIT) {
         if (msg[0])
             *why = strdup(msg);
@@ -76,10 +76,10 @@ static int fetch_job(build_worker *w, uint32_t slot, const build_job *job, const
     }
     int checked = bv_adopt(&w->targets[slot], job, &w->opts, rec.signature, rec.kernel_names,
                            rec.n_kernel_names, rec.note, rec.forms, &rec.n_forms, r);
-    rcr_free(&rec);
+    rcache_record_free(&rec);
     if (checked == 0)
         return 1;
-    char line[RC_MSG_MAX];
+    char line[RCACHE_MSG_MAX];
     bfmt(line, sizeof line, "the fetched variant failed its check: %s",
          r->message ? r->message : "no reason given");
     bv_result_free(r);
@@ -97,7 +97,7 @@ static int fetch_job(build_worker *w, uint32_t slot, const build_job *job, const
 static bv_upload store_job(build_worker *w, const char *key, const char *text, size_t len,
                            const bv_result *r, const char *signature, int replace, char **why)
 {
-    rcr_record rec;
+    rcache_record rec;
     memset(&rec, 0, sizeof rec);
     rec.key_text = (char *)text;
     rec.key_len = len;
@@ -107,8 +107,8 @@ static bv_upload store_job(build_worker *w, const char *key, const char *text, s
     rec.note = r->note ? r->note : (char *)"";
     rec.n_forms = r->n_forms;
     memcpy(rec.forms, r->forms, r->n_forms * sizeof *r->forms);
-    char msg[RC_MSG_MAX];
-    bv_upload up = rc_store(w->remote, key, &rec, replace, msg);
+    char msg[RCACHE_MSG_MAX];
+    bv_upload up = rcache_store(w->remote, key, &rec, replace, msg);
     if (up == BV_UPLOAD_FAILED)
         *why = strdup(msg);
     return up;
@@ -159,14 +159,14 @@ static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_
     /* The remote cache first (not with --tune: timings are taken while
      * building; not when told so: the job is built and uploaded in place
      * of what the server has). */
-    char *text = NULL, key[RCK_HEX_SIZE] = "", *why = NULL;
+    char *text = NULL, key[RCACHE_KEY_HEX_SIZE] = "", *why = NULL;
     size_t len = 0;
     bv_remote found = BV_REMOTE_NONE;
     int fetched = 0;
-    if (w->remote && (rc_lookups_on(w->remote) || rc_uploads_on(w->remote)))
+    if (w->remote && (rcache_lookups_on(w->remote) || rcache_uploads_on(w->remote)))
         text = key_text(w, slot, job, &len);
     if (text) {
-        rck_sha256_hex(text, len, key);
+        rcache_key_sha256_hex(text, len, key);
         if (!w->opts.tune.enabled && !(flags & WP_JOB_NO_LOOKUP))
             fetched = fetch_job(w, slot, job, key, text, len, r, &found, &why);
     }
@@ -304,10 +304,10 @@ void bw_open_remote(build_worker *w)
 {
     /* The parent checked the URL and that libcurl is there; a failure
      * here (memory) only means building without the cache. */
-    w->curl_started = w->remote_config.url && rch_global_init() == 0;
+    w->curl_started = w->remote_config.url && rcache_http_global_init() == 0;
     if (w->curl_started) {
-        char rerr[RC_MSG_MAX];
-        w->remote = rc_open(&w->remote_config, rerr, sizeof rerr);
+        char rerr[RCACHE_MSG_MAX];
+        w->remote = rcache_open(&w->remote_config, rerr, sizeof rerr);
     }
 }
 
@@ -317,9 +317,9 @@ int bw_serve(build_worker *w)
     for (size_t i = 0; i < w->n_slots; i++)
         if (w->opened[i])
             bv_target_close(&w->targets[i]);
-    rc_close(w->remote);
+    rcache_close(w->remote);
     if (w->curl_started)
-        rch_global_cleanup();
+        rcache_http_global_cleanup();
     if (w->temp_dir[0] && chdir("/") == 0)
         tt_remove(w->temp_dir);
     return status;

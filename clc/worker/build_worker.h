@@ -44,7 +44,7 @@ typedef struct build_worker {
     bv_options opts;
     size_t n_slots;
     unsigned plat[BW_MAX_SLOTS], dev[BW_MAX_SLOTS];
-    rc_config remote_config; /* url NULL: no remote cache */
+    rcache_config remote_config; /* url NULL: no remote cache */
     const char *work_root;   /* a private folder is made in it, or NULL */
     const check_hook *hook;  /* the checks a job's `check` names, or NULL */
     bw_find_device find_device;

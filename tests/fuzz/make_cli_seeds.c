@@ -214,7 +214,7 @@ static void remote_seeds(void)
     static unsigned char native[] = "\x7f" "ELF then the rest of a binary";
     static unsigned char ptx[] = ".version 7.0\n.target sm_80\n";
     char *names[2] = {"blur", "sharpen"};
-    rcr_record r;
+    rcache_record r;
     memset(&r, 0, sizeof r);
     r.key_text = "clc-pack-key 1:1\ntool 5:0.1.0\n";
     r.key_len = strlen(r.key_text);
@@ -226,7 +226,7 @@ static void remote_seeds(void)
     r.forms[0] = (bv_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = native, .size = sizeof native - 1};
     strbuf b;
     sb_init(&b);
-    rcr_encode(&r, &b);
+    rcache_record_encode(&r, &b);
     save_selected("record_native", 0, b.data, b.len);
     sb_free(&b);
     r.note = "no cubin for sm_75";
@@ -234,15 +234,15 @@ static void remote_seeds(void)
     r.forms[0] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = ptx, .size = sizeof ptx - 1};
     r.forms[1] = (bv_form){.kind = CLCPACK_KIND_CUBIN, .arch = 80, .data = native, .size = sizeof native - 1};
     sb_init(&b);
-    rcr_encode(&r, &b);
+    rcache_record_encode(&r, &b);
     save_selected("record_ptx_cubin", 0, b.data, b.len);
     sb_free(&b);
-    unsigned char ac[RCR_AC_MAX];
-    size_t n = rcr_ac_encode("9c0e5d2a00112233445566778899aabbccddeeff00112233445566778899aabb",
+    unsigned char ac[RCACHE_RECORD_AC_MAX];
+    size_t n = rcache_record_ac_encode("9c0e5d2a00112233445566778899aabbccddeeff00112233445566778899aabb",
                              4242, ac);
     save_selected("action_result", 1, ac, n);
     /* An exit code and another output file before ours. */
-    unsigned char more[RCR_AC_MAX];
+    unsigned char more[RCACHE_RECORD_AC_MAX];
     static const unsigned char head[] = {0x20, 0x05, 0x12, 0x07, 0x0a, 0x05,
                                          'o',  't',  'h',  'e',  'r'};
     memcpy(more, head, sizeof head);
