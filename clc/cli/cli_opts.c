@@ -264,8 +264,8 @@ int cli_opt_codec(void *args, cli_optctx *c)
 {
     clcpack_compression *out = (clcpack_compression *)((char *)args + c->opt->off);
     char msg[256];
-    /* pt_parse_codec's message, the same as clc-pack [pack]'s. */
-    int rc = pt_parse_codec(c->arg, out, msg, sizeof msg);
+    /* pack_text_parse_codec's message, the same as clc-pack [pack]'s. */
+    int rc = pack_text_parse_codec(c->arg, out, msg, sizeof msg);
     if (rc != 0)
         bfmt(c->err, c->cap, "%s", msg);
     return rc == 0 ? 0 : -1;

@@ -103,7 +103,7 @@ static void constraints_text(const ef_defines *d, char *buf, size_t cap)
         size_t len = strlen(buf);
         char v[256];
         bfmt(buf + len, cap - len, "%s%s=%s", i ? "," : "", d->defs[i].name,
-             pt_esc(d->defs[i].value, v, sizeof v));
+             pack_text_esc(d->defs[i].value, v, sizeof v));
     }
 }
 
@@ -157,18 +157,18 @@ static void print_choice(const clcpack *p, const best_args *a, const clcpack_cho
     clcpack_entry_info ei = {.struct_size = sizeof ei};
     char defs[512], wg[48], kernel[256];
     clcpack_get_entry(p, c->entry, &ei);
-    pt_defines(&ei, defs, sizeof defs);
-    pt_wg(c->wg, wg, sizeof wg);
+    pack_text_defines(&ei, defs, sizeof defs);
+    pack_text_wg(c->wg, wg, sizeof wg);
     if (a->kernel) {
         char want[1024];
         constraints_text(&a->defs, want, sizeof want);
-        printf("kernel %s, %s, device %s\n", pt_esc(a->kernel, kernel, sizeof kernel), want,
+        printf("kernel %s, %s, device %s\n", pack_text_esc(a->kernel, kernel, sizeof kernel), want,
                dev_name);
         if (strcmp(c->kernel, a->kernel) != 0)
-            printf("  program   %s\n", pt_esc(c->kernel, kernel, sizeof kernel));
+            printf("  program   %s\n", pack_text_esc(c->kernel, kernel, sizeof kernel));
     } else {
         printf("family %s, filter width %ld, device %s\n", a->family, a->width, dev_name);
-        printf("  kernel    %s\n", pt_esc(c->kernel, kernel, sizeof kernel));
+        printf("  kernel    %s\n", pack_text_esc(c->kernel, kernel, sizeof kernel));
     }
     printf("  defines   %s%s\n", defs, c->value_as_argument ? " (filter width as an argument)" : "");
     printf("  wg        %s\n", wg);

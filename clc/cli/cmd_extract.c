@@ -135,7 +135,7 @@ static int find_entry(const clcpack *p, const extract_args *x, size_t *out)
         clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) == CLCPACK_OK && matches(&e, x)) {
             char label[LABEL_MAX];
-            pt_entry_label(&e, label, sizeof label);
+            pack_text_entry_label(&e, label, sizeof label);
             fprintf(stderr, "  entry %zu: %s (device %u)\n", i, label, (unsigned)e.device);
             shown++;
         }
@@ -206,14 +206,14 @@ int cmd_extract(int argc, char **argv)
         goto out;
     }
     char label[LABEL_MAX];
-    pt_entry_label(&ei, label, sizeof label);
+    pack_text_entry_label(&ei, label, sizeof label);
     if (x.source && ei.source == CLCPACK_NONE) {
         cli_error("%s: entry %zu (%s) has no stored source", x.path, index, label);
         goto out;
     }
     size_t size = 0;
-    buf = x.source ? pb_read(p, PB_SOURCE, ei.source, &size, &e)
-                   : pb_read(p, PB_BINARY, index, &size, &e);
+    buf = x.source ? pack_blob_read(p, PACK_BLOB_SOURCE, ei.source, &size, &e)
+                   : pack_blob_read(p, PACK_BLOB_BINARY, index, &size, &e);
     if (!buf) {
         cli_error("%s: entry %zu (%s): %s", x.path, index, label, e.message);
         goto out;

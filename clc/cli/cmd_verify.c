@@ -106,14 +106,14 @@ static size_t verify_checksums(const clcpack *p, const char *path)
                 if (clcpack_get_source(p, i, &si) == CLCPACK_OK)
                 {
                     char name[LABEL_MAX - 8];
-                    bfmt(label, sizeof label, " (%s)", pt_esc(si.name, name, sizeof name));
+                    bfmt(label, sizeof label, " (%s)", pack_text_esc(si.name, name, sizeof name));
                 }
                 cli_error("%s: source %zu%s is bad: %s", path, i, label, e.message);
             } else {
                 clcpack_entry_info ei = {.struct_size = sizeof ei};
                 if (clcpack_get_entry(p, i, &ei) == CLCPACK_OK) {
                     char l[LABEL_MAX - 8];
-                    pt_entry_label(&ei, l, sizeof l);
+                    pack_text_entry_label(&ei, l, sizeof l);
                     bfmt(label, sizeof label, " (%s)", l);
                 }
                 cli_error("%s: entry %zu%s is bad: %s", path, i, label, e.message);
@@ -154,7 +154,7 @@ static void print_load_result(const load_run *run, size_t job, load_counts *lc)
     clcpack_entry_info ei = {.struct_size = sizeof ei};
     char label[LABEL_MAX] = "";
     if (clcpack_get_entry(run->p, run->first[job], &ei) == CLCPACK_OK)
-        pt_key_label(&ei, label, sizeof label);
+        pack_text_key_label(&ei, label, sizeof label);
     if (!run->done[job]) {
         lc->failed++;
         cli_error("entry %zu %s: not loaded: the load worker did not answer", run->first[job],

@@ -88,7 +88,7 @@ static void key_label(const warm_run *run, size_t job, char *buf, size_t cap)
     clcpack_entry_info ei = {.struct_size = sizeof ei};
     char key[LABEL_MAX];
     if (clcpack_get_entry(run->p, run->entry[job], &ei) == CLCPACK_OK)
-        pt_key_label(&ei, key, sizeof key);
+        pack_text_key_label(&ei, key, sizeof key);
     else
         bfmt(key, sizeof key, "?");
     bfmt(buf, cap, "entry %zu %s", run->entry[job], key);

@@ -63,11 +63,11 @@ static void add_held(const clcpack_entry_info *e, const char **shown, size_t *n_
     }
     shown[(*n_shown)++] = e->kernel;
     char esc[256];
-    bfmt(held + len, cap - len, "%s%s", len ? ", " : "", pt_esc(e->kernel, esc, sizeof esc));
+    bfmt(held + len, cap - len, "%s%s", len ? ", " : "", pack_text_esc(e->kernel, esc, sizeof esc));
     for (size_t k = 0; k < e->kernel_name_count; k++) {
         len = strlen(held);
         bfmt(held + len, cap - len, "%s%s", k ? ", " : " (",
-             pt_esc(e->kernel_names[k], esc, sizeof esc));
+             pack_text_esc(e->kernel_names[k], esc, sizeof esc));
     }
     len = strlen(held);
     if (e->kernel_name_count)

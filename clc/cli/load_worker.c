@@ -78,7 +78,7 @@ static void load_job(load_worker *w, uint32_t i, bv_result *r)
         r->message = strdup(w->setup_error[0] ? w->setup_error : "no such entry");
         return;
     }
-    clcpack_key key = pt_key(&ei);
+    clcpack_key key = pack_text_key(&ei);
     clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error e;
     cl_program prog = NULL;
@@ -116,7 +116,7 @@ static void load_job(load_worker *w, uint32_t i, bv_result *r)
     }
     clReleaseProgram(prog);
     char label[LABEL_MAX], line[LABEL_MAX + CH_MSG_MAX + 128];
-    pt_key_label(&ei, label, sizeof label);
+    pack_text_key_label(&ei, label, sizeof label);
     bfmt(line, sizeof line, "entry %u %s: %s%s", (unsigned)rep.entry, label,
          clcpack_path_name(rep.path), check_text);
     r->message = strdup(line);

@@ -203,7 +203,7 @@ static int opt_wg_defines(void *p, cli_optctx *c)
 
 static int opt_codec(void *p, cli_optctx *c)
 {
-    return pt_parse_codec(c->arg, &ARGS(p)->codec, c->err, c->cap) == 0 ? 0 : -1;
+    return pack_text_parse_codec(c->arg, &ARGS(p)->codec, c->err, c->cap) == 0 ? 0 : -1;
 }
 
 static int opt_jobs(void *p, cli_optctx *c)
@@ -292,8 +292,8 @@ static int opt_merge(void *p, cli_optctx *c)
 
 static int opt_nv_arch(void *p, cli_optctx *c)
 {
-    char nerr[NVF_ERR_MAX];
-    if (nvf_parse_archs(c->arg, &ARGS(p)->nv_archs, nerr) != 0)
+    char nerr[NV_FORMS_ERR_MAX];
+    if (nv_arch_list_parse(c->arg, &ARGS(p)->nv_archs, nerr) != 0)
         return cli_opt_fail(c, 1, "%s", nerr);
     return 0;
 }
@@ -481,7 +481,7 @@ static int set_defaults(pack_args *a, int argc, char err[PA_ERR_MAX])
     a->jobs = cores > 0 ? (cores > PA_MAX_JOBS ? PA_MAX_JOBS : cores) : 1;
     a->tune_width = a->tune_height = 2048;
     a->tune_runs = 11;
-    nvf_parse_archs(NVF_DEFAULT_ARCHS, &a->nv_archs, err);
+    nv_arch_list_parse(NV_FORMS_DEFAULT_ARCHS, &a->nv_archs, err);
     return 0;
 }
 

@@ -23,7 +23,7 @@ typedef struct pack_args {
     const char *platform;       /* --platform, or NULL */
     const char *output;         /* -o, or NULL for packs/<device>.clcpack */
     const char *ptxas;          /* --ptxas, or NULL */
-    nvf_archs nv_archs;         /* --nv-arch, default NVF_DEFAULT_ARCHS */
+    nv_forms_archs nv_archs;         /* --nv-arch, default NV_FORMS_DEFAULT_ARCHS */
     /* Offline targets (docs/vendors/): each on when given; its list NULL
      * for the documented default. */
     int intel_gpu, amd_gpu, spirv;

@@ -48,7 +48,7 @@ typedef struct merge_stats {
  * its portable form with a cubin for each of archs (ptxas a path from
  * ptxas_find), everything else copied, into output. Prints its errors and,
  * unless -q, one summary line. Returns an exit status. */
-int retarget_file(const char *input, const char *output, const nvf_archs *archs,
+int retarget_file(const char *input, const char *output, const nv_forms_archs *archs,
                   const char *ptxas, uint32_t cubin_flags, clcpack_compression codec, long jobs);
 
 /* The writer flags of --compress-cubins and --store-cubins

@@ -279,7 +279,7 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
                         r->phase_s[BV_PHASE_ROUNDTRIP]);
             for (size_t f = 0; f < r->n_forms; f++) {
                 char kind[32];
-                fprintf(stderr, " %s%s%s %zu bytes", pt_kind_name(r->forms[f].kind, kind, sizeof kind),
+                fprintf(stderr, " %s%s%s %zu bytes", pack_text_kind_name(r->forms[f].kind, kind, sizeof kind),
                         r->forms[f].target[0] ? "/" : "", r->forms[f].target, r->forms[f].size);
             }
             fputc('\n', stderr);
@@ -302,16 +302,16 @@ wpool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js)
  * pack builds none. */
 static void tune_widths(const bj_list *plan, char *buf, size_t cap)
 {
-    int seen[TV_MAX_WIDTHS + 1] = {0};
+    int seen[TUNE_OPTIONS_MAX_WIDTHS + 1] = {0};
     for (size_t i = 0; i < plan->n; i++) {
         const char *fw = bj_define_value(&plan->jobs[i], "FILTER_WIDTH");
         int w = fw ? atoi(fw) : 0;
-        if (w >= 1 && w <= TV_MAX_WIDTHS)
+        if (w >= 1 && w <= TUNE_OPTIONS_MAX_WIDTHS)
             seen[w] = 1;
     }
     size_t len = 0;
     buf[0] = '\0';
-    for (int w = 1; w <= TV_MAX_WIDTHS; w++)
+    for (int w = 1; w <= TUNE_OPTIONS_MAX_WIDTHS; w++)
         if (seen[w]) {
             bfmt(buf + len, cap - len, "%s%d", len ? "," : "", w);
             len += strlen(buf + len);
@@ -357,8 +357,8 @@ char **pack_worker_argv(const pack_run *run, const char *ptxas)
     if (ptxas && *ptxas) {
         argv[n++] = strdup("--ptxas");
         argv[n++] = strdup(ptxas);
-        char archs[8 * NVF_MAX_ARCHS];
-        nvf_format_archs(&run->a->nv_archs, archs, sizeof archs);
+        char archs[8 * NV_FORMS_MAX_ARCHS];
+        nv_forms_format_archs(&run->a->nv_archs, archs, sizeof archs);
         argv[n++] = strdup("--nv-arch");
         argv[n++] = strdup(archs);
     }
@@ -398,7 +398,7 @@ char **pack_worker_argv(const pack_run *run, const char *ptxas)
     if (run->a->no_warmup)
         argv[n++] = strdup("--no-warmup");
     if (run->a->tune) {
-        char size[64], runs[32], widths[4 * TV_MAX_WIDTHS + 8];
+        char size[64], runs[32], widths[4 * TUNE_OPTIONS_MAX_WIDTHS + 8];
         bfmt(size, sizeof size, "%ux%u", run->a->tune_width, run->a->tune_height);
         bfmt(runs, sizeof runs, "%ld", run->a->tune_runs);
         tune_widths(run->whole, widths, sizeof widths);

@@ -36,7 +36,7 @@ void bv_default_options(bv_options *o)
     o->roundtrip = 1;
     o->check_timeout_s = 600;
     o->work_dir = ".";
-    tv_default_options(&o->tune);
+    tune_options_default(&o->tune);
 }
 
 int bv_target_open(cl_device_id dev, const char *ptxas, bv_target *t, char *err, size_t cap)
@@ -183,25 +183,25 @@ static double now_s(void)
 static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_result *r)
 {
     size_t len = ptx_text_length(bin, size);
-    if (!ptx_is_text(bin, size)) {
+    if (!ptx_text_is_text(bin, size)) {
         r->note =
             clcpk_strdup_printf("the NVIDIA binary is not PTX text; stored as a native binary");
         r->forms[r->n_forms++] = (bv_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = bin, .size = size};
         return;
     }
-    char arch_name[PTX_ARCH_NAME_MAX];
+    char arch_name[PTX_TEXT_ARCH_NAME_MAX];
     uint32_t arch = 0;
-    if (ptx_target(bin, len, arch_name, &arch) != 0)
-        ptx_arch_from_cc(t->cc_major, t->cc_minor, arch_name, &arch);
+    if (ptx_text_target(bin, len, arch_name, &arch) != 0)
+        ptx_text_arch_from_cc(t->cc_major, t->cc_minor, arch_name, &arch);
     if (!t->ptxas[0]) {
         r->forms[r->n_forms++] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = arch, .data = bin, .size = len};
         return;
     }
-    nvf_result nr;
+    nv_forms_result nr;
     /* One ptxas at a time, and one more for each slot an idle worker lends
      * (spare_slots.h). */
     int lent = spare_take(&t->spare, (int)t->nv_archs.n);
-    nvf_make(t->ptxas, bin, len, &t->nv_archs, t->cc_major * 10 + t->cc_minor, NULL, 1 + lent,
+    nv_forms_make(t->ptxas, bin, len, &t->nv_archs, t->cc_major * 10 + t->cc_minor, NULL, 1 + lent,
              &nr);
     spare_give(&t->spare, lent);
     if (nr.ptx) {
@@ -221,7 +221,7 @@ static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_r
         r->note = nr.notes;
         nr.notes = NULL;
     }
-    nvf_result_free(&nr);
+    nv_forms_result_free(&nr);
 }
 
 /* PoCL puts into CL_PROGRAM_BINARIES the work-group functions named by
@@ -613,7 +613,7 @@ void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
         goto out;
     /* After the binary is taken, so timing launches cannot change it. */
     if (o->tune.enabled && use_hook && hook->tune) {
-        char note[TV_NOTE_MAX];
+        char note[TUNE_OPTIONS_NOTE_MAX];
         if (hook->tune(hook->self, t->ctx, t->queue, prog, job, &o->tune, r->tunings,
                        &r->n_tunings, note) != 0) {
             char *both = r->note ? clcpk_strdup_printf("%s; %s", r->note, note) : strdup(note);

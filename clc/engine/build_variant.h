@@ -45,7 +45,7 @@ typedef struct bv_target {
     uint32_t cc_major, cc_minor;   /* NVIDIA compute capability, else 0.0 */
     char ptxas[BV_PATH_MAX];       /* "" when cubins are not made */
     char ordinal[16];              /* the device's --list-devices number, for {device} */
-    nvf_archs nv_archs;            /* cubins besides the device's own (--nv-arch);
+    nv_forms_archs nv_archs;            /* cubins besides the device's own (--nv-arch);
                                       set after bv_target_open, empty by default */
     spare_slots spare;             /* slots idle workers lend for ptxas; set after
                                       bv_target_open, none by default */
@@ -128,7 +128,7 @@ typedef struct bv_result {
     double build_s;        /* wall time of the whole step, for -v */
     double phase_s[BV_N_PHASES]; /* where that time went (bv_phase), for -v */
     size_t n_tunings;      /* --tune, --tune-cmd: the timings taken */
-    clcpack_tuning tunings[TV_MAX_WIDTHS];
+    clcpack_tuning tunings[TUNE_OPTIONS_MAX_WIDTHS];
     int signal;            /* worker_pool.c: the signal that killed the worker
                               running the job, else 0 (never sent on the wire) */
     bv_remote remote;      /* the remote cache's lookup */
@@ -143,7 +143,7 @@ typedef struct bv_options {
     int warmup;            /* 0: no launch at all (only for benchmarks) */
     double tol;            /* the hook's tolerance */
     int roundtrip;         /* load each form back and compare (default 1) */
-    tv_options tune;       /* --tune: time the variant after taking its binary */
+    tune_options tune;       /* --tune: time the variant after taking its binary */
     const char *check_cmd; /* --check-cmd, or NULL */
     const char *tune_cmd;  /* --tune-cmd, or NULL: its timing line is the variant's */
     int check_timeout_s;   /* the time limit of either */

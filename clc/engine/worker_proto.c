@@ -240,7 +240,7 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
         r->n_forms++;
     }
     uint32_t nt = rd.failed ? 0 : wire_get_u32(&rd);
-    if (nt > TV_MAX_WIDTHS)
+    if (nt > TUNE_OPTIONS_MAX_WIDTHS)
         rd.failed = 1;
     for (uint32_t i = 0; i < nt && !rd.failed; i++) {
         clcpack_tuning *t = &r->tunings[r->n_tunings++];

@@ -52,8 +52,8 @@ static int opt_ptxas(void *args, cli_optctx *c)
 
 static int opt_nv_arch(void *args, cli_optctx *c)
 {
-    char err[NVF_ERR_MAX];
-    if (nvf_parse_archs(c->arg, &((worker_args *)args)->w->nv_archs, err) != 0)
+    char err[NV_FORMS_ERR_MAX];
+    if (nv_arch_list_parse(c->arg, &((worker_args *)args)->w->nv_archs, err) != 0)
         return cli_opt_fail(c, 1, "%s", err);
     return 0;
 }
@@ -67,7 +67,7 @@ static int opt_offline(void *args, cli_optctx *c)
 
 static int opt_tune(void *args, cli_optctx *c)
 {
-    tv_options *t = &((worker_args *)args)->w->opts.tune;
+    tune_options *t = &((worker_args *)args)->w->opts.tune;
     if (sscanf(c->arg, "%ux%u", &t->width, &t->height) != 2)
         return cli_opt_fail(c, 1, "expected WIDTHxHEIGHT");
     t->enabled = 1;
@@ -77,14 +77,14 @@ static int opt_tune(void *args, cli_optctx *c)
 /* "3,5,7": the filter widths width-argument kernels are timed at. */
 static int opt_tune_widths(void *args, cli_optctx *c)
 {
-    tv_options *o = &((worker_args *)args)->w->opts.tune;
+    tune_options *o = &((worker_args *)args)->w->opts.tune;
     o->n_widths = 0;
     for (const char *s = c->arg; *s;) {
         char *end;
         unsigned long v = strtoul(s, &end, 10);
-        if (end == s || v == 0 || v > 1000 || o->n_widths >= TV_MAX_WIDTHS ||
+        if (end == s || v == 0 || v > 1000 || o->n_widths >= TUNE_OPTIONS_MAX_WIDTHS ||
             (*end != ',' && *end != '\0'))
-            return cli_opt_fail(c, 1, "expected up to %d widths from 1 to 1000", TV_MAX_WIDTHS);
+            return cli_opt_fail(c, 1, "expected up to %d widths from 1 to 1000", TUNE_OPTIONS_MAX_WIDTHS);
         o->widths[o->n_widths++] = (uint32_t)v;
         s = *end ? end + 1 : end;
     }

@@ -35,7 +35,7 @@ static int kernel_blocks(const mf_manifest *m, const vp_request *req, bj_list *p
 }
 
 /* The program blocks (all, or those named in want) appended to plan. */
-static int program_blocks(const char *dir, const pb_list *blocks, const int *want, bj_list *plan,
+static int program_blocks(const char *dir, const program_blocks_list *blocks, const int *want, bj_list *plan,
                           char *err, size_t cap)
 {
     for (size_t b = 0; b < blocks->n; b++) {
@@ -61,9 +61,9 @@ static int from_kernels_dir(const pp_request *r, bj_list *plan, char *err, size_
         bfmt(err, cap, "%s", merr);
         return PP_FAILED;
     }
-    pb_list blocks;
-    char berr[PB_ERR_MAX];
-    if (pb_load(r->kernels_dir, &blocks, berr) != 0) {
+    program_blocks_list blocks;
+    char berr[PROGRAM_BLOCKS_ERR_MAX];
+    if (program_blocks_load(r->kernels_dir, &blocks, berr) != 0) {
         bfmt(err, cap, "%s", berr);
         return PP_FAILED;
     }
@@ -93,7 +93,7 @@ static int from_kernels_dir(const pp_request *r, bj_list *plan, char *err, size_
     if (rc == 0)
         rc = program_blocks(r->kernels_dir, &blocks, all->n_kernels ? want_block : NULL, plan,
                             err, cap);
-    pb_free(&blocks);
+    program_blocks_free(&blocks);
     return rc;
 }
 

@@ -72,15 +72,15 @@ static int seed_check(void *self, cl_context ctx, cl_command_queue q, cl_program
 }
 
 static int seed_tune(void *self, cl_context ctx, cl_command_queue q, cl_program prog,
-                     const build_job *job, const tv_options *o, clcpack_tuning *out, size_t *n,
-                     char note[TV_NOTE_MAX])
+                     const build_job *job, const tune_options *o, clcpack_tuning *out, size_t *n,
+                     char note[TUNE_OPTIONS_NOTE_MAX])
 {
     const mf_manifest *m = self;
     mf_variant v;
     *n = 0;
-    if (to_variant(m, job, &v, note, TV_NOTE_MAX) != 0)
+    if (to_variant(m, job, &v, note, TUNE_OPTIONS_NOTE_MAX) != 0)
         return -1;
-    return tv_measure(ctx, q, prog, &v, o, out, n, note);
+    return tune_variant_measure(ctx, q, prog, &v, o, out, n, note);
 }
 
 void seed_hook_init(check_hook *h, const mf_manifest *m)

@@ -10,7 +10,7 @@
 /* Times v on the problem of one filter width (0: the variant's own, or no
  * filter at all). 0, or -1 with note. */
 static int time_one(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
-                    const tv_options *o, uint32_t fw, clcpack_tuning *t, char note[TV_NOTE_MAX])
+                    const tune_options *o, uint32_t fw, clcpack_tuning *t, char note[TUNE_OPTIONS_NOTE_MAX])
 {
     kr_problem p;
     /* Random data of a fixed seed: every variant sees the same inputs. */
@@ -28,12 +28,12 @@ static int time_one(cl_context ctx, cl_command_queue q, cl_program prog, const m
     }
     char err[KR_ERR_MAX];
     if (kr_supports(v, &p, err) != 0) {
-        bfmt(note, TV_NOTE_MAX, "not timed: %s", err);
+        bfmt(note, TUNE_OPTIONS_NOTE_MAX, "not timed: %s", err);
         return -1;
     }
     uint64_t median = 0;
     if (kr_time(ctx, q, prog, v, &p, o->warmup, o->runs, &median, err) != 0) {
-        bfmt(note, TV_NOTE_MAX, "timing failed: %s", err);
+        bfmt(note, TUNE_OPTIONS_NOTE_MAX, "timing failed: %s", err);
         return -1;
     }
     const char *def = mf_variant_define(v, "FILTER_WIDTH");
@@ -47,8 +47,8 @@ static int time_one(cl_context ctx, cl_command_queue q, cl_program prog, const m
     return 0;
 }
 
-int tv_measure(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
-               const tv_options *o, clcpack_tuning *out, size_t *n, char note[TV_NOTE_MAX])
+int tune_variant_measure(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
+               const tune_options *o, clcpack_tuning *out, size_t *n, char note[TUNE_OPTIONS_NOTE_MAX])
 {
     *n = 0;
     note[0] = '\0';
@@ -62,12 +62,12 @@ int tv_measure(cl_context ctx, cl_command_queue q, cl_program prog, const mf_var
     }
     /* A width that cannot be timed costs only that width. */
     int rc = 0;
-    for (size_t i = 0; i < o->n_widths && i < TV_MAX_WIDTHS; i++) {
-        char why[TV_NOTE_MAX];
+    for (size_t i = 0; i < o->n_widths && i < TUNE_OPTIONS_MAX_WIDTHS; i++) {
+        char why[TUNE_OPTIONS_NOTE_MAX];
         if (time_one(ctx, q, prog, v, o, o->widths[i], &out[*n], why) == 0)
             (*n)++;
         else if (rc == 0) {
-            bfmt(note, TV_NOTE_MAX, "filter width %u %s", (unsigned)o->widths[i], why);
+            bfmt(note, TUNE_OPTIONS_NOTE_MAX, "filter width %u %s", (unsigned)o->widths[i], why);
             rc = -1;
         }
     }

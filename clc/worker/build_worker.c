@@ -36,7 +36,7 @@ static char *key_text(build_worker *w, uint32_t slot, const build_job *job, size
         w->have_info[slot] = 1;
     }
     rcache_key_target kt = {&w->dev_info[slot], "native", "", "", w->opts.warmup};
-    char archs[8 * NVF_MAX_ARCHS] = "";
+    char archs[8 * NV_FORMS_MAX_ARCHS] = "";
     if (t->is_nvidia && t->ptxas[0]) {
         if (!w->ptxas_id_asked) {
             w->ptxas_id_asked = 1;
@@ -45,7 +45,7 @@ static char *key_text(build_worker *w, uint32_t slot, const build_job *job, size
         }
         if (!w->ptxas_id[0])
             return NULL; /* an assembler we cannot name: no key */
-        nvf_format_archs(&w->nv_archs, archs, sizeof archs);
+        nv_forms_format_archs(&w->nv_archs, archs, sizeof archs);
         kt.forms = "ptx+cubin";
         kt.ptxas = w->ptxas_id;
         kt.nv_arch = archs;

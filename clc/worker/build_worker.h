@@ -38,7 +38,7 @@ typedef int (*bw_find_device)(void *self, unsigned platform, unsigned device, cl
 typedef struct build_worker {
     /* Set by the entry before bw_serve. */
     char ptxas[PATH_MAX];    /* absolute: the worker changes folder before it runs ptxas */
-    nvf_archs nv_archs;      /* the cubins made from PTX */
+    nv_forms_archs nv_archs;      /* the cubins made from PTX */
     ot_config offline;       /* the offline toolchains' targets */
     const char *pocl_wg;     /* POCL_BINARY_SPECIALIZE_WG for the process, or NULL */
     bv_options opts;

@@ -47,7 +47,7 @@ static int measure(const clcpack *p, const clcpack_entry_info *e, const mf_varia
     cl_int rc;
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
     cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &rc);
-    clcpack_key key = pt_key(e);
+    clcpack_key key = pack_text_key(e);
     cl_program prog = NULL;
     clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error cerr;

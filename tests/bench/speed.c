@@ -420,7 +420,7 @@ static void measure_key(run *r, const clcpack *p, const mf_manifest *m, size_t e
     if (clcpack_get_entry(p, entry, &e) != CLCPACK_OK || bench_entry_variant(m, &e, &v) != 0)
         return;
     bench_key_label(&e, label, sizeof label);
-    clcpack_key key = pt_key(&e);
+    clcpack_key key = pack_text_key(&e);
     clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error ce;
     cl_program prog = NULL;

@@ -374,7 +374,7 @@ static void describe(const clcpack *p, const pick *k, key_info *ki)
     else
         bfmt(ki->fw, sizeof ki->fw, "arg");
     bench_wg_text(e.wg, ki->wg, sizeof ki->wg);
-    pt_defines(&e, ki->defines, sizeof ki->defines);
+    pack_text_defines(&e, ki->defines, sizeof ki->defines);
 }
 
 /* The binary form a deployed application gets: native, else cubin, else PTX. */

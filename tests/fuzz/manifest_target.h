@@ -4,7 +4,7 @@
  * temporary folder that also holds a small source (tiled.cl, including
  * inc/t.h). mf_load reads it; each kernel that loads is expanded with its
  * defaults and with a selection of its first two allowed values per axis,
- * and its allowed values formatted. pb_load reads the program blocks of
+ * and its allowed values formatted. program_blocks_load reads the program blocks of
  * the same file; each block whose paths do not climb out with ".." is
  * planned by dj_make (folded and expanded, never built). A refusal must
  * carry a message naming manifest.txt. Shared by fuzz_manifest.c and
@@ -83,10 +83,10 @@ static inline int mft_climbs(const char *const *paths, size_t n)
 
 static inline void mft_blocks(const char *dir)
 {
-    pb_list l;
-    char err[PB_ERR_MAX];
+    program_blocks_list l;
+    char err[PROGRAM_BLOCKS_ERR_MAX];
     err[0] = '\0';
-    if (pb_load(dir, &l, err) != 0) {
+    if (program_blocks_load(dir, &l, err) != 0) {
         cf_require_message(err, sizeof err);
         cf_require(strstr(err, "manifest.txt") != NULL);
         cf_require(l.n == 0);
@@ -123,7 +123,7 @@ static inline void mft_blocks(const char *dir)
             cf_require_message(e2, sizeof e2);
         bj_list_free(&out);
     }
-    pb_free(&l);
+    program_blocks_free(&l);
 }
 
 static inline int fuzz_manifest(const uint8_t *data, size_t size)

@@ -65,7 +65,7 @@ static inline void wpt_result(const void *payload, size_t size)
         bv_result_free(&r);
         return;
     }
-    cf_require(r.n_forms <= BV_MAX_FORMS && r.n_tunings <= TV_MAX_WIDTHS);
+    cf_require(r.n_forms <= BV_MAX_FORMS && r.n_tunings <= TUNE_OPTIONS_MAX_WIDTHS);
     strbuf a, b;
     sb_init(&a);
     sb_init(&b);

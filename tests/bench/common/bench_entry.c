@@ -40,14 +40,14 @@ int bench_entry_filter_width(const clcpack_entry_info *e)
 void bench_key_label(const clcpack_entry_info *e, char *buf, size_t cap)
 {
     char defs[512], wg[32];
-    pt_defines(e, defs, sizeof defs);
-    pt_wg(e->wg, wg, sizeof wg);
+    pack_text_defines(e, defs, sizeof defs);
+    pack_text_wg(e->wg, wg, sizeof wg);
     bfmt(buf, cap, "%s %s wg=%s", e->kernel, defs, wg);
 }
 
 void bench_wg_text(const uint32_t wg[3], char *buf, size_t cap)
 {
-    pt_wg(wg, buf, cap);
+    pack_text_wg(wg, buf, cap);
 }
 
 int bench_distinct_keys(const clcpack *p, size_t **first, size_t *n)

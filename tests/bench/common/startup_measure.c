@@ -398,7 +398,7 @@ int su_measure(const su_plan *plan, int fd)
             bench_entry_variant(plan->manifest, &e, &v) != 0)
             continue;
         bench_key_label(&e, label, sizeof label);
-        clcpack_key key = pt_key(&e);
+        clcpack_key key = pack_text_key(&e);
         size_t match[64], n_match = 0;
         if (clcpack_find(plan->pack, &key, match, 64, &n_match, &ce) != CLCPACK_OK)
             continue;
