@@ -128,7 +128,7 @@ static int check_tools(pack_run *run, const pack_args *a)
 
 /* The plan (pack_plan.h), its notes printed, and with --shard this
  * runner's part of it. 0, or the exit status. */
-static int plan_pack(pack_run *run, const pack_args *a, bj_list *plan)
+static int plan_pack(pack_run *run, const pack_args *a, build_job_list *plan)
 {
     pp_request req = {a->direct, &a->direct_spec, a->kernels_dir, &a->req};
     char perr[PP_ERR_MAX];
@@ -225,7 +225,7 @@ static int select_devices(pack_run *run, const pack_args *a, ds_list *devices)
 /* The pack's file name, checked before minutes of building: it can be
  * written, and it is none of the files the pack is built from (-o x.cl
  * for x.cl). 0, or the exit status. */
-static int choose_output(pack_run *run, const pack_args *a, const bj_list *plan)
+static int choose_output(pack_run *run, const pack_args *a, const build_job_list *plan)
 {
     if (a->output)
         bfmt(run->output, sizeof run->output, "%s", a->output);
@@ -584,7 +584,7 @@ static int worth_writing(const pack_run *run, const pack_args *a)
 
 /* The pack written (with --merge, merged), the summary printed and the
  * dependency file written. The exit status. */
-static int write_pack(pack_run *run, const pack_args *a, bj_list *plan, double wall)
+static int write_pack(pack_run *run, const pack_args *a, build_job_list *plan, double wall)
 {
     if (!worth_writing(run, a)) {
         pack_print_summary(run, run->output, wall, 0);
@@ -613,7 +613,7 @@ static int write_pack(pack_run *run, const pack_args *a, bj_list *plan, double w
     int status = run->n_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
     /* The packs --merge took entries from are inputs of this one too. */
     for (size_t i = 0; i < a->n_merge; i++)
-        bj_list_add_read(plan, a->merge[i]);
+        build_job_list_add_read(plan, a->merge[i]);
     if ((a->depfile || a->depfile_md) && pack_write_depfile(a, plan, run->output) != 0)
         status = EXIT_FAILURE_STATUS;
     return status;
@@ -667,7 +667,7 @@ int cmd_pack(int argc, char **argv)
 {
     static pack_args a; /* holds the value lists: too large for the stack */
     static ds_list devices;
-    static bj_list plan;
+    static build_job_list plan;
     static pack_run run;
     char err[PA_ERR_MAX];
     /* A bare clc-pack where there is no kernels folder: a newcomer's first
@@ -684,7 +684,7 @@ int cmd_pack(int argc, char **argv)
         return status;
     memset(&run, 0, sizeof run);
     run.a = &a;
-    bj_list_free(&plan);
+    build_job_list_free(&plan);
     status = check_tools(&run, &a);
     if (status == 0)
         status = plan_pack(&run, &a, &plan);
@@ -708,7 +708,7 @@ int cmd_pack(int argc, char **argv)
         status = rc == 0 ? write_pack(&run, &a, &plan, wall) : EXIT_FAILURE_STATUS;
     }
     free_run(&run);
-    bj_list_free(&plan);
+    build_job_list_free(&plan);
     return status;
 }
 

@@ -49,7 +49,7 @@ static int entry_job(const mf_manifest *m, const clcpack_entry_info *e, build_jo
     j->options = strdup(e->options);
     memcpy(j->wg, e->wg, sizeof j->wg);
     if (rc != 0 || !j->entry_name || !j->check || !j->options ||
-        bj_set_defines(j, names, values, e->define_count) != 0)
+        build_job_set_defines(j, names, values, e->define_count) != 0)
         rc = -1;
     free(names);
     free(values);
@@ -112,7 +112,7 @@ static void load_job(load_worker *w, uint32_t i, bv_result *r)
                 bfmt(check_text, sizeof check_text, ", CHECK FAILED: %s", err);
             }
         }
-        bj_free(&job);
+        build_job_free(&job);
     }
     clReleaseProgram(prog);
     char label[LABEL_MAX], line[LABEL_MAX + CH_MSG_MAX + 128];

@@ -145,7 +145,7 @@ void pack_print_summary(const pack_run *run, const char *path, double wall_s, in
 
 /* -MD / --depfile: the pack depends on every file its jobs were made from
  * (the manifest, each source and every file it includes: plan->read). */
-int pack_write_depfile(const pack_args *a, const bj_list *plan, const char *output)
+int pack_write_depfile(const pack_args *a, const build_job_list *plan, const char *output)
 {
     char path[4200];
     if (a->depfile)

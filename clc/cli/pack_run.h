@@ -30,8 +30,8 @@
 
 typedef struct pack_run {
     const pack_args *a;
-    const bj_list *plan;        /* the variants, each built on every device */
-    const bj_list *whole;       /* the whole plan: plan is its --shard part */
+    const build_job_list *plan;        /* the variants, each built on every device */
+    const build_job_list *whole;       /* the whole plan: plan is its --shard part */
     size_t shard_total;         /* with --shard: the whole plan's variants */
     double shard_share;         /* with --shard: this part's share of the estimated cost */
     size_t n_dev;                           /* devices: slots 0..n_dev */
@@ -80,7 +80,7 @@ typedef struct pack_run {
     double *cost;                           /* per job: estimated seconds */
     char **wargv;                           /* a worker's command line */
     char *remote_url_buf;                   /* remote_url, malloc'd */
-    bj_list part;                           /* --shard: a view of the plan's jobs */
+    build_job_list part;                           /* --shard: a view of the plan's jobs */
 } pack_run;
 
 /* "KERNEL DEFINES wg=.. on DEVICE": job's name in messages. */
@@ -95,7 +95,7 @@ void pack_free_argv(char **argv);
 /* pack_outputs.c */
 int pack_default_output(const pack_run *run, char *out, size_t cap);
 void pack_print_summary(const pack_run *run, const char *path, double wall_s, int written);
-int pack_write_depfile(const pack_args *a, const bj_list *plan, const char *output);
+int pack_write_depfile(const pack_args *a, const build_job_list *plan, const char *output);
 int pack_merge_into(const pack_args *a, const char *built, const char *output,
                     const char *merge_ptxas);
 

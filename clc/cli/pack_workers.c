@@ -15,7 +15,7 @@
 void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap)
 {
     size_t slot = job / run->plan->n, v = job % run->plan->n;
-    bj_label(&run->plan->jobs[v], buf, cap);
+    build_job_label(&run->plan->jobs[v], buf, cap);
     size_t len = strlen(buf);
     if (slot >= run->n_dev)
         bfmt(buf + len, cap - len, " for %s", ot_chain_name(run->slot_chain[slot]));
@@ -300,11 +300,11 @@ wpool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js)
  * FILTER_WIDTH the pack builds (so it can be compared with those variants
  * at each), increasing, as "3,5,7"; "5" (kr_default_problem's) when the
  * pack builds none. */
-static void tune_widths(const bj_list *plan, char *buf, size_t cap)
+static void tune_widths(const build_job_list *plan, char *buf, size_t cap)
 {
     int seen[TUNE_OPTIONS_MAX_WIDTHS + 1] = {0};
     for (size_t i = 0; i < plan->n; i++) {
-        const char *fw = bj_define_value(&plan->jobs[i], "FILTER_WIDTH");
+        const char *fw = build_job_define_value(&plan->jobs[i], "FILTER_WIDTH");
         int w = fw ? atoi(fw) : 0;
         if (w >= 1 && w <= TUNE_OPTIONS_MAX_WIDTHS)
             seen[w] = 1;

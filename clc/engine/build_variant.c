@@ -386,8 +386,8 @@ static int run_user_cmd(const char *what, const char *cmd, bv_target *t, const b
         return -1;
     }
     char defines[4096], wg[48];
-    bj_defines_text(job, defines, sizeof defines);
-    bj_wg_text(job->wg, wg, sizeof wg);
+    build_job_defines_text(job, defines, sizeof defines);
+    build_job_wg_text(job->wg, wg, sizeof wg);
     cc_vars vars = {path, defines, wg, t->ordinal, job->entry_name};
     char msg[CC_MSG_MAX];
     int c = cc_run(what, cmd, &vars, o->user_place, o->check_timeout_s, output, msg);

@@ -110,7 +110,7 @@ int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *dev
     j->check = r.failed ? NULL : wire_get_str_alloc(&r, WP_NAME_MAX);
     if (r.failed || r.left != 0 || !j->entry_name || !j->source_name || !j->options ||
         !j->check) {
-        bj_free(j);
+        build_job_free(j);
         bfmt(err, WP_ERR_MAX, "malformed job frame (%zu bytes)", size);
         return -1;
     }

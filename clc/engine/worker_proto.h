@@ -55,7 +55,7 @@
 void wp_encode_job(strbuf *b, uint32_t job, uint32_t device_slot, uint32_t flags,
                    const build_job *j);
 
-/* Decodes a job payload into *j (free with bj_free). 0, or -1 with err. */
+/* Decodes a job payload into *j (free with build_job_free). 0, or -1 with err. */
 int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *device_slot,
                   uint32_t *flags, build_job *j, char err[WP_ERR_MAX]);
 

@@ -213,7 +213,7 @@ static void dset_label(const dset *d, const uint32_t wg[3], char *buf, size_t ca
     }
     if (wg && wg[0] && len + 1 < cap) {
         char w[48];
-        bj_wg_text(wg, w, sizeof w);
+        build_job_wg_text(wg, w, sizeof w);
         bfmt(buf + len, cap - len, "%swg=%s", len ? " " : "", w);
     }
     if (!buf[0])
@@ -278,7 +278,7 @@ static int matches_default(const plan *p, const dset *d, const uint32_t wg[3])
             const dv_item *it = &dv->items[i];
             if (strcmp(it->name, "WG") == 0) {
                 char w[48];
-                bj_wg_text(wg, w, sizeof w);
+                build_job_wg_text(wg, w, sizeof w);
                 if (!it->value || strcmp(it->value, w) != 0)
                     break;
                 continue;
@@ -330,7 +330,7 @@ static uint64_t hash_variant(const char *entry, const dset_item *items, size_t n
 
 /* Puts job i of out in the table (growing it at half full); -1 when out
  * of memory. */
-static int index_put(plan *p, const bj_list *out, size_t i)
+static int index_put(plan *p, const build_job_list *out, size_t i)
 {
     if ((p->indexed + 1) * 2 > p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 1024;
@@ -367,7 +367,7 @@ static int index_put(plan *p, const bj_list *out, size_t i)
 
 /* Whether out already holds the job of this variant: 1, 0, or -1 when out
  * of memory. Jobs added to out since the last call are indexed first. */
-static int made_before(plan *p, const bj_list *out, const char *entry, const dset_item *items,
+static int made_before(plan *p, const build_job_list *out, const char *entry, const dset_item *items,
                        size_t n, const uint32_t wg[3])
 {
     for (; p->indexed < out->n; p->indexed++)
@@ -392,7 +392,7 @@ static int made_before(plan *p, const bj_list *out, const char *entry, const dse
 }
 
 /* Makes the job of one complete variant (defines and derives in d). */
-static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], bj_list *out)
+static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], build_job_list *out)
 {
     if (p->n_made >= DJ_MAX_VARIANTS)
         return usage(p, "more than %d variants: narrow the -D lists or add --where",
@@ -437,7 +437,7 @@ static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], bj_list 
         ob_add(&ob, p->s->options);
     if (!ob.p && !ob.failed)
         ob_add(&ob, "");
-    build_job *j = ob.failed ? NULL : bj_list_add(out);
+    build_job *j = ob.failed ? NULL : build_job_list_add(out);
     if (!j) {
         free(sorted.items);
         free(ob.p);
@@ -462,7 +462,7 @@ static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], bj_list 
     memcpy(j->wg, wg, sizeof j->wg);
     j->kernels = calloc(p->s->n_kernels ? p->s->n_kernels : 1, sizeof *j->kernels);
     bad |= !j->entry_name || !j->family || !j->source_name || !j->source || !j->check ||
-           !j->kernels || bj_set_defines(j, names, values, d->n) != 0;
+           !j->kernels || build_job_set_defines(j, names, values, d->n) != 0;
     if (!bad) {
         memcpy(j->source, pr->folded.text, pr->folded.len + 1);
         for (size_t k = 0; k < p->s->n_kernels && !bad; k++) {
@@ -481,7 +481,7 @@ static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], bj_list 
 }
 
 /* Derives, constraints and work-groups of one define set. */
-static int finish_set(plan *p, program *pr, dset *d, bj_list *out)
+static int finish_set(plan *p, program *pr, dset *d, build_job_list *out)
 {
     char label[1024];
     size_t base = d->n;
@@ -559,7 +559,7 @@ static int finish_set(plan *p, program *pr, dset *d, bj_list *out)
 }
 
 /* The product of the axes from `axis` on, those not fixed by the set. */
-static int product(plan *p, program *pr, dset *d, size_t axis, bj_list *out)
+static int product(plan *p, program *pr, dset *d, size_t axis, build_job_list *out)
 {
     while (axis < p->n_axes) {
         const dv_define *a = &p->axes[axis];
@@ -817,13 +817,13 @@ static int fold_program(plan *p, program *pr)
     return 0;
 }
 
-static int make_program(plan *p, program *pr, bj_list *out)
+static int make_program(plan *p, program *pr, build_job_list *out)
 {
     int rc = fold_program(p, pr);
     if (rc)
         return rc;
     for (size_t i = 0; i < pr->folded.n_files; i++)
-        bj_list_add_read(out, pr->folded.files[i]); /* for --depfile */
+        build_job_list_add_read(out, pr->folded.files[i]); /* for --depfile */
     dset d = {0};
     if (p->n_variants == 0) {
         rc = product(p, pr, &d, 0, out);
@@ -945,7 +945,7 @@ static int check_include_dir(plan *p, const char *dir)
     return 0;
 }
 
-int dj_make(const dj_spec *s, bj_list *out, char err[DJ_ERR_MAX])
+int dj_make(const dj_spec *s, build_job_list *out, char err[DJ_ERR_MAX])
 {
     plan p;
     memset(&p, 0, sizeof p);

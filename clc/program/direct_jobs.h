@@ -47,6 +47,6 @@ typedef struct dj_spec {
  * (a bad -D value, expression or work-group; err names the option and the
  * value); 1 for any other failure (a source that cannot be read, out of
  * memory). out->notes gets a line per constraint that skipped variants. */
-int dj_make(const dj_spec *s, bj_list *out, char err[DJ_ERR_MAX]);
+int dj_make(const dj_spec *s, build_job_list *out, char err[DJ_ERR_MAX]);
 
 #endif /* CLC_DIRECT_JOBS_H */

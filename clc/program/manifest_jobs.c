@@ -23,10 +23,10 @@ const char *mf_family_text(mf_family f)
 
 static void note_read(void *ctx, const char *path)
 {
-    bj_list_add_read(ctx, path);
+    build_job_list_add_read(ctx, path);
 }
 
-static int fill(const mf_manifest *m, const mf_variant *v, build_job *j, bj_list *out,
+static int fill(const mf_manifest *m, const mf_variant *v, build_job *j, build_job_list *out,
                 char err[MF_ERR_MAX])
 {
     char name[MF_PATH_MAX];
@@ -49,7 +49,7 @@ static int fill(const mf_manifest *m, const mf_variant *v, build_job *j, bj_list
     j->check = strdup(v->kernel->family ? v->kernel->name : "");
     memcpy(j->wg, v->wg, sizeof j->wg);
     if (!j->entry_name || !j->family || !j->source_name || !j->options || !j->kernels ||
-        !j->check || bj_set_defines(j, names, values, v->n_defines) != 0) {
+        !j->check || build_job_set_defines(j, names, values, v->n_defines) != 0) {
         bfmt(err, MF_ERR_MAX, "out of memory");
         return -1;
     }
@@ -62,13 +62,13 @@ static int fill(const mf_manifest *m, const mf_variant *v, build_job *j, bj_list
     return 0;
 }
 
-int mj_make(const mf_manifest *m, const vp_plan *plan, bj_list *out, char err[MF_ERR_MAX])
+int mj_make(const mf_manifest *m, const vp_plan *plan, build_job_list *out, char err[MF_ERR_MAX])
 {
     char manifest[MF_PATH_MAX + 16];
     bfmt(manifest, sizeof manifest, "%s/manifest.txt", m->dir);
-    bj_list_add_read(out, manifest);
+    build_job_list_add_read(out, manifest);
     for (size_t i = 0; i < plan->n; i++) {
-        build_job *j = bj_list_add(out);
+        build_job *j = build_job_list_add(out);
         if (!j) {
             bfmt(err, MF_ERR_MAX, "out of memory for %zu jobs", plan->n);
             return -1;

@@ -13,7 +13,7 @@
 #define MAX_NAMED_BLOCKS 64
 
 /* The kernel blocks' variants the request selects, appended to plan. */
-static int kernel_blocks(const mf_manifest *m, const vp_request *req, bj_list *plan, char *err,
+static int kernel_blocks(const mf_manifest *m, const vp_request *req, build_job_list *plan, char *err,
                          size_t cap)
 {
     vp_plan vplan;
@@ -35,7 +35,7 @@ static int kernel_blocks(const mf_manifest *m, const vp_request *req, bj_list *p
 }
 
 /* The program blocks (all, or those named in want) appended to plan. */
-static int program_blocks(const char *dir, const program_blocks_list *blocks, const int *want, bj_list *plan,
+static int program_blocks(const char *dir, const program_blocks_list *blocks, const int *want, build_job_list *plan,
                           char *err, size_t cap)
 {
     for (size_t b = 0; b < blocks->n; b++) {
@@ -52,7 +52,7 @@ static int program_blocks(const char *dir, const program_blocks_list *blocks, co
     return 0;
 }
 
-static int from_kernels_dir(const pp_request *r, bj_list *plan, char *err, size_t cap)
+static int from_kernels_dir(const pp_request *r, build_job_list *plan, char *err, size_t cap)
 {
     /* Kept after the call: the jobs may point into it. */
     static mf_manifest manifest;
@@ -86,7 +86,7 @@ static int from_kernels_dir(const pp_request *r, bj_list *plan, char *err, size_
      * (--depfile; mj_make adds it only for kernel blocks). */
     char path[MF_PATH_MAX + 16];
     bfmt(path, sizeof path, "%s/manifest.txt", manifest.dir);
-    bj_list_add_read(plan, path);
+    build_job_list_add_read(plan, path);
     int rc = 0;
     if (manifest.n_kernels && (all->n_kernels == 0 || req.n_kernels > 0))
         rc = kernel_blocks(&manifest, &req, plan, err, cap);
@@ -97,7 +97,7 @@ static int from_kernels_dir(const pp_request *r, bj_list *plan, char *err, size_
     return rc;
 }
 
-int pp_make(const pp_request *r, bj_list *plan, int *seed_checks, char *err, size_t cap)
+int pp_make(const pp_request *r, build_job_list *plan, int *seed_checks, char *err, size_t cap)
 {
     *seed_checks = 0;
     if (r->direct) {

@@ -30,6 +30,6 @@ typedef struct pp_request {
  * err says what, naming the file. */
 #define PP_FAILED 1
 #define PP_USAGE 2
-int pp_make(const pp_request *r, bj_list *plan, int *seed_checks, char *err, size_t cap);
+int pp_make(const pp_request *r, build_job_list *plan, int *seed_checks, char *err, size_t cap);
 
 #endif /* CLC_PACK_PLAN_H */

@@ -99,7 +99,7 @@ int ps_partition(const build_job *jobs, size_t n, unsigned n_parts, unsigned *pa
 /* ps_take (plan_shard.h): *part becomes a view of the plan's jobs that part K
  * builds (the jobs stay the plan's; free only part->jobs). 0, or -1 when
  * out of memory. */
-int ps_take(const ps_shard *s, const bj_list *plan, bj_list *part, double *share)
+int ps_take(const ps_shard *s, const build_job_list *plan, build_job_list *part, double *share)
 {
     memset(part, 0, sizeof *part);
     unsigned *which = malloc((plan->n ? plan->n : 1) * sizeof *which);

@@ -48,6 +48,6 @@ int ps_partition(const build_job *jobs, size_t n, unsigned n_parts, unsigned *pa
 /* Part s->k of plan: *part becomes a view of the plan's jobs that part
  * builds (the jobs stay the plan's; free only part->jobs), *share its share
  * of the estimated cost. 0, or -1 when out of memory. */
-int ps_take(const ps_shard *s, const bj_list *plan, bj_list *part, double *share);
+int ps_take(const ps_shard *s, const build_job_list *plan, build_job_list *part, double *share);
 
 #endif /* CLC_PLAN_SHARD_H */

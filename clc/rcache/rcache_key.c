@@ -94,7 +94,7 @@ char *rcache_key_text(const rcache_key_target *t, const build_job *job, size_t *
     field_fmt(&b, "flags", "%llu", job->entry_flags);
     field_str(&b, "options", job->options);
     for (size_t i = 0; i < job->n_defines; i++) {
-        const bj_define *df = &job->defines[i];
+        const build_job_define *df = &job->defines[i];
         size_t nl = strlen(df->name), vl = strlen(df->value);
         char *nv = malloc(nl + vl + 2);
         if (!nv) {

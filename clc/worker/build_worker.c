@@ -297,7 +297,7 @@ static void serve_job(void *self, const unsigned char *payload, size_t size, uin
         return;
     }
     run_job(w, slot, flags, &bj, r);
-    bj_free(&bj);
+    build_job_free(&bj);
 }
 
 void bw_open_remote(build_worker *w)

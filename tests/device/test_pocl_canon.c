@@ -242,13 +242,13 @@ static void test_real(void)
     bv_options o;
     bv_default_options(&o);
     bv_result r;
-    bj_list jobs = {0};
+    build_job_list jobs = {0};
     if (!CHECK(mj_make(&m, &plan, &jobs, merr) == 0 && jobs.n == 1, "jobs: %s", merr))
         return;
     check_hook hook;
     seed_hook_init(&hook, &m);
     bv_build(&t, &jobs.jobs[0], &o, &hook, &r);
-    bj_list_free(&jobs);
+    build_job_list_free(&jobs);
     if (CHECK(r.status == BV_OK && r.n_forms == 1, "Convolve_Def FILTER_WIDTH=7 builds: %s",
               r.message ? r.message : "")) {
         char files[2048];

@@ -70,7 +70,7 @@ static void test_job_roundtrip(void)
     char err[VP_ERR_MAX];
     if (!CHECK(vp_make(&manifest, &req, &plan, err) == 0 && plan.n > 0, "plan: %s", err))
         return;
-    bj_list jobs = {0};
+    build_job_list jobs = {0};
     char merr[MF_ERR_MAX];
     if (!CHECK(mj_make(&manifest, &plan, &jobs, merr) == 0 && jobs.n == plan.n, "jobs: %s", merr))
         return;
@@ -102,13 +102,13 @@ static void test_job_roundtrip(void)
         CHECK(back.n_kernels == 1 && strcmp(back.kernels[0], "reda_local") == 0 &&
                   strcmp(back.check, "reda_local") == 0,
               "kernels and check back");
-        bj_free(&back);
+        build_job_free(&back);
     }
     for (size_t cut = 0; cut < b.len - 12; cut += 97)
         CHECK(wp_decode_job(b.data + 12, cut, &job, &slot, &flags, &back, perr) == -1,
               "a job cut to %zu bytes is refused", cut);
     sb_free(&b);
-    bj_list_free(&jobs);
+    build_job_list_free(&jobs);
     vp_free(&plan);
 }
 
@@ -256,7 +256,7 @@ static int retry_once(void *ctx, size_t job, const bv_result *r, int died)
 }
 
 /* Jobs for the first n variants of a small plan, on device slot 0. */
-static size_t make_jobs(strbuf *jobs, size_t n, bj_list *plan)
+static size_t make_jobs(strbuf *jobs, size_t n, build_job_list *plan)
 {
     vp_request req;
     memset(&req, 0, sizeof req);
@@ -284,7 +284,7 @@ static size_t make_jobs(strbuf *jobs, size_t n, bj_list *plan)
 static void test_pool(const char *argv0)
 {
     strbuf jobs[4];
-    bj_list plan;
+    build_job_list plan;
     size_t n = make_jobs(jobs, 3, &plan);
     if (!CHECK(n == 3, "three jobs"))
         return;
@@ -432,7 +432,7 @@ static void test_pool(const char *argv0)
     }
     for (size_t i = 0; i < n; i++)
         sb_free(&jobs[i]);
-    bj_list_free(&plan);
+    build_job_list_free(&plan);
 }
 
 int main(int argc, char **argv)

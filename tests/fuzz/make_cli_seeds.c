@@ -40,7 +40,7 @@ static void worker_seeds(void)
     j.source = src;
     j.source_size = sizeof src - 1;
     j.options = "-cl-std=CL1.2 -DTS=16 -DWPT=2";
-    bj_define defs[2] = {{"TS", "16"}, {"WPT", "2"}};
+    build_job_define defs[2] = {{"TS", "16"}, {"WPT", "2"}};
     j.defines = defs;
     j.n_defines = 2;
     j.wg[0] = 16;

@@ -113,7 +113,7 @@ static inline void mft_blocks(const char *dir)
         if (outside || mft_climbs(s->files, s->n_files) ||
             mft_climbs(s->includes, s->n_includes))
             continue;
-        bj_list out;
+        build_job_list out;
         memset(&out, 0, sizeof out);
         char e2[DJ_ERR_MAX];
         e2[0] = '\0';
@@ -121,7 +121,7 @@ static inline void mft_blocks(const char *dir)
         cf_require(rc >= 0 && rc <= 2);
         if (rc != 0)
             cf_require_message(e2, sizeof e2);
-        bj_list_free(&out);
+        build_job_list_free(&out);
     }
     program_blocks_free(&l);
 }

@@ -67,7 +67,7 @@ static inline char *pat_program(char paths[4][300], const char *was)
     return s;
 }
 
-static inline void pat_check_jobs(const bj_list *l)
+static inline void pat_check_jobs(const build_job_list *l)
 {
     for (size_t i = 0; i < l->n; i++) {
         const build_job *j = &l->jobs[i];
@@ -105,7 +105,7 @@ static inline void pat_plan(pack_args *a)
             s->programs[i] = owned[n_owned++] = p;
     }
     if (ok) {
-        bj_list out;
+        build_job_list out;
         memset(&out, 0, sizeof out);
         char err[DJ_ERR_MAX];
         err[0] = '\0';
@@ -114,7 +114,7 @@ static inline void pat_plan(pack_args *a)
         if (rc != 0)
             cf_require_message(err, sizeof err);
         pat_check_jobs(&out);
-        bj_list_free(&out);
+        build_job_list_free(&out);
     }
     for (size_t i = 0; i < n_owned; i++)
         free(owned[i]);

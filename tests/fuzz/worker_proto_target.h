@@ -30,14 +30,14 @@ static inline void wpt_job(const void *payload, size_t size)
     memset(&j, 0, sizeof j);
     if (wp_decode_job(payload, size, &id, &slot, &flags, &j, err) != 0) {
         cf_require_message(err, sizeof err);
-        bj_free(&j);
+        build_job_free(&j);
         return;
     }
     strbuf a, b;
     sb_init(&a);
     sb_init(&b);
     wp_encode_job(&a, id, slot, flags, &j);
-    bj_free(&j);
+    build_job_free(&j);
     if (!a.failed) {
         cf_require(a.len >= 12);
         build_job j2;
@@ -46,7 +46,7 @@ static inline void wpt_job(const void *payload, size_t size)
         cf_require(wp_decode_job(a.data + 12, a.len - 12, &id2, &slot2, &flags2, &j2, err) == 0);
         cf_require(id2 == id && slot2 == slot && flags2 == flags);
         wp_encode_job(&b, id2, slot2, flags2, &j2);
-        bj_free(&j2);
+        build_job_free(&j2);
         cf_require(b.failed || (b.len == a.len && memcmp(a.data, b.data, a.len) == 0));
     }
     sb_free(&a);

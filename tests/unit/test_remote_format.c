@@ -37,7 +37,7 @@ static void make_job(build_job *j, const char *source)
     j->source_size = strlen(source);
     j->options = xdup("-DR=1 -DT=float");
     const char *names[2] = {"R", "T"}, *values[2] = {"1", "float"};
-    if (bj_set_defines(j, names, values, 2) != 0)
+    if (build_job_set_defines(j, names, values, 2) != 0)
         abort();
     j->wg[0] = 16;
     j->wg[1] = 16;
@@ -139,13 +139,13 @@ static void test_key(void)
     const char *names[3] = {"R", "T", "Z"}, *values[3] = {"1", "float", ""};
     build_job j3;
     make_job(&j3, j.source);
-    bj_set_defines(&j3, names, values, 3);
+    build_job_set_defines(&j3, names, values, 3);
     char k3[RCACHE_KEY_HEX_SIZE];
     key_hex(&t, &j3, k3);
     CHECK(strcmp(k, k3) != 0 && strcmp(base, k3) != 0,
           "a value spelling another define does not collide with that define");
-    bj_free(&j3);
-    bj_free(&j);
+    build_job_free(&j3);
+    build_job_free(&j);
     CHECK(!rcache_key_is_hex_digest("ABCDEF", 6) &&
               !rcache_key_is_hex_digest("0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef",
                                  64),
