@@ -135,11 +135,11 @@ typedef struct load_counts {
 typedef struct load_run {
     const clcpack *p;
     const size_t *first;      /* job -> the first entry of its key */
-    bv_result *results;       /* job -> what came back */
+    build_variant_result *results;       /* job -> what came back */
     char *done;
 } load_run;
 
-static void on_loaded(void *ctx, size_t job, bv_result *r)
+static void on_loaded(void *ctx, size_t job, build_variant_result *r)
 {
     load_run *run = ctx;
     /* Keep it: printed in job order once every key is done. */
@@ -150,7 +150,7 @@ static void on_loaded(void *ctx, size_t job, bv_result *r)
 
 static void print_load_result(const load_run *run, size_t job, load_counts *lc)
 {
-    const bv_result *r = &run->results[job];
+    const build_variant_result *r = &run->results[job];
     clcpack_entry_info ei = {.struct_size = sizeof ei};
     char label[LABEL_MAX] = "";
     if (clcpack_get_entry(run->p, run->first[job], &ei) == CLCPACK_OK)
@@ -161,7 +161,7 @@ static void print_load_result(const load_run *run, size_t job, load_counts *lc)
                   label);
         return;
     }
-    if (r->status == BV_ERROR) {
+    if (r->status == BUILD_VARIANT_ERROR) {
         lc->failed++;
         if (r->signal)
             cli_error("entry %zu %s: the driver crashed (signal %d, %s) loading it",
@@ -179,9 +179,9 @@ static void print_load_result(const load_run *run, size_t job, load_counts *lc)
             strcmp(r->kernel_names[0], clcpack_path_name((clcpack_path)k)) == 0)
             path = k;
     lc->by_path[path]++;
-    if (r->status == BV_CHECK_FAILED)
+    if (r->status == BUILD_VARIANT_CHECK_FAILED)
         lc->check_failed++;
-    if (cli_verbosity >= 0 || r->status == BV_CHECK_FAILED)
+    if (cli_verbosity >= 0 || r->status == BUILD_VARIANT_CHECK_FAILED)
         printf("  %s\n", r->message ? r->message : "");
     if (cli_verbosity > 0 && r->note)
         printf("    %s\n", r->note);
@@ -271,7 +271,7 @@ out:
     for (size_t k = 0; k < n_jobs; k++) {
         sb_free(&jobs[k]);
         if (run.results)
-            bv_result_free(&run.results[k]);
+            build_variant_result_free(&run.results[k]);
     }
     free(jobs);
     free(run.results);

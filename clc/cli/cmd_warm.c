@@ -120,14 +120,14 @@ static void cache_item(const char *why, const char *prefix, char *out, size_t ca
     bfmt(out, cap, "%.*s", (int)n, p);
 }
 
-static void on_finished(void *ctx, size_t job, bv_result *r)
+static void on_finished(void *ctx, size_t job, build_variant_result *r)
 {
     warm_run *run = ctx;
     const char *path = r->n_kernel_names ? r->kernel_names[0] : "";
     char label[LABEL_MAX + 64], why[600] = "";
     key_label(run, job, label, sizeof label);
     int outcome = WARM_FAILED;
-    if (r->status == BV_ERROR) {
+    if (r->status == BUILD_VARIANT_ERROR) {
         if (r->signal)
             bfmt(why, sizeof why, "the driver crashed (signal %d, %s) building it", r->signal,
                  strsignal(r->signal));
@@ -189,7 +189,7 @@ static size_t pack_keys(const clcpack *p, size_t *first)
     return n;
 }
 
-/* POCL_BINARY_SPECIALIZE_WG for the keys' local sizes (bv_pocl_wg_sizes). */
+/* POCL_BINARY_SPECIALIZE_WG for the keys' local sizes (build_variant_pocl_wg_sizes). */
 static char *keys_wg_spec(const clcpack *p, const size_t *first, size_t n)
 {
     uint32_t (*sizes)[3] = calloc(n ? n : 1, sizeof *sizes);
@@ -200,7 +200,7 @@ static char *keys_wg_spec(const clcpack *p, const size_t *first, size_t n)
         if (clcpack_get_entry(p, first[k], &ei) == CLCPACK_OK)
             memcpy(sizes[k], ei.wg, sizeof sizes[k]);
     }
-    char *spec = bv_pocl_wg_sizes((const uint32_t(*)[3])sizes, n);
+    char *spec = build_variant_pocl_wg_sizes((const uint32_t(*)[3])sizes, n);
     free(sizes);
     return spec;
 }

@@ -69,10 +69,10 @@ typedef struct load_worker {
 } load_worker;
 
 /* Loads (and checks) the key of entry i into r. */
-static void load_job(load_worker *w, uint32_t i, bv_result *r)
+static void load_job(load_worker *w, uint32_t i, build_variant_result *r)
 {
     memset(r, 0, sizeof *r);
-    r->status = BV_ERROR;
+    r->status = BUILD_VARIANT_ERROR;
     clcpack_entry_info ei = {.struct_size = sizeof ei};
     if (w->setup_error[0] || clcpack_get_entry(w->p, i, &ei) != CLCPACK_OK) {
         r->message = strdup(w->setup_error[0] ? w->setup_error : "no such entry");
@@ -93,7 +93,7 @@ static void load_job(load_worker *w, uint32_t i, bv_result *r)
         return;
     }
     char check_text[CH_MSG_MAX + 64] = "";
-    r->status = BV_OK;
+    r->status = BUILD_VARIANT_OK;
     if (w->check) {
         build_job job;
         char err[CH_MSG_MAX];
@@ -101,14 +101,14 @@ static void load_job(load_worker *w, uint32_t i, bv_result *r)
         if (c == 1) {
             bfmt(check_text, sizeof check_text, ", no reference check (loaded and built)");
         } else if (c < 0) {
-            r->status = BV_CHECK_FAILED;
+            r->status = BUILD_VARIANT_CHECK_FAILED;
             bfmt(check_text, sizeof check_text, ", CHECK FAILED: out of memory");
         } else {
             c = w->hook.check(w->hook.self, w->ctx, w->q, prog, &job, 1, CHECK_TOL, err);
             if (c == 0) {
                 bfmt(check_text, sizeof check_text, ", check ok");
             } else {
-                r->status = BV_CHECK_FAILED;
+                r->status = BUILD_VARIANT_CHECK_FAILED;
                 bfmt(check_text, sizeof check_text, ", CHECK FAILED: %s", err);
             }
         }
@@ -195,13 +195,13 @@ static const cli_opt lw_opts[] = {
 
 /* One load job frame, answered in r. */
 static void serve_load(void *self, const unsigned char *payload, size_t size, uint32_t *job,
-                       bv_result *r)
+                       build_variant_result *r)
 {
     uint32_t entry = 0;
     char ferr[WP_ERR_MAX];
     if (wp_decode_load_job(payload, size, job, &entry, ferr) != 0) {
         memset(r, 0, sizeof *r);
-        r->status = BV_ERROR;
+        r->status = BUILD_VARIANT_ERROR;
         r->message = strdup(ferr);
         return;
     }
@@ -231,7 +231,7 @@ int load_worker_main(int argc, char **argv, lw_hook_init hook_init)
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
     }
-    /* Before the first OpenCL call: PoCL reads it once (bv_pocl_wg_spec). */
+    /* Before the first OpenCL call: PoCL reads it once (build_variant_pocl_wg_spec). */
     if (a.pocl_wg)
         setenv("POCL_BINARY_SPECIALIZE_WG", a.pocl_wg, 1);
     load_worker_setup(&w, a.pack, a.slot, a.kernels, hook_init);

@@ -72,12 +72,12 @@ static const char *seen_log(pack_run *run, size_t job, const char *log)
     return NULL;
 }
 
-static void report_failure(pack_run *run, size_t job, const bv_result *r, const char *label)
+static void report_failure(pack_run *run, size_t job, const build_variant_result *r, const char *label)
 {
     size_t slot = job / run->plan->n;
     const build_job *v = &run->plan->jobs[job % run->plan->n];
-    const char *what = r->status == BV_BUILD_FAILED   ? "failed to build"
-                       : r->status == BV_CHECK_FAILED ? "failed its check"
+    const char *what = r->status == BUILD_VARIANT_BUILD_FAILED   ? "failed to build"
+                       : r->status == BUILD_VARIANT_CHECK_FAILED ? "failed its check"
                                                       : "failed";
     progress_clear(&run->prog);
     cli_error("%s %s: %s", label, what, r->message ? r->message : "no reason given");
@@ -88,7 +88,7 @@ static void report_failure(pack_run *run, size_t job, const bv_result *r, const 
                 v->defines[i].value);
     fprintf(stderr, "%s\n", v->n_defines ? "" : " (none)");
     fprintf(stderr, "  options: %s\n", v->options);
-    if (r->status == BV_BUILD_FAILED) {
+    if (r->status == BUILD_VARIANT_BUILD_FAILED) {
         /* Many variants often fail the same way: each distinct log once. */
         const char *same = seen_log(run, job, r->log);
         if (same) {
@@ -110,28 +110,28 @@ static void report_failure(pack_run *run, size_t job, const bv_result *r, const 
 /* What the remote cache did for a job: counted; an object it rejected is
  * one line; a failed request or upload is said once per run (each worker
  * gives up on its own, so the same failure comes from every worker). */
-static void remote_outcome(pack_run *run, const bv_result *r, const char *label)
+static void remote_outcome(pack_run *run, const build_variant_result *r, const char *label)
 {
     int say = cli_verbosity >= 0;
     const char *why = r->remote_note ? r->remote_note : "no reason given";
     switch (r->remote) {
-    case BV_REMOTE_HIT:
-        run->n_hits += r->status == BV_OK;
+    case BUILD_VARIANT_REMOTE_HIT:
+        run->n_hits += r->status == BUILD_VARIANT_OK;
         break;
-    case BV_REMOTE_MISS:
+    case BUILD_VARIANT_REMOTE_MISS:
         run->n_misses++;
         break;
-    case BV_REMOTE_REJECTED:
-    case BV_REMOTE_RETRY:
+    case BUILD_VARIANT_REMOTE_REJECTED:
+    case BUILD_VARIANT_REMOTE_RETRY:
         run->n_rejected++;
         if (say) {
             progress_clear(&run->prog);
             fprintf(stderr, "clc-pack: remote cache: %s: %s; %s\n", label, why,
-                    r->remote == BV_REMOTE_RETRY ? "building it in a fresh worker"
+                    r->remote == BUILD_VARIANT_REMOTE_RETRY ? "building it in a fresh worker"
                                                  : "built here");
         }
         break;
-    case BV_REMOTE_FAILED:
+    case BUILD_VARIANT_REMOTE_FAILED:
         run->n_request_errors++;
         if (say && !run->said_request_error) {
             progress_clear(&run->prog);
@@ -139,12 +139,12 @@ static void remote_outcome(pack_run *run, const bv_result *r, const char *label)
         }
         run->said_request_error = 1;
         break;
-    case BV_REMOTE_NONE:
+    case BUILD_VARIANT_REMOTE_NONE:
         break;
     }
-    if (r->upload == BV_UPLOAD_DONE)
+    if (r->upload == BUILD_VARIANT_UPLOAD_DONE)
         run->n_uploaded++;
-    if (r->upload == BV_UPLOAD_FAILED) {
+    if (r->upload == BUILD_VARIANT_UPLOAD_FAILED) {
         run->n_request_errors++;
         if (say && !run->said_upload_error) {
             progress_clear(&run->prog);
@@ -157,13 +157,13 @@ static void remote_outcome(pack_run *run, const bv_result *r, const char *label)
 
 /* A job that failed on a fetched binary is handed to a fresh worker once
  * more, told not to look it up (and to replace what the server has): one
- * whose fetched binary failed after the driver had it (BV_REMOTE_RETRY),
+ * whose fetched binary failed after the driver had it (BUILD_VARIANT_REMOTE_RETRY),
  * or whose worker died, which may have been the driver crashing on a
  * fetched binary (worker_pool.h). */
-static int on_retry(void *ctx, size_t job, const bv_result *r, int died)
+static int on_retry(void *ctx, size_t job, const build_variant_result *r, int died)
 {
     pack_run *run = ctx;
-    if (!run->remote_lookups || run->retried[job] || !(died || r->remote == BV_REMOTE_RETRY))
+    if (!run->remote_lookups || run->retried[job] || !(died || r->remote == BUILD_VARIANT_REMOTE_RETRY))
         return 0;
     size_t d = job / run->plan->n;
     strbuf again;
@@ -191,7 +191,7 @@ static int on_retry(void *ctx, size_t job, const bv_result *r, int died)
     return 1;
 }
 
-static void on_finished(void *ctx, size_t job, bv_result *r)
+static void on_finished(void *ctx, size_t job, build_variant_result *r)
 {
     pack_run *run = ctx;
     size_t slot = job / run->plan->n;
@@ -200,14 +200,14 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
     pack_job_label(run, job, label, sizeof label);
     run->build_s += r->build_s;
     remote_outcome(run, r, label);
-    int fetched = r->remote == BV_REMOTE_HIT;
-    if (r->status == BV_OK && r->n_forms == 0) {
+    int fetched = r->remote == BUILD_VARIANT_REMOTE_HIT;
+    if (r->status == BUILD_VARIANT_OK && r->n_forms == 0) {
         free(r->message);
         r->message = strdup("the worker returned no binary");
-        r->status = BV_ERROR;
+        r->status = BUILD_VARIANT_ERROR;
     }
 
-    if (r->status == BV_OK) {
+    if (r->status == BUILD_VARIANT_OK) {
         clcpack_error e;
         uint32_t src = CLCPACK_NONE;
         clcpack_status st = clcpack_writer_add_source(run->w, v->source_name, v->source,
@@ -252,10 +252,10 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
         if (st != CLCPACK_OK) {
             free(r->message);
             r->message = strdup(e.message);
-            r->status = BV_ERROR;
+            r->status = BUILD_VARIANT_ERROR;
         }
     }
-    if (r->status == BV_OK) {
+    if (r->status == BUILD_VARIANT_OK) {
         run->n_ok++;
         /* A fetched variant's time says nothing of its build's. */
         if (!fetched)
@@ -274,9 +274,9 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
                 fprintf(stderr,
                         "clc-pack: built %s in %.2f s (compile %.2f, check %.2f, forms %.2f, "
                         "round trip %.2f):",
-                        label, r->build_s, r->phase_s[BV_PHASE_COMPILE],
-                        r->phase_s[BV_PHASE_CHECK], r->phase_s[BV_PHASE_FORMS],
-                        r->phase_s[BV_PHASE_ROUNDTRIP]);
+                        label, r->build_s, r->phase_s[BUILD_VARIANT_PHASE_COMPILE],
+                        r->phase_s[BUILD_VARIANT_PHASE_CHECK], r->phase_s[BUILD_VARIANT_PHASE_FORMS],
+                        r->phase_s[BUILD_VARIANT_PHASE_ROUNDTRIP]);
             for (size_t f = 0; f < r->n_forms; f++) {
                 char kind[32];
                 fprintf(stderr, " %s%s%s %zu bytes", pack_text_kind_name(r->forms[f].kind, kind, sizeof kind),
@@ -363,10 +363,10 @@ char **pack_worker_argv(const pack_run *run, const char *ptxas)
         argv[n++] = strdup(archs);
     }
     /* PoCL's work-group functions for the jobs without a check hook, set
-     * once per worker (bv_pocl_wg_spec); harmless on other drivers. From
+     * once per worker (build_variant_pocl_wg_spec); harmless on other drivers. From
      * the whole plan, so that a --shard part's workers start as one
      * host's do. */
-    char *spec = bv_pocl_wg_spec(run->whole->jobs, run->whole->n);
+    char *spec = build_variant_pocl_wg_spec(run->whole->jobs, run->whole->n);
     if (spec) {
         argv[n++] = strdup("--pocl-wg");
         argv[n++] = spec;

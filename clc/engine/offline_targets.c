@@ -438,7 +438,7 @@ static void append(char **notes, const char *line)
 }
 
 void ot_build(const ot_config *c, ot_chain ch, const build_job *job, const spare_slots *spare,
-              bv_result *r)
+              build_variant_result *r)
 {
     memset(r, 0, sizeof *r);
     struct timespec t0, t1;
@@ -482,7 +482,7 @@ void ot_build(const ot_config *c, ot_chain ch, const build_job *job, const spare
         }
         if (!names)
             names = &k->names;
-        bv_form *f = &r->forms[r->n_forms++];
+        build_variant_form *f = &r->forms[r->n_forms++];
         f->kind = kind;
         f->arch = k->t->arch;
         f->data = k->bin;
@@ -491,20 +491,20 @@ void ot_build(const ot_config *c, ot_chain ch, const build_job *job, const spare
         k->bin = NULL;
     }
     if (!r->n_forms) {
-        r->status = BV_BUILD_FAILED;
+        r->status = BUILD_VARIANT_BUILD_FAILED;
         r->message = dup_text(first_fail[0] ? first_fail : "no target");
         free(r->note);
         r->note = NULL;
     } else {
         /* The kernels the job asks for are all there. */
-        for (size_t i = 0; i < job->n_kernels && r->status == BV_OK; i++) {
+        for (size_t i = 0; i < job->n_kernels && r->status == BUILD_VARIANT_OK; i++) {
             size_t a = 0;
             while (a < names->n && strcmp(names->names[a], job->kernels[i]) != 0)
                 a++;
             if (a == names->n) {
                 bfmt(line, sizeof line, "kernel %s is not in the %s binary", job->kernels[i],
                      ot_chain_name(ch));
-                r->status = BV_CHECK_FAILED;
+                r->status = BUILD_VARIANT_CHECK_FAILED;
                 r->message = dup_text(line);
             }
         }
@@ -520,5 +520,5 @@ void ot_build(const ot_config *c, ot_chain ch, const build_job *job, const spare
     /* The compilers' time is the job's: its compile phase (-v prints it). */
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->build_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    r->phase_s[BV_PHASE_COMPILE] = r->build_s;
+    r->phase_s[BUILD_VARIANT_PHASE_COMPILE] = r->build_s;
 }

@@ -80,11 +80,11 @@ int ot_format_args(const ot_config *c, char **argv, size_t cap);
 /* Reads one of those arguments in a worker: 0, or -1. */
 int ot_parse_arg(ot_config *c, const char *opt, const char *value);
 
-/* Builds job with every target of the chain. r as bv_build fills it: a
+/* Builds job with every target of the chain. r as build_variant_build fills it: a
  * form per target that built (kind, arch, target), the kernel names, a
- * note per target that did not (its compiler's first lines); BV_BUILD_FAILED
+ * note per target that did not (its compiler's first lines); BUILD_VARIANT_BUILD_FAILED
  * when no target built. spare may be NULL. */
 void ot_build(const ot_config *c, ot_chain chain, const build_job *job, const spare_slots *spare,
-              bv_result *r);
+              build_variant_result *r);
 
 #endif /* CLC_OFFLINE_TARGETS_H */

@@ -207,9 +207,9 @@ static int report_death(worker *w, const wpool_callbacks *cb, const char *why, i
         return 0;
     char how[128];
     describe_exit(status, how, sizeof how);
-    bv_result r;
+    build_variant_result r;
     memset(&r, 0, sizeof r);
-    r.status = BV_ERROR;
+    r.status = BUILD_VARIANT_ERROR;
     r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     char msg[512];
     bfmt(msg, sizeof msg, "the worker process running it %s%s%s", how, why ? ": " : "",
@@ -218,7 +218,7 @@ static int report_death(worker *w, const wpool_callbacks *cb, const char *why, i
     int again = room && cb->retry && cb->retry(cb->ctx, (size_t)job, &r, 1);
     if (!again)
         cb->finished(cb->ctx, (size_t)job, &r);
-    bv_result_free(&r);
+    build_variant_result_free(&r);
     return again;
 }
 
@@ -363,23 +363,23 @@ static void take_result(pool *p, worker *w)
         return;
     }
     uint32_t job;
-    bv_result r;
+    build_variant_result r;
     if (wp_decode_result(payload, size, &job, &r, ferr) != 0 || (long)job != w->job) {
         free(payload);
-        bv_result_free(&r); /* decoding always initializes r */
+        build_variant_result_free(&r); /* decoding always initializes r */
         worker_lost(p, w, "it sent a malformed result");
         return;
     }
     free(payload);
     w->job = -1;
-    if (r.status != BV_OK && cb->retry && p->q_tail < p->q_cap && cb->retry(cb->ctx, job, &r, 0)) {
+    if (r.status != BUILD_VARIANT_OK && cb->retry && p->q_tail < p->q_cap && cb->retry(cb->ctx, job, &r, 0)) {
         p->queue[p->q_tail++] = job;
-        bv_result_free(&r);
+        build_variant_result_free(&r);
         stop_worker(w); /* a fresh one takes its place */
         return;
     }
     cb->finished(cb->ctx, job, &r);
-    bv_result_free(&r);
+    build_variant_result_free(&r);
     p->done++;
 }
 

@@ -6,7 +6,7 @@
  * Workers are started with posix_spawn (never a bare fork: the caller has
  * OpenCL driver threads running) as `exe worker_argv...`; each gets one job
  * at a time, so the work spreads evenly. A worker that dies mid-job turns
- * that job into a BV_ERROR result naming the signal or exit status (the
+ * that job into a BUILD_VARIANT_ERROR result naming the signal or exit status (the
  * signal also in r->signal), and a fresh worker takes its place.
  * Single-threaded; the callbacks run on the caller's thread.
  */
@@ -23,7 +23,7 @@ typedef struct wpool_callbacks {
     /* A job was handed to a worker. May be NULL. */
     void (*started)(void *ctx, size_t job);
     /* A job is done; r is freed after the call. */
-    void (*finished)(void *ctx, size_t job, bv_result *r);
+    void (*finished)(void *ctx, size_t job, build_variant_result *r);
     /* Called a few times a second while waiting. May be NULL. */
     void (*tick)(void *ctx);
     /* make's jobserver (jobserver.h), or NULL: then a job runs on a
@@ -39,13 +39,13 @@ typedef struct wpool_callbacks {
      * ones finish and get their finished call, and wpool_run returns 0;
      * the jobs never started get no call. May be NULL. */
     int (*stop)(void *ctx);
-    /* A job failed (r->status is not BV_OK; died: its worker died running
+    /* A job failed (r->status is not BUILD_VARIANT_OK; died: its worker died running
      * it, and r says how): return 1 to hand the job out once more, to a
      * fresh worker (the one that ran it is ended, with whatever the
      * failure left in it; the caller may first change jobs[job]; finished
      * is then not called for this result), 0 to have it finished with r.
      * May be NULL. */
-    int (*retry)(void *ctx, size_t job, const bv_result *r, int died);
+    int (*retry)(void *ctx, size_t job, const build_variant_result *r, int died);
 } wpool_callbacks;
 
 /* The absolute path of the running program (for re-executing it), from

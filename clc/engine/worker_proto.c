@@ -155,7 +155,7 @@ static double get_seconds(wire_reader *rd)
     return (double)us * 1e-6;
 }
 
-void wp_encode_result(strbuf *b, uint32_t job, const bv_result *r)
+void wp_encode_result(strbuf *b, uint32_t job, const build_variant_result *r)
 {
     size_t at = begin_frame(b, WP_RESULT_MAGIC);
     wire_put_u32(b, job);
@@ -167,7 +167,7 @@ void wp_encode_result(strbuf *b, uint32_t job, const bv_result *r)
     for (size_t i = 0; i < r->n_kernel_names; i++)
         wire_put_str(b, r->kernel_names[i]);
     put_seconds(b, r->build_s);
-    for (int p = 0; p < BV_N_PHASES; p++)
+    for (int p = 0; p < BUILD_VARIANT_N_PHASES; p++)
         put_seconds(b, r->phase_s[p]);
     wire_put_u32(b, (uint32_t)r->n_forms);
     for (size_t i = 0; i < r->n_forms; i++) {
@@ -192,7 +192,7 @@ void wp_encode_result(strbuf *b, uint32_t job, const bv_result *r)
     end_frame(b, at);
 }
 
-int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result *r,
+int wp_decode_result(const void *payload, size_t size, uint32_t *job, build_variant_result *r,
                      char err[WP_ERR_MAX])
 {
     wire_reader rd;
@@ -200,7 +200,7 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
     memset(r, 0, sizeof *r);
     *job = wire_get_u32(&rd);
     uint32_t st = wire_get_u32(&rd);
-    r->status = st <= BV_ERROR ? (bv_status)st : BV_ERROR;
+    r->status = st <= BUILD_VARIANT_ERROR ? (build_variant_status)st : BUILD_VARIANT_ERROR;
     r->message = wire_get_str_dup(&rd, WP_RESULT_MAX);
     r->log = wire_get_str_dup(&rd, WP_RESULT_MAX);
     r->note = wire_get_str_dup(&rd, WP_RESULT_MAX);
@@ -219,13 +219,13 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
             rd.failed = 1;
     }
     r->build_s = get_seconds(&rd);
-    for (int p = 0; p < BV_N_PHASES; p++)
+    for (int p = 0; p < BUILD_VARIANT_N_PHASES; p++)
         r->phase_s[p] = get_seconds(&rd);
     uint32_t nf = wire_get_u32(&rd);
-    if (nf > BV_MAX_FORMS)
+    if (nf > BUILD_VARIANT_MAX_FORMS)
         rd.failed = 1;
     for (uint32_t i = 0; i < nf && !rd.failed; i++) {
-        bv_form *f = &r->forms[r->n_forms];
+        build_variant_form *f = &r->forms[r->n_forms];
         uint32_t kind = wire_get_u32(&rd);
         f->kind = (clcpack_binary_kind)kind;
         f->arch = wire_get_u32(&rd);
@@ -251,16 +251,16 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
         t->median_ns = wire_get_u64(&rd);
     }
     uint32_t remote = wire_get_u32(&rd), upload = wire_get_u32(&rd);
-    if (remote > BV_REMOTE_RETRY || upload > BV_UPLOAD_FAILED)
+    if (remote > BUILD_VARIANT_REMOTE_RETRY || upload > BUILD_VARIANT_UPLOAD_FAILED)
         rd.failed = 1;
-    r->remote = (bv_remote)remote;
-    r->upload = (bv_upload)upload;
+    r->remote = (build_variant_remote)remote;
+    r->upload = (build_variant_upload)upload;
     r->remote_note = rd.failed ? NULL : wire_get_str_dup(&rd, WP_NAME_MAX);
     r->upload_note = rd.failed ? NULL : wire_get_str_dup(&rd, WP_NAME_MAX);
     /* A build result without forms is the caller's to refuse (cmd_pack.c):
      * load results (verify --load) have none. */
     if (rd.failed || rd.left != 0) {
-        bv_result_free(r);
+        build_variant_result_free(r);
         bfmt(err, WP_ERR_MAX, "malformed result frame (%zu bytes)", size);
         return -1;
     }
@@ -325,13 +325,13 @@ int wp_serve(const char *who, wp_job_fn run, void *self)
             return 1;
         }
         uint32_t job = 0;
-        bv_result r;
+        build_variant_result r;
         run(self, payload, size, &job, &r);
         free(payload);
         strbuf out;
         sb_init(&out);
         wp_encode_result(&out, job, &r);
-        bv_result_free(&r);
+        build_variant_result_free(&r);
         int wrc = out.failed ? -1 : clcpk_fd_write_all(WP_RESULT_FD, out.data, out.len);
         sb_free(&out);
         if (wrc != 0)

@@ -8,8 +8,8 @@
  *   job:    u32 job id, u32 device slot, u32 flags (WP_JOB_*), the
  *           build_job (entry name, program flag, source name and text,
  *           options, defines, work-group, kernels to find, check name)
- *   result: u32 job id, the bv_result (status, message, log, note, kernel
- *           names, build time and its phases' times (bv_phase), forms,
+ *   result: u32 job id, the build_variant_result (status, message, log, note, kernel
+ *           names, build time and its phases' times (build_variant_phase), forms,
  *           --tune timings, what the remote cache did and why)
  * End of file on fd 0 tells the worker to exit. A build worker may also
  * have fds 4 and 5: the pipe of slots idle workers lend (spare_slots.h).
@@ -17,8 +17,8 @@
  * The load worker of `verify --load` (`clc-pack --load-worker`, started
  * the same way, cmd_verify.c) takes other job frames, same magic:
  *   load job: u32 job id, u32 entry index (the key of that entry is loaded)
- * and answers with the same result frame: status BV_OK (loaded),
- * BV_CHECK_FAILED (loaded, wrong output) or BV_ERROR (not loaded); message
+ * and answers with the same result frame: status BUILD_VARIANT_OK (loaded),
+ * BUILD_VARIANT_CHECK_FAILED (loaded, wrong output) or BUILD_VARIANT_ERROR (not loaded); message
  * the line to print or the error; note the loader's account of what it
  * tried; source name the load path ("native", "cubin", ...); no forms.
  */
@@ -67,10 +67,10 @@ int wp_decode_load_job(const void *payload, size_t size, uint32_t *job, uint32_t
                        char err[WP_ERR_MAX]);
 
 /* Appends a whole result frame to b. */
-void wp_encode_result(strbuf *b, uint32_t job, const bv_result *r);
+void wp_encode_result(strbuf *b, uint32_t job, const build_variant_result *r);
 
-/* Decodes a result payload into *r (free with bv_result_free). 0, or -1. */
-int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result *r,
+/* Decodes a result payload into *r (free with build_variant_result_free). 0, or -1. */
+int wp_decode_result(const void *payload, size_t size, uint32_t *job, build_variant_result *r,
                      char err[WP_ERR_MAX]);
 
 /* Reads one frame with the given magic from fd: *payload is malloc'd.
@@ -82,7 +82,7 @@ int wp_read_frame(int fd, uint32_t magic, size_t max, unsigned char **payload, s
 /* A worker's answer to one job frame: decodes payload (size bytes) and
  * fills *r, and *job with the job's id when the payload names one. */
 typedef void (*wp_job_fn)(void *self, const unsigned char *payload, size_t size, uint32_t *job,
-                          bv_result *r);
+                          build_variant_result *r);
 
 /* A worker's loop: reads job frames on fd 0 until its end, answers each
  * with run, writes the result frame on WP_RESULT_FD. Returns 0 at the end

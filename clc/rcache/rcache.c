@@ -128,31 +128,31 @@ int rcache_uploads_on(const rcache *c)
 
 /* A failed request: this worker asks no more (a server that is down or
  * refuses us would cost every later variant the same wait). */
-static bv_remote give_up(rcache *c, char why[RCACHE_MSG_MAX], const char *what)
+static build_variant_remote give_up(rcache *c, char why[RCACHE_MSG_MAX], const char *what)
 {
     c->lookups = 0;
     c->uploads = 0;
     bfmt(why, RCACHE_MSG_MAX, "%s; this worker builds without the cache from now on", what);
-    return BV_REMOTE_FAILED;
+    return BUILD_VARIANT_REMOTE_FAILED;
 }
 
-bv_remote rcache_lookup(rcache *c, const char *key, const char *key_text, size_t key_len,
+build_variant_remote rcache_lookup(rcache *c, const char *key, const char *key_text, size_t key_len,
                     rcache_record *rec, char why[RCACHE_MSG_MAX])
 {
     memset(rec, 0, sizeof *rec);
     why[0] = '\0';
     if (!c || !c->lookups)
-        return BV_REMOTE_NONE;
+        return BUILD_VARIANT_REMOTE_NONE;
     char path[96], msg[RCACHE_HTTP_MSG_MAX], err[RCACHE_RECORD_ERR_MAX];
     unsigned char *body = NULL;
     size_t len = 0;
     bfmt(path, sizeof path, "ac/%s", key);
     rcache_http_status st = rcache_http_get(c->http, path, RCACHE_RECORD_AC_MAX, &body, &len, msg);
     if (st == RCACHE_HTTP_NOT_FOUND)
-        return BV_REMOTE_MISS;
+        return BUILD_VARIANT_REMOTE_MISS;
     if (st == RCACHE_HTTP_TOO_LARGE) {
         bfmt(why, RCACHE_MSG_MAX, "%s", msg);
-        return BV_REMOTE_REJECTED;
+        return BUILD_VARIANT_REMOTE_REJECTED;
     }
     if (st != RCACHE_HTTP_OK)
         return give_up(c, why, msg);
@@ -162,16 +162,16 @@ bv_remote rcache_lookup(rcache *c, const char *key, const char *key_text, size_t
     free(body);
     if (bad) {
         bfmt(why, RCACHE_MSG_MAX, "%s", err);
-        return BV_REMOTE_REJECTED;
+        return BUILD_VARIANT_REMOTE_REJECTED;
     }
     bfmt(path, sizeof path, "cas/%s", hash);
     st = rcache_http_get(c->http, path, (size_t)size, &body, &len, msg);
     if (st == RCACHE_HTTP_NOT_FOUND)
-        return BV_REMOTE_MISS; /* the object expired */
+        return BUILD_VARIANT_REMOTE_MISS; /* the object expired */
     if (st == RCACHE_HTTP_TOO_LARGE) {
         bfmt(why, RCACHE_MSG_MAX, "the object is larger than the %llu bytes its action result says",
              (unsigned long long)size);
-        return BV_REMOTE_REJECTED;
+        return BUILD_VARIANT_REMOTE_REJECTED;
     }
     if (st != RCACHE_HTTP_OK)
         return give_up(c, why, msg);
@@ -190,21 +190,21 @@ bv_remote rcache_lookup(rcache *c, const char *key, const char *key_text, size_t
         bfmt(why, RCACHE_MSG_MAX, "the record was built for another variant (its key text differs)");
     }
     free(body);
-    return why[0] ? BV_REMOTE_REJECTED : BV_REMOTE_HIT;
+    return why[0] ? BUILD_VARIANT_REMOTE_REJECTED : BUILD_VARIANT_REMOTE_HIT;
 }
 
-bv_upload rcache_store(rcache *c, const char *key, const rcache_record *rec, int replace,
+build_variant_upload rcache_store(rcache *c, const char *key, const rcache_record *rec, int replace,
                    char why[RCACHE_MSG_MAX])
 {
     why[0] = '\0';
     if (!c || !c->uploads)
-        return BV_UPLOAD_NONE;
+        return BUILD_VARIANT_UPLOAD_NONE;
     strbuf obj;
     sb_init(&obj);
     rcache_record_encode(rec, &obj);
     if (obj.failed || obj.len > RCACHE_RECORD_OBJECT_MAX) {
         sb_free(&obj);
-        return BV_UPLOAD_NONE;
+        return BUILD_VARIANT_UPLOAD_NONE;
     }
     size_t size = obj.len;
     char hash[RCACHE_KEY_HEX_SIZE], path[96], msg[RCACHE_HTTP_MSG_MAX] = "";
@@ -230,8 +230,8 @@ bv_upload rcache_store(rcache *c, const char *key, const rcache_record *rec, int
         st = rcache_http_put(c->http, path, ac, n, msg);
     }
     if (st == RCACHE_HTTP_OK)
-        return BV_UPLOAD_DONE;
+        return BUILD_VARIANT_UPLOAD_DONE;
     c->uploads = 0;
     bfmt(why, RCACHE_MSG_MAX, "%s; this worker uploads nothing more", msg);
-    return BV_UPLOAD_FAILED;
+    return BUILD_VARIANT_UPLOAD_FAILED;
 }

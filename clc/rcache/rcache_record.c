@@ -151,7 +151,7 @@ int rcache_record_decode(const unsigned char *data, size_t size, rcache_record *
     if (!r->note)
         return fail(r, err, "has a bad note");
     uint32_t nf = wire_get_u32(&rd);
-    if (rd.failed || nf < 1 || nf > BV_MAX_FORMS)
+    if (rd.failed || nf < 1 || nf > BUILD_VARIANT_MAX_FORMS)
         return fail(r, err, "has a bad form count");
     for (uint32_t i = 0; i < nf; i++) {
         uint32_t kind = wire_get_u32(&rd), arch = wire_get_u32(&rd);
@@ -166,7 +166,7 @@ int rcache_record_decode(const unsigned char *data, size_t size, rcache_record *
                 free(bytes);
                 return fail(r, err, "holds one form twice");
             }
-        bv_form *f = &r->forms[r->n_forms++];
+        build_variant_form *f = &r->forms[r->n_forms++];
         memset(f, 0, sizeof *f);
         f->kind = (clcpack_binary_kind)kind;
         f->arch = arch;

@@ -41,7 +41,7 @@ typedef struct rcache_record {
     char **kernel_names;      /* sorted */
     char *note;               /* "" when none */
     size_t n_forms;
-    bv_form forms[BV_MAX_FORMS];
+    build_variant_form forms[BUILD_VARIANT_MAX_FORMS];
 } rcache_record;
 
 /* Appends the record's bytes to out (out->failed on no memory). Only

@@ -2,7 +2,7 @@
  * build_worker.h — what a build worker process does with its jobs (the
  * process and its options: clc/main/worker_main.c, `clc-pack --worker`,
  * started by worker_pool.c, never by hand). Device slot i is the i-th
- * device it was given; each job is built with bv_build on its slot's
+ * device it was given; each job is built with build_variant_build on its slot's
  * device, or by an offline toolchain for slots from WP_OFFLINE_SLOT on,
  * looked up in and stored to the remote cache when it has one, and
  * answered on WP_RESULT_FD (worker_proto.h).
@@ -41,7 +41,7 @@ typedef struct build_worker {
     nv_forms_archs nv_archs;      /* the cubins made from PTX */
     ot_config offline;       /* the offline toolchains' targets */
     const char *pocl_wg;     /* POCL_BINARY_SPECIALIZE_WG for the process, or NULL */
-    bv_options opts;
+    build_variant_options opts;
     size_t n_slots;
     unsigned plat[BW_MAX_SLOTS], dev[BW_MAX_SLOTS];
     rcache_config remote_config; /* url NULL: no remote cache */
@@ -60,7 +60,7 @@ typedef struct build_worker {
                                 values of PoCL's variables it started with */
     spare_slots spare;
     int opened[BW_MAX_SLOTS];
-    bv_target targets[BW_MAX_SLOTS];
+    build_variant_target targets[BW_MAX_SLOTS];
     rcache *remote;
     int curl_started;
     clcpack_device_info dev_info[BW_MAX_SLOTS]; /* each slot's fingerprint, for the key */
@@ -69,7 +69,7 @@ typedef struct build_worker {
     int ptxas_id_asked;
 } build_worker;
 
-/* Defaults: no slot, no hook, bv_default_options, the spare-slot pipe the
+/* Defaults: no slot, no hook, build_variant_default_options, the spare-slot pipe the
  * parent gave. */
 void bw_init(build_worker *w);
 

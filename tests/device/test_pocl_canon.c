@@ -205,7 +205,7 @@ static void test_synthetic(void)
     sb_free(&b);
 }
 
-/* On PoCL: the binary bv_build takes is canonical and still runs right. */
+/* On PoCL: the binary build_variant_build takes is canonical and still runs right. */
 static void test_real(void)
 {
     static ds_list devs;
@@ -234,22 +234,22 @@ static void test_real(void)
     char perr[VP_ERR_MAX];
     if (!CHECK(vp_make(&m, &req, &plan, perr) == 0 && plan.n == 1, "plan: %s", perr))
         return;
-    bv_target t;
+    build_variant_target t;
     char terr[256];
-    if (!CHECK(bv_target_open(devs.dev[sel[0]].device, NULL, &t, terr, sizeof terr) == 0, "%s",
+    if (!CHECK(build_variant_target_open(devs.dev[sel[0]].device, NULL, &t, terr, sizeof terr) == 0, "%s",
                terr))
         return;
-    bv_options o;
-    bv_default_options(&o);
-    bv_result r;
+    build_variant_options o;
+    build_variant_default_options(&o);
+    build_variant_result r;
     build_job_list jobs = {0};
     if (!CHECK(mj_make(&m, &plan, &jobs, merr) == 0 && jobs.n == 1, "jobs: %s", merr))
         return;
     check_hook hook;
     seed_hook_init(&hook, &m);
-    bv_build(&t, &jobs.jobs[0], &o, &hook, &r);
+    build_variant_build(&t, &jobs.jobs[0], &o, &hook, &r);
     build_job_list_free(&jobs);
-    if (CHECK(r.status == BV_OK && r.n_forms == 1, "Convolve_Def FILTER_WIDTH=7 builds: %s",
+    if (CHECK(r.status == BUILD_VARIANT_OK && r.n_forms == 1, "Convolve_Def FILTER_WIDTH=7 builds: %s",
               r.message ? r.message : "")) {
         char files[2048];
         CHECK(list_files(r.forms[0].data, r.forms[0].size, 0, files, sizeof files) == 0,
@@ -287,8 +287,8 @@ static void test_real(void)
             clReleaseProgram(p);
         }
     }
-    bv_result_free(&r);
-    bv_target_close(&t);
+    build_variant_result_free(&r);
+    build_variant_target_close(&t);
     vp_free(&plan);
 }
 

@@ -114,41 +114,41 @@ static void test_job_roundtrip(void)
 
 static void test_result_roundtrip(void)
 {
-    bv_result r;
+    build_variant_result r;
     memset(&r, 0, sizeof r);
-    r.status = BV_OK;
+    r.status = BUILD_VARIANT_OK;
     r.note = strdup("ptxas failed, PTX only: something");
     r.n_kernel_names = 2;
     r.kernel_names = calloc(2, sizeof *r.kernel_names);
     r.kernel_names[0] = strdup("a");
     r.kernel_names[1] = strdup("b");
     r.n_forms = 3;
-    r.forms[0] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = 86,
+    r.forms[0] = (build_variant_form){.kind = CLCPACK_KIND_PTX, .arch = 86,
                            .data = (unsigned char *)strdup(".version 8.0"), .size = 12};
-    r.forms[1] = (bv_form){.kind = CLCPACK_KIND_CUBIN, .arch = 86,
+    r.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_CUBIN, .arch = 86,
                            .data = (unsigned char *)strdup("\177ELF"), .size = 4};
-    r.forms[2] = (bv_form){.kind = CLCPACK_KIND_INTEL, .arch = 12u << 22 | 55u << 12 | 8u,
+    r.forms[2] = (build_variant_form){.kind = CLCPACK_KIND_INTEL, .arch = 12u << 22 | 55u << 12 | 8u,
                            .data = (unsigned char *)strdup("\177ELF"), .size = 4,
                            .target = "acm-g10"};
     r.build_s = 0.75;
-    for (int p = 0; p < BV_N_PHASES; p++)
+    for (int p = 0; p < BUILD_VARIANT_N_PHASES; p++)
         r.phase_s[p] = 0.125 * (p + 1);
     r.n_tunings = 2;
     r.tunings[0] = (clcpack_tuning){3, 2048, 2048, 11, 41200};
     r.tunings[1] = (clcpack_tuning){7, 2048, 2048, 11, 95000};
-    r.remote = BV_REMOTE_REJECTED;
-    r.upload = BV_UPLOAD_FAILED;
+    r.remote = BUILD_VARIANT_REMOTE_REJECTED;
+    r.upload = BUILD_VARIANT_UPLOAD_FAILED;
     r.remote_note = strdup("the object's SHA-256 is 0123..., not 4567...");
     r.upload_note = strdup("PUT .../cas/89ab...: HTTP 413");
     strbuf b;
     sb_init(&b);
     wp_encode_result(&b, 7, &r);
-    bv_result back;
+    build_variant_result back;
     uint32_t job;
     char err[WP_ERR_MAX];
     CHECK(wp_decode_result(b.data + 12, b.len - 12, &job, &back, err) == 0, "result decodes: %s",
           err);
-    CHECK(job == 7 && back.status == BV_OK && back.n_forms == 3, "status and forms back");
+    CHECK(job == 7 && back.status == BUILD_VARIANT_OK && back.n_forms == 3, "status and forms back");
     CHECK(back.forms[2].kind == CLCPACK_KIND_INTEL && back.forms[2].arch == r.forms[2].arch &&
               strcmp(back.forms[2].target, "acm-g10") == 0 && back.forms[0].target[0] == '\0',
           "an offline form's kind, arch and target back");
@@ -162,18 +162,18 @@ static void test_result_roundtrip(void)
     CHECK(back.note && strstr(back.note, "ptxas") && back.message == NULL && back.log == NULL,
           "note back, no message or log");
     CHECK(back.build_s > 0.74 && back.build_s < 0.76, "build time back");
-    for (int p = 0; p < BV_N_PHASES; p++)
+    for (int p = 0; p < BUILD_VARIANT_N_PHASES; p++)
         CHECK(back.phase_s[p] == 0.125 * (p + 1), "phase %d's time back", p);
     CHECK(back.n_tunings == 2 && back.tunings[0].runtime_value == 3 &&
               back.tunings[0].median_ns == 41200 && back.tunings[1].runtime_value == 7 &&
               back.tunings[1].width == 2048 && back.tunings[1].runs == 11 &&
               back.tunings[1].median_ns == 95000,
           "--tune timings back");
-    CHECK(back.remote == BV_REMOTE_REJECTED && back.upload == BV_UPLOAD_FAILED &&
+    CHECK(back.remote == BUILD_VARIANT_REMOTE_REJECTED && back.upload == BUILD_VARIANT_UPLOAD_FAILED &&
               back.remote_note && strstr(back.remote_note, "SHA-256") && back.upload_note &&
               strstr(back.upload_note, "413"),
           "what the remote cache did, and why, back");
-    bv_result_free(&back);
+    build_variant_result_free(&back);
     for (size_t cut = 0; cut < b.len - 12; cut += 5)
         CHECK(wp_decode_result(b.data + 12, cut, &job, &back, err) == -1,
               "a result cut to %zu bytes is refused", cut);
@@ -198,7 +198,7 @@ static void test_result_roundtrip(void)
               "end of file reads as 1");
         close(fds[0]);
     }
-    r.status = BV_BUILD_FAILED;
+    r.status = BUILD_VARIANT_BUILD_FAILED;
     for (size_t i = 0; i < r.n_forms; i++)
         free(r.forms[i].data);
     r.n_forms = 0;
@@ -207,10 +207,10 @@ static void test_result_roundtrip(void)
     sb_init(&b);
     wp_encode_result(&b, 8, &r);
     CHECK(wp_decode_result(b.data + 12, b.len - 12, &job, &back, err) == 0 &&
-              back.status == BV_BUILD_FAILED && back.log && strstr(back.log, "expected"),
+              back.status == BUILD_VARIANT_BUILD_FAILED && back.log && strstr(back.log, "expected"),
           "a failed build's log comes back");
-    bv_result_free(&back);
-    bv_result_free(&r);
+    build_variant_result_free(&back);
+    build_variant_result_free(&r);
     sb_free(&b);
 }
 
@@ -226,13 +226,13 @@ static void on_started(void *ctx, size_t job)
     ((collected *)ctx)->started++;
 }
 
-static void on_finished(void *ctx, size_t job, bv_result *r)
+static void on_finished(void *ctx, size_t job, build_variant_result *r)
 {
     collected *c = ctx;
     c->n++;
     if (job < 16)
         c->seen[job]++;
-    if (r->status == BV_OK && r->n_forms > 0 && r->forms[0].size > 0 && r->n_kernel_names > 0)
+    if (r->status == BUILD_VARIANT_OK && r->n_forms > 0 && r->forms[0].size > 0 && r->n_kernel_names > 0)
         c->ok++;
     if (r->message)
         snprintf(c->last_message, sizeof c->last_message, "%s", r->message);
@@ -246,7 +246,7 @@ static int stop_after_one(void *ctx)
 /* A retry callback: each job once more after its first death. */
 static int retried[16];
 
-static int retry_once(void *ctx, size_t job, const bv_result *r, int died)
+static int retry_once(void *ctx, size_t job, const build_variant_result *r, int died)
 {
     (void)ctx;
     (void)r;

@@ -58,9 +58,9 @@ static void worker_seeds(void)
     save("corpus_worker_proto", "job_stream_two", b.data, b.len);
     sb_free(&b);
 
-    bv_result r;
+    build_variant_result r;
     memset(&r, 0, sizeof r);
-    r.status = BV_OK;
+    r.status = BUILD_VARIANT_OK;
     r.message = "built";
     r.note = "ptxas failed: PTX only";
     static unsigned char ptx[] = ".version 7.0\n.target sm_80\n";
@@ -81,8 +81,8 @@ static void worker_seeds(void)
     r.tunings[0].height = 32;
     r.tunings[0].runs = 3;
     r.tunings[0].median_ns = 123456;
-    r.remote = BV_REMOTE_MISS;
-    r.upload = BV_UPLOAD_FAILED;
+    r.remote = BUILD_VARIANT_REMOTE_MISS;
+    r.upload = BUILD_VARIANT_UPLOAD_FAILED;
     r.upload_note = "PUT http://127.0.0.1:1/cas/0123456789ab...: HTTP 413";
     sb_init(&b);
     wp_encode_result(&b, 7, &r);
@@ -91,10 +91,10 @@ static void worker_seeds(void)
     sb_free(&b);
 
     memset(&r, 0, sizeof r);
-    r.status = BV_BUILD_FAILED;
+    r.status = BUILD_VARIANT_BUILD_FAILED;
     r.message = "clBuildProgram failed";
     r.log = "error: use of undeclared identifier 'TS'";
-    r.remote = BV_REMOTE_REJECTED;
+    r.remote = BUILD_VARIANT_REMOTE_REJECTED;
     r.remote_note = "the object's SHA-256 is 000000000000..., not 111111111111... (its address)";
     sb_init(&b);
     wp_encode_result(&b, 9, &r);
@@ -223,7 +223,7 @@ static void remote_seeds(void)
     r.kernel_names = names;
     r.note = "";
     r.n_forms = 1;
-    r.forms[0] = (bv_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = native, .size = sizeof native - 1};
+    r.forms[0] = (build_variant_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = native, .size = sizeof native - 1};
     strbuf b;
     sb_init(&b);
     rcache_record_encode(&r, &b);
@@ -231,8 +231,8 @@ static void remote_seeds(void)
     sb_free(&b);
     r.note = "no cubin for sm_75";
     r.n_forms = 2;
-    r.forms[0] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = ptx, .size = sizeof ptx - 1};
-    r.forms[1] = (bv_form){.kind = CLCPACK_KIND_CUBIN, .arch = 80, .data = native, .size = sizeof native - 1};
+    r.forms[0] = (build_variant_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = ptx, .size = sizeof ptx - 1};
+    r.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_CUBIN, .arch = 80, .data = native, .size = sizeof native - 1};
     sb_init(&b);
     rcache_record_encode(&r, &b);
     save_selected("record_ptx_cubin", 0, b.data, b.len);

@@ -51,7 +51,7 @@ static inline int fuzz_remote_record(const uint8_t *data, size_t size)
             return 0;
         }
         cf_require(r.key_len <= RCACHE_RECORD_KEY_MAX && strlen(r.key_text) == r.key_len);
-        cf_require(r.n_forms >= 1 && r.n_forms <= BV_MAX_FORMS);
+        cf_require(r.n_forms >= 1 && r.n_forms <= BUILD_VARIANT_MAX_FORMS);
         for (size_t i = 0; i < r.n_forms; i++) {
             cf_require((unsigned)r.forms[i].kind <= CLCPACK_KIND_CUBIN && r.forms[i].size > 0);
             for (size_t k = 0; k < i; k++)

@@ -55,30 +55,30 @@ static inline void wpt_job(const void *payload, size_t size)
 
 static inline void wpt_result(const void *payload, size_t size)
 {
-    bv_result r;
+    build_variant_result r;
     uint32_t id = 0;
     char err[WP_ERR_MAX];
     err[0] = '\0';
     memset(&r, 0, sizeof r);
     if (wp_decode_result(payload, size, &id, &r, err) != 0) {
         cf_require_message(err, sizeof err);
-        bv_result_free(&r);
+        build_variant_result_free(&r);
         return;
     }
-    cf_require(r.n_forms <= BV_MAX_FORMS && r.n_tunings <= TUNE_OPTIONS_MAX_WIDTHS);
+    cf_require(r.n_forms <= BUILD_VARIANT_MAX_FORMS && r.n_tunings <= TUNE_OPTIONS_MAX_WIDTHS);
     strbuf a, b;
     sb_init(&a);
     sb_init(&b);
     wp_encode_result(&a, id, &r);
-    bv_result_free(&r);
+    build_variant_result_free(&r);
     if (!a.failed) {
-        bv_result r2;
+        build_variant_result r2;
         memset(&r2, 0, sizeof r2);
         uint32_t id2 = 0;
         cf_require(a.len >= 12);
         cf_require(wp_decode_result(a.data + 12, a.len - 12, &id2, &r2, err) == 0 && id2 == id);
         wp_encode_result(&b, id2, &r2);
-        bv_result_free(&r2);
+        build_variant_result_free(&r2);
         cf_require(b.failed || (b.len == a.len && memcmp(a.data, b.data, a.len) == 0));
     }
     sb_free(&a);

@@ -53,7 +53,7 @@ static void test_parse(void)
           "a fifo path too long for the buffer is refused");
 }
 
-static void on_finished(void *ctx, size_t job, bv_result *r)
+static void on_finished(void *ctx, size_t job, build_variant_result *r)
 {
     (void)job;
     (void)r;

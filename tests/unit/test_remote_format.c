@@ -192,8 +192,8 @@ static void test_record(void)
     r.kernel_names = names;
     r.note = "no cubin for sm_75";
     r.n_forms = 2;
-    r.forms[0] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = ptx, .size = sizeof ptx - 1};
-    r.forms[1] = (bv_form){.kind = CLCPACK_KIND_CUBIN, .arch = 80, .data = native, .size = sizeof native - 1};
+    r.forms[0] = (build_variant_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = ptx, .size = sizeof ptx - 1};
+    r.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_CUBIN, .arch = 80, .data = native, .size = sizeof native - 1};
     size_t n;
     unsigned char *bytes = encode(&r, &n);
     char err[RCACHE_RECORD_ERR_MAX];
@@ -250,17 +250,17 @@ static void test_record(void)
 
     /* Bad forms, encoded as such. */
     rcache_record bad = r;
-    bad.forms[1] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = native, .size = 4};
+    bad.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = native, .size = 4};
     free(copy);
     copy = encode(&bad, &n);
     CHECK(rcache_record_decode(copy, n, &back, err) != 0 && strstr(err, "twice"),
           "a record holding one form twice is refused: %s", err);
     free(copy);
-    bad.forms[1] = (bv_form){.kind = CLCPACK_KIND_NATIVE, .arch = 80, .data = native, .size = 4};
+    bad.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_NATIVE, .arch = 80, .data = native, .size = 4};
     copy = encode(&bad, &n);
     CHECK(rcache_record_decode(copy, n, &back, err) != 0, "a native form with an arch is refused");
     free(copy);
-    bad.forms[1] = (bv_form){.kind = (clcpack_binary_kind)3, .arch = 0, .data = native, .size = 4};
+    bad.forms[1] = (build_variant_form){.kind = (clcpack_binary_kind)3, .arch = 0, .data = native, .size = 4};
     copy = encode(&bad, &n);
     CHECK(rcache_record_decode(copy, n, &back, err) != 0, "an unknown kind is refused");
     free(copy);

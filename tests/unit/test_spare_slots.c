@@ -44,7 +44,7 @@ static int fake_worker(int want)
             }
             spare_give(&s, got);
         }
-        bv_result r;
+        build_variant_result r;
         memset(&r, 0, sizeof r);
         char msg[64];
         snprintf(msg, sizeof msg, "lent %d, pipe %s", got, s.rd >= 0 ? "yes" : "no");
@@ -59,7 +59,7 @@ static int fake_worker(int want)
     return 0;
 }
 
-static void on_finished(void *ctx, size_t job, bv_result *r)
+static void on_finished(void *ctx, size_t job, build_variant_result *r)
 {
     if (job == 0 && r->message)
         snprintf((char *)ctx, 64, "%s", r->message);
