@@ -511,13 +511,13 @@ static jobserver *choose_parallelism(pack_args *a)
         a->jobs = 1;
     }
     char jwhy[1200];
-    jobserver *js = js_open(jwhy, sizeof jwhy);
+    jobserver *js = jobserver_open(jwhy, sizeof jwhy);
     if (!js && jwhy[0])
         cli_note("%s%s", jwhy, a->jobs_given ? "" : "; building with -j 1");
     if (!js && jwhy[0] && !a->jobs_given)
         a->jobs = 1;
-    if (js && !a->jobs_given && js_slots(js) > 0)
-        a->jobs = js_slots(js) > PA_MAX_JOBS ? PA_MAX_JOBS : js_slots(js);
+    if (js && !a->jobs_given && jobserver_slots(js) > 0)
+        a->jobs = jobserver_slots(js) > PA_MAX_JOBS ? PA_MAX_JOBS : jobserver_slots(js);
     return js;
 }
 
@@ -555,7 +555,7 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
     int prc = wpool_run_order(exe, run->wargv, (size_t)a->jobs, cli_verbosity > 0, run->jobs,
                               run->groups, run->order, run->n_pending, &cb, perr, sizeof perr);
     pr_times_save(&run->times);
-    js_close(js);
+    jobserver_close(js);
     progress_clear(&run->prog);
     *wall = progress_elapsed(&run->prog);
     if (prc != 0)

@@ -246,8 +246,8 @@ static size_t running_jobs(const worker *ws, size_t n)
 static void give_spare_tokens(jobserver *js, const worker *ws, size_t n)
 {
     size_t busy = running_jobs(ws, n);
-    while (js_held(js) > 0 && js_held(js) + 1 > busy)
-        js_give(js);
+    while (jobserver_held(js) > 0 && jobserver_held(js) + 1 > busy)
+        jobserver_give(js);
 }
 
 int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
@@ -295,8 +295,8 @@ static int hand_one(pool *p, worker *w)
     }
     if (w->job >= 0)
         return 1;
-    if (cb->slots && running_jobs(p->ws, p->started) >= 1 + js_held(cb->slots) &&
-        !js_try_take(cb->slots))
+    if (cb->slots && running_jobs(p->ws, p->started) >= 1 + jobserver_held(cb->slots) &&
+        !jobserver_try_take(cb->slots))
         return 0;
     size_t pick = p->q_head;
     while (pick < p->q_tail && group_busy(p->ws, p->started, p->group, p->queue[pick]))
@@ -409,7 +409,7 @@ static int wait_results(pool *p, int stopping, char *err, size_t cap)
     /* Waiting for a token too: wake when one may be free. */
     nfds_t n_poll = (nfds_t)busy;
     if (cb->slots && p->q_head != p->q_tail && busy < p->started)
-        pf[n_poll++] = (struct pollfd){js_poll_fd(cb->slots), POLLIN, 0};
+        pf[n_poll++] = (struct pollfd){jobserver_poll_fd(cb->slots), POLLIN, 0};
     int n = poll(pf, n_poll, TICK_MS);
     if (cb->tick)
         cb->tick(cb->ctx);
@@ -458,8 +458,8 @@ static void pool_stop(pool *p)
         if (p->ws[i].pid > 0)
             stop_worker(&p->ws[i]);
     if (p->cb->slots)
-        while (js_held(p->cb->slots) > 0)
-            js_give(p->cb->slots);
+        while (jobserver_held(p->cb->slots) > 0)
+            jobserver_give(p->cb->slots);
     free(p->queue);
     close_spare(p->spare);
 }
