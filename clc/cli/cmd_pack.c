@@ -195,13 +195,13 @@ static int select_devices(pack_run *run, const pack_args *a, ds_list *devices)
     }
     for (size_t i = 0; i < run->n_dev; i++)
         run->devs[i] = &devices->dev[sel[i]];
-    const int want_chain[OT_N_CHAINS] = {a->intel_gpu, a->amd_gpu, a->spirv};
-    const char *chain_list[OT_N_CHAINS] = {a->intel_list, a->amd_list, NULL};
-    for (int ch = 0; ch < OT_N_CHAINS; ch++) {
+    const int want_chain[OFFLINE_TARGETS_N_CHAINS] = {a->intel_gpu, a->amd_gpu, a->spirv};
+    const char *chain_list[OFFLINE_TARGETS_N_CHAINS] = {a->intel_list, a->amd_list, NULL};
+    for (int ch = 0; ch < OFFLINE_TARGETS_N_CHAINS; ch++) {
         if (!want_chain[ch])
             continue;
-        char notes[4096] = "", omsg[OT_MSG_MAX];
-        int orc = ot_resolve(&run->offline, (ot_chain)ch, chain_list[ch], notes, sizeof notes,
+        char notes[4096] = "", omsg[OFFLINE_TARGETS_MSG_MAX];
+        int orc = offline_targets_resolve(&run->offline, (offline_targets_chain)ch, chain_list[ch], notes, sizeof notes,
                              omsg, sizeof omsg);
         for (char *line = strtok(notes, "\n"); line && cli_verbosity >= 0;
              line = strtok(NULL, "\n"))
@@ -210,13 +210,13 @@ static int select_devices(pack_run *run, const pack_args *a, ds_list *devices)
             return cli_usage_error(NULL, "%s", omsg);
         if (orc > 0)
             cli_error("warning: %s; the pack is built without %s entries", omsg,
-                      ot_chain_name((ot_chain)ch));
+                      offline_targets_chain_name((offline_targets_chain)ch));
     }
     /* Intel binaries leave out the SPIR-V ocloc would put in each of them,
      * unless asked for, or unless it is the only form left a driver could
      * rebuild from: no source and no SPIR-V entry (docs/vendors/INTEL.md). */
     run->offline.intel_exclude_ir =
-        !a->intel_ir && !(a->no_sources && !run->offline.on[OT_SPIRV]);
+        !a->intel_ir && !(a->no_sources && !run->offline.on[OFFLINE_TARGETS_SPIRV]);
     if (a->intel_ir && !a->intel_gpu && cli_verbosity >= 0)
         cli_note("--intel-ir without --intel-gpu does nothing");
     return 0;
@@ -290,18 +290,18 @@ static int add_devices(pack_run *run)
 static int add_offline_slots(pack_run *run)
 {
     clcpack_error e;
-    for (int ch = 0; ch < OT_N_CHAINS; ch++) {
+    for (int ch = 0; ch < OFFLINE_TARGETS_N_CHAINS; ch++) {
         if (!run->offline.on[ch])
             continue;
         size_t s = run->n_slots++;
         clcpack_device_info info = {.struct_size = sizeof info};
-        ot_device_info(&run->offline, (ot_chain)ch, &info);
+        offline_targets_device_info(&run->offline, (offline_targets_chain)ch, &info);
         if (clcpack_writer_add_device(run->w, &info, &run->dev_index[s], &e) != CLCPACK_OK) {
-            cli_error("%s: %s", ot_chain_name((ot_chain)ch), e.message);
+            cli_error("%s: %s", offline_targets_chain_name((offline_targets_chain)ch), e.message);
             return -1;
         }
         run->dev_info[s] = info;
-        run->slot_chain[s] = (ot_chain)ch;
+        run->slot_chain[s] = (offline_targets_chain)ch;
         run->slot_wire[s] = WP_OFFLINE_SLOT + (uint32_t)ch;
         char *name = run->slot_name[s];
         size_t cap = sizeof run->slot_name[s];
@@ -443,10 +443,10 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
     const build_job *bj = &run->plan->jobs[j % run->plan->n];
     char rerr[CLCPACK_MESSAGE_MAX + 64];
     pr_forms forms = {run->ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0};
-    uint32_t archs[OT_MAX_TARGETS];
+    uint32_t archs[OFFLINE_TARGETS_MAX_TARGETS];
     if (d >= run->n_dev) {
-        ot_chain ch = run->slot_chain[d];
-        forms.kind = ot_chain_kind(ch);
+        offline_targets_chain ch = run->slot_chain[d];
+        forms.kind = offline_targets_chain_kind(ch);
         for (size_t t = 0; t < run->offline.n[ch]; t++)
             archs[t] = run->offline.targets[ch][t].arch;
         forms.archs = archs;

@@ -26,7 +26,7 @@
 #define NVIDIA_VENDOR_ID 0x10DEu
 #define LABEL_MAX 400
 /* Job slots: the devices, then the offline toolchains. */
-#define MAX_SLOTS (DS_MAX_DEVICES + OT_N_CHAINS)
+#define MAX_SLOTS (DS_MAX_DEVICES + OFFLINE_TARGETS_N_CHAINS)
 
 typedef struct pack_run {
     const pack_args *a;
@@ -39,8 +39,8 @@ typedef struct pack_run {
     size_t n_slots;                         /* devices, then offline toolchains */
     uint32_t slot_wire[MAX_SLOTS];          /* the slot a worker is told */
     char slot_name[MAX_SLOTS][128];
-    ot_chain slot_chain[MAX_SLOTS];         /* slots from n_dev on */
-    ot_config offline;
+    offline_targets_chain slot_chain[MAX_SLOTS];         /* slots from n_dev on */
+    offline_targets_config offline;
     uint32_t dev_index[MAX_SLOTS];          /* in the writer's device table */
     clcpack_writer *w;
     progress prog;

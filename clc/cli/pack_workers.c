@@ -18,7 +18,7 @@ void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap)
     build_job_label(&run->plan->jobs[v], buf, cap);
     size_t len = strlen(buf);
     if (slot >= run->n_dev)
-        bfmt(buf + len, cap - len, " for %s", ot_chain_name(run->slot_chain[slot]));
+        bfmt(buf + len, cap - len, " for %s", offline_targets_chain_name(run->slot_chain[slot]));
     else if (run->n_slots > 1)
         bfmt(buf + len, cap - len, " on device %u", run->devs[slot]->ordinal);
 }
@@ -371,7 +371,7 @@ char **pack_worker_argv(const pack_run *run, const char *ptxas)
         argv[n++] = strdup("--pocl-wg");
         argv[n++] = spec;
     }
-    int added = ot_format_args(&run->offline, argv + n, cap - n - 1);
+    int added = offline_targets_format_args(&run->offline, argv + n, cap - n - 1);
     if (added < 0) {
         for (size_t j = 0; argv[j]; j++)
             free(argv[j]);

@@ -42,7 +42,7 @@
 #define WP_BUILD_US_MAX (UINT64_C(1) << 40) /* a build time in microseconds: 12.7 days */
 #define WP_RESULT_FD 3             /* where a worker writes its results */
 /* Job slots from here on are the offline toolchains (offline_targets.h's
- * ot_chain added to it), not devices. */
+ * offline_targets_chain added to it), not devices. */
 #define WP_OFFLINE_SLOT 0x4000u
 
 /* A job flag: build it without looking it up in the remote cache, and

@@ -60,7 +60,7 @@ static int opt_nv_arch(void *args, cli_optctx *c)
 
 static int opt_offline(void *args, cli_optctx *c)
 {
-    if (ot_parse_arg(&((worker_args *)args)->w->offline, c->opt->name, c->arg) != 0)
+    if (offline_targets_parse_arg(&((worker_args *)args)->w->offline, c->opt->name, c->arg) != 0)
         return cli_opt_fail(c, 1, "not a list of targets");
     return 0;
 }

@@ -122,14 +122,14 @@ static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_
     char err[BW_ERR_MAX];
     /* An offline toolchain's slot: no device, no driver (a machine
      * without OpenCL builds these too). */
-    if (slot >= WP_OFFLINE_SLOT && slot < WP_OFFLINE_SLOT + OT_N_CHAINS) {
-        ot_chain ch = (ot_chain)(slot - WP_OFFLINE_SLOT);
+    if (slot >= WP_OFFLINE_SLOT && slot < WP_OFFLINE_SLOT + OFFLINE_TARGETS_N_CHAINS) {
+        offline_targets_chain ch = (offline_targets_chain)(slot - WP_OFFLINE_SLOT);
         if (!w->offline.on[ch]) {
             r->status = BUILD_VARIANT_ERROR;
             r->message = strdup("job for an offline toolchain the worker was not given");
             return;
         }
-        ot_build(&w->offline, ch, job, &w->spare, r);
+        offline_targets_build(&w->offline, ch, job, &w->spare, r);
         return;
     }
     if (w->setup_error[0]) {

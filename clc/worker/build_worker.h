@@ -39,7 +39,7 @@ typedef struct build_worker {
     /* Set by the entry before bw_serve. */
     char ptxas[PATH_MAX];    /* absolute: the worker changes folder before it runs ptxas */
     nv_forms_archs nv_archs;      /* the cubins made from PTX */
-    ot_config offline;       /* the offline toolchains' targets */
+    offline_targets_config offline;       /* the offline toolchains' targets */
     const char *pocl_wg;     /* POCL_BINARY_SPECIALIZE_WG for the process, or NULL */
     build_variant_options opts;
     size_t n_slots;
