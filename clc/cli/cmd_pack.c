@@ -302,7 +302,7 @@ static int add_offline_slots(pack_run *run)
         }
         run->dev_info[s] = info;
         run->slot_chain[s] = (offline_targets_chain)ch;
-        run->slot_wire[s] = WP_OFFLINE_SLOT + (uint32_t)ch;
+        run->slot_wire[s] = WORKER_PROTO_OFFLINE_SLOT + (uint32_t)ch;
         char *name = run->slot_name[s];
         size_t cap = sizeof run->slot_name[s];
         size_t len = (size_t)snprintf(name, cap, "%s %s:", info.device_name, info.driver_version);
@@ -385,7 +385,7 @@ static int encode_jobs(pack_run *run)
         for (size_t v = 0; v < run->plan->n; v++) {
             size_t j = d * run->plan->n + v;
             sb_init(&run->jobs[j]);
-            wp_encode_job(&run->jobs[j], (uint32_t)j, run->slot_wire[d], 0,
+            worker_proto_encode_job(&run->jobs[j], (uint32_t)j, run->slot_wire[d], 0,
                           &run->plan->jobs[v]);
             if (run->jobs[j].failed) {
                 cli_error("out of memory encoding job %zu", j);

@@ -235,7 +235,7 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
         }
         first[n_jobs] = i;
         sb_init(&jobs[n_jobs]);
-        wp_encode_load_job(&jobs[n_jobs], (uint32_t)n_jobs, (uint32_t)i);
+        worker_proto_encode_load_job(&jobs[n_jobs], (uint32_t)n_jobs, (uint32_t)i);
         n_jobs++;
     }
     lc->keys += n_jobs;

@@ -254,7 +254,7 @@ static int warm_device(const warm_args *wa, const clcpack *p, const ds_device *d
     }
     for (size_t k = 0; k < n_keys; k++) {
         sb_init(&jobs[k]);
-        wp_encode_load_job(&jobs[k], (uint32_t)k, (uint32_t)first[k]);
+        worker_proto_encode_load_job(&jobs[k], (uint32_t)k, (uint32_t)first[k]);
     }
     char exe[4096], slot[LW_SLOT_MAX], err[512];
     char *argv[12];

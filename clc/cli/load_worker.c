@@ -198,8 +198,8 @@ static void serve_load(void *self, const unsigned char *payload, size_t size, ui
                        build_variant_result *r)
 {
     uint32_t entry = 0;
-    char ferr[WP_ERR_MAX];
-    if (wp_decode_load_job(payload, size, job, &entry, ferr) != 0) {
+    char ferr[WORKER_PROTO_ERR_MAX];
+    if (worker_proto_decode_load_job(payload, size, job, &entry, ferr) != 0) {
         memset(r, 0, sizeof *r);
         r->status = BUILD_VARIANT_ERROR;
         r->message = strdup(ferr);
@@ -235,7 +235,7 @@ int load_worker_main(int argc, char **argv, lw_hook_init hook_init)
     if (a.pocl_wg)
         setenv("POCL_BINARY_SPECIALIZE_WG", a.pocl_wg, 1);
     load_worker_setup(&w, a.pack, a.slot, a.kernels, hook_init);
-    int status = wp_serve("load worker", serve_load, &w) ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+    int status = worker_proto_serve("load worker", serve_load, &w) ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
     if (w.q)
         clReleaseCommandQueue(w.q);
     if (w.ctx)

@@ -168,7 +168,7 @@ static int on_retry(void *ctx, size_t job, const build_variant_result *r, int di
     size_t d = job / run->plan->n;
     strbuf again;
     sb_init(&again);
-    wp_encode_job(&again, (uint32_t)job, run->slot_wire[d], WP_JOB_NO_LOOKUP,
+    worker_proto_encode_job(&again, (uint32_t)job, run->slot_wire[d], WORKER_PROTO_JOB_NO_LOOKUP,
                   &run->plan->jobs[job % run->plan->n]);
     if (again.failed) {
         sb_free(&again);

@@ -101,7 +101,7 @@ static int spawn_worker(const char *exe, char *const argv[], int show_output,
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, jp[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, rp[1], WP_RESULT_FD);
+    posix_spawn_file_actions_adddup2(&fa, rp[1], WORKER_PROTO_RESULT_FD);
     if (spare[0] >= 0) {
         posix_spawn_file_actions_adddup2(&fa, spare[0], SPARE_RD_FD);
         posix_spawn_file_actions_adddup2(&fa, spare[1], SPARE_WR_FD);
@@ -356,15 +356,15 @@ static void take_result(pool *p, worker *w)
     const wpool_callbacks *cb = p->cb;
     unsigned char *payload;
     size_t size;
-    char ferr[WP_ERR_MAX];
-    int fr = wp_read_frame(w->result_fd, WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size, ferr);
+    char ferr[WORKER_PROTO_ERR_MAX];
+    int fr = worker_proto_read_frame(w->result_fd, WORKER_PROTO_RESULT_MAGIC, WORKER_PROTO_RESULT_MAX, &payload, &size, ferr);
     if (fr != 0) {
         worker_lost(p, w, fr == 1 ? NULL : ferr);
         return;
     }
     uint32_t job;
     build_variant_result r;
-    if (wp_decode_result(payload, size, &job, &r, ferr) != 0 || (long)job != w->job) {
+    if (worker_proto_decode_result(payload, size, &job, &r, ferr) != 0 || (long)job != w->job) {
         free(payload);
         build_variant_result_free(&r); /* decoding always initializes r */
         worker_lost(p, w, "it sent a malformed result");

@@ -122,8 +122,8 @@ static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_
     char err[BW_ERR_MAX];
     /* An offline toolchain's slot: no device, no driver (a machine
      * without OpenCL builds these too). */
-    if (slot >= WP_OFFLINE_SLOT && slot < WP_OFFLINE_SLOT + OFFLINE_TARGETS_N_CHAINS) {
-        offline_targets_chain ch = (offline_targets_chain)(slot - WP_OFFLINE_SLOT);
+    if (slot >= WORKER_PROTO_OFFLINE_SLOT && slot < WORKER_PROTO_OFFLINE_SLOT + OFFLINE_TARGETS_N_CHAINS) {
+        offline_targets_chain ch = (offline_targets_chain)(slot - WORKER_PROTO_OFFLINE_SLOT);
         if (!w->offline.on[ch]) {
             r->status = BUILD_VARIANT_ERROR;
             r->message = strdup("job for an offline toolchain the worker was not given");
@@ -167,7 +167,7 @@ static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_
         text = key_text(w, slot, job, &len);
     if (text) {
         rcache_key_sha256_hex(text, len, key);
-        if (!w->opts.tune.enabled && !(flags & WP_JOB_NO_LOOKUP))
+        if (!w->opts.tune.enabled && !(flags & WORKER_PROTO_JOB_NO_LOOKUP))
             fetched = fetch_job(w, slot, job, key, text, len, r, &found, &why);
     }
     if (!fetched) {
@@ -178,7 +178,7 @@ static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_
         char *up_why = NULL;
         if (text && r->status == BUILD_VARIANT_OK && signature)
             up = store_job(w, key, text, len, r, signature,
-                           found == BUILD_VARIANT_REMOTE_REJECTED || (flags & WP_JOB_NO_LOOKUP), &up_why);
+                           found == BUILD_VARIANT_REMOTE_REJECTED || (flags & WORKER_PROTO_JOB_NO_LOOKUP), &up_why);
         free(signature);
         r->upload = up;
         r->upload_note = up_why;
@@ -289,8 +289,8 @@ static void serve_job(void *self, const unsigned char *payload, size_t size, uin
     build_worker *w = self;
     uint32_t slot = 0, flags = 0;
     build_job bj;
-    char ferr[WP_ERR_MAX];
-    if (wp_decode_job(payload, size, job, &slot, &flags, &bj, ferr) != 0) {
+    char ferr[WORKER_PROTO_ERR_MAX];
+    if (worker_proto_decode_job(payload, size, job, &slot, &flags, &bj, ferr) != 0) {
         memset(r, 0, sizeof *r);
         r->status = BUILD_VARIANT_ERROR;
         r->message = strdup(w->setup_error[0] ? w->setup_error : ferr);
@@ -313,7 +313,7 @@ void bw_open_remote(build_worker *w)
 
 int bw_serve(build_worker *w)
 {
-    int status = wp_serve("worker", serve_job, w);
+    int status = worker_proto_serve("worker", serve_job, w);
     for (size_t i = 0; i < w->n_slots; i++)
         if (w->opened[i])
             build_variant_target_close(&w->targets[i]);

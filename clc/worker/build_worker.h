@@ -3,9 +3,9 @@
  * process and its options: clc/main/worker_main.c, `clc-pack --worker`,
  * started by worker_pool.c, never by hand). Device slot i is the i-th
  * device it was given; each job is built with build_variant_build on its slot's
- * device, or by an offline toolchain for slots from WP_OFFLINE_SLOT on,
+ * device, or by an offline toolchain for slots from WORKER_PROTO_OFFLINE_SLOT on,
  * looked up in and stored to the remote cache when it has one, and
- * answered on WP_RESULT_FD (worker_proto.h).
+ * answered on WORKER_PROTO_RESULT_FD (worker_proto.h).
  *
  * Building in separate processes is what makes -j work: drivers (PoCL,
  * NVIDIA) serialize clBuildProgram inside one process, and a driver crash
@@ -86,7 +86,7 @@ void bw_open_remote(build_worker *w);
  * are kept for the user's commands (opts.user_place). 0, or -1 with err. */
 int bw_enter_work_dir(build_worker *w, char *err, size_t cap);
 
-/* Answers jobs until fd 0 ends (wp_serve), then closes the devices, the
+/* Answers jobs until fd 0 ends (worker_proto_serve), then closes the devices, the
  * remote cache and a temporary folder. Returns the exit status. */
 int bw_serve(build_worker *w);
 

@@ -80,14 +80,14 @@ static void test_job_roundtrip(void)
           "a manifest job is checked by its seed and holds its kernel");
     strbuf b;
     sb_init(&b);
-    wp_encode_job(&b, 42, 3, WP_JOB_NO_LOOKUP, v);
+    worker_proto_encode_job(&b, 42, 3, WORKER_PROTO_JOB_NO_LOOKUP, v);
     CHECK(!b.failed && b.len > 12, "job encoded");
     build_job back;
     uint32_t job, slot, flags;
-    char perr[WP_ERR_MAX];
-    if (CHECK(wp_decode_job(b.data + 12, b.len - 12, &job, &slot, &flags, &back, perr) == 0,
+    char perr[WORKER_PROTO_ERR_MAX];
+    if (CHECK(worker_proto_decode_job(b.data + 12, b.len - 12, &job, &slot, &flags, &back, perr) == 0,
               "job decodes: %s", perr)) {
-        CHECK(job == 42 && slot == 3 && flags == WP_JOB_NO_LOOKUP &&
+        CHECK(job == 42 && slot == 3 && flags == WORKER_PROTO_JOB_NO_LOOKUP &&
                   strcmp(back.entry_name, v->entry_name) == 0,
               "ids, flags and name back");
         CHECK(back.n_defines == v->n_defines && memcmp(back.wg, v->wg, sizeof v->wg) == 0 &&
@@ -105,7 +105,7 @@ static void test_job_roundtrip(void)
         build_job_free(&back);
     }
     for (size_t cut = 0; cut < b.len - 12; cut += 97)
-        CHECK(wp_decode_job(b.data + 12, cut, &job, &slot, &flags, &back, perr) == -1,
+        CHECK(worker_proto_decode_job(b.data + 12, cut, &job, &slot, &flags, &back, perr) == -1,
               "a job cut to %zu bytes is refused", cut);
     sb_free(&b);
     build_job_list_free(&jobs);
@@ -142,11 +142,11 @@ static void test_result_roundtrip(void)
     r.upload_note = strdup("PUT .../cas/89ab...: HTTP 413");
     strbuf b;
     sb_init(&b);
-    wp_encode_result(&b, 7, &r);
+    worker_proto_encode_result(&b, 7, &r);
     build_variant_result back;
     uint32_t job;
-    char err[WP_ERR_MAX];
-    CHECK(wp_decode_result(b.data + 12, b.len - 12, &job, &back, err) == 0, "result decodes: %s",
+    char err[WORKER_PROTO_ERR_MAX];
+    CHECK(worker_proto_decode_result(b.data + 12, b.len - 12, &job, &back, err) == 0, "result decodes: %s",
           err);
     CHECK(job == 7 && back.status == BUILD_VARIANT_OK && back.n_forms == 3, "status and forms back");
     CHECK(back.forms[2].kind == CLCPACK_KIND_INTEL && back.forms[2].arch == r.forms[2].arch &&
@@ -175,7 +175,7 @@ static void test_result_roundtrip(void)
           "what the remote cache did, and why, back");
     build_variant_result_free(&back);
     for (size_t cut = 0; cut < b.len - 12; cut += 5)
-        CHECK(wp_decode_result(b.data + 12, cut, &job, &back, err) == -1,
+        CHECK(worker_proto_decode_result(b.data + 12, cut, &job, &back, err) == -1,
               "a result cut to %zu bytes is refused", cut);
 
     /* A frame on a pipe: whole, then a bad magic, then an oversized one. */
@@ -187,14 +187,14 @@ static void test_result_roundtrip(void)
         close(fds[1]);
         unsigned char *payload;
         size_t size;
-        CHECK(wp_read_frame(fds[0], WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size, err) == 0 &&
+        CHECK(worker_proto_read_frame(fds[0], WORKER_PROTO_RESULT_MAGIC, WORKER_PROTO_RESULT_MAX, &payload, &size, err) == 0 &&
                   size == b.len - 12,
               "frame read back");
         free(payload);
-        CHECK(wp_read_frame(fds[0], WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size, err) == -1 &&
+        CHECK(worker_proto_read_frame(fds[0], WORKER_PROTO_RESULT_MAGIC, WORKER_PROTO_RESULT_MAX, &payload, &size, err) == -1 &&
                   strstr(err, "magic"),
               "a bad magic is refused: %s", err);
-        CHECK(wp_read_frame(fds[0], WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size, err) == 1,
+        CHECK(worker_proto_read_frame(fds[0], WORKER_PROTO_RESULT_MAGIC, WORKER_PROTO_RESULT_MAX, &payload, &size, err) == 1,
               "end of file reads as 1");
         close(fds[0]);
     }
@@ -205,8 +205,8 @@ static void test_result_roundtrip(void)
     r.log = strdup("error: expected ';'");
     sb_free(&b);
     sb_init(&b);
-    wp_encode_result(&b, 8, &r);
-    CHECK(wp_decode_result(b.data + 12, b.len - 12, &job, &back, err) == 0 &&
+    worker_proto_encode_result(&b, 8, &r);
+    CHECK(worker_proto_decode_result(b.data + 12, b.len - 12, &job, &back, err) == 0 &&
               back.status == BUILD_VARIANT_BUILD_FAILED && back.log && strstr(back.log, "expected"),
           "a failed build's log comes back");
     build_variant_result_free(&back);
@@ -276,7 +276,7 @@ static size_t make_jobs(strbuf *jobs, size_t n, build_job_list *plan)
         n = plan->n;
     for (size_t i = 0; i < n; i++) {
         sb_init(&jobs[i]);
-        wp_encode_job(&jobs[i], (uint32_t)i, 0, 0, &plan->jobs[i]);
+        worker_proto_encode_job(&jobs[i], (uint32_t)i, 0, 0, &plan->jobs[i]);
     }
     return n;
 }
@@ -350,7 +350,7 @@ static void test_pool(const char *argv0)
         strbuf same[4];
         for (size_t i = 0; i < 4; i++) {
             sb_init(&same[i]);
-            wp_encode_job(&same[i], (uint32_t)i, 0, 0, &plan.jobs[0]);
+            worker_proto_encode_job(&same[i], (uint32_t)i, 0, 0, &plan.jobs[0]);
         }
         char log[] = "/tmp/test_worker_log.XXXXXX";
         int lfd = mkstemp(log);
@@ -423,7 +423,7 @@ static void test_pool(const char *argv0)
         /* A device slot the worker was not given. */
         strbuf bad;
         sb_init(&bad);
-        wp_encode_job(&bad, 0, 5, 0, &plan.jobs[0]);
+        worker_proto_encode_job(&bad, 0, 5, 0, &plan.jobs[0]);
         memset(&c, 0, sizeof c);
         CHECK(wpool_run(exe, argv, 1, 0, &bad, NULL, 1, &cb, err, sizeof err) == 0 && c.n == 1 &&
                   c.ok == 0 && strstr(c.last_message, "slot"),

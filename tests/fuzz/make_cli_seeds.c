@@ -52,9 +52,9 @@ static void worker_seeds(void)
     j.check = "";
     strbuf b;
     sb_init(&b);
-    wp_encode_job(&b, 7, 0, 0, &j);
+    worker_proto_encode_job(&b, 7, 0, 0, &j);
     save("corpus_worker_proto", "job_payload", b.data + 12, b.len - 12);
-    wp_encode_job(&b, 8, 1, WP_JOB_NO_LOOKUP, &j);
+    worker_proto_encode_job(&b, 8, 1, WORKER_PROTO_JOB_NO_LOOKUP, &j);
     save("corpus_worker_proto", "job_stream_two", b.data, b.len);
     sb_free(&b);
 
@@ -85,7 +85,7 @@ static void worker_seeds(void)
     r.upload = BUILD_VARIANT_UPLOAD_FAILED;
     r.upload_note = "PUT http://127.0.0.1:1/cas/0123456789ab...: HTTP 413";
     sb_init(&b);
-    wp_encode_result(&b, 7, &r);
+    worker_proto_encode_result(&b, 7, &r);
     save("corpus_worker_proto", "result_payload", b.data + 12, b.len - 12);
     save("corpus_worker_proto", "result_stream", b.data, b.len);
     sb_free(&b);
@@ -97,12 +97,12 @@ static void worker_seeds(void)
     r.remote = BUILD_VARIANT_REMOTE_REJECTED;
     r.remote_note = "the object's SHA-256 is 000000000000..., not 111111111111... (its address)";
     sb_init(&b);
-    wp_encode_result(&b, 9, &r);
+    worker_proto_encode_result(&b, 9, &r);
     save("corpus_worker_proto", "result_failed_payload", b.data + 12, b.len - 12);
     sb_free(&b);
 
     sb_init(&b);
-    wp_encode_load_job(&b, 3, 12);
+    worker_proto_encode_load_job(&b, 3, 12);
     save("corpus_worker_proto", "load_job_payload", b.data + 12, b.len - 12);
     sb_free(&b);
 }

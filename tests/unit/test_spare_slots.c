@@ -51,8 +51,8 @@ static int fake_worker(int want)
         r.message = msg;
         strbuf out;
         sb_init(&out);
-        wp_encode_result(&out, job, &r);
-        if (out.failed || clcpk_fd_write_all(WP_RESULT_FD, out.data, out.len) != 0)
+        worker_proto_encode_result(&out, job, &r);
+        if (out.failed || clcpk_fd_write_all(WORKER_PROTO_RESULT_FD, out.data, out.len) != 0)
             return 1;
         sb_free(&out);
     }
