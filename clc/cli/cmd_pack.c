@@ -550,9 +550,9 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
         fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n",
                 run->plan->n, run->n_slots, a->jobs, run->output);
     progress_init(&run->prog, stderr, run->n_pending, progress_mode(stderr, cli_verbosity < 0));
-    wpool_callbacks cb = pack_worker_callbacks(run, js);
+    worker_pool_callbacks cb = pack_worker_callbacks(run, js);
     char perr[512] = "";
-    int prc = wpool_run_order(exe, run->wargv, (size_t)a->jobs, cli_verbosity > 0, run->jobs,
+    int prc = worker_pool_run_order(exe, run->wargv, (size_t)a->jobs, cli_verbosity > 0, run->jobs,
                               run->groups, run->order, run->n_pending, &cb, perr, sizeof perr);
     pr_times_save(&run->times);
     jobserver_close(js);

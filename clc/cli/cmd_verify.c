@@ -255,14 +255,14 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
         argv[na++] = (char *)"--check";
     }
     argv[na] = NULL;
-    wpool_callbacks cb = {&run, NULL, on_loaded, NULL, NULL, 0, NULL, NULL};
+    worker_pool_callbacks cb = {&run, NULL, on_loaded, NULL, NULL, 0, NULL, NULL};
     /* One worker: loads run one after the other, as a program would. */
     if (cli_worker_path(exe, sizeof exe) != 0) {
         cli_error("cannot find the clc-pack executable to start a load worker");
         lc->failed += n_jobs;
         goto out;
     }
-    if (wpool_run(exe, argv, 1, cli_verbosity > 0, jobs, NULL, n_jobs, &cb, err, sizeof err) !=
+    if (worker_pool_run(exe, argv, 1, cli_verbosity > 0, jobs, NULL, n_jobs, &cb, err, sizeof err) !=
         0)
         cli_error("device %u (%s): %s", d->ordinal, d->name, err);
     for (size_t k = 0; k < n_jobs; k++)

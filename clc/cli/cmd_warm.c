@@ -10,7 +10,7 @@
  * whether the cache already holds the key, or whether to build it from
  * source, and stores what it builds. warm only counts and reports; a
  * driver that crashes costs one key. SIGINT and SIGTERM stop it between
- * keys (wpool_callbacks.stop); the worker, which ignores them, finishes the
+ * keys (worker_pool_callbacks.stop); the worker, which ignores them, finishes the
  * key under way.
  */
 #include "commands.h"
@@ -271,13 +271,13 @@ static int warm_device(const warm_args *wa, const clcpack *p, const ds_device *d
     run.dev = d;
     run.entry = first;
     run.prog = prog;
-    wpool_callbacks cb = {&run, on_started, on_finished, on_tick, NULL, 0, should_stop, NULL};
+    worker_pool_callbacks cb = {&run, on_started, on_finished, on_tick, NULL, 0, should_stop, NULL};
     double t0 = progress_now();
     int rc = 0;
     if (cli_worker_path(exe, sizeof exe) != 0) {
         cli_error("cannot find the clc-pack executable to start a load worker");
         rc = -1;
-    } else if (wpool_run(exe, argv, 1, cli_verbosity > 1, jobs, NULL, n_keys, &cb, err,
+    } else if (worker_pool_run(exe, argv, 1, cli_verbosity > 1, jobs, NULL, n_keys, &cb, err,
                          sizeof err) != 0) {
         progress_clear(prog);
         cli_error("device %u (%s): %s", d->ordinal, d->name, err);

@@ -87,7 +87,7 @@ typedef struct pack_run {
 void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap);
 
 /* pack_workers.c: the callbacks the worker pool calls for run's jobs. */
-wpool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js);
+worker_pool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js);
 /* The worker command line (NULL out of memory); pack_free_argv frees it. */
 char **pack_worker_argv(const pack_run *run, const char *ptxas);
 void pack_free_argv(char **argv);

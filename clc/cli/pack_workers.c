@@ -290,9 +290,9 @@ static void on_finished(void *ctx, size_t job, build_variant_result *r)
     progress_step(&run->prog);
 }
 
-wpool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js)
+worker_pool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js)
 {
-    wpool_callbacks cb = {run, on_started, on_finished, on_tick, js, 1, NULL, on_retry};
+    worker_pool_callbacks cb = {run, on_started, on_finished, on_tick, js, 1, NULL, on_retry};
     return cb;
 }
 

@@ -34,7 +34,7 @@ typedef struct worker {
     int lent;        /* its slot is in the spare pipe (spare_slots.h) */
 } worker;
 
-int wpool_self_exe(const char *argv0, char *out, size_t cap)
+int worker_pool_self_exe(const char *argv0, char *out, size_t cap)
 {
     ssize_t n = readlink("/proc/self/exe", out, cap - 1);
     if (n > 0) {
@@ -199,7 +199,7 @@ static void describe_exit(int status, char *buf, size_t cap)
 
 /* Returns 1 when the job is to go back to the queue (cb->retry, asked only
  * when room), else 0 after its finished call. */
-static int report_death(worker *w, const wpool_callbacks *cb, const char *why, int room)
+static int report_death(worker *w, const worker_pool_callbacks *cb, const char *why, int room)
 {
     long job = w->job;
     int status = stop_worker(w);
@@ -250,11 +250,11 @@ static void give_spare_tokens(jobserver *js, const worker *ws, size_t n)
         jobserver_give(js);
 }
 
-int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
+int worker_pool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
               const strbuf *jobs, const size_t *group, size_t n_jobs,
-              const wpool_callbacks *cb, char *err, size_t cap)
+              const worker_pool_callbacks *cb, char *err, size_t cap)
 {
-    return wpool_run_order(exe, worker_argv, n_workers, show_output, jobs, group, NULL, n_jobs,
+    return worker_pool_run_order(exe, worker_argv, n_workers, show_output, jobs, group, NULL, n_jobs,
                            cb, err, cap);
 }
 
@@ -267,7 +267,7 @@ typedef struct pool {
     int show_output;
     const strbuf *jobs;
     const size_t *group;
-    const wpool_callbacks *cb;
+    const worker_pool_callbacks *cb;
     worker ws[MAX_WORKERS];
     size_t started;
     int spare[2];
@@ -284,7 +284,7 @@ typedef struct pool {
  * (no token, no job whose group is idle). */
 static int hand_one(pool *p, worker *w)
 {
-    const wpool_callbacks *cb = p->cb;
+    const worker_pool_callbacks *cb = p->cb;
     if (w->pid == 0) {
         if (p->respawns_left == 0)
             return 1;
@@ -353,7 +353,7 @@ static void worker_lost(pool *p, worker *w, const char *why)
 /* Reads the result w has ready, and finishes or retries its job. */
 static void take_result(pool *p, worker *w)
 {
-    const wpool_callbacks *cb = p->cb;
+    const worker_pool_callbacks *cb = p->cb;
     unsigned char *payload;
     size_t size;
     char ferr[WORKER_PROTO_ERR_MAX];
@@ -387,7 +387,7 @@ static void take_result(pool *p, worker *w)
  * no job runs (the loop ends), -1 with err. */
 static int wait_results(pool *p, int stopping, char *err, size_t cap)
 {
-    const wpool_callbacks *cb = p->cb;
+    const worker_pool_callbacks *cb = p->cb;
     size_t busy = 0;
     struct pollfd pf[MAX_WORKERS + 1];
     size_t who[MAX_WORKERS];
@@ -464,9 +464,9 @@ static void pool_stop(pool *p)
     close_spare(p->spare);
 }
 
-int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers,
+int worker_pool_run_order(const char *exe, char *const worker_argv[], size_t n_workers,
                     int show_output, const strbuf *jobs, const size_t *group,
-                    const size_t *order, size_t n_jobs, const wpool_callbacks *cb, char *err,
+                    const size_t *order, size_t n_jobs, const worker_pool_callbacks *cb, char *err,
                     size_t cap)
 {
     if (n_jobs == 0)

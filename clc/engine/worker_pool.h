@@ -18,7 +18,7 @@
 #include "build_variant.h"
 #include "wire.h"
 
-typedef struct wpool_callbacks {
+typedef struct worker_pool_callbacks {
     void *ctx;
     /* A job was handed to a worker. May be NULL. */
     void (*started)(void *ctx, size_t job);
@@ -36,7 +36,7 @@ typedef struct wpool_callbacks {
     int lend_idle;
     /* Asked before each job is handed out and while waiting: non-zero
      * stops the run (an interrupt): no further job starts, the running
-     * ones finish and get their finished call, and wpool_run returns 0;
+     * ones finish and get their finished call, and worker_pool_run returns 0;
      * the jobs never started get no call. May be NULL. */
     int (*stop)(void *ctx);
     /* A job failed (r->status is not BUILD_VARIANT_OK; died: its worker died running
@@ -46,11 +46,11 @@ typedef struct wpool_callbacks {
      * is then not called for this result), 0 to have it finished with r.
      * May be NULL. */
     int (*retry)(void *ctx, size_t job, const build_variant_result *r, int died);
-} wpool_callbacks;
+} worker_pool_callbacks;
 
 /* The absolute path of the running program (for re-executing it), from
  * /proc/self/exe, else argv0 resolved through PATH. 0, or -1. */
-int wpool_self_exe(const char *argv0, char *out, size_t cap);
+int worker_pool_self_exe(const char *argv0, char *out, size_t cap);
 
 /* Runs jobs[0..n_jobs) (each a whole job frame, its id its index) on up to
  * n_workers workers started as exe with argv worker_argv (NULL-terminated,
@@ -61,16 +61,16 @@ int wpool_self_exe(const char *argv0, char *out, size_t cap);
  * run at the same time (jobs that share a driver cache entry: see
  * cmd_pack.c). Returns 0 once every job has had its finished call; -1 with
  * err when no worker can be started (jobs not run then get no call). */
-int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
+int worker_pool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
               const strbuf *jobs, const size_t *group, size_t n_jobs,
-              const wpool_callbacks *cb, char *err, size_t cap);
+              const worker_pool_callbacks *cb, char *err, size_t cap);
 
 /* The same for the n_jobs job ids order[0..n_jobs) (indices into jobs and
  * group), handed out in that order: the longest builds first keep every
  * worker busy to the end. order NULL: 0..n_jobs-1. */
-int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers,
+int worker_pool_run_order(const char *exe, char *const worker_argv[], size_t n_workers,
                     int show_output, const strbuf *jobs, const size_t *group,
-                    const size_t *order, size_t n_jobs, const wpool_callbacks *cb, char *err,
+                    const size_t *order, size_t n_jobs, const worker_pool_callbacks *cb, char *err,
                     size_t cap);
 
 #endif /* CLC_WORKER_POOL_H */

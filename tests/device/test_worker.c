@@ -288,16 +288,16 @@ static void test_pool(const char *argv0)
     size_t n = make_jobs(jobs, 3, &plan);
     if (!CHECK(n == 3, "three jobs"))
         return;
-    wpool_callbacks cb;
+    worker_pool_callbacks cb;
     collected c;
     char err[512];
 
     /* A worker that reads its job and dies: each job fails, naming how. */
     memset(&c, 0, sizeof c);
-    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, NULL};
+    cb = (worker_pool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, NULL};
     char *die_argv[] = {(char *)"sh", (char *)"-c", (char *)"head -c 12 >/dev/null; exit 3",
                         NULL};
-    CHECK(wpool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
+    CHECK(worker_pool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
           "a dying worker still ends the run: %s", err);
     CHECK(c.n == 3 && c.ok == 0 && c.seen[0] == 1 && c.seen[1] == 1 && c.seen[2] == 1,
           "each job gets exactly one failed result (%zu)", c.n);
@@ -308,7 +308,7 @@ static void test_pool(const char *argv0)
      * finishes, no other starts, and the run ends without an error. */
     memset(&c, 0, sizeof c);
     cb.stop = stop_after_one;
-    CHECK(wpool_run("/bin/sh", die_argv, 1, 0, jobs, NULL, n, &cb, err, sizeof err) == 0 &&
+    CHECK(worker_pool_run("/bin/sh", die_argv, 1, 0, jobs, NULL, n, &cb, err, sizeof err) == 0 &&
               c.n == 1 && c.started == 1,
           "a stopped run: %zu of %zu jobs started and finished (%s)", c.n, n, err);
     cb.stop = NULL;
@@ -317,8 +317,8 @@ static void test_pool(const char *argv0)
      * death, on a fresh worker each time. */
     memset(&c, 0, sizeof c);
     memset(retried, 0, sizeof retried);
-    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, retry_once};
-    CHECK(wpool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
+    cb = (worker_pool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, retry_once};
+    CHECK(worker_pool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
           "a dying worker with retries ends the run: %s", err);
     CHECK(c.started == 6 && c.n == 3 && c.seen[0] == 1 && c.seen[1] == 1 && c.seen[2] == 1,
           "each job is started twice (%zu) and finished once (%zu)", c.started, c.n);
@@ -330,7 +330,7 @@ static void test_pool(const char *argv0)
      * on fresh workers, then the run gives up saying why. */
     memset(&c, 0, sizeof c);
     char *false_argv[] = {(char *)"false", NULL};
-    int rc = wpool_run("/bin/false", false_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err);
+    int rc = worker_pool_run("/bin/false", false_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err);
     CHECK(c.n < 3 ? rc == -1 && strstr(err, "not run") && strstr(err, "exited with status 1")
                   : rc == 0,
           "workers that never read: %zu results, rc %d: %s", c.n, rc, err);
@@ -339,7 +339,7 @@ static void test_pool(const char *argv0)
     memset(&c, 0, sizeof c);
     char *junk_argv[] = {(char *)"sh", (char *)"-c",
                          (char *)"head -c 12 >/dev/null; printf 'CLCRgarbage!' >&3", NULL};
-    CHECK(wpool_run("/bin/sh", junk_argv, 1, 0, jobs, NULL, 1, &cb, err, sizeof err) == 0,
+    CHECK(worker_pool_run("/bin/sh", junk_argv, 1, 0, jobs, NULL, 1, &cb, err, sizeof err) == 0,
           "garbage run ends: %s", err);
     CHECK(c.n == 1 && c.ok == 0 && c.last_message[0], "garbage is a failed job: %s",
           c.last_message);
@@ -364,7 +364,7 @@ static void test_pool(const char *argv0)
         char *group_argv[] = {(char *)"sh", (char *)"-c", script, NULL};
         const size_t group[4] = {0, 0, 1, 1};
         memset(&c, 0, sizeof c);
-        CHECK(wpool_run("/bin/sh", group_argv, 2, 0, same, group, 4, &cb, err, sizeof err) == 0 &&
+        CHECK(worker_pool_run("/bin/sh", group_argv, 2, 0, same, group, 4, &cb, err, sizeof err) == 0 &&
                   c.n == 4,
               "grouped run: %zu results: %s", c.n, err);
         FILE *f = fopen(log, "r");
@@ -399,7 +399,7 @@ static void test_pool(const char *argv0)
     /* A worker that cannot start. */
     memset(&c, 0, sizeof c);
     err[0] = '\0';
-    CHECK(wpool_run("/nonexistent/clc-pack", false_argv, 2, 0, jobs, NULL, n, &cb, err,
+    CHECK(worker_pool_run("/nonexistent/clc-pack", false_argv, 2, 0, jobs, NULL, n, &cb, err,
                     sizeof err) == -1 &&
               strstr(err, "/nonexistent/clc-pack"),
           "an exe that cannot start is an error naming it: %s", err);
@@ -416,7 +416,7 @@ static void test_pool(const char *argv0)
                         (char *)(kdir && *kdir ? kdir : "kernels"), (char *)"--device",
                         (char *)"0:0", NULL};
         memset(&c, 0, sizeof c);
-        CHECK(wpool_run(exe, argv, 2, 0, jobs, NULL, 2, &cb, err, sizeof err) == 0,
+        CHECK(worker_pool_run(exe, argv, 2, 0, jobs, NULL, 2, &cb, err, sizeof err) == 0,
               "real run: %s", err);
         CHECK(c.n == 2 && c.ok == 2 && c.started == 2, "two real builds come back (%zu ok): %s",
               c.ok, c.last_message);
@@ -425,7 +425,7 @@ static void test_pool(const char *argv0)
         sb_init(&bad);
         worker_proto_encode_job(&bad, 0, 5, 0, &plan.jobs[0]);
         memset(&c, 0, sizeof c);
-        CHECK(wpool_run(exe, argv, 1, 0, &bad, NULL, 1, &cb, err, sizeof err) == 0 && c.n == 1 &&
+        CHECK(worker_pool_run(exe, argv, 1, 0, &bad, NULL, 1, &cb, err, sizeof err) == 0 && c.n == 1 &&
                   c.ok == 0 && strstr(c.last_message, "slot"),
               "an unknown device slot is a failed job: %s", c.last_message);
         sb_free(&bad);

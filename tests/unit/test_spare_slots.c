@@ -80,10 +80,10 @@ static void run_pool(const char *self, size_t n_workers, size_t n_jobs, int want
     char want_text[16];
     snprintf(want_text, sizeof want_text, "%d", want);
     char *argv[] = {(char *)self, (char *)"--fake-worker", want_text, NULL};
-    wpool_callbacks cb = {got, NULL, on_finished, NULL, NULL, lend, NULL, NULL};
+    worker_pool_callbacks cb = {got, NULL, on_finished, NULL, NULL, lend, NULL, NULL};
     char err[256] = "";
     got[0] = '\0';
-    CHECK(wpool_run_order(self, argv, n_workers, 0, jobs, NULL, order, n_jobs, &cb, err,
+    CHECK(worker_pool_run_order(self, argv, n_workers, 0, jobs, NULL, order, n_jobs, &cb, err,
                           sizeof err) == 0,
           "the run ends: %s", err);
     for (size_t i = 0; i < n_jobs; i++)
@@ -169,7 +169,7 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "--fake-worker") == 0)
         return fake_worker(atoi(argv[2]));
     char self[4096];
-    if (wpool_self_exe(argv[0], self, sizeof self) != 0) {
+    if (worker_pool_self_exe(argv[0], self, sizeof self) != 0) {
         printf("cannot find this test's executable\n");
         return 1;
     }
