@@ -34,8 +34,8 @@ static int opt_device(void *args, cli_optctx *c)
     }
     if (!ok)
         return cli_opt_fail(c, 1, "expected PLATFORM:DEVICE");
-    if (w->n_slots >= BW_MAX_SLOTS)
-        return cli_opt_fail(c, 1, "more than %d devices", BW_MAX_SLOTS);
+    if (w->n_slots >= BUILD_WORKER_MAX_SLOTS)
+        return cli_opt_fail(c, 1, "more than %d devices", BUILD_WORKER_MAX_SLOTS);
     w->plat[w->n_slots] = (unsigned)p;
     w->dev[w->n_slots++] = (unsigned)d;
     return 0;
@@ -120,12 +120,12 @@ static const cli_opt worker_opts[] = {
 
 /* The engine's device lookup, over the devices the machine has. */
 static int find_device(void *self, unsigned platform, unsigned device, cl_device_id *dev,
-                       unsigned *ordinal, char err[BW_ERR_MAX])
+                       unsigned *ordinal, char err[BUILD_WORKER_ERR_MAX])
 {
     const ds_device *d;
     char derr[DS_ERR_MAX];
     if (ds_find_by_index(self, platform, device, &d, derr) != 0) {
-        bfmt(err, BW_ERR_MAX, "%s", derr);
+        bfmt(err, BUILD_WORKER_ERR_MAX, "%s", derr);
         return -1;
     }
     *dev = d->device;
@@ -168,19 +168,19 @@ int worker_main(int argc, char **argv)
     static mf_manifest manifest;
     static ds_list devices;
     static check_hook hook;
-    bw_init(&w);
+    build_worker_init(&w);
     const char *kernels = NULL;
     int rc = parse_worker_args(argc, argv, &w, &kernels);
     if (rc != 0)
         return rc;
-    bw_open_remote(&w);
+    build_worker_open_remote(&w);
     /* In this order: the manifest's folder may be relative to where the
      * worker started, and the devices are enumerated once PoCL's variables
-     * are set (bw_enter_work_dir). */
-    char err[BW_ERR_MAX], derr[DS_ERR_MAX], merr[MF_ERR_MAX];
+     * are set (build_worker_enter_work_dir). */
+    char err[BUILD_WORKER_ERR_MAX], derr[DS_ERR_MAX], merr[MF_ERR_MAX];
     if (kernels && mf_load(kernels, &manifest, merr) != 0)
         bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", merr);
-    else if (bw_enter_work_dir(&w, err, sizeof err) != 0)
+    else if (build_worker_enter_work_dir(&w, err, sizeof err) != 0)
         bfmt(w.setup_error, sizeof w.setup_error, "%s", err);
     else if (ds_enumerate(&devices, derr) != 0)
         bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", derr);
@@ -190,5 +190,5 @@ int worker_main(int argc, char **argv)
     }
     w.find_device = find_device;
     w.find_self = &devices;
-    return bw_serve(&w);
+    return build_worker_serve(&w);
 }

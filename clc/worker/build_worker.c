@@ -15,7 +15,7 @@
 #include "temp_tree.h"
 #include "worker_proto.h"
 
-void bw_init(build_worker *w)
+void build_worker_init(build_worker *w)
 {
     memset(w, 0, sizeof *w);
     spare_inherit(&w->spare);
@@ -119,7 +119,7 @@ static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_
                     build_variant_result *r)
 {
     memset(r, 0, sizeof *r);
-    char err[BW_ERR_MAX];
+    char err[BUILD_WORKER_ERR_MAX];
     /* An offline toolchain's slot: no device, no driver (a machine
      * without OpenCL builds these too). */
     if (slot >= WORKER_PROTO_OFFLINE_SLOT && slot < WORKER_PROTO_OFFLINE_SLOT + OFFLINE_TARGETS_N_CHAINS) {
@@ -201,7 +201,7 @@ static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_
     }
 }
 
-/* The variables bw_enter_work_dir sets for the builds, which the user's
+/* The variables build_worker_enter_work_dir sets for the builds, which the user's
  * commands get back as the user had them. */
 static const char *const POCL_VARS[] = {"POCL_CACHE_DIR", "POCL_KERNEL_CACHE",
                                         "POCL_BINARY_SPECIALIZE_WG"};
@@ -237,7 +237,7 @@ static void keep_user_place(build_worker *w)
  * this worker's own, made in that root and removed at exit: a fetched
  * binary reaches the driver, and whatever PoCL keeps of one that is wrong
  * must not reach another worker's build, nor a later run's. */
-int bw_enter_work_dir(build_worker *w, char *err, size_t cap)
+int build_worker_enter_work_dir(build_worker *w, char *err, size_t cap)
 {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     w->work_dir[0] = '\0';
@@ -300,7 +300,7 @@ static void serve_job(void *self, const unsigned char *payload, size_t size, uin
     build_job_free(&bj);
 }
 
-void bw_open_remote(build_worker *w)
+void build_worker_open_remote(build_worker *w)
 {
     /* The parent checked the URL and that libcurl is there; a failure
      * here (memory) only means building without the cache. */
@@ -311,7 +311,7 @@ void bw_open_remote(build_worker *w)
     }
 }
 
-int bw_serve(build_worker *w)
+int build_worker_serve(build_worker *w)
 {
     int status = worker_proto_serve("worker", serve_job, w);
     for (size_t i = 0; i < w->n_slots; i++)
