@@ -47,13 +47,13 @@ typedef struct dset {
 
 typedef struct plan {
     const dj_spec *s;
-    dv_define *axes;
+    define_value_define *axes;
     size_t n_axes;
-    dv_variant *variants;
+    define_value_variant *variants;
     size_t n_variants;
-    dv_variant *defaults;
+    define_value_variant *defaults;
     size_t n_defaults;
-    dv_derive *derives;
+    define_value_derive *derives;
     size_t n_derives;
     /* --wg: a literal list, or one expression per dimension. */
     vl_list wg_list;
@@ -272,10 +272,10 @@ typedef struct program {
 static int matches_default(const plan *p, const dset *d, const uint32_t wg[3])
 {
     for (size_t k = 0; k < p->n_defaults; k++) {
-        const dv_variant *dv = &p->defaults[k];
+        const define_value_variant *dv = &p->defaults[k];
         size_t i;
         for (i = 0; i < dv->n; i++) {
-            const dv_item *it = &dv->items[i];
+            const define_value_item *it = &dv->items[i];
             if (strcmp(it->name, "WG") == 0) {
                 char w[48];
                 build_job_wg_text(wg, w, sizeof w);
@@ -562,7 +562,7 @@ static int finish_set(plan *p, program *pr, dset *d, build_job_list *out)
 static int product(plan *p, program *pr, dset *d, size_t axis, build_job_list *out)
 {
     while (axis < p->n_axes) {
-        const dv_define *a = &p->axes[axis];
+        const define_value_define *a = &p->axes[axis];
         size_t k = 0;
         while (k < d->n && strcmp(d->items[k].name, a->name) != 0)
             k++;
@@ -572,7 +572,7 @@ static int product(plan *p, program *pr, dset *d, size_t axis, build_job_list *o
     }
     if (axis == p->n_axes)
         return finish_set(p, pr, d, out);
-    const dv_define *a = &p->axes[axis];
+    const define_value_define *a = &p->axes[axis];
     size_t base = d->n;
     if (a->bare) {
         if (dset_put(d, a->name, "", 0) != 0)
@@ -612,9 +612,9 @@ static int parse_wg(plan *p)
         return 0;
     }
     p->wg_is_expr = 1;
-    dv_span *items = NULL;
-    char why[EXPR_ERR_MAX > DV_ERR_MAX ? EXPR_ERR_MAX : DV_ERR_MAX];
-    long n = dv_split_top(s, &items, "--wg", why, sizeof why);
+    define_value_span *items = NULL;
+    char why[EXPR_ERR_MAX > DEFINE_VALUE_ERR_MAX ? EXPR_ERR_MAX : DEFINE_VALUE_ERR_MAX];
+    long n = define_value_split_top(s, &items, "--wg", why, sizeof why);
     if (n < 0)
         return usage(p, "%s", why);
     int rc = 0;
@@ -682,7 +682,7 @@ static int check_names(plan *p, const char *what, const char *text, size_t deriv
 static int parse_all(plan *p)
 {
     const dj_spec *s = p->s;
-    char why[DV_ERR_MAX];
+    char why[DEFINE_VALUE_ERR_MAX];
     p->axes = calloc(s->n_defines ? s->n_defines : 1, sizeof *p->axes);
     p->variants = calloc(s->n_variants ? s->n_variants : 1, sizeof *p->variants);
     p->defaults = calloc(s->n_defaults ? s->n_defaults : 1, sizeof *p->defaults);
@@ -691,7 +691,7 @@ static int parse_all(plan *p)
     if (!p->axes || !p->variants || !p->defaults || !p->derives || !p->skipped_by)
         return failure(p, "out of memory");
     for (size_t i = 0; i < s->n_defines; i++) {
-        if (dv_parse_define(s->defines[i], &p->axes[i], why, sizeof why) != 0)
+        if (define_value_parse_define(s->defines[i], &p->axes[i], why, sizeof why) != 0)
             return usage(p, "%s", why);
         p->n_axes = i + 1;
         for (size_t k = 0; k < i; k++)
@@ -701,17 +701,17 @@ static int parse_all(plan *p)
                              (int)macro_len(p->axes[i].name), p->axes[i].name, s->defines[k]);
     }
     for (size_t i = 0; i < s->n_variants; i++) {
-        if (dv_parse_variant(s->variants[i], &p->variants[i], why, sizeof why) != 0)
+        if (define_value_parse_variant(s->variants[i], &p->variants[i], why, sizeof why) != 0)
             return usage(p, "%s", why);
         p->n_variants = i + 1;
     }
     for (size_t i = 0; i < s->n_defaults; i++) {
-        if (dv_parse_variant(s->defaults[i], &p->defaults[i], why, sizeof why) != 0)
+        if (define_value_parse_variant(s->defaults[i], &p->defaults[i], why, sizeof why) != 0)
             return usage(p, "--default: %s", why);
         p->n_defaults = i + 1;
     }
     for (size_t i = 0; i < s->n_derives; i++) {
-        if (dv_parse_derive(s->derives[i], &p->derives[i], why, sizeof why) != 0)
+        if (define_value_parse_derive(s->derives[i], &p->derives[i], why, sizeof why) != 0)
             return usage(p, "%s", why);
         p->n_derives = i + 1;
     }
@@ -830,7 +830,7 @@ static int make_program(plan *p, program *pr, build_job_list *out)
     } else {
         for (size_t v = 0; v < p->n_variants && !rc; v++) {
             d.n = 0;
-            const dv_variant *dv = &p->variants[v];
+            const define_value_variant *dv = &p->variants[v];
             for (size_t i = 0; i < dv->n && !rc; i++)
                 if (dset_put(&d, dv->items[i].name, dv->items[i].value ? dv->items[i].value : "",
                              0) != 0)
@@ -846,13 +846,13 @@ static int make_program(plan *p, program *pr, build_job_list *out)
 static void free_plan(plan *p)
 {
     for (size_t i = 0; i < p->n_axes; i++)
-        dv_define_free(&p->axes[i]);
+        define_value_define_free(&p->axes[i]);
     for (size_t i = 0; i < p->n_variants; i++)
-        dv_variant_free(&p->variants[i]);
+        define_value_variant_free(&p->variants[i]);
     for (size_t i = 0; i < p->n_defaults; i++)
-        dv_variant_free(&p->defaults[i]);
+        define_value_variant_free(&p->defaults[i]);
     for (size_t i = 0; i < p->n_derives; i++)
-        dv_derive_free(&p->derives[i]);
+        define_value_derive_free(&p->derives[i]);
     free(p->axes);
     free(p->variants);
     free(p->defaults);
