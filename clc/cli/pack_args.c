@@ -77,7 +77,7 @@ static int parse_define(pack_args *a, const char *arg, char err[PA_ERR_MAX])
 /* Room for every argument in each list of the direct spec. */
 static int alloc_lists(pack_args *a, int argc)
 {
-    dj_spec *d = &a->direct_spec;
+    direct_jobs_spec *d = &a->direct_spec;
     size_t n = argc > 0 ? (size_t)argc : 1;
     const char ***lists[] = {&d->files,    &d->programs, &d->defines,  &d->derives, &d->wheres,
                              &d->variants, &d->defaults, &d->includes, &d->kernels};
@@ -92,7 +92,7 @@ static int alloc_lists(pack_args *a, int argc)
 
 void pack_args_free(pack_args *a)
 {
-    dj_spec *d = &a->direct_spec;
+    direct_jobs_spec *d = &a->direct_spec;
     free(d->files);
     free(d->programs);
     free(d->defines);
@@ -125,11 +125,11 @@ static int opt_widths(void *p, cli_optctx *c)
     return add_axis(ARGS(p), "FILTER_WIDTH", "--widths", c->arg, c->err) == 0 ? 0 : -1;
 }
 
-/* --wg LIST: kept in the dj_spec; with the kernels folder it becomes an
+/* --wg LIST: kept in the direct_jobs_spec; with the kernels folder it becomes an
  * axis in the order of the -D options around it. */
 static int opt_wg(void *p, cli_optctx *c)
 {
-    dj_spec *ds = DS(p);
+    direct_jobs_spec *ds = DS(p);
     if (ds->wg) {
         bfmt(c->err, c->cap, "--wg is given twice ('%s' and '%s'): give one list", ds->wg, c->arg);
         return -1;
@@ -140,10 +140,10 @@ static int opt_wg(void *p, cli_optctx *c)
 }
 
 /* The direct mode's repeatable options: each appends its value to its list
- * of the dj_spec (alloc_lists made room for every argument). */
+ * of the direct_jobs_spec (alloc_lists made room for every argument). */
 static int opt_list(void *p, cli_optctx *c)
 {
-    dj_spec *ds = DS(p);
+    direct_jobs_spec *ds = DS(p);
     const char **list;
     size_t *n;
     const char *name = c->opt->name ? c->opt->name : "";
@@ -488,7 +488,7 @@ static int set_defaults(pack_args *a, int argc, char err[PA_ERR_MAX])
 /* After the options: the source files, and what the mode allows. */
 static int finish(pack_args *a, int argc, char **argv, int operand, char err[PA_ERR_MAX])
 {
-    dj_spec *ds = &a->direct_spec;
+    direct_jobs_spec *ds = &a->direct_spec;
     const char *wg = ds->wg;
     size_t wg_after = a->wg_after;
     if (a->compress_cubins && a->store_cubins) {

@@ -56,7 +56,7 @@ typedef struct pack_args {
     int no_remote_cache;        /* --no-remote-cache */
     /* Packing your own kernels: source files as arguments, or --program. */
     int direct;
-    dj_spec direct_spec;        /* arrays malloc'd (argc long), strings argv's */
+    direct_jobs_spec direct_spec;        /* arrays malloc'd (argc long), strings argv's */
     const char *check_cmd;      /* --check-cmd, or NULL */
     const char *tune_cmd;       /* --tune-cmd: the user's timing per variant, or NULL */
     long check_timeout;         /* --check-timeout S (both commands), default 600 */

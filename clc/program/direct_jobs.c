@@ -46,7 +46,7 @@ typedef struct dset {
 } dset;
 
 typedef struct plan {
-    const dj_spec *s;
+    const direct_jobs_spec *s;
     define_value_define *axes;
     size_t n_axes;
     define_value_variant *variants;
@@ -77,7 +77,7 @@ static int usage(plan *p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p->err, DJ_ERR_MAX, fmt, ap);
+    vsnprintf(p->err, DIRECT_JOBS_ERR_MAX, fmt, ap);
     va_end(ap);
     return 2;
 }
@@ -87,7 +87,7 @@ static int failure(plan *p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p->err, DJ_ERR_MAX, fmt, ap);
+    vsnprintf(p->err, DIRECT_JOBS_ERR_MAX, fmt, ap);
     va_end(ap);
     return 1;
 }
@@ -394,9 +394,9 @@ static int made_before(plan *p, const build_job_list *out, const char *entry, co
 /* Makes the job of one complete variant (defines and derives in d). */
 static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], build_job_list *out)
 {
-    if (p->n_made >= DJ_MAX_VARIANTS)
+    if (p->n_made >= DIRECT_JOBS_MAX_VARIANTS)
         return usage(p, "more than %d variants: narrow the -D lists or add --where",
-                     DJ_MAX_VARIANTS);
+                     DIRECT_JOBS_MAX_VARIANTS);
     dset sorted = *d;
     sorted.items = malloc((d->n ? d->n : 1) * sizeof *sorted.items);
     if (!sorted.items)
@@ -681,7 +681,7 @@ static int check_names(plan *p, const char *what, const char *text, size_t deriv
 
 static int parse_all(plan *p)
 {
-    const dj_spec *s = p->s;
+    const direct_jobs_spec *s = p->s;
     char why[DEFINE_VALUE_ERR_MAX];
     p->axes = calloc(s->n_defines ? s->n_defines : 1, sizeof *p->axes);
     p->variants = calloc(s->n_variants ? s->n_variants : 1, sizeof *p->variants);
@@ -760,7 +760,7 @@ static char *program_name_of(const char *path)
 
 static int fold_program(plan *p, program *pr)
 {
-    const dj_spec *s = p->s;
+    const direct_jobs_spec *s = p->s;
     size_t n_roots = pr->n_files + s->n_includes + 1;
     char **roots = calloc(n_roots, sizeof *roots);
     if (!roots)
@@ -945,7 +945,7 @@ static int check_include_dir(plan *p, const char *dir)
     return 0;
 }
 
-int dj_make(const dj_spec *s, build_job_list *out, char err[DJ_ERR_MAX])
+int direct_jobs_make(const direct_jobs_spec *s, build_job_list *out, char err[DIRECT_JOBS_ERR_MAX])
 {
     plan p;
     memset(&p, 0, sizeof p);

@@ -41,8 +41,8 @@ static int program_blocks(const char *dir, const program_blocks_list *blocks, co
     for (size_t b = 0; b < blocks->n; b++) {
         if (want && !(b < MAX_NAMED_BLOCKS && want[b]))
             continue;
-        char jerr[DJ_ERR_MAX];
-        int rc = dj_make(&blocks->blocks[b].spec, plan, jerr);
+        char jerr[DIRECT_JOBS_ERR_MAX];
+        int rc = direct_jobs_make(&blocks->blocks[b].spec, plan, jerr);
         if (rc != 0) {
             bfmt(err, cap, "%s/manifest.txt:%d: program %s: %s", dir, blocks->blocks[b].line,
                  blocks->blocks[b].name, jerr);
@@ -101,8 +101,8 @@ int pp_make(const pp_request *r, build_job_list *plan, int *seed_checks, char *e
 {
     *seed_checks = 0;
     if (r->direct) {
-        char jerr[DJ_ERR_MAX];
-        int rc = dj_make(r->direct_spec, plan, jerr);
+        char jerr[DIRECT_JOBS_ERR_MAX];
+        int rc = direct_jobs_make(r->direct_spec, plan, jerr);
         if (rc != 0)
             bfmt(err, cap, "%s", jerr);
         return rc == 0 ? 0 : rc == 2 ? PP_USAGE : PP_FAILED;

@@ -18,7 +18,7 @@
 
 typedef struct pp_request {
     int direct;                 /* the direct command line, else the kernels folder */
-    const dj_spec *direct_spec; /* with direct */
+    const direct_jobs_spec *direct_spec; /* with direct */
     const char *kernels_dir;    /* without: the folder holding manifest.txt */
     const vp_request *req;      /* without: --kernel (kernel or program block names), values */
 } pp_request;

@@ -15,7 +15,7 @@
 #define MANIFEST_MAX (4L << 20)
 #define BLOCK_LINES_MAX 4096
 
-/* Strings a block owns, freed with it: the arrays of its dj_spec point
+/* Strings a block owns, freed with it: the arrays of its direct_jobs_spec point
  * into this list. */
 typedef struct program_blocks_strings {
     char **s;
@@ -135,7 +135,7 @@ static int start_block(program_blocks_list *out, block_build *bb, const char *na
     bb->b = b;
     b->line = line;
     b->name = strdup(name);
-    dj_spec *d = &b->spec;
+    direct_jobs_spec *d = &b->spec;
     const char ***arrs[9] = {&d->files,    &d->programs, &d->defines,  &d->derives, &d->wheres,
                              &d->variants, &d->defaults, &d->includes, &d->kernels};
     size_t *counts[9] = {&d->n_files,    &d->n_programs, &d->n_defines,  &d->n_derives,
@@ -179,7 +179,7 @@ static int block_line(block_build *bb, const char *dir, const char *kw, const ch
                       char *err, const char *where)
 {
     owned *o = &bb->strings;
-    dj_spec *d = &bb->b->spec;
+    direct_jobs_spec *d = &bb->b->spec;
     int rc = 0;
     if (strcmp(kw, "source") == 0 || strcmp(kw, "include") == 0) {
         int list = kw[0] == 's' ? L_FILES : L_INCLUDES;
@@ -238,7 +238,7 @@ static int block_line(block_build *bb, const char *dir, const char *kw, const ch
 static int finish_block(block_build *bb, char *err, const char *where)
 {
     program_block *b = bb->b;
-    dj_spec *d = &b->spec;
+    direct_jobs_spec *d = &b->spec;
     if (d->n_files == 0)
         return fail(err, "%s: program %s has no source line", where, b->name);
     size_t len = strlen(b->name) + 2;
@@ -358,7 +358,7 @@ void program_blocks_free(program_blocks_list *l)
 {
     for (size_t i = 0; i < l->n; i++) {
         program_block *b = &l->blocks[i];
-        dj_spec *d = &b->spec;
+        direct_jobs_spec *d = &b->spec;
         if (b->strings) {
             for (size_t k = 0; k < b->strings->n; k++)
                 free(b->strings->s[k]);

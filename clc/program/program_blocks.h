@@ -17,7 +17,7 @@
  *     wg_defines                   as --wg-defines
  *   end
  *
- * Each block becomes a dj_spec, built like a direct command line
+ * Each block becomes a direct_jobs_spec, built like a direct command line
  * (direct_jobs.h). Kernel blocks are read by manifest.c, which skips these.
  */
 #ifndef CLC_PROGRAM_BLOCKS_H
@@ -32,7 +32,7 @@
 typedef struct program_block {
     char *name;
     int line;            /* of its 'program' line */
-    dj_spec spec;        /* its arrays point at strings the block owns */
+    direct_jobs_spec spec;        /* its arrays point at strings the block owns */
     struct program_blocks_strings *strings;
 } program_block;
 

@@ -6,7 +6,7 @@
  * defaults and with a selection of its first two allowed values per axis,
  * and its allowed values formatted. program_blocks_load reads the program blocks of
  * the same file; each block whose paths do not climb out with ".." is
- * planned by dj_make (folded and expanded, never built). A refusal must
+ * planned by direct_jobs_make (folded and expanded, never built). A refusal must
  * carry a message naming manifest.txt. Shared by fuzz_manifest.c and
  * tests/unit/test_fuzz_targets.c.
  */
@@ -93,7 +93,7 @@ static inline void mft_blocks(const char *dir)
         return;
     }
     for (size_t i = 0; i < l.n; i++) {
-        const dj_spec *s = &l.blocks[i].spec;
+        const direct_jobs_spec *s = &l.blocks[i].spec;
         cf_require(l.blocks[i].name != NULL && l.blocks[i].line >= 1);
         size_t dl = strlen(dir);
         int outside = 0;
@@ -115,9 +115,9 @@ static inline void mft_blocks(const char *dir)
             continue;
         build_job_list out;
         memset(&out, 0, sizeof out);
-        char e2[DJ_ERR_MAX];
+        char e2[DIRECT_JOBS_ERR_MAX];
         e2[0] = '\0';
-        int rc = dj_make(s, &out, e2);
+        int rc = direct_jobs_make(s, &out, e2);
         cf_require(rc >= 0 && rc <= 2);
         if (rc != 0)
             cf_require_message(e2, sizeof e2);

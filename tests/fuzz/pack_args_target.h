@@ -4,9 +4,9 @@
  * bytes is the argument vector after the command name (at most 64
  * arguments). When it parses as a direct command line, every path in it is
  * replaced by one inside a private temporary folder (a small source that
- * includes a header, a missing file, the folder itself), so dj_make folds
+ * includes a header, a missing file, the folder itself), so direct_jobs_make folds
  * and expands on known files only; it never builds anything. A refusal must
- * carry a message, a usage error of dj_make too, and each job it makes must
+ * carry a message, a usage error of direct_jobs_make too, and each job it makes must
  * be whole. The arguments are parsed a second time from a fresh copy (the
  * first freed), which must give the same answer, and then a known command
  * line (-j 2 -koout.clcpack) must parse as it always does: nothing of one
@@ -88,7 +88,7 @@ static inline void pat_plan(pack_args *a)
     snprintf(paths[1], sizeof paths[1], "%s/b.h", dir);
     snprintf(paths[2], sizeof paths[2], "%s/missing.cl", dir);
     snprintf(paths[3], sizeof paths[3], "%s", dir);
-    dj_spec *s = &a->direct_spec;
+    direct_jobs_spec *s = &a->direct_spec;
     char *owned[PAT_ARGS];
     size_t n_owned = 0;
     int ok = cf_write(dir, "a.cl", pat_source, sizeof pat_source - 1) == 0 &&
@@ -107,9 +107,9 @@ static inline void pat_plan(pack_args *a)
     if (ok) {
         build_job_list out;
         memset(&out, 0, sizeof out);
-        char err[DJ_ERR_MAX];
+        char err[DIRECT_JOBS_ERR_MAX];
         err[0] = '\0';
-        int rc = dj_make(s, &out, err);
+        int rc = direct_jobs_make(s, &out, err);
         cf_require(rc == 0 || rc == 1 || rc == 2);
         if (rc != 0)
             cf_require_message(err, sizeof err);

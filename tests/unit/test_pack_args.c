@@ -92,7 +92,7 @@ static void test_options(void)
                 "p=x.h,y.cl", "-I", "inc", "--options", "-cl-fast-relaxed-math", "--check-cmd",
                 "true {binary}", "--kernel", "k", "--wg-defines", "--default", "TS=32") == 0,
           "every direct option: %s", err);
-    const dj_spec *d = &args.direct_spec;
+    const direct_jobs_spec *d = &args.direct_spec;
     CHECK(d->n_files == 2 && d->n_defines == 2 && d->n_derives == 1 && d->n_wheres == 1 &&
               d->n_variants == 1 && d->n_programs == 1 && d->n_includes == 1 &&
               d->n_kernels == 1 && d->n_defaults == 1 && d->wg_defines &&
