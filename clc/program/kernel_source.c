@@ -16,14 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ks_program_source(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
+int kernel_source_program_source(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
                       char name[MF_PATH_MAX], char err[MF_ERR_MAX])
 {
-    return ks_program_source_files(m, v, text, len, name, err, NULL, NULL);
+    return kernel_source_program_source_files(m, v, text, len, name, err, NULL, NULL);
 }
 
-int ks_program_source_files(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
-                            char name[MF_PATH_MAX], char err[MF_ERR_MAX], ks_file_fn on_file,
+int kernel_source_program_source_files(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
+                            char name[MF_PATH_MAX], char err[MF_ERR_MAX], kernel_source_file_fn on_file,
                             void *ctx)
 {
     *text = NULL;

@@ -30,7 +30,7 @@ static int fill(const mf_manifest *m, const mf_variant *v, build_job *j, build_j
                 char err[MF_ERR_MAX])
 {
     char name[MF_PATH_MAX];
-    if (ks_program_source_files(m, v, &j->source, &j->source_size, name, err, note_read, out) !=
+    if (kernel_source_program_source_files(m, v, &j->source, &j->source_size, name, err, note_read, out) !=
         0)
         return -1;
     const char *names[MF_MAX_DEFINES], *values[MF_MAX_DEFINES];

@@ -400,7 +400,7 @@ static cl_program build(cl_context ctx, cl_device_id dev, const mf_manifest *m,
     char *text;
     size_t len;
     char name[MF_PATH_MAX], why[MF_ERR_MAX];
-    if (ks_program_source(m, v, &text, &len, name, why) != 0) {
+    if (kernel_source_program_source(m, v, &text, &len, name, why) != 0) {
         bfmt(err, cap, "source: %s", why);
         return NULL;
     }
@@ -542,7 +542,7 @@ static void generated_text_guard(const mf_manifest *m, cl_context ctx, cl_device
         return;
     char *text;
     size_t len;
-    if (CHECK(ks_program_source(m, &vs[0], &text, &len, name, err) == 0, "source: %s", err)) {
+    if (CHECK(kernel_source_program_source(m, &vs[0], &text, &len, name, err) == 0, "source: %s", err)) {
         for (size_t i = 0; i < 2; i++) {
             const char *src = text;
             cl_int e;

@@ -579,7 +579,7 @@ static char *source_of(const char *kernel, const char *axis, long value, const c
         return NULL;
     char *text = NULL;
     size_t len;
-    if (ks_program_source(manifest, &vs[0], &text, &len, name, err) == 0 && strlen(text) != len) {
+    if (kernel_source_program_source(manifest, &vs[0], &text, &len, name, err) == 0 && strlen(text) != len) {
         snprintf(err, MF_ERR_MAX, "length %zu does not match the text", len);
         free(text);
         text = NULL;
@@ -685,7 +685,7 @@ static void source_error(const char *what, const char *files[][2], size_t n_file
     char *out = NULL;
     size_t len;
     char name[MF_PATH_MAX];
-    int rc = ks_program_source(manifest, &vs[0], &out, &len, name, err);
+    int rc = kernel_source_program_source(manifest, &vs[0], &out, &len, name, err);
     CHECK(rc == -1 && out == NULL && strstr(err, needle), "%s refused: %s", what, err);
     free(vs);
 }
@@ -707,7 +707,7 @@ static void source_kept(const char *what, const char *a_cl, const char *want)
     char *out = NULL;
     size_t len;
     char name[MF_PATH_MAX];
-    rc = ks_program_source(manifest, &vs[0], &out, &len, name, err);
+    rc = kernel_source_program_source(manifest, &vs[0], &out, &len, name, err);
     CHECK(rc == 0 && out && strcmp(out, want) == 0, "%s: kept as it is: %s", what,
           out ? out : err);
     free(out);
