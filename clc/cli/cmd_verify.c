@@ -362,9 +362,9 @@ int cmd_verify(int argc, char **argv)
      * pack holds kernel entries: program entries (the direct mode's) are
      * loaded and built, with no reference to compare with. */
     if (va.check && has_kernel_entries(p)) {
-        static mf_manifest manifest;
-        char merr[MF_ERR_MAX];
-        if (mf_load(va.kernels_dir, &manifest, merr) != 0) {
+        static manifest_manifest manifest;
+        char merr[MANIFEST_ERR_MAX];
+        if (manifest_load(va.kernels_dir, &manifest, merr) != 0) {
             cli_error("%s (verify --check compares the pack's kernel entries with the "
                       "references of this manifest; --kernels DIR names its folder)",
                       merr);

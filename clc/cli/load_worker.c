@@ -31,10 +31,10 @@
  * work-group and options, checked by the manifest kernel of its name. 0, or
  * 1 when the entry has no reference check (a program entry, or a kernel the
  * manifest does not give a family), -1 when out of memory. */
-static int entry_job(const mf_manifest *m, const clcpack_entry_info *e, build_job *j)
+static int entry_job(const manifest_manifest *m, const clcpack_entry_info *e, build_job *j)
 {
     memset(j, 0, sizeof *j);
-    const mf_kernel *k = e->kernel_name_count ? NULL : mf_find(m, e->kernel);
+    const manifest_kernel *k = e->kernel_name_count ? NULL : manifest_find(m, e->kernel);
     if (!k || !k->family)
         return 1;
     const char **names = calloc(e->define_count + 1, sizeof *names);
@@ -63,7 +63,7 @@ typedef struct load_worker {
     cl_device_id dev;
     int check;
     uint32_t load_flags;     /* --no-cubin: CLCPACK_LOAD_NO_CUBIN; --warm: CLCPACK_LOAD_CACHE */
-    mf_manifest manifest;
+    manifest_manifest manifest;
     check_hook hook;
     char setup_error[DS_ERR_MAX + 64];
 } load_worker;
@@ -158,8 +158,8 @@ static void load_worker_setup(load_worker *w, const char *pack, const char *slot
              clcpk_cl_error_name(rc, cl, sizeof cl));
         return;
     }
-    char merr[MF_ERR_MAX];
-    if (w->check && kernels && mf_load(kernels, &w->manifest, merr) != 0)
+    char merr[MANIFEST_ERR_MAX];
+    if (w->check && kernels && manifest_load(kernels, &w->manifest, merr) != 0)
         bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", merr);
     hook_init(&w->hook, &w->manifest);
 }

@@ -23,8 +23,8 @@ static int add_axis(pack_args *a, const char *name, const char *option, const ch
                  r->axes[i].option);
             return -1;
         }
-    if (r->n_axes >= MF_MAX_AXES) {
-        bfmt(err, PA_ERR_MAX, "%s: more than %d axes", option, MF_MAX_AXES);
+    if (r->n_axes >= MANIFEST_MAX_AXES) {
+        bfmt(err, PA_ERR_MAX, "%s: more than %d axes", option, MANIFEST_MAX_AXES);
         return -1;
     }
     vp_axis_request *ax = &r->axes[r->n_axes];
@@ -53,11 +53,11 @@ static int parse_define(pack_args *a, const char *arg, char err[PA_ERR_MAX])
         bfmt(err, PA_ERR_MAX, "-D %s: expected NAME=LIST, e.g. -D NUMCOEFFS=8,16", shown);
         return -1;
     }
-    if (n >= MF_NAME_MAX) {
+    if (n >= MANIFEST_NAME_MAX) {
         bfmt(err, PA_ERR_MAX, "-D %s: the name is too long", shown);
         return -1;
     }
-    char name[MF_NAME_MAX];
+    char name[MANIFEST_NAME_MAX];
     memcpy(name, arg, n);
     name[n] = '\0';
     for (size_t i = 0; i < n; i++) {
@@ -69,7 +69,7 @@ static int parse_define(pack_args *a, const char *arg, char err[PA_ERR_MAX])
             return -1;
         }
     }
-    char option[MF_NAME_MAX + 8];
+    char option[MANIFEST_NAME_MAX + 8];
     bfmt(option, sizeof option, "-D %s", name);
     return add_axis(a, name, option, eq + 1, err);
 }
@@ -111,8 +111,8 @@ void pack_args_free(pack_args *a)
 static int opt_kernel(void *p, cli_optctx *c)
 {
     pack_args *a = ARGS(p);
-    if (a->req.n_kernels >= MF_MAX_KERNELS)
-        return cli_opt_fail(c, 0, "more than %d kernels", MF_MAX_KERNELS);
+    if (a->req.n_kernels >= MANIFEST_MAX_KERNELS)
+        return cli_opt_fail(c, 0, "more than %d kernels", MANIFEST_MAX_KERNELS);
     if (!*c->arg)
         return cli_opt_fail(c, 0, "the name is empty");
     a->req.kernels[a->req.n_kernels++] = c->arg;

@@ -165,7 +165,7 @@ static int parse_worker_args(int argc, char **argv, build_worker *w, const char 
 int worker_main(int argc, char **argv)
 {
     static build_worker w; /* large; one per process */
-    static mf_manifest manifest;
+    static manifest_manifest manifest;
     static ds_list devices;
     static check_hook hook;
     build_worker_init(&w);
@@ -177,8 +177,8 @@ int worker_main(int argc, char **argv)
     /* In this order: the manifest's folder may be relative to where the
      * worker started, and the devices are enumerated once PoCL's variables
      * are set (build_worker_enter_work_dir). */
-    char err[BUILD_WORKER_ERR_MAX], derr[DS_ERR_MAX], merr[MF_ERR_MAX];
-    if (kernels && mf_load(kernels, &manifest, merr) != 0)
+    char err[BUILD_WORKER_ERR_MAX], derr[DS_ERR_MAX], merr[MANIFEST_ERR_MAX];
+    if (kernels && manifest_load(kernels, &manifest, merr) != 0)
         bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", merr);
     else if (build_worker_enter_work_dir(&w, err, sizeof err) != 0)
         bfmt(w.setup_error, sizeof w.setup_error, "%s", err);

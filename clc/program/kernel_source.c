@@ -16,22 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-int kernel_source_program_source(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
-                      char name[MF_PATH_MAX], char err[MF_ERR_MAX])
+int kernel_source_program_source(const manifest_manifest *m, const manifest_variant *v, char **text, size_t *len,
+                      char name[MANIFEST_PATH_MAX], char err[MANIFEST_ERR_MAX])
 {
     return kernel_source_program_source_files(m, v, text, len, name, err, NULL, NULL);
 }
 
-int kernel_source_program_source_files(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
-                            char name[MF_PATH_MAX], char err[MF_ERR_MAX], kernel_source_file_fn on_file,
+int kernel_source_program_source_files(const manifest_manifest *m, const manifest_variant *v, char **text, size_t *len,
+                            char name[MANIFEST_PATH_MAX], char err[MANIFEST_ERR_MAX], kernel_source_file_fn on_file,
                             void *ctx)
 {
     *text = NULL;
     *len = 0;
     err[0] = '\0';
-    const mf_kernel *k = v->kernel;
+    const manifest_kernel *k = v->kernel;
     if (k->generator[0] && !sg_known(k->generator)) {
-        bfmt(err, MF_ERR_MAX, "%s: unknown generator '%s' (known: %s)", k->name, k->generator,
+        bfmt(err, MANIFEST_ERR_MAX, "%s: unknown generator '%s' (known: %s)", k->name, k->generator,
              sg_names());
         return -1;
     }
@@ -42,12 +42,12 @@ int kernel_source_program_source_files(const mf_manifest *m, const mf_variant *v
     sf_result folded;
     char why_fold[SF_ERR_MAX];
     if (sf_fold(&opt, &folded, why_fold, sizeof why_fold) != 0) {
-        bfmt(err, MF_ERR_MAX, "%s", why_fold);
+        bfmt(err, MANIFEST_ERR_MAX, "%s", why_fold);
         return -1;
     }
     /* The files are relative to the kernels folder: named as opened. */
     for (size_t i = 0; on_file && i < folded.n_files; i++) {
-        char path[2 * MF_PATH_MAX + 2];
+        char path[2 * MANIFEST_PATH_MAX + 2];
         if (folded.files[i][0] == '/')
             bfmt(path, sizeof path, "%s", folded.files[i]);
         else
@@ -55,25 +55,25 @@ int kernel_source_program_source_files(const mf_manifest *m, const mf_variant *v
         on_file(ctx, path);
     }
     if (!k->generator[0]) {
-        bfmt(name, MF_PATH_MAX, "%s", k->source);
+        bfmt(name, MANIFEST_PATH_MAX, "%s", k->source);
         *text = folded.text;
         *len = folded.len;
         folded.text = NULL;
         sf_result_free(&folded);
         return 0;
     }
-    char label[MF_PATH_MAX];
-    char why[MF_ERR_MAX];
+    char label[MANIFEST_PATH_MAX];
+    char why[MANIFEST_ERR_MAX];
     char *generated;
     size_t generated_len;
     int rc = sg_generate(k->generator, k->source, folded.text, folded.len, v, &generated,
                          &generated_len, label, why, sizeof why);
     sf_result_free(&folded);
     if (rc != 0) {
-        bfmt(err, MF_ERR_MAX, "%s: %s", k->source, why);
+        bfmt(err, MANIFEST_ERR_MAX, "%s: %s", k->source, why);
         return -1;
     }
-    bfmt(name, MF_PATH_MAX, "%s[%s]", k->source, label);
+    bfmt(name, MANIFEST_PATH_MAX, "%s[%s]", k->source, label);
     *text = generated;
     *len = generated_len;
     return 0;

@@ -13,7 +13,7 @@
 #define MAX_NAMED_BLOCKS 64
 
 /* The kernel blocks' variants the request selects, appended to plan. */
-static int kernel_blocks(const mf_manifest *m, const vp_request *req, build_job_list *plan, char *err,
+static int kernel_blocks(const manifest_manifest *m, const vp_request *req, build_job_list *plan, char *err,
                          size_t cap)
 {
     vp_plan vplan;
@@ -22,7 +22,7 @@ static int kernel_blocks(const mf_manifest *m, const vp_request *req, build_job_
         bfmt(err, cap, "%s", perr);
         return PP_USAGE;
     }
-    char merr[MF_ERR_MAX];
+    char merr[MANIFEST_ERR_MAX];
     int rc = mj_make(m, &vplan, plan, merr);
     if (vplan.notes)
         plan->notes = strdup(vplan.notes);
@@ -55,9 +55,9 @@ static int program_blocks(const char *dir, const program_blocks_list *blocks, co
 static int from_kernels_dir(const pp_request *r, build_job_list *plan, char *err, size_t cap)
 {
     /* Kept after the call: the jobs may point into it. */
-    static mf_manifest manifest;
-    char merr[MF_ERR_MAX];
-    if (mf_load(r->kernels_dir, &manifest, merr) != 0) {
+    static manifest_manifest manifest;
+    char merr[MANIFEST_ERR_MAX];
+    if (manifest_load(r->kernels_dir, &manifest, merr) != 0) {
         bfmt(err, cap, "%s", merr);
         return PP_FAILED;
     }
@@ -84,7 +84,7 @@ static int from_kernels_dir(const pp_request *r, build_job_list *plan, char *err
     /* The manifest first, whatever blocks it holds: a pack built from
      * program blocks alone depends on it as much as on their sources
      * (--depfile; mj_make adds it only for kernel blocks). */
-    char path[MF_PATH_MAX + 16];
+    char path[MANIFEST_PATH_MAX + 16];
     bfmt(path, sizeof path, "%s/manifest.txt", manifest.dir);
     build_job_list_add_read(plan, path);
     int rc = 0;

@@ -21,7 +21,7 @@ const char *sg_names(void)
 }
 
 int sg_generate(const char *generator, const char *tmpl_name, const char *tmpl, size_t tmpl_len,
-                const mf_variant *v, char **out, size_t *out_len, char label[MF_PATH_MAX],
+                const manifest_variant *v, char **out, size_t *out_len, char label[MANIFEST_PATH_MAX],
                 char *err, size_t errlen)
 {
     if (!sg_known(generator)) {

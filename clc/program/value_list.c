@@ -52,7 +52,7 @@ static int number_error(const char *item, int rc, long max, char err[VL_ERR_MAX]
  * values so a long list finds its duplicates in linear time. */
 typedef struct sink {
     size_t n, cap, max;
-    mf_value *values;
+    manifest_value *values;
     char (*tokens)[VL_TOKEN_MAX];
     size_t *slots;      /* hash table of value index + 1; 0 is empty */
     size_t n_slots;     /* a power of two, more than twice n */
@@ -131,7 +131,7 @@ static int add_value(sink *out, const long v[3], int is_wg, const char *token,
     }
     if (out->n == out->cap) {
         size_t cap = out->cap ? 2 * out->cap : 16;
-        mf_value *values = realloc(out->values, cap * sizeof *values);
+        manifest_value *values = realloc(out->values, cap * sizeof *values);
         if (values)
             out->values = values;
         char(*tokens)[VL_TOKEN_MAX] = realloc(out->tokens, cap * sizeof *tokens);
@@ -375,8 +375,8 @@ static int parse_into(const char *text, int is_wg, size_t max, sink *s, char err
 
 int vl_parse_ints(const char *text, vl_list *out, char err[VL_ERR_MAX])
 {
-    sink s = {.max = MF_MAX_VALUES};
-    int rc = parse_into(text, 0, MF_MAX_VALUES, &s, err);
+    sink s = {.max = MANIFEST_MAX_VALUES};
+    int rc = parse_into(text, 0, MANIFEST_MAX_VALUES, &s, err);
     if (rc == 0)
         to_list(&s, out);
     else
@@ -476,8 +476,8 @@ static int parse_into(const char *text, int is_wg, size_t max, sink *s, char err
 
 int vl_parse_wgs(const char *text, vl_list *out, char err[VL_ERR_MAX])
 {
-    sink s = {.max = MF_MAX_VALUES};
-    int rc = parse_into(text, 1, MF_MAX_VALUES, &s, err);
+    sink s = {.max = MANIFEST_MAX_VALUES};
+    int rc = parse_into(text, 1, MANIFEST_MAX_VALUES, &s, err);
     if (rc == 0)
         to_list(&s, out);
     else

@@ -14,7 +14,7 @@
  *
  * Values are whole numbers from 0 to VL_VALUE_MAX (work-group sizes from 1).
  * Empty items, garbage, overflow, duplicates and more values than the
- * list holds (MF_MAX_VALUES for a vl_list, the caller's bound for
+ * list holds (MANIFEST_MAX_VALUES for a vl_list, the caller's bound for
  * vl_parse_int_array) are refused; the message names the bad item. Pure
  * functions: no printing, no global state.
  */
@@ -31,10 +31,10 @@
 
 typedef struct vl_list {
     size_t n;
-    mf_value values[MF_MAX_VALUES];   /* in the order given */
+    manifest_value values[MANIFEST_MAX_VALUES];   /* in the order given */
     /* The item each value came from ("3-31:2" for every value of that
      * range), truncated to VL_TOKEN_MAX-1 bytes, so later errors can name it. */
-    char tokens[MF_MAX_VALUES][VL_TOKEN_MAX];
+    char tokens[MANIFEST_MAX_VALUES][VL_TOKEN_MAX];
 } vl_list;
 
 /* Parses an integer list into out (v[0] of each value; v[1], v[2] are 0).

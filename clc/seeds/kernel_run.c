@@ -31,7 +31,7 @@
 /* The __constant size every OpenCL 1.2 device has: the filter must fit. */
 #define KR_CONSTANT_BYTES 65536
 
-static int cl_fail(char err[KR_ERR_MAX], const char *what, const mf_variant *v, cl_int e)
+static int cl_fail(char err[KR_ERR_MAX], const char *what, const manifest_variant *v, cl_int e)
 {
     char cl[CLCPK_CL_ERROR_MAX];
     bfmt(err, KR_ERR_MAX, "%s (%s %s): %s", what, v->kernel->name, v->options,
@@ -40,13 +40,13 @@ static int cl_fail(char err[KR_ERR_MAX], const char *what, const mf_variant *v, 
 }
 
 /* A define of the variant as an int, or fallback when it has none. */
-static long define_or(const mf_variant *v, const char *name, long fallback)
+static long define_or(const manifest_variant *v, const char *name, long fallback)
 {
-    const char *s = mf_variant_define(v, name);
+    const char *s = manifest_variant_define(v, name);
     return s ? strtol(s, NULL, 10) : fallback;
 }
 
-static int has_arg(const mf_kernel *k, mf_arg role)
+static int has_arg(const manifest_kernel *k, manifest_arg role)
 {
     for (size_t i = 0; i < k->n_args; i++)
         if (k->args[i] == role)
@@ -56,41 +56,41 @@ static int has_arg(const mf_kernel *k, mf_arg role)
 
 /* The filter width the variant runs with: its define, else the problem's
  * (for kernels that take it as an argument), else 0 (unknown). */
-static int filter_width_of(const mf_variant *v, const kr_problem *p)
+static int filter_width_of(const manifest_variant *v, const kr_problem *p)
 {
     long fw = define_or(v, "FILTER_WIDTH", 0);
-    if (fw == 0 && has_arg(v->kernel, MF_ARG_FILTER_WIDTH))
+    if (fw == 0 && has_arg(v->kernel, MANIFEST_ARG_FILTER_WIDTH))
         fw = p->filter_width;
     return fw > INT_MAX ? 0 : (int)fw;
 }
 
-static int numcoeffs_of(const mf_variant *v, const kr_problem *p)
+static int numcoeffs_of(const manifest_variant *v, const kr_problem *p)
 {
     long nc = define_or(v, "NUMCOEFFS", p->numcoeffs);
     return nc > INT_MAX ? 0 : (int)nc;
 }
 
-static uint32_t wg_or(const mf_variant *v, int d, uint32_t fallback)
+static uint32_t wg_or(const manifest_variant *v, int d, uint32_t fallback)
 {
     return v->wg[d] ? v->wg[d] : fallback;
 }
 
-void kr_block(const mf_variant *v, int *bx, int *by)
+void kr_block(const manifest_variant *v, int *bx, int *by)
 {
-    const mf_kernel *k = v->kernel;
+    const manifest_kernel *k = v->kernel;
     long x = k->block[0][0] ? define_or(v, k->block[0], 1) : 1;
     long y = k->block[1][0] ? define_or(v, k->block[1], 1) : 1;
     *bx = x >= 1 && x <= 1024 ? (int)x : 1;
     *by = y >= 1 && y <= 1024 ? (int)y : 1;
 }
 
-void kr_default_problem(const mf_variant *v, uint64_t seed, kr_problem *p)
+void kr_default_problem(const manifest_variant *v, uint64_t seed, kr_problem *p)
 {
     memset(p, 0, sizeof *p);
     p->seed = seed;
-    const mf_kernel *k = v->kernel;
-    int round = k->grid == MF_GRID_ROUND;
-    if (k->family == MF_FAMILY_POLY) {
+    const manifest_kernel *k = v->kernel;
+    int round = k->grid == MANIFEST_GRID_ROUND;
+    if (k->family == MANIFEST_FAMILY_POLY) {
         long wg = wg_or(v, 0, 64);
         /* Two groups, and a partial third where the kernel bounds-checks. */
         p->n = (size_t)(2 * wg + (round ? wg / 2 + 1 : 0));
@@ -108,12 +108,12 @@ void kr_default_problem(const mf_variant *v, uint64_t seed, kr_problem *p)
     p->width = (int)define_or(v, "IMAGE_W", p->width);
 }
 
-int kr_supports(const mf_variant *v, const kr_problem *p, char err[KR_ERR_MAX])
+int kr_supports(const manifest_variant *v, const kr_problem *p, char err[KR_ERR_MAX])
 {
-    const mf_kernel *k = v->kernel;
+    const manifest_kernel *k = v->kernel;
     const char *name = k->name;
     err[0] = '\0';
-    if (k->family == MF_FAMILY_POLY) {
+    if (k->family == MANIFEST_FAMILY_POLY) {
         int nc = numcoeffs_of(v, p);
         if (p->n < 1 || p->n > (size_t)KR_MAX_ELEMENTS) {
             bfmt(err, KR_ERR_MAX, "%s needs from 1 to %ld inputs: %zu is not", name,
@@ -130,7 +130,7 @@ int kr_supports(const mf_variant *v, const kr_problem *p, char err[KR_ERR_MAX])
                  "is not", name, k->numcoeffs_multiple, nc);
             return -1;
         }
-        if (k->grid == MF_GRID_EXACT && v->wg[0] && p->n % v->wg[0] != 0) {
+        if (k->grid == MANIFEST_GRID_EXACT && v->wg[0] && p->n % v->wg[0] != 0) {
             bfmt(err, KR_ERR_MAX, "%s needs the input count to be a multiple of the "
                  "work-group size %u: %zu is not", name, (unsigned)v->wg[0], p->n);
             return -1;
@@ -141,17 +141,17 @@ int kr_supports(const mf_variant *v, const kr_problem *p, char err[KR_ERR_MAX])
     int fw = filter_width_of(v, p);
     if (fw < 1) {
         bfmt(err, KR_ERR_MAX, "%s needs a filter width of at least 1 (%s)", name,
-             mf_variant_define(v, "FILTER_WIDTH") ? "FILTER_WIDTH define" : "problem's filter_width");
+             manifest_variant_define(v, "FILTER_WIDTH") ? "FILTER_WIDTH define" : "problem's filter_width");
         return -1;
     }
-    long term_bytes = k->family == MF_FAMILY_CONV_RGBA ? 16 : 4;
+    long term_bytes = k->family == MANIFEST_FAMILY_CONV_RGBA ? 16 : 4;
     if ((long)fw * fw * term_bytes > KR_CONSTANT_BYTES) {
         bfmt(err, KR_ERR_MAX, "%s: a %dx%d filter needs %ld bytes, more than the %d bytes of "
              "__constant memory every device has", name, fw, fw, (long)fw * fw * term_bytes,
              KR_CONSTANT_BYTES);
         return -1;
     }
-    if (k->family == MF_FAMILY_CONV_RGBA && fw % 2 == 0) {
+    if (k->family == MANIFEST_FAMILY_CONV_RGBA && fw % 2 == 0) {
         bfmt(err, KR_ERR_MAX, "%s centres the filter on the pixel and needs an odd filter "
              "width: %d is not", name, fw);
         return -1;
@@ -162,7 +162,7 @@ int kr_supports(const mf_variant *v, const kr_problem *p, char err[KR_ERR_MAX])
         return -1;
     }
     double in_elems = ((double)p->width + fw - 1) * ((double)p->height + fw - 1) *
-                      (k->family == MF_FAMILY_CONV_RGBA ? 4 : 1);
+                      (k->family == MANIFEST_FAMILY_CONV_RGBA ? 4 : 1);
     if (in_elems > (double)KR_MAX_ELEMENTS) {
         bfmt(err, KR_ERR_MAX, "%s: a %dx%d image is larger than this checker handles (%ld "
              "input values at most)", name, p->width, p->height, KR_MAX_ELEMENTS);
@@ -174,7 +174,7 @@ int kr_supports(const mf_variant *v, const kr_problem *p, char err[KR_ERR_MAX])
              image_w, p->width);
         return -1;
     }
-    if (k->grid == MF_GRID_EXACT && v->wg[0]) {
+    if (k->grid == MANIFEST_GRID_EXACT && v->wg[0]) {
         if (p->width % (int)v->wg[0] != 0) {
             bfmt(err, KR_ERR_MAX, "%s needs the width to be a multiple of the work-group width "
                  "%u: %d is not", name, (unsigned)v->wg[0], p->width);
@@ -221,7 +221,7 @@ static size_t round_up(size_t x, size_t m) { return m ? (x + m - 1) / m * m : x;
 
 /* Refuses a variant whose work-group the built kernel cannot run, with the
  * reason, before the launch fails with a bare error code. */
-static int check_device_limits(cl_command_queue q, const mf_variant *v, launch *L,
+static int check_device_limits(cl_command_queue q, const manifest_variant *v, launch *L,
                                char err[KR_ERR_MAX])
 {
     cl_device_id dev;
@@ -253,26 +253,26 @@ static int check_device_limits(cl_command_queue q, const mf_variant *v, launch *
     return 0;
 }
 
-static int set_args(const mf_variant *v, const kr_problem *p, launch *L, char err[KR_ERR_MAX])
+static int set_args(const manifest_variant *v, const kr_problem *p, launch *L, char err[KR_ERR_MAX])
 {
-    const mf_kernel *k = v->kernel;
+    const manifest_kernel *k = v->kernel;
     for (size_t i = 0; i < k->n_args; i++) {
         cl_int e;
         cl_uint idx = (cl_uint)i;
         cl_int ival = 0;
         switch (k->args[i]) {
-        case MF_ARG_IN: e = clSetKernelArg(L->kernel, idx, sizeof(cl_mem), &L->in); break;
-        case MF_ARG_FILTER:
-        case MF_ARG_COEFFS: e = clSetKernelArg(L->kernel, idx, sizeof(cl_mem), &L->aux); break;
-        case MF_ARG_OUT: e = clSetKernelArg(L->kernel, idx, sizeof(cl_mem), &L->out); break;
+        case MANIFEST_ARG_IN: e = clSetKernelArg(L->kernel, idx, sizeof(cl_mem), &L->in); break;
+        case MANIFEST_ARG_FILTER:
+        case MANIFEST_ARG_COEFFS: e = clSetKernelArg(L->kernel, idx, sizeof(cl_mem), &L->aux); break;
+        case MANIFEST_ARG_OUT: e = clSetKernelArg(L->kernel, idx, sizeof(cl_mem), &L->out); break;
         default:
             switch (k->args[i]) {
-            case MF_ARG_IN_WIDTH: ival = L->in_w; break;
-            case MF_ARG_FILTER_WIDTH: ival = L->fw; break;
-            case MF_ARG_WIDTH: ival = p->width; break;
-            case MF_ARG_HEIGHT: ival = p->height; break;
-            case MF_ARG_NUMCOEFFS: ival = L->numcoeffs; break;
-            case MF_ARG_N: ival = (cl_int)p->n; break;
+            case MANIFEST_ARG_IN_WIDTH: ival = L->in_w; break;
+            case MANIFEST_ARG_FILTER_WIDTH: ival = L->fw; break;
+            case MANIFEST_ARG_WIDTH: ival = p->width; break;
+            case MANIFEST_ARG_HEIGHT: ival = p->height; break;
+            case MANIFEST_ARG_NUMCOEFFS: ival = L->numcoeffs; break;
+            case MANIFEST_ARG_N: ival = (cl_int)p->n; break;
             default: break;
             }
             e = clSetKernelArg(L->kernel, idx, sizeof ival, &ival);
@@ -293,23 +293,23 @@ static cl_mem make_buffer(cl_context ctx, cl_mem_flags flags, float *host, size_
 
 /* Refuses what the variant cannot run, makes the data (output NaN) and the
  * buffers, creates the kernel and sets its arguments. */
-static int launch_setup(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
+static int launch_setup(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
                         const kr_problem *p, launch *L, char err[KR_ERR_MAX])
 {
     memset(L, 0, sizeof *L);
     if (kr_supports(v, p, err) != 0)
         return -1;
-    const mf_kernel *k = v->kernel;
-    if (k->family == MF_FAMILY_POLY) {
+    const manifest_kernel *k = v->kernel;
+    if (k->family == MANIFEST_FAMILY_POLY) {
         L->numcoeffs = numcoeffs_of(v, p);
         L->n_in = p->n;
         L->n_aux = (size_t)L->numcoeffs;
         L->n_out = p->n;
         L->dims = 1;
         L->local[0] = v->wg[0];
-        L->global[0] = k->grid == MF_GRID_ROUND ? round_up(p->n, v->wg[0]) : p->n;
+        L->global[0] = k->grid == MANIFEST_GRID_ROUND ? round_up(p->n, v->wg[0]) : p->n;
     } else {
-        int ch = k->family == MF_FAMILY_CONV_RGBA ? 4 : 1;
+        int ch = k->family == MANIFEST_FAMILY_CONV_RGBA ? 4 : 1;
         L->fw = filter_width_of(v, p);
         L->in_w = p->width + L->fw - 1;
         L->n_in = (size_t)L->in_w * (size_t)(p->height + L->fw - 1) * (size_t)ch;
@@ -318,7 +318,7 @@ static int launch_setup(cl_context ctx, cl_command_queue q, cl_program prog, con
         L->dims = 2;
         L->local[0] = v->wg[0];
         L->local[1] = v->wg[1];
-        int round = k->grid == MF_GRID_ROUND;
+        int round = k->grid == MANIFEST_GRID_ROUND;
         /* A blocked kernel's work-item computes bx x by outputs. */
         int bx, by;
         kr_block(v, &bx, &by);
@@ -337,7 +337,7 @@ static int launch_setup(cl_context ctx, cl_command_queue q, cl_program prog, con
         return -1;
     }
     /* Different streams for each buffer, all from the one seed. */
-    if (k->family == MF_FAMILY_POLY) {
+    if (k->family == MANIFEST_FAMILY_POLY) {
         rd_fill_range(L->h_in, L->n_in, 0.5f, 1.0f, p->seed ^ 0x1111);
         rd_fill_range(L->h_aux, L->n_aux, 0.5f, 1.0f, p->seed ^ 0x2222);
     } else {
@@ -370,7 +370,7 @@ static int launch_setup(cl_context ctx, cl_command_queue q, cl_program prog, con
     return 0;
 }
 
-static int enqueue(cl_command_queue q, const mf_variant *v, launch *L, cl_event *ev,
+static int enqueue(cl_command_queue q, const manifest_variant *v, launch *L, cl_event *ev,
                    char err[KR_ERR_MAX])
 {
     cl_int e = clEnqueueNDRangeKernel(q, L->kernel, L->dims, NULL, L->global,
@@ -408,7 +408,7 @@ static double now_ms(void)
 }
 
 /* One launch, waited for; *ms its duration when ms is not NULL. */
-static int run_timed(cl_command_queue q, const mf_variant *v, launch *L, double *ms,
+static int run_timed(cl_command_queue q, const manifest_variant *v, launch *L, double *ms,
                      char err[KR_ERR_MAX])
 {
     int profiled = ms && queue_profiles(q);
@@ -432,7 +432,7 @@ static int run_timed(cl_command_queue q, const mf_variant *v, launch *L, double 
     return 0;
 }
 
-int kr_run_once(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
+int kr_run_once(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
                 const kr_problem *p, char err[KR_ERR_MAX])
 {
     launch L;
@@ -444,7 +444,7 @@ int kr_run_once(cl_context ctx, cl_command_queue q, cl_program prog, const mf_va
 }
 
 /* Compares L->h_out with the reference; fills res. 0 within tol, else 1. */
-static int compare(const mf_variant *v, const kr_problem *p, const launch *L, double tol,
+static int compare(const manifest_variant *v, const kr_problem *p, const launch *L, double tol,
                    kr_result *res, char err[KR_ERR_MAX])
 {
     double *ref = malloc(L->n_out * sizeof(double));
@@ -456,13 +456,13 @@ static int compare(const mf_variant *v, const kr_problem *p, const launch *L, do
         return -1;
     }
     switch (v->kernel->family) {
-    case MF_FAMILY_CONV_GREY:
+    case MANIFEST_FAMILY_CONV_GREY:
         ref_conv_grey(L->h_in, L->in_w, L->h_aux, L->fw, p->width, p->height, ref, mag);
         break;
-    case MF_FAMILY_CONV_RGBA:
+    case MANIFEST_FAMILY_CONV_RGBA:
         ref_conv_rgba(L->h_in, L->in_w, L->h_aux, L->fw, p->width, p->height, ref, mag);
         break;
-    case MF_FAMILY_POLY:
+    case MANIFEST_FAMILY_POLY:
         ref_poly(L->h_in, p->n, L->h_aux, L->numcoeffs, ref, mag);
         break;
     }
@@ -490,7 +490,7 @@ static int compare(const mf_variant *v, const kr_problem *p, const launch *L, do
     return bad;
 }
 
-int kr_check(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
+int kr_check(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
              const kr_problem *p, double tol, kr_result *res, char err[KR_ERR_MAX])
 {
     kr_result local_res;
@@ -517,7 +517,7 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int kr_time(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
+int kr_time(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
             const kr_problem *p, int warmup, int runs, uint64_t *median_ns,
             char err[KR_ERR_MAX])
 {

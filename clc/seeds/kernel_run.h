@@ -37,15 +37,15 @@ typedef struct kr_problem {
 
 /* The outputs one work-item computes in x and y: the values of the axes the
  * manifest's block line names, 1 x 1 for a kernel without one. */
-void kr_block(const mf_variant *v, int *bx, int *by);
+void kr_block(const manifest_variant *v, int *bx, int *by);
 
 /* A problem of a sensible small size for v (both dimensions a few
  * work-groups, filled in deterministically from seed). */
-void kr_default_problem(const mf_variant *v, uint64_t seed, kr_problem *p);
+void kr_default_problem(const manifest_variant *v, uint64_t seed, kr_problem *p);
 
 /* 0 when v can run p; else -1 and err says why (e.g. "Convolve needs the
  * width to be a multiple of the work-group width 16: 100 is not"). */
-int kr_supports(const mf_variant *v, const kr_problem *p, char err[KR_ERR_MAX]);
+int kr_supports(const manifest_variant *v, const kr_problem *p, char err[KR_ERR_MAX]);
 
 typedef struct kr_result {
     double max_rel_err;         /* max |out-ref| / (sum of |terms| of that
@@ -61,17 +61,17 @@ typedef struct kr_result {
  * Returns 0 when every output is within tol, 1 on a mismatch (res says
  * where), -1 on an error (err says which OpenCL call failed or why the
  * problem is refused). res may be NULL. */
-int kr_check(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
+int kr_check(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
              const kr_problem *p, double tol, kr_result *res, char err[KR_ERR_MAX]);
 
 /* Launches the variant once on p without checking (for warm-up). */
-int kr_run_once(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
+int kr_run_once(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
                 const kr_problem *p, char err[KR_ERR_MAX]);
 
 /* Times the variant: warmup launches, then runs launches timed with event
  * profiling (the queue must have CL_QUEUE_PROFILING_ENABLE); *median_ns gets
  * the median. */
-int kr_time(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
+int kr_time(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
             const kr_problem *p, int warmup, int runs, uint64_t *median_ns,
             char err[KR_ERR_MAX]);
 

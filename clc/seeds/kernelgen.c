@@ -99,9 +99,9 @@ int kg_known(const char *name)
 const char *kg_names(void) { return "reda_unrolled, reda_local_unrolled"; }
 
 /* A define of v as a whole number in [lo, hi]: 1 found, 0 absent, -1 bad. */
-static int define_long(const mf_variant *v, const char *name, long lo, long hi, long *out)
+static int define_long(const manifest_variant *v, const char *name, long lo, long hi, long *out)
 {
-    const char *s = mf_variant_define(v, name);
+    const char *s = manifest_variant_define(v, name);
     if (!s)
         return 0;
     char *end;
@@ -147,7 +147,7 @@ static int find_marker(const char *name, const char *t, size_t len, size_t *star
 }
 
 int kg_generate(const char *generator, const char *tmpl_name, const char *tmpl, size_t tmpl_len,
-                const mf_variant *v, char **out, size_t *out_len, char label[MF_PATH_MAX],
+                const manifest_variant *v, char **out, size_t *out_len, char label[MANIFEST_PATH_MAX],
                 char *err, size_t errlen)
 {
     *out = NULL;
@@ -161,7 +161,7 @@ int kg_generate(const char *generator, const char *tmpl_name, const char *tmpl, 
     if (define_long(v, "FILTER_WIDTH", 1, KG_MAX_WIDTH, &fw) != 1 || fw % 2 == 0) {
         bfmt(err, errlen, "generator %s needs an odd FILTER_WIDTH from 1 to %d (got %s)",
              generator, KG_MAX_WIDTH,
-             mf_variant_define(v, "FILTER_WIDTH") ? mf_variant_define(v, "FILTER_WIDTH")
+             manifest_variant_define(v, "FILTER_WIDTH") ? manifest_variant_define(v, "FILTER_WIDTH")
                                                   : "none");
         return -1;
     }
@@ -170,7 +170,7 @@ int kg_generate(const char *generator, const char *tmpl_name, const char *tmpl, 
         int rc = define_long(v, "IMAGE_W", 1, 1L << 20, &image_w);
         if (rc < 0) {
             bfmt(err, errlen, "generator %s: IMAGE_W=%s is not a width from 1 to %ld", generator,
-                 mf_variant_define(v, "IMAGE_W"), 1L << 20);
+                 manifest_variant_define(v, "IMAGE_W"), 1L << 20);
             return -1;
         }
         literal = rc == 1;
@@ -182,9 +182,9 @@ int kg_generate(const char *generator, const char *tmpl_name, const char *tmpl, 
     bfmt(indent, sizeof indent, "%.*s", (int)(indent_len < 63 ? indent_len : 63), tmpl + start);
 
     if (literal)
-        bfmt(label, MF_PATH_MAX, "FILTER_WIDTH=%ld,IMAGE_W=%ld", fw, image_w);
+        bfmt(label, MANIFEST_PATH_MAX, "FILTER_WIDTH=%ld,IMAGE_W=%ld", fw, image_w);
     else
-        bfmt(label, MF_PATH_MAX, "FILTER_WIDTH=%ld", fw);
+        bfmt(label, MANIFEST_PATH_MAX, "FILTER_WIDTH=%ld", fw);
 
     strbuf tb;
     sb_init(&tb);

@@ -8,18 +8,18 @@
 #include "tune_variant.h"
 
 /* The manifest's view of a job: its kernel entry, defines, wg, options. */
-static int to_variant(const mf_manifest *m, const build_job *job, mf_variant *v, char *msg,
+static int to_variant(const manifest_manifest *m, const build_job *job, manifest_variant *v, char *msg,
                       size_t cap)
 {
     memset(v, 0, sizeof *v);
-    v->kernel = mf_find(m, job->check);
+    v->kernel = manifest_find(m, job->check);
     if (!v->kernel) {
         bfmt(msg, cap, "no kernel '%s' in the kernels folder's manifest", job->check);
         return -1;
     }
-    if (job->n_defines > MF_MAX_DEFINES) {
+    if (job->n_defines > MANIFEST_MAX_DEFINES) {
         bfmt(msg, cap, "%zu defines, the reference checks take %d", job->n_defines,
-             MF_MAX_DEFINES);
+             MANIFEST_MAX_DEFINES);
         return -1;
     }
     for (size_t i = 0; i < job->n_defines; i++) {
@@ -41,8 +41,8 @@ static int to_variant(const mf_manifest *m, const build_job *job, mf_variant *v,
 static int seed_check(void *self, cl_context ctx, cl_command_queue q, cl_program prog,
                       const build_job *job, int compare, double tol, char msg[CH_MSG_MAX])
 {
-    const mf_manifest *m = self;
-    mf_variant v;
+    const manifest_manifest *m = self;
+    manifest_variant v;
     if (to_variant(m, job, &v, msg, CH_MSG_MAX) != 0)
         return -1;
     kr_problem p;
@@ -75,15 +75,15 @@ static int seed_tune(void *self, cl_context ctx, cl_command_queue q, cl_program 
                      const build_job *job, const tune_options *o, clcpack_tuning *out, size_t *n,
                      char note[TUNE_OPTIONS_NOTE_MAX])
 {
-    const mf_manifest *m = self;
-    mf_variant v;
+    const manifest_manifest *m = self;
+    manifest_variant v;
     *n = 0;
     if (to_variant(m, job, &v, note, TUNE_OPTIONS_NOTE_MAX) != 0)
         return -1;
     return tune_variant_measure(ctx, q, prog, &v, o, out, n, note);
 }
 
-void seed_hook_init(check_hook *h, const mf_manifest *m)
+void seed_hook_init(check_hook *h, const manifest_manifest *m)
 {
     h->self = (void *)m;
     h->check = seed_check;

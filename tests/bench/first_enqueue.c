@@ -37,7 +37,7 @@ typedef struct size_req {
 } size_req;
 
 /* One load and two launches; 0 with the two times, -1 when skipped. */
-static int measure(const clcpack *p, const clcpack_entry_info *e, const mf_variant *v,
+static int measure(const clcpack *p, const clcpack_entry_info *e, const manifest_variant *v,
                    const kr_problem *pr, cl_device_id dev, double *first, double *second,
                    const char **path)
 {
@@ -110,9 +110,9 @@ int main(int argc, char **argv)
     setenv("POCL_KERNEL_CACHE", "0", 0);
     printf("POCL_KERNEL_CACHE=%s\n", getenv("POCL_KERNEL_CACHE"));
 
-    static mf_manifest m;
-    char merr[MF_ERR_MAX];
-    if (mf_load(kernels, &m, merr) != 0) {
+    static manifest_manifest m;
+    char merr[MANIFEST_ERR_MAX];
+    if (manifest_load(kernels, &m, merr) != 0) {
         fprintf(stderr, "%s\n", merr);
         return 1;
     }
@@ -146,7 +146,7 @@ int main(int argc, char **argv)
     size_t runs = 0, over = 0;
     for (size_t i = 0; i < n_keys; i++) {
         clcpack_entry_info ei = {.struct_size = sizeof ei};
-        mf_variant v;
+        manifest_variant v;
         if (clcpack_get_entry(p, keys[i], &ei) != CLCPACK_OK ||
             bench_entry_variant(&m, &ei, &v) != 0)
             continue;
@@ -164,7 +164,7 @@ int main(int argc, char **argv)
             continue;
         char label[256], problem[32];
         bench_key_label(&ei, label, sizeof label);
-        if (v.kernel->family == MF_FAMILY_POLY)
+        if (v.kernel->family == MANIFEST_FAMILY_POLY)
             snprintf(problem, sizeof problem, "n=%zu", pr.n);
         else
             snprintf(problem, sizeof problem, "%dx%d", pr.width, pr.height);

@@ -243,7 +243,7 @@ static int pick_order(const void *a, const void *b)
 }
 
 /* One key per (kernel, FILTER_WIDTH in --widths), the largest work-group. */
-static int select_keys(const options *o, const mf_manifest *m, const clcpack *p, pick **out,
+static int select_keys(const options *o, const manifest_manifest *m, const clcpack *p, pick **out,
                        size_t *n_out)
 {
     size_t *first, n_keys;
@@ -261,14 +261,14 @@ static int select_keys(const options *o, const mf_manifest *m, const clcpack *p,
         clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, first[i], &e) != CLCPACK_OK || !wanted_kernel(o, e.kernel))
             continue;
-        const mf_kernel *k = mf_find(m, e.kernel);
+        const manifest_kernel *k = manifest_find(m, e.kernel);
         if (!k) {
             fprintf(stderr, "startup: note: %s is not in %s/manifest.txt; skipped\n", e.kernel,
                     o->kernels);
             continue;
         }
         int fw = bench_entry_filter_width(&e);
-        if (mf_axis_find(k, "FILTER_WIDTH") && !wanted_width(o, fw))
+        if (manifest_axis_find(k, "FILTER_WIDTH") && !wanted_width(o, fw))
             continue;
         uint32_t area = (e.wg[0] ? e.wg[0] : 1) * (e.wg[1] ? e.wg[1] : 1);
         size_t j = 0;
@@ -356,7 +356,7 @@ static void fmt_ms(char *buf, size_t cap, double ms)
 }
 
 typedef struct key_info {
-    char kernel[MF_NAME_MAX];
+    char kernel[MANIFEST_NAME_MAX];
     char fw[16];
     char wg[32];
     char defines[256];
@@ -621,9 +621,9 @@ int main(int argc, char **argv)
     if (rc != 0)
         return rc;
     warn_caches();
-    static mf_manifest m;
-    char merr[MF_ERR_MAX];
-    if (mf_load(o.kernels, &m, merr) != 0) {
+    static manifest_manifest m;
+    char merr[MANIFEST_ERR_MAX];
+    if (manifest_load(o.kernels, &m, merr) != 0) {
         fprintf(stderr, "startup: %s\n", merr);
         return 1;
     }

@@ -216,10 +216,10 @@ static void test_real(void)
         CHECK_SKIP("the default device is not PoCL: the real check");
         return;
     }
-    static mf_manifest m;
+    static manifest_manifest m;
     const char *dir = getenv("CLC_KERNELS_DIR");
-    char merr[MF_ERR_MAX];
-    if (!CHECK(mf_load(dir && *dir ? dir : "kernels", &m, merr) == 0, "manifest: %s", merr))
+    char merr[MANIFEST_ERR_MAX];
+    if (!CHECK(manifest_load(dir && *dir ? dir : "kernels", &m, merr) == 0, "manifest: %s", merr))
         return;
     vp_request req;
     memset(&req, 0, sizeof req);

@@ -17,7 +17,7 @@
 #include "manifest_jobs.h"
 #include "kernelgen.h"
 
-static mf_manifest manifest;
+static manifest_manifest manifest;
 
 static void test_wire(void)
 {
@@ -71,7 +71,7 @@ static void test_job_roundtrip(void)
     if (!CHECK(vp_make(&manifest, &req, &plan, err) == 0 && plan.n > 0, "plan: %s", err))
         return;
     build_job_list jobs = {0};
-    char merr[MF_ERR_MAX];
+    char merr[MANIFEST_ERR_MAX];
     if (!CHECK(mj_make(&manifest, &plan, &jobs, merr) == 0 && jobs.n == plan.n, "jobs: %s", merr))
         return;
     const build_job *v = &jobs.jobs[jobs.n - 1];
@@ -266,7 +266,7 @@ static size_t make_jobs(strbuf *jobs, size_t n, build_job_list *plan)
     vp_plan vp;
     if (vp_make(&manifest, &req, &vp, err) != 0)
         return 0;
-    char merr[MF_ERR_MAX];
+    char merr[MANIFEST_ERR_MAX];
     memset(plan, 0, sizeof *plan);
     int rc = mj_make(&manifest, &vp, plan, merr);
     vp_free(&vp);
@@ -440,9 +440,9 @@ int main(int argc, char **argv)
     sg_install(&kg_generator); /* the bundled manifest's generators */
     (void)argc;
     const char *dir = getenv("CLC_KERNELS_DIR");
-    char err[MF_ERR_MAX];
+    char err[MANIFEST_ERR_MAX];
     test_wire();
-    if (CHECK(mf_load(dir && *dir ? dir : "kernels", &manifest, err) == 0, "manifest: %s", err)) {
+    if (CHECK(manifest_load(dir && *dir ? dir : "kernels", &manifest, err) == 0, "manifest: %s", err)) {
         test_job_roundtrip();
         test_result_roundtrip();
         test_pool(argv[0]);

@@ -35,7 +35,7 @@ static inline void dvt_lists(const char *text)
         return;
     err[0] = '\0';
     if (vl_parse_ints(text, l, err) == 0) {
-        cf_require(l->n >= 1 && l->n <= MF_MAX_VALUES);
+        cf_require(l->n >= 1 && l->n <= MANIFEST_MAX_VALUES);
         for (size_t i = 0; i < l->n; i++) {
             cf_require(l->values[i].v[0] >= 0 && l->values[i].v[0] <= VL_VALUE_MAX);
             cf_require(memchr(l->tokens[i], 0, VL_TOKEN_MAX) != NULL);
@@ -47,7 +47,7 @@ static inline void dvt_lists(const char *text)
     }
     err[0] = '\0';
     if (vl_parse_wgs(text, l, err) == 0) {
-        cf_require(l->n >= 1 && l->n <= MF_MAX_VALUES);
+        cf_require(l->n >= 1 && l->n <= MANIFEST_MAX_VALUES);
         for (size_t i = 0; i < l->n; i++) {
             for (int d = 0; d < 3; d++)
                 cf_require(l->values[i].v[d] >= 1 && l->values[i].v[d] <= VL_VALUE_MAX);

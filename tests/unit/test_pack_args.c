@@ -10,7 +10,7 @@
 #include "kernelgen.h"
 
 static pack_args args;
-static mf_manifest manifest;
+static manifest_manifest manifest;
 
 /* Parses a NULL-terminated option list (argv[0] added). */
 static int parse(char err[PA_ERR_MAX], ...)
@@ -227,8 +227,8 @@ static void test_plans(void)
     CHECK(plan_of(&p, err, PARSE(perr, "--kernel", "reda_naive", "--widths", "5", "-D",
                                  "IMAGE_W=512", "--wg", "16x16")) == 0,
           "IMAGE_W: %s", err);
-    CHECK(p.n == 1 && mf_variant_define(&p.variants[0], "IMAGE_W") &&
-              mf_variant_define(&p.variants[0], "INPUT_W"),
+    CHECK(p.n == 1 && manifest_variant_define(&p.variants[0], "IMAGE_W") &&
+              manifest_variant_define(&p.variants[0], "INPUT_W"),
           "IMAGE_W and its derives are defined");
     char label[256];
     if (p.n == 1) {
@@ -243,9 +243,9 @@ int main(void)
 {
     sg_install(&kg_generator); /* the bundled manifest's generators */
     const char *dir = getenv("CLC_KERNELS_DIR");
-    char err[MF_ERR_MAX];
+    char err[MANIFEST_ERR_MAX];
     test_options();
-    if (CHECK(mf_load(dir && *dir ? dir : "kernels", &manifest, err) == 0, "manifest: %s", err))
+    if (CHECK(manifest_load(dir && *dir ? dir : "kernels", &manifest, err) == 0, "manifest: %s", err))
         test_plans();
     return check_summary();
 }

@@ -88,13 +88,13 @@ static void test_random_data(void)
     free(b);
 }
 
-static const mf_variant *variant(const mf_manifest *m, const char *kernel, const char *axis,
-                                 long value, mf_variant **keep)
+static const manifest_variant *variant(const manifest_manifest *m, const char *kernel, const char *axis,
+                                 long value, manifest_variant **keep)
 {
-    const mf_kernel *k = mf_find(m, kernel);
+    const manifest_kernel *k = manifest_find(m, kernel);
     if (!k)
         return NULL;
-    mf_selection sel;
+    manifest_selection sel;
     memset(&sel, 0, sizeof sel);
     if (axis) {
         strcpy(sel.names[0], axis);
@@ -103,13 +103,13 @@ static const mf_variant *variant(const mf_manifest *m, const char *kernel, const
         sel.values[0][0].v[0] = value;
     }
     size_t n;
-    char err[MF_ERR_MAX];
-    if (mf_expand(k, &sel, keep, &n, err) != 0 || n == 0)
+    char err[MANIFEST_ERR_MAX];
+    if (manifest_expand(k, &sel, keep, &n, err) != 0 || n == 0)
         return NULL;
     return &(*keep)[0];
 }
 
-static void refused(const mf_variant *v, const kr_problem *p, const char *needle)
+static void refused(const manifest_variant *v, const kr_problem *p, const char *needle)
 {
     char err[KR_ERR_MAX] = "";
     int rc = kr_supports(v, p, err);
@@ -118,14 +118,14 @@ static void refused(const mf_variant *v, const kr_problem *p, const char *needle
 
 static void test_supports(void)
 {
-    mf_manifest *m = malloc(sizeof *m);
-    char err[KR_ERR_MAX]; /* the larger of MF_ERR_MAX and KR_ERR_MAX */
-    if (!CHECK(m && mf_load("kernels", m, err) == 0, "manifest: %s", err)) {
+    manifest_manifest *m = malloc(sizeof *m);
+    char err[KR_ERR_MAX]; /* the larger of MANIFEST_ERR_MAX and KR_ERR_MAX */
+    if (!CHECK(m && manifest_load("kernels", m, err) == 0, "manifest: %s", err)) {
         free(m);
         return;
     }
-    mf_variant *keep;
-    const mf_variant *v = variant(m, "Convolve_Def", "FILTER_WIDTH", 5, &keep);
+    manifest_variant *keep;
+    const manifest_variant *v = variant(m, "Convolve_Def", "FILTER_WIDTH", 5, &keep);
     if (CHECK(v, "Convolve_Def variant")) {
         kr_problem p;
         kr_default_problem(v, 1, &p);
@@ -171,7 +171,7 @@ static void test_supports(void)
         kr_default_problem(v, 1, &p);
         CHECK(p.width % 16 != 0 && kr_supports(v, &p, err) == 0,
               "grid=round: %dx%d, not a multiple, runs", p.width, p.height);
-        mf_variant even = *v;
+        manifest_variant even = *v;
         strcpy(even.define_values[0], "4"); /* FILTER_WIDTH sorts first */
         refused(&even, &p, "odd filter width: 4 is not");
         free(keep);

@@ -8,11 +8,11 @@
 #include "entry_key.h"
 #include "pack_text.h"
 
-int bench_entry_variant(const mf_manifest *m, const clcpack_entry_info *e, mf_variant *v)
+int bench_entry_variant(const manifest_manifest *m, const clcpack_entry_info *e, manifest_variant *v)
 {
     memset(v, 0, sizeof *v);
-    v->kernel = mf_find(m, e->kernel);
-    if (!v->kernel || e->define_count > MF_MAX_DEFINES)
+    v->kernel = manifest_find(m, e->kernel);
+    if (!v->kernel || e->define_count > MANIFEST_MAX_DEFINES)
         return -1;
     v->n_defines = e->define_count;
     for (size_t i = 0; i < e->define_count; i++) {

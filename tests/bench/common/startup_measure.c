@@ -200,7 +200,7 @@ static cl_program loader_load(const pass *s, const clcpack_key *key, su_form f, 
 }
 
 /* Two checked launches of a fresh program, host-timed. */
-static int launches(const pass *s, cl_program prog, const mf_variant *v, double *first,
+static int launches(const pass *s, cl_program prog, const manifest_variant *v, double *first,
                     double *second, char *err, size_t cap)
 {
     kr_problem pr;
@@ -225,7 +225,7 @@ static int launches(const pass *s, cl_program prog, const mf_variant *v, double 
 }
 
 static void measure_form(pass *s, uint32_t k, const clcpack_key *key, const clcpack_entry_info *e,
-                         const mf_variant *v, size_t entry, su_form f, const char *label)
+                         const manifest_variant *v, size_t entry, su_form f, const char *label)
 {
     char err[CLCPACK_REPORT_MAX + 256];
     size_t len = 0;
@@ -278,7 +278,7 @@ static void measure_form(pass *s, uint32_t k, const clcpack_key *key, const clcp
     free(bytes);
 }
 
-static void measure_source(pass *s, uint32_t k, const clcpack_entry_info *e, const mf_variant *v,
+static void measure_source(pass *s, uint32_t k, const clcpack_entry_info *e, const manifest_variant *v,
                            const char *label)
 {
     char err[1024];
@@ -392,7 +392,7 @@ int su_measure(const su_plan *plan, int fd)
 
     for (size_t k = 0; k < plan->n && !s.broken; k++) {
         clcpack_entry_info e = {.struct_size = sizeof e};
-        mf_variant v;
+        manifest_variant v;
         char label[512];
         if (clcpack_get_entry(plan->pack, plan->entry[k], &e) != CLCPACK_OK ||
             bench_entry_variant(plan->manifest, &e, &v) != 0)
