@@ -23,7 +23,7 @@ static int kernel_blocks(const manifest_manifest *m, const vp_request *req, buil
         return PP_USAGE;
     }
     char merr[MANIFEST_ERR_MAX];
-    int rc = mj_make(m, &vplan, plan, merr);
+    int rc = manifest_jobs_make(m, &vplan, plan, merr);
     if (vplan.notes)
         plan->notes = strdup(vplan.notes);
     vp_free(&vplan);
@@ -83,7 +83,7 @@ static int from_kernels_dir(const pp_request *r, build_job_list *plan, char *err
     }
     /* The manifest first, whatever blocks it holds: a pack built from
      * program blocks alone depends on it as much as on their sources
-     * (--depfile; mj_make adds it only for kernel blocks). */
+     * (--depfile; manifest_jobs_make adds it only for kernel blocks). */
     char path[MANIFEST_PATH_MAX + 16];
     bfmt(path, sizeof path, "%s/manifest.txt", manifest.dir);
     build_job_list_add_read(plan, path);

@@ -243,7 +243,7 @@ static void test_real(void)
     build_variant_default_options(&o);
     build_variant_result r;
     build_job_list jobs = {0};
-    if (!CHECK(mj_make(&m, &plan, &jobs, merr) == 0 && jobs.n == 1, "jobs: %s", merr))
+    if (!CHECK(manifest_jobs_make(&m, &plan, &jobs, merr) == 0 && jobs.n == 1, "jobs: %s", merr))
         return;
     check_hook hook;
     seed_hook_init(&hook, &m);

@@ -72,7 +72,7 @@ static void test_job_roundtrip(void)
         return;
     build_job_list jobs = {0};
     char merr[MANIFEST_ERR_MAX];
-    if (!CHECK(mj_make(&manifest, &plan, &jobs, merr) == 0 && jobs.n == plan.n, "jobs: %s", merr))
+    if (!CHECK(manifest_jobs_make(&manifest, &plan, &jobs, merr) == 0 && jobs.n == plan.n, "jobs: %s", merr))
         return;
     const build_job *v = &jobs.jobs[jobs.n - 1];
     CHECK(strcmp(v->check, "reda_local") == 0 && v->n_kernels == 1 &&
@@ -268,7 +268,7 @@ static size_t make_jobs(strbuf *jobs, size_t n, build_job_list *plan)
         return 0;
     char merr[MANIFEST_ERR_MAX];
     memset(plan, 0, sizeof *plan);
-    int rc = mj_make(&manifest, &vp, plan, merr);
+    int rc = manifest_jobs_make(&manifest, &vp, plan, merr);
     vp_free(&vp);
     if (rc != 0)
         return 0;
