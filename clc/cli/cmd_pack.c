@@ -130,10 +130,10 @@ static int check_tools(pack_run *run, const pack_args *a)
  * runner's part of it. 0, or the exit status. */
 static int plan_pack(pack_run *run, const pack_args *a, build_job_list *plan)
 {
-    pp_request req = {a->direct, &a->direct_spec, a->kernels_dir, &a->req};
-    char perr[PP_ERR_MAX];
-    int rc = pp_make(&req, plan, &run->seed_checks, perr, sizeof perr);
-    if (rc == PP_USAGE)
+    pack_plan_request req = {a->direct, &a->direct_spec, a->kernels_dir, &a->req};
+    char perr[PACK_PLAN_ERR_MAX];
+    int rc = pack_plan_make(&req, plan, &run->seed_checks, perr, sizeof perr);
+    if (rc == PACK_PLAN_USAGE)
         return cli_usage_error(NULL, "%s", perr);
     if (rc != 0) {
         cli_error("%s", perr);

@@ -20,7 +20,7 @@ static int kernel_blocks(const manifest_manifest *m, const vp_request *req, buil
     char perr[VP_ERR_MAX];
     if (vp_make(m, req, &vplan, perr) != 0) {
         bfmt(err, cap, "%s", perr);
-        return PP_USAGE;
+        return PACK_PLAN_USAGE;
     }
     char merr[MANIFEST_ERR_MAX];
     int rc = manifest_jobs_make(m, &vplan, plan, merr);
@@ -29,7 +29,7 @@ static int kernel_blocks(const manifest_manifest *m, const vp_request *req, buil
     vp_free(&vplan);
     if (rc != 0) {
         bfmt(err, cap, "%s", merr);
-        return PP_FAILED;
+        return PACK_PLAN_FAILED;
     }
     return 0;
 }
@@ -46,26 +46,26 @@ static int program_blocks(const char *dir, const program_blocks_list *blocks, co
         if (rc != 0) {
             bfmt(err, cap, "%s/manifest.txt:%d: program %s: %s", dir, blocks->blocks[b].line,
                  blocks->blocks[b].name, jerr);
-            return rc == 2 ? PP_USAGE : PP_FAILED;
+            return rc == 2 ? PACK_PLAN_USAGE : PACK_PLAN_FAILED;
         }
     }
     return 0;
 }
 
-static int from_kernels_dir(const pp_request *r, build_job_list *plan, char *err, size_t cap)
+static int from_kernels_dir(const pack_plan_request *r, build_job_list *plan, char *err, size_t cap)
 {
     /* Kept after the call: the jobs may point into it. */
     static manifest_manifest manifest;
     char merr[MANIFEST_ERR_MAX];
     if (manifest_load(r->kernels_dir, &manifest, merr) != 0) {
         bfmt(err, cap, "%s", merr);
-        return PP_FAILED;
+        return PACK_PLAN_FAILED;
     }
     program_blocks_list blocks;
     char berr[PROGRAM_BLOCKS_ERR_MAX];
     if (program_blocks_load(r->kernels_dir, &blocks, berr) != 0) {
         bfmt(err, cap, "%s", berr);
-        return PP_FAILED;
+        return PACK_PLAN_FAILED;
     }
     /* --kernel names kernels of kernel blocks or program blocks. */
     const vp_request *all = r->req;
@@ -97,7 +97,7 @@ static int from_kernels_dir(const pp_request *r, build_job_list *plan, char *err
     return rc;
 }
 
-int pp_make(const pp_request *r, build_job_list *plan, int *seed_checks, char *err, size_t cap)
+int pack_plan_make(const pack_plan_request *r, build_job_list *plan, int *seed_checks, char *err, size_t cap)
 {
     *seed_checks = 0;
     if (r->direct) {
@@ -105,7 +105,7 @@ int pp_make(const pp_request *r, build_job_list *plan, int *seed_checks, char *e
         int rc = direct_jobs_make(r->direct_spec, plan, jerr);
         if (rc != 0)
             bfmt(err, cap, "%s", jerr);
-        return rc == 0 ? 0 : rc == 2 ? PP_USAGE : PP_FAILED;
+        return rc == 0 ? 0 : rc == 2 ? PACK_PLAN_USAGE : PACK_PLAN_FAILED;
     }
     int rc = from_kernels_dir(r, plan, err, cap);
     if (rc == 0)
