@@ -149,7 +149,7 @@ static int plan_pack(pack_run *run, const pack_args *a, build_job_list *plan)
     run->whole = plan;
     if (!a->shard.n)
         return 0;
-    if (ps_take(&a->shard, plan, &run->part, &run->shard_share) != 0) {
+    if (plan_shard_take(&a->shard, plan, &run->part, &run->shard_share) != 0) {
         cli_error("out of memory dividing %zu variants into %u parts", plan->n, a->shard.n);
         return EXIT_FAILURE_STATUS;
     }

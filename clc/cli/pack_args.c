@@ -186,8 +186,8 @@ static int opt_update(void *p, cli_optctx *c)
 
 static int opt_shard(void *p, cli_optctx *c)
 {
-    char serr[PS_ERR_MAX];
-    if (ps_parse(c->arg, &ARGS(p)->shard, serr) != 0) {
+    char serr[PLAN_SHARD_ERR_MAX];
+    if (plan_shard_parse(c->arg, &ARGS(p)->shard, serr) != 0) {
         bfmt(c->err, c->cap, "%s", serr);
         return -1;
     }

@@ -357,14 +357,14 @@ static void test_action_result(void)
 
 static void test_shard(void)
 {
-    ps_shard s;
-    char err[PS_ERR_MAX];
-    CHECK(ps_parse("2/4", &s, err) == 0 && s.k == 2 && s.n == 4, "2/4 parses");
-    CHECK(ps_parse("1/1", &s, err) == 0 && s.k == 1 && s.n == 1, "1/1 parses");
+    plan_shard_shard s;
+    char err[PLAN_SHARD_ERR_MAX];
+    CHECK(plan_shard_parse("2/4", &s, err) == 0 && s.k == 2 && s.n == 4, "2/4 parses");
+    CHECK(plan_shard_parse("1/1", &s, err) == 0 && s.k == 1 && s.n == 1, "1/1 parses");
     const char *bad[] = {"0/4", "5/4", "1/0", "4", "/4", "1/", "a/4", "1/4/2", "-1/4",
                          "1 /4", "1/10001", "", "1/4x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        CHECK(ps_parse(bad[i], &s, err) != 0 && strstr(err, "--shard"),
+        CHECK(plan_shard_parse(bad[i], &s, err) != 0 && strstr(err, "--shard"),
               "'%s' is refused: %s", bad[i], err);
 
     enum { N_JOBS = 101 };
@@ -373,7 +373,7 @@ static void test_shard(void)
     for (size_t i = 0; i < N_JOBS; i++) {
         /* Texts of many sizes, some equal (ties go by plan order). */
         jobs[i].source_size = (i * 7919) % 40000 + (i % 5 == 0 ? 0 : 100);
-        uint64_t c = ps_cost(&jobs[i]);
+        uint64_t c = plan_shard_cost(&jobs[i]);
         total += c;
         biggest = c > biggest ? c : biggest;
     }
@@ -383,8 +383,8 @@ static void test_shard(void)
         unsigned which[N_JOBS], again[N_JOBS];
         uint64_t *cost = calloc(n, sizeof *cost);
         size_t *count = calloc(n, sizeof *count);
-        CHECK(ps_partition(jobs, N_JOBS, n, which, cost) == 0, "%u parts", n);
-        ps_partition(jobs, N_JOBS, n, again, NULL);
+        CHECK(plan_shard_partition(jobs, N_JOBS, n, which, cost) == 0, "%u parts", n);
+        plan_shard_partition(jobs, N_JOBS, n, again, NULL);
         CHECK(memcmp(which, again, sizeof which) == 0, "%u parts: the same partition twice", n);
         int in_range = 1;
         for (size_t i = 0; i < N_JOBS; i++) {
@@ -419,8 +419,8 @@ static void test_shard(void)
     build_job *copy = calloc(N_JOBS, sizeof *copy);
     memcpy(copy, jobs, N_JOBS * sizeof *jobs);
     unsigned a[N_JOBS], b[N_JOBS];
-    ps_partition(jobs, N_JOBS, 4, a, NULL);
-    ps_partition(copy, N_JOBS, 4, b, NULL);
+    plan_shard_partition(jobs, N_JOBS, 4, a, NULL);
+    plan_shard_partition(copy, N_JOBS, 4, b, NULL);
     CHECK(memcmp(a, b, sizeof a) == 0, "a copy of the plan: the same partition");
     free(copy);
     free(jobs);
