@@ -265,7 +265,7 @@ typedef struct program {
     const char *name;
     const char *const *files;
     size_t n_files;
-    sf_result folded;
+    source_fold_result folded;
     char *source_name;
 } program;
 
@@ -777,7 +777,7 @@ static int fold_program(plan *p, program *pr)
     if (oom) {
         rc = failure(p, "out of memory");
     } else {
-        sf_options o;
+        source_fold_options o;
         memset(&o, 0, sizeof o);
         o.sources = pr->files;
         o.n_sources = pr->n_files;
@@ -787,8 +787,8 @@ static int fold_program(plan *p, program *pr)
         o.n_roots = nr;
         o.roots_what = "the sources' folders, the -I folders and the current folder";
         o.line_at_start = 1;
-        char why[SF_ERR_MAX];
-        if (sf_fold(&o, &pr->folded, why, sizeof why) != 0) {
+        char why[SOURCE_FOLD_ERR_MAX];
+        if (source_fold_fold(&o, &pr->folded, why, sizeof why) != 0) {
             /* The message names the file; a program of several names itself too. */
             if (pr->n_files > 1)
                 rc = failure(p, "program %s: %s", pr->name, why);
@@ -1008,7 +1008,7 @@ int direct_jobs_make(const direct_jobs_spec *s, build_job_list *out, char err[DI
         rc = usage(&p, "no variant is left to build (every one failed a --where)");
     for (size_t i = 0; i < n_prog; i++) {
         if (progs)
-            sf_result_free(&progs[i].folded);
+            source_fold_result_free(&progs[i].folded);
         if (progs)
             free(progs[i].source_name);
         if (names)

@@ -37,11 +37,11 @@ int kernel_source_program_source_files(const manifest_manifest *m, const manifes
     }
     const char *sources[1] = {k->source};
     const char *roots[1] = {"."};
-    sf_options opt = {.base_dir = m->dir, .sources = sources, .n_sources = 1,
+    source_fold_options opt = {.base_dir = m->dir, .sources = sources, .n_sources = 1,
                       .roots = roots, .n_roots = 1, .roots_what = "the kernels folder"};
-    sf_result folded;
-    char why_fold[SF_ERR_MAX];
-    if (sf_fold(&opt, &folded, why_fold, sizeof why_fold) != 0) {
+    source_fold_result folded;
+    char why_fold[SOURCE_FOLD_ERR_MAX];
+    if (source_fold_fold(&opt, &folded, why_fold, sizeof why_fold) != 0) {
         bfmt(err, MANIFEST_ERR_MAX, "%s", why_fold);
         return -1;
     }
@@ -59,7 +59,7 @@ int kernel_source_program_source_files(const manifest_manifest *m, const manifes
         *text = folded.text;
         *len = folded.len;
         folded.text = NULL;
-        sf_result_free(&folded);
+        source_fold_result_free(&folded);
         return 0;
     }
     char label[MANIFEST_PATH_MAX];
@@ -68,7 +68,7 @@ int kernel_source_program_source_files(const manifest_manifest *m, const manifes
     size_t generated_len;
     int rc = sg_generate(k->generator, k->source, folded.text, folded.len, v, &generated,
                          &generated_len, label, why, sizeof why);
-    sf_result_free(&folded);
+    source_fold_result_free(&folded);
     if (rc != 0) {
         bfmt(err, MANIFEST_ERR_MAX, "%s: %s", k->source, why);
         return -1;
