@@ -30,9 +30,9 @@ int kernel_source_program_source_files(const manifest_manifest *m, const manifes
     *len = 0;
     err[0] = '\0';
     const manifest_kernel *k = v->kernel;
-    if (k->generator[0] && !sg_known(k->generator)) {
+    if (k->generator[0] && !source_gen_known(k->generator)) {
         bfmt(err, MANIFEST_ERR_MAX, "%s: unknown generator '%s' (known: %s)", k->name, k->generator,
-             sg_names());
+             source_gen_names());
         return -1;
     }
     const char *sources[1] = {k->source};
@@ -66,7 +66,7 @@ int kernel_source_program_source_files(const manifest_manifest *m, const manifes
     char why[MANIFEST_ERR_MAX];
     char *generated;
     size_t generated_len;
-    int rc = sg_generate(k->generator, k->source, folded.text, folded.len, v, &generated,
+    int rc = source_gen_generate(k->generator, k->source, folded.text, folded.len, v, &generated,
                          &generated_len, label, why, sizeof why);
     source_fold_result_free(&folded);
     if (rc != 0) {

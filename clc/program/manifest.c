@@ -444,8 +444,8 @@ static int parse_kernel_line(reader *rd, manifest_kernel *k, char **tok, size_t 
             return fail(rd, "kernel %s: second generator line", k->name, NULL);
         if (!single)
             return fail(rd, "generator takes one name", NULL, NULL);
-        if (!sg_known(tok[1]))
-            return fail(rd, "unknown generator '%s' (known: %s)", tok[1], sg_names());
+        if (!source_gen_known(tok[1]))
+            return fail(rd, "unknown generator '%s' (known: %s)", tok[1], source_gen_names());
         return take_name(rd, k->generator, tok[1], "generator");
     }
     if (strcmp(kw, "numcoeffs_multiple") == 0) {

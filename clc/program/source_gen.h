@@ -31,13 +31,13 @@ typedef struct mf_generator {
 
 /* Installs g (NULL: no generator; every generator line is then refused).
  * Not thread-safe: call it before reading manifests. */
-void sg_install(const mf_generator *g);
+void source_gen_install(const mf_generator *g);
 
 /* The installed module's answers; with none, no name is known and the
  * names are "none". */
-int sg_known(const char *name);
-const char *sg_names(void);
-int sg_generate(const char *generator, const char *tmpl_name, const char *tmpl, size_t tmpl_len,
+int source_gen_known(const char *name);
+const char *source_gen_names(void);
+int source_gen_generate(const char *generator, const char *tmpl_name, const char *tmpl, size_t tmpl_len,
                 const manifest_variant *v, char **out, size_t *out_len, char label[MANIFEST_PATH_MAX],
                 char *err, size_t errlen);
 

@@ -763,7 +763,7 @@ static void test_source_errors(void)
 
 int main(void)
 {
-    sg_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kg_generator); /* the bundled manifest's generators */
     manifest = malloc(sizeof *manifest);
     snprintf(tmp_dir, sizeof tmp_dir, "/tmp/test_manifest.XXXXXX");
     if (!manifest || !mkdtemp(tmp_dir)) {
