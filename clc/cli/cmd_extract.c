@@ -34,9 +34,9 @@ typedef struct extract_args {
 static int opt_wg(void *args, cli_optctx *c)
 {
     extract_args *x = args;
-    vl_list l;
-    char why[VL_ERR_MAX];
-    if (vl_parse_wgs(c->arg, &l, why) != 0)
+    value_list_list l;
+    char why[VALUE_LIST_ERR_MAX];
+    if (value_list_parse_wgs(c->arg, &l, why) != 0)
         return cli_opt_fail(c, 1, "%s", why);
     if (l.n != 1)
         return cli_opt_fail(c, 1, "expected one work-group size");

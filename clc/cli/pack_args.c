@@ -30,9 +30,9 @@ static int add_axis(pack_args *a, const char *name, const char *option, const ch
     vp_axis_request *ax = &r->axes[r->n_axes];
     bfmt(ax->name, sizeof ax->name, "%s", name);
     bfmt(ax->option, sizeof ax->option, "%s", option);
-    char why[VL_ERR_MAX];
-    int rc = strcmp(name, "WG") == 0 ? vl_parse_wgs(list, &ax->values, why)
-                                     : vl_parse_ints(list, &ax->values, why);
+    char why[VALUE_LIST_ERR_MAX];
+    int rc = strcmp(name, "WG") == 0 ? value_list_parse_wgs(list, &ax->values, why)
+                                     : value_list_parse_ints(list, &ax->values, why);
     if (rc != 0) {
         char clip[BFMT_QUOTE_MAX + 4];
         bfmt(err, PA_ERR_MAX, "%s '%s': %s", option, bfmt_clip(list, clip), why);

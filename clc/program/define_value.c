@@ -323,9 +323,9 @@ static int push_numeric_run(define_value_define *d, size_t *cap, const define_va
         o += items[i].len;
     }
     text[o] = '\0';
-    vl_ints list;
-    char why[VL_ERR_MAX];
-    int rc = vl_parse_int_array(text, DEFINE_VALUE_VALUES_MAX - d->n_values, &list, why);
+    value_list_ints list;
+    char why[VALUE_LIST_ERR_MAX];
+    int rc = value_list_parse_int_array(text, DEFINE_VALUE_VALUES_MAX - d->n_values, &list, why);
     free(text);
     if (rc != 0) {
         bfmt(err, errlen, "%s: %s", prefix, why);
@@ -341,7 +341,7 @@ static int push_numeric_run(define_value_define *d, size_t *cap, const define_va
             rc = push_value(d, cap, num, strlen(num), prefix, err, errlen);
         }
     }
-    vl_ints_free(&list);
+    value_list_ints_free(&list);
     return rc;
 }
 

@@ -56,7 +56,7 @@ typedef struct plan {
     define_value_derive *derives;
     size_t n_derives;
     /* --wg: a literal list, or one expression per dimension. */
-    vl_list wg_list;
+    value_list_list wg_list;
     int wg_is_expr;
     size_t wg_dims;
     char *wg_expr[3];
@@ -606,8 +606,8 @@ static int parse_wg(plan *p)
     if (!s)
         return 0;
     if (is_size_list(s)) {
-        char why[VL_ERR_MAX];
-        if (vl_parse_wgs(s, &p->wg_list, why) != 0)
+        char why[VALUE_LIST_ERR_MAX];
+        if (value_list_parse_wgs(s, &p->wg_list, why) != 0)
             return usage(p, "--wg '%s': %s", s, why);
         return 0;
     }

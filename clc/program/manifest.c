@@ -194,9 +194,9 @@ static int parse_args(reader *rd, manifest_kernel *k, char **tok, size_t n)
 static int parse_values(reader *rd, const char *axis, int is_wg, const char *text,
                         manifest_value *dst, size_t *n)
 {
-    vl_list list;
-    char why[VL_ERR_MAX];
-    int rc = is_wg ? vl_parse_wgs(text, &list, why) : vl_parse_ints(text, &list, why);
+    value_list_list list;
+    char why[VALUE_LIST_ERR_MAX];
+    int rc = is_wg ? value_list_parse_wgs(text, &list, why) : value_list_parse_ints(text, &list, why);
     if (rc != 0)
         return fail(rd, "axis %s: %s", axis, why);
     for (size_t i = 0; i < list.n; i++) {
@@ -264,7 +264,7 @@ static int parse_axis(reader *rd, manifest_kernel *k, char **tok, size_t n)
         if (j == a->n_allowed) {
             char shown[64];
             if (a->is_wg)
-                vl_format_wg(a->defaults[i].v, shown, sizeof shown);
+                value_list_format_wg(a->defaults[i].v, shown, sizeof shown);
             else
                 snprintf(shown, sizeof shown, "%ld", a->defaults[i].v[0]);
             return fail(rd, "axis %s: default %s is not among the allowed values", a->name, shown);
@@ -380,7 +380,7 @@ static int check_kernel(reader *rd, const manifest_manifest *m, manifest_kernel 
         const long *v = wg->allowed[i].v;
         if (k->dims == 1 && v[1] != 1) {
             char shown[64];
-            vl_format_wg(v, shown, sizeof shown);
+            value_list_format_wg(v, shown, sizeof shown);
             return fail(rd, "kernel %s is 1-D; its work-group %s is 2-D", k->name, shown);
         }
     }
@@ -451,9 +451,9 @@ static int parse_kernel_line(reader *rd, manifest_kernel *k, char **tok, size_t 
     if (strcmp(kw, "numcoeffs_multiple") == 0) {
         if (rd->have_multiple++)
             return fail(rd, "kernel %s: second numcoeffs_multiple line", k->name, NULL);
-        vl_list list;
-        char why[VL_ERR_MAX];
-        if (!single || vl_parse_ints(tok[1], &list, why) != 0 || list.n != 1 ||
+        value_list_list list;
+        char why[VALUE_LIST_ERR_MAX];
+        if (!single || value_list_parse_ints(tok[1], &list, why) != 0 || list.n != 1 ||
             list.values[0].v[0] < 1 || list.values[0].v[0] > 1024)
             return fail(rd, "numcoeffs_multiple takes one number from 1 to 1024", NULL, NULL);
         k->numcoeffs_multiple = list.values[0].v[0];

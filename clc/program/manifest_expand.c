@@ -45,7 +45,7 @@ static int value_allowed(const manifest_axis *a, const manifest_value *val)
 void manifest_format_value(const manifest_axis *a, const manifest_value *v, char *buf, size_t cap)
 {
     if (a->is_wg)
-        vl_format_wg(v->v, buf, cap);
+        value_list_format_wg(v->v, buf, cap);
     else
         bfmt(buf, cap, "%ld", v->v[0]);
 }

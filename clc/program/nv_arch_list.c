@@ -8,10 +8,10 @@
 
 int nv_arch_list_parse(const char *text, nv_forms_archs *out, char err[NV_FORMS_ERR_MAX])
 {
-    static vl_list l; /* large; parsing is single-threaded (options, worker start) */
-    char verr[VL_ERR_MAX];
+    static value_list_list l; /* large; parsing is single-threaded (options, worker start) */
+    char verr[VALUE_LIST_ERR_MAX];
     memset(out, 0, sizeof *out);
-    if (vl_parse_ints(text, &l, verr) != 0) {
+    if (value_list_parse_ints(text, &l, verr) != 0) {
         bfmt(err, NV_FORMS_ERR_MAX, "%s", verr);
         return -1;
     }
@@ -26,7 +26,7 @@ int nv_arch_list_parse(const char *text, nv_forms_archs *out, char err[NV_FORMS_
                                    "(75 for sm_75)", l.tokens[i]);
             return -1;
         }
-        /* Insertion into increasing order (vl_parse_ints refused duplicates). */
+        /* Insertion into increasing order (value_list_parse_ints refused duplicates). */
         size_t k = out->n++;
         while (k > 0 && out->arch[k - 1] > (uint32_t)v) {
             out->arch[k] = out->arch[k - 1];

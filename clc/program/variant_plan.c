@@ -292,7 +292,7 @@ void vp_label(const manifest_variant *v, char *buf, size_t cap)
         if (v->kernel->dims == 2 && w[2] <= 1)
             bfmt(wg, sizeof wg, "%ldx%ld", w[0], w[1]);
         else
-            vl_format_wg(w, wg, sizeof wg);
+            value_list_format_wg(w, wg, sizeof wg);
         append(buf, cap, " wg=%s", wg);
     }
 }

@@ -24,7 +24,7 @@
 typedef struct vp_axis_request {
     char name[MANIFEST_NAME_MAX];     /* FILTER_WIDTH, WG, NUMCOEFFS, ... */
     char option[MANIFEST_NAME_MAX + 8]; /* how the user gave it: "--widths", "-D NUMCOEFFS" */
-    vl_list values;
+    value_list_list values;
 } vp_axis_request;
 
 typedef struct vp_request {

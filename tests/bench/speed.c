@@ -127,9 +127,9 @@ static void usage(FILE *f)
 
 static int parse_int_list(const char *opt, const char *text, long *out, size_t max, size_t *n)
 {
-    vl_list l;
-    char err[VL_ERR_MAX];
-    if (vl_parse_ints(text, &l, err) != 0) {
+    value_list_list l;
+    char err[VALUE_LIST_ERR_MAX];
+    if (value_list_parse_ints(text, &l, err) != 0) {
         fprintf(stderr, "speed: %s: %s\n", opt, err);
         return -1;
     }

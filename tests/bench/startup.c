@@ -171,9 +171,9 @@ static int parse_args(int argc, char **argv, options *o)
             o->only[o->n_only++] = optarg;
             break;
         case 'w': {
-            vl_list l;
-            char err[VL_ERR_MAX];
-            if (vl_parse_ints(optarg, &l, err) != 0) {
+            value_list_list l;
+            char err[VALUE_LIST_ERR_MAX];
+            if (value_list_parse_ints(optarg, &l, err) != 0) {
                 fprintf(stderr, "startup: --widths: %s\n", err);
                 return 2;
             }

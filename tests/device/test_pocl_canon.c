@@ -227,9 +227,9 @@ static void test_real(void)
     req.kernels[0] = "Convolve_Def";
     req.n_axes = 2;
     snprintf(req.axes[0].name, sizeof req.axes[0].name, "FILTER_WIDTH");
-    vl_parse_ints("7", &req.axes[0].values, merr);
+    value_list_parse_ints("7", &req.axes[0].values, merr);
     snprintf(req.axes[1].name, sizeof req.axes[1].name, "WG");
-    vl_parse_wgs("8x8", &req.axes[1].values, merr);
+    value_list_parse_wgs("8x8", &req.axes[1].values, merr);
     vp_plan plan;
     char perr[VP_ERR_MAX];
     if (!CHECK(vp_make(&m, &req, &plan, perr) == 0 && plan.n == 1, "plan: %s", perr))

@@ -29,54 +29,54 @@ static inline void dvt_check_item_name(const char *name, int is_function)
 
 static inline void dvt_lists(const char *text)
 {
-    char err[VL_ERR_MAX];
-    vl_list *l = malloc(sizeof *l);
+    char err[VALUE_LIST_ERR_MAX];
+    value_list_list *l = malloc(sizeof *l);
     if (!l)
         return;
     err[0] = '\0';
-    if (vl_parse_ints(text, l, err) == 0) {
+    if (value_list_parse_ints(text, l, err) == 0) {
         cf_require(l->n >= 1 && l->n <= MANIFEST_MAX_VALUES);
         for (size_t i = 0; i < l->n; i++) {
-            cf_require(l->values[i].v[0] >= 0 && l->values[i].v[0] <= VL_VALUE_MAX);
-            cf_require(memchr(l->tokens[i], 0, VL_TOKEN_MAX) != NULL);
+            cf_require(l->values[i].v[0] >= 0 && l->values[i].v[0] <= VALUE_LIST_VALUE_MAX);
+            cf_require(memchr(l->tokens[i], 0, VALUE_LIST_TOKEN_MAX) != NULL);
             for (size_t k = 0; k < i; k++)
                 cf_require(l->values[k].v[0] != l->values[i].v[0]);
         }
     } else {
-        cf_require_message(err, VL_ERR_MAX);
+        cf_require_message(err, VALUE_LIST_ERR_MAX);
     }
     err[0] = '\0';
-    if (vl_parse_wgs(text, l, err) == 0) {
+    if (value_list_parse_wgs(text, l, err) == 0) {
         cf_require(l->n >= 1 && l->n <= MANIFEST_MAX_VALUES);
         for (size_t i = 0; i < l->n; i++) {
             for (int d = 0; d < 3; d++)
-                cf_require(l->values[i].v[d] >= 1 && l->values[i].v[d] <= VL_VALUE_MAX);
+                cf_require(l->values[i].v[d] >= 1 && l->values[i].v[d] <= VALUE_LIST_VALUE_MAX);
             char buf[64];
-            vl_format_wg(l->values[i].v, buf, sizeof buf);
+            value_list_format_wg(l->values[i].v, buf, sizeof buf);
             /* The formatted size reads back as the same size. */
-            vl_list *again = malloc(sizeof *again);
+            value_list_list *again = malloc(sizeof *again);
             if (again) {
-                char e2[VL_ERR_MAX];
-                cf_require(vl_parse_wgs(buf, again, e2) == 0 && again->n == 1);
+                char e2[VALUE_LIST_ERR_MAX];
+                cf_require(value_list_parse_wgs(buf, again, e2) == 0 && again->n == 1);
                 cf_require(memcmp(again->values[0].v, l->values[i].v, sizeof again->values[0].v) ==
                            0);
                 free(again);
             }
         }
     } else {
-        cf_require_message(err, VL_ERR_MAX);
+        cf_require_message(err, VALUE_LIST_ERR_MAX);
     }
     free(l);
-    vl_ints arr;
+    value_list_ints arr;
     memset(&arr, 0x5a, sizeof arr);
     err[0] = '\0';
-    if (vl_parse_int_array(text, 100000, &arr, err) == 0) {
+    if (value_list_parse_int_array(text, 100000, &arr, err) == 0) {
         cf_require(arr.n >= 1 && arr.n <= 100000);
         for (size_t i = 0; i < arr.n; i++)
-            cf_require(arr.values[i] >= 0 && arr.values[i] <= VL_VALUE_MAX);
-        vl_ints_free(&arr);
+            cf_require(arr.values[i] >= 0 && arr.values[i] <= VALUE_LIST_VALUE_MAX);
+        value_list_ints_free(&arr);
     } else {
-        cf_require_message(err, VL_ERR_MAX);
+        cf_require_message(err, VALUE_LIST_ERR_MAX);
         cf_require(arr.n == 0 && arr.values == NULL);
     }
 }
