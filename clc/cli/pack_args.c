@@ -16,7 +16,7 @@
 static int add_axis(pack_args *a, const char *name, const char *option, const char *list,
                     char err[PA_ERR_MAX])
 {
-    vp_request *r = &a->req;
+    variant_plan_request *r = &a->req;
     for (size_t i = 0; i < r->n_axes; i++)
         if (strcmp(r->axes[i].name, name) == 0) {
             bfmt(err, PA_ERR_MAX, "%s: %s is already given by %s", option, name,
@@ -27,7 +27,7 @@ static int add_axis(pack_args *a, const char *name, const char *option, const ch
         bfmt(err, PA_ERR_MAX, "%s: more than %d axes", option, MANIFEST_MAX_AXES);
         return -1;
     }
-    vp_axis_request *ax = &r->axes[r->n_axes];
+    variant_plan_axis_request *ax = &r->axes[r->n_axes];
     bfmt(ax->name, sizeof ax->name, "%s", name);
     bfmt(ax->option, sizeof ax->option, "%s", option);
     char why[VALUE_LIST_ERR_MAX];

@@ -18,7 +18,7 @@
 
 typedef struct pack_args {
     const char *kernels_dir;    /* --kernels, default "kernels" */
-    vp_request req;             /* --kernel, --widths, --wg, -D */
+    variant_plan_request req;             /* --kernel, --widths, --wg, -D */
     const char *device;         /* --device, default "default" */
     const char *platform;       /* --platform, or NULL */
     const char *output;         /* -o, or NULL for packs/<device>.clcpack */

@@ -62,7 +62,7 @@ static int fill(const manifest_manifest *m, const manifest_variant *v, build_job
     return 0;
 }
 
-int manifest_jobs_make(const manifest_manifest *m, const vp_plan *plan, build_job_list *out, char err[MANIFEST_ERR_MAX])
+int manifest_jobs_make(const manifest_manifest *m, const variant_plan_plan *plan, build_job_list *out, char err[MANIFEST_ERR_MAX])
 {
     char manifest[MANIFEST_PATH_MAX + 16];
     bfmt(manifest, sizeof manifest, "%s/manifest.txt", m->dir);

@@ -13,12 +13,12 @@
 #define MAX_NAMED_BLOCKS 64
 
 /* The kernel blocks' variants the request selects, appended to plan. */
-static int kernel_blocks(const manifest_manifest *m, const vp_request *req, build_job_list *plan, char *err,
+static int kernel_blocks(const manifest_manifest *m, const variant_plan_request *req, build_job_list *plan, char *err,
                          size_t cap)
 {
-    vp_plan vplan;
-    char perr[VP_ERR_MAX];
-    if (vp_make(m, req, &vplan, perr) != 0) {
+    variant_plan_plan vplan;
+    char perr[VARIANT_PLAN_ERR_MAX];
+    if (variant_plan_make(m, req, &vplan, perr) != 0) {
         bfmt(err, cap, "%s", perr);
         return PACK_PLAN_USAGE;
     }
@@ -26,7 +26,7 @@ static int kernel_blocks(const manifest_manifest *m, const vp_request *req, buil
     int rc = manifest_jobs_make(m, &vplan, plan, merr);
     if (vplan.notes)
         plan->notes = strdup(vplan.notes);
-    vp_free(&vplan);
+    variant_plan_free(&vplan);
     if (rc != 0) {
         bfmt(err, cap, "%s", merr);
         return PACK_PLAN_FAILED;
@@ -68,8 +68,8 @@ static int from_kernels_dir(const pack_plan_request *r, build_job_list *plan, ch
         return PACK_PLAN_FAILED;
     }
     /* --kernel names kernels of kernel blocks or program blocks. */
-    const vp_request *all = r->req;
-    vp_request req = *all;
+    const variant_plan_request *all = r->req;
+    variant_plan_request req = *all;
     req.n_kernels = 0;
     int want_block[MAX_NAMED_BLOCKS] = {0};
     for (size_t i = 0; i < all->n_kernels; i++) {

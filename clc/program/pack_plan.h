@@ -20,7 +20,7 @@ typedef struct pack_plan_request {
     int direct;                 /* the direct command line, else the kernels folder */
     const direct_jobs_spec *direct_spec; /* with direct */
     const char *kernels_dir;    /* without: the folder holding manifest.txt */
-    const vp_request *req;      /* without: --kernel (kernel or program block names), values */
+    const variant_plan_request *req;      /* without: --kernel (kernel or program block names), values */
 } pack_plan_request;
 
 /* Appends the jobs of r to plan. 0, with *seed_checks 1 when the jobs come

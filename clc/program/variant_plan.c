@@ -57,7 +57,7 @@ static void append(char *buf, size_t cap, const char *fmt, ...)
 }
 
 /* The value text for messages: "4", or "4 (from '3-9')". */
-static void shown_with_token(const manifest_axis *a, const vp_axis_request *r, size_t i, char *buf,
+static void shown_with_token(const manifest_axis *a, const variant_plan_axis_request *r, size_t i, char *buf,
                              size_t cap)
 {
     char v[64];
@@ -70,8 +70,8 @@ static void shown_with_token(const manifest_axis *a, const vp_axis_request *r, s
 
 /* The kernels the request names (each once), or all. 0, or -1 with err
  * naming an unknown one and the known ones. */
-static int select_kernels(const manifest_manifest *m, const vp_request *req, const manifest_kernel **ks,
-                          size_t *nk, char err[VP_ERR_MAX])
+static int select_kernels(const manifest_manifest *m, const variant_plan_request *req, const manifest_kernel **ks,
+                          size_t *nk, char err[VARIANT_PLAN_ERR_MAX])
 {
     *nk = 0;
     if (req->n_kernels == 0) {
@@ -82,7 +82,7 @@ static int select_kernels(const manifest_manifest *m, const vp_request *req, con
     for (size_t i = 0; i < req->n_kernels; i++) {
         const manifest_kernel *k = manifest_find(m, req->kernels[i]);
         if (!k) {
-            char names[VP_ERR_MAX / 2] = "", hint[MANIFEST_NAME_MAX + 24] = "";
+            char names[VARIANT_PLAN_ERR_MAX / 2] = "", hint[MANIFEST_NAME_MAX + 24] = "";
             nn_best near;
             nn_init(&near, req->kernels[i]);
             for (size_t j = 0; j < m->n_kernels; j++) {
@@ -91,7 +91,7 @@ static int select_kernels(const manifest_manifest *m, const vp_request *req, con
             }
             if (nn_result(&near))
                 bfmt(hint, sizeof hint, "; did you mean %s?", nn_result(&near));
-            bfmt(err, VP_ERR_MAX, "--kernel %s: no such kernel in %s/manifest.txt%s (kernels: %s)",
+            bfmt(err, VARIANT_PLAN_ERR_MAX, "--kernel %s: no such kernel in %s/manifest.txt%s (kernels: %s)",
                  req->kernels[i], m->dir, hint, names);
             return -1;
         }
@@ -107,8 +107,8 @@ static int select_kernels(const manifest_manifest *m, const vp_request *req, con
 /* Value i of axis request r against the kernels: some kernel must take
  * it; with named kernels, every one concerned must allow it; otherwise the
  * kernels that do not allow it are appended to skipped. 0, or -1 with err. */
-static int check_value(const manifest_kernel **ks, size_t nk, const vp_axis_request *r, size_t i,
-                       int named, char *skipped, size_t skipped_cap, char err[VP_ERR_MAX])
+static int check_value(const manifest_kernel **ks, size_t nk, const variant_plan_axis_request *r, size_t i,
+                       int named, char *skipped, size_t skipped_cap, char err[VARIANT_PLAN_ERR_MAX])
 {
     const manifest_value *v = &r->values.values[i];
     int concerned = 0, takers = 0;
@@ -126,7 +126,7 @@ static int check_value(const manifest_kernel **ks, size_t nk, const vp_axis_requ
         shown_with_token(ax, r, i, shown, sizeof shown);
         manifest_format_allowed(ax, allow, sizeof allow);
         if (named) {
-            bfmt(err, VP_ERR_MAX, "%s: %s=%s is not allowed for kernel %s (allowed: %s)",
+            bfmt(err, VARIANT_PLAN_ERR_MAX, "%s: %s=%s is not allowed for kernel %s (allowed: %s)",
                  r->option, r->name, shown, ks[k]->name, allow);
             return -1;
         }
@@ -138,12 +138,12 @@ static int check_value(const manifest_kernel **ks, size_t nk, const vp_axis_requ
     char shown[128];
     shown_with_token(any, r, i, shown, sizeof shown);
     if (concerned == 0) {
-        bfmt(err, VP_ERR_MAX, "%s: %s: no selected kernel takes a %s work-group", r->option,
+        bfmt(err, VARIANT_PLAN_ERR_MAX, "%s: %s: no selected kernel takes a %s work-group", r->option,
              shown, one_d(v) ? "1-D" : "2-D");
         return -1;
     }
     if (takers == 0) {
-        bfmt(err, VP_ERR_MAX, "%s: %s=%s: no selected kernel allows it", r->option, r->name,
+        bfmt(err, VARIANT_PLAN_ERR_MAX, "%s: %s=%s: no selected kernel allows it", r->option, r->name,
              shown);
         return -1;
     }
@@ -157,17 +157,17 @@ static int check_value(const manifest_kernel **ks, size_t nk, const vp_axis_requ
 
 /* Every axis request against the kernels (check_value), the values some
  * kernels skip noted. 0, or -1 with err. */
-static int check_axes(const manifest_kernel **ks, size_t nk, const vp_request *req, char *notes,
-                      size_t notes_cap, char err[VP_ERR_MAX])
+static int check_axes(const manifest_kernel **ks, size_t nk, const variant_plan_request *req, char *notes,
+                      size_t notes_cap, char err[VARIANT_PLAN_ERR_MAX])
 {
     for (size_t a = 0; a < req->n_axes; a++) {
-        const vp_axis_request *r = &req->axes[a];
+        const variant_plan_axis_request *r = &req->axes[a];
         int any_axis = 0;
         for (size_t k = 0; k < nk; k++)
             if (manifest_axis_find(ks[k], r->name))
                 any_axis = 1;
         if (!any_axis) {
-            bfmt(err, VP_ERR_MAX, "%s: no selected kernel has a %s axis", r->option, r->name);
+            bfmt(err, VARIANT_PLAN_ERR_MAX, "%s: no selected kernel has a %s axis", r->option, r->name);
             return -1;
         }
         char skipped[NOTE_MAX] = "";
@@ -183,12 +183,12 @@ static int check_axes(const manifest_kernel **ks, size_t nk, const vp_request *r
 
 /* The selection kernel k keeps of the request, into sel. 0, or -1 when it
  * allows none of an axis's selected values (noted: it is not built). */
-static int kernel_selection(const manifest_kernel *k, const vp_request *req, manifest_selection *sel,
+static int kernel_selection(const manifest_kernel *k, const variant_plan_request *req, manifest_selection *sel,
                             char *notes, size_t notes_cap)
 {
     memset(sel, 0, sizeof *sel);
     for (size_t a = 0; a < req->n_axes; a++) {
-        const vp_axis_request *r = &req->axes[a];
+        const variant_plan_axis_request *r = &req->axes[a];
         const manifest_axis *ax = manifest_axis_find(k, r->name);
         if (!ax)
             continue;
@@ -219,19 +219,19 @@ static int kernel_selection(const manifest_kernel *k, const vp_request *req, man
 /* Kernel k's variants for sel appended to *all (*total of them). 0, or -1
  * with err. */
 static int add_variants(const manifest_kernel *k, const manifest_selection *sel, manifest_variant **all,
-                        size_t *total, char err[VP_ERR_MAX])
+                        size_t *total, char err[VARIANT_PLAN_ERR_MAX])
 {
     manifest_variant *vs = NULL;
     size_t n = 0;
     char merr[MANIFEST_ERR_MAX];
     if (manifest_expand(k, sel, &vs, &n, merr) != 0) {
-        bfmt(err, VP_ERR_MAX, "%s", merr);
+        bfmt(err, VARIANT_PLAN_ERR_MAX, "%s", merr);
         return -1;
     }
     manifest_variant *grown = realloc(*all, (*total + n) * sizeof **all);
     if (!grown) {
         free(vs);
-        bfmt(err, VP_ERR_MAX, "out of memory");
+        bfmt(err, VARIANT_PLAN_ERR_MAX, "out of memory");
         return -1;
     }
     *all = grown;
@@ -241,7 +241,7 @@ static int add_variants(const manifest_kernel *k, const manifest_selection *sel,
     return 0;
 }
 
-int vp_make(const manifest_manifest *m, const vp_request *req, vp_plan *out, char err[VP_ERR_MAX])
+int variant_plan_make(const manifest_manifest *m, const variant_plan_request *req, variant_plan_plan *out, char err[VARIANT_PLAN_ERR_MAX])
 {
     memset(out, 0, sizeof *out);
     const manifest_kernel *ks[MANIFEST_MAX_KERNELS];
@@ -263,7 +263,7 @@ int vp_make(const manifest_manifest *m, const vp_request *req, vp_plan *out, cha
         }
     }
     if (total == 0) {
-        bfmt(err, VP_ERR_MAX, "the selection gives no variant to build");
+        bfmt(err, VARIANT_PLAN_ERR_MAX, "the selection gives no variant to build");
         free(all);
         return -1;
     }
@@ -273,14 +273,14 @@ int vp_make(const manifest_manifest *m, const vp_request *req, vp_plan *out, cha
     return 0;
 }
 
-void vp_free(vp_plan *p)
+void variant_plan_free(variant_plan_plan *p)
 {
     free(p->variants);
     free(p->notes);
     memset(p, 0, sizeof *p);
 }
 
-void vp_label(const manifest_variant *v, char *buf, size_t cap)
+void variant_plan_label(const manifest_variant *v, char *buf, size_t cap)
 {
     bfmt(buf, cap, "%s", v->kernel->name);
     for (size_t i = 0; i < v->n_defines; i++)

@@ -221,7 +221,7 @@ static void test_real(void)
     char merr[MANIFEST_ERR_MAX];
     if (!CHECK(manifest_load(dir && *dir ? dir : "kernels", &m, merr) == 0, "manifest: %s", merr))
         return;
-    vp_request req;
+    variant_plan_request req;
     memset(&req, 0, sizeof req);
     req.n_kernels = 1;
     req.kernels[0] = "Convolve_Def";
@@ -230,9 +230,9 @@ static void test_real(void)
     value_list_parse_ints("7", &req.axes[0].values, merr);
     snprintf(req.axes[1].name, sizeof req.axes[1].name, "WG");
     value_list_parse_wgs("8x8", &req.axes[1].values, merr);
-    vp_plan plan;
-    char perr[VP_ERR_MAX];
-    if (!CHECK(vp_make(&m, &req, &plan, perr) == 0 && plan.n == 1, "plan: %s", perr))
+    variant_plan_plan plan;
+    char perr[VARIANT_PLAN_ERR_MAX];
+    if (!CHECK(variant_plan_make(&m, &req, &plan, perr) == 0 && plan.n == 1, "plan: %s", perr))
         return;
     build_variant_target t;
     char terr[256];
@@ -289,7 +289,7 @@ static void test_real(void)
     }
     build_variant_result_free(&r);
     build_variant_target_close(&t);
-    vp_free(&plan);
+    variant_plan_free(&plan);
 }
 
 /* Joining two records of one program (pcb_union), and the build hash

@@ -62,13 +62,13 @@ static void test_wire(void)
 
 static void test_job_roundtrip(void)
 {
-    vp_request req;
+    variant_plan_request req;
     memset(&req, 0, sizeof req);
     req.n_kernels = 1;
     req.kernels[0] = "reda_local";
-    vp_plan plan;
-    char err[VP_ERR_MAX];
-    if (!CHECK(vp_make(&manifest, &req, &plan, err) == 0 && plan.n > 0, "plan: %s", err))
+    variant_plan_plan plan;
+    char err[VARIANT_PLAN_ERR_MAX];
+    if (!CHECK(variant_plan_make(&manifest, &req, &plan, err) == 0 && plan.n > 0, "plan: %s", err))
         return;
     build_job_list jobs = {0};
     char merr[MANIFEST_ERR_MAX];
@@ -109,7 +109,7 @@ static void test_job_roundtrip(void)
               "a job cut to %zu bytes is refused", cut);
     sb_free(&b);
     build_job_list_free(&jobs);
-    vp_free(&plan);
+    variant_plan_free(&plan);
 }
 
 static void test_result_roundtrip(void)
@@ -258,18 +258,18 @@ static int retry_once(void *ctx, size_t job, const build_variant_result *r, int 
 /* Jobs for the first n variants of a small plan, on device slot 0. */
 static size_t make_jobs(strbuf *jobs, size_t n, build_job_list *plan)
 {
-    vp_request req;
+    variant_plan_request req;
     memset(&req, 0, sizeof req);
     req.n_kernels = 1;
     req.kernels[0] = "poly_numcoeffs";
-    char err[VP_ERR_MAX];
-    vp_plan vp;
-    if (vp_make(&manifest, &req, &vp, err) != 0)
+    char err[VARIANT_PLAN_ERR_MAX];
+    variant_plan_plan vp;
+    if (variant_plan_make(&manifest, &req, &vp, err) != 0)
         return 0;
     char merr[MANIFEST_ERR_MAX];
     memset(plan, 0, sizeof *plan);
     int rc = manifest_jobs_make(&manifest, &vp, plan, merr);
-    vp_free(&vp);
+    variant_plan_free(&vp);
     if (rc != 0)
         return 0;
     if (n > plan->n)

@@ -125,16 +125,16 @@ static void test_options(void)
     expect_usage_error("'20'", PARSE(err, "--nv-arch", "20,75"), err);
 }
 
-/* Plans from a fresh parse; returns the vp_make status. */
-static int plan_of(vp_plan *p, char err[VP_ERR_MAX], int parse_rc)
+/* Plans from a fresh parse; returns the variant_plan_make status. */
+static int plan_of(variant_plan_plan *p, char err[VARIANT_PLAN_ERR_MAX], int parse_rc)
 {
     memset(p, 0, sizeof *p);
     if (!CHECK(parse_rc == 0, "the options parse"))
         return -2;
-    return vp_make(&manifest, &args.req, p, err);
+    return variant_plan_make(&manifest, &args.req, p, err);
 }
 
-static size_t count_kernel(const vp_plan *p, const char *name)
+static size_t count_kernel(const variant_plan_plan *p, const char *name)
 {
     size_t n = 0;
     for (size_t i = 0; i < p->n; i++)
@@ -145,8 +145,8 @@ static size_t count_kernel(const vp_plan *p, const char *name)
 
 static void test_plans(void)
 {
-    char perr[PA_ERR_MAX], err[VP_ERR_MAX];
-    vp_plan p;
+    char perr[PA_ERR_MAX], err[VARIANT_PLAN_ERR_MAX];
+    variant_plan_plan p;
 
     /* The default pack: every kernel with its defaults. */
     CHECK(plan_of(&p, err, PARSE(perr, "-q")) == 0, "default plan: %s", err);
@@ -160,7 +160,7 @@ static void test_plans(void)
     }
     CHECK(p.n == expect, "default plan has the manifest's %zu variants, got %zu", expect, p.n);
     CHECK(p.notes == NULL, "no note for the defaults");
-    vp_free(&p);
+    variant_plan_free(&p);
 
     /* The README's command: every kernel skips nothing (all odd widths). */
     CHECK(plan_of(&p, err, PARSE(perr, "--widths", "3,5,7,...,31")) == 0, "odd widths: %s",
@@ -169,7 +169,7 @@ static void test_plans(void)
           "15 widths for the width kernels");
     CHECK(count_kernel(&p, "Convolve") == 1, "a kernel without the axis is built once");
     CHECK(p.notes == NULL, "no skip note: %s", p.notes ? p.notes : "");
-    vp_free(&p);
+    variant_plan_free(&p);
 
     /* An even width: Reda's odd-only kernels skip it, with one note. */
     CHECK(plan_of(&p, err, PARSE(perr, "--widths", "4,5")) == 0, "widths 4,5: %s", err);
@@ -178,7 +178,7 @@ static void test_plans(void)
     CHECK(p.notes && strstr(p.notes, "FILTER_WIDTH") && strstr(p.notes, "4 by reda_naive"),
           "the note names the value and kernels: %s", p.notes ? p.notes : "(none)");
     CHECK(p.notes && !strchr(strchr(p.notes, '\n') + 1, '\n'), "one note line");
-    vp_free(&p);
+    variant_plan_free(&p);
 
     /* Only 4: the Reda kernels are not built at all. */
     CHECK(plan_of(&p, err, PARSE(perr, "--widths", "4")) == 0, "width 4: %s", err);
@@ -186,7 +186,7 @@ static void test_plans(void)
           "reda_local skipped, Convolve_Def built");
     CHECK(p.notes && strstr(p.notes, "reda_local is not built"), "a note says so: %s",
           p.notes ? p.notes : "");
-    vp_free(&p);
+    variant_plan_free(&p);
 
     CHECK(plan_of(&p, err, PARSE(perr, "--widths", "3-40:3")) == -1 &&
               strstr(err, "FILTER_WIDTH=33 (from '3-40:3')") && strstr(err, "no selected kernel"),
@@ -210,7 +210,7 @@ static void test_plans(void)
           "2-D wg with a 1-D kernel: %s", err);
     CHECK(p.n == 2 && p.variants[0].wg[0] == 8 && p.variants[1].wg[0] == 64,
           "Convolve_Def gets 8x8, poly_naive keeps its default 64");
-    vp_free(&p);
+    variant_plan_free(&p);
     CHECK(plan_of(&p, err, PARSE(perr, "--wg", "64", "--kernel", "Convolve_Def")) == -1 &&
               strstr(err, "1-D"),
           "a 1-D wg with only 2-D kernels: %s", err);
@@ -223,7 +223,7 @@ static void test_plans(void)
                                  "--wg", "64,128")) == 0,
           "NUMCOEFFS x WG: %s", err);
     CHECK(p.n == 4, "2 x 2 variants, got %zu", p.n);
-    vp_free(&p);
+    variant_plan_free(&p);
     CHECK(plan_of(&p, err, PARSE(perr, "--kernel", "reda_naive", "--widths", "5", "-D",
                                  "IMAGE_W=512", "--wg", "16x16")) == 0,
           "IMAGE_W: %s", err);
@@ -232,11 +232,11 @@ static void test_plans(void)
           "IMAGE_W and its derives are defined");
     char label[256];
     if (p.n == 1) {
-        vp_label(&p.variants[0], label, sizeof label);
+        variant_plan_label(&p.variants[0], label, sizeof label);
         CHECK(strcmp(label, "reda_naive FILTER_WIDTH=5 IMAGE_W=512 wg=16x16") == 0,
               "label: %s", label);
     }
-    vp_free(&p);
+    variant_plan_free(&p);
 }
 
 int main(void)
