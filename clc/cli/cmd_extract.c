@@ -34,7 +34,7 @@ typedef struct extract_args {
 static int opt_wg(void *args, cli_optctx *c)
 {
     extract_args *x = args;
-    value_list_list l;
+    value_list l;
     char why[VALUE_LIST_ERR_MAX];
     if (value_list_parse_wgs(c->arg, &l, why) != 0)
         return cli_opt_fail(c, 1, "%s", why);

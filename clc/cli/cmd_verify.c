@@ -362,7 +362,7 @@ int cmd_verify(int argc, char **argv)
      * pack holds kernel entries: program entries (the direct mode's) are
      * loaded and built, with no reference to compare with. */
     if (va.check && has_kernel_entries(p)) {
-        static manifest_manifest manifest;
+        static manifest_file manifest;
         char merr[MANIFEST_ERR_MAX];
         if (manifest_load(va.kernels_dir, &manifest, merr) != 0) {
             cli_error("%s (verify --check compares the pack's kernel entries with the "

@@ -31,7 +31,7 @@
  * work-group and options, checked by the manifest kernel of its name. 0, or
  * 1 when the entry has no reference check (a program entry, or a kernel the
  * manifest does not give a family), -1 when out of memory. */
-static int entry_job(const manifest_manifest *m, const clcpack_entry_info *e, build_job *j)
+static int entry_job(const manifest_file *m, const clcpack_entry_info *e, build_job *j)
 {
     memset(j, 0, sizeof *j);
     const manifest_kernel *k = e->kernel_name_count ? NULL : manifest_find(m, e->kernel);
@@ -63,7 +63,7 @@ typedef struct load_worker {
     cl_device_id dev;
     int check;
     uint32_t load_flags;     /* --no-cubin: CLCPACK_LOAD_NO_CUBIN; --warm: CLCPACK_LOAD_CACHE */
-    manifest_manifest manifest;
+    manifest_file manifest;
     check_hook hook;
     char setup_error[DS_ERR_MAX + 64];
 } load_worker;

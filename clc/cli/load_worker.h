@@ -35,7 +35,7 @@ size_t load_worker_argv(char *argv[], const char *pack, const ds_device *d,
 
 /* Fills *h with the checks of manifest m's kernels (seed_hook_init for the
  * bundled kernels; the program's entry hands it in). */
-typedef void (*lw_hook_init)(check_hook *h, const manifest_manifest *m);
+typedef void (*lw_hook_init)(check_hook *h, const manifest_file *m);
 
 /* argv[1] is "--load-worker". With --check, each entry is checked through
  * the hook hook_init makes. Returns the process's exit status. */

@@ -49,7 +49,7 @@ typedef struct pack_args {
     int depfile_md;             /* -MD: a dependency file (default <output>.d) */
     const char *depfile_target; /* -MT TARGET: the rule's target (default the output) */
     int jobs_given;             /* -j was given (else the jobserver's slots) */
-    plan_shard_shard shard;             /* --shard K/N; shard.n == 0: the whole plan */
+    plan_shard shard;             /* --shard K/N; shard.n == 0: the whole plan */
     const char *remote_cache;   /* --remote-cache URL, or NULL (CLC_PACK_REMOTE_CACHE) */
     int remote_readonly;        /* --remote-cache-readonly */
     long remote_timeout;        /* --remote-cache-timeout S, default 10 */

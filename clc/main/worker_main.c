@@ -165,7 +165,7 @@ static int parse_worker_args(int argc, char **argv, build_worker *w, const char 
 int worker_main(int argc, char **argv)
 {
     static build_worker w; /* large; one per process */
-    static manifest_manifest manifest;
+    static manifest_file manifest;
     static ds_list devices;
     static check_hook hook;
     build_worker_init(&w);

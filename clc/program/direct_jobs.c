@@ -56,7 +56,7 @@ typedef struct plan {
     define_value_derive *derives;
     size_t n_derives;
     /* --wg: a literal list, or one expression per dimension. */
-    value_list_list wg_list;
+    value_list wg_list;
     int wg_is_expr;
     size_t wg_dims;
     char *wg_expr[3];
@@ -788,7 +788,7 @@ static int fold_program(plan *p, program *pr)
         o.roots_what = "the sources' folders, the -I folders and the current folder";
         o.line_at_start = 1;
         char why[SOURCE_FOLD_ERR_MAX];
-        if (source_fold_fold(&o, &pr->folded, why, sizeof why) != 0) {
+        if (source_fold(&o, &pr->folded, why, sizeof why) != 0) {
             /* The message names the file; a program of several names itself too. */
             if (pr->n_files > 1)
                 rc = failure(p, "program %s: %s", pr->name, why);

@@ -16,13 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int kernel_source_program_source(const manifest_manifest *m, const manifest_variant *v, char **text, size_t *len,
+int kernel_source_program_source(const manifest_file *m, const manifest_variant *v, char **text, size_t *len,
                       char name[MANIFEST_PATH_MAX], char err[MANIFEST_ERR_MAX])
 {
     return kernel_source_program_source_files(m, v, text, len, name, err, NULL, NULL);
 }
 
-int kernel_source_program_source_files(const manifest_manifest *m, const manifest_variant *v, char **text, size_t *len,
+int kernel_source_program_source_files(const manifest_file *m, const manifest_variant *v, char **text, size_t *len,
                             char name[MANIFEST_PATH_MAX], char err[MANIFEST_ERR_MAX], kernel_source_file_fn on_file,
                             void *ctx)
 {
@@ -41,7 +41,7 @@ int kernel_source_program_source_files(const manifest_manifest *m, const manifes
                       .roots = roots, .n_roots = 1, .roots_what = "the kernels folder"};
     source_fold_result folded;
     char why_fold[SOURCE_FOLD_ERR_MAX];
-    if (source_fold_fold(&opt, &folded, why_fold, sizeof why_fold) != 0) {
+    if (source_fold(&opt, &folded, why_fold, sizeof why_fold) != 0) {
         bfmt(err, MANIFEST_ERR_MAX, "%s", why_fold);
         return -1;
     }

@@ -17,7 +17,7 @@
  * "reda_unrolled.cl.in[FILTER_WIDTH=5]". On error returns -1 and err names
  * the file and what is wrong (missing file, include loop, include outside
  * the kernels folder, unknown generator). */
-int kernel_source_program_source(const manifest_manifest *m, const manifest_variant *v, char **text, size_t *len,
+int kernel_source_program_source(const manifest_file *m, const manifest_variant *v, char **text, size_t *len,
                       char name[MANIFEST_PATH_MAX], char err[MANIFEST_ERR_MAX]);
 
 /* Called once per file a fold reads (the kernel's source and every file
@@ -27,7 +27,7 @@ typedef void (*kernel_source_file_fn)(void *ctx, const char *path);
 
 /* Like kernel_source_program_source, and also reports every file read to on_file
  * (which may be NULL): what a dependency file lists. */
-int kernel_source_program_source_files(const manifest_manifest *m, const manifest_variant *v, char **text, size_t *len,
+int kernel_source_program_source_files(const manifest_file *m, const manifest_variant *v, char **text, size_t *len,
                             char name[MANIFEST_PATH_MAX], char err[MANIFEST_ERR_MAX], kernel_source_file_fn on_file,
                             void *ctx);
 

@@ -194,7 +194,7 @@ static int parse_args(reader *rd, manifest_kernel *k, char **tok, size_t n)
 static int parse_values(reader *rd, const char *axis, int is_wg, const char *text,
                         manifest_value *dst, size_t *n)
 {
-    value_list_list list;
+    value_list list;
     char why[VALUE_LIST_ERR_MAX];
     int rc = is_wg ? value_list_parse_wgs(text, &list, why) : value_list_parse_ints(text, &list, why);
     if (rc != 0)
@@ -333,7 +333,7 @@ static int parse_derive(reader *rd, manifest_kernel *k, char *rest)
     return 0;
 }
 
-static int check_kernel(reader *rd, const manifest_manifest *m, manifest_kernel *k)
+static int check_kernel(reader *rd, const manifest_file *m, manifest_kernel *k)
 {
     int end_line = rd->line;
     rd->line = rd->kernel_line;
@@ -451,7 +451,7 @@ static int parse_kernel_line(reader *rd, manifest_kernel *k, char **tok, size_t 
     if (strcmp(kw, "numcoeffs_multiple") == 0) {
         if (rd->have_multiple++)
             return fail(rd, "kernel %s: second numcoeffs_multiple line", k->name, NULL);
-        value_list_list list;
+        value_list list;
         char why[VALUE_LIST_ERR_MAX];
         if (!single || value_list_parse_ints(tok[1], &list, why) != 0 || list.n != 1 ||
             list.values[0].v[0] < 1 || list.values[0].v[0] > 1024)
@@ -540,7 +540,7 @@ static char *read_manifest(const char *path, size_t *len, char err[MANIFEST_ERR_
     return text;
 }
 
-int manifest_load(const char *dir, manifest_manifest *m, char err[MANIFEST_ERR_MAX])
+int manifest_load(const char *dir, manifest_file *m, char err[MANIFEST_ERR_MAX])
 {
     memset(m, 0, sizeof *m);
     err[0] = '\0';
@@ -636,7 +636,7 @@ int manifest_load(const char *dir, manifest_manifest *m, char err[MANIFEST_ERR_M
     return rc;
 }
 
-const manifest_kernel *manifest_find(const manifest_manifest *m, const char *name)
+const manifest_kernel *manifest_find(const manifest_file *m, const char *name)
 {
     for (size_t i = 0; i < m->n_kernels; i++)
         if (strcmp(m->kernels[i].name, name) == 0)

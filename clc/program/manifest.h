@@ -91,20 +91,20 @@ typedef struct manifest_kernel {
     char default_when[MANIFEST_PATH_MAX];/* these NAME=VALUE items are default variants */
 } manifest_kernel;
 
-typedef struct manifest_manifest {
+typedef struct manifest_file {
     char dir[MANIFEST_PATH_MAX];         /* the kernels folder */
     size_t n_kernels;
     manifest_kernel kernels[MANIFEST_MAX_KERNELS];
-} manifest_manifest;
+} manifest_file;
 
 /* Reads <dir>/manifest.txt (opened as input_file.h says: a FIFO or a
  * device is refused, not waited on). On error returns -1 and writes
  * "<dir>/manifest.txt:LINE: what is wrong" or "cannot open
  * '<dir>/manifest.txt': why" into err: a whole message naming the file
  * once, to print as it is. */
-int manifest_load(const char *dir, manifest_manifest *m, char err[MANIFEST_ERR_MAX]);
+int manifest_load(const char *dir, manifest_file *m, char err[MANIFEST_ERR_MAX]);
 
-const manifest_kernel *manifest_find(const manifest_manifest *m, const char *name);
+const manifest_kernel *manifest_find(const manifest_file *m, const char *name);
 const manifest_axis *manifest_axis_find(const manifest_kernel *k, const char *name);
 
 /* One build variant: a kernel with one value per (non-optional, or asked

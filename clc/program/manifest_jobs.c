@@ -26,7 +26,7 @@ static void note_read(void *ctx, const char *path)
     build_job_list_add_read(ctx, path);
 }
 
-static int fill(const manifest_manifest *m, const manifest_variant *v, build_job *j, build_job_list *out,
+static int fill(const manifest_file *m, const manifest_variant *v, build_job *j, build_job_list *out,
                 char err[MANIFEST_ERR_MAX])
 {
     char name[MANIFEST_PATH_MAX];
@@ -62,7 +62,7 @@ static int fill(const manifest_manifest *m, const manifest_variant *v, build_job
     return 0;
 }
 
-int manifest_jobs_make(const manifest_manifest *m, const variant_plan_plan *plan, build_job_list *out, char err[MANIFEST_ERR_MAX])
+int manifest_jobs_make(const manifest_file *m, const variant_plan *plan, build_job_list *out, char err[MANIFEST_ERR_MAX])
 {
     char manifest[MANIFEST_PATH_MAX + 16];
     bfmt(manifest, sizeof manifest, "%s/manifest.txt", m->dir);

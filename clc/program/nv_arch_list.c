@@ -8,7 +8,7 @@
 
 int nv_arch_list_parse(const char *text, nv_forms_archs *out, char err[NV_FORMS_ERR_MAX])
 {
-    static value_list_list l; /* large; parsing is single-threaded (options, worker start) */
+    static value_list l; /* large; parsing is single-threaded (options, worker start) */
     char verr[VALUE_LIST_ERR_MAX];
     memset(out, 0, sizeof *out);
     if (value_list_parse_ints(text, &l, verr) != 0) {

@@ -13,10 +13,10 @@
 #define MAX_NAMED_BLOCKS 64
 
 /* The kernel blocks' variants the request selects, appended to plan. */
-static int kernel_blocks(const manifest_manifest *m, const variant_plan_request *req, build_job_list *plan, char *err,
+static int kernel_blocks(const manifest_file *m, const variant_plan_request *req, build_job_list *plan, char *err,
                          size_t cap)
 {
-    variant_plan_plan vplan;
+    variant_plan vplan;
     char perr[VARIANT_PLAN_ERR_MAX];
     if (variant_plan_make(m, req, &vplan, perr) != 0) {
         bfmt(err, cap, "%s", perr);
@@ -55,7 +55,7 @@ static int program_blocks(const char *dir, const program_blocks_list *blocks, co
 static int from_kernels_dir(const pack_plan_request *r, build_job_list *plan, char *err, size_t cap)
 {
     /* Kept after the call: the jobs may point into it. */
-    static manifest_manifest manifest;
+    static manifest_file manifest;
     char merr[MANIFEST_ERR_MAX];
     if (manifest_load(r->kernels_dir, &manifest, merr) != 0) {
         bfmt(err, cap, "%s", merr);

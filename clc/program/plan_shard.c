@@ -23,7 +23,7 @@ static int parse_count(const char *s, const char *end, unsigned *out)
     return 0;
 }
 
-int plan_shard_parse(const char *text, plan_shard_shard *out, char err[PLAN_SHARD_ERR_MAX])
+int plan_shard_parse(const char *text, plan_shard *out, char err[PLAN_SHARD_ERR_MAX])
 {
     char clip[BFMT_QUOTE_MAX + 4];
     const char *slash = strchr(text, '/');
@@ -99,7 +99,7 @@ int plan_shard_partition(const build_job *jobs, size_t n, unsigned n_parts, unsi
 /* plan_shard_take (plan_shard.h): *part becomes a view of the plan's jobs that part K
  * builds (the jobs stay the plan's; free only part->jobs). 0, or -1 when
  * out of memory. */
-int plan_shard_take(const plan_shard_shard *s, const build_job_list *plan, build_job_list *part, double *share)
+int plan_shard_take(const plan_shard *s, const build_job_list *plan, build_job_list *part, double *share)
 {
     memset(part, 0, sizeof *part);
     unsigned *which = malloc((plan->n ? plan->n : 1) * sizeof *which);

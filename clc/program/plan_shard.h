@@ -27,13 +27,13 @@
  * (docs/SCALE.md). */
 #define PLAN_SHARD_FIXED_COST 16384u
 
-typedef struct plan_shard_shard {
+typedef struct plan_shard {
     unsigned k, n;  /* part k (1..n) of n; n == 0: no sharding */
-} plan_shard_shard;
+} plan_shard;
 
 /* Parses "K/N" (1 <= K <= N <= PLAN_SHARD_MAX_SHARDS, decimal, nothing else).
  * 0, or -1 with err. */
-int plan_shard_parse(const char *text, plan_shard_shard *out, char err[PLAN_SHARD_ERR_MAX]);
+int plan_shard_parse(const char *text, plan_shard *out, char err[PLAN_SHARD_ERR_MAX]);
 
 /* The estimated cost of building j: its program text's length plus
  * PLAN_SHARD_FIXED_COST (an unrolled kernel's text grows with what it unrolls). */
@@ -48,6 +48,6 @@ int plan_shard_partition(const build_job *jobs, size_t n, unsigned n_parts, unsi
 /* Part s->k of plan: *part becomes a view of the plan's jobs that part
  * builds (the jobs stay the plan's; free only part->jobs), *share its share
  * of the estimated cost. 0, or -1 when out of memory. */
-int plan_shard_take(const plan_shard_shard *s, const build_job_list *plan, build_job_list *part, double *share);
+int plan_shard_take(const plan_shard *s, const build_job_list *plan, build_job_list *part, double *share);
 
 #endif /* CLC_PLAN_SHARD_H */

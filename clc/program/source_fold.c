@@ -574,7 +574,7 @@ static void free_folder(folder *f)
     free(f->text);
 }
 
-int source_fold_fold(const source_fold_options *opt, source_fold_result *out, char *err, size_t errlen)
+int source_fold(const source_fold_options *opt, source_fold_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (err && errlen)

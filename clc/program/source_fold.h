@@ -77,9 +77,9 @@ typedef struct source_fold_result {
  * regular file, is too large or holds a NUL byte; a file outside the roots
  * ("kernels/x.h -> /etc/passwd: outside the kernels folder"); an include
  * loop ("include loop: a.cl -> b.h -> a.cl"); nesting too deep. */
-int source_fold_fold(const source_fold_options *opt, source_fold_result *out, char *err, size_t errlen);
+int source_fold(const source_fold_options *opt, source_fold_result *out, char *err, size_t errlen);
 
-/* Frees what source_fold_fold allocated and empties r; an empty r is a no-op. */
+/* Frees what source_fold allocated and empties r; an empty r is a no-op. */
 void source_fold_result_free(source_fold_result *r);
 
 #endif /* CLC_SOURCE_FOLD_H */

@@ -360,7 +360,7 @@ static int parse_ints(char (*items)[ITEM_MAX], int n, sink *out, char err[VALUE_
 
 /* "16x8", "4x4x4" or "64". */
 /* Copies what a sink holds into a fixed list. */
-static void to_list(const sink *s, value_list_list *out)
+static void to_list(const sink *s, value_list *out)
 {
     memset(out, 0, sizeof *out);
     out->n = s->n;
@@ -373,7 +373,7 @@ static void to_list(const sink *s, value_list_list *out)
 /* Parses text into a sink of at most max values, integers or work-groups. */
 static int parse_into(const char *text, int is_wg, size_t max, sink *s, char err[VALUE_LIST_ERR_MAX]);
 
-int value_list_parse_ints(const char *text, value_list_list *out, char err[VALUE_LIST_ERR_MAX])
+int value_list_parse_ints(const char *text, value_list *out, char err[VALUE_LIST_ERR_MAX])
 {
     sink s = {.max = MANIFEST_MAX_VALUES};
     int rc = parse_into(text, 0, MANIFEST_MAX_VALUES, &s, err);
@@ -474,7 +474,7 @@ static int parse_into(const char *text, int is_wg, size_t max, sink *s, char err
     return rc;
 }
 
-int value_list_parse_wgs(const char *text, value_list_list *out, char err[VALUE_LIST_ERR_MAX])
+int value_list_parse_wgs(const char *text, value_list *out, char err[VALUE_LIST_ERR_MAX])
 {
     sink s = {.max = MANIFEST_MAX_VALUES};
     int rc = parse_into(text, 1, MANIFEST_MAX_VALUES, &s, err);

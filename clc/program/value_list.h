@@ -14,7 +14,7 @@
  *
  * Values are whole numbers from 0 to VALUE_LIST_VALUE_MAX (work-group sizes from 1).
  * Empty items, garbage, overflow, duplicates and more values than the
- * list holds (MANIFEST_MAX_VALUES for a value_list_list, the caller's bound for
+ * list holds (MANIFEST_MAX_VALUES for a value_list, the caller's bound for
  * value_list_parse_int_array) are refused; the message names the bad item. Pure
  * functions: no printing, no global state.
  */
@@ -29,20 +29,20 @@
 #define VALUE_LIST_TOKEN_MAX 48
 #define VALUE_LIST_VALUE_MAX 2147483647L
 
-typedef struct value_list_list {
+typedef struct value_list {
     size_t n;
     manifest_value values[MANIFEST_MAX_VALUES];   /* in the order given */
     /* The item each value came from ("3-31:2" for every value of that
      * range), truncated to VALUE_LIST_TOKEN_MAX-1 bytes, so later errors can name it. */
     char tokens[MANIFEST_MAX_VALUES][VALUE_LIST_TOKEN_MAX];
-} value_list_list;
+} value_list;
 
 /* Parses an integer list into out (v[0] of each value; v[1], v[2] are 0).
  * Returns 0, or -1 with err saying which item is wrong and why. */
-int value_list_parse_ints(const char *text, value_list_list *out, char err[VALUE_LIST_ERR_MAX]);
+int value_list_parse_ints(const char *text, value_list *out, char err[VALUE_LIST_ERR_MAX]);
 
 /* An integer list of any length, malloc'd: values[i] came from the item
- * tokens[i] (as in value_list_list). */
+ * tokens[i] (as in value_list). */
 typedef struct value_list_ints {
     size_t n;
     long *values;
@@ -56,7 +56,7 @@ void value_list_ints_free(value_list_ints *l);
 
 /* Parses a work-group list into out: "16x8" is {16,8,1}, "64" is {64,1,1}.
  * Returns 0, or -1 with err naming the bad item. */
-int value_list_parse_wgs(const char *text, value_list_list *out, char err[VALUE_LIST_ERR_MAX]);
+int value_list_parse_wgs(const char *text, value_list *out, char err[VALUE_LIST_ERR_MAX]);
 
 /* Formats one work-group value as "16x8" (trailing 1 dimensions dropped,
  * "64" for a 1-D size). */

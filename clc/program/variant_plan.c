@@ -70,7 +70,7 @@ static void shown_with_token(const manifest_axis *a, const variant_plan_axis_req
 
 /* The kernels the request names (each once), or all. 0, or -1 with err
  * naming an unknown one and the known ones. */
-static int select_kernels(const manifest_manifest *m, const variant_plan_request *req, const manifest_kernel **ks,
+static int select_kernels(const manifest_file *m, const variant_plan_request *req, const manifest_kernel **ks,
                           size_t *nk, char err[VARIANT_PLAN_ERR_MAX])
 {
     *nk = 0;
@@ -241,7 +241,7 @@ static int add_variants(const manifest_kernel *k, const manifest_selection *sel,
     return 0;
 }
 
-int variant_plan_make(const manifest_manifest *m, const variant_plan_request *req, variant_plan_plan *out, char err[VARIANT_PLAN_ERR_MAX])
+int variant_plan_make(const manifest_file *m, const variant_plan_request *req, variant_plan *out, char err[VARIANT_PLAN_ERR_MAX])
 {
     memset(out, 0, sizeof *out);
     const manifest_kernel *ks[MANIFEST_MAX_KERNELS];
@@ -273,7 +273,7 @@ int variant_plan_make(const manifest_manifest *m, const variant_plan_request *re
     return 0;
 }
 
-void variant_plan_free(variant_plan_plan *p)
+void variant_plan_free(variant_plan *p)
 {
     free(p->variants);
     free(p->notes);

@@ -24,7 +24,7 @@
 typedef struct variant_plan_axis_request {
     char name[MANIFEST_NAME_MAX];     /* FILTER_WIDTH, WG, NUMCOEFFS, ... */
     char option[MANIFEST_NAME_MAX + 8]; /* how the user gave it: "--widths", "-D NUMCOEFFS" */
-    value_list_list values;
+    value_list values;
 } variant_plan_axis_request;
 
 typedef struct variant_plan_request {
@@ -34,16 +34,16 @@ typedef struct variant_plan_request {
     variant_plan_axis_request axes[MANIFEST_MAX_AXES];
 } variant_plan_request;
 
-typedef struct variant_plan_plan {
+typedef struct variant_plan {
     size_t n;
     manifest_variant *variants;       /* malloc'd; manifest (or --kernel) order */
     char *notes;                /* malloc'd "note: ...\n" lines, or NULL */
-} variant_plan_plan;
+} variant_plan;
 
 /* Returns 0 with the plan, or -1 with err (a usage error: names the option,
  * the item and the kernel). */
-int variant_plan_make(const manifest_manifest *m, const variant_plan_request *req, variant_plan_plan *out, char err[VARIANT_PLAN_ERR_MAX]);
-void variant_plan_free(variant_plan_plan *p);
+int variant_plan_make(const manifest_file *m, const variant_plan_request *req, variant_plan *out, char err[VARIANT_PLAN_ERR_MAX]);
+void variant_plan_free(variant_plan *p);
 
 /* "reda_local FILTER_WIDTH=13 wg=16x16": the kernel, its axis values (not
  * the derived defines) and the work-group. */

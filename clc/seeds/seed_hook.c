@@ -8,7 +8,7 @@
 #include "tune_variant.h"
 
 /* The manifest's view of a job: its kernel entry, defines, wg, options. */
-static int to_variant(const manifest_manifest *m, const build_job *job, manifest_variant *v, char *msg,
+static int to_variant(const manifest_file *m, const build_job *job, manifest_variant *v, char *msg,
                       size_t cap)
 {
     memset(v, 0, sizeof *v);
@@ -41,7 +41,7 @@ static int to_variant(const manifest_manifest *m, const build_job *job, manifest
 static int seed_check(void *self, cl_context ctx, cl_command_queue q, cl_program prog,
                       const build_job *job, int compare, double tol, char msg[CH_MSG_MAX])
 {
-    const manifest_manifest *m = self;
+    const manifest_file *m = self;
     manifest_variant v;
     if (to_variant(m, job, &v, msg, CH_MSG_MAX) != 0)
         return -1;
@@ -75,7 +75,7 @@ static int seed_tune(void *self, cl_context ctx, cl_command_queue q, cl_program 
                      const build_job *job, const tune_options *o, clcpack_tuning *out, size_t *n,
                      char note[TUNE_OPTIONS_NOTE_MAX])
 {
-    const manifest_manifest *m = self;
+    const manifest_file *m = self;
     manifest_variant v;
     *n = 0;
     if (to_variant(m, job, &v, note, TUNE_OPTIONS_NOTE_MAX) != 0)
@@ -83,7 +83,7 @@ static int seed_tune(void *self, cl_context ctx, cl_command_queue q, cl_program 
     return tune_variant_measure(ctx, q, prog, &v, o, out, n, note);
 }
 
-void seed_hook_init(check_hook *h, const manifest_manifest *m)
+void seed_hook_init(check_hook *h, const manifest_file *m)
 {
     h->self = (void *)m;
     h->check = seed_check;

@@ -110,7 +110,7 @@ int main(int argc, char **argv)
     setenv("POCL_KERNEL_CACHE", "0", 0);
     printf("POCL_KERNEL_CACHE=%s\n", getenv("POCL_KERNEL_CACHE"));
 
-    static manifest_manifest m;
+    static manifest_file m;
     char merr[MANIFEST_ERR_MAX];
     if (manifest_load(kernels, &m, merr) != 0) {
         fprintf(stderr, "%s\n", merr);

@@ -127,7 +127,7 @@ static void usage(FILE *f)
 
 static int parse_int_list(const char *opt, const char *text, long *out, size_t max, size_t *n)
 {
-    value_list_list l;
+    value_list l;
     char err[VALUE_LIST_ERR_MAX];
     if (value_list_parse_ints(text, &l, err) != 0) {
         fprintf(stderr, "speed: %s: %s\n", opt, err);
@@ -411,7 +411,7 @@ static void measure_width(run *r, size_t ser, cl_program prog, const manifest_va
     }
 }
 
-static void measure_key(run *r, const clcpack *p, const manifest_manifest *m, size_t entry,
+static void measure_key(run *r, const clcpack *p, const manifest_file *m, size_t entry,
                         size_t ser)
 {
     clcpack_entry_info e = {.struct_size = sizeof e};
@@ -579,7 +579,7 @@ static const peer *find_peer(const run *r, manifest_family f, int fw, long size)
 
 /* --best: one series per (family, width), the variant clcpack_best_variant
  * picks here; measured like any other key. */
-static void measure_best(run *r, const clcpack *p, const manifest_manifest *m)
+static void measure_best(run *r, const clcpack *p, const manifest_file *m)
 {
     clcpack_device_info here = {.struct_size = sizeof here};
     clcpack_error ce;
@@ -768,7 +768,7 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &r.o);
     if (rc != 0)
         return rc;
-    static manifest_manifest m;
+    static manifest_file m;
     char merr[MANIFEST_ERR_MAX];
     if (manifest_load(r.o.kernels, &m, merr) != 0) {
         fprintf(stderr, "speed: %s\n", merr);

@@ -171,7 +171,7 @@ static int parse_args(int argc, char **argv, options *o)
             o->only[o->n_only++] = optarg;
             break;
         case 'w': {
-            value_list_list l;
+            value_list l;
             char err[VALUE_LIST_ERR_MAX];
             if (value_list_parse_ints(optarg, &l, err) != 0) {
                 fprintf(stderr, "startup: --widths: %s\n", err);
@@ -243,7 +243,7 @@ static int pick_order(const void *a, const void *b)
 }
 
 /* One key per (kernel, FILTER_WIDTH in --widths), the largest work-group. */
-static int select_keys(const options *o, const manifest_manifest *m, const clcpack *p, pick **out,
+static int select_keys(const options *o, const manifest_file *m, const clcpack *p, pick **out,
                        size_t *n_out)
 {
     size_t *first, n_keys;
@@ -621,7 +621,7 @@ int main(int argc, char **argv)
     if (rc != 0)
         return rc;
     warn_caches();
-    static manifest_manifest m;
+    static manifest_file m;
     char merr[MANIFEST_ERR_MAX];
     if (manifest_load(o.kernels, &m, merr) != 0) {
         fprintf(stderr, "startup: %s\n", merr);

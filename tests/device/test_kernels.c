@@ -247,7 +247,7 @@ static int kernel_wanted(const char *name)
     return 0;
 }
 
-static void make_plan(const manifest_manifest *m, plan *pl)
+static void make_plan(const manifest_file *m, plan *pl)
 {
     uint64_t seed = 20240601;
     for (size_t i = 0; i < m->n_kernels; i++) {
@@ -394,7 +394,7 @@ static void describe(const manifest_variant *v, const kr_problem *p, char *buf, 
     }
 }
 
-static cl_program build(cl_context ctx, cl_device_id dev, const manifest_manifest *m,
+static cl_program build(cl_context ctx, cl_device_id dev, const manifest_file *m,
                         const manifest_variant *v, char *err, size_t cap)
 {
     char *text;
@@ -423,7 +423,7 @@ static cl_program build(cl_context ctx, cl_device_id dev, const manifest_manifes
     return prog;
 }
 
-static int worker(const manifest_manifest *m, const plan *pl, size_t id, size_t jobs, int fd)
+static int worker(const manifest_file *m, const plan *pl, size_t id, size_t jobs, int fd)
 {
     cl_platform_id plat;
     cl_device_id dev;
@@ -526,7 +526,7 @@ static const char *const WRONG_WHAT[] = {"input shifted by one column",
 
 /* Generated text names the defines it was generated for: built with
  * another FILTER_WIDTH it must not compile (and with its own it must). */
-static void generated_text_guard(const manifest_manifest *m, cl_context ctx, cl_device_id dev)
+static void generated_text_guard(const manifest_file *m, cl_context ctx, cl_device_id dev)
 {
     const manifest_kernel *k = manifest_find(m, "reda_unrolled");
     if (!CHECK(k != NULL, "manifest has reda_unrolled"))
@@ -571,7 +571,7 @@ static void generated_text_guard(const manifest_manifest *m, cl_context ctx, cl_
     free(vs);
 }
 
-static void negative_checks(const manifest_manifest *m)
+static void negative_checks(const manifest_file *m)
 {
     const manifest_kernel *k = manifest_find(m, "Convolve_Def");
     if (!CHECK(k != NULL, "manifest has Convolve_Def"))
@@ -677,7 +677,7 @@ int main(void)
     const char *dir = getenv("CLC_KERNELS_DIR");
     if (!dir || !*dir)
         dir = "kernels";
-    manifest_manifest *m = malloc(sizeof *m);
+    manifest_file *m = malloc(sizeof *m);
     char err[MANIFEST_ERR_MAX];
     if (!CHECK(m && manifest_load(dir, m, err) == 0, "load %s/manifest.txt: %s", dir, err))
         return check_summary();

@@ -216,7 +216,7 @@ static void test_real(void)
         CHECK_SKIP("the default device is not PoCL: the real check");
         return;
     }
-    static manifest_manifest m;
+    static manifest_file m;
     const char *dir = getenv("CLC_KERNELS_DIR");
     char merr[MANIFEST_ERR_MAX];
     if (!CHECK(manifest_load(dir && *dir ? dir : "kernels", &m, merr) == 0, "manifest: %s", merr))
@@ -230,7 +230,7 @@ static void test_real(void)
     value_list_parse_ints("7", &req.axes[0].values, merr);
     snprintf(req.axes[1].name, sizeof req.axes[1].name, "WG");
     value_list_parse_wgs("8x8", &req.axes[1].values, merr);
-    variant_plan_plan plan;
+    variant_plan plan;
     char perr[VARIANT_PLAN_ERR_MAX];
     if (!CHECK(variant_plan_make(&m, &req, &plan, perr) == 0 && plan.n == 1, "plan: %s", perr))
         return;

@@ -17,7 +17,7 @@
 #include "manifest_jobs.h"
 #include "kernelgen.h"
 
-static manifest_manifest manifest;
+static manifest_file manifest;
 
 static void test_wire(void)
 {
@@ -66,7 +66,7 @@ static void test_job_roundtrip(void)
     memset(&req, 0, sizeof req);
     req.n_kernels = 1;
     req.kernels[0] = "reda_local";
-    variant_plan_plan plan;
+    variant_plan plan;
     char err[VARIANT_PLAN_ERR_MAX];
     if (!CHECK(variant_plan_make(&manifest, &req, &plan, err) == 0 && plan.n > 0, "plan: %s", err))
         return;
@@ -263,7 +263,7 @@ static size_t make_jobs(strbuf *jobs, size_t n, build_job_list *plan)
     req.n_kernels = 1;
     req.kernels[0] = "poly_numcoeffs";
     char err[VARIANT_PLAN_ERR_MAX];
-    variant_plan_plan vp;
+    variant_plan vp;
     if (variant_plan_make(&manifest, &req, &vp, err) != 0)
         return 0;
     char merr[MANIFEST_ERR_MAX];

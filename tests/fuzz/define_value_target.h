@@ -30,7 +30,7 @@ static inline void dvt_check_item_name(const char *name, int is_function)
 static inline void dvt_lists(const char *text)
 {
     char err[VALUE_LIST_ERR_MAX];
-    value_list_list *l = malloc(sizeof *l);
+    value_list *l = malloc(sizeof *l);
     if (!l)
         return;
     err[0] = '\0';
@@ -54,7 +54,7 @@ static inline void dvt_lists(const char *text)
             char buf[64];
             value_list_format_wg(l->values[i].v, buf, sizeof buf);
             /* The formatted size reads back as the same size. */
-            value_list_list *again = malloc(sizeof *again);
+            value_list *again = malloc(sizeof *again);
             if (again) {
                 char e2[VALUE_LIST_ERR_MAX];
                 cf_require(value_list_parse_wgs(buf, again, e2) == 0 && again->n == 1);

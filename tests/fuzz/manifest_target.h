@@ -45,7 +45,7 @@ static inline void mft_expand(const manifest_kernel *k, const manifest_selection
     }
 }
 
-static inline void mft_kernels(const manifest_manifest *m)
+static inline void mft_kernels(const manifest_file *m)
 {
     cf_require(m->n_kernels <= MANIFEST_MAX_KERNELS);
     manifest_selection *sel = malloc(sizeof *sel);
@@ -134,7 +134,7 @@ static inline int fuzz_manifest(const uint8_t *data, size_t size)
         return 0;
     char inc[300];
     snprintf(inc, sizeof inc, "%s/inc", dir);
-    manifest_manifest *m = malloc(sizeof *m);
+    manifest_file *m = malloc(sizeof *m);
     if (m && cf_write(dir, "manifest.txt", data, size) == 0 &&
         cf_write(dir, "tiled.cl", mft_source, sizeof mft_source - 1) == 0 &&
         mkdir(inc, 0700) == 0 && cf_write(inc, "t.h", mft_header, sizeof mft_header - 1) == 0) {

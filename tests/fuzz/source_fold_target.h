@@ -6,7 +6,7 @@
  * then be refused if read). The folder also holds inc/in.h, a link to
  * ../b.h, and out.h, a link to /etc/hostname (outside the root). Flags:
  * bit 0 line_at_start, bit 1 b.h is a second source, bit 2 the include
- * folders are inc and a missing one (else none). source_fold_fold folds a.cl with
+ * folders are inc and a missing one (else none). source_fold folds a.cl with
  * the folder as its only root; a result must be whole (text as long as
  * said, each file and missing include named), a refusal must carry a
  * message, and a second fold must give the same bytes. Shared by
@@ -27,7 +27,7 @@ static inline void sft_fold(const source_fold_options *o)
     memset(&r, 0x5a, sizeof r);
     char err[SOURCE_FOLD_ERR_MAX];
     err[0] = '\0';
-    if (source_fold_fold(o, &r, err, sizeof err) != 0) {
+    if (source_fold(o, &r, err, sizeof err) != 0) {
         cf_require_message(err, sizeof err);
         cf_require(r.text == NULL && r.files == NULL && r.missing == NULL);
         return;
@@ -42,7 +42,7 @@ static inline void sft_fold(const source_fold_options *o)
     }
     for (size_t i = 0; i < r.n_missing; i++)
         cf_require(r.missing[i].file && r.missing[i].name && r.missing[i].line >= 1);
-    if (source_fold_fold(o, &again, err, sizeof err) == 0) {
+    if (source_fold(o, &again, err, sizeof err) == 0) {
         cf_require(again.len == r.len && memcmp(again.text, r.text, r.len) == 0);
         source_fold_result_free(&again);
     }

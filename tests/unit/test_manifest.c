@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static manifest_manifest *manifest; /* large: one, on the heap */
+static manifest_file *manifest; /* large: one, on the heap */
 
 /* ---- temporary kernels folders -------------------------------------- */
 

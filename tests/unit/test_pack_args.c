@@ -10,7 +10,7 @@
 #include "kernelgen.h"
 
 static pack_args args;
-static manifest_manifest manifest;
+static manifest_file manifest;
 
 /* Parses a NULL-terminated option list (argv[0] added). */
 static int parse(char err[PA_ERR_MAX], ...)
@@ -126,7 +126,7 @@ static void test_options(void)
 }
 
 /* Plans from a fresh parse; returns the variant_plan_make status. */
-static int plan_of(variant_plan_plan *p, char err[VARIANT_PLAN_ERR_MAX], int parse_rc)
+static int plan_of(variant_plan *p, char err[VARIANT_PLAN_ERR_MAX], int parse_rc)
 {
     memset(p, 0, sizeof *p);
     if (!CHECK(parse_rc == 0, "the options parse"))
@@ -134,7 +134,7 @@ static int plan_of(variant_plan_plan *p, char err[VARIANT_PLAN_ERR_MAX], int par
     return variant_plan_make(&manifest, &args.req, p, err);
 }
 
-static size_t count_kernel(const variant_plan_plan *p, const char *name)
+static size_t count_kernel(const variant_plan *p, const char *name)
 {
     size_t n = 0;
     for (size_t i = 0; i < p->n; i++)
@@ -146,7 +146,7 @@ static size_t count_kernel(const variant_plan_plan *p, const char *name)
 static void test_plans(void)
 {
     char perr[PA_ERR_MAX], err[VARIANT_PLAN_ERR_MAX];
-    variant_plan_plan p;
+    variant_plan p;
 
     /* The default pack: every kernel with its defaults. */
     CHECK(plan_of(&p, err, PARSE(perr, "-q")) == 0, "default plan: %s", err);

@@ -88,7 +88,7 @@ static void test_random_data(void)
     free(b);
 }
 
-static const manifest_variant *variant(const manifest_manifest *m, const char *kernel, const char *axis,
+static const manifest_variant *variant(const manifest_file *m, const char *kernel, const char *axis,
                                  long value, manifest_variant **keep)
 {
     const manifest_kernel *k = manifest_find(m, kernel);
@@ -118,7 +118,7 @@ static void refused(const manifest_variant *v, const kr_problem *p, const char *
 
 static void test_supports(void)
 {
-    manifest_manifest *m = malloc(sizeof *m);
+    manifest_file *m = malloc(sizeof *m);
     char err[KR_ERR_MAX]; /* the larger of MANIFEST_ERR_MAX and KR_ERR_MAX */
     if (!CHECK(m && manifest_load("kernels", m, err) == 0, "manifest: %s", err)) {
         free(m);

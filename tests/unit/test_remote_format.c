@@ -357,7 +357,7 @@ static void test_action_result(void)
 
 static void test_shard(void)
 {
-    plan_shard_shard s;
+    plan_shard s;
     char err[PLAN_SHARD_ERR_MAX];
     CHECK(plan_shard_parse("2/4", &s, err) == 0 && s.k == 2 && s.n == 4, "2/4 parses");
     CHECK(plan_shard_parse("1/1", &s, err) == 0 && s.k == 1 && s.n == 1, "1/1 parses");

@@ -104,7 +104,7 @@ static int fold(const char *const *sources, const char *const *dirs, size_t n_di
     source_fold_options o = {.sources = sources, .n_sources = n, .include_dirs = dirs,
                     .n_include_dirs = n_dirs, .roots = default_roots, .n_roots = 4,
                     .roots_what = "the source folders"};
-    return source_fold_fold(&o, r, err, SOURCE_FOLD_ERR_MAX);
+    return source_fold(&o, r, err, SOURCE_FOLD_ERR_MAX);
 }
 
 static int fold1(const char *source, source_fold_result *r, char err[SOURCE_FOLD_ERR_MAX])
@@ -217,7 +217,7 @@ static void test_lines(void)
     const char *m[] = {"src/m.cl", NULL};
     source_fold_options o = {.sources = m, .n_sources = 1, .roots = default_roots, .n_roots = 1,
                     .line_at_start = 1};
-    if (CHECK(source_fold_fold(&o, &r, err, sizeof err) == 0, "m.cl folds: %s", err))
+    if (CHECK(source_fold(&o, &r, err, sizeof err) == 0, "m.cl folds: %s", err))
         CHECK(strcmp(r.text, "#line 1 \"src/m.cl\"\nA\n#line 1 \"src/m.h\"\nH1\nH2\n"
                              "#line 3 \"src/m.cl\"\nC\n") == 0 &&
                   r.len == strlen(r.text),
@@ -227,7 +227,7 @@ static void test_lines(void)
     const char *g[] = {"src/x.h", NULL};
     o.sources = g;
     o.line_at_start = 0;
-    if (CHECK(source_fold_fold(&o, &r, err, sizeof err) == 0, "x.h folds: %s", err))
+    if (CHECK(source_fold(&o, &r, err, sizeof err) == 0, "x.h folds: %s", err))
         CHECK(strcmp(r.text, "int X_SRC;\n") == 0, "verbatim: %s", r.text);
     source_fold_result_free(&r);
     /* Several sources: one program, each later one starts with #line. */
@@ -290,7 +290,7 @@ static void test_refusals(void)
     /* No roots: nothing is inside. */
     const char *a[] = {"src/a.cl"};
     source_fold_options o = {.sources = a, .n_sources = 1};
-    CHECK(source_fold_fold(&o, &r, err, sizeof err) == -1 && strstr(err, "outside the allowed folders"),
+    CHECK(source_fold(&o, &r, err, sizeof err) == -1 && strstr(err, "outside the allowed folders"),
           "no roots: %s", err);
     source_fold_result_free(&r);
 }
@@ -340,7 +340,7 @@ static void test_determinism(void)
                     .n_roots = 2};
     source_fold_result r;
     char err[SOURCE_FOLD_ERR_MAX] = "";
-    if (CHECK(source_fold_fold(&o, &r, err, sizeof err) == 0, "base_dir folds: %s", err))
+    if (CHECK(source_fold(&o, &r, err, sizeof err) == 0, "base_dir folds: %s", err))
         CHECK(texts[0] && strcmp(r.text, texts[0]) == 0 && strcmp(r.files[0], "src/nest.cl") == 0,
               "base_dir gives the same bytes and names");
     source_fold_result_free(&r);

@@ -8,7 +8,7 @@
 /* Parses text and compares with the expected v[0] values. */
 static void expect_ints(const char *text, const long *want, size_t n)
 {
-    value_list_list l;
+    value_list l;
     char err[VALUE_LIST_ERR_MAX] = "";
     int rc = value_list_parse_ints(text, &l, err);
     if (!CHECK(rc == 0, "'%s' parses (error: %s)", text, err))
@@ -23,7 +23,7 @@ static void expect_ints(const char *text, const long *want, size_t n)
 /* Parsing must fail and the message must contain `names`. */
 static void expect_int_error(const char *text, const char *names)
 {
-    value_list_list l;
+    value_list l;
     char err[VALUE_LIST_ERR_MAX] = "";
     int rc = value_list_parse_ints(text, &l, err);
     CHECK(rc == -1, "'%s' is refused", text);
@@ -32,7 +32,7 @@ static void expect_int_error(const char *text, const char *names)
 
 static void expect_wg_error(const char *text, const char *names)
 {
-    value_list_list l;
+    value_list l;
     char err[VALUE_LIST_ERR_MAX] = "";
     int rc = value_list_parse_wgs(text, &l, err);
     CHECK(rc == -1, "wg '%s' is refused", text);
@@ -71,7 +71,7 @@ static void test_valid_ints(void)
 
 static void test_tokens_kept(void)
 {
-    value_list_list l;
+    value_list l;
     char err[VALUE_LIST_ERR_MAX];
     CHECK(value_list_parse_ints("4,3-7:2,9,11,...,15", &l, err) == 0, "mixed list parses: %s", err);
     CHECK(l.n == 8, "8 values, got %zu", l.n);
@@ -137,7 +137,7 @@ static void test_bad_ints(void)
 
 static void test_wgs(void)
 {
-    value_list_list l;
+    value_list l;
     char err[VALUE_LIST_ERR_MAX] = "";
     CHECK(value_list_parse_wgs("8x8,16x16", &l, err) == 0, "8x8,16x16 parses: %s", err);
     CHECK(l.n == 2 && l.values[0].v[0] == 8 && l.values[0].v[1] == 8 && l.values[0].v[2] == 1 &&

@@ -8,7 +8,7 @@
 #include "entry_key.h"
 #include "pack_text.h"
 
-int bench_entry_variant(const manifest_manifest *m, const clcpack_entry_info *e, manifest_variant *v)
+int bench_entry_variant(const manifest_file *m, const clcpack_entry_info *e, manifest_variant *v)
 {
     memset(v, 0, sizeof *v);
     v->kernel = manifest_find(m, e->kernel);
