@@ -156,16 +156,16 @@ int pack_write_depfile(const pack_args *a, const build_job_list *plan, const cha
         cli_error("%s: out of memory listing the files read", path);
         return -1;
     }
-    df_list deps;
-    df_init(&deps);
+    depfile_list deps;
+    depfile_init(&deps);
     for (size_t i = 0; i < plan->n_read; i++)
-        df_add(&deps, plan->read[i]);
+        depfile_add(&deps, plan->read[i]);
     char werr[4400];
     const char *target = a->depfile_target ? a->depfile_target : output;
-    int rc = df_write(&deps, target, path, werr, sizeof werr);
+    int rc = depfile_write(&deps, target, path, werr, sizeof werr);
     if (rc != 0)
         cli_error("%s", werr);
-    df_free(&deps);
+    depfile_free(&deps);
     return rc;
 }
 
