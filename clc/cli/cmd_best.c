@@ -200,15 +200,15 @@ int cmd_best(int argc, char **argv)
         ba.width = 0;
     const char *path = argv[operand];
 
-    static ds_list devices;
-    char derr[DS_ERR_MAX];
-    size_t sel[DS_MAX_DEVICES], n_sel = 0;
-    if (ds_enumerate(&devices, derr) != 0 ||
-        ds_select(&devices, ba.device, ba.platform, sel, &n_sel, derr) != 0) {
+    static device_select_list devices;
+    char derr[DEVICE_SELECT_ERR_MAX];
+    size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel = 0;
+    if (device_select_enumerate(&devices, derr) != 0 ||
+        device_select_select(&devices, ba.device, ba.platform, sel, &n_sel, derr) != 0) {
         cli_error("%s", derr);
         return EXIT_FAILURE_STATUS;
     }
-    const ds_device *dev = &devices.dev[sel[0]];
+    const device_select_device *dev = &devices.dev[sel[0]];
 
     clcpack *p = cli_open_pack(path);
     if (!p)

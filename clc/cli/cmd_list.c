@@ -145,7 +145,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
         char s[6][4 * CLCPACK_FP_STR];
         printf("  %zu  %s [%s] on %s (%s); %s; driver %s; %s", i,
                pack_text_esc(d.device_name, s[0], sizeof s[0]),
-               ds_type_name((cl_device_type)d.device_type),
+               device_select_type_name((cl_device_type)d.device_type),
                pack_text_esc(d.platform_name, s[1], sizeof s[1]),
                pack_text_esc(d.platform_version, s[2], sizeof s[2]),
                pack_text_esc(d.device_version, s[3], sizeof s[3]),
@@ -253,7 +253,7 @@ static void json_device(const clcpack *p, size_t i)
     json_field("device_version", d.device_version, 1);
     json_field("driver_version", d.driver_version, 1);
     json_field("opencl_c_version", d.opencl_c_version, 1);
-    json_field("type", ds_type_name((cl_device_type)d.device_type), 1);
+    json_field("type", device_select_type_name((cl_device_type)d.device_type), 1);
     printf(", \"vendor_id\": %u, \"address_bits\": %u", (unsigned)d.vendor_id,
            (unsigned)d.address_bits);
     if (d.has_uuid) {

@@ -179,17 +179,17 @@ static int setup_remote(pack_run *run, const pack_args *a)
  * asked for: one that is missing costs its entries, with one line naming
  * its package; a bad list is a usage error, found before anything is
  * built. 0, or the exit status. */
-static int select_devices(pack_run *run, const pack_args *a, ds_list *devices)
+static int select_devices(pack_run *run, const pack_args *a, device_select_list *devices)
 {
     /* --device none: offline targets only, no OpenCL device needed. */
     int no_device = strcmp(a->device, "none") == 0;
     if (no_device && !a->intel_gpu && !a->amd_gpu && !a->spirv)
         return cli_usage_error(NULL, "--device none builds offline targets only: give "
                                      "--intel-gpu, --amd-gpu or --spirv");
-    size_t sel[DS_MAX_DEVICES];
-    char derr[DS_ERR_MAX];
-    if (!no_device && (ds_enumerate(devices, derr) != 0 ||
-                       ds_select(devices, a->device, a->platform, sel, &run->n_dev, derr) != 0)) {
+    size_t sel[DEVICE_SELECT_MAX_DEVICES];
+    char derr[DEVICE_SELECT_ERR_MAX];
+    if (!no_device && (device_select_enumerate(devices, derr) != 0 ||
+                       device_select_select(devices, a->device, a->platform, sel, &run->n_dev, derr) != 0)) {
         cli_error("%s", derr);
         return EXIT_FAILURE_STATUS;
     }
@@ -642,7 +642,7 @@ static void free_run(pack_run *run)
 
 /* The options' answers that stop before a build: --help, --version,
  * --list-devices. 1 with *status set when one was given. */
-static int answer_early(const pack_args *a, ds_list *devices, int *status)
+static int answer_early(const pack_args *a, device_select_list *devices, int *status)
 {
     *status = EXIT_OK_STATUS;
     if (a->help)
@@ -650,12 +650,12 @@ static int answer_early(const pack_args *a, ds_list *devices, int *status)
     else if (a->version)
         print_version(stdout);
     else if (a->list_devices) {
-        char derr[DS_ERR_MAX];
-        if (ds_enumerate(devices, derr) != 0) {
+        char derr[DEVICE_SELECT_ERR_MAX];
+        if (device_select_enumerate(devices, derr) != 0) {
             cli_error("%s", derr);
             *status = EXIT_FAILURE_STATUS;
         } else
-            ds_print(stdout, devices);
+            device_select_print(stdout, devices);
     } else
         return 0;
     return 1;
@@ -666,7 +666,7 @@ static int answer_early(const pack_args *a, ds_list *devices, int *status)
 int cmd_pack(int argc, char **argv)
 {
     static pack_args a; /* holds the value lists: too large for the stack */
-    static ds_list devices;
+    static device_select_list devices;
     static build_job_list plan;
     static pack_run run;
     char err[PA_ERR_MAX];

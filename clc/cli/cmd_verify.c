@@ -190,7 +190,7 @@ static void print_load_result(const load_run *run, size_t job, load_counts *lc)
 /* Loads every key of the pack meant for local device d (pack devices whose
  * fingerprint equals it; every key when none does) in a worker process and
  * reports each path. */
-static void load_on_device(const clcpack *p, const ds_device *d, const verify_args *va,
+static void load_on_device(const clcpack *p, const device_select_device *d, const verify_args *va,
                            load_counts *lc)
 {
     clcpack_device_info here = {.struct_size = sizeof here};
@@ -283,16 +283,16 @@ out:
 
 /* The local devices to load on: --device, else those whose fingerprint is
  * in the pack. */
-static int pick_devices(const clcpack *p, const verify_args *va, ds_list *all,
-                        size_t sel[DS_MAX_DEVICES], size_t *n_sel)
+static int pick_devices(const clcpack *p, const verify_args *va, device_select_list *all,
+                        size_t sel[DEVICE_SELECT_MAX_DEVICES], size_t *n_sel)
 {
-    char err[DS_ERR_MAX];
-    if (ds_enumerate(all, err) != 0) {
+    char err[DEVICE_SELECT_ERR_MAX];
+    if (device_select_enumerate(all, err) != 0) {
         cli_error("%s", err);
         return -1;
     }
     if (va->device || va->platform) {
-        if (ds_select(all, va->device ? va->device : "all", va->platform, sel, n_sel, err) !=
+        if (device_select_select(all, va->device ? va->device : "all", va->platform, sel, n_sel, err) !=
             0) {
             cli_error("%s", err);
             return -1;
@@ -395,8 +395,8 @@ int cmd_verify(int argc, char **argv)
     int status = bad || index_bad ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
 
     if (va.load) {
-        static ds_list all;
-        size_t sel[DS_MAX_DEVICES], n_sel = 0;
+        static device_select_list all;
+        size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel = 0;
         if (pick_devices(p, &va, &all, sel, &n_sel) != 0) {
             clcpack_close(p);
             return EXIT_FAILURE_STATUS;

@@ -56,7 +56,7 @@ enum { WARM_NATIVE, WARM_WARM, WARM_BUILT, WARM_PTX, WARM_FAILED, WARM_OUTCOMES 
 
 typedef struct warm_run {
     const clcpack *p;
-    const ds_device *dev;
+    const device_select_device *dev;
     const size_t *entry;     /* job -> the first entry of its key */
     size_t counts[WARM_OUTCOMES];
     size_t finished;
@@ -243,7 +243,7 @@ static int prepare_folder(const warm_args *wa, char *dir, size_t cap)
 
 /* Warms the keys on one device; the run's counts say how it went. 0, or -1
  * when no worker could run (printed). */
-static int warm_device(const warm_args *wa, const clcpack *p, const ds_device *d,
+static int warm_device(const warm_args *wa, const clcpack *p, const device_select_device *d,
                        const size_t *first, size_t n_keys, const char *wg_spec, progress *prog,
                        size_t counts[WARM_OUTCOMES], size_t *left)
 {
@@ -315,23 +315,23 @@ static int warm_device(const warm_args *wa, const clcpack *p, const ds_device *d
 
 /* The devices to warm: 0 with *n_sel (0: this machine has none at all),
  * or -1 after printing why. */
-static int pick_devices(const warm_args *wa, ds_list *all, size_t sel[DS_MAX_DEVICES],
+static int pick_devices(const warm_args *wa, device_select_list *all, size_t sel[DEVICE_SELECT_MAX_DEVICES],
                         size_t *n_sel)
 {
-    char err[DS_ERR_MAX];
+    char err[DEVICE_SELECT_ERR_MAX];
     *n_sel = 0;
     cl_uint np = 0;
     cl_int rc = clGetPlatformIDs(0, NULL, &np);
     /* -1001: CL_PLATFORM_NOT_FOUND_KHR, no driver installed. */
     if (rc == -1001 || (rc == CL_SUCCESS && np == 0))
         return 0;
-    if (ds_enumerate(all, err) != 0) {
+    if (device_select_enumerate(all, err) != 0) {
         cli_error("%s", err);
         return -1;
     }
     if (all->n == 0)
         return 0;
-    if (ds_select(all, wa->device ? wa->device : "all", wa->platform, sel, n_sel, err) != 0) {
+    if (device_select_select(all, wa->device ? wa->device : "all", wa->platform, sel, n_sel, err) != 0) {
         cli_error("%s", err);
         return -1;
     }
@@ -391,8 +391,8 @@ int cmd_warm(int argc, char **argv)
         return EXIT_FAILURE_STATUS;
     }
     size_t n_keys = pack_keys(p, first);
-    static ds_list all;
-    size_t sel[DS_MAX_DEVICES], n_sel = 0;
+    static device_select_list all;
+    size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel = 0;
     char dir[4096];
     int status = EXIT_OK_STATUS;
     if (pick_devices(&wa, &all, sel, &n_sel) != 0) {

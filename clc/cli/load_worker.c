@@ -65,7 +65,7 @@ typedef struct load_worker {
     uint32_t load_flags;     /* --no-cubin: CLCPACK_LOAD_NO_CUBIN; --warm: CLCPACK_LOAD_CACHE */
     manifest_file manifest;
     check_hook hook;
-    char setup_error[DS_ERR_MAX + 64];
+    char setup_error[DEVICE_SELECT_ERR_MAX + 64];
 } load_worker;
 
 /* Loads (and checks) the key of entry i into r. */
@@ -130,10 +130,10 @@ static void load_job(load_worker *w, uint32_t i, build_variant_result *r)
 static void load_worker_setup(load_worker *w, const char *pack, const char *slot,
                               const char *kernels, lw_hook_init hook_init)
 {
-    char err[DS_ERR_MAX];
+    char err[DEVICE_SELECT_ERR_MAX];
     unsigned pi, di;
-    static ds_list devices;
-    const ds_device *d;
+    static device_select_list devices;
+    const device_select_device *d;
     clcpack_error e;
     cl_int rc;
     if (!pack || !slot || sscanf(slot, "%u:%u", &pi, &di) != 2) {
@@ -144,7 +144,7 @@ static void load_worker_setup(load_worker *w, const char *pack, const char *slot
         bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", e.message);
         return;
     }
-    if (ds_enumerate(&devices, err) != 0 || ds_find_by_index(&devices, pi, di, &d, err) != 0) {
+    if (device_select_enumerate(&devices, err) != 0 || device_select_find_by_index(&devices, pi, di, &d, err) != 0) {
         bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", err);
         return;
     }
@@ -164,7 +164,7 @@ static void load_worker_setup(load_worker *w, const char *pack, const char *slot
     hook_init(&w->hook, &w->manifest);
 }
 
-size_t load_worker_argv(char *argv[], const char *pack, const ds_device *d,
+size_t load_worker_argv(char *argv[], const char *pack, const device_select_device *d,
                         char slot[LW_SLOT_MAX])
 {
     bfmt(slot, LW_SLOT_MAX, "%u:%u", d->platform_index, d->device_index);

@@ -30,7 +30,7 @@
 /* The worker's argv for device d of pack: its first six items, into
  * argv[0..6) (slot holds the P:D text they point to); the caller appends
  * the options and the NULL. Returns 6. */
-size_t load_worker_argv(char *argv[], const char *pack, const ds_device *d,
+size_t load_worker_argv(char *argv[], const char *pack, const device_select_device *d,
                         char slot[LW_SLOT_MAX]);
 
 /* Fills *h with the checks of manifest m's kernels (seed_hook_init for the

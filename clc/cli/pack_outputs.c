@@ -15,9 +15,9 @@
 /* packs/<slug>.clcpack; creates packs/ when missing. */
 int pack_default_output(const pack_run *run, char *out, size_t cap)
 {
-    char slug[DS_SLUG_MAX];
+    char slug[DEVICE_SELECT_SLUG_MAX];
     if (run->n_dev == 1)
-        ds_slug(run->devs[0]->name, slug);
+        device_select_slug(run->devs[0]->name, slug);
     else
         bfmt(slug, sizeof slug, run->n_dev ? "all-devices" : "offline");
     if (mkdir("packs", 0777) != 0 && errno != EEXIST) {

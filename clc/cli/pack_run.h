@@ -26,7 +26,7 @@
 #define NVIDIA_VENDOR_ID 0x10DEu
 #define LABEL_MAX 400
 /* Job slots: the devices, then the offline toolchains. */
-#define MAX_SLOTS (DS_MAX_DEVICES + OFFLINE_TARGETS_N_CHAINS)
+#define MAX_SLOTS (DEVICE_SELECT_MAX_DEVICES + OFFLINE_TARGETS_N_CHAINS)
 
 typedef struct pack_run {
     const pack_args *a;
@@ -35,7 +35,7 @@ typedef struct pack_run {
     size_t shard_total;         /* with --shard: the whole plan's variants */
     double shard_share;         /* with --shard: this part's share of the estimated cost */
     size_t n_dev;                           /* devices: slots 0..n_dev */
-    const ds_device *devs[DS_MAX_DEVICES];
+    const device_select_device *devs[DEVICE_SELECT_MAX_DEVICES];
     size_t n_slots;                         /* devices, then offline toolchains */
     uint32_t slot_wire[MAX_SLOTS];          /* the slot a worker is told */
     char slot_name[MAX_SLOTS][128];

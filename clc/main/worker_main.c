@@ -122,9 +122,9 @@ static const cli_opt worker_opts[] = {
 static int find_device(void *self, unsigned platform, unsigned device, cl_device_id *dev,
                        unsigned *ordinal, char err[BUILD_WORKER_ERR_MAX])
 {
-    const ds_device *d;
-    char derr[DS_ERR_MAX];
-    if (ds_find_by_index(self, platform, device, &d, derr) != 0) {
+    const device_select_device *d;
+    char derr[DEVICE_SELECT_ERR_MAX];
+    if (device_select_find_by_index(self, platform, device, &d, derr) != 0) {
         bfmt(err, BUILD_WORKER_ERR_MAX, "%s", derr);
         return -1;
     }
@@ -166,7 +166,7 @@ int worker_main(int argc, char **argv)
 {
     static build_worker w; /* large; one per process */
     static manifest_file manifest;
-    static ds_list devices;
+    static device_select_list devices;
     static check_hook hook;
     build_worker_init(&w);
     const char *kernels = NULL;
@@ -177,12 +177,12 @@ int worker_main(int argc, char **argv)
     /* In this order: the manifest's folder may be relative to where the
      * worker started, and the devices are enumerated once PoCL's variables
      * are set (build_worker_enter_work_dir). */
-    char err[BUILD_WORKER_ERR_MAX], derr[DS_ERR_MAX], merr[MANIFEST_ERR_MAX];
+    char err[BUILD_WORKER_ERR_MAX], derr[DEVICE_SELECT_ERR_MAX], merr[MANIFEST_ERR_MAX];
     if (kernels && manifest_load(kernels, &manifest, merr) != 0)
         bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", merr);
     else if (build_worker_enter_work_dir(&w, err, sizeof err) != 0)
         bfmt(w.setup_error, sizeof w.setup_error, "%s", err);
-    else if (ds_enumerate(&devices, derr) != 0)
+    else if (device_select_enumerate(&devices, derr) != 0)
         bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", derr);
     if (kernels) {
         seed_hook_init(&hook, &manifest);

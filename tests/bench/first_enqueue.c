@@ -122,10 +122,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", pack_path, e.message);
         return 1;
     }
-    static ds_list devs;
-    char derr[DS_ERR_MAX];
-    size_t sel[DS_MAX_DEVICES], n_sel;
-    if (ds_enumerate(&devs, derr) != 0 || ds_select(&devs, "default", NULL, sel, &n_sel, derr)) {
+    static device_select_list devs;
+    char derr[DEVICE_SELECT_ERR_MAX];
+    size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel;
+    if (device_select_enumerate(&devs, derr) != 0 || device_select_select(&devs, "default", NULL, sel, &n_sel, derr)) {
         fprintf(stderr, "%s\n", derr);
         return 1;
     }

@@ -780,7 +780,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "speed: %s\n", ce.message); /* it names the file */
         return 1;
     }
-    char err[DS_ERR_MAX];
+    char err[DEVICE_SELECT_ERR_MAX];
     if (bench_device_open(r.o.device, r.o.platform, 1, &r.dev, err) != 0 ||
         !(r.q = bench_queue(&r.dev, 1, err))) {
         fprintf(stderr, "speed: %s\n", err);

@@ -676,7 +676,7 @@ int main(int argc, char **argv)
         /* The device the passes ran on, named in the CSV; opened only now
          * that no pass is left to fork. */
         bench_device d;
-        char err[DS_ERR_MAX];
+        char err[DEVICE_SELECT_ERR_MAX];
         if (bench_device_open(o.device, o.platform, 0, &d, err) != 0)
             bfmt(d.name, sizeof d.name, "?");
         print_tables(&o, p, keys, &r);

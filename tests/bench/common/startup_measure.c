@@ -357,7 +357,7 @@ int su_measure(const su_plan *plan, int fd)
     memset(&s, 0, sizeof s);
     s.plan = plan;
     s.fd = fd;
-    char err[DS_ERR_MAX];
+    char err[DEVICE_SELECT_ERR_MAX];
     if (bench_device_open(plan->device_spec, plan->platform, 0, &s.dev, err) != 0) {
         fprintf(stderr, "startup: %s\n", err);
         return 1;
