@@ -53,7 +53,7 @@ typedef struct best_args {
     const char *family, *kernel, *device, *platform;
     long width; /* -1: not given */
     int no_load;
-    ef_defines defs;
+    entry_filter_defines defs;
 } best_args;
 
 static const cli_opt best_opts[] = {
@@ -63,7 +63,7 @@ static const cli_opt best_opts[] = {
     OPT_STR("kernel", 0, best_args, kernel, "NAME",
             "instead: a program of your own (or a kernel it holds), timed\n"
             "with --tune-cmd; its fastest measured variant"),
-    OPT_CALL_AT(NULL, 'D', best_args, defs, ef_opt_define, "NAME=VALUE",
+    OPT_CALL_AT(NULL, 'D', best_args, defs, entry_filter_opt_define, "NAME=VALUE",
                 "with --kernel: only variants with this define value"),
     OPT_STR("device", 0, best_args, device, "SPEC", "as for pack (default: the default device)"),
     OPT_STR("platform", 0, best_args, platform, "NAME", "only platforms whose name contains NAME"),
@@ -96,7 +96,7 @@ static int check_form(const best_args *a)
 }
 
 /* "RADIUS=2,T=float", or "any defines" when there is no constraint. */
-static void constraints_text(const ef_defines *d, char *buf, size_t cap)
+static void constraints_text(const entry_filter_defines *d, char *buf, size_t cap)
 {
     bfmt(buf, cap, "%s", d->n ? "" : "any defines");
     for (size_t i = 0; i < d->n; i++) {
@@ -114,7 +114,7 @@ static int choose_kernel(const clcpack *p, const char *path, const best_args *a,
 {
     char held[1024], want[1024];
     clcpack_error e;
-    if (!ef_pack_has(p, a->kernel, held, sizeof held)) {
+    if (!entry_filter_pack_has(p, a->kernel, held, sizeof held)) {
         cli_error("%s has no kernel or program '%s' (it holds: %s)", path, a->kernel,
                   held[0] ? held : "no entry");
         return -1;

@@ -24,7 +24,7 @@ typedef struct extract_args {
     long entry;                       /* -1: find by --kernel */
     int source;
     int kind;                         /* -1: any */
-    ef_defines defs;                  /* -D NAME=VALUE */
+    entry_filter_defines defs;                  /* -D NAME=VALUE */
     int has_wg;
     uint32_t wg[3];
     int verbosity; /* -q */
@@ -55,7 +55,7 @@ static const cli_opt extract_opts[] = {
     OPT_STR("kernel", 0, extract_args, kernel, "NAME",
             "the entry of this kernel, narrowed by -D and --wg: each -D\n"
             "must match one of its defines; it must be the only match"),
-    OPT_CALL_AT(NULL, 'D', extract_args, defs, ef_opt_define, "NAME=VALUE",
+    OPT_CALL_AT(NULL, 'D', extract_args, defs, entry_filter_opt_define, "NAME=VALUE",
                 "with --kernel: only entries with this define value"),
     OPT_CALL("wg", 0, opt_wg, "WxH", "with --kernel: only entries of this work-group"),
     OPT_CHOICE("kind", 0, extract_args, kind, "native,ptx,cubin,intel,amdgcn,spirv", "KIND",
@@ -73,13 +73,13 @@ const cli_optspec extract_optspec = {"extract", extract_opts, sizeof extract_opt
 
 static int matches(const clcpack_entry_info *e, const extract_args *x)
 {
-    if (!ef_named(e, x->kernel))
+    if (!entry_filter_named(e, x->kernel))
         return 0;
     if (x->kind >= 0 && (int)e->kind != x->kind)
         return 0;
     if (x->has_wg && (e->wg[0] != x->wg[0] || e->wg[1] != x->wg[1] || e->wg[2] != x->wg[2]))
         return 0;
-    return ef_has_defines(e, &x->defs);
+    return entry_filter_has_defines(e, &x->defs);
 }
 
 /* Whether some entry of p is named name; if none is, hint becomes
@@ -92,7 +92,7 @@ static int any_named(const clcpack *p, const char *name, char *hint, size_t cap)
         clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
-        if (ef_named(&e, name))
+        if (entry_filter_named(&e, name))
             return 1;
         nn_offer(&near, e.kernel);
         for (size_t k = 0; k < e.kernel_name_count; k++)

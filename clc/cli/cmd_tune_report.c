@@ -223,7 +223,7 @@ int cmd_tune_report(int argc, char **argv)
     if (!p)
         return EXIT_FAILURE_STATUS;
     char held[1024];
-    if (a.kernel && !ef_pack_has(p, a.kernel, held, sizeof held)) {
+    if (a.kernel && !entry_filter_pack_has(p, a.kernel, held, sizeof held)) {
         cli_error("%s has no kernel or program '%s' (it holds: %s)", path, a.kernel,
                   held[0] ? held : "no entry");
         clcpack_close(p);

@@ -57,7 +57,7 @@ static own_row *gather(const clcpack *p, uint32_t d, const char *name, size_t *n
         clcpack_entry_info e = {.struct_size = sizeof e};
         const char *family = NULL;
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK || e.device != d ||
-            (name && !ef_named(&e, name)) ||
+            (name && !entry_filter_named(&e, name)) ||
             (clcpack_get_entry_family(p, i, &family) == CLCPACK_OK && family &&
              own_is_bundled_family(family)))
             continue;
