@@ -241,7 +241,7 @@ static void load_on_device(const clcpack *p, const device_select_device *d, cons
     lc->keys += n_jobs;
     if (n_jobs == 0)
         goto out;
-    char exe[4096], slot[LW_SLOT_MAX], err[512];
+    char exe[4096], slot[LOAD_WORKER_SLOT_MAX], err[512];
     /* The optional arguments first, each list ending at the first NULL. */
     char *argv[12];
     size_t na = load_worker_argv(argv, va->path, d, slot);

@@ -256,7 +256,7 @@ static int warm_device(const warm_args *wa, const clcpack *p, const device_selec
         sb_init(&jobs[k]);
         worker_proto_encode_load_job(&jobs[k], (uint32_t)k, (uint32_t)first[k]);
     }
-    char exe[4096], slot[LW_SLOT_MAX], err[512];
+    char exe[4096], slot[LOAD_WORKER_SLOT_MAX], err[512];
     char *argv[12];
     size_t na = load_worker_argv(argv, wa->path, d, slot);
     argv[na++] = (char *)"--warm";

@@ -128,7 +128,7 @@ static void load_job(load_worker *w, uint32_t i, build_variant_result *r)
 }
 
 static void load_worker_setup(load_worker *w, const char *pack, const char *slot,
-                              const char *kernels, lw_hook_init hook_init)
+                              const char *kernels, load_worker_hook_init hook_init)
 {
     char err[DEVICE_SELECT_ERR_MAX];
     unsigned pi, di;
@@ -165,9 +165,9 @@ static void load_worker_setup(load_worker *w, const char *pack, const char *slot
 }
 
 size_t load_worker_argv(char *argv[], const char *pack, const device_select_device *d,
-                        char slot[LW_SLOT_MAX])
+                        char slot[LOAD_WORKER_SLOT_MAX])
 {
-    bfmt(slot, LW_SLOT_MAX, "%u:%u", d->platform_index, d->device_index);
+    bfmt(slot, LOAD_WORKER_SLOT_MAX, "%u:%u", d->platform_index, d->device_index);
     argv[0] = (char *)"clc-pack";
     argv[1] = (char *)"--load-worker";
     argv[2] = (char *)"--pack";
@@ -177,20 +177,20 @@ size_t load_worker_argv(char *argv[], const char *pack, const device_select_devi
     return 6;
 }
 
-typedef struct lw_args {
+typedef struct load_worker_args {
     int load_worker, check, no_cubin, warm;
     const char *pack, *slot, *kernels, *pocl_wg; /* kernels NULL: no manifest */
-} lw_args;
+} load_worker_args;
 
-static const cli_opt lw_opts[] = {
-    OPT_FLAG("load-worker", 0, lw_args, load_worker, "this mode (argv[1])"),
-    OPT_FLAG("check", 0, lw_args, check, "run each loaded program against the reference"),
-    OPT_FLAG("no-cubin", 0, lw_args, no_cubin, "skip cubins"),
-    OPT_FLAG("warm", 0, lw_args, warm, "fill the rebuild cache (clc-pack warm)"),
-    OPT_STR("pack", 0, lw_args, pack, "PACK", "the pack to load"),
-    OPT_STR("device", 0, lw_args, slot, "P:D", "the device slot"),
-    OPT_STR("kernels", 0, lw_args, kernels, "DIR", "the kernels folder for --check"),
-    OPT_STR("pocl-wg", 0, lw_args, pocl_wg, "LIST", "PoCL work-group functions to warm"),
+static const cli_opt load_worker_opts[] = {
+    OPT_FLAG("load-worker", 0, load_worker_args, load_worker, "this mode (argv[1])"),
+    OPT_FLAG("check", 0, load_worker_args, check, "run each loaded program against the reference"),
+    OPT_FLAG("no-cubin", 0, load_worker_args, no_cubin, "skip cubins"),
+    OPT_FLAG("warm", 0, load_worker_args, warm, "fill the rebuild cache (clc-pack warm)"),
+    OPT_STR("pack", 0, load_worker_args, pack, "PACK", "the pack to load"),
+    OPT_STR("device", 0, load_worker_args, slot, "P:D", "the device slot"),
+    OPT_STR("kernels", 0, load_worker_args, kernels, "DIR", "the kernels folder for --check"),
+    OPT_STR("pocl-wg", 0, load_worker_args, pocl_wg, "LIST", "PoCL work-group functions to warm"),
 };
 
 /* One load job frame, answered in r. */
@@ -208,12 +208,12 @@ static void serve_load(void *self, const unsigned char *payload, size_t size, ui
     load_job(self, entry, r);
 }
 
-int load_worker_main(int argc, char **argv, lw_hook_init hook_init)
+int load_worker_main(int argc, char **argv, load_worker_hook_init hook_init)
 {
     static load_worker w; /* large (the manifest); one per process */
     memset(&w, 0, sizeof w);
-    lw_args a = {0, 0, 0, 0, NULL, NULL, NULL, NULL};
-    static const cli_optspec spec = {"load worker", lw_opts, sizeof lw_opts / sizeof lw_opts[0],
+    load_worker_args a = {0, 0, 0, 0, NULL, NULL, NULL, NULL};
+    static const cli_optspec spec = {"load worker", load_worker_opts, sizeof load_worker_opts / sizeof load_worker_opts[0],
                                      0, 0};
     char err[512];
     int first = argc;

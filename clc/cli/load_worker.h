@@ -25,20 +25,20 @@
 #include "device_select.h"
 #include "manifest.h"
 
-#define LW_SLOT_MAX 32
+#define LOAD_WORKER_SLOT_MAX 32
 
 /* The worker's argv for device d of pack: its first six items, into
  * argv[0..6) (slot holds the P:D text they point to); the caller appends
  * the options and the NULL. Returns 6. */
 size_t load_worker_argv(char *argv[], const char *pack, const device_select_device *d,
-                        char slot[LW_SLOT_MAX]);
+                        char slot[LOAD_WORKER_SLOT_MAX]);
 
 /* Fills *h with the checks of manifest m's kernels (seed_hook_init for the
  * bundled kernels; the program's entry hands it in). */
-typedef void (*lw_hook_init)(check_hook *h, const manifest_file *m);
+typedef void (*load_worker_hook_init)(check_hook *h, const manifest_file *m);
 
 /* argv[1] is "--load-worker". With --check, each entry is checked through
  * the hook hook_init makes. Returns the process's exit status. */
-int load_worker_main(int argc, char **argv, lw_hook_init hook_init);
+int load_worker_main(int argc, char **argv, load_worker_hook_init hook_init);
 
 #endif /* CLC_LOAD_WORKER_H */
