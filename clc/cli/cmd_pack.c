@@ -426,7 +426,7 @@ static double seconds_per_byte(const pack_run *run)
     double s_sum = 0, b_sum = 0;
     for (size_t j = 0; j < run->n_jobs; j++) {
         const build_job *bj = &run->plan->jobs[j % run->plan->n];
-        double t = pr_times_get(&run->times, pr_time_key(bj, &run->dev_info[j / run->plan->n]));
+        double t = pack_reuse_times_get(&run->times, pack_reuse_time_key(bj, &run->dev_info[j / run->plan->n]));
         if (t >= 0) {
             s_sum += t;
             b_sum += (double)bj->source_size;
@@ -442,7 +442,7 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
     size_t d = j / run->plan->n;
     const build_job *bj = &run->plan->jobs[j % run->plan->n];
     char rerr[CLCPACK_MESSAGE_MAX + 64];
-    pr_forms forms = {run->ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0};
+    pack_reuse_forms forms = {run->ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0};
     uint32_t archs[OFFLINE_TARGETS_MAX_TARGETS];
     if (d >= run->n_dev) {
         offline_targets_chain ch = run->slot_chain[d];
@@ -452,7 +452,7 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
         forms.archs = archs;
         forms.n_archs = run->offline.n[ch];
     }
-    long got = pr_reuse(old, bj, &run->dev_info[d], run->dev_index[d], &forms, run->w, rerr,
+    long got = pack_reuse_reuse(old, bj, &run->dev_info[d], run->dev_index[d], &forms, run->w, rerr,
                         sizeof rerr);
     if (got < 0) {
         cli_error("%s: %s", run->output, rerr);
@@ -475,7 +475,7 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
 static int order_jobs(pack_run *run, const pack_args *a)
 {
     clcpack *old = open_old_pack(a, run->output);
-    pr_times_load(&run->times);
+    pack_reuse_times_load(&run->times);
     double per_byte = seconds_per_byte(run);
     for (size_t j = 0; j < run->n_jobs; j++) {
         int reused = old ? reuse_job(run, old, j) : 0;
@@ -486,12 +486,12 @@ static int order_jobs(pack_run *run, const pack_args *a)
         if (reused)
             continue;
         const build_job *bj = &run->plan->jobs[j % run->plan->n];
-        double t = pr_times_get(&run->times, pr_time_key(bj, &run->dev_info[j / run->plan->n]));
+        double t = pack_reuse_times_get(&run->times, pack_reuse_time_key(bj, &run->dev_info[j / run->plan->n]));
         run->cost[j] = t >= 0 ? t : per_byte * (double)bj->source_size;
         run->order[run->n_pending++] = j;
     }
     clcpack_close(old);
-    pr_sort_longest_first(run->order, run->n_pending, run->cost);
+    pack_reuse_sort_longest_first(run->order, run->n_pending, run->cost);
     if (run->n_reused && cli_verbosity >= 0)
         cli_note("%zu of %zu variant(s) reused from %s; building %zu (--rebuild builds all)",
                  run->n_reused, run->n_jobs, run->output, run->n_pending);
@@ -554,7 +554,7 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
     char perr[512] = "";
     int prc = worker_pool_run_order(exe, run->wargv, (size_t)a->jobs, cli_verbosity > 0, run->jobs,
                               run->groups, run->order, run->n_pending, &cb, perr, sizeof perr);
-    pr_times_save(&run->times);
+    pack_reuse_times_save(&run->times);
     jobserver_close(js);
     progress_clear(&run->prog);
     *wall = progress_elapsed(&run->prog);
@@ -629,7 +629,7 @@ static void free_run(pack_run *run)
     free(run->groups);
     free(run->order);
     free(run->cost);
-    pr_times_free(&run->times);
+    pack_reuse_times_free(&run->times);
     free(run->fail_reason);
     free(run->retried);
     free(run->remote_url_buf);

@@ -48,7 +48,7 @@ typedef struct pack_run {
     char (*fail_reason)[160];               /* per job; "" when it did not fail */
     size_t n_ok, n_failed, n_reused;
     clcpack_device_info dev_info[MAX_SLOTS];
-    pr_times times;                         /* build times of earlier runs */
+    pack_reuse_times times;                         /* build times of earlier runs */
     double build_s;                         /* summed over the variants */
     int seed_checks;                        /* some job has a seed reference check */
     struct {

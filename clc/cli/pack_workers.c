@@ -259,7 +259,7 @@ static void on_finished(void *ctx, size_t job, build_variant_result *r)
         run->n_ok++;
         /* A fetched variant's time says nothing of its build's. */
         if (!fetched)
-            pr_times_put(&run->times, pr_time_key(v, &run->dev_info[slot]), r->build_s);
+            pack_reuse_times_put(&run->times, pack_reuse_time_key(v, &run->dev_info[slot]), r->build_s);
         if (r->note) {
             progress_clear(&run->prog);
             cli_error("warning: %s: %s", label, r->note);
