@@ -517,7 +517,7 @@ static jobserver *choose_parallelism(pack_args *a)
     if (!js && jwhy[0] && !a->jobs_given)
         a->jobs = 1;
     if (js && !a->jobs_given && jobserver_slots(js) > 0)
-        a->jobs = jobserver_slots(js) > PA_MAX_JOBS ? PA_MAX_JOBS : jobserver_slots(js);
+        a->jobs = jobserver_slots(js) > PACK_ARGS_MAX_JOBS ? PACK_ARGS_MAX_JOBS : jobserver_slots(js);
     return js;
 }
 
@@ -669,7 +669,7 @@ int cmd_pack(int argc, char **argv)
     static device_select_list devices;
     static build_job_list plan;
     static pack_run run;
-    char err[PA_ERR_MAX];
+    char err[PACK_ARGS_ERR_MAX];
     /* A bare clc-pack where there is no kernels folder: a newcomer's first
      * try, answered with how to start rather than a missing manifest. */
     if (argc <= 1 && access("kernels/manifest.txt", F_OK) != 0) {

@@ -14,17 +14,17 @@
 
 /* Adds an axis request; refuses an axis given twice. */
 static int add_axis(pack_args *a, const char *name, const char *option, const char *list,
-                    char err[PA_ERR_MAX])
+                    char err[PACK_ARGS_ERR_MAX])
 {
     variant_plan_request *r = &a->req;
     for (size_t i = 0; i < r->n_axes; i++)
         if (strcmp(r->axes[i].name, name) == 0) {
-            bfmt(err, PA_ERR_MAX, "%s: %s is already given by %s", option, name,
+            bfmt(err, PACK_ARGS_ERR_MAX, "%s: %s is already given by %s", option, name,
                  r->axes[i].option);
             return -1;
         }
     if (r->n_axes >= MANIFEST_MAX_AXES) {
-        bfmt(err, PA_ERR_MAX, "%s: more than %d axes", option, MANIFEST_MAX_AXES);
+        bfmt(err, PACK_ARGS_ERR_MAX, "%s: more than %d axes", option, MANIFEST_MAX_AXES);
         return -1;
     }
     variant_plan_axis_request *ax = &r->axes[r->n_axes];
@@ -35,7 +35,7 @@ static int add_axis(pack_args *a, const char *name, const char *option, const ch
                                      : value_list_parse_ints(list, &ax->values, why);
     if (rc != 0) {
         char clip[BFMT_QUOTE_MAX + 4];
-        bfmt(err, PA_ERR_MAX, "%s '%s': %s", option, bfmt_clip(list, clip), why);
+        bfmt(err, PACK_ARGS_ERR_MAX, "%s '%s': %s", option, bfmt_clip(list, clip), why);
         return -1;
     }
     r->n_axes++;
@@ -43,18 +43,18 @@ static int add_axis(pack_args *a, const char *name, const char *option, const ch
 }
 
 /* -D NAME=LIST */
-static int parse_define(pack_args *a, const char *arg, char err[PA_ERR_MAX])
+static int parse_define(pack_args *a, const char *arg, char err[PACK_ARGS_ERR_MAX])
 {
     char clip[BFMT_QUOTE_MAX + 4];
     const char *shown = bfmt_clip(arg, clip);
     const char *eq = strchr(arg, '=');
     size_t n = eq ? (size_t)(eq - arg) : 0;
     if (!eq || n == 0) {
-        bfmt(err, PA_ERR_MAX, "-D %s: expected NAME=LIST, e.g. -D NUMCOEFFS=8,16", shown);
+        bfmt(err, PACK_ARGS_ERR_MAX, "-D %s: expected NAME=LIST, e.g. -D NUMCOEFFS=8,16", shown);
         return -1;
     }
     if (n >= MANIFEST_NAME_MAX) {
-        bfmt(err, PA_ERR_MAX, "-D %s: the name is too long", shown);
+        bfmt(err, PACK_ARGS_ERR_MAX, "-D %s: the name is too long", shown);
         return -1;
     }
     char name[MANIFEST_NAME_MAX];
@@ -65,7 +65,7 @@ static int parse_define(pack_args *a, const char *arg, char err[PA_ERR_MAX])
         int ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
                  (i > 0 && c >= '0' && c <= '9');
         if (!ok) {
-            bfmt(err, PA_ERR_MAX, "-D %s: '%s' is not a macro name", shown, name);
+            bfmt(err, PACK_ARGS_ERR_MAX, "-D %s: '%s' is not a macro name", shown, name);
             return -1;
         }
     }
@@ -209,8 +209,8 @@ static int opt_codec(void *p, cli_optctx *c)
 static int opt_jobs(void *p, cli_optctx *c)
 {
     pack_args *a = ARGS(p);
-    if (cli_parse_long(c->arg, 1, PA_MAX_JOBS, &a->jobs) != 0)
-        return cli_opt_fail(c, 1, "expected a number of jobs from 1 to %d", PA_MAX_JOBS);
+    if (cli_parse_long(c->arg, 1, PACK_ARGS_MAX_JOBS, &a->jobs) != 0)
+        return cli_opt_fail(c, 1, "expected a number of jobs from 1 to %d", PACK_ARGS_MAX_JOBS);
     a->jobs_given = 1;
     return 0;
 }
@@ -284,7 +284,7 @@ static int opt_offline(void *p, cli_optctx *c)
 static int opt_merge(void *p, cli_optctx *c)
 {
     pack_args *a = ARGS(p);
-    if (!*c->arg || a->n_merge >= PA_MAX_MERGE)
+    if (!*c->arg || a->n_merge >= PACK_ARGS_MAX_MERGE)
         return cli_opt_fail(c, 0, "%s", *c->arg ? "more than 16 packs" : "no file");
     a->merge[a->n_merge++] = c->arg;
     return 0;
@@ -465,12 +465,12 @@ static const cli_opt pack_opts[] = {
 const cli_optspec pack_optspec = {NULL, pack_opts, sizeof pack_opts / sizeof pack_opts[0], 0, 23};
 
 /* The defaults of every option. 0, or -1 out of memory. */
-static int set_defaults(pack_args *a, int argc, char err[PA_ERR_MAX])
+static int set_defaults(pack_args *a, int argc, char err[PACK_ARGS_ERR_MAX])
 {
     pack_args_free(a);
     memset(a, 0, sizeof *a);
     if (alloc_lists(a, argc) != 0) {
-        bfmt(err, PA_ERR_MAX, "out of memory");
+        bfmt(err, PACK_ARGS_ERR_MAX, "out of memory");
         return -1;
     }
     a->check_timeout = 600;
@@ -478,7 +478,7 @@ static int set_defaults(pack_args *a, int argc, char err[PA_ERR_MAX])
     a->kernels_dir = "kernels";
     a->device = "default";
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    a->jobs = cores > 0 ? (cores > PA_MAX_JOBS ? PA_MAX_JOBS : cores) : 1;
+    a->jobs = cores > 0 ? (cores > PACK_ARGS_MAX_JOBS ? PACK_ARGS_MAX_JOBS : cores) : 1;
     a->tune_width = a->tune_height = 2048;
     a->tune_runs = 11;
     nv_arch_list_parse(NV_FORMS_DEFAULT_ARCHS, &a->nv_archs, err);
@@ -486,13 +486,13 @@ static int set_defaults(pack_args *a, int argc, char err[PA_ERR_MAX])
 }
 
 /* After the options: the source files, and what the mode allows. */
-static int finish(pack_args *a, int argc, char **argv, int operand, char err[PA_ERR_MAX])
+static int finish(pack_args *a, int argc, char **argv, int operand, char err[PACK_ARGS_ERR_MAX])
 {
     direct_jobs_spec *ds = &a->direct_spec;
     const char *wg = ds->wg;
     size_t wg_after = a->wg_after;
     if (a->compress_cubins && a->store_cubins) {
-        bfmt(err, PA_ERR_MAX, "--compress-cubins and --store-cubins together: give one");
+        bfmt(err, PACK_ARGS_ERR_MAX, "--compress-cubins and --store-cubins together: give one");
         return -1;
     }
     while (operand < argc)
@@ -503,14 +503,14 @@ static int finish(pack_args *a, int argc, char **argv, int operand, char err[PA_
          * manifest knows; a program of the user's takes arguments only its
          * own program knows, so only its own command can time it. */
         if (a->tune) {
-            bfmt(err, PA_ERR_MAX, "--tune times the bundled kernels only: it cannot know the "
+            bfmt(err, PACK_ARGS_ERR_MAX, "--tune times the bundled kernels only: it cannot know the "
                                   "arguments of %s; time it with your own command, "
                                   "--tune-cmd 'CMD' (docs/TUNING.md)",
                  ds->n_files ? ds->files[0] : ds->programs[0]);
             return -1;
         }
         if (a->req.n_axes) {
-            bfmt(err, PA_ERR_MAX, "--widths selects the kernels folder's FILTER_WIDTH; with "
+            bfmt(err, PACK_ARGS_ERR_MAX, "--widths selects the kernels folder's FILTER_WIDTH; with "
                                   "source files give -D FILTER_WIDTH=LIST");
             return -1;
         }
@@ -528,7 +528,7 @@ static int finish(pack_args *a, int argc, char **argv, int operand, char err[PA_
                               : a->tune_cmd    ? "--tune-cmd"
                                                : NULL;
     if (direct_only) {
-        bfmt(err, PA_ERR_MAX, "%s applies to source files given on the command line "
+        bfmt(err, PACK_ARGS_ERR_MAX, "%s applies to source files given on the command line "
                               "(clc-pack FILE.cl ... %s ...); none was given",
              direct_only, direct_only);
         return -1;
@@ -542,12 +542,12 @@ static int finish(pack_args *a, int argc, char **argv, int operand, char err[PA_
     return 0;
 }
 
-int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
+int pack_args_parse(int argc, char **argv, pack_args *a, char err[PACK_ARGS_ERR_MAX])
 {
     if (set_defaults(a, argc, err) != 0)
         return -1;
     int first;
-    int rc = cli_opts_parse(&pack_optspec, argc, argv, a, &first, err, PA_ERR_MAX);
+    int rc = cli_opts_parse(&pack_optspec, argc, argv, a, &first, err, PACK_ARGS_ERR_MAX);
     if (rc == CLI_OPTS_HELP) {
         /* -h/--help stops the parse, as in every subcommand: what follows
          * it is not looked at. */

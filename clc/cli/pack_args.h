@@ -12,9 +12,9 @@
 #include "plan_shard.h"
 #include "variant_plan.h"
 
-#define PA_ERR_MAX 512
-#define PA_MAX_JOBS 256
-#define PA_MAX_MERGE 16
+#define PACK_ARGS_ERR_MAX 512
+#define PACK_ARGS_MAX_JOBS 256
+#define PACK_ARGS_MAX_MERGE 16
 
 typedef struct pack_args {
     const char *kernels_dir;    /* --kernels, default "kernels" */
@@ -29,7 +29,7 @@ typedef struct pack_args {
     int intel_gpu, amd_gpu, spirv;
     const char *intel_list, *amd_list;
     int intel_ir;               /* --intel-ir: keep the SPIR-V ocloc puts in each binary */
-    const char *merge[PA_MAX_MERGE]; /* --merge PACK: entries taken into the result */
+    const char *merge[PACK_ARGS_MAX_MERGE]; /* --merge PACK: entries taken into the result */
     size_t n_merge;
     long jobs;                  /* -j, default the number of online cores */
     int keep_going;             /* --keep-going / -k */
@@ -66,7 +66,7 @@ typedef struct pack_args {
 
 /* argv[0] is the command name ("clc-pack" or "pack"). Returns 0, or -1
  * with err naming the bad option or item. */
-int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX]);
+int pack_args_parse(int argc, char **argv, pack_args *a, char err[PACK_ARGS_ERR_MAX]);
 
 /* Frees the lists pack_args_parse allocated (a zeroed pack_args is fine). */
 void pack_args_free(pack_args *a);

@@ -176,8 +176,8 @@ int pack_write_depfile(const pack_args *a, const build_job_list *plan, const cha
 int pack_merge_into(const pack_args *a, const char *built, const char *output,
                       const char *ptxas)
 {
-    const char *inputs[1 + PA_MAX_MERGE];
-    char temp[PA_MAX_MERGE][4200];
+    const char *inputs[1 + PACK_ARGS_MAX_MERGE];
+    char temp[PACK_ARGS_MAX_MERGE][4200];
     size_t n = 0;
     int rc = 0;
     inputs[n++] = built;

@@ -123,7 +123,7 @@ static inline void pat_plan(pack_args *a)
 
 /* Parses the input as arguments; 0 or -1, with err. With plan, a direct
  * command line is planned too. */
-static inline int pat_parse(const uint8_t *data, size_t size, int plan, char err[PA_ERR_MAX])
+static inline int pat_parse(const uint8_t *data, size_t size, int plan, char err[PACK_ARGS_ERR_MAX])
 {
     char *argv[PAT_ARGS + 2];
     char *arena = NULL;
@@ -136,9 +136,9 @@ static inline int pat_parse(const uint8_t *data, size_t size, int plan, char err
     int rc = pack_args_parse((int)n + 1, argv, &a, err);
     if (rc != 0) {
         cf_require(rc == -1);
-        cf_require_message(err, PA_ERR_MAX);
+        cf_require_message(err, PACK_ARGS_ERR_MAX);
     } else {
-        cf_require(a.jobs >= 1 && a.jobs <= PA_MAX_JOBS);
+        cf_require(a.jobs >= 1 && a.jobs <= PACK_ARGS_MAX_JOBS);
         if (a.direct && plan)
             pat_plan(&a);
     }
@@ -151,7 +151,7 @@ static inline int pat_parse(const uint8_t *data, size_t size, int plan, char err
  * the second parse must not see anything of the first, and says the same. */
 static inline int fuzz_pack_args(const uint8_t *data, size_t size)
 {
-    char err1[PA_ERR_MAX], err2[PA_ERR_MAX];
+    char err1[PACK_ARGS_ERR_MAX], err2[PACK_ARGS_ERR_MAX];
     int rc1 = pat_parse(data, size, 1, err1);
     int rc2 = pat_parse(data, size, 0, err2);
     cf_require(rc1 == rc2 && (rc1 == 0 || strcmp(err1, err2) == 0));

@@ -13,7 +13,7 @@ static pack_args args;
 static manifest_file manifest;
 
 /* Parses a NULL-terminated option list (argv[0] added). */
-static int parse(char err[PA_ERR_MAX], ...)
+static int parse(char err[PACK_ARGS_ERR_MAX], ...)
 {
     static char *argv[64];
     va_list ap;
@@ -39,7 +39,7 @@ static void expect_usage_error(const char *names, int rc, const char *err)
 
 static void test_options(void)
 {
-    char err[PA_ERR_MAX];
+    char err[PACK_ARGS_ERR_MAX];
     CHECK(PARSE(err, "--widths", "3,5,7,...,31", "--device", "gpu") == 0, "README command: %s",
           err);
     CHECK(args.req.n_axes == 1 && strcmp(args.req.axes[0].name, "FILTER_WIDTH") == 0 &&
@@ -145,7 +145,7 @@ static size_t count_kernel(const variant_plan *p, const char *name)
 
 static void test_plans(void)
 {
-    char perr[PA_ERR_MAX], err[VARIANT_PLAN_ERR_MAX];
+    char perr[PACK_ARGS_ERR_MAX], err[VARIANT_PLAN_ERR_MAX];
     variant_plan p;
 
     /* The default pack: every kernel with its defaults. */
