@@ -10,7 +10,7 @@
  * median of, WxH the problem size it was timed at (Nx1 for one dimension),
  * V the run-time value it is for when the kernel takes one as an argument
  * (docs/TUNING.md; default 0: none). The output is untrusted: only its
- * last CC_OUTPUT_MAX bytes are read, a timing line is at most
+ * last CHECK_CMD_OUTPUT_MAX bytes are read, a timing line is at most
  * TC_LINE_MAX bytes, and every field is a plain decimal number within its
  * bounds; anything else is an error that quotes the line. Nothing here
  * prints.

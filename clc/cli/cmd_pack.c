@@ -119,9 +119,9 @@ static int check_tools(pack_run *run, const pack_args *a)
     run->no_ptxas = a->ptxas && strcmp(a->ptxas, "none") == 0;
     if (a->ptxas && !run->no_ptxas && ptxas_find(a->ptxas, run->ptxas) != 0)
         return cli_usage_error(NULL, "%s", run->ptxas);
-    char cerr[CC_MSG_MAX];
-    if ((a->check_cmd && cc_validate("--check-cmd", a->check_cmd, cerr) != 0) ||
-        (a->tune_cmd && cc_validate("--tune-cmd", a->tune_cmd, cerr) != 0))
+    char cerr[CHECK_CMD_MSG_MAX];
+    if ((a->check_cmd && check_cmd_validate("--check-cmd", a->check_cmd, cerr) != 0) ||
+        (a->tune_cmd && check_cmd_validate("--tune-cmd", a->tune_cmd, cerr) != 0))
         return cli_usage_error(NULL, "%s", cerr);
     return 0;
 }

@@ -388,9 +388,9 @@ static int run_user_cmd(const char *what, const char *cmd, build_variant_target 
     char defines[4096], wg[48];
     build_job_defines_text(job, defines, sizeof defines);
     build_job_wg_text(job->wg, wg, sizeof wg);
-    cc_vars vars = {path, defines, wg, t->ordinal, job->entry_name};
-    char msg[CC_MSG_MAX];
-    int c = cc_run(what, cmd, &vars, o->user_place, o->check_timeout_s, output, msg);
+    check_cmd_vars vars = {path, defines, wg, t->ordinal, job->entry_name};
+    char msg[CHECK_CMD_MSG_MAX];
+    int c = check_cmd_run(what, cmd, &vars, o->user_place, o->check_timeout_s, output, msg);
     unlink(path);
     if (c != 0) {
         fail(r, c > 0 ? BUILD_VARIANT_CHECK_FAILED : BUILD_VARIANT_ERROR, "%s", msg);

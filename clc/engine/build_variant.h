@@ -149,7 +149,7 @@ typedef struct build_variant_options {
     int check_timeout_s;   /* the time limit of either */
     const char *work_dir;  /* where the check command's binary files go (absolute
                               in a worker: {binary} is its path) */
-    const cc_place *user_place; /* where either runs and the environment it gets
+    const check_cmd_place *user_place; /* where either runs and the environment it gets
                                    back (check_cmd.h); NULL: here, as it is */
 } build_variant_options;
 

@@ -212,11 +212,11 @@ static const char *const POCL_VARS[] = {"POCL_CACHE_DIR", "POCL_KERNEL_CACHE",
  * the worker's. */
 static void keep_user_place(build_worker *w)
 {
-    cc_place *p = &w->user_place;
+    check_cmd_place *p = &w->user_place;
     memset(p, 0, sizeof *p);
     if (getcwd(w->user_dir, sizeof w->user_dir))
         p->dir = w->user_dir;
-    for (size_t i = 0; i < sizeof POCL_VARS / sizeof POCL_VARS[0] && i < CC_MAX_ENV; i++) {
+    for (size_t i = 0; i < sizeof POCL_VARS / sizeof POCL_VARS[0] && i < CHECK_CMD_MAX_ENV; i++) {
         const char *v = getenv(POCL_VARS[i]);
         p->env_name[p->n_env] = POCL_VARS[i];
         p->env_value[p->n_env++] = v ? strdup(v) : NULL;

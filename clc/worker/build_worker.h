@@ -56,7 +56,7 @@ typedef struct build_worker {
     char work_dir[PATH_MAX]; /* private: PoCL's cache, the check command's files */
     char temp_dir[PATH_MAX]; /* work_dir when it is a temporary folder, else "" */
     char user_dir[PATH_MAX]; /* the folder the worker started in: clc-pack's */
-    cc_place user_place;     /* the user's commands run there, with the
+    check_cmd_place user_place;     /* the user's commands run there, with the
                                 values of PoCL's variables it started with */
     spare_slots spare;
     int opened[BUILD_WORKER_MAX_SLOTS];
