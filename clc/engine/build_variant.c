@@ -322,10 +322,10 @@ static int load_back(build_variant_target *t, const build_job *job, const char *
             bin = ptx;
             size++;
         }
-        char msg[RT_MSG_MAX];
-        cl_program prog = rt_program_from_binary(t->ctx, t->device, job->options, bin, size, msg);
+        char msg[ROUNDTRIP_MSG_MAX];
+        cl_program prog = roundtrip_program_from_binary(t->ctx, t->device, job->options, bin, size, msg);
         free(ptx);
-        if (!prog || rt_compare(expect, prog, msg) != 0) {
+        if (!prog || roundtrip_compare(expect, prog, msg) != 0) {
             if (prog)
                 clReleaseProgram(prog);
             fail(r, BUILD_VARIANT_CHECK_FAILED, "round trip of the %s binary: %s", kind_name(form->kind),
@@ -350,8 +350,8 @@ static int load_back(build_variant_target *t, const build_job *job, const char *
 static int roundtrip_forms(build_variant_target *t, const build_job *job, cl_program prog, build_variant_result *r,
                            char **keep)
 {
-    char msg[RT_MSG_MAX];
-    char *expect = rt_signature(prog, msg);
+    char msg[ROUNDTRIP_MSG_MAX];
+    char *expect = roundtrip_signature(prog, msg);
     if (!expect) {
         fail(r, BUILD_VARIANT_ERROR, "reading the built program: %s", msg);
         return -1;
@@ -530,7 +530,7 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
     if (signature)
         *signature = NULL;
     double t0 = now_s(), t1 = t0, t2 = t0;
-    char err[CH_MSG_MAX > RT_MSG_MAX ? CH_MSG_MAX : RT_MSG_MAX];
+    char err[CH_MSG_MAX > ROUNDTRIP_MSG_MAX ? CH_MSG_MAX : ROUNDTRIP_MSG_MAX];
     cl_program prog = NULL;
     int use_hook = job->check && job->check[0];
     if (use_hook && !hook) {
@@ -554,7 +554,7 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
         fail_cl(r, BUILD_VARIANT_BUILD_FAILED, "clBuildProgram", rc);
         goto out;
     }
-    if (rt_kernel_names(prog, &r->kernel_names, &r->n_kernel_names, err) != 0) {
+    if (roundtrip_kernel_names(prog, &r->kernel_names, &r->n_kernel_names, err) != 0) {
         fail(r, BUILD_VARIANT_ERROR, "%s", err);
         goto out;
     }
@@ -605,8 +605,8 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
     int checked = (!o->roundtrip || roundtrip_forms(t, job, prog, r, signature) == 0) &&
                   run_check_cmd(t, job, o, r) == 0 && run_tune_cmd(t, job, o, r) == 0;
     if (checked && signature && !*signature) {
-        char msg[RT_MSG_MAX];
-        *signature = rt_signature(prog, msg); /* NULL: no upload, nothing more */
+        char msg[ROUNDTRIP_MSG_MAX];
+        *signature = roundtrip_signature(prog, msg); /* NULL: no upload, nothing more */
     }
     r->phase_s[BUILD_VARIANT_PHASE_ROUNDTRIP] = now_s() - t1;
     if (!checked)
@@ -637,10 +637,10 @@ out:
  * build). 0, or -1 after fail(r). */
 static int adopted_checks(build_variant_target *t, const build_job *job, cl_program prog, build_variant_result *r)
 {
-    char msg[RT_MSG_MAX];
+    char msg[ROUNDTRIP_MSG_MAX];
     char **held = NULL;
     size_t n_held = 0;
-    int same = rt_kernel_names(prog, &held, &n_held, msg) == 0 && n_held == r->n_kernel_names;
+    int same = roundtrip_kernel_names(prog, &held, &n_held, msg) == 0 && n_held == r->n_kernel_names;
     for (size_t i = 0; same && i < n_held; i++)
         same = strcmp(held[i], r->kernel_names[i]) == 0;
     for (size_t i = 0; i < n_held; i++)

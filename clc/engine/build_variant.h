@@ -163,14 +163,14 @@ void build_variant_build(build_variant_target *t, const build_job *job, const bu
               build_variant_result *r);
 
 /* build_variant_build, and *signature (malloc'd; NULL when the build failed) the
- * source build's kernel signature (rt_signature): what the remote cache's
+ * source build's kernel signature (roundtrip_signature): what the remote cache's
  * record keeps for the checks of a reader (build_variant_adopt). */
 void build_variant_build_signed(build_variant_target *t, const build_job *job, const build_variant_options *o,
                      const check_hook *hook, build_variant_result *r, char **signature);
 
 /* A variant taken from elsewhere (the remote cache) instead of built: its
  * forms (moved into r; *n_forms is then 0), the kernel signature of the
- * source build that made them (rt_signature) and the kernel names get
+ * source build that made them (roundtrip_signature) and the kernel names get
  * the checks build_variant_build gives a binary before it is stored — on PoCL the
  * binary must be in canonical form before the driver sees it; each form
  * this device can load made into a program and compared with the

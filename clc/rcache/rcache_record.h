@@ -36,7 +36,7 @@
 typedef struct rcache_record {
     char *key_text;
     size_t key_len;
-    char *signature;          /* rt_signature of the source build */
+    char *signature;          /* roundtrip_signature of the source build */
     size_t n_kernel_names;
     char **kernel_names;      /* sorted */
     char *note;               /* "" when none */
