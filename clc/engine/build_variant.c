@@ -423,9 +423,9 @@ static int run_tune_cmd(build_variant_target *t, const build_job *job, const bui
     char *output;
     if (run_user_cmd("the tune command", o->tune_cmd, t, job, o, r, &output) != 0)
         return -1;
-    char msg[TC_MSG_MAX];
+    char msg[TUNE_CMD_MSG_MAX];
     clcpack_tuning tu;
-    if (tc_parse(output ? output : "", &tu, msg) != 0) {
+    if (tune_cmd_parse(output ? output : "", &tu, msg) != 0) {
         fail(r, BUILD_VARIANT_CHECK_FAILED, "the tune command %s", msg);
         free(r->log);
         r->log = output;
