@@ -298,7 +298,7 @@ worker_pool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js)
 
 /* --tune: the filter widths a width-argument kernel is timed at, every
  * FILTER_WIDTH the pack builds (so it can be compared with those variants
- * at each), increasing, as "3,5,7"; "5" (kr_default_problem's) when the
+ * at each), increasing, as "3,5,7"; "5" (kernel_run_default_problem's) when the
  * pack builds none. */
 static void tune_widths(const build_job_list *plan, char *buf, size_t cap)
 {

@@ -45,18 +45,18 @@ static int seed_check(void *self, cl_context ctx, cl_command_queue q, cl_program
     manifest_variant v;
     if (to_variant(m, job, &v, msg, CH_MSG_MAX) != 0)
         return -1;
-    kr_problem p;
-    kr_default_problem(&v, 20240531u, &p);
-    char err[KR_ERR_MAX];
+    kernel_run_problem p;
+    kernel_run_default_problem(&v, 20240531u, &p);
+    char err[KERNEL_RUN_ERR_MAX];
     if (!compare) {
-        if (kr_run_once(ctx, q, prog, &v, &p, err) != 0) {
+        if (kernel_run_run_once(ctx, q, prog, &v, &p, err) != 0) {
             bfmt(msg, CH_MSG_MAX, "warm-up run: %s", err);
             return -1;
         }
         return 0;
     }
-    kr_result res;
-    int c = kr_check(ctx, q, prog, &v, &p, tol, &res, err);
+    kernel_run_result res;
+    int c = kernel_run_check(ctx, q, prog, &v, &p, tol, &res, err);
     if (c < 0) {
         bfmt(msg, CH_MSG_MAX, "check run: %s", err);
         return -1;

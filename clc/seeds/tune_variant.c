@@ -12,9 +12,9 @@
 static int time_one(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
                     const tune_options *o, uint32_t fw, clcpack_tuning *t, char note[TUNE_OPTIONS_NOTE_MAX])
 {
-    kr_problem p;
+    kernel_run_problem p;
     /* Random data of a fixed seed: every variant sees the same inputs. */
-    kr_default_problem(v, 20240601u, &p);
+    kernel_run_default_problem(v, 20240601u, &p);
     if (v->kernel->family == MANIFEST_FAMILY_POLY) {
         p.n = (size_t)o->width * o->height;
     } else {
@@ -26,13 +26,13 @@ static int time_one(cl_context ctx, cl_command_queue q, cl_program prog, const m
         if (fw)
             p.filter_width = (int)fw;
     }
-    char err[KR_ERR_MAX];
-    if (kr_supports(v, &p, err) != 0) {
+    char err[KERNEL_RUN_ERR_MAX];
+    if (kernel_run_supports(v, &p, err) != 0) {
         bfmt(note, TUNE_OPTIONS_NOTE_MAX, "not timed: %s", err);
         return -1;
     }
     uint64_t median = 0;
-    if (kr_time(ctx, q, prog, v, &p, o->warmup, o->runs, &median, err) != 0) {
+    if (kernel_run_time(ctx, q, prog, v, &p, o->warmup, o->runs, &median, err) != 0) {
         bfmt(note, TUNE_OPTIONS_NOTE_MAX, "timing failed: %s", err);
         return -1;
     }

@@ -10,7 +10,7 @@
  * device, it loads the program with clcpack_create_program (the form it
  * picks is the "path" column) into a fresh context, runs it twice on one
  * problem (the variant's default problem, the size clc-pack's check run
- * uses, or --size: WxH for convolutions, N for polynomials) with kr_check, and
+ * uses, or --size: WxH for convolutions, N for polynomials) with kernel_run_check, and
  * prints both host-timed launches (enqueue to finish) and their ratio.
  * POCL_KERNEL_CACHE=0 is set (unless already set) so nothing compiled
  * earlier on this machine can help: what the first launch does not have to
@@ -38,11 +38,11 @@ typedef struct size_req {
 
 /* One load and two launches; 0 with the two times, -1 when skipped. */
 static int measure(const clcpack *p, const clcpack_entry_info *e, const manifest_variant *v,
-                   const kr_problem *pr, cl_device_id dev, double *first, double *second,
+                   const kernel_run_problem *pr, cl_device_id dev, double *first, double *second,
                    const char **path)
 {
-    char err[KR_ERR_MAX];
-    if (kr_supports(v, pr, err) != 0)
+    char err[KERNEL_RUN_ERR_MAX];
+    if (kernel_run_supports(v, pr, err) != 0)
         return -1;
     cl_int rc;
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
@@ -57,9 +57,9 @@ static int measure(const clcpack *p, const clcpack_entry_info *e, const manifest
         goto done;
     }
     *path = clcpack_path_name(rep.path);
-    kr_result r1, r2;
-    if (kr_check(ctx, q, prog, v, pr, TOL, &r1, err) != 0 ||
-        kr_check(ctx, q, prog, v, pr, TOL, &r2, err) != 0) {
+    kernel_run_result r1, r2;
+    if (kernel_run_check(ctx, q, prog, v, pr, TOL, &r1, err) != 0 ||
+        kernel_run_check(ctx, q, prog, v, pr, TOL, &r2, err) != 0) {
         fprintf(stderr, "%s: run or check failed: %s\n", e->kernel, err);
         goto done;
     }
@@ -150,8 +150,8 @@ int main(int argc, char **argv)
         if (clcpack_get_entry(p, keys[i], &ei) != CLCPACK_OK ||
             bench_entry_variant(&m, &ei, &v) != 0)
             continue;
-        kr_problem pr;
-        kr_default_problem(&v, 1234, &pr);
+        kernel_run_problem pr;
+        kernel_run_default_problem(&v, 1234, &pr);
         if (size.width) {
             pr.width = size.width;
             pr.height = size.height;

@@ -14,7 +14,7 @@
  * partial groups, and whole groups), then timed on W x W images
  * (RGBA float for Reda's kernels, grey float for AMD's and the pragma
  * kernels): --warmup launches, then the median of --runs launches timed
- * with event profiling (kr_time). Kernels with FILTER_WIDTH compiled in run
+ * with event profiling (kernel_run_time). Kernels with FILTER_WIDTH compiled in run
  * at the widths the pack holds (within --widths); kernels that take the
  * width as an argument run at every width of --widths.
  *
@@ -348,22 +348,22 @@ static void count_variety(const clcpack *p, const size_t *keys, size_t n, const 
 static void measure_width(run *r, size_t ser, cl_program prog, const manifest_variant *v, int fw,
                           const char *label)
 {
-    char err[KR_ERR_MAX];
-    kr_problem small;
-    kr_default_problem(v, SEED, &small);
+    char err[KERNEL_RUN_ERR_MAX];
+    kernel_run_problem small;
+    kernel_run_default_problem(v, SEED, &small);
     small.filter_width = fw;
-    kr_result res;
-    int rc = kr_check(r->dev.ctx, r->q, prog, v, &small, CHECK_TOL, &res, err);
+    kernel_run_result res;
+    int rc = kernel_run_check(r->dev.ctx, r->q, prog, v, &small, CHECK_TOL, &res, err);
     if (rc == 0 && v->kernel->grid == MANIFEST_GRID_ROUND) {
         /* The default size has partial groups; a size of whole groups (as
          * the timed images are) may take another path in the kernel, e.g.
          * conv_block_grey's float4 stores. */
         int bx, by;
-        kr_block(v, &bx, &by);
-        kr_problem whole = small;
+        kernel_run_block(v, &bx, &by);
+        kernel_run_problem whole = small;
         whole.width = 3 * (int)v->wg[0] * bx;
         whole.height = 2 * (int)v->wg[1] * by;
-        rc = kr_check(r->dev.ctx, r->q, prog, v, &whole, CHECK_TOL, &res, err);
+        rc = kernel_run_check(r->dev.ctx, r->q, prog, v, &whole, CHECK_TOL, &res, err);
     }
     if (rc != 0) {
         if (rc > 0)
@@ -376,18 +376,18 @@ static void measure_width(run *r, size_t ser, cl_program prog, const manifest_va
     }
     int ch = v->kernel->family == MANIFEST_FAMILY_CONV_RGBA ? 4 : 1;
     for (size_t si = 0; si < r->o.n_sizes; si++) {
-        kr_problem pr;
+        kernel_run_problem pr;
         memset(&pr, 0, sizeof pr);
         pr.width = pr.height = (int)r->o.sizes[si];
         pr.seed = SEED + si;
         pr.filter_width = fw;
-        if (kr_supports(v, &pr, err) != 0) {
+        if (kernel_run_supports(v, &pr, err) != 0) {
             fprintf(stderr, "speed: %s at %ldx%ld: skipped: %s\n", label, r->o.sizes[si],
                     r->o.sizes[si], err);
             continue;
         }
         uint64_t ns = 0;
-        if (kr_time(r->dev.ctx, r->q, prog, v, &pr, r->o.warmup, r->o.runs, &ns, err) != 0) {
+        if (kernel_run_time(r->dev.ctx, r->q, prog, v, &pr, r->o.warmup, r->o.runs, &ns, err) != 0) {
             fprintf(stderr, "speed: %s at %ldx%ld: %s\n", label, r->o.sizes[si],
                     r->o.sizes[si], err);
             r->failed = 1;

@@ -58,7 +58,7 @@ static const int RUNTIME_NUMCOEFFS[] = {1, 3, 4, 16, 64};
 
 /* One run of a build: a problem, and whether the launcher must refuse it. */
 typedef struct run_plan {
-    kr_problem p;
+    kernel_run_problem p;
     int expect_refusal;
 } run_plan;
 
@@ -90,7 +90,7 @@ static void *xrealloc(void *p, size_t n)
     return q;
 }
 
-static void add_run(build_plan *b, const kr_problem *p, int expect_refusal)
+static void add_run(build_plan *b, const kernel_run_problem *p, int expect_refusal)
 {
     b->runs = xrealloc(b->runs, (b->n_runs + 1) * sizeof *b->runs);
     b->runs[b->n_runs].p = *p;
@@ -111,7 +111,7 @@ static int has_arg(const manifest_kernel *k, manifest_arg role)
 static void conv_sizes(const manifest_variant *v, int *w1, int *h1, int *w2, int *h2)
 {
     int bx, by;
-    kr_block(v, &bx, &by);
+    kernel_run_block(v, &bx, &by);
     int wx = (int)v->wg[0] * bx, wy = (int)v->wg[1] * by;
     *w1 = 3 * wx;
     *h1 = 2 * wy;
@@ -124,7 +124,7 @@ static void plan_runs(build_plan *b, uint64_t seed)
     const manifest_variant *v = &b->v;
     const manifest_kernel *k = v->kernel;
     int exact = k->grid == MANIFEST_GRID_EXACT;
-    kr_problem p;
+    kernel_run_problem p;
     memset(&p, 0, sizeof p);
     p.seed = seed;
     if (k->family == MANIFEST_FAMILY_POLY) {
@@ -367,7 +367,7 @@ static void emit(int fd, size_t b, size_t r, int ok, const char *text)
 }
 
 /* "Convolve_Def FILTER_WIDTH=5 wg=16x16 48x32" */
-static void describe(const manifest_variant *v, const kr_problem *p, char *buf, size_t cap)
+static void describe(const manifest_variant *v, const kernel_run_problem *p, char *buf, size_t cap)
 {
     size_t len = (size_t)snprintf(buf, cap, "%s", v->kernel->name);
     /* Axis values only: the derived defines follow from them. */
@@ -455,13 +455,13 @@ static int worker(const manifest_file *m, const plan *pl, size_t id, size_t jobs
                 emit(fd, b, r, 0, line);
                 continue;
             }
-            char err[KR_ERR_MAX];
-            kr_result res;
-            int sup = kr_supports(&bp->v, &rp->p, err);
+            char err[KERNEL_RUN_ERR_MAX];
+            kernel_run_result res;
+            int sup = kernel_run_supports(&bp->v, &rp->p, err);
             if (rp->expect_refusal) {
-                /* kr_check must refuse too, with the same reason. */
-                char err2[KR_ERR_MAX] = "";
-                int rc = sup == 0 ? 0 : kr_check(ctx, q, prog, &bp->v, &rp->p, TOL, &res, err2);
+                /* kernel_run_check must refuse too, with the same reason. */
+                char err2[KERNEL_RUN_ERR_MAX] = "";
+                int rc = sup == 0 ? 0 : kernel_run_check(ctx, q, prog, &bp->v, &rp->p, TOL, &res, err2);
                 int ok = sup != 0 && rc == -1 && strcmp(err, err2) == 0 && err[0];
                 bfmt(line, sizeof line, "%s refused: %s", what,
                          sup ? err : "(accepted, but should be refused)");
@@ -473,7 +473,7 @@ static int worker(const manifest_file *m, const plan *pl, size_t id, size_t jobs
                 emit(fd, b, r, 0, line);
                 continue;
             }
-            int rc = kr_check(ctx, q, prog, &bp->v, &rp->p, TOL, &res, err);
+            int rc = kernel_run_check(ctx, q, prog, &bp->v, &rp->p, TOL, &res, err);
             if (rc < 0)
                 bfmt(line, sizeof line, "%s: %s", what, err);
             else
@@ -582,7 +582,7 @@ static void negative_checks(const manifest_file *m)
     select_ints(&sel, "FILTER_WIDTH", fw, 1);
     manifest_variant *vs;
     size_t n;
-    char err[KR_ERR_MAX];
+    char err[KERNEL_RUN_ERR_MAX];
     if (!CHECK(manifest_expand(k, &sel, &vs, &n, err) == 0 && n == 1, "expand Convolve_Def: %s", err))
         return;
     cl_platform_id plat;
@@ -600,8 +600,8 @@ static void negative_checks(const manifest_file *m)
         free(vs);
         return;
     }
-    kr_problem p;
-    kr_default_problem(&vs[0], 99, &p);
+    kernel_run_problem p;
+    kernel_run_default_problem(&vs[0], 99, &p);
     for (size_t i = 0; i < sizeof WRONG_KERNELS / sizeof WRONG_KERNELS[0]; i++) {
         const char *src = WRONG_KERNELS[i];
         cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);
@@ -610,8 +610,8 @@ static void negative_checks(const manifest_file *m)
             clReleaseProgram(prog);
             continue;
         }
-        kr_result res;
-        int rc = kr_check(ctx, q, prog, &vs[0], &p, TOL, &res, err);
+        kernel_run_result res;
+        int rc = kernel_run_check(ctx, q, prog, &vs[0], &p, TOL, &res, err);
         CHECK(rc == 1, "wrong kernel (%s) fails the check: rc=%d maxrel=%.1e unwritten=%zu %s",
               WRONG_WHAT[i], rc, res.max_rel_err, res.unwritten, rc < 0 ? err : "");
         printf("negative: %s FILTER_WIDTH=31 %dx%d: rc=%d maxrel=%.1e unwritten=%zu "

@@ -277,11 +277,11 @@ static void test_real(void)
             CHECK(clBuildProgram(p, 1, &t.device, plan.variants[0].options, NULL, NULL) ==
                       CL_SUCCESS,
                   "and builds it");
-            kr_problem pr;
-            kr_default_problem(&plan.variants[0], 99, &pr);
-            kr_result res;
-            char kerr[KR_ERR_MAX];
-            int c = kr_check(t.ctx, t.queue, p, &plan.variants[0], &pr, o.tol, &res, kerr);
+            kernel_run_problem pr;
+            kernel_run_default_problem(&plan.variants[0], 99, &pr);
+            kernel_run_result res;
+            char kerr[KERNEL_RUN_ERR_MAX];
+            int c = kernel_run_check(t.ctx, t.queue, p, &plan.variants[0], &pr, o.tol, &res, kerr);
             CHECK(c == 0, "the loaded canonical binary computes the reference (%d, %g): %s", c,
                   res.max_rel_err, c < 0 ? kerr : "");
             clReleaseProgram(p);

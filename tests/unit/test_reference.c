@@ -1,7 +1,7 @@
 /*
  * test_reference.c — the pieces of the correctness check that need no
  * device: the double references on hand-computed cases, the random data,
- * and which problems the launcher refuses (kr_supports) and why.
+ * and which problems the launcher refuses (kernel_run_supports) and why.
  */
 #include "check.h"
 #include "kernel_run.h"
@@ -109,17 +109,17 @@ static const manifest_variant *variant(const manifest_file *m, const char *kerne
     return &(*keep)[0];
 }
 
-static void refused(const manifest_variant *v, const kr_problem *p, const char *needle)
+static void refused(const manifest_variant *v, const kernel_run_problem *p, const char *needle)
 {
-    char err[KR_ERR_MAX] = "";
-    int rc = kr_supports(v, p, err);
+    char err[KERNEL_RUN_ERR_MAX] = "";
+    int rc = kernel_run_supports(v, p, err);
     CHECK(rc == -1 && strstr(err, needle), "%s refuses: %s", v->kernel->name, err);
 }
 
 static void test_supports(void)
 {
     manifest_file *m = malloc(sizeof *m);
-    char err[KR_ERR_MAX]; /* the larger of MANIFEST_ERR_MAX and KR_ERR_MAX */
+    char err[KERNEL_RUN_ERR_MAX]; /* the larger of MANIFEST_ERR_MAX and KERNEL_RUN_ERR_MAX */
     if (!CHECK(m && manifest_load("kernels", m, err) == 0, "manifest: %s", err)) {
         free(m);
         return;
@@ -127,9 +127,9 @@ static void test_supports(void)
     manifest_variant *keep;
     const manifest_variant *v = variant(m, "Convolve_Def", "FILTER_WIDTH", 5, &keep);
     if (CHECK(v, "Convolve_Def variant")) {
-        kr_problem p;
-        kr_default_problem(v, 1, &p);
-        CHECK(kr_supports(v, &p, err) == 0 && p.width % 16 == 0 && p.height % 16 == 0 &&
+        kernel_run_problem p;
+        kernel_run_default_problem(v, 1, &p);
+        CHECK(kernel_run_supports(v, &p, err) == 0 && p.width % 16 == 0 && p.height % 16 == 0 &&
                   p.width >= 32 && p.filter_width == 5,
               "default problem %dx%d runs", p.width, p.height);
         p.width = 100;
@@ -144,21 +144,21 @@ static void test_supports(void)
     }
     v = variant(m, "Convolve", NULL, 0, &keep);
     if (CHECK(v, "Convolve variant")) {
-        kr_problem p;
-        kr_default_problem(v, 1, &p);
+        kernel_run_problem p;
+        kernel_run_default_problem(v, 1, &p);
         p.filter_width = 0;
         refused(v, &p, "filter width of at least 1");
         p.filter_width = 129;
         refused(v, &p, "__constant memory");
         p.filter_width = 128;
-        CHECK(kr_supports(v, &p, err) == 0, "a 128-wide filter fits 64 KB: %s", err);
+        CHECK(kernel_run_supports(v, &p, err) == 0, "a 128-wide filter fits 64 KB: %s", err);
         free(keep);
     }
     v = variant(m, "reda_local", "IMAGE_W", 128, &keep);
     if (CHECK(v, "reda_local IMAGE_W variant")) {
-        kr_problem p;
-        kr_default_problem(v, 1, &p);
-        CHECK(p.width == 128 && kr_supports(v, &p, err) == 0, "default width is IMAGE_W: %d",
+        kernel_run_problem p;
+        kernel_run_default_problem(v, 1, &p);
+        CHECK(p.width == 128 && kernel_run_supports(v, &p, err) == 0, "default width is IMAGE_W: %d",
               p.width);
         CHECK(p.height % 8 != 0, "default height leaves a partial group: %d", p.height);
         p.width = 127;
@@ -167,9 +167,9 @@ static void test_supports(void)
     }
     v = variant(m, "reda_naive", NULL, 0, &keep);
     if (CHECK(v, "reda_naive variant")) {
-        kr_problem p;
-        kr_default_problem(v, 1, &p);
-        CHECK(p.width % 16 != 0 && kr_supports(v, &p, err) == 0,
+        kernel_run_problem p;
+        kernel_run_default_problem(v, 1, &p);
+        CHECK(p.width % 16 != 0 && kernel_run_supports(v, &p, err) == 0,
               "grid=round: %dx%d, not a multiple, runs", p.width, p.height);
         manifest_variant even = *v;
         strcpy(even.define_values[0], "4"); /* FILTER_WIDTH sorts first */
@@ -178,10 +178,10 @@ static void test_supports(void)
     }
     v = variant(m, "conv_block_rgba", "FILTER_WIDTH", 31, &keep);
     if (CHECK(v, "conv_block_rgba variant")) {
-        kr_problem p;
-        kr_default_problem(v, 1, &p);
+        kernel_run_problem p;
+        kernel_run_default_problem(v, 1, &p);
         int bx, by;
-        kr_block(v, &bx, &by);
+        kernel_run_block(v, &bx, &by);
         /* The default shape is OUT_X=1, OUT_Y=4 at 8x8: a partial group of
          * outputs each way, counted in outputs, not work-items. */
         CHECK(bx == 1 && by == 4, "block of the first default variant: %dx%d", bx, by);
@@ -189,16 +189,16 @@ static void test_supports(void)
               "default problem counts outputs: %dx%d", p.width, p.height);
         /* --tune at 4096x4096: 4126^2 x 4 = 68 million input values fit. */
         p.width = p.height = 4096;
-        CHECK(kr_supports(v, &p, err) == 0, "4096x4096 RGBA at width 31 runs: %s", err);
+        CHECK(kernel_run_supports(v, &p, err) == 0, "4096x4096 RGBA at width 31 runs: %s", err);
         p.width = p.height = 8192;
         refused(v, &p, "larger than this checker handles");
         free(keep);
     }
     v = variant(m, "poly_unroll4", NULL, 0, &keep);
     if (CHECK(v, "poly_unroll4 variant")) {
-        kr_problem p;
-        kr_default_problem(v, 1, &p);
-        CHECK(kr_supports(v, &p, err) == 0 && p.numcoeffs % 4 == 0 && p.n % 64 != 0,
+        kernel_run_problem p;
+        kernel_run_default_problem(v, 1, &p);
+        CHECK(kernel_run_supports(v, &p, err) == 0 && p.numcoeffs % 4 == 0 && p.n % 64 != 0,
               "default: %d coefficients, n=%zu", p.numcoeffs, p.n);
         p.numcoeffs = 6;
         refused(v, &p, "multiple of 4: 6 is not");
@@ -209,10 +209,10 @@ static void test_supports(void)
     }
     v = variant(m, "poly_numcoeffs", "NUMCOEFFS", 7, &keep);
     if (CHECK(v, "poly_numcoeffs variant")) {
-        kr_problem p;
-        kr_default_problem(v, 1, &p);
+        kernel_run_problem p;
+        kernel_run_default_problem(v, 1, &p);
         p.numcoeffs = 3000; /* ignored: the define decides */
-        CHECK(kr_supports(v, &p, err) == 0, "NUMCOEFFS define wins over the problem: %s", err);
+        CHECK(kernel_run_supports(v, &p, err) == 0, "NUMCOEFFS define wins over the problem: %s", err);
         free(keep);
     }
     free(m);

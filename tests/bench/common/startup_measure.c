@@ -203,14 +203,14 @@ static cl_program loader_load(const pass *s, const clcpack_key *key, su_form f, 
 static int launches(const pass *s, cl_program prog, const manifest_variant *v, double *first,
                     double *second, char *err, size_t cap)
 {
-    kr_problem pr;
-    kr_default_problem(v, SU_SEED, &pr);
-    kr_result r;
-    char kerr[KR_ERR_MAX];
+    kernel_run_problem pr;
+    kernel_run_default_problem(v, SU_SEED, &pr);
+    kernel_run_result r;
+    char kerr[KERNEL_RUN_ERR_MAX];
     for (int i = 0; i < 2; i++) {
         if (i == 1 && !second)
             break;
-        int rc = kr_check(s->dev.ctx, s->q, prog, v, &pr, SU_TOL, &r, kerr);
+        int rc = kernel_run_check(s->dev.ctx, s->q, prog, v, &pr, SU_TOL, &r, kerr);
         if (rc != 0) {
             if (rc < 0)
                 bfmt(err, cap, "%s", kerr);
