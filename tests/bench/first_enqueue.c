@@ -81,7 +81,7 @@ static void usage(FILE *f, const char *argv0)
 
 int main(int argc, char **argv)
 {
-    source_gen_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     const char *pack_path = NULL, *kernels = "kernels";
     size_req size = {0, 0, 0};
     for (int i = 1; i < argc; i++) {

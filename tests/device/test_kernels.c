@@ -673,7 +673,7 @@ static void take_lines(char *buf, size_t *len, record **recs, size_t *n, size_t 
 
 int main(void)
 {
-    source_gen_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     const char *dir = getenv("CLC_KERNELS_DIR");
     if (!dir || !*dir)
         dir = "kernels";

@@ -352,7 +352,7 @@ static void test_union(void)
 
 int main(void)
 {
-    source_gen_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     test_synthetic();
     test_union();
     test_real();

@@ -437,7 +437,7 @@ static void test_pool(const char *argv0)
 
 int main(int argc, char **argv)
 {
-    source_gen_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     (void)argc;
     const char *dir = getenv("CLC_KERNELS_DIR");
     char err[MANIFEST_ERR_MAX];

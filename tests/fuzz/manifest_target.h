@@ -128,7 +128,7 @@ static inline void mft_blocks(const char *dir)
 
 static inline int fuzz_manifest(const uint8_t *data, size_t size)
 {
-    source_gen_install(&kg_generator); /* generator lines as clc-pack reads them */
+    source_gen_install(&kernelgen_generator); /* generator lines as clc-pack reads them */
     char dir[256];
     if (cf_tmpdir(dir) != 0)
         return 0;

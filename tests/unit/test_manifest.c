@@ -750,20 +750,20 @@ static void test_source_errors(void)
     char *out;
     size_t len;
     char label[MANIFEST_PATH_MAX], err[256];
-    CHECK(kg_generate("reda_unrolled", "a.cl", even[0][1], strlen(even[0][1]), &v, &out, &len,
+    CHECK(kernelgen_generate("reda_unrolled", "a.cl", even[0][1], strlen(even[0][1]), &v, &out, &len,
                       label, err, sizeof err) == -1 &&
               strstr(err, "odd FILTER_WIDTH") && strstr(err, "got 4"),
           "even width refused by the generator: %s", err);
-    CHECK(kg_generate("nosuch", "a.cl", "x", 1, &v, &out, &len, label, err, sizeof err) == -1 &&
+    CHECK(kernelgen_generate("nosuch", "a.cl", "x", 1, &v, &out, &len, label, err, sizeof err) == -1 &&
               strstr(err, "unknown generator"),
           "unknown generator: %s", err);
-    CHECK(kg_known("reda_unrolled") && kg_known("reda_local_unrolled") && !kg_known("x"),
-          "kg_known");
+    CHECK(kernelgen_known("reda_unrolled") && kernelgen_known("reda_local_unrolled") && !kernelgen_known("x"),
+          "kernelgen_known");
 }
 
 int main(void)
 {
-    source_gen_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     manifest = malloc(sizeof *manifest);
     snprintf(tmp_dir, sizeof tmp_dir, "/tmp/test_manifest.XXXXXX");
     if (!manifest || !mkdtemp(tmp_dir)) {

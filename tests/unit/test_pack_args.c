@@ -241,7 +241,7 @@ static void test_plans(void)
 
 int main(void)
 {
-    source_gen_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     const char *dir = getenv("CLC_KERNELS_DIR");
     char err[MANIFEST_ERR_MAX];
     test_options();

@@ -220,7 +220,7 @@ static void test_supports(void)
 
 int main(void)
 {
-    source_gen_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     test_conv_grey();
     test_conv_rgba();
     test_poly();
