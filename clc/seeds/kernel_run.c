@@ -338,11 +338,11 @@ static int launch_setup(cl_context ctx, cl_command_queue q, cl_program prog, con
     }
     /* Different streams for each buffer, all from the one seed. */
     if (k->family == MANIFEST_FAMILY_POLY) {
-        rd_fill_range(L->h_in, L->n_in, 0.5f, 1.0f, p->seed ^ 0x1111);
-        rd_fill_range(L->h_aux, L->n_aux, 0.5f, 1.0f, p->seed ^ 0x2222);
+        random_data_fill_range(L->h_in, L->n_in, 0.5f, 1.0f, p->seed ^ 0x1111);
+        random_data_fill_range(L->h_aux, L->n_aux, 0.5f, 1.0f, p->seed ^ 0x2222);
     } else {
-        rd_fill_signed(L->h_in, L->n_in, p->seed ^ 0x1111);
-        rd_fill_signed(L->h_aux, L->n_aux, p->seed ^ 0x2222);
+        random_data_fill_signed(L->h_in, L->n_in, p->seed ^ 0x1111);
+        random_data_fill_signed(L->h_aux, L->n_aux, p->seed ^ 0x2222);
     }
     for (size_t i = 0; i < L->n_out; i++)
         L->h_out[i] = NAN;

@@ -63,8 +63,8 @@ static void test_random_data(void)
 {
     enum { N = 100000 };
     float *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
-    rd_fill_signed(a, N, 42);
-    rd_fill_signed(b, N, 42);
+    random_data_fill_signed(a, N, 42);
+    random_data_fill_signed(b, N, 42);
     CHECK(memcmp(a, b, N * sizeof *a) == 0, "same seed, same data");
     int in_range = 1, neg = 0;
     for (int i = 0; i < N; i++) {
@@ -74,9 +74,9 @@ static void test_random_data(void)
     }
     CHECK(in_range, "magnitudes in [1/8, 1]");
     CHECK(neg > N / 2 - N / 50 && neg < N / 2 + N / 50, "about half negative: %d", neg);
-    rd_fill_signed(b, N, 43);
+    random_data_fill_signed(b, N, 43);
     CHECK(memcmp(a, b, N * sizeof *a) != 0, "another seed, other data");
-    rd_fill_range(a, N, 0.5f, 1.0f, 7);
+    random_data_fill_range(a, N, 0.5f, 1.0f, 7);
     float lo = 2, hi = -2;
     for (int i = 0; i < N; i++) {
         lo = fminf(lo, a[i]);
