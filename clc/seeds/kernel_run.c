@@ -457,13 +457,13 @@ static int compare(const manifest_variant *v, const kernel_run_problem *p, const
     }
     switch (v->kernel->family) {
     case MANIFEST_FAMILY_CONV_GREY:
-        ref_conv_grey(L->h_in, L->in_w, L->h_aux, L->fw, p->width, p->height, ref, mag);
+        reference_conv_grey(L->h_in, L->in_w, L->h_aux, L->fw, p->width, p->height, ref, mag);
         break;
     case MANIFEST_FAMILY_CONV_RGBA:
-        ref_conv_rgba(L->h_in, L->in_w, L->h_aux, L->fw, p->width, p->height, ref, mag);
+        reference_conv_rgba(L->h_in, L->in_w, L->h_aux, L->fw, p->width, p->height, ref, mag);
         break;
     case MANIFEST_FAMILY_POLY:
-        ref_poly(L->h_in, p->n, L->h_aux, L->numcoeffs, ref, mag);
+        reference_poly(L->h_in, p->n, L->h_aux, L->numcoeffs, ref, mag);
         break;
     }
     int bad = 0;

@@ -20,7 +20,7 @@ static void test_conv_grey(void)
     const float in[] = {1, 2, 3, 99, 4, 5, 6, 99, 7, 8, 9, 99};
     const float f[] = {1, -1, 2, 0.5f};
     double out[4], mag[4];
-    ref_conv_grey(in, 4, f, 2, 2, 2, out, mag);
+    reference_conv_grey(in, 4, f, 2, 2, 2, out, mag);
     /* out(0,0) = 1*1 - 2 + 2*4 + 0.5*5 = 9.5; |terms| 1+2+8+2.5 = 13.5 */
     CHECK(out[0] == 9.5 && mag[0] == 13.5, "out(0,0) = %g, mag %g", out[0], mag[0]);
     /* out(1,0) = 2 - 3 + 10 + 3 = 12 */
@@ -39,7 +39,7 @@ static void test_conv_rgba(void)
             f[4 * i + ch] = ch == 2 ? -1.0f : (i == 4 ? 1.0f : 0.0f);
         }
     double out[4], mag[4];
-    ref_conv_rgba(in, 3, f, 3, 1, 1, out, mag);
+    reference_conv_rgba(in, 3, f, 3, 1, 1, out, mag);
     /* R, G, A: the centre pixel (i = 4) alone; B: minus the sum of all. */
     CHECK(out[0] == 5 && out[1] == 10 && out[3] == 20, "centre terms: %g %g %g", out[0], out[1],
           out[3]);
@@ -51,11 +51,11 @@ static void test_poly(void)
     const float x[] = {0.5f, 2.0f};
     const float c[] = {1, 2, 3};
     double out[2], mag[2];
-    ref_poly(x, 2, c, 3, out, mag);
+    reference_poly(x, 2, c, 3, out, mag);
     CHECK(out[0] == 1 + 1 + 0.75 && out[1] == 1 + 4 + 12, "1 + 2x + 3x^2: %g %g", out[0],
           out[1]);
     const float xn[] = {-1.0f};
-    ref_poly(xn, 1, c, 3, out, mag);
+    reference_poly(xn, 1, c, 3, out, mag);
     CHECK(out[0] == 2 && mag[0] == 6, "at -1: %g, magnitudes %g", out[0], mag[0]);
 }
 
