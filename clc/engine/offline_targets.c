@@ -208,7 +208,7 @@ static int resolve_amd(offline_targets_config *c, const char *list, char *notes,
                  item);
             return -1;
         }
-        if (!bc_amdgpu_mach(arch >> 16 & 0xff, arch >> 8 & 0xff, arch & 0xff)) {
+        if (!bin_check_amdgpu_mach(arch >> 16 & 0xff, arch >> 8 & 0xff, arch & 0xff)) {
             bfmt(msg, cap, "--amd-gpu: %s is not a gfx target clc-pack knows", item);
             return -1;
         }
@@ -368,7 +368,7 @@ typedef struct target_task {
     const build_job *job;
     unsigned char *bin;
     size_t size;
-    bc_names names;
+    bin_check_names names;
     int rc;
     char msg[OFFLINE_TARGETS_MSG_MAX];
 } target_task;
@@ -392,13 +392,13 @@ static void build_target(target_task *k)
         k->rc = -1;
         return;
     }
-    char why[BC_MSG_MAX];
+    char why[BIN_CHECK_MSG_MAX];
     if (k->ch == OFFLINE_TARGETS_INTEL)
-        rc = bc_check_intel(k->bin, k->size, k->t->arch, &k->names, why);
+        rc = bin_check_check_intel(k->bin, k->size, k->t->arch, &k->names, why);
     else if (k->ch == OFFLINE_TARGETS_AMD)
-        rc = bc_check_amdgcn(k->bin, k->size, k->t->arch, &k->names, why);
+        rc = bin_check_check_amdgcn(k->bin, k->size, k->t->arch, &k->names, why);
     else
-        rc = bc_check_spirv(k->bin, k->size, k->t->arch, &k->names, why);
+        rc = bin_check_check_spirv(k->bin, k->size, k->t->arch, &k->names, why);
     if (rc != 0) {
         bfmt(k->msg, sizeof k->msg, "its header does not fit the target: %s", why);
         free(k->bin);
@@ -455,7 +455,7 @@ void offline_targets_build(const offline_targets_config *c, offline_targets_chai
     if (lent)
         spare_give(spare, lent);
 
-    const bc_names *names = NULL;
+    const bin_check_names *names = NULL;
     char line[OFFLINE_TARGETS_MSG_MAX + 128], first_fail[OFFLINE_TARGETS_MSG_MAX + 128] = "";
     clcpack_binary_kind kind = offline_targets_chain_kind(ch);
     for (size_t i = 0; i < n; i++) {
@@ -515,7 +515,7 @@ void offline_targets_build(const offline_targets_config *c, offline_targets_chai
     }
     for (size_t i = 0; i < n; i++) {
         free(tasks[i].bin);
-        bc_names_free(&tasks[i].names);
+        bin_check_names_free(&tasks[i].names);
     }
     /* The compilers' time is the job's: its compile phase (-v prints it). */
     clock_gettime(CLOCK_MONOTONIC, &t1);
