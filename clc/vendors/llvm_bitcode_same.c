@@ -205,7 +205,7 @@ static int walk_both(walk *w)
     return offsets_agree(w);
 }
 
-int lbc_same_but_kinds(const unsigned char *a, size_t a_size, const unsigned char *b,
+int llvm_bitcode_same_same_but_kinds(const unsigned char *a, size_t a_size, const unsigned char *b,
                        size_t b_size, char *why, size_t why_cap)
 {
     llvm_bitstream_stream sa, sb;

@@ -663,7 +663,7 @@ static int same_program_bc(const unsigned char *a, const parsed *pa, const unsig
         bfmt(why, why_cap, "not binaries of one program (program.bc records differ)");
         return 0;
     }
-    int rc = lbc_same_but_kinds(bc_a, na, bc_b, nb, why, why_cap);
+    int rc = llvm_bitcode_same_same_but_kinds(bc_a, na, bc_b, nb, why, why_cap);
     if (rc == 1)
         *keep_b = nb < na || (nb == na && memcmp(bc_b, bc_a, na) < 0);
     return rc;

@@ -188,7 +188,7 @@ static int same(unsigned va, unsigned vb, char *why, size_t cap)
 {
     unsigned char a[4096], b[4096];
     size_t na = make_module(a, va), nb = make_module(b, vb);
-    return lbc_same_but_kinds(a, na, b, nb, why, cap);
+    return llvm_bitcode_same_same_but_kinds(a, na, b, nb, why, cap);
 }
 
 static void test_compare(void)
@@ -220,7 +220,7 @@ static void test_damaged(void)
     char why[256] = "";
     int cut_refused = 1, flip_answered = 1;
     for (size_t n = 0; n < nb; n++)
-        if (lbc_same_but_kinds(a, na, b, n, why, sizeof why) != 0)
+        if (llvm_bitcode_same_same_but_kinds(a, na, b, n, why, sizeof why) != 0)
             cut_refused = 0;
     CHECK(cut_refused, "every cut of the module is refused (%zu cuts; last: %s)", nb, why);
     /* Flips in alignment padding or in the extra kinds' records leave the
@@ -228,8 +228,8 @@ static void test_damaged(void)
     int symmetric = 1;
     for (size_t i = 0; i < nb * 8; i++) {
         b[i / 8] ^= (unsigned char)(1u << (i % 8));
-        int rc = lbc_same_but_kinds(a, na, b, nb, why, sizeof why);
-        if (rc != lbc_same_but_kinds(b, nb, a, na, why, sizeof why))
+        int rc = llvm_bitcode_same_same_but_kinds(a, na, b, nb, why, sizeof why);
+        if (rc != llvm_bitcode_same_same_but_kinds(b, nb, a, na, why, sizeof why))
             symmetric = 0;
         b[i / 8] ^= (unsigned char)(1u << (i % 8));
         if (rc < 0)
@@ -237,7 +237,7 @@ static void test_damaged(void)
     }
     CHECK(flip_answered, "every one-bit flip of %zu bytes is answered", nb);
     CHECK(symmetric, "every flip gets the same answer both ways round");
-    CHECK(lbc_same_but_kinds((const unsigned char *)"BC", 2, a, na, why, sizeof why) == 0 &&
+    CHECK(llvm_bitcode_same_same_but_kinds((const unsigned char *)"BC", 2, a, na, why, sizeof why) == 0 &&
               strstr(why, "not LLVM bitcode"),
           "no magic: not bitcode (%s)", why);
 }
