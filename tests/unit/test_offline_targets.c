@@ -283,19 +283,19 @@ static void test_patchtokens(void)
 
 static void test_options(void)
 {
-    oo_args a;
+    offline_opts_args a;
     char msg[256];
-    CHECK(oo_split("-DFILTER_WIDTH=3 -D WG_X=16 -cl-std=CL1.2 -I 'a b' -cl-fast-relaxed-math", &a,
+    CHECK(offline_opts_split("-DFILTER_WIDTH=3 -D WG_X=16 -cl-std=CL1.2 -I 'a b' -cl-fast-relaxed-math", &a,
                    msg, sizeof msg) == 0 &&
               a.n == 7 && strcmp(a.arg[2], "WG_X=16") == 0 && strcmp(a.arg[6], "-cl-fast-relaxed-math") == 0 &&
               strcmp(a.arg[5], "a b") == 0 && a.fast_math,
           "OpenCL build options split: %s", msg);
-    oo_free(&a);
-    CHECK(oo_split("-DX=1 -o /tmp/x", &a, msg, sizeof msg) != 0 && strstr(msg, "'-o'"),
+    offline_opts_free(&a);
+    CHECK(offline_opts_split("-DX=1 -o /tmp/x", &a, msg, sizeof msg) != 0 && strstr(msg, "'-o'"),
           "a compiler option is refused: %s", msg);
-    CHECK(oo_split("-D", &a, msg, sizeof msg) != 0, "-D without a value is refused");
-    CHECK(oo_split("", &a, msg, sizeof msg) == 0 && a.n == 0, "no options");
-    oo_free(&a);
+    CHECK(offline_opts_split("-D", &a, msg, sizeof msg) != 0, "-D without a value is refused");
+    CHECK(offline_opts_split("", &a, msg, sizeof msg) == 0 && a.n == 0, "no options");
+    offline_opts_free(&a);
 }
 
 static void test_round_trip(void)
