@@ -232,7 +232,7 @@ static int merge_tunings(merge_input *in, merge_pick *pk, size_t j)
  * share a program and launch it differently): entries named by a record's
  * key (docs/RECORD.md), with the same source, whose binaries are PoCL
  * binaries of one program, are joined into one binary holding the
- * functions of both (pcb_union). 1 joined, 0 not, -1 after an error. */
+ * functions of both (pocl_binary_canon_union). 1 joined, 0 not, -1 after an error. */
 static int join_recorded(merge_input *in, merge_pick *pk, size_t ci, size_t ce,
                          const clcpack_entry_info *c)
 {
@@ -248,7 +248,7 @@ static int join_recorded(merge_input *in, merge_pick *pk, size_t ci, size_t ce,
     unsigned char *a = pk->joined ? pk->joined : read_blob(&in[pk->input], PACK_BLOB_BINARY, pk->entry, &na);
     unsigned char *b = a ? read_blob(&in[ci], PACK_BLOB_BINARY, ce, &nb) : NULL, *u = NULL;
     char why[256];
-    int rc = a && b ? pcb_union(a, na, b, nb, &u, &nu, why, sizeof why) : -1;
+    int rc = a && b ? pocl_binary_canon_union(a, na, b, nb, &u, &nu, why, sizeof why) : -1;
     if (a != pk->joined)
         free(a);
     free(b);

@@ -149,11 +149,11 @@ static int add_capture(clcpack_writer *w, const capture *c, const char *ptxas,
          * drivers' bytes stay as they are. */
         unsigned char *canon = NULL;
         size_t canon_size = 0, added = 0;
-        char why[256], hash[PCB_HASH_MAX], program_dir[PRELOAD_PATH_MAX + PCB_HASH_MAX + 2];
-        int from_cache = pocl_cache && pcb_build_hash(c->binary, c->binary_size, hash) == 0;
+        char why[256], hash[POCL_BINARY_CANON_HASH_MAX], program_dir[PRELOAD_PATH_MAX + POCL_BINARY_CANON_HASH_MAX + 2];
+        int from_cache = pocl_cache && pocl_binary_canon_build_hash(c->binary, c->binary_size, hash) == 0;
         if (from_cache)
             bfmt(program_dir, sizeof program_dir, "%s/%s", pocl_cache, hash);
-        int k = pcb_canonicalize_all_more(c->binary, c->binary_size,
+        int k = pocl_binary_canon_canonicalize_all_more(c->binary, c->binary_size,
                                           from_cache ? pcf_kernel_files : NULL, program_dir,
                                           &added, &canon, &canon_size, why, sizeof why);
         if (k < 0) {

@@ -41,7 +41,7 @@ typedef struct merge_args {
 typedef struct merge_stats {
     size_t entries;             /* entries chosen from the inputs */
     size_t dups;                /* duplicates dropped */
-    size_t joined;              /* records of one program on PoCL joined (pcb_union) */
+    size_t joined;              /* records of one program on PoCL joined (pocl_binary_canon_union) */
 } merge_stats;
 
 /* `clc-pack retarget`'s work as a function: every PTX entry of input in

@@ -587,7 +587,7 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
         unsigned char *canon = NULL;
         size_t canon_size = 0;
         char why[256];
-        int c = pcb_canonicalize(bin, size, use_hook ? job->kernels[0] : NULL, job->wg, &canon,
+        int c = pocl_binary_canon_canonicalize(bin, size, use_hook ? job->kernels[0] : NULL, job->wg, &canon,
                                  &canon_size, why, sizeof why);
         if (c == 0) {
             free(bin);
@@ -667,7 +667,7 @@ static int pocl_canonical(const build_variant_target *t, const build_job *job, b
         unsigned char *canon = NULL;
         size_t canon_size = 0;
         char why[256] = "";
-        int c = pcb_canonicalize(r->forms[f].data, r->forms[f].size,
+        int c = pocl_binary_canon_canonicalize(r->forms[f].data, r->forms[f].size,
                                  use_hook ? job->kernels[0] : NULL, job->wg, &canon, &canon_size,
                                  why, sizeof why);
         int same = c == 0 && canon_size == r->forms[f].size &&

@@ -9,7 +9,7 @@
 
 
 typedef struct walk {
-    pcb_file *files;
+    pocl_binary_canon_file *files;
     size_t n, cap;
     size_t base_len; /* of the program folder: the stored path starts after it */
     int oom;
@@ -35,7 +35,7 @@ static void add_file(walk *w, const char *path, size_t size)
         return;
     if (w->n == w->cap) {
         size_t cap = w->cap ? w->cap * 2 : 16;
-        pcb_file *more = realloc(w->files, cap * sizeof *more);
+        pocl_binary_canon_file *more = realloc(w->files, cap * sizeof *more);
         if (!more) {
             w->oom = 1;
             return;
@@ -50,7 +50,7 @@ static void add_file(walk *w, const char *path, size_t size)
         free(rel);
         return; /* unreadable: left out, the binary stays as it was */
     }
-    w->files[w->n++] = (pcb_file){rel, data, size};
+    w->files[w->n++] = (pocl_binary_canon_file){rel, data, size};
 }
 
 static void walk_dir(walk *w, const char *dir, int depth)
@@ -78,7 +78,7 @@ static void walk_dir(walk *w, const char *dir, int depth)
     closedir(d);
 }
 
-int pcf_kernel_files(const char *name, size_t len, pcb_file **files, size_t *n, void *user)
+int pcf_kernel_files(const char *name, size_t len, pocl_binary_canon_file **files, size_t *n, void *user)
 {
     const char *program_dir = user;
     *files = NULL;

@@ -125,12 +125,12 @@ static void test_synthetic(void)
           {"/Convolve_Def_Unroll/0-0-0/Convolve_Def_Unroll.so", "generic2"}}},
     };
     strbuf b;
-    make_binary(&b, PCB_VERSION, ks, 2);
+    make_binary(&b, POCL_BINARY_CANON_VERSION, ks, 2);
     const uint32_t wg[3] = {8, 8, 1};
     unsigned char *out = NULL;
     size_t out_size = 0;
     char why[256] = "";
-    int rc = pcb_canonicalize(b.data, b.len, "Convolve_Def", wg, &out, &out_size, why, sizeof why);
+    int rc = pocl_binary_canon_canonicalize(b.data, b.len, "Convolve_Def", wg, &out, &out_size, why, sizeof why);
     if (!CHECK(rc == 0, "a version-9 binary is rewritten: %s", why))
         return;
     CHECK(out_size < b.len, "smaller: %zu < %zu", out_size, b.len);
@@ -147,7 +147,7 @@ static void test_synthetic(void)
     /* Canonical is a fixed point, and the input order does not matter. */
     unsigned char *again = NULL;
     size_t again_size = 0;
-    CHECK(pcb_canonicalize(out, out_size, "Convolve_Def", wg, &again, &again_size, why,
+    CHECK(pocl_binary_canon_canonicalize(out, out_size, "Convolve_Def", wg, &again, &again_size, why,
                            sizeof why) == 0 &&
               again_size == out_size && memcmp(again, out, out_size) == 0,
           "canonicalizing twice changes nothing");
@@ -158,8 +158,8 @@ static void test_synthetic(void)
     shuffled[0].files[0] = shuffled[0].files[2];
     shuffled[0].files[2] = t;
     strbuf b2;
-    make_binary(&b2, PCB_VERSION, shuffled, 2);
-    CHECK(pcb_canonicalize(b2.data, b2.len, "Convolve_Def", wg, &again, &again_size, why,
+    make_binary(&b2, POCL_BINARY_CANON_VERSION, shuffled, 2);
+    CHECK(pocl_binary_canon_canonicalize(b2.data, b2.len, "Convolve_Def", wg, &again, &again_size, why,
                            sizeof why) == 0 &&
               again_size == out_size && memcmp(again, out, out_size) == 0,
           "another file order gives the same bytes");
@@ -168,7 +168,7 @@ static void test_synthetic(void)
 
     /* Without its own folder (another naming): keep its local size's folders. */
     const uint32_t wg16[3] = {16, 16, 1};
-    CHECK(pcb_canonicalize(b.data, b.len, "Convolve_Def", wg16, &again, &again_size, why,
+    CHECK(pocl_binary_canon_canonicalize(b.data, b.len, "Convolve_Def", wg16, &again, &again_size, why,
                            sizeof why) == 0 &&
               list_files(again, again_size, 0, files, sizeof files) == 0 &&
               strstr(files, "16-16-1-goffs0-smallgrid") && !strstr(files, "8-8-1"),
@@ -177,27 +177,27 @@ static void test_synthetic(void)
     free(out);
 
     /* Not understood: left alone. */
-    CHECK(pcb_canonicalize((const unsigned char *)"\177ELF....", 8, "k", wg, &out, &out_size, why,
+    CHECK(pocl_binary_canon_canonicalize((const unsigned char *)"\177ELF....", 8, "k", wg, &out, &out_size, why,
                            sizeof why) == 1 &&
               out == NULL && strstr(why, "not a PoCL binary"),
           "an ELF file is left alone: %s", why);
     strbuf v8;
     make_binary(&v8, 8, ks, 2);
-    CHECK(pcb_canonicalize(v8.data, v8.len, "Convolve_Def", wg, &out, &out_size, why,
+    CHECK(pocl_binary_canon_canonicalize(v8.data, v8.len, "Convolve_Def", wg, &out, &out_size, why,
                            sizeof why) == 1 &&
               strstr(why, "version 8"),
           "another format version is left alone: %s", why);
     sb_free(&v8);
     for (size_t cut = 0; cut < b.len; cut += 13) {
-        rc = pcb_canonicalize(b.data, cut, "Convolve_Def", wg, &out, &out_size, why, sizeof why);
+        rc = pocl_binary_canon_canonicalize(b.data, cut, "Convolve_Def", wg, &out, &out_size, why, sizeof why);
         CHECK(rc == 1 && out == NULL, "a binary cut to %zu bytes is left alone", cut);
     }
     /* A file length pointing past its kernel record. */
     strbuf bad;
-    make_binary(&bad, PCB_VERSION, ks, 2);
+    make_binary(&bad, POCL_BINARY_CANON_VERSION, ks, 2);
     size_t first_file = 77 + 8 + 37 + 24 + strlen("Convolve_Def") + 8;
     bad.data[first_file + 1] = 0x7f;
-    CHECK(pcb_canonicalize(bad.data, bad.len, "Convolve_Def", wg, &out, &out_size, why,
+    CHECK(pocl_binary_canon_canonicalize(bad.data, bad.len, "Convolve_Def", wg, &out, &out_size, why,
                            sizeof why) == 1 &&
               strstr(why, "does not fit"),
           "a file overrunning its kernel is left alone: %s", why);
@@ -260,7 +260,7 @@ static void test_real(void)
         unsigned char *again = NULL;
         size_t again_size = 0;
         char why[256];
-        CHECK(pcb_canonicalize(r.forms[0].data, r.forms[0].size, "Convolve_Def",
+        CHECK(pocl_binary_canon_canonicalize(r.forms[0].data, r.forms[0].size, "Convolve_Def",
                                plan.variants[0].wg, &again, &again_size, why, sizeof why) == 0 &&
                   again_size == r.forms[0].size &&
                   memcmp(again, r.forms[0].data, again_size) == 0,
@@ -292,7 +292,7 @@ static void test_real(void)
     variant_plan_free(&plan);
 }
 
-/* Joining two records of one program (pcb_union), and the build hash
+/* Joining two records of one program (pocl_binary_canon_union), and the build hash
  * PoCL's cache off writes named by content. */
 static void test_union(void)
 {
@@ -304,13 +304,13 @@ static void test_union(void)
                                   {"/k/0-0-0/k.so", "generic"}}}};
     const fake_kernel c_ks[] = {{"other", 1, {{"/other/0-0-0/other.so", "generic"}}}};
     strbuf a, b, c;
-    make_binary(&a, PCB_VERSION, a_ks, 1);
-    make_binary(&b, PCB_VERSION, b_ks, 1);
-    make_binary(&c, PCB_VERSION, c_ks, 1);
+    make_binary(&a, POCL_BINARY_CANON_VERSION, a_ks, 1);
+    make_binary(&b, POCL_BINARY_CANON_VERSION, b_ks, 1);
+    make_binary(&c, POCL_BINARY_CANON_VERSION, c_ks, 1);
     unsigned char *out = NULL;
     size_t out_size = 0;
     char why[256] = "", files[1024];
-    int rc = pcb_union(a.data, a.len, b.data, b.len, &out, &out_size, why, sizeof why);
+    int rc = pocl_binary_canon_union(a.data, a.len, b.data, b.len, &out, &out_size, why, sizeof why);
     CHECK(rc == 0, "two binaries of one program join: %s", why);
     CHECK(rc == 0 && list_files(out, out_size, 0, files, sizeof files) == 0 &&
               strcmp(files, "/k/0-0-0/k.so /k/16-1-1-goffs0-smallgrid/k.so "
@@ -318,15 +318,15 @@ static void test_union(void)
           "the union holds the functions of both, once each, sorted: %s", rc == 0 ? files : "");
     free(out);
     out = NULL;
-    rc = pcb_union(a.data, a.len, c.data, c.len, &out, &out_size, why, sizeof why);
+    rc = pocl_binary_canon_union(a.data, a.len, c.data, c.len, &out, &out_size, why, sizeof why);
     CHECK(rc == 1 && !out, "binaries of two programs are refused: %s", why);
     /* A random "_UNCACHED_" build hash becomes a digest of the bytes. */
     memcpy(a.data + 36, "_UNCACHED_Ab3XyZ", 16);
     memcpy(b.data + 36, "_UNCACHED_Qq9RrT", 16);
     unsigned char *ca = NULL, *cb = NULL;
     size_t na = 0, nb = 0;
-    CHECK(pcb_canonicalize_all(a.data, a.len, &ca, &na, why, sizeof why) == 0 &&
-              pcb_canonicalize_all(b.data, b.len, &cb, &nb, why, sizeof why) == 0,
+    CHECK(pocl_binary_canon_canonicalize_all(a.data, a.len, &ca, &na, why, sizeof why) == 0 &&
+              pocl_binary_canon_canonicalize_all(b.data, b.len, &cb, &nb, why, sizeof why) == 0,
           "binaries with PoCL's cache off canonicalize");
     CHECK(ca && memcmp(ca + 36, "_UNCACHED_", 10) != 0 && ca[36 + 40] == 0,
           "the random build hash is renamed (40 hex digits)");
@@ -335,10 +335,10 @@ static void test_union(void)
     unsigned char *ca2 = NULL;
     size_t na2 = 0;
     memcpy(a.data + 36, "_UNCACHED_zzzzzz", 16);
-    CHECK(pcb_canonicalize_all(a.data, a.len, &ca2, &na2, why, sizeof why) == 0 && ca &&
+    CHECK(pocl_binary_canon_canonicalize_all(a.data, a.len, &ca2, &na2, why, sizeof why) == 0 && ca &&
               na2 == na && memcmp(ca, ca2, na) == 0,
           "the same contents with another random name: the same bytes");
-    rc = ca && cb ? pcb_union(ca, na, cb, nb, &out, &out_size, why, sizeof why) : -1;
+    rc = ca && cb ? pocl_binary_canon_union(ca, na, cb, nb, &out, &out_size, why, sizeof why) : -1;
     CHECK(rc == 0 && memcmp(out + 36, ca + 36, 40) != 0 && memcmp(out + 36, cb + 36, 40) != 0,
           "records named by content join, the union renamed by its own content: %s", why);
     free(out);
