@@ -154,7 +154,7 @@ static int add_capture(clcpack_writer *w, const capture *c, const char *ptxas,
         if (from_cache)
             bfmt(program_dir, sizeof program_dir, "%s/%s", pocl_cache, hash);
         int k = pocl_binary_canon_canonicalize_all_more(c->binary, c->binary_size,
-                                          from_cache ? pcf_kernel_files : NULL, program_dir,
+                                          from_cache ? pocl_cache_files_kernel_files : NULL, program_dir,
                                           &added, &canon, &canon_size, why, sizeof why);
         if (k < 0) {
             cli_error("out of memory rewriting a %zu-byte binary", c->binary_size);

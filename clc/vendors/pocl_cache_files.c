@@ -31,7 +31,7 @@ static unsigned char *read_all(const char *path, size_t size)
 
 static void add_file(walk *w, const char *path, size_t size)
 {
-    if (w->n == PCF_MAX_FILES || size > PCF_MAX_FILE_BYTES)
+    if (w->n == POCL_CACHE_FILES_MAX_FILES || size > POCL_CACHE_FILES_MAX_FILE_BYTES)
         return;
     if (w->n == w->cap) {
         size_t cap = w->cap ? w->cap * 2 : 16;
@@ -55,7 +55,7 @@ static void add_file(walk *w, const char *path, size_t size)
 
 static void walk_dir(walk *w, const char *dir, int depth)
 {
-    if (depth > PCF_MAX_DEPTH || w->oom)
+    if (depth > POCL_CACHE_FILES_MAX_DEPTH || w->oom)
         return;
     DIR *d = opendir(dir);
     if (!d)
@@ -78,7 +78,7 @@ static void walk_dir(walk *w, const char *dir, int depth)
     closedir(d);
 }
 
-int pcf_kernel_files(const char *name, size_t len, pocl_binary_canon_file **files, size_t *n, void *user)
+int pocl_cache_files_kernel_files(const char *name, size_t len, pocl_binary_canon_file **files, size_t *n, void *user)
 {
     const char *program_dir = user;
     *files = NULL;
