@@ -133,11 +133,11 @@ static void suggest(const cli_optspec *s, const char *arg, char *err, size_t cap
 {
     if (strncmp(arg, "--", 2) != 0)
         return;
-    nn_best b;
-    nn_init(&b, arg + 2);
+    nearest_name_best b;
+    nearest_name_init(&b, arg + 2);
     for (size_t i = 0; i < s->n; i++)
-        nn_offer(&b, s->opts[i].name);
-    const char *near = nn_result(&b);
+        nearest_name_offer(&b, s->opts[i].name);
+    const char *near = nearest_name_result(&b);
     size_t len = strlen(err);
     if (near)
         bfmt(err + len, cap - len, "; did you mean --%s?", near);

@@ -86,20 +86,20 @@ static int matches(const clcpack_entry_info *e, const extract_args *x)
  * "; did you mean NAME?" when a kernel of the pack is a likely typo of it. */
 static int any_named(const clcpack *p, const char *name, char *hint, size_t cap)
 {
-    nn_best near;
-    nn_init(&near, name);
+    nearest_name_best near;
+    nearest_name_init(&near, name);
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
         clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
         if (entry_filter_named(&e, name))
             return 1;
-        nn_offer(&near, e.kernel);
+        nearest_name_offer(&near, e.kernel);
         for (size_t k = 0; k < e.kernel_name_count; k++)
-            nn_offer(&near, e.kernel_names[k]);
+            nearest_name_offer(&near, e.kernel_names[k]);
     }
-    if (nn_result(&near))
-        bfmt(hint, cap, "; did you mean %s?", nn_result(&near));
+    if (nearest_name_result(&near))
+        bfmt(hint, cap, "; did you mean %s?", nearest_name_result(&near));
     return 0;
 }
 

@@ -448,15 +448,15 @@ static int find_kernels(const build_job *job, build_variant_result *r)
             continue;
         char held[1024] = "", hint[160] = "";
         size_t len = 0;
-        nn_best near;
-        nn_init(&near, job->kernels[i]);
+        nearest_name_best near;
+        nearest_name_init(&near, job->kernels[i]);
         for (size_t n = 0; n < r->n_kernel_names && len + 1 < sizeof held; n++) {
             bfmt(held + len, sizeof held - len, "%s%s", n ? ", " : "", r->kernel_names[n]);
             len += strlen(held + len);
-            nn_offer(&near, r->kernel_names[n]);
+            nearest_name_offer(&near, r->kernel_names[n]);
         }
-        if (nn_result(&near))
-            bfmt(hint, sizeof hint, "; did you mean %s?", nn_result(&near));
+        if (nearest_name_result(&near))
+            bfmt(hint, sizeof hint, "; did you mean %s?", nearest_name_result(&near));
         fail(r, BUILD_VARIANT_CHECK_FAILED, "kernel %s is not in the built program%s (it holds: %s)",
              job->kernels[i], hint, held[0] ? held : "no kernel");
         return -1;

@@ -83,14 +83,14 @@ static int select_kernels(const manifest_file *m, const variant_plan_request *re
         const manifest_kernel *k = manifest_find(m, req->kernels[i]);
         if (!k) {
             char names[VARIANT_PLAN_ERR_MAX / 2] = "", hint[MANIFEST_NAME_MAX + 24] = "";
-            nn_best near;
-            nn_init(&near, req->kernels[i]);
+            nearest_name_best near;
+            nearest_name_init(&near, req->kernels[i]);
             for (size_t j = 0; j < m->n_kernels; j++) {
                 append(names, sizeof names, "%s%s", j ? ", " : "", m->kernels[j].name);
-                nn_offer(&near, m->kernels[j].name);
+                nearest_name_offer(&near, m->kernels[j].name);
             }
-            if (nn_result(&near))
-                bfmt(hint, sizeof hint, "; did you mean %s?", nn_result(&near));
+            if (nearest_name_result(&near))
+                bfmt(hint, sizeof hint, "; did you mean %s?", nearest_name_result(&near));
             bfmt(err, VARIANT_PLAN_ERR_MAX, "--kernel %s: no such kernel in %s/manifest.txt%s (kernels: %s)",
                  req->kernels[i], m->dir, hint, names);
             return -1;
