@@ -535,7 +535,7 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
     /* Workers that hand fetched binaries to the driver build in folders of
      * their own (build_worker.c), under one removed at the end. */
     if (run->remote_lookups &&
-        tt_make(NULL, "clc-pack-run", run->work_root, sizeof run->work_root) != 0) {
+        temp_tree_make(NULL, "clc-pack-run", run->work_root, sizeof run->work_root) != 0) {
         cli_error("cannot create a temporary folder for the workers: %s", strerror(errno));
         run->work_root[0] = '\0';
         return -1;
@@ -634,7 +634,7 @@ static void free_run(pack_run *run)
     free(run->retried);
     free(run->remote_url_buf);
     if (run->work_root[0])
-        tt_remove(run->work_root);
+        temp_tree_remove(run->work_root);
     clcpack_writer_free(run->w);
     free(run->part.jobs); /* a view: the jobs are the plan's */
     memset(run, 0, sizeof *run);

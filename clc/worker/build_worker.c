@@ -243,7 +243,7 @@ int build_worker_enter_work_dir(build_worker *w, char *err, size_t cap)
     w->work_dir[0] = '\0';
     keep_user_place(w);
     if (w->work_root) {
-        if (tt_make(w->work_root, "worker", w->temp_dir, sizeof w->temp_dir) != 0 ||
+        if (temp_tree_make(w->work_root, "worker", w->temp_dir, sizeof w->temp_dir) != 0 ||
             chdir(w->temp_dir) != 0) {
             bfmt(err, cap, "worker: cannot create a folder in %s: %s", w->work_root,
                  strerror(errno));
@@ -258,7 +258,7 @@ int build_worker_enter_work_dir(build_worker *w, char *err, size_t cap)
     if (w->work_dir[0] && (clcpk_make_dirs(w->work_dir, 0700, 0700) != 0 || chdir(w->work_dir) != 0))
         w->work_dir[0] = '\0';
     if (!w->work_dir[0]) {
-        if (tt_make(NULL, "clc-pack-worker", w->temp_dir, sizeof w->temp_dir) != 0 ||
+        if (temp_tree_make(NULL, "clc-pack-worker", w->temp_dir, sizeof w->temp_dir) != 0 ||
             chdir(w->temp_dir) != 0) {
             bfmt(err, cap, "worker: cannot create a temporary folder: %s", strerror(errno));
             w->temp_dir[0] = '\0';
@@ -321,6 +321,6 @@ int build_worker_serve(build_worker *w)
     if (w->curl_started)
         rcache_http_global_cleanup();
     if (w->temp_dir[0] && chdir("/") == 0)
-        tt_remove(w->temp_dir);
+        temp_tree_remove(w->temp_dir);
     return status;
 }
