@@ -204,7 +204,7 @@ int cmd_best(int argc, char **argv)
     char derr[DEVICE_SELECT_ERR_MAX];
     size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel = 0;
     if (device_select_enumerate(&devices, derr) != 0 ||
-        device_select_select(&devices, ba.device, ba.platform, sel, &n_sel, derr) != 0) {
+        device_select(&devices, ba.device, ba.platform, sel, &n_sel, derr) != 0) {
         cli_error("%s", derr);
         return EXIT_FAILURE_STATUS;
     }

@@ -189,7 +189,7 @@ static int select_devices(pack_run *run, const pack_args *a, device_select_list 
     size_t sel[DEVICE_SELECT_MAX_DEVICES];
     char derr[DEVICE_SELECT_ERR_MAX];
     if (!no_device && (device_select_enumerate(devices, derr) != 0 ||
-                       device_select_select(devices, a->device, a->platform, sel, &run->n_dev, derr) != 0)) {
+                       device_select(devices, a->device, a->platform, sel, &run->n_dev, derr) != 0)) {
         cli_error("%s", derr);
         return EXIT_FAILURE_STATUS;
     }
@@ -452,7 +452,7 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
         forms.archs = archs;
         forms.n_archs = run->offline.n[ch];
     }
-    long got = pack_reuse_reuse(old, bj, &run->dev_info[d], run->dev_index[d], &forms, run->w, rerr,
+    long got = pack_reuse(old, bj, &run->dev_info[d], run->dev_index[d], &forms, run->w, rerr,
                         sizeof rerr);
     if (got < 0) {
         cli_error("%s: %s", run->output, rerr);

@@ -292,7 +292,7 @@ static int pick_devices(const clcpack *p, const verify_args *va, device_select_l
         return -1;
     }
     if (va->device || va->platform) {
-        if (device_select_select(all, va->device ? va->device : "all", va->platform, sel, n_sel, err) !=
+        if (device_select(all, va->device ? va->device : "all", va->platform, sel, n_sel, err) !=
             0) {
             cli_error("%s", err);
             return -1;

@@ -331,7 +331,7 @@ static int pick_devices(const warm_args *wa, device_select_list *all, size_t sel
     }
     if (all->n == 0)
         return 0;
-    if (device_select_select(all, wa->device ? wa->device : "all", wa->platform, sel, n_sel, err) != 0) {
+    if (device_select(all, wa->device ? wa->device : "all", wa->platform, sel, n_sel, err) != 0) {
         cli_error("%s", err);
         return -1;
     }

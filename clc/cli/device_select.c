@@ -167,7 +167,7 @@ static void append_found(const device_select_list *all, char err[DEVICE_SELECT_E
     }
 }
 
-int device_select_select(const device_select_list *all, const char *spec, const char *platform_filter,
+int device_select(const device_select_list *all, const char *spec, const char *platform_filter,
               size_t sel[DEVICE_SELECT_MAX_DEVICES], size_t *n_sel, char err[DEVICE_SELECT_ERR_MAX])
 {
     *n_sel = 0;
@@ -291,7 +291,7 @@ void device_select_print(FILE *f, const device_select_list *all)
 {
     size_t def[DEVICE_SELECT_MAX_DEVICES], n_def = 0;
     char err[DEVICE_SELECT_ERR_MAX];
-    if (device_select_select(all, "default", NULL, def, &n_def, err) != 0)
+    if (device_select(all, "default", NULL, def, &n_def, err) != 0)
         n_def = 0;
     for (size_t p = 0; p < all->n_platforms; p++) {
         fprintf(f, "platform %zu: %s\n", p, all->platform_names[p]);

@@ -61,7 +61,7 @@ int device_select_find_by_index(const device_select_list *all, unsigned platform
  * platform). Writes up to DEVICE_SELECT_MAX_DEVICES indices into all->dev to sel and
  * their count to *n_sel. Returns 0, or -1 with err saying what was asked
  * for and listing what was found. Pure: does not call OpenCL. */
-int device_select_select(const device_select_list *all, const char *spec, const char *platform_filter,
+int device_select(const device_select_list *all, const char *spec, const char *platform_filter,
               size_t sel[DEVICE_SELECT_MAX_DEVICES], size_t *n_sel, char err[DEVICE_SELECT_ERR_MAX]);
 
 /* "GPU", "CPU", "accelerator", "custom" or "other". */

@@ -69,7 +69,7 @@ static int same_targets(const clcpack *old, const size_t *idx, size_t n, const p
     return 1;
 }
 
-long pack_reuse_reuse(const clcpack *old, const build_job *j, const clcpack_device_info *dev,
+long pack_reuse(const clcpack *old, const build_job *j, const clcpack_device_info *dev,
               uint32_t dev_index, const pack_reuse_forms *f, clcpack_writer *w, char *err, size_t cap)
 {
     uint32_t od = CLCPACK_NONE;
@@ -127,7 +127,7 @@ long pack_reuse_reuse(const clcpack *old, const build_job *j, const clcpack_devi
         memset(&spec, 0, sizeof spec);
         spec.struct_size = sizeof spec;
         spec.kernel = e.kernel;
-        spec.family = j->family; /* the same as the old entry's (pack_reuse_reuse) */
+        spec.family = j->family; /* the same as the old entry's (pack_reuse) */
         spec.options = e.options;
         spec.defines = e.defines;
         spec.define_count = e.define_count;

@@ -43,7 +43,7 @@ typedef struct pack_reuse_forms {
  * above holds and they are the forms f says this run would make. Returns
  * the number of entries copied (0: build the job), or -1 with err on a
  * writer error. */
-long pack_reuse_reuse(const clcpack *old, const build_job *j, const clcpack_device_info *dev,
+long pack_reuse(const clcpack *old, const build_job *j, const clcpack_device_info *dev,
               uint32_t dev_index, const pack_reuse_forms *f, clcpack_writer *w, char *err, size_t cap);
 
 /* A key for a job's build time on a device: FNV-1a over the program text,

@@ -125,7 +125,7 @@ int main(int argc, char **argv)
     static device_select_list devs;
     char derr[DEVICE_SELECT_ERR_MAX];
     size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel;
-    if (device_select_enumerate(&devs, derr) != 0 || device_select_select(&devs, "default", NULL, sel, &n_sel, derr)) {
+    if (device_select_enumerate(&devs, derr) != 0 || device_select(&devs, "default", NULL, sel, &n_sel, derr)) {
         fprintf(stderr, "%s\n", derr);
         return 1;
     }

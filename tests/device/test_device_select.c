@@ -29,7 +29,7 @@ static void expect(const device_select_list *l, const char *spec, const char *pl
 {
     size_t sel[DEVICE_SELECT_MAX_DEVICES], ns = 99;
     char err[DEVICE_SELECT_ERR_MAX] = "";
-    int rc = device_select_select(l, spec, plat, sel, &ns, err);
+    int rc = device_select(l, spec, plat, sel, &ns, err);
     if (!CHECK(rc == 0, "--device %s --platform %s selects (error: %s)", spec ? spec : "(null)",
                plat ? plat : "(any)", err))
         return;
@@ -44,7 +44,7 @@ static void expect_error(const device_select_list *l, const char *spec, const ch
 {
     size_t sel[DEVICE_SELECT_MAX_DEVICES], ns = 99;
     char err[DEVICE_SELECT_ERR_MAX] = "";
-    int rc = device_select_select(l, spec, plat, sel, &ns, err);
+    int rc = device_select(l, spec, plat, sel, &ns, err);
     CHECK(rc == -1 && ns == 0, "--device %s is refused", spec);
     CHECK(strstr(err, names) != NULL, "error for --device %s names '%s': %s", spec, names, err);
 }
@@ -145,7 +145,7 @@ static void test_real(void)
     CHECK(device_select_find_by_index(&l, 999, 0, &d, err) == -1 && strstr(err, "platform 999"),
           "a missing platform is named: %s", err);
     size_t sel[DEVICE_SELECT_MAX_DEVICES], n;
-    CHECK(device_select_select(&l, "default", NULL, sel, &n, err) == 0 && n == 1, "default selects one");
+    CHECK(device_select(&l, "default", NULL, sel, &n, err) == 0 && n == 1, "default selects one");
 }
 
 int main(void)

@@ -211,7 +211,7 @@ static void test_real(void)
     static device_select_list devs;
     char err[DEVICE_SELECT_ERR_MAX];
     size_t sel[DEVICE_SELECT_MAX_DEVICES], n;
-    if (device_select_enumerate(&devs, err) != 0 || device_select_select(&devs, "default", NULL, sel, &n, err) != 0 ||
+    if (device_select_enumerate(&devs, err) != 0 || device_select(&devs, "default", NULL, sel, &n, err) != 0 ||
         !strstr(devs.dev[sel[0]].platform_name, "Portable Computing Language")) {
         CHECK_SKIP("the default device is not PoCL: the real check");
         return;

@@ -26,7 +26,7 @@ int bench_device_open(const char *spec, const char *platform, int make_context,
     if (device_select_enumerate(&all, err) != 0)
         return -1;
     size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel = 0;
-    if (device_select_select(&all, spec ? spec : "default", platform, sel, &n_sel, err) != 0)
+    if (device_select(&all, spec ? spec : "default", platform, sel, &n_sel, err) != 0)
         return -1;
     if (n_sel != 1) {
         bfmt(err, DEVICE_SELECT_ERR_MAX, "--device %s selects %zu devices; a benchmark runs on one "
