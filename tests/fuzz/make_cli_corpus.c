@@ -1,13 +1,13 @@
 /*
- * make_cli_seeds.c — writes the binary seeds of the worker protocol, PoCL
+ * make_cli_corpus.c — writes the binary corpus inputs of the worker protocol, PoCL
  * canonicalization and remote cache record fuzz targets
  * (tests/fuzz/corpus_worker_proto/, tests/fuzz/corpus_pocl_canon/synth_*,
  * tests/fuzz/corpus_remote_record/; docs/ROBUSTNESS.md). Not built by
  * make; run once from the repository root after `make`:
  *   cc -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader -Iclc/engine -Iclc/rcache -Iclc/vendors -Iclc/checks \
- *      -Iclc/program -Iclc/util -Iclc/seeds tests/fuzz/make_cli_seeds.c \
- *      build/libclc.a build/libclcpack.a $(make -s print-libs) -lcurl -o /tmp/seeds
- *   /tmp/seeds tests/fuzz
+ *      -Iclc/program -Iclc/util -Iclc/seeds tests/fuzz/make_cli_corpus.c \
+ *      build/libclc.a build/libclcpack.a $(make -s print-libs) -lcurl -o /tmp/make_cli_corpus
+ *   /tmp/make_cli_corpus tests/fuzz
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,12 +24,12 @@ static void save(const char *sub, const char *name, const void *p, size_t n)
     snprintf(path, sizeof path, "%s/%s/%s", out_dir, sub, name);
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
-        fprintf(stderr, "make_cli_seeds: cannot write %s\n", path);
+        fprintf(stderr, "make_cli_corpus: cannot write %s\n", path);
         exit(1);
     }
 }
 
-static void worker_seeds(void)
+static void worker_corpus(void)
 {
     build_job j;
     memset(&j, 0, sizeof j);
@@ -162,7 +162,7 @@ static void pkernel(const char *name, const char *const *files, size_t n, const 
     pn = end;
 }
 
-static void pocl_seeds(void)
+static void pocl_corpus(void)
 {
     pn = 0;
     pbytes("poclbin\0", 8);
@@ -197,7 +197,7 @@ static void pocl_seeds(void)
     save("corpus_pocl_canon", "synth_no_own", pb, pn);
 }
 
-/* A seed of remote_record_target.h: the selector byte, then the bytes. */
+/* A corpus input of remote_record_target.h: the selector byte, then the bytes. */
 static void save_selected(const char *name, int selector, const void *p, size_t n)
 {
     unsigned char *buf = malloc(n + 1);
@@ -209,7 +209,7 @@ static void save_selected(const char *name, int selector, const void *p, size_t 
     free(buf);
 }
 
-static void remote_seeds(void)
+static void remote_corpus(void)
 {
     static unsigned char native[] = "\x7f" "ELF then the rest of a binary";
     static unsigned char ptx[] = ".version 7.0\n.target sm_80\n";
@@ -253,12 +253,12 @@ static void remote_seeds(void)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: make_cli_seeds DIR\n");
+        fprintf(stderr, "usage: make_cli_corpus DIR\n");
         return 2;
     }
     out_dir = argv[1];
-    worker_seeds();
-    pocl_seeds();
-    remote_seeds();
+    worker_corpus();
+    pocl_corpus();
+    remote_corpus();
     return 0;
 }
