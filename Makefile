@@ -344,13 +344,13 @@ bench: all $(BENCH_BIN) $(BENCH_PEER_BIN)
 	$(Q)sh scripts/bench.sh $(B)
 
 # libFuzzer over pack parsing (tests/fuzz/, docs/ROBUSTNESS.md): clang only;
-# FUZZ_SECONDS of fuzzing from the seed corpus and the regression files.
+# FUZZ_SECONDS of fuzzing from the corpus and the regression files.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 # One program per target: pack (fuzz_target.h) and those of targets.h.
 FUZZ_TARGETS := pack open_file tuning best load writer
 # The targets over the command-line side's parsers (tests/fuzz/NAME_target.h,
-# seeds in tests/fuzz/corpus_NAME/).
+# corpus in tests/fuzz/corpus_NAME/).
 FUZZ_TARGETS += expr define_value pack_args manifest source_fold worker_proto pocl_canon ptx_text
 FUZZ_TARGETS += remote_record capture
 # Every program links clc/ and loader/, compiled once with the fuzzer's

@@ -294,7 +294,7 @@ static cl_program CL_API_CALL pl_clCreateProgramWithBinary(cl_context ctx, cl_ui
         DRV(clCreateProgramWithBinary, ctx)(ctx, n, devs, lengths, bins, status, errcode);
     if (p && pl_active()) {
         pt_forget(p);
-        rec_note_binary();
+        record_note_binary();
     }
     return p;
 }
@@ -403,7 +403,7 @@ static cl_int CL_API_CALL pl_clBuildProgram(cl_program program, cl_uint nd,
         if (pl_program_devices(program, nd, list, devs, &n) == 0) {
             pl_say("program %p: recorded (key %.16s, %u device%s): build done in %.3f ms",
                    (void *)program, key, (unsigned)n, n == 1 ? "" : "s", build_ms);
-            rec_capture(program, CAPTURE_BUILD, n, devs, r->source, r->size, options, key);
+            record_capture(program, CAPTURE_BUILD, n, devs, r->source, r->size, options, key);
         } else {
             pl_say("program %p: not recorded (cannot list the build's devices): build done "
                    "in %.3f ms",
@@ -579,7 +579,7 @@ static cl_program CL_API_CALL pl_clLinkProgram(cl_context ctx, cl_uint nd,
             cl_device_id list[MAX_DEVICES];
             cl_uint nl = 0;
             if (pl_program_devices(out, nd, devs, list, &nl) == 0) {
-                rec_capture(out, CAPTURE_LINK, nl, list, (const char *)desc, desc_size, options,
+                record_capture(out, CAPTURE_LINK, nl, list, (const char *)desc, desc_size, options,
                             key);
                 what = "recorded";
             }

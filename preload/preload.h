@@ -164,10 +164,10 @@ void prog_free_compiled(prog *r);
  * built (or linked) from source (a link: its description) with options
  * under key, with the binary the driver gives now (docs/RECORD.md, "What
  * is recorded"). The driver is called, no lock is held. */
-void rec_capture(cl_program p, capture_kind kind, cl_uint n, const cl_device_id *devs,
+void record_capture(cl_program p, capture_kind kind, cl_uint n, const cl_device_id *devs,
                  const char *source, size_t size, const char *options, const char *key);
 /* Leaves "<pid>-<n>.binary" in the capture folder. */
-void rec_note_binary(void);
+void record_note_binary(void);
 
 /* ---------------------------------------------------------------------- */
 /* Replay (serve.c)                                                        */

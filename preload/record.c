@@ -59,7 +59,7 @@ static int write_named(const char *dir, const char *suffix, const void *data, si
     return 0;
 }
 
-void rec_note_binary(void)
+void record_note_binary(void)
 {
     if (pl_cfg.record_dir)
         write_named(pl_cfg.record_dir, "binary", "", 0, NULL);
@@ -75,7 +75,7 @@ static void kernel_names(cl_program p, char *buf, size_t cap)
     buf[cap - 1] = '\0';
 }
 
-void rec_capture(cl_program p, capture_kind kind, cl_uint n, const cl_device_id *devs,
+void record_capture(cl_program p, capture_kind kind, cl_uint n, const cl_device_id *devs,
                  const char *source, size_t size, const char *options, const char *key)
 {
     if (!pl_cfg.record_dir)

@@ -2,12 +2,12 @@
 # Runs the libFuzzer targets (tests/fuzz/fuzz_*.c; docs/ROBUSTNESS.md) one
 # after another, splitting the given time between them (FUZZ_TARGETS:
 # which, in order): the pack parser and open_file, tuning, best and load
-# over the pack seeds, writer and the command-line side's targets over
-# their own. A target's seeds are tests/fuzz/corpus_NAME/ and
-# tests/fuzz/regressions_NAME/ when it has them, else the pack seeds
+# over the pack corpus, writer and the command-line side's targets over
+# their own. A target's inputs are tests/fuzz/corpus_NAME/ and
+# tests/fuzz/regressions_NAME/ when it has them, else the pack corpus
 # tests/fuzz/corpus/ and tests/fuzz/regressions/. New inputs go to
 # BUILD/fuzz/corpus_NAME (BUILD/fuzz/corpus for the pack target; not the
-# repository: the seeds stay small); a crasher is written to
+# repository: the corpus stays small); a crasher is written to
 # BUILD/fuzz/crashes/NAME-* and the run fails. The final line of each
 # target's libFuzzer stats (executions, cov, ft) is printed for
 # docs/ROBUSTNESS.md.
@@ -26,19 +26,19 @@ for t in $targets; do
     bin=$build/fuzz/fuzz_$t
     if [ "$t" = pack ]; then work=$build/fuzz/corpus; else work=$build/fuzz/corpus_$t; fi
     if [ -d "tests/fuzz/corpus_$t" ]; then
-        seeds="tests/fuzz/corpus_$t"
-        [ ! -d "tests/fuzz/regressions_$t" ] || seeds="$seeds tests/fuzz/regressions_$t"
+        inputs="tests/fuzz/corpus_$t"
+        [ ! -d "tests/fuzz/regressions_$t" ] || inputs="$inputs tests/fuzz/regressions_$t"
     else
-        seeds="tests/fuzz/corpus tests/fuzz/regressions"
+        inputs="tests/fuzz/corpus tests/fuzz/regressions"
     fi
     mkdir -p "$work"
     log=$build/fuzz/last_run_$t.log
     # -jobs=1 in a child process keeps the run to one core of a shared
-    # machine; the seeds are read-only inputs, new units land in $work.
+    # machine; the corpus is read-only input, new units land in $work.
     set +e
     nice -n 10 "$bin" -max_total_time="$each" -print_final_stats=1 \
         -artifact_prefix="$crashes/$t-" -max_len=262144 -timeout=20 -rss_limit_mb=2048 \
-        "$work" $seeds >"$log" 2>&1
+        "$work" $inputs >"$log" 2>&1
     rc=$?
     set -e
     echo "fuzz $t:"

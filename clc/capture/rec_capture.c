@@ -56,7 +56,7 @@ int rec_capture_read(const char *path, capture *c, char *err, size_t cap)
     return rc;
 }
 
-int rec_proc_read(const char *path, proc_status *st)
+int rec_capture_proc_read(const char *path, proc_status *st)
 {
     char err[64];
     size_t size = 0;

@@ -13,7 +13,7 @@
 
 #include "capture_format.h"
 
-#define RC_ERR_MAX 512
+#define REC_CAPTURE_ERR_MAX 512
 
 /* Reads and checks the capture file at path (capture_decode). 0, or -1
  * with err naming the file and what is wrong. Free with capture_free. */
@@ -21,6 +21,6 @@ int rec_capture_read(const char *path, capture *c, char *err, size_t cap);
 
 /* Reads the process file at path. 0, or -1 when it cannot be read or is
  * not one. */
-int rec_proc_read(const char *path, proc_status *st);
+int rec_capture_proc_read(const char *path, proc_status *st);
 
 #endif /* CLC_REC_CAPTURE_H */

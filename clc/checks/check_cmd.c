@@ -19,7 +19,7 @@
 static const char *const NAMES[] = {"binary", "defines", "wg", "device", "kernel"};
 #define N_NAMES (sizeof NAMES / sizeof NAMES[0])
 
-static const char *var_value(const cc_vars *v, size_t i)
+static const char *var_value(const check_cmd_vars *v, size_t i)
 {
     const char *vals[N_NAMES] = {v->binary, v->defines, v->wg, v->device, v->kernel};
     return vals[i] ? vals[i] : "";
@@ -38,14 +38,14 @@ static int placeholder(const char *s, size_t *len)
     return -1;
 }
 
-int cc_validate(const char *option, const char *cmd, char msg[CC_MSG_MAX])
+int check_cmd_validate(const char *option, const char *cmd, char msg[CHECK_CMD_MSG_MAX])
 {
     if (!cmd[0]) {
-        bfmt(msg, CC_MSG_MAX, "%s: empty command", option);
+        bfmt(msg, CHECK_CMD_MSG_MAX, "%s: empty command", option);
         return -1;
     }
     if (strlen(cmd) > CMD_MAX / 2) {
-        bfmt(msg, CC_MSG_MAX, "%s: longer than %u bytes", option, CMD_MAX / 2);
+        bfmt(msg, CHECK_CMD_MSG_MAX, "%s: longer than %u bytes", option, CMD_MAX / 2);
         return -1;
     }
     for (const char *p = cmd; *p; p++) {
@@ -55,7 +55,7 @@ int cc_validate(const char *option, const char *cmd, char msg[CC_MSG_MAX])
             continue;
         }
         if (*p == '}') {
-            bfmt(msg, CC_MSG_MAX, "%s: a lone '}' at offset %zu (write }} for a brace)", option,
+            bfmt(msg, CHECK_CMD_MSG_MAX, "%s: a lone '}' at offset %zu (write }} for a brace)", option,
                  (size_t)(p - cmd));
             return -1;
         }
@@ -63,7 +63,7 @@ int cc_validate(const char *option, const char *cmd, char msg[CC_MSG_MAX])
             continue;
         if (placeholder(p, &len) < 0) {
             size_t n = strcspn(p, "} ");
-            bfmt(msg, CC_MSG_MAX,
+            bfmt(msg, CHECK_CMD_MSG_MAX,
                  "%s: unknown placeholder '%.*s%s' (known: {binary} {defines} {wg} "
                  "{device} {kernel}; write {{ for a brace)",
                  option, (int)(n > 40 ? 40 : n), p, p[n] == '}' ? "}" : "");
@@ -104,7 +104,7 @@ static int add_quoted(char *out, size_t *len, const char *s)
     return 0;
 }
 
-static char *expand(const char *cmd, const cc_vars *v)
+static char *expand(const char *cmd, const check_cmd_vars *v)
 {
     char *out = malloc(CMD_MAX);
     if (!out)
@@ -141,15 +141,15 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Keeps the last CC_OUTPUT_MAX bytes read. */
+/* Keeps the last CHECK_CMD_OUTPUT_MAX bytes read. */
 static void keep_tail(char *buf, size_t *len, const char *in, size_t n)
 {
-    if (n > CC_OUTPUT_MAX) {
-        in += n - CC_OUTPUT_MAX;
-        n = CC_OUTPUT_MAX;
+    if (n > CHECK_CMD_OUTPUT_MAX) {
+        in += n - CHECK_CMD_OUTPUT_MAX;
+        n = CHECK_CMD_OUTPUT_MAX;
     }
-    if (*len + n > CC_OUTPUT_MAX) {
-        size_t drop = *len + n - CC_OUTPUT_MAX;
+    if (*len + n > CHECK_CMD_OUTPUT_MAX) {
+        size_t drop = *len + n - CHECK_CMD_OUTPUT_MAX;
         memmove(buf, buf + drop, *len - drop);
         *len -= drop;
     }
@@ -159,7 +159,7 @@ static void keep_tail(char *buf, size_t *len, const char *in, size_t n)
 
 /* In the forked child: the command's folder, environment and output, then
  * the shell. Never returns. */
-_Noreturn static void exec_child(const char *line, int out_fd, const cc_vars *v, const cc_place *where)
+_Noreturn static void exec_child(const char *line, int out_fd, const check_cmd_vars *v, const check_cmd_place *where)
 {
     setpgid(0, 0);
     int devnull = open("/dev/null", O_RDONLY);
@@ -173,7 +173,7 @@ _Noreturn static void exec_child(const char *line, int out_fd, const cc_vars *v,
         dprintf(2, "clc-pack: cannot enter %s: %s\n", where->dir, strerror(errno));
         _exit(127);
     }
-    for (size_t i = 0; where && i < where->n_env && i < CC_MAX_ENV; i++) {
+    for (size_t i = 0; where && i < where->n_env && i < CHECK_CMD_MAX_ENV; i++) {
         if (where->env_value[i])
             setenv(where->env_name[i], where->env_value[i], 1);
         else
@@ -187,7 +187,7 @@ _Noreturn static void exec_child(const char *line, int out_fd, const cc_vars *v,
     _exit(127);
 }
 
-/* Reads the command's output into tail (its last CC_OUTPUT_MAX bytes, *tlen
+/* Reads the command's output into tail (its last CHECK_CMD_OUTPUT_MAX bytes, *tlen
  * of them) until it closes or the deadline passes, then reaps it. Returns
  * 1 when it ran out of time, else 0, with its wait status in *status. */
 static int collect(pid_t pid, int fd, int timeout_s, char *tail, size_t *tlen, int *status)
@@ -230,15 +230,15 @@ static int collect(pid_t pid, int fd, int timeout_s, char *tail, size_t *tlen, i
     return timed_out;
 }
 
-int cc_run(const char *what, const char *cmd, const cc_vars *v, const cc_place *where,
-           int timeout_s, char **output, char msg[CC_MSG_MAX])
+int check_cmd_run(const char *what, const char *cmd, const check_cmd_vars *v, const check_cmd_place *where,
+           int timeout_s, char **output, char msg[CHECK_CMD_MSG_MAX])
 {
     *output = NULL;
     char *line = expand(cmd, v);
-    char *tail = malloc(CC_OUTPUT_MAX + 1);
+    char *tail = malloc(CHECK_CMD_OUTPUT_MAX + 1);
     int fds[2] = {-1, -1};
     if (!line || !tail || pipe(fds) != 0) {
-        bfmt(msg, CC_MSG_MAX, "cannot run %s: %s", what,
+        bfmt(msg, CHECK_CMD_MSG_MAX, "cannot run %s: %s", what,
              line && tail ? strerror(errno) : "too long or out of memory");
         free(line);
         free(tail);
@@ -246,7 +246,7 @@ int cc_run(const char *what, const char *cmd, const cc_vars *v, const cc_place *
     }
     pid_t pid = fork();
     if (pid < 0) {
-        bfmt(msg, CC_MSG_MAX, "cannot run %s: fork: %s", what, strerror(errno));
+        bfmt(msg, CHECK_CMD_MSG_MAX, "cannot run %s: fork: %s", what, strerror(errno));
         close(fds[0]);
         close(fds[1]);
         free(line);
@@ -267,21 +267,21 @@ int cc_run(const char *what, const char *cmd, const cc_vars *v, const cc_place *
     tail[tlen] = '\0';
     *output = tail;
     /* Where it ran: a command that is not found there says why. */
-    char here[CC_MSG_MAX / 2] = "";
+    char here[CHECK_CMD_MSG_MAX / 2] = "";
     if (where && where->dir && where->dir[0])
         bfmt(here, sizeof here, "%s", where->dir);
     else if (!getcwd(here, sizeof here))
         bfmt(here, sizeof here, "%s", "an unknown folder");
     if (timed_out) {
-        bfmt(msg, CC_MSG_MAX, "%s ran out of time (%d s; ran in %s)", what, timeout_s, here);
+        bfmt(msg, CHECK_CMD_MSG_MAX, "%s ran out of time (%d s; ran in %s)", what, timeout_s, here);
         return 1;
     }
     if (WIFSIGNALED(status)) {
-        bfmt(msg, CC_MSG_MAX, "%s died of signal %d (ran in %s)", what, WTERMSIG(status), here);
+        bfmt(msg, CHECK_CMD_MSG_MAX, "%s died of signal %d (ran in %s)", what, WTERMSIG(status), here);
         return 1;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
-        bfmt(msg, CC_MSG_MAX, "%s exited with status %d (ran in %s)", what, WEXITSTATUS(status),
+        bfmt(msg, CHECK_CMD_MSG_MAX, "%s exited with status %d (ran in %s)", what, WEXITSTATUS(status),
              here);
         return 1;
     }

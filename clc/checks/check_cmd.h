@@ -12,7 +12,7 @@
  * CLCPACK_BINARY, CLCPACK_DEFINES, CLCPACK_WG, CLCPACK_DEVICE and
  * CLCPACK_KERNEL. `{{` and `}}` stand for a brace. CMD runs under /bin/sh
  * in its own process group, with a time limit, in the folder and with the
- * environment a cc_place gives; a non-zero exit fails the variant. Nothing
+ * environment a check_cmd_place gives; a non-zero exit fails the variant. Nothing
  * here prints.
  */
 #ifndef CLC_CHECK_CMD_H
@@ -20,30 +20,30 @@
 
 #include <stddef.h>
 
-#define CC_MSG_MAX 1024
-#define CC_OUTPUT_MAX (16u << 10) /* the end of the command's output kept */
+#define CHECK_CMD_MSG_MAX 1024
+#define CHECK_CMD_OUTPUT_MAX (16u << 10) /* the end of the command's output kept */
 
-typedef struct cc_vars {
+typedef struct check_cmd_vars {
     const char *binary, *defines, *wg, *device, *kernel;
-} cc_vars;
+} check_cmd_vars;
 
 /* Where the command runs. A build worker works in a folder of its own and
  * sets PoCL's variables for its builds (build_worker.h); the user's command
  * is the user's: it runs in the folder clc-pack was started in (relative
  * paths in CMD resolve there), and the variables the worker changed get
  * back the values the user gave them. */
-#define CC_MAX_ENV 4
-typedef struct cc_place {
+#define CHECK_CMD_MAX_ENV 4
+typedef struct check_cmd_place {
     const char *dir;                   /* absolute; NULL or "": the current folder */
     size_t n_env;
-    const char *env_name[CC_MAX_ENV];
-    const char *env_value[CC_MAX_ENV]; /* NULL: unset in the command */
-} cc_place;
+    const char *env_name[CHECK_CMD_MAX_ENV];
+    const char *env_value[CHECK_CMD_MAX_ENV]; /* NULL: unset in the command */
+} check_cmd_place;
 
 /* Checks that cmd's placeholders are known and its braces balanced.
  * 0, or -1 with msg naming the option ("--check-cmd") and the offending
  * placeholder. */
-int cc_validate(const char *option, const char *cmd, char msg[CC_MSG_MAX]);
+int check_cmd_validate(const char *option, const char *cmd, char msg[CHECK_CMD_MSG_MAX]);
 
 /* Runs cmd for v in where (NULL: here, as it is), at most timeout_s
  * seconds. Returns 0 when it exited 0, 1 when it exited non-zero, died or
@@ -51,7 +51,7 @@ int cc_validate(const char *option, const char *cmd, char msg[CC_MSG_MAX]);
  * command", and the folder it ran in), -1 when it could not be run.
  * *output gets the end of its stdout and stderr (malloc'd, maybe empty;
  * NULL on -1). */
-int cc_run(const char *what, const char *cmd, const cc_vars *v, const cc_place *where,
-           int timeout_s, char **output, char msg[CC_MSG_MAX]);
+int check_cmd_run(const char *what, const char *cmd, const check_cmd_vars *v, const check_cmd_place *where,
+           int timeout_s, char **output, char msg[CHECK_CMD_MSG_MAX]);
 
 #endif /* CLC_CHECK_CMD_H */

@@ -48,7 +48,7 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int rt_kernel_names(cl_program prog, char ***names, size_t *n, char msg[RT_MSG_MAX])
+int roundtrip_kernel_names(cl_program prog, char ***names, size_t *n, char msg[ROUNDTRIP_MSG_MAX])
 {
     *names = NULL;
     *n = 0;
@@ -56,20 +56,20 @@ int rt_kernel_names(cl_program prog, char ***names, size_t *n, char msg[RT_MSG_M
     cl_int rc = clGetProgramInfo(prog, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &size);
     if (rc != CL_SUCCESS || size == 0 || size > NAMES_MAX) {
         char cl[CLCPK_CL_ERROR_MAX];
-        bfmt(msg, RT_MSG_MAX, "CL_PROGRAM_KERNEL_NAMES: %s, %zu bytes",
+        bfmt(msg, ROUNDTRIP_MSG_MAX, "CL_PROGRAM_KERNEL_NAMES: %s, %zu bytes",
              clcpk_cl_error_name(rc, cl, sizeof cl), size);
         return -1;
     }
     char *text = malloc(size + 1);
     if (!text) {
-        bfmt(msg, RT_MSG_MAX, "out of memory");
+        bfmt(msg, ROUNDTRIP_MSG_MAX, "out of memory");
         return -1;
     }
     rc = clGetProgramInfo(prog, CL_PROGRAM_KERNEL_NAMES, size, text, NULL);
     if (rc != CL_SUCCESS) {
         free(text);
         char cl[CLCPK_CL_ERROR_MAX];
-        bfmt(msg, RT_MSG_MAX, "CL_PROGRAM_KERNEL_NAMES failed with %s",
+        bfmt(msg, ROUNDTRIP_MSG_MAX, "CL_PROGRAM_KERNEL_NAMES failed with %s",
              clcpk_cl_error_name(rc, cl, sizeof cl));
         return -1;
     }
@@ -80,7 +80,7 @@ int rt_kernel_names(cl_program prog, char ***names, size_t *n, char msg[RT_MSG_M
     char **v = calloc(count, sizeof *v);
     if (!v) {
         free(text);
-        bfmt(msg, RT_MSG_MAX, "out of memory");
+        bfmt(msg, ROUNDTRIP_MSG_MAX, "out of memory");
         return -1;
     }
     size_t k = 0;
@@ -94,7 +94,7 @@ int rt_kernel_names(cl_program prog, char ***names, size_t *n, char msg[RT_MSG_M
                 free(v[i]);
             free(v);
             free(text);
-            bfmt(msg, RT_MSG_MAX, "out of memory");
+            bfmt(msg, ROUNDTRIP_MSG_MAX, "out of memory");
             return -1;
         }
         k++;
@@ -146,11 +146,11 @@ static void arg_info(cl_kernel k, cl_uint i, sbuf *b)
     }
 }
 
-char *rt_signature(cl_program prog, char msg[RT_MSG_MAX])
+char *roundtrip_signature(cl_program prog, char msg[ROUNDTRIP_MSG_MAX])
 {
     char **names;
     size_t n;
-    if (rt_kernel_names(prog, &names, &n, msg) != 0)
+    if (roundtrip_kernel_names(prog, &names, &n, msg) != 0)
         return NULL;
     sbuf b = {0};
     int failed = 0;
@@ -159,7 +159,7 @@ char *rt_signature(cl_program prog, char msg[RT_MSG_MAX])
         cl_kernel k = clCreateKernel(prog, names[i], &rc);
         if (!k) {
             char cl[CLCPK_CL_ERROR_MAX];
-            bfmt(msg, RT_MSG_MAX, "clCreateKernel(%s) failed with %s", names[i],
+            bfmt(msg, ROUNDTRIP_MSG_MAX, "clCreateKernel(%s) failed with %s", names[i],
                  clcpk_cl_error_name(rc, cl, sizeof cl));
             failed = 1;
             break;
@@ -168,7 +168,7 @@ char *rt_signature(cl_program prog, char msg[RT_MSG_MAX])
         rc = clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
         if (rc != CL_SUCCESS) {
             char cl[CLCPK_CL_ERROR_MAX];
-            bfmt(msg, RT_MSG_MAX, "CL_KERNEL_NUM_ARGS of %s failed with %s", names[i],
+            bfmt(msg, ROUNDTRIP_MSG_MAX, "CL_KERNEL_NUM_ARGS of %s failed with %s", names[i],
                  clcpk_cl_error_name(rc, cl, sizeof cl));
             clReleaseKernel(k);
             failed = 1;
@@ -189,7 +189,7 @@ char *rt_signature(cl_program prog, char msg[RT_MSG_MAX])
         free(names[i]);
     free(names);
     if (!failed && b.failed)
-        bfmt(msg, RT_MSG_MAX, "the program's kernel signatures are too large");
+        bfmt(msg, ROUNDTRIP_MSG_MAX, "the program's kernel signatures are too large");
     if (failed || b.failed) {
         free(b.p);
         return NULL;
@@ -228,15 +228,15 @@ static void first_line(const char *sig, char *buf, size_t cap)
     bfmt(buf, cap, "%.*s", (int)(n > 300 ? 300 : n), sig);
 }
 
-cl_program rt_program_from_binary(cl_context ctx, cl_device_id dev, const char *options,
-                                  const unsigned char *bin, size_t size, char msg[RT_MSG_MAX])
+cl_program roundtrip_program_from_binary(cl_context ctx, cl_device_id dev, const char *options,
+                                  const unsigned char *bin, size_t size, char msg[ROUNDTRIP_MSG_MAX])
 {
     cl_int rc, status = CL_SUCCESS;
     const unsigned char *ptrs[1] = {bin};
     cl_program prog = clCreateProgramWithBinary(ctx, 1, &dev, &size, ptrs, &status, &rc);
     if (!prog || rc != CL_SUCCESS || status != CL_SUCCESS) {
         char cl[CLCPK_CL_ERROR_MAX];
-        bfmt(msg, RT_MSG_MAX, "the driver refused the binary: clCreateProgramWithBinary gave %s",
+        bfmt(msg, ROUNDTRIP_MSG_MAX, "the driver refused the binary: clCreateProgramWithBinary gave %s",
              clcpk_cl_error_name(rc != CL_SUCCESS ? rc : status, cl, sizeof cl));
         if (prog)
             clReleaseProgram(prog);
@@ -245,7 +245,7 @@ cl_program rt_program_from_binary(cl_context ctx, cl_device_id dev, const char *
     rc = clBuildProgram(prog, 1, &dev, options, NULL, NULL);
     if (rc != CL_SUCCESS) {
         char cl[CLCPK_CL_ERROR_MAX];
-        bfmt(msg, RT_MSG_MAX, "the program made from the binary did not build: %s",
+        bfmt(msg, ROUNDTRIP_MSG_MAX, "the program made from the binary did not build: %s",
              clcpk_cl_error_name(rc, cl, sizeof cl));
         clReleaseProgram(prog);
         return NULL;
@@ -253,9 +253,9 @@ cl_program rt_program_from_binary(cl_context ctx, cl_device_id dev, const char *
     return prog;
 }
 
-int rt_compare(const char *expect, cl_program prog, char msg[RT_MSG_MAX])
+int roundtrip_compare(const char *expect, cl_program prog, char msg[ROUNDTRIP_MSG_MAX])
 {
-    char *got = rt_signature(prog, msg);
+    char *got = roundtrip_signature(prog, msg);
     if (!got)
         return 1;
     int rc2 = 0;
@@ -275,7 +275,7 @@ int rt_compare(const char *expect, cl_program prog, char msg[RT_MSG_MAX])
         char x[320], y[320];
         first_line(a, x, sizeof x);
         first_line(b, y, sizeof y);
-        bfmt(msg, RT_MSG_MAX, "the program made from the binary differs from the source build: "
+        bfmt(msg, ROUNDTRIP_MSG_MAX, "the program made from the binary differs from the source build: "
                               "source has '%s', binary has '%s'",
              x[0] ? x : "(no more kernels)", y[0] ? y : "(no more kernels)");
         rc2 = 1;

@@ -17,27 +17,27 @@
 #endif
 #include <CL/cl.h>
 
-#define RT_MSG_MAX 1024
+#define ROUNDTRIP_MSG_MAX 1024
 
 /* The kernels of a built program, one "name(args...)" line per kernel in
  * name order, as a malloc'd string (NULL with msg on an error). */
-char *rt_signature(cl_program prog, char msg[RT_MSG_MAX]);
+char *roundtrip_signature(cl_program prog, char msg[ROUNDTRIP_MSG_MAX]);
 
 /* The program made from bin on (ctx, dev) and built with options, or NULL
  * with msg saying why the driver refused it. */
-cl_program rt_program_from_binary(cl_context ctx, cl_device_id dev, const char *options,
-                                  const unsigned char *bin, size_t size, char msg[RT_MSG_MAX]);
+cl_program roundtrip_program_from_binary(cl_context ctx, cl_device_id dev, const char *options,
+                                  const unsigned char *bin, size_t size, char msg[ROUNDTRIP_MSG_MAX]);
 
 /* Compares the signature of prog (made from a binary) with expect
- * (rt_signature of the source build): 0 when they match, 1 when they
+ * (roundtrip_signature of the source build): 0 when they match, 1 when they
  * differ (msg names the first kernel that differs) or prog's cannot be
  * read. A field one side gives as "?" (a driver that gives argument info
  * for a source build and not for a binary) matches anything. */
-int rt_compare(const char *expect, cl_program prog, char msg[RT_MSG_MAX]);
+int roundtrip_compare(const char *expect, cl_program prog, char msg[ROUNDTRIP_MSG_MAX]);
 
 /* The kernel names of a built program (CL_PROGRAM_KERNEL_NAMES split at
  * ';'), sorted, as a malloc'd array of malloc'd strings; *n their count.
  * 0, or -1 with msg. */
-int rt_kernel_names(cl_program prog, char ***names, size_t *n, char msg[RT_MSG_MAX]);
+int roundtrip_kernel_names(cl_program prog, char ***names, size_t *n, char msg[ROUNDTRIP_MSG_MAX]);
 
 #endif /* CLC_ROUNDTRIP_H */

@@ -38,12 +38,12 @@ static void quote_line(const char *line, size_t n, char *buf, size_t cap)
     buf[k] = '\0';
 }
 
-static int parse_line(const char *line, size_t n, clcpack_tuning *out, char msg[TC_MSG_MAX])
+static int parse_line(const char *line, size_t n, clcpack_tuning *out, char msg[TUNE_CMD_MSG_MAX])
 {
-    char q[TC_LINE_MAX + 8];
+    char q[TUNE_CMD_LINE_MAX + 8];
     quote_line(line, n, q, sizeof q);
-    if (n > TC_LINE_MAX) {
-        bfmt(msg, TC_MSG_MAX, "the timing line is longer than %d bytes: '%s'", TC_LINE_MAX, q);
+    if (n > TUNE_CMD_LINE_MAX) {
+        bfmt(msg, TUNE_CMD_MSG_MAX, "the timing line is longer than %d bytes: '%s'", TUNE_CMD_LINE_MAX, q);
         return -1;
     }
     int seen_ns = 0, seen_runs = 0, seen_size = 0, seen_value = 0;
@@ -69,12 +69,12 @@ static int parse_line(const char *line, size_t n, clcpack_tuning *out, char msg[
             bad = parse_num(val, vlen, INT64_MAX, &ns) != 0 || ns == 0;
         } else if (klen == 4 && memcmp(tok, "runs", 4) == 0) {
             seen = &seen_runs;
-            bad = parse_num(val, vlen, TC_MAX_RUNS, &runs) != 0 || runs == 0;
+            bad = parse_num(val, vlen, TUNE_CMD_MAX_RUNS, &runs) != 0 || runs == 0;
         } else if (klen == 4 && memcmp(tok, "size", 4) == 0) {
             seen = &seen_size;
             const char *x = memchr(val, 'x', vlen);
-            bad = !x || parse_num(val, (size_t)(x - val), TC_MAX_SIDE, &w) != 0 ||
-                  parse_num(x + 1, vlen - (size_t)(x - val) - 1, TC_MAX_SIDE, &h) != 0 ||
+            bad = !x || parse_num(val, (size_t)(x - val), TUNE_CMD_MAX_SIDE, &w) != 0 ||
+                  parse_num(x + 1, vlen - (size_t)(x - val) - 1, TUNE_CMD_MAX_SIDE, &h) != 0 ||
                   w == 0 || h == 0;
         } else if (klen == 5 && memcmp(tok, "value", 5) == 0) {
             seen = &seen_value;
@@ -82,7 +82,7 @@ static int parse_line(const char *line, size_t n, clcpack_tuning *out, char msg[
         } else {
             char k[48];
             quote_line(tok, klen, k, sizeof k);
-            bfmt(msg, TC_MSG_MAX,
+            bfmt(msg, TUNE_CMD_MSG_MAX,
                  "unknown field '%s' in the timing line '%s' (known: median_ns runs size value)",
                  k, q);
             return -1;
@@ -90,22 +90,22 @@ static int parse_line(const char *line, size_t n, clcpack_tuning *out, char msg[
         if (!bad && *seen) {
             char k[48];
             quote_line(tok, klen, k, sizeof k);
-            bfmt(msg, TC_MSG_MAX, "field %s given twice in the timing line '%s'", k, q);
+            bfmt(msg, TUNE_CMD_MSG_MAX, "field %s given twice in the timing line '%s'", k, q);
             return -1;
         }
         if (bad) {
             char t[64];
             quote_line(tok, i - start, t, sizeof t);
-            bfmt(msg, TC_MSG_MAX,
+            bfmt(msg, TUNE_CMD_MSG_MAX,
                  "bad field '%s' in the timing line '%s' (median_ns=N runs=R size=WxH "
                  "[value=V]: N from 1, R from 1 to %u, W and H from 1 to %u, V below 2^32)",
-                 t, q, TC_MAX_RUNS, TC_MAX_SIDE);
+                 t, q, TUNE_CMD_MAX_RUNS, TUNE_CMD_MAX_SIDE);
             return -1;
         }
         *seen = 1;
     }
     if (!seen_ns || !seen_runs || !seen_size) {
-        bfmt(msg, TC_MSG_MAX, "the timing line '%s' lacks %s", q,
+        bfmt(msg, TUNE_CMD_MSG_MAX, "the timing line '%s' lacks %s", q,
              !seen_runs ? "runs=R" : !seen_size ? "size=WxH" : "median_ns=N");
         return -1;
     }
@@ -117,7 +117,7 @@ static int parse_line(const char *line, size_t n, clcpack_tuning *out, char msg[
     return 0;
 }
 
-int tc_parse(const char *output, clcpack_tuning *out, char msg[TC_MSG_MAX])
+int tune_cmd_parse(const char *output, clcpack_tuning *out, char msg[TUNE_CMD_MSG_MAX])
 {
     const char *found = NULL;
     size_t found_len = 0, count = 0;
@@ -134,13 +134,13 @@ int tc_parse(const char *output, clcpack_tuning *out, char msg[TC_MSG_MAX])
         p += n + (p[n] == '\n');
     }
     if (count == 0) {
-        bfmt(msg, TC_MSG_MAX,
+        bfmt(msg, TUNE_CMD_MSG_MAX,
              "printed no timing line (median_ns=N runs=R size=WxH [value=V], at the start of "
              "a line)");
         return -1;
     }
     if (count > 1) {
-        bfmt(msg, TC_MSG_MAX, "printed %zu timing lines; one is wanted", count);
+        bfmt(msg, TUNE_CMD_MSG_MAX, "printed %zu timing lines; one is wanted", count);
         return -1;
     }
     return parse_line(found, found_len, out, msg);

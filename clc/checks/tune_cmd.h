@@ -10,8 +10,8 @@
  * median of, WxH the problem size it was timed at (Nx1 for one dimension),
  * V the run-time value it is for when the kernel takes one as an argument
  * (docs/TUNING.md; default 0: none). The output is untrusted: only its
- * last CC_OUTPUT_MAX bytes are read, a timing line is at most
- * TC_LINE_MAX bytes, and every field is a plain decimal number within its
+ * last CHECK_CMD_OUTPUT_MAX bytes are read, a timing line is at most
+ * TUNE_CMD_LINE_MAX bytes, and every field is a plain decimal number within its
  * bounds; anything else is an error that quotes the line. Nothing here
  * prints.
  */
@@ -20,14 +20,14 @@
 
 #include "clcpack.h"
 
-#define TC_MSG_MAX 512
-#define TC_LINE_MAX 256
-#define TC_MAX_RUNS 1000000u
-#define TC_MAX_SIDE 2147483647u
+#define TUNE_CMD_MSG_MAX 512
+#define TUNE_CMD_LINE_MAX 256
+#define TUNE_CMD_MAX_RUNS 1000000u
+#define TUNE_CMD_MAX_SIDE 2147483647u
 
 /* Finds and parses the timing line in output (NUL-terminated). 0 with *out
  * filled, or -1 with msg saying what is wrong (no line, two lines, a field
  * missing, unknown or out of bounds), quoting the line. */
-int tc_parse(const char *output, clcpack_tuning *out, char msg[TC_MSG_MAX]);
+int tune_cmd_parse(const char *output, clcpack_tuning *out, char msg[TUNE_CMD_MSG_MAX]);
 
 #endif /* CLC_TUNE_CMD_H */

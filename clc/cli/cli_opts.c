@@ -133,11 +133,11 @@ static void suggest(const cli_optspec *s, const char *arg, char *err, size_t cap
 {
     if (strncmp(arg, "--", 2) != 0)
         return;
-    nn_best b;
-    nn_init(&b, arg + 2);
+    nearest_name_best b;
+    nearest_name_init(&b, arg + 2);
     for (size_t i = 0; i < s->n; i++)
-        nn_offer(&b, s->opts[i].name);
-    const char *near = nn_result(&b);
+        nearest_name_offer(&b, s->opts[i].name);
+    const char *near = nearest_name_result(&b);
     size_t len = strlen(err);
     if (near)
         bfmt(err + len, cap - len, "; did you mean --%s?", near);
@@ -264,8 +264,8 @@ int cli_opt_codec(void *args, cli_optctx *c)
 {
     clcpack_compression *out = (clcpack_compression *)((char *)args + c->opt->off);
     char msg[256];
-    /* pt_parse_codec's message, the same as clc-pack [pack]'s. */
-    int rc = pt_parse_codec(c->arg, out, msg, sizeof msg);
+    /* pack_text_parse_codec's message, the same as clc-pack [pack]'s. */
+    int rc = pack_text_parse_codec(c->arg, out, msg, sizeof msg);
     if (rc != 0)
         bfmt(c->err, c->cap, "%s", msg);
     return rc == 0 ? 0 : -1;

@@ -19,7 +19,7 @@ int cli_worker_path(char *out, size_t cap)
         bfmt(out, cap, "%s", cli_worker_exe);
         return 0;
     }
-    return wpool_self_exe(cli_argv0, out, cap);
+    return worker_pool_self_exe(cli_argv0, out, cap);
 }
 
 /* "<prefix><message>\n" on stderr. */

@@ -53,7 +53,7 @@ typedef struct best_args {
     const char *family, *kernel, *device, *platform;
     long width; /* -1: not given */
     int no_load;
-    ef_defines defs;
+    entry_filter_defines defs;
 } best_args;
 
 static const cli_opt best_opts[] = {
@@ -63,7 +63,7 @@ static const cli_opt best_opts[] = {
     OPT_STR("kernel", 0, best_args, kernel, "NAME",
             "instead: a program of your own (or a kernel it holds), timed\n"
             "with --tune-cmd; its fastest measured variant"),
-    OPT_CALL_AT(NULL, 'D', best_args, defs, ef_opt_define, "NAME=VALUE",
+    OPT_CALL_AT(NULL, 'D', best_args, defs, entry_filter_opt_define, "NAME=VALUE",
                 "with --kernel: only variants with this define value"),
     OPT_STR("device", 0, best_args, device, "SPEC", "as for pack (default: the default device)"),
     OPT_STR("platform", 0, best_args, platform, "NAME", "only platforms whose name contains NAME"),
@@ -96,14 +96,14 @@ static int check_form(const best_args *a)
 }
 
 /* "RADIUS=2,T=float", or "any defines" when there is no constraint. */
-static void constraints_text(const ef_defines *d, char *buf, size_t cap)
+static void constraints_text(const entry_filter_defines *d, char *buf, size_t cap)
 {
     bfmt(buf, cap, "%s", d->n ? "" : "any defines");
     for (size_t i = 0; i < d->n; i++) {
         size_t len = strlen(buf);
         char v[256];
         bfmt(buf + len, cap - len, "%s%s=%s", i ? "," : "", d->defs[i].name,
-             pt_esc(d->defs[i].value, v, sizeof v));
+             pack_text_esc(d->defs[i].value, v, sizeof v));
     }
 }
 
@@ -114,7 +114,7 @@ static int choose_kernel(const clcpack *p, const char *path, const best_args *a,
 {
     char held[1024], want[1024];
     clcpack_error e;
-    if (!ef_pack_has(p, a->kernel, held, sizeof held)) {
+    if (!entry_filter_pack_has(p, a->kernel, held, sizeof held)) {
         cli_error("%s has no kernel or program '%s' (it holds: %s)", path, a->kernel,
                   held[0] ? held : "no entry");
         return -1;
@@ -157,18 +157,18 @@ static void print_choice(const clcpack *p, const best_args *a, const clcpack_cho
     clcpack_entry_info ei = {.struct_size = sizeof ei};
     char defs[512], wg[48], kernel[256];
     clcpack_get_entry(p, c->entry, &ei);
-    pt_defines(&ei, defs, sizeof defs);
-    pt_wg(c->wg, wg, sizeof wg);
+    pack_text_defines(&ei, defs, sizeof defs);
+    pack_text_wg(c->wg, wg, sizeof wg);
     if (a->kernel) {
         char want[1024];
         constraints_text(&a->defs, want, sizeof want);
-        printf("kernel %s, %s, device %s\n", pt_esc(a->kernel, kernel, sizeof kernel), want,
+        printf("kernel %s, %s, device %s\n", pack_text_esc(a->kernel, kernel, sizeof kernel), want,
                dev_name);
         if (strcmp(c->kernel, a->kernel) != 0)
-            printf("  program   %s\n", pt_esc(c->kernel, kernel, sizeof kernel));
+            printf("  program   %s\n", pack_text_esc(c->kernel, kernel, sizeof kernel));
     } else {
         printf("family %s, filter width %ld, device %s\n", a->family, a->width, dev_name);
-        printf("  kernel    %s\n", pt_esc(c->kernel, kernel, sizeof kernel));
+        printf("  kernel    %s\n", pack_text_esc(c->kernel, kernel, sizeof kernel));
     }
     printf("  defines   %s%s\n", defs, c->value_as_argument ? " (filter width as an argument)" : "");
     printf("  wg        %s\n", wg);
@@ -200,15 +200,15 @@ int cmd_best(int argc, char **argv)
         ba.width = 0;
     const char *path = argv[operand];
 
-    static ds_list devices;
-    char derr[DS_ERR_MAX];
-    size_t sel[DS_MAX_DEVICES], n_sel = 0;
-    if (ds_enumerate(&devices, derr) != 0 ||
-        ds_select(&devices, ba.device, ba.platform, sel, &n_sel, derr) != 0) {
+    static device_select_list devices;
+    char derr[DEVICE_SELECT_ERR_MAX];
+    size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel = 0;
+    if (device_select_enumerate(&devices, derr) != 0 ||
+        device_select(&devices, ba.device, ba.platform, sel, &n_sel, derr) != 0) {
         cli_error("%s", derr);
         return EXIT_FAILURE_STATUS;
     }
-    const ds_device *dev = &devices.dev[sel[0]];
+    const device_select_device *dev = &devices.dev[sel[0]];
 
     clcpack *p = cli_open_pack(path);
     if (!p)

@@ -24,7 +24,7 @@ typedef struct extract_args {
     long entry;                       /* -1: find by --kernel */
     int source;
     int kind;                         /* -1: any */
-    ef_defines defs;                  /* -D NAME=VALUE */
+    entry_filter_defines defs;                  /* -D NAME=VALUE */
     int has_wg;
     uint32_t wg[3];
     int verbosity; /* -q */
@@ -34,9 +34,9 @@ typedef struct extract_args {
 static int opt_wg(void *args, cli_optctx *c)
 {
     extract_args *x = args;
-    vl_list l;
-    char why[VL_ERR_MAX];
-    if (vl_parse_wgs(c->arg, &l, why) != 0)
+    value_list l;
+    char why[VALUE_LIST_ERR_MAX];
+    if (value_list_parse_wgs(c->arg, &l, why) != 0)
         return cli_opt_fail(c, 1, "%s", why);
     if (l.n != 1)
         return cli_opt_fail(c, 1, "expected one work-group size");
@@ -55,7 +55,7 @@ static const cli_opt extract_opts[] = {
     OPT_STR("kernel", 0, extract_args, kernel, "NAME",
             "the entry of this kernel, narrowed by -D and --wg: each -D\n"
             "must match one of its defines; it must be the only match"),
-    OPT_CALL_AT(NULL, 'D', extract_args, defs, ef_opt_define, "NAME=VALUE",
+    OPT_CALL_AT(NULL, 'D', extract_args, defs, entry_filter_opt_define, "NAME=VALUE",
                 "with --kernel: only entries with this define value"),
     OPT_CALL("wg", 0, opt_wg, "WxH", "with --kernel: only entries of this work-group"),
     OPT_CHOICE("kind", 0, extract_args, kind, "native,ptx,cubin,intel,amdgcn,spirv", "KIND",
@@ -73,33 +73,33 @@ const cli_optspec extract_optspec = {"extract", extract_opts, sizeof extract_opt
 
 static int matches(const clcpack_entry_info *e, const extract_args *x)
 {
-    if (!ef_named(e, x->kernel))
+    if (!entry_filter_named(e, x->kernel))
         return 0;
     if (x->kind >= 0 && (int)e->kind != x->kind)
         return 0;
     if (x->has_wg && (e->wg[0] != x->wg[0] || e->wg[1] != x->wg[1] || e->wg[2] != x->wg[2]))
         return 0;
-    return ef_has_defines(e, &x->defs);
+    return entry_filter_has_defines(e, &x->defs);
 }
 
 /* Whether some entry of p is named name; if none is, hint becomes
  * "; did you mean NAME?" when a kernel of the pack is a likely typo of it. */
 static int any_named(const clcpack *p, const char *name, char *hint, size_t cap)
 {
-    nn_best near;
-    nn_init(&near, name);
+    nearest_name_best near;
+    nearest_name_init(&near, name);
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
         clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
-        if (ef_named(&e, name))
+        if (entry_filter_named(&e, name))
             return 1;
-        nn_offer(&near, e.kernel);
+        nearest_name_offer(&near, e.kernel);
         for (size_t k = 0; k < e.kernel_name_count; k++)
-            nn_offer(&near, e.kernel_names[k]);
+            nearest_name_offer(&near, e.kernel_names[k]);
     }
-    if (nn_result(&near))
-        bfmt(hint, cap, "; did you mean %s?", nn_result(&near));
+    if (nearest_name_result(&near))
+        bfmt(hint, cap, "; did you mean %s?", nearest_name_result(&near));
     return 0;
 }
 
@@ -135,7 +135,7 @@ static int find_entry(const clcpack *p, const extract_args *x, size_t *out)
         clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) == CLCPACK_OK && matches(&e, x)) {
             char label[LABEL_MAX];
-            pt_entry_label(&e, label, sizeof label);
+            pack_text_entry_label(&e, label, sizeof label);
             fprintf(stderr, "  entry %zu: %s (device %u)\n", i, label, (unsigned)e.device);
             shown++;
         }
@@ -206,14 +206,14 @@ int cmd_extract(int argc, char **argv)
         goto out;
     }
     char label[LABEL_MAX];
-    pt_entry_label(&ei, label, sizeof label);
+    pack_text_entry_label(&ei, label, sizeof label);
     if (x.source && ei.source == CLCPACK_NONE) {
         cli_error("%s: entry %zu (%s) has no stored source", x.path, index, label);
         goto out;
     }
     size_t size = 0;
-    buf = x.source ? pb_read(p, PB_SOURCE, ei.source, &size, &e)
-                   : pb_read(p, PB_BINARY, index, &size, &e);
+    buf = x.source ? pack_blob_read(p, PACK_BLOB_SOURCE, ei.source, &size, &e)
+                   : pack_blob_read(p, PACK_BLOB_BINARY, index, &size, &e);
     if (!buf) {
         cli_error("%s: entry %zu (%s): %s", x.path, index, label, e.message);
         goto out;

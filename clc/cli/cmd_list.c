@@ -73,7 +73,7 @@ static void print_dictionaries(const clcpack *p)
         char codec[32];
         printf("  d%zu  raw %llu  stored %llu  %s  crc %08x  entries using it: %zu\n", i,
                (unsigned long long)d.raw_size, (unsigned long long)d.stored_size,
-               pt_codec_name(d.codec, codec, sizeof codec), (unsigned)d.raw_crc32,
+               pack_text_codec_name(d.codec, codec, sizeof codec), (unsigned)d.raw_crc32,
                dictionary_users(p, i));
     }
 }
@@ -85,7 +85,7 @@ static void kernel_list(const clcpack_entry_info *e, char *buf, size_t cap)
     buf[0] = '\0';
     for (size_t k = 0; k < e->kernel_name_count && len + 1 < cap; k++) {
         char name[256];
-        bfmt(buf + len, cap - len, "%s%s", k ? ", " : "", pt_esc(e->kernel_names[k], name,
+        bfmt(buf + len, cap - len, "%s%s", k ? ", " : "", pack_text_esc(e->kernel_names[k], name,
                                                                  sizeof name));
         len += strlen(buf + len);
     }
@@ -106,7 +106,7 @@ static void print_program_kernels(const clcpack *p)
         int has = i < ne && clcpack_get_entry(p, i, &e) == CLCPACK_OK && e.kernel_name_count;
         if (has) {
             kernel_list(&e, list, sizeof list);
-            pt_esc(e.kernel, name, sizeof name);
+            pack_text_esc(e.kernel, name, sizeof name);
             if (run_list[0] && strcmp(name, run_name) == 0 && strcmp(list, run_list) == 0)
                 continue;
         }
@@ -144,13 +144,13 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
             continue;
         char s[6][4 * CLCPACK_FP_STR];
         printf("  %zu  %s [%s] on %s (%s); %s; driver %s; %s", i,
-               pt_esc(d.device_name, s[0], sizeof s[0]),
-               ds_type_name((cl_device_type)d.device_type),
-               pt_esc(d.platform_name, s[1], sizeof s[1]),
-               pt_esc(d.platform_version, s[2], sizeof s[2]),
-               pt_esc(d.device_version, s[3], sizeof s[3]),
-               pt_esc(d.driver_version, s[4], sizeof s[4]),
-               pt_esc(d.opencl_c_version, s[5], sizeof s[5]));
+               pack_text_esc(d.device_name, s[0], sizeof s[0]),
+               device_select_type_name((cl_device_type)d.device_type),
+               pack_text_esc(d.platform_name, s[1], sizeof s[1]),
+               pack_text_esc(d.platform_version, s[2], sizeof s[2]),
+               pack_text_esc(d.device_version, s[3], sizeof s[3]),
+               pack_text_esc(d.driver_version, s[4], sizeof s[4]),
+               pack_text_esc(d.opencl_c_version, s[5], sizeof s[5]));
         if (d.nv_cc_major)
             printf("; compute capability %u.%u", (unsigned)d.nv_cc_major,
                    (unsigned)d.nv_cc_minor);
@@ -166,7 +166,7 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
         if (clcpack_get_source(p, i, &s) != CLCPACK_OK)
             continue;
         char name[1024];
-        printf("  %zu  %s  raw %llu  stored %llu  crc %08x\n", i, pt_esc(s.name, name, sizeof name),
+        printf("  %zu  %s  raw %llu  stored %llu  crc %08x\n", i, pack_text_esc(s.name, name, sizeof name),
                (unsigned long long)s.raw_size, (unsigned long long)s.stored_size,
                (unsigned)s.raw_crc32);
     }
@@ -177,8 +177,8 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
         char defs[512], kernel[256];
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
-        pt_defines(&e, defs, sizeof defs);
-        pt_esc(e.kernel, kernel, sizeof kernel);
+        pack_text_defines(&e, defs, sizeof defs);
+        pack_text_esc(e.kernel, kernel, sizeof kernel);
         if ((int)strlen(kernel) > wk)
             wk = (int)strlen(kernel);
         if ((int)strlen(defs) > wd)
@@ -197,23 +197,23 @@ static void list_text(const clcpack *p, const char *path, uint64_t file_size)
             continue;
         char defs[512], wg[48], kind[32], kind_arch[96], codec[32], base[16], tune[1024];
         char kernel[256];
-        pt_defines(&e, defs, sizeof defs);
-        pt_wg(e.wg, wg, sizeof wg);
-        pt_kind_name(e.kind, kind, sizeof kind);
+        pack_text_defines(&e, defs, sizeof defs);
+        pack_text_wg(e.wg, wg, sizeof wg);
+        pack_text_kind_name(e.kind, kind, sizeof kind);
         if (e.target[0])
             bfmt(kind_arch, sizeof kind_arch, "%s/%s", kind, e.target);
         else if (e.arch)
             bfmt(kind_arch, sizeof kind_arch, "%s/sm_%u", kind, (unsigned)e.arch);
         else
             bfmt(kind_arch, sizeof kind_arch, "%s", kind);
-        pt_codec_name(e.codec, codec, sizeof codec);
+        pack_text_codec_name(e.codec, codec, sizeof codec);
         if (e.base == CLCPACK_NONE)
             bfmt(base, sizeof base, "-");
         else /* codec 4's base is a dictionary: "d0" */
             bfmt(base, sizeof base, "%s%u", e.codec == 4 ? "d" : "", (unsigned)e.base);
         print_tuning(p, i, tune, sizeof tune);
         printf("  %5zu  %-*s  %-*s  %-7s  %3u  %-*s  %9llu  %9llu  %-9s  %5s  %08x  %s\n", i, wk,
-               pt_esc(e.kernel, kernel, sizeof kernel), wd, defs, wg, (unsigned)e.device, wkind,
+               pack_text_esc(e.kernel, kernel, sizeof kernel), wd, defs, wg, (unsigned)e.device, wkind,
                kind_arch,
                (unsigned long long)e.raw_size, (unsigned long long)e.stored_size, codec, base,
                (unsigned)e.raw_crc32, tune);
@@ -253,7 +253,7 @@ static void json_device(const clcpack *p, size_t i)
     json_field("device_version", d.device_version, 1);
     json_field("driver_version", d.driver_version, 1);
     json_field("opencl_c_version", d.opencl_c_version, 1);
-    json_field("type", ds_type_name((cl_device_type)d.device_type), 1);
+    json_field("type", device_select_type_name((cl_device_type)d.device_type), 1);
     printf(", \"vendor_id\": %u, \"address_bits\": %u", (unsigned)d.vendor_id,
            (unsigned)d.address_bits);
     if (d.has_uuid) {
@@ -302,10 +302,10 @@ static void json_entry(const clcpack *p, size_t i)
         printf(", \"source\": null");
     else
         printf(", \"source\": %u", (unsigned)e.source);
-    json_field("kind", pt_kind_name(e.kind, kind, sizeof kind), 1);
+    json_field("kind", pack_text_kind_name(e.kind, kind, sizeof kind), 1);
     printf(", \"arch\": %u", (unsigned)e.arch);
     json_field("target", e.target, 1);
-    json_field("codec", pt_codec_name(e.codec, codec, sizeof codec), 1);
+    json_field("codec", pack_text_codec_name(e.codec, codec, sizeof codec), 1);
     if (e.base == CLCPACK_NONE)
         printf(", \"base\": null");
     else
@@ -367,7 +367,7 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
             continue;
         char codec[32];
         printf("%s\n  {\"index\": %zu", i ? "," : "", i);
-        json_field("codec", pt_codec_name(d.codec, codec, sizeof codec), 1);
+        json_field("codec", pack_text_codec_name(d.codec, codec, sizeof codec), 1);
         printf(", \"raw_size\": %llu, \"stored_size\": %llu, \"crc32\": \"%08x\", \"entries\": %zu}",
                (unsigned long long)d.raw_size, (unsigned long long)d.stored_size,
                (unsigned)d.raw_crc32, dictionary_users(p, i));

@@ -95,19 +95,19 @@ static int parse_args(int argc, char **argv, merge_args *x)
 
 /* Entry or source i's decoded bytes (CRC-checked), malloc'd; NULL after a
  * message. */
-static unsigned char *read_blob(const merge_input *in, pb_kind kind, size_t i, size_t *size)
+static unsigned char *read_blob(const merge_input *in, pack_blob_kind kind, size_t i, size_t *size)
 {
     clcpack_error e;
-    unsigned char *buf = pb_read(in->p, kind, i, size, &e);
+    unsigned char *buf = pack_blob_read(in->p, kind, i, size, &e);
     if (!buf)
-        cli_error("%s: %s %zu: %s", in->path, kind == PB_SOURCE ? "source" : "entry", i,
+        cli_error("%s: %s %zu: %s", in->path, kind == PACK_BLOB_SOURCE ? "source" : "entry", i,
                   e.message);
     return buf;
 }
 
 /* 1 when the two blobs' (entries' binaries or sources) decoded bytes are
  * equal, 0 when not, -1 after a read error. */
-static int same_blob(pb_kind kind, const merge_input *a, size_t ia, const merge_input *b,
+static int same_blob(pack_blob_kind kind, const merge_input *a, size_t ia, const merge_input *b,
                      size_t ib)
 {
     size_t na, nb;
@@ -169,13 +169,13 @@ static const char *difference(const merge_input *in, const merge_pick *pk, size_
         return "another kernel family";
     if (e->raw_size != c->raw_size || e->raw_crc32 != c->raw_crc32)
         return "other binary bytes";
-    int s = same_blob(PB_BINARY, a, pk->entry, b, ce);
+    int s = same_blob(PACK_BLOB_BINARY, a, pk->entry, b, ce);
     if (s < 0)
         *failed = 1;
     if (s == 0)
         return "other binary bytes";
     if (e->source != CLCPACK_NONE && c->source != CLCPACK_NONE) {
-        s = same_blob(PB_SOURCE, a, e->source, b, c->source);
+        s = same_blob(PACK_BLOB_SOURCE, a, e->source, b, c->source);
         if (s < 0)
             *failed = 1;
         if (s == 0)
@@ -232,7 +232,7 @@ static int merge_tunings(merge_input *in, merge_pick *pk, size_t j)
  * share a program and launch it differently): entries named by a record's
  * key (docs/RECORD.md), with the same source, whose binaries are PoCL
  * binaries of one program, are joined into one binary holding the
- * functions of both (pcb_union). 1 joined, 0 not, -1 after an error. */
+ * functions of both (pocl_binary_canon_union). 1 joined, 0 not, -1 after an error. */
 static int join_recorded(merge_input *in, merge_pick *pk, size_t ci, size_t ce,
                          const clcpack_entry_info *c)
 {
@@ -241,14 +241,14 @@ static int join_recorded(merge_input *in, merge_pick *pk, size_t ci, size_t ce,
         (strncmp(c->kernel, "rec:", 4) != 0 && strncmp(c->kernel, "rec-link:", 9) != 0) ||
         e->source == CLCPACK_NONE || c->source == CLCPACK_NONE)
         return 0;
-    int s = same_blob(PB_SOURCE, &in[pk->input], e->source, &in[ci], c->source);
+    int s = same_blob(PACK_BLOB_SOURCE, &in[pk->input], e->source, &in[ci], c->source);
     if (s <= 0)
         return s;
     size_t na = pk->joined_size, nb = 0, nu = 0;
-    unsigned char *a = pk->joined ? pk->joined : read_blob(&in[pk->input], PB_BINARY, pk->entry, &na);
-    unsigned char *b = a ? read_blob(&in[ci], PB_BINARY, ce, &nb) : NULL, *u = NULL;
+    unsigned char *a = pk->joined ? pk->joined : read_blob(&in[pk->input], PACK_BLOB_BINARY, pk->entry, &na);
+    unsigned char *b = a ? read_blob(&in[ci], PACK_BLOB_BINARY, ce, &nb) : NULL, *u = NULL;
     char why[256];
-    int rc = a && b ? pcb_union(a, na, b, nb, &u, &nu, why, sizeof why) : -1;
+    int rc = a && b ? pocl_binary_canon_union(a, na, b, nb, &u, &nu, why, sizeof why) : -1;
     if (a != pk->joined)
         free(a);
     free(b);
@@ -312,7 +312,7 @@ static long pick_into(merge_input *in, size_t n_in, merge_pick *picks, size_t *n
             if (why) {
                 if (conflicts < MAX_CONFLICTS_SHOWN) {
                     char label[LABEL_MAX];
-                    pt_entry_label(&c, label, sizeof label);
+                    pack_text_entry_label(&c, label, sizeof label);
                     if (c.arch)
                         bfmt(label + strlen(label), sizeof label - strlen(label), "/sm_%u",
                              (unsigned)c.arch);
@@ -320,7 +320,7 @@ static long pick_into(merge_input *in, size_t n_in, merge_pick *picks, size_t *n
                     cli_error("merge: conflicting entry %s for device '%s': %s (entry %zu) "
                               "and %s (entry %zu) hold it with %s",
                               label,
-                              pt_esc(in[i].devices[c.device].device_name, dname, sizeof dname),
+                              pack_text_esc(in[i].devices[c.device].device_name, dname, sizeof dname),
                               in[pk->input].path, pk->entry, in[i].path, j, why);
                 }
                 conflicts++;
@@ -414,7 +414,7 @@ static int map_source(clcpack_writer *w, merge_input *in, uint32_t s, uint32_t *
             cli_error("%s: source %u cannot be read", in->path, (unsigned)s);
             return -1;
         }
-        unsigned char *text = read_blob(in, PB_SOURCE, s, &size);
+        unsigned char *text = read_blob(in, PACK_BLOB_SOURCE, s, &size);
         if (!text)
             return -1;
         clcpack_status st = clcpack_writer_add_source(w, si.name, text, size,
@@ -422,7 +422,7 @@ static int map_source(clcpack_writer *w, merge_input *in, uint32_t s, uint32_t *
         free(text);
         if (st != CLCPACK_OK) {
             char name[1024];
-            cli_error("%s: source %s: %s", in->path, pt_esc(si.name, name, sizeof name),
+            cli_error("%s: source %s: %s", in->path, pack_text_esc(si.name, name, sizeof name),
                       e.message);
             return -1;
         }
@@ -453,7 +453,7 @@ static int add_pick(clcpack_writer *w, merge_input *in, const merge_pick *pk,
     spec.kind = c->kind;
     spec.arch = c->arch;
     size_t size = pk->joined_size;
-    unsigned char *bin = pk->joined ? pk->joined : read_blob(src, PB_BINARY, pk->entry, &size);
+    unsigned char *bin = pk->joined ? pk->joined : read_blob(src, PACK_BLOB_BINARY, pk->entry, &size);
     if (!bin)
         return -1;
     spec.binary = bin;

@@ -86,16 +86,16 @@ static int remote_settings(const pack_args *a, char **url)
     if (a->no_remote_cache || !u || !*u)
         return 0;
     char err[600];
-    if (rch_check_url(u, err, sizeof err) != 0)
+    if (rcache_http_check_url(u, err, sizeof err) != 0)
         return cli_usage_error(NULL, "%s: %s", from, err);
-    if (!rch_available()) {
+    if (!rcache_http_available()) {
         cli_note("%s: this clc-pack was built without libcurl (make CURL=0): no remote cache; "
                  "building every variant here",
                  from);
         return 0;
     }
-    char bearer[RC_CRED_MAX], userpwd[RC_CRED_MAX], note[RC_MSG_MAX];
-    rc_credentials(bearer, userpwd, note);
+    char bearer[RCACHE_CRED_MAX], userpwd[RCACHE_CRED_MAX], note[RCACHE_MSG_MAX];
+    rcache_credentials(bearer, userpwd, note);
     memset(bearer, 0, sizeof bearer);
     memset(userpwd, 0, sizeof userpwd);
     if (note[0])
@@ -119,21 +119,21 @@ static int check_tools(pack_run *run, const pack_args *a)
     run->no_ptxas = a->ptxas && strcmp(a->ptxas, "none") == 0;
     if (a->ptxas && !run->no_ptxas && ptxas_find(a->ptxas, run->ptxas) != 0)
         return cli_usage_error(NULL, "%s", run->ptxas);
-    char cerr[CC_MSG_MAX];
-    if ((a->check_cmd && cc_validate("--check-cmd", a->check_cmd, cerr) != 0) ||
-        (a->tune_cmd && cc_validate("--tune-cmd", a->tune_cmd, cerr) != 0))
+    char cerr[CHECK_CMD_MSG_MAX];
+    if ((a->check_cmd && check_cmd_validate("--check-cmd", a->check_cmd, cerr) != 0) ||
+        (a->tune_cmd && check_cmd_validate("--tune-cmd", a->tune_cmd, cerr) != 0))
         return cli_usage_error(NULL, "%s", cerr);
     return 0;
 }
 
 /* The plan (pack_plan.h), its notes printed, and with --shard this
  * runner's part of it. 0, or the exit status. */
-static int plan_pack(pack_run *run, const pack_args *a, bj_list *plan)
+static int plan_pack(pack_run *run, const pack_args *a, build_job_list *plan)
 {
-    pp_request req = {a->direct, &a->direct_spec, a->kernels_dir, &a->req};
-    char perr[PP_ERR_MAX];
-    int rc = pp_make(&req, plan, &run->seed_checks, perr, sizeof perr);
-    if (rc == PP_USAGE)
+    pack_plan_request req = {a->direct, &a->direct_spec, a->kernels_dir, &a->req};
+    char perr[PACK_PLAN_ERR_MAX];
+    int rc = pack_plan_make(&req, plan, &run->seed_checks, perr, sizeof perr);
+    if (rc == PACK_PLAN_USAGE)
         return cli_usage_error(NULL, "%s", perr);
     if (rc != 0) {
         cli_error("%s", perr);
@@ -149,7 +149,7 @@ static int plan_pack(pack_run *run, const pack_args *a, bj_list *plan)
     run->whole = plan;
     if (!a->shard.n)
         return 0;
-    if (ps_take(&a->shard, plan, &run->part, &run->shard_share) != 0) {
+    if (plan_shard_take(&a->shard, plan, &run->part, &run->shard_share) != 0) {
         cli_error("out of memory dividing %zu variants into %u parts", plan->n, a->shard.n);
         return EXIT_FAILURE_STATUS;
     }
@@ -179,29 +179,29 @@ static int setup_remote(pack_run *run, const pack_args *a)
  * asked for: one that is missing costs its entries, with one line naming
  * its package; a bad list is a usage error, found before anything is
  * built. 0, or the exit status. */
-static int select_devices(pack_run *run, const pack_args *a, ds_list *devices)
+static int select_devices(pack_run *run, const pack_args *a, device_select_list *devices)
 {
     /* --device none: offline targets only, no OpenCL device needed. */
     int no_device = strcmp(a->device, "none") == 0;
     if (no_device && !a->intel_gpu && !a->amd_gpu && !a->spirv)
         return cli_usage_error(NULL, "--device none builds offline targets only: give "
                                      "--intel-gpu, --amd-gpu or --spirv");
-    size_t sel[DS_MAX_DEVICES];
-    char derr[DS_ERR_MAX];
-    if (!no_device && (ds_enumerate(devices, derr) != 0 ||
-                       ds_select(devices, a->device, a->platform, sel, &run->n_dev, derr) != 0)) {
+    size_t sel[DEVICE_SELECT_MAX_DEVICES];
+    char derr[DEVICE_SELECT_ERR_MAX];
+    if (!no_device && (device_select_enumerate(devices, derr) != 0 ||
+                       device_select(devices, a->device, a->platform, sel, &run->n_dev, derr) != 0)) {
         cli_error("%s", derr);
         return EXIT_FAILURE_STATUS;
     }
     for (size_t i = 0; i < run->n_dev; i++)
         run->devs[i] = &devices->dev[sel[i]];
-    const int want_chain[OT_N_CHAINS] = {a->intel_gpu, a->amd_gpu, a->spirv};
-    const char *chain_list[OT_N_CHAINS] = {a->intel_list, a->amd_list, NULL};
-    for (int ch = 0; ch < OT_N_CHAINS; ch++) {
+    const int want_chain[OFFLINE_TARGETS_N_CHAINS] = {a->intel_gpu, a->amd_gpu, a->spirv};
+    const char *chain_list[OFFLINE_TARGETS_N_CHAINS] = {a->intel_list, a->amd_list, NULL};
+    for (int ch = 0; ch < OFFLINE_TARGETS_N_CHAINS; ch++) {
         if (!want_chain[ch])
             continue;
-        char notes[4096] = "", omsg[OT_MSG_MAX];
-        int orc = ot_resolve(&run->offline, (ot_chain)ch, chain_list[ch], notes, sizeof notes,
+        char notes[4096] = "", omsg[OFFLINE_TARGETS_MSG_MAX];
+        int orc = offline_targets_resolve(&run->offline, (offline_targets_chain)ch, chain_list[ch], notes, sizeof notes,
                              omsg, sizeof omsg);
         for (char *line = strtok(notes, "\n"); line && cli_verbosity >= 0;
              line = strtok(NULL, "\n"))
@@ -210,13 +210,13 @@ static int select_devices(pack_run *run, const pack_args *a, ds_list *devices)
             return cli_usage_error(NULL, "%s", omsg);
         if (orc > 0)
             cli_error("warning: %s; the pack is built without %s entries", omsg,
-                      ot_chain_name((ot_chain)ch));
+                      offline_targets_chain_name((offline_targets_chain)ch));
     }
     /* Intel binaries leave out the SPIR-V ocloc would put in each of them,
      * unless asked for, or unless it is the only form left a driver could
      * rebuild from: no source and no SPIR-V entry (docs/vendors/INTEL.md). */
     run->offline.intel_exclude_ir =
-        !a->intel_ir && !(a->no_sources && !run->offline.on[OT_SPIRV]);
+        !a->intel_ir && !(a->no_sources && !run->offline.on[OFFLINE_TARGETS_SPIRV]);
     if (a->intel_ir && !a->intel_gpu && cli_verbosity >= 0)
         cli_note("--intel-ir without --intel-gpu does nothing");
     return 0;
@@ -225,7 +225,7 @@ static int select_devices(pack_run *run, const pack_args *a, ds_list *devices)
 /* The pack's file name, checked before minutes of building: it can be
  * written, and it is none of the files the pack is built from (-o x.cl
  * for x.cl). 0, or the exit status. */
-static int choose_output(pack_run *run, const pack_args *a, const bj_list *plan)
+static int choose_output(pack_run *run, const pack_args *a, const build_job_list *plan)
 {
     if (a->output)
         bfmt(run->output, sizeof run->output, "%s", a->output);
@@ -290,19 +290,19 @@ static int add_devices(pack_run *run)
 static int add_offline_slots(pack_run *run)
 {
     clcpack_error e;
-    for (int ch = 0; ch < OT_N_CHAINS; ch++) {
+    for (int ch = 0; ch < OFFLINE_TARGETS_N_CHAINS; ch++) {
         if (!run->offline.on[ch])
             continue;
         size_t s = run->n_slots++;
         clcpack_device_info info = {.struct_size = sizeof info};
-        ot_device_info(&run->offline, (ot_chain)ch, &info);
+        offline_targets_device_info(&run->offline, (offline_targets_chain)ch, &info);
         if (clcpack_writer_add_device(run->w, &info, &run->dev_index[s], &e) != CLCPACK_OK) {
-            cli_error("%s: %s", ot_chain_name((ot_chain)ch), e.message);
+            cli_error("%s: %s", offline_targets_chain_name((offline_targets_chain)ch), e.message);
             return -1;
         }
         run->dev_info[s] = info;
-        run->slot_chain[s] = (ot_chain)ch;
-        run->slot_wire[s] = WP_OFFLINE_SLOT + (uint32_t)ch;
+        run->slot_chain[s] = (offline_targets_chain)ch;
+        run->slot_wire[s] = WORKER_PROTO_OFFLINE_SLOT + (uint32_t)ch;
         char *name = run->slot_name[s];
         size_t cap = sizeof run->slot_name[s];
         size_t len = (size_t)snprintf(name, cap, "%s %s:", info.device_name, info.driver_version);
@@ -385,7 +385,7 @@ static int encode_jobs(pack_run *run)
         for (size_t v = 0; v < run->plan->n; v++) {
             size_t j = d * run->plan->n + v;
             sb_init(&run->jobs[j]);
-            wp_encode_job(&run->jobs[j], (uint32_t)j, run->slot_wire[d], 0,
+            worker_proto_encode_job(&run->jobs[j], (uint32_t)j, run->slot_wire[d], 0,
                           &run->plan->jobs[v]);
             if (run->jobs[j].failed) {
                 cli_error("out of memory encoding job %zu", j);
@@ -426,7 +426,7 @@ static double seconds_per_byte(const pack_run *run)
     double s_sum = 0, b_sum = 0;
     for (size_t j = 0; j < run->n_jobs; j++) {
         const build_job *bj = &run->plan->jobs[j % run->plan->n];
-        double t = pr_times_get(&run->times, pr_time_key(bj, &run->dev_info[j / run->plan->n]));
+        double t = pack_reuse_times_get(&run->times, pack_reuse_time_key(bj, &run->dev_info[j / run->plan->n]));
         if (t >= 0) {
             s_sum += t;
             b_sum += (double)bj->source_size;
@@ -442,17 +442,17 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
     size_t d = j / run->plan->n;
     const build_job *bj = &run->plan->jobs[j % run->plan->n];
     char rerr[CLCPACK_MESSAGE_MAX + 64];
-    pr_forms forms = {run->ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0};
-    uint32_t archs[OT_MAX_TARGETS];
+    pack_reuse_forms forms = {run->ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0};
+    uint32_t archs[OFFLINE_TARGETS_MAX_TARGETS];
     if (d >= run->n_dev) {
-        ot_chain ch = run->slot_chain[d];
-        forms.kind = ot_chain_kind(ch);
+        offline_targets_chain ch = run->slot_chain[d];
+        forms.kind = offline_targets_chain_kind(ch);
         for (size_t t = 0; t < run->offline.n[ch]; t++)
             archs[t] = run->offline.targets[ch][t].arch;
         forms.archs = archs;
         forms.n_archs = run->offline.n[ch];
     }
-    long got = pr_reuse(old, bj, &run->dev_info[d], run->dev_index[d], &forms, run->w, rerr,
+    long got = pack_reuse(old, bj, &run->dev_info[d], run->dev_index[d], &forms, run->w, rerr,
                         sizeof rerr);
     if (got < 0) {
         cli_error("%s: %s", run->output, rerr);
@@ -475,7 +475,7 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
 static int order_jobs(pack_run *run, const pack_args *a)
 {
     clcpack *old = open_old_pack(a, run->output);
-    pr_times_load(&run->times);
+    pack_reuse_times_load(&run->times);
     double per_byte = seconds_per_byte(run);
     for (size_t j = 0; j < run->n_jobs; j++) {
         int reused = old ? reuse_job(run, old, j) : 0;
@@ -486,12 +486,12 @@ static int order_jobs(pack_run *run, const pack_args *a)
         if (reused)
             continue;
         const build_job *bj = &run->plan->jobs[j % run->plan->n];
-        double t = pr_times_get(&run->times, pr_time_key(bj, &run->dev_info[j / run->plan->n]));
+        double t = pack_reuse_times_get(&run->times, pack_reuse_time_key(bj, &run->dev_info[j / run->plan->n]));
         run->cost[j] = t >= 0 ? t : per_byte * (double)bj->source_size;
         run->order[run->n_pending++] = j;
     }
     clcpack_close(old);
-    pr_sort_longest_first(run->order, run->n_pending, run->cost);
+    pack_reuse_sort_longest_first(run->order, run->n_pending, run->cost);
     if (run->n_reused && cli_verbosity >= 0)
         cli_note("%zu of %zu variant(s) reused from %s; building %zu (--rebuild builds all)",
                  run->n_reused, run->n_jobs, run->output, run->n_pending);
@@ -511,13 +511,13 @@ static jobserver *choose_parallelism(pack_args *a)
         a->jobs = 1;
     }
     char jwhy[1200];
-    jobserver *js = js_open(jwhy, sizeof jwhy);
+    jobserver *js = jobserver_open(jwhy, sizeof jwhy);
     if (!js && jwhy[0])
         cli_note("%s%s", jwhy, a->jobs_given ? "" : "; building with -j 1");
     if (!js && jwhy[0] && !a->jobs_given)
         a->jobs = 1;
-    if (js && !a->jobs_given && js_slots(js) > 0)
-        a->jobs = js_slots(js) > PA_MAX_JOBS ? PA_MAX_JOBS : js_slots(js);
+    if (js && !a->jobs_given && jobserver_slots(js) > 0)
+        a->jobs = jobserver_slots(js) > PACK_ARGS_MAX_JOBS ? PACK_ARGS_MAX_JOBS : jobserver_slots(js);
     return js;
 }
 
@@ -535,7 +535,7 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
     /* Workers that hand fetched binaries to the driver build in folders of
      * their own (build_worker.c), under one removed at the end. */
     if (run->remote_lookups &&
-        tt_make(NULL, "clc-pack-run", run->work_root, sizeof run->work_root) != 0) {
+        temp_tree_make(NULL, "clc-pack-run", run->work_root, sizeof run->work_root) != 0) {
         cli_error("cannot create a temporary folder for the workers: %s", strerror(errno));
         run->work_root[0] = '\0';
         return -1;
@@ -550,12 +550,12 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
         fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n",
                 run->plan->n, run->n_slots, a->jobs, run->output);
     progress_init(&run->prog, stderr, run->n_pending, progress_mode(stderr, cli_verbosity < 0));
-    wpool_callbacks cb = pack_worker_callbacks(run, js);
+    worker_pool_callbacks cb = pack_worker_callbacks(run, js);
     char perr[512] = "";
-    int prc = wpool_run_order(exe, run->wargv, (size_t)a->jobs, cli_verbosity > 0, run->jobs,
+    int prc = worker_pool_run_order(exe, run->wargv, (size_t)a->jobs, cli_verbosity > 0, run->jobs,
                               run->groups, run->order, run->n_pending, &cb, perr, sizeof perr);
-    pr_times_save(&run->times);
-    js_close(js);
+    pack_reuse_times_save(&run->times);
+    jobserver_close(js);
     progress_clear(&run->prog);
     *wall = progress_elapsed(&run->prog);
     if (prc != 0)
@@ -584,7 +584,7 @@ static int worth_writing(const pack_run *run, const pack_args *a)
 
 /* The pack written (with --merge, merged), the summary printed and the
  * dependency file written. The exit status. */
-static int write_pack(pack_run *run, const pack_args *a, bj_list *plan, double wall)
+static int write_pack(pack_run *run, const pack_args *a, build_job_list *plan, double wall)
 {
     if (!worth_writing(run, a)) {
         pack_print_summary(run, run->output, wall, 0);
@@ -613,7 +613,7 @@ static int write_pack(pack_run *run, const pack_args *a, bj_list *plan, double w
     int status = run->n_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
     /* The packs --merge took entries from are inputs of this one too. */
     for (size_t i = 0; i < a->n_merge; i++)
-        bj_list_add_read(plan, a->merge[i]);
+        build_job_list_add_read(plan, a->merge[i]);
     if ((a->depfile || a->depfile_md) && pack_write_depfile(a, plan, run->output) != 0)
         status = EXIT_FAILURE_STATUS;
     return status;
@@ -629,12 +629,12 @@ static void free_run(pack_run *run)
     free(run->groups);
     free(run->order);
     free(run->cost);
-    pr_times_free(&run->times);
+    pack_reuse_times_free(&run->times);
     free(run->fail_reason);
     free(run->retried);
     free(run->remote_url_buf);
     if (run->work_root[0])
-        tt_remove(run->work_root);
+        temp_tree_remove(run->work_root);
     clcpack_writer_free(run->w);
     free(run->part.jobs); /* a view: the jobs are the plan's */
     memset(run, 0, sizeof *run);
@@ -642,7 +642,7 @@ static void free_run(pack_run *run)
 
 /* The options' answers that stop before a build: --help, --version,
  * --list-devices. 1 with *status set when one was given. */
-static int answer_early(const pack_args *a, ds_list *devices, int *status)
+static int answer_early(const pack_args *a, device_select_list *devices, int *status)
 {
     *status = EXIT_OK_STATUS;
     if (a->help)
@@ -650,12 +650,12 @@ static int answer_early(const pack_args *a, ds_list *devices, int *status)
     else if (a->version)
         print_version(stdout);
     else if (a->list_devices) {
-        char derr[DS_ERR_MAX];
-        if (ds_enumerate(devices, derr) != 0) {
+        char derr[DEVICE_SELECT_ERR_MAX];
+        if (device_select_enumerate(devices, derr) != 0) {
             cli_error("%s", derr);
             *status = EXIT_FAILURE_STATUS;
         } else
-            ds_print(stdout, devices);
+            device_select_print(stdout, devices);
     } else
         return 0;
     return 1;
@@ -666,10 +666,10 @@ static int answer_early(const pack_args *a, ds_list *devices, int *status)
 int cmd_pack(int argc, char **argv)
 {
     static pack_args a; /* holds the value lists: too large for the stack */
-    static ds_list devices;
-    static bj_list plan;
+    static device_select_list devices;
+    static build_job_list plan;
     static pack_run run;
-    char err[PA_ERR_MAX];
+    char err[PACK_ARGS_ERR_MAX];
     /* A bare clc-pack where there is no kernels folder: a newcomer's first
      * try, answered with how to start rather than a missing manifest. */
     if (argc <= 1 && access("kernels/manifest.txt", F_OK) != 0) {
@@ -684,7 +684,7 @@ int cmd_pack(int argc, char **argv)
         return status;
     memset(&run, 0, sizeof run);
     run.a = &a;
-    bj_list_free(&plan);
+    build_job_list_free(&plan);
     status = check_tools(&run, &a);
     if (status == 0)
         status = plan_pack(&run, &a, &plan);
@@ -708,7 +708,7 @@ int cmd_pack(int argc, char **argv)
         status = rc == 0 ? write_pack(&run, &a, &plan, wall) : EXIT_FAILURE_STATUS;
     }
     free_run(&run);
-    bj_list_free(&plan);
+    build_job_list_free(&plan);
     return status;
 }
 

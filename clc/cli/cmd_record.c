@@ -138,7 +138,7 @@ static int add_capture(clcpack_writer *w, const capture *c, const char *ptxas,
         cli_error("%s", err.message);
         return -1;
     }
-    if (c->device.vendor_id != NVIDIA_VENDOR_ID || !ptx_is_text(c->binary, c->binary_size)) {
+    if (c->device.vendor_id != NVIDIA_VENDOR_ID || !ptx_text_is_text(c->binary, c->binary_size)) {
         /* PoCL's binary is a snapshot of the program's folder in its kernel
          * cache, taken right after the build: program.bc and the generic
          * work-group functions. The functions the application's launches
@@ -149,12 +149,12 @@ static int add_capture(clcpack_writer *w, const capture *c, const char *ptxas,
          * drivers' bytes stay as they are. */
         unsigned char *canon = NULL;
         size_t canon_size = 0, added = 0;
-        char why[256], hash[PCB_HASH_MAX], program_dir[PRELOAD_PATH_MAX + PCB_HASH_MAX + 2];
-        int from_cache = pocl_cache && pcb_build_hash(c->binary, c->binary_size, hash) == 0;
+        char why[256], hash[POCL_BINARY_CANON_HASH_MAX], program_dir[PRELOAD_PATH_MAX + POCL_BINARY_CANON_HASH_MAX + 2];
+        int from_cache = pocl_cache && pocl_binary_canon_build_hash(c->binary, c->binary_size, hash) == 0;
         if (from_cache)
             bfmt(program_dir, sizeof program_dir, "%s/%s", pocl_cache, hash);
-        int k = pcb_canonicalize_all_more(c->binary, c->binary_size,
-                                          from_cache ? pcf_kernel_files : NULL, program_dir,
+        int k = pocl_binary_canon_canonicalize_all_more(c->binary, c->binary_size,
+                                          from_cache ? pocl_cache_files_kernel_files : NULL, program_dir,
                                           &added, &canon, &canon_size, why, sizeof why);
         if (k < 0) {
             cli_error("out of memory rewriting a %zu-byte binary", c->binary_size);
@@ -168,10 +168,10 @@ static int add_capture(clcpack_writer *w, const capture *c, const char *ptxas,
     }
     /* NVIDIA: PTX without its NUL, and a cubin when ptxas is there. */
     size_t len = ptx_text_length(c->binary, c->binary_size);
-    char arch_name[PTX_ARCH_NAME_MAX];
+    char arch_name[PTX_TEXT_ARCH_NAME_MAX];
     uint32_t arch = 0;
-    if (ptx_target(c->binary, len, arch_name, &arch) != 0)
-        ptx_arch_from_cc(c->device.nv_cc_major, c->device.nv_cc_minor, arch_name, &arch);
+    if (ptx_text_target(c->binary, len, arch_name, &arch) != 0)
+        ptx_text_arch_from_cc(c->device.nv_cc_major, c->device.nv_cc_minor, arch_name, &arch);
     if (add_entry(w, c, dev, src, CLCPACK_KIND_PTX, arch, c->binary, len, s) != 0)
         return -1;
     if (!ptxas[0])
@@ -231,7 +231,7 @@ static int collect(const char *dir, clcpack_writer *w, const char *ptxas, const 
         qsort(names, n, sizeof *names, by_name);
     char **keys = calloc(n ? n : 1, sizeof *keys);
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        char path[PRELOAD_PATH_MAX + 256], err[RC_ERR_MAX + PRELOAD_PATH_MAX];
+        char path[PRELOAD_PATH_MAX + 256], err[REC_CAPTURE_ERR_MAX + PRELOAD_PATH_MAX];
         bfmt(path, sizeof path, "%s/%s", dir, names[i]);
         capture c;
         if (rec_capture_read(path, &c, err, sizeof err) != 0) {

@@ -29,7 +29,7 @@
 
 typedef struct retarget_args {
     const char *input, *output, *ptxas;
-    nvf_archs archs;
+    nv_forms_archs archs;
     int compress_cubins;
     int store_cubins;
     uint32_t cubin_flags; /* of the two above */
@@ -43,21 +43,21 @@ typedef struct ptx_job {
     unsigned char *ptx;         /* its decoded bytes */
     size_t size;
     uint32_t own_arch;          /* its device's compute capability */
-    nvf_archs held;             /* cubins the pack already holds for it */
+    nv_forms_archs held;             /* cubins the pack already holds for it */
     int rc;
-    nvf_result res;
+    nv_forms_result res;
 } ptx_job;
 
 typedef struct retarget_ctx {
     char ptxas[PTXAS_PATH_MAX];
-    const nvf_archs *archs;
+    const nv_forms_archs *archs;
     ptx_job *jobs;              /* in increasing entry */
     size_t n_jobs, next;
     pthread_mutex_t lock;
     ptx_job *last;              /* the job whose forms are being added */
     size_t ptx_entries, kept, skipped, runs;
-    size_t per_arch[NVF_MAX_ARCHS + 1];
-    uint32_t arch_of[NVF_MAX_ARCHS + 1];
+    size_t per_arch[NV_FORMS_MAX_ARCHS + 1];
+    uint32_t arch_of[NV_FORMS_MAX_ARCHS + 1];
     size_t n_arch;
 } retarget_ctx;
 
@@ -65,8 +65,8 @@ typedef struct retarget_ctx {
 static int opt_nv_arch(void *args, cli_optctx *c)
 {
     retarget_args *x = args;
-    char err[NVF_ERR_MAX];
-    if (nvf_parse_archs(c->arg, &x->archs, err) != 0)
+    char err[NV_FORMS_ERR_MAX];
+    if (nv_arch_list_parse(c->arg, &x->archs, err) != 0)
         return cli_opt_fail(c, 1, "%s", err);
     return 0;
 }
@@ -100,8 +100,8 @@ static int parse_args(int argc, char **argv, retarget_args *x)
     memset(x, 0, sizeof *x);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     x->jobs = cores > 0 ? (cores > MAX_JOBS ? MAX_JOBS : cores) : 1;
-    char err[NVF_ERR_MAX];
-    nvf_parse_archs(NVF_DEFAULT_ARCHS, &x->archs, err);
+    char err[NV_FORMS_ERR_MAX];
+    nv_arch_list_parse(NV_FORMS_DEFAULT_ARCHS, &x->archs, err);
     int operand;
     int rc = cli_opts_run(&retarget_optspec, usage_retarget, argc, argv, x, &operand);
     if (rc != CLI_OPTS_GO)
@@ -126,7 +126,7 @@ static void count_cubin(retarget_ctx *c, uint32_t arch)
     while (k < c->n_arch && c->arch_of[k] != arch)
         k++;
     if (k == c->n_arch) {
-        if (c->n_arch > NVF_MAX_ARCHS)
+        if (c->n_arch > NV_FORMS_MAX_ARCHS)
             return;
         c->arch_of[c->n_arch++] = arch;
     }
@@ -134,14 +134,14 @@ static void count_cubin(retarget_ctx *c, uint32_t arch)
 }
 
 /* The architectures the pack already holds a cubin of e's key and device for. */
-static void held_cubins(const clcpack *p, const clcpack_entry_info *e, nvf_archs *held)
+static void held_cubins(const clcpack *p, const clcpack_entry_info *e, nv_forms_archs *held)
 {
     size_t idx[FIND_MAX], n = 0;
-    clcpack_key key = pt_key(e);
+    clcpack_key key = pack_text_key(e);
     held->n = 0;
     if (clcpack_find(p, &key, idx, FIND_MAX, &n, NULL) != CLCPACK_OK)
         return;
-    for (size_t i = 0; i < n && i < FIND_MAX && held->n < NVF_MAX_ARCHS; i++) {
+    for (size_t i = 0; i < n && i < FIND_MAX && held->n < NV_FORMS_MAX_ARCHS; i++) {
         clcpack_entry_info o = {.struct_size = sizeof o};
         if (clcpack_get_entry(p, idx[i], &o) == CLCPACK_OK && o.kind == CLCPACK_KIND_CUBIN &&
             o.device == e->device)
@@ -159,7 +159,7 @@ static void *job_thread(void *arg)
         if (i >= c->n_jobs)
             return NULL;
         ptx_job *j = &c->jobs[i];
-        j->rc = nvf_make(c->ptxas, j->ptx, j->size, c->archs, j->own_arch, &j->held, 1, &j->res);
+        j->rc = nv_forms_make(c->ptxas, j->ptx, j->size, c->archs, j->own_arch, &j->held, 1, &j->res);
     }
 }
 
@@ -242,7 +242,7 @@ static int retarget_entry(void *vctx, const char *path, const clcpack *p, size_t
 {
     retarget_ctx *c = vctx;
     if (c->last)
-        nvf_result_free(&c->last->res);
+        nv_forms_result_free(&c->last->res);
     c->last = NULL;
     if (spec->kind != CLCPACK_KIND_PTX)
         return 0;
@@ -253,9 +253,9 @@ static int retarget_entry(void *vctx, const char *path, const clcpack *p, size_t
         return -1;
     }
     c->last = j;
-    nvf_result *r = &j->res;
+    nv_forms_result *r = &j->res;
     char label[LABEL_MAX];
-    pt_entry_label(&e, label, sizeof label);
+    pack_text_entry_label(&e, label, sizeof label);
     c->kept += j->held.n;
     c->ptx_entries++;
     c->runs += (size_t)r->ptxas_runs;
@@ -287,7 +287,7 @@ static int retarget_entry(void *vctx, const char *path, const clcpack *p, size_t
     return 0;
 }
 
-int retarget_file(const char *input, const char *output, const nvf_archs *archs,
+int retarget_file(const char *input, const char *output, const nv_forms_archs *archs,
                   const char *ptxas, uint32_t cubin_flags, clcpack_compression codec, long jobs)
 {
     retarget_ctx ctx;
@@ -315,7 +315,7 @@ int retarget_file(const char *input, const char *output, const nvf_archs *archs,
     if (status != EXIT_OK_STATUS)
         goto out;
     if (cli_verbosity >= 0) {
-        char per[32 * (NVF_MAX_ARCHS + 1)] = "";
+        char per[32 * (NV_FORMS_MAX_ARCHS + 1)] = "";
         size_t len = 0;
         for (size_t k = 0; k < ctx.n_arch; k++) {
             bfmt(per + len, sizeof per - len, "%ssm_%u %zu", k ? ", " : "",
@@ -331,7 +331,7 @@ int retarget_file(const char *input, const char *output, const nvf_archs *archs,
 out:
     for (size_t i = 0; i < ctx.n_jobs; i++) {
         free(ctx.jobs[i].ptx);
-        nvf_result_free(&ctx.jobs[i].res);
+        nv_forms_result_free(&ctx.jobs[i].res);
     }
     free(ctx.jobs);
     pthread_mutex_destroy(&ctx.lock);

@@ -108,9 +108,9 @@ static void variant_label(const clcpack *p, uint32_t entry, char *buf, size_t ca
         bfmt(buf, cap, "-");
         return;
     }
-    pt_wg(e.wg, wg, sizeof wg);
+    pack_text_wg(e.wg, wg, sizeof wg);
     char kernel[256];
-    bfmt(buf, cap, "%s %s", pt_esc(e.kernel, kernel, sizeof kernel), wg);
+    bfmt(buf, cap, "%s %s", pack_text_esc(e.kernel, kernel, sizeof kernel), wg);
     /* The shape of a kernel with more axes than the width (OUT_X=4,...):
      * every define but the width and the values derived from it. */
     int first = 1;
@@ -121,7 +121,7 @@ static void variant_label(const clcpack *p, uint32_t entry, char *buf, size_t ca
         size_t len = strlen(buf);
         char value[256];
         bfmt(buf + len, cap - len, "%s%s=%s", first ? " " : ",", n,
-             pt_esc(e.defines[i].value, value, sizeof value));
+             pack_text_esc(e.defines[i].value, value, sizeof value));
         first = 0;
     }
 }
@@ -135,8 +135,8 @@ static int report_family(const clcpack *p, uint32_t d, const clcpack_device_info
     const char *base = baseline_kernel(family);
     char name[4 * CLCPACK_FP_STR], driver[4 * CLCPACK_FP_STR];
     printf("\n## %s on device %u: %s (driver %s)\n\n", family, (unsigned)d,
-           pt_esc(dev->device_name, name, sizeof name),
-           pt_esc(dev->driver_version, driver, sizeof driver));
+           pack_text_esc(dev->device_name, name, sizeof name),
+           pack_text_esc(dev->driver_version, driver, sizeof driver));
     printf("| width | fastest | median us | size | second | margin | vs %s 16x16 |\n",
            base ? base : "baseline");
     printf("|---:|---|---:|---|---|---:|---:|\n");
@@ -223,7 +223,7 @@ int cmd_tune_report(int argc, char **argv)
     if (!p)
         return EXIT_FAILURE_STATUS;
     char held[1024];
-    if (a.kernel && !ef_pack_has(p, a.kernel, held, sizeof held)) {
+    if (a.kernel && !entry_filter_pack_has(p, a.kernel, held, sizeof held)) {
         cli_error("%s has no kernel or program '%s' (it holds: %s)", path, a.kernel,
                   held[0] ? held : "no entry");
         clcpack_close(p);

@@ -106,14 +106,14 @@ static size_t verify_checksums(const clcpack *p, const char *path)
                 if (clcpack_get_source(p, i, &si) == CLCPACK_OK)
                 {
                     char name[LABEL_MAX - 8];
-                    bfmt(label, sizeof label, " (%s)", pt_esc(si.name, name, sizeof name));
+                    bfmt(label, sizeof label, " (%s)", pack_text_esc(si.name, name, sizeof name));
                 }
                 cli_error("%s: source %zu%s is bad: %s", path, i, label, e.message);
             } else {
                 clcpack_entry_info ei = {.struct_size = sizeof ei};
                 if (clcpack_get_entry(p, i, &ei) == CLCPACK_OK) {
                     char l[LABEL_MAX - 8];
-                    pt_entry_label(&ei, l, sizeof l);
+                    pack_text_entry_label(&ei, l, sizeof l);
                     bfmt(label, sizeof label, " (%s)", l);
                 }
                 cli_error("%s: entry %zu%s is bad: %s", path, i, label, e.message);
@@ -135,11 +135,11 @@ typedef struct load_counts {
 typedef struct load_run {
     const clcpack *p;
     const size_t *first;      /* job -> the first entry of its key */
-    bv_result *results;       /* job -> what came back */
+    build_variant_result *results;       /* job -> what came back */
     char *done;
 } load_run;
 
-static void on_loaded(void *ctx, size_t job, bv_result *r)
+static void on_loaded(void *ctx, size_t job, build_variant_result *r)
 {
     load_run *run = ctx;
     /* Keep it: printed in job order once every key is done. */
@@ -150,18 +150,18 @@ static void on_loaded(void *ctx, size_t job, bv_result *r)
 
 static void print_load_result(const load_run *run, size_t job, load_counts *lc)
 {
-    const bv_result *r = &run->results[job];
+    const build_variant_result *r = &run->results[job];
     clcpack_entry_info ei = {.struct_size = sizeof ei};
     char label[LABEL_MAX] = "";
     if (clcpack_get_entry(run->p, run->first[job], &ei) == CLCPACK_OK)
-        pt_key_label(&ei, label, sizeof label);
+        pack_text_key_label(&ei, label, sizeof label);
     if (!run->done[job]) {
         lc->failed++;
         cli_error("entry %zu %s: not loaded: the load worker did not answer", run->first[job],
                   label);
         return;
     }
-    if (r->status == BV_ERROR) {
+    if (r->status == BUILD_VARIANT_ERROR) {
         lc->failed++;
         if (r->signal)
             cli_error("entry %zu %s: the driver crashed (signal %d, %s) loading it",
@@ -179,9 +179,9 @@ static void print_load_result(const load_run *run, size_t job, load_counts *lc)
             strcmp(r->kernel_names[0], clcpack_path_name((clcpack_path)k)) == 0)
             path = k;
     lc->by_path[path]++;
-    if (r->status == BV_CHECK_FAILED)
+    if (r->status == BUILD_VARIANT_CHECK_FAILED)
         lc->check_failed++;
-    if (cli_verbosity >= 0 || r->status == BV_CHECK_FAILED)
+    if (cli_verbosity >= 0 || r->status == BUILD_VARIANT_CHECK_FAILED)
         printf("  %s\n", r->message ? r->message : "");
     if (cli_verbosity > 0 && r->note)
         printf("    %s\n", r->note);
@@ -190,7 +190,7 @@ static void print_load_result(const load_run *run, size_t job, load_counts *lc)
 /* Loads every key of the pack meant for local device d (pack devices whose
  * fingerprint equals it; every key when none does) in a worker process and
  * reports each path. */
-static void load_on_device(const clcpack *p, const ds_device *d, const verify_args *va,
+static void load_on_device(const clcpack *p, const device_select_device *d, const verify_args *va,
                            load_counts *lc)
 {
     clcpack_device_info here = {.struct_size = sizeof here};
@@ -235,13 +235,13 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
         }
         first[n_jobs] = i;
         sb_init(&jobs[n_jobs]);
-        wp_encode_load_job(&jobs[n_jobs], (uint32_t)n_jobs, (uint32_t)i);
+        worker_proto_encode_load_job(&jobs[n_jobs], (uint32_t)n_jobs, (uint32_t)i);
         n_jobs++;
     }
     lc->keys += n_jobs;
     if (n_jobs == 0)
         goto out;
-    char exe[4096], slot[LW_SLOT_MAX], err[512];
+    char exe[4096], slot[LOAD_WORKER_SLOT_MAX], err[512];
     /* The optional arguments first, each list ending at the first NULL. */
     char *argv[12];
     size_t na = load_worker_argv(argv, va->path, d, slot);
@@ -255,14 +255,14 @@ static void load_on_device(const clcpack *p, const ds_device *d, const verify_ar
         argv[na++] = (char *)"--check";
     }
     argv[na] = NULL;
-    wpool_callbacks cb = {&run, NULL, on_loaded, NULL, NULL, 0, NULL, NULL};
+    worker_pool_callbacks cb = {&run, NULL, on_loaded, NULL, NULL, 0, NULL, NULL};
     /* One worker: loads run one after the other, as a program would. */
     if (cli_worker_path(exe, sizeof exe) != 0) {
         cli_error("cannot find the clc-pack executable to start a load worker");
         lc->failed += n_jobs;
         goto out;
     }
-    if (wpool_run(exe, argv, 1, cli_verbosity > 0, jobs, NULL, n_jobs, &cb, err, sizeof err) !=
+    if (worker_pool_run(exe, argv, 1, cli_verbosity > 0, jobs, NULL, n_jobs, &cb, err, sizeof err) !=
         0)
         cli_error("device %u (%s): %s", d->ordinal, d->name, err);
     for (size_t k = 0; k < n_jobs; k++)
@@ -271,7 +271,7 @@ out:
     for (size_t k = 0; k < n_jobs; k++) {
         sb_free(&jobs[k]);
         if (run.results)
-            bv_result_free(&run.results[k]);
+            build_variant_result_free(&run.results[k]);
     }
     free(jobs);
     free(run.results);
@@ -283,16 +283,16 @@ out:
 
 /* The local devices to load on: --device, else those whose fingerprint is
  * in the pack. */
-static int pick_devices(const clcpack *p, const verify_args *va, ds_list *all,
-                        size_t sel[DS_MAX_DEVICES], size_t *n_sel)
+static int pick_devices(const clcpack *p, const verify_args *va, device_select_list *all,
+                        size_t sel[DEVICE_SELECT_MAX_DEVICES], size_t *n_sel)
 {
-    char err[DS_ERR_MAX];
-    if (ds_enumerate(all, err) != 0) {
+    char err[DEVICE_SELECT_ERR_MAX];
+    if (device_select_enumerate(all, err) != 0) {
         cli_error("%s", err);
         return -1;
     }
     if (va->device || va->platform) {
-        if (ds_select(all, va->device ? va->device : "all", va->platform, sel, n_sel, err) !=
+        if (device_select(all, va->device ? va->device : "all", va->platform, sel, n_sel, err) !=
             0) {
             cli_error("%s", err);
             return -1;
@@ -362,9 +362,9 @@ int cmd_verify(int argc, char **argv)
      * pack holds kernel entries: program entries (the direct mode's) are
      * loaded and built, with no reference to compare with. */
     if (va.check && has_kernel_entries(p)) {
-        static mf_manifest manifest;
-        char merr[MF_ERR_MAX];
-        if (mf_load(va.kernels_dir, &manifest, merr) != 0) {
+        static manifest_file manifest;
+        char merr[MANIFEST_ERR_MAX];
+        if (manifest_load(va.kernels_dir, &manifest, merr) != 0) {
             cli_error("%s (verify --check compares the pack's kernel entries with the "
                       "references of this manifest; --kernels DIR names its folder)",
                       merr);
@@ -395,8 +395,8 @@ int cmd_verify(int argc, char **argv)
     int status = bad || index_bad ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
 
     if (va.load) {
-        static ds_list all;
-        size_t sel[DS_MAX_DEVICES], n_sel = 0;
+        static device_select_list all;
+        size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel = 0;
         if (pick_devices(p, &va, &all, sel, &n_sel) != 0) {
             clcpack_close(p);
             return EXIT_FAILURE_STATUS;

@@ -10,7 +10,7 @@
  * whether the cache already holds the key, or whether to build it from
  * source, and stores what it builds. warm only counts and reports; a
  * driver that crashes costs one key. SIGINT and SIGTERM stop it between
- * keys (wpool_callbacks.stop); the worker, which ignores them, finishes the
+ * keys (worker_pool_callbacks.stop); the worker, which ignores them, finishes the
  * key under way.
  */
 #include "commands.h"
@@ -56,7 +56,7 @@ enum { WARM_NATIVE, WARM_WARM, WARM_BUILT, WARM_PTX, WARM_FAILED, WARM_OUTCOMES 
 
 typedef struct warm_run {
     const clcpack *p;
-    const ds_device *dev;
+    const device_select_device *dev;
     const size_t *entry;     /* job -> the first entry of its key */
     size_t counts[WARM_OUTCOMES];
     size_t finished;
@@ -88,7 +88,7 @@ static void key_label(const warm_run *run, size_t job, char *buf, size_t cap)
     clcpack_entry_info ei = {.struct_size = sizeof ei};
     char key[LABEL_MAX];
     if (clcpack_get_entry(run->p, run->entry[job], &ei) == CLCPACK_OK)
-        pt_key_label(&ei, key, sizeof key);
+        pack_text_key_label(&ei, key, sizeof key);
     else
         bfmt(key, sizeof key, "?");
     bfmt(buf, cap, "entry %zu %s", run->entry[job], key);
@@ -120,14 +120,14 @@ static void cache_item(const char *why, const char *prefix, char *out, size_t ca
     bfmt(out, cap, "%.*s", (int)n, p);
 }
 
-static void on_finished(void *ctx, size_t job, bv_result *r)
+static void on_finished(void *ctx, size_t job, build_variant_result *r)
 {
     warm_run *run = ctx;
     const char *path = r->n_kernel_names ? r->kernel_names[0] : "";
     char label[LABEL_MAX + 64], why[600] = "";
     key_label(run, job, label, sizeof label);
     int outcome = WARM_FAILED;
-    if (r->status == BV_ERROR) {
+    if (r->status == BUILD_VARIANT_ERROR) {
         if (r->signal)
             bfmt(why, sizeof why, "the driver crashed (signal %d, %s) building it", r->signal,
                  strsignal(r->signal));
@@ -189,7 +189,7 @@ static size_t pack_keys(const clcpack *p, size_t *first)
     return n;
 }
 
-/* POCL_BINARY_SPECIALIZE_WG for the keys' local sizes (bv_pocl_wg_sizes). */
+/* POCL_BINARY_SPECIALIZE_WG for the keys' local sizes (build_variant_pocl_wg_sizes). */
 static char *keys_wg_spec(const clcpack *p, const size_t *first, size_t n)
 {
     uint32_t (*sizes)[3] = calloc(n ? n : 1, sizeof *sizes);
@@ -200,7 +200,7 @@ static char *keys_wg_spec(const clcpack *p, const size_t *first, size_t n)
         if (clcpack_get_entry(p, first[k], &ei) == CLCPACK_OK)
             memcpy(sizes[k], ei.wg, sizeof sizes[k]);
     }
-    char *spec = bv_pocl_wg_sizes((const uint32_t(*)[3])sizes, n);
+    char *spec = build_variant_pocl_wg_sizes((const uint32_t(*)[3])sizes, n);
     free(sizes);
     return spec;
 }
@@ -243,7 +243,7 @@ static int prepare_folder(const warm_args *wa, char *dir, size_t cap)
 
 /* Warms the keys on one device; the run's counts say how it went. 0, or -1
  * when no worker could run (printed). */
-static int warm_device(const warm_args *wa, const clcpack *p, const ds_device *d,
+static int warm_device(const warm_args *wa, const clcpack *p, const device_select_device *d,
                        const size_t *first, size_t n_keys, const char *wg_spec, progress *prog,
                        size_t counts[WARM_OUTCOMES], size_t *left)
 {
@@ -254,9 +254,9 @@ static int warm_device(const warm_args *wa, const clcpack *p, const ds_device *d
     }
     for (size_t k = 0; k < n_keys; k++) {
         sb_init(&jobs[k]);
-        wp_encode_load_job(&jobs[k], (uint32_t)k, (uint32_t)first[k]);
+        worker_proto_encode_load_job(&jobs[k], (uint32_t)k, (uint32_t)first[k]);
     }
-    char exe[4096], slot[LW_SLOT_MAX], err[512];
+    char exe[4096], slot[LOAD_WORKER_SLOT_MAX], err[512];
     char *argv[12];
     size_t na = load_worker_argv(argv, wa->path, d, slot);
     argv[na++] = (char *)"--warm";
@@ -271,13 +271,13 @@ static int warm_device(const warm_args *wa, const clcpack *p, const ds_device *d
     run.dev = d;
     run.entry = first;
     run.prog = prog;
-    wpool_callbacks cb = {&run, on_started, on_finished, on_tick, NULL, 0, should_stop, NULL};
+    worker_pool_callbacks cb = {&run, on_started, on_finished, on_tick, NULL, 0, should_stop, NULL};
     double t0 = progress_now();
     int rc = 0;
     if (cli_worker_path(exe, sizeof exe) != 0) {
         cli_error("cannot find the clc-pack executable to start a load worker");
         rc = -1;
-    } else if (wpool_run(exe, argv, 1, cli_verbosity > 1, jobs, NULL, n_keys, &cb, err,
+    } else if (worker_pool_run(exe, argv, 1, cli_verbosity > 1, jobs, NULL, n_keys, &cb, err,
                          sizeof err) != 0) {
         progress_clear(prog);
         cli_error("device %u (%s): %s", d->ordinal, d->name, err);
@@ -315,23 +315,23 @@ static int warm_device(const warm_args *wa, const clcpack *p, const ds_device *d
 
 /* The devices to warm: 0 with *n_sel (0: this machine has none at all),
  * or -1 after printing why. */
-static int pick_devices(const warm_args *wa, ds_list *all, size_t sel[DS_MAX_DEVICES],
+static int pick_devices(const warm_args *wa, device_select_list *all, size_t sel[DEVICE_SELECT_MAX_DEVICES],
                         size_t *n_sel)
 {
-    char err[DS_ERR_MAX];
+    char err[DEVICE_SELECT_ERR_MAX];
     *n_sel = 0;
     cl_uint np = 0;
     cl_int rc = clGetPlatformIDs(0, NULL, &np);
     /* -1001: CL_PLATFORM_NOT_FOUND_KHR, no driver installed. */
     if (rc == -1001 || (rc == CL_SUCCESS && np == 0))
         return 0;
-    if (ds_enumerate(all, err) != 0) {
+    if (device_select_enumerate(all, err) != 0) {
         cli_error("%s", err);
         return -1;
     }
     if (all->n == 0)
         return 0;
-    if (ds_select(all, wa->device ? wa->device : "all", wa->platform, sel, n_sel, err) != 0) {
+    if (device_select(all, wa->device ? wa->device : "all", wa->platform, sel, n_sel, err) != 0) {
         cli_error("%s", err);
         return -1;
     }
@@ -391,8 +391,8 @@ int cmd_warm(int argc, char **argv)
         return EXIT_FAILURE_STATUS;
     }
     size_t n_keys = pack_keys(p, first);
-    static ds_list all;
-    size_t sel[DS_MAX_DEVICES], n_sel = 0;
+    static device_select_list all;
+    size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel = 0;
     char dir[4096];
     int status = EXIT_OK_STATUS;
     if (pick_devices(&wa, &all, sel, &n_sel) != 0) {

@@ -9,12 +9,12 @@
 #include "clcpack_write.h"
 #include "file_atomic.h"
 
-void df_init(df_list *l)
+void depfile_init(depfile_list *l)
 {
     memset(l, 0, sizeof *l);
 }
 
-void df_free(df_list *l)
+void depfile_free(depfile_list *l)
 {
     for (size_t i = 0; i < l->n; i++)
         free(l->paths[i]);
@@ -22,7 +22,7 @@ void df_free(df_list *l)
     memset(l, 0, sizeof *l);
 }
 
-void df_add(df_list *l, const char *path)
+void depfile_add(depfile_list *l, const char *path)
 {
     while (path[0] == '.' && path[1] == '/' && path[2])
         path += 2;
@@ -68,7 +68,7 @@ static void put_escaped(strbuf *b, const char *s)
     }
 }
 
-char *df_format(const df_list *l, const char *target, size_t *len)
+char *depfile_format(const depfile_list *l, const char *target, size_t *len)
 {
     if (l->failed)
         return NULL;
@@ -95,10 +95,10 @@ char *df_format(const df_list *l, const char *target, size_t *len)
     return (char *)b.data;
 }
 
-int df_write(const df_list *l, const char *target, const char *path, char *err, size_t cap)
+int depfile_write(const depfile_list *l, const char *target, const char *path, char *err, size_t cap)
 {
     size_t len = 0;
-    char *text = df_format(l, target, &len);
+    char *text = depfile_format(l, target, &len);
     if (!text) {
         bfmt(err, cap, "%s: out of memory", path);
         return -1;

@@ -12,25 +12,25 @@
 
 #include <stddef.h>
 
-typedef struct df_list {
+typedef struct depfile_list {
     char **paths;       /* in the order first added, no repeats */
     size_t n, cap;
     int failed;         /* out of memory: the write reports it */
-} df_list;
+} depfile_list;
 
-void df_init(df_list *l);
-void df_free(df_list *l);
+void depfile_init(depfile_list *l);
+void depfile_free(depfile_list *l);
 
 /* Adds path unless it is already there (a "./" prefix is dropped first). */
-void df_add(df_list *l, const char *path);
+void depfile_add(depfile_list *l, const char *path);
 
 /* The text of the rule (malloc'd, NUL-terminated; *len without the NUL),
  * or NULL when out of memory. Spaces, '#', '$' and '\' before a space are
  * escaped as make reads them. */
-char *df_format(const df_list *l, const char *target, size_t *len);
+char *depfile_format(const depfile_list *l, const char *target, size_t *len);
 
 /* Writes the rule to path atomically. Returns 0, or -1 with err naming
  * the file. */
-int df_write(const df_list *l, const char *target, const char *path, char *err, size_t cap);
+int depfile_write(const depfile_list *l, const char *target, const char *path, char *err, size_t cap);
 
 #endif /* CLC_DEPFILE_H */

@@ -11,77 +11,77 @@
 
 #define SLUG_LEN 40
 
-static void info_string(cl_device_id d, cl_device_info what, char out[DS_NAME_MAX])
+static void info_string(cl_device_id d, cl_device_info what, char out[DEVICE_SELECT_NAME_MAX])
 {
     out[0] = '\0';
-    if (clGetDeviceInfo(d, what, DS_NAME_MAX - 1, out, NULL) != CL_SUCCESS)
-        bfmt(out, DS_NAME_MAX, "?");
-    out[DS_NAME_MAX - 1] = '\0';
+    if (clGetDeviceInfo(d, what, DEVICE_SELECT_NAME_MAX - 1, out, NULL) != CL_SUCCESS)
+        bfmt(out, DEVICE_SELECT_NAME_MAX, "?");
+    out[DEVICE_SELECT_NAME_MAX - 1] = '\0';
 }
 
-int ds_enumerate(ds_list *out, char err[DS_ERR_MAX])
+int device_select_enumerate(device_select_list *out, char err[DEVICE_SELECT_ERR_MAX])
 {
     memset(out, 0, sizeof *out);
     cl_uint np = 0;
     cl_int rc = clGetPlatformIDs(0, NULL, &np);
     /* -1001 is CL_PLATFORM_NOT_FOUND_KHR: the ICD loader found no driver. */
     if (rc == -1001 || (rc == CL_SUCCESS && np == 0)) {
-        bfmt(err, DS_ERR_MAX,
+        bfmt(err, DEVICE_SELECT_ERR_MAX,
              "no OpenCL platform found: no driver is registered in /etc/OpenCL/vendors "
              "(for the CPU, install pocl-opencl-icd)");
         return -1;
     }
     if (rc != CL_SUCCESS) {
         char cl[CLCPK_CL_ERROR_MAX];
-        bfmt(err, DS_ERR_MAX, "clGetPlatformIDs failed with %s",
+        bfmt(err, DEVICE_SELECT_ERR_MAX, "clGetPlatformIDs failed with %s",
              clcpk_cl_error_name(rc, cl, sizeof cl));
         return -1;
     }
-    cl_platform_id plats[DS_MAX_DEVICES];
-    if (np > DS_MAX_DEVICES)
-        np = DS_MAX_DEVICES;
+    cl_platform_id plats[DEVICE_SELECT_MAX_DEVICES];
+    if (np > DEVICE_SELECT_MAX_DEVICES)
+        np = DEVICE_SELECT_MAX_DEVICES;
     rc = clGetPlatformIDs(np, plats, NULL);
     if (rc != CL_SUCCESS) {
         char cl[CLCPK_CL_ERROR_MAX];
-        bfmt(err, DS_ERR_MAX, "clGetPlatformIDs failed with %s",
+        bfmt(err, DEVICE_SELECT_ERR_MAX, "clGetPlatformIDs failed with %s",
              clcpk_cl_error_name(rc, cl, sizeof cl));
         return -1;
     }
     out->n_platforms = np;
     for (cl_uint p = 0; p < np; p++) {
         char *pname = out->platform_names[p];
-        if (clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, DS_NAME_MAX - 1, pname, NULL) !=
+        if (clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, DEVICE_SELECT_NAME_MAX - 1, pname, NULL) !=
             CL_SUCCESS)
-            bfmt(pname, DS_NAME_MAX, "platform %u", (unsigned)p);
-        pname[DS_NAME_MAX - 1] = '\0';
+            bfmt(pname, DEVICE_SELECT_NAME_MAX, "platform %u", (unsigned)p);
+        pname[DEVICE_SELECT_NAME_MAX - 1] = '\0';
         cl_uint nd = 0;
         rc = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
         if (rc == CL_DEVICE_NOT_FOUND || nd == 0)
             continue;
         if (rc != CL_SUCCESS) {
             char cl[CLCPK_CL_ERROR_MAX];
-            bfmt(err, DS_ERR_MAX, "clGetDeviceIDs on platform %u (%s) failed with %s",
+            bfmt(err, DEVICE_SELECT_ERR_MAX, "clGetDeviceIDs on platform %u (%s) failed with %s",
                  (unsigned)p, pname, clcpk_cl_error_name(rc, cl, sizeof cl));
             return -1;
         }
-        cl_device_id devs[DS_MAX_DEVICES];
-        if (nd > DS_MAX_DEVICES)
-            nd = DS_MAX_DEVICES;
+        cl_device_id devs[DEVICE_SELECT_MAX_DEVICES];
+        if (nd > DEVICE_SELECT_MAX_DEVICES)
+            nd = DEVICE_SELECT_MAX_DEVICES;
         rc = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, devs, NULL);
         if (rc != CL_SUCCESS) {
             char cl[CLCPK_CL_ERROR_MAX];
-            bfmt(err, DS_ERR_MAX, "clGetDeviceIDs on platform %u (%s) failed with %s",
+            bfmt(err, DEVICE_SELECT_ERR_MAX, "clGetDeviceIDs on platform %u (%s) failed with %s",
                  (unsigned)p, pname, clcpk_cl_error_name(rc, cl, sizeof cl));
             return -1;
         }
-        for (cl_uint d = 0; d < nd && out->n < DS_MAX_DEVICES; d++) {
-            ds_device *dv = &out->dev[out->n];
+        for (cl_uint d = 0; d < nd && out->n < DEVICE_SELECT_MAX_DEVICES; d++) {
+            device_select_device *dv = &out->dev[out->n];
             dv->platform = plats[p];
             dv->device = devs[d];
             dv->platform_index = p;
             dv->device_index = d;
             dv->ordinal = (unsigned)out->n;
-            bfmt(dv->platform_name, DS_NAME_MAX, "%s", pname);
+            bfmt(dv->platform_name, DEVICE_SELECT_NAME_MAX, "%s", pname);
             if (clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof dv->type, &dv->type, NULL) !=
                 CL_SUCCESS)
                 dv->type = 0;
@@ -94,8 +94,8 @@ int ds_enumerate(ds_list *out, char err[DS_ERR_MAX])
     return 0;
 }
 
-int ds_find_by_index(const ds_list *all, unsigned platform_index, unsigned device_index,
-                     const ds_device **out, char err[DS_ERR_MAX])
+int device_select_find_by_index(const device_select_list *all, unsigned platform_index, unsigned device_index,
+                     const device_select_device **out, char err[DEVICE_SELECT_ERR_MAX])
 {
     for (size_t i = 0; i < all->n; i++) {
         if (all->dev[i].platform_index == platform_index &&
@@ -104,11 +104,11 @@ int ds_find_by_index(const ds_list *all, unsigned platform_index, unsigned devic
             return 0;
         }
     }
-    bfmt(err, DS_ERR_MAX, "no device %u on platform %u", device_index, platform_index);
+    bfmt(err, DEVICE_SELECT_ERR_MAX, "no device %u on platform %u", device_index, platform_index);
     return -1;
 }
 
-const char *ds_type_name(cl_device_type t)
+const char *device_select_type_name(cl_device_type t)
 {
     if (t & CL_DEVICE_TYPE_GPU)
         return "GPU";
@@ -150,41 +150,41 @@ static int equal_nocase(const char *a, const char *b)
 }
 
 /* Appends "; found: [0] NAME (TYPE, PLATFORM), ..." so an error says what exists. */
-static void append_found(const ds_list *all, char err[DS_ERR_MAX])
+static void append_found(const device_select_list *all, char err[DEVICE_SELECT_ERR_MAX])
 {
     size_t len = strlen(err);
     if (all->n == 0) {
-        bfmt(err + len, DS_ERR_MAX - len, "; found no device at all (%zu platform%s)",
+        bfmt(err + len, DEVICE_SELECT_ERR_MAX - len, "; found no device at all (%zu platform%s)",
              all->n_platforms, all->n_platforms == 1 ? "" : "s");
         return;
     }
-    bfmt(err + len, DS_ERR_MAX - len, "; found:");
+    bfmt(err + len, DEVICE_SELECT_ERR_MAX - len, "; found:");
     for (size_t i = 0; i < all->n; i++) {
         len = strlen(err);
-        const ds_device *d = &all->dev[i];
-        bfmt(err + len, DS_ERR_MAX - len, "%s [%u] %s (%s, platform '%s')", i ? "," : "",
-             d->ordinal, d->name, ds_type_name(d->type), d->platform_name);
+        const device_select_device *d = &all->dev[i];
+        bfmt(err + len, DEVICE_SELECT_ERR_MAX - len, "%s [%u] %s (%s, platform '%s')", i ? "," : "",
+             d->ordinal, d->name, device_select_type_name(d->type), d->platform_name);
     }
 }
 
-int ds_select(const ds_list *all, const char *spec, const char *platform_filter,
-              size_t sel[DS_MAX_DEVICES], size_t *n_sel, char err[DS_ERR_MAX])
+int device_select(const device_select_list *all, const char *spec, const char *platform_filter,
+              size_t sel[DEVICE_SELECT_MAX_DEVICES], size_t *n_sel, char err[DEVICE_SELECT_ERR_MAX])
 {
     *n_sel = 0;
     if (spec == NULL || *spec == '\0')
         spec = "default";
     /* Candidates after --platform, in --list-devices order. */
     char clip[BFMT_QUOTE_MAX + 4]; /* a quoted argument in a message */
-    size_t cand[DS_MAX_DEVICES], nc = 0;
+    size_t cand[DEVICE_SELECT_MAX_DEVICES], nc = 0;
     for (size_t i = 0; i < all->n; i++)
         if (!platform_filter || contains_nocase(all->dev[i].platform_name, platform_filter))
             cand[nc++] = i;
     if (nc == 0) {
         if (platform_filter)
-            bfmt(err, DS_ERR_MAX, "--platform '%s' matches no platform with a device",
+            bfmt(err, DEVICE_SELECT_ERR_MAX, "--platform '%s' matches no platform with a device",
                  bfmt_clip(platform_filter, clip));
         else
-            bfmt(err, DS_ERR_MAX, "no OpenCL device");
+            bfmt(err, DEVICE_SELECT_ERR_MAX, "no OpenCL device");
         append_found(all, err);
         return -1;
     }
@@ -219,7 +219,7 @@ int ds_select(const ds_list *all, const char *spec, const char *platform_filter,
                 sel[(*n_sel)++] = cand[i];
                 return 0;
             }
-        bfmt(err, DS_ERR_MAX, "--device %s: no %s device%s", spec, ds_type_name(want), where);
+        bfmt(err, DEVICE_SELECT_ERR_MAX, "--device %s: no %s device%s", spec, device_select_type_name(want), where);
         append_found(all, err);
         return -1;
     }
@@ -234,7 +234,7 @@ int ds_select(const ds_list *all, const char *spec, const char *platform_filter,
                 sel[(*n_sel)++] = cand[i];
                 return 0;
             }
-        bfmt(err, DS_ERR_MAX, "--device %s: there is no device %s%s (see --list-devices)",
+        bfmt(err, DEVICE_SELECT_ERR_MAX, "--device %s: there is no device %s%s (see --list-devices)",
              bfmt_clip(spec, clip), bfmt_clip(spec, clip), where);
         append_found(all, err);
         return -1;
@@ -244,7 +244,7 @@ int ds_select(const ds_list *all, const char *spec, const char *platform_filter,
             sel[(*n_sel)++] = cand[i];
             return 0;
         }
-    bfmt(err, DS_ERR_MAX, "--device '%s': no device name contains it%s", bfmt_clip(spec, clip),
+    bfmt(err, DEVICE_SELECT_ERR_MAX, "--device '%s': no device name contains it%s", bfmt_clip(spec, clip),
          where);
     append_found(all, err);
     return -1;
@@ -262,7 +262,7 @@ static size_t noise_length(const char *c)
     return 0;
 }
 
-void ds_slug(const char *name, char out[DS_SLUG_MAX])
+void device_select_slug(const char *name, char out[DEVICE_SELECT_SLUG_MAX])
 {
     size_t o = 0;
     int dash = 0;
@@ -284,25 +284,25 @@ void ds_slug(const char *name, char out[DS_SLUG_MAX])
     }
     out[o] = '\0';
     if (o == 0)
-        bfmt(out, DS_SLUG_MAX, "device");
+        bfmt(out, DEVICE_SELECT_SLUG_MAX, "device");
 }
 
-void ds_print(FILE *f, const ds_list *all)
+void device_select_print(FILE *f, const device_select_list *all)
 {
-    size_t def[DS_MAX_DEVICES], n_def = 0;
-    char err[DS_ERR_MAX];
-    if (ds_select(all, "default", NULL, def, &n_def, err) != 0)
+    size_t def[DEVICE_SELECT_MAX_DEVICES], n_def = 0;
+    char err[DEVICE_SELECT_ERR_MAX];
+    if (device_select(all, "default", NULL, def, &n_def, err) != 0)
         n_def = 0;
     for (size_t p = 0; p < all->n_platforms; p++) {
         fprintf(f, "platform %zu: %s\n", p, all->platform_names[p]);
         int any = 0;
         for (size_t i = 0; i < all->n; i++) {
-            const ds_device *d = &all->dev[i];
+            const device_select_device *d = &all->dev[i];
             if (d->platform_index != p)
                 continue;
             any = 1;
             fprintf(f, "  device %u: %s [%s] %s, driver %s%s\n", d->ordinal, d->name,
-                    ds_type_name(d->type), d->version, d->driver,
+                    device_select_type_name(d->type), d->version, d->driver,
                     (n_def == 1 && def[0] == i) ? "  (default)" : "");
         }
         if (!any)

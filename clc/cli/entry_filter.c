@@ -7,14 +7,14 @@
 #include "bounded_fmt.h"
 #include "pack_text.h"
 
-int ef_opt_define(void *args, cli_optctx *c)
+int entry_filter_opt_define(void *args, cli_optctx *c)
 {
-    ef_defines *d = (ef_defines *)((char *)args + c->opt->off);
+    entry_filter_defines *d = (entry_filter_defines *)((char *)args + c->opt->off);
     const char *eq = strchr(c->arg, '=');
     if (!eq || eq == c->arg || (size_t)(eq - c->arg) >= sizeof d->names[0])
         return cli_opt_fail(c, 1, "expected NAME=VALUE");
-    if (d->n >= EF_MAX_DEFINES)
-        return cli_opt_fail(c, 0, "more than %d", EF_MAX_DEFINES);
+    if (d->n >= ENTRY_FILTER_MAX_DEFINES)
+        return cli_opt_fail(c, 0, "more than %d", ENTRY_FILTER_MAX_DEFINES);
     bfmt(d->names[d->n], sizeof d->names[0], "%.*s", (int)(eq - c->arg), c->arg);
     d->defs[d->n].name = d->names[d->n];
     d->defs[d->n].value = eq + 1;
@@ -22,7 +22,7 @@ int ef_opt_define(void *args, cli_optctx *c)
     return 0;
 }
 
-int ef_named(const clcpack_entry_info *e, const char *name)
+int entry_filter_named(const clcpack_entry_info *e, const char *name)
 {
     if (strcmp(e->kernel, name) == 0)
         return 1;
@@ -32,7 +32,7 @@ int ef_named(const clcpack_entry_info *e, const char *name)
     return 0;
 }
 
-int ef_has_defines(const clcpack_entry_info *e, const ef_defines *d)
+int entry_filter_has_defines(const clcpack_entry_info *e, const entry_filter_defines *d)
 {
     for (size_t i = 0; i < d->n; i++) {
         size_t k = 0;
@@ -63,18 +63,18 @@ static void add_held(const clcpack_entry_info *e, const char **shown, size_t *n_
     }
     shown[(*n_shown)++] = e->kernel;
     char esc[256];
-    bfmt(held + len, cap - len, "%s%s", len ? ", " : "", pt_esc(e->kernel, esc, sizeof esc));
+    bfmt(held + len, cap - len, "%s%s", len ? ", " : "", pack_text_esc(e->kernel, esc, sizeof esc));
     for (size_t k = 0; k < e->kernel_name_count; k++) {
         len = strlen(held);
         bfmt(held + len, cap - len, "%s%s", k ? ", " : " (",
-             pt_esc(e->kernel_names[k], esc, sizeof esc));
+             pack_text_esc(e->kernel_names[k], esc, sizeof esc));
     }
     len = strlen(held);
     if (e->kernel_name_count)
         bfmt(held + len, cap - len, ")");
 }
 
-int ef_pack_has(const clcpack *p, const char *name, char *held, size_t cap)
+int entry_filter_pack_has(const clcpack *p, const char *name, char *held, size_t cap)
 {
     const char *shown[HELD_SHOWN];
     size_t n_shown = 0;
@@ -83,7 +83,7 @@ int ef_pack_has(const clcpack *p, const char *name, char *held, size_t cap)
         clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
             continue;
-        if (ef_named(&e, name))
+        if (entry_filter_named(&e, name))
             return 1;
         add_held(&e, shown, &n_shown, held, cap);
     }

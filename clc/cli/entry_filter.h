@@ -11,31 +11,31 @@
 #include "clcpack.h"
 #include "cli_opts.h"
 
-#define EF_MAX_DEFINES 16
-#define EF_NAME_MAX 64
+#define ENTRY_FILTER_MAX_DEFINES 16
+#define ENTRY_FILTER_NAME_MAX 64
 
 /* The -D NAME=VALUE of a command line, in order. defs[i].name points into
  * names[i], defs[i].value into argv: ready for clcpack_best_variant. */
-typedef struct ef_defines {
+typedef struct entry_filter_defines {
     size_t n;
-    char names[EF_MAX_DEFINES][EF_NAME_MAX];
-    clcpack_define defs[EF_MAX_DEFINES];
-} ef_defines;
+    char names[ENTRY_FILTER_MAX_DEFINES][ENTRY_FILTER_NAME_MAX];
+    clcpack_define defs[ENTRY_FILTER_MAX_DEFINES];
+} entry_filter_defines;
 
-/* -D NAME=VALUE into the ef_defines field of the argument struct
+/* -D NAME=VALUE into the entry_filter_defines field of the argument struct
  * (OPT_CALL_AT). */
-int ef_opt_define(void *args, cli_optctx *c);
+int entry_filter_opt_define(void *args, cli_optctx *c);
 
 /* Whether e is named name: its kernel, or the program's name, or any
  * kernel a program entry holds (as the loader finds it). */
-int ef_named(const clcpack_entry_info *e, const char *name);
+int entry_filter_named(const clcpack_entry_info *e, const char *name);
 
 /* Whether e has every define of d, with that value. */
-int ef_has_defines(const clcpack_entry_info *e, const ef_defines *d);
+int entry_filter_has_defines(const clcpack_entry_info *e, const entry_filter_defines *d);
 
-/* Whether an entry of p is named name (ef_named): 1; else 0 with held
+/* Whether an entry of p is named name (entry_filter_named): 1; else 0 with held
  * (cap bytes) listing the first programs and kernels p holds, for the
  * message ("blur (box_blur, sharpen), sobel"). */
-int ef_pack_has(const clcpack *p, const char *name, char *held, size_t cap);
+int entry_filter_pack_has(const clcpack *p, const char *name, char *held, size_t cap);
 
 #endif /* CLC_ENTRY_FILTER_H */

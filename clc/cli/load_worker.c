@@ -31,10 +31,10 @@
  * work-group and options, checked by the manifest kernel of its name. 0, or
  * 1 when the entry has no reference check (a program entry, or a kernel the
  * manifest does not give a family), -1 when out of memory. */
-static int entry_job(const mf_manifest *m, const clcpack_entry_info *e, build_job *j)
+static int entry_job(const manifest_file *m, const clcpack_entry_info *e, build_job *j)
 {
     memset(j, 0, sizeof *j);
-    const mf_kernel *k = e->kernel_name_count ? NULL : mf_find(m, e->kernel);
+    const manifest_kernel *k = e->kernel_name_count ? NULL : manifest_find(m, e->kernel);
     if (!k || !k->family)
         return 1;
     const char **names = calloc(e->define_count + 1, sizeof *names);
@@ -49,7 +49,7 @@ static int entry_job(const mf_manifest *m, const clcpack_entry_info *e, build_jo
     j->options = strdup(e->options);
     memcpy(j->wg, e->wg, sizeof j->wg);
     if (rc != 0 || !j->entry_name || !j->check || !j->options ||
-        bj_set_defines(j, names, values, e->define_count) != 0)
+        build_job_set_defines(j, names, values, e->define_count) != 0)
         rc = -1;
     free(names);
     free(values);
@@ -63,22 +63,22 @@ typedef struct load_worker {
     cl_device_id dev;
     int check;
     uint32_t load_flags;     /* --no-cubin: CLCPACK_LOAD_NO_CUBIN; --warm: CLCPACK_LOAD_CACHE */
-    mf_manifest manifest;
+    manifest_file manifest;
     check_hook hook;
-    char setup_error[DS_ERR_MAX + 64];
+    char setup_error[DEVICE_SELECT_ERR_MAX + 64];
 } load_worker;
 
 /* Loads (and checks) the key of entry i into r. */
-static void load_job(load_worker *w, uint32_t i, bv_result *r)
+static void load_job(load_worker *w, uint32_t i, build_variant_result *r)
 {
     memset(r, 0, sizeof *r);
-    r->status = BV_ERROR;
+    r->status = BUILD_VARIANT_ERROR;
     clcpack_entry_info ei = {.struct_size = sizeof ei};
     if (w->setup_error[0] || clcpack_get_entry(w->p, i, &ei) != CLCPACK_OK) {
         r->message = strdup(w->setup_error[0] ? w->setup_error : "no such entry");
         return;
     }
-    clcpack_key key = pt_key(&ei);
+    clcpack_key key = pack_text_key(&ei);
     clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error e;
     cl_program prog = NULL;
@@ -93,7 +93,7 @@ static void load_job(load_worker *w, uint32_t i, bv_result *r)
         return;
     }
     char check_text[CH_MSG_MAX + 64] = "";
-    r->status = BV_OK;
+    r->status = BUILD_VARIANT_OK;
     if (w->check) {
         build_job job;
         char err[CH_MSG_MAX];
@@ -101,22 +101,22 @@ static void load_job(load_worker *w, uint32_t i, bv_result *r)
         if (c == 1) {
             bfmt(check_text, sizeof check_text, ", no reference check (loaded and built)");
         } else if (c < 0) {
-            r->status = BV_CHECK_FAILED;
+            r->status = BUILD_VARIANT_CHECK_FAILED;
             bfmt(check_text, sizeof check_text, ", CHECK FAILED: out of memory");
         } else {
             c = w->hook.check(w->hook.self, w->ctx, w->q, prog, &job, 1, CHECK_TOL, err);
             if (c == 0) {
                 bfmt(check_text, sizeof check_text, ", check ok");
             } else {
-                r->status = BV_CHECK_FAILED;
+                r->status = BUILD_VARIANT_CHECK_FAILED;
                 bfmt(check_text, sizeof check_text, ", CHECK FAILED: %s", err);
             }
         }
-        bj_free(&job);
+        build_job_free(&job);
     }
     clReleaseProgram(prog);
     char label[LABEL_MAX], line[LABEL_MAX + CH_MSG_MAX + 128];
-    pt_key_label(&ei, label, sizeof label);
+    pack_text_key_label(&ei, label, sizeof label);
     bfmt(line, sizeof line, "entry %u %s: %s%s", (unsigned)rep.entry, label,
          clcpack_path_name(rep.path), check_text);
     r->message = strdup(line);
@@ -128,12 +128,12 @@ static void load_job(load_worker *w, uint32_t i, bv_result *r)
 }
 
 static void load_worker_setup(load_worker *w, const char *pack, const char *slot,
-                              const char *kernels, lw_hook_init hook_init)
+                              const char *kernels, load_worker_hook_init hook_init)
 {
-    char err[DS_ERR_MAX];
+    char err[DEVICE_SELECT_ERR_MAX];
     unsigned pi, di;
-    static ds_list devices;
-    const ds_device *d;
+    static device_select_list devices;
+    const device_select_device *d;
     clcpack_error e;
     cl_int rc;
     if (!pack || !slot || sscanf(slot, "%u:%u", &pi, &di) != 2) {
@@ -144,7 +144,7 @@ static void load_worker_setup(load_worker *w, const char *pack, const char *slot
         bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", e.message);
         return;
     }
-    if (ds_enumerate(&devices, err) != 0 || ds_find_by_index(&devices, pi, di, &d, err) != 0) {
+    if (device_select_enumerate(&devices, err) != 0 || device_select_find_by_index(&devices, pi, di, &d, err) != 0) {
         bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", err);
         return;
     }
@@ -158,16 +158,16 @@ static void load_worker_setup(load_worker *w, const char *pack, const char *slot
              clcpk_cl_error_name(rc, cl, sizeof cl));
         return;
     }
-    char merr[MF_ERR_MAX];
-    if (w->check && kernels && mf_load(kernels, &w->manifest, merr) != 0)
+    char merr[MANIFEST_ERR_MAX];
+    if (w->check && kernels && manifest_load(kernels, &w->manifest, merr) != 0)
         bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", merr);
     hook_init(&w->hook, &w->manifest);
 }
 
-size_t load_worker_argv(char *argv[], const char *pack, const ds_device *d,
-                        char slot[LW_SLOT_MAX])
+size_t load_worker_argv(char *argv[], const char *pack, const device_select_device *d,
+                        char slot[LOAD_WORKER_SLOT_MAX])
 {
-    bfmt(slot, LW_SLOT_MAX, "%u:%u", d->platform_index, d->device_index);
+    bfmt(slot, LOAD_WORKER_SLOT_MAX, "%u:%u", d->platform_index, d->device_index);
     argv[0] = (char *)"clc-pack";
     argv[1] = (char *)"--load-worker";
     argv[2] = (char *)"--pack";
@@ -177,43 +177,43 @@ size_t load_worker_argv(char *argv[], const char *pack, const ds_device *d,
     return 6;
 }
 
-typedef struct lw_args {
+typedef struct load_worker_args {
     int load_worker, check, no_cubin, warm;
     const char *pack, *slot, *kernels, *pocl_wg; /* kernels NULL: no manifest */
-} lw_args;
+} load_worker_args;
 
-static const cli_opt lw_opts[] = {
-    OPT_FLAG("load-worker", 0, lw_args, load_worker, "this mode (argv[1])"),
-    OPT_FLAG("check", 0, lw_args, check, "run each loaded program against the reference"),
-    OPT_FLAG("no-cubin", 0, lw_args, no_cubin, "skip cubins"),
-    OPT_FLAG("warm", 0, lw_args, warm, "fill the rebuild cache (clc-pack warm)"),
-    OPT_STR("pack", 0, lw_args, pack, "PACK", "the pack to load"),
-    OPT_STR("device", 0, lw_args, slot, "P:D", "the device slot"),
-    OPT_STR("kernels", 0, lw_args, kernels, "DIR", "the kernels folder for --check"),
-    OPT_STR("pocl-wg", 0, lw_args, pocl_wg, "LIST", "PoCL work-group functions to warm"),
+static const cli_opt load_worker_opts[] = {
+    OPT_FLAG("load-worker", 0, load_worker_args, load_worker, "this mode (argv[1])"),
+    OPT_FLAG("check", 0, load_worker_args, check, "run each loaded program against the reference"),
+    OPT_FLAG("no-cubin", 0, load_worker_args, no_cubin, "skip cubins"),
+    OPT_FLAG("warm", 0, load_worker_args, warm, "fill the rebuild cache (clc-pack warm)"),
+    OPT_STR("pack", 0, load_worker_args, pack, "PACK", "the pack to load"),
+    OPT_STR("device", 0, load_worker_args, slot, "P:D", "the device slot"),
+    OPT_STR("kernels", 0, load_worker_args, kernels, "DIR", "the kernels folder for --check"),
+    OPT_STR("pocl-wg", 0, load_worker_args, pocl_wg, "LIST", "PoCL work-group functions to warm"),
 };
 
 /* One load job frame, answered in r. */
 static void serve_load(void *self, const unsigned char *payload, size_t size, uint32_t *job,
-                       bv_result *r)
+                       build_variant_result *r)
 {
     uint32_t entry = 0;
-    char ferr[WP_ERR_MAX];
-    if (wp_decode_load_job(payload, size, job, &entry, ferr) != 0) {
+    char ferr[WORKER_PROTO_ERR_MAX];
+    if (worker_proto_decode_load_job(payload, size, job, &entry, ferr) != 0) {
         memset(r, 0, sizeof *r);
-        r->status = BV_ERROR;
+        r->status = BUILD_VARIANT_ERROR;
         r->message = strdup(ferr);
         return;
     }
     load_job(self, entry, r);
 }
 
-int load_worker_main(int argc, char **argv, lw_hook_init hook_init)
+int load_worker_main(int argc, char **argv, load_worker_hook_init hook_init)
 {
     static load_worker w; /* large (the manifest); one per process */
     memset(&w, 0, sizeof w);
-    lw_args a = {0, 0, 0, 0, NULL, NULL, NULL, NULL};
-    static const cli_optspec spec = {"load worker", lw_opts, sizeof lw_opts / sizeof lw_opts[0],
+    load_worker_args a = {0, 0, 0, 0, NULL, NULL, NULL, NULL};
+    static const cli_optspec spec = {"load worker", load_worker_opts, sizeof load_worker_opts / sizeof load_worker_opts[0],
                                      0, 0};
     char err[512];
     int first = argc;
@@ -231,11 +231,11 @@ int load_worker_main(int argc, char **argv, lw_hook_init hook_init)
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
     }
-    /* Before the first OpenCL call: PoCL reads it once (bv_pocl_wg_spec). */
+    /* Before the first OpenCL call: PoCL reads it once (build_variant_pocl_wg_spec). */
     if (a.pocl_wg)
         setenv("POCL_BINARY_SPECIALIZE_WG", a.pocl_wg, 1);
     load_worker_setup(&w, a.pack, a.slot, a.kernels, hook_init);
-    int status = wp_serve("load worker", serve_load, &w) ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+    int status = worker_proto_serve("load worker", serve_load, &w) ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
     if (w.q)
         clReleaseCommandQueue(w.q);
     if (w.ctx)

@@ -57,7 +57,7 @@ static own_row *gather(const clcpack *p, uint32_t d, const char *name, size_t *n
         clcpack_entry_info e = {.struct_size = sizeof e};
         const char *family = NULL;
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK || e.device != d ||
-            (name && !ef_named(&e, name)) ||
+            (name && !entry_filter_named(&e, name)) ||
             (clcpack_get_entry_family(p, i, &family) == CLCPACK_OK && family &&
              own_is_bundled_family(family)))
             continue;
@@ -94,15 +94,15 @@ static void table_head(const clcpack *p, const own_row *r, uint32_t d,
         for (size_t k = 0; k < e.kernel_name_count; k++) {
             size_t len = strlen(held);
             bfmt(held + len, sizeof held - len, "%s%s", k ? ", " : " (",
-                 pt_esc(e.kernel_names[k], esc, sizeof esc));
+                 pack_text_esc(e.kernel_names[k], esc, sizeof esc));
         }
         size_t len = strlen(held);
         bfmt(held + len, sizeof held - len, ")");
     }
     char prog[256], dname[4 * CLCPACK_FP_STR], driver[4 * CLCPACK_FP_STR];
-    printf("\n## %s%s on device %u: %s (driver %s)\n\n", pt_esc(r->program, prog, sizeof prog),
-           held, (unsigned)d, pt_esc(dev->device_name, dname, sizeof dname),
-           pt_esc(dev->driver_version, driver, sizeof driver));
+    printf("\n## %s%s on device %u: %s (driver %s)\n\n", pack_text_esc(r->program, prog, sizeof prog),
+           held, (unsigned)d, pack_text_esc(dev->device_name, dname, sizeof dname),
+           pack_text_esc(dev->driver_version, driver, sizeof driver));
     printf("| defines | wg | size | median us | runs | vs fastest |\n");
     printf("|---|---|---|---:|---:|---:|\n");
 }
@@ -112,8 +112,8 @@ static void table_row(const clcpack *p, const own_row *r, uint64_t fastest_ns)
     clcpack_entry_info e = {.struct_size = sizeof e};
     char defs[512] = "-", wg[48] = "-", size[64], vs[32] = "fastest";
     if (clcpack_get_entry(p, r->entry, &e) == CLCPACK_OK) {
-        pt_defines(&e, defs, sizeof defs);
-        pt_wg(e.wg, wg, sizeof wg);
+        pack_text_defines(&e, defs, sizeof defs);
+        pack_text_wg(e.wg, wg, sizeof wg);
     }
     bfmt(size, sizeof size, "%ux%u", (unsigned)r->t.width, (unsigned)r->t.height);
     if (r->t.runtime_value) {

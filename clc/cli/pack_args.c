@@ -14,28 +14,28 @@
 
 /* Adds an axis request; refuses an axis given twice. */
 static int add_axis(pack_args *a, const char *name, const char *option, const char *list,
-                    char err[PA_ERR_MAX])
+                    char err[PACK_ARGS_ERR_MAX])
 {
-    vp_request *r = &a->req;
+    variant_plan_request *r = &a->req;
     for (size_t i = 0; i < r->n_axes; i++)
         if (strcmp(r->axes[i].name, name) == 0) {
-            bfmt(err, PA_ERR_MAX, "%s: %s is already given by %s", option, name,
+            bfmt(err, PACK_ARGS_ERR_MAX, "%s: %s is already given by %s", option, name,
                  r->axes[i].option);
             return -1;
         }
-    if (r->n_axes >= MF_MAX_AXES) {
-        bfmt(err, PA_ERR_MAX, "%s: more than %d axes", option, MF_MAX_AXES);
+    if (r->n_axes >= MANIFEST_MAX_AXES) {
+        bfmt(err, PACK_ARGS_ERR_MAX, "%s: more than %d axes", option, MANIFEST_MAX_AXES);
         return -1;
     }
-    vp_axis_request *ax = &r->axes[r->n_axes];
+    variant_plan_axis_request *ax = &r->axes[r->n_axes];
     bfmt(ax->name, sizeof ax->name, "%s", name);
     bfmt(ax->option, sizeof ax->option, "%s", option);
-    char why[VL_ERR_MAX];
-    int rc = strcmp(name, "WG") == 0 ? vl_parse_wgs(list, &ax->values, why)
-                                     : vl_parse_ints(list, &ax->values, why);
+    char why[VALUE_LIST_ERR_MAX];
+    int rc = strcmp(name, "WG") == 0 ? value_list_parse_wgs(list, &ax->values, why)
+                                     : value_list_parse_ints(list, &ax->values, why);
     if (rc != 0) {
         char clip[BFMT_QUOTE_MAX + 4];
-        bfmt(err, PA_ERR_MAX, "%s '%s': %s", option, bfmt_clip(list, clip), why);
+        bfmt(err, PACK_ARGS_ERR_MAX, "%s '%s': %s", option, bfmt_clip(list, clip), why);
         return -1;
     }
     r->n_axes++;
@@ -43,21 +43,21 @@ static int add_axis(pack_args *a, const char *name, const char *option, const ch
 }
 
 /* -D NAME=LIST */
-static int parse_define(pack_args *a, const char *arg, char err[PA_ERR_MAX])
+static int parse_define(pack_args *a, const char *arg, char err[PACK_ARGS_ERR_MAX])
 {
     char clip[BFMT_QUOTE_MAX + 4];
     const char *shown = bfmt_clip(arg, clip);
     const char *eq = strchr(arg, '=');
     size_t n = eq ? (size_t)(eq - arg) : 0;
     if (!eq || n == 0) {
-        bfmt(err, PA_ERR_MAX, "-D %s: expected NAME=LIST, e.g. -D NUMCOEFFS=8,16", shown);
+        bfmt(err, PACK_ARGS_ERR_MAX, "-D %s: expected NAME=LIST, e.g. -D NUMCOEFFS=8,16", shown);
         return -1;
     }
-    if (n >= MF_NAME_MAX) {
-        bfmt(err, PA_ERR_MAX, "-D %s: the name is too long", shown);
+    if (n >= MANIFEST_NAME_MAX) {
+        bfmt(err, PACK_ARGS_ERR_MAX, "-D %s: the name is too long", shown);
         return -1;
     }
-    char name[MF_NAME_MAX];
+    char name[MANIFEST_NAME_MAX];
     memcpy(name, arg, n);
     name[n] = '\0';
     for (size_t i = 0; i < n; i++) {
@@ -65,11 +65,11 @@ static int parse_define(pack_args *a, const char *arg, char err[PA_ERR_MAX])
         int ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
                  (i > 0 && c >= '0' && c <= '9');
         if (!ok) {
-            bfmt(err, PA_ERR_MAX, "-D %s: '%s' is not a macro name", shown, name);
+            bfmt(err, PACK_ARGS_ERR_MAX, "-D %s: '%s' is not a macro name", shown, name);
             return -1;
         }
     }
-    char option[MF_NAME_MAX + 8];
+    char option[MANIFEST_NAME_MAX + 8];
     bfmt(option, sizeof option, "-D %s", name);
     return add_axis(a, name, option, eq + 1, err);
 }
@@ -77,7 +77,7 @@ static int parse_define(pack_args *a, const char *arg, char err[PA_ERR_MAX])
 /* Room for every argument in each list of the direct spec. */
 static int alloc_lists(pack_args *a, int argc)
 {
-    dj_spec *d = &a->direct_spec;
+    direct_jobs_spec *d = &a->direct_spec;
     size_t n = argc > 0 ? (size_t)argc : 1;
     const char ***lists[] = {&d->files,    &d->programs, &d->defines,  &d->derives, &d->wheres,
                              &d->variants, &d->defaults, &d->includes, &d->kernels};
@@ -92,7 +92,7 @@ static int alloc_lists(pack_args *a, int argc)
 
 void pack_args_free(pack_args *a)
 {
-    dj_spec *d = &a->direct_spec;
+    direct_jobs_spec *d = &a->direct_spec;
     free(d->files);
     free(d->programs);
     free(d->defines);
@@ -111,8 +111,8 @@ void pack_args_free(pack_args *a)
 static int opt_kernel(void *p, cli_optctx *c)
 {
     pack_args *a = ARGS(p);
-    if (a->req.n_kernels >= MF_MAX_KERNELS)
-        return cli_opt_fail(c, 0, "more than %d kernels", MF_MAX_KERNELS);
+    if (a->req.n_kernels >= MANIFEST_MAX_KERNELS)
+        return cli_opt_fail(c, 0, "more than %d kernels", MANIFEST_MAX_KERNELS);
     if (!*c->arg)
         return cli_opt_fail(c, 0, "the name is empty");
     a->req.kernels[a->req.n_kernels++] = c->arg;
@@ -125,11 +125,11 @@ static int opt_widths(void *p, cli_optctx *c)
     return add_axis(ARGS(p), "FILTER_WIDTH", "--widths", c->arg, c->err) == 0 ? 0 : -1;
 }
 
-/* --wg LIST: kept in the dj_spec; with the kernels folder it becomes an
+/* --wg LIST: kept in the direct_jobs_spec; with the kernels folder it becomes an
  * axis in the order of the -D options around it. */
 static int opt_wg(void *p, cli_optctx *c)
 {
-    dj_spec *ds = DS(p);
+    direct_jobs_spec *ds = DS(p);
     if (ds->wg) {
         bfmt(c->err, c->cap, "--wg is given twice ('%s' and '%s'): give one list", ds->wg, c->arg);
         return -1;
@@ -140,10 +140,10 @@ static int opt_wg(void *p, cli_optctx *c)
 }
 
 /* The direct mode's repeatable options: each appends its value to its list
- * of the dj_spec (alloc_lists made room for every argument). */
+ * of the direct_jobs_spec (alloc_lists made room for every argument). */
 static int opt_list(void *p, cli_optctx *c)
 {
-    dj_spec *ds = DS(p);
+    direct_jobs_spec *ds = DS(p);
     const char **list;
     size_t *n;
     const char *name = c->opt->name ? c->opt->name : "";
@@ -186,8 +186,8 @@ static int opt_update(void *p, cli_optctx *c)
 
 static int opt_shard(void *p, cli_optctx *c)
 {
-    char serr[PS_ERR_MAX];
-    if (ps_parse(c->arg, &ARGS(p)->shard, serr) != 0) {
+    char serr[PLAN_SHARD_ERR_MAX];
+    if (plan_shard_parse(c->arg, &ARGS(p)->shard, serr) != 0) {
         bfmt(c->err, c->cap, "%s", serr);
         return -1;
     }
@@ -203,14 +203,14 @@ static int opt_wg_defines(void *p, cli_optctx *c)
 
 static int opt_codec(void *p, cli_optctx *c)
 {
-    return pt_parse_codec(c->arg, &ARGS(p)->codec, c->err, c->cap) == 0 ? 0 : -1;
+    return pack_text_parse_codec(c->arg, &ARGS(p)->codec, c->err, c->cap) == 0 ? 0 : -1;
 }
 
 static int opt_jobs(void *p, cli_optctx *c)
 {
     pack_args *a = ARGS(p);
-    if (cli_parse_long(c->arg, 1, PA_MAX_JOBS, &a->jobs) != 0)
-        return cli_opt_fail(c, 1, "expected a number of jobs from 1 to %d", PA_MAX_JOBS);
+    if (cli_parse_long(c->arg, 1, PACK_ARGS_MAX_JOBS, &a->jobs) != 0)
+        return cli_opt_fail(c, 1, "expected a number of jobs from 1 to %d", PACK_ARGS_MAX_JOBS);
     a->jobs_given = 1;
     return 0;
 }
@@ -284,7 +284,7 @@ static int opt_offline(void *p, cli_optctx *c)
 static int opt_merge(void *p, cli_optctx *c)
 {
     pack_args *a = ARGS(p);
-    if (!*c->arg || a->n_merge >= PA_MAX_MERGE)
+    if (!*c->arg || a->n_merge >= PACK_ARGS_MAX_MERGE)
         return cli_opt_fail(c, 0, "%s", *c->arg ? "more than 16 packs" : "no file");
     a->merge[a->n_merge++] = c->arg;
     return 0;
@@ -292,8 +292,8 @@ static int opt_merge(void *p, cli_optctx *c)
 
 static int opt_nv_arch(void *p, cli_optctx *c)
 {
-    char nerr[NVF_ERR_MAX];
-    if (nvf_parse_archs(c->arg, &ARGS(p)->nv_archs, nerr) != 0)
+    char nerr[NV_FORMS_ERR_MAX];
+    if (nv_arch_list_parse(c->arg, &ARGS(p)->nv_archs, nerr) != 0)
         return cli_opt_fail(c, 1, "%s", nerr);
     return 0;
 }
@@ -465,12 +465,12 @@ static const cli_opt pack_opts[] = {
 const cli_optspec pack_optspec = {NULL, pack_opts, sizeof pack_opts / sizeof pack_opts[0], 0, 23};
 
 /* The defaults of every option. 0, or -1 out of memory. */
-static int set_defaults(pack_args *a, int argc, char err[PA_ERR_MAX])
+static int set_defaults(pack_args *a, int argc, char err[PACK_ARGS_ERR_MAX])
 {
     pack_args_free(a);
     memset(a, 0, sizeof *a);
     if (alloc_lists(a, argc) != 0) {
-        bfmt(err, PA_ERR_MAX, "out of memory");
+        bfmt(err, PACK_ARGS_ERR_MAX, "out of memory");
         return -1;
     }
     a->check_timeout = 600;
@@ -478,21 +478,21 @@ static int set_defaults(pack_args *a, int argc, char err[PA_ERR_MAX])
     a->kernels_dir = "kernels";
     a->device = "default";
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    a->jobs = cores > 0 ? (cores > PA_MAX_JOBS ? PA_MAX_JOBS : cores) : 1;
+    a->jobs = cores > 0 ? (cores > PACK_ARGS_MAX_JOBS ? PACK_ARGS_MAX_JOBS : cores) : 1;
     a->tune_width = a->tune_height = 2048;
     a->tune_runs = 11;
-    nvf_parse_archs(NVF_DEFAULT_ARCHS, &a->nv_archs, err);
+    nv_arch_list_parse(NV_FORMS_DEFAULT_ARCHS, &a->nv_archs, err);
     return 0;
 }
 
 /* After the options: the source files, and what the mode allows. */
-static int finish(pack_args *a, int argc, char **argv, int operand, char err[PA_ERR_MAX])
+static int finish(pack_args *a, int argc, char **argv, int operand, char err[PACK_ARGS_ERR_MAX])
 {
-    dj_spec *ds = &a->direct_spec;
+    direct_jobs_spec *ds = &a->direct_spec;
     const char *wg = ds->wg;
     size_t wg_after = a->wg_after;
     if (a->compress_cubins && a->store_cubins) {
-        bfmt(err, PA_ERR_MAX, "--compress-cubins and --store-cubins together: give one");
+        bfmt(err, PACK_ARGS_ERR_MAX, "--compress-cubins and --store-cubins together: give one");
         return -1;
     }
     while (operand < argc)
@@ -503,14 +503,14 @@ static int finish(pack_args *a, int argc, char **argv, int operand, char err[PA_
          * manifest knows; a program of the user's takes arguments only its
          * own program knows, so only its own command can time it. */
         if (a->tune) {
-            bfmt(err, PA_ERR_MAX, "--tune times the bundled kernels only: it cannot know the "
+            bfmt(err, PACK_ARGS_ERR_MAX, "--tune times the bundled kernels only: it cannot know the "
                                   "arguments of %s; time it with your own command, "
                                   "--tune-cmd 'CMD' (docs/TUNING.md)",
                  ds->n_files ? ds->files[0] : ds->programs[0]);
             return -1;
         }
         if (a->req.n_axes) {
-            bfmt(err, PA_ERR_MAX, "--widths selects the kernels folder's FILTER_WIDTH; with "
+            bfmt(err, PACK_ARGS_ERR_MAX, "--widths selects the kernels folder's FILTER_WIDTH; with "
                                   "source files give -D FILTER_WIDTH=LIST");
             return -1;
         }
@@ -528,7 +528,7 @@ static int finish(pack_args *a, int argc, char **argv, int operand, char err[PA_
                               : a->tune_cmd    ? "--tune-cmd"
                                                : NULL;
     if (direct_only) {
-        bfmt(err, PA_ERR_MAX, "%s applies to source files given on the command line "
+        bfmt(err, PACK_ARGS_ERR_MAX, "%s applies to source files given on the command line "
                               "(clc-pack FILE.cl ... %s ...); none was given",
              direct_only, direct_only);
         return -1;
@@ -542,12 +542,12 @@ static int finish(pack_args *a, int argc, char **argv, int operand, char err[PA_
     return 0;
 }
 
-int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX])
+int pack_args_parse(int argc, char **argv, pack_args *a, char err[PACK_ARGS_ERR_MAX])
 {
     if (set_defaults(a, argc, err) != 0)
         return -1;
     int first;
-    int rc = cli_opts_parse(&pack_optspec, argc, argv, a, &first, err, PA_ERR_MAX);
+    int rc = cli_opts_parse(&pack_optspec, argc, argv, a, &first, err, PACK_ARGS_ERR_MAX);
     if (rc == CLI_OPTS_HELP) {
         /* -h/--help stops the parse, as in every subcommand: what follows
          * it is not looked at. */

@@ -12,24 +12,24 @@
 #include "plan_shard.h"
 #include "variant_plan.h"
 
-#define PA_ERR_MAX 512
-#define PA_MAX_JOBS 256
-#define PA_MAX_MERGE 16
+#define PACK_ARGS_ERR_MAX 512
+#define PACK_ARGS_MAX_JOBS 256
+#define PACK_ARGS_MAX_MERGE 16
 
 typedef struct pack_args {
     const char *kernels_dir;    /* --kernels, default "kernels" */
-    vp_request req;             /* --kernel, --widths, --wg, -D */
+    variant_plan_request req;             /* --kernel, --widths, --wg, -D */
     const char *device;         /* --device, default "default" */
     const char *platform;       /* --platform, or NULL */
     const char *output;         /* -o, or NULL for packs/<device>.clcpack */
     const char *ptxas;          /* --ptxas, or NULL */
-    nvf_archs nv_archs;         /* --nv-arch, default NVF_DEFAULT_ARCHS */
+    nv_forms_archs nv_archs;         /* --nv-arch, default NV_FORMS_DEFAULT_ARCHS */
     /* Offline targets (docs/vendors/): each on when given; its list NULL
      * for the documented default. */
     int intel_gpu, amd_gpu, spirv;
     const char *intel_list, *amd_list;
     int intel_ir;               /* --intel-ir: keep the SPIR-V ocloc puts in each binary */
-    const char *merge[PA_MAX_MERGE]; /* --merge PACK: entries taken into the result */
+    const char *merge[PACK_ARGS_MAX_MERGE]; /* --merge PACK: entries taken into the result */
     size_t n_merge;
     long jobs;                  /* -j, default the number of online cores */
     int keep_going;             /* --keep-going / -k */
@@ -49,14 +49,14 @@ typedef struct pack_args {
     int depfile_md;             /* -MD: a dependency file (default <output>.d) */
     const char *depfile_target; /* -MT TARGET: the rule's target (default the output) */
     int jobs_given;             /* -j was given (else the jobserver's slots) */
-    ps_shard shard;             /* --shard K/N; shard.n == 0: the whole plan */
+    plan_shard shard;             /* --shard K/N; shard.n == 0: the whole plan */
     const char *remote_cache;   /* --remote-cache URL, or NULL (CLC_PACK_REMOTE_CACHE) */
     int remote_readonly;        /* --remote-cache-readonly */
     long remote_timeout;        /* --remote-cache-timeout S, default 10 */
     int no_remote_cache;        /* --no-remote-cache */
     /* Packing your own kernels: source files as arguments, or --program. */
     int direct;
-    dj_spec direct_spec;        /* arrays malloc'd (argc long), strings argv's */
+    direct_jobs_spec direct_spec;        /* arrays malloc'd (argc long), strings argv's */
     const char *check_cmd;      /* --check-cmd, or NULL */
     const char *tune_cmd;       /* --tune-cmd: the user's timing per variant, or NULL */
     long check_timeout;         /* --check-timeout S (both commands), default 600 */
@@ -66,7 +66,7 @@ typedef struct pack_args {
 
 /* argv[0] is the command name ("clc-pack" or "pack"). Returns 0, or -1
  * with err naming the bad option or item. */
-int pack_args_parse(int argc, char **argv, pack_args *a, char err[PA_ERR_MAX]);
+int pack_args_parse(int argc, char **argv, pack_args *a, char err[PACK_ARGS_ERR_MAX]);
 
 /* Frees the lists pack_args_parse allocated (a zeroed pack_args is fine). */
 void pack_args_free(pack_args *a);

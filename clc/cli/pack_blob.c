@@ -3,14 +3,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static clcpack_status read_into(const clcpack *p, pb_kind kind, size_t index, void *buf,
+static clcpack_status read_into(const clcpack *p, pack_blob_kind kind, size_t index, void *buf,
                                 size_t cap, size_t *size, clcpack_error *err)
 {
-    return kind == PB_SOURCE ? clcpack_read_source(p, index, buf, cap, size, err)
+    return kind == PACK_BLOB_SOURCE ? clcpack_read_source(p, index, buf, cap, size, err)
                              : clcpack_read_binary(p, index, buf, cap, size, err);
 }
 
-unsigned char *pb_read(const clcpack *p, pb_kind kind, size_t index, size_t *size,
+unsigned char *pack_blob_read(const clcpack *p, pack_blob_kind kind, size_t index, size_t *size,
                        clcpack_error *err)
 {
     *size = 0;

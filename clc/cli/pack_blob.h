@@ -10,12 +10,12 @@
 
 #include "clcpack.h"
 
-typedef enum pb_kind { PB_BINARY, PB_SOURCE } pb_kind;
+typedef enum pack_blob_kind { PACK_BLOB_BINARY, PACK_BLOB_SOURCE } pack_blob_kind;
 
-/* Entry `index`'s binary (PB_BINARY) or source `index` (PB_SOURCE), malloc'd
+/* Entry `index`'s binary (PACK_BLOB_BINARY) or source `index` (PACK_BLOB_SOURCE), malloc'd
  * (caller frees), its size in *size. NULL on failure, with *err filled in
  * (CLCPACK_E_NOMEM when the buffer could not be had). */
-unsigned char *pb_read(const clcpack *p, pb_kind kind, size_t index, size_t *size,
+unsigned char *pack_blob_read(const clcpack *p, pack_blob_kind kind, size_t index, size_t *size,
                        clcpack_error *err);
 
 #endif /* CLC_PACK_BLOB_H */

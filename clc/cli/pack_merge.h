@@ -41,14 +41,14 @@ typedef struct merge_args {
 typedef struct merge_stats {
     size_t entries;             /* entries chosen from the inputs */
     size_t dups;                /* duplicates dropped */
-    size_t joined;              /* records of one program on PoCL joined (pcb_union) */
+    size_t joined;              /* records of one program on PoCL joined (pocl_binary_canon_union) */
 } merge_stats;
 
 /* `clc-pack retarget`'s work as a function: every PTX entry of input in
  * its portable form with a cubin for each of archs (ptxas a path from
  * ptxas_find), everything else copied, into output. Prints its errors and,
  * unless -q, one summary line. Returns an exit status. */
-int retarget_file(const char *input, const char *output, const nvf_archs *archs,
+int retarget_file(const char *input, const char *output, const nv_forms_archs *archs,
                   const char *ptxas, uint32_t cubin_flags, clcpack_compression codec, long jobs);
 
 /* The writer flags of --compress-cubins and --store-cubins

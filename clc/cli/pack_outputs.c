@@ -15,9 +15,9 @@
 /* packs/<slug>.clcpack; creates packs/ when missing. */
 int pack_default_output(const pack_run *run, char *out, size_t cap)
 {
-    char slug[DS_SLUG_MAX];
+    char slug[DEVICE_SELECT_SLUG_MAX];
     if (run->n_dev == 1)
-        ds_slug(run->devs[0]->name, slug);
+        device_select_slug(run->devs[0]->name, slug);
     else
         bfmt(slug, sizeof slug, run->n_dev ? "all-devices" : "offline");
     if (mkdir("packs", 0777) != 0 && errno != EEXIST) {
@@ -145,7 +145,7 @@ void pack_print_summary(const pack_run *run, const char *path, double wall_s, in
 
 /* -MD / --depfile: the pack depends on every file its jobs were made from
  * (the manifest, each source and every file it includes: plan->read). */
-int pack_write_depfile(const pack_args *a, const bj_list *plan, const char *output)
+int pack_write_depfile(const pack_args *a, const build_job_list *plan, const char *output)
 {
     char path[4200];
     if (a->depfile)
@@ -156,16 +156,16 @@ int pack_write_depfile(const pack_args *a, const bj_list *plan, const char *outp
         cli_error("%s: out of memory listing the files read", path);
         return -1;
     }
-    df_list deps;
-    df_init(&deps);
+    depfile_list deps;
+    depfile_init(&deps);
     for (size_t i = 0; i < plan->n_read; i++)
-        df_add(&deps, plan->read[i]);
+        depfile_add(&deps, plan->read[i]);
     char werr[4400];
     const char *target = a->depfile_target ? a->depfile_target : output;
-    int rc = df_write(&deps, target, path, werr, sizeof werr);
+    int rc = depfile_write(&deps, target, path, werr, sizeof werr);
     if (rc != 0)
         cli_error("%s", werr);
-    df_free(&deps);
+    depfile_free(&deps);
     return rc;
 }
 
@@ -176,8 +176,8 @@ int pack_write_depfile(const pack_args *a, const bj_list *plan, const char *outp
 int pack_merge_into(const pack_args *a, const char *built, const char *output,
                       const char *ptxas)
 {
-    const char *inputs[1 + PA_MAX_MERGE];
-    char temp[PA_MAX_MERGE][4200];
+    const char *inputs[1 + PACK_ARGS_MAX_MERGE];
+    char temp[PACK_ARGS_MAX_MERGE][4200];
     size_t n = 0;
     int rc = 0;
     inputs[n++] = built;

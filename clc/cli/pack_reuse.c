@@ -52,7 +52,7 @@ static int same_source(const clcpack *old, uint32_t s, const char *text, size_t 
 }
 
 /* 1 when the entries idx[0..n) of old are exactly one of each arch f asks for. */
-static int same_targets(const clcpack *old, const size_t *idx, size_t n, const pr_forms *f)
+static int same_targets(const clcpack *old, const size_t *idx, size_t n, const pack_reuse_forms *f)
 {
     if (n != f->n_archs)
         return 0;
@@ -69,8 +69,8 @@ static int same_targets(const clcpack *old, const size_t *idx, size_t n, const p
     return 1;
 }
 
-long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info *dev,
-              uint32_t dev_index, const pr_forms *f, clcpack_writer *w, char *err, size_t cap)
+long pack_reuse(const clcpack *old, const build_job *j, const clcpack_device_info *dev,
+              uint32_t dev_index, const pack_reuse_forms *f, clcpack_writer *w, char *err, size_t cap)
 {
     uint32_t od = CLCPACK_NONE;
     for (size_t d = 0; d < clcpack_device_count(old); d++) {
@@ -127,7 +127,7 @@ long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info 
         memset(&spec, 0, sizeof spec);
         spec.struct_size = sizeof spec;
         spec.kernel = e.kernel;
-        spec.family = j->family; /* the same as the old entry's (pr_reuse) */
+        spec.family = j->family; /* the same as the old entry's (pack_reuse) */
         spec.options = e.options;
         spec.defines = e.defines;
         spec.define_count = e.define_count;
@@ -166,7 +166,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-uint64_t pr_time_key(const build_job *j, const clcpack_device_info *dev)
+uint64_t pack_reuse_time_key(const build_job *j, const clcpack_device_info *dev)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     h = fnv(h, j->source, j->source_size);
@@ -190,7 +190,7 @@ static int cache_path(char *out, size_t cap)
     return 0;
 }
 
-void pr_times_put(pr_times *t, uint64_t key, double seconds)
+void pack_reuse_times_put(pack_reuse_times *t, uint64_t key, double seconds)
 {
     for (size_t i = 0; i < t->n; i++)
         if (t->keys[i] == key) {
@@ -215,7 +215,7 @@ void pr_times_put(pr_times *t, uint64_t key, double seconds)
     t->seconds[t->n++] = seconds;
 }
 
-double pr_times_get(const pr_times *t, uint64_t key)
+double pack_reuse_times_get(const pack_reuse_times *t, uint64_t key)
 {
     for (size_t i = 0; i < t->n; i++)
         if (t->keys[i] == key)
@@ -223,7 +223,7 @@ double pr_times_get(const pr_times *t, uint64_t key)
     return -1;
 }
 
-void pr_times_load(pr_times *t)
+void pack_reuse_times_load(pack_reuse_times *t)
 {
     memset(t, 0, sizeof *t);
     char path[4096];
@@ -260,7 +260,7 @@ void pr_times_load(pr_times *t)
     fclose(f);
 }
 
-void pr_times_save(const pr_times *t)
+void pack_reuse_times_save(const pack_reuse_times *t)
 {
     char path[4096];
     if (t->n == 0 || cache_path(path, sizeof path) != 0)
@@ -283,7 +283,7 @@ void pr_times_save(const pr_times *t)
     free(text);
 }
 
-void pr_times_free(pr_times *t)
+void pack_reuse_times_free(pack_reuse_times *t)
 {
     free(t->keys);
     free(t->seconds);
@@ -300,7 +300,7 @@ static int by_cost(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-void pr_sort_longest_first(size_t *order, size_t n, const double *cost)
+void pack_reuse_sort_longest_first(size_t *order, size_t n, const double *cost)
 {
     sort_cost = cost;
     qsort(order, n, sizeof *order, by_cost);

@@ -31,43 +31,43 @@
  * want_cubin); for an offline toolchain (its synthetic device record, of
  * the same toolchain version), an entry of `kind` for each arch of
  * archs[0..n_archs). */
-typedef struct pr_forms {
+typedef struct pack_reuse_forms {
     int want_cubin;
     clcpack_binary_kind kind;   /* CLCPACK_KIND_NATIVE: a device's job */
     const uint32_t *archs;
     size_t n_archs;
-} pr_forms;
+} pack_reuse_forms;
 
 /* Copies into w the entries of `old` that serve job j on the device whose
  * fingerprint is `dev` (written as index dev_index), when every condition
  * above holds and they are the forms f says this run would make. Returns
  * the number of entries copied (0: build the job), or -1 with err on a
  * writer error. */
-long pr_reuse(const clcpack *old, const build_job *j, const clcpack_device_info *dev,
-              uint32_t dev_index, const pr_forms *f, clcpack_writer *w, char *err, size_t cap);
+long pack_reuse(const clcpack *old, const build_job *j, const clcpack_device_info *dev,
+              uint32_t dev_index, const pack_reuse_forms *f, clcpack_writer *w, char *err, size_t cap);
 
 /* A key for a job's build time on a device: FNV-1a over the program text,
  * options and the device's name and driver. */
-uint64_t pr_time_key(const build_job *j, const clcpack_device_info *dev);
+uint64_t pack_reuse_time_key(const build_job *j, const clcpack_device_info *dev);
 
 /* The build-time cache ($XDG_CACHE_HOME/clc-pack/build-times, else
  * ~/.cache/clc-pack/build-times): key and seconds per line. */
-typedef struct pr_times {
+typedef struct pack_reuse_times {
     size_t n, cap;
     uint64_t *keys;
     double *seconds;
-} pr_times;
+} pack_reuse_times;
 
-void pr_times_load(pr_times *t);
+void pack_reuse_times_load(pack_reuse_times *t);
 /* Records a measured time (replacing an older one). */
-void pr_times_put(pr_times *t, uint64_t key, double seconds);
+void pack_reuse_times_put(pack_reuse_times *t, uint64_t key, double seconds);
 /* Writes the cache atomically; errors are ignored (it is only a hint). */
-void pr_times_save(const pr_times *t);
-void pr_times_free(pr_times *t);
+void pack_reuse_times_save(const pack_reuse_times *t);
+void pack_reuse_times_free(pack_reuse_times *t);
 /* The recorded seconds, or a negative value when none. */
-double pr_times_get(const pr_times *t, uint64_t key);
+double pack_reuse_times_get(const pack_reuse_times *t, uint64_t key);
 
 /* Sorts order[0..n) by decreasing cost[order[i]] (ties: increasing id). */
-void pr_sort_longest_first(size_t *order, size_t n, const double *cost);
+void pack_reuse_sort_longest_first(size_t *order, size_t n, const double *cost);
 
 #endif /* CLC_PACK_REUSE_H */

@@ -26,21 +26,21 @@
 #define NVIDIA_VENDOR_ID 0x10DEu
 #define LABEL_MAX 400
 /* Job slots: the devices, then the offline toolchains. */
-#define MAX_SLOTS (DS_MAX_DEVICES + OT_N_CHAINS)
+#define MAX_SLOTS (DEVICE_SELECT_MAX_DEVICES + OFFLINE_TARGETS_N_CHAINS)
 
 typedef struct pack_run {
     const pack_args *a;
-    const bj_list *plan;        /* the variants, each built on every device */
-    const bj_list *whole;       /* the whole plan: plan is its --shard part */
+    const build_job_list *plan;        /* the variants, each built on every device */
+    const build_job_list *whole;       /* the whole plan: plan is its --shard part */
     size_t shard_total;         /* with --shard: the whole plan's variants */
     double shard_share;         /* with --shard: this part's share of the estimated cost */
     size_t n_dev;                           /* devices: slots 0..n_dev */
-    const ds_device *devs[DS_MAX_DEVICES];
+    const device_select_device *devs[DEVICE_SELECT_MAX_DEVICES];
     size_t n_slots;                         /* devices, then offline toolchains */
     uint32_t slot_wire[MAX_SLOTS];          /* the slot a worker is told */
     char slot_name[MAX_SLOTS][128];
-    ot_chain slot_chain[MAX_SLOTS];         /* slots from n_dev on */
-    ot_config offline;
+    offline_targets_chain slot_chain[MAX_SLOTS];         /* slots from n_dev on */
+    offline_targets_config offline;
     uint32_t dev_index[MAX_SLOTS];          /* in the writer's device table */
     clcpack_writer *w;
     progress prog;
@@ -48,7 +48,7 @@ typedef struct pack_run {
     char (*fail_reason)[160];               /* per job; "" when it did not fail */
     size_t n_ok, n_failed, n_reused;
     clcpack_device_info dev_info[MAX_SLOTS];
-    pr_times times;                         /* build times of earlier runs */
+    pack_reuse_times times;                         /* build times of earlier runs */
     double build_s;                         /* summed over the variants */
     int seed_checks;                        /* some job has a seed reference check */
     struct {
@@ -80,14 +80,14 @@ typedef struct pack_run {
     double *cost;                           /* per job: estimated seconds */
     char **wargv;                           /* a worker's command line */
     char *remote_url_buf;                   /* remote_url, malloc'd */
-    bj_list part;                           /* --shard: a view of the plan's jobs */
+    build_job_list part;                           /* --shard: a view of the plan's jobs */
 } pack_run;
 
 /* "KERNEL DEFINES wg=.. on DEVICE": job's name in messages. */
 void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap);
 
 /* pack_workers.c: the callbacks the worker pool calls for run's jobs. */
-wpool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js);
+worker_pool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js);
 /* The worker command line (NULL out of memory); pack_free_argv frees it. */
 char **pack_worker_argv(const pack_run *run, const char *ptxas);
 void pack_free_argv(char **argv);
@@ -95,7 +95,7 @@ void pack_free_argv(char **argv);
 /* pack_outputs.c */
 int pack_default_output(const pack_run *run, char *out, size_t cap);
 void pack_print_summary(const pack_run *run, const char *path, double wall_s, int written);
-int pack_write_depfile(const pack_args *a, const bj_list *plan, const char *output);
+int pack_write_depfile(const pack_args *a, const build_job_list *plan, const char *output);
 int pack_merge_into(const pack_args *a, const char *built, const char *output,
                     const char *merge_ptxas);
 

@@ -25,7 +25,7 @@ static size_t utf8_len(const unsigned char *s)
     return n;
 }
 
-const char *pt_esc(const char *s, char *buf, size_t cap)
+const char *pack_text_esc(const char *s, char *buf, size_t cap)
 {
     static const char hex[] = "0123456789abcdef";
     size_t len = 0;
@@ -61,7 +61,7 @@ const char *pt_esc(const char *s, char *buf, size_t cap)
     return buf;
 }
 
-const char *pt_kind_name(clcpack_binary_kind k, char *buf, size_t cap)
+const char *pack_text_kind_name(clcpack_binary_kind k, char *buf, size_t cap)
 {
     switch (k) {
     case CLCPACK_KIND_NATIVE:
@@ -80,7 +80,7 @@ const char *pt_kind_name(clcpack_binary_kind k, char *buf, size_t cap)
     return bfmt(buf, cap, "kind %u", (unsigned)k);
 }
 
-const char *pt_codec_name(uint32_t codec, char *buf, size_t cap)
+const char *pack_text_codec_name(uint32_t codec, char *buf, size_t cap)
 {
     switch (codec) {
     case 0:
@@ -99,7 +99,7 @@ const char *pt_codec_name(uint32_t codec, char *buf, size_t cap)
     return bfmt(buf, cap, "codec %u", (unsigned)codec);
 }
 
-int pt_parse_codec(const char *name, clcpack_compression *out, char *msg, size_t cap)
+int pack_text_parse_codec(const char *name, clcpack_compression *out, char *msg, size_t cap)
 {
     if (strcmp(name, "zlib") == 0) {
         *out = CLCPACK_COMPRESSION_ZLIB;
@@ -119,46 +119,46 @@ int pt_parse_codec(const char *name, clcpack_compression *out, char *msg, size_t
     return 0;
 }
 
-void pt_wg(const uint32_t wg[3], char *buf, size_t cap)
+void pack_text_wg(const uint32_t wg[3], char *buf, size_t cap)
 {
     clcpk_wg_text(wg, "-", buf, cap);
 }
 
-void pt_defines(const clcpack_entry_info *e, char *buf, size_t cap)
+void pack_text_defines(const clcpack_entry_info *e, char *buf, size_t cap)
 {
     size_t len = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < e->define_count && len + 1 < cap; i++) {
         char name[256], value[512];
         bfmt(buf + len, cap - len, "%s%s%s%s", i ? "," : "",
-             pt_esc(e->defines[i].name, name, sizeof name), e->defines[i].value[0] ? "=" : "",
-             pt_esc(e->defines[i].value, value, sizeof value));
+             pack_text_esc(e->defines[i].name, name, sizeof name), e->defines[i].value[0] ? "=" : "",
+             pack_text_esc(e->defines[i].value, value, sizeof value));
         len = strlen(buf);
     }
     if (e->define_count == 0)
         bfmt(buf, cap, "-");
 }
 
-void pt_entry_label(const clcpack_entry_info *e, char *buf, size_t cap)
+void pack_text_entry_label(const clcpack_entry_info *e, char *buf, size_t cap)
 {
     char kernel[256], defs[512], wg[48], kind[32];
-    pt_defines(e, defs, sizeof defs);
-    pt_wg(e->wg, wg, sizeof wg);
-    pt_kind_name(e->kind, kind, sizeof kind);
-    bfmt(buf, cap, "%s %s wg=%s %s%s%s", pt_esc(e->kernel, kernel, sizeof kernel), defs, wg, kind,
+    pack_text_defines(e, defs, sizeof defs);
+    pack_text_wg(e->wg, wg, sizeof wg);
+    pack_text_kind_name(e->kind, kind, sizeof kind);
+    bfmt(buf, cap, "%s %s wg=%s %s%s%s", pack_text_esc(e->kernel, kernel, sizeof kernel), defs, wg, kind,
          e->target[0] ? "/" : "", e->target);
 }
 
-void pt_key_label(const clcpack_entry_info *e, char *buf, size_t cap)
+void pack_text_key_label(const clcpack_entry_info *e, char *buf, size_t cap)
 {
     char kernel[256], defs[512], wg[48];
-    pt_defines(e, defs, sizeof defs);
-    pt_wg(e->wg, wg, sizeof wg);
-    bfmt(buf, cap, "%s %s wg=%s", pt_esc(e->kernel, kernel, sizeof kernel), defs, wg);
+    pack_text_defines(e, defs, sizeof defs);
+    pack_text_wg(e->wg, wg, sizeof wg);
+    bfmt(buf, cap, "%s %s wg=%s", pack_text_esc(e->kernel, kernel, sizeof kernel), defs, wg);
 }
 
 
-clcpack_key pt_key(const clcpack_entry_info *e)
+clcpack_key pack_text_key(const clcpack_entry_info *e)
 {
     clcpack_key k;
     k.kernel = e->kernel;

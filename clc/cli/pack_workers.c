@@ -15,10 +15,10 @@
 void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap)
 {
     size_t slot = job / run->plan->n, v = job % run->plan->n;
-    bj_label(&run->plan->jobs[v], buf, cap);
+    build_job_label(&run->plan->jobs[v], buf, cap);
     size_t len = strlen(buf);
     if (slot >= run->n_dev)
-        bfmt(buf + len, cap - len, " for %s", ot_chain_name(run->slot_chain[slot]));
+        bfmt(buf + len, cap - len, " for %s", offline_targets_chain_name(run->slot_chain[slot]));
     else if (run->n_slots > 1)
         bfmt(buf + len, cap - len, " on device %u", run->devs[slot]->ordinal);
 }
@@ -72,12 +72,12 @@ static const char *seen_log(pack_run *run, size_t job, const char *log)
     return NULL;
 }
 
-static void report_failure(pack_run *run, size_t job, const bv_result *r, const char *label)
+static void report_failure(pack_run *run, size_t job, const build_variant_result *r, const char *label)
 {
     size_t slot = job / run->plan->n;
     const build_job *v = &run->plan->jobs[job % run->plan->n];
-    const char *what = r->status == BV_BUILD_FAILED   ? "failed to build"
-                       : r->status == BV_CHECK_FAILED ? "failed its check"
+    const char *what = r->status == BUILD_VARIANT_BUILD_FAILED   ? "failed to build"
+                       : r->status == BUILD_VARIANT_CHECK_FAILED ? "failed its check"
                                                       : "failed";
     progress_clear(&run->prog);
     cli_error("%s %s: %s", label, what, r->message ? r->message : "no reason given");
@@ -88,7 +88,7 @@ static void report_failure(pack_run *run, size_t job, const bv_result *r, const 
                 v->defines[i].value);
     fprintf(stderr, "%s\n", v->n_defines ? "" : " (none)");
     fprintf(stderr, "  options: %s\n", v->options);
-    if (r->status == BV_BUILD_FAILED) {
+    if (r->status == BUILD_VARIANT_BUILD_FAILED) {
         /* Many variants often fail the same way: each distinct log once. */
         const char *same = seen_log(run, job, r->log);
         if (same) {
@@ -110,28 +110,28 @@ static void report_failure(pack_run *run, size_t job, const bv_result *r, const 
 /* What the remote cache did for a job: counted; an object it rejected is
  * one line; a failed request or upload is said once per run (each worker
  * gives up on its own, so the same failure comes from every worker). */
-static void remote_outcome(pack_run *run, const bv_result *r, const char *label)
+static void remote_outcome(pack_run *run, const build_variant_result *r, const char *label)
 {
     int say = cli_verbosity >= 0;
     const char *why = r->remote_note ? r->remote_note : "no reason given";
     switch (r->remote) {
-    case BV_REMOTE_HIT:
-        run->n_hits += r->status == BV_OK;
+    case BUILD_VARIANT_REMOTE_HIT:
+        run->n_hits += r->status == BUILD_VARIANT_OK;
         break;
-    case BV_REMOTE_MISS:
+    case BUILD_VARIANT_REMOTE_MISS:
         run->n_misses++;
         break;
-    case BV_REMOTE_REJECTED:
-    case BV_REMOTE_RETRY:
+    case BUILD_VARIANT_REMOTE_REJECTED:
+    case BUILD_VARIANT_REMOTE_RETRY:
         run->n_rejected++;
         if (say) {
             progress_clear(&run->prog);
             fprintf(stderr, "clc-pack: remote cache: %s: %s; %s\n", label, why,
-                    r->remote == BV_REMOTE_RETRY ? "building it in a fresh worker"
+                    r->remote == BUILD_VARIANT_REMOTE_RETRY ? "building it in a fresh worker"
                                                  : "built here");
         }
         break;
-    case BV_REMOTE_FAILED:
+    case BUILD_VARIANT_REMOTE_FAILED:
         run->n_request_errors++;
         if (say && !run->said_request_error) {
             progress_clear(&run->prog);
@@ -139,12 +139,12 @@ static void remote_outcome(pack_run *run, const bv_result *r, const char *label)
         }
         run->said_request_error = 1;
         break;
-    case BV_REMOTE_NONE:
+    case BUILD_VARIANT_REMOTE_NONE:
         break;
     }
-    if (r->upload == BV_UPLOAD_DONE)
+    if (r->upload == BUILD_VARIANT_UPLOAD_DONE)
         run->n_uploaded++;
-    if (r->upload == BV_UPLOAD_FAILED) {
+    if (r->upload == BUILD_VARIANT_UPLOAD_FAILED) {
         run->n_request_errors++;
         if (say && !run->said_upload_error) {
             progress_clear(&run->prog);
@@ -157,18 +157,18 @@ static void remote_outcome(pack_run *run, const bv_result *r, const char *label)
 
 /* A job that failed on a fetched binary is handed to a fresh worker once
  * more, told not to look it up (and to replace what the server has): one
- * whose fetched binary failed after the driver had it (BV_REMOTE_RETRY),
+ * whose fetched binary failed after the driver had it (BUILD_VARIANT_REMOTE_RETRY),
  * or whose worker died, which may have been the driver crashing on a
  * fetched binary (worker_pool.h). */
-static int on_retry(void *ctx, size_t job, const bv_result *r, int died)
+static int on_retry(void *ctx, size_t job, const build_variant_result *r, int died)
 {
     pack_run *run = ctx;
-    if (!run->remote_lookups || run->retried[job] || !(died || r->remote == BV_REMOTE_RETRY))
+    if (!run->remote_lookups || run->retried[job] || !(died || r->remote == BUILD_VARIANT_REMOTE_RETRY))
         return 0;
     size_t d = job / run->plan->n;
     strbuf again;
     sb_init(&again);
-    wp_encode_job(&again, (uint32_t)job, run->slot_wire[d], WP_JOB_NO_LOOKUP,
+    worker_proto_encode_job(&again, (uint32_t)job, run->slot_wire[d], WORKER_PROTO_JOB_NO_LOOKUP,
                   &run->plan->jobs[job % run->plan->n]);
     if (again.failed) {
         sb_free(&again);
@@ -191,7 +191,7 @@ static int on_retry(void *ctx, size_t job, const bv_result *r, int died)
     return 1;
 }
 
-static void on_finished(void *ctx, size_t job, bv_result *r)
+static void on_finished(void *ctx, size_t job, build_variant_result *r)
 {
     pack_run *run = ctx;
     size_t slot = job / run->plan->n;
@@ -200,14 +200,14 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
     pack_job_label(run, job, label, sizeof label);
     run->build_s += r->build_s;
     remote_outcome(run, r, label);
-    int fetched = r->remote == BV_REMOTE_HIT;
-    if (r->status == BV_OK && r->n_forms == 0) {
+    int fetched = r->remote == BUILD_VARIANT_REMOTE_HIT;
+    if (r->status == BUILD_VARIANT_OK && r->n_forms == 0) {
         free(r->message);
         r->message = strdup("the worker returned no binary");
-        r->status = BV_ERROR;
+        r->status = BUILD_VARIANT_ERROR;
     }
 
-    if (r->status == BV_OK) {
+    if (r->status == BUILD_VARIANT_OK) {
         clcpack_error e;
         uint32_t src = CLCPACK_NONE;
         clcpack_status st = clcpack_writer_add_source(run->w, v->source_name, v->source,
@@ -252,14 +252,14 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
         if (st != CLCPACK_OK) {
             free(r->message);
             r->message = strdup(e.message);
-            r->status = BV_ERROR;
+            r->status = BUILD_VARIANT_ERROR;
         }
     }
-    if (r->status == BV_OK) {
+    if (r->status == BUILD_VARIANT_OK) {
         run->n_ok++;
         /* A fetched variant's time says nothing of its build's. */
         if (!fetched)
-            pr_times_put(&run->times, pr_time_key(v, &run->dev_info[slot]), r->build_s);
+            pack_reuse_times_put(&run->times, pack_reuse_time_key(v, &run->dev_info[slot]), r->build_s);
         if (r->note) {
             progress_clear(&run->prog);
             cli_error("warning: %s: %s", label, r->note);
@@ -274,12 +274,12 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
                 fprintf(stderr,
                         "clc-pack: built %s in %.2f s (compile %.2f, check %.2f, forms %.2f, "
                         "round trip %.2f):",
-                        label, r->build_s, r->phase_s[BV_PHASE_COMPILE],
-                        r->phase_s[BV_PHASE_CHECK], r->phase_s[BV_PHASE_FORMS],
-                        r->phase_s[BV_PHASE_ROUNDTRIP]);
+                        label, r->build_s, r->phase_s[BUILD_VARIANT_PHASE_COMPILE],
+                        r->phase_s[BUILD_VARIANT_PHASE_CHECK], r->phase_s[BUILD_VARIANT_PHASE_FORMS],
+                        r->phase_s[BUILD_VARIANT_PHASE_ROUNDTRIP]);
             for (size_t f = 0; f < r->n_forms; f++) {
                 char kind[32];
-                fprintf(stderr, " %s%s%s %zu bytes", pt_kind_name(r->forms[f].kind, kind, sizeof kind),
+                fprintf(stderr, " %s%s%s %zu bytes", pack_text_kind_name(r->forms[f].kind, kind, sizeof kind),
                         r->forms[f].target[0] ? "/" : "", r->forms[f].target, r->forms[f].size);
             }
             fputc('\n', stderr);
@@ -290,28 +290,28 @@ static void on_finished(void *ctx, size_t job, bv_result *r)
     progress_step(&run->prog);
 }
 
-wpool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js)
+worker_pool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js)
 {
-    wpool_callbacks cb = {run, on_started, on_finished, on_tick, js, 1, NULL, on_retry};
+    worker_pool_callbacks cb = {run, on_started, on_finished, on_tick, js, 1, NULL, on_retry};
     return cb;
 }
 
 /* --tune: the filter widths a width-argument kernel is timed at, every
  * FILTER_WIDTH the pack builds (so it can be compared with those variants
- * at each), increasing, as "3,5,7"; "5" (kr_default_problem's) when the
+ * at each), increasing, as "3,5,7"; "5" (kernel_run_default_problem's) when the
  * pack builds none. */
-static void tune_widths(const bj_list *plan, char *buf, size_t cap)
+static void tune_widths(const build_job_list *plan, char *buf, size_t cap)
 {
-    int seen[TV_MAX_WIDTHS + 1] = {0};
+    int seen[TUNE_OPTIONS_MAX_WIDTHS + 1] = {0};
     for (size_t i = 0; i < plan->n; i++) {
-        const char *fw = bj_define_value(&plan->jobs[i], "FILTER_WIDTH");
+        const char *fw = build_job_define_value(&plan->jobs[i], "FILTER_WIDTH");
         int w = fw ? atoi(fw) : 0;
-        if (w >= 1 && w <= TV_MAX_WIDTHS)
+        if (w >= 1 && w <= TUNE_OPTIONS_MAX_WIDTHS)
             seen[w] = 1;
     }
     size_t len = 0;
     buf[0] = '\0';
-    for (int w = 1; w <= TV_MAX_WIDTHS; w++)
+    for (int w = 1; w <= TUNE_OPTIONS_MAX_WIDTHS; w++)
         if (seen[w]) {
             bfmt(buf + len, cap - len, "%s%d", len ? "," : "", w);
             len += strlen(buf + len);
@@ -357,21 +357,21 @@ char **pack_worker_argv(const pack_run *run, const char *ptxas)
     if (ptxas && *ptxas) {
         argv[n++] = strdup("--ptxas");
         argv[n++] = strdup(ptxas);
-        char archs[8 * NVF_MAX_ARCHS];
-        nvf_format_archs(&run->a->nv_archs, archs, sizeof archs);
+        char archs[8 * NV_FORMS_MAX_ARCHS];
+        nv_forms_format_archs(&run->a->nv_archs, archs, sizeof archs);
         argv[n++] = strdup("--nv-arch");
         argv[n++] = strdup(archs);
     }
     /* PoCL's work-group functions for the jobs without a check hook, set
-     * once per worker (bv_pocl_wg_spec); harmless on other drivers. From
+     * once per worker (build_variant_pocl_wg_spec); harmless on other drivers. From
      * the whole plan, so that a --shard part's workers start as one
      * host's do. */
-    char *spec = bv_pocl_wg_spec(run->whole->jobs, run->whole->n);
+    char *spec = build_variant_pocl_wg_spec(run->whole->jobs, run->whole->n);
     if (spec) {
         argv[n++] = strdup("--pocl-wg");
         argv[n++] = spec;
     }
-    int added = ot_format_args(&run->offline, argv + n, cap - n - 1);
+    int added = offline_targets_format_args(&run->offline, argv + n, cap - n - 1);
     if (added < 0) {
         for (size_t j = 0; argv[j]; j++)
             free(argv[j]);
@@ -398,7 +398,7 @@ char **pack_worker_argv(const pack_run *run, const char *ptxas)
     if (run->a->no_warmup)
         argv[n++] = strdup("--no-warmup");
     if (run->a->tune) {
-        char size[64], runs[32], widths[4 * TV_MAX_WIDTHS + 8];
+        char size[64], runs[32], widths[4 * TUNE_OPTIONS_MAX_WIDTHS + 8];
         bfmt(size, sizeof size, "%ux%u", run->a->tune_width, run->a->tune_height);
         bfmt(runs, sizeof runs, "%ld", run->a->tune_runs);
         tune_widths(run->whole, widths, sizeof widths);

@@ -242,7 +242,7 @@ unsigned long preload_no_call_reason(const char *dir, const char *shim_dir, cons
         char path[PRELOAD_PATH_MAX + 256];
         bfmt(path, sizeof path, "%s/%s", dir, de->d_name);
         proc_status st;
-        if (rec_proc_read(path, &st) != 0)
+        if (rec_capture_proc_read(path, &st) != 0)
             continue;
         procs++;
         calls += st.calls;

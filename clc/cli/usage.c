@@ -13,8 +13,8 @@ void print_version(FILE *f)
     unsigned lib = clcpack_version();
     fprintf(f, "clc-pack %d.%d.%d (libclcpack %u.%u.%u)\n", CLCPACK_VERSION_MAJOR,
             CLCPACK_VERSION_MINOR, CLCPACK_VERSION_PATCH, lib / 10000, lib / 100 % 100, lib % 100);
-    if (rch_available())
-        fprintf(f, "remote cache: %s\n", rch_version());
+    if (rcache_http_available())
+        fprintf(f, "remote cache: %s\n", rcache_http_version());
     else
         fprintf(f, "remote cache: not available (built without libcurl)\n");
 }

@@ -7,7 +7,7 @@
 #include "bounded_fmt.h"
 #include "text_format.h"
 
-void bj_free(build_job *j)
+void build_job_free(build_job *j)
 {
     free(j->entry_name);
     free(j->family);
@@ -26,7 +26,7 @@ void bj_free(build_job *j)
     memset(j, 0, sizeof *j);
 }
 
-build_job *bj_list_add(bj_list *l)
+build_job *build_job_list_add(build_job_list *l)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 64;
@@ -41,7 +41,7 @@ build_job *bj_list_add(bj_list *l)
     return j;
 }
 
-void bj_list_add_read(bj_list *l, const char *path)
+void build_job_list_add_read(build_job_list *l, const char *path)
 {
     for (size_t i = 0; i < l->n_read; i++)
         if (strcmp(l->read[i], path) == 0)
@@ -63,10 +63,10 @@ void bj_list_add_read(bj_list *l, const char *path)
     l->n_read++;
 }
 
-void bj_list_free(bj_list *l)
+void build_job_list_free(build_job_list *l)
 {
     for (size_t i = 0; i < l->n; i++)
-        bj_free(&l->jobs[i]);
+        build_job_free(&l->jobs[i]);
     free(l->jobs);
     free(l->notes);
     for (size_t i = 0; i < l->n_read; i++)
@@ -77,12 +77,12 @@ void bj_list_free(bj_list *l)
 
 static int cmp_define(const void *a, const void *b)
 {
-    return strcmp(((const bj_define *)a)->name, ((const bj_define *)b)->name);
+    return strcmp(((const build_job_define *)a)->name, ((const build_job_define *)b)->name);
 }
 
-int bj_set_defines(build_job *j, const char *const *names, const char *const *values, size_t n)
+int build_job_set_defines(build_job *j, const char *const *names, const char *const *values, size_t n)
 {
-    bj_define *d = calloc(n ? n : 1, sizeof *d);
+    build_job_define *d = calloc(n ? n : 1, sizeof *d);
     if (!d)
         return -1;
     for (size_t i = 0; i < n; i++) {
@@ -111,7 +111,7 @@ int bj_set_defines(build_job *j, const char *const *names, const char *const *va
     return dup ? -1 : 0;
 }
 
-const char *bj_define_value(const build_job *j, const char *name)
+const char *build_job_define_value(const build_job *j, const char *name)
 {
     for (size_t i = 0; i < j->n_defines; i++)
         if (strcmp(j->defines[i].name, name) == 0)
@@ -119,7 +119,7 @@ const char *bj_define_value(const build_job *j, const char *name)
     return NULL;
 }
 
-void bj_wg_text(const uint32_t wg[3], char *buf, size_t cap)
+void build_job_wg_text(const uint32_t wg[3], char *buf, size_t cap)
 {
     clcpk_wg_text(wg, "", buf, cap);
 }
@@ -137,7 +137,7 @@ static void add(char *buf, size_t cap, size_t *len, const char *s)
     buf[*len] = '\0';
 }
 
-void bj_defines_text(const build_job *j, char *buf, size_t cap)
+void build_job_defines_text(const build_job *j, char *buf, size_t cap)
 {
     size_t len = 0;
     if (cap)
@@ -153,7 +153,7 @@ void bj_defines_text(const build_job *j, char *buf, size_t cap)
     }
 }
 
-void bj_label(const build_job *j, char *buf, size_t cap)
+void build_job_label(const build_job *j, char *buf, size_t cap)
 {
     size_t len = 0;
     if (cap)
@@ -168,7 +168,7 @@ void bj_label(const build_job *j, char *buf, size_t cap)
         }
     }
     char wg[48];
-    bj_wg_text(j->wg, wg, sizeof wg);
+    build_job_wg_text(j->wg, wg, sizeof wg);
     if (wg[0]) {
         add(buf, cap, &len, " wg=");
         add(buf, cap, &len, wg);

@@ -15,10 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct bj_define {
+typedef struct build_job_define {
     char *name;    /* "TS", or a function-like head "MOD2(x,y)" */
     char *value;   /* "" for a define without a value (-DNAME) */
-} bj_define;
+} build_job_define;
 
 typedef struct build_job {
     char *entry_name;     /* the pack entry's name: the program's name for a
@@ -32,7 +32,7 @@ typedef struct build_job {
     size_t source_size;   /* without the NUL */
     char *options;        /* exact build options */
     size_t n_defines;
-    bj_define *defines;   /* sorted by name (strcmp), names distinct */
+    build_job_define *defines;   /* sorted by name (strcmp), names distinct */
     uint32_t wg[3];       /* the variant's local size; {0,0,0}: none */
     size_t n_kernels;
     char **kernels;       /* kernels the built program must hold */
@@ -42,7 +42,7 @@ typedef struct build_job {
 /* What a pack build builds: the jobs, in the order the pack's summary and
  * messages list them, and notes for the user (e.g. values a kernel
  * skipped), one "note: ...\n" line each. */
-typedef struct bj_list {
+typedef struct build_job_list {
     size_t n, cap;
     build_job *jobs;      /* malloc'd */
     char *notes;          /* malloc'd, or NULL */
@@ -52,33 +52,33 @@ typedef struct bj_list {
     char **read;
     size_t n_read, cap_read;
     int read_failed;      /* out of memory adding one: the list is short */
-} bj_list;
+} build_job_list;
 
 /* Appends a zeroed job; NULL when out of memory. */
-build_job *bj_list_add(bj_list *l);
-void bj_list_free(bj_list *l);
+build_job *build_job_list_add(build_job_list *l);
+void build_job_list_free(build_job_list *l);
 
 /* Adds path to l->read unless it is there already. */
-void bj_list_add_read(bj_list *l, const char *path);
+void build_job_list_add_read(build_job_list *l, const char *path);
 
 /* Frees everything the job owns and zeroes it. */
-void bj_free(build_job *j);
+void build_job_free(build_job *j);
 
 /* Sets j->defines from n (name, value) pairs (copied, sorted by name).
  * 0, or -1 when out of memory or a name comes twice. */
-int bj_set_defines(build_job *j, const char *const *names, const char *const *values, size_t n);
+int build_job_set_defines(build_job *j, const char *const *names, const char *const *values, size_t n);
 
 /* The value of a define, or NULL. */
-const char *bj_define_value(const build_job *j, const char *name);
+const char *build_job_define_value(const build_job *j, const char *name);
 
 /* "sgemm TS=32 WPT=8 wg=32x4": the entry name, the defines and the
  * work-group, for messages. */
-void bj_label(const build_job *j, char *buf, size_t cap);
+void build_job_label(const build_job *j, char *buf, size_t cap);
 
 /* "TS=32,WPT=8,USE_X": the defines as --check-cmd's {defines} spells them. */
-void bj_defines_text(const build_job *j, char *buf, size_t cap);
+void build_job_defines_text(const build_job *j, char *buf, size_t cap);
 
 /* "16x16", "64", "1x16x2", or "" for none. */
-void bj_wg_text(const uint32_t wg[3], char *buf, size_t cap);
+void build_job_wg_text(const uint32_t wg[3], char *buf, size_t cap);
 
 #endif /* CLC_BUILD_JOB_H */

@@ -27,7 +27,7 @@
 /* Build logs beyond this are cut: they are printed, not parsed. */
 #define LOG_MAX (1u << 20)
 
-void bv_default_options(bv_options *o)
+void build_variant_default_options(build_variant_options *o)
 {
     memset(o, 0, sizeof *o);
     o->check = 1;
@@ -36,10 +36,10 @@ void bv_default_options(bv_options *o)
     o->roundtrip = 1;
     o->check_timeout_s = 600;
     o->work_dir = ".";
-    tv_default_options(&o->tune);
+    tune_options_default(&o->tune);
 }
 
-int bv_target_open(cl_device_id dev, const char *ptxas, bv_target *t, char *err, size_t cap)
+int build_variant_target_open(cl_device_id dev, const char *ptxas, build_variant_target *t, char *err, size_t cap)
 {
     memset(t, 0, sizeof *t);
     t->spare.rd = t->spare.wr = -1;
@@ -83,7 +83,7 @@ int bv_target_open(cl_device_id dev, const char *ptxas, bv_target *t, char *err,
     return 0;
 }
 
-void bv_target_close(bv_target *t)
+void build_variant_target_close(build_variant_target *t)
 {
     if (t->queue)
         clReleaseCommandQueue(t->queue);
@@ -92,8 +92,8 @@ void bv_target_close(bv_target *t)
     memset(t, 0, sizeof *t);
 }
 
-static void fail(bv_result *r, bv_status st, const char *fmt, ...) BFMT_PRINTF(3, 4);
-static void fail(bv_result *r, bv_status st, const char *fmt, ...)
+static void fail(build_variant_result *r, build_variant_status st, const char *fmt, ...) BFMT_PRINTF(3, 4);
+static void fail(build_variant_result *r, build_variant_status st, const char *fmt, ...)
 {
     char line[2048];
     va_list ap;
@@ -106,7 +106,7 @@ static void fail(bv_result *r, bv_status st, const char *fmt, ...)
 }
 
 /* fail() for an OpenCL call that returned rc, named with its code. */
-static void fail_cl(bv_result *r, bv_status st, const char *call, cl_int rc)
+static void fail_cl(build_variant_result *r, build_variant_status st, const char *call, cl_int rc)
 {
     char cl[CLCPK_CL_ERROR_MAX];
     fail(r, st, "%s failed with %s", call, clcpk_cl_error_name(rc, cl, sizeof cl));
@@ -180,48 +180,48 @@ static double now_s(void)
 /* NVIDIA: the binary is PTX text. Keep it without its NUL, in its most
  * portable form, and add a cubin per architecture when ptxas is known
  * (nv_forms.h); a ptxas failure only costs that cubin. */
-static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_result *r)
+static void add_nvidia_forms(build_variant_target *t, unsigned char *bin, size_t size, build_variant_result *r)
 {
     size_t len = ptx_text_length(bin, size);
-    if (!ptx_is_text(bin, size)) {
+    if (!ptx_text_is_text(bin, size)) {
         r->note =
             clcpk_strdup_printf("the NVIDIA binary is not PTX text; stored as a native binary");
-        r->forms[r->n_forms++] = (bv_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = bin, .size = size};
+        r->forms[r->n_forms++] = (build_variant_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = bin, .size = size};
         return;
     }
-    char arch_name[PTX_ARCH_NAME_MAX];
+    char arch_name[PTX_TEXT_ARCH_NAME_MAX];
     uint32_t arch = 0;
-    if (ptx_target(bin, len, arch_name, &arch) != 0)
-        ptx_arch_from_cc(t->cc_major, t->cc_minor, arch_name, &arch);
+    if (ptx_text_target(bin, len, arch_name, &arch) != 0)
+        ptx_text_arch_from_cc(t->cc_major, t->cc_minor, arch_name, &arch);
     if (!t->ptxas[0]) {
-        r->forms[r->n_forms++] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = arch, .data = bin, .size = len};
+        r->forms[r->n_forms++] = (build_variant_form){.kind = CLCPACK_KIND_PTX, .arch = arch, .data = bin, .size = len};
         return;
     }
-    nvf_result nr;
+    nv_forms_result nr;
     /* One ptxas at a time, and one more for each slot an idle worker lends
      * (spare_slots.h). */
     int lent = spare_take(&t->spare, (int)t->nv_archs.n);
-    nvf_make(t->ptxas, bin, len, &t->nv_archs, t->cc_major * 10 + t->cc_minor, NULL, 1 + lent,
+    nv_forms_make(t->ptxas, bin, len, &t->nv_archs, t->cc_major * 10 + t->cc_minor, NULL, 1 + lent,
              &nr);
     spare_give(&t->spare, lent);
     if (nr.ptx) {
         free(bin);
         r->forms[r->n_forms++] =
-            (bv_form){.kind = CLCPACK_KIND_PTX, .arch = nr.ptx_arch, .data = (unsigned char *)nr.ptx, .size = nr.ptx_size};
+            (build_variant_form){.kind = CLCPACK_KIND_PTX, .arch = nr.ptx_arch, .data = (unsigned char *)nr.ptx, .size = nr.ptx_size};
         nr.ptx = NULL;
     } else {
-        r->forms[r->n_forms++] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = arch, .data = bin, .size = len};
+        r->forms[r->n_forms++] = (build_variant_form){.kind = CLCPACK_KIND_PTX, .arch = arch, .data = bin, .size = len};
     }
-    for (size_t i = 0; i < nr.n_cubins && r->n_forms < BV_MAX_FORMS; i++) {
+    for (size_t i = 0; i < nr.n_cubins && r->n_forms < BUILD_VARIANT_MAX_FORMS; i++) {
         r->forms[r->n_forms++] =
-            (bv_form){.kind = CLCPACK_KIND_CUBIN, .arch = nr.cubins[i].arch, .data = nr.cubins[i].data, .size = nr.cubins[i].size};
+            (build_variant_form){.kind = CLCPACK_KIND_CUBIN, .arch = nr.cubins[i].arch, .data = nr.cubins[i].data, .size = nr.cubins[i].size};
         nr.cubins[i].data = NULL;
     }
     if (nr.notes) {
         r->note = nr.notes;
         nr.notes = NULL;
     }
-    nvf_result_free(&nr);
+    nv_forms_result_free(&nr);
 }
 
 /* PoCL puts into CL_PROGRAM_BINARIES the work-group functions named by
@@ -234,7 +234,7 @@ static void add_nvidia_forms(bv_target *t, unsigned char *bin, size_t size, bv_r
  * all of that process's programs (measured: set to 8-1-1 before the first
  * build and to 16-1-1 before the second, both binaries held 8-1-1 only),
  * hence one value for all jobs (build_variant.h). */
-char *bv_pocl_wg_sizes(const uint32_t (*sizes)[3], size_t n)
+char *build_variant_pocl_wg_sizes(const uint32_t (*sizes)[3], size_t n)
 {
     char *spec = NULL;
     size_t len = 0;
@@ -263,7 +263,7 @@ char *bv_pocl_wg_sizes(const uint32_t (*sizes)[3], size_t n)
     return spec;
 }
 
-char *bv_pocl_wg_spec(const build_job *jobs, size_t n)
+char *build_variant_pocl_wg_spec(const build_job *jobs, size_t n)
 {
     /* The jobs a check hook launches get their function from that launch. */
     uint32_t (*sizes)[3] = calloc(n ? n : 1, sizeof *sizes);
@@ -273,7 +273,7 @@ char *bv_pocl_wg_spec(const build_job *jobs, size_t n)
     for (size_t i = 0; i < n; i++)
         if (!(jobs[i].check && jobs[i].check[0]))
             memcpy(sizes[m++], jobs[i].wg, sizeof sizes[0]);
-    char *spec = bv_pocl_wg_sizes((const uint32_t(*)[3])sizes, m);
+    char *spec = build_variant_pocl_wg_sizes((const uint32_t(*)[3])sizes, m);
     free(sizes);
     return spec;
 }
@@ -283,17 +283,17 @@ static const char *kind_name(clcpack_binary_kind k)
     return k == CLCPACK_KIND_CUBIN ? "cubin" : k == CLCPACK_KIND_PTX ? "PTX" : "native";
 }
 
-static int adopted_checks(bv_target *t, const build_job *job, cl_program prog, bv_result *r);
+static int adopted_checks(build_variant_target *t, const build_job *job, cl_program prog, build_variant_result *r);
 
 /* Loads back each form of r this device can load and compares it with
  * expect, the source build's signature (roundtrip.h). On NVIDIA the cubin
  * for this device is what the loader hands over first; loading the PTX
  * back would cost a JIT of the whole program (up to half a second) to
  * check the same code, so it is checked only when there is no such cubin.
- * adopted: the forms come from elsewhere (bv_adopt), and the first one
+ * adopted: the forms come from elsewhere (build_variant_adopt), and the first one
  * loaded, the one the loader would pick, also gets adopted_checks.
  * 0, or -1 after fail(r). */
-static int load_back(bv_target *t, const build_job *job, const char *expect, bv_result *r,
+static int load_back(build_variant_target *t, const build_job *job, const char *expect, build_variant_result *r,
                      int adopted)
 {
     uint32_t cc = t->cc_major * 10 + t->cc_minor;
@@ -301,7 +301,7 @@ static int load_back(bv_target *t, const build_job *job, const char *expect, bv_
     for (size_t f = 0; f < r->n_forms; f++)
         have_own_cubin |= r->forms[f].kind == CLCPACK_KIND_CUBIN && r->forms[f].arch == cc;
     for (size_t f = 0; f < r->n_forms; f++) {
-        const bv_form *form = &r->forms[f];
+        const build_variant_form *form = &r->forms[f];
         /* A cubin loads only on its own architecture. */
         if ((form->kind == CLCPACK_KIND_CUBIN && form->arch != cc) ||
             (form->kind == CLCPACK_KIND_PTX && have_own_cubin))
@@ -314,7 +314,7 @@ static int load_back(bv_target *t, const build_job *job, const char *expect, bv_
              * the loader hands it over. */
             ptx = malloc(size + 1);
             if (!ptx) {
-                fail(r, BV_ERROR, "out of memory");
+                fail(r, BUILD_VARIANT_ERROR, "out of memory");
                 return -1;
             }
             memcpy(ptx, bin, size);
@@ -322,13 +322,13 @@ static int load_back(bv_target *t, const build_job *job, const char *expect, bv_
             bin = ptx;
             size++;
         }
-        char msg[RT_MSG_MAX];
-        cl_program prog = rt_program_from_binary(t->ctx, t->device, job->options, bin, size, msg);
+        char msg[ROUNDTRIP_MSG_MAX];
+        cl_program prog = roundtrip_program_from_binary(t->ctx, t->device, job->options, bin, size, msg);
         free(ptx);
-        if (!prog || rt_compare(expect, prog, msg) != 0) {
+        if (!prog || roundtrip_compare(expect, prog, msg) != 0) {
             if (prog)
                 clReleaseProgram(prog);
-            fail(r, BV_CHECK_FAILED, "round trip of the %s binary: %s", kind_name(form->kind),
+            fail(r, BUILD_VARIANT_CHECK_FAILED, "round trip of the %s binary: %s", kind_name(form->kind),
                  msg);
             return -1;
         }
@@ -339,7 +339,7 @@ static int load_back(bv_target *t, const build_job *job, const char *expect, bv_
         loaded++;
     }
     if (adopted && !loaded) {
-        fail(r, BV_CHECK_FAILED, "no form of it loads on this device");
+        fail(r, BUILD_VARIANT_CHECK_FAILED, "no form of it loads on this device");
         return -1;
     }
     return 0;
@@ -347,13 +347,13 @@ static int load_back(bv_target *t, const build_job *job, const char *expect, bv_
 
 /* Each form this device can load comes back as the source build's
  * program. keep: when not NULL, gets the source build's signature. */
-static int roundtrip_forms(bv_target *t, const build_job *job, cl_program prog, bv_result *r,
+static int roundtrip_forms(build_variant_target *t, const build_job *job, cl_program prog, build_variant_result *r,
                            char **keep)
 {
-    char msg[RT_MSG_MAX];
-    char *expect = rt_signature(prog, msg);
+    char msg[ROUNDTRIP_MSG_MAX];
+    char *expect = roundtrip_signature(prog, msg);
     if (!expect) {
-        fail(r, BV_ERROR, "reading the built program: %s", msg);
+        fail(r, BUILD_VARIANT_ERROR, "reading the built program: %s", msg);
         return -1;
     }
     if (load_back(t, job, expect, r, 0) != 0) {
@@ -371,10 +371,10 @@ static int roundtrip_forms(bv_target *t, const build_job *job, cl_program prog, 
  * the first form, written to a file of its own. 0 with *output (malloc'd)
  * when it exited 0; else -1 with the variant failed and its output in
  * r->log. */
-static int run_user_cmd(const char *what, const char *cmd, bv_target *t, const build_job *job,
-                        const bv_options *o, bv_result *r, char **output)
+static int run_user_cmd(const char *what, const char *cmd, build_variant_target *t, const build_job *job,
+                        const build_variant_options *o, build_variant_result *r, char **output)
 {
-    char path[BV_PATH_MAX];
+    char path[BUILD_VARIANT_PATH_MAX];
     static unsigned serial;
     *output = NULL;
     bfmt(path, sizeof path, "%s/variant-%ld-%u.bin", o->work_dir, (long)getpid(), serial++);
@@ -382,18 +382,18 @@ static int run_user_cmd(const char *what, const char *cmd, bv_target *t, const b
     int written = f && fwrite(r->forms[0].data, 1, r->forms[0].size, f) == r->forms[0].size;
     if ((f && fclose(f) != 0) || !written) {
         unlink(path);
-        fail(r, BV_ERROR, "cannot write the binary for %s to %s", what, path);
+        fail(r, BUILD_VARIANT_ERROR, "cannot write the binary for %s to %s", what, path);
         return -1;
     }
     char defines[4096], wg[48];
-    bj_defines_text(job, defines, sizeof defines);
-    bj_wg_text(job->wg, wg, sizeof wg);
-    cc_vars vars = {path, defines, wg, t->ordinal, job->entry_name};
-    char msg[CC_MSG_MAX];
-    int c = cc_run(what, cmd, &vars, o->user_place, o->check_timeout_s, output, msg);
+    build_job_defines_text(job, defines, sizeof defines);
+    build_job_wg_text(job->wg, wg, sizeof wg);
+    check_cmd_vars vars = {path, defines, wg, t->ordinal, job->entry_name};
+    char msg[CHECK_CMD_MSG_MAX];
+    int c = check_cmd_run(what, cmd, &vars, o->user_place, o->check_timeout_s, output, msg);
     unlink(path);
     if (c != 0) {
-        fail(r, c > 0 ? BV_CHECK_FAILED : BV_ERROR, "%s", msg);
+        fail(r, c > 0 ? BUILD_VARIANT_CHECK_FAILED : BUILD_VARIANT_ERROR, "%s", msg);
         free(r->log);
         r->log = *output;
         *output = NULL;
@@ -403,7 +403,7 @@ static int run_user_cmd(const char *what, const char *cmd, bv_target *t, const b
 }
 
 /* The user's --check-cmd. */
-static int run_check_cmd(bv_target *t, const build_job *job, const bv_options *o, bv_result *r)
+static int run_check_cmd(build_variant_target *t, const build_job *job, const build_variant_options *o, build_variant_result *r)
 {
     if (!o->check_cmd || !o->check_cmd[0] || r->n_forms == 0)
         return 0;
@@ -416,17 +416,17 @@ static int run_check_cmd(bv_target *t, const build_job *job, const bv_options *o
 
 /* The user's --tune-cmd: its one timing line becomes the variant's timing
  * (tune_cmd.h); a line missing or malformed fails the variant, quoted. */
-static int run_tune_cmd(bv_target *t, const build_job *job, const bv_options *o, bv_result *r)
+static int run_tune_cmd(build_variant_target *t, const build_job *job, const build_variant_options *o, build_variant_result *r)
 {
     if (!o->tune_cmd || !o->tune_cmd[0] || r->n_forms == 0)
         return 0;
     char *output;
     if (run_user_cmd("the tune command", o->tune_cmd, t, job, o, r, &output) != 0)
         return -1;
-    char msg[TC_MSG_MAX];
+    char msg[TUNE_CMD_MSG_MAX];
     clcpack_tuning tu;
-    if (tc_parse(output ? output : "", &tu, msg) != 0) {
-        fail(r, BV_CHECK_FAILED, "the tune command %s", msg);
+    if (tune_cmd_parse(output ? output : "", &tu, msg) != 0) {
+        fail(r, BUILD_VARIANT_CHECK_FAILED, "the tune command %s", msg);
         free(r->log);
         r->log = output;
         return -1;
@@ -438,7 +438,7 @@ static int run_tune_cmd(bv_target *t, const build_job *job, const bv_options *o,
 }
 
 /* Every kernel the job asks for is in the program. */
-static int find_kernels(const build_job *job, bv_result *r)
+static int find_kernels(const build_job *job, build_variant_result *r)
 {
     for (size_t i = 0; i < job->n_kernels; i++) {
         size_t k = 0;
@@ -448,16 +448,16 @@ static int find_kernels(const build_job *job, bv_result *r)
             continue;
         char held[1024] = "", hint[160] = "";
         size_t len = 0;
-        nn_best near;
-        nn_init(&near, job->kernels[i]);
+        nearest_name_best near;
+        nearest_name_init(&near, job->kernels[i]);
         for (size_t n = 0; n < r->n_kernel_names && len + 1 < sizeof held; n++) {
             bfmt(held + len, sizeof held - len, "%s%s", n ? ", " : "", r->kernel_names[n]);
             len += strlen(held + len);
-            nn_offer(&near, r->kernel_names[n]);
+            nearest_name_offer(&near, r->kernel_names[n]);
         }
-        if (nn_result(&near))
-            bfmt(hint, sizeof hint, "; did you mean %s?", nn_result(&near));
-        fail(r, BV_CHECK_FAILED, "kernel %s is not in the built program%s (it holds: %s)",
+        if (nearest_name_result(&near))
+            bfmt(hint, sizeof hint, "; did you mean %s?", nearest_name_result(&near));
+        fail(r, BUILD_VARIANT_CHECK_FAILED, "kernel %s is not in the built program%s (it holds: %s)",
              job->kernels[i], hint, held[0] ? held : "no kernel");
         return -1;
     }
@@ -470,7 +470,7 @@ static int find_kernels(const build_job *job, bv_result *r)
  * CL_KERNEL_WORK_GROUP_SIZE (the device's limit, lowered by what the kernel
  * uses). A driver builds such a program without a word, and the
  * application's launch is then refused (CL_INVALID_WORK_GROUP_SIZE). */
-static int wg_fits(const bv_target *t, cl_program prog, const build_job *job, bv_result *r)
+static int wg_fits(const build_variant_target *t, cl_program prog, const build_job *job, build_variant_result *r)
 {
     if (!job->wg[0])
         return 0;
@@ -481,7 +481,7 @@ static int wg_fits(const bv_target *t, cl_program prog, const build_job *job, bv
         CL_SUCCESS) {
         for (int d = 0; d < 3; d++)
             if (dims[d] && wg[d] > dims[d]) {
-                fail(r, BV_CHECK_FAILED,
+                fail(r, BUILD_VARIANT_CHECK_FAILED,
                      "work-group %zux%zux%zu: dimension %d is %zu, above the device's "
                      "maximum of %zu",
                      wg[0], wg[1], wg[2], d, wg[d], dims[d]);
@@ -505,7 +505,7 @@ static int wg_fits(const bv_target *t, cl_program prog, const build_job *job, bv
             most && items > most) {
             char name[256] = "";
             clGetKernelInfo(ks[i], CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, NULL);
-            fail(r, BV_CHECK_FAILED,
+            fail(r, BUILD_VARIANT_CHECK_FAILED,
                  "work-group %zux%zux%zu (%zu work-items) is larger than kernel %s can be "
                  "launched with on this device (%zu)",
                  wg[0], wg[1], wg[2], items, name, most);
@@ -517,24 +517,24 @@ static int wg_fits(const bv_target *t, cl_program prog, const build_job *job, bv
     return rc;
 }
 
-void bv_build(bv_target *t, const build_job *job, const bv_options *o, const check_hook *hook,
-              bv_result *r)
+void build_variant_build(build_variant_target *t, const build_job *job, const build_variant_options *o, const check_hook *hook,
+              build_variant_result *r)
 {
-    bv_build_signed(t, job, o, hook, r, NULL);
+    build_variant_build_signed(t, job, o, hook, r, NULL);
 }
 
-void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
-                     const check_hook *hook, bv_result *r, char **signature)
+void build_variant_build_signed(build_variant_target *t, const build_job *job, const build_variant_options *o,
+                     const check_hook *hook, build_variant_result *r, char **signature)
 {
     memset(r, 0, sizeof *r);
     if (signature)
         *signature = NULL;
     double t0 = now_s(), t1 = t0, t2 = t0;
-    char err[CH_MSG_MAX > RT_MSG_MAX ? CH_MSG_MAX : RT_MSG_MAX];
+    char err[CH_MSG_MAX > ROUNDTRIP_MSG_MAX ? CH_MSG_MAX : ROUNDTRIP_MSG_MAX];
     cl_program prog = NULL;
     int use_hook = job->check && job->check[0];
     if (use_hook && !hook) {
-        fail(r, BV_ERROR, "the check '%s' has no module to run it", job->check);
+        fail(r, BUILD_VARIANT_ERROR, "the check '%s' has no module to run it", job->check);
         goto out;
     }
 
@@ -543,19 +543,19 @@ void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
     cl_int rc;
     prog = clCreateProgramWithSource(t->ctx, 1, &text, &text_size, &rc);
     if (!prog) {
-        fail_cl(r, BV_ERROR, "clCreateProgramWithSource", rc);
+        fail_cl(r, BUILD_VARIANT_ERROR, "clCreateProgramWithSource", rc);
         goto out;
     }
     rc = clBuildProgram(prog, 1, &t->device, job->options, NULL, NULL);
     t1 = now_s();
-    r->phase_s[BV_PHASE_COMPILE] = t1 - t0;
+    r->phase_s[BUILD_VARIANT_PHASE_COMPILE] = t1 - t0;
     if (rc != CL_SUCCESS) {
         r->log = build_log(prog, t->device);
-        fail_cl(r, BV_BUILD_FAILED, "clBuildProgram", rc);
+        fail_cl(r, BUILD_VARIANT_BUILD_FAILED, "clBuildProgram", rc);
         goto out;
     }
-    if (rt_kernel_names(prog, &r->kernel_names, &r->n_kernel_names, err) != 0) {
-        fail(r, BV_ERROR, "%s", err);
+    if (roundtrip_kernel_names(prog, &r->kernel_names, &r->n_kernel_names, err) != 0) {
+        fail(r, BUILD_VARIANT_ERROR, "%s", err);
         goto out;
     }
     if (find_kernels(job, r) != 0 || wg_fits(t, prog, job, r) != 0)
@@ -564,18 +564,18 @@ void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
     if (use_hook && o->warmup) {
         int c = hook->check(hook->self, t->ctx, t->queue, prog, job, o->check, o->tol, err);
         if (c != 0) {
-            fail(r, c > 0 ? BV_CHECK_FAILED : BV_ERROR, "%s", err);
+            fail(r, c > 0 ? BUILD_VARIANT_CHECK_FAILED : BUILD_VARIANT_ERROR, "%s", err);
             goto out;
         }
     }
     t2 = now_s();
-    r->phase_s[BV_PHASE_CHECK] = t2 - t1;
+    r->phase_s[BUILD_VARIANT_PHASE_CHECK] = t2 - t1;
 
     unsigned char *bin = NULL;
     size_t size = 0;
     int took = take_binary(prog, &bin, &size, err, sizeof err);
     if (took != 0) {
-        fail(r, BV_ERROR, "%s", err);
+        fail(r, BUILD_VARIANT_ERROR, "%s", err);
         goto out;
     }
     if (t->is_nvidia) {
@@ -587,7 +587,7 @@ void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
         unsigned char *canon = NULL;
         size_t canon_size = 0;
         char why[256];
-        int c = pcb_canonicalize(bin, size, use_hook ? job->kernels[0] : NULL, job->wg, &canon,
+        int c = pocl_binary_canon_canonicalize(bin, size, use_hook ? job->kernels[0] : NULL, job->wg, &canon,
                                  &canon_size, why, sizeof why);
         if (c == 0) {
             free(bin);
@@ -595,25 +595,25 @@ void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
             size = canon_size;
         } else if (c < 0) {
             free(bin);
-            fail(r, BV_ERROR, "out of memory rewriting a %zu-byte binary", size);
+            fail(r, BUILD_VARIANT_ERROR, "out of memory rewriting a %zu-byte binary", size);
             goto out;
         }
-        r->forms[r->n_forms++] = (bv_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = bin, .size = size};
+        r->forms[r->n_forms++] = (build_variant_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = bin, .size = size};
     }
     t1 = now_s();
-    r->phase_s[BV_PHASE_FORMS] = t1 - t2;
+    r->phase_s[BUILD_VARIANT_PHASE_FORMS] = t1 - t2;
     int checked = (!o->roundtrip || roundtrip_forms(t, job, prog, r, signature) == 0) &&
                   run_check_cmd(t, job, o, r) == 0 && run_tune_cmd(t, job, o, r) == 0;
     if (checked && signature && !*signature) {
-        char msg[RT_MSG_MAX];
-        *signature = rt_signature(prog, msg); /* NULL: no upload, nothing more */
+        char msg[ROUNDTRIP_MSG_MAX];
+        *signature = roundtrip_signature(prog, msg); /* NULL: no upload, nothing more */
     }
-    r->phase_s[BV_PHASE_ROUNDTRIP] = now_s() - t1;
+    r->phase_s[BUILD_VARIANT_PHASE_ROUNDTRIP] = now_s() - t1;
     if (!checked)
         goto out;
     /* After the binary is taken, so timing launches cannot change it. */
     if (o->tune.enabled && use_hook && hook->tune) {
-        char note[TV_NOTE_MAX];
+        char note[TUNE_OPTIONS_NOTE_MAX];
         if (hook->tune(hook->self, t->ctx, t->queue, prog, job, &o->tune, r->tunings,
                        &r->n_tunings, note) != 0) {
             char *both = r->note ? clcpk_strdup_printf("%s; %s", r->note, note) : strdup(note);
@@ -621,11 +621,11 @@ void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
             r->note = both;
         }
     }
-    r->status = BV_OK;
+    r->status = BUILD_VARIANT_OK;
 out:
     if (prog)
         clReleaseProgram(prog);
-    if (signature && r->status != BV_OK) {
+    if (signature && r->status != BUILD_VARIANT_OK) {
         free(*signature);
         *signature = NULL;
     }
@@ -633,21 +633,21 @@ out:
 }
 
 /* A fetched program holds the kernels its record names, and the job's
- * checks that need a program hold (bv_build runs them on the source
+ * checks that need a program hold (build_variant_build runs them on the source
  * build). 0, or -1 after fail(r). */
-static int adopted_checks(bv_target *t, const build_job *job, cl_program prog, bv_result *r)
+static int adopted_checks(build_variant_target *t, const build_job *job, cl_program prog, build_variant_result *r)
 {
-    char msg[RT_MSG_MAX];
+    char msg[ROUNDTRIP_MSG_MAX];
     char **held = NULL;
     size_t n_held = 0;
-    int same = rt_kernel_names(prog, &held, &n_held, msg) == 0 && n_held == r->n_kernel_names;
+    int same = roundtrip_kernel_names(prog, &held, &n_held, msg) == 0 && n_held == r->n_kernel_names;
     for (size_t i = 0; same && i < n_held; i++)
         same = strcmp(held[i], r->kernel_names[i]) == 0;
     for (size_t i = 0; i < n_held; i++)
         free(held[i]);
     free(held);
     if (!same) {
-        fail(r, BV_CHECK_FAILED, "its program holds other kernels than its record names");
+        fail(r, BUILD_VARIANT_CHECK_FAILED, "its program holds other kernels than its record names");
         return -1;
     }
     return find_kernels(job, r) != 0 || wg_fits(t, prog, job, r) != 0 ? -1 : 0;
@@ -660,25 +660,25 @@ static int adopted_checks(bv_target *t, const build_job *job, cl_program prog, b
  * one would stay and break every later build of that program (measured:
  * a binary cut in half crashed the loading worker, then every build of
  * the same source from that cache folder). 0, or -1 after fail(r). */
-static int pocl_canonical(const bv_target *t, const build_job *job, bv_result *r)
+static int pocl_canonical(const build_variant_target *t, const build_job *job, build_variant_result *r)
 {
     int use_hook = job->check && job->check[0];
     for (size_t f = 0; t->is_pocl && f < r->n_forms; f++) {
         unsigned char *canon = NULL;
         size_t canon_size = 0;
         char why[256] = "";
-        int c = pcb_canonicalize(r->forms[f].data, r->forms[f].size,
+        int c = pocl_binary_canon_canonicalize(r->forms[f].data, r->forms[f].size,
                                  use_hook ? job->kernels[0] : NULL, job->wg, &canon, &canon_size,
                                  why, sizeof why);
         int same = c == 0 && canon_size == r->forms[f].size &&
                    memcmp(canon, r->forms[f].data, canon_size) == 0;
         free(canon);
         if (c < 0) {
-            fail(r, BV_ERROR, "out of memory");
+            fail(r, BUILD_VARIANT_ERROR, "out of memory");
             return -1;
         }
         if (!same) {
-            fail(r, BV_CHECK_FAILED, "its PoCL binary is not the canonical form a build of it "
+            fail(r, BUILD_VARIANT_CHECK_FAILED, "its PoCL binary is not the canonical form a build of it "
                                      "makes (%s)",
                  c == 1 ? why : "it changes when made canonical");
             return -1;
@@ -687,14 +687,14 @@ static int pocl_canonical(const bv_target *t, const build_job *job, bv_result *r
     return 0;
 }
 
-int bv_adopt(bv_target *t, const build_job *job, const bv_options *o, const char *signature,
-             char *const *names, size_t n_names, const char *note, bv_form *forms,
-             size_t *n_forms, bv_result *r)
+int build_variant_adopt(build_variant_target *t, const build_job *job, const build_variant_options *o, const char *signature,
+             char *const *names, size_t n_names, const char *note, build_variant_form *forms,
+             size_t *n_forms, build_variant_result *r)
 {
     int seen = 0; /* the driver had the binary */
     memset(r, 0, sizeof *r);
     double t0 = now_s();
-    for (size_t f = 0; f < *n_forms && r->n_forms < BV_MAX_FORMS; f++)
+    for (size_t f = 0; f < *n_forms && r->n_forms < BUILD_VARIANT_MAX_FORMS; f++)
         r->forms[r->n_forms++] = forms[f];
     *n_forms = 0;
     if (note && *note)
@@ -707,16 +707,16 @@ int bv_adopt(bv_target *t, const build_job *job, const bv_options *o, const char
         r->n_kernel_names++;
     }
     if (r->n_kernel_names != n_names)
-        fail(r, BV_ERROR, "out of memory");
+        fail(r, BUILD_VARIANT_ERROR, "out of memory");
     else if (pocl_canonical(t, job, r) == 0 && (seen = 1, load_back(t, job, signature, r, 1)) == 0 &&
              run_check_cmd(t, job, o, r) == 0)
-        r->status = BV_OK;
+        r->status = BUILD_VARIANT_OK;
     r->build_s = now_s() - t0;
-    r->phase_s[BV_PHASE_ROUNDTRIP] = r->build_s;
-    return r->status == BV_OK ? 0 : seen ? 2 : 1;
+    r->phase_s[BUILD_VARIANT_PHASE_ROUNDTRIP] = r->build_s;
+    return r->status == BUILD_VARIANT_OK ? 0 : seen ? 2 : 1;
 }
 
-void bv_result_free(bv_result *r)
+void build_variant_result_free(build_variant_result *r)
 {
     free(r->message);
     free(r->remote_note);

@@ -5,7 +5,7 @@
  * job names one (on PoCL that launch also puts the compiled work-group
  * function into the binary); otherwise, on PoCL, the work-group function
  * for its local size asked for by name (POCL_BINARY_SPECIALIZE_WG, which
- * the process sets once: bv_pocl_wg_spec), so any kernel's first launch
+ * the process sets once: build_variant_pocl_wg_spec), so any kernel's first launch
  * after loading compiles nothing; then its
  * CL_PROGRAM_BINARIES taken, made canonical, loaded back and compared with
  * the source build (roundtrip.h), and the user's --check-cmd run on it. On
@@ -13,7 +13,7 @@
  * known, also in its most portable form and assembled into a cubin for the
  * device and each --nv-arch (nv_forms.h).
  *
- * Used by clc-pack's worker processes (one bv_target per device and
+ * Used by clc-pack's worker processes (one build_variant_target per device and
  * process) and by the benchmarks. Nothing here prints.
  */
 #ifndef CLC_BUILD_VARIANT_H
@@ -32,27 +32,27 @@
 
 /* PTX and a cubin per architecture (nv_forms.h), or a binary per offline
  * target (offline_targets.h, at most 32). */
-#define BV_MAX_FORMS 40
-#define BV_PATH_MAX 4096
+#define BUILD_VARIANT_MAX_FORMS 40
+#define BUILD_VARIANT_PATH_MAX 4096
 
 /* A device opened for building: context and in-order queue. */
-typedef struct bv_target {
+typedef struct build_variant_target {
     cl_device_id device;
     cl_context ctx;
     cl_command_queue queue;
     int is_nvidia;
     int is_pocl;                   /* PoCL: binaries are cache-folder snapshots */
     uint32_t cc_major, cc_minor;   /* NVIDIA compute capability, else 0.0 */
-    char ptxas[BV_PATH_MAX];       /* "" when cubins are not made */
+    char ptxas[BUILD_VARIANT_PATH_MAX];       /* "" when cubins are not made */
     char ordinal[16];              /* the device's --list-devices number, for {device} */
-    nvf_archs nv_archs;            /* cubins besides the device's own (--nv-arch);
-                                      set after bv_target_open, empty by default */
+    nv_forms_archs nv_archs;            /* cubins besides the device's own (--nv-arch);
+                                      set after build_variant_target_open, empty by default */
     spare_slots spare;             /* slots idle workers lend for ptxas; set after
-                                      bv_target_open, none by default */
-} bv_target;
+                                      build_variant_target_open, none by default */
+} build_variant_target;
 
 /* Opens dev; ptxas may be NULL or "" (no cubins). 0, or -1 with err. */
-int bv_target_open(cl_device_id dev, const char *ptxas, bv_target *t, char *err, size_t cap);
+int build_variant_target_open(cl_device_id dev, const char *ptxas, build_variant_target *t, char *err, size_t cap);
 
 /* The value of POCL_BINARY_SPECIALIZE_WG that gives every job of jobs[0..n)
  * without a check hook the work-group function for its local size: the
@@ -62,129 +62,129 @@ int bv_target_open(cl_device_id dev, const char *ptxas, bv_target *t, char *err,
  * it names into every later program's binary, so a build worker must have
  * it in its environment from the start, for all of its jobs at once; the
  * canonical binary keeps the job's own (pocl_binary_canon.h). */
-char *bv_pocl_wg_spec(const build_job *jobs, size_t n);
+char *build_variant_pocl_wg_spec(const build_job *jobs, size_t n);
 /* The same spelling for the distinct local sizes sizes[0..n) (those whose
  * first dimension is 0, no local size, left out): what a process loading
  * keys of those sizes from source sets (clc-pack warm's workers). */
-char *bv_pocl_wg_sizes(const uint32_t (*sizes)[3], size_t n);
-void bv_target_close(bv_target *t);
+char *build_variant_pocl_wg_sizes(const uint32_t (*sizes)[3], size_t n);
+void build_variant_target_close(build_variant_target *t);
 
-typedef enum bv_status {
-    BV_OK = 0,
-    BV_BUILD_FAILED = 1,   /* clBuildProgram refused the source: see log */
-    BV_CHECK_FAILED = 2,   /* built, but a check failed: message (and log: its output) */
-    BV_ERROR = 3           /* anything else: source, OpenCL call, worker */
-} bv_status;
+typedef enum build_variant_status {
+    BUILD_VARIANT_OK = 0,
+    BUILD_VARIANT_BUILD_FAILED = 1,   /* clBuildProgram refused the source: see log */
+    BUILD_VARIANT_CHECK_FAILED = 2,   /* built, but a check failed: message (and log: its output) */
+    BUILD_VARIANT_ERROR = 3           /* anything else: source, OpenCL call, worker */
+} build_variant_status;
 
 /* The steps of one build whose wall times a result carries (-v prints
  * them: they show what a long variant spends its time on). */
-typedef enum bv_phase {
-    BV_PHASE_COMPILE = 0,  /* clCreateProgramWithSource + clBuildProgram */
-    BV_PHASE_CHECK = 1,    /* the check hook's launch and reference */
-    BV_PHASE_FORMS = 2,    /* taking the binary; ptxas for every cubin */
-    BV_PHASE_ROUNDTRIP = 3,/* loading each form back, --check-cmd, --tune-cmd */
-    BV_N_PHASES = 4
-} bv_phase;
+typedef enum build_variant_phase {
+    BUILD_VARIANT_PHASE_COMPILE = 0,  /* clCreateProgramWithSource + clBuildProgram */
+    BUILD_VARIANT_PHASE_CHECK = 1,    /* the check hook's launch and reference */
+    BUILD_VARIANT_PHASE_FORMS = 2,    /* taking the binary; ptxas for every cubin */
+    BUILD_VARIANT_PHASE_ROUNDTRIP = 3,/* loading each form back, --check-cmd, --tune-cmd */
+    BUILD_VARIANT_N_PHASES = 4
+} build_variant_phase;
 
 /* What the remote cache did for a job (docs/REMOTE_CACHE.md). */
-typedef enum bv_remote {
-    BV_REMOTE_NONE = 0,     /* not asked */
-    BV_REMOTE_HIT = 1,      /* taken from the cache, checked here */
-    BV_REMOTE_MISS = 2,     /* not there: built */
-    BV_REMOTE_REJECTED = 3, /* there, but wrong (remote_note says why): built */
-    BV_REMOTE_FAILED = 4,   /* the request failed (remote_note): built; the worker
+typedef enum build_variant_remote {
+    BUILD_VARIANT_REMOTE_NONE = 0,     /* not asked */
+    BUILD_VARIANT_REMOTE_HIT = 1,      /* taken from the cache, checked here */
+    BUILD_VARIANT_REMOTE_MISS = 2,     /* not there: built */
+    BUILD_VARIANT_REMOTE_REJECTED = 3, /* there, but wrong (remote_note says why): built */
+    BUILD_VARIANT_REMOTE_FAILED = 4,   /* the request failed (remote_note): built; the worker
                                stopped asking */
-    BV_REMOTE_RETRY = 5     /* there, but it failed the checks after the driver had
+    BUILD_VARIANT_REMOTE_RETRY = 5     /* there, but it failed the checks after the driver had
                                it (remote_note): not built; build it in a fresh
-                               worker (status BV_ERROR) */
-} bv_remote;
+                               worker (status BUILD_VARIANT_ERROR) */
+} build_variant_remote;
 
-typedef enum bv_upload {
-    BV_UPLOAD_NONE = 0,     /* nothing uploaded (read-only, not built, off) */
-    BV_UPLOAD_DONE = 1,     /* uploaded */
-    BV_UPLOAD_FAILED = 2    /* the upload failed (remote_note): the worker stopped
+typedef enum build_variant_upload {
+    BUILD_VARIANT_UPLOAD_NONE = 0,     /* nothing uploaded (read-only, not built, off) */
+    BUILD_VARIANT_UPLOAD_DONE = 1,     /* uploaded */
+    BUILD_VARIANT_UPLOAD_FAILED = 2    /* the upload failed (remote_note): the worker stopped
                                uploading */
-} bv_upload;
+} build_variant_upload;
 
 /* One stored form of the program. */
-typedef struct bv_form {
+typedef struct build_variant_form {
     clcpack_binary_kind kind;
     uint32_t arch;
     unsigned char *data;   /* malloc'd */
     size_t size;
     char target[CLCPACK_TARGET_MAX + 1]; /* offline kinds: the entry's target; else "" */
-} bv_form;
+} build_variant_form;
 
-typedef struct bv_result {
-    bv_status status;
+typedef struct build_variant_result {
+    build_variant_status status;
     char *message;         /* one line, what failed; malloc'd or NULL */
     char *log;             /* CL_PROGRAM_BUILD_LOG on a build failure, the check
                               command's output when it failed; malloc'd or NULL */
     char *note;            /* a non-fatal problem (ptxas failed: PTX only); malloc'd or NULL */
     size_t n_forms;
-    bv_form forms[BV_MAX_FORMS];
+    build_variant_form forms[BUILD_VARIANT_MAX_FORMS];
     size_t n_kernel_names; /* CL_PROGRAM_KERNEL_NAMES, sorted */
     char **kernel_names;
     double build_s;        /* wall time of the whole step, for -v */
-    double phase_s[BV_N_PHASES]; /* where that time went (bv_phase), for -v */
+    double phase_s[BUILD_VARIANT_N_PHASES]; /* where that time went (build_variant_phase), for -v */
     size_t n_tunings;      /* --tune, --tune-cmd: the timings taken */
-    clcpack_tuning tunings[TV_MAX_WIDTHS];
+    clcpack_tuning tunings[TUNE_OPTIONS_MAX_WIDTHS];
     int signal;            /* worker_pool.c: the signal that killed the worker
                               running the job, else 0 (never sent on the wire) */
-    bv_remote remote;      /* the remote cache's lookup */
-    bv_upload upload;      /* and upload */
+    build_variant_remote remote;      /* the remote cache's lookup */
+    build_variant_upload upload;      /* and upload */
     char *remote_note;     /* why a lookup failed or its object was refused;
                               malloc'd or NULL */
     char *upload_note;     /* why the upload failed; malloc'd or NULL */
-} bv_result;
+} build_variant_result;
 
-typedef struct bv_options {
+typedef struct build_variant_options {
     int check;             /* the hook compares with its reference (1) or only launches (0) */
     int warmup;            /* 0: no launch at all (only for benchmarks) */
     double tol;            /* the hook's tolerance */
     int roundtrip;         /* load each form back and compare (default 1) */
-    tv_options tune;       /* --tune: time the variant after taking its binary */
+    tune_options tune;       /* --tune: time the variant after taking its binary */
     const char *check_cmd; /* --check-cmd, or NULL */
     const char *tune_cmd;  /* --tune-cmd, or NULL: its timing line is the variant's */
     int check_timeout_s;   /* the time limit of either */
     const char *work_dir;  /* where the check command's binary files go (absolute
                               in a worker: {binary} is its path) */
-    const cc_place *user_place; /* where either runs and the environment it gets
+    const check_cmd_place *user_place; /* where either runs and the environment it gets
                                    back (check_cmd.h); NULL: here, as it is */
-} bv_options;
+} build_variant_options;
 
 /* The options clc-pack uses. */
-void bv_default_options(bv_options *o);
+void build_variant_default_options(build_variant_options *o);
 
 /* Builds job on t; hook may be NULL (then a job that names a check is an
- * error). Always fills *r (free with bv_result_free); r->status says how it
+ * error). Always fills *r (free with build_variant_result_free); r->status says how it
  * went. */
-void bv_build(bv_target *t, const build_job *job, const bv_options *o, const check_hook *hook,
-              bv_result *r);
+void build_variant_build(build_variant_target *t, const build_job *job, const build_variant_options *o, const check_hook *hook,
+              build_variant_result *r);
 
-/* bv_build, and *signature (malloc'd; NULL when the build failed) the
- * source build's kernel signature (rt_signature): what the remote cache's
- * record keeps for the checks of a reader (bv_adopt). */
-void bv_build_signed(bv_target *t, const build_job *job, const bv_options *o,
-                     const check_hook *hook, bv_result *r, char **signature);
+/* build_variant_build, and *signature (malloc'd; NULL when the build failed) the
+ * source build's kernel signature (roundtrip_signature): what the remote cache's
+ * record keeps for the checks of a reader (build_variant_adopt). */
+void build_variant_build_signed(build_variant_target *t, const build_job *job, const build_variant_options *o,
+                     const check_hook *hook, build_variant_result *r, char **signature);
 
 /* A variant taken from elsewhere (the remote cache) instead of built: its
  * forms (moved into r; *n_forms is then 0), the kernel signature of the
- * source build that made them (rt_signature) and the kernel names get
- * the checks bv_build gives a binary before it is stored — on PoCL the
+ * source build that made them (roundtrip_signature) and the kernel names get
+ * the checks build_variant_build gives a binary before it is stored — on PoCL the
  * binary must be in canonical form before the driver sees it; each form
  * this device can load made into a program and compared with the
  * signature, the kernels the job asks for held, its work-group fitting
  * the device and every kernel, --check-cmd run on it — and r is filled as
- * bv_build fills it (status BV_OK, or what failed). The seed check is not
+ * build_variant_build fills it (status BUILD_VARIANT_OK, or what failed). The seed check is not
  * run again: it ran where the variant was built. Returns 0 when all
  * passed, 1 when a check failed before the driver saw the binary, 2 when
  * after (the driver may have kept something of it, e.g. in PoCL's kernel
  * cache, that a build in this process could then pick up). */
-int bv_adopt(bv_target *t, const build_job *job, const bv_options *o, const char *signature,
-             char *const *names, size_t n_names, const char *note, bv_form *forms,
-             size_t *n_forms, bv_result *r);
+int build_variant_adopt(build_variant_target *t, const build_job *job, const build_variant_options *o, const char *signature,
+             char *const *names, size_t n_names, const char *note, build_variant_form *forms,
+             size_t *n_forms, build_variant_result *r);
 
-void bv_result_free(bv_result *r);
+void build_variant_result_free(build_variant_result *r);
 
 #endif /* CLC_BUILD_VARIANT_H */

@@ -35,11 +35,11 @@ typedef struct check_hook {
      * (one line). */
     int (*check)(void *self, cl_context ctx, cl_command_queue q, cl_program prog,
                  const build_job *job, int compare, double tol, char msg[CH_MSG_MAX]);
-    /* --tune: times job's kernel as o asks; up to TV_MAX_WIDTHS timings in
+    /* --tune: times job's kernel as o asks; up to TUNE_OPTIONS_MAX_WIDTHS timings in
      * out, their count in *n. 0, or -1 with note (timings taken are kept). */
     int (*tune)(void *self, cl_context ctx, cl_command_queue q, cl_program prog,
-                const build_job *job, const tv_options *o, clcpack_tuning *out, size_t *n,
-                char note[TV_NOTE_MAX]);
+                const build_job *job, const tune_options *o, clcpack_tuning *out, size_t *n,
+                char note[TUNE_OPTIONS_NOTE_MAX]);
 } check_hook;
 
 #endif /* CLC_CHECK_HOOK_H */

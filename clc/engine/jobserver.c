@@ -20,7 +20,7 @@ struct jobserver {
 static jobserver g_js;
 static int g_open;
 static volatile sig_atomic_t g_held;
-static char g_tokens[JS_MAX_TOKENS];
+static char g_tokens[JOBSERVER_MAX_TOKENS];
 static struct sigaction g_old[3];
 static const int g_signals[3] = {SIGINT, SIGTERM, SIGHUP};
 
@@ -65,7 +65,7 @@ static const char *last_word(const char *flags, const char *name, size_t *len)
     return found;
 }
 
-int js_parse_makeflags(const char *makeflags, int *rfd, int *wfd, char *fifo, size_t fifo_cap,
+int jobserver_parse_makeflags(const char *makeflags, int *rfd, int *wfd, char *fifo, size_t fifo_cap,
                        long *slots)
 {
     *rfd = *wfd = -1;
@@ -116,7 +116,7 @@ int js_parse_makeflags(const char *makeflags, int *rfd, int *wfd, char *fifo, si
     return 1;
 }
 
-jobserver *js_open(char *why, size_t cap)
+jobserver *jobserver_open(char *why, size_t cap)
 {
     if (why && cap)
         why[0] = '\0';
@@ -125,7 +125,7 @@ jobserver *js_open(char *why, size_t cap)
     int rfd, wfd;
     char fifo[1024];
     long slots;
-    if (!js_parse_makeflags(getenv("MAKEFLAGS"), &rfd, &wfd, fifo, sizeof fifo, &slots))
+    if (!jobserver_parse_makeflags(getenv("MAKEFLAGS"), &rfd, &wfd, fifo, sizeof fifo, &slots))
         return NULL;
     int r = -1, w = -1;
     if (fifo[0]) {
@@ -178,19 +178,19 @@ fail:
     return NULL;
 }
 
-long js_slots(const jobserver *js)
+long jobserver_slots(const jobserver *js)
 {
     return js ? js->slots : 0;
 }
 
-int js_poll_fd(const jobserver *js)
+int jobserver_poll_fd(const jobserver *js)
 {
     return js ? js->rfd : -1;
 }
 
-int js_try_take(jobserver *js)
+int jobserver_try_take(jobserver *js)
 {
-    if (!js || g_held >= JS_MAX_TOKENS)
+    if (!js || g_held >= JOBSERVER_MAX_TOKENS)
         return 0;
     char t;
     for (;;) {
@@ -211,7 +211,7 @@ int js_try_take(jobserver *js)
     return 1;
 }
 
-void js_give(jobserver *js)
+void jobserver_give(jobserver *js)
 {
     if (!js || g_held == 0)
         return;
@@ -225,17 +225,17 @@ void js_give(jobserver *js)
     sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-size_t js_held(const jobserver *js)
+size_t jobserver_held(const jobserver *js)
 {
     return js ? (size_t)g_held : 0;
 }
 
-void js_close(jobserver *js)
+void jobserver_close(jobserver *js)
 {
     if (!js)
         return;
     while (g_held > 0)
-        js_give(js);
+        jobserver_give(js);
     for (int i = 0; i < 3; i++)
         sigaction(g_signals[i], &g_old[i], NULL);
     close(js->rfd);

@@ -16,39 +16,39 @@
 
 #include <stddef.h>
 
-#define JS_MAX_TOKENS 256
+#define JOBSERVER_MAX_TOKENS 256
 
 typedef struct jobserver jobserver;
 
 /* Parses a MAKEFLAGS value. Returns 1 and fills what it names (*fifo a
  * path, or *rfd and *wfd) when it offers a jobserver, else 0; *slots is the
  * -jN it gives (0 when none). No descriptor is touched. */
-int js_parse_makeflags(const char *makeflags, int *rfd, int *wfd, char *fifo, size_t fifo_cap,
+int jobserver_parse_makeflags(const char *makeflags, int *rfd, int *wfd, char *fifo, size_t fifo_cap,
                        long *slots);
 
 /* Joins the jobserver MAKEFLAGS (from the environment) offers: NULL when
  * none is offered or it cannot be used (descriptors closed: a rule without
  * '+' when make is not told the command is recursive); then why says so
  * (may be NULL). One at a time per process. */
-jobserver *js_open(char *why, size_t cap);
+jobserver *jobserver_open(char *why, size_t cap);
 
 /* The -jN make was started with (0 when MAKEFLAGS does not say). */
-long js_slots(const jobserver *js);
+long jobserver_slots(const jobserver *js);
 
 /* The descriptor that becomes readable when a token may be there (for
  * poll), or -1. */
-int js_poll_fd(const jobserver *js);
+int jobserver_poll_fd(const jobserver *js);
 
 /* Takes one token without blocking: 1 when taken, 0 when none free. */
-int js_try_take(jobserver *js);
+int jobserver_try_take(jobserver *js);
 
 /* Gives one held token back. */
-void js_give(jobserver *js);
+void jobserver_give(jobserver *js);
 
 /* Tokens held now. */
-size_t js_held(const jobserver *js);
+size_t jobserver_held(const jobserver *js);
 
 /* Gives every held token back and closes. NULL is a no-op. */
-void js_close(jobserver *js);
+void jobserver_close(jobserver *js);
 
 #endif /* CLC_JOBSERVER_H */

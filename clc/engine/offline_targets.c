@@ -16,14 +16,14 @@
 #define INTEL_VENDOR_ID 0x8086u
 #define AMD_VENDOR_ID 0x1002u
 
-const char *ot_chain_name(ot_chain c)
+const char *offline_targets_chain_name(offline_targets_chain c)
 {
-    return c == OT_INTEL ? "intel" : c == OT_AMD ? "amd" : "spirv";
+    return c == OFFLINE_TARGETS_INTEL ? "intel" : c == OFFLINE_TARGETS_AMD ? "amd" : "spirv";
 }
 
-clcpack_binary_kind ot_chain_kind(ot_chain c)
+clcpack_binary_kind offline_targets_chain_kind(offline_targets_chain c)
 {
-    return c == OT_INTEL ? CLCPACK_KIND_INTEL : c == OT_AMD ? CLCPACK_KIND_AMDGCN
+    return c == OFFLINE_TARGETS_INTEL ? CLCPACK_KIND_INTEL : c == OFFLINE_TARGETS_AMD ? CLCPACK_KIND_AMDGCN
                                                             : CLCPACK_KIND_SPIRV;
 }
 
@@ -48,14 +48,14 @@ static void version_text(uint32_t v, char *buf, size_t cap)
 
 /* Appends (name, arch) unless that arch is there already (acm-g10 and
  * dg2-g10 are one target). 0, or -1 when the list is full. */
-static int add_target(ot_config *c, ot_chain ch, const char *name, uint32_t arch)
+static int add_target(offline_targets_config *c, offline_targets_chain ch, const char *name, uint32_t arch)
 {
     for (size_t i = 0; i < c->n[ch]; i++)
         if (c->targets[ch][i].arch == arch)
             return 0;
-    if (c->n[ch] >= OT_MAX_TARGETS)
+    if (c->n[ch] >= OFFLINE_TARGETS_MAX_TARGETS)
         return -1;
-    ot_target *t = &c->targets[ch][c->n[ch]++];
+    offline_targets_target *t = &c->targets[ch][c->n[ch]++];
     bfmt(t->name, sizeof t->name, "%s", name);
     t->arch = arch;
     return 0;
@@ -76,7 +76,7 @@ static int is_family(const char *name)
     return strncmp(name, "gen", 3) == 0 || strcmp(name, "xe") == 0 || strncmp(name, "xe-", 3) == 0;
 }
 
-static int load_names(const ot_config *c, intel_names *t, char *msg, size_t cap)
+static int load_names(const offline_targets_config *c, intel_names *t, char *msg, size_t cap)
 {
     if (t->n)
         return 0;
@@ -114,7 +114,7 @@ static void name_of(const intel_names *t, uint32_t ip, char *buf, size_t cap)
 
 /* "A:B", "A:" or ":B": ocloc's products whose IP versions lie between A's
  * lowest and B's highest. */
-static int intel_range(ot_config *c, intel_names *t, const char *item, char *msg, size_t cap)
+static int intel_range(offline_targets_config *c, intel_names *t, const char *item, char *msg, size_t cap)
 {
     char a[64], b[64];
     const char *colon = strchr(item, ':');
@@ -139,14 +139,14 @@ static int intel_range(ot_config *c, intel_names *t, const char *item, char *msg
     if (load_names(c, t, msg, cap) != 0)
         return -1;
     for (size_t i = 0; i < t->n; i++)
-        if (t->ip[i] >= lo && t->ip[i] <= hi && add_target(c, OT_INTEL, t->name[i], t->ip[i]) != 0) {
-            bfmt(msg, cap, "more than %d Intel targets", OT_MAX_TARGETS);
+        if (t->ip[i] >= lo && t->ip[i] <= hi && add_target(c, OFFLINE_TARGETS_INTEL, t->name[i], t->ip[i]) != 0) {
+            bfmt(msg, cap, "more than %d Intel targets", OFFLINE_TARGETS_MAX_TARGETS);
             return -1;
         }
     return 0;
 }
 
-static int resolve_intel(ot_config *c, const char *list, int is_default, char *notes,
+static int resolve_intel(offline_targets_config *c, const char *list, int is_default, char *notes,
                          size_t ncap, char *msg, size_t cap)
 {
     char buf[4096];
@@ -186,8 +186,8 @@ static int resolve_intel(ot_config *c, const char *list, int is_default, char *n
                 bfmt(name, sizeof name, "%s", item);
             else
                 name_of(&names, ids[i], name, sizeof name);
-            if (add_target(c, OT_INTEL, name, ids[i]) != 0) {
-                bfmt(msg, cap, "--intel-gpu: more than %d targets", OT_MAX_TARGETS);
+            if (add_target(c, OFFLINE_TARGETS_INTEL, name, ids[i]) != 0) {
+                bfmt(msg, cap, "--intel-gpu: more than %d targets", OFFLINE_TARGETS_MAX_TARGETS);
                 return -1;
             }
         }
@@ -195,7 +195,7 @@ static int resolve_intel(ot_config *c, const char *list, int is_default, char *n
     return 0;
 }
 
-static int resolve_amd(ot_config *c, const char *list, char *notes, size_t ncap, char *msg,
+static int resolve_amd(offline_targets_config *c, const char *list, char *notes, size_t ncap, char *msg,
                        size_t cap)
 {
     char buf[4096];
@@ -208,7 +208,7 @@ static int resolve_amd(ot_config *c, const char *list, char *notes, size_t ncap,
                  item);
             return -1;
         }
-        if (!bc_amdgpu_mach(arch >> 16 & 0xff, arch >> 8 & 0xff, arch & 0xff)) {
+        if (!bin_check_amdgpu_mach(arch >> 16 & 0xff, arch >> 8 & 0xff, arch & 0xff)) {
             bfmt(msg, cap, "--amd-gpu: %s is not a gfx target clc-pack knows", item);
             return -1;
         }
@@ -229,48 +229,48 @@ static int resolve_amd(ot_config *c, const char *list, char *notes, size_t ncap,
             k += snprintf(canon + k, sizeof canon - (size_t)k, ":sramecc%s", feat[arch >> 26 & 3]);
         if (arch >> 28 & 3)
             snprintf(canon + k, sizeof canon - (size_t)k, ":xnack%s", feat[arch >> 28 & 3]);
-        if (add_target(c, OT_AMD, canon, arch) != 0) {
-            bfmt(msg, cap, "--amd-gpu: more than %d targets", OT_MAX_TARGETS);
+        if (add_target(c, OFFLINE_TARGETS_AMD, canon, arch) != 0) {
+            bfmt(msg, cap, "--amd-gpu: more than %d targets", OFFLINE_TARGETS_MAX_TARGETS);
             return -1;
         }
     }
     return 0;
 }
 
-int ot_resolve(ot_config *c, ot_chain ch, const char *list, char *notes, size_t notes_cap,
+int offline_targets_resolve(offline_targets_config *c, offline_targets_chain ch, const char *list, char *notes, size_t notes_cap,
                char *msg, size_t cap)
 {
     c->on[ch] = 0;
     c->n[ch] = 0;
-    if (ch == OT_INTEL) {
+    if (ch == OFFLINE_TARGETS_INTEL) {
         if (ocloc_find(c->ocloc, msg, cap) != 0 ||
             ocloc_version(c->ocloc, c->version[ch] + 6, sizeof c->version[ch] - 6, msg, cap) != 0)
             return 1;
         memcpy(c->version[ch], "ocloc ", 6);
-        if (resolve_intel(c, list ? list : OT_DEFAULT_INTEL, !list, notes, notes_cap, msg,
+        if (resolve_intel(c, list ? list : OFFLINE_TARGETS_DEFAULT_INTEL, !list, notes, notes_cap, msg,
                           cap) != 0)
             return -1;
-    } else if (ch == OT_AMD) {
+    } else if (ch == OFFLINE_TARGETS_AMD) {
         if (amdgcn_find(&c->amd, msg, cap) != 0 ||
             amdgcn_version(&c->amd, c->version[ch], sizeof c->version[ch], msg, cap) != 0)
             return 1;
-        if (resolve_amd(c, list ? list : OT_DEFAULT_AMD, notes, notes_cap, msg, cap) != 0)
+        if (resolve_amd(c, list ? list : OFFLINE_TARGETS_DEFAULT_AMD, notes, notes_cap, msg, cap) != 0)
             return -1;
     } else {
         if (spirv_find(&c->spv, msg, cap) != 0 ||
             spirv_version(&c->spv, c->version[ch], sizeof c->version[ch], msg, cap) != 0)
             return 1;
-        add_target(c, OT_SPIRV, SPIRV_TARGET, SPIRV_VERSION_WORD);
+        add_target(c, OFFLINE_TARGETS_SPIRV, SPIRV_TARGET, SPIRV_VERSION_WORD);
     }
     if (!c->n[ch]) {
-        bfmt(msg, cap, "--%s: no target", ch == OT_INTEL ? "intel-gpu" : "amd-gpu");
+        bfmt(msg, cap, "--%s: no target", ch == OFFLINE_TARGETS_INTEL ? "intel-gpu" : "amd-gpu");
         return -1;
     }
     c->on[ch] = 1;
     return 0;
 }
 
-void ot_device_info(const ot_config *c, ot_chain ch, clcpack_device_info *d)
+void offline_targets_device_info(const offline_targets_config *c, offline_targets_chain ch, clcpack_device_info *d)
 {
     memset(d, 0, sizeof *d);
     d->struct_size = sizeof *d;
@@ -282,25 +282,25 @@ void ot_device_info(const ot_config *c, ot_chain ch, clcpack_device_info *d)
      * rebuilt with the other setting makes its entries again instead of
      * reusing them, and two packs merged keep both. */
     bfmt(d->platform_version, sizeof d->platform_version, "%s%s", platform_version[ch],
-         ch == OT_INTEL && c->intel_exclude_ir ? " -exclude_ir" : "");
+         ch == OFFLINE_TARGETS_INTEL && c->intel_exclude_ir ? " -exclude_ir" : "");
     bfmt(d->device_name, sizeof d->device_name, "%s", device[ch]);
     bfmt(d->driver_version, sizeof d->driver_version, "%s", c->version[ch]);
-    d->device_type = ch == OT_SPIRV ? 0 : CL_DEVICE_TYPE_GPU;
-    d->vendor_id = ch == OT_INTEL ? INTEL_VENDOR_ID : ch == OT_AMD ? AMD_VENDOR_ID : 0;
+    d->device_type = ch == OFFLINE_TARGETS_SPIRV ? 0 : CL_DEVICE_TYPE_GPU;
+    d->vendor_id = ch == OFFLINE_TARGETS_INTEL ? INTEL_VENDOR_ID : ch == OFFLINE_TARGETS_AMD ? AMD_VENDOR_ID : 0;
     d->address_bits = 64;
 }
 
-int ot_format_args(const ot_config *c, char **argv, size_t cap)
+int offline_targets_format_args(const offline_targets_config *c, char **argv, size_t cap)
 {
     static const char *const opt[] = {"--ot-intel", "--ot-amd", "--ot-spirv"};
     size_t n = 0;
-    for (int ch = 0; ch < OT_N_CHAINS; ch++) {
+    for (int ch = 0; ch < OFFLINE_TARGETS_N_CHAINS; ch++) {
         if (!c->on[ch])
             continue;
         /* TOOL|name@arch,name@arch */
-        const char *tool = ch == OT_INTEL ? c->ocloc : ch == OT_AMD ? c->amd.clang : c->spv.clang;
-        const char *second = ch == OT_AMD     ? c->amd.bitcode
-                             : ch == OT_SPIRV ? c->spv.llvm_spirv
+        const char *tool = ch == OFFLINE_TARGETS_INTEL ? c->ocloc : ch == OFFLINE_TARGETS_AMD ? c->amd.clang : c->spv.clang;
+        const char *second = ch == OFFLINE_TARGETS_AMD     ? c->amd.bitcode
+                             : ch == OFFLINE_TARGETS_SPIRV ? c->spv.llvm_spirv
                              : c->intel_exclude_ir ? "exclude_ir"
                                                    : "";
         /* A target is at most 63 bytes, '@', 8 hex digits and ',': 80. */
@@ -322,11 +322,11 @@ int ot_format_args(const ot_config *c, char **argv, size_t cap)
     return (int)n;
 }
 
-int ot_parse_arg(ot_config *c, const char *opt, const char *value)
+int offline_targets_parse_arg(offline_targets_config *c, const char *opt, const char *value)
 {
-    ot_chain ch = strcmp(opt, "ot-intel") == 0 ? OT_INTEL
-                  : strcmp(opt, "ot-amd") == 0 ? OT_AMD
-                                               : OT_SPIRV;
+    offline_targets_chain ch = strcmp(opt, "ot-intel") == 0 ? OFFLINE_TARGETS_INTEL
+                  : strcmp(opt, "ot-amd") == 0 ? OFFLINE_TARGETS_AMD
+                                               : OFFLINE_TARGETS_SPIRV;
     char buf[8192];
     if (strlen(value) >= sizeof buf)
         return -1;
@@ -335,10 +335,10 @@ int ot_parse_arg(ot_config *c, const char *opt, const char *value)
     if (!bar2)
         return -1;
     *bar1 = *bar2 = '\0';
-    if (ch == OT_INTEL) {
+    if (ch == OFFLINE_TARGETS_INTEL) {
         bfmt(c->ocloc, sizeof c->ocloc, "%s", buf);
         c->intel_exclude_ir = strcmp(bar1 + 1, "exclude_ir") == 0;
-    } else if (ch == OT_AMD) {
+    } else if (ch == OFFLINE_TARGETS_AMD) {
         bfmt(c->amd.clang, sizeof c->amd.clang, "%s", buf);
         bfmt(c->amd.bitcode, sizeof c->amd.bitcode, "%s", bar1 + 1);
     } else {
@@ -349,10 +349,10 @@ int ot_parse_arg(ot_config *c, const char *opt, const char *value)
     char *save = NULL;
     for (char *item = strtok_r(bar2 + 1, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *at = strrchr(item, '@');
-        if (!at || c->n[ch] >= OT_MAX_TARGETS)
+        if (!at || c->n[ch] >= OFFLINE_TARGETS_MAX_TARGETS)
             return -1;
         *at = '\0';
-        ot_target *t = &c->targets[ch][c->n[ch]++];
+        offline_targets_target *t = &c->targets[ch][c->n[ch]++];
         bfmt(t->name, sizeof t->name, "%s", item);
         t->arch = (uint32_t)strtoul(at + 1, NULL, 16);
     }
@@ -362,26 +362,26 @@ int ot_parse_arg(ot_config *c, const char *opt, const char *value)
 
 /* One target of one job, built on a thread of its own. */
 typedef struct target_task {
-    const ot_config *c;
-    ot_chain ch;
-    const ot_target *t;
+    const offline_targets_config *c;
+    offline_targets_chain ch;
+    const offline_targets_target *t;
     const build_job *job;
     unsigned char *bin;
     size_t size;
-    bc_names names;
+    bin_check_names names;
     int rc;
-    char msg[OT_MSG_MAX];
+    char msg[OFFLINE_TARGETS_MSG_MAX];
 } target_task;
 
 static void build_target(target_task *k)
 {
     const build_job *j = k->job;
-    char msg[OT_MSG_MAX];
+    char msg[OFFLINE_TARGETS_MSG_MAX];
     int rc;
-    if (k->ch == OT_INTEL)
+    if (k->ch == OFFLINE_TARGETS_INTEL)
         rc = ocloc_compile(k->c->ocloc, j->source, j->source_size, j->options, k->t->name,
                            k->c->intel_exclude_ir, &k->bin, &k->size, msg, sizeof msg);
-    else if (k->ch == OT_AMD)
+    else if (k->ch == OFFLINE_TARGETS_AMD)
         rc = amdgcn_compile(&k->c->amd, j->source, j->source_size, j->options, k->t->name,
                             &k->bin, &k->size, msg, sizeof msg);
     else
@@ -392,13 +392,13 @@ static void build_target(target_task *k)
         k->rc = -1;
         return;
     }
-    char why[BC_MSG_MAX];
-    if (k->ch == OT_INTEL)
-        rc = bc_check_intel(k->bin, k->size, k->t->arch, &k->names, why);
-    else if (k->ch == OT_AMD)
-        rc = bc_check_amdgcn(k->bin, k->size, k->t->arch, &k->names, why);
+    char why[BIN_CHECK_MSG_MAX];
+    if (k->ch == OFFLINE_TARGETS_INTEL)
+        rc = bin_check_check_intel(k->bin, k->size, k->t->arch, &k->names, why);
+    else if (k->ch == OFFLINE_TARGETS_AMD)
+        rc = bin_check_check_amdgcn(k->bin, k->size, k->t->arch, &k->names, why);
     else
-        rc = bc_check_spirv(k->bin, k->size, k->t->arch, &k->names, why);
+        rc = bin_check_check_spirv(k->bin, k->size, k->t->arch, &k->names, why);
     if (rc != 0) {
         bfmt(k->msg, sizeof k->msg, "its header does not fit the target: %s", why);
         free(k->bin);
@@ -437,14 +437,14 @@ static void append(char **notes, const char *line)
     *notes = grown;
 }
 
-void ot_build(const ot_config *c, ot_chain ch, const build_job *job, const spare_slots *spare,
-              bv_result *r)
+void offline_targets_build(const offline_targets_config *c, offline_targets_chain ch, const build_job *job, const spare_slots *spare,
+              build_variant_result *r)
 {
     memset(r, 0, sizeof *r);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     size_t n = c->n[ch];
-    target_task tasks[OT_MAX_TARGETS];
+    target_task tasks[OFFLINE_TARGETS_MAX_TARGETS];
     memset(tasks, 0, sizeof tasks);
     for (size_t i = 0; i < n; i++)
         tasks[i] = (target_task){.c = c, .ch = ch, .t = &c->targets[ch][i], .job = job};
@@ -455,9 +455,9 @@ void ot_build(const ot_config *c, ot_chain ch, const build_job *job, const spare
     if (lent)
         spare_give(spare, lent);
 
-    const bc_names *names = NULL;
-    char line[OT_MSG_MAX + 128], first_fail[OT_MSG_MAX + 128] = "";
-    clcpack_binary_kind kind = ot_chain_kind(ch);
+    const bin_check_names *names = NULL;
+    char line[OFFLINE_TARGETS_MSG_MAX + 128], first_fail[OFFLINE_TARGETS_MSG_MAX + 128] = "";
+    clcpack_binary_kind kind = offline_targets_chain_kind(ch);
     for (size_t i = 0; i < n; i++) {
         target_task *k = &tasks[i];
         if (k->rc == 0 && names) {
@@ -473,7 +473,7 @@ void ot_build(const ot_config *c, ot_chain ch, const build_job *job, const spare
             }
         }
         if (k->rc != 0) {
-            bfmt(line, sizeof line, "no %s binary for %s: %s", ot_chain_name(ch), k->t->name,
+            bfmt(line, sizeof line, "no %s binary for %s: %s", offline_targets_chain_name(ch), k->t->name,
                  k->msg);
             append(&r->note, line);
             if (!first_fail[0])
@@ -482,7 +482,7 @@ void ot_build(const ot_config *c, ot_chain ch, const build_job *job, const spare
         }
         if (!names)
             names = &k->names;
-        bv_form *f = &r->forms[r->n_forms++];
+        build_variant_form *f = &r->forms[r->n_forms++];
         f->kind = kind;
         f->arch = k->t->arch;
         f->data = k->bin;
@@ -491,20 +491,20 @@ void ot_build(const ot_config *c, ot_chain ch, const build_job *job, const spare
         k->bin = NULL;
     }
     if (!r->n_forms) {
-        r->status = BV_BUILD_FAILED;
+        r->status = BUILD_VARIANT_BUILD_FAILED;
         r->message = dup_text(first_fail[0] ? first_fail : "no target");
         free(r->note);
         r->note = NULL;
     } else {
         /* The kernels the job asks for are all there. */
-        for (size_t i = 0; i < job->n_kernels && r->status == BV_OK; i++) {
+        for (size_t i = 0; i < job->n_kernels && r->status == BUILD_VARIANT_OK; i++) {
             size_t a = 0;
             while (a < names->n && strcmp(names->names[a], job->kernels[i]) != 0)
                 a++;
             if (a == names->n) {
                 bfmt(line, sizeof line, "kernel %s is not in the %s binary", job->kernels[i],
-                     ot_chain_name(ch));
-                r->status = BV_CHECK_FAILED;
+                     offline_targets_chain_name(ch));
+                r->status = BUILD_VARIANT_CHECK_FAILED;
                 r->message = dup_text(line);
             }
         }
@@ -515,10 +515,10 @@ void ot_build(const ot_config *c, ot_chain ch, const build_job *job, const spare
     }
     for (size_t i = 0; i < n; i++) {
         free(tasks[i].bin);
-        bc_names_free(&tasks[i].names);
+        bin_check_names_free(&tasks[i].names);
     }
     /* The compilers' time is the job's: its compile phase (-v prints it). */
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->build_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    r->phase_s[BV_PHASE_COMPILE] = r->build_s;
+    r->phase_s[BUILD_VARIANT_PHASE_COMPILE] = r->build_s;
 }

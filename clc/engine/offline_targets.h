@@ -7,7 +7,7 @@
  * asked their versions, Intel names, families and ranges turned into IP
  * versions by ocloc, AMD target IDs checked) and hands the result to each
  * build worker as text (ot_format / ot_parse). A worker builds a job for
- * one toolchain with ot_build: every target of it, several at a time when
+ * one toolchain with offline_targets_build: every target of it, several at a time when
  * idle workers lend slots, each binary's header checked and its kernels
  * read (bin_check.h). Nothing here prints.
  */
@@ -24,41 +24,41 @@
 #include "spare_slots.h"
 #include "spirv_run.h"
 
-#define OT_MAX_TARGETS 32
-#define OT_MSG_MAX 1024
+#define OFFLINE_TARGETS_MAX_TARGETS 32
+#define OFFLINE_TARGETS_MSG_MAX 1024
 
 /* The toolchains, in the order their jobs and device records come. */
-typedef enum ot_chain { OT_INTEL = 0, OT_AMD = 1, OT_SPIRV = 2, OT_N_CHAINS = 3 } ot_chain;
+typedef enum offline_targets_chain { OFFLINE_TARGETS_INTEL = 0, OFFLINE_TARGETS_AMD = 1, OFFLINE_TARGETS_SPIRV = 2, OFFLINE_TARGETS_N_CHAINS = 3 } offline_targets_chain;
 
 /* The default lists (docs/vendors/INTEL.md, AMD.md): Intel's Gen12 and Xe
  * GPUs (a name this ocloc does not know is left out), AMD's GCN 5, CDNA and
  * RDNA 1-3 GPUs. */
-#define OT_DEFAULT_INTEL "tgllp,rkl,adl-s,adl-p,adl-n,dg1,acm-g10,acm-g11,acm-g12,pvc,mtl"
-#define OT_DEFAULT_AMD "gfx900,gfx906,gfx908,gfx90a,gfx1010,gfx1030,gfx1100,gfx1101,gfx1102"
+#define OFFLINE_TARGETS_DEFAULT_INTEL "tgllp,rkl,adl-s,adl-p,adl-n,dg1,acm-g10,acm-g11,acm-g12,pvc,mtl"
+#define OFFLINE_TARGETS_DEFAULT_AMD "gfx900,gfx906,gfx908,gfx90a,gfx1010,gfx1030,gfx1100,gfx1101,gfx1102"
 
-typedef struct ot_target {
+typedef struct offline_targets_target {
     char name[CLCPACK_TARGET_MAX + 1]; /* the entry's target */
     uint32_t arch;                      /* the entry's arch */
-} ot_target;
+} offline_targets_target;
 
-typedef struct ot_config {
-    int on[OT_N_CHAINS];
+typedef struct offline_targets_config {
+    int on[OFFLINE_TARGETS_N_CHAINS];
     char ocloc[TOOL_PATH_MAX];
     amdgcn_tools amd;
     spirv_tools spv;
-    size_t n[OT_N_CHAINS];
-    ot_target targets[OT_N_CHAINS][OT_MAX_TARGETS];
-    char version[OT_N_CHAINS][CLCPACK_FP_STR]; /* driver_version of the records */
+    size_t n[OFFLINE_TARGETS_N_CHAINS];
+    offline_targets_target targets[OFFLINE_TARGETS_N_CHAINS][OFFLINE_TARGETS_MAX_TARGETS];
+    char version[OFFLINE_TARGETS_N_CHAINS][CLCPACK_FP_STR]; /* driver_version of the records */
     /* ocloc -exclude_ir: Intel binaries without the program's SPIR-V (the
      * pack's default, docs/vendors/INTEL.md "The SPIR-V inside"). */
     int intel_exclude_ir;
-} ot_config;
+} offline_targets_config;
 
 /* "intel", "amd", "spirv". */
-const char *ot_chain_name(ot_chain c);
+const char *offline_targets_chain_name(offline_targets_chain c);
 
 /* The entry kind of a toolchain. */
-clcpack_binary_kind ot_chain_kind(ot_chain c);
+clcpack_binary_kind offline_targets_chain_kind(offline_targets_chain c);
 
 /* Resolves a toolchain for a pack build: list NULL takes the default.
  * 0 when it is ready; 1 when its tools are missing (msg is the one line
@@ -66,25 +66,25 @@ clcpack_binary_kind ot_chain_kind(ot_chain c);
  * (msg names the item: a usage error). notes gets "note" lines (a default
  * target this ocloc does not know, an AMD target whose ISA library
  * clc-pack supplies), '\n'-separated. */
-int ot_resolve(ot_config *c, ot_chain chain, const char *list, char *notes, size_t notes_cap,
+int offline_targets_resolve(offline_targets_config *c, offline_targets_chain chain, const char *list, char *notes, size_t notes_cap,
                char *msg, size_t cap);
 
 /* The synthetic device record of a toolchain (docs/FORMAT.md). */
-void ot_device_info(const ot_config *c, ot_chain chain, clcpack_device_info *out);
+void offline_targets_device_info(const offline_targets_config *c, offline_targets_chain chain, clcpack_device_info *out);
 
 /* The worker's arguments for a resolved configuration: "--ot-intel
  * OCLOC|exclude_ir|name@arch,..." style, appended to argv (strings malloc'd).
  * Returns the number added, or -1 when out of memory. */
-int ot_format_args(const ot_config *c, char **argv, size_t cap);
+int offline_targets_format_args(const offline_targets_config *c, char **argv, size_t cap);
 
 /* Reads one of those arguments in a worker: 0, or -1. */
-int ot_parse_arg(ot_config *c, const char *opt, const char *value);
+int offline_targets_parse_arg(offline_targets_config *c, const char *opt, const char *value);
 
-/* Builds job with every target of the chain. r as bv_build fills it: a
+/* Builds job with every target of the chain. r as build_variant_build fills it: a
  * form per target that built (kind, arch, target), the kernel names, a
- * note per target that did not (its compiler's first lines); BV_BUILD_FAILED
+ * note per target that did not (its compiler's first lines); BUILD_VARIANT_BUILD_FAILED
  * when no target built. spare may be NULL. */
-void ot_build(const ot_config *c, ot_chain chain, const build_job *job, const spare_slots *spare,
-              bv_result *r);
+void offline_targets_build(const offline_targets_config *c, offline_targets_chain chain, const build_job *job, const spare_slots *spare,
+              build_variant_result *r);
 
 #endif /* CLC_OFFLINE_TARGETS_H */

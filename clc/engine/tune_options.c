@@ -3,10 +3,10 @@
 
 #include <string.h>
 
-void tv_default_options(tv_options *o)
+void tune_options_default(tune_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->width = o->height = TV_DEFAULT_SIZE;
-    o->runs = TV_DEFAULT_RUNS;
-    o->warmup = TV_WARMUP;
+    o->width = o->height = TUNE_OPTIONS_DEFAULT_SIZE;
+    o->runs = TUNE_OPTIONS_DEFAULT_RUNS;
+    o->warmup = TUNE_OPTIONS_WARMUP;
 }

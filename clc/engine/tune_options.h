@@ -10,20 +10,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TV_MAX_WIDTHS 64
-#define TV_DEFAULT_SIZE 2048
-#define TV_DEFAULT_RUNS 11   /* a median of at least 10 runs */
-#define TV_WARMUP 2
-#define TV_NOTE_MAX 512
+#define TUNE_OPTIONS_MAX_WIDTHS 64
+#define TUNE_OPTIONS_DEFAULT_SIZE 2048
+#define TUNE_OPTIONS_DEFAULT_RUNS 11   /* a median of at least 10 runs */
+#define TUNE_OPTIONS_WARMUP 2
+#define TUNE_OPTIONS_NOTE_MAX 512
 
-typedef struct tv_options {
+typedef struct tune_options {
     int enabled;
     uint32_t width, height;      /* problem size; poly kernels take width*height inputs */
     int runs, warmup;
     size_t n_widths;             /* filter widths for width-argument kernels */
-    uint32_t widths[TV_MAX_WIDTHS];
-} tv_options;
+    uint32_t widths[TUNE_OPTIONS_MAX_WIDTHS];
+} tune_options;
 
-void tv_default_options(tv_options *o);
+void tune_options_default(tune_options *o);
 
 #endif /* CLC_TUNE_OPTIONS_H */

@@ -34,7 +34,7 @@ typedef struct worker {
     int lent;        /* its slot is in the spare pipe (spare_slots.h) */
 } worker;
 
-int wpool_self_exe(const char *argv0, char *out, size_t cap)
+int worker_pool_self_exe(const char *argv0, char *out, size_t cap)
 {
     ssize_t n = readlink("/proc/self/exe", out, cap - 1);
     if (n > 0) {
@@ -101,7 +101,7 @@ static int spawn_worker(const char *exe, char *const argv[], int show_output,
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, jp[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, rp[1], WP_RESULT_FD);
+    posix_spawn_file_actions_adddup2(&fa, rp[1], WORKER_PROTO_RESULT_FD);
     if (spare[0] >= 0) {
         posix_spawn_file_actions_adddup2(&fa, spare[0], SPARE_RD_FD);
         posix_spawn_file_actions_adddup2(&fa, spare[1], SPARE_WR_FD);
@@ -199,7 +199,7 @@ static void describe_exit(int status, char *buf, size_t cap)
 
 /* Returns 1 when the job is to go back to the queue (cb->retry, asked only
  * when room), else 0 after its finished call. */
-static int report_death(worker *w, const wpool_callbacks *cb, const char *why, int room)
+static int report_death(worker *w, const worker_pool_callbacks *cb, const char *why, int room)
 {
     long job = w->job;
     int status = stop_worker(w);
@@ -207,9 +207,9 @@ static int report_death(worker *w, const wpool_callbacks *cb, const char *why, i
         return 0;
     char how[128];
     describe_exit(status, how, sizeof how);
-    bv_result r;
+    build_variant_result r;
     memset(&r, 0, sizeof r);
-    r.status = BV_ERROR;
+    r.status = BUILD_VARIANT_ERROR;
     r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     char msg[512];
     bfmt(msg, sizeof msg, "the worker process running it %s%s%s", how, why ? ": " : "",
@@ -218,7 +218,7 @@ static int report_death(worker *w, const wpool_callbacks *cb, const char *why, i
     int again = room && cb->retry && cb->retry(cb->ctx, (size_t)job, &r, 1);
     if (!again)
         cb->finished(cb->ctx, (size_t)job, &r);
-    bv_result_free(&r);
+    build_variant_result_free(&r);
     return again;
 }
 
@@ -246,15 +246,15 @@ static size_t running_jobs(const worker *ws, size_t n)
 static void give_spare_tokens(jobserver *js, const worker *ws, size_t n)
 {
     size_t busy = running_jobs(ws, n);
-    while (js_held(js) > 0 && js_held(js) + 1 > busy)
-        js_give(js);
+    while (jobserver_held(js) > 0 && jobserver_held(js) + 1 > busy)
+        jobserver_give(js);
 }
 
-int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
+int worker_pool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
               const strbuf *jobs, const size_t *group, size_t n_jobs,
-              const wpool_callbacks *cb, char *err, size_t cap)
+              const worker_pool_callbacks *cb, char *err, size_t cap)
 {
-    return wpool_run_order(exe, worker_argv, n_workers, show_output, jobs, group, NULL, n_jobs,
+    return worker_pool_run_order(exe, worker_argv, n_workers, show_output, jobs, group, NULL, n_jobs,
                            cb, err, cap);
 }
 
@@ -267,7 +267,7 @@ typedef struct pool {
     int show_output;
     const strbuf *jobs;
     const size_t *group;
-    const wpool_callbacks *cb;
+    const worker_pool_callbacks *cb;
     worker ws[MAX_WORKERS];
     size_t started;
     int spare[2];
@@ -284,7 +284,7 @@ typedef struct pool {
  * (no token, no job whose group is idle). */
 static int hand_one(pool *p, worker *w)
 {
-    const wpool_callbacks *cb = p->cb;
+    const worker_pool_callbacks *cb = p->cb;
     if (w->pid == 0) {
         if (p->respawns_left == 0)
             return 1;
@@ -295,8 +295,8 @@ static int hand_one(pool *p, worker *w)
     }
     if (w->job >= 0)
         return 1;
-    if (cb->slots && running_jobs(p->ws, p->started) >= 1 + js_held(cb->slots) &&
-        !js_try_take(cb->slots))
+    if (cb->slots && running_jobs(p->ws, p->started) >= 1 + jobserver_held(cb->slots) &&
+        !jobserver_try_take(cb->slots))
         return 0;
     size_t pick = p->q_head;
     while (pick < p->q_tail && group_busy(p->ws, p->started, p->group, p->queue[pick]))
@@ -353,33 +353,33 @@ static void worker_lost(pool *p, worker *w, const char *why)
 /* Reads the result w has ready, and finishes or retries its job. */
 static void take_result(pool *p, worker *w)
 {
-    const wpool_callbacks *cb = p->cb;
+    const worker_pool_callbacks *cb = p->cb;
     unsigned char *payload;
     size_t size;
-    char ferr[WP_ERR_MAX];
-    int fr = wp_read_frame(w->result_fd, WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size, ferr);
+    char ferr[WORKER_PROTO_ERR_MAX];
+    int fr = worker_proto_read_frame(w->result_fd, WORKER_PROTO_RESULT_MAGIC, WORKER_PROTO_RESULT_MAX, &payload, &size, ferr);
     if (fr != 0) {
         worker_lost(p, w, fr == 1 ? NULL : ferr);
         return;
     }
     uint32_t job;
-    bv_result r;
-    if (wp_decode_result(payload, size, &job, &r, ferr) != 0 || (long)job != w->job) {
+    build_variant_result r;
+    if (worker_proto_decode_result(payload, size, &job, &r, ferr) != 0 || (long)job != w->job) {
         free(payload);
-        bv_result_free(&r); /* decoding always initializes r */
+        build_variant_result_free(&r); /* decoding always initializes r */
         worker_lost(p, w, "it sent a malformed result");
         return;
     }
     free(payload);
     w->job = -1;
-    if (r.status != BV_OK && cb->retry && p->q_tail < p->q_cap && cb->retry(cb->ctx, job, &r, 0)) {
+    if (r.status != BUILD_VARIANT_OK && cb->retry && p->q_tail < p->q_cap && cb->retry(cb->ctx, job, &r, 0)) {
         p->queue[p->q_tail++] = job;
-        bv_result_free(&r);
+        build_variant_result_free(&r);
         stop_worker(w); /* a fresh one takes its place */
         return;
     }
     cb->finished(cb->ctx, job, &r);
-    bv_result_free(&r);
+    build_variant_result_free(&r);
     p->done++;
 }
 
@@ -387,7 +387,7 @@ static void take_result(pool *p, worker *w)
  * no job runs (the loop ends), -1 with err. */
 static int wait_results(pool *p, int stopping, char *err, size_t cap)
 {
-    const wpool_callbacks *cb = p->cb;
+    const worker_pool_callbacks *cb = p->cb;
     size_t busy = 0;
     struct pollfd pf[MAX_WORKERS + 1];
     size_t who[MAX_WORKERS];
@@ -409,7 +409,7 @@ static int wait_results(pool *p, int stopping, char *err, size_t cap)
     /* Waiting for a token too: wake when one may be free. */
     nfds_t n_poll = (nfds_t)busy;
     if (cb->slots && p->q_head != p->q_tail && busy < p->started)
-        pf[n_poll++] = (struct pollfd){js_poll_fd(cb->slots), POLLIN, 0};
+        pf[n_poll++] = (struct pollfd){jobserver_poll_fd(cb->slots), POLLIN, 0};
     int n = poll(pf, n_poll, TICK_MS);
     if (cb->tick)
         cb->tick(cb->ctx);
@@ -458,15 +458,15 @@ static void pool_stop(pool *p)
         if (p->ws[i].pid > 0)
             stop_worker(&p->ws[i]);
     if (p->cb->slots)
-        while (js_held(p->cb->slots) > 0)
-            js_give(p->cb->slots);
+        while (jobserver_held(p->cb->slots) > 0)
+            jobserver_give(p->cb->slots);
     free(p->queue);
     close_spare(p->spare);
 }
 
-int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers,
+int worker_pool_run_order(const char *exe, char *const worker_argv[], size_t n_workers,
                     int show_output, const strbuf *jobs, const size_t *group,
-                    const size_t *order, size_t n_jobs, const wpool_callbacks *cb, char *err,
+                    const size_t *order, size_t n_jobs, const worker_pool_callbacks *cb, char *err,
                     size_t cap)
 {
     if (n_jobs == 0)

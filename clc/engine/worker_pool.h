@@ -6,7 +6,7 @@
  * Workers are started with posix_spawn (never a bare fork: the caller has
  * OpenCL driver threads running) as `exe worker_argv...`; each gets one job
  * at a time, so the work spreads evenly. A worker that dies mid-job turns
- * that job into a BV_ERROR result naming the signal or exit status (the
+ * that job into a BUILD_VARIANT_ERROR result naming the signal or exit status (the
  * signal also in r->signal), and a fresh worker takes its place.
  * Single-threaded; the callbacks run on the caller's thread.
  */
@@ -18,12 +18,12 @@
 #include "build_variant.h"
 #include "wire.h"
 
-typedef struct wpool_callbacks {
+typedef struct worker_pool_callbacks {
     void *ctx;
     /* A job was handed to a worker. May be NULL. */
     void (*started)(void *ctx, size_t job);
     /* A job is done; r is freed after the call. */
-    void (*finished)(void *ctx, size_t job, bv_result *r);
+    void (*finished)(void *ctx, size_t job, build_variant_result *r);
     /* Called a few times a second while waiting. May be NULL. */
     void (*tick)(void *ctx);
     /* make's jobserver (jobserver.h), or NULL: then a job runs on a
@@ -36,21 +36,21 @@ typedef struct wpool_callbacks {
     int lend_idle;
     /* Asked before each job is handed out and while waiting: non-zero
      * stops the run (an interrupt): no further job starts, the running
-     * ones finish and get their finished call, and wpool_run returns 0;
+     * ones finish and get their finished call, and worker_pool_run returns 0;
      * the jobs never started get no call. May be NULL. */
     int (*stop)(void *ctx);
-    /* A job failed (r->status is not BV_OK; died: its worker died running
+    /* A job failed (r->status is not BUILD_VARIANT_OK; died: its worker died running
      * it, and r says how): return 1 to hand the job out once more, to a
      * fresh worker (the one that ran it is ended, with whatever the
      * failure left in it; the caller may first change jobs[job]; finished
      * is then not called for this result), 0 to have it finished with r.
      * May be NULL. */
-    int (*retry)(void *ctx, size_t job, const bv_result *r, int died);
-} wpool_callbacks;
+    int (*retry)(void *ctx, size_t job, const build_variant_result *r, int died);
+} worker_pool_callbacks;
 
 /* The absolute path of the running program (for re-executing it), from
  * /proc/self/exe, else argv0 resolved through PATH. 0, or -1. */
-int wpool_self_exe(const char *argv0, char *out, size_t cap);
+int worker_pool_self_exe(const char *argv0, char *out, size_t cap);
 
 /* Runs jobs[0..n_jobs) (each a whole job frame, its id its index) on up to
  * n_workers workers started as exe with argv worker_argv (NULL-terminated,
@@ -61,16 +61,16 @@ int wpool_self_exe(const char *argv0, char *out, size_t cap);
  * run at the same time (jobs that share a driver cache entry: see
  * cmd_pack.c). Returns 0 once every job has had its finished call; -1 with
  * err when no worker can be started (jobs not run then get no call). */
-int wpool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
+int worker_pool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
               const strbuf *jobs, const size_t *group, size_t n_jobs,
-              const wpool_callbacks *cb, char *err, size_t cap);
+              const worker_pool_callbacks *cb, char *err, size_t cap);
 
 /* The same for the n_jobs job ids order[0..n_jobs) (indices into jobs and
  * group), handed out in that order: the longest builds first keep every
  * worker busy to the end. order NULL: 0..n_jobs-1. */
-int wpool_run_order(const char *exe, char *const worker_argv[], size_t n_workers,
+int worker_pool_run_order(const char *exe, char *const worker_argv[], size_t n_workers,
                     int show_output, const strbuf *jobs, const size_t *group,
-                    const size_t *order, size_t n_jobs, const wpool_callbacks *cb, char *err,
+                    const size_t *order, size_t n_jobs, const worker_pool_callbacks *cb, char *err,
                     size_t cap);
 
 #endif /* CLC_WORKER_POOL_H */

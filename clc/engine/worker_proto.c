@@ -28,10 +28,10 @@ static void end_frame(strbuf *b, size_t at)
         b->data[at + (size_t)i] = (unsigned char)(n >> (8 * i));
 }
 
-void wp_encode_job(strbuf *b, uint32_t job, uint32_t device_slot, uint32_t flags,
+void worker_proto_encode_job(strbuf *b, uint32_t job, uint32_t device_slot, uint32_t flags,
                    const build_job *j)
 {
-    size_t at = begin_frame(b, WP_JOB_MAGIC);
+    size_t at = begin_frame(b, WORKER_PROTO_JOB_MAGIC);
     wire_put_u32(b, job);
     wire_put_u32(b, device_slot);
     wire_put_u32(b, flags);
@@ -54,8 +54,8 @@ void wp_encode_job(strbuf *b, uint32_t job, uint32_t device_slot, uint32_t flags
     end_frame(b, at);
 }
 
-int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *device_slot,
-                  uint32_t *flags, build_job *j, char err[WP_ERR_MAX])
+int worker_proto_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *device_slot,
+                  uint32_t *flags, build_job *j, char err[WORKER_PROTO_ERR_MAX])
 {
     wire_reader r;
     wire_reader_init(&r, payload, size);
@@ -63,10 +63,10 @@ int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *dev
     *job = wire_get_u32(&r);
     *device_slot = wire_get_u32(&r);
     *flags = wire_get_u32(&r);
-    j->entry_name = wire_get_str_alloc(&r, WP_NAME_MAX);
+    j->entry_name = wire_get_str_alloc(&r, WORKER_PROTO_NAME_MAX);
     j->program_entry = wire_get_u32(&r) != 0;
-    j->source_name = wire_get_str_alloc(&r, WP_NAME_MAX);
-    unsigned char *src = wire_get_blob_dup(&r, WP_JOB_MAX, &j->source_size);
+    j->source_name = wire_get_str_alloc(&r, WORKER_PROTO_NAME_MAX);
+    unsigned char *src = wire_get_blob_dup(&r, WORKER_PROTO_JOB_MAX, &j->source_size);
     char *text = src && !r.failed ? realloc(src, j->source_size + 1) : NULL;
     if (text) {
         text[j->source_size] = '\0';
@@ -75,9 +75,9 @@ int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *dev
         free(src);
         r.failed = 1;
     }
-    j->options = wire_get_str_alloc(&r, WP_JOB_MAX);
+    j->options = wire_get_str_alloc(&r, WORKER_PROTO_JOB_MAX);
     uint32_t nd = wire_get_u32(&r);
-    if (nd > WP_MAX_LIST || (size_t)nd * 8 > r.left)
+    if (nd > WORKER_PROTO_MAX_LIST || (size_t)nd * 8 > r.left)
         r.failed = 1;
     if (!r.failed) {
         j->defines = calloc(nd ? nd : 1, sizeof *j->defines);
@@ -85,8 +85,8 @@ int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *dev
             r.failed = 1;
     }
     for (uint32_t i = 0; i < nd && !r.failed; i++) {
-        j->defines[i].name = wire_get_str_alloc(&r, WP_NAME_MAX);
-        j->defines[i].value = wire_get_str_alloc(&r, WP_NAME_MAX);
+        j->defines[i].name = wire_get_str_alloc(&r, WORKER_PROTO_NAME_MAX);
+        j->defines[i].value = wire_get_str_alloc(&r, WORKER_PROTO_NAME_MAX);
         j->n_defines = i + 1;
         if (!j->defines[i].name || !j->defines[i].value)
             r.failed = 1;
@@ -94,7 +94,7 @@ int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *dev
     for (int i = 0; i < 3; i++)
         j->wg[i] = wire_get_u32(&r);
     uint32_t nk = r.failed ? 0 : wire_get_u32(&r);
-    if (nk > WP_MAX_LIST || (size_t)nk * 4 > r.left)
+    if (nk > WORKER_PROTO_MAX_LIST || (size_t)nk * 4 > r.left)
         r.failed = 1;
     if (!r.failed) {
         j->kernels = calloc(nk ? nk : 1, sizeof *j->kernels);
@@ -102,62 +102,62 @@ int wp_decode_job(const void *payload, size_t size, uint32_t *job, uint32_t *dev
             r.failed = 1;
     }
     for (uint32_t i = 0; i < nk && !r.failed; i++) {
-        j->kernels[i] = wire_get_str_alloc(&r, WP_NAME_MAX);
+        j->kernels[i] = wire_get_str_alloc(&r, WORKER_PROTO_NAME_MAX);
         j->n_kernels = i + 1;
         if (!j->kernels[i])
             r.failed = 1;
     }
-    j->check = r.failed ? NULL : wire_get_str_alloc(&r, WP_NAME_MAX);
+    j->check = r.failed ? NULL : wire_get_str_alloc(&r, WORKER_PROTO_NAME_MAX);
     if (r.failed || r.left != 0 || !j->entry_name || !j->source_name || !j->options ||
         !j->check) {
-        bj_free(j);
-        bfmt(err, WP_ERR_MAX, "malformed job frame (%zu bytes)", size);
+        build_job_free(j);
+        bfmt(err, WORKER_PROTO_ERR_MAX, "malformed job frame (%zu bytes)", size);
         return -1;
     }
     return 0;
 }
 
-void wp_encode_load_job(strbuf *b, uint32_t job, uint32_t entry)
+void worker_proto_encode_load_job(strbuf *b, uint32_t job, uint32_t entry)
 {
-    size_t at = begin_frame(b, WP_JOB_MAGIC);
+    size_t at = begin_frame(b, WORKER_PROTO_JOB_MAGIC);
     wire_put_u32(b, job);
     wire_put_u32(b, entry);
     end_frame(b, at);
 }
 
-int wp_decode_load_job(const void *payload, size_t size, uint32_t *job, uint32_t *entry,
-                       char err[WP_ERR_MAX])
+int worker_proto_decode_load_job(const void *payload, size_t size, uint32_t *job, uint32_t *entry,
+                       char err[WORKER_PROTO_ERR_MAX])
 {
     wire_reader r;
     wire_reader_init(&r, payload, size);
     *job = wire_get_u32(&r);
     *entry = wire_get_u32(&r);
     if (r.failed || r.left != 0) {
-        bfmt(err, WP_ERR_MAX, "malformed load job frame (%zu bytes)", size);
+        bfmt(err, WORKER_PROTO_ERR_MAX, "malformed load job frame (%zu bytes)", size);
         return -1;
     }
     return 0;
 }
 
 /* Whole microseconds, rounded (a decoded time encodes back the same); a
- * time beyond what a result may carry (WP_BUILD_US_MAX) goes as 0. */
+ * time beyond what a result may carry (WORKER_PROTO_BUILD_US_MAX) goes as 0. */
 static void put_seconds(strbuf *b, double s)
 {
     double us = s * 1e6;
-    wire_put_u64(b, us > 0 && us <= (double)WP_BUILD_US_MAX ? (uint64_t)(us + 0.5) : 0);
+    wire_put_u64(b, us > 0 && us <= (double)WORKER_PROTO_BUILD_US_MAX ? (uint64_t)(us + 0.5) : 0);
 }
 
 static double get_seconds(wire_reader *rd)
 {
     uint64_t us = wire_get_u64(rd);
-    if (us > WP_BUILD_US_MAX)
+    if (us > WORKER_PROTO_BUILD_US_MAX)
         rd->failed = 1;
     return (double)us * 1e-6;
 }
 
-void wp_encode_result(strbuf *b, uint32_t job, const bv_result *r)
+void worker_proto_encode_result(strbuf *b, uint32_t job, const build_variant_result *r)
 {
-    size_t at = begin_frame(b, WP_RESULT_MAGIC);
+    size_t at = begin_frame(b, WORKER_PROTO_RESULT_MAGIC);
     wire_put_u32(b, job);
     wire_put_u32(b, (uint32_t)r->status);
     wire_put_str(b, r->message);
@@ -167,7 +167,7 @@ void wp_encode_result(strbuf *b, uint32_t job, const bv_result *r)
     for (size_t i = 0; i < r->n_kernel_names; i++)
         wire_put_str(b, r->kernel_names[i]);
     put_seconds(b, r->build_s);
-    for (int p = 0; p < BV_N_PHASES; p++)
+    for (int p = 0; p < BUILD_VARIANT_N_PHASES; p++)
         put_seconds(b, r->phase_s[p]);
     wire_put_u32(b, (uint32_t)r->n_forms);
     for (size_t i = 0; i < r->n_forms; i++) {
@@ -192,20 +192,20 @@ void wp_encode_result(strbuf *b, uint32_t job, const bv_result *r)
     end_frame(b, at);
 }
 
-int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result *r,
-                     char err[WP_ERR_MAX])
+int worker_proto_decode_result(const void *payload, size_t size, uint32_t *job, build_variant_result *r,
+                     char err[WORKER_PROTO_ERR_MAX])
 {
     wire_reader rd;
     wire_reader_init(&rd, payload, size);
     memset(r, 0, sizeof *r);
     *job = wire_get_u32(&rd);
     uint32_t st = wire_get_u32(&rd);
-    r->status = st <= BV_ERROR ? (bv_status)st : BV_ERROR;
-    r->message = wire_get_str_dup(&rd, WP_RESULT_MAX);
-    r->log = wire_get_str_dup(&rd, WP_RESULT_MAX);
-    r->note = wire_get_str_dup(&rd, WP_RESULT_MAX);
+    r->status = st <= BUILD_VARIANT_ERROR ? (build_variant_status)st : BUILD_VARIANT_ERROR;
+    r->message = wire_get_str_dup(&rd, WORKER_PROTO_RESULT_MAX);
+    r->log = wire_get_str_dup(&rd, WORKER_PROTO_RESULT_MAX);
+    r->note = wire_get_str_dup(&rd, WORKER_PROTO_RESULT_MAX);
     uint32_t nk = wire_get_u32(&rd);
-    if (nk > WP_MAX_LIST || (size_t)nk * 4 > rd.left)
+    if (nk > WORKER_PROTO_MAX_LIST || (size_t)nk * 4 > rd.left)
         rd.failed = 1;
     if (!rd.failed && nk) {
         r->kernel_names = calloc(nk, sizeof *r->kernel_names);
@@ -213,24 +213,24 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
             rd.failed = 1;
     }
     for (uint32_t i = 0; i < nk && !rd.failed; i++) {
-        r->kernel_names[i] = wire_get_str_alloc(&rd, WP_NAME_MAX);
+        r->kernel_names[i] = wire_get_str_alloc(&rd, WORKER_PROTO_NAME_MAX);
         r->n_kernel_names = i + 1;
         if (!r->kernel_names[i])
             rd.failed = 1;
     }
     r->build_s = get_seconds(&rd);
-    for (int p = 0; p < BV_N_PHASES; p++)
+    for (int p = 0; p < BUILD_VARIANT_N_PHASES; p++)
         r->phase_s[p] = get_seconds(&rd);
     uint32_t nf = wire_get_u32(&rd);
-    if (nf > BV_MAX_FORMS)
+    if (nf > BUILD_VARIANT_MAX_FORMS)
         rd.failed = 1;
     for (uint32_t i = 0; i < nf && !rd.failed; i++) {
-        bv_form *f = &r->forms[r->n_forms];
+        build_variant_form *f = &r->forms[r->n_forms];
         uint32_t kind = wire_get_u32(&rd);
         f->kind = (clcpack_binary_kind)kind;
         f->arch = wire_get_u32(&rd);
         wire_get_str(&rd, f->target, sizeof f->target);
-        f->data = wire_get_blob_dup(&rd, WP_RESULT_MAX, &f->size);
+        f->data = wire_get_blob_dup(&rd, WORKER_PROTO_RESULT_MAX, &f->size);
         if (kind > CLCPACK_KIND_SPIRV || !f->data) {
             free(f->data);
             f->data = NULL;
@@ -240,7 +240,7 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
         r->n_forms++;
     }
     uint32_t nt = rd.failed ? 0 : wire_get_u32(&rd);
-    if (nt > TV_MAX_WIDTHS)
+    if (nt > TUNE_OPTIONS_MAX_WIDTHS)
         rd.failed = 1;
     for (uint32_t i = 0; i < nt && !rd.failed; i++) {
         clcpack_tuning *t = &r->tunings[r->n_tunings++];
@@ -251,24 +251,24 @@ int wp_decode_result(const void *payload, size_t size, uint32_t *job, bv_result 
         t->median_ns = wire_get_u64(&rd);
     }
     uint32_t remote = wire_get_u32(&rd), upload = wire_get_u32(&rd);
-    if (remote > BV_REMOTE_RETRY || upload > BV_UPLOAD_FAILED)
+    if (remote > BUILD_VARIANT_REMOTE_RETRY || upload > BUILD_VARIANT_UPLOAD_FAILED)
         rd.failed = 1;
-    r->remote = (bv_remote)remote;
-    r->upload = (bv_upload)upload;
-    r->remote_note = rd.failed ? NULL : wire_get_str_dup(&rd, WP_NAME_MAX);
-    r->upload_note = rd.failed ? NULL : wire_get_str_dup(&rd, WP_NAME_MAX);
+    r->remote = (build_variant_remote)remote;
+    r->upload = (build_variant_upload)upload;
+    r->remote_note = rd.failed ? NULL : wire_get_str_dup(&rd, WORKER_PROTO_NAME_MAX);
+    r->upload_note = rd.failed ? NULL : wire_get_str_dup(&rd, WORKER_PROTO_NAME_MAX);
     /* A build result without forms is the caller's to refuse (cmd_pack.c):
      * load results (verify --load) have none. */
     if (rd.failed || rd.left != 0) {
-        bv_result_free(r);
-        bfmt(err, WP_ERR_MAX, "malformed result frame (%zu bytes)", size);
+        build_variant_result_free(r);
+        bfmt(err, WORKER_PROTO_ERR_MAX, "malformed result frame (%zu bytes)", size);
         return -1;
     }
     return 0;
 }
 
-int wp_read_frame(int fd, uint32_t magic, size_t max, unsigned char **payload, size_t *size,
-                  char err[WP_ERR_MAX])
+int worker_proto_read_frame(int fd, uint32_t magic, size_t max, unsigned char **payload, size_t *size,
+                  char err[WORKER_PROTO_ERR_MAX])
 {
     *payload = NULL;
     *size = 0;
@@ -280,7 +280,7 @@ int wp_read_frame(int fd, uint32_t magic, size_t max, unsigned char **payload, s
     if (got == 0)
         return 1;
     if (got < 0 || clcpk_fd_read_all(fd, head + 1, sizeof head - 1) != 0) {
-        bfmt(err, WP_ERR_MAX, "the frame header was cut short");
+        bfmt(err, WORKER_PROTO_ERR_MAX, "the frame header was cut short");
         return -1;
     }
     wire_reader r;
@@ -288,22 +288,22 @@ int wp_read_frame(int fd, uint32_t magic, size_t max, unsigned char **payload, s
     uint32_t m = wire_get_u32(&r);
     uint64_t n = wire_get_u64(&r);
     if (m != magic) {
-        bfmt(err, WP_ERR_MAX, "bad frame magic 0x%08x", (unsigned)m);
+        bfmt(err, WORKER_PROTO_ERR_MAX, "bad frame magic 0x%08x", (unsigned)m);
         return -1;
     }
     if (n > max) {
-        bfmt(err, WP_ERR_MAX, "a %llu-byte frame is beyond the %zu-byte limit",
+        bfmt(err, WORKER_PROTO_ERR_MAX, "a %llu-byte frame is beyond the %zu-byte limit",
              (unsigned long long)n, max);
         return -1;
     }
     unsigned char *buf = malloc(n ? (size_t)n : 1);
     if (!buf) {
-        bfmt(err, WP_ERR_MAX, "out of memory for a %llu-byte frame", (unsigned long long)n);
+        bfmt(err, WORKER_PROTO_ERR_MAX, "out of memory for a %llu-byte frame", (unsigned long long)n);
         return -1;
     }
     if (clcpk_fd_read_all(fd, buf, (size_t)n) != 0) {
         free(buf);
-        bfmt(err, WP_ERR_MAX, "the frame was cut short");
+        bfmt(err, WORKER_PROTO_ERR_MAX, "the frame was cut short");
         return -1;
     }
     *payload = buf;
@@ -311,13 +311,13 @@ int wp_read_frame(int fd, uint32_t magic, size_t max, unsigned char **payload, s
     return 0;
 }
 
-int wp_serve(const char *who, wp_job_fn run, void *self)
+int worker_proto_serve(const char *who, worker_proto_job_fn run, void *self)
 {
     for (;;) {
         unsigned char *payload;
         size_t size;
-        char ferr[WP_ERR_MAX];
-        int rc = wp_read_frame(0, WP_JOB_MAGIC, WP_JOB_MAX, &payload, &size, ferr);
+        char ferr[WORKER_PROTO_ERR_MAX];
+        int rc = worker_proto_read_frame(0, WORKER_PROTO_JOB_MAGIC, WORKER_PROTO_JOB_MAX, &payload, &size, ferr);
         if (rc == 1)
             return 0;
         if (rc < 0) {
@@ -325,14 +325,14 @@ int wp_serve(const char *who, wp_job_fn run, void *self)
             return 1;
         }
         uint32_t job = 0;
-        bv_result r;
+        build_variant_result r;
         run(self, payload, size, &job, &r);
         free(payload);
         strbuf out;
         sb_init(&out);
-        wp_encode_result(&out, job, &r);
-        bv_result_free(&r);
-        int wrc = out.failed ? -1 : clcpk_fd_write_all(WP_RESULT_FD, out.data, out.len);
+        worker_proto_encode_result(&out, job, &r);
+        build_variant_result_free(&r);
+        int wrc = out.failed ? -1 : clcpk_fd_write_all(WORKER_PROTO_RESULT_FD, out.data, out.len);
         sb_free(&out);
         if (wrc != 0)
             return 1; /* the parent is gone or the result did not fit in memory */

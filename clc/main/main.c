@@ -24,7 +24,7 @@
 int main(int argc, char **argv)
 {
     cli_argv0 = argc > 0 ? argv[0] : "clc-pack";
-    sg_install(&kg_generator);
+    source_gen_install(&kernelgen_generator);
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && strcmp(argv[1], "--worker") == 0)
             return worker_main(argc, argv);

@@ -34,8 +34,8 @@ static int opt_device(void *args, cli_optctx *c)
     }
     if (!ok)
         return cli_opt_fail(c, 1, "expected PLATFORM:DEVICE");
-    if (w->n_slots >= BW_MAX_SLOTS)
-        return cli_opt_fail(c, 1, "more than %d devices", BW_MAX_SLOTS);
+    if (w->n_slots >= BUILD_WORKER_MAX_SLOTS)
+        return cli_opt_fail(c, 1, "more than %d devices", BUILD_WORKER_MAX_SLOTS);
     w->plat[w->n_slots] = (unsigned)p;
     w->dev[w->n_slots++] = (unsigned)d;
     return 0;
@@ -52,22 +52,22 @@ static int opt_ptxas(void *args, cli_optctx *c)
 
 static int opt_nv_arch(void *args, cli_optctx *c)
 {
-    char err[NVF_ERR_MAX];
-    if (nvf_parse_archs(c->arg, &((worker_args *)args)->w->nv_archs, err) != 0)
+    char err[NV_FORMS_ERR_MAX];
+    if (nv_arch_list_parse(c->arg, &((worker_args *)args)->w->nv_archs, err) != 0)
         return cli_opt_fail(c, 1, "%s", err);
     return 0;
 }
 
 static int opt_offline(void *args, cli_optctx *c)
 {
-    if (ot_parse_arg(&((worker_args *)args)->w->offline, c->opt->name, c->arg) != 0)
+    if (offline_targets_parse_arg(&((worker_args *)args)->w->offline, c->opt->name, c->arg) != 0)
         return cli_opt_fail(c, 1, "not a list of targets");
     return 0;
 }
 
 static int opt_tune(void *args, cli_optctx *c)
 {
-    tv_options *t = &((worker_args *)args)->w->opts.tune;
+    tune_options *t = &((worker_args *)args)->w->opts.tune;
     if (sscanf(c->arg, "%ux%u", &t->width, &t->height) != 2)
         return cli_opt_fail(c, 1, "expected WIDTHxHEIGHT");
     t->enabled = 1;
@@ -77,14 +77,14 @@ static int opt_tune(void *args, cli_optctx *c)
 /* "3,5,7": the filter widths width-argument kernels are timed at. */
 static int opt_tune_widths(void *args, cli_optctx *c)
 {
-    tv_options *o = &((worker_args *)args)->w->opts.tune;
+    tune_options *o = &((worker_args *)args)->w->opts.tune;
     o->n_widths = 0;
     for (const char *s = c->arg; *s;) {
         char *end;
         unsigned long v = strtoul(s, &end, 10);
-        if (end == s || v == 0 || v > 1000 || o->n_widths >= TV_MAX_WIDTHS ||
+        if (end == s || v == 0 || v > 1000 || o->n_widths >= TUNE_OPTIONS_MAX_WIDTHS ||
             (*end != ',' && *end != '\0'))
-            return cli_opt_fail(c, 1, "expected up to %d widths from 1 to 1000", TV_MAX_WIDTHS);
+            return cli_opt_fail(c, 1, "expected up to %d widths from 1 to 1000", TUNE_OPTIONS_MAX_WIDTHS);
         o->widths[o->n_widths++] = (uint32_t)v;
         s = *end ? end + 1 : end;
     }
@@ -120,12 +120,12 @@ static const cli_opt worker_opts[] = {
 
 /* The engine's device lookup, over the devices the machine has. */
 static int find_device(void *self, unsigned platform, unsigned device, cl_device_id *dev,
-                       unsigned *ordinal, char err[BW_ERR_MAX])
+                       unsigned *ordinal, char err[BUILD_WORKER_ERR_MAX])
 {
-    const ds_device *d;
-    char derr[DS_ERR_MAX];
-    if (ds_find_by_index(self, platform, device, &d, derr) != 0) {
-        bfmt(err, BW_ERR_MAX, "%s", derr);
+    const device_select_device *d;
+    char derr[DEVICE_SELECT_ERR_MAX];
+    if (device_select_find_by_index(self, platform, device, &d, derr) != 0) {
+        bfmt(err, BUILD_WORKER_ERR_MAX, "%s", derr);
         return -1;
     }
     *dev = d->device;
@@ -165,24 +165,24 @@ static int parse_worker_args(int argc, char **argv, build_worker *w, const char 
 int worker_main(int argc, char **argv)
 {
     static build_worker w; /* large; one per process */
-    static mf_manifest manifest;
-    static ds_list devices;
+    static manifest_file manifest;
+    static device_select_list devices;
     static check_hook hook;
-    bw_init(&w);
+    build_worker_init(&w);
     const char *kernels = NULL;
     int rc = parse_worker_args(argc, argv, &w, &kernels);
     if (rc != 0)
         return rc;
-    bw_open_remote(&w);
+    build_worker_open_remote(&w);
     /* In this order: the manifest's folder may be relative to where the
      * worker started, and the devices are enumerated once PoCL's variables
-     * are set (bw_enter_work_dir). */
-    char err[BW_ERR_MAX], derr[DS_ERR_MAX], merr[MF_ERR_MAX];
-    if (kernels && mf_load(kernels, &manifest, merr) != 0)
+     * are set (build_worker_enter_work_dir). */
+    char err[BUILD_WORKER_ERR_MAX], derr[DEVICE_SELECT_ERR_MAX], merr[MANIFEST_ERR_MAX];
+    if (kernels && manifest_load(kernels, &manifest, merr) != 0)
         bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", merr);
-    else if (bw_enter_work_dir(&w, err, sizeof err) != 0)
+    else if (build_worker_enter_work_dir(&w, err, sizeof err) != 0)
         bfmt(w.setup_error, sizeof w.setup_error, "%s", err);
-    else if (ds_enumerate(&devices, derr) != 0)
+    else if (device_select_enumerate(&devices, derr) != 0)
         bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", derr);
     if (kernels) {
         seed_hook_init(&hook, &manifest);
@@ -190,5 +190,5 @@ int worker_main(int argc, char **argv)
     }
     w.find_device = find_device;
     w.find_self = &devices;
-    return bw_serve(&w);
+    return build_worker_serve(&w);
 }

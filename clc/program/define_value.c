@@ -77,8 +77,8 @@ static int check_name(const char *opt, const char *name, size_t len, int *is_fun
         bfmt(err, errlen, "%s: a define needs a name before '='", opt);
         return -1;
     }
-    if (len > DV_NAME_MAX) {
-        bfmt(err, errlen, "%s %s: a name longer than %d bytes", opt, show, DV_NAME_MAX);
+    if (len > DEFINE_VALUE_NAME_MAX) {
+        bfmt(err, errlen, "%s %s: a name longer than %d bytes", opt, show, DEFINE_VALUE_NAME_MAX);
         return -1;
     }
     size_t i = 0;
@@ -129,7 +129,7 @@ static int check_name(const char *opt, const char *name, size_t len, int *is_fun
     return 0;
 }
 
-int dv_check_name(const char *name, size_t len, int *is_function, char *err, size_t errlen)
+int define_value_check_name(const char *name, size_t len, int *is_function, char *err, size_t errlen)
 {
     return check_name("-D", name, len, is_function, err, errlen);
 }
@@ -145,9 +145,9 @@ static int check_value(const char *opt, const char *name, const char *value, cha
              name);
         return -1;
     }
-    if (len > DV_VALUE_MAX) {
+    if (len > DEFINE_VALUE_VALUE_MAX) {
         bfmt(err, errlen, "%s %s: value '%s' is longer than %d bytes", opt, name, show,
-             DV_VALUE_MAX);
+             DEFINE_VALUE_VALUE_MAX);
         return -1;
     }
     for (size_t i = 0; i < len; i++) {
@@ -174,20 +174,20 @@ static int check_value(const char *opt, const char *name, const char *value, cha
     return 0;
 }
 
-int dv_check_value(const char *name, const char *value, char *err, size_t errlen)
+int define_value_check_value(const char *name, const char *value, char *err, size_t errlen)
 {
     return check_value("-D", name, value, err, errlen);
 }
 
 /* ---- top-level lists ------------------------------------------------------- */
 
-long dv_split_top(const char *text, dv_span **out, const char *prefix, char *err, size_t errlen)
+long define_value_split_top(const char *text, define_value_span **out, const char *prefix, char *err, size_t errlen)
 {
     *out = NULL;
     size_t max = 1;
     for (const char *c = text; *c; c++)
         max += *c == ',';
-    dv_span *items = malloc(max * sizeof *items);
+    define_value_span *items = malloc(max * sizeof *items);
     if (!items) {
         bfmt(err, errlen, "%s: out of memory", prefix);
         return -1;
@@ -274,11 +274,11 @@ static int numeric_kind(const char *s, size_t n)
                : 0;
 }
 
-static int push_value(dv_define *d, size_t *cap, const char *s, size_t n, const char *prefix,
+static int push_value(define_value_define *d, size_t *cap, const char *s, size_t n, const char *prefix,
                       char *err, size_t errlen)
 {
-    if (d->n_values >= DV_VALUES_MAX) {
-        bfmt(err, errlen, "%s: more than %d values", prefix, DV_VALUES_MAX);
+    if (d->n_values >= DEFINE_VALUE_VALUES_MAX) {
+        bfmt(err, errlen, "%s: more than %d values", prefix, DEFINE_VALUE_VALUES_MAX);
         return -1;
     }
     if (d->n_values == *cap) {
@@ -304,7 +304,7 @@ static int push_value(dv_define *d, size_t *cap, const char *s, size_t n, const 
 
 /* Items [from, to) are numeric with at least one range or "...": spelled
  * out through value_list, plain numbers kept as written. */
-static int push_numeric_run(dv_define *d, size_t *cap, const dv_span *items, size_t from,
+static int push_numeric_run(define_value_define *d, size_t *cap, const define_value_span *items, size_t from,
                             size_t to, const char *prefix, char *err, size_t errlen)
 {
     size_t len = 0;
@@ -323,9 +323,9 @@ static int push_numeric_run(dv_define *d, size_t *cap, const dv_span *items, siz
         o += items[i].len;
     }
     text[o] = '\0';
-    vl_ints list;
-    char why[VL_ERR_MAX];
-    int rc = vl_parse_int_array(text, DV_VALUES_MAX - d->n_values, &list, why);
+    value_list_ints list;
+    char why[VALUE_LIST_ERR_MAX];
+    int rc = value_list_parse_int_array(text, DEFINE_VALUE_VALUES_MAX - d->n_values, &list, why);
     free(text);
     if (rc != 0) {
         bfmt(err, errlen, "%s: %s", prefix, why);
@@ -341,7 +341,7 @@ static int push_numeric_run(dv_define *d, size_t *cap, const dv_span *items, siz
             rc = push_value(d, cap, num, strlen(num), prefix, err, errlen);
         }
     }
-    vl_ints_free(&list);
+    value_list_ints_free(&list);
     return rc;
 }
 
@@ -351,7 +351,7 @@ static int compare_strings(const void *a, const void *b)
 }
 
 /* A value given twice, found by sorting a copy of the pointers. */
-static int refuse_duplicates(const dv_define *d, const char *prefix, char *err, size_t errlen)
+static int refuse_duplicates(const define_value_define *d, const char *prefix, char *err, size_t errlen)
 {
     if (d->n_values < 2)
         return 0;
@@ -374,7 +374,7 @@ static int refuse_duplicates(const dv_define *d, const char *prefix, char *err, 
     return rc;
 }
 
-void dv_define_free(dv_define *d)
+void define_value_define_free(define_value_define *d)
 {
     if (!d)
         return;
@@ -385,14 +385,14 @@ void dv_define_free(dv_define *d)
     memset(d, 0, sizeof *d);
 }
 
-int dv_parse_define(const char *arg, dv_define *out, char *err, size_t errlen)
+int define_value_parse_define(const char *arg, define_value_define *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     size_t name_len = name_span(arg);
     int is_function;
     if (check_name("-D", arg, name_len, &is_function, err, errlen) != 0)
         return -1;
-    char prefix[DV_NAME_MAX + 8];
+    char prefix[DEFINE_VALUE_NAME_MAX + 8];
     snprintf(prefix, sizeof prefix, "-D %.*s", (int)name_len, arg);
     const char *rest = arg + name_len;
     if (*rest != '\0' && *rest != '=') {
@@ -401,7 +401,7 @@ int dv_parse_define(const char *arg, dv_define *out, char *err, size_t errlen)
         bfmt(err, errlen, "-D %s: expected NAME, NAME=VALUES or NAME(a,b)=VALUE", show);
         return -1;
     }
-    dv_define d = {.is_function = is_function};
+    define_value_define d = {.is_function = is_function};
     d.name = malloc(name_len + 1);
     if (!d.name) {
         bfmt(err, errlen, "%s: out of memory", prefix);
@@ -420,7 +420,7 @@ int dv_parse_define(const char *arg, dv_define *out, char *err, size_t errlen)
         /* One value, commas and all. */
         if (check_value("-D", d.name, list, err, errlen) != 0 ||
             push_value(&d, &cap, list, strlen(list), prefix, err, errlen) != 0) {
-            dv_define_free(&d);
+            define_value_define_free(&d);
             return -1;
         }
         *out = d;
@@ -428,13 +428,13 @@ int dv_parse_define(const char *arg, dv_define *out, char *err, size_t errlen)
     }
     if (*list == '\0') {
         bfmt(err, errlen, "-D %s=: an empty value (use -D %s for a bare define)", d.name, d.name);
-        dv_define_free(&d);
+        define_value_define_free(&d);
         return -1;
     }
-    dv_span *items;
-    long n = dv_split_top(list, &items, prefix, err, errlen);
+    define_value_span *items;
+    long n = define_value_split_top(list, &items, prefix, err, errlen);
     if (n < 0) {
-        dv_define_free(&d);
+        define_value_define_free(&d);
         return -1;
     }
     int rc = 0;
@@ -452,11 +452,11 @@ int dv_parse_define(const char *arg, dv_define *out, char *err, size_t errlen)
                 continue;
             }
         }
-        char value[DV_VALUE_MAX + 1];
-        size_t len = items[i].len > DV_VALUE_MAX ? DV_VALUE_MAX + 1 : items[i].len;
+        char value[DEFINE_VALUE_VALUE_MAX + 1];
+        size_t len = items[i].len > DEFINE_VALUE_VALUE_MAX ? DEFINE_VALUE_VALUE_MAX + 1 : items[i].len;
         char *big = NULL;
         const char *v = value;
-        if (items[i].len > DV_VALUE_MAX) {
+        if (items[i].len > DEFINE_VALUE_VALUE_MAX) {
             big = malloc(items[i].len + 1);
             if (!big) {
                 bfmt(err, errlen, "%s: out of memory", prefix);
@@ -480,7 +480,7 @@ int dv_parse_define(const char *arg, dv_define *out, char *err, size_t errlen)
     if (rc == 0)
         rc = refuse_duplicates(&d, prefix, err, errlen);
     if (rc != 0) {
-        dv_define_free(&d);
+        define_value_define_free(&d);
         return -1;
     }
     *out = d;
@@ -489,7 +489,7 @@ int dv_parse_define(const char *arg, dv_define *out, char *err, size_t errlen)
 
 /* ---- --variant ---------------------------------------------------------------- */
 
-void dv_variant_free(dv_variant *v)
+void define_value_variant_free(define_value_variant *v)
 {
     if (!v)
         return;
@@ -510,18 +510,18 @@ static size_t macro_len(const char *name)
     return n;
 }
 
-int dv_parse_variant(const char *arg, dv_variant *out, char *err, size_t errlen)
+int define_value_parse_variant(const char *arg, define_value_variant *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     char prefix[96];
     char show[96];
     shown(arg, strlen(arg), show, sizeof show, 60);
     bfmt(prefix, sizeof prefix, "--variant '%s'", show);
-    dv_span *items;
-    long n = dv_split_top(arg, &items, prefix, err, errlen);
+    define_value_span *items;
+    long n = define_value_split_top(arg, &items, prefix, err, errlen);
     if (n < 0)
         return -1;
-    dv_variant v = {0};
+    define_value_variant v = {0};
     v.items = calloc((size_t)n, sizeof *v.items);
     if (!v.items) {
         free(items);
@@ -540,7 +540,7 @@ int dv_parse_variant(const char *arg, dv_variant *out, char *err, size_t errlen)
         item[items[i].len] = '\0';
         size_t name_len = name_span(item);
         int is_function;
-        dv_item *it = &v.items[v.n];
+        define_value_item *it = &v.items[v.n];
         if (check_name("--variant", item, name_len, &is_function, err, errlen) != 0) {
             rc = -1;
         } else if (item[name_len] != '\0' && item[name_len] != '=') {
@@ -572,7 +572,7 @@ int dv_parse_variant(const char *arg, dv_variant *out, char *err, size_t errlen)
     }
     free(items);
     if (rc != 0) {
-        dv_variant_free(&v);
+        define_value_variant_free(&v);
         return -1;
     }
     *out = v;
@@ -581,7 +581,7 @@ int dv_parse_variant(const char *arg, dv_variant *out, char *err, size_t errlen)
 
 /* ---- --derive ---------------------------------------------------------------- */
 
-void dv_derive_free(dv_derive *d)
+void define_value_derive_free(define_value_derive *d)
 {
     if (!d)
         return;
@@ -598,7 +598,7 @@ static int ignore_name(void *ctx, const char *name, size_t len)
     return 0;
 }
 
-int dv_parse_derive(const char *arg, dv_derive *out, char *err, size_t errlen)
+int define_value_parse_derive(const char *arg, define_value_derive *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     const char *eq = strchr(arg, '=');
@@ -627,16 +627,16 @@ int dv_parse_derive(const char *arg, dv_derive *out, char *err, size_t errlen)
         e++;
     while (f > e && (f[-1] == ' ' || f[-1] == '\t'))
         f--;
-    dv_derive d = {strndup(a, name_len), strndup(e, (size_t)(f - e))};
+    define_value_derive d = {strndup(a, name_len), strndup(e, (size_t)(f - e))};
     if (!d.name || !d.expr) {
-        dv_derive_free(&d);
+        define_value_derive_free(&d);
         bfmt(err, errlen, "--derive: out of memory");
         return -1;
     }
     char why[EXPR_ERR_MAX];
     if (expr_names(d.expr, ignore_name, NULL, why, sizeof why) != 0) {
         bfmt(err, errlen, "--derive %s: %s", d.name, why);
-        dv_derive_free(&d);
+        define_value_derive_free(&d);
         return -1;
     }
     *out = d;

@@ -46,17 +46,17 @@ typedef struct dset {
 } dset;
 
 typedef struct plan {
-    const dj_spec *s;
-    dv_define *axes;
+    const direct_jobs_spec *s;
+    define_value_define *axes;
     size_t n_axes;
-    dv_variant *variants;
+    define_value_variant *variants;
     size_t n_variants;
-    dv_variant *defaults;
+    define_value_variant *defaults;
     size_t n_defaults;
-    dv_derive *derives;
+    define_value_derive *derives;
     size_t n_derives;
     /* --wg: a literal list, or one expression per dimension. */
-    vl_list wg_list;
+    value_list wg_list;
     int wg_is_expr;
     size_t wg_dims;
     char *wg_expr[3];
@@ -77,7 +77,7 @@ static int usage(plan *p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p->err, DJ_ERR_MAX, fmt, ap);
+    vsnprintf(p->err, DIRECT_JOBS_ERR_MAX, fmt, ap);
     va_end(ap);
     return 2;
 }
@@ -87,7 +87,7 @@ static int failure(plan *p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p->err, DJ_ERR_MAX, fmt, ap);
+    vsnprintf(p->err, DIRECT_JOBS_ERR_MAX, fmt, ap);
     va_end(ap);
     return 1;
 }
@@ -213,7 +213,7 @@ static void dset_label(const dset *d, const uint32_t wg[3], char *buf, size_t ca
     }
     if (wg && wg[0] && len + 1 < cap) {
         char w[48];
-        bj_wg_text(wg, w, sizeof w);
+        build_job_wg_text(wg, w, sizeof w);
         bfmt(buf + len, cap - len, "%swg=%s", len ? " " : "", w);
     }
     if (!buf[0])
@@ -265,20 +265,20 @@ typedef struct program {
     const char *name;
     const char *const *files;
     size_t n_files;
-    sf_result folded;
+    source_fold_result folded;
     char *source_name;
 } program;
 
 static int matches_default(const plan *p, const dset *d, const uint32_t wg[3])
 {
     for (size_t k = 0; k < p->n_defaults; k++) {
-        const dv_variant *dv = &p->defaults[k];
+        const define_value_variant *dv = &p->defaults[k];
         size_t i;
         for (i = 0; i < dv->n; i++) {
-            const dv_item *it = &dv->items[i];
+            const define_value_item *it = &dv->items[i];
             if (strcmp(it->name, "WG") == 0) {
                 char w[48];
-                bj_wg_text(wg, w, sizeof w);
+                build_job_wg_text(wg, w, sizeof w);
                 if (!it->value || strcmp(it->value, w) != 0)
                     break;
                 continue;
@@ -330,7 +330,7 @@ static uint64_t hash_variant(const char *entry, const dset_item *items, size_t n
 
 /* Puts job i of out in the table (growing it at half full); -1 when out
  * of memory. */
-static int index_put(plan *p, const bj_list *out, size_t i)
+static int index_put(plan *p, const build_job_list *out, size_t i)
 {
     if ((p->indexed + 1) * 2 > p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 1024;
@@ -367,7 +367,7 @@ static int index_put(plan *p, const bj_list *out, size_t i)
 
 /* Whether out already holds the job of this variant: 1, 0, or -1 when out
  * of memory. Jobs added to out since the last call are indexed first. */
-static int made_before(plan *p, const bj_list *out, const char *entry, const dset_item *items,
+static int made_before(plan *p, const build_job_list *out, const char *entry, const dset_item *items,
                        size_t n, const uint32_t wg[3])
 {
     for (; p->indexed < out->n; p->indexed++)
@@ -392,11 +392,11 @@ static int made_before(plan *p, const bj_list *out, const char *entry, const dse
 }
 
 /* Makes the job of one complete variant (defines and derives in d). */
-static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], bj_list *out)
+static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], build_job_list *out)
 {
-    if (p->n_made >= DJ_MAX_VARIANTS)
+    if (p->n_made >= DIRECT_JOBS_MAX_VARIANTS)
         return usage(p, "more than %d variants: narrow the -D lists or add --where",
-                     DJ_MAX_VARIANTS);
+                     DIRECT_JOBS_MAX_VARIANTS);
     dset sorted = *d;
     sorted.items = malloc((d->n ? d->n : 1) * sizeof *sorted.items);
     if (!sorted.items)
@@ -437,7 +437,7 @@ static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], bj_list 
         ob_add(&ob, p->s->options);
     if (!ob.p && !ob.failed)
         ob_add(&ob, "");
-    build_job *j = ob.failed ? NULL : bj_list_add(out);
+    build_job *j = ob.failed ? NULL : build_job_list_add(out);
     if (!j) {
         free(sorted.items);
         free(ob.p);
@@ -462,7 +462,7 @@ static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], bj_list 
     memcpy(j->wg, wg, sizeof j->wg);
     j->kernels = calloc(p->s->n_kernels ? p->s->n_kernels : 1, sizeof *j->kernels);
     bad |= !j->entry_name || !j->family || !j->source_name || !j->source || !j->check ||
-           !j->kernels || bj_set_defines(j, names, values, d->n) != 0;
+           !j->kernels || build_job_set_defines(j, names, values, d->n) != 0;
     if (!bad) {
         memcpy(j->source, pr->folded.text, pr->folded.len + 1);
         for (size_t k = 0; k < p->s->n_kernels && !bad; k++) {
@@ -481,7 +481,7 @@ static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], bj_list 
 }
 
 /* Derives, constraints and work-groups of one define set. */
-static int finish_set(plan *p, program *pr, dset *d, bj_list *out)
+static int finish_set(plan *p, program *pr, dset *d, build_job_list *out)
 {
     char label[1024];
     size_t base = d->n;
@@ -559,10 +559,10 @@ static int finish_set(plan *p, program *pr, dset *d, bj_list *out)
 }
 
 /* The product of the axes from `axis` on, those not fixed by the set. */
-static int product(plan *p, program *pr, dset *d, size_t axis, bj_list *out)
+static int product(plan *p, program *pr, dset *d, size_t axis, build_job_list *out)
 {
     while (axis < p->n_axes) {
-        const dv_define *a = &p->axes[axis];
+        const define_value_define *a = &p->axes[axis];
         size_t k = 0;
         while (k < d->n && strcmp(d->items[k].name, a->name) != 0)
             k++;
@@ -572,7 +572,7 @@ static int product(plan *p, program *pr, dset *d, size_t axis, bj_list *out)
     }
     if (axis == p->n_axes)
         return finish_set(p, pr, d, out);
-    const dv_define *a = &p->axes[axis];
+    const define_value_define *a = &p->axes[axis];
     size_t base = d->n;
     if (a->bare) {
         if (dset_put(d, a->name, "", 0) != 0)
@@ -606,15 +606,15 @@ static int parse_wg(plan *p)
     if (!s)
         return 0;
     if (is_size_list(s)) {
-        char why[VL_ERR_MAX];
-        if (vl_parse_wgs(s, &p->wg_list, why) != 0)
+        char why[VALUE_LIST_ERR_MAX];
+        if (value_list_parse_wgs(s, &p->wg_list, why) != 0)
             return usage(p, "--wg '%s': %s", s, why);
         return 0;
     }
     p->wg_is_expr = 1;
-    dv_span *items = NULL;
-    char why[EXPR_ERR_MAX > DV_ERR_MAX ? EXPR_ERR_MAX : DV_ERR_MAX];
-    long n = dv_split_top(s, &items, "--wg", why, sizeof why);
+    define_value_span *items = NULL;
+    char why[EXPR_ERR_MAX > DEFINE_VALUE_ERR_MAX ? EXPR_ERR_MAX : DEFINE_VALUE_ERR_MAX];
+    long n = define_value_split_top(s, &items, "--wg", why, sizeof why);
     if (n < 0)
         return usage(p, "%s", why);
     int rc = 0;
@@ -681,8 +681,8 @@ static int check_names(plan *p, const char *what, const char *text, size_t deriv
 
 static int parse_all(plan *p)
 {
-    const dj_spec *s = p->s;
-    char why[DV_ERR_MAX];
+    const direct_jobs_spec *s = p->s;
+    char why[DEFINE_VALUE_ERR_MAX];
     p->axes = calloc(s->n_defines ? s->n_defines : 1, sizeof *p->axes);
     p->variants = calloc(s->n_variants ? s->n_variants : 1, sizeof *p->variants);
     p->defaults = calloc(s->n_defaults ? s->n_defaults : 1, sizeof *p->defaults);
@@ -691,7 +691,7 @@ static int parse_all(plan *p)
     if (!p->axes || !p->variants || !p->defaults || !p->derives || !p->skipped_by)
         return failure(p, "out of memory");
     for (size_t i = 0; i < s->n_defines; i++) {
-        if (dv_parse_define(s->defines[i], &p->axes[i], why, sizeof why) != 0)
+        if (define_value_parse_define(s->defines[i], &p->axes[i], why, sizeof why) != 0)
             return usage(p, "%s", why);
         p->n_axes = i + 1;
         for (size_t k = 0; k < i; k++)
@@ -701,17 +701,17 @@ static int parse_all(plan *p)
                              (int)macro_len(p->axes[i].name), p->axes[i].name, s->defines[k]);
     }
     for (size_t i = 0; i < s->n_variants; i++) {
-        if (dv_parse_variant(s->variants[i], &p->variants[i], why, sizeof why) != 0)
+        if (define_value_parse_variant(s->variants[i], &p->variants[i], why, sizeof why) != 0)
             return usage(p, "%s", why);
         p->n_variants = i + 1;
     }
     for (size_t i = 0; i < s->n_defaults; i++) {
-        if (dv_parse_variant(s->defaults[i], &p->defaults[i], why, sizeof why) != 0)
+        if (define_value_parse_variant(s->defaults[i], &p->defaults[i], why, sizeof why) != 0)
             return usage(p, "--default: %s", why);
         p->n_defaults = i + 1;
     }
     for (size_t i = 0; i < s->n_derives; i++) {
-        if (dv_parse_derive(s->derives[i], &p->derives[i], why, sizeof why) != 0)
+        if (define_value_parse_derive(s->derives[i], &p->derives[i], why, sizeof why) != 0)
             return usage(p, "%s", why);
         p->n_derives = i + 1;
     }
@@ -760,7 +760,7 @@ static char *program_name_of(const char *path)
 
 static int fold_program(plan *p, program *pr)
 {
-    const dj_spec *s = p->s;
+    const direct_jobs_spec *s = p->s;
     size_t n_roots = pr->n_files + s->n_includes + 1;
     char **roots = calloc(n_roots, sizeof *roots);
     if (!roots)
@@ -777,7 +777,7 @@ static int fold_program(plan *p, program *pr)
     if (oom) {
         rc = failure(p, "out of memory");
     } else {
-        sf_options o;
+        source_fold_options o;
         memset(&o, 0, sizeof o);
         o.sources = pr->files;
         o.n_sources = pr->n_files;
@@ -787,8 +787,8 @@ static int fold_program(plan *p, program *pr)
         o.n_roots = nr;
         o.roots_what = "the sources' folders, the -I folders and the current folder";
         o.line_at_start = 1;
-        char why[SF_ERR_MAX];
-        if (sf_fold(&o, &pr->folded, why, sizeof why) != 0) {
+        char why[SOURCE_FOLD_ERR_MAX];
+        if (source_fold(&o, &pr->folded, why, sizeof why) != 0) {
             /* The message names the file; a program of several names itself too. */
             if (pr->n_files > 1)
                 rc = failure(p, "program %s: %s", pr->name, why);
@@ -817,20 +817,20 @@ static int fold_program(plan *p, program *pr)
     return 0;
 }
 
-static int make_program(plan *p, program *pr, bj_list *out)
+static int make_program(plan *p, program *pr, build_job_list *out)
 {
     int rc = fold_program(p, pr);
     if (rc)
         return rc;
     for (size_t i = 0; i < pr->folded.n_files; i++)
-        bj_list_add_read(out, pr->folded.files[i]); /* for --depfile */
+        build_job_list_add_read(out, pr->folded.files[i]); /* for --depfile */
     dset d = {0};
     if (p->n_variants == 0) {
         rc = product(p, pr, &d, 0, out);
     } else {
         for (size_t v = 0; v < p->n_variants && !rc; v++) {
             d.n = 0;
-            const dv_variant *dv = &p->variants[v];
+            const define_value_variant *dv = &p->variants[v];
             for (size_t i = 0; i < dv->n && !rc; i++)
                 if (dset_put(&d, dv->items[i].name, dv->items[i].value ? dv->items[i].value : "",
                              0) != 0)
@@ -846,13 +846,13 @@ static int make_program(plan *p, program *pr, bj_list *out)
 static void free_plan(plan *p)
 {
     for (size_t i = 0; i < p->n_axes; i++)
-        dv_define_free(&p->axes[i]);
+        define_value_define_free(&p->axes[i]);
     for (size_t i = 0; i < p->n_variants; i++)
-        dv_variant_free(&p->variants[i]);
+        define_value_variant_free(&p->variants[i]);
     for (size_t i = 0; i < p->n_defaults; i++)
-        dv_variant_free(&p->defaults[i]);
+        define_value_variant_free(&p->defaults[i]);
     for (size_t i = 0; i < p->n_derives; i++)
-        dv_derive_free(&p->derives[i]);
+        define_value_derive_free(&p->derives[i]);
     free(p->axes);
     free(p->variants);
     free(p->defaults);
@@ -945,7 +945,7 @@ static int check_include_dir(plan *p, const char *dir)
     return 0;
 }
 
-int dj_make(const dj_spec *s, bj_list *out, char err[DJ_ERR_MAX])
+int direct_jobs_make(const direct_jobs_spec *s, build_job_list *out, char err[DIRECT_JOBS_ERR_MAX])
 {
     plan p;
     memset(&p, 0, sizeof p);
@@ -1008,7 +1008,7 @@ int dj_make(const dj_spec *s, bj_list *out, char err[DJ_ERR_MAX])
         rc = usage(&p, "no variant is left to build (every one failed a --where)");
     for (size_t i = 0; i < n_prog; i++) {
         if (progs)
-            sf_result_free(&progs[i].folded);
+            source_fold_result_free(&progs[i].folded);
         if (progs)
             free(progs[i].source_name);
         if (names)

@@ -15,11 +15,11 @@
 
 #include "build_job.h"
 
-#define DJ_ERR_MAX 2048
-#define DJ_MAX_VARIANTS 100000 /* beyond this a command line is a mistake */
+#define DIRECT_JOBS_ERR_MAX 2048
+#define DIRECT_JOBS_MAX_VARIANTS 100000 /* beyond this a command line is a mistake */
 
 /* What the command line said; every string is the caller's (argv). */
-typedef struct dj_spec {
+typedef struct direct_jobs_spec {
     size_t n_files;
     const char **files;      /* positional sources: one program each */
     size_t n_programs;
@@ -41,12 +41,12 @@ typedef struct dj_spec {
     const char *wg;          /* --wg, or NULL */
     const char *options;     /* --options, or NULL */
     int wg_defines;          /* --wg-defines */
-} dj_spec;
+} direct_jobs_spec;
 
 /* Appends every program's variants to out. Returns 0; 2 for a usage error
  * (a bad -D value, expression or work-group; err names the option and the
  * value); 1 for any other failure (a source that cannot be read, out of
  * memory). out->notes gets a line per constraint that skipped variants. */
-int dj_make(const dj_spec *s, bj_list *out, char err[DJ_ERR_MAX]);
+int direct_jobs_make(const direct_jobs_spec *s, build_job_list *out, char err[DIRECT_JOBS_ERR_MAX]);
 
 #endif /* CLC_DIRECT_JOBS_H */

@@ -16,38 +16,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ks_program_source(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
-                      char name[MF_PATH_MAX], char err[MF_ERR_MAX])
+int kernel_source_program_source(const manifest_file *m, const manifest_variant *v, char **text, size_t *len,
+                      char name[MANIFEST_PATH_MAX], char err[MANIFEST_ERR_MAX])
 {
-    return ks_program_source_files(m, v, text, len, name, err, NULL, NULL);
+    return kernel_source_program_source_files(m, v, text, len, name, err, NULL, NULL);
 }
 
-int ks_program_source_files(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
-                            char name[MF_PATH_MAX], char err[MF_ERR_MAX], ks_file_fn on_file,
+int kernel_source_program_source_files(const manifest_file *m, const manifest_variant *v, char **text, size_t *len,
+                            char name[MANIFEST_PATH_MAX], char err[MANIFEST_ERR_MAX], kernel_source_file_fn on_file,
                             void *ctx)
 {
     *text = NULL;
     *len = 0;
     err[0] = '\0';
-    const mf_kernel *k = v->kernel;
-    if (k->generator[0] && !sg_known(k->generator)) {
-        bfmt(err, MF_ERR_MAX, "%s: unknown generator '%s' (known: %s)", k->name, k->generator,
-             sg_names());
+    const manifest_kernel *k = v->kernel;
+    if (k->generator[0] && !source_gen_known(k->generator)) {
+        bfmt(err, MANIFEST_ERR_MAX, "%s: unknown generator '%s' (known: %s)", k->name, k->generator,
+             source_gen_names());
         return -1;
     }
     const char *sources[1] = {k->source};
     const char *roots[1] = {"."};
-    sf_options opt = {.base_dir = m->dir, .sources = sources, .n_sources = 1,
+    source_fold_options opt = {.base_dir = m->dir, .sources = sources, .n_sources = 1,
                       .roots = roots, .n_roots = 1, .roots_what = "the kernels folder"};
-    sf_result folded;
-    char why_fold[SF_ERR_MAX];
-    if (sf_fold(&opt, &folded, why_fold, sizeof why_fold) != 0) {
-        bfmt(err, MF_ERR_MAX, "%s", why_fold);
+    source_fold_result folded;
+    char why_fold[SOURCE_FOLD_ERR_MAX];
+    if (source_fold(&opt, &folded, why_fold, sizeof why_fold) != 0) {
+        bfmt(err, MANIFEST_ERR_MAX, "%s", why_fold);
         return -1;
     }
     /* The files are relative to the kernels folder: named as opened. */
     for (size_t i = 0; on_file && i < folded.n_files; i++) {
-        char path[2 * MF_PATH_MAX + 2];
+        char path[2 * MANIFEST_PATH_MAX + 2];
         if (folded.files[i][0] == '/')
             bfmt(path, sizeof path, "%s", folded.files[i]);
         else
@@ -55,25 +55,25 @@ int ks_program_source_files(const mf_manifest *m, const mf_variant *v, char **te
         on_file(ctx, path);
     }
     if (!k->generator[0]) {
-        bfmt(name, MF_PATH_MAX, "%s", k->source);
+        bfmt(name, MANIFEST_PATH_MAX, "%s", k->source);
         *text = folded.text;
         *len = folded.len;
         folded.text = NULL;
-        sf_result_free(&folded);
+        source_fold_result_free(&folded);
         return 0;
     }
-    char label[MF_PATH_MAX];
-    char why[MF_ERR_MAX];
+    char label[MANIFEST_PATH_MAX];
+    char why[MANIFEST_ERR_MAX];
     char *generated;
     size_t generated_len;
-    int rc = sg_generate(k->generator, k->source, folded.text, folded.len, v, &generated,
+    int rc = source_gen_generate(k->generator, k->source, folded.text, folded.len, v, &generated,
                          &generated_len, label, why, sizeof why);
-    sf_result_free(&folded);
+    source_fold_result_free(&folded);
     if (rc != 0) {
-        bfmt(err, MF_ERR_MAX, "%s: %s", k->source, why);
+        bfmt(err, MANIFEST_ERR_MAX, "%s: %s", k->source, why);
         return -1;
     }
-    bfmt(name, MF_PATH_MAX, "%s[%s]", k->source, label);
+    bfmt(name, MANIFEST_PATH_MAX, "%s[%s]", k->source, label);
     *text = generated;
     *len = generated_len;
     return 0;

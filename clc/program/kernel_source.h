@@ -12,23 +12,23 @@
 #include "manifest.h"
 
 /* On success returns 0, *text is a malloc'd NUL-terminated string (caller
- * frees), *len its length without the NUL, and name (MF_PATH_MAX bytes) a
+ * frees), *len its length without the NUL, and name (MANIFEST_PATH_MAX bytes) a
  * name for the source table, e.g. "amd_convolve.cl" or
  * "reda_unrolled.cl.in[FILTER_WIDTH=5]". On error returns -1 and err names
  * the file and what is wrong (missing file, include loop, include outside
  * the kernels folder, unknown generator). */
-int ks_program_source(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
-                      char name[MF_PATH_MAX], char err[MF_ERR_MAX]);
+int kernel_source_program_source(const manifest_file *m, const manifest_variant *v, char **text, size_t *len,
+                      char name[MANIFEST_PATH_MAX], char err[MANIFEST_ERR_MAX]);
 
 /* Called once per file a fold reads (the kernel's source and every file
  * it includes, in reading order, repeats included), with its path as
  * opened: "<kernels folder>/<name>". */
-typedef void (*ks_file_fn)(void *ctx, const char *path);
+typedef void (*kernel_source_file_fn)(void *ctx, const char *path);
 
-/* Like ks_program_source, and also reports every file read to on_file
+/* Like kernel_source_program_source, and also reports every file read to on_file
  * (which may be NULL): what a dependency file lists. */
-int ks_program_source_files(const mf_manifest *m, const mf_variant *v, char **text, size_t *len,
-                            char name[MF_PATH_MAX], char err[MF_ERR_MAX], ks_file_fn on_file,
+int kernel_source_program_source_files(const manifest_file *m, const manifest_variant *v, char **text, size_t *len,
+                            char name[MANIFEST_PATH_MAX], char err[MANIFEST_ERR_MAX], kernel_source_file_fn on_file,
                             void *ctx);
 
 #endif /* CLC_KERNEL_SOURCE_H */

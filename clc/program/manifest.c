@@ -19,8 +19,8 @@
 #include <string.h>
 
 /* A limit of manifest.h in an error message. */
-#define MF_STR_(x) #x
-#define MF_STR(x) MF_STR_(x)
+#define MANIFEST_STR_(x) #x
+#define MANIFEST_STR(x) MANIFEST_STR_(x)
 
 #define MANIFEST_NAME "manifest.txt"
 /* Far beyond any real manifest; a bigger file is a mistake, not a manifest. */
@@ -46,9 +46,9 @@ typedef struct reader {
  * (bfmt_clip), so the reason always fits. */
 static int fail(reader *rd, const char *fmt, const char *a, const char *b)
 {
-    char what[MF_ERR_MAX], ca[BFMT_QUOTE_MAX + 4], cb[BFMT_QUOTE_MAX + 4];
+    char what[MANIFEST_ERR_MAX], ca[BFMT_QUOTE_MAX + 4], cb[BFMT_QUOTE_MAX + 4];
     bfmt(what, sizeof what, fmt, a ? bfmt_clip(a, ca) : "", b ? bfmt_clip(b, cb) : "");
-    bfmt(rd->err, MF_ERR_MAX, "%s/" MANIFEST_NAME ":%d: %s", rd->dir, rd->line, what);
+    bfmt(rd->err, MANIFEST_ERR_MAX, "%s/" MANIFEST_NAME ":%d: %s", rd->dir, rd->line, what);
     return -1;
 }
 
@@ -62,12 +62,12 @@ static int is_identifier(const char *s)
     return 1;
 }
 
-/* Copies an identifier into a MF_NAME_MAX field, refusing anything else. */
-static int take_name(reader *rd, char dst[MF_NAME_MAX], const char *src, const char *what)
+/* Copies an identifier into a MANIFEST_NAME_MAX field, refusing anything else. */
+static int take_name(reader *rd, char dst[MANIFEST_NAME_MAX], const char *src, const char *what)
 {
     if (!is_identifier(src))
         return fail(rd, "%s '%s' is not a name (letters, digits, '_')", what, src);
-    if (strlen(src) >= MF_NAME_MAX)
+    if (strlen(src) >= MANIFEST_NAME_MAX)
         return fail(rd, "%s '%s' is too long", what, src);
     strcpy(dst, src);
     return 0;
@@ -97,7 +97,7 @@ static size_t split_blanks(char *s, char **tok, size_t max)
  * plain characters only. */
 static int check_source_path(reader *rd, const char *path)
 {
-    if (strlen(path) >= MF_PATH_MAX)
+    if (strlen(path) >= MANIFEST_PATH_MAX)
         return fail(rd, "source path '%.60s...' is too long", path, NULL);
     if (path[0] == '/')
         return fail(rd, "source '%s' must be relative to the kernels folder", path, NULL);
@@ -111,38 +111,38 @@ static int check_source_path(reader *rd, const char *path)
         if (starts && ends)
             return fail(rd, "source '%s' leaves the kernels folder ('..')", path, NULL);
     }
-    char full[2 * MF_PATH_MAX + 2], why[MF_ERR_MAX];
+    char full[2 * MANIFEST_PATH_MAX + 2], why[MANIFEST_ERR_MAX];
     snprintf(full, sizeof full, "%s/%s", rd->dir, path);
     if (in_check(full, why, sizeof why) != 0) {
         /* why is a reason: fail() would cut it like a quoted word. */
         char clip[BFMT_QUOTE_MAX + 4];
-        bfmt(rd->err, MF_ERR_MAX, "%s/" MANIFEST_NAME ":%d: source %s: %s", rd->dir, rd->line,
+        bfmt(rd->err, MANIFEST_ERR_MAX, "%s/" MANIFEST_NAME ":%d: source %s: %s", rd->dir, rd->line,
              bfmt_clip(path, clip), why);
         return -1;
     }
     return 0;
 }
 
-static int parse_family(reader *rd, mf_kernel *k, const char *v)
+static int parse_family(reader *rd, manifest_kernel *k, const char *v)
 {
     if (strcmp(v, "conv-grey") == 0)
-        k->family = MF_FAMILY_CONV_GREY;
+        k->family = MANIFEST_FAMILY_CONV_GREY;
     else if (strcmp(v, "conv-rgba") == 0)
-        k->family = MF_FAMILY_CONV_RGBA;
+        k->family = MANIFEST_FAMILY_CONV_RGBA;
     else if (strcmp(v, "poly") == 0)
-        k->family = MF_FAMILY_POLY;
+        k->family = MANIFEST_FAMILY_POLY;
     else
         return fail(rd, "unknown family '%s' (conv-grey, conv-rgba or poly)", v, NULL);
-    k->dims = k->family == MF_FAMILY_POLY ? 1 : 2;
+    k->dims = k->family == MANIFEST_FAMILY_POLY ? 1 : 2;
     return 0;
 }
 
-static int parse_grid(reader *rd, mf_kernel *k, const char *v)
+static int parse_grid(reader *rd, manifest_kernel *k, const char *v)
 {
     if (strcmp(v, "exact") == 0)
-        k->grid = MF_GRID_EXACT;
+        k->grid = MANIFEST_GRID_EXACT;
     else if (strcmp(v, "round") == 0)
-        k->grid = MF_GRID_ROUND;
+        k->grid = MANIFEST_GRID_ROUND;
     else
         return fail(rd, "unknown grid '%s' (exact or round)", v, NULL);
     return 0;
@@ -150,27 +150,27 @@ static int parse_grid(reader *rd, mf_kernel *k, const char *v)
 
 static const struct {
     const char *name;
-    mf_arg role;
+    manifest_arg role;
 } arg_roles[] = {
-    {"in", MF_ARG_IN},
-    {"filter", MF_ARG_FILTER},
-    {"out", MF_ARG_OUT},
-    {"in_width", MF_ARG_IN_WIDTH},
-    {"filter_width", MF_ARG_FILTER_WIDTH},
-    {"width", MF_ARG_WIDTH},
-    {"height", MF_ARG_HEIGHT},
-    {"coeffs", MF_ARG_COEFFS},
-    {"numcoeffs", MF_ARG_NUMCOEFFS},
-    {"n", MF_ARG_N},
+    {"in", MANIFEST_ARG_IN},
+    {"filter", MANIFEST_ARG_FILTER},
+    {"out", MANIFEST_ARG_OUT},
+    {"in_width", MANIFEST_ARG_IN_WIDTH},
+    {"filter_width", MANIFEST_ARG_FILTER_WIDTH},
+    {"width", MANIFEST_ARG_WIDTH},
+    {"height", MANIFEST_ARG_HEIGHT},
+    {"coeffs", MANIFEST_ARG_COEFFS},
+    {"numcoeffs", MANIFEST_ARG_NUMCOEFFS},
+    {"n", MANIFEST_ARG_N},
 };
 
-static int parse_args(reader *rd, mf_kernel *k, char **tok, size_t n)
+static int parse_args(reader *rd, manifest_kernel *k, char **tok, size_t n)
 {
     if (n == 0)
         return fail(rd, "args needs at least one argument role", NULL, NULL);
-    if (n > MF_MAX_ARGS) {
+    if (n > MANIFEST_MAX_ARGS) {
         char max[16];
-        snprintf(max, sizeof max, "%d", MF_MAX_ARGS);
+        snprintf(max, sizeof max, "%d", MANIFEST_MAX_ARGS);
         return fail(rd, "more than %s arguments", max, NULL);
     }
     for (size_t i = 0; i < n; i++) {
@@ -192,11 +192,11 @@ static int parse_args(reader *rd, mf_kernel *k, char **tok, size_t n)
 }
 
 static int parse_values(reader *rd, const char *axis, int is_wg, const char *text,
-                        mf_value *dst, size_t *n)
+                        manifest_value *dst, size_t *n)
 {
-    vl_list list;
-    char why[VL_ERR_MAX];
-    int rc = is_wg ? vl_parse_wgs(text, &list, why) : vl_parse_ints(text, &list, why);
+    value_list list;
+    char why[VALUE_LIST_ERR_MAX];
+    int rc = is_wg ? value_list_parse_wgs(text, &list, why) : value_list_parse_ints(text, &list, why);
     if (rc != 0)
         return fail(rd, "axis %s: %s", axis, why);
     for (size_t i = 0; i < list.n; i++) {
@@ -210,19 +210,19 @@ static int parse_values(reader *rd, const char *axis, int is_wg, const char *tex
     return 0;
 }
 
-static int same_value(const mf_value *a, const mf_value *b)
+static int same_value(const manifest_value *a, const manifest_value *b)
 {
     return a->v[0] == b->v[0] && a->v[1] == b->v[1] && a->v[2] == b->v[2];
 }
 
 /* axis NAME [optional] allowed=LIST [default=LIST] */
-static int parse_axis(reader *rd, mf_kernel *k, char **tok, size_t n)
+static int parse_axis(reader *rd, manifest_kernel *k, char **tok, size_t n)
 {
     if (n < 2)
         return fail(rd, "axis needs a name and allowed=LIST", NULL, NULL);
-    if (k->n_axes == MF_MAX_AXES)
-        return fail(rd, "too many axes (at most " MF_STR(MF_MAX_AXES) ")", NULL, NULL);
-    mf_axis *a = &k->axes[k->n_axes];
+    if (k->n_axes == MANIFEST_MAX_AXES)
+        return fail(rd, "too many axes (at most " MANIFEST_STR(MANIFEST_MAX_AXES) ")", NULL, NULL);
+    manifest_axis *a = &k->axes[k->n_axes];
     memset(a, 0, sizeof *a);
     if (take_name(rd, a->name, tok[0], "axis") != 0)
         return -1;
@@ -264,7 +264,7 @@ static int parse_axis(reader *rd, mf_kernel *k, char **tok, size_t n)
         if (j == a->n_allowed) {
             char shown[64];
             if (a->is_wg)
-                vl_format_wg(a->defaults[i].v, shown, sizeof shown);
+                value_list_format_wg(a->defaults[i].v, shown, sizeof shown);
             else
                 snprintf(shown, sizeof shown, "%ld", a->defaults[i].v[0]);
             return fail(rd, "axis %s: default %s is not among the allowed values", a->name, shown);
@@ -286,7 +286,7 @@ static int same_name(const char *s, const char *name, size_t len)
  * at reading time none has a value. */
 static int known_name(void *ctx, const char *name, size_t len, int64_t *value)
 {
-    const mf_kernel *k = ctx;
+    const manifest_kernel *k = ctx;
     *value = 0;
     for (size_t i = 0; i < k->n_axes; i++)
         if (!k->axes[i].is_wg && same_name(k->axes[i].name, name, len))
@@ -298,7 +298,7 @@ static int known_name(void *ctx, const char *name, size_t len, int64_t *value)
 }
 
 /* derive NAME = EXPR (rest is everything after "derive") */
-static int parse_derive(reader *rd, mf_kernel *k, char *rest)
+static int parse_derive(reader *rd, manifest_kernel *k, char *rest)
 {
     char *eq = strchr(rest, '=');
     if (!eq)
@@ -307,15 +307,15 @@ static int parse_derive(reader *rd, mf_kernel *k, char *rest)
     char *tok[2];
     if (split_blanks(rest, tok, 1) != 1)
         return fail(rd, "derive needs one NAME before '='", NULL, NULL);
-    if (k->n_derives == MF_MAX_DERIVES)
-        return fail(rd, "too many derives (at most " MF_STR(MF_MAX_DERIVES) ")", NULL, NULL);
-    mf_derive *d = &k->derives[k->n_derives];
+    if (k->n_derives == MANIFEST_MAX_DERIVES)
+        return fail(rd, "too many derives (at most " MANIFEST_STR(MANIFEST_MAX_DERIVES) ")", NULL, NULL);
+    manifest_derive *d = &k->derives[k->n_derives];
     if (take_name(rd, d->name, tok[0], "derive") != 0)
         return -1;
     if (strcmp(d->name, "WG_X") == 0 || strcmp(d->name, "WG_Y") == 0 || strcmp(d->name, "WG") == 0)
         return fail(rd, "%s is set from the WG axis; it cannot be derived", d->name, NULL);
     int64_t unused;
-    if (known_name(k, d->name, strlen(d->name), &unused) >= 0 || mf_axis_find(k, d->name))
+    if (known_name(k, d->name, strlen(d->name), &unused) >= 0 || manifest_axis_find(k, d->name))
         return fail(rd, "derive %s: the name is already an axis or a derive", d->name, NULL);
     char *expr = eq + 1;
     while (*expr == ' ' || *expr == '\t')
@@ -323,9 +323,9 @@ static int parse_derive(reader *rd, mf_kernel *k, char *rest)
     size_t len = strlen(expr);
     while (len > 0 && (expr[len - 1] == ' ' || expr[len - 1] == '\t'))
         expr[--len] = '\0';
-    if (len >= MF_EXPR_MAX)
+    if (len >= MANIFEST_EXPR_MAX)
         return fail(rd, "derive %s: the expression is too long", d->name, NULL);
-    char why[MF_ERR_MAX];
+    char why[MANIFEST_ERR_MAX];
     if (expr_eval(expr, EXPR_CHECK, known_name, k, NULL, why, sizeof why) != 0)
         return fail(rd, "derive %s: %s", d->name, why);
     strcpy(d->expr, expr);
@@ -333,7 +333,7 @@ static int parse_derive(reader *rd, mf_kernel *k, char *rest)
     return 0;
 }
 
-static int check_kernel(reader *rd, const mf_manifest *m, mf_kernel *k)
+static int check_kernel(reader *rd, const manifest_file *m, manifest_kernel *k)
 {
     int end_line = rd->line;
     rd->line = rd->kernel_line;
@@ -360,9 +360,9 @@ static int check_kernel(reader *rd, const mf_manifest *m, mf_kernel *k)
         return fail(rd, "kernel %s has no args line", k->name, NULL);
 
     /* The roles the launcher must have to run the family at all. */
-    static const mf_arg conv_needs[] = {MF_ARG_IN, MF_ARG_FILTER, MF_ARG_OUT, MF_ARG_IN_WIDTH};
-    static const mf_arg poly_needs[] = {MF_ARG_IN, MF_ARG_COEFFS, MF_ARG_OUT, MF_ARG_N};
-    const mf_arg *needs = k->family == MF_FAMILY_POLY ? poly_needs : conv_needs;
+    static const manifest_arg conv_needs[] = {MANIFEST_ARG_IN, MANIFEST_ARG_FILTER, MANIFEST_ARG_OUT, MANIFEST_ARG_IN_WIDTH};
+    static const manifest_arg poly_needs[] = {MANIFEST_ARG_IN, MANIFEST_ARG_COEFFS, MANIFEST_ARG_OUT, MANIFEST_ARG_N};
+    const manifest_arg *needs = k->family == MANIFEST_FAMILY_POLY ? poly_needs : conv_needs;
     for (size_t i = 0; i < 4; i++) {
         size_t j = 0;
         while (j < k->n_args && k->args[j] != needs[i])
@@ -375,33 +375,33 @@ static int check_kernel(reader *rd, const mf_manifest *m, mf_kernel *k)
                         arg_roles[r].name);
         }
     }
-    const mf_axis *wg = mf_axis_find(k, "WG");
+    const manifest_axis *wg = manifest_axis_find(k, "WG");
     for (size_t i = 0; wg && i < wg->n_allowed; i++) {
         const long *v = wg->allowed[i].v;
         if (k->dims == 1 && v[1] != 1) {
             char shown[64];
-            vl_format_wg(v, shown, sizeof shown);
+            value_list_format_wg(v, shown, sizeof shown);
             return fail(rd, "kernel %s is 1-D; its work-group %s is 2-D", k->name, shown);
         }
     }
-    if (k->grid == MF_GRID_ROUND && k->family != MF_FAMILY_POLY) {
+    if (k->grid == MANIFEST_GRID_ROUND && k->family != MANIFEST_FAMILY_POLY) {
         size_t j = 0;
-        while (j < k->n_args && k->args[j] != MF_ARG_WIDTH)
+        while (j < k->n_args && k->args[j] != MANIFEST_ARG_WIDTH)
             j++;
         size_t h = 0;
-        while (h < k->n_args && k->args[h] != MF_ARG_HEIGHT)
+        while (h < k->n_args && k->args[h] != MANIFEST_ARG_HEIGHT)
             h++;
         if (j == k->n_args || h == k->n_args)
             return fail(rd, "kernel %s: grid round needs width and height arguments to "
                             "bounds-check against", k->name, NULL);
     }
     for (size_t i = 0; rd->have_block && i < 2; i++) {
-        const mf_axis *a = mf_axis_find(k, k->block[i]);
+        const manifest_axis *a = manifest_axis_find(k, k->block[i]);
         if (!a || a->is_wg || a->optional)
             return fail(rd, "kernel %s: block %s is not a non-optional axis of the kernel "
                             "(other than WG)", k->name, k->block[i]);
     }
-    if (rd->have_block && (k->grid != MF_GRID_ROUND || k->family == MF_FAMILY_POLY))
+    if (rd->have_block && (k->grid != MANIFEST_GRID_ROUND || k->family == MANIFEST_FAMILY_POLY))
         return fail(rd, "kernel %s: block needs a 2-D kernel with grid round", k->name, NULL);
     if (k->numcoeffs_multiple == 0)
         k->numcoeffs_multiple = 1;
@@ -411,7 +411,7 @@ static int check_kernel(reader *rd, const mf_manifest *m, mf_kernel *k)
 
 /* Handles one line inside a kernel block. tok/n are its blank-separated
  * words; rest is the text after the keyword (for note and derive). */
-static int parse_kernel_line(reader *rd, mf_kernel *k, char **tok, size_t n, char *rest)
+static int parse_kernel_line(reader *rd, manifest_kernel *k, char **tok, size_t n, char *rest)
 {
     const char *kw = tok[0];
     int single = n == 2;
@@ -444,16 +444,16 @@ static int parse_kernel_line(reader *rd, mf_kernel *k, char **tok, size_t n, cha
             return fail(rd, "kernel %s: second generator line", k->name, NULL);
         if (!single)
             return fail(rd, "generator takes one name", NULL, NULL);
-        if (!sg_known(tok[1]))
-            return fail(rd, "unknown generator '%s' (known: %s)", tok[1], sg_names());
+        if (!source_gen_known(tok[1]))
+            return fail(rd, "unknown generator '%s' (known: %s)", tok[1], source_gen_names());
         return take_name(rd, k->generator, tok[1], "generator");
     }
     if (strcmp(kw, "numcoeffs_multiple") == 0) {
         if (rd->have_multiple++)
             return fail(rd, "kernel %s: second numcoeffs_multiple line", k->name, NULL);
-        vl_list list;
-        char why[VL_ERR_MAX];
-        if (!single || vl_parse_ints(tok[1], &list, why) != 0 || list.n != 1 ||
+        value_list list;
+        char why[VALUE_LIST_ERR_MAX];
+        if (!single || value_list_parse_ints(tok[1], &list, why) != 0 || list.n != 1 ||
             list.values[0].v[0] < 1 || list.values[0].v[0] > 1024)
             return fail(rd, "numcoeffs_multiple takes one number from 1 to 1024", NULL, NULL);
         k->numcoeffs_multiple = list.values[0].v[0];
@@ -481,7 +481,7 @@ static int parse_kernel_line(reader *rd, mf_kernel *k, char **tok, size_t n, cha
     if (strcmp(kw, "default") == 0) {
         if (k->has_default++)
             return fail(rd, "kernel %s: second default line", k->name, NULL);
-        if (strlen(rest) >= MF_PATH_MAX)
+        if (strlen(rest) >= MANIFEST_PATH_MAX)
             return fail(rd, "default longer than 255 characters", NULL, NULL);
         for (size_t i = 1; i < n; i++)
             if (!strchr(tok[i], '='))
@@ -494,7 +494,7 @@ static int parse_kernel_line(reader *rd, mf_kernel *k, char **tok, size_t n, cha
     if (strcmp(kw, "note") == 0) {
         if (rd->have_note++)
             return fail(rd, "kernel %s: second note line", k->name, NULL);
-        if (strlen(rest) >= MF_PATH_MAX)
+        if (strlen(rest) >= MANIFEST_PATH_MAX)
             return fail(rd, "note longer than 255 characters", NULL, NULL);
         strcpy(k->note, rest);
         return 0;
@@ -532,24 +532,24 @@ static void clean_line(char *line, char *rest)
 /* Reads the whole file (input_file.h: a FIFO or a device is refused, never
  * waited on): lines are then split in memory, and a NUL byte or an
  * over-long line is reported with its line number. */
-static char *read_manifest(const char *path, size_t *len, char err[MF_ERR_MAX])
+static char *read_manifest(const char *path, size_t *len, char err[MANIFEST_ERR_MAX])
 {
     char *text;
-    if (in_read_all(path, MANIFEST_MAX_BYTES, &text, len, err, MF_ERR_MAX) != 0)
+    if (in_read_all(path, MANIFEST_MAX_BYTES, &text, len, err, MANIFEST_ERR_MAX) != 0)
         return NULL;
     return text;
 }
 
-int mf_load(const char *dir, mf_manifest *m, char err[MF_ERR_MAX])
+int manifest_load(const char *dir, manifest_file *m, char err[MANIFEST_ERR_MAX])
 {
     memset(m, 0, sizeof *m);
     err[0] = '\0';
-    if (strlen(dir) >= MF_PATH_MAX) {
-        bfmt(err, MF_ERR_MAX, "kernels folder path too long: %.60s...", dir);
+    if (strlen(dir) >= MANIFEST_PATH_MAX) {
+        bfmt(err, MANIFEST_ERR_MAX, "kernels folder path too long: %.60s...", dir);
         return -1;
     }
     strcpy(m->dir, dir);
-    char path[MF_PATH_MAX + sizeof MANIFEST_NAME + 1];
+    char path[MANIFEST_PATH_MAX + sizeof MANIFEST_NAME + 1];
     snprintf(path, sizeof path, "%s/" MANIFEST_NAME, dir);
     size_t len;
     char *text = read_manifest(path, &len, err);
@@ -557,7 +557,7 @@ int mf_load(const char *dir, mf_manifest *m, char err[MF_ERR_MAX])
         return -1;
 
     reader rd = {.dir = dir, .err = err};
-    mf_kernel *k = NULL;
+    manifest_kernel *k = NULL;
     int rc = 0, in_program = 0;
     size_t n_programs = 0;
     char *p = text;
@@ -603,7 +603,7 @@ int mf_load(const char *dir, mf_manifest *m, char err[MF_ERR_MAX])
                 rc = fail(&rd, "expected 'kernel NAME' or 'program NAME', found '%s'", tok[0], NULL);
             } else if (n != 2) {
                 rc = fail(&rd, "kernel takes one name", NULL, NULL);
-            } else if (m->n_kernels == MF_MAX_KERNELS) {
+            } else if (m->n_kernels == MANIFEST_MAX_KERNELS) {
                 rc = fail(&rd, "too many kernels (at most 64)", NULL, NULL);
             } else {
                 k = &m->kernels[m->n_kernels];
@@ -636,7 +636,7 @@ int mf_load(const char *dir, mf_manifest *m, char err[MF_ERR_MAX])
     return rc;
 }
 
-const mf_kernel *mf_find(const mf_manifest *m, const char *name)
+const manifest_kernel *manifest_find(const manifest_file *m, const char *name)
 {
     for (size_t i = 0; i < m->n_kernels; i++)
         if (strcmp(m->kernels[i].name, name) == 0)
@@ -644,7 +644,7 @@ const mf_kernel *mf_find(const mf_manifest *m, const char *name)
     return NULL;
 }
 
-const mf_axis *mf_axis_find(const mf_kernel *k, const char *name)
+const manifest_axis *manifest_axis_find(const manifest_kernel *k, const char *name)
 {
     for (size_t i = 0; i < k->n_axes; i++)
         if (strcmp(k->axes[i].name, name) == 0)

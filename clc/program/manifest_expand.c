@@ -1,6 +1,6 @@
 /*
  * manifest_expand.c — a kernel and a selection to build variants
- * (mf_expand in manifest.h; rules in docs/MANIFEST.md).
+ * (manifest_expand in manifest.h; rules in docs/MANIFEST.md).
  *
  * The variants are the cartesian product of the kernel's axes in manifest
  * order, the first axis varying slowest, values in the order given (the
@@ -22,9 +22,9 @@
 
 /* Far more variants than any pack holds; beyond it a selection is a
  * mistake. */
-#define MF_MAX_VARIANTS 100000
+#define MANIFEST_MAX_VARIANTS 100000
 
-static int same_wg(const mf_value *a, const mf_value *b)
+static int same_wg(const manifest_value *a, const manifest_value *b)
 {
     for (int d = 0; d < 3; d++) {
         long x = a->v[d] < 1 ? 1 : a->v[d], y = b->v[d] < 1 ? 1 : b->v[d];
@@ -34,7 +34,7 @@ static int same_wg(const mf_value *a, const mf_value *b)
     return 1;
 }
 
-static int value_allowed(const mf_axis *a, const mf_value *val)
+static int value_allowed(const manifest_axis *a, const manifest_value *val)
 {
     for (size_t i = 0; i < a->n_allowed; i++)
         if (a->is_wg ? same_wg(&a->allowed[i], val) : a->allowed[i].v[0] == val->v[0])
@@ -42,16 +42,16 @@ static int value_allowed(const mf_axis *a, const mf_value *val)
     return 0;
 }
 
-void mf_format_value(const mf_axis *a, const mf_value *v, char *buf, size_t cap)
+void manifest_format_value(const manifest_axis *a, const manifest_value *v, char *buf, size_t cap)
 {
     if (a->is_wg)
-        vl_format_wg(v->v, buf, cap);
+        value_list_format_wg(v->v, buf, cap);
     else
         bfmt(buf, cap, "%ld", v->v[0]);
 }
 
 /* Allowed values for a message; runs of one step as A-B:S. */
-void mf_format_allowed(const mf_axis *a, char *buf, size_t cap)
+void manifest_format_allowed(const manifest_axis *a, char *buf, size_t cap)
 {
     size_t len = 0;
     buf[0] = '\0';
@@ -72,7 +72,7 @@ void mf_format_allowed(const mf_axis *a, char *buf, size_t cap)
                      step);
         }
         if (j == i)
-            mf_format_value(a, &a->allowed[i], item, sizeof item);
+            manifest_format_value(a, &a->allowed[i], item, sizeof item);
         bfmt(buf + len, cap - len, "%s%s", i ? "," : "", item);
         len = strlen(buf);
         i = j + 1;
@@ -82,7 +82,7 @@ void mf_format_allowed(const mf_axis *a, char *buf, size_t cap)
 /* A 1-D work-group (N, or Nx1) given for every kernel is meant for the 1-D
  * ones, a 2-D one for the 2-D ones: a kernel ignores selected work-groups of
  * the other kind (a 2-D kernel keeps Nx1 when it allows it). */
-static int wg_applies(const mf_kernel *k, const mf_axis *a, const mf_value *val)
+static int wg_applies(const manifest_kernel *k, const manifest_axis *a, const manifest_value *val)
 {
     int one_d = val->v[1] <= 1 && val->v[2] <= 1;
     if (k->dims == 1)
@@ -92,23 +92,23 @@ static int wg_applies(const mf_kernel *k, const mf_axis *a, const mf_value *val)
 
 /* Chooses the values of axis a under sel into vals; returns the count
  * (0: the axis takes no part), or -1 with err. */
-static int axis_values(const mf_kernel *k, const mf_axis *a, const mf_selection *sel,
-                       const mf_value **vals, mf_value *scratch, char err[MF_ERR_MAX])
+static int axis_values(const manifest_kernel *k, const manifest_axis *a, const manifest_selection *sel,
+                       const manifest_value **vals, manifest_value *scratch, char err[MANIFEST_ERR_MAX])
 {
     size_t s = 0;
     while (sel && s < sel->n && strcmp(sel->names[s], a->name) != 0)
         s++;
     size_t n = 0;
     if (sel && s < sel->n) {
-        for (size_t i = 0; i < sel->n_values[s] && i < MF_MAX_VALUES; i++) {
-            const mf_value *val = &sel->values[s][i];
+        for (size_t i = 0; i < sel->n_values[s] && i < MANIFEST_MAX_VALUES; i++) {
+            const manifest_value *val = &sel->values[s][i];
             if (a->is_wg && !wg_applies(k, a, val))
                 continue;
             if (!value_allowed(a, val)) {
                 char shown[64], allowed[256];
-                mf_format_value(a, val, shown, sizeof shown);
-                mf_format_allowed(a, allowed, sizeof allowed);
-                bfmt(err, MF_ERR_MAX, "%s=%s is not allowed for kernel %s (allowed: %s)",
+                manifest_format_value(a, val, shown, sizeof shown);
+                manifest_format_allowed(a, allowed, sizeof allowed);
+                bfmt(err, MANIFEST_ERR_MAX, "%s=%s is not allowed for kernel %s (allowed: %s)",
                      a->name, shown, k->name, allowed);
                 return -1;
             }
@@ -129,8 +129,8 @@ static int axis_values(const mf_kernel *k, const mf_axis *a, const mf_selection 
 }
 
 typedef struct define_lookup {
-    const mf_kernel *k;
-    const mf_variant *v;
+    const manifest_kernel *k;
+    const manifest_variant *v;
 } define_lookup;
 
 /* Whether the len bytes at name spell s. */
@@ -143,12 +143,12 @@ static int same_name(const char *s, const char *name, size_t len)
 static int lookup_define(void *ctx, const char *name, size_t len, int64_t *value)
 {
     const define_lookup *dl = ctx;
-    char key[MF_NAME_MAX];
+    char key[MANIFEST_NAME_MAX];
     if (len >= sizeof key)
         return -1;
     memcpy(key, name, len);
     key[len] = '\0';
-    const char *s = mf_variant_define(dl->v, key);
+    const char *s = manifest_variant_define(dl->v, key);
     if (s) {
         *value = strtoll(s, NULL, 10);
         return 1;
@@ -162,32 +162,32 @@ static int lookup_define(void *ctx, const char *name, size_t len, int64_t *value
     return -1;
 }
 
-static int add_define(mf_variant *v, const char *name, int64_t value, char err[MF_ERR_MAX])
+static int add_define(manifest_variant *v, const char *name, int64_t value, char err[MANIFEST_ERR_MAX])
 {
-    if (v->n_defines == MF_MAX_DEFINES) {
-        bfmt(err, MF_ERR_MAX, "kernel %s: more than %d defines", v->kernel->name,
-             MF_MAX_DEFINES);
+    if (v->n_defines == MANIFEST_MAX_DEFINES) {
+        bfmt(err, MANIFEST_ERR_MAX, "kernel %s: more than %d defines", v->kernel->name,
+             MANIFEST_MAX_DEFINES);
         return -1;
     }
-    bfmt(v->define_names[v->n_defines], MF_NAME_MAX, "%s", name);
+    bfmt(v->define_names[v->n_defines], MANIFEST_NAME_MAX, "%s", name);
     snprintf(v->define_values[v->n_defines], sizeof v->define_values[0], "%" PRId64, value);
     v->n_defines++;
     return 0;
 }
 
-static int matches_default(const mf_variant *v, const char *when);
+static int matches_default(const manifest_variant *v, const char *when);
 
-static int finish_variant(mf_variant *v, char err[MF_ERR_MAX])
+static int finish_variant(manifest_variant *v, char err[MANIFEST_ERR_MAX])
 {
-    const mf_kernel *k = v->kernel;
+    const manifest_kernel *k = v->kernel;
     define_lookup dl = {k, v};
     for (size_t i = 0; i < k->n_derives; i++) {
         int64_t value;
-        char why[MF_ERR_MAX];
+        char why[MANIFEST_ERR_MAX];
         int rc = expr_eval(k->derives[i].expr, EXPR_EVALUATE, lookup_define, &dl, &value, why,
                            sizeof why);
         if (rc < 0) {
-            bfmt(err, MF_ERR_MAX, "kernel %s: derive %s: %s", k->name, k->derives[i].name, why);
+            bfmt(err, MANIFEST_ERR_MAX, "kernel %s: derive %s: %s", k->name, k->derives[i].name, why);
             return -1;
         }
         if (rc == 0 && add_define(v, k->derives[i].name, value, err) != 0)
@@ -196,7 +196,7 @@ static int finish_variant(mf_variant *v, char err[MF_ERR_MAX])
     /* Insertion sort: a handful of names. */
     for (size_t i = 1; i < v->n_defines; i++)
         for (size_t j = i; j > 0 && strcmp(v->define_names[j - 1], v->define_names[j]) > 0; j--) {
-            char tn[MF_NAME_MAX], tv[sizeof v->define_values[0]];
+            char tn[MANIFEST_NAME_MAX], tv[sizeof v->define_values[0]];
             memcpy(tn, v->define_names[j], sizeof tn);
             memcpy(tv, v->define_values[j], sizeof tv);
             memcpy(v->define_names[j], v->define_names[j - 1], sizeof tn);
@@ -216,7 +216,7 @@ static int finish_variant(mf_variant *v, char err[MF_ERR_MAX])
         len += (size_t)snprintf(v->options + len, sizeof v->options - len, " -DWG_Y=%u",
                                 (unsigned)v->wg[1]);
     if (len >= sizeof v->options) {
-        bfmt(err, MF_ERR_MAX, "kernel %s: build options longer than %zu characters", k->name,
+        bfmt(err, MANIFEST_ERR_MAX, "kernel %s: build options longer than %zu characters", k->name,
              sizeof v->options - 1);
         return -1;
     }
@@ -225,9 +225,9 @@ static int finish_variant(mf_variant *v, char err[MF_ERR_MAX])
 
 /* Whether v has every NAME=VALUE item of the default line (WG=16x16 is its
  * work-group). */
-static int matches_default(const mf_variant *v, const char *when)
+static int matches_default(const manifest_variant *v, const char *when)
 {
-    char buf[MF_PATH_MAX];
+    char buf[MANIFEST_PATH_MAX];
     bfmt(buf, sizeof buf, "%s", when);
     char *save = NULL;
     for (char *item = strtok_r(buf, " ", &save); item; item = strtok_r(NULL, " ", &save)) {
@@ -246,7 +246,7 @@ static int matches_default(const mf_variant *v, const char *when)
                 bfmt(wg, sizeof wg, "%u", (unsigned)v->wg[0]);
             have = wg;
         } else {
-            have = mf_variant_define(v, item);
+            have = manifest_variant_define(v, item);
         }
         if (!have || strcmp(have, want) != 0)
             return 0;
@@ -254,16 +254,16 @@ static int matches_default(const mf_variant *v, const char *when)
     return 1;
 }
 
-int mf_expand(const mf_kernel *k, const mf_selection *sel, mf_variant **out, size_t *n,
-              char err[MF_ERR_MAX])
+int manifest_expand(const manifest_kernel *k, const manifest_selection *sel, manifest_variant **out, size_t *n,
+              char err[MANIFEST_ERR_MAX])
 {
     *out = NULL;
     *n = 0;
     err[0] = '\0';
-    const mf_value *vals[MF_MAX_AXES];
-    size_t counts[MF_MAX_AXES];
-    static const mf_value no_value[1];
-    mf_value scratch[MF_MAX_AXES][MF_MAX_VALUES];
+    const manifest_value *vals[MANIFEST_MAX_AXES];
+    size_t counts[MANIFEST_MAX_AXES];
+    static const manifest_value no_value[1];
+    manifest_value scratch[MANIFEST_MAX_AXES][MANIFEST_MAX_VALUES];
     size_t total = 1;
     for (size_t i = 0; i < k->n_axes; i++) {
         int c = axis_values(k, &k->axes[i], sel, &vals[i], scratch[i], err);
@@ -274,27 +274,27 @@ int mf_expand(const mf_kernel *k, const mf_selection *sel, mf_variant **out, siz
         if (c == 0)
             vals[i] = no_value;
         total *= counts[i];
-        if (total > MF_MAX_VARIANTS) {
-            bfmt(err, MF_ERR_MAX, "kernel %s: the selection gives more than %d variants",
-                 k->name, MF_MAX_VARIANTS);
+        if (total > MANIFEST_MAX_VARIANTS) {
+            bfmt(err, MANIFEST_ERR_MAX, "kernel %s: the selection gives more than %d variants",
+                 k->name, MANIFEST_MAX_VARIANTS);
             return -1;
         }
         if (c == 0)
             counts[i] = 0;
     }
-    mf_variant *vs = calloc(total, sizeof *vs);
+    manifest_variant *vs = calloc(total, sizeof *vs);
     if (!vs) {
-        bfmt(err, MF_ERR_MAX, "out of memory");
+        bfmt(err, MANIFEST_ERR_MAX, "out of memory");
         return -1;
     }
-    size_t pick[MF_MAX_AXES] = {0};
+    size_t pick[MANIFEST_MAX_AXES] = {0};
     for (size_t t = 0; t < total; t++) {
-        mf_variant *v = &vs[t];
+        manifest_variant *v = &vs[t];
         v->kernel = k;
         for (size_t i = 0; i < k->n_axes; i++) {
             if (counts[i] == 0)
                 continue;
-            const mf_value *val = &vals[i][pick[i]];
+            const manifest_value *val = &vals[i][pick[i]];
             if (k->axes[i].is_wg) {
                 for (int d = 0; d < 3; d++)
                     v->wg[d] = (uint32_t)(val->v[d] < 1 ? 1 : val->v[d]);
@@ -321,7 +321,7 @@ int mf_expand(const mf_kernel *k, const mf_selection *sel, mf_variant **out, siz
     return 0;
 }
 
-const char *mf_variant_define(const mf_variant *v, const char *name)
+const char *manifest_variant_define(const manifest_variant *v, const char *name)
 {
     for (size_t i = 0; i < v->n_defines; i++)
         if (strcmp(v->define_names[i], name) == 0)

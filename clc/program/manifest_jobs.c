@@ -8,14 +8,14 @@
 #include "clcpack.h"
 #include "kernel_source.h"
 
-const char *mf_family_text(mf_family f)
+const char *mf_family_text(manifest_family f)
 {
     switch (f) {
-    case MF_FAMILY_CONV_GREY:
+    case MANIFEST_FAMILY_CONV_GREY:
         return "conv-grey";
-    case MF_FAMILY_CONV_RGBA:
+    case MANIFEST_FAMILY_CONV_RGBA:
         return "conv-rgba";
-    case MF_FAMILY_POLY:
+    case MANIFEST_FAMILY_POLY:
         return "poly";
     }
     return "";
@@ -23,17 +23,17 @@ const char *mf_family_text(mf_family f)
 
 static void note_read(void *ctx, const char *path)
 {
-    bj_list_add_read(ctx, path);
+    build_job_list_add_read(ctx, path);
 }
 
-static int fill(const mf_manifest *m, const mf_variant *v, build_job *j, bj_list *out,
-                char err[MF_ERR_MAX])
+static int fill(const manifest_file *m, const manifest_variant *v, build_job *j, build_job_list *out,
+                char err[MANIFEST_ERR_MAX])
 {
-    char name[MF_PATH_MAX];
-    if (ks_program_source_files(m, v, &j->source, &j->source_size, name, err, note_read, out) !=
+    char name[MANIFEST_PATH_MAX];
+    if (kernel_source_program_source_files(m, v, &j->source, &j->source_size, name, err, note_read, out) !=
         0)
         return -1;
-    const char *names[MF_MAX_DEFINES], *values[MF_MAX_DEFINES];
+    const char *names[MANIFEST_MAX_DEFINES], *values[MANIFEST_MAX_DEFINES];
     for (size_t i = 0; i < v->n_defines; i++) {
         names[i] = v->define_names[i];
         values[i] = v->define_values[i];
@@ -49,28 +49,28 @@ static int fill(const mf_manifest *m, const mf_variant *v, build_job *j, bj_list
     j->check = strdup(v->kernel->family ? v->kernel->name : "");
     memcpy(j->wg, v->wg, sizeof j->wg);
     if (!j->entry_name || !j->family || !j->source_name || !j->options || !j->kernels ||
-        !j->check || bj_set_defines(j, names, values, v->n_defines) != 0) {
-        bfmt(err, MF_ERR_MAX, "out of memory");
+        !j->check || build_job_set_defines(j, names, values, v->n_defines) != 0) {
+        bfmt(err, MANIFEST_ERR_MAX, "out of memory");
         return -1;
     }
     j->kernels[0] = strdup(v->kernel->name);
     if (!j->kernels[0]) {
-        bfmt(err, MF_ERR_MAX, "out of memory");
+        bfmt(err, MANIFEST_ERR_MAX, "out of memory");
         return -1;
     }
     j->n_kernels = 1;
     return 0;
 }
 
-int mj_make(const mf_manifest *m, const vp_plan *plan, bj_list *out, char err[MF_ERR_MAX])
+int manifest_jobs_make(const manifest_file *m, const variant_plan *plan, build_job_list *out, char err[MANIFEST_ERR_MAX])
 {
-    char manifest[MF_PATH_MAX + 16];
+    char manifest[MANIFEST_PATH_MAX + 16];
     bfmt(manifest, sizeof manifest, "%s/manifest.txt", m->dir);
-    bj_list_add_read(out, manifest);
+    build_job_list_add_read(out, manifest);
     for (size_t i = 0; i < plan->n; i++) {
-        build_job *j = bj_list_add(out);
+        build_job *j = build_job_list_add(out);
         if (!j) {
-            bfmt(err, MF_ERR_MAX, "out of memory for %zu jobs", plan->n);
+            bfmt(err, MANIFEST_ERR_MAX, "out of memory for %zu jobs", plan->n);
             return -1;
         }
         if (fill(m, &plan->variants[i], j, out, err) != 0)

@@ -15,9 +15,9 @@
 
 /* Appends plan's variants to out. 0, or -1 with err (a source that cannot
  * be read or generated). */
-int mj_make(const mf_manifest *m, const vp_plan *plan, bj_list *out, char err[MF_ERR_MAX]);
+int manifest_jobs_make(const manifest_file *m, const variant_plan *plan, build_job_list *out, char err[MANIFEST_ERR_MAX]);
 
 /* The family name the manifest spells ("conv-grey"), "" for none. */
-const char *mf_family_text(mf_family f);
+const char *mf_family_text(manifest_family f);
 
 #endif /* CLC_MANIFEST_JOBS_H */

@@ -9,8 +9,8 @@
 #include "nv_forms.h"
 
 /* Parses an --nv-arch list ("75,80,86" or any value-list form, e.g.
- * "75,80-90:5"): sm numbers from 30 to 999, at most NVF_MAX_ARCHS. Sorted
+ * "75,80-90:5"): sm numbers from 30 to 999, at most NV_FORMS_MAX_ARCHS. Sorted
  * into increasing order. 0, or -1 with err naming the bad item. */
-int nvf_parse_archs(const char *text, nvf_archs *out, char err[NVF_ERR_MAX]);
+int nv_arch_list_parse(const char *text, nv_forms_archs *out, char err[NV_FORMS_ERR_MAX]);
 
 #endif /* CLC_NV_ARCH_LIST_H */

@@ -13,63 +13,63 @@
 #define MAX_NAMED_BLOCKS 64
 
 /* The kernel blocks' variants the request selects, appended to plan. */
-static int kernel_blocks(const mf_manifest *m, const vp_request *req, bj_list *plan, char *err,
+static int kernel_blocks(const manifest_file *m, const variant_plan_request *req, build_job_list *plan, char *err,
                          size_t cap)
 {
-    vp_plan vplan;
-    char perr[VP_ERR_MAX];
-    if (vp_make(m, req, &vplan, perr) != 0) {
+    variant_plan vplan;
+    char perr[VARIANT_PLAN_ERR_MAX];
+    if (variant_plan_make(m, req, &vplan, perr) != 0) {
         bfmt(err, cap, "%s", perr);
-        return PP_USAGE;
+        return PACK_PLAN_USAGE;
     }
-    char merr[MF_ERR_MAX];
-    int rc = mj_make(m, &vplan, plan, merr);
+    char merr[MANIFEST_ERR_MAX];
+    int rc = manifest_jobs_make(m, &vplan, plan, merr);
     if (vplan.notes)
         plan->notes = strdup(vplan.notes);
-    vp_free(&vplan);
+    variant_plan_free(&vplan);
     if (rc != 0) {
         bfmt(err, cap, "%s", merr);
-        return PP_FAILED;
+        return PACK_PLAN_FAILED;
     }
     return 0;
 }
 
 /* The program blocks (all, or those named in want) appended to plan. */
-static int program_blocks(const char *dir, const pb_list *blocks, const int *want, bj_list *plan,
+static int program_blocks(const char *dir, const program_blocks_list *blocks, const int *want, build_job_list *plan,
                           char *err, size_t cap)
 {
     for (size_t b = 0; b < blocks->n; b++) {
         if (want && !(b < MAX_NAMED_BLOCKS && want[b]))
             continue;
-        char jerr[DJ_ERR_MAX];
-        int rc = dj_make(&blocks->blocks[b].spec, plan, jerr);
+        char jerr[DIRECT_JOBS_ERR_MAX];
+        int rc = direct_jobs_make(&blocks->blocks[b].spec, plan, jerr);
         if (rc != 0) {
             bfmt(err, cap, "%s/manifest.txt:%d: program %s: %s", dir, blocks->blocks[b].line,
                  blocks->blocks[b].name, jerr);
-            return rc == 2 ? PP_USAGE : PP_FAILED;
+            return rc == 2 ? PACK_PLAN_USAGE : PACK_PLAN_FAILED;
         }
     }
     return 0;
 }
 
-static int from_kernels_dir(const pp_request *r, bj_list *plan, char *err, size_t cap)
+static int from_kernels_dir(const pack_plan_request *r, build_job_list *plan, char *err, size_t cap)
 {
     /* Kept after the call: the jobs may point into it. */
-    static mf_manifest manifest;
-    char merr[MF_ERR_MAX];
-    if (mf_load(r->kernels_dir, &manifest, merr) != 0) {
+    static manifest_file manifest;
+    char merr[MANIFEST_ERR_MAX];
+    if (manifest_load(r->kernels_dir, &manifest, merr) != 0) {
         bfmt(err, cap, "%s", merr);
-        return PP_FAILED;
+        return PACK_PLAN_FAILED;
     }
-    pb_list blocks;
-    char berr[PB_ERR_MAX];
-    if (pb_load(r->kernels_dir, &blocks, berr) != 0) {
+    program_blocks_list blocks;
+    char berr[PROGRAM_BLOCKS_ERR_MAX];
+    if (program_blocks_load(r->kernels_dir, &blocks, berr) != 0) {
         bfmt(err, cap, "%s", berr);
-        return PP_FAILED;
+        return PACK_PLAN_FAILED;
     }
     /* --kernel names kernels of kernel blocks or program blocks. */
-    const vp_request *all = r->req;
-    vp_request req = *all;
+    const variant_plan_request *all = r->req;
+    variant_plan_request req = *all;
     req.n_kernels = 0;
     int want_block[MAX_NAMED_BLOCKS] = {0};
     for (size_t i = 0; i < all->n_kernels; i++) {
@@ -83,29 +83,29 @@ static int from_kernels_dir(const pp_request *r, bj_list *plan, char *err, size_
     }
     /* The manifest first, whatever blocks it holds: a pack built from
      * program blocks alone depends on it as much as on their sources
-     * (--depfile; mj_make adds it only for kernel blocks). */
-    char path[MF_PATH_MAX + 16];
+     * (--depfile; manifest_jobs_make adds it only for kernel blocks). */
+    char path[MANIFEST_PATH_MAX + 16];
     bfmt(path, sizeof path, "%s/manifest.txt", manifest.dir);
-    bj_list_add_read(plan, path);
+    build_job_list_add_read(plan, path);
     int rc = 0;
     if (manifest.n_kernels && (all->n_kernels == 0 || req.n_kernels > 0))
         rc = kernel_blocks(&manifest, &req, plan, err, cap);
     if (rc == 0)
         rc = program_blocks(r->kernels_dir, &blocks, all->n_kernels ? want_block : NULL, plan,
                             err, cap);
-    pb_free(&blocks);
+    program_blocks_free(&blocks);
     return rc;
 }
 
-int pp_make(const pp_request *r, bj_list *plan, int *seed_checks, char *err, size_t cap)
+int pack_plan_make(const pack_plan_request *r, build_job_list *plan, int *seed_checks, char *err, size_t cap)
 {
     *seed_checks = 0;
     if (r->direct) {
-        char jerr[DJ_ERR_MAX];
-        int rc = dj_make(r->direct_spec, plan, jerr);
+        char jerr[DIRECT_JOBS_ERR_MAX];
+        int rc = direct_jobs_make(r->direct_spec, plan, jerr);
         if (rc != 0)
             bfmt(err, cap, "%s", jerr);
-        return rc == 0 ? 0 : rc == 2 ? PP_USAGE : PP_FAILED;
+        return rc == 0 ? 0 : rc == 2 ? PACK_PLAN_USAGE : PACK_PLAN_FAILED;
     }
     int rc = from_kernels_dir(r, plan, err, cap);
     if (rc == 0)

@@ -14,22 +14,22 @@
 #include "direct_jobs.h"
 #include "variant_plan.h"
 
-#define PP_ERR_MAX 2400
+#define PACK_PLAN_ERR_MAX 2400
 
-typedef struct pp_request {
+typedef struct pack_plan_request {
     int direct;                 /* the direct command line, else the kernels folder */
-    const dj_spec *direct_spec; /* with direct */
+    const direct_jobs_spec *direct_spec; /* with direct */
     const char *kernels_dir;    /* without: the folder holding manifest.txt */
-    const vp_request *req;      /* without: --kernel (kernel or program block names), values */
-} pp_request;
+    const variant_plan_request *req;      /* without: --kernel (kernel or program block names), values */
+} pack_plan_request;
 
 /* Appends the jobs of r to plan. 0, with *seed_checks 1 when the jobs come
  * from the kernels folder (whose kernel blocks may name a seed check);
- * PP_USAGE when the request itself is wrong (an unknown kernel, a bad
- * value); PP_FAILED when a file is unreadable or wrong, or memory ran out.
+ * PACK_PLAN_USAGE when the request itself is wrong (an unknown kernel, a bad
+ * value); PACK_PLAN_FAILED when a file is unreadable or wrong, or memory ran out.
  * err says what, naming the file. */
-#define PP_FAILED 1
-#define PP_USAGE 2
-int pp_make(const pp_request *r, bj_list *plan, int *seed_checks, char *err, size_t cap);
+#define PACK_PLAN_FAILED 1
+#define PACK_PLAN_USAGE 2
+int pack_plan_make(const pack_plan_request *r, build_job_list *plan, int *seed_checks, char *err, size_t cap);
 
 #endif /* CLC_PACK_PLAN_H */

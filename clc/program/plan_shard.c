@@ -6,7 +6,7 @@
 
 #include "bounded_fmt.h"
 
-/* A decimal number from 1 to PS_MAX_SHARDS, exactly [s, end). */
+/* A decimal number from 1 to PLAN_SHARD_MAX_SHARDS, exactly [s, end). */
 static int parse_count(const char *s, const char *end, unsigned *out)
 {
     if (s == end || end - s > 5)
@@ -17,25 +17,25 @@ static int parse_count(const char *s, const char *end, unsigned *out)
             return -1;
         v = v * 10 + (unsigned)(*c - '0');
     }
-    if (v < 1 || v > PS_MAX_SHARDS)
+    if (v < 1 || v > PLAN_SHARD_MAX_SHARDS)
         return -1;
     *out = v;
     return 0;
 }
 
-int ps_parse(const char *text, ps_shard *out, char err[PS_ERR_MAX])
+int plan_shard_parse(const char *text, plan_shard *out, char err[PLAN_SHARD_ERR_MAX])
 {
     char clip[BFMT_QUOTE_MAX + 4];
     const char *slash = strchr(text, '/');
     unsigned k = 0, n = 0;
     if (!slash || parse_count(text, slash, &k) != 0 ||
         parse_count(slash + 1, slash + 1 + strlen(slash + 1), &n) != 0) {
-        bfmt(err, PS_ERR_MAX, "--shard %s: expected K/N, two numbers from 1 to %d (e.g. 2/4)",
-             bfmt_clip(text, clip), PS_MAX_SHARDS);
+        bfmt(err, PLAN_SHARD_ERR_MAX, "--shard %s: expected K/N, two numbers from 1 to %d (e.g. 2/4)",
+             bfmt_clip(text, clip), PLAN_SHARD_MAX_SHARDS);
         return -1;
     }
     if (k > n) {
-        bfmt(err, PS_ERR_MAX, "--shard %s: part %u of %u does not exist (K is 1 to N)",
+        bfmt(err, PLAN_SHARD_ERR_MAX, "--shard %s: part %u of %u does not exist (K is 1 to N)",
              bfmt_clip(text, clip), k, n);
         return -1;
     }
@@ -44,9 +44,9 @@ int ps_parse(const char *text, ps_shard *out, char err[PS_ERR_MAX])
     return 0;
 }
 
-uint64_t ps_cost(const build_job *j)
+uint64_t plan_shard_cost(const build_job *j)
 {
-    return (uint64_t)j->source_size + PS_FIXED_COST;
+    return (uint64_t)j->source_size + PLAN_SHARD_FIXED_COST;
 }
 
 typedef struct by_cost_item {
@@ -62,7 +62,7 @@ static int by_cost(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-int ps_partition(const build_job *jobs, size_t n, unsigned n_parts, unsigned *part,
+int plan_shard_partition(const build_job *jobs, size_t n, unsigned n_parts, unsigned *part,
                  uint64_t *cost)
 {
     if (n_parts == 0)
@@ -75,7 +75,7 @@ int ps_partition(const build_job *jobs, size_t n, unsigned n_parts, unsigned *pa
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
-        items[i].cost = ps_cost(&jobs[i]);
+        items[i].cost = plan_shard_cost(&jobs[i]);
         items[i].index = i;
     }
     /* The comparison is total (ties by index), so qsort's instability
@@ -96,17 +96,17 @@ int ps_partition(const build_job *jobs, size_t n, unsigned n_parts, unsigned *pa
     return 0;
 }
 
-/* ps_take (plan_shard.h): *part becomes a view of the plan's jobs that part K
+/* plan_shard_take (plan_shard.h): *part becomes a view of the plan's jobs that part K
  * builds (the jobs stay the plan's; free only part->jobs). 0, or -1 when
  * out of memory. */
-int ps_take(const ps_shard *s, const bj_list *plan, bj_list *part, double *share)
+int plan_shard_take(const plan_shard *s, const build_job_list *plan, build_job_list *part, double *share)
 {
     memset(part, 0, sizeof *part);
     unsigned *which = malloc((plan->n ? plan->n : 1) * sizeof *which);
     uint64_t *cost = calloc(s->n, sizeof *cost);
     part->jobs = malloc((plan->n ? plan->n : 1) * sizeof *part->jobs);
     if (!which || !cost || !part->jobs ||
-        ps_partition(plan->jobs, plan->n, s->n, which, cost) != 0) {
+        plan_shard_partition(plan->jobs, plan->n, s->n, which, cost) != 0) {
         free(which);
         free(cost);
         free(part->jobs);

@@ -18,36 +18,36 @@
 
 #include "build_job.h"
 
-#define PS_MAX_SHARDS 10000
-#define PS_ERR_MAX 160
+#define PLAN_SHARD_MAX_SHARDS 10000
+#define PLAN_SHARD_ERR_MAX 160
 /* A build's fixed cost, in bytes of program text: what a variant whose
  * text is empty would cost (the driver's set-up, the checks, taking the
  * binary). The least-squares fit of time = a + b * text bytes over the 264
  * variants of the default pack on PoCL gave a/b = 16600 bytes
  * (docs/SCALE.md). */
-#define PS_FIXED_COST 16384u
+#define PLAN_SHARD_FIXED_COST 16384u
 
-typedef struct ps_shard {
+typedef struct plan_shard {
     unsigned k, n;  /* part k (1..n) of n; n == 0: no sharding */
-} ps_shard;
+} plan_shard;
 
-/* Parses "K/N" (1 <= K <= N <= PS_MAX_SHARDS, decimal, nothing else).
+/* Parses "K/N" (1 <= K <= N <= PLAN_SHARD_MAX_SHARDS, decimal, nothing else).
  * 0, or -1 with err. */
-int ps_parse(const char *text, ps_shard *out, char err[PS_ERR_MAX]);
+int plan_shard_parse(const char *text, plan_shard *out, char err[PLAN_SHARD_ERR_MAX]);
 
 /* The estimated cost of building j: its program text's length plus
- * PS_FIXED_COST (an unrolled kernel's text grows with what it unrolls). */
-uint64_t ps_cost(const build_job *j);
+ * PLAN_SHARD_FIXED_COST (an unrolled kernel's text grows with what it unrolls). */
+uint64_t plan_shard_cost(const build_job *j);
 
 /* part[i] (0-based) for each of jobs[0..n), as described above; cost[p]
  * (when not NULL, n_parts long) gets each part's summed cost. 0, or -1
  * when out of memory. */
-int ps_partition(const build_job *jobs, size_t n, unsigned n_parts, unsigned *part,
+int plan_shard_partition(const build_job *jobs, size_t n, unsigned n_parts, unsigned *part,
                  uint64_t *cost);
 
 /* Part s->k of plan: *part becomes a view of the plan's jobs that part
  * builds (the jobs stay the plan's; free only part->jobs), *share its share
  * of the estimated cost. 0, or -1 when out of memory. */
-int ps_take(const ps_shard *s, const bj_list *plan, bj_list *part, double *share);
+int plan_shard_take(const plan_shard *s, const build_job_list *plan, build_job_list *part, double *share);
 
 #endif /* CLC_PLAN_SHARD_H */

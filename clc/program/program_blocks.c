@@ -15,15 +15,15 @@
 #define MANIFEST_MAX (4L << 20)
 #define BLOCK_LINES_MAX 4096
 
-/* Strings a block owns, freed with it: the arrays of its dj_spec point
+/* Strings a block owns, freed with it: the arrays of its direct_jobs_spec point
  * into this list. */
-typedef struct pb_strings {
+typedef struct program_blocks_strings {
     char **s;
     size_t n, cap;
 } owned;
 
 typedef struct block_build {
-    pb_block *b;
+    program_block *b;
     owned strings;
     const char **lists[9];
     size_t *counts[9];
@@ -53,7 +53,7 @@ static int fail(char *err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err, PB_ERR_MAX, fmt, ap);
+    vsnprintf(err, PROGRAM_BLOCKS_ERR_MAX, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -123,19 +123,19 @@ static int push(block_build *bb, int list, const char *s)
     return 0;
 }
 
-static int start_block(pb_list *out, block_build *bb, const char *name, int line)
+static int start_block(program_blocks_list *out, block_build *bb, const char *name, int line)
 {
-    pb_block *g = realloc(out->blocks, (out->n + 1) * sizeof *g);
+    program_block *g = realloc(out->blocks, (out->n + 1) * sizeof *g);
     if (!g)
         return -1;
     out->blocks = g;
-    pb_block *b = &out->blocks[out->n++];
+    program_block *b = &out->blocks[out->n++];
     memset(b, 0, sizeof *b);
     memset(bb, 0, sizeof *bb);
     bb->b = b;
     b->line = line;
     b->name = strdup(name);
-    dj_spec *d = &b->spec;
+    direct_jobs_spec *d = &b->spec;
     const char ***arrs[9] = {&d->files,    &d->programs, &d->defines,  &d->derives, &d->wheres,
                              &d->variants, &d->defaults, &d->includes, &d->kernels};
     size_t *counts[9] = {&d->n_files,    &d->n_programs, &d->n_defines,  &d->n_derives,
@@ -179,7 +179,7 @@ static int block_line(block_build *bb, const char *dir, const char *kw, const ch
                       char *err, const char *where)
 {
     owned *o = &bb->strings;
-    dj_spec *d = &bb->b->spec;
+    direct_jobs_spec *d = &bb->b->spec;
     int rc = 0;
     if (strcmp(kw, "source") == 0 || strcmp(kw, "include") == 0) {
         int list = kw[0] == 's' ? L_FILES : L_INCLUDES;
@@ -237,8 +237,8 @@ static int block_line(block_build *bb, const char *dir, const char *kw, const ch
 /* The program line NAME=files the direct planner takes. */
 static int finish_block(block_build *bb, char *err, const char *where)
 {
-    pb_block *b = bb->b;
-    dj_spec *d = &b->spec;
+    program_block *b = bb->b;
+    direct_jobs_spec *d = &b->spec;
     if (d->n_files == 0)
         return fail(err, "%s: program %s has no source line", where, b->name);
     size_t len = strlen(b->name) + 2;
@@ -279,7 +279,7 @@ static int valid_name(const char *s)
     return 1;
 }
 
-int pb_load(const char *dir, pb_list *out, char err[PB_ERR_MAX])
+int program_blocks_load(const char *dir, program_blocks_list *out, char err[PROGRAM_BLOCKS_ERR_MAX])
 {
     memset(out, 0, sizeof *out);
     char path[4096];
@@ -350,15 +350,15 @@ int pb_load(const char *dir, pb_list *out, char err[PB_ERR_MAX])
         free(bb.strings.s);
     }
     if (rc != 0)
-        pb_free(out);
+        program_blocks_free(out);
     return rc;
 }
 
-void pb_free(pb_list *l)
+void program_blocks_free(program_blocks_list *l)
 {
     for (size_t i = 0; i < l->n; i++) {
-        pb_block *b = &l->blocks[i];
-        dj_spec *d = &b->spec;
+        program_block *b = &l->blocks[i];
+        direct_jobs_spec *d = &b->spec;
         if (b->strings) {
             for (size_t k = 0; k < b->strings->n; k++)
                 free(b->strings->s[k]);

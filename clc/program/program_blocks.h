@@ -17,7 +17,7 @@
  *     wg_defines                   as --wg-defines
  *   end
  *
- * Each block becomes a dj_spec, built like a direct command line
+ * Each block becomes a direct_jobs_spec, built like a direct command line
  * (direct_jobs.h). Kernel blocks are read by manifest.c, which skips these.
  */
 #ifndef CLC_PROGRAM_BLOCKS_H
@@ -27,23 +27,23 @@
 
 #include "direct_jobs.h"
 
-#define PB_ERR_MAX 1024
+#define PROGRAM_BLOCKS_ERR_MAX 1024
 
-typedef struct pb_block {
+typedef struct program_block {
     char *name;
     int line;            /* of its 'program' line */
-    dj_spec spec;        /* its arrays point at strings the block owns */
-    struct pb_strings *strings;
-} pb_block;
+    direct_jobs_spec spec;        /* its arrays point at strings the block owns */
+    struct program_blocks_strings *strings;
+} program_block;
 
-typedef struct pb_list {
+typedef struct program_blocks_list {
     size_t n;
-    pb_block *blocks;
-} pb_list;
+    program_block *blocks;
+} program_blocks_list;
 
 /* Reads the program blocks of DIR/manifest.txt (none is fine). Paths in
  * them become DIR/path. 0, or -1 with err "manifest.txt:LINE: what". */
-int pb_load(const char *dir, pb_list *out, char err[PB_ERR_MAX]);
-void pb_free(pb_list *l);
+int program_blocks_load(const char *dir, program_blocks_list *out, char err[PROGRAM_BLOCKS_ERR_MAX]);
+void program_blocks_free(program_blocks_list *l);
 
 #endif /* CLC_PROGRAM_BLOCKS_H */

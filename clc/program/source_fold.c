@@ -28,15 +28,15 @@ typedef struct file_entry {
 } file_entry;
 
 typedef struct folder {
-    const sf_options *opt;
+    const source_fold_options *opt;
     char **root_real;        /* realpath of each root */
     file_entry *files;
     size_t n_files, cap_files;
-    size_t stack[SF_DEPTH_MAX];  /* indices into files of the files being folded */
+    size_t stack[SOURCE_FOLD_DEPTH_MAX];  /* indices into files of the files being folded */
     int depth;
     char *text;
     size_t len, cap;
-    sf_missing *missing;
+    source_fold_missing *missing;
     size_t n_missing, cap_missing;
     char *err;
     size_t errlen;
@@ -75,7 +75,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 
 static int append(folder *f, const char *s, size_t n)
 {
-    if (f->len + n + 1 > (size_t)SF_TEXT_MAX)
+    if (f->len + n + 1 > (size_t)SOURCE_FOLD_TEXT_MAX)
         return fail(f, "%s: the program is larger than 64 MiB with its includes",
                     f->opt->sources[0], NULL);
     if (f->len + n + 1 > f->cap) {
@@ -119,20 +119,20 @@ static int append_line_directive(folder *f, long line, const char *name, int ope
 /* ---- paths ---------------------------------------------------------------- */
 
 /* The path to open for a name as shown: base_dir/name for a relative name. */
-static int full_path(const folder *f, const char *name, char out[SF_PATH_MAX])
+static int full_path(const folder *f, const char *name, char out[SOURCE_FOLD_PATH_MAX])
 {
     const char *base = f->opt->base_dir;
     int n;
     if (name[0] == '/' || !base || !base[0])
-        n = snprintf(out, SF_PATH_MAX, "%s", name);
+        n = snprintf(out, SOURCE_FOLD_PATH_MAX, "%s", name);
     else
-        n = snprintf(out, SF_PATH_MAX, "%s/%s", base, name);
-    return n < 0 || n >= SF_PATH_MAX ? -1 : 0;
+        n = snprintf(out, SOURCE_FOLD_PATH_MAX, "%s/%s", base, name);
+    return n < 0 || n >= SOURCE_FOLD_PATH_MAX ? -1 : 0;
 }
 
 /* dir/name as shown, with dir "" or "." giving name alone and a leading
  * "./" of name dropped, so "-I ." and "./x.h" show as "x.h". */
-static int join(const char *dir, size_t dir_len, const char *name, char out[SF_PATH_MAX])
+static int join(const char *dir, size_t dir_len, const char *name, char out[SOURCE_FOLD_PATH_MAX])
 {
     while (name[0] == '.' && name[1] == '/')
         name += 2;
@@ -140,12 +140,12 @@ static int join(const char *dir, size_t dir_len, const char *name, char out[SF_P
         dir_len--;
     int n;
     if (name[0] == '/' || dir_len == 0 || (dir_len == 1 && dir[0] == '.'))
-        n = snprintf(out, SF_PATH_MAX, "%s", name);
+        n = snprintf(out, SOURCE_FOLD_PATH_MAX, "%s", name);
     else if (dir_len == 1 && dir[0] == '/')
-        n = snprintf(out, SF_PATH_MAX, "/%s", name);
+        n = snprintf(out, SOURCE_FOLD_PATH_MAX, "/%s", name);
     else
-        n = snprintf(out, SF_PATH_MAX, "%.*s/%s", (int)dir_len, dir, name);
-    return n < 0 || n >= SF_PATH_MAX ? -1 : 0;
+        n = snprintf(out, SOURCE_FOLD_PATH_MAX, "%.*s/%s", (int)dir_len, dir, name);
+    return n < 0 || n >= SOURCE_FOLD_PATH_MAX ? -1 : 0;
 }
 
 static int inside_roots(const folder *f, const char *real)
@@ -171,7 +171,7 @@ static int inside_roots(const folder *f, const char *real)
 static int open_file(folder *f, const char *name, int missing_ok, char **buf, size_t *len,
                      dev_t *dev, ino_t *ino)
 {
-    char path[SF_PATH_MAX];
+    char path[SOURCE_FOLD_PATH_MAX];
     if (full_path(f, name, path) != 0)
         return fail(f, "%.200s...: path too long", name, NULL);
     struct stat st;
@@ -192,7 +192,7 @@ static int open_file(folder *f, const char *name, int missing_ok, char **buf, si
         return fail(f, "%s: cannot resolve its path: %s", name, strerror(errno));
     if (!inside_roots(f, real)) {
         const char *what = f->opt->roots_what ? f->opt->roots_what : "the allowed folders";
-        char shown[SF_PATH_MAX + 8];
+        char shown[SOURCE_FOLD_PATH_MAX + 8];
         if (strcmp(real, path) == 0)
             bfmt(shown, sizeof shown, "%s", name);
         else
@@ -211,7 +211,7 @@ static int open_file(folder *f, const char *name, int missing_ok, char **buf, si
         close(fd);
         return fail(f, "%s: changed while being opened", name, NULL);
     }
-    if (fst.st_size > SF_FILE_MAX) {
+    if (fst.st_size > SOURCE_FOLD_FILE_MAX) {
         close(fd);
         return fail(f, "%s: larger than 16 MiB", name, NULL);
     }
@@ -224,7 +224,7 @@ static int open_file(folder *f, const char *name, int missing_ok, char **buf, si
     /* Read to the end, which may come later than st_size said; never past the bound. */
     for (;;) {
         if (n == cap) {
-            if (cap > (size_t)SF_FILE_MAX) {
+            if (cap > (size_t)SOURCE_FOLD_FILE_MAX) {
                 free(data);
                 close(fd);
                 return fail(f, "%s: larger than 16 MiB", name, NULL);
@@ -252,9 +252,9 @@ static int open_file(folder *f, const char *name, int missing_ok, char **buf, si
         n += (size_t)got;
     }
     close(fd);
-    if (n > (size_t)SF_FILE_MAX || memchr(data, '\0', n)) {
+    if (n > (size_t)SOURCE_FOLD_FILE_MAX || memchr(data, '\0', n)) {
         free(data);
-        return fail(f, n > (size_t)SF_FILE_MAX ? "%s: larger than 16 MiB" : "%s: holds a NUL byte",
+        return fail(f, n > (size_t)SOURCE_FOLD_FILE_MAX ? "%s: larger than 16 MiB" : "%s: holds a NUL byte",
                     name, NULL);
     }
     data[n] = '\0';
@@ -396,7 +396,7 @@ static int fold_file(folder *f, const char *name, char *src, size_t len, size_t 
 /* Chain of the files being folded, then name: "a.cl -> b.h -> a.cl". */
 static void loop_error(folder *f, const char *name)
 {
-    char chain[SF_ERR_MAX];
+    char chain[SOURCE_FOLD_ERR_MAX];
     size_t n = 0;
     chain[0] = '\0';
     for (int i = 0; i < f->depth && n + 1 < sizeof chain; i++) {
@@ -415,7 +415,7 @@ static int add_missing(folder *f, const char *from, int line, const char *name, 
     if (grow(&p, &f->cap_missing, f->n_missing + 1, sizeof *f->missing) != 0)
         return fail(f, "%s: out of memory", from, NULL);
     f->missing = p;
-    sf_missing *m = &f->missing[f->n_missing];
+    source_fold_missing *m = &f->missing[f->n_missing];
     m->file = strdup(from);
     m->name = strndup(name, len);
     m->line = line;
@@ -431,16 +431,16 @@ static int add_missing(folder *f, const char *from, int line, const char *name, 
 static int fold_include(folder *f, const char *from, int line, const char *inc, size_t inc_len,
                         int angled)
 {
-    char want[SF_PATH_MAX];
+    char want[SOURCE_FOLD_PATH_MAX];
     if (inc_len >= sizeof want)
         return fail(f, "%s: an include name longer than 4095 bytes", from, NULL);
     memcpy(want, inc, inc_len);
     want[inc_len] = '\0';
-    const sf_options *o = f->opt;
+    const source_fold_options *o = f->opt;
     /* Candidates: beside the includer ("..." only), then the -I folders. */
     size_t n_cand = o->n_include_dirs + 1;
     for (size_t c = angled ? 1 : 0; c < n_cand; c++) {
-        char cand[SF_PATH_MAX];
+        char cand[SOURCE_FOLD_PATH_MAX];
         int rc;
         if (want[0] == '/') {
             if (c > 0)
@@ -464,7 +464,7 @@ static int fold_include(folder *f, const char *from, int line, const char *inc, 
         ino_t ino;
         rc = open_file(f, cand, 1, &src, &len, &dev, &ino);
         if (rc < 0) {
-            char why[SF_ERR_MAX];
+            char why[SOURCE_FOLD_ERR_MAX];
             bfmt(why, sizeof why, "%s", f->err);
             char where[32];
             snprintf(where, sizeof where, "%d", line);
@@ -488,10 +488,10 @@ static int fold_include(folder *f, const char *from, int line, const char *inc, 
                 loop_error(f, cand);
                 return -1;
             }
-        if (f->depth == SF_DEPTH_MAX) {
+        if (f->depth == SOURCE_FOLD_DEPTH_MAX) {
             free(src);
             char depth[16];
-            snprintf(depth, sizeof depth, "%d", SF_DEPTH_MAX);
+            snprintf(depth, sizeof depth, "%d", SOURCE_FOLD_DEPTH_MAX);
             return fail(f, "%s: includes nested more than %s deep", f->files[f->stack[0]].name,
                         depth);
         }
@@ -574,7 +574,7 @@ static void free_folder(folder *f)
     free(f->text);
 }
 
-int sf_fold(const sf_options *opt, sf_result *out, char *err, size_t errlen)
+int source_fold(const source_fold_options *opt, source_fold_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (err && errlen)
@@ -589,7 +589,7 @@ int sf_fold(const sf_options *opt, sf_result *out, char *err, size_t errlen)
         return fail(&f, "%s: out of memory", opt->sources[0], NULL);
     int rc = 0;
     for (size_t i = 0; i < opt->n_roots && rc == 0; i++) {
-        char path[SF_PATH_MAX];
+        char path[SOURCE_FOLD_PATH_MAX];
         if (full_path(&f, opt->roots[i], path) != 0)
             rc = fail(&f, "%.200s...: path too long", opt->roots[i], NULL);
         else
@@ -600,7 +600,7 @@ int sf_fold(const sf_options *opt, sf_result *out, char *err, size_t errlen)
         rc = append(&f, "", 0);
     for (size_t s = 0; s < opt->n_sources && rc == 0; s++) {
         const char *name = opt->sources[s];
-        char shown[SF_PATH_MAX];
+        char shown[SOURCE_FOLD_PATH_MAX];
         if (join("", 0, name, shown) != 0) {
             rc = fail(&f, "%.200s...: path too long", name, NULL);
             break;
@@ -651,7 +651,7 @@ int sf_fold(const sf_options *opt, sf_result *out, char *err, size_t errlen)
     return 0;
 }
 
-void sf_result_free(sf_result *r)
+void source_fold_result_free(source_fold_result *r)
 {
     if (!r)
         return;

@@ -10,14 +10,14 @@
  * an error: the line is kept as it is (it may sit in a branch the
  * preprocessor skips) and listed in the result's missing includes. A file
  * holding #pragma once is folded once; include loops and nesting deeper
- * than SF_DEPTH_MAX are refused. #line directives keep the compiler's
+ * than SOURCE_FOLD_DEPTH_MAX are refused. #line directives keep the compiler's
  * messages pointing at the user's files and lines, with paths as the user
  * spelled them (relative to base_dir): the same inputs give the same bytes
  * wherever the tree lies.
  *
  * Every file is opened O_RDONLY|O_NONBLOCK|O_CLOEXEC and must be a regular
  * file (a FIFO, device or folder is refused at once, never read), at most
- * SF_FILE_MAX bytes, SF_TEXT_MAX for the whole program, with no NUL byte.
+ * SOURCE_FOLD_FILE_MAX bytes, SOURCE_FOLD_TEXT_MAX for the whole program, with no NUL byte.
  * Its real path (symbolic links resolved) must lie inside one of the
  * allowed roots (a root that does not exist holds nothing); a link
  * pointing elsewhere is refused naming the link and its target. Pure: no
@@ -28,13 +28,13 @@
 
 #include <stddef.h>
 
-#define SF_FILE_MAX (16L << 20)   /* bytes of one file */
-#define SF_TEXT_MAX (64L << 20)   /* bytes of the folded program */
-#define SF_DEPTH_MAX 32           /* includes nested this deep at most */
-#define SF_PATH_MAX 4096          /* bytes of any path */
-#define SF_ERR_MAX 1024
+#define SOURCE_FOLD_FILE_MAX (16L << 20)   /* bytes of one file */
+#define SOURCE_FOLD_TEXT_MAX (64L << 20)   /* bytes of the folded program */
+#define SOURCE_FOLD_DEPTH_MAX 32           /* includes nested this deep at most */
+#define SOURCE_FOLD_PATH_MAX 4096          /* bytes of any path */
+#define SOURCE_FOLD_ERR_MAX 1024
 
-typedef struct sf_options {
+typedef struct source_fold_options {
     /* Folder the relative paths below are relative to; NULL or "" is the
      * current folder. The paths in the output are relative to it too. */
     const char *base_dir;
@@ -52,34 +52,34 @@ typedef struct sf_options {
      * always start with one). Zero keeps a single source with no includes
      * byte for byte. */
     int line_at_start;
-} sf_options;
+} source_fold_options;
 
 /* An include that was found nowhere: its line was kept as it is. */
-typedef struct sf_missing {
+typedef struct source_fold_missing {
     char *file;     /* the including file, as in files[] */
     int line;       /* 1-based line in it */
     char *name;     /* the name between the quotes or brackets */
     int angled;     /* 1 for #include <name> */
-} sf_missing;
+} source_fold_missing;
 
-typedef struct sf_result {
+typedef struct source_fold_result {
     char *text;             /* the folded program, NUL-terminated */
     size_t len;             /* its length without the NUL */
     char **files;           /* every file read, sources and headers, once each, in order */
     size_t n_files;
-    sf_missing *missing;    /* includes found nowhere, in order of appearance */
+    source_fold_missing *missing;    /* includes found nowhere, in order of appearance */
     size_t n_missing;
-} sf_result;
+} source_fold_result;
 
-/* Folds the program. Returns 0 with *out filled (free with sf_result_free);
- * or -1 with *out empty and err (errlen bytes, SF_ERR_MAX is enough) naming
+/* Folds the program. Returns 0 with *out filled (free with source_fold_result_free);
+ * or -1 with *out empty and err (errlen bytes, SOURCE_FOLD_ERR_MAX is enough) naming
  * the file, line and what is wrong: a file that cannot be opened, is not a
  * regular file, is too large or holds a NUL byte; a file outside the roots
  * ("kernels/x.h -> /etc/passwd: outside the kernels folder"); an include
  * loop ("include loop: a.cl -> b.h -> a.cl"); nesting too deep. */
-int sf_fold(const sf_options *opt, sf_result *out, char *err, size_t errlen);
+int source_fold(const source_fold_options *opt, source_fold_result *out, char *err, size_t errlen);
 
-/* Frees what sf_fold allocated and empties r; an empty r is a no-op. */
-void sf_result_free(sf_result *r);
+/* Frees what source_fold allocated and empties r; an empty r is a no-op. */
+void source_fold_result_free(source_fold_result *r);
 
 #endif /* CLC_SOURCE_FOLD_H */

@@ -22,23 +22,23 @@ typedef struct mf_generator {
     /* Runs generator on template text tmpl (tmpl_len bytes; tmpl_name
      * names it in messages) for variant v. 0 with *out a malloc'd
      * NUL-terminated text (caller frees), *out_len its length, and label
-     * (MF_PATH_MAX bytes) the defines the text depends on, e.g.
+     * (MANIFEST_PATH_MAX bytes) the defines the text depends on, e.g.
      * "FILTER_WIDTH=5"; or -1 with err (errlen bytes) saying why. */
     int (*generate)(const char *generator, const char *tmpl_name, const char *tmpl,
-                    size_t tmpl_len, const mf_variant *v, char **out, size_t *out_len,
-                    char label[MF_PATH_MAX], char *err, size_t errlen);
+                    size_t tmpl_len, const manifest_variant *v, char **out, size_t *out_len,
+                    char label[MANIFEST_PATH_MAX], char *err, size_t errlen);
 } mf_generator;
 
 /* Installs g (NULL: no generator; every generator line is then refused).
  * Not thread-safe: call it before reading manifests. */
-void sg_install(const mf_generator *g);
+void source_gen_install(const mf_generator *g);
 
 /* The installed module's answers; with none, no name is known and the
  * names are "none". */
-int sg_known(const char *name);
-const char *sg_names(void);
-int sg_generate(const char *generator, const char *tmpl_name, const char *tmpl, size_t tmpl_len,
-                const mf_variant *v, char **out, size_t *out_len, char label[MF_PATH_MAX],
+int source_gen_known(const char *name);
+const char *source_gen_names(void);
+int source_gen_generate(const char *generator, const char *tmpl_name, const char *tmpl, size_t tmpl_len,
+                const manifest_variant *v, char **out, size_t *out_len, char label[MANIFEST_PATH_MAX],
                 char *err, size_t errlen);
 
 #endif /* CLC_SOURCE_GEN_H */

@@ -17,9 +17,9 @@
  * cannot be a valid number or range anyway. */
 #define ITEM_MAX 64
 
-static void copy_token(char dst[VL_TOKEN_MAX], const char *src)
+static void copy_token(char dst[VALUE_LIST_TOKEN_MAX], const char *src)
 {
-    bfmt(dst, VL_TOKEN_MAX, "%s", src);
+    bfmt(dst, VALUE_LIST_TOKEN_MAX, "%s", src);
 }
 
 /* Parses a whole decimal number (digits only) of at most max. 0 on success. */
@@ -39,12 +39,12 @@ static int parse_whole(const char *s, long max, long *out)
     return 0;
 }
 
-static int number_error(const char *item, int rc, long max, char err[VL_ERR_MAX])
+static int number_error(const char *item, int rc, long max, char err[VALUE_LIST_ERR_MAX])
 {
     if (rc == -2)
-        bfmt(err, VL_ERR_MAX, "'%s' is too large (the largest value is %ld)", item, max);
+        bfmt(err, VALUE_LIST_ERR_MAX, "'%s' is too large (the largest value is %ld)", item, max);
     else
-        bfmt(err, VL_ERR_MAX, "'%s' is not a whole number", item);
+        bfmt(err, VALUE_LIST_ERR_MAX, "'%s' is not a whole number", item);
     return -1;
 }
 
@@ -52,8 +52,8 @@ static int number_error(const char *item, int rc, long max, char err[VL_ERR_MAX]
  * values so a long list finds its duplicates in linear time. */
 typedef struct sink {
     size_t n, cap, max;
-    mf_value *values;
-    char (*tokens)[VL_TOKEN_MAX];
+    manifest_value *values;
+    char (*tokens)[VALUE_LIST_TOKEN_MAX];
     size_t *slots;      /* hash table of value index + 1; 0 is empty */
     size_t n_slots;     /* a power of two, more than twice n */
 } sink;
@@ -109,43 +109,43 @@ static long find_value(const sink *s, const long v[3])
 }
 
 static int add_value(sink *out, const long v[3], int is_wg, const char *token,
-                     char err[VL_ERR_MAX])
+                     char err[VALUE_LIST_ERR_MAX])
 {
     long i = find_value(out, v);
     if (i >= 0) {
         char shown[64];
         if (is_wg)
-            vl_format_wg(v, shown, sizeof shown);
+            value_list_format_wg(v, shown, sizeof shown);
         else
             snprintf(shown, sizeof shown, "%ld", v[0]);
         if (strcmp(out->tokens[i], token) == 0)
-            bfmt(err, VL_ERR_MAX, "'%s': value %s is given twice", token, shown);
+            bfmt(err, VALUE_LIST_ERR_MAX, "'%s': value %s is given twice", token, shown);
         else
-            bfmt(err, VL_ERR_MAX, "'%s': value %s is already given by '%s'", token, shown,
+            bfmt(err, VALUE_LIST_ERR_MAX, "'%s': value %s is already given by '%s'", token, shown,
                  out->tokens[i]);
         return -1;
     }
     if (out->n >= out->max) {
-        bfmt(err, VL_ERR_MAX, "'%s': more than %zu values", token, out->max);
+        bfmt(err, VALUE_LIST_ERR_MAX, "'%s': more than %zu values", token, out->max);
         return -1;
     }
     if (out->n == out->cap) {
         size_t cap = out->cap ? 2 * out->cap : 16;
-        mf_value *values = realloc(out->values, cap * sizeof *values);
+        manifest_value *values = realloc(out->values, cap * sizeof *values);
         if (values)
             out->values = values;
-        char(*tokens)[VL_TOKEN_MAX] = realloc(out->tokens, cap * sizeof *tokens);
+        char(*tokens)[VALUE_LIST_TOKEN_MAX] = realloc(out->tokens, cap * sizeof *tokens);
         if (tokens)
             out->tokens = tokens;
         if (!values || !tokens) {
-            bfmt(err, VL_ERR_MAX, "'%s': out of memory", token);
+            bfmt(err, VALUE_LIST_ERR_MAX, "'%s': out of memory", token);
             return -1;
         }
         out->cap = cap;
     }
     if (2 * (out->n + 1) >= out->n_slots &&
         rehash(out, out->n_slots ? 2 * out->n_slots : 64) != 0) {
-        bfmt(err, VL_ERR_MAX, "'%s': out of memory", token);
+        bfmt(err, VALUE_LIST_ERR_MAX, "'%s': out of memory", token);
         return -1;
     }
     out->values[out->n].v[0] = v[0];
@@ -160,7 +160,7 @@ static int add_value(sink *out, const long v[3], int is_wg, const char *token,
     return 0;
 }
 
-static int add_int(sink *out, long x, const char *token, char err[VL_ERR_MAX])
+static int add_int(sink *out, long x, const char *token, char err[VALUE_LIST_ERR_MAX])
 {
     const long v[3] = {x, 0, 0};
     return add_value(out, v, 0, token, err);
@@ -169,11 +169,11 @@ static int add_int(sink *out, long x, const char *token, char err[VL_ERR_MAX])
 /* Adds from, from+step, ... up to to (inclusive when reachable). The count
  * is checked first so a huge range fails fast instead of looping. */
 static int add_run(sink *out, long from, long to, long step, const char *token,
-                   char err[VL_ERR_MAX])
+                   char err[VALUE_LIST_ERR_MAX])
 {
     long count = (to - from) / step + 1;
     if (count > (long)(out->max - out->n)) {
-        bfmt(err, VL_ERR_MAX, "'%s' gives %ld values; a list holds at most %zu", token, count,
+        bfmt(err, VALUE_LIST_ERR_MAX, "'%s' gives %ld values; a list holds at most %zu", token, count,
              out->max);
         return -1;
     }
@@ -185,7 +185,7 @@ static int add_run(sink *out, long from, long to, long step, const char *token,
 
 /* "A-B" or "A-B:S". Returns 1 when item is not range-shaped (no '-' after
  * its first character), 0 on success, -1 on an error. */
-static int parse_range(const char *item, sink *out, char err[VL_ERR_MAX])
+static int parse_range(const char *item, sink *out, char err[VALUE_LIST_ERR_MAX])
 {
     const char *dash = strchr(item, '-');
     if (dash == NULL || dash == item)
@@ -206,23 +206,23 @@ static int parse_range(const char *item, sink *out, char err[VL_ERR_MAX])
     }
     long lo, hi, step;
     int rc;
-    if ((rc = parse_whole(a, VL_VALUE_MAX, &lo)) != 0 ||
-        (rc = parse_whole(b, VL_VALUE_MAX, &hi)) != 0) {
+    if ((rc = parse_whole(a, VALUE_LIST_VALUE_MAX, &lo)) != 0 ||
+        (rc = parse_whole(b, VALUE_LIST_VALUE_MAX, &hi)) != 0) {
         if (rc == -2)
-            return number_error(item, rc, VL_VALUE_MAX, err);
-        bfmt(err, VL_ERR_MAX, "'%s' is not a number or a range (A-B or A-B:STEP)", item);
+            return number_error(item, rc, VALUE_LIST_VALUE_MAX, err);
+        bfmt(err, VALUE_LIST_ERR_MAX, "'%s' is not a number or a range (A-B or A-B:STEP)", item);
         return -1;
     }
-    if ((rc = parse_whole(s, VL_VALUE_MAX, &step)) != 0) {
-        bfmt(err, VL_ERR_MAX, "'%s': the step '%s' is not a whole number", item, s);
+    if ((rc = parse_whole(s, VALUE_LIST_VALUE_MAX, &step)) != 0) {
+        bfmt(err, VALUE_LIST_ERR_MAX, "'%s': the step '%s' is not a whole number", item, s);
         return -1;
     }
     if (step == 0) {
-        bfmt(err, VL_ERR_MAX, "'%s': the step must be at least 1", item);
+        bfmt(err, VALUE_LIST_ERR_MAX, "'%s': the step must be at least 1", item);
         return -1;
     }
     if (lo > hi) {
-        bfmt(err, VL_ERR_MAX, "'%s' is an empty range (%ld > %ld)", item, lo, hi);
+        bfmt(err, VALUE_LIST_ERR_MAX, "'%s' is an empty range (%ld > %ld)", item, lo, hi);
         return -1;
     }
     return add_run(out, lo, hi, step, item, err);
@@ -230,7 +230,7 @@ static int parse_range(const char *item, sink *out, char err[VL_ERR_MAX])
 
 /* Splits text (NULL as "") on commas into trimmed items, *items malloc'd
  * (caller frees). Returns the count or -1. */
-static int split_items(const char *text, char (**items)[ITEM_MAX], char err[VL_ERR_MAX])
+static int split_items(const char *text, char (**items)[ITEM_MAX], char err[VALUE_LIST_ERR_MAX])
 {
     *items = NULL;
     if (!text)
@@ -239,12 +239,12 @@ static int split_items(const char *text, char (**items)[ITEM_MAX], char err[VL_E
     for (const char *c = text; *c; c++)
         max += *c == ',';
     if (max > (size_t)INT_MAX / 2) {
-        bfmt(err, VL_ERR_MAX, "the list is too long");
+        bfmt(err, VALUE_LIST_ERR_MAX, "the list is too long");
         return -1;
     }
     char(*it)[ITEM_MAX] = malloc(max * sizeof *it);
     if (!it) {
-        bfmt(err, VL_ERR_MAX, "out of memory for %zu items", max);
+        bfmt(err, VALUE_LIST_ERR_MAX, "out of memory for %zu items", max);
         return -1;
     }
     int n = 0;
@@ -260,18 +260,18 @@ static int split_items(const char *text, char (**items)[ITEM_MAX], char err[VL_E
             len--;
         if (len == 0) {
             if (n == 0 && end == NULL)
-                bfmt(err, VL_ERR_MAX, "the list is empty");
+                bfmt(err, VALUE_LIST_ERR_MAX, "the list is empty");
             else if (n == 0)
-                bfmt(err, VL_ERR_MAX, "empty item at the start");
+                bfmt(err, VALUE_LIST_ERR_MAX, "empty item at the start");
             else if (end == NULL)
-                bfmt(err, VL_ERR_MAX, "empty item at the end (after '%s')", it[n - 1]);
+                bfmt(err, VALUE_LIST_ERR_MAX, "empty item at the end (after '%s')", it[n - 1]);
             else
-                bfmt(err, VL_ERR_MAX, "empty item after '%s'", it[n - 1]);
+                bfmt(err, VALUE_LIST_ERR_MAX, "empty item after '%s'", it[n - 1]);
             free(it);
             return -1;
         }
         if (len >= ITEM_MAX) {
-            bfmt(err, VL_ERR_MAX, "item '%.*s...' is too long", 20, p);
+            bfmt(err, VALUE_LIST_ERR_MAX, "item '%.*s...' is too long", 20, p);
             free(it);
             return -1;
         }
@@ -286,7 +286,7 @@ static int split_items(const char *text, char (**items)[ITEM_MAX], char err[VL_E
     return n;
 }
 
-static int parse_ints(char (*items)[ITEM_MAX], int n, sink *out, char err[VL_ERR_MAX])
+static int parse_ints(char (*items)[ITEM_MAX], int n, sink *out, char err[VALUE_LIST_ERR_MAX])
 {
     /* Plain values since the last range or '...': the run a '...' continues. */
     size_t run_start = 0;
@@ -295,45 +295,45 @@ static int parse_ints(char (*items)[ITEM_MAX], int n, sink *out, char err[VL_ERR
         if (strcmp(item, "...") == 0) {
             size_t run = out->n - run_start;
             if (run < 2) {
-                bfmt(err, VL_ERR_MAX, "'...' needs two plain values before it to set the step "
+                bfmt(err, VALUE_LIST_ERR_MAX, "'...' needs two plain values before it to set the step "
                                       "(as in 3,5,...,31)");
                 return -1;
             }
             long step = out->values[run_start + 1].v[0] - out->values[run_start].v[0];
             for (size_t k = run_start + 2; k < out->n; k++) {
                 if (out->values[k].v[0] - out->values[k - 1].v[0] != step) {
-                    bfmt(err, VL_ERR_MAX,
+                    bfmt(err, VALUE_LIST_ERR_MAX,
                          "'...' after '%s': the values before it do not share one step",
                          out->tokens[k]);
                     return -1;
                 }
             }
             if (step <= 0) {
-                bfmt(err, VL_ERR_MAX, "'...' after '%s': the step (%ld) must be positive",
+                bfmt(err, VALUE_LIST_ERR_MAX, "'...' after '%s': the step (%ld) must be positive",
                      out->tokens[out->n - 1], step);
                 return -1;
             }
             if (i + 1 >= n) {
-                bfmt(err, VL_ERR_MAX,
+                bfmt(err, VALUE_LIST_ERR_MAX,
                      "'...' must be followed by the last value (as in 3,5,...,31)");
                 return -1;
             }
             const char *last_item = items[i + 1];
             long last;
-            int rc = parse_whole(last_item, VL_VALUE_MAX, &last);
+            int rc = parse_whole(last_item, VALUE_LIST_VALUE_MAX, &last);
             if (rc != 0) {
                 if (rc == -2)
-                    return number_error(last_item, rc, VL_VALUE_MAX, err);
-                bfmt(err, VL_ERR_MAX, "'%s' after '...' must be a whole number", last_item);
+                    return number_error(last_item, rc, VALUE_LIST_VALUE_MAX, err);
+                bfmt(err, VALUE_LIST_ERR_MAX, "'%s' after '...' must be a whole number", last_item);
                 return -1;
             }
             long prev = out->values[out->n - 1].v[0];
             if (last <= prev || (last - prev) % step != 0) {
-                bfmt(err, VL_ERR_MAX, "'%s' cannot be reached from %ld in steps of %ld",
+                bfmt(err, VALUE_LIST_ERR_MAX, "'%s' cannot be reached from %ld in steps of %ld",
                      last_item, prev, step);
                 return -1;
             }
-            char token[VL_TOKEN_MAX];
+            char token[VALUE_LIST_TOKEN_MAX];
             bfmt(token, sizeof token, "...,%s", last_item);
             if (add_run(out, prev + step, last, step, token, err) != 0)
                 return -1;
@@ -349,9 +349,9 @@ static int parse_ints(char (*items)[ITEM_MAX], int n, sink *out, char err[VL_ERR
             continue;
         }
         long x;
-        rc = parse_whole(item, VL_VALUE_MAX, &x);
+        rc = parse_whole(item, VALUE_LIST_VALUE_MAX, &x);
         if (rc != 0)
-            return number_error(item, rc, VL_VALUE_MAX, err);
+            return number_error(item, rc, VALUE_LIST_VALUE_MAX, err);
         if (add_int(out, x, item, err) != 0)
             return -1;
     }
@@ -360,7 +360,7 @@ static int parse_ints(char (*items)[ITEM_MAX], int n, sink *out, char err[VL_ERR
 
 /* "16x8", "4x4x4" or "64". */
 /* Copies what a sink holds into a fixed list. */
-static void to_list(const sink *s, vl_list *out)
+static void to_list(const sink *s, value_list *out)
 {
     memset(out, 0, sizeof *out);
     out->n = s->n;
@@ -371,12 +371,12 @@ static void to_list(const sink *s, vl_list *out)
 }
 
 /* Parses text into a sink of at most max values, integers or work-groups. */
-static int parse_into(const char *text, int is_wg, size_t max, sink *s, char err[VL_ERR_MAX]);
+static int parse_into(const char *text, int is_wg, size_t max, sink *s, char err[VALUE_LIST_ERR_MAX]);
 
-int vl_parse_ints(const char *text, vl_list *out, char err[VL_ERR_MAX])
+int value_list_parse_ints(const char *text, value_list *out, char err[VALUE_LIST_ERR_MAX])
 {
-    sink s = {.max = MF_MAX_VALUES};
-    int rc = parse_into(text, 0, MF_MAX_VALUES, &s, err);
+    sink s = {.max = MANIFEST_MAX_VALUES};
+    int rc = parse_into(text, 0, MANIFEST_MAX_VALUES, &s, err);
     if (rc == 0)
         to_list(&s, out);
     else
@@ -385,7 +385,7 @@ int vl_parse_ints(const char *text, vl_list *out, char err[VL_ERR_MAX])
     return rc;
 }
 
-int vl_parse_int_array(const char *text, size_t max, vl_ints *out, char err[VL_ERR_MAX])
+int value_list_parse_int_array(const char *text, size_t max, value_list_ints *out, char err[VALUE_LIST_ERR_MAX])
 {
     memset(out, 0, sizeof *out);
     sink s = {.max = max};
@@ -395,7 +395,7 @@ int vl_parse_int_array(const char *text, size_t max, vl_ints *out, char err[VL_E
     }
     out->values = malloc((s.n ? s.n : 1) * sizeof *out->values);
     if (!out->values) {
-        bfmt(err, VL_ERR_MAX, "out of memory for %zu values", s.n);
+        bfmt(err, VALUE_LIST_ERR_MAX, "out of memory for %zu values", s.n);
         sink_free(&s);
         return -1;
     }
@@ -408,7 +408,7 @@ int vl_parse_int_array(const char *text, size_t max, vl_ints *out, char err[VL_E
     return 0;
 }
 
-void vl_ints_free(vl_ints *l)
+void value_list_ints_free(value_list_ints *l)
 {
     if (!l)
         return;
@@ -417,7 +417,7 @@ void vl_ints_free(vl_ints *l)
     memset(l, 0, sizeof *l);
 }
 
-static int parse_wg_item(const char *item, long v[3], char err[VL_ERR_MAX])
+static int parse_wg_item(const char *item, long v[3], char err[VALUE_LIST_ERR_MAX])
 {
     v[0] = v[1] = v[2] = 1;
     char buf[ITEM_MAX];
@@ -429,16 +429,16 @@ static int parse_wg_item(const char *item, long v[3], char err[VL_ERR_MAX])
         if (x)
             *x = '\0';
         if (dims == 3) {
-            bfmt(err, VL_ERR_MAX, "'%s' has more than 3 dimensions", item);
+            bfmt(err, VALUE_LIST_ERR_MAX, "'%s' has more than 3 dimensions", item);
             return -1;
         }
         long d;
         int rc = parse_whole(p, WG_DIM_MAX, &d);
         if (rc != 0 || d < 1) {
             if (rc == -2)
-                bfmt(err, VL_ERR_MAX, "'%s': %s is too large for a work-group dimension", item, p);
+                bfmt(err, VALUE_LIST_ERR_MAX, "'%s': %s is too large for a work-group dimension", item, p);
             else
-                bfmt(err, VL_ERR_MAX,
+                bfmt(err, VALUE_LIST_ERR_MAX,
                      "'%s' is not a work-group size (WxH like 16x16, or W like 64)", item);
             return -1;
         }
@@ -450,7 +450,7 @@ static int parse_wg_item(const char *item, long v[3], char err[VL_ERR_MAX])
     return 0;
 }
 
-static int parse_wgs(char (*items)[ITEM_MAX], int n, sink *out, char err[VL_ERR_MAX])
+static int parse_wgs(char (*items)[ITEM_MAX], int n, sink *out, char err[VALUE_LIST_ERR_MAX])
 {
     for (int i = 0; i < n; i++) {
         long v[3];
@@ -462,7 +462,7 @@ static int parse_wgs(char (*items)[ITEM_MAX], int n, sink *out, char err[VL_ERR_
     return 0;
 }
 
-static int parse_into(const char *text, int is_wg, size_t max, sink *s, char err[VL_ERR_MAX])
+static int parse_into(const char *text, int is_wg, size_t max, sink *s, char err[VALUE_LIST_ERR_MAX])
 {
     s->max = max;
     char(*items)[ITEM_MAX];
@@ -474,10 +474,10 @@ static int parse_into(const char *text, int is_wg, size_t max, sink *s, char err
     return rc;
 }
 
-int vl_parse_wgs(const char *text, vl_list *out, char err[VL_ERR_MAX])
+int value_list_parse_wgs(const char *text, value_list *out, char err[VALUE_LIST_ERR_MAX])
 {
-    sink s = {.max = MF_MAX_VALUES};
-    int rc = parse_into(text, 1, MF_MAX_VALUES, &s, err);
+    sink s = {.max = MANIFEST_MAX_VALUES};
+    int rc = parse_into(text, 1, MANIFEST_MAX_VALUES, &s, err);
     if (rc == 0)
         to_list(&s, out);
     else
@@ -486,7 +486,7 @@ int vl_parse_wgs(const char *text, vl_list *out, char err[VL_ERR_MAX])
     return rc;
 }
 
-void vl_format_wg(const long v[3], char *buf, size_t cap)
+void value_list_format_wg(const long v[3], char *buf, size_t cap)
 {
     if (v[2] > 1)
         snprintf(buf, cap, "%ldx%ldx%ld", v[0], v[1], v[2]);

@@ -12,10 +12,10 @@
  *   3-31:2        from 3 to 31 in steps of 2 (31 need not be reached)
  * Work-group lists: WxH, WxHxD or W items separated by commas (8x8,16x16,64).
  *
- * Values are whole numbers from 0 to VL_VALUE_MAX (work-group sizes from 1).
+ * Values are whole numbers from 0 to VALUE_LIST_VALUE_MAX (work-group sizes from 1).
  * Empty items, garbage, overflow, duplicates and more values than the
- * list holds (MF_MAX_VALUES for a vl_list, the caller's bound for
- * vl_parse_int_array) are refused; the message names the bad item. Pure
+ * list holds (MANIFEST_MAX_VALUES for a value_list, the caller's bound for
+ * value_list_parse_int_array) are refused; the message names the bad item. Pure
  * functions: no printing, no global state.
  */
 #ifndef CLC_VALUE_LIST_H
@@ -25,41 +25,41 @@
 
 #include "manifest.h"
 
-#define VL_ERR_MAX 256
-#define VL_TOKEN_MAX 48
-#define VL_VALUE_MAX 2147483647L
+#define VALUE_LIST_ERR_MAX 256
+#define VALUE_LIST_TOKEN_MAX 48
+#define VALUE_LIST_VALUE_MAX 2147483647L
 
-typedef struct vl_list {
+typedef struct value_list {
     size_t n;
-    mf_value values[MF_MAX_VALUES];   /* in the order given */
+    manifest_value values[MANIFEST_MAX_VALUES];   /* in the order given */
     /* The item each value came from ("3-31:2" for every value of that
-     * range), truncated to VL_TOKEN_MAX-1 bytes, so later errors can name it. */
-    char tokens[MF_MAX_VALUES][VL_TOKEN_MAX];
-} vl_list;
+     * range), truncated to VALUE_LIST_TOKEN_MAX-1 bytes, so later errors can name it. */
+    char tokens[MANIFEST_MAX_VALUES][VALUE_LIST_TOKEN_MAX];
+} value_list;
 
 /* Parses an integer list into out (v[0] of each value; v[1], v[2] are 0).
  * Returns 0, or -1 with err saying which item is wrong and why. */
-int vl_parse_ints(const char *text, vl_list *out, char err[VL_ERR_MAX]);
+int value_list_parse_ints(const char *text, value_list *out, char err[VALUE_LIST_ERR_MAX]);
 
 /* An integer list of any length, malloc'd: values[i] came from the item
- * tokens[i] (as in vl_list). */
-typedef struct vl_ints {
+ * tokens[i] (as in value_list). */
+typedef struct value_list_ints {
     size_t n;
     long *values;
-    char (*tokens)[VL_TOKEN_MAX];
-} vl_ints;
+    char (*tokens)[VALUE_LIST_TOKEN_MAX];
+} value_list_ints;
 
 /* Parses an integer list of at most max values into out (free with
- * vl_ints_free). Returns 0, or -1 with err as vl_parse_ints and out empty. */
-int vl_parse_int_array(const char *text, size_t max, vl_ints *out, char err[VL_ERR_MAX]);
-void vl_ints_free(vl_ints *l);
+ * value_list_ints_free). Returns 0, or -1 with err as value_list_parse_ints and out empty. */
+int value_list_parse_int_array(const char *text, size_t max, value_list_ints *out, char err[VALUE_LIST_ERR_MAX]);
+void value_list_ints_free(value_list_ints *l);
 
 /* Parses a work-group list into out: "16x8" is {16,8,1}, "64" is {64,1,1}.
  * Returns 0, or -1 with err naming the bad item. */
-int vl_parse_wgs(const char *text, vl_list *out, char err[VL_ERR_MAX]);
+int value_list_parse_wgs(const char *text, value_list *out, char err[VALUE_LIST_ERR_MAX]);
 
 /* Formats one work-group value as "16x8" (trailing 1 dimensions dropped,
  * "64" for a 1-D size). */
-void vl_format_wg(const long v[3], char *buf, size_t cap);
+void value_list_format_wg(const long v[3], char *buf, size_t cap);
 
 #endif /* CLC_VALUE_LIST_H */

@@ -11,9 +11,9 @@
 
 #define NOTE_MAX 4096
 
-static int one_d(const mf_value *v) { return v->v[1] <= 1 && v->v[2] <= 1; }
+static int one_d(const manifest_value *v) { return v->v[1] <= 1 && v->v[2] <= 1; }
 
-static int same_value(const mf_axis *a, const mf_value *x, const mf_value *y)
+static int same_value(const manifest_axis *a, const manifest_value *x, const manifest_value *y)
 {
     if (!a->is_wg)
         return x->v[0] == y->v[0];
@@ -25,7 +25,7 @@ static int same_value(const mf_axis *a, const mf_value *x, const mf_value *y)
     return 1;
 }
 
-static int allowed(const mf_axis *a, const mf_value *v)
+static int allowed(const manifest_axis *a, const manifest_value *v)
 {
     for (size_t i = 0; i < a->n_allowed; i++)
         if (same_value(a, &a->allowed[i], v))
@@ -34,8 +34,8 @@ static int allowed(const mf_axis *a, const mf_value *v)
 }
 
 /* Whether a selected value concerns kernel k at all: a work-group of the
- * other dimension does not (mf_expand ignores it too). */
-static int applies(const mf_kernel *k, const mf_axis *a, const mf_value *v)
+ * other dimension does not (manifest_expand ignores it too). */
+static int applies(const manifest_kernel *k, const manifest_axis *a, const manifest_value *v)
 {
     if (!a->is_wg)
         return 1;
@@ -57,11 +57,11 @@ static void append(char *buf, size_t cap, const char *fmt, ...)
 }
 
 /* The value text for messages: "4", or "4 (from '3-9')". */
-static void shown_with_token(const mf_axis *a, const vp_axis_request *r, size_t i, char *buf,
+static void shown_with_token(const manifest_axis *a, const variant_plan_axis_request *r, size_t i, char *buf,
                              size_t cap)
 {
     char v[64];
-    mf_format_value(a, &r->values.values[i], v, sizeof v);
+    manifest_format_value(a, &r->values.values[i], v, sizeof v);
     if (strcmp(r->values.tokens[i], v) == 0)
         bfmt(buf, cap, "%s", v);
     else
@@ -70,28 +70,28 @@ static void shown_with_token(const mf_axis *a, const vp_axis_request *r, size_t 
 
 /* The kernels the request names (each once), or all. 0, or -1 with err
  * naming an unknown one and the known ones. */
-static int select_kernels(const mf_manifest *m, const vp_request *req, const mf_kernel **ks,
-                          size_t *nk, char err[VP_ERR_MAX])
+static int select_kernels(const manifest_file *m, const variant_plan_request *req, const manifest_kernel **ks,
+                          size_t *nk, char err[VARIANT_PLAN_ERR_MAX])
 {
     *nk = 0;
     if (req->n_kernels == 0) {
-        for (size_t i = 0; i < m->n_kernels && *nk < MF_MAX_KERNELS; i++)
+        for (size_t i = 0; i < m->n_kernels && *nk < MANIFEST_MAX_KERNELS; i++)
             ks[(*nk)++] = &m->kernels[i];
         return 0;
     }
     for (size_t i = 0; i < req->n_kernels; i++) {
-        const mf_kernel *k = mf_find(m, req->kernels[i]);
+        const manifest_kernel *k = manifest_find(m, req->kernels[i]);
         if (!k) {
-            char names[VP_ERR_MAX / 2] = "", hint[MF_NAME_MAX + 24] = "";
-            nn_best near;
-            nn_init(&near, req->kernels[i]);
+            char names[VARIANT_PLAN_ERR_MAX / 2] = "", hint[MANIFEST_NAME_MAX + 24] = "";
+            nearest_name_best near;
+            nearest_name_init(&near, req->kernels[i]);
             for (size_t j = 0; j < m->n_kernels; j++) {
                 append(names, sizeof names, "%s%s", j ? ", " : "", m->kernels[j].name);
-                nn_offer(&near, m->kernels[j].name);
+                nearest_name_offer(&near, m->kernels[j].name);
             }
-            if (nn_result(&near))
-                bfmt(hint, sizeof hint, "; did you mean %s?", nn_result(&near));
-            bfmt(err, VP_ERR_MAX, "--kernel %s: no such kernel in %s/manifest.txt%s (kernels: %s)",
+            if (nearest_name_result(&near))
+                bfmt(hint, sizeof hint, "; did you mean %s?", nearest_name_result(&near));
+            bfmt(err, VARIANT_PLAN_ERR_MAX, "--kernel %s: no such kernel in %s/manifest.txt%s (kernels: %s)",
                  req->kernels[i], m->dir, hint, names);
             return -1;
         }
@@ -107,14 +107,14 @@ static int select_kernels(const mf_manifest *m, const vp_request *req, const mf_
 /* Value i of axis request r against the kernels: some kernel must take
  * it; with named kernels, every one concerned must allow it; otherwise the
  * kernels that do not allow it are appended to skipped. 0, or -1 with err. */
-static int check_value(const mf_kernel **ks, size_t nk, const vp_axis_request *r, size_t i,
-                       int named, char *skipped, size_t skipped_cap, char err[VP_ERR_MAX])
+static int check_value(const manifest_kernel **ks, size_t nk, const variant_plan_axis_request *r, size_t i,
+                       int named, char *skipped, size_t skipped_cap, char err[VARIANT_PLAN_ERR_MAX])
 {
-    const mf_value *v = &r->values.values[i];
+    const manifest_value *v = &r->values.values[i];
     int concerned = 0, takers = 0;
     char skippers[NOTE_MAX / 2] = "";
     for (size_t k = 0; k < nk; k++) {
-        const mf_axis *ax = mf_axis_find(ks[k], r->name);
+        const manifest_axis *ax = manifest_axis_find(ks[k], r->name);
         if (!ax || !applies(ks[k], ax, v))
             continue;
         concerned++;
@@ -124,32 +124,32 @@ static int check_value(const mf_kernel **ks, size_t nk, const vp_axis_request *r
         }
         char shown[128], allow[256];
         shown_with_token(ax, r, i, shown, sizeof shown);
-        mf_format_allowed(ax, allow, sizeof allow);
+        manifest_format_allowed(ax, allow, sizeof allow);
         if (named) {
-            bfmt(err, VP_ERR_MAX, "%s: %s=%s is not allowed for kernel %s (allowed: %s)",
+            bfmt(err, VARIANT_PLAN_ERR_MAX, "%s: %s=%s is not allowed for kernel %s (allowed: %s)",
                  r->option, r->name, shown, ks[k]->name, allow);
             return -1;
         }
         append(skippers, sizeof skippers, "%s%s", skippers[0] ? ", " : "", ks[k]->name);
     }
-    const mf_axis *any = NULL;
+    const manifest_axis *any = NULL;
     for (size_t k = 0; k < nk && !any; k++)
-        any = mf_axis_find(ks[k], r->name);
+        any = manifest_axis_find(ks[k], r->name);
     char shown[128];
     shown_with_token(any, r, i, shown, sizeof shown);
     if (concerned == 0) {
-        bfmt(err, VP_ERR_MAX, "%s: %s: no selected kernel takes a %s work-group", r->option,
+        bfmt(err, VARIANT_PLAN_ERR_MAX, "%s: %s: no selected kernel takes a %s work-group", r->option,
              shown, one_d(v) ? "1-D" : "2-D");
         return -1;
     }
     if (takers == 0) {
-        bfmt(err, VP_ERR_MAX, "%s: %s=%s: no selected kernel allows it", r->option, r->name,
+        bfmt(err, VARIANT_PLAN_ERR_MAX, "%s: %s=%s: no selected kernel allows it", r->option, r->name,
              shown);
         return -1;
     }
     if (skippers[0]) {
         char vtext[64];
-        mf_format_value(any, v, vtext, sizeof vtext);
+        manifest_format_value(any, v, vtext, sizeof vtext);
         append(skipped, skipped_cap, "%s%s by %s", skipped[0] ? "; " : "", vtext, skippers);
     }
     return 0;
@@ -157,17 +157,17 @@ static int check_value(const mf_kernel **ks, size_t nk, const vp_axis_request *r
 
 /* Every axis request against the kernels (check_value), the values some
  * kernels skip noted. 0, or -1 with err. */
-static int check_axes(const mf_kernel **ks, size_t nk, const vp_request *req, char *notes,
-                      size_t notes_cap, char err[VP_ERR_MAX])
+static int check_axes(const manifest_kernel **ks, size_t nk, const variant_plan_request *req, char *notes,
+                      size_t notes_cap, char err[VARIANT_PLAN_ERR_MAX])
 {
     for (size_t a = 0; a < req->n_axes; a++) {
-        const vp_axis_request *r = &req->axes[a];
+        const variant_plan_axis_request *r = &req->axes[a];
         int any_axis = 0;
         for (size_t k = 0; k < nk; k++)
-            if (mf_axis_find(ks[k], r->name))
+            if (manifest_axis_find(ks[k], r->name))
                 any_axis = 1;
         if (!any_axis) {
-            bfmt(err, VP_ERR_MAX, "%s: no selected kernel has a %s axis", r->option, r->name);
+            bfmt(err, VARIANT_PLAN_ERR_MAX, "%s: no selected kernel has a %s axis", r->option, r->name);
             return -1;
         }
         char skipped[NOTE_MAX] = "";
@@ -183,20 +183,20 @@ static int check_axes(const mf_kernel **ks, size_t nk, const vp_request *req, ch
 
 /* The selection kernel k keeps of the request, into sel. 0, or -1 when it
  * allows none of an axis's selected values (noted: it is not built). */
-static int kernel_selection(const mf_kernel *k, const vp_request *req, mf_selection *sel,
+static int kernel_selection(const manifest_kernel *k, const variant_plan_request *req, manifest_selection *sel,
                             char *notes, size_t notes_cap)
 {
     memset(sel, 0, sizeof *sel);
     for (size_t a = 0; a < req->n_axes; a++) {
-        const vp_axis_request *r = &req->axes[a];
-        const mf_axis *ax = mf_axis_find(k, r->name);
+        const variant_plan_axis_request *r = &req->axes[a];
+        const manifest_axis *ax = manifest_axis_find(k, r->name);
         if (!ax)
             continue;
         size_t s = sel->n;
-        bfmt(sel->names[s], MF_NAME_MAX, "%s", r->name);
+        bfmt(sel->names[s], MANIFEST_NAME_MAX, "%s", r->name);
         size_t concerned = 0;
         for (size_t i = 0; i < r->values.n; i++) {
-            const mf_value *v = &r->values.values[i];
+            const manifest_value *v = &r->values.values[i];
             if (!applies(k, ax, v))
                 continue;
             concerned++;
@@ -218,20 +218,20 @@ static int kernel_selection(const mf_kernel *k, const vp_request *req, mf_select
 
 /* Kernel k's variants for sel appended to *all (*total of them). 0, or -1
  * with err. */
-static int add_variants(const mf_kernel *k, const mf_selection *sel, mf_variant **all,
-                        size_t *total, char err[VP_ERR_MAX])
+static int add_variants(const manifest_kernel *k, const manifest_selection *sel, manifest_variant **all,
+                        size_t *total, char err[VARIANT_PLAN_ERR_MAX])
 {
-    mf_variant *vs = NULL;
+    manifest_variant *vs = NULL;
     size_t n = 0;
-    char merr[MF_ERR_MAX];
-    if (mf_expand(k, sel, &vs, &n, merr) != 0) {
-        bfmt(err, VP_ERR_MAX, "%s", merr);
+    char merr[MANIFEST_ERR_MAX];
+    if (manifest_expand(k, sel, &vs, &n, merr) != 0) {
+        bfmt(err, VARIANT_PLAN_ERR_MAX, "%s", merr);
         return -1;
     }
-    mf_variant *grown = realloc(*all, (*total + n) * sizeof **all);
+    manifest_variant *grown = realloc(*all, (*total + n) * sizeof **all);
     if (!grown) {
         free(vs);
-        bfmt(err, VP_ERR_MAX, "out of memory");
+        bfmt(err, VARIANT_PLAN_ERR_MAX, "out of memory");
         return -1;
     }
     *all = grown;
@@ -241,10 +241,10 @@ static int add_variants(const mf_kernel *k, const mf_selection *sel, mf_variant 
     return 0;
 }
 
-int vp_make(const mf_manifest *m, const vp_request *req, vp_plan *out, char err[VP_ERR_MAX])
+int variant_plan_make(const manifest_file *m, const variant_plan_request *req, variant_plan *out, char err[VARIANT_PLAN_ERR_MAX])
 {
     memset(out, 0, sizeof *out);
-    const mf_kernel *ks[MF_MAX_KERNELS];
+    const manifest_kernel *ks[MANIFEST_MAX_KERNELS];
     size_t nk = 0;
     char notes[NOTE_MAX] = "";
     if (select_kernels(m, req, ks, &nk, err) != 0 ||
@@ -252,9 +252,9 @@ int vp_make(const mf_manifest *m, const vp_request *req, vp_plan *out, char err[
         return -1;
     /* Per kernel: the selection it keeps, then its variants. */
     size_t total = 0;
-    mf_variant *all = NULL;
+    manifest_variant *all = NULL;
     for (size_t k = 0; k < nk; k++) {
-        static mf_selection sel; /* large; the plan is made once per process */
+        static manifest_selection sel; /* large; the plan is made once per process */
         if (kernel_selection(ks[k], req, &sel, notes, sizeof notes) != 0)
             continue;
         if (add_variants(ks[k], &sel, &all, &total, err) != 0) {
@@ -263,7 +263,7 @@ int vp_make(const mf_manifest *m, const vp_request *req, vp_plan *out, char err[
         }
     }
     if (total == 0) {
-        bfmt(err, VP_ERR_MAX, "the selection gives no variant to build");
+        bfmt(err, VARIANT_PLAN_ERR_MAX, "the selection gives no variant to build");
         free(all);
         return -1;
     }
@@ -273,18 +273,18 @@ int vp_make(const mf_manifest *m, const vp_request *req, vp_plan *out, char err[
     return 0;
 }
 
-void vp_free(vp_plan *p)
+void variant_plan_free(variant_plan *p)
 {
     free(p->variants);
     free(p->notes);
     memset(p, 0, sizeof *p);
 }
 
-void vp_label(const mf_variant *v, char *buf, size_t cap)
+void variant_plan_label(const manifest_variant *v, char *buf, size_t cap)
 {
     bfmt(buf, cap, "%s", v->kernel->name);
     for (size_t i = 0; i < v->n_defines; i++)
-        if (mf_axis_find(v->kernel, v->define_names[i]))
+        if (manifest_axis_find(v->kernel, v->define_names[i]))
             append(buf, cap, " %s=%s", v->define_names[i], v->define_values[i]);
     if (v->wg[0]) {
         long w[3] = {v->wg[0], v->wg[1], v->wg[2]};
@@ -292,7 +292,7 @@ void vp_label(const mf_variant *v, char *buf, size_t cap)
         if (v->kernel->dims == 2 && w[2] <= 1)
             bfmt(wg, sizeof wg, "%ldx%ld", w[0], w[1]);
         else
-            vl_format_wg(w, wg, sizeof wg);
+            value_list_format_wg(w, wg, sizeof wg);
         append(buf, cap, " wg=%s", wg);
     }
 }

@@ -19,34 +19,34 @@
 #include "manifest.h"
 #include "value_list.h"
 
-#define VP_ERR_MAX 1024
+#define VARIANT_PLAN_ERR_MAX 1024
 
-typedef struct vp_axis_request {
-    char name[MF_NAME_MAX];     /* FILTER_WIDTH, WG, NUMCOEFFS, ... */
-    char option[MF_NAME_MAX + 8]; /* how the user gave it: "--widths", "-D NUMCOEFFS" */
-    vl_list values;
-} vp_axis_request;
+typedef struct variant_plan_axis_request {
+    char name[MANIFEST_NAME_MAX];     /* FILTER_WIDTH, WG, NUMCOEFFS, ... */
+    char option[MANIFEST_NAME_MAX + 8]; /* how the user gave it: "--widths", "-D NUMCOEFFS" */
+    value_list values;
+} variant_plan_axis_request;
 
-typedef struct vp_request {
+typedef struct variant_plan_request {
     size_t n_kernels;           /* 0: every kernel of the manifest */
-    const char *kernels[MF_MAX_KERNELS];
+    const char *kernels[MANIFEST_MAX_KERNELS];
     size_t n_axes;
-    vp_axis_request axes[MF_MAX_AXES];
-} vp_request;
+    variant_plan_axis_request axes[MANIFEST_MAX_AXES];
+} variant_plan_request;
 
-typedef struct vp_plan {
+typedef struct variant_plan {
     size_t n;
-    mf_variant *variants;       /* malloc'd; manifest (or --kernel) order */
+    manifest_variant *variants;       /* malloc'd; manifest (or --kernel) order */
     char *notes;                /* malloc'd "note: ...\n" lines, or NULL */
-} vp_plan;
+} variant_plan;
 
 /* Returns 0 with the plan, or -1 with err (a usage error: names the option,
  * the item and the kernel). */
-int vp_make(const mf_manifest *m, const vp_request *req, vp_plan *out, char err[VP_ERR_MAX]);
-void vp_free(vp_plan *p);
+int variant_plan_make(const manifest_file *m, const variant_plan_request *req, variant_plan *out, char err[VARIANT_PLAN_ERR_MAX]);
+void variant_plan_free(variant_plan *p);
 
 /* "reda_local FILTER_WIDTH=13 wg=16x16": the kernel, its axis values (not
  * the derived defines) and the work-group. */
-void vp_label(const mf_variant *v, char *buf, size_t cap);
+void variant_plan_label(const manifest_variant *v, char *buf, size_t cap);
 
 #endif /* CLC_VARIANT_PLAN_H */

@@ -11,7 +11,7 @@
 #include "bounded_fmt.h"
 
 struct rcache {
-    rch_client *http;
+    rcache_http_client *http;
     int readonly;
     int lookups, uploads;  /* still on in this worker */
 };
@@ -54,12 +54,12 @@ static int first_line(const char *path, char *out, size_t cap)
 }
 
 /* One credential: the variable, else the file its _FILE variable names. */
-static void one_credential(const char *var, char out[RC_CRED_MAX], char note[RC_MSG_MAX])
+static void one_credential(const char *var, char out[RCACHE_CRED_MAX], char note[RCACHE_MSG_MAX])
 {
     out[0] = '\0';
     const char *v = getenv(var);
     if (v && *v) {
-        bfmt(out, RC_CRED_MAX, "%s", v);
+        bfmt(out, RCACHE_CRED_MAX, "%s", v);
         return;
     }
     char file_var[96];
@@ -67,15 +67,15 @@ static void one_credential(const char *var, char out[RC_CRED_MAX], char note[RC_
     const char *path = getenv(file_var);
     if (!path || !*path)
         return;
-    if (first_line(path, out, RC_CRED_MAX) != 0) {
+    if (first_line(path, out, RCACHE_CRED_MAX) != 0) {
         out[0] = '\0';
         if (!note[0])
-            bfmt(note, RC_MSG_MAX, "%s=%s cannot be read (%s): no credentials sent", file_var,
+            bfmt(note, RCACHE_MSG_MAX, "%s=%s cannot be read (%s): no credentials sent", file_var,
                  path, errno == EINVAL ? "not a regular file" : strerror(errno));
     }
 }
 
-void rc_credentials(char bearer[RC_CRED_MAX], char userpwd[RC_CRED_MAX], char note[RC_MSG_MAX])
+void rcache_credentials(char bearer[RCACHE_CRED_MAX], char userpwd[RCACHE_CRED_MAX], char note[RCACHE_MSG_MAX])
 {
     note[0] = '\0';
     one_credential("CLC_PACK_REMOTE_CACHE_TOKEN", bearer, note);
@@ -84,18 +84,18 @@ void rc_credentials(char bearer[RC_CRED_MAX], char userpwd[RC_CRED_MAX], char no
         one_credential("CLC_PACK_REMOTE_CACHE_BASIC_AUTH", userpwd, note);
 }
 
-rcache *rc_open(const rc_config *c, char *err, size_t cap)
+rcache *rcache_open(const rcache_config *c, char *err, size_t cap)
 {
-    char bearer[RC_CRED_MAX], userpwd[RC_CRED_MAX], note[RC_MSG_MAX];
-    rc_credentials(bearer, userpwd, note);
-    rch_config hc = {c->url, c->timeout_s, bearer[0] ? bearer : NULL,
+    char bearer[RCACHE_CRED_MAX], userpwd[RCACHE_CRED_MAX], note[RCACHE_MSG_MAX];
+    rcache_credentials(bearer, userpwd, note);
+    rcache_http_config hc = {c->url, c->timeout_s, bearer[0] ? bearer : NULL,
                      userpwd[0] ? userpwd : NULL};
     rcache *r = calloc(1, sizeof *r);
     if (!r) {
         bfmt(err, cap, "out of memory");
         return NULL;
     }
-    r->http = rch_open(&hc, err, cap);
+    r->http = rcache_http_open(&hc, err, cap);
     memset(bearer, 0, sizeof bearer);
     memset(userpwd, 0, sizeof userpwd);
     if (!r->http) {
@@ -108,130 +108,130 @@ rcache *rc_open(const rc_config *c, char *err, size_t cap)
     return r;
 }
 
-void rc_close(rcache *c)
+void rcache_close(rcache *c)
 {
     if (!c)
         return;
-    rch_close(c->http);
+    rcache_http_close(c->http);
     free(c);
 }
 
-int rc_lookups_on(const rcache *c)
+int rcache_lookups_on(const rcache *c)
 {
     return c && c->lookups;
 }
 
-int rc_uploads_on(const rcache *c)
+int rcache_uploads_on(const rcache *c)
 {
     return c && c->uploads;
 }
 
 /* A failed request: this worker asks no more (a server that is down or
  * refuses us would cost every later variant the same wait). */
-static bv_remote give_up(rcache *c, char why[RC_MSG_MAX], const char *what)
+static build_variant_remote give_up(rcache *c, char why[RCACHE_MSG_MAX], const char *what)
 {
     c->lookups = 0;
     c->uploads = 0;
-    bfmt(why, RC_MSG_MAX, "%s; this worker builds without the cache from now on", what);
-    return BV_REMOTE_FAILED;
+    bfmt(why, RCACHE_MSG_MAX, "%s; this worker builds without the cache from now on", what);
+    return BUILD_VARIANT_REMOTE_FAILED;
 }
 
-bv_remote rc_lookup(rcache *c, const char *key, const char *key_text, size_t key_len,
-                    rcr_record *rec, char why[RC_MSG_MAX])
+build_variant_remote rcache_lookup(rcache *c, const char *key, const char *key_text, size_t key_len,
+                    rcache_record *rec, char why[RCACHE_MSG_MAX])
 {
     memset(rec, 0, sizeof *rec);
     why[0] = '\0';
     if (!c || !c->lookups)
-        return BV_REMOTE_NONE;
-    char path[96], msg[RCH_MSG_MAX], err[RCR_ERR_MAX];
+        return BUILD_VARIANT_REMOTE_NONE;
+    char path[96], msg[RCACHE_HTTP_MSG_MAX], err[RCACHE_RECORD_ERR_MAX];
     unsigned char *body = NULL;
     size_t len = 0;
     bfmt(path, sizeof path, "ac/%s", key);
-    rch_status st = rch_get(c->http, path, RCR_AC_MAX, &body, &len, msg);
-    if (st == RCH_NOT_FOUND)
-        return BV_REMOTE_MISS;
-    if (st == RCH_TOO_LARGE) {
-        bfmt(why, RC_MSG_MAX, "%s", msg);
-        return BV_REMOTE_REJECTED;
+    rcache_http_status st = rcache_http_get(c->http, path, RCACHE_RECORD_AC_MAX, &body, &len, msg);
+    if (st == RCACHE_HTTP_NOT_FOUND)
+        return BUILD_VARIANT_REMOTE_MISS;
+    if (st == RCACHE_HTTP_TOO_LARGE) {
+        bfmt(why, RCACHE_MSG_MAX, "%s", msg);
+        return BUILD_VARIANT_REMOTE_REJECTED;
     }
-    if (st != RCH_OK)
+    if (st != RCACHE_HTTP_OK)
         return give_up(c, why, msg);
-    char hash[RCK_HEX_SIZE];
+    char hash[RCACHE_KEY_HEX_SIZE];
     uint64_t size = 0;
-    int bad = rcr_ac_decode(body, len, hash, &size, err);
+    int bad = rcache_record_ac_decode(body, len, hash, &size, err);
     free(body);
     if (bad) {
-        bfmt(why, RC_MSG_MAX, "%s", err);
-        return BV_REMOTE_REJECTED;
+        bfmt(why, RCACHE_MSG_MAX, "%s", err);
+        return BUILD_VARIANT_REMOTE_REJECTED;
     }
     bfmt(path, sizeof path, "cas/%s", hash);
-    st = rch_get(c->http, path, (size_t)size, &body, &len, msg);
-    if (st == RCH_NOT_FOUND)
-        return BV_REMOTE_MISS; /* the object expired */
-    if (st == RCH_TOO_LARGE) {
-        bfmt(why, RC_MSG_MAX, "the object is larger than the %llu bytes its action result says",
+    st = rcache_http_get(c->http, path, (size_t)size, &body, &len, msg);
+    if (st == RCACHE_HTTP_NOT_FOUND)
+        return BUILD_VARIANT_REMOTE_MISS; /* the object expired */
+    if (st == RCACHE_HTTP_TOO_LARGE) {
+        bfmt(why, RCACHE_MSG_MAX, "the object is larger than the %llu bytes its action result says",
              (unsigned long long)size);
-        return BV_REMOTE_REJECTED;
+        return BUILD_VARIANT_REMOTE_REJECTED;
     }
-    if (st != RCH_OK)
+    if (st != RCACHE_HTTP_OK)
         return give_up(c, why, msg);
-    char got[RCK_HEX_SIZE];
-    rck_sha256_hex(body, len, got);
+    char got[RCACHE_KEY_HEX_SIZE];
+    rcache_key_sha256_hex(body, len, got);
     if (len != size) {
-        bfmt(why, RC_MSG_MAX, "the object has %zu bytes; its action result says %llu", len,
+        bfmt(why, RCACHE_MSG_MAX, "the object has %zu bytes; its action result says %llu", len,
              (unsigned long long)size);
     } else if (strcmp(got, hash) != 0) {
-        bfmt(why, RC_MSG_MAX, "the object's SHA-256 is %.12s..., not %.12s... (its address)",
+        bfmt(why, RCACHE_MSG_MAX, "the object's SHA-256 is %.12s..., not %.12s... (its address)",
              got, hash);
-    } else if (rcr_decode(body, len, rec, err) != 0) {
-        bfmt(why, RC_MSG_MAX, "%s", err);
+    } else if (rcache_record_decode(body, len, rec, err) != 0) {
+        bfmt(why, RCACHE_MSG_MAX, "%s", err);
     } else if (rec->key_len != key_len || memcmp(rec->key_text, key_text, key_len) != 0) {
-        rcr_free(rec);
-        bfmt(why, RC_MSG_MAX, "the record was built for another variant (its key text differs)");
+        rcache_record_free(rec);
+        bfmt(why, RCACHE_MSG_MAX, "the record was built for another variant (its key text differs)");
     }
     free(body);
-    return why[0] ? BV_REMOTE_REJECTED : BV_REMOTE_HIT;
+    return why[0] ? BUILD_VARIANT_REMOTE_REJECTED : BUILD_VARIANT_REMOTE_HIT;
 }
 
-bv_upload rc_store(rcache *c, const char *key, const rcr_record *rec, int replace,
-                   char why[RC_MSG_MAX])
+build_variant_upload rcache_store(rcache *c, const char *key, const rcache_record *rec, int replace,
+                   char why[RCACHE_MSG_MAX])
 {
     why[0] = '\0';
     if (!c || !c->uploads)
-        return BV_UPLOAD_NONE;
+        return BUILD_VARIANT_UPLOAD_NONE;
     strbuf obj;
     sb_init(&obj);
-    rcr_encode(rec, &obj);
-    if (obj.failed || obj.len > RCR_OBJECT_MAX) {
+    rcache_record_encode(rec, &obj);
+    if (obj.failed || obj.len > RCACHE_RECORD_OBJECT_MAX) {
         sb_free(&obj);
-        return BV_UPLOAD_NONE;
+        return BUILD_VARIANT_UPLOAD_NONE;
     }
     size_t size = obj.len;
-    char hash[RCK_HEX_SIZE], path[96], msg[RCH_MSG_MAX] = "";
-    rck_sha256_hex(obj.data, size, hash);
+    char hash[RCACHE_KEY_HEX_SIZE], path[96], msg[RCACHE_HTTP_MSG_MAX] = "";
+    rcache_key_sha256_hex(obj.data, size, hash);
     bfmt(path, sizeof path, "cas/%s", hash);
     int64_t have = -1;
-    rch_status st = replace ? RCH_NOT_FOUND : rch_head(c->http, path, &have, msg);
+    rcache_http_status st = replace ? RCACHE_HTTP_NOT_FOUND : rcache_http_head(c->http, path, &have, msg);
     /* An object already there (another runner built the same bytes) is
      * not sent again: its name is its content (unless what the server
      * has under that name was found damaged). A HEAD a server does not
      * allow is no reason not to try the PUT. */
-    if (!(st == RCH_OK && have == (int64_t)size)) {
-        if (st == RCH_OK || st == RCH_NOT_FOUND || st == RCH_REFUSED || st == RCH_DENIED)
-            st = rch_put(c->http, path, obj.data, size, msg);
+    if (!(st == RCACHE_HTTP_OK && have == (int64_t)size)) {
+        if (st == RCACHE_HTTP_OK || st == RCACHE_HTTP_NOT_FOUND || st == RCACHE_HTTP_REFUSED || st == RCACHE_HTTP_DENIED)
+            st = rcache_http_put(c->http, path, obj.data, size, msg);
     }
     sb_free(&obj);
-    if (st == RCH_OK) {
+    if (st == RCACHE_HTTP_OK) {
         /* The object first, then what points at it: a reader never finds
          * an action result whose object is not complete. */
-        unsigned char ac[RCR_AC_MAX];
-        size_t n = rcr_ac_encode(hash, (uint64_t)size, ac);
+        unsigned char ac[RCACHE_RECORD_AC_MAX];
+        size_t n = rcache_record_ac_encode(hash, (uint64_t)size, ac);
         bfmt(path, sizeof path, "ac/%s", key);
-        st = rch_put(c->http, path, ac, n, msg);
+        st = rcache_http_put(c->http, path, ac, n, msg);
     }
-    if (st == RCH_OK)
-        return BV_UPLOAD_DONE;
+    if (st == RCACHE_HTTP_OK)
+        return BUILD_VARIANT_UPLOAD_DONE;
     c->uploads = 0;
-    bfmt(why, RC_MSG_MAX, "%s; this worker uploads nothing more", msg);
-    return BV_UPLOAD_FAILED;
+    bfmt(why, RCACHE_MSG_MAX, "%s; this worker uploads nothing more", msg);
+    return BUILD_VARIANT_UPLOAD_FAILED;
 }

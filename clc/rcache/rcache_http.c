@@ -11,7 +11,7 @@
 
 #define URL_MAX 2000
 
-int rch_check_url(const char *url, char *err, size_t cap)
+int rcache_http_check_url(const char *url, char *err, size_t cap)
 {
     char clip[BFMT_QUOTE_MAX + 4];
     size_t skip = strncmp(url, "http://", 7) == 0    ? 7
@@ -51,7 +51,7 @@ int rch_check_url(const char *url, char *err, size_t cap)
 
 #include <curl/curl.h>
 
-struct rch_client {
+struct rcache_http_client {
     CURL *curl;
     char *base;
     int timeout_s;
@@ -61,29 +61,29 @@ struct rch_client {
     char curl_err[CURL_ERROR_SIZE];
 };
 
-int rch_available(void)
+int rcache_http_available(void)
 {
     return 1;
 }
 
-const char *rch_version(void)
+const char *rcache_http_version(void)
 {
     return curl_version();
 }
 
-int rch_global_init(void)
+int rcache_http_global_init(void)
 {
     return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1;
 }
 
-void rch_global_cleanup(void)
+void rcache_http_global_cleanup(void)
 {
     curl_global_cleanup();
 }
 
-rch_client *rch_open(const rch_config *c, char *err, size_t cap)
+rcache_http_client *rcache_http_open(const rcache_http_config *c, char *err, size_t cap)
 {
-    rch_client *k = calloc(1, sizeof *k);
+    rcache_http_client *k = calloc(1, sizeof *k);
     if (!k) {
         bfmt(err, cap, "out of memory");
         return NULL;
@@ -108,13 +108,13 @@ rch_client *rch_open(const rch_config *c, char *err, size_t cap)
     if (!k->curl || !k->base || !h || (c->bearer && *c->bearer && !k->auth_header) ||
         (c->userpwd && *c->userpwd && !k->userpwd)) {
         bfmt(err, cap, k->curl ? "out of memory" : "libcurl could not start a session");
-        rch_close(k);
+        rcache_http_close(k);
         return NULL;
     }
     return k;
 }
 
-void rch_close(rch_client *c)
+void rcache_http_close(rcache_http_client *c)
 {
     if (!c)
         return;
@@ -200,7 +200,7 @@ static int on_seek(void *ctx, curl_off_t offset, int origin)
 }
 
 /* The request's path in messages: a 64-digit name cut to 12 and "...". */
-static void show_url(const rch_client *c, const char *path, char *buf, size_t cap)
+static void show_url(const rcache_http_client *c, const char *path, char *buf, size_t cap)
 {
     const char *slash = strrchr(path, '/');
     const char *name = slash ? slash + 1 : path;
@@ -228,17 +228,17 @@ static int transient(CURLcode rc, long code)
            rc == CURLE_GOT_NOTHING || rc == CURLE_PARTIAL_FILE;
 }
 
-static rch_status request(rch_client *c, method m, const char *path, const void *data,
+static rcache_http_status request(rcache_http_client *c, method m, const char *path, const void *data,
                           size_t len, size_t max, sink *out, int64_t *length,
-                          char why[RCH_MSG_MAX])
+                          char why[RCACHE_HTTP_MSG_MAX])
 {
     static const char *const names[] = {"GET", "HEAD", "PUT"};
     char url[URL_MAX + 200], shown[URL_MAX + 200];
     bfmt(url, sizeof url, "%s/%s", c->base, path);
     show_url(c, path, shown, sizeof shown);
     long backoff_ms = 250;
-    rch_status st = RCH_ERROR;
-    for (int attempt = 1; attempt <= RCH_TRIES; attempt++) {
+    rcache_http_status st = RCACHE_HTTP_ERROR;
+    for (int attempt = 1; attempt <= RCACHE_HTTP_TRIES; attempt++) {
         CURL *k = c->curl;
         curl_easy_reset(k); /* keeps the open connection */
         sink body = {k, NULL, 0, 0, max, 0, 0, m == GET};
@@ -286,8 +286,8 @@ static rch_status request(rch_client *c, method m, const char *path, const void 
         if (rc == CURLE_OK && code >= 200 && code < 300) {
             if (m == GET && code != 200) {
                 free(body.data);
-                bfmt(why, RCH_MSG_MAX, "%s %s: HTTP %ld, not 200", names[m], shown, code);
-                return RCH_REFUSED;
+                bfmt(why, RCACHE_HTTP_MSG_MAX, "%s %s: HTTP %ld, not 200", names[m], shown, code);
+                return RCACHE_HTTP_REFUSED;
             }
             if (length) {
                 curl_off_t cl = -1;
@@ -296,34 +296,34 @@ static rch_status request(rch_client *c, method m, const char *path, const void 
             }
             if (out) {
                 *out = body;
-                return RCH_OK;
+                return RCACHE_HTTP_OK;
             }
             free(body.data);
-            return RCH_OK;
+            return RCACHE_HTTP_OK;
         }
         free(body.data);
         const char *tries = attempt > 1 ? (attempt == 2 ? " (2 tries)" : " (3 tries)") : "";
         if (rc == CURLE_OK) {
-            st = code == 404                 ? RCH_NOT_FOUND
-                 : code == 401 || code == 403 ? RCH_DENIED
-                                              : RCH_REFUSED;
-            bfmt(why, RCH_MSG_MAX, "%s %s: HTTP %ld%s%s", names[m], shown, code,
-                 st == RCH_DENIED ? " (the credentials are refused)" : "", tries);
+            st = code == 404                 ? RCACHE_HTTP_NOT_FOUND
+                 : code == 401 || code == 403 ? RCACHE_HTTP_DENIED
+                                              : RCACHE_HTTP_REFUSED;
+            bfmt(why, RCACHE_HTTP_MSG_MAX, "%s %s: HTTP %ld%s%s", names[m], shown, code,
+                 st == RCACHE_HTTP_DENIED ? " (the credentials are refused)" : "", tries);
         } else if (body.too_large) {
-            bfmt(why, RCH_MSG_MAX, "%s %s: the answer is longer than %zu bytes", names[m],
+            bfmt(why, RCACHE_HTTP_MSG_MAX, "%s %s: the answer is longer than %zu bytes", names[m],
                  shown, max);
-            return RCH_TOO_LARGE;
+            return RCACHE_HTTP_TOO_LARGE;
         } else {
-            st = rc == CURLE_OPERATION_TIMEDOUT ? RCH_TIMEOUT
+            st = rc == CURLE_OPERATION_TIMEDOUT ? RCACHE_HTTP_TIMEOUT
                  : rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST ||
                          rc == CURLE_COULDNT_RESOLVE_PROXY || transient(rc, 0)
-                     ? RCH_UNREACHABLE
-                     : RCH_ERROR;
-            bfmt(why, RCH_MSG_MAX, "%s %s: %s%s%s", names[m], shown,
-                 st == RCH_TIMEOUT ? "timed out: " : "",
+                     ? RCACHE_HTTP_UNREACHABLE
+                     : RCACHE_HTTP_ERROR;
+            bfmt(why, RCACHE_HTTP_MSG_MAX, "%s %s: %s%s%s", names[m], shown,
+                 st == RCACHE_HTTP_TIMEOUT ? "timed out: " : "",
                  c->curl_err[0] ? c->curl_err : curl_easy_strerror(rc), tries);
         }
-        if (attempt == RCH_TRIES || !transient(rc, code))
+        if (attempt == RCACHE_HTTP_TRIES || !transient(rc, code))
             return st;
         sleep_ms(backoff_ms);
         backoff_ms *= 4;
@@ -331,57 +331,57 @@ static rch_status request(rch_client *c, method m, const char *path, const void 
     return st;
 }
 
-rch_status rch_get(rch_client *c, const char *path, size_t max, unsigned char **body,
-                   size_t *len, char why[RCH_MSG_MAX])
+rcache_http_status rcache_http_get(rcache_http_client *c, const char *path, size_t max, unsigned char **body,
+                   size_t *len, char why[RCACHE_HTTP_MSG_MAX])
 {
     sink s;
     *body = NULL;
     *len = 0;
-    rch_status st = request(c, GET, path, NULL, 0, max, &s, NULL, why);
-    if (st == RCH_OK) {
+    rcache_http_status st = request(c, GET, path, NULL, 0, max, &s, NULL, why);
+    if (st == RCACHE_HTTP_OK) {
         *body = s.data ? s.data : malloc(1);
         *len = s.len;
         if (!*body) {
-            bfmt(why, RCH_MSG_MAX, "out of memory");
-            return RCH_ERROR;
+            bfmt(why, RCACHE_HTTP_MSG_MAX, "out of memory");
+            return RCACHE_HTTP_ERROR;
         }
     }
     return st;
 }
 
-rch_status rch_head(rch_client *c, const char *path, int64_t *length, char why[RCH_MSG_MAX])
+rcache_http_status rcache_http_head(rcache_http_client *c, const char *path, int64_t *length, char why[RCACHE_HTTP_MSG_MAX])
 {
     return request(c, HEAD, path, NULL, 0, 0, NULL, length, why);
 }
 
-rch_status rch_put(rch_client *c, const char *path, const void *data, size_t len,
-                   char why[RCH_MSG_MAX])
+rcache_http_status rcache_http_put(rcache_http_client *c, const char *path, const void *data, size_t len,
+                   char why[RCACHE_HTTP_MSG_MAX])
 {
     return request(c, PUT, path, data, len, 0, NULL, NULL, why);
 }
 
 #else /* built without libcurl */
 
-int rch_available(void)
+int rcache_http_available(void)
 {
     return 0;
 }
 
-const char *rch_version(void)
+const char *rcache_http_version(void)
 {
     return "";
 }
 
-int rch_global_init(void)
+int rcache_http_global_init(void)
 {
     return 0;
 }
 
-void rch_global_cleanup(void)
+void rcache_http_global_cleanup(void)
 {
 }
 
-rch_client *rch_open(const rch_config *c, char *err, size_t cap)
+rcache_http_client *rcache_http_open(const rcache_http_config *c, char *err, size_t cap)
 {
     (void)c;
     bfmt(err, cap, "this clc-pack was built without libcurl (make CURL=0), so it has no "
@@ -389,41 +389,41 @@ rch_client *rch_open(const rch_config *c, char *err, size_t cap)
     return NULL;
 }
 
-void rch_close(rch_client *c)
+void rcache_http_close(rcache_http_client *c)
 {
     (void)c;
 }
 
-rch_status rch_get(rch_client *c, const char *path, size_t max, unsigned char **body,
-                   size_t *len, char why[RCH_MSG_MAX])
+rcache_http_status rcache_http_get(rcache_http_client *c, const char *path, size_t max, unsigned char **body,
+                   size_t *len, char why[RCACHE_HTTP_MSG_MAX])
 {
     (void)c;
     (void)path;
     (void)max;
     *body = NULL;
     *len = 0;
-    bfmt(why, RCH_MSG_MAX, "no libcurl");
-    return RCH_ERROR;
+    bfmt(why, RCACHE_HTTP_MSG_MAX, "no libcurl");
+    return RCACHE_HTTP_ERROR;
 }
 
-rch_status rch_head(rch_client *c, const char *path, int64_t *length, char why[RCH_MSG_MAX])
+rcache_http_status rcache_http_head(rcache_http_client *c, const char *path, int64_t *length, char why[RCACHE_HTTP_MSG_MAX])
 {
     (void)c;
     (void)path;
     *length = -1;
-    bfmt(why, RCH_MSG_MAX, "no libcurl");
-    return RCH_ERROR;
+    bfmt(why, RCACHE_HTTP_MSG_MAX, "no libcurl");
+    return RCACHE_HTTP_ERROR;
 }
 
-rch_status rch_put(rch_client *c, const char *path, const void *data, size_t len,
-                   char why[RCH_MSG_MAX])
+rcache_http_status rcache_http_put(rcache_http_client *c, const char *path, const void *data, size_t len,
+                   char why[RCACHE_HTTP_MSG_MAX])
 {
     (void)c;
     (void)path;
     (void)data;
     (void)len;
-    bfmt(why, RCH_MSG_MAX, "no libcurl");
-    return RCH_ERROR;
+    bfmt(why, RCACHE_HTTP_MSG_MAX, "no libcurl");
+    return RCACHE_HTTP_ERROR;
 }
 
 #endif

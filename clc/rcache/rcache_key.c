@@ -32,7 +32,7 @@ static void field_fmt(strbuf *b, const char *name, const char *fmt, unsigned lon
     field(b, name, num, (size_t)n);
 }
 
-void rck_sha256_hex(const void *data, size_t size, char hex[RCK_HEX_SIZE])
+void rcache_key_sha256_hex(const void *data, size_t size, char hex[RCACHE_KEY_HEX_SIZE])
 {
     uint8_t d[CLCPACK_SHA256_SIZE];
     clcpk_digest_sha256(data, size, d);
@@ -44,7 +44,7 @@ void rck_sha256_hex(const void *data, size_t size, char hex[RCK_HEX_SIZE])
     hex[64] = '\0';
 }
 
-int rck_is_hex_digest(const char *s, size_t len)
+int rcache_key_is_hex_digest(const char *s, size_t len)
 {
     if (len != 64)
         return 0;
@@ -54,7 +54,7 @@ int rck_is_hex_digest(const char *s, size_t len)
     return 1;
 }
 
-char *rck_text(const rck_target *t, const build_job *job, size_t *len)
+char *rcache_key_text(const rcache_key_target *t, const build_job *job, size_t *len)
 {
     const clcpack_device_info *d = t->dev;
     strbuf b;
@@ -64,7 +64,7 @@ char *rck_text(const rck_target *t, const build_job *job, size_t *len)
     unsigned v = clcpack_version();
     snprintf(version, sizeof version, "%u.%u.%u", v / 10000, v / 100 % 100, v % 100);
     field_str(&b, "tool", version);
-    field_fmt(&b, "epoch", "%llu", RCK_EPOCH);
+    field_fmt(&b, "epoch", "%llu", RCACHE_KEY_EPOCH);
     field_str(&b, "platform_name", d->platform_name);
     field_str(&b, "platform_version", d->platform_version);
     field_str(&b, "device_name", d->device_name);
@@ -94,7 +94,7 @@ char *rck_text(const rck_target *t, const build_job *job, size_t *len)
     field_fmt(&b, "flags", "%llu", job->entry_flags);
     field_str(&b, "options", job->options);
     for (size_t i = 0; i < job->n_defines; i++) {
-        const bj_define *df = &job->defines[i];
+        const build_job_define *df = &job->defines[i];
         size_t nl = strlen(df->name), vl = strlen(df->value);
         char *nv = malloc(nl + vl + 2);
         if (!nv) {
@@ -118,8 +118,8 @@ char *rck_text(const rck_target *t, const build_job *job, size_t *len)
     for (size_t i = 0; i < job->n_kernels; i++)
         field_str(&b, "kernel", job->kernels[i]);
     field_str(&b, "check", job->check);
-    char src[RCK_HEX_SIZE + 32];
-    rck_sha256_hex(job->source, job->source_size, src);
+    char src[RCACHE_KEY_HEX_SIZE + 32];
+    rcache_key_sha256_hex(job->source, job->source_size, src);
     snprintf(src + 64, sizeof src - 64, " %zu", job->source_size);
     field_str(&b, "source", src);
     sb_put(&b, "", 1); /* the NUL, not counted */

@@ -16,26 +16,26 @@
 /* Raised whenever a change to clc-pack changes the bytes it makes for the
  * same inputs without a change of its version number: old entries then
  * miss instead of being served to the new tool. */
-#define RCK_EPOCH 1
-#define RCK_HEX_SIZE 65 /* 64 hex digits and the NUL */
+#define RCACHE_KEY_EPOCH 1
+#define RCACHE_KEY_HEX_SIZE 65 /* 64 hex digits and the NUL */
 
 /* What a build on one device makes of the driver's binary. */
-typedef struct rck_target {
+typedef struct rcache_key_target {
     const clcpack_device_info *dev; /* the device's fingerprint */
     const char *forms;              /* "native", "ptx" or "ptx+cubin" */
     const char *ptxas;              /* ptx+cubin: ptxas's identity, else "" */
     const char *nv_arch;            /* ptx+cubin: the --nv-arch list "75,80", else "" */
     int warmup;                     /* 0 with --no-warmup */
-} rck_target;
+} rcache_key_target;
 
 /* The key text of job on t, malloc'd (NUL-terminated; *len its length
  * without the NUL), or NULL when out of memory. */
-char *rck_text(const rck_target *t, const build_job *job, size_t *len);
+char *rcache_key_text(const rcache_key_target *t, const build_job *job, size_t *len);
 
 /* The SHA-256 of size bytes as 64 lowercase hex digits. */
-void rck_sha256_hex(const void *data, size_t size, char hex[RCK_HEX_SIZE]);
+void rcache_key_sha256_hex(const void *data, size_t size, char hex[RCACHE_KEY_HEX_SIZE]);
 
 /* Whether s is exactly 64 lowercase hex digits. */
-int rck_is_hex_digest(const char *s, size_t len);
+int rcache_key_is_hex_digest(const char *s, size_t len);
 
 #endif /* CLC_RCACHE_KEY_H */

@@ -22,12 +22,12 @@ static uint32_t crc_of(const unsigned char *p, size_t n)
     return (uint32_t)crc;
 }
 
-void rcr_encode(const rcr_record *r, strbuf *out)
+void rcache_record_encode(const rcache_record *r, strbuf *out)
 {
     size_t start = out->len;
     sb_put(out, MAGIC, sizeof MAGIC);
-    wire_put_u32(out, RCR_VERSION);
-    wire_put_u32(out, RCR_VERSION); /* the oldest reader that can read it */
+    wire_put_u32(out, RCACHE_RECORD_VERSION);
+    wire_put_u32(out, RCACHE_RECORD_VERSION); /* the oldest reader that can read it */
     size_t size_at = out->len;
     wire_put_u64(out, 0);           /* the record's size, once known */
     wire_put_u32(out, (uint32_t)r->key_len);
@@ -51,7 +51,7 @@ void rcr_encode(const rcr_record *r, strbuf *out)
     wire_put_u32(out, crc_of(out->data + start, out->len - start));
 }
 
-void rcr_free(rcr_record *r)
+void rcache_record_free(rcache_record *r)
 {
     free(r->key_text);
     free(r->signature);
@@ -82,36 +82,36 @@ static char *get_text(wire_reader *rd, size_t max, size_t *len)
     return s;
 }
 
-static int fail(rcr_record *r, char err[RCR_ERR_MAX], const char *what)
+static int fail(rcache_record *r, char err[RCACHE_RECORD_ERR_MAX], const char *what)
 {
-    rcr_free(r);
-    bfmt(err, RCR_ERR_MAX, "the record %s", what);
+    rcache_record_free(r);
+    bfmt(err, RCACHE_RECORD_ERR_MAX, "the record %s", what);
     return -1;
 }
 
-int rcr_decode(const unsigned char *data, size_t size, rcr_record *r, char err[RCR_ERR_MAX])
+int rcache_record_decode(const unsigned char *data, size_t size, rcache_record *r, char err[RCACHE_RECORD_ERR_MAX])
 {
     memset(r, 0, sizeof *r);
     if (size < HEAD_SIZE + 4 || memcmp(data, MAGIC, sizeof MAGIC) != 0)
         return fail(r, err, "does not start with CLCPKREC");
-    if (size > RCR_OBJECT_MAX)
+    if (size > RCACHE_RECORD_OBJECT_MAX)
         return fail(r, err, "is larger than 256 MiB");
     wire_reader head;
     wire_reader_init(&head, data + 8, HEAD_SIZE - 8);
     uint32_t version = wire_get_u32(&head), min_reader = wire_get_u32(&head);
     uint64_t declared = wire_get_u64(&head);
     if (version < 1 || min_reader < 1) {
-        bfmt(err, RCR_ERR_MAX, "the record has version %u (oldest reader %u)", version,
+        bfmt(err, RCACHE_RECORD_ERR_MAX, "the record has version %u (oldest reader %u)", version,
              min_reader);
         return -1;
     }
-    if (min_reader > RCR_VERSION) {
-        bfmt(err, RCR_ERR_MAX, "the record needs a reader of version %u; this clc-pack reads %d",
-             min_reader, RCR_VERSION);
+    if (min_reader > RCACHE_RECORD_VERSION) {
+        bfmt(err, RCACHE_RECORD_ERR_MAX, "the record needs a reader of version %u; this clc-pack reads %d",
+             min_reader, RCACHE_RECORD_VERSION);
         return -1;
     }
     if (declared != size) {
-        bfmt(err, RCR_ERR_MAX, "the record says it has %llu bytes; %zu came",
+        bfmt(err, RCACHE_RECORD_ERR_MAX, "the record says it has %llu bytes; %zu came",
              (unsigned long long)declared, size);
         return -1;
     }
@@ -119,7 +119,7 @@ int rcr_decode(const unsigned char *data, size_t size, rcr_record *r, char err[R
     wire_reader_init(&crc_rd, data + size - 4, 4);
     uint32_t want = wire_get_u32(&crc_rd), got = crc_of(data, size - 4);
     if (want != got) {
-        bfmt(err, RCR_ERR_MAX, "the record's CRC-32 is 0x%08x; its bytes give 0x%08x",
+        bfmt(err, RCACHE_RECORD_ERR_MAX, "the record's CRC-32 is 0x%08x; its bytes give 0x%08x",
              (unsigned)want, (unsigned)got);
         return -1;
     }
@@ -127,36 +127,36 @@ int rcr_decode(const unsigned char *data, size_t size, rcr_record *r, char err[R
     wire_reader rd;
     wire_reader_init(&rd, data + HEAD_SIZE, size - HEAD_SIZE - 4);
     size_t len = 0;
-    r->key_text = get_text(&rd, RCR_KEY_MAX, &r->key_len);
+    r->key_text = get_text(&rd, RCACHE_RECORD_KEY_MAX, &r->key_len);
     if (!r->key_text)
         return fail(r, err, "has a bad key text");
-    r->signature = get_text(&rd, RCR_SIGNATURE_MAX, &len);
+    r->signature = get_text(&rd, RCACHE_RECORD_SIGNATURE_MAX, &len);
     if (!r->signature)
         return fail(r, err, "has a bad kernel signature");
     uint32_t nk = wire_get_u32(&rd);
-    if (rd.failed || nk > RCR_NAMES_MAX || (size_t)nk * 4 > rd.left)
+    if (rd.failed || nk > RCACHE_RECORD_NAMES_MAX || (size_t)nk * 4 > rd.left)
         return fail(r, err, "has a bad kernel name count");
     r->kernel_names = calloc(nk ? nk : 1, sizeof *r->kernel_names);
     if (!r->kernel_names)
         return fail(r, err, "does not fit in memory");
     for (uint32_t i = 0; i < nk; i++) {
-        char *name = get_text(&rd, RCR_NAME_MAX, &len);
+        char *name = get_text(&rd, RCACHE_RECORD_NAME_MAX, &len);
         if (!name || len == 0) {
             free(name);
             return fail(r, err, "has a bad kernel name");
         }
         r->kernel_names[r->n_kernel_names++] = name;
     }
-    r->note = get_text(&rd, RCR_NOTE_MAX, &len);
+    r->note = get_text(&rd, RCACHE_RECORD_NOTE_MAX, &len);
     if (!r->note)
         return fail(r, err, "has a bad note");
     uint32_t nf = wire_get_u32(&rd);
-    if (rd.failed || nf < 1 || nf > BV_MAX_FORMS)
+    if (rd.failed || nf < 1 || nf > BUILD_VARIANT_MAX_FORMS)
         return fail(r, err, "has a bad form count");
     for (uint32_t i = 0; i < nf; i++) {
         uint32_t kind = wire_get_u32(&rd), arch = wire_get_u32(&rd);
         size_t fsize = 0;
-        unsigned char *bytes = wire_get_blob_dup(&rd, RCR_OBJECT_MAX, &fsize);
+        unsigned char *bytes = wire_get_blob_dup(&rd, RCACHE_RECORD_OBJECT_MAX, &fsize);
         if (!bytes || kind > CLCPACK_KIND_CUBIN || (kind == CLCPACK_KIND_NATIVE && arch != 0)) {
             free(bytes);
             return fail(r, err, "has a bad form");
@@ -166,7 +166,7 @@ int rcr_decode(const unsigned char *data, size_t size, rcr_record *r, char err[R
                 free(bytes);
                 return fail(r, err, "holds one form twice");
             }
-        bv_form *f = &r->forms[r->n_forms++];
+        build_variant_form *f = &r->forms[r->n_forms++];
         memset(f, 0, sizeof *f);
         f->kind = (clcpack_binary_kind)kind;
         f->arch = arch;
@@ -216,7 +216,7 @@ static size_t put_len_field(unsigned char *p, unsigned field, const void *data, 
     return at + n;
 }
 
-size_t rcr_ac_encode(const char *hash, uint64_t size, unsigned char out[RCR_AC_MAX])
+size_t rcache_record_ac_encode(const char *hash, uint64_t size, unsigned char out[RCACHE_RECORD_AC_MAX])
 {
     unsigned char digest[128], file[256];
     /* Digest { hash = 1; size_bytes = 2 } */
@@ -224,7 +224,7 @@ size_t rcr_ac_encode(const char *hash, uint64_t size, unsigned char out[RCR_AC_M
     d += put_varint(digest + d, 2 << 3 | 0);
     d += put_varint(digest + d, size);
     /* OutputFile { path = 1; digest = 2 } */
-    size_t f = put_len_field(file, 1, RCR_OUTPUT_PATH, strlen(RCR_OUTPUT_PATH));
+    size_t f = put_len_field(file, 1, RCACHE_RECORD_OUTPUT_PATH, strlen(RCACHE_RECORD_OUTPUT_PATH));
     f += put_len_field(file + f, 2, digest, d);
     /* ActionResult { output_files = 2 } */
     return put_len_field(out, 2, file, f);
@@ -335,45 +335,45 @@ static int on_result(void *ctx, uint64_t number, const unsigned char *bytes, siz
     memset(&f, 0, sizeof f);
     if (walk(bytes, bytes + n, on_file, &f) != 0)
         return -1;
-    if (f.path_len == strlen(RCR_OUTPUT_PATH) &&
-        memcmp(f.path, RCR_OUTPUT_PATH, f.path_len) == 0) {
+    if (f.path_len == strlen(RCACHE_RECORD_OUTPUT_PATH) &&
+        memcmp(f.path, RCACHE_RECORD_OUTPUT_PATH, f.path_len) == 0) {
         r->chosen = f;
         r->found = 1;
     }
     return 0;
 }
 
-int rcr_ac_decode(const unsigned char *data, size_t size, char hash[RCK_HEX_SIZE],
-                  uint64_t *record_size, char err[RCR_ERR_MAX])
+int rcache_record_ac_decode(const unsigned char *data, size_t size, char hash[RCACHE_KEY_HEX_SIZE],
+                  uint64_t *record_size, char err[RCACHE_RECORD_ERR_MAX])
 {
-    if (size > RCR_AC_MAX) {
-        bfmt(err, RCR_ERR_MAX, "the action result has %zu bytes (at most %u)", size, RCR_AC_MAX);
+    if (size > RCACHE_RECORD_AC_MAX) {
+        bfmt(err, RCACHE_RECORD_ERR_MAX, "the action result has %zu bytes (at most %u)", size, RCACHE_RECORD_AC_MAX);
         return -1;
     }
     ac_result r;
     memset(&r, 0, sizeof r);
     if (walk(data, data + size, on_result, &r) != 0) {
-        bfmt(err, RCR_ERR_MAX, "the action result is not a well-formed ActionResult message");
+        bfmt(err, RCACHE_RECORD_ERR_MAX, "the action result is not a well-formed ActionResult message");
         return -1;
     }
     if (!r.found || !r.chosen.have_digest) {
-        bfmt(err, RCR_ERR_MAX, "the action result names no output file %s with a digest",
-             RCR_OUTPUT_PATH);
+        bfmt(err, RCACHE_RECORD_ERR_MAX, "the action result names no output file %s with a digest",
+             RCACHE_RECORD_OUTPUT_PATH);
         return -1;
     }
     ac_digest d;
     memset(&d, 0, sizeof d);
     if (walk(r.chosen.digest, r.chosen.digest + r.chosen.digest_len, on_digest, &d) != 0 ||
         !d.have_hash || !d.have_size) {
-        bfmt(err, RCR_ERR_MAX, "the action result's digest is malformed");
+        bfmt(err, RCACHE_RECORD_ERR_MAX, "the action result's digest is malformed");
         return -1;
     }
-    if (!rck_is_hex_digest((const char *)d.hash, d.hash_len)) {
-        bfmt(err, RCR_ERR_MAX, "the action result's digest is not 64 lowercase hex digits");
+    if (!rcache_key_is_hex_digest((const char *)d.hash, d.hash_len)) {
+        bfmt(err, RCACHE_RECORD_ERR_MAX, "the action result's digest is not 64 lowercase hex digits");
         return -1;
     }
-    if (d.size < HEAD_SIZE + 4 || d.size > RCR_OBJECT_MAX) {
-        bfmt(err, RCR_ERR_MAX, "the action result names an object of %llu bytes",
+    if (d.size < HEAD_SIZE + 4 || d.size > RCACHE_RECORD_OBJECT_MAX) {
+        bfmt(err, RCACHE_RECORD_ERR_MAX, "the action result names an object of %llu bytes",
              (unsigned long long)d.size);
         return -1;
     }

@@ -20,47 +20,47 @@
 #include "rcache_key.h"
 #include "wire.h"
 
-#define RCR_VERSION 1
-#define RCR_OBJECT_MAX (256u << 20)   /* a record, at most */
-#define RCR_AC_MAX 4096u              /* an action result, at most */
-#define RCR_KEY_MAX (64u << 10)
-#define RCR_SIGNATURE_MAX (8u << 20)
-#define RCR_NAMES_MAX 65536u
-#define RCR_NAME_MAX (64u << 10)
-#define RCR_NOTE_MAX (64u << 10)
-#define RCR_OUTPUT_PATH "clc-pack.record"
-#define RCR_ERR_MAX 256
+#define RCACHE_RECORD_VERSION 1
+#define RCACHE_RECORD_OBJECT_MAX (256u << 20)   /* a record, at most */
+#define RCACHE_RECORD_AC_MAX 4096u              /* an action result, at most */
+#define RCACHE_RECORD_KEY_MAX (64u << 10)
+#define RCACHE_RECORD_SIGNATURE_MAX (8u << 20)
+#define RCACHE_RECORD_NAMES_MAX 65536u
+#define RCACHE_RECORD_NAME_MAX (64u << 10)
+#define RCACHE_RECORD_NOTE_MAX (64u << 10)
+#define RCACHE_RECORD_OUTPUT_PATH "clc-pack.record"
+#define RCACHE_RECORD_ERR_MAX 256
 
 /* One record: what a build worker needs to store a variant without
  * building it, and to check it first. Decoded records own every pointer. */
-typedef struct rcr_record {
+typedef struct rcache_record {
     char *key_text;
     size_t key_len;
-    char *signature;          /* rt_signature of the source build */
+    char *signature;          /* roundtrip_signature of the source build */
     size_t n_kernel_names;
     char **kernel_names;      /* sorted */
     char *note;               /* "" when none */
     size_t n_forms;
-    bv_form forms[BV_MAX_FORMS];
-} rcr_record;
+    build_variant_form forms[BUILD_VARIANT_MAX_FORMS];
+} rcache_record;
 
 /* Appends the record's bytes to out (out->failed on no memory). Only
  * reads r. */
-void rcr_encode(const rcr_record *r, strbuf *out);
+void rcache_record_encode(const rcache_record *r, strbuf *out);
 
-/* Decodes a whole record of size bytes into *r (free with rcr_free); 0, or
+/* Decodes a whole record of size bytes into *r (free with rcache_record_free); 0, or
  * -1 with err saying what is wrong (r is then empty). */
-int rcr_decode(const unsigned char *data, size_t size, rcr_record *r, char err[RCR_ERR_MAX]);
+int rcache_record_decode(const unsigned char *data, size_t size, rcache_record *r, char err[RCACHE_RECORD_ERR_MAX]);
 
-void rcr_free(rcr_record *r);
+void rcache_record_free(rcache_record *r);
 
 /* The action result naming the record whose SHA-256 is hash (64 hex
- * digits) and size; returns its length (at most RCR_AC_MAX). */
-size_t rcr_ac_encode(const char *hash, uint64_t size, unsigned char out[RCR_AC_MAX]);
+ * digits) and size; returns its length (at most RCACHE_RECORD_AC_MAX). */
+size_t rcache_record_ac_encode(const char *hash, uint64_t size, unsigned char out[RCACHE_RECORD_AC_MAX]);
 
 /* Reads an action result: the digest of its output file clc-pack.record.
  * 0, or -1 with err. */
-int rcr_ac_decode(const unsigned char *data, size_t size, char hash[RCK_HEX_SIZE],
-                  uint64_t *record_size, char err[RCR_ERR_MAX]);
+int rcache_record_ac_decode(const unsigned char *data, size_t size, char hash[RCACHE_KEY_HEX_SIZE],
+                  uint64_t *record_size, char err[RCACHE_RECORD_ERR_MAX]);
 
 #endif /* CLC_RCACHE_RECORD_H */

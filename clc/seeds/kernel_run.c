@@ -26,27 +26,27 @@
  * holds the data three times over in host memory: 2^28 values (an RGBA
  * image of 8192x8192, 1 GiB of input) keeps every index far below 2^31 and
  * lets --tune time the 4096x4096 RGBA images that matter. */
-#define KR_MAX_ELEMENTS (1L << 28)
-#define KR_MAX_NUMCOEFFS 1024
+#define KERNEL_RUN_MAX_ELEMENTS (1L << 28)
+#define KERNEL_RUN_MAX_NUMCOEFFS 1024
 /* The __constant size every OpenCL 1.2 device has: the filter must fit. */
-#define KR_CONSTANT_BYTES 65536
+#define KERNEL_RUN_CONSTANT_BYTES 65536
 
-static int cl_fail(char err[KR_ERR_MAX], const char *what, const mf_variant *v, cl_int e)
+static int cl_fail(char err[KERNEL_RUN_ERR_MAX], const char *what, const manifest_variant *v, cl_int e)
 {
     char cl[CLCPK_CL_ERROR_MAX];
-    bfmt(err, KR_ERR_MAX, "%s (%s %s): %s", what, v->kernel->name, v->options,
+    bfmt(err, KERNEL_RUN_ERR_MAX, "%s (%s %s): %s", what, v->kernel->name, v->options,
          clcpk_cl_error_name(e, cl, sizeof cl));
     return -1;
 }
 
 /* A define of the variant as an int, or fallback when it has none. */
-static long define_or(const mf_variant *v, const char *name, long fallback)
+static long define_or(const manifest_variant *v, const char *name, long fallback)
 {
-    const char *s = mf_variant_define(v, name);
+    const char *s = manifest_variant_define(v, name);
     return s ? strtol(s, NULL, 10) : fallback;
 }
 
-static int has_arg(const mf_kernel *k, mf_arg role)
+static int has_arg(const manifest_kernel *k, manifest_arg role)
 {
     for (size_t i = 0; i < k->n_args; i++)
         if (k->args[i] == role)
@@ -56,41 +56,41 @@ static int has_arg(const mf_kernel *k, mf_arg role)
 
 /* The filter width the variant runs with: its define, else the problem's
  * (for kernels that take it as an argument), else 0 (unknown). */
-static int filter_width_of(const mf_variant *v, const kr_problem *p)
+static int filter_width_of(const manifest_variant *v, const kernel_run_problem *p)
 {
     long fw = define_or(v, "FILTER_WIDTH", 0);
-    if (fw == 0 && has_arg(v->kernel, MF_ARG_FILTER_WIDTH))
+    if (fw == 0 && has_arg(v->kernel, MANIFEST_ARG_FILTER_WIDTH))
         fw = p->filter_width;
     return fw > INT_MAX ? 0 : (int)fw;
 }
 
-static int numcoeffs_of(const mf_variant *v, const kr_problem *p)
+static int numcoeffs_of(const manifest_variant *v, const kernel_run_problem *p)
 {
     long nc = define_or(v, "NUMCOEFFS", p->numcoeffs);
     return nc > INT_MAX ? 0 : (int)nc;
 }
 
-static uint32_t wg_or(const mf_variant *v, int d, uint32_t fallback)
+static uint32_t wg_or(const manifest_variant *v, int d, uint32_t fallback)
 {
     return v->wg[d] ? v->wg[d] : fallback;
 }
 
-void kr_block(const mf_variant *v, int *bx, int *by)
+void kernel_run_block(const manifest_variant *v, int *bx, int *by)
 {
-    const mf_kernel *k = v->kernel;
+    const manifest_kernel *k = v->kernel;
     long x = k->block[0][0] ? define_or(v, k->block[0], 1) : 1;
     long y = k->block[1][0] ? define_or(v, k->block[1], 1) : 1;
     *bx = x >= 1 && x <= 1024 ? (int)x : 1;
     *by = y >= 1 && y <= 1024 ? (int)y : 1;
 }
 
-void kr_default_problem(const mf_variant *v, uint64_t seed, kr_problem *p)
+void kernel_run_default_problem(const manifest_variant *v, uint64_t seed, kernel_run_problem *p)
 {
     memset(p, 0, sizeof *p);
     p->seed = seed;
-    const mf_kernel *k = v->kernel;
-    int round = k->grid == MF_GRID_ROUND;
-    if (k->family == MF_FAMILY_POLY) {
+    const manifest_kernel *k = v->kernel;
+    int round = k->grid == MANIFEST_GRID_ROUND;
+    if (k->family == MANIFEST_FAMILY_POLY) {
         long wg = wg_or(v, 0, 64);
         /* Two groups, and a partial third where the kernel bounds-checks. */
         p->n = (size_t)(2 * wg + (round ? wg / 2 + 1 : 0));
@@ -100,7 +100,7 @@ void kr_default_problem(const mf_variant *v, uint64_t seed, kr_problem *p)
         return;
     }
     int bx, by;
-    kr_block(v, &bx, &by);
+    kernel_run_block(v, &bx, &by);
     long wx = wg_or(v, 0, 16) * bx, wy = wg_or(v, 1, 16) * by; /* outputs per group */
     p->filter_width = (int)define_or(v, "FILTER_WIDTH", 5);
     p->width = (int)(round ? 2 * wx + wx / 2 + 1 : 3 * wx);
@@ -108,30 +108,30 @@ void kr_default_problem(const mf_variant *v, uint64_t seed, kr_problem *p)
     p->width = (int)define_or(v, "IMAGE_W", p->width);
 }
 
-int kr_supports(const mf_variant *v, const kr_problem *p, char err[KR_ERR_MAX])
+int kernel_run_supports(const manifest_variant *v, const kernel_run_problem *p, char err[KERNEL_RUN_ERR_MAX])
 {
-    const mf_kernel *k = v->kernel;
+    const manifest_kernel *k = v->kernel;
     const char *name = k->name;
     err[0] = '\0';
-    if (k->family == MF_FAMILY_POLY) {
+    if (k->family == MANIFEST_FAMILY_POLY) {
         int nc = numcoeffs_of(v, p);
-        if (p->n < 1 || p->n > (size_t)KR_MAX_ELEMENTS) {
-            bfmt(err, KR_ERR_MAX, "%s needs from 1 to %ld inputs: %zu is not", name,
-                 KR_MAX_ELEMENTS, p->n);
+        if (p->n < 1 || p->n > (size_t)KERNEL_RUN_MAX_ELEMENTS) {
+            bfmt(err, KERNEL_RUN_ERR_MAX, "%s needs from 1 to %ld inputs: %zu is not", name,
+                 KERNEL_RUN_MAX_ELEMENTS, p->n);
             return -1;
         }
-        if (nc < 1 || nc > KR_MAX_NUMCOEFFS) {
-            bfmt(err, KR_ERR_MAX, "%s needs from 1 to %d coefficients: %d is not", name,
-                 KR_MAX_NUMCOEFFS, nc);
+        if (nc < 1 || nc > KERNEL_RUN_MAX_NUMCOEFFS) {
+            bfmt(err, KERNEL_RUN_ERR_MAX, "%s needs from 1 to %d coefficients: %d is not", name,
+                 KERNEL_RUN_MAX_NUMCOEFFS, nc);
             return -1;
         }
         if (nc % k->numcoeffs_multiple != 0) {
-            bfmt(err, KR_ERR_MAX, "%s needs the coefficient count to be a multiple of %ld: %d "
+            bfmt(err, KERNEL_RUN_ERR_MAX, "%s needs the coefficient count to be a multiple of %ld: %d "
                  "is not", name, k->numcoeffs_multiple, nc);
             return -1;
         }
-        if (k->grid == MF_GRID_EXACT && v->wg[0] && p->n % v->wg[0] != 0) {
-            bfmt(err, KR_ERR_MAX, "%s needs the input count to be a multiple of the "
+        if (k->grid == MANIFEST_GRID_EXACT && v->wg[0] && p->n % v->wg[0] != 0) {
+            bfmt(err, KERNEL_RUN_ERR_MAX, "%s needs the input count to be a multiple of the "
                  "work-group size %u: %zu is not", name, (unsigned)v->wg[0], p->n);
             return -1;
         }
@@ -140,48 +140,48 @@ int kr_supports(const mf_variant *v, const kr_problem *p, char err[KR_ERR_MAX])
 
     int fw = filter_width_of(v, p);
     if (fw < 1) {
-        bfmt(err, KR_ERR_MAX, "%s needs a filter width of at least 1 (%s)", name,
-             mf_variant_define(v, "FILTER_WIDTH") ? "FILTER_WIDTH define" : "problem's filter_width");
+        bfmt(err, KERNEL_RUN_ERR_MAX, "%s needs a filter width of at least 1 (%s)", name,
+             manifest_variant_define(v, "FILTER_WIDTH") ? "FILTER_WIDTH define" : "problem's filter_width");
         return -1;
     }
-    long term_bytes = k->family == MF_FAMILY_CONV_RGBA ? 16 : 4;
-    if ((long)fw * fw * term_bytes > KR_CONSTANT_BYTES) {
-        bfmt(err, KR_ERR_MAX, "%s: a %dx%d filter needs %ld bytes, more than the %d bytes of "
+    long term_bytes = k->family == MANIFEST_FAMILY_CONV_RGBA ? 16 : 4;
+    if ((long)fw * fw * term_bytes > KERNEL_RUN_CONSTANT_BYTES) {
+        bfmt(err, KERNEL_RUN_ERR_MAX, "%s: a %dx%d filter needs %ld bytes, more than the %d bytes of "
              "__constant memory every device has", name, fw, fw, (long)fw * fw * term_bytes,
-             KR_CONSTANT_BYTES);
+             KERNEL_RUN_CONSTANT_BYTES);
         return -1;
     }
-    if (k->family == MF_FAMILY_CONV_RGBA && fw % 2 == 0) {
-        bfmt(err, KR_ERR_MAX, "%s centres the filter on the pixel and needs an odd filter "
+    if (k->family == MANIFEST_FAMILY_CONV_RGBA && fw % 2 == 0) {
+        bfmt(err, KERNEL_RUN_ERR_MAX, "%s centres the filter on the pixel and needs an odd filter "
              "width: %d is not", name, fw);
         return -1;
     }
     if (p->width < 1 || p->height < 1) {
-        bfmt(err, KR_ERR_MAX, "%s needs an image of at least 1x1: %dx%d is not", name, p->width,
+        bfmt(err, KERNEL_RUN_ERR_MAX, "%s needs an image of at least 1x1: %dx%d is not", name, p->width,
              p->height);
         return -1;
     }
     double in_elems = ((double)p->width + fw - 1) * ((double)p->height + fw - 1) *
-                      (k->family == MF_FAMILY_CONV_RGBA ? 4 : 1);
-    if (in_elems > (double)KR_MAX_ELEMENTS) {
-        bfmt(err, KR_ERR_MAX, "%s: a %dx%d image is larger than this checker handles (%ld "
-             "input values at most)", name, p->width, p->height, KR_MAX_ELEMENTS);
+                      (k->family == MANIFEST_FAMILY_CONV_RGBA ? 4 : 1);
+    if (in_elems > (double)KERNEL_RUN_MAX_ELEMENTS) {
+        bfmt(err, KERNEL_RUN_ERR_MAX, "%s: a %dx%d image is larger than this checker handles (%ld "
+             "input values at most)", name, p->width, p->height, KERNEL_RUN_MAX_ELEMENTS);
         return -1;
     }
     long image_w = define_or(v, "IMAGE_W", 0);
     if (image_w && p->width != image_w) {
-        bfmt(err, KR_ERR_MAX, "%s was built for IMAGE_W=%ld and cannot run a width of %d", name,
+        bfmt(err, KERNEL_RUN_ERR_MAX, "%s was built for IMAGE_W=%ld and cannot run a width of %d", name,
              image_w, p->width);
         return -1;
     }
-    if (k->grid == MF_GRID_EXACT && v->wg[0]) {
+    if (k->grid == MANIFEST_GRID_EXACT && v->wg[0]) {
         if (p->width % (int)v->wg[0] != 0) {
-            bfmt(err, KR_ERR_MAX, "%s needs the width to be a multiple of the work-group width "
+            bfmt(err, KERNEL_RUN_ERR_MAX, "%s needs the width to be a multiple of the work-group width "
                  "%u: %d is not", name, (unsigned)v->wg[0], p->width);
             return -1;
         }
         if (p->height % (int)wg_or(v, 1, 1) != 0) {
-            bfmt(err, KR_ERR_MAX, "%s needs the height to be a multiple of the work-group "
+            bfmt(err, KERNEL_RUN_ERR_MAX, "%s needs the height to be a multiple of the work-group "
                  "height %u: %d is not", name, (unsigned)wg_or(v, 1, 1), p->height);
             return -1;
         }
@@ -221,8 +221,8 @@ static size_t round_up(size_t x, size_t m) { return m ? (x + m - 1) / m * m : x;
 
 /* Refuses a variant whose work-group the built kernel cannot run, with the
  * reason, before the launch fails with a bare error code. */
-static int check_device_limits(cl_command_queue q, const mf_variant *v, launch *L,
-                               char err[KR_ERR_MAX])
+static int check_device_limits(cl_command_queue q, const manifest_variant *v, launch *L,
+                               char err[KERNEL_RUN_ERR_MAX])
 {
     cl_device_id dev;
     cl_int e = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
@@ -240,39 +240,39 @@ static int check_device_limits(cl_command_queue q, const mf_variant *v, launch *
     if (e != CL_SUCCESS)
         return cl_fail(err, "clGetKernelWorkGroupInfo", v, e);
     if (kern_local > dev_local) {
-        bfmt(err, KR_ERR_MAX, "%s (%s) needs %lu bytes of local memory; the device has %lu",
+        bfmt(err, KERNEL_RUN_ERR_MAX, "%s (%s) needs %lu bytes of local memory; the device has %lu",
              v->kernel->name, v->options, (unsigned long)kern_local, (unsigned long)dev_local);
         return -1;
     }
     size_t group = L->local[0] * (L->dims == 2 ? L->local[1] : 1);
     if (L->use_local && group > kern_wg) {
-        bfmt(err, KR_ERR_MAX, "%s (%s): work-group of %zu items, the device runs this kernel "
+        bfmt(err, KERNEL_RUN_ERR_MAX, "%s (%s): work-group of %zu items, the device runs this kernel "
              "with at most %zu", v->kernel->name, v->options, group, kern_wg);
         return -1;
     }
     return 0;
 }
 
-static int set_args(const mf_variant *v, const kr_problem *p, launch *L, char err[KR_ERR_MAX])
+static int set_args(const manifest_variant *v, const kernel_run_problem *p, launch *L, char err[KERNEL_RUN_ERR_MAX])
 {
-    const mf_kernel *k = v->kernel;
+    const manifest_kernel *k = v->kernel;
     for (size_t i = 0; i < k->n_args; i++) {
         cl_int e;
         cl_uint idx = (cl_uint)i;
         cl_int ival = 0;
         switch (k->args[i]) {
-        case MF_ARG_IN: e = clSetKernelArg(L->kernel, idx, sizeof(cl_mem), &L->in); break;
-        case MF_ARG_FILTER:
-        case MF_ARG_COEFFS: e = clSetKernelArg(L->kernel, idx, sizeof(cl_mem), &L->aux); break;
-        case MF_ARG_OUT: e = clSetKernelArg(L->kernel, idx, sizeof(cl_mem), &L->out); break;
+        case MANIFEST_ARG_IN: e = clSetKernelArg(L->kernel, idx, sizeof(cl_mem), &L->in); break;
+        case MANIFEST_ARG_FILTER:
+        case MANIFEST_ARG_COEFFS: e = clSetKernelArg(L->kernel, idx, sizeof(cl_mem), &L->aux); break;
+        case MANIFEST_ARG_OUT: e = clSetKernelArg(L->kernel, idx, sizeof(cl_mem), &L->out); break;
         default:
             switch (k->args[i]) {
-            case MF_ARG_IN_WIDTH: ival = L->in_w; break;
-            case MF_ARG_FILTER_WIDTH: ival = L->fw; break;
-            case MF_ARG_WIDTH: ival = p->width; break;
-            case MF_ARG_HEIGHT: ival = p->height; break;
-            case MF_ARG_NUMCOEFFS: ival = L->numcoeffs; break;
-            case MF_ARG_N: ival = (cl_int)p->n; break;
+            case MANIFEST_ARG_IN_WIDTH: ival = L->in_w; break;
+            case MANIFEST_ARG_FILTER_WIDTH: ival = L->fw; break;
+            case MANIFEST_ARG_WIDTH: ival = p->width; break;
+            case MANIFEST_ARG_HEIGHT: ival = p->height; break;
+            case MANIFEST_ARG_NUMCOEFFS: ival = L->numcoeffs; break;
+            case MANIFEST_ARG_N: ival = (cl_int)p->n; break;
             default: break;
             }
             e = clSetKernelArg(L->kernel, idx, sizeof ival, &ival);
@@ -293,23 +293,23 @@ static cl_mem make_buffer(cl_context ctx, cl_mem_flags flags, float *host, size_
 
 /* Refuses what the variant cannot run, makes the data (output NaN) and the
  * buffers, creates the kernel and sets its arguments. */
-static int launch_setup(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
-                        const kr_problem *p, launch *L, char err[KR_ERR_MAX])
+static int launch_setup(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
+                        const kernel_run_problem *p, launch *L, char err[KERNEL_RUN_ERR_MAX])
 {
     memset(L, 0, sizeof *L);
-    if (kr_supports(v, p, err) != 0)
+    if (kernel_run_supports(v, p, err) != 0)
         return -1;
-    const mf_kernel *k = v->kernel;
-    if (k->family == MF_FAMILY_POLY) {
+    const manifest_kernel *k = v->kernel;
+    if (k->family == MANIFEST_FAMILY_POLY) {
         L->numcoeffs = numcoeffs_of(v, p);
         L->n_in = p->n;
         L->n_aux = (size_t)L->numcoeffs;
         L->n_out = p->n;
         L->dims = 1;
         L->local[0] = v->wg[0];
-        L->global[0] = k->grid == MF_GRID_ROUND ? round_up(p->n, v->wg[0]) : p->n;
+        L->global[0] = k->grid == MANIFEST_GRID_ROUND ? round_up(p->n, v->wg[0]) : p->n;
     } else {
-        int ch = k->family == MF_FAMILY_CONV_RGBA ? 4 : 1;
+        int ch = k->family == MANIFEST_FAMILY_CONV_RGBA ? 4 : 1;
         L->fw = filter_width_of(v, p);
         L->in_w = p->width + L->fw - 1;
         L->n_in = (size_t)L->in_w * (size_t)(p->height + L->fw - 1) * (size_t)ch;
@@ -318,10 +318,10 @@ static int launch_setup(cl_context ctx, cl_command_queue q, cl_program prog, con
         L->dims = 2;
         L->local[0] = v->wg[0];
         L->local[1] = v->wg[1];
-        int round = k->grid == MF_GRID_ROUND;
+        int round = k->grid == MANIFEST_GRID_ROUND;
         /* A blocked kernel's work-item computes bx x by outputs. */
         int bx, by;
-        kr_block(v, &bx, &by);
+        kernel_run_block(v, &bx, &by);
         size_t items_x = ((size_t)p->width + (size_t)bx - 1) / (size_t)bx;
         size_t items_y = ((size_t)p->height + (size_t)by - 1) / (size_t)by;
         L->global[0] = round ? round_up(items_x, v->wg[0]) : (size_t)p->width;
@@ -333,16 +333,16 @@ static int launch_setup(cl_context ctx, cl_command_queue q, cl_program prog, con
     L->h_out = malloc(L->n_out * sizeof(float));
     if (!L->h_in || !L->h_aux || !L->h_out) {
         launch_free(L);
-        bfmt(err, KR_ERR_MAX, "%s: out of host memory", k->name);
+        bfmt(err, KERNEL_RUN_ERR_MAX, "%s: out of host memory", k->name);
         return -1;
     }
     /* Different streams for each buffer, all from the one seed. */
-    if (k->family == MF_FAMILY_POLY) {
-        rd_fill_range(L->h_in, L->n_in, 0.5f, 1.0f, p->seed ^ 0x1111);
-        rd_fill_range(L->h_aux, L->n_aux, 0.5f, 1.0f, p->seed ^ 0x2222);
+    if (k->family == MANIFEST_FAMILY_POLY) {
+        random_data_fill_range(L->h_in, L->n_in, 0.5f, 1.0f, p->seed ^ 0x1111);
+        random_data_fill_range(L->h_aux, L->n_aux, 0.5f, 1.0f, p->seed ^ 0x2222);
     } else {
-        rd_fill_signed(L->h_in, L->n_in, p->seed ^ 0x1111);
-        rd_fill_signed(L->h_aux, L->n_aux, p->seed ^ 0x2222);
+        random_data_fill_signed(L->h_in, L->n_in, p->seed ^ 0x1111);
+        random_data_fill_signed(L->h_aux, L->n_aux, p->seed ^ 0x2222);
     }
     for (size_t i = 0; i < L->n_out; i++)
         L->h_out[i] = NAN;
@@ -370,8 +370,8 @@ static int launch_setup(cl_context ctx, cl_command_queue q, cl_program prog, con
     return 0;
 }
 
-static int enqueue(cl_command_queue q, const mf_variant *v, launch *L, cl_event *ev,
-                   char err[KR_ERR_MAX])
+static int enqueue(cl_command_queue q, const manifest_variant *v, launch *L, cl_event *ev,
+                   char err[KERNEL_RUN_ERR_MAX])
 {
     cl_int e = clEnqueueNDRangeKernel(q, L->kernel, L->dims, NULL, L->global,
                                       L->use_local ? L->local : NULL, 0, NULL, ev);
@@ -408,8 +408,8 @@ static double now_ms(void)
 }
 
 /* One launch, waited for; *ms its duration when ms is not NULL. */
-static int run_timed(cl_command_queue q, const mf_variant *v, launch *L, double *ms,
-                     char err[KR_ERR_MAX])
+static int run_timed(cl_command_queue q, const manifest_variant *v, launch *L, double *ms,
+                     char err[KERNEL_RUN_ERR_MAX])
 {
     int profiled = ms && queue_profiles(q);
     cl_event ev = NULL;
@@ -432,8 +432,8 @@ static int run_timed(cl_command_queue q, const mf_variant *v, launch *L, double 
     return 0;
 }
 
-int kr_run_once(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
-                const kr_problem *p, char err[KR_ERR_MAX])
+int kernel_run_run_once(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
+                const kernel_run_problem *p, char err[KERNEL_RUN_ERR_MAX])
 {
     launch L;
     if (launch_setup(ctx, q, prog, v, p, &L, err) != 0)
@@ -444,26 +444,26 @@ int kr_run_once(cl_context ctx, cl_command_queue q, cl_program prog, const mf_va
 }
 
 /* Compares L->h_out with the reference; fills res. 0 within tol, else 1. */
-static int compare(const mf_variant *v, const kr_problem *p, const launch *L, double tol,
-                   kr_result *res, char err[KR_ERR_MAX])
+static int compare(const manifest_variant *v, const kernel_run_problem *p, const launch *L, double tol,
+                   kernel_run_result *res, char err[KERNEL_RUN_ERR_MAX])
 {
     double *ref = malloc(L->n_out * sizeof(double));
     double *mag = malloc(L->n_out * sizeof(double));
     if (!ref || !mag) {
         free(ref);
         free(mag);
-        bfmt(err, KR_ERR_MAX, "%s: out of host memory for the reference", v->kernel->name);
+        bfmt(err, KERNEL_RUN_ERR_MAX, "%s: out of host memory for the reference", v->kernel->name);
         return -1;
     }
     switch (v->kernel->family) {
-    case MF_FAMILY_CONV_GREY:
-        ref_conv_grey(L->h_in, L->in_w, L->h_aux, L->fw, p->width, p->height, ref, mag);
+    case MANIFEST_FAMILY_CONV_GREY:
+        reference_conv_grey(L->h_in, L->in_w, L->h_aux, L->fw, p->width, p->height, ref, mag);
         break;
-    case MF_FAMILY_CONV_RGBA:
-        ref_conv_rgba(L->h_in, L->in_w, L->h_aux, L->fw, p->width, p->height, ref, mag);
+    case MANIFEST_FAMILY_CONV_RGBA:
+        reference_conv_rgba(L->h_in, L->in_w, L->h_aux, L->fw, p->width, p->height, ref, mag);
         break;
-    case MF_FAMILY_POLY:
-        ref_poly(L->h_in, p->n, L->h_aux, L->numcoeffs, ref, mag);
+    case MANIFEST_FAMILY_POLY:
+        reference_poly(L->h_in, p->n, L->h_aux, L->numcoeffs, ref, mag);
         break;
     }
     int bad = 0;
@@ -490,10 +490,10 @@ static int compare(const mf_variant *v, const kr_problem *p, const launch *L, do
     return bad;
 }
 
-int kr_check(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
-             const kr_problem *p, double tol, kr_result *res, char err[KR_ERR_MAX])
+int kernel_run_check(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
+             const kernel_run_problem *p, double tol, kernel_run_result *res, char err[KERNEL_RUN_ERR_MAX])
 {
-    kr_result local_res;
+    kernel_run_result local_res;
     if (!res)
         res = &local_res;
     memset(res, 0, sizeof *res);
@@ -517,22 +517,22 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int kr_time(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
-            const kr_problem *p, int warmup, int runs, uint64_t *median_ns,
-            char err[KR_ERR_MAX])
+int kernel_run_time(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
+            const kernel_run_problem *p, int warmup, int runs, uint64_t *median_ns,
+            char err[KERNEL_RUN_ERR_MAX])
 {
     if (runs < 1 || warmup < 0) {
-        bfmt(err, KR_ERR_MAX, "kr_time: runs must be at least 1 and warmup at least 0");
+        bfmt(err, KERNEL_RUN_ERR_MAX, "kernel_run_time: runs must be at least 1 and warmup at least 0");
         return -1;
     }
     if (!queue_profiles(q)) {
-        bfmt(err, KR_ERR_MAX, "kr_time: the queue was not created with "
+        bfmt(err, KERNEL_RUN_ERR_MAX, "kernel_run_time: the queue was not created with "
              "CL_QUEUE_PROFILING_ENABLE");
         return -1;
     }
     uint64_t *ns = malloc((size_t)runs * sizeof *ns);
     if (!ns) {
-        bfmt(err, KR_ERR_MAX, "kr_time: out of host memory");
+        bfmt(err, KERNEL_RUN_ERR_MAX, "kernel_run_time: out of host memory");
         return -1;
     }
     launch L;

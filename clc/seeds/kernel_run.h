@@ -19,7 +19,7 @@
 
 #include "manifest.h"
 
-#define KR_ERR_MAX 1024
+#define KERNEL_RUN_ERR_MAX 1024
 
 /* The problem a variant is run on. For convolutions: the output is
  * width x height; the input is padded as docs/KERNELS.md's border rule says;
@@ -27,52 +27,52 @@
  * taken from the FILTER_WIDTH define when the variant has one).
  * For polynomials: n inputs, numcoeffs coefficients (numcoeffs is taken from
  * the NUMCOEFFS define when the variant has one). */
-typedef struct kr_problem {
+typedef struct kernel_run_problem {
     int width, height;
     size_t n;
     int numcoeffs;
     uint64_t seed;              /* random data is a function of the seed */
     int filter_width;
-} kr_problem;
+} kernel_run_problem;
 
 /* The outputs one work-item computes in x and y: the values of the axes the
  * manifest's block line names, 1 x 1 for a kernel without one. */
-void kr_block(const mf_variant *v, int *bx, int *by);
+void kernel_run_block(const manifest_variant *v, int *bx, int *by);
 
 /* A problem of a sensible small size for v (both dimensions a few
  * work-groups, filled in deterministically from seed). */
-void kr_default_problem(const mf_variant *v, uint64_t seed, kr_problem *p);
+void kernel_run_default_problem(const manifest_variant *v, uint64_t seed, kernel_run_problem *p);
 
 /* 0 when v can run p; else -1 and err says why (e.g. "Convolve needs the
  * width to be a multiple of the work-group width 16: 100 is not"). */
-int kr_supports(const mf_variant *v, const kr_problem *p, char err[KR_ERR_MAX]);
+int kernel_run_supports(const manifest_variant *v, const kernel_run_problem *p, char err[KERNEL_RUN_ERR_MAX]);
 
-typedef struct kr_result {
+typedef struct kernel_run_result {
     double max_rel_err;         /* max |out-ref| / (sum of |terms| of that
                                    output): docs/KERNELS.md, "Checking" */
     size_t bad_index;           /* first element beyond tolerance (if any) */
     size_t unwritten;           /* outputs still holding the NaN poison */
     double kernel_ms;           /* time of the checked run (event profiling
                                    when the queue has it, else host clock) */
-} kr_result;
+} kernel_run_result;
 
 /* Runs kernel v->kernel->name from prog once on p: random inputs (never all
  * zeros), output poisoned with NaN, compared with the double reference.
  * Returns 0 when every output is within tol, 1 on a mismatch (res says
  * where), -1 on an error (err says which OpenCL call failed or why the
  * problem is refused). res may be NULL. */
-int kr_check(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
-             const kr_problem *p, double tol, kr_result *res, char err[KR_ERR_MAX]);
+int kernel_run_check(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
+             const kernel_run_problem *p, double tol, kernel_run_result *res, char err[KERNEL_RUN_ERR_MAX]);
 
 /* Launches the variant once on p without checking (for warm-up). */
-int kr_run_once(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
-                const kr_problem *p, char err[KR_ERR_MAX]);
+int kernel_run_run_once(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
+                const kernel_run_problem *p, char err[KERNEL_RUN_ERR_MAX]);
 
 /* Times the variant: warmup launches, then runs launches timed with event
  * profiling (the queue must have CL_QUEUE_PROFILING_ENABLE); *median_ns gets
  * the median. */
-int kr_time(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
-            const kr_problem *p, int warmup, int runs, uint64_t *median_ns,
-            char err[KR_ERR_MAX]);
+int kernel_run_time(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
+            const kernel_run_problem *p, int warmup, int runs, uint64_t *median_ns,
+            char err[KERNEL_RUN_ERR_MAX]);
 
 #endif /* CLC_KERNEL_RUN_H */

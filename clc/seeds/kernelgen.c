@@ -24,7 +24,7 @@
 #include <string.h>
 
 /* The largest width a generator accepts; the manifest allows less. */
-#define KG_MAX_WIDTH 63
+#define KERNELGEN_MAX_WIDTH 63
 
 /* Appends one formatted line; a line that does not fit fails the buffer. */
 static void tb_printf(strbuf *tb, const char *fmt, ...) BFMT_PRINTF(2, 3);
@@ -88,7 +88,7 @@ static void emit_literals(strbuf *tb, const char *indent, long fw, long pitch)
 static const char *const generator_names[] = {"reda_unrolled", "reda_local_unrolled"};
 #define N_GENERATORS (sizeof generator_names / sizeof generator_names[0])
 
-int kg_known(const char *name)
+int kernelgen_known(const char *name)
 {
     for (size_t i = 0; i < N_GENERATORS; i++)
         if (strcmp(generator_names[i], name) == 0)
@@ -96,12 +96,12 @@ int kg_known(const char *name)
     return 0;
 }
 
-const char *kg_names(void) { return "reda_unrolled, reda_local_unrolled"; }
+const char *kernelgen_names(void) { return "reda_unrolled, reda_local_unrolled"; }
 
 /* A define of v as a whole number in [lo, hi]: 1 found, 0 absent, -1 bad. */
-static int define_long(const mf_variant *v, const char *name, long lo, long hi, long *out)
+static int define_long(const manifest_variant *v, const char *name, long lo, long hi, long *out)
 {
-    const char *s = mf_variant_define(v, name);
+    const char *s = manifest_variant_define(v, name);
     if (!s)
         return 0;
     char *end;
@@ -146,22 +146,22 @@ static int find_marker(const char *name, const char *t, size_t len, size_t *star
     return 0;
 }
 
-int kg_generate(const char *generator, const char *tmpl_name, const char *tmpl, size_t tmpl_len,
-                const mf_variant *v, char **out, size_t *out_len, char label[MF_PATH_MAX],
+int kernelgen_generate(const char *generator, const char *tmpl_name, const char *tmpl, size_t tmpl_len,
+                const manifest_variant *v, char **out, size_t *out_len, char label[MANIFEST_PATH_MAX],
                 char *err, size_t errlen)
 {
     *out = NULL;
     *out_len = 0;
     int local = strcmp(generator, "reda_local_unrolled") == 0;
     if (!local && strcmp(generator, "reda_unrolled") != 0) {
-        bfmt(err, errlen, "unknown generator '%s' (known: %s)", generator, kg_names());
+        bfmt(err, errlen, "unknown generator '%s' (known: %s)", generator, kernelgen_names());
         return -1;
     }
     long fw = 0, image_w = 0;
-    if (define_long(v, "FILTER_WIDTH", 1, KG_MAX_WIDTH, &fw) != 1 || fw % 2 == 0) {
+    if (define_long(v, "FILTER_WIDTH", 1, KERNELGEN_MAX_WIDTH, &fw) != 1 || fw % 2 == 0) {
         bfmt(err, errlen, "generator %s needs an odd FILTER_WIDTH from 1 to %d (got %s)",
-             generator, KG_MAX_WIDTH,
-             mf_variant_define(v, "FILTER_WIDTH") ? mf_variant_define(v, "FILTER_WIDTH")
+             generator, KERNELGEN_MAX_WIDTH,
+             manifest_variant_define(v, "FILTER_WIDTH") ? manifest_variant_define(v, "FILTER_WIDTH")
                                                   : "none");
         return -1;
     }
@@ -170,7 +170,7 @@ int kg_generate(const char *generator, const char *tmpl_name, const char *tmpl, 
         int rc = define_long(v, "IMAGE_W", 1, 1L << 20, &image_w);
         if (rc < 0) {
             bfmt(err, errlen, "generator %s: IMAGE_W=%s is not a width from 1 to %ld", generator,
-                 mf_variant_define(v, "IMAGE_W"), 1L << 20);
+                 manifest_variant_define(v, "IMAGE_W"), 1L << 20);
             return -1;
         }
         literal = rc == 1;
@@ -182,9 +182,9 @@ int kg_generate(const char *generator, const char *tmpl_name, const char *tmpl, 
     bfmt(indent, sizeof indent, "%.*s", (int)(indent_len < 63 ? indent_len : 63), tmpl + start);
 
     if (literal)
-        bfmt(label, MF_PATH_MAX, "FILTER_WIDTH=%ld,IMAGE_W=%ld", fw, image_w);
+        bfmt(label, MANIFEST_PATH_MAX, "FILTER_WIDTH=%ld,IMAGE_W=%ld", fw, image_w);
     else
-        bfmt(label, MF_PATH_MAX, "FILTER_WIDTH=%ld", fw);
+        bfmt(label, MANIFEST_PATH_MAX, "FILTER_WIDTH=%ld", fw);
 
     strbuf tb;
     sb_init(&tb);
@@ -217,4 +217,4 @@ int kg_generate(const char *generator, const char *tmpl_name, const char *tmpl, 
     return 0;
 }
 
-const mf_generator kg_generator = {kg_known, kg_names, kg_generate};
+const mf_generator kernelgen_generator = {kernelgen_known, kernelgen_names, kernelgen_generate};

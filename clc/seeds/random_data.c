@@ -13,7 +13,7 @@ static uint64_t next(uint64_t *state)
 /* 24 random bits as a float in [0, 1]: exact in float. */
 static float unit(uint64_t r) { return (float)(r >> 40) * (1.0f / 16777215.0f); }
 
-void rd_fill_signed(float *dst, size_t n, uint64_t seed)
+void random_data_fill_signed(float *dst, size_t n, uint64_t seed)
 {
     uint64_t state = seed;
     for (size_t i = 0; i < n; i++) {
@@ -23,7 +23,7 @@ void rd_fill_signed(float *dst, size_t n, uint64_t seed)
     }
 }
 
-void rd_fill_range(float *dst, size_t n, float lo, float hi, uint64_t seed)
+void random_data_fill_range(float *dst, size_t n, float lo, float hi, uint64_t seed)
 {
     uint64_t state = seed;
     for (size_t i = 0; i < n; i++)

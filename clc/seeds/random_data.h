@@ -12,9 +12,9 @@
 /* Image and filter values: magnitude uniform in [1/8, 1], random sign. No
  * value is zero or tiny, so a kernel that drops or misplaces a term changes
  * its output by a visible amount. */
-void rd_fill_signed(float *dst, size_t n, uint64_t seed);
+void random_data_fill_signed(float *dst, size_t n, uint64_t seed);
 
 /* Uniform in [lo, hi]. */
-void rd_fill_range(float *dst, size_t n, float lo, float hi, uint64_t seed);
+void random_data_fill_range(float *dst, size_t n, float lo, float hi, uint64_t seed);
 
 #endif /* CLC_RANDOM_DATA_H */

@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-void ref_conv_grey(const float *in, int in_w, const float *filter, int fw, int w, int h,
+void reference_conv_grey(const float *in, int in_w, const float *filter, int fw, int w, int h,
                    double *out, double *mag)
 {
     for (int y = 0; y < h; y++)
@@ -23,7 +23,7 @@ void ref_conv_grey(const float *in, int in_w, const float *filter, int fw, int w
         }
 }
 
-void ref_conv_rgba(const float *in, int in_w, const float *filter, int fw, int w, int h,
+void reference_conv_rgba(const float *in, int in_w, const float *filter, int fw, int w, int h,
                    double *out, double *mag)
 {
     for (int y = 0; y < h; y++)
@@ -44,7 +44,7 @@ void ref_conv_rgba(const float *in, int in_w, const float *filter, int fw, int w
             }
 }
 
-void ref_poly(const float *x, size_t n, const float *coeffs, int nc, double *out, double *mag)
+void reference_poly(const float *x, size_t n, const float *coeffs, int nc, double *out, double *mag)
 {
     for (size_t i = 0; i < n; i++) {
         double xi = x[i], ax = fabs(xi);

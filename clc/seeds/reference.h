@@ -16,16 +16,16 @@
 /* Single-channel convolution under the border rule: out is w*h, in has row
  * pitch in_w >= w + fw - 1 and h + fw - 1 rows, filter is fw*fw row-major:
  *   out[y*w+x] = sum over r, c < fw of filter[r*fw+c] * in[(y+r)*in_w + x+c]. */
-void ref_conv_grey(const float *in, int in_w, const float *filter, int fw, int w, int h,
+void reference_conv_grey(const float *in, int in_w, const float *filter, int fw, int w, int h,
                    double *out, double *mag);
 
 /* The same per channel of RGBA pixels (4 floats each) with a filter of fw*fw
  * RGBA terms: out is 4*w*h. */
-void ref_conv_rgba(const float *in, int in_w, const float *filter, int fw, int w, int h,
+void reference_conv_rgba(const float *in, int in_w, const float *filter, int fw, int w, int h,
                    double *out, double *mag);
 
 /* out[i] = sum over k < nc of coeffs[k] * x[i]^k by Horner's rule in double;
  * mag[i] the same sum over |coeffs[k]| * |x[i]|^k. */
-void ref_poly(const float *x, size_t n, const float *coeffs, int nc, double *out, double *mag);
+void reference_poly(const float *x, size_t n, const float *coeffs, int nc, double *out, double *mag);
 
 #endif /* CLC_REFERENCE_H */

@@ -8,18 +8,18 @@
 #include "tune_variant.h"
 
 /* The manifest's view of a job: its kernel entry, defines, wg, options. */
-static int to_variant(const mf_manifest *m, const build_job *job, mf_variant *v, char *msg,
+static int to_variant(const manifest_file *m, const build_job *job, manifest_variant *v, char *msg,
                       size_t cap)
 {
     memset(v, 0, sizeof *v);
-    v->kernel = mf_find(m, job->check);
+    v->kernel = manifest_find(m, job->check);
     if (!v->kernel) {
         bfmt(msg, cap, "no kernel '%s' in the kernels folder's manifest", job->check);
         return -1;
     }
-    if (job->n_defines > MF_MAX_DEFINES) {
+    if (job->n_defines > MANIFEST_MAX_DEFINES) {
         bfmt(msg, cap, "%zu defines, the reference checks take %d", job->n_defines,
-             MF_MAX_DEFINES);
+             MANIFEST_MAX_DEFINES);
         return -1;
     }
     for (size_t i = 0; i < job->n_defines; i++) {
@@ -41,22 +41,22 @@ static int to_variant(const mf_manifest *m, const build_job *job, mf_variant *v,
 static int seed_check(void *self, cl_context ctx, cl_command_queue q, cl_program prog,
                       const build_job *job, int compare, double tol, char msg[CH_MSG_MAX])
 {
-    const mf_manifest *m = self;
-    mf_variant v;
+    const manifest_file *m = self;
+    manifest_variant v;
     if (to_variant(m, job, &v, msg, CH_MSG_MAX) != 0)
         return -1;
-    kr_problem p;
-    kr_default_problem(&v, 20240531u, &p);
-    char err[KR_ERR_MAX];
+    kernel_run_problem p;
+    kernel_run_default_problem(&v, 20240531u, &p);
+    char err[KERNEL_RUN_ERR_MAX];
     if (!compare) {
-        if (kr_run_once(ctx, q, prog, &v, &p, err) != 0) {
+        if (kernel_run_run_once(ctx, q, prog, &v, &p, err) != 0) {
             bfmt(msg, CH_MSG_MAX, "warm-up run: %s", err);
             return -1;
         }
         return 0;
     }
-    kr_result res;
-    int c = kr_check(ctx, q, prog, &v, &p, tol, &res, err);
+    kernel_run_result res;
+    int c = kernel_run_check(ctx, q, prog, &v, &p, tol, &res, err);
     if (c < 0) {
         bfmt(msg, CH_MSG_MAX, "check run: %s", err);
         return -1;
@@ -72,18 +72,18 @@ static int seed_check(void *self, cl_context ctx, cl_command_queue q, cl_program
 }
 
 static int seed_tune(void *self, cl_context ctx, cl_command_queue q, cl_program prog,
-                     const build_job *job, const tv_options *o, clcpack_tuning *out, size_t *n,
-                     char note[TV_NOTE_MAX])
+                     const build_job *job, const tune_options *o, clcpack_tuning *out, size_t *n,
+                     char note[TUNE_OPTIONS_NOTE_MAX])
 {
-    const mf_manifest *m = self;
-    mf_variant v;
+    const manifest_file *m = self;
+    manifest_variant v;
     *n = 0;
-    if (to_variant(m, job, &v, note, TV_NOTE_MAX) != 0)
+    if (to_variant(m, job, &v, note, TUNE_OPTIONS_NOTE_MAX) != 0)
         return -1;
-    return tv_measure(ctx, q, prog, &v, o, out, n, note);
+    return tune_variant_measure(ctx, q, prog, &v, o, out, n, note);
 }
 
-void seed_hook_init(check_hook *h, const mf_manifest *m)
+void seed_hook_init(check_hook *h, const manifest_file *m)
 {
     h->self = (void *)m;
     h->check = seed_check;

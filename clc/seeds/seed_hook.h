@@ -15,6 +15,6 @@
 #include "manifest.h"
 
 /* Fills *h with the seeds' hook over manifest m (which must outlive it). */
-void seed_hook_init(check_hook *h, const mf_manifest *m);
+void seed_hook_init(check_hook *h, const manifest_file *m);
 
 #endif /* CLC_SEED_HOOK_H */

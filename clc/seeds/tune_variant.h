@@ -17,10 +17,10 @@
 
 #include "tune_options.h"
 
-/* Times v (built in prog) as o says. Writes up to TV_MAX_WIDTHS timings to
+/* Times v (built in prog) as o says. Writes up to TUNE_OPTIONS_MAX_WIDTHS timings to
  * out and their count to *n. Returns 0; -1 when a timing could not be
  * taken (note says which and why; the timings taken before are kept). */
-int tv_measure(cl_context ctx, cl_command_queue q, cl_program prog, const mf_variant *v,
-               const tv_options *o, clcpack_tuning *out, size_t *n, char note[TV_NOTE_MAX]);
+int tune_variant_measure(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
+               const tune_options *o, clcpack_tuning *out, size_t *n, char note[TUNE_OPTIONS_NOTE_MAX]);
 
 #endif /* CLC_TUNE_VARIANT_H */

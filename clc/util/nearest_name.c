@@ -16,12 +16,12 @@ static size_t min3(size_t a, size_t b, size_t c)
 
 /* The optimal string alignment distance (Damerau-Levenshtein without
  * edits of a swapped pair): three rows of the dynamic programme. */
-size_t nn_distance(const char *a, const char *b)
+size_t nearest_name_distance(const char *a, const char *b)
 {
     size_t n = name_len(a), m = name_len(b);
-    if (n > NN_MAX_LEN || m > NN_MAX_LEN)
+    if (n > NEAREST_NAME_MAX_LEN || m > NEAREST_NAME_MAX_LEN)
         return n > m ? n : m;
-    size_t rows[3][NN_MAX_LEN + 1];
+    size_t rows[3][NEAREST_NAME_MAX_LEN + 1];
     size_t *before = rows[0], *prev = rows[1], *cur = rows[2];
     for (size_t j = 0; j <= m; j++)
         prev[j] = j;
@@ -42,7 +42,7 @@ size_t nn_distance(const char *a, const char *b)
     return prev[m];
 }
 
-void nn_init(nn_best *b, const char *word)
+void nearest_name_init(nearest_name_best *b, const char *word)
 {
     b->word = word;
     b->word_len = name_len(word);
@@ -50,18 +50,18 @@ void nn_init(nn_best *b, const char *word)
     b->distance = (size_t)-1;
 }
 
-void nn_offer(nn_best *b, const char *name)
+void nearest_name_offer(nearest_name_best *b, const char *name)
 {
     if (!name || (name_len(name) == b->word_len && strncmp(name, b->word, b->word_len) == 0))
         return;
-    size_t d = nn_distance(b->word, name);
+    size_t d = nearest_name_distance(b->word, name);
     if (d < b->distance) {
         b->best = name;
         b->distance = d;
     }
 }
 
-const char *nn_result(const nn_best *b)
+const char *nearest_name_result(const nearest_name_best *b)
 {
     /* Short words are within few edits of many names: "-j" is 2 from
      * "-o", so a short word gets only one edit. */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int tt_make(const char *parent, const char *name, char *out, size_t cap)
+int temp_tree_make(const char *parent, const char *name, char *out, size_t cap)
 {
     if (!parent) {
         parent = getenv("TMPDIR");
@@ -31,7 +31,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
     return 0;
 }
 
-void tt_remove(const char *path)
+void temp_tree_remove(const char *path)
 {
     if (path && *path)
         nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);

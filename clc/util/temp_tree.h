@@ -11,10 +11,10 @@
 /* Makes a new folder (mode 0700) named NAME-XXXXXX in parent, or, when
  * parent is NULL, in $TMPDIR (else /tmp); its path into out. 0, or -1
  * with errno. */
-int tt_make(const char *parent, const char *name, char *out, size_t cap);
+int temp_tree_make(const char *parent, const char *name, char *out, size_t cap);
 
 /* Removes path and everything under it, never following a symbolic link
  * out of it. Errors are ignored: it is only clean-up. */
-void tt_remove(const char *path);
+void temp_tree_remove(const char *path);
 
 #endif /* CLC_TEMP_TREE_H */

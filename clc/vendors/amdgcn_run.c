@@ -110,7 +110,7 @@ static unsigned isa_version(const char *target)
 /* argv of a clang run: grows, all strings malloc'd. */
 typedef struct argvb {
     size_t n;
-    char *v[OO_MAX_ARGS + 64];
+    char *v[OFFLINE_OPTS_MAX_ARGS + 64];
 } argvb;
 
 static void add(argvb *a, const char *fmt, const char *arg)
@@ -145,13 +145,13 @@ int amdgcn_compile(const amdgcn_tools *t, const char *source, size_t size, const
 {
     *bin = NULL;
     *bin_size = 0;
-    oo_args o;
-    if (oo_split(options, &o, msg, cap) != 0)
+    offline_opts_args o;
+    if (offline_opts_split(options, &o, msg, cap) != 0)
         return -1;
     char dir[TOOL_PATH_MAX], src[TOOL_PATH_MAX], out[TOOL_PATH_MAX], log[TOOL_PATH_MAX],
         isa[TOOL_PATH_MAX], lib[TOOL_PATH_MAX];
     if (tool_temp_dir("amdgcn", dir, msg, cap) != 0) {
-        oo_free(&o);
+        offline_opts_free(&o);
         return -1;
     }
     bfmt(src, sizeof src, "%s/program.cl", dir);
@@ -238,7 +238,7 @@ int amdgcn_compile(const amdgcn_tools *t, const char *source, size_t size, const
     rc = 0;
 out:
     free_argv(&a);
-    oo_free(&o);
+    offline_opts_free(&o);
     tool_remove_dir(dir);
     return rc;
 }

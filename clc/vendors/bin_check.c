@@ -19,7 +19,7 @@ static uint32_t le32(const unsigned char *p)
 }
 static uint64_t le64(const unsigned char *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
 
-void bc_names_free(bc_names *k)
+void bin_check_names_free(bin_check_names *k)
 {
     for (size_t i = 0; i < k->n; i++)
         free(k->names[i]);
@@ -34,7 +34,7 @@ static int cmp_name(const void *a, const void *b)
 }
 
 /* Adds n bytes at s as a name (NUL-free, not empty). 0, or -1. */
-static int add_name(bc_names *k, const char *s, size_t n)
+static int add_name(bin_check_names *k, const char *s, size_t n)
 {
     if (n == 0 || memchr(s, 0, n))
         return -1;
@@ -49,7 +49,7 @@ static int add_name(bc_names *k, const char *s, size_t n)
     return 0;
 }
 
-static void sort_names(bc_names *k)
+static void sort_names(bin_check_names *k)
 {
     if (k->n > 1)
         qsort(k->names, k->n, sizeof *k->names, cmp_name);
@@ -75,15 +75,15 @@ typedef struct elf {
     uint16_t shnum, shstrndx;
 } elf;
 
-static int elf_open(elf *e, const unsigned char *b, size_t size, char msg[BC_MSG_MAX])
+static int elf_open(elf *e, const unsigned char *b, size_t size, char msg[BIN_CHECK_MSG_MAX])
 {
     memset(e, 0, sizeof *e);
     if (size < 64 || memcmp(b, "\177ELF", 4) != 0) {
-        bfmt(msg, BC_MSG_MAX, "not an ELF file (%zu bytes)", size);
+        bfmt(msg, BIN_CHECK_MSG_MAX, "not an ELF file (%zu bytes)", size);
         return -1;
     }
     if (b[4] != 2 || b[5] != 1) {
-        bfmt(msg, BC_MSG_MAX, "not a little-endian ELF64 file (class %u, data %u)", b[4], b[5]);
+        bfmt(msg, BIN_CHECK_MSG_MAX, "not a little-endian ELF64 file (class %u, data %u)", b[4], b[5]);
         return -1;
     }
     e->b = b;
@@ -97,7 +97,7 @@ static int elf_open(elf *e, const unsigned char *b, size_t size, char msg[BC_MSG
     e->shstrndx = le16(b + 62);
     if (le16(b + 58) != 64 || e->shoff > size || (uint64_t)e->shnum * 64 > size - e->shoff ||
         (e->shnum && e->shstrndx >= e->shnum)) {
-        bfmt(msg, BC_MSG_MAX, "its section table lies outside the %zu-byte file", size);
+        bfmt(msg, BIN_CHECK_MSG_MAX, "its section table lies outside the %zu-byte file", size);
         return -1;
     }
     return 0;
@@ -147,11 +147,11 @@ static const unsigned char *elf_find(const elf *e, const char *want, uint64_t *s
 
 /* The kernel names of a SPIR-V module: OpEntryPoint with the Kernel
  * execution model. Also its version word and addressing model. */
-static int spirv_scan(const unsigned char *b, size_t size, bc_names *k, uint32_t *version,
-                      uint32_t *addressing, char msg[BC_MSG_MAX])
+static int spirv_scan(const unsigned char *b, size_t size, bin_check_names *k, uint32_t *version,
+                      uint32_t *addressing, char msg[BIN_CHECK_MSG_MAX])
 {
     if (size < 20 || size % 4 || le32(b) != SPIRV_MAGIC) {
-        bfmt(msg, BC_MSG_MAX, "not a SPIR-V module (%zu bytes, no magic 0x07230203)", size);
+        bfmt(msg, BIN_CHECK_MSG_MAX, "not a SPIR-V module (%zu bytes, no magic 0x07230203)", size);
         return -1;
     }
     *version = le32(b + 4);
@@ -159,7 +159,7 @@ static int spirv_scan(const unsigned char *b, size_t size, bc_names *k, uint32_t
     for (size_t at = 20; at < size;) {
         uint32_t word = le32(b + at), count = word >> 16, op = word & 0xffff;
         if (count == 0 || count > (size - at) / 4) {
-            bfmt(msg, BC_MSG_MAX, "SPIR-V instruction at byte %zu runs past the module", at);
+            bfmt(msg, BIN_CHECK_MSG_MAX, "SPIR-V instruction at byte %zu runs past the module", at);
             return -1;
         }
         if (op == 14 && count >= 3) /* OpMemoryModel addressing memory */
@@ -169,7 +169,7 @@ static int spirv_scan(const unsigned char *b, size_t size, bc_names *k, uint32_t
             size_t room = (count - 3) * 4;
             size_t n = strnlen(name, room);
             if (n == room || add_name(k, name, n) != 0) {
-                bfmt(msg, BC_MSG_MAX, "a SPIR-V entry point at byte %zu has no name", at);
+                bfmt(msg, BIN_CHECK_MSG_MAX, "a SPIR-V entry point at byte %zu has no name", at);
                 return -1;
             }
         }
@@ -179,13 +179,13 @@ static int spirv_scan(const unsigned char *b, size_t size, bc_names *k, uint32_t
     return 0;
 }
 
-int bc_check_spirv(const unsigned char *bin, size_t size, uint32_t version_word, bc_names *k,
-                   char msg[BC_MSG_MAX])
+int bin_check_check_spirv(const unsigned char *bin, size_t size, uint32_t version_word, bin_check_names *k,
+                   char msg[BIN_CHECK_MSG_MAX])
 {
     memset(k, 0, sizeof *k);
     uint32_t version, addressing;
     if (spirv_scan(bin, size, k, &version, &addressing, msg) != 0) {
-        bc_names_free(k);
+        bin_check_names_free(k);
         return -1;
     }
     const char *bad = NULL;
@@ -196,9 +196,9 @@ int bc_check_spirv(const unsigned char *bin, size_t size, uint32_t version_word,
     else if (!k->n)
         bad = "kernels (none)";
     if (bad) {
-        bfmt(msg, BC_MSG_MAX, "SPIR-V %s: version 0x%08x (0x%08x wanted), addressing %u, %zu kernels",
+        bfmt(msg, BIN_CHECK_MSG_MAX, "SPIR-V %s: version 0x%08x (0x%08x wanted), addressing %u, %zu kernels",
              bad, version, version_word, addressing, k->n);
-        bc_names_free(k);
+        bin_check_names_free(k);
         return -1;
     }
     return 0;
@@ -230,13 +230,13 @@ static uint32_t intel_core_family(uint32_t ip)
  * heap, general, dynamic and surface state heaps, and its unpadded size),
  * its name (NUL-padded), and the four heaps and the patch list those sizes
  * give. The kernel names into *k: `kernels` of them, each not empty. */
-static int patchtoken_kernels(const unsigned char *h, uint64_t n, uint32_t kernels, bc_names *k,
-                              char msg[BC_MSG_MAX])
+static int patchtoken_kernels(const unsigned char *h, uint64_t n, uint32_t kernels, bin_check_names *k,
+                              char msg[BIN_CHECK_MSG_MAX])
 {
     uint64_t at = 28 + (uint64_t)le32(h + 24);
     for (uint32_t i = 0; i < kernels; i++) {
         if (at > n || n - at < 40) {
-            bfmt(msg, BC_MSG_MAX, "kernel %u of %u: its header lies past the %llu-byte program",
+            bfmt(msg, BIN_CHECK_MSG_MAX, "kernel %u of %u: its header lies past the %llu-byte program",
                  i + 1, kernels, (unsigned long long)n);
             return -1;
         }
@@ -246,24 +246,24 @@ static int patchtoken_kernels(const unsigned char *h, uint64_t n, uint32_t kerne
             body += le32(kh + 16 + 4 * f);
         at += 40;
         if (name_size > n - at || body > n - at - name_size) {
-            bfmt(msg, BC_MSG_MAX, "kernel %u of %u runs past the %llu-byte program", i + 1,
+            bfmt(msg, BIN_CHECK_MSG_MAX, "kernel %u of %u runs past the %llu-byte program", i + 1,
                  kernels, (unsigned long long)n);
             return -1;
         }
         size_t len = strnlen((const char *)h + at, (size_t)name_size);
         if (len == 0) {
-            bfmt(msg, BC_MSG_MAX, "kernel %u of %u has no name", i + 1, kernels);
+            bfmt(msg, BIN_CHECK_MSG_MAX, "kernel %u of %u has no name", i + 1, kernels);
             return -1;
         }
         if (add_name(k, (const char *)h + at, len) != 0) {
-            bfmt(msg, BC_MSG_MAX, "out of memory");
+            bfmt(msg, BIN_CHECK_MSG_MAX, "out of memory");
             return -1;
         }
         at += name_size + body;
     }
     sort_names(k);
     if (k->n != kernels) {
-        bfmt(msg, BC_MSG_MAX, "the program header says %u kernels, %zu distinct names follow",
+        bfmt(msg, BIN_CHECK_MSG_MAX, "the program header says %u kernels, %zu distinct names follow",
              kernels, k->n);
         return -1;
     }
@@ -271,7 +271,7 @@ static int patchtoken_kernels(const unsigned char *h, uint64_t n, uint32_t kerne
 }
 
 /* Whether two sorted name lists are the same. */
-static int same_names(const bc_names *a, const bc_names *b)
+static int same_names(const bin_check_names *a, const bin_check_names *b)
 {
     if (a->n != b->n)
         return 0;
@@ -281,8 +281,8 @@ static int same_names(const bc_names *a, const bc_names *b)
     return 1;
 }
 
-int bc_check_intel(const unsigned char *bin, size_t size, uint32_t ip, bc_names *k,
-                   char msg[BC_MSG_MAX])
+int bin_check_check_intel(const unsigned char *bin, size_t size, uint32_t ip, bin_check_names *k,
+                   char msg[BIN_CHECK_MSG_MAX])
 {
     memset(k, 0, sizeof *k);
     elf e;
@@ -303,63 +303,63 @@ int bc_check_intel(const unsigned char *bin, size_t size, uint32_t ip, bc_names 
                 size_t len = strnlen(s, strsz - name);
                 if (len > 6 && len < strsz - name && strncmp(s, ".text.", 6) == 0 &&
                     add_name(k, s + 6, len - 6) != 0) {
-                    bc_names_free(k);
-                    bfmt(msg, BC_MSG_MAX, "out of memory");
+                    bin_check_names_free(k);
+                    bfmt(msg, BIN_CHECK_MSG_MAX, "out of memory");
                     return -1;
                 }
             }
         }
         sort_names(k);
         if (!k->n) {
-            bfmt(msg, BC_MSG_MAX, "a zebin with no .text.KERNEL section");
+            bfmt(msg, BIN_CHECK_MSG_MAX, "a zebin with no .text.KERNEL section");
             return -1;
         }
         return 0;
     }
     if (e.type != ET_OPENCL_EXECUTABLE) {
-        bfmt(msg, BC_MSG_MAX, "ELF type 0x%x, machine %u: neither NEO's OpenCL ELF (type 0xff04) "
+        bfmt(msg, BIN_CHECK_MSG_MAX, "ELF type 0x%x, machine %u: neither NEO's OpenCL ELF (type 0xff04) "
                               "nor a zebin (machine 205)", e.type, e.machine);
         return -1;
     }
     const unsigned char *h = elf_find(&e, "Intel(R) OpenCL Device Binary", &n);
     if (!h || n < 28 || memcmp(h, "CTNI", 4) != 0) {
-        bfmt(msg, BC_MSG_MAX, "no device binary section with the program header CTNI");
+        bfmt(msg, BIN_CHECK_MSG_MAX, "no device binary section with the program header CTNI");
         return -1;
     }
     uint32_t family = le32(h + 8), ptr = le32(h + 12), kernels = le32(h + 16),
              stepping = le32(h + 20), want = intel_core_family(ip);
     if ((want && family != want) || ptr != 8 || kernels == 0 || stepping != (ip & 0xfff)) {
-        bfmt(msg, BC_MSG_MAX, "program header: core family 0x%x (0x%x wanted), %u-byte pointers, "
+        bfmt(msg, BIN_CHECK_MSG_MAX, "program header: core family 0x%x (0x%x wanted), %u-byte pointers, "
                               "%u kernels, stepping %u (%u wanted)",
              family, want, ptr, kernels, stepping, ip & 0xfff);
         return -1;
     }
     if (patchtoken_kernels(h, n, kernels, k, msg) != 0) {
-        bc_names_free(k);
+        bin_check_names_free(k);
         return -1;
     }
     /* The program's SPIR-V, unless ocloc ran with -exclude_ir: its entry
      * points must be the same kernels. */
     if ((spv = elf_find(&e, "SPIRV Object", &n))) {
-        bc_names ir;
+        bin_check_names ir;
         uint32_t version, addressing;
         memset(&ir, 0, sizeof ir);
         int rc = spirv_scan(spv, (size_t)n, &ir, &version, &addressing, msg);
         if (rc == 0 && !same_names(&ir, k)) {
-            bfmt(msg, BC_MSG_MAX, "the device binary's %zu kernels are not its SPIR-V's %zu", k->n,
+            bfmt(msg, BIN_CHECK_MSG_MAX, "the device binary's %zu kernels are not its SPIR-V's %zu", k->n,
                  ir.n);
             rc = -1;
         }
-        bc_names_free(&ir);
+        bin_check_names_free(&ir);
         if (rc != 0) {
-            bc_names_free(k);
+            bin_check_names_free(k);
             return -1;
         }
     }
     return 0;
 }
 
-unsigned bc_amdgpu_mach(unsigned major, unsigned minor, unsigned stepping)
+unsigned bin_check_amdgpu_mach(unsigned major, unsigned minor, unsigned stepping)
 {
     /* EF_AMDGPU_MACH_AMDGCN_GFX* of LLVM's ELF.h. */
     static const struct {
@@ -385,7 +385,7 @@ unsigned bc_amdgpu_mach(unsigned major, unsigned minor, unsigned stepping)
 }
 
 /* The NAME.kd symbols of a code object. */
-static int amdgpu_kernels(const elf *e, bc_names *k)
+static int amdgpu_kernels(const elf *e, bin_check_names *k)
 {
     for (size_t i = 0; i < e->shnum; i++) {
         uint32_t type, link;
@@ -409,8 +409,8 @@ static int amdgpu_kernels(const elf *e, bc_names *k)
     return 0;
 }
 
-int bc_check_amdgcn(const unsigned char *bin, size_t size, uint32_t arch, bc_names *k,
-                    char msg[BC_MSG_MAX])
+int bin_check_check_amdgcn(const unsigned char *bin, size_t size, uint32_t arch, bin_check_names *k,
+                    char msg[BIN_CHECK_MSG_MAX])
 {
     memset(k, 0, sizeof *k);
     elf e;
@@ -418,14 +418,14 @@ int bc_check_amdgcn(const unsigned char *bin, size_t size, uint32_t arch, bc_nam
         return -1;
     unsigned major = arch >> 16 & 0xff, minor = arch >> 8 & 0xff, stepping = arch & 0xff;
     unsigned sramecc = arch >> 26 & 3, xnack = arch >> 28 & 3;
-    unsigned mach = bc_amdgpu_mach(major, minor, stepping);
+    unsigned mach = bin_check_amdgpu_mach(major, minor, stepping);
     if (e.machine != EM_AMDGPU || e.osabi != ELFOSABI_AMDGPU_HSA) {
-        bfmt(msg, BC_MSG_MAX, "ELF machine %u, OS ABI %u: not an AMDGPU HSA code object (224, 64)",
+        bfmt(msg, BIN_CHECK_MSG_MAX, "ELF machine %u, OS ABI %u: not an AMDGPU HSA code object (224, 64)",
              e.machine, e.osabi);
         return -1;
     }
     if (!mach || (e.flags & 0xff) != mach) {
-        bfmt(msg, BC_MSG_MAX, "e_flags 0x%x name machine 0x%x, the target's is 0x%x", e.flags,
+        bfmt(msg, BIN_CHECK_MSG_MAX, "e_flags 0x%x name machine 0x%x, the target's is 0x%x", e.flags,
              e.flags & 0xff, mach);
         return -1;
     }
@@ -435,13 +435,13 @@ int bc_check_amdgcn(const unsigned char *bin, size_t size, uint32_t arch, bc_nam
     int xnack_ok = xnack ? fx == xnack + 1 : fx <= 1;
     int sramecc_ok = sramecc ? fs == sramecc + 1 : fs <= 1;
     if (!xnack_ok || !sramecc_ok) {
-        bfmt(msg, BC_MSG_MAX, "e_flags 0x%x: xnack %u, sramecc %u do not match the target ID",
+        bfmt(msg, BIN_CHECK_MSG_MAX, "e_flags 0x%x: xnack %u, sramecc %u do not match the target ID",
              e.flags, fx, fs);
         return -1;
     }
     if (amdgpu_kernels(&e, k) != 0 || !k->n) {
-        bc_names_free(k);
-        bfmt(msg, BC_MSG_MAX, "no kernel descriptor symbol (NAME.kd) in the code object");
+        bin_check_names_free(k);
+        bfmt(msg, BIN_CHECK_MSG_MAX, "no kernel descriptor symbol (NAME.kd) in the code object");
         return -1;
     }
     return 0;

@@ -27,25 +27,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BC_MSG_MAX 256
+#define BIN_CHECK_MSG_MAX 256
 
-typedef struct bc_names {
+typedef struct bin_check_names {
     size_t n;
     char **names;   /* malloc'd, sorted, distinct */
-} bc_names;
+} bin_check_names;
 
-void bc_names_free(bc_names *k);
+void bin_check_names_free(bin_check_names *k);
 
 /* Each returns 0 and fills *k, or -1 with msg saying what does not fit. */
-int bc_check_intel(const unsigned char *bin, size_t size, uint32_t ip_version, bc_names *k,
-                   char msg[BC_MSG_MAX]);
-int bc_check_amdgcn(const unsigned char *bin, size_t size, uint32_t arch, bc_names *k,
-                    char msg[BC_MSG_MAX]);
-int bc_check_spirv(const unsigned char *bin, size_t size, uint32_t version_word, bc_names *k,
-                   char msg[BC_MSG_MAX]);
+int bin_check_check_intel(const unsigned char *bin, size_t size, uint32_t ip_version, bin_check_names *k,
+                   char msg[BIN_CHECK_MSG_MAX]);
+int bin_check_check_amdgcn(const unsigned char *bin, size_t size, uint32_t arch, bin_check_names *k,
+                    char msg[BIN_CHECK_MSG_MAX]);
+int bin_check_check_spirv(const unsigned char *bin, size_t size, uint32_t version_word, bin_check_names *k,
+                   char msg[BIN_CHECK_MSG_MAX]);
 
 /* EF_AMDGPU_MACH of a gfx name's (major, minor, stepping), or 0 when this
  * table does not know it. */
-unsigned bc_amdgpu_mach(unsigned major, unsigned minor, unsigned stepping);
+unsigned bin_check_amdgpu_mach(unsigned major, unsigned minor, unsigned stepping);
 
 #endif /* CLC_BIN_CHECK_H */

@@ -26,7 +26,7 @@ typedef struct offset_pair {
 } offset_pair;
 
 typedef struct walk {
-    const bs_stream *a, *b;
+    const llvm_bitstream_stream *a, *b;
     size_t i, j;
     uint64_t base_a, base_b;
     offset_pair *pend;
@@ -35,14 +35,14 @@ typedef struct walk {
     size_t why_cap;
 } walk;
 
-static int is_offset(const bs_event *e, size_t k)
+static int is_offset(const llvm_bitstream_event *e, size_t k)
 {
     return (e->block == MODULE_BLOCK && e->code == MODULE_CODE_VSTOFFSET && k == 0) ||
            (e->block == VALUE_SYMTAB_BLOCK && e->code == VST_CODE_FNENTRY && k == 1);
 }
 
 /* 1 same, 0 not (why), -1 out of memory. */
-static int same_record(walk *w, const bs_event *x, const bs_event *y)
+static int same_record(walk *w, const llvm_bitstream_event *x, const llvm_bitstream_event *y)
 {
     if (x->code != y->code || x->n_ops != y->n_ops || x->blob_len != y->blob_len ||
         (x->blob_len && memcmp(w->a->bytes + x->blob, w->b->bytes + y->blob, x->blob_len))) {
@@ -74,20 +74,20 @@ static int same_record(walk *w, const bs_event *x, const bs_event *y)
 /* The records of the METADATA_KIND block entered at ev[*i]: *i moves past
  * its end; *n of them, from *first. 0, or -1 when it holds anything but
  * KIND records. */
-static int kind_records(const bs_stream *s, size_t *i, size_t *first, size_t *n)
+static int kind_records(const llvm_bitstream_stream *s, size_t *i, size_t *first, size_t *n)
 {
     *first = ++*i;
-    while (*i < s->n_ev && s->ev[*i].type == BS_RECORD && s->ev[*i].code == METADATA_KIND &&
+    while (*i < s->n_ev && s->ev[*i].type == LLVM_BITSTREAM_RECORD && s->ev[*i].code == METADATA_KIND &&
            s->ev[*i].n_ops >= 1 && s->ev[*i].blob_len == 0)
         ++*i;
     *n = *i - *first;
-    if (*i >= s->n_ev || s->ev[*i].type != BS_END || *n > MAX_KINDS)
+    if (*i >= s->n_ev || s->ev[*i].type != LLVM_BITSTREAM_END || *n > MAX_KINDS)
         return -1;
     ++*i;
     return 0;
 }
 
-static int same_kind(const bs_stream *s, const bs_event *x, const bs_stream *t, const bs_event *y)
+static int same_kind(const llvm_bitstream_stream *s, const llvm_bitstream_event *x, const llvm_bitstream_stream *t, const llvm_bitstream_event *y)
 {
     return x->n_ops == y->n_ops &&
            memcmp(s->ops + x->ops, t->ops + y->ops, x->n_ops * sizeof *s->ops) == 0;
@@ -101,11 +101,11 @@ static int same_kinds(walk *w)
         bfmt(w->why, w->why_cap, "program.bc: a metadata kind block holds other records");
         return 0;
     }
-    const bs_stream *small = na <= nb ? w->a : w->b, *big = na <= nb ? w->b : w->a;
+    const llvm_bitstream_stream *small = na <= nb ? w->a : w->b, *big = na <= nb ? w->b : w->a;
     size_t fs = na <= nb ? fa : fb, ns = na <= nb ? na : nb;
     size_t fg = na <= nb ? fb : fa, ng = na <= nb ? nb : na;
     for (size_t k = 0; k < ns; k++) {
-        const bs_event *x = &small->ev[fs + k];
+        const llvm_bitstream_event *x = &small->ev[fs + k];
         size_t m = 0;
         while (m < ng && !same_kind(small, x, big, &big->ev[fg + m]))
             m++;
@@ -121,12 +121,12 @@ static int same_kinds(walk *w)
 
 /* The bits at which s's blocks are entered, in order (increasing):
  * malloc'd, *n of them; NULL when out of memory. */
-static uint64_t *enter_bits(const bs_stream *s, size_t *n)
+static uint64_t *enter_bits(const llvm_bitstream_stream *s, size_t *n)
 {
     uint64_t *bits = malloc((s->n_ev ? s->n_ev : 1) * sizeof *bits);
     *n = 0;
     for (size_t i = 0; bits && i < s->n_ev; i++)
-        if (s->ev[i].type == BS_ENTER)
+        if (s->ev[i].type == LLVM_BITSTREAM_ENTER)
             bits[(*n)++] = s->ev[i].bit;
     return bits;
 }
@@ -173,24 +173,24 @@ static int offsets_agree(walk *w)
 
 static int walk_both(walk *w)
 {
-    const bs_stream *a = w->a, *b = w->b;
+    const llvm_bitstream_stream *a = w->a, *b = w->b;
     while (w->i < a->n_ev && w->j < b->n_ev) {
-        const bs_event *x = &a->ev[w->i], *y = &b->ev[w->j];
+        const llvm_bitstream_event *x = &a->ev[w->i], *y = &b->ev[w->j];
         if (x->type != y->type || x->block != y->block) {
             bfmt(w->why, w->why_cap, "program.bc: other blocks (%u and %u)", (unsigned)x->block,
                  (unsigned)y->block);
             return 0;
         }
-        if (x->type == BS_ENTER && x->block == METADATA_KIND_BLOCK) {
+        if (x->type == LLVM_BITSTREAM_ENTER && x->block == METADATA_KIND_BLOCK) {
             if (!same_kinds(w))
                 return 0;
             continue;
         }
-        if (x->type == BS_ENTER && x->block == IDENTIFICATION_BLOCK) {
+        if (x->type == LLVM_BITSTREAM_ENTER && x->block == IDENTIFICATION_BLOCK) {
             w->base_a = x->bit;
             w->base_b = y->bit;
         }
-        if (x->type == BS_RECORD) {
+        if (x->type == LLVM_BITSTREAM_RECORD) {
             int rc = same_record(w, x, y);
             if (rc != 1)
                 return rc;
@@ -205,16 +205,16 @@ static int walk_both(walk *w)
     return offsets_agree(w);
 }
 
-int lbc_same_but_kinds(const unsigned char *a, size_t a_size, const unsigned char *b,
+int llvm_bitcode_same_same_but_kinds(const unsigned char *a, size_t a_size, const unsigned char *b,
                        size_t b_size, char *why, size_t why_cap)
 {
-    bs_stream sa, sb;
-    int rc = bs_parse(a, a_size, &sa, why, why_cap);
+    llvm_bitstream_stream sa, sb;
+    int rc = llvm_bitstream_parse(a, a_size, &sa, why, why_cap);
     if (rc != 0)
         return rc < 0 ? -1 : 0;
-    rc = bs_parse(b, b_size, &sb, why, why_cap);
+    rc = llvm_bitstream_parse(b, b_size, &sb, why, why_cap);
     if (rc != 0) {
-        bs_stream_free(&sa);
+        llvm_bitstream_stream_free(&sa);
         return rc < 0 ? -1 : 0;
     }
     /* Without an identification block (LLVM before 3.8) the offsets count
@@ -222,7 +222,7 @@ int lbc_same_but_kinds(const unsigned char *a, size_t a_size, const unsigned cha
     walk w = {.a = &sa, .b = &sb, .base_a = 32, .base_b = 32, .why = why, .why_cap = why_cap};
     rc = walk_both(&w);
     free(w.pend);
-    bs_stream_free(&sa);
-    bs_stream_free(&sb);
+    llvm_bitstream_stream_free(&sa);
+    llvm_bitstream_stream_free(&sb);
     return rc;
 }

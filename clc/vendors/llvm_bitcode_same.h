@@ -30,7 +30,7 @@
 
 /* 1 when the same as above, 0 when not (why says the first difference),
  * -1 when out of memory. */
-int lbc_same_but_kinds(const unsigned char *a, size_t a_size, const unsigned char *b,
+int llvm_bitcode_same_same_but_kinds(const unsigned char *a, size_t a_size, const unsigned char *b,
                        size_t b_size, char *why, size_t why_cap);
 
 #endif /* CLC_LLVM_BITCODE_SAME_H */

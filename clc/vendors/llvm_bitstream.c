@@ -54,7 +54,7 @@ typedef struct parser {
     int64_t info_bid; /* the BLOCKINFO block's SETBID, -1 before one */
     scope stack[MAX_DEPTH];
     int depth;
-    bs_stream *s;
+    llvm_bitstream_stream *s;
     size_t cap_ev, cap_ops;
     char *why;
     size_t why_cap;
@@ -139,7 +139,7 @@ static void push_op(parser *r, uint64_t v)
         r->s->ops[r->s->n_ops++] = v;
 }
 
-static void push_event(parser *r, const bs_event *e)
+static void push_event(parser *r, const llvm_bitstream_event *e)
 {
     if (grow(r, (void **)&r->s->ev, r->s->n_ev, &r->cap_ev, sizeof *r->s->ev) == 0)
         r->s->ev[r->s->n_ev++] = *e;
@@ -180,7 +180,7 @@ static void enter(parser *r, uint64_t at)
     }
     r->stack[r->depth++] =
         (scope){(uint32_t)block, (unsigned)width, r->pos + words * 32, {NULL, 0, 0}};
-    bs_event e = {.type = BS_ENTER, .block = (uint32_t)block, .bit = at};
+    llvm_bitstream_event e = {.type = LLVM_BITSTREAM_ENTER, .block = (uint32_t)block, .bit = at};
     push_event(r, &e);
 }
 
@@ -190,7 +190,7 @@ static void end_block(parser *r)
     align32(r);
     if (!r->bad && r->pos != sc->end)
         fail(r, "a block ends elsewhere than its length says");
-    bs_event e = {.type = BS_END, .block = sc->block};
+    llvm_bitstream_event e = {.type = LLVM_BITSTREAM_END, .block = sc->block};
     push_event(r, &e);
     free(sc->local.ids);
     r->depth--;
@@ -291,7 +291,7 @@ static uint64_t scalar(parser *r, const abbrev_op *op)
 }
 
 /* The operands after the code of a record in abbreviation ab. */
-static void abbreviated_ops(parser *r, const abbrev *ab, bs_event *e)
+static void abbreviated_ops(parser *r, const abbrev *ab, llvm_bitstream_event *e)
 {
     for (size_t i = 1; i < ab->n && !r->bad && !r->oom; i++) {
         const abbrev_op *op = &r->aops[ab->at + i];
@@ -325,7 +325,7 @@ static void abbreviated_ops(parser *r, const abbrev *ab, bs_event *e)
 static void record(parser *r, uint64_t id)
 {
     scope *sc = &r->stack[r->depth - 1];
-    bs_event e = {.type = BS_RECORD, .block = sc->block, .ops = r->s->n_ops};
+    llvm_bitstream_event e = {.type = LLVM_BITSTREAM_RECORD, .block = sc->block, .ops = r->s->n_ops};
     uint64_t code;
     if (id == 3) {
         code = vbr(r, 6);
@@ -384,7 +384,7 @@ static void read_all(parser *r)
     }
 }
 
-int bs_parse(const unsigned char *buf, size_t size, bs_stream *s, char *why, size_t why_cap)
+int llvm_bitstream_parse(const unsigned char *buf, size_t size, llvm_bitstream_stream *s, char *why, size_t why_cap)
 {
     memset(s, 0, sizeof *s);
     static const unsigned char magic[4] = {'B', 'C', 0xC0, 0xDE};
@@ -408,13 +408,13 @@ int bs_parse(const unsigned char *buf, size_t size, bs_stream *s, char *why, siz
     free(r.aops);
     free(r.abbrevs);
     if (r.bad || r.oom) {
-        bs_stream_free(s);
+        llvm_bitstream_stream_free(s);
         return r.oom ? -1 : 1;
     }
     return 0;
 }
 
-void bs_stream_free(bs_stream *s)
+void llvm_bitstream_stream_free(llvm_bitstream_stream *s)
 {
     free(s->ev);
     free(s->ops);

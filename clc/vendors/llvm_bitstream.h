@@ -19,30 +19,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { BS_END = 0, BS_ENTER = 1, BS_RECORD = 3 };
+enum { LLVM_BITSTREAM_END = 0, LLVM_BITSTREAM_ENTER = 1, LLVM_BITSTREAM_RECORD = 3 };
 
-typedef struct bs_event {
-    unsigned char type; /* BS_ENTER, BS_END or BS_RECORD */
-    uint32_t block;     /* BS_ENTER: the block entered; else the one it is in */
-    uint32_t code;      /* BS_RECORD: the record's code */
-    size_t ops, n_ops;  /* BS_RECORD: its values, bs_stream.ops[ops..] */
-    size_t blob, blob_len; /* BS_RECORD: its blob, bytes[blob..] (the file's) */
-    uint64_t bit;       /* BS_ENTER: bit of its ENTER_SUBBLOCK from the magic */
-} bs_event;
+typedef struct llvm_bitstream_event {
+    unsigned char type; /* LLVM_BITSTREAM_ENTER, LLVM_BITSTREAM_END or LLVM_BITSTREAM_RECORD */
+    uint32_t block;     /* LLVM_BITSTREAM_ENTER: the block entered; else the one it is in */
+    uint32_t code;      /* LLVM_BITSTREAM_RECORD: the record's code */
+    size_t ops, n_ops;  /* LLVM_BITSTREAM_RECORD: its values, llvm_bitstream_stream.ops[ops..] */
+    size_t blob, blob_len; /* LLVM_BITSTREAM_RECORD: its blob, bytes[blob..] (the file's) */
+    uint64_t bit;       /* LLVM_BITSTREAM_ENTER: bit of its ENTER_SUBBLOCK from the magic */
+} llvm_bitstream_event;
 
-typedef struct bs_stream {
+typedef struct llvm_bitstream_stream {
     const unsigned char *bytes; /* the bitcode, after any wrapper */
     size_t size;
-    bs_event *ev;
+    llvm_bitstream_event *ev;
     size_t n_ev;
     uint64_t *ops;
     size_t n_ops;
-} bs_stream;
+} llvm_bitstream_stream;
 
-/* 0 with *s (bs_stream_free it), 1 when buf is not bitcode or is damaged
+/* 0 with *s (llvm_bitstream_stream_free it), 1 when buf is not bitcode or is damaged
  * (why says where), -1 when out of memory. */
-int bs_parse(const unsigned char *buf, size_t size, bs_stream *s, char *why, size_t why_cap);
+int llvm_bitstream_parse(const unsigned char *buf, size_t size, llvm_bitstream_stream *s, char *why, size_t why_cap);
 
-void bs_stream_free(bs_stream *s);
+void llvm_bitstream_stream_free(llvm_bitstream_stream *s);
 
 #endif /* CLC_LLVM_BITSTREAM_H */

@@ -13,7 +13,7 @@
 #include "ptxas_run.h"
 #include "task_run.h"
 
-void nvf_format_archs(const nvf_archs *a, char *buf, size_t cap)
+void nv_forms_format_archs(const nv_forms_archs *a, char *buf, size_t cap)
 {
     size_t len = 0;
     buf[0] = '\0';
@@ -23,7 +23,7 @@ void nvf_format_archs(const nvf_archs *a, char *buf, size_t cap)
     }
 }
 
-static int has_arch(const nvf_archs *a, uint32_t arch)
+static int has_arch(const nv_forms_archs *a, uint32_t arch)
 {
     for (size_t i = 0; a && i < a->n; i++)
         if (a->arch[i] == arch)
@@ -31,8 +31,8 @@ static int has_arch(const nvf_archs *a, uint32_t arch)
     return 0;
 }
 
-static void add_note(nvf_result *r, const char *fmt, ...) BFMT_PRINTF(2, 3);
-static void add_note(nvf_result *r, const char *fmt, ...)
+static void add_note(nv_forms_result *r, const char *fmt, ...) BFMT_PRINTF(2, 3);
+static void add_note(nv_forms_result *r, const char *fmt, ...)
 {
     char line[512];
     va_list ap;
@@ -55,15 +55,15 @@ typedef struct probe_ctx {
     const char *ptxas;
     uint32_t own_version;
     size_t n;
-    char name[NVF_MAX_ARCHS + 1][PTX_ARCH_NAME_MAX];
-    int accepted[NVF_MAX_ARCHS + 1];
+    char name[NV_FORMS_MAX_ARCHS + 1][PTX_TEXT_ARCH_NAME_MAX];
+    int accepted[NV_FORMS_MAX_ARCHS + 1];
     int *runs;
 } probe_ctx;
 
 static void remember(probe_ctx *c, const char *name, int accepted)
 {
-    if (c->n < NVF_MAX_ARCHS + 1) {
-        bfmt(c->name[c->n], PTX_ARCH_NAME_MAX, "%s", name);
+    if (c->n < NV_FORMS_MAX_ARCHS + 1) {
+        bfmt(c->name[c->n], PTX_TEXT_ARCH_NAME_MAX, "%s", name);
         c->accepted[c->n++] = accepted;
     }
 }
@@ -72,7 +72,7 @@ static void remember(probe_ctx *c, const char *name, int accepted)
  * remembered for the life of the process (a worker or a retarget run uses
  * one ptxas); retarget's threads share it. */
 #define UNKNOWN_MAX 32
-static char unknown[UNKNOWN_MAX][PTX_ARCH_NAME_MAX];
+static char unknown[UNKNOWN_MAX][PTX_TEXT_ARCH_NAME_MAX];
 static size_t n_unknown;
 static pthread_mutex_t unknown_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -90,7 +90,7 @@ static void add_unknown(const char *arch_name)
 {
     pthread_mutex_lock(&unknown_lock);
     if (n_unknown < UNKNOWN_MAX)
-        bfmt(unknown[n_unknown++], PTX_ARCH_NAME_MAX, "%s", arch_name);
+        bfmt(unknown[n_unknown++], PTX_TEXT_ARCH_NAME_MAX, "%s", arch_name);
     pthread_mutex_unlock(&unknown_lock);
 }
 
@@ -98,7 +98,7 @@ static int ptxas_probe(void *vctx, const char *text, size_t len, const char *arc
 {
     probe_ctx *c = vctx;
     uint32_t v;
-    if (ptx_version(text, len, &v) == 0 && v == c->own_version)
+    if (ptx_retarget_version(text, len, &v) == 0 && v == c->own_version)
         for (size_t i = 0; i < c->n; i++)
             if (strcmp(c->name[i], arch_name) == 0)
                 return c->accepted[i];
@@ -117,21 +117,21 @@ static int ptxas_probe(void *vctx, const char *text, size_t len, const char *arc
 /* ptxas's message without the temporary file's path ("program.ptx, line
  * 12; error : ..." reads the same for every variant) and without the
  * "ptxas fatal : Ptx assembly aborted" that follows every error. */
-static void reason(const char *msg, char out[NVF_REASON_MAX])
+static void reason(const char *msg, char out[NV_FORMS_REASON_MAX])
 {
     const char *p = strstr(msg, "program.ptx");
     if (!p)
         p = msg;
     const char *end = strstr(p, " ptxas fatal");
     size_t n = end && end > p ? (size_t)(end - p) : strlen(p);
-    bfmt(out, NVF_REASON_MAX, "%.*s", (int)n, p);
+    bfmt(out, NV_FORMS_REASON_MAX, "%.*s", (int)n, p);
 }
 
 /* One cubin to assemble; run_cubin_task fills the results. */
 typedef struct cubin_task {
     const char *ptxas;
     uint32_t arch;
-    char name[PTX_ARCH_NAME_MAX];
+    char name[PTX_TEXT_ARCH_NAME_MAX];
     const char *src;
     char *form; /* the retargeted text src points at, or NULL */
     size_t len;
@@ -149,14 +149,14 @@ static void run_cubin_task(void *ctx, size_t i)
                           sizeof k->msg);
 }
 
-int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *archs,
-             uint32_t own_arch, const nvf_archs *skip, int parallel, nvf_result *r)
+int nv_forms_make(const char *ptxas, const void *ptx, size_t len, const nv_forms_archs *archs,
+             uint32_t own_arch, const nv_forms_archs *skip, int parallel, nv_forms_result *r)
 {
     memset(r, 0, sizeof *r);
-    char text_name[PTX_ARCH_NAME_MAX];
+    char text_name[PTX_TEXT_ARCH_NAME_MAX];
     uint32_t text_arch, text_version;
-    if (ptx_target(ptx, len, text_name, &text_arch) != 0 ||
-        ptx_version(ptx, len, &text_version) != 0) {
+    if (ptx_text_target(ptx, len, text_name, &text_arch) != 0 ||
+        ptx_retarget_version(ptx, len, &text_version) != 0) {
         add_note(r, "the PTX has no .target sm_N or no .version M.m directive: stored as it is, "
                     "no cubins");
         return -1;
@@ -168,8 +168,8 @@ int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *ar
     pc.runs = &r->ptxas_runs;
 
     /* The architectures to assemble for, increasing. */
-    nvf_archs want = *archs;
-    if (own_arch && !has_arch(&want, own_arch) && want.n < NVF_MAX_ARCHS) {
+    nv_forms_archs want = *archs;
+    if (own_arch && !has_arch(&want, own_arch) && want.n < NV_FORMS_MAX_ARCHS) {
         size_t k = want.n++;
         while (k > 0 && want.arch[k - 1] > own_arch) {
             want.arch[k] = want.arch[k - 1];
@@ -177,9 +177,9 @@ int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *ar
         }
         want.arch[k] = own_arch;
     }
-    /* Every cubin at once (nvf_make's header says why), then what each
+    /* Every cubin at once (nv_forms_make's header says why), then what each
      * gave, in increasing arch. */
-    cubin_task tasks[NVF_MAX_ARCHS + 1];
+    cubin_task tasks[NV_FORMS_MAX_ARCHS + 1];
     size_t n_tasks = 0;
     for (size_t i = 0; i < want.n; i++) {
         uint32_t arch = want.arch[i];
@@ -212,18 +212,18 @@ int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *ar
         r->ptxas_runs++;
         remember(&pc, k->name, k->rc == 0);
         if (k->rc != 0) {
-            struct nvf_refusal *f = &r->refused[r->n_refused++];
+            struct nv_forms_refusal *f = &r->refused[r->n_refused++];
             f->arch = k->arch;
             reason(k->msg, f->reason);
             add_note(r, "no cubin for %s: %s", k->name, f->reason);
             continue;
         }
-        r->cubins[r->n_cubins++] = (nvf_cubin){k->arch, k->cubin, k->size};
+        r->cubins[r->n_cubins++] = (nv_forms_cubin){k->arch, k->cubin, k->size};
     }
 
     int tries = 0;
-    if (ptx_portable(ptx, len, ptxas_probe, &pc, &r->ptx, &r->ptx_size, &r->ptx_arch,
-                     &r->ptx_version, &tries) != 0) {
+    if (ptx_retarget_portable(ptx, len, ptxas_probe, &pc, &r->ptx, &r->ptx_size, &r->ptx_arch,
+                     &r->ptx_retarget_version, &tries) != 0) {
         /* Cubins made stay; the PTX is kept as it is. */
         add_note(r, "out of memory finding the portable PTX");
         r->ptx = NULL;
@@ -232,7 +232,7 @@ int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *ar
     return 0;
 }
 
-void nvf_result_free(nvf_result *r)
+void nv_forms_result_free(nv_forms_result *r)
 {
     free(r->ptx);
     for (size_t i = 0; i < r->n_cubins; i++)

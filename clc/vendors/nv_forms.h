@@ -8,7 +8,7 @@
  * one-line note; that is never an error.
  *
  * Used by the build workers (build_variant.c) and by `clc-pack retarget`.
- * Runs ptxas (ptxas_run.h); prints nothing. nvf_make may run in several
+ * Runs ptxas (ptxas_run.h); prints nothing. nv_forms_make may run in several
  * threads at once.
  */
 #ifndef CLC_NV_FORMS_H
@@ -17,42 +17,42 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NVF_MAX_ARCHS 16
-#define NVF_DEFAULT_ARCHS "75,80,86,89,90,100,120"
-#define NVF_ERR_MAX 256
-#define NVF_REASON_MAX 240
+#define NV_FORMS_MAX_ARCHS 16
+#define NV_FORMS_DEFAULT_ARCHS "75,80,86,89,90,100,120"
+#define NV_FORMS_ERR_MAX 256
+#define NV_FORMS_REASON_MAX 240
 
-typedef struct nvf_archs {
+typedef struct nv_forms_archs {
     size_t n;
-    uint32_t arch[NVF_MAX_ARCHS];   /* sm numbers, increasing, no duplicates */
-} nvf_archs;
+    uint32_t arch[NV_FORMS_MAX_ARCHS];   /* sm numbers, increasing, no duplicates */
+} nv_forms_archs;
 
 /* "75,80,86" for a worker's command line; "" for an empty list. */
-void nvf_format_archs(const nvf_archs *a, char *buf, size_t cap);
+void nv_forms_format_archs(const nv_forms_archs *a, char *buf, size_t cap);
 
 /* One cubin made. */
-typedef struct nvf_cubin {
+typedef struct nv_forms_cubin {
     uint32_t arch;
     unsigned char *data;            /* malloc'd ELF file */
     size_t size;
-} nvf_cubin;
+} nv_forms_cubin;
 
-typedef struct nvf_result {
+typedef struct nv_forms_result {
     char *ptx;                      /* the portable form, malloc'd, NUL-terminated */
     size_t ptx_size;                /* without the NUL */
     uint32_t ptx_arch;              /* its .target sm number */
-    uint32_t ptx_version;           /* its .version, major * 10 + minor */
+    uint32_t ptx_retarget_version;           /* its .version, major * 10 + minor */
     size_t n_cubins;                /* in increasing arch */
-    nvf_cubin cubins[NVF_MAX_ARCHS + 1];
+    nv_forms_cubin cubins[NV_FORMS_MAX_ARCHS + 1];
     char *notes;                    /* "; "-separated: each architecture
                                        skipped and why; malloc'd or NULL */
     size_t n_refused;               /* architectures ptxas refused the PTX for */
-    struct nvf_refusal {
+    struct nv_forms_refusal {
         uint32_t arch;
-        char reason[NVF_REASON_MAX]; /* ptxas's first message, one line */
-    } refused[NVF_MAX_ARCHS + 1];
+        char reason[NV_FORMS_REASON_MAX]; /* ptxas's first message, one line */
+    } refused[NV_FORMS_MAX_ARCHS + 1];
     int ptxas_runs;                 /* how many times ptxas ran */
-} nvf_result;
+} nv_forms_result;
 
 /* Makes the forms of one PTX text (no trailing NUL needed) with ptxas
  * (a path from ptxas_find): a cubin for every arch of archs and for
@@ -65,12 +65,12 @@ typedef struct nvf_result {
  * large unrolled variant, seven cubins one after the other, can outlast
  * every other build of a pack (the -j16 tail). The portable form is then
  * searched with quick probes (ptxas_accepts). Always fills *r (free with
- * nvf_result_free); returns 0, or -1 when the text has no .target/.version
+ * nv_forms_result_free); returns 0, or -1 when the text has no .target/.version
  * directive or memory runs out (r->notes says which; r->ptx is then NULL
  * and the caller keeps the text as it is). */
-int nvf_make(const char *ptxas, const void *ptx, size_t len, const nvf_archs *archs,
-             uint32_t own_arch, const nvf_archs *skip, int parallel, nvf_result *r);
+int nv_forms_make(const char *ptxas, const void *ptx, size_t len, const nv_forms_archs *archs,
+             uint32_t own_arch, const nv_forms_archs *skip, int parallel, nv_forms_result *r);
 
-void nvf_result_free(nvf_result *r);
+void nv_forms_result_free(nv_forms_result *r);
 
 #endif /* CLC_NV_FORMS_H */

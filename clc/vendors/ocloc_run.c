@@ -137,10 +137,10 @@ int ocloc_compile(const char *ocloc, const char *source, size_t size, const char
 {
     *bin = NULL;
     *bin_size = 0;
-    oo_args check;
-    if (oo_split(options, &check, msg, cap) != 0)
+    offline_opts_args check;
+    if (offline_opts_split(options, &check, msg, cap) != 0)
         return -1;
-    oo_free(&check);
+    offline_opts_free(&check);
     char dir[TOOL_PATH_MAX], src[TOOL_PATH_MAX], out[TOOL_PATH_MAX], log[TOOL_PATH_MAX];
     if (tool_temp_dir("ocloc", dir, msg, cap) != 0)
         return -1;

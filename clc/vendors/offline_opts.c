@@ -16,14 +16,14 @@ static int allowed(const char *a)
            strncmp(a, "-cl-", 4) == 0;
 }
 
-void oo_free(oo_args *a)
+void offline_opts_free(offline_opts_args *a)
 {
     for (size_t i = 0; i < a->n; i++)
         free(a->arg[i]);
     memset(a, 0, sizeof *a);
 }
 
-int oo_split(const char *options, oo_args *out, char *msg, size_t cap)
+int offline_opts_split(const char *options, offline_opts_args *out, char *msg, size_t cap)
 {
     memset(out, 0, sizeof *out);
     const char *p = options ? options : "";
@@ -37,7 +37,7 @@ int oo_split(const char *options, oo_args *out, char *msg, size_t cap)
         char *item = malloc(len + 1), quote = 0;
         size_t n = 0;
         if (!item) {
-            oo_free(out);
+            offline_opts_free(out);
             bfmt(msg, cap, "out of memory");
             return -1;
         }
@@ -54,13 +54,13 @@ int oo_split(const char *options, oo_args *out, char *msg, size_t cap)
             bfmt(msg, cap, "build option '%s' is not an OpenCL build option an offline compiler "
                            "is given", item);
             free(item);
-            oo_free(out);
+            offline_opts_free(out);
             return -1;
         }
-        if (out->n == OO_MAX_ARGS) {
+        if (out->n == OFFLINE_OPTS_MAX_ARGS) {
             free(item);
-            oo_free(out);
-            bfmt(msg, cap, "more than %d build options", OO_MAX_ARGS);
+            offline_opts_free(out);
+            bfmt(msg, cap, "more than %d build options", OFFLINE_OPTS_MAX_ARGS);
             return -1;
         }
         if (!takes_value) {
@@ -78,7 +78,7 @@ int oo_split(const char *options, oo_args *out, char *msg, size_t cap)
     }
     if (takes_value) {
         bfmt(msg, cap, "build option '%s' has no value", out->arg[out->n - 1]);
-        oo_free(out);
+        offline_opts_free(out);
         return -1;
     }
     return 0;

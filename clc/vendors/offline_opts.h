@@ -11,16 +11,16 @@
 
 #include <stddef.h>
 
-#define OO_MAX_ARGS 256
+#define OFFLINE_OPTS_MAX_ARGS 256
 
-typedef struct oo_args {
+typedef struct offline_opts_args {
     size_t n;
-    char *arg[OO_MAX_ARGS]; /* malloc'd, each one option; "-I DIR" gives "-I", "DIR" */
+    char *arg[OFFLINE_OPTS_MAX_ARGS]; /* malloc'd, each one option; "-I DIR" gives "-I", "DIR" */
     int fast_math, finite_only, unsafe_math, denorms_zero, correct_sqrt, opt_disable;
-} oo_args;
+} offline_opts_args;
 
 /* 0, or -1 with msg naming the option refused (or too many). */
-int oo_split(const char *options, oo_args *out, char *msg, size_t cap);
-void oo_free(oo_args *a);
+int offline_opts_split(const char *options, offline_opts_args *out, char *msg, size_t cap);
+void offline_opts_free(offline_opts_args *a);
 
 #endif /* CLC_OFFLINE_OPTS_H */

@@ -203,7 +203,7 @@ static void scrub_stem(unsigned char *buf, size_t size, const char *name)
     }
 }
 
-void pcb_scrub_temp_names(unsigned char *buf, size_t size)
+void pocl_binary_canon_scrub_temp_names(unsigned char *buf, size_t size)
 {
     for (size_t i = 0; i < sizeof temp_stems / sizeof temp_stems[0]; i++)
         scrub_stem(buf, size, temp_stems[i]);
@@ -218,7 +218,7 @@ void pcb_scrub_temp_names(unsigned char *buf, size_t size)
 #define HASH_SIZE 41
 #define UNCACHED "_UNCACHED_"
 
-/* force: rename whatever the name is (pcb_union of two binaries named by
+/* force: rename whatever the name is (pocl_binary_canon_union of two binaries named by
  * their contents). */
 static void name_by_content(unsigned char *bin, size_t size, int force)
 {
@@ -235,8 +235,8 @@ static void name_by_content(unsigned char *bin, size_t size, int force)
     }
 }
 
-/* A file from pcb_more_fn as a file record of the binary's layout. */
-static int extra_record(const pcb_file *f, file_ref *ref)
+/* A file from pocl_binary_canon_more_fn as a file record of the binary's layout. */
+static int extra_record(const pocl_binary_canon_file *f, file_ref *ref)
 {
     size_t pl = strlen(f->path);
     if (pl == 0 || pl > UINT32_MAX || f->size > UINT32_MAX)
@@ -256,7 +256,7 @@ static int extra_record(const pcb_file *f, file_ref *ref)
     return 0;
 }
 
-static void free_pcb_files(pcb_file *files, size_t n)
+static void free_pcb_files(pocl_binary_canon_file *files, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(files[i].path);
@@ -265,8 +265,8 @@ static void free_pcb_files(pcb_file *files, size_t n)
     free(files);
 }
 
-/* keep_all: every file stays (pcb_canonicalize_all); more: files to add
- * (pcb_canonicalize_all_more). */
+/* keep_all: every file stays (pocl_binary_canon_canonicalize_all); more: files to add
+ * (pocl_binary_canon_canonicalize_all_more). */
 /* A binary of the known layout, parsed: pointers into its bytes. */
 typedef struct parsed {
     uint32_t nk;
@@ -293,9 +293,9 @@ static int parse(const unsigned char *bin, size_t size, parsed *p, char *why, si
         return 1;
     }
     uint32_t version = rd32(bin + 16), nk = rd32(bin + 20);
-    if (version != PCB_VERSION) {
+    if (version != POCL_BINARY_CANON_VERSION) {
         bfmt(why, why_cap, "PoCL binary format version %u (known: %d)", (unsigned)version,
-             PCB_VERSION);
+             POCL_BINARY_CANON_VERSION);
         return 1;
     }
     if (nk == 0 || nk > MAX_KERNELS) {
@@ -432,7 +432,7 @@ static unsigned char *assemble(const unsigned char *bin, const parsed *pb, file_
 }
 
 static int canonicalize(const unsigned char *bin, size_t size, const char *kernel,
-                        const uint32_t wg[3], int keep_all, pcb_more_fn more, void *user,
+                        const uint32_t wg[3], int keep_all, pocl_binary_canon_more_fn more, void *user,
                         size_t *added, unsigned char **out, size_t *out_size, char *why,
                         size_t why_cap)
 {
@@ -463,7 +463,7 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
     for (uint32_t k = 0; k < nk; k++) {
         kernel_ref *kr = &ks[k];
         file_ref *kf = fs + kr->first_file;
-        pcb_file *extra = NULL;
+        pocl_binary_canon_file *extra = NULL;
         size_t n_extra = 0;
         if (more && more(kr->name, kr->name_len, &extra, &n_extra, user) != 0) {
             rc = -1;
@@ -511,7 +511,7 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
         rc = -1;
         goto done;
     }
-    pcb_scrub_temp_names(o, w);
+    pocl_binary_canon_scrub_temp_names(o, w);
     name_by_content(o, w, 0);
     *out = o;
     *out_size = w;
@@ -528,7 +528,7 @@ done:
     return rc;
 }
 
-int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
+int pocl_binary_canon_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
                      const uint32_t wg[3], unsigned char **out, size_t *out_size, char *why,
                      size_t why_cap)
 {
@@ -536,14 +536,14 @@ int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
                         why_cap);
 }
 
-int pcb_canonicalize_all(const unsigned char *bin, size_t size, unsigned char **out,
+int pocl_binary_canon_canonicalize_all(const unsigned char *bin, size_t size, unsigned char **out,
                          size_t *out_size, char *why, size_t why_cap)
 {
     static const uint32_t none[3] = {0, 0, 0};
     return canonicalize(bin, size, NULL, none, 1, NULL, NULL, NULL, out, out_size, why, why_cap);
 }
 
-int pcb_canonicalize_all_more(const unsigned char *bin, size_t size, pcb_more_fn more,
+int pocl_binary_canon_canonicalize_all_more(const unsigned char *bin, size_t size, pocl_binary_canon_more_fn more,
                               void *user, size_t *added, unsigned char **out, size_t *out_size,
                               char *why, size_t why_cap)
 {
@@ -554,9 +554,9 @@ int pcb_canonicalize_all_more(const unsigned char *bin, size_t size, pcb_more_fn
                         why_cap);
 }
 
-int pcb_build_hash(const unsigned char *bin, size_t size, char out[PCB_HASH_MAX])
+int pocl_binary_canon_build_hash(const unsigned char *bin, size_t size, char out[POCL_BINARY_CANON_HASH_MAX])
 {
-    if (size < HEADER_SIZE || memcmp(bin, "poclbin", 8) != 0 || rd32(bin + 16) != PCB_VERSION)
+    if (size < HEADER_SIZE || memcmp(bin, "poclbin", 8) != 0 || rd32(bin + 16) != POCL_BINARY_CANON_VERSION)
         return -1;
     const unsigned char *h = bin + HASH_AT;
     size_t n = 0;
@@ -574,12 +574,12 @@ int pcb_build_hash(const unsigned char *bin, size_t size, char out[PCB_HASH_MAX]
     return 0;
 }
 
-/* The files of b's kernel of the same name, as pcb_union adds them. */
+/* The files of b's kernel of the same name, as pocl_binary_canon_union adds them. */
 typedef struct other {
     const parsed *p;
 } other;
 
-static int files_of_other(const char *name, size_t len, pcb_file **files, size_t *n, void *user)
+static int files_of_other(const char *name, size_t len, pocl_binary_canon_file **files, size_t *n, void *user)
 {
     const parsed *p = ((const other *)user)->p;
     *files = NULL;
@@ -588,7 +588,7 @@ static int files_of_other(const char *name, size_t len, pcb_file **files, size_t
         const kernel_ref *kr = &p->ks[k];
         if (kr->name_len != len || memcmp(kr->name, name, len) != 0)
             continue;
-        pcb_file *f = calloc(kr->n_files ? kr->n_files : 1, sizeof *f);
+        pocl_binary_canon_file *f = calloc(kr->n_files ? kr->n_files : 1, sizeof *f);
         if (!f)
             return -1;
         for (size_t i = 0; i < kr->n_files; i++) {
@@ -663,13 +663,13 @@ static int same_program_bc(const unsigned char *a, const parsed *pa, const unsig
         bfmt(why, why_cap, "not binaries of one program (program.bc records differ)");
         return 0;
     }
-    int rc = lbc_same_but_kinds(bc_a, na, bc_b, nb, why, why_cap);
+    int rc = llvm_bitcode_same_same_but_kinds(bc_a, na, bc_b, nb, why, why_cap);
     if (rc == 1)
         *keep_b = nb < na || (nb == na && memcmp(bc_b, bc_a, na) < 0);
     return rc;
 }
 
-int pcb_union(const unsigned char *a, size_t a_size, const unsigned char *b, size_t b_size,
+int pocl_binary_canon_union(const unsigned char *a, size_t a_size, const unsigned char *b, size_t b_size,
               unsigned char **out, size_t *out_size, char *why, size_t why_cap)
 {
     *out = NULL;

@@ -22,44 +22,44 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PCB_VERSION 9
+#define POCL_BINARY_CANON_VERSION 9
 
 /* For kernel `kernel` built with local size wg (all 0: none compiled in);
  * kernel NULL for a whole program, whose every kernel keeps the
  * "W-H-D-goffs0" and "W-H-D-goffs0-smallgrid" specializations of wg. The
  * random temporary file names PoCL compiled from are scrubbed
- * (pcb_scrub_temp_names), and the random build hash PoCL writes with its
+ * (pocl_binary_canon_scrub_temp_names), and the random build hash PoCL writes with its
  * cache off ("_UNCACHED_XXXXXX") becomes a digest of the binary's bytes.
  * Returns 0 with *out (malloc'd, caller frees) and *out_size when the
  * binary was rewritten; 1 when it is not a PoCL binary of a known layout
  * (nothing is allocated; why says why, for -v); -1 when out of memory. */
-int pcb_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
+int pocl_binary_canon_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
                      const uint32_t wg[3], unsigned char **out, size_t *out_size, char *why,
                      size_t why_cap);
 
 /* The same with every file of every kernel kept, in canonical order, and
  * the temporary names scrubbed: a program's binary as the application's
  * launches left it (`clc-pack record`, docs/RECORD.md). */
-int pcb_canonicalize_all(const unsigned char *bin, size_t size, unsigned char **out,
+int pocl_binary_canon_canonicalize_all(const unsigned char *bin, size_t size, unsigned char **out,
                          size_t *out_size, char *why, size_t why_cap);
 
-/* A file to add to a kernel of a PoCL binary (pcb_canonicalize_all_more):
+/* A file to add to a kernel of a PoCL binary (pocl_binary_canon_canonicalize_all_more):
  * path "/KERNEL/SPEC/NAME" as PoCL stores it, and its bytes. */
-typedef struct pcb_file {
+typedef struct pocl_binary_canon_file {
     char *path;
     unsigned char *data;
     size_t size;
-} pcb_file;
+} pocl_binary_canon_file;
 
 /* Gives the files to add to the kernel named name[0..len): *files (a
  * malloc'd array of *n, each path and data malloc'd; the canonicalizer
  * frees them). 0, or -1 when out of memory. */
-typedef int (*pcb_more_fn)(const char *name, size_t len, pcb_file **files, size_t *n,
+typedef int (*pocl_binary_canon_more_fn)(const char *name, size_t len, pocl_binary_canon_file **files, size_t *n,
                            void *user);
 
-/* pcb_canonicalize_all, with the files more() gives for each kernel added
+/* pocl_binary_canon_canonicalize_all, with the files more() gives for each kernel added
  * where the binary has no file of that path; *added counts them. */
-int pcb_canonicalize_all_more(const unsigned char *bin, size_t size, pcb_more_fn more,
+int pocl_binary_canon_canonicalize_all_more(const unsigned char *bin, size_t size, pocl_binary_canon_more_fn more,
                               void *user, size_t *added, unsigned char **out, size_t *out_size,
                               char *why, size_t why_cap);
 
@@ -67,8 +67,8 @@ int pcb_canonicalize_all_more(const unsigned char *bin, size_t size, pcb_more_fn
  * binary's header ("GL/EKDG...", 40 characters at most), into out. 0, or -1
  * when bin is not a PoCL binary of a known layout or the name is not one
  * PoCL makes (letters, digits, '_', one '/' after two characters). */
-#define PCB_HASH_MAX 42
-int pcb_build_hash(const unsigned char *bin, size_t size, char out[PCB_HASH_MAX]);
+#define POCL_BINARY_CANON_HASH_MAX 42
+int pocl_binary_canon_build_hash(const unsigned char *bin, size_t size, char out[POCL_BINARY_CANON_HASH_MAX]);
 
 /* Two binaries of one program (the same header, program.bc and kernels;
  * the work-group functions their launches compiled may differ, as two
@@ -80,12 +80,12 @@ int pcb_build_hash(const unsigned char *bin, size_t size, char out[PCB_HASH_MAX]
  * takes a's place). Returns 0 with *out (malloc'd), 1 with why when they
  * are not binaries of one program of a known layout, -1 when out of
  * memory. */
-int pcb_union(const unsigned char *a, size_t a_size, const unsigned char *b, size_t b_size,
+int pocl_binary_canon_union(const unsigned char *a, size_t a_size, const unsigned char *b, size_t b_size,
               unsigned char **out, size_t *out_size, char *why, size_t why_cap);
 
 /* Replaces the six random characters of every "tempfile_XXXXXX" and
  * "clcpack-record-XXXXXX" in buf, as bytes or as LLVM bitcode's packed
  * 7-bit characters, by "000000". */
-void pcb_scrub_temp_names(unsigned char *buf, size_t size);
+void pocl_binary_canon_scrub_temp_names(unsigned char *buf, size_t size);
 
 #endif /* CLC_POCL_BINARY_CANON_H */

@@ -9,7 +9,7 @@
 
 
 typedef struct walk {
-    pcb_file *files;
+    pocl_binary_canon_file *files;
     size_t n, cap;
     size_t base_len; /* of the program folder: the stored path starts after it */
     int oom;
@@ -31,11 +31,11 @@ static unsigned char *read_all(const char *path, size_t size)
 
 static void add_file(walk *w, const char *path, size_t size)
 {
-    if (w->n == PCF_MAX_FILES || size > PCF_MAX_FILE_BYTES)
+    if (w->n == POCL_CACHE_FILES_MAX_FILES || size > POCL_CACHE_FILES_MAX_FILE_BYTES)
         return;
     if (w->n == w->cap) {
         size_t cap = w->cap ? w->cap * 2 : 16;
-        pcb_file *more = realloc(w->files, cap * sizeof *more);
+        pocl_binary_canon_file *more = realloc(w->files, cap * sizeof *more);
         if (!more) {
             w->oom = 1;
             return;
@@ -50,12 +50,12 @@ static void add_file(walk *w, const char *path, size_t size)
         free(rel);
         return; /* unreadable: left out, the binary stays as it was */
     }
-    w->files[w->n++] = (pcb_file){rel, data, size};
+    w->files[w->n++] = (pocl_binary_canon_file){rel, data, size};
 }
 
 static void walk_dir(walk *w, const char *dir, int depth)
 {
-    if (depth > PCF_MAX_DEPTH || w->oom)
+    if (depth > POCL_CACHE_FILES_MAX_DEPTH || w->oom)
         return;
     DIR *d = opendir(dir);
     if (!d)
@@ -78,7 +78,7 @@ static void walk_dir(walk *w, const char *dir, int depth)
     closedir(d);
 }
 
-int pcf_kernel_files(const char *name, size_t len, pcb_file **files, size_t *n, void *user)
+int pocl_cache_files_kernel_files(const char *name, size_t len, pocl_binary_canon_file **files, size_t *n, void *user)
 {
     const char *program_dir = user;
     *files = NULL;

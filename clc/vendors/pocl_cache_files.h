@@ -12,15 +12,15 @@
 #include "pocl_binary_canon.h"
 
 /* Limits on what one kernel's folder may give. */
-#define PCF_MAX_FILES 4096
-#define PCF_MAX_FILE_BYTES ((size_t)256 << 20)
-#define PCF_MAX_DEPTH 8
+#define POCL_CACHE_FILES_MAX_FILES 4096
+#define POCL_CACHE_FILES_MAX_FILE_BYTES ((size_t)256 << 20)
+#define POCL_CACHE_FILES_MAX_DEPTH 8
 
-/* A pcb_more_fn: user is the program's cache folder (CACHE/<build hash>);
+/* A pocl_binary_canon_more_fn: user is the program's cache folder (CACHE/<build hash>);
  * the files are every regular file under its folder of the kernel, paths
  * "/KERNEL/..." as PoCL stores them. A kernel name with '/' or that is "."
  * or ".." gives none; so does a folder that is not there. Symbolic links
  * are not followed. */
-int pcf_kernel_files(const char *name, size_t len, pcb_file **files, size_t *n, void *user);
+int pocl_cache_files_kernel_files(const char *name, size_t len, pocl_binary_canon_file **files, size_t *n, void *user);
 
 #endif /* CLC_POCL_CACHE_FILES_H */

@@ -22,7 +22,7 @@ static const uint32_t VERSIONS[] = {40, 41, 42, 43, 50, 60, 61, 62, 63, 64, 65, 
                                     74, 75, 76, 77, 78, 80, 81, 82, 83, 84, 85, 86, 87, 88, 90};
 #define N_VERSIONS (sizeof VERSIONS / sizeof VERSIONS[0])
 
-uint32_t ptx_min_version(uint32_t arch)
+uint32_t ptx_retarget_min_version(uint32_t arch)
 {
     for (size_t i = 0; i < N_TARGETS; i++)
         if (TARGETS[i].arch == arch)
@@ -33,7 +33,7 @@ uint32_t ptx_min_version(uint32_t arch)
 /* The span [*start, *end) of the version number after ".version". */
 static int version_span(const char *t, size_t len, size_t *start, size_t *end)
 {
-    size_t i = ptx_find_directive(t, len, ".version");
+    size_t i = ptx_text_find_directive(t, len, ".version");
     if (i >= len)
         return -1;
     i += strlen(".version");
@@ -46,7 +46,7 @@ static int version_span(const char *t, size_t len, size_t *start, size_t *end)
     return *end > *start ? 0 : -1;
 }
 
-int ptx_version(const void *text, size_t len, uint32_t *version)
+int ptx_retarget_version(const void *text, size_t len, uint32_t *version)
 {
     const char *t = text;
     size_t s, e;
@@ -66,7 +66,7 @@ int ptx_version(const void *text, size_t len, uint32_t *version)
 /* The span of the sm_ item of the ".target" directive's list. */
 static int target_span(const char *t, size_t len, size_t *start, size_t *end)
 {
-    size_t i = ptx_find_directive(t, len, ".target");
+    size_t i = ptx_text_find_directive(t, len, ".target");
     if (i >= len)
         return -1;
     i += strlen(".target");
@@ -96,7 +96,7 @@ static int valid_arch_name(const char *name)
         c++;
     if (isalpha((unsigned char)*c))
         c++;
-    return *c == '\0' && strlen(name) < PTX_ARCH_NAME_MAX;
+    return *c == '\0' && strlen(name) < PTX_TEXT_ARCH_NAME_MAX;
 }
 
 int ptx_retarget(const void *text, size_t len, const char *arch_name, uint32_t version,
@@ -151,7 +151,7 @@ int ptx_retarget(const void *text, size_t len, const char *arch_name, uint32_t v
 /* One probe of (arch_name, version); 1, 0 or -1 as the probe answers, -1
  * also when the form cannot be made. */
 static int try_form(const void *text, size_t len, const char *arch_name, uint32_t version,
-                    ptx_probe_fn probe, void *ctx, int *tries)
+                    ptx_retarget_probe_fn probe, void *ctx, int *tries)
 {
     char *form;
     size_t n;
@@ -163,14 +163,14 @@ static int try_form(const void *text, size_t len, const char *arch_name, uint32_
     return r;
 }
 
-int ptx_portable(const void *text, size_t len, ptx_probe_fn probe, void *ctx, char **out,
+int ptx_retarget_portable(const void *text, size_t len, ptx_retarget_probe_fn probe, void *ctx, char **out,
                  size_t *out_len, uint32_t *arch, uint32_t *version, int *tries)
 {
-    char own_name[PTX_ARCH_NAME_MAX], name[PTX_ARCH_NAME_MAX];
+    char own_name[PTX_TEXT_ARCH_NAME_MAX], name[PTX_TEXT_ARCH_NAME_MAX];
     uint32_t own_arch, own_version;
     *tries = 0;
-    if (ptx_target(text, len, own_name, &own_arch) != 0 ||
-        ptx_version(text, len, &own_version) != 0)
+    if (ptx_text_target(text, len, own_name, &own_arch) != 0 ||
+        ptx_retarget_version(text, len, &own_version) != 0)
         return -1;
     /* The lowest target below the text's own that is accepted with the
      * text's own version. */
@@ -179,7 +179,7 @@ int ptx_portable(const void *text, size_t len, ptx_probe_fn probe, void *ctx, ch
     for (size_t i = 0; i < N_TARGETS && TARGETS[i].arch < own_arch; i++) {
         if (TARGETS[i].version > own_version)
             continue;
-        char cand[PTX_ARCH_NAME_MAX];
+        char cand[PTX_TEXT_ARCH_NAME_MAX];
         bfmt(cand, sizeof cand, "sm_%u", (unsigned)TARGETS[i].arch);
         int r = try_form(text, len, cand, 0, probe, ctx, tries);
         if (r < 0)
@@ -193,7 +193,7 @@ int ptx_portable(const void *text, size_t len, ptx_probe_fn probe, void *ctx, ch
     /* The lowest version with that target: binary search over the known
      * versions from the target's first one up to, not including, the
      * text's own (which is known to work). */
-    uint32_t floor = ptx_min_version(best_arch);
+    uint32_t floor = ptx_retarget_min_version(best_arch);
     size_t lo = 0, hi = 0;
     while (lo < N_VERSIONS && VERSIONS[lo] < floor)
         lo++;

@@ -36,7 +36,7 @@ static size_t skip_blank(const char *t, size_t len, size_t i)
     return i;
 }
 
-size_t ptx_find_directive(const void *text, size_t len, const char *word)
+size_t ptx_text_find_directive(const void *text, size_t len, const char *word)
 {
     const char *t = text;
     size_t wl = strlen(word);
@@ -55,19 +55,19 @@ size_t ptx_find_directive(const void *text, size_t len, const char *word)
     return len;
 }
 
-int ptx_is_text(const void *bin, size_t size)
+int ptx_text_is_text(const void *bin, size_t size)
 {
     const char *t = bin;
     size_t len = ptx_text_length(bin, size);
     if (len == 0 || memchr(t, '\0', len) != NULL)
         return 0;
-    return ptx_find_directive(t, len, ".version") < len;
+    return ptx_text_find_directive(t, len, ".version") < len;
 }
 
-int ptx_target(const void *text, size_t len, char arch_name[PTX_ARCH_NAME_MAX], uint32_t *arch)
+int ptx_text_target(const void *text, size_t len, char arch_name[PTX_TEXT_ARCH_NAME_MAX], uint32_t *arch)
 {
     const char *t = text;
-    size_t i = ptx_find_directive(t, len, ".target");
+    size_t i = ptx_text_find_directive(t, len, ".target");
     if (i >= len)
         return -1;
     i += strlen(".target");
@@ -92,7 +92,7 @@ int ptx_target(const void *text, size_t len, char arch_name[PTX_ARCH_NAME_MAX], 
             }
             /* One optional feature letter: sm_90a, sm_100f. */
             if (digits == 0 || (i - d > 1) || (i - d == 1 && !isalpha((unsigned char)t[d])) ||
-                n >= PTX_ARCH_NAME_MAX)
+                n >= PTX_TEXT_ARCH_NAME_MAX)
                 return -1;
             memcpy(arch_name, t + start, n);
             arch_name[n] = '\0';
@@ -105,9 +105,9 @@ int ptx_target(const void *text, size_t len, char arch_name[PTX_ARCH_NAME_MAX], 
     return -1;
 }
 
-void ptx_arch_from_cc(uint32_t major, uint32_t minor, char arch_name[PTX_ARCH_NAME_MAX],
+void ptx_text_arch_from_cc(uint32_t major, uint32_t minor, char arch_name[PTX_TEXT_ARCH_NAME_MAX],
                       uint32_t *arch)
 {
     *arch = major * 10 + minor;
-    bfmt(arch_name, PTX_ARCH_NAME_MAX, "sm_%u", (unsigned)*arch);
+    bfmt(arch_name, PTX_TEXT_ARCH_NAME_MAX, "sm_%u", (unsigned)*arch);
 }

@@ -59,21 +59,21 @@ int spirv_compile(const spirv_tools *t, const char *source, size_t size, const c
 {
     *spv = NULL;
     *spv_size = 0;
-    oo_args o;
-    if (oo_split(options, &o, msg, cap) != 0)
+    offline_opts_args o;
+    if (offline_opts_split(options, &o, msg, cap) != 0)
         return -1;
     char dir[TOOL_PATH_MAX], src[TOOL_PATH_MAX], bc[TOOL_PATH_MAX], out[TOOL_PATH_MAX],
         log[TOOL_PATH_MAX];
     int rc = -1;
     if (tool_temp_dir("spirv", dir, msg, cap) != 0) {
-        oo_free(&o);
+        offline_opts_free(&o);
         return -1;
     }
     bfmt(src, sizeof src, "%s/program.cl", dir);
     bfmt(bc, sizeof bc, "%s/program.bc", dir);
     bfmt(out, sizeof out, "%s/program.spv", dir);
     bfmt(log, sizeof log, "%s/clang.log", dir);
-    char *argv[OO_MAX_ARGS + 16];
+    char *argv[OFFLINE_OPTS_MAX_ARGS + 16];
     size_t n = 0;
     argv[n++] = (char *)t->clang;
     argv[n++] = (char *)"-x";
@@ -106,7 +106,7 @@ int spirv_compile(const spirv_tools *t, const char *source, size_t size, const c
         else
             bfmt(msg, cap, "%s wrote no module", t->llvm_spirv);
     }
-    oo_free(&o);
+    offline_opts_free(&o);
     tool_remove_dir(dir);
     return rc;
 }

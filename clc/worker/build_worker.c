@@ -15,11 +15,11 @@
 #include "temp_tree.h"
 #include "worker_proto.h"
 
-void bw_init(build_worker *w)
+void build_worker_init(build_worker *w)
 {
     memset(w, 0, sizeof *w);
     spare_inherit(&w->spare);
-    bv_default_options(&w->opts);
+    build_variant_default_options(&w->opts);
     w->remote_config.timeout_s = 10;
 }
 
@@ -27,7 +27,7 @@ void bw_init(build_worker *w)
  * NULL (no fingerprint, no memory: then the cache is not used for it). */
 static char *key_text(build_worker *w, uint32_t slot, const build_job *job, size_t *len)
 {
-    bv_target *t = &w->targets[slot];
+    build_variant_target *t = &w->targets[slot];
     if (!w->have_info[slot]) {
         clcpack_error e;
         w->dev_info[slot].struct_size = sizeof w->dev_info[slot];
@@ -35,8 +35,8 @@ static char *key_text(build_worker *w, uint32_t slot, const build_job *job, size
             return NULL;
         w->have_info[slot] = 1;
     }
-    rck_target kt = {&w->dev_info[slot], "native", "", "", w->opts.warmup};
-    char archs[8 * NVF_MAX_ARCHS] = "";
+    rcache_key_target kt = {&w->dev_info[slot], "native", "", "", w->opts.warmup};
+    char archs[8 * NV_FORMS_MAX_ARCHS] = "";
     if (t->is_nvidia && t->ptxas[0]) {
         if (!w->ptxas_id_asked) {
             w->ptxas_id_asked = 1;
@@ -45,59 +45,59 @@ static char *key_text(build_worker *w, uint32_t slot, const build_job *job, size
         }
         if (!w->ptxas_id[0])
             return NULL; /* an assembler we cannot name: no key */
-        nvf_format_archs(&w->nv_archs, archs, sizeof archs);
+        nv_forms_format_archs(&w->nv_archs, archs, sizeof archs);
         kt.forms = "ptx+cubin";
         kt.ptxas = w->ptxas_id;
         kt.nv_arch = archs;
     } else if (t->is_nvidia) {
         kt.forms = "ptx";
     }
-    return rck_text(&kt, job, len);
+    return rcache_key_text(&kt, job, len);
 }
 
 /* Looks the job up in the remote cache. On a hit whose forms pass the
  * device's checks, fills r from it: 1. On a hit that failed them after
- * the driver had the binary, fills r with BV_REMOTE_RETRY: the job is to
+ * the driver had the binary, fills r with BUILD_VARIANT_REMOTE_RETRY: the job is to
  * be built by a fresh worker (what the driver kept of the binary, in
  * PoCL's kernel cache, would be picked up by a build here; the pool ends
  * this worker, and its private folder with it): 1. Otherwise 0, with *why
  * (a rejected object, a failed request) for the result of the build that
  * follows. */
 static int fetch_job(build_worker *w, uint32_t slot, const build_job *job, const char *key,
-                     const char *text, size_t len, bv_result *r, bv_remote *found, char **why)
+                     const char *text, size_t len, build_variant_result *r, build_variant_remote *found, char **why)
 {
-    rcr_record rec;
-    char msg[RC_MSG_MAX];
-    *found = rc_lookup(w->remote, key, text, len, &rec, msg);
-    if (*found != BV_REMOTE_HIT) {
+    rcache_record rec;
+    char msg[RCACHE_MSG_MAX];
+    *found = rcache_lookup(w->remote, key, text, len, &rec, msg);
+    if (*found != BUILD_VARIANT_REMOTE_HIT) {
         if (msg[0])
             *why = strdup(msg);
         return 0;
     }
-    int checked = bv_adopt(&w->targets[slot], job, &w->opts, rec.signature, rec.kernel_names,
+    int checked = build_variant_adopt(&w->targets[slot], job, &w->opts, rec.signature, rec.kernel_names,
                            rec.n_kernel_names, rec.note, rec.forms, &rec.n_forms, r);
-    rcr_free(&rec);
+    rcache_record_free(&rec);
     if (checked == 0)
         return 1;
-    char line[RC_MSG_MAX];
+    char line[RCACHE_MSG_MAX];
     bfmt(line, sizeof line, "the fetched variant failed its check: %s",
          r->message ? r->message : "no reason given");
-    bv_result_free(r);
+    build_variant_result_free(r);
     *why = strdup(line);
-    *found = BV_REMOTE_REJECTED;
+    *found = BUILD_VARIANT_REMOTE_REJECTED;
     if (checked == 1)
         return 0;
-    r->status = BV_ERROR;
+    r->status = BUILD_VARIANT_ERROR;
     r->message = strdup("a fetched binary failed on the device: to be built in a fresh worker");
-    *found = BV_REMOTE_RETRY;
+    *found = BUILD_VARIANT_REMOTE_RETRY;
     return 1;
 }
 
 /* After a local build: the record of r for the remote cache. */
-static bv_upload store_job(build_worker *w, const char *key, const char *text, size_t len,
-                           const bv_result *r, const char *signature, int replace, char **why)
+static build_variant_upload store_job(build_worker *w, const char *key, const char *text, size_t len,
+                           const build_variant_result *r, const char *signature, int replace, char **why)
 {
-    rcr_record rec;
+    rcache_record rec;
     memset(&rec, 0, sizeof rec);
     rec.key_text = (char *)text;
     rec.key_len = len;
@@ -107,38 +107,38 @@ static bv_upload store_job(build_worker *w, const char *key, const char *text, s
     rec.note = r->note ? r->note : (char *)"";
     rec.n_forms = r->n_forms;
     memcpy(rec.forms, r->forms, r->n_forms * sizeof *r->forms);
-    char msg[RC_MSG_MAX];
-    bv_upload up = rc_store(w->remote, key, &rec, replace, msg);
-    if (up == BV_UPLOAD_FAILED)
+    char msg[RCACHE_MSG_MAX];
+    build_variant_upload up = rcache_store(w->remote, key, &rec, replace, msg);
+    if (up == BUILD_VARIANT_UPLOAD_FAILED)
         *why = strdup(msg);
     return up;
 }
 
 /* Builds one job into r, opening its device on first use. */
 static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_job *job,
-                    bv_result *r)
+                    build_variant_result *r)
 {
     memset(r, 0, sizeof *r);
-    char err[BW_ERR_MAX];
+    char err[BUILD_WORKER_ERR_MAX];
     /* An offline toolchain's slot: no device, no driver (a machine
      * without OpenCL builds these too). */
-    if (slot >= WP_OFFLINE_SLOT && slot < WP_OFFLINE_SLOT + OT_N_CHAINS) {
-        ot_chain ch = (ot_chain)(slot - WP_OFFLINE_SLOT);
+    if (slot >= WORKER_PROTO_OFFLINE_SLOT && slot < WORKER_PROTO_OFFLINE_SLOT + OFFLINE_TARGETS_N_CHAINS) {
+        offline_targets_chain ch = (offline_targets_chain)(slot - WORKER_PROTO_OFFLINE_SLOT);
         if (!w->offline.on[ch]) {
-            r->status = BV_ERROR;
+            r->status = BUILD_VARIANT_ERROR;
             r->message = strdup("job for an offline toolchain the worker was not given");
             return;
         }
-        ot_build(&w->offline, ch, job, &w->spare, r);
+        offline_targets_build(&w->offline, ch, job, &w->spare, r);
         return;
     }
     if (w->setup_error[0]) {
-        r->status = BV_ERROR;
+        r->status = BUILD_VARIANT_ERROR;
         r->message = strdup(w->setup_error);
         return;
     }
     if (slot >= w->n_slots) {
-        r->status = BV_ERROR;
+        r->status = BUILD_VARIANT_ERROR;
         r->message = strdup("job for an unknown device slot");
         return;
     }
@@ -146,8 +146,8 @@ static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_
         cl_device_id dev;
         unsigned ordinal = 0;
         if (w->find_device(w->find_self, w->plat[slot], w->dev[slot], &dev, &ordinal, err) != 0 ||
-            bv_target_open(dev, w->ptxas, &w->targets[slot], err, sizeof err) != 0) {
-            r->status = BV_ERROR;
+            build_variant_target_open(dev, w->ptxas, &w->targets[slot], err, sizeof err) != 0) {
+            r->status = BUILD_VARIANT_ERROR;
             r->message = strdup(err);
             return;
         }
@@ -159,26 +159,26 @@ static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_
     /* The remote cache first (not with --tune: timings are taken while
      * building; not when told so: the job is built and uploaded in place
      * of what the server has). */
-    char *text = NULL, key[RCK_HEX_SIZE] = "", *why = NULL;
+    char *text = NULL, key[RCACHE_KEY_HEX_SIZE] = "", *why = NULL;
     size_t len = 0;
-    bv_remote found = BV_REMOTE_NONE;
+    build_variant_remote found = BUILD_VARIANT_REMOTE_NONE;
     int fetched = 0;
-    if (w->remote && (rc_lookups_on(w->remote) || rc_uploads_on(w->remote)))
+    if (w->remote && (rcache_lookups_on(w->remote) || rcache_uploads_on(w->remote)))
         text = key_text(w, slot, job, &len);
     if (text) {
-        rck_sha256_hex(text, len, key);
-        if (!w->opts.tune.enabled && !(flags & WP_JOB_NO_LOOKUP))
+        rcache_key_sha256_hex(text, len, key);
+        if (!w->opts.tune.enabled && !(flags & WORKER_PROTO_JOB_NO_LOOKUP))
             fetched = fetch_job(w, slot, job, key, text, len, r, &found, &why);
     }
     if (!fetched) {
         char *signature = NULL;
-        bv_build_signed(&w->targets[slot], job, &w->opts, w->hook, r,
+        build_variant_build_signed(&w->targets[slot], job, &w->opts, w->hook, r,
                         text ? &signature : NULL);
-        bv_upload up = BV_UPLOAD_NONE;
+        build_variant_upload up = BUILD_VARIANT_UPLOAD_NONE;
         char *up_why = NULL;
-        if (text && r->status == BV_OK && signature)
+        if (text && r->status == BUILD_VARIANT_OK && signature)
             up = store_job(w, key, text, len, r, signature,
-                           found == BV_REMOTE_REJECTED || (flags & WP_JOB_NO_LOOKUP), &up_why);
+                           found == BUILD_VARIANT_REMOTE_REJECTED || (flags & WORKER_PROTO_JOB_NO_LOOKUP), &up_why);
         free(signature);
         r->upload = up;
         r->upload_note = up_why;
@@ -195,13 +195,13 @@ static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_
     /* After a failed job the context may be broken too (a kernel that
      * faulted on an NVIDIA GPU leaves its context unusable, and every later
      * build in it fails): the next job opens a fresh one. */
-    if (w->targets[slot].is_pocl || r->status != BV_OK) {
-        bv_target_close(&w->targets[slot]);
+    if (w->targets[slot].is_pocl || r->status != BUILD_VARIANT_OK) {
+        build_variant_target_close(&w->targets[slot]);
         w->opened[slot] = 0;
     }
 }
 
-/* The variables bw_enter_work_dir sets for the builds, which the user's
+/* The variables build_worker_enter_work_dir sets for the builds, which the user's
  * commands get back as the user had them. */
 static const char *const POCL_VARS[] = {"POCL_CACHE_DIR", "POCL_KERNEL_CACHE",
                                         "POCL_BINARY_SPECIALIZE_WG"};
@@ -212,11 +212,11 @@ static const char *const POCL_VARS[] = {"POCL_CACHE_DIR", "POCL_KERNEL_CACHE",
  * the worker's. */
 static void keep_user_place(build_worker *w)
 {
-    cc_place *p = &w->user_place;
+    check_cmd_place *p = &w->user_place;
     memset(p, 0, sizeof *p);
     if (getcwd(w->user_dir, sizeof w->user_dir))
         p->dir = w->user_dir;
-    for (size_t i = 0; i < sizeof POCL_VARS / sizeof POCL_VARS[0] && i < CC_MAX_ENV; i++) {
+    for (size_t i = 0; i < sizeof POCL_VARS / sizeof POCL_VARS[0] && i < CHECK_CMD_MAX_ENV; i++) {
         const char *v = getenv(POCL_VARS[i]);
         p->env_name[p->n_env] = POCL_VARS[i];
         p->env_value[p->n_env++] = v ? strdup(v) : NULL;
@@ -237,13 +237,13 @@ static void keep_user_place(build_worker *w)
  * this worker's own, made in that root and removed at exit: a fetched
  * binary reaches the driver, and whatever PoCL keeps of one that is wrong
  * must not reach another worker's build, nor a later run's. */
-int bw_enter_work_dir(build_worker *w, char *err, size_t cap)
+int build_worker_enter_work_dir(build_worker *w, char *err, size_t cap)
 {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     w->work_dir[0] = '\0';
     keep_user_place(w);
     if (w->work_root) {
-        if (tt_make(w->work_root, "worker", w->temp_dir, sizeof w->temp_dir) != 0 ||
+        if (temp_tree_make(w->work_root, "worker", w->temp_dir, sizeof w->temp_dir) != 0 ||
             chdir(w->temp_dir) != 0) {
             bfmt(err, cap, "worker: cannot create a folder in %s: %s", w->work_root,
                  strerror(errno));
@@ -258,7 +258,7 @@ int bw_enter_work_dir(build_worker *w, char *err, size_t cap)
     if (w->work_dir[0] && (clcpk_make_dirs(w->work_dir, 0700, 0700) != 0 || chdir(w->work_dir) != 0))
         w->work_dir[0] = '\0';
     if (!w->work_dir[0]) {
-        if (tt_make(NULL, "clc-pack-worker", w->temp_dir, sizeof w->temp_dir) != 0 ||
+        if (temp_tree_make(NULL, "clc-pack-worker", w->temp_dir, sizeof w->temp_dir) != 0 ||
             chdir(w->temp_dir) != 0) {
             bfmt(err, cap, "worker: cannot create a temporary folder: %s", strerror(errno));
             w->temp_dir[0] = '\0';
@@ -273,7 +273,7 @@ int bw_enter_work_dir(build_worker *w, char *err, size_t cap)
         bfmt(w->work_dir, sizeof w->work_dir, "%s", abs_dir);
     setenv("POCL_CACHE_DIR", "pocl-cache", 1);
     setenv("POCL_KERNEL_CACHE", "1", 1);
-    /* Before the first build: PoCL reads it once (bv_pocl_wg_spec). */
+    /* Before the first build: PoCL reads it once (build_variant_pocl_wg_spec). */
     if (w->pocl_wg)
         setenv("POCL_BINARY_SPECIALIZE_WG", w->pocl_wg, 1);
     else
@@ -284,43 +284,43 @@ int bw_enter_work_dir(build_worker *w, char *err, size_t cap)
 
 /* One job frame: a build job for a slot, answered in r. */
 static void serve_job(void *self, const unsigned char *payload, size_t size, uint32_t *job,
-                      bv_result *r)
+                      build_variant_result *r)
 {
     build_worker *w = self;
     uint32_t slot = 0, flags = 0;
     build_job bj;
-    char ferr[WP_ERR_MAX];
-    if (wp_decode_job(payload, size, job, &slot, &flags, &bj, ferr) != 0) {
+    char ferr[WORKER_PROTO_ERR_MAX];
+    if (worker_proto_decode_job(payload, size, job, &slot, &flags, &bj, ferr) != 0) {
         memset(r, 0, sizeof *r);
-        r->status = BV_ERROR;
+        r->status = BUILD_VARIANT_ERROR;
         r->message = strdup(w->setup_error[0] ? w->setup_error : ferr);
         return;
     }
     run_job(w, slot, flags, &bj, r);
-    bj_free(&bj);
+    build_job_free(&bj);
 }
 
-void bw_open_remote(build_worker *w)
+void build_worker_open_remote(build_worker *w)
 {
     /* The parent checked the URL and that libcurl is there; a failure
      * here (memory) only means building without the cache. */
-    w->curl_started = w->remote_config.url && rch_global_init() == 0;
+    w->curl_started = w->remote_config.url && rcache_http_global_init() == 0;
     if (w->curl_started) {
-        char rerr[RC_MSG_MAX];
-        w->remote = rc_open(&w->remote_config, rerr, sizeof rerr);
+        char rerr[RCACHE_MSG_MAX];
+        w->remote = rcache_open(&w->remote_config, rerr, sizeof rerr);
     }
 }
 
-int bw_serve(build_worker *w)
+int build_worker_serve(build_worker *w)
 {
-    int status = wp_serve("worker", serve_job, w);
+    int status = worker_proto_serve("worker", serve_job, w);
     for (size_t i = 0; i < w->n_slots; i++)
         if (w->opened[i])
-            bv_target_close(&w->targets[i]);
-    rc_close(w->remote);
+            build_variant_target_close(&w->targets[i]);
+    rcache_close(w->remote);
     if (w->curl_started)
-        rch_global_cleanup();
+        rcache_http_global_cleanup();
     if (w->temp_dir[0] && chdir("/") == 0)
-        tt_remove(w->temp_dir);
+        temp_tree_remove(w->temp_dir);
     return status;
 }

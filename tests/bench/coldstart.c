@@ -90,7 +90,7 @@ static double now_ms(void) { return bench_now_ms(); }
 static int child(const char *mode, const char *path, long key_entry, const char *device,
                  const char *platform)
 {
-    char err[DS_ERR_MAX];
+    char err[DEVICE_SELECT_ERR_MAX];
     bench_device d;
     if (bench_device_open(device[0] ? device : NULL, platform[0] ? platform : NULL, 1, &d,
                           err) != 0) {

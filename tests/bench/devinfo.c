@@ -44,7 +44,7 @@ int main(int argc, char **argv)
         return 2;
     }
     bench_device d;
-    char err[DS_ERR_MAX];
+    char err[DEVICE_SELECT_ERR_MAX];
     if (bench_device_open(spec, platform, 0, &d, err) != 0) {
         fprintf(stderr, "devinfo: %s\n", err);
         return 1;
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
         return 0;
     }
     printf("slug=%s\nname=%s\nplatform=%s\nversion=%s\ndriver=%s\ntype=%s\n", d.slug, d.name,
-           d.platform_name, d.version, d.driver, ds_type_name(d.type));
+           d.platform_name, d.version, d.driver, device_select_type_name(d.type));
     printf("compute_units=%u\nclock_mhz=%u\nglobal_mem=%llu\n", d.compute_units, d.clock_mhz,
            d.global_mem);
     if (d.nv_cc_major)

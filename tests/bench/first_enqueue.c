@@ -10,7 +10,7 @@
  * device, it loads the program with clcpack_create_program (the form it
  * picks is the "path" column) into a fresh context, runs it twice on one
  * problem (the variant's default problem, the size clc-pack's check run
- * uses, or --size: WxH for convolutions, N for polynomials) with kr_check, and
+ * uses, or --size: WxH for convolutions, N for polynomials) with kernel_run_check, and
  * prints both host-timed launches (enqueue to finish) and their ratio.
  * POCL_KERNEL_CACHE=0 is set (unless already set) so nothing compiled
  * earlier on this machine can help: what the first launch does not have to
@@ -37,17 +37,17 @@ typedef struct size_req {
 } size_req;
 
 /* One load and two launches; 0 with the two times, -1 when skipped. */
-static int measure(const clcpack *p, const clcpack_entry_info *e, const mf_variant *v,
-                   const kr_problem *pr, cl_device_id dev, double *first, double *second,
+static int measure(const clcpack *p, const clcpack_entry_info *e, const manifest_variant *v,
+                   const kernel_run_problem *pr, cl_device_id dev, double *first, double *second,
                    const char **path)
 {
-    char err[KR_ERR_MAX];
-    if (kr_supports(v, pr, err) != 0)
+    char err[KERNEL_RUN_ERR_MAX];
+    if (kernel_run_supports(v, pr, err) != 0)
         return -1;
     cl_int rc;
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
     cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &rc);
-    clcpack_key key = pt_key(e);
+    clcpack_key key = pack_text_key(e);
     cl_program prog = NULL;
     clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error cerr;
@@ -57,9 +57,9 @@ static int measure(const clcpack *p, const clcpack_entry_info *e, const mf_varia
         goto done;
     }
     *path = clcpack_path_name(rep.path);
-    kr_result r1, r2;
-    if (kr_check(ctx, q, prog, v, pr, TOL, &r1, err) != 0 ||
-        kr_check(ctx, q, prog, v, pr, TOL, &r2, err) != 0) {
+    kernel_run_result r1, r2;
+    if (kernel_run_check(ctx, q, prog, v, pr, TOL, &r1, err) != 0 ||
+        kernel_run_check(ctx, q, prog, v, pr, TOL, &r2, err) != 0) {
         fprintf(stderr, "%s: run or check failed: %s\n", e->kernel, err);
         goto done;
     }
@@ -81,7 +81,7 @@ static void usage(FILE *f, const char *argv0)
 
 int main(int argc, char **argv)
 {
-    sg_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     const char *pack_path = NULL, *kernels = "kernels";
     size_req size = {0, 0, 0};
     for (int i = 1; i < argc; i++) {
@@ -110,9 +110,9 @@ int main(int argc, char **argv)
     setenv("POCL_KERNEL_CACHE", "0", 0);
     printf("POCL_KERNEL_CACHE=%s\n", getenv("POCL_KERNEL_CACHE"));
 
-    static mf_manifest m;
-    char merr[MF_ERR_MAX];
-    if (mf_load(kernels, &m, merr) != 0) {
+    static manifest_file m;
+    char merr[MANIFEST_ERR_MAX];
+    if (manifest_load(kernels, &m, merr) != 0) {
         fprintf(stderr, "%s\n", merr);
         return 1;
     }
@@ -122,10 +122,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", pack_path, e.message);
         return 1;
     }
-    static ds_list devs;
-    char derr[DS_ERR_MAX];
-    size_t sel[DS_MAX_DEVICES], n_sel;
-    if (ds_enumerate(&devs, derr) != 0 || ds_select(&devs, "default", NULL, sel, &n_sel, derr)) {
+    static device_select_list devs;
+    char derr[DEVICE_SELECT_ERR_MAX];
+    size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel;
+    if (device_select_enumerate(&devs, derr) != 0 || device_select(&devs, "default", NULL, sel, &n_sel, derr)) {
         fprintf(stderr, "%s\n", derr);
         return 1;
     }
@@ -146,12 +146,12 @@ int main(int argc, char **argv)
     size_t runs = 0, over = 0;
     for (size_t i = 0; i < n_keys; i++) {
         clcpack_entry_info ei = {.struct_size = sizeof ei};
-        mf_variant v;
+        manifest_variant v;
         if (clcpack_get_entry(p, keys[i], &ei) != CLCPACK_OK ||
             bench_entry_variant(&m, &ei, &v) != 0)
             continue;
-        kr_problem pr;
-        kr_default_problem(&v, 1234, &pr);
+        kernel_run_problem pr;
+        kernel_run_default_problem(&v, 1234, &pr);
         if (size.width) {
             pr.width = size.width;
             pr.height = size.height;
@@ -164,7 +164,7 @@ int main(int argc, char **argv)
             continue;
         char label[256], problem[32];
         bench_key_label(&ei, label, sizeof label);
-        if (v.kernel->family == MF_FAMILY_POLY)
+        if (v.kernel->family == MANIFEST_FAMILY_POLY)
             snprintf(problem, sizeof problem, "n=%zu", pr.n);
         else
             snprintf(problem, sizeof problem, "%dx%d", pr.width, pr.height);

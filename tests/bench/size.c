@@ -71,7 +71,7 @@ static int zlib_alone(const clcpack *p, size_t i, uint64_t *out, char *err, size
 static group *find_group(group *g, size_t *n, const clcpack_entry_info *e, const char *family)
 {
     char form[32], kind[16];
-    pt_kind_name(e->kind, kind, sizeof kind);
+    pack_text_kind_name(e->kind, kind, sizeof kind);
     if (e->arch)
         bfmt(form, sizeof form, "%s/sm_%u", kind, (unsigned)e->arch);
     else

@@ -14,7 +14,7 @@
  * partial groups, and whole groups), then timed on W x W images
  * (RGBA float for Reda's kernels, grey float for AMD's and the pragma
  * kernels): --warmup launches, then the median of --runs launches timed
- * with event profiling (kr_time). Kernels with FILTER_WIDTH compiled in run
+ * with event profiling (kernel_run_time). Kernels with FILTER_WIDTH compiled in run
  * at the widths the pack holds (within --widths); kernels that take the
  * width as an argument run at every width of --widths.
  *
@@ -94,9 +94,9 @@ typedef struct sample {
 
 typedef struct series {
     char label[SERIES_MAX];     /* "reda_local 8x8", "Convolve_Def" */
-    char kernel[MF_NAME_MAX];
+    char kernel[MANIFEST_NAME_MAX];
     char wg[32];
-    mf_family family;
+    manifest_family family;
     char path[16];              /* the form the loader took */
     int fw;                     /* --best: the width this pick is for */
     int measured;               /* --best: picked from timings (else the default rule) */
@@ -127,9 +127,9 @@ static void usage(FILE *f)
 
 static int parse_int_list(const char *opt, const char *text, long *out, size_t max, size_t *n)
 {
-    vl_list l;
-    char err[VL_ERR_MAX];
-    if (vl_parse_ints(text, &l, err) != 0) {
+    value_list l;
+    char err[VALUE_LIST_ERR_MAX];
+    if (value_list_parse_ints(text, &l, err) != 0) {
         fprintf(stderr, "speed: %s: %s\n", opt, err);
         return -1;
     }
@@ -252,7 +252,7 @@ static int wanted_width(const options *o, long fw)
     return 0;
 }
 
-static int has_arg(const mf_kernel *k, mf_arg role)
+static int has_arg(const manifest_kernel *k, manifest_arg role)
 {
     for (size_t i = 0; i < k->n_args; i++)
         if (k->args[i] == role)
@@ -260,15 +260,15 @@ static int has_arg(const mf_kernel *k, mf_arg role)
     return 0;
 }
 
-static const char *family_name(mf_family f)
+static const char *family_name(manifest_family f)
 {
-    return f == MF_FAMILY_CONV_GREY ? "conv-grey" : f == MF_FAMILY_CONV_RGBA ? "conv-rgba" : "poly";
+    return f == MANIFEST_FAMILY_CONV_GREY ? "conv-grey" : f == MANIFEST_FAMILY_CONV_RGBA ? "conv-rgba" : "poly";
 }
 
 /* The kernel every other kernel of its family is compared with. */
-static const char *baseline_of(mf_family f)
+static const char *baseline_of(manifest_family f)
 {
-    return f == MF_FAMILY_CONV_GREY ? "Convolve" : "reda_float4";
+    return f == MANIFEST_FAMILY_CONV_GREY ? "Convolve" : "reda_float4";
 }
 
 static int add_sample(run *r, const sample *s)
@@ -288,7 +288,7 @@ static int add_sample(run *r, const sample *s)
 /* The series a key belongs to: its kernel, plus its work-group when the
  * pack holds the kernel at several, plus any other axis value (not
  * FILTER_WIDTH) where the kernel has several. */
-static size_t series_of(run *r, const mf_kernel *k, const clcpack_entry_info *e, int multi_wg,
+static size_t series_of(run *r, const manifest_kernel *k, const clcpack_entry_info *e, int multi_wg,
                         int multi_other)
 {
     char label[SERIES_MAX], wg[32];
@@ -299,7 +299,7 @@ static size_t series_of(run *r, const mf_kernel *k, const clcpack_entry_info *e,
         bfmt(label + len, sizeof label - len, " %s", wg);
     }
     for (size_t i = 0; multi_other && i < e->define_count; i++) {
-        const mf_axis *ax = mf_axis_find(k, e->defines[i].name);
+        const manifest_axis *ax = manifest_axis_find(k, e->defines[i].name);
         if (ax && strcmp(ax->name, "FILTER_WIDTH") != 0) {
             size_t len = strlen(label);
             bfmt(label + len, sizeof label - len, " %s=%s", e->defines[i].name,
@@ -345,25 +345,25 @@ static void count_variety(const clcpack *p, const size_t *keys, size_t n, const 
     }
 }
 
-static void measure_width(run *r, size_t ser, cl_program prog, const mf_variant *v, int fw,
+static void measure_width(run *r, size_t ser, cl_program prog, const manifest_variant *v, int fw,
                           const char *label)
 {
-    char err[KR_ERR_MAX];
-    kr_problem small;
-    kr_default_problem(v, SEED, &small);
+    char err[KERNEL_RUN_ERR_MAX];
+    kernel_run_problem small;
+    kernel_run_default_problem(v, SEED, &small);
     small.filter_width = fw;
-    kr_result res;
-    int rc = kr_check(r->dev.ctx, r->q, prog, v, &small, CHECK_TOL, &res, err);
-    if (rc == 0 && v->kernel->grid == MF_GRID_ROUND) {
+    kernel_run_result res;
+    int rc = kernel_run_check(r->dev.ctx, r->q, prog, v, &small, CHECK_TOL, &res, err);
+    if (rc == 0 && v->kernel->grid == MANIFEST_GRID_ROUND) {
         /* The default size has partial groups; a size of whole groups (as
          * the timed images are) may take another path in the kernel, e.g.
          * conv_block_grey's float4 stores. */
         int bx, by;
-        kr_block(v, &bx, &by);
-        kr_problem whole = small;
+        kernel_run_block(v, &bx, &by);
+        kernel_run_problem whole = small;
         whole.width = 3 * (int)v->wg[0] * bx;
         whole.height = 2 * (int)v->wg[1] * by;
-        rc = kr_check(r->dev.ctx, r->q, prog, v, &whole, CHECK_TOL, &res, err);
+        rc = kernel_run_check(r->dev.ctx, r->q, prog, v, &whole, CHECK_TOL, &res, err);
     }
     if (rc != 0) {
         if (rc > 0)
@@ -374,20 +374,20 @@ static void measure_width(run *r, size_t ser, cl_program prog, const mf_variant 
         r->failed = 1;
         return;
     }
-    int ch = v->kernel->family == MF_FAMILY_CONV_RGBA ? 4 : 1;
+    int ch = v->kernel->family == MANIFEST_FAMILY_CONV_RGBA ? 4 : 1;
     for (size_t si = 0; si < r->o.n_sizes; si++) {
-        kr_problem pr;
+        kernel_run_problem pr;
         memset(&pr, 0, sizeof pr);
         pr.width = pr.height = (int)r->o.sizes[si];
         pr.seed = SEED + si;
         pr.filter_width = fw;
-        if (kr_supports(v, &pr, err) != 0) {
+        if (kernel_run_supports(v, &pr, err) != 0) {
             fprintf(stderr, "speed: %s at %ldx%ld: skipped: %s\n", label, r->o.sizes[si],
                     r->o.sizes[si], err);
             continue;
         }
         uint64_t ns = 0;
-        if (kr_time(r->dev.ctx, r->q, prog, v, &pr, r->o.warmup, r->o.runs, &ns, err) != 0) {
+        if (kernel_run_time(r->dev.ctx, r->q, prog, v, &pr, r->o.warmup, r->o.runs, &ns, err) != 0) {
             fprintf(stderr, "speed: %s at %ldx%ld: %s\n", label, r->o.sizes[si],
                     r->o.sizes[si], err);
             r->failed = 1;
@@ -411,16 +411,16 @@ static void measure_width(run *r, size_t ser, cl_program prog, const mf_variant 
     }
 }
 
-static void measure_key(run *r, const clcpack *p, const mf_manifest *m, size_t entry,
+static void measure_key(run *r, const clcpack *p, const manifest_file *m, size_t entry,
                         size_t ser)
 {
     clcpack_entry_info e = {.struct_size = sizeof e};
-    mf_variant v;
+    manifest_variant v;
     char label[512];
     if (clcpack_get_entry(p, entry, &e) != CLCPACK_OK || bench_entry_variant(m, &e, &v) != 0)
         return;
     bench_key_label(&e, label, sizeof label);
-    clcpack_key key = pt_key(&e);
+    clcpack_key key = pack_text_key(&e);
     clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error ce;
     cl_program prog = NULL;
@@ -450,7 +450,7 @@ static const sample *find(const run *r, size_t ser, int fw, size_t size)
     return NULL;
 }
 
-static size_t baseline_series(const run *r, mf_family f)
+static size_t baseline_series(const run *r, manifest_family f)
 {
     for (size_t i = 0; i < r->n_ser; i++)
         if (r->ser[i].family == f && strcmp(r->ser[i].kernel, baseline_of(f)) == 0)
@@ -459,7 +459,7 @@ static size_t baseline_series(const run *r, mf_family f)
 }
 
 /* The widths measured for a family, ascending. */
-static size_t family_widths(const run *r, mf_family f, int *out)
+static size_t family_widths(const run *r, manifest_family f, int *out)
 {
     size_t n = 0;
     for (int w = 1; w <= 64; w++) {
@@ -474,7 +474,7 @@ static size_t family_widths(const run *r, mf_family f, int *out)
 
 typedef enum view { VIEW_MS, VIEW_RELATIVE, VIEW_ROOF } view;
 
-static void print_family_table(const run *r, mf_family f, size_t size, view what)
+static void print_family_table(const run *r, manifest_family f, size_t size, view what)
 {
     int widths[64];
     size_t nw = family_widths(r, f, widths);
@@ -482,7 +482,7 @@ static void print_family_table(const run *r, mf_family f, size_t size, view what
     if (nw == 0 || (what == VIEW_RELATIVE && base == SIZE_MAX))
         return;
     long s = r->o.sizes[size];
-    const char *chan = f == MF_FAMILY_CONV_RGBA ? "RGBA float" : "grey float";
+    const char *chan = f == MANIFEST_FAMILY_CONV_RGBA ? "RGBA float" : "grey float";
     if (what == VIEW_MS)
         printf("\n#### %s, %ldx%ld %s: median ms\n\n", family_name(f), s, s, chan);
     else if (what == VIEW_RELATIVE)
@@ -568,7 +568,7 @@ static int read_peers(run *r)
     return 0;
 }
 
-static const peer *find_peer(const run *r, mf_family f, int fw, long size)
+static const peer *find_peer(const run *r, manifest_family f, int fw, long size)
 {
     for (size_t i = 0; i < r->n_peers; i++)
         if (strcmp(r->peers[i].family, family_name(f)) == 0 && r->peers[i].fw == fw &&
@@ -579,7 +579,7 @@ static const peer *find_peer(const run *r, mf_family f, int fw, long size)
 
 /* --best: one series per (family, width), the variant clcpack_best_variant
  * picks here; measured like any other key. */
-static void measure_best(run *r, const clcpack *p, const mf_manifest *m)
+static void measure_best(run *r, const clcpack *p, const manifest_file *m)
 {
     clcpack_device_info here = {.struct_size = sizeof here};
     clcpack_error ce;
@@ -588,7 +588,7 @@ static void measure_best(run *r, const clcpack *p, const mf_manifest *m)
         r->failed = 1;
         return;
     }
-    static const mf_family fams[] = {MF_FAMILY_CONV_GREY, MF_FAMILY_CONV_RGBA};
+    static const manifest_family fams[] = {MANIFEST_FAMILY_CONV_GREY, MANIFEST_FAMILY_CONV_RGBA};
     for (size_t f = 0; f < 2; f++)
         for (size_t i = 0; i < r->o.n_widths; i++) {
             clcpack_choice c = {.struct_size = sizeof c};
@@ -602,7 +602,7 @@ static void measure_best(run *r, const clcpack *p, const mf_manifest *m)
             clcpack_entry_info e = {.struct_size = sizeof e};
             if (clcpack_get_entry(p, c.entry, &e) != CLCPACK_OK)
                 continue;
-            const mf_kernel *k = mf_find(m, e.kernel);
+            const manifest_kernel *k = manifest_find(m, e.kernel);
             if (!k || k->family != fams[f])
                 continue;
             series *s = &r->ser[r->n_ser];
@@ -641,7 +641,7 @@ static void print_best_table(const run *r)
                       : "");
     for (size_t si = 0; si < r->o.n_sizes; si++) {
         long size = r->o.sizes[si];
-        static const mf_family fams[] = {MF_FAMILY_CONV_GREY, MF_FAMILY_CONV_RGBA};
+        static const manifest_family fams[] = {MANIFEST_FAMILY_CONV_GREY, MANIFEST_FAMILY_CONV_RGBA};
         for (size_t f = 0; f < 2; f++) {
             int any = 0;
             for (size_t i = 0; i < r->n_ser; i++)
@@ -649,7 +649,7 @@ static void print_best_table(const run *r)
             if (!any)
                 continue;
             printf("\n#### %s, %ldx%ld %s\n\n", family_name(fams[f]), size, size,
-                   fams[f] == MF_FAMILY_CONV_RGBA ? "RGBA float" : "grey float");
+                   fams[f] == MANIFEST_FAMILY_CONV_RGBA ? "RGBA float" : "grey float");
             printf("| FW | best variant | from | ms | peer ms | time / peer's | GFLOP/s | "
                    "%% FP32 peak | GB/s | %% copy bandwidth |\n"
                    "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -714,7 +714,7 @@ static void print_tables(const run *r)
     printf("| %.1f | %.1f | %.1f | 2 x %.0f MiB | %d |\n", r->roof.copy_gbps, r->roof.fma_gflops,
            r->roof.copy_gbps > 0 ? r->roof.fma_gflops / r->roof.copy_gbps : 0,
            (double)r->roof.copy_bytes / 1048576.0, r->roof.runs);
-    static const mf_family fams[] = {MF_FAMILY_CONV_GREY, MF_FAMILY_CONV_RGBA};
+    static const manifest_family fams[] = {MANIFEST_FAMILY_CONV_GREY, MANIFEST_FAMILY_CONV_RGBA};
     for (size_t si = 0; si < r->o.n_sizes; si++)
         for (size_t f = 0; f < 2; f++) {
             print_family_table(r, fams[f], si, VIEW_MS);
@@ -768,9 +768,9 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &r.o);
     if (rc != 0)
         return rc;
-    static mf_manifest m;
-    char merr[MF_ERR_MAX];
-    if (mf_load(r.o.kernels, &m, merr) != 0) {
+    static manifest_file m;
+    char merr[MANIFEST_ERR_MAX];
+    if (manifest_load(r.o.kernels, &m, merr) != 0) {
         fprintf(stderr, "speed: %s\n", merr);
         return 1;
     }
@@ -780,7 +780,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "speed: %s\n", ce.message); /* it names the file */
         return 1;
     }
-    char err[DS_ERR_MAX];
+    char err[DEVICE_SELECT_ERR_MAX];
     if (bench_device_open(r.o.device, r.o.platform, 1, &r.dev, err) != 0 ||
         !(r.q = bench_queue(&r.dev, 1, err))) {
         fprintf(stderr, "speed: %s\n", err);
@@ -812,8 +812,8 @@ int main(int argc, char **argv)
         measure_best(&r, p, &m);
     /* Manifest order, so the tables list kernels as the manifest does. */
     for (size_t ki = 0; !r.o.best && ki < m.n_kernels; ki++) {
-        const mf_kernel *k = &m.kernels[ki];
-        if (k->family == MF_FAMILY_POLY || !wanted_kernel(&r.o, k->name))
+        const manifest_kernel *k = &m.kernels[ki];
+        if (k->family == MANIFEST_FAMILY_POLY || !wanted_kernel(&r.o, k->name))
             continue;
         int multi_wg, multi_other;
         count_variety(p, keys, n_keys, k->name, &multi_wg, &multi_other);
@@ -822,7 +822,7 @@ int main(int argc, char **argv)
             if (clcpack_get_entry(p, keys[i], &e) != CLCPACK_OK || strcmp(e.kernel, k->name) != 0)
                 continue;
             int fw = bench_entry_filter_width(&e);
-            if (fw ? !wanted_width(&r.o, fw) : !has_arg(k, MF_ARG_FILTER_WIDTH))
+            if (fw ? !wanted_width(&r.o, fw) : !has_arg(k, MANIFEST_ARG_FILTER_WIDTH))
                 continue;
             measure_key(&r, p, &m, keys[i], series_of(&r, k, &e, multi_wg, multi_other));
         }

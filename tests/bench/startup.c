@@ -171,9 +171,9 @@ static int parse_args(int argc, char **argv, options *o)
             o->only[o->n_only++] = optarg;
             break;
         case 'w': {
-            vl_list l;
-            char err[VL_ERR_MAX];
-            if (vl_parse_ints(optarg, &l, err) != 0) {
+            value_list l;
+            char err[VALUE_LIST_ERR_MAX];
+            if (value_list_parse_ints(optarg, &l, err) != 0) {
                 fprintf(stderr, "startup: --widths: %s\n", err);
                 return 2;
             }
@@ -243,7 +243,7 @@ static int pick_order(const void *a, const void *b)
 }
 
 /* One key per (kernel, FILTER_WIDTH in --widths), the largest work-group. */
-static int select_keys(const options *o, const mf_manifest *m, const clcpack *p, pick **out,
+static int select_keys(const options *o, const manifest_file *m, const clcpack *p, pick **out,
                        size_t *n_out)
 {
     size_t *first, n_keys;
@@ -261,14 +261,14 @@ static int select_keys(const options *o, const mf_manifest *m, const clcpack *p,
         clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, first[i], &e) != CLCPACK_OK || !wanted_kernel(o, e.kernel))
             continue;
-        const mf_kernel *k = mf_find(m, e.kernel);
+        const manifest_kernel *k = manifest_find(m, e.kernel);
         if (!k) {
             fprintf(stderr, "startup: note: %s is not in %s/manifest.txt; skipped\n", e.kernel,
                     o->kernels);
             continue;
         }
         int fw = bench_entry_filter_width(&e);
-        if (mf_axis_find(k, "FILTER_WIDTH") && !wanted_width(o, fw))
+        if (manifest_axis_find(k, "FILTER_WIDTH") && !wanted_width(o, fw))
             continue;
         uint32_t area = (e.wg[0] ? e.wg[0] : 1) * (e.wg[1] ? e.wg[1] : 1);
         size_t j = 0;
@@ -356,7 +356,7 @@ static void fmt_ms(char *buf, size_t cap, double ms)
 }
 
 typedef struct key_info {
-    char kernel[MF_NAME_MAX];
+    char kernel[MANIFEST_NAME_MAX];
     char fw[16];
     char wg[32];
     char defines[256];
@@ -374,7 +374,7 @@ static void describe(const clcpack *p, const pick *k, key_info *ki)
     else
         bfmt(ki->fw, sizeof ki->fw, "arg");
     bench_wg_text(e.wg, ki->wg, sizeof ki->wg);
-    pt_defines(&e, ki->defines, sizeof ki->defines);
+    pack_text_defines(&e, ki->defines, sizeof ki->defines);
 }
 
 /* The binary form a deployed application gets: native, else cubin, else PTX. */
@@ -621,9 +621,9 @@ int main(int argc, char **argv)
     if (rc != 0)
         return rc;
     warn_caches();
-    static mf_manifest m;
-    char merr[MF_ERR_MAX];
-    if (mf_load(o.kernels, &m, merr) != 0) {
+    static manifest_file m;
+    char merr[MANIFEST_ERR_MAX];
+    if (manifest_load(o.kernels, &m, merr) != 0) {
         fprintf(stderr, "startup: %s\n", merr);
         return 1;
     }
@@ -676,7 +676,7 @@ int main(int argc, char **argv)
         /* The device the passes ran on, named in the CSV; opened only now
          * that no pass is left to fork. */
         bench_device d;
-        char err[DS_ERR_MAX];
+        char err[DEVICE_SELECT_ERR_MAX];
         if (bench_device_open(o.device, o.platform, 0, &d, err) != 0)
             bfmt(d.name, sizeof d.name, "?");
         print_tables(&o, p, keys, &r);

@@ -261,7 +261,7 @@ expect_true "-j1 and -j2, fresh caches, POCL_KERNEL_CACHE=0: the same bytes" cmp
 expect_true "two fresh cache folders: the same bytes" cmp r2.clcpack r3.clcpack
 # Each variant holds the work-group function for its own local size, not
 # the first-built variant's (PoCL reads POCL_BINARY_SPECIALIZE_WG once per
-# process: bv_pocl_wg_spec).
+# process: build_variant_pocl_wg_spec).
 for wg in 64 32; do
     "$CLC" extract r1.clcpack --kernel multi -D T=int --wg "$wg" -o "wg$wg.bin" >/dev/null 2>&1
     expect_true "wg $wg: the binary holds its own work-group function" \

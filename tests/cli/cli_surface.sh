@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib/cli_lib.sh"
 
 # Tables of internal modes, not a user's surface: the load worker (--load-worker).
-INTERNAL="lw"
+INTERNAL="load-worker"
 
 awk -f "$ROOT/tests/lib/table_opts.awk" "$ROOT"/clc/cli/*.c | LC_ALL=C sort -u >"$TMP/all"
 grep -v -E "^($(echo $INTERNAL | tr ' ' '|')) " "$TMP/all" >"$TMP/table"

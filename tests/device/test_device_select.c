@@ -5,10 +5,10 @@
 #include "check.h"
 #include "device_select.h"
 
-static void add(ds_list *l, unsigned plat, const char *pname, const char *name,
+static void add(device_select_list *l, unsigned plat, const char *pname, const char *name,
                 cl_device_type type)
 {
-    ds_device *d = &l->dev[l->n];
+    device_select_device *d = &l->dev[l->n];
     memset(d, 0, sizeof *d);
     d->platform_index = plat;
     d->device_index = (unsigned)l->n;
@@ -24,12 +24,12 @@ static void add(ds_list *l, unsigned plat, const char *pname, const char *name,
 }
 
 /* Selects spec and expects exactly the ordinals in want (n of them). */
-static void expect(const ds_list *l, const char *spec, const char *plat, const unsigned *want,
+static void expect(const device_select_list *l, const char *spec, const char *plat, const unsigned *want,
                    size_t n)
 {
-    size_t sel[DS_MAX_DEVICES], ns = 99;
-    char err[DS_ERR_MAX] = "";
-    int rc = ds_select(l, spec, plat, sel, &ns, err);
+    size_t sel[DEVICE_SELECT_MAX_DEVICES], ns = 99;
+    char err[DEVICE_SELECT_ERR_MAX] = "";
+    int rc = device_select(l, spec, plat, sel, &ns, err);
     if (!CHECK(rc == 0, "--device %s --platform %s selects (error: %s)", spec ? spec : "(null)",
                plat ? plat : "(any)", err))
         return;
@@ -40,18 +40,18 @@ static void expect(const ds_list *l, const char *spec, const char *plat, const u
               want[i], l->dev[sel[i]].ordinal);
 }
 
-static void expect_error(const ds_list *l, const char *spec, const char *plat, const char *names)
+static void expect_error(const device_select_list *l, const char *spec, const char *plat, const char *names)
 {
-    size_t sel[DS_MAX_DEVICES], ns = 99;
-    char err[DS_ERR_MAX] = "";
-    int rc = ds_select(l, spec, plat, sel, &ns, err);
+    size_t sel[DEVICE_SELECT_MAX_DEVICES], ns = 99;
+    char err[DEVICE_SELECT_ERR_MAX] = "";
+    int rc = device_select(l, spec, plat, sel, &ns, err);
     CHECK(rc == -1 && ns == 0, "--device %s is refused", spec);
     CHECK(strstr(err, names) != NULL, "error for --device %s names '%s': %s", spec, names, err);
 }
 
 static void test_rules(void)
 {
-    ds_list l;
+    device_select_list l;
     memset(&l, 0, sizeof l);
     add(&l, 0, "Portable Computing Language", "pthread-skylake-avx512", CL_DEVICE_TYPE_CPU);
     add(&l, 1, "NVIDIA CUDA", "NVIDIA GeForce RTX 4090", CL_DEVICE_TYPE_GPU);
@@ -82,18 +82,18 @@ static void test_rules(void)
     expect_error(&l, "0", "nvidia", "no device 0");
 
     /* Default without a GPU: the CPU; without either: the first device. */
-    ds_list c;
+    device_select_list c;
     memset(&c, 0, sizeof c);
     add(&c, 0, "Intel FPGA", "fpga-emulator", CL_DEVICE_TYPE_ACCELERATOR);
     add(&c, 1, "Portable Computing Language", "pthread-cpu", CL_DEVICE_TYPE_CPU);
     expect(&c, "default", NULL, (const unsigned[]){1}, 1);
     expect_error(&c, "gpu", NULL, "pthread-cpu (CPU");
-    ds_list a;
+    device_select_list a;
     memset(&a, 0, sizeof a);
     add(&a, 0, "Intel FPGA", "fpga-emulator", CL_DEVICE_TYPE_ACCELERATOR);
     expect(&a, "default", NULL, (const unsigned[]){0}, 1);
 
-    ds_list none;
+    device_select_list none;
     memset(&none, 0, sizeof none);
     none.n_platforms = 1;
     expect_error(&none, "default", NULL, "found no device");
@@ -113,22 +113,22 @@ static void test_slug(void)
         {"  --Weird__Name!!  ", "weird-name", "trimmed, runs collapsed"},
         {"(((", "device", "nothing left"},
     };
-    char s[DS_SLUG_MAX];
+    char s[DEVICE_SELECT_SLUG_MAX];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        ds_slug(cases[i].name, s);
+        device_select_slug(cases[i].name, s);
         CHECK(strcmp(s, cases[i].want) == 0, "%s: %s", cases[i].what, s);
     }
     /* Each case above is short; this one is cut to the 40-character limit. */
-    ds_slug("abcdefghij abcdefghij abcdefghij abcdefghij abcdefghij", s);
+    device_select_slug("abcdefghij abcdefghij abcdefghij abcdefghij abcdefghij", s);
     CHECK(strlen(s) <= 40, "at most 40 characters: %s", s);
     CHECK(strlen(s) <= 40 && s[strlen(s) - 1] != '-', "cut, no trailing dash: %s", s);
 }
 
 static void test_real(void)
 {
-    static ds_list l;
-    char err[DS_ERR_MAX];
-    if (ds_enumerate(&l, err) != 0) {
+    static device_select_list l;
+    char err[DEVICE_SELECT_ERR_MAX];
+    if (device_select_enumerate(&l, err) != 0) {
         CHECK_SKIP("no OpenCL here (%s): the enumeration checks", err);
         return;
     }
@@ -136,16 +136,16 @@ static void test_real(void)
     for (size_t i = 0; i < l.n; i++) {
         CHECK(l.dev[i].ordinal == i, "ordinals follow the list");
         CHECK(l.dev[i].name[0] != '\0', "device %zu has a name", i);
-        const ds_device *d;
-        CHECK(ds_find_by_index(&l, l.dev[i].platform_index, l.dev[i].device_index, &d, err) == 0 &&
+        const device_select_device *d;
+        CHECK(device_select_find_by_index(&l, l.dev[i].platform_index, l.dev[i].device_index, &d, err) == 0 &&
                   d == &l.dev[i],
               "device %zu is found by its indices", i);
     }
-    const ds_device *d;
-    CHECK(ds_find_by_index(&l, 999, 0, &d, err) == -1 && strstr(err, "platform 999"),
+    const device_select_device *d;
+    CHECK(device_select_find_by_index(&l, 999, 0, &d, err) == -1 && strstr(err, "platform 999"),
           "a missing platform is named: %s", err);
-    size_t sel[DS_MAX_DEVICES], n;
-    CHECK(ds_select(&l, "default", NULL, sel, &n, err) == 0 && n == 1, "default selects one");
+    size_t sel[DEVICE_SELECT_MAX_DEVICES], n;
+    CHECK(device_select(&l, "default", NULL, sel, &n, err) == 0 && n == 1, "default selects one");
 }
 
 int main(void)

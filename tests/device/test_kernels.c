@@ -58,12 +58,12 @@ static const int RUNTIME_NUMCOEFFS[] = {1, 3, 4, 16, 64};
 
 /* One run of a build: a problem, and whether the launcher must refuse it. */
 typedef struct run_plan {
-    kr_problem p;
+    kernel_run_problem p;
     int expect_refusal;
 } run_plan;
 
 typedef struct build_plan {
-    mf_variant v;
+    manifest_variant v;
     size_t n_runs;
     run_plan *runs;
 } build_plan;
@@ -90,7 +90,7 @@ static void *xrealloc(void *p, size_t n)
     return q;
 }
 
-static void add_run(build_plan *b, const kr_problem *p, int expect_refusal)
+static void add_run(build_plan *b, const kernel_run_problem *p, int expect_refusal)
 {
     b->runs = xrealloc(b->runs, (b->n_runs + 1) * sizeof *b->runs);
     b->runs[b->n_runs].p = *p;
@@ -98,7 +98,7 @@ static void add_run(build_plan *b, const kr_problem *p, int expect_refusal)
     b->n_runs++;
 }
 
-static int has_arg(const mf_kernel *k, mf_arg role)
+static int has_arg(const manifest_kernel *k, manifest_arg role)
 {
     for (size_t i = 0; i < k->n_args; i++)
         if (k->args[i] == role)
@@ -108,10 +108,10 @@ static int has_arg(const mf_kernel *k, mf_arg role)
 
 /* The two sizes of a 2-D run: a whole number of work-groups, and a size with
  * a partial group in each direction (a group covers wg x block outputs). */
-static void conv_sizes(const mf_variant *v, int *w1, int *h1, int *w2, int *h2)
+static void conv_sizes(const manifest_variant *v, int *w1, int *h1, int *w2, int *h2)
 {
     int bx, by;
-    kr_block(v, &bx, &by);
+    kernel_run_block(v, &bx, &by);
     int wx = (int)v->wg[0] * bx, wy = (int)v->wg[1] * by;
     *w1 = 3 * wx;
     *h1 = 2 * wy;
@@ -121,17 +121,17 @@ static void conv_sizes(const mf_variant *v, int *w1, int *h1, int *w2, int *h2)
 
 static void plan_runs(build_plan *b, uint64_t seed)
 {
-    const mf_variant *v = &b->v;
-    const mf_kernel *k = v->kernel;
-    int exact = k->grid == MF_GRID_EXACT;
-    kr_problem p;
+    const manifest_variant *v = &b->v;
+    const manifest_kernel *k = v->kernel;
+    int exact = k->grid == MANIFEST_GRID_EXACT;
+    kernel_run_problem p;
     memset(&p, 0, sizeof p);
     p.seed = seed;
-    if (k->family == MF_FAMILY_POLY) {
+    if (k->family == MANIFEST_FAMILY_POLY) {
         int wg = (int)v->wg[0];
         int counts[sizeof RUNTIME_NUMCOEFFS / sizeof RUNTIME_NUMCOEFFS[0]];
         size_t n_counts = 0;
-        if (mf_variant_define(v, "NUMCOEFFS"))
+        if (manifest_variant_define(v, "NUMCOEFFS"))
             counts[n_counts++] = 0; /* taken from the define */
         else
             for (size_t i = 0; i < sizeof RUNTIME_NUMCOEFFS / sizeof RUNTIME_NUMCOEFFS[0]; i++)
@@ -148,7 +148,7 @@ static void plan_runs(build_plan *b, uint64_t seed)
     }
     int w1, h1, w2, h2;
     conv_sizes(v, &w1, &h1, &w2, &h2);
-    const char *image_w = mf_variant_define(v, "IMAGE_W");
+    const char *image_w = manifest_variant_define(v, "IMAGE_W");
     if (image_w) {
         /* The width is compiled in: run it with a partial last row of
          * groups, and check that another width is refused. */
@@ -160,7 +160,7 @@ static void plan_runs(build_plan *b, uint64_t seed)
         return;
     }
     int from = 0, to = 0;
-    if (!mf_variant_define(v, "FILTER_WIDTH") && has_arg(k, MF_ARG_FILTER_WIDTH)) {
+    if (!manifest_variant_define(v, "FILTER_WIDTH") && has_arg(k, MANIFEST_ARG_FILTER_WIDTH)) {
         from = 1;
         to = MAX_FW_TESTED;
     }
@@ -175,12 +175,12 @@ static void plan_runs(build_plan *b, uint64_t seed)
     }
 }
 
-static void add_builds(plan *pl, const mf_kernel *k, const mf_selection *sel, uint64_t *seed)
+static void add_builds(plan *pl, const manifest_kernel *k, const manifest_selection *sel, uint64_t *seed)
 {
-    mf_variant *vs;
+    manifest_variant *vs;
     size_t n;
-    char err[MF_ERR_MAX];
-    if (!CHECK(mf_expand(k, sel, &vs, &n, err) == 0, "expand %s: %s", k->name, err))
+    char err[MANIFEST_ERR_MAX];
+    if (!CHECK(manifest_expand(k, sel, &vs, &n, err) == 0, "expand %s: %s", k->name, err))
         return;
     for (size_t i = 0; i < n; i++) {
         if (pl->n == pl->cap) {
@@ -196,17 +196,17 @@ static void add_builds(plan *pl, const mf_kernel *k, const mf_selection *sel, ui
 }
 
 /* Sets axis name of sel to the given values (WG values when is_wg). */
-static void select_values(mf_selection *sel, const char *name, const mf_value *vals, size_t n)
+static void select_values(manifest_selection *sel, const char *name, const manifest_value *vals, size_t n)
 {
     size_t s = sel->n++;
-    snprintf(sel->names[s], MF_NAME_MAX, "%s", name);
+    snprintf(sel->names[s], MANIFEST_NAME_MAX, "%s", name);
     sel->n_values[s] = n;
     memcpy(sel->values[s], vals, n * sizeof *vals);
 }
 
-static void select_ints(mf_selection *sel, const char *name, const long *vals, size_t n)
+static void select_ints(manifest_selection *sel, const char *name, const long *vals, size_t n)
 {
-    mf_value tmp[MF_MAX_VALUES];
+    manifest_value tmp[MANIFEST_MAX_VALUES];
     memset(tmp, 0, sizeof tmp);
     for (size_t i = 0; i < n; i++)
         tmp[i].v[0] = vals[i];
@@ -214,14 +214,14 @@ static void select_ints(mf_selection *sel, const char *name, const long *vals, s
 }
 
 /* Every allowed value of the axes that must be covered in full. */
-static void select_all_allowed(mf_selection *sel, const mf_kernel *k)
+static void select_all_allowed(manifest_selection *sel, const manifest_kernel *k)
 {
     static const char *const full[] = {"FILTER_WIDTH", "WG", "NUMCOEFFS"};
     for (size_t i = 0; i < sizeof full / sizeof full[0]; i++) {
-        const mf_axis *a = mf_axis_find(k, full[i]);
+        const manifest_axis *a = manifest_axis_find(k, full[i]);
         if (!a)
             continue;
-        mf_value vals[MF_MAX_VALUES];
+        manifest_value vals[MANIFEST_MAX_VALUES];
         size_t n = 0;
         for (size_t j = 0; j < a->n_allowed; j++)
             if (a->is_wg || strcmp(a->name, "FILTER_WIDTH") != 0 ||
@@ -247,21 +247,21 @@ static int kernel_wanted(const char *name)
     return 0;
 }
 
-static void make_plan(const mf_manifest *m, plan *pl)
+static void make_plan(const manifest_file *m, plan *pl)
 {
     uint64_t seed = 20240601;
     for (size_t i = 0; i < m->n_kernels; i++) {
-        const mf_kernel *k = &m->kernels[i];
+        const manifest_kernel *k = &m->kernels[i];
         if (!kernel_wanted(k->name))
             continue;
-        mf_selection sel;
+        manifest_selection sel;
         memset(&sel, 0, sizeof sel);
         select_all_allowed(&sel, k);
         add_builds(pl, k, &sel, &seed);
 
-        const mf_axis *uf = mf_axis_find(k, "UNROLL_FACTOR");
+        const manifest_axis *uf = manifest_axis_find(k, "UNROLL_FACTOR");
         if (uf) {
-            long others[MF_MAX_VALUES];
+            long others[MANIFEST_MAX_VALUES];
             size_t n = 0;
             for (size_t j = 0; j < uf->n_allowed; j++) {
                 size_t d = 0;
@@ -270,7 +270,7 @@ static void make_plan(const mf_manifest *m, plan *pl)
                 if (d == uf->n_default)
                     others[n++] = uf->allowed[j].v[0];
             }
-            mf_selection s2;
+            manifest_selection s2;
             memset(&s2, 0, sizeof s2);
             select_all_allowed(&s2, k);
             /* Replace the full FILTER_WIDTH list with a few widths. */
@@ -285,8 +285,8 @@ static void make_plan(const mf_manifest *m, plan *pl)
                 add_builds(pl, k, &s2, &seed);
             }
         }
-        if (mf_axis_find(k, "IMAGE_W")) {
-            mf_selection s3;
+        if (manifest_axis_find(k, "IMAGE_W")) {
+            manifest_selection s3;
             memset(&s3, 0, sizeof s3);
             select_all_allowed(&s3, k);
             for (size_t a = 0; a < s3.n; a++)
@@ -367,17 +367,17 @@ static void emit(int fd, size_t b, size_t r, int ok, const char *text)
 }
 
 /* "Convolve_Def FILTER_WIDTH=5 wg=16x16 48x32" */
-static void describe(const mf_variant *v, const kr_problem *p, char *buf, size_t cap)
+static void describe(const manifest_variant *v, const kernel_run_problem *p, char *buf, size_t cap)
 {
     size_t len = (size_t)snprintf(buf, cap, "%s", v->kernel->name);
     /* Axis values only: the derived defines follow from them. */
     for (size_t i = 0; i < v->n_defines && len < cap; i++)
-        if (mf_axis_find(v->kernel, v->define_names[i]))
+        if (manifest_axis_find(v->kernel, v->define_names[i]))
             len += (size_t)snprintf(buf + len, cap - len, " %s=%s", v->define_names[i],
                                     v->define_values[i]);
-    if (len < cap && !mf_variant_define(v, "FILTER_WIDTH") && p->filter_width)
+    if (len < cap && !manifest_variant_define(v, "FILTER_WIDTH") && p->filter_width)
         len += (size_t)snprintf(buf + len, cap - len, " filter_width=%d(arg)", p->filter_width);
-    if (len < cap && !mf_variant_define(v, "NUMCOEFFS") && p->numcoeffs)
+    if (len < cap && !manifest_variant_define(v, "NUMCOEFFS") && p->numcoeffs)
         len += (size_t)snprintf(buf + len, cap - len, " numcoeffs=%d(arg)", p->numcoeffs);
     if (len < cap && v->wg[0]) {
         if (v->kernel->dims == 2)
@@ -387,20 +387,20 @@ static void describe(const mf_variant *v, const kr_problem *p, char *buf, size_t
             len += (size_t)snprintf(buf + len, cap - len, " wg=%u", (unsigned)v->wg[0]);
     }
     if (len < cap) {
-        if (v->kernel->family == MF_FAMILY_POLY)
+        if (v->kernel->family == MANIFEST_FAMILY_POLY)
             snprintf(buf + len, cap - len, " n=%zu", p->n);
         else
             snprintf(buf + len, cap - len, " %dx%d", p->width, p->height);
     }
 }
 
-static cl_program build(cl_context ctx, cl_device_id dev, const mf_manifest *m,
-                        const mf_variant *v, char *err, size_t cap)
+static cl_program build(cl_context ctx, cl_device_id dev, const manifest_file *m,
+                        const manifest_variant *v, char *err, size_t cap)
 {
     char *text;
     size_t len;
-    char name[MF_PATH_MAX], why[MF_ERR_MAX];
-    if (ks_program_source(m, v, &text, &len, name, why) != 0) {
+    char name[MANIFEST_PATH_MAX], why[MANIFEST_ERR_MAX];
+    if (kernel_source_program_source(m, v, &text, &len, name, why) != 0) {
         bfmt(err, cap, "source: %s", why);
         return NULL;
     }
@@ -423,7 +423,7 @@ static cl_program build(cl_context ctx, cl_device_id dev, const mf_manifest *m,
     return prog;
 }
 
-static int worker(const mf_manifest *m, const plan *pl, size_t id, size_t jobs, int fd)
+static int worker(const manifest_file *m, const plan *pl, size_t id, size_t jobs, int fd)
 {
     cl_platform_id plat;
     cl_device_id dev;
@@ -455,13 +455,13 @@ static int worker(const mf_manifest *m, const plan *pl, size_t id, size_t jobs, 
                 emit(fd, b, r, 0, line);
                 continue;
             }
-            char err[KR_ERR_MAX];
-            kr_result res;
-            int sup = kr_supports(&bp->v, &rp->p, err);
+            char err[KERNEL_RUN_ERR_MAX];
+            kernel_run_result res;
+            int sup = kernel_run_supports(&bp->v, &rp->p, err);
             if (rp->expect_refusal) {
-                /* kr_check must refuse too, with the same reason. */
-                char err2[KR_ERR_MAX] = "";
-                int rc = sup == 0 ? 0 : kr_check(ctx, q, prog, &bp->v, &rp->p, TOL, &res, err2);
+                /* kernel_run_check must refuse too, with the same reason. */
+                char err2[KERNEL_RUN_ERR_MAX] = "";
+                int rc = sup == 0 ? 0 : kernel_run_check(ctx, q, prog, &bp->v, &rp->p, TOL, &res, err2);
                 int ok = sup != 0 && rc == -1 && strcmp(err, err2) == 0 && err[0];
                 bfmt(line, sizeof line, "%s refused: %s", what,
                          sup ? err : "(accepted, but should be refused)");
@@ -473,7 +473,7 @@ static int worker(const mf_manifest *m, const plan *pl, size_t id, size_t jobs, 
                 emit(fd, b, r, 0, line);
                 continue;
             }
-            int rc = kr_check(ctx, q, prog, &bp->v, &rp->p, TOL, &res, err);
+            int rc = kernel_run_check(ctx, q, prog, &bp->v, &rp->p, TOL, &res, err);
             if (rc < 0)
                 bfmt(line, sizeof line, "%s: %s", what, err);
             else
@@ -526,23 +526,23 @@ static const char *const WRONG_WHAT[] = {"input shifted by one column",
 
 /* Generated text names the defines it was generated for: built with
  * another FILTER_WIDTH it must not compile (and with its own it must). */
-static void generated_text_guard(const mf_manifest *m, cl_context ctx, cl_device_id dev)
+static void generated_text_guard(const manifest_file *m, cl_context ctx, cl_device_id dev)
 {
-    const mf_kernel *k = mf_find(m, "reda_unrolled");
+    const manifest_kernel *k = manifest_find(m, "reda_unrolled");
     if (!CHECK(k != NULL, "manifest has reda_unrolled"))
         return;
-    mf_selection sel;
+    manifest_selection sel;
     memset(&sel, 0, sizeof sel);
     long fw[] = {5, 7};
     select_ints(&sel, "FILTER_WIDTH", fw, 2);
-    mf_variant *vs;
+    manifest_variant *vs;
     size_t n;
-    char err[MF_ERR_MAX], name[MF_PATH_MAX];
-    if (!CHECK(mf_expand(k, &sel, &vs, &n, err) == 0 && n == 2, "expand reda_unrolled: %s", err))
+    char err[MANIFEST_ERR_MAX], name[MANIFEST_PATH_MAX];
+    if (!CHECK(manifest_expand(k, &sel, &vs, &n, err) == 0 && n == 2, "expand reda_unrolled: %s", err))
         return;
     char *text;
     size_t len;
-    if (CHECK(ks_program_source(m, &vs[0], &text, &len, name, err) == 0, "source: %s", err)) {
+    if (CHECK(kernel_source_program_source(m, &vs[0], &text, &len, name, err) == 0, "source: %s", err)) {
         for (size_t i = 0; i < 2; i++) {
             const char *src = text;
             cl_int e;
@@ -571,19 +571,19 @@ static void generated_text_guard(const mf_manifest *m, cl_context ctx, cl_device
     free(vs);
 }
 
-static void negative_checks(const mf_manifest *m)
+static void negative_checks(const manifest_file *m)
 {
-    const mf_kernel *k = mf_find(m, "Convolve_Def");
+    const manifest_kernel *k = manifest_find(m, "Convolve_Def");
     if (!CHECK(k != NULL, "manifest has Convolve_Def"))
         return;
-    mf_selection sel;
+    manifest_selection sel;
     memset(&sel, 0, sizeof sel);
     long fw[] = {31};
     select_ints(&sel, "FILTER_WIDTH", fw, 1);
-    mf_variant *vs;
+    manifest_variant *vs;
     size_t n;
-    char err[KR_ERR_MAX];
-    if (!CHECK(mf_expand(k, &sel, &vs, &n, err) == 0 && n == 1, "expand Convolve_Def: %s", err))
+    char err[KERNEL_RUN_ERR_MAX];
+    if (!CHECK(manifest_expand(k, &sel, &vs, &n, err) == 0 && n == 1, "expand Convolve_Def: %s", err))
         return;
     cl_platform_id plat;
     cl_device_id dev;
@@ -600,8 +600,8 @@ static void negative_checks(const mf_manifest *m)
         free(vs);
         return;
     }
-    kr_problem p;
-    kr_default_problem(&vs[0], 99, &p);
+    kernel_run_problem p;
+    kernel_run_default_problem(&vs[0], 99, &p);
     for (size_t i = 0; i < sizeof WRONG_KERNELS / sizeof WRONG_KERNELS[0]; i++) {
         const char *src = WRONG_KERNELS[i];
         cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);
@@ -610,8 +610,8 @@ static void negative_checks(const mf_manifest *m)
             clReleaseProgram(prog);
             continue;
         }
-        kr_result res;
-        int rc = kr_check(ctx, q, prog, &vs[0], &p, TOL, &res, err);
+        kernel_run_result res;
+        int rc = kernel_run_check(ctx, q, prog, &vs[0], &p, TOL, &res, err);
         CHECK(rc == 1, "wrong kernel (%s) fails the check: rc=%d maxrel=%.1e unwritten=%zu %s",
               WRONG_WHAT[i], rc, res.max_rel_err, res.unwritten, rc < 0 ? err : "");
         printf("negative: %s FILTER_WIDTH=31 %dx%d: rc=%d maxrel=%.1e unwritten=%zu "
@@ -673,13 +673,13 @@ static void take_lines(char *buf, size_t *len, record **recs, size_t *n, size_t 
 
 int main(void)
 {
-    sg_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     const char *dir = getenv("CLC_KERNELS_DIR");
     if (!dir || !*dir)
         dir = "kernels";
-    mf_manifest *m = malloc(sizeof *m);
-    char err[MF_ERR_MAX];
-    if (!CHECK(m && mf_load(dir, m, err) == 0, "load %s/manifest.txt: %s", dir, err))
+    manifest_file *m = malloc(sizeof *m);
+    char err[MANIFEST_ERR_MAX];
+    if (!CHECK(m && manifest_load(dir, m, err) == 0, "load %s/manifest.txt: %s", dir, err))
         return check_summary();
 
     plan pl = {0};

@@ -125,12 +125,12 @@ static void test_synthetic(void)
           {"/Convolve_Def_Unroll/0-0-0/Convolve_Def_Unroll.so", "generic2"}}},
     };
     strbuf b;
-    make_binary(&b, PCB_VERSION, ks, 2);
+    make_binary(&b, POCL_BINARY_CANON_VERSION, ks, 2);
     const uint32_t wg[3] = {8, 8, 1};
     unsigned char *out = NULL;
     size_t out_size = 0;
     char why[256] = "";
-    int rc = pcb_canonicalize(b.data, b.len, "Convolve_Def", wg, &out, &out_size, why, sizeof why);
+    int rc = pocl_binary_canon_canonicalize(b.data, b.len, "Convolve_Def", wg, &out, &out_size, why, sizeof why);
     if (!CHECK(rc == 0, "a version-9 binary is rewritten: %s", why))
         return;
     CHECK(out_size < b.len, "smaller: %zu < %zu", out_size, b.len);
@@ -147,7 +147,7 @@ static void test_synthetic(void)
     /* Canonical is a fixed point, and the input order does not matter. */
     unsigned char *again = NULL;
     size_t again_size = 0;
-    CHECK(pcb_canonicalize(out, out_size, "Convolve_Def", wg, &again, &again_size, why,
+    CHECK(pocl_binary_canon_canonicalize(out, out_size, "Convolve_Def", wg, &again, &again_size, why,
                            sizeof why) == 0 &&
               again_size == out_size && memcmp(again, out, out_size) == 0,
           "canonicalizing twice changes nothing");
@@ -158,8 +158,8 @@ static void test_synthetic(void)
     shuffled[0].files[0] = shuffled[0].files[2];
     shuffled[0].files[2] = t;
     strbuf b2;
-    make_binary(&b2, PCB_VERSION, shuffled, 2);
-    CHECK(pcb_canonicalize(b2.data, b2.len, "Convolve_Def", wg, &again, &again_size, why,
+    make_binary(&b2, POCL_BINARY_CANON_VERSION, shuffled, 2);
+    CHECK(pocl_binary_canon_canonicalize(b2.data, b2.len, "Convolve_Def", wg, &again, &again_size, why,
                            sizeof why) == 0 &&
               again_size == out_size && memcmp(again, out, out_size) == 0,
           "another file order gives the same bytes");
@@ -168,7 +168,7 @@ static void test_synthetic(void)
 
     /* Without its own folder (another naming): keep its local size's folders. */
     const uint32_t wg16[3] = {16, 16, 1};
-    CHECK(pcb_canonicalize(b.data, b.len, "Convolve_Def", wg16, &again, &again_size, why,
+    CHECK(pocl_binary_canon_canonicalize(b.data, b.len, "Convolve_Def", wg16, &again, &again_size, why,
                            sizeof why) == 0 &&
               list_files(again, again_size, 0, files, sizeof files) == 0 &&
               strstr(files, "16-16-1-goffs0-smallgrid") && !strstr(files, "8-8-1"),
@@ -177,27 +177,27 @@ static void test_synthetic(void)
     free(out);
 
     /* Not understood: left alone. */
-    CHECK(pcb_canonicalize((const unsigned char *)"\177ELF....", 8, "k", wg, &out, &out_size, why,
+    CHECK(pocl_binary_canon_canonicalize((const unsigned char *)"\177ELF....", 8, "k", wg, &out, &out_size, why,
                            sizeof why) == 1 &&
               out == NULL && strstr(why, "not a PoCL binary"),
           "an ELF file is left alone: %s", why);
     strbuf v8;
     make_binary(&v8, 8, ks, 2);
-    CHECK(pcb_canonicalize(v8.data, v8.len, "Convolve_Def", wg, &out, &out_size, why,
+    CHECK(pocl_binary_canon_canonicalize(v8.data, v8.len, "Convolve_Def", wg, &out, &out_size, why,
                            sizeof why) == 1 &&
               strstr(why, "version 8"),
           "another format version is left alone: %s", why);
     sb_free(&v8);
     for (size_t cut = 0; cut < b.len; cut += 13) {
-        rc = pcb_canonicalize(b.data, cut, "Convolve_Def", wg, &out, &out_size, why, sizeof why);
+        rc = pocl_binary_canon_canonicalize(b.data, cut, "Convolve_Def", wg, &out, &out_size, why, sizeof why);
         CHECK(rc == 1 && out == NULL, "a binary cut to %zu bytes is left alone", cut);
     }
     /* A file length pointing past its kernel record. */
     strbuf bad;
-    make_binary(&bad, PCB_VERSION, ks, 2);
+    make_binary(&bad, POCL_BINARY_CANON_VERSION, ks, 2);
     size_t first_file = 77 + 8 + 37 + 24 + strlen("Convolve_Def") + 8;
     bad.data[first_file + 1] = 0x7f;
-    CHECK(pcb_canonicalize(bad.data, bad.len, "Convolve_Def", wg, &out, &out_size, why,
+    CHECK(pocl_binary_canon_canonicalize(bad.data, bad.len, "Convolve_Def", wg, &out, &out_size, why,
                            sizeof why) == 1 &&
               strstr(why, "does not fit"),
           "a file overrunning its kernel is left alone: %s", why);
@@ -205,51 +205,51 @@ static void test_synthetic(void)
     sb_free(&b);
 }
 
-/* On PoCL: the binary bv_build takes is canonical and still runs right. */
+/* On PoCL: the binary build_variant_build takes is canonical and still runs right. */
 static void test_real(void)
 {
-    static ds_list devs;
-    char err[DS_ERR_MAX];
-    size_t sel[DS_MAX_DEVICES], n;
-    if (ds_enumerate(&devs, err) != 0 || ds_select(&devs, "default", NULL, sel, &n, err) != 0 ||
+    static device_select_list devs;
+    char err[DEVICE_SELECT_ERR_MAX];
+    size_t sel[DEVICE_SELECT_MAX_DEVICES], n;
+    if (device_select_enumerate(&devs, err) != 0 || device_select(&devs, "default", NULL, sel, &n, err) != 0 ||
         !strstr(devs.dev[sel[0]].platform_name, "Portable Computing Language")) {
         CHECK_SKIP("the default device is not PoCL: the real check");
         return;
     }
-    static mf_manifest m;
+    static manifest_file m;
     const char *dir = getenv("CLC_KERNELS_DIR");
-    char merr[MF_ERR_MAX];
-    if (!CHECK(mf_load(dir && *dir ? dir : "kernels", &m, merr) == 0, "manifest: %s", merr))
+    char merr[MANIFEST_ERR_MAX];
+    if (!CHECK(manifest_load(dir && *dir ? dir : "kernels", &m, merr) == 0, "manifest: %s", merr))
         return;
-    vp_request req;
+    variant_plan_request req;
     memset(&req, 0, sizeof req);
     req.n_kernels = 1;
     req.kernels[0] = "Convolve_Def";
     req.n_axes = 2;
     snprintf(req.axes[0].name, sizeof req.axes[0].name, "FILTER_WIDTH");
-    vl_parse_ints("7", &req.axes[0].values, merr);
+    value_list_parse_ints("7", &req.axes[0].values, merr);
     snprintf(req.axes[1].name, sizeof req.axes[1].name, "WG");
-    vl_parse_wgs("8x8", &req.axes[1].values, merr);
-    vp_plan plan;
-    char perr[VP_ERR_MAX];
-    if (!CHECK(vp_make(&m, &req, &plan, perr) == 0 && plan.n == 1, "plan: %s", perr))
+    value_list_parse_wgs("8x8", &req.axes[1].values, merr);
+    variant_plan plan;
+    char perr[VARIANT_PLAN_ERR_MAX];
+    if (!CHECK(variant_plan_make(&m, &req, &plan, perr) == 0 && plan.n == 1, "plan: %s", perr))
         return;
-    bv_target t;
+    build_variant_target t;
     char terr[256];
-    if (!CHECK(bv_target_open(devs.dev[sel[0]].device, NULL, &t, terr, sizeof terr) == 0, "%s",
+    if (!CHECK(build_variant_target_open(devs.dev[sel[0]].device, NULL, &t, terr, sizeof terr) == 0, "%s",
                terr))
         return;
-    bv_options o;
-    bv_default_options(&o);
-    bv_result r;
-    bj_list jobs = {0};
-    if (!CHECK(mj_make(&m, &plan, &jobs, merr) == 0 && jobs.n == 1, "jobs: %s", merr))
+    build_variant_options o;
+    build_variant_default_options(&o);
+    build_variant_result r;
+    build_job_list jobs = {0};
+    if (!CHECK(manifest_jobs_make(&m, &plan, &jobs, merr) == 0 && jobs.n == 1, "jobs: %s", merr))
         return;
     check_hook hook;
     seed_hook_init(&hook, &m);
-    bv_build(&t, &jobs.jobs[0], &o, &hook, &r);
-    bj_list_free(&jobs);
-    if (CHECK(r.status == BV_OK && r.n_forms == 1, "Convolve_Def FILTER_WIDTH=7 builds: %s",
+    build_variant_build(&t, &jobs.jobs[0], &o, &hook, &r);
+    build_job_list_free(&jobs);
+    if (CHECK(r.status == BUILD_VARIANT_OK && r.n_forms == 1, "Convolve_Def FILTER_WIDTH=7 builds: %s",
               r.message ? r.message : "")) {
         char files[2048];
         CHECK(list_files(r.forms[0].data, r.forms[0].size, 0, files, sizeof files) == 0,
@@ -260,7 +260,7 @@ static void test_real(void)
         unsigned char *again = NULL;
         size_t again_size = 0;
         char why[256];
-        CHECK(pcb_canonicalize(r.forms[0].data, r.forms[0].size, "Convolve_Def",
+        CHECK(pocl_binary_canon_canonicalize(r.forms[0].data, r.forms[0].size, "Convolve_Def",
                                plan.variants[0].wg, &again, &again_size, why, sizeof why) == 0 &&
                   again_size == r.forms[0].size &&
                   memcmp(again, r.forms[0].data, again_size) == 0,
@@ -277,22 +277,22 @@ static void test_real(void)
             CHECK(clBuildProgram(p, 1, &t.device, plan.variants[0].options, NULL, NULL) ==
                       CL_SUCCESS,
                   "and builds it");
-            kr_problem pr;
-            kr_default_problem(&plan.variants[0], 99, &pr);
-            kr_result res;
-            char kerr[KR_ERR_MAX];
-            int c = kr_check(t.ctx, t.queue, p, &plan.variants[0], &pr, o.tol, &res, kerr);
+            kernel_run_problem pr;
+            kernel_run_default_problem(&plan.variants[0], 99, &pr);
+            kernel_run_result res;
+            char kerr[KERNEL_RUN_ERR_MAX];
+            int c = kernel_run_check(t.ctx, t.queue, p, &plan.variants[0], &pr, o.tol, &res, kerr);
             CHECK(c == 0, "the loaded canonical binary computes the reference (%d, %g): %s", c,
                   res.max_rel_err, c < 0 ? kerr : "");
             clReleaseProgram(p);
         }
     }
-    bv_result_free(&r);
-    bv_target_close(&t);
-    vp_free(&plan);
+    build_variant_result_free(&r);
+    build_variant_target_close(&t);
+    variant_plan_free(&plan);
 }
 
-/* Joining two records of one program (pcb_union), and the build hash
+/* Joining two records of one program (pocl_binary_canon_union), and the build hash
  * PoCL's cache off writes named by content. */
 static void test_union(void)
 {
@@ -304,13 +304,13 @@ static void test_union(void)
                                   {"/k/0-0-0/k.so", "generic"}}}};
     const fake_kernel c_ks[] = {{"other", 1, {{"/other/0-0-0/other.so", "generic"}}}};
     strbuf a, b, c;
-    make_binary(&a, PCB_VERSION, a_ks, 1);
-    make_binary(&b, PCB_VERSION, b_ks, 1);
-    make_binary(&c, PCB_VERSION, c_ks, 1);
+    make_binary(&a, POCL_BINARY_CANON_VERSION, a_ks, 1);
+    make_binary(&b, POCL_BINARY_CANON_VERSION, b_ks, 1);
+    make_binary(&c, POCL_BINARY_CANON_VERSION, c_ks, 1);
     unsigned char *out = NULL;
     size_t out_size = 0;
     char why[256] = "", files[1024];
-    int rc = pcb_union(a.data, a.len, b.data, b.len, &out, &out_size, why, sizeof why);
+    int rc = pocl_binary_canon_union(a.data, a.len, b.data, b.len, &out, &out_size, why, sizeof why);
     CHECK(rc == 0, "two binaries of one program join: %s", why);
     CHECK(rc == 0 && list_files(out, out_size, 0, files, sizeof files) == 0 &&
               strcmp(files, "/k/0-0-0/k.so /k/16-1-1-goffs0-smallgrid/k.so "
@@ -318,15 +318,15 @@ static void test_union(void)
           "the union holds the functions of both, once each, sorted: %s", rc == 0 ? files : "");
     free(out);
     out = NULL;
-    rc = pcb_union(a.data, a.len, c.data, c.len, &out, &out_size, why, sizeof why);
+    rc = pocl_binary_canon_union(a.data, a.len, c.data, c.len, &out, &out_size, why, sizeof why);
     CHECK(rc == 1 && !out, "binaries of two programs are refused: %s", why);
     /* A random "_UNCACHED_" build hash becomes a digest of the bytes. */
     memcpy(a.data + 36, "_UNCACHED_Ab3XyZ", 16);
     memcpy(b.data + 36, "_UNCACHED_Qq9RrT", 16);
     unsigned char *ca = NULL, *cb = NULL;
     size_t na = 0, nb = 0;
-    CHECK(pcb_canonicalize_all(a.data, a.len, &ca, &na, why, sizeof why) == 0 &&
-              pcb_canonicalize_all(b.data, b.len, &cb, &nb, why, sizeof why) == 0,
+    CHECK(pocl_binary_canon_canonicalize_all(a.data, a.len, &ca, &na, why, sizeof why) == 0 &&
+              pocl_binary_canon_canonicalize_all(b.data, b.len, &cb, &nb, why, sizeof why) == 0,
           "binaries with PoCL's cache off canonicalize");
     CHECK(ca && memcmp(ca + 36, "_UNCACHED_", 10) != 0 && ca[36 + 40] == 0,
           "the random build hash is renamed (40 hex digits)");
@@ -335,10 +335,10 @@ static void test_union(void)
     unsigned char *ca2 = NULL;
     size_t na2 = 0;
     memcpy(a.data + 36, "_UNCACHED_zzzzzz", 16);
-    CHECK(pcb_canonicalize_all(a.data, a.len, &ca2, &na2, why, sizeof why) == 0 && ca &&
+    CHECK(pocl_binary_canon_canonicalize_all(a.data, a.len, &ca2, &na2, why, sizeof why) == 0 && ca &&
               na2 == na && memcmp(ca, ca2, na) == 0,
           "the same contents with another random name: the same bytes");
-    rc = ca && cb ? pcb_union(ca, na, cb, nb, &out, &out_size, why, sizeof why) : -1;
+    rc = ca && cb ? pocl_binary_canon_union(ca, na, cb, nb, &out, &out_size, why, sizeof why) : -1;
     CHECK(rc == 0 && memcmp(out + 36, ca + 36, 40) != 0 && memcmp(out + 36, cb + 36, 40) != 0,
           "records named by content join, the union renamed by its own content: %s", why);
     free(out);
@@ -352,7 +352,7 @@ static void test_union(void)
 
 int main(void)
 {
-    sg_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     test_synthetic();
     test_union();
     test_real();

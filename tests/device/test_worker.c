@@ -17,7 +17,7 @@
 #include "manifest_jobs.h"
 #include "kernelgen.h"
 
-static mf_manifest manifest;
+static manifest_file manifest;
 
 static void test_wire(void)
 {
@@ -62,17 +62,17 @@ static void test_wire(void)
 
 static void test_job_roundtrip(void)
 {
-    vp_request req;
+    variant_plan_request req;
     memset(&req, 0, sizeof req);
     req.n_kernels = 1;
     req.kernels[0] = "reda_local";
-    vp_plan plan;
-    char err[VP_ERR_MAX];
-    if (!CHECK(vp_make(&manifest, &req, &plan, err) == 0 && plan.n > 0, "plan: %s", err))
+    variant_plan plan;
+    char err[VARIANT_PLAN_ERR_MAX];
+    if (!CHECK(variant_plan_make(&manifest, &req, &plan, err) == 0 && plan.n > 0, "plan: %s", err))
         return;
-    bj_list jobs = {0};
-    char merr[MF_ERR_MAX];
-    if (!CHECK(mj_make(&manifest, &plan, &jobs, merr) == 0 && jobs.n == plan.n, "jobs: %s", merr))
+    build_job_list jobs = {0};
+    char merr[MANIFEST_ERR_MAX];
+    if (!CHECK(manifest_jobs_make(&manifest, &plan, &jobs, merr) == 0 && jobs.n == plan.n, "jobs: %s", merr))
         return;
     const build_job *v = &jobs.jobs[jobs.n - 1];
     CHECK(strcmp(v->check, "reda_local") == 0 && v->n_kernels == 1 &&
@@ -80,14 +80,14 @@ static void test_job_roundtrip(void)
           "a manifest job is checked by its seed and holds its kernel");
     strbuf b;
     sb_init(&b);
-    wp_encode_job(&b, 42, 3, WP_JOB_NO_LOOKUP, v);
+    worker_proto_encode_job(&b, 42, 3, WORKER_PROTO_JOB_NO_LOOKUP, v);
     CHECK(!b.failed && b.len > 12, "job encoded");
     build_job back;
     uint32_t job, slot, flags;
-    char perr[WP_ERR_MAX];
-    if (CHECK(wp_decode_job(b.data + 12, b.len - 12, &job, &slot, &flags, &back, perr) == 0,
+    char perr[WORKER_PROTO_ERR_MAX];
+    if (CHECK(worker_proto_decode_job(b.data + 12, b.len - 12, &job, &slot, &flags, &back, perr) == 0,
               "job decodes: %s", perr)) {
-        CHECK(job == 42 && slot == 3 && flags == WP_JOB_NO_LOOKUP &&
+        CHECK(job == 42 && slot == 3 && flags == WORKER_PROTO_JOB_NO_LOOKUP &&
                   strcmp(back.entry_name, v->entry_name) == 0,
               "ids, flags and name back");
         CHECK(back.n_defines == v->n_defines && memcmp(back.wg, v->wg, sizeof v->wg) == 0 &&
@@ -102,53 +102,53 @@ static void test_job_roundtrip(void)
         CHECK(back.n_kernels == 1 && strcmp(back.kernels[0], "reda_local") == 0 &&
                   strcmp(back.check, "reda_local") == 0,
               "kernels and check back");
-        bj_free(&back);
+        build_job_free(&back);
     }
     for (size_t cut = 0; cut < b.len - 12; cut += 97)
-        CHECK(wp_decode_job(b.data + 12, cut, &job, &slot, &flags, &back, perr) == -1,
+        CHECK(worker_proto_decode_job(b.data + 12, cut, &job, &slot, &flags, &back, perr) == -1,
               "a job cut to %zu bytes is refused", cut);
     sb_free(&b);
-    bj_list_free(&jobs);
-    vp_free(&plan);
+    build_job_list_free(&jobs);
+    variant_plan_free(&plan);
 }
 
 static void test_result_roundtrip(void)
 {
-    bv_result r;
+    build_variant_result r;
     memset(&r, 0, sizeof r);
-    r.status = BV_OK;
+    r.status = BUILD_VARIANT_OK;
     r.note = strdup("ptxas failed, PTX only: something");
     r.n_kernel_names = 2;
     r.kernel_names = calloc(2, sizeof *r.kernel_names);
     r.kernel_names[0] = strdup("a");
     r.kernel_names[1] = strdup("b");
     r.n_forms = 3;
-    r.forms[0] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = 86,
+    r.forms[0] = (build_variant_form){.kind = CLCPACK_KIND_PTX, .arch = 86,
                            .data = (unsigned char *)strdup(".version 8.0"), .size = 12};
-    r.forms[1] = (bv_form){.kind = CLCPACK_KIND_CUBIN, .arch = 86,
+    r.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_CUBIN, .arch = 86,
                            .data = (unsigned char *)strdup("\177ELF"), .size = 4};
-    r.forms[2] = (bv_form){.kind = CLCPACK_KIND_INTEL, .arch = 12u << 22 | 55u << 12 | 8u,
+    r.forms[2] = (build_variant_form){.kind = CLCPACK_KIND_INTEL, .arch = 12u << 22 | 55u << 12 | 8u,
                            .data = (unsigned char *)strdup("\177ELF"), .size = 4,
                            .target = "acm-g10"};
     r.build_s = 0.75;
-    for (int p = 0; p < BV_N_PHASES; p++)
+    for (int p = 0; p < BUILD_VARIANT_N_PHASES; p++)
         r.phase_s[p] = 0.125 * (p + 1);
     r.n_tunings = 2;
     r.tunings[0] = (clcpack_tuning){3, 2048, 2048, 11, 41200};
     r.tunings[1] = (clcpack_tuning){7, 2048, 2048, 11, 95000};
-    r.remote = BV_REMOTE_REJECTED;
-    r.upload = BV_UPLOAD_FAILED;
+    r.remote = BUILD_VARIANT_REMOTE_REJECTED;
+    r.upload = BUILD_VARIANT_UPLOAD_FAILED;
     r.remote_note = strdup("the object's SHA-256 is 0123..., not 4567...");
     r.upload_note = strdup("PUT .../cas/89ab...: HTTP 413");
     strbuf b;
     sb_init(&b);
-    wp_encode_result(&b, 7, &r);
-    bv_result back;
+    worker_proto_encode_result(&b, 7, &r);
+    build_variant_result back;
     uint32_t job;
-    char err[WP_ERR_MAX];
-    CHECK(wp_decode_result(b.data + 12, b.len - 12, &job, &back, err) == 0, "result decodes: %s",
+    char err[WORKER_PROTO_ERR_MAX];
+    CHECK(worker_proto_decode_result(b.data + 12, b.len - 12, &job, &back, err) == 0, "result decodes: %s",
           err);
-    CHECK(job == 7 && back.status == BV_OK && back.n_forms == 3, "status and forms back");
+    CHECK(job == 7 && back.status == BUILD_VARIANT_OK && back.n_forms == 3, "status and forms back");
     CHECK(back.forms[2].kind == CLCPACK_KIND_INTEL && back.forms[2].arch == r.forms[2].arch &&
               strcmp(back.forms[2].target, "acm-g10") == 0 && back.forms[0].target[0] == '\0',
           "an offline form's kind, arch and target back");
@@ -162,20 +162,20 @@ static void test_result_roundtrip(void)
     CHECK(back.note && strstr(back.note, "ptxas") && back.message == NULL && back.log == NULL,
           "note back, no message or log");
     CHECK(back.build_s > 0.74 && back.build_s < 0.76, "build time back");
-    for (int p = 0; p < BV_N_PHASES; p++)
+    for (int p = 0; p < BUILD_VARIANT_N_PHASES; p++)
         CHECK(back.phase_s[p] == 0.125 * (p + 1), "phase %d's time back", p);
     CHECK(back.n_tunings == 2 && back.tunings[0].runtime_value == 3 &&
               back.tunings[0].median_ns == 41200 && back.tunings[1].runtime_value == 7 &&
               back.tunings[1].width == 2048 && back.tunings[1].runs == 11 &&
               back.tunings[1].median_ns == 95000,
           "--tune timings back");
-    CHECK(back.remote == BV_REMOTE_REJECTED && back.upload == BV_UPLOAD_FAILED &&
+    CHECK(back.remote == BUILD_VARIANT_REMOTE_REJECTED && back.upload == BUILD_VARIANT_UPLOAD_FAILED &&
               back.remote_note && strstr(back.remote_note, "SHA-256") && back.upload_note &&
               strstr(back.upload_note, "413"),
           "what the remote cache did, and why, back");
-    bv_result_free(&back);
+    build_variant_result_free(&back);
     for (size_t cut = 0; cut < b.len - 12; cut += 5)
-        CHECK(wp_decode_result(b.data + 12, cut, &job, &back, err) == -1,
+        CHECK(worker_proto_decode_result(b.data + 12, cut, &job, &back, err) == -1,
               "a result cut to %zu bytes is refused", cut);
 
     /* A frame on a pipe: whole, then a bad magic, then an oversized one. */
@@ -187,30 +187,30 @@ static void test_result_roundtrip(void)
         close(fds[1]);
         unsigned char *payload;
         size_t size;
-        CHECK(wp_read_frame(fds[0], WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size, err) == 0 &&
+        CHECK(worker_proto_read_frame(fds[0], WORKER_PROTO_RESULT_MAGIC, WORKER_PROTO_RESULT_MAX, &payload, &size, err) == 0 &&
                   size == b.len - 12,
               "frame read back");
         free(payload);
-        CHECK(wp_read_frame(fds[0], WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size, err) == -1 &&
+        CHECK(worker_proto_read_frame(fds[0], WORKER_PROTO_RESULT_MAGIC, WORKER_PROTO_RESULT_MAX, &payload, &size, err) == -1 &&
                   strstr(err, "magic"),
               "a bad magic is refused: %s", err);
-        CHECK(wp_read_frame(fds[0], WP_RESULT_MAGIC, WP_RESULT_MAX, &payload, &size, err) == 1,
+        CHECK(worker_proto_read_frame(fds[0], WORKER_PROTO_RESULT_MAGIC, WORKER_PROTO_RESULT_MAX, &payload, &size, err) == 1,
               "end of file reads as 1");
         close(fds[0]);
     }
-    r.status = BV_BUILD_FAILED;
+    r.status = BUILD_VARIANT_BUILD_FAILED;
     for (size_t i = 0; i < r.n_forms; i++)
         free(r.forms[i].data);
     r.n_forms = 0;
     r.log = strdup("error: expected ';'");
     sb_free(&b);
     sb_init(&b);
-    wp_encode_result(&b, 8, &r);
-    CHECK(wp_decode_result(b.data + 12, b.len - 12, &job, &back, err) == 0 &&
-              back.status == BV_BUILD_FAILED && back.log && strstr(back.log, "expected"),
+    worker_proto_encode_result(&b, 8, &r);
+    CHECK(worker_proto_decode_result(b.data + 12, b.len - 12, &job, &back, err) == 0 &&
+              back.status == BUILD_VARIANT_BUILD_FAILED && back.log && strstr(back.log, "expected"),
           "a failed build's log comes back");
-    bv_result_free(&back);
-    bv_result_free(&r);
+    build_variant_result_free(&back);
+    build_variant_result_free(&r);
     sb_free(&b);
 }
 
@@ -226,13 +226,13 @@ static void on_started(void *ctx, size_t job)
     ((collected *)ctx)->started++;
 }
 
-static void on_finished(void *ctx, size_t job, bv_result *r)
+static void on_finished(void *ctx, size_t job, build_variant_result *r)
 {
     collected *c = ctx;
     c->n++;
     if (job < 16)
         c->seen[job]++;
-    if (r->status == BV_OK && r->n_forms > 0 && r->forms[0].size > 0 && r->n_kernel_names > 0)
+    if (r->status == BUILD_VARIANT_OK && r->n_forms > 0 && r->forms[0].size > 0 && r->n_kernel_names > 0)
         c->ok++;
     if (r->message)
         snprintf(c->last_message, sizeof c->last_message, "%s", r->message);
@@ -246,7 +246,7 @@ static int stop_after_one(void *ctx)
 /* A retry callback: each job once more after its first death. */
 static int retried[16];
 
-static int retry_once(void *ctx, size_t job, const bv_result *r, int died)
+static int retry_once(void *ctx, size_t job, const build_variant_result *r, int died)
 {
     (void)ctx;
     (void)r;
@@ -256,27 +256,27 @@ static int retry_once(void *ctx, size_t job, const bv_result *r, int died)
 }
 
 /* Jobs for the first n variants of a small plan, on device slot 0. */
-static size_t make_jobs(strbuf *jobs, size_t n, bj_list *plan)
+static size_t make_jobs(strbuf *jobs, size_t n, build_job_list *plan)
 {
-    vp_request req;
+    variant_plan_request req;
     memset(&req, 0, sizeof req);
     req.n_kernels = 1;
     req.kernels[0] = "poly_numcoeffs";
-    char err[VP_ERR_MAX];
-    vp_plan vp;
-    if (vp_make(&manifest, &req, &vp, err) != 0)
+    char err[VARIANT_PLAN_ERR_MAX];
+    variant_plan vp;
+    if (variant_plan_make(&manifest, &req, &vp, err) != 0)
         return 0;
-    char merr[MF_ERR_MAX];
+    char merr[MANIFEST_ERR_MAX];
     memset(plan, 0, sizeof *plan);
-    int rc = mj_make(&manifest, &vp, plan, merr);
-    vp_free(&vp);
+    int rc = manifest_jobs_make(&manifest, &vp, plan, merr);
+    variant_plan_free(&vp);
     if (rc != 0)
         return 0;
     if (n > plan->n)
         n = plan->n;
     for (size_t i = 0; i < n; i++) {
         sb_init(&jobs[i]);
-        wp_encode_job(&jobs[i], (uint32_t)i, 0, 0, &plan->jobs[i]);
+        worker_proto_encode_job(&jobs[i], (uint32_t)i, 0, 0, &plan->jobs[i]);
     }
     return n;
 }
@@ -284,20 +284,20 @@ static size_t make_jobs(strbuf *jobs, size_t n, bj_list *plan)
 static void test_pool(const char *argv0)
 {
     strbuf jobs[4];
-    bj_list plan;
+    build_job_list plan;
     size_t n = make_jobs(jobs, 3, &plan);
     if (!CHECK(n == 3, "three jobs"))
         return;
-    wpool_callbacks cb;
+    worker_pool_callbacks cb;
     collected c;
     char err[512];
 
     /* A worker that reads its job and dies: each job fails, naming how. */
     memset(&c, 0, sizeof c);
-    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, NULL};
+    cb = (worker_pool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, NULL};
     char *die_argv[] = {(char *)"sh", (char *)"-c", (char *)"head -c 12 >/dev/null; exit 3",
                         NULL};
-    CHECK(wpool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
+    CHECK(worker_pool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
           "a dying worker still ends the run: %s", err);
     CHECK(c.n == 3 && c.ok == 0 && c.seen[0] == 1 && c.seen[1] == 1 && c.seen[2] == 1,
           "each job gets exactly one failed result (%zu)", c.n);
@@ -308,7 +308,7 @@ static void test_pool(const char *argv0)
      * finishes, no other starts, and the run ends without an error. */
     memset(&c, 0, sizeof c);
     cb.stop = stop_after_one;
-    CHECK(wpool_run("/bin/sh", die_argv, 1, 0, jobs, NULL, n, &cb, err, sizeof err) == 0 &&
+    CHECK(worker_pool_run("/bin/sh", die_argv, 1, 0, jobs, NULL, n, &cb, err, sizeof err) == 0 &&
               c.n == 1 && c.started == 1,
           "a stopped run: %zu of %zu jobs started and finished (%s)", c.n, n, err);
     cb.stop = NULL;
@@ -317,8 +317,8 @@ static void test_pool(const char *argv0)
      * death, on a fresh worker each time. */
     memset(&c, 0, sizeof c);
     memset(retried, 0, sizeof retried);
-    cb = (wpool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, retry_once};
-    CHECK(wpool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
+    cb = (worker_pool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, retry_once};
+    CHECK(worker_pool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
           "a dying worker with retries ends the run: %s", err);
     CHECK(c.started == 6 && c.n == 3 && c.seen[0] == 1 && c.seen[1] == 1 && c.seen[2] == 1,
           "each job is started twice (%zu) and finished once (%zu)", c.started, c.n);
@@ -330,7 +330,7 @@ static void test_pool(const char *argv0)
      * on fresh workers, then the run gives up saying why. */
     memset(&c, 0, sizeof c);
     char *false_argv[] = {(char *)"false", NULL};
-    int rc = wpool_run("/bin/false", false_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err);
+    int rc = worker_pool_run("/bin/false", false_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err);
     CHECK(c.n < 3 ? rc == -1 && strstr(err, "not run") && strstr(err, "exited with status 1")
                   : rc == 0,
           "workers that never read: %zu results, rc %d: %s", c.n, rc, err);
@@ -339,7 +339,7 @@ static void test_pool(const char *argv0)
     memset(&c, 0, sizeof c);
     char *junk_argv[] = {(char *)"sh", (char *)"-c",
                          (char *)"head -c 12 >/dev/null; printf 'CLCRgarbage!' >&3", NULL};
-    CHECK(wpool_run("/bin/sh", junk_argv, 1, 0, jobs, NULL, 1, &cb, err, sizeof err) == 0,
+    CHECK(worker_pool_run("/bin/sh", junk_argv, 1, 0, jobs, NULL, 1, &cb, err, sizeof err) == 0,
           "garbage run ends: %s", err);
     CHECK(c.n == 1 && c.ok == 0 && c.last_message[0], "garbage is a failed job: %s",
           c.last_message);
@@ -350,7 +350,7 @@ static void test_pool(const char *argv0)
         strbuf same[4];
         for (size_t i = 0; i < 4; i++) {
             sb_init(&same[i]);
-            wp_encode_job(&same[i], (uint32_t)i, 0, 0, &plan.jobs[0]);
+            worker_proto_encode_job(&same[i], (uint32_t)i, 0, 0, &plan.jobs[0]);
         }
         char log[] = "/tmp/test_worker_log.XXXXXX";
         int lfd = mkstemp(log);
@@ -364,7 +364,7 @@ static void test_pool(const char *argv0)
         char *group_argv[] = {(char *)"sh", (char *)"-c", script, NULL};
         const size_t group[4] = {0, 0, 1, 1};
         memset(&c, 0, sizeof c);
-        CHECK(wpool_run("/bin/sh", group_argv, 2, 0, same, group, 4, &cb, err, sizeof err) == 0 &&
+        CHECK(worker_pool_run("/bin/sh", group_argv, 2, 0, same, group, 4, &cb, err, sizeof err) == 0 &&
                   c.n == 4,
               "grouped run: %zu results: %s", c.n, err);
         FILE *f = fopen(log, "r");
@@ -399,7 +399,7 @@ static void test_pool(const char *argv0)
     /* A worker that cannot start. */
     memset(&c, 0, sizeof c);
     err[0] = '\0';
-    CHECK(wpool_run("/nonexistent/clc-pack", false_argv, 2, 0, jobs, NULL, n, &cb, err,
+    CHECK(worker_pool_run("/nonexistent/clc-pack", false_argv, 2, 0, jobs, NULL, n, &cb, err,
                     sizeof err) == -1 &&
               strstr(err, "/nonexistent/clc-pack"),
           "an exe that cannot start is an error naming it: %s", err);
@@ -416,33 +416,33 @@ static void test_pool(const char *argv0)
                         (char *)(kdir && *kdir ? kdir : "kernels"), (char *)"--device",
                         (char *)"0:0", NULL};
         memset(&c, 0, sizeof c);
-        CHECK(wpool_run(exe, argv, 2, 0, jobs, NULL, 2, &cb, err, sizeof err) == 0,
+        CHECK(worker_pool_run(exe, argv, 2, 0, jobs, NULL, 2, &cb, err, sizeof err) == 0,
               "real run: %s", err);
         CHECK(c.n == 2 && c.ok == 2 && c.started == 2, "two real builds come back (%zu ok): %s",
               c.ok, c.last_message);
         /* A device slot the worker was not given. */
         strbuf bad;
         sb_init(&bad);
-        wp_encode_job(&bad, 0, 5, 0, &plan.jobs[0]);
+        worker_proto_encode_job(&bad, 0, 5, 0, &plan.jobs[0]);
         memset(&c, 0, sizeof c);
-        CHECK(wpool_run(exe, argv, 1, 0, &bad, NULL, 1, &cb, err, sizeof err) == 0 && c.n == 1 &&
+        CHECK(worker_pool_run(exe, argv, 1, 0, &bad, NULL, 1, &cb, err, sizeof err) == 0 && c.n == 1 &&
                   c.ok == 0 && strstr(c.last_message, "slot"),
               "an unknown device slot is a failed job: %s", c.last_message);
         sb_free(&bad);
     }
     for (size_t i = 0; i < n; i++)
         sb_free(&jobs[i]);
-    bj_list_free(&plan);
+    build_job_list_free(&plan);
 }
 
 int main(int argc, char **argv)
 {
-    sg_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     (void)argc;
     const char *dir = getenv("CLC_KERNELS_DIR");
-    char err[MF_ERR_MAX];
+    char err[MANIFEST_ERR_MAX];
     test_wire();
-    if (CHECK(mf_load(dir && *dir ? dir : "kernels", &manifest, err) == 0, "manifest: %s", err)) {
+    if (CHECK(manifest_load(dir && *dir ? dir : "kernels", &manifest, err) == 0, "manifest: %s", err)) {
         test_job_roundtrip();
         test_result_roundtrip();
         test_pool(argv[0]);

@@ -70,7 +70,7 @@ static inline void ct_capture(const char *dir, uint8_t *p, size_t n, int fix_crc
     if (cf_write(dir, "1-1.rec", p, n) != 0)
         return;
     capture c;
-    char err[RC_ERR_MAX];
+    char err[REC_CAPTURE_ERR_MAX];
     err[0] = '\0';
     if (rec_capture_read(path, &c, err, sizeof err) != 0) {
         cf_require_message(err, sizeof err);
@@ -107,7 +107,7 @@ static inline void ct_proc(const char *dir, const uint8_t *p, size_t n)
     if (cf_write(dir, "1.proc", p, n) != 0)
         return;
     proc_status st;
-    if (rec_proc_read(path, &st) != 0)
+    if (rec_capture_proc_read(path, &st) != 0)
         return;
     cf_require(st.n_loaded >= 0 && st.n_loaded <= 4);
     char text[4096];

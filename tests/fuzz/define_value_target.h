@@ -4,7 +4,7 @@
  * the argument of -D, --variant, --derive, as a top-level list, as a define
  * name and value, and as an integer list and a work-group list. A refusal
  * must leave its output empty and a message; what is accepted must hold
- * together: every -D value passes dv_check_value, every name dv_check_name,
+ * together: every -D value passes define_value_check_value, every name define_value_check_name,
  * every split item lies inside the text, every list value within the
  * bounds value_list.h promises. Shared by fuzz_define_value.c and
  * tests/unit/test_fuzz_targets.c.
@@ -21,62 +21,62 @@
 
 static inline void dvt_check_item_name(const char *name, int is_function)
 {
-    char err[DV_ERR_MAX];
+    char err[DEFINE_VALUE_ERR_MAX];
     int fn = -1;
-    cf_require(name != NULL && dv_check_name(name, strlen(name), &fn, err, sizeof err) == 0);
+    cf_require(name != NULL && define_value_check_name(name, strlen(name), &fn, err, sizeof err) == 0);
     cf_require(fn == is_function);
 }
 
 static inline void dvt_lists(const char *text)
 {
-    char err[VL_ERR_MAX];
-    vl_list *l = malloc(sizeof *l);
+    char err[VALUE_LIST_ERR_MAX];
+    value_list *l = malloc(sizeof *l);
     if (!l)
         return;
     err[0] = '\0';
-    if (vl_parse_ints(text, l, err) == 0) {
-        cf_require(l->n >= 1 && l->n <= MF_MAX_VALUES);
+    if (value_list_parse_ints(text, l, err) == 0) {
+        cf_require(l->n >= 1 && l->n <= MANIFEST_MAX_VALUES);
         for (size_t i = 0; i < l->n; i++) {
-            cf_require(l->values[i].v[0] >= 0 && l->values[i].v[0] <= VL_VALUE_MAX);
-            cf_require(memchr(l->tokens[i], 0, VL_TOKEN_MAX) != NULL);
+            cf_require(l->values[i].v[0] >= 0 && l->values[i].v[0] <= VALUE_LIST_VALUE_MAX);
+            cf_require(memchr(l->tokens[i], 0, VALUE_LIST_TOKEN_MAX) != NULL);
             for (size_t k = 0; k < i; k++)
                 cf_require(l->values[k].v[0] != l->values[i].v[0]);
         }
     } else {
-        cf_require_message(err, VL_ERR_MAX);
+        cf_require_message(err, VALUE_LIST_ERR_MAX);
     }
     err[0] = '\0';
-    if (vl_parse_wgs(text, l, err) == 0) {
-        cf_require(l->n >= 1 && l->n <= MF_MAX_VALUES);
+    if (value_list_parse_wgs(text, l, err) == 0) {
+        cf_require(l->n >= 1 && l->n <= MANIFEST_MAX_VALUES);
         for (size_t i = 0; i < l->n; i++) {
             for (int d = 0; d < 3; d++)
-                cf_require(l->values[i].v[d] >= 1 && l->values[i].v[d] <= VL_VALUE_MAX);
+                cf_require(l->values[i].v[d] >= 1 && l->values[i].v[d] <= VALUE_LIST_VALUE_MAX);
             char buf[64];
-            vl_format_wg(l->values[i].v, buf, sizeof buf);
+            value_list_format_wg(l->values[i].v, buf, sizeof buf);
             /* The formatted size reads back as the same size. */
-            vl_list *again = malloc(sizeof *again);
+            value_list *again = malloc(sizeof *again);
             if (again) {
-                char e2[VL_ERR_MAX];
-                cf_require(vl_parse_wgs(buf, again, e2) == 0 && again->n == 1);
+                char e2[VALUE_LIST_ERR_MAX];
+                cf_require(value_list_parse_wgs(buf, again, e2) == 0 && again->n == 1);
                 cf_require(memcmp(again->values[0].v, l->values[i].v, sizeof again->values[0].v) ==
                            0);
                 free(again);
             }
         }
     } else {
-        cf_require_message(err, VL_ERR_MAX);
+        cf_require_message(err, VALUE_LIST_ERR_MAX);
     }
     free(l);
-    vl_ints arr;
+    value_list_ints arr;
     memset(&arr, 0x5a, sizeof arr);
     err[0] = '\0';
-    if (vl_parse_int_array(text, 100000, &arr, err) == 0) {
+    if (value_list_parse_int_array(text, 100000, &arr, err) == 0) {
         cf_require(arr.n >= 1 && arr.n <= 100000);
         for (size_t i = 0; i < arr.n; i++)
-            cf_require(arr.values[i] >= 0 && arr.values[i] <= VL_VALUE_MAX);
-        vl_ints_free(&arr);
+            cf_require(arr.values[i] >= 0 && arr.values[i] <= VALUE_LIST_VALUE_MAX);
+        value_list_ints_free(&arr);
     } else {
-        cf_require_message(err, VL_ERR_MAX);
+        cf_require_message(err, VALUE_LIST_ERR_MAX);
         cf_require(arr.n == 0 && arr.values == NULL);
     }
 }
@@ -87,62 +87,62 @@ static inline int fuzz_define_value(const uint8_t *data, size_t size)
     if (!text)
         return 0;
     size_t len = strlen(text);
-    char err[DV_ERR_MAX];
+    char err[DEFINE_VALUE_ERR_MAX];
 
-    dv_define d;
+    define_value_define d;
     memset(&d, 0x5a, sizeof d);
     err[0] = '\0';
-    if (dv_parse_define(text, &d, err, sizeof err) == 0) {
+    if (define_value_parse_define(text, &d, err, sizeof err) == 0) {
         dvt_check_item_name(d.name, d.is_function);
         cf_require(d.bare ? d.n_values == 0 : d.n_values >= 1);
-        cf_require(d.n_values <= DV_VALUES_MAX);
+        cf_require(d.n_values <= DEFINE_VALUE_VALUES_MAX);
         if (d.is_function && !d.bare)
             cf_require(d.n_values == 1);
         for (size_t i = 0; i < d.n_values; i++) {
-            char e2[DV_ERR_MAX];
-            cf_require(dv_check_value(d.name, d.values[i], e2, sizeof e2) == 0);
-            cf_require(strlen(d.values[i]) <= DV_VALUE_MAX);
+            char e2[DEFINE_VALUE_ERR_MAX];
+            cf_require(define_value_check_value(d.name, d.values[i], e2, sizeof e2) == 0);
+            cf_require(strlen(d.values[i]) <= DEFINE_VALUE_VALUE_MAX);
         }
-        dv_define_free(&d);
+        define_value_define_free(&d);
     } else {
         cf_require_message(err, sizeof err);
         cf_require(d.name == NULL && d.values == NULL && d.n_values == 0);
     }
 
-    dv_variant v;
+    define_value_variant v;
     memset(&v, 0x5a, sizeof v);
     err[0] = '\0';
-    if (dv_parse_variant(text, &v, err, sizeof err) == 0) {
+    if (define_value_parse_variant(text, &v, err, sizeof err) == 0) {
         cf_require(v.n >= 1);
         for (size_t i = 0; i < v.n; i++) {
             dvt_check_item_name(v.items[i].name, v.items[i].is_function);
-            char e2[DV_ERR_MAX];
+            char e2[DEFINE_VALUE_ERR_MAX];
             if (v.items[i].value)
-                cf_require(dv_check_value(v.items[i].name, v.items[i].value, e2, sizeof e2) == 0);
+                cf_require(define_value_check_value(v.items[i].name, v.items[i].value, e2, sizeof e2) == 0);
             for (size_t k = 0; k < i; k++)
                 cf_require(strcmp(v.items[k].name, v.items[i].name) != 0);
         }
-        dv_variant_free(&v);
+        define_value_variant_free(&v);
     } else {
         cf_require_message(err, sizeof err);
         cf_require(v.n == 0 && v.items == NULL);
     }
 
-    dv_derive dr;
+    define_value_derive dr;
     memset(&dr, 0x5a, sizeof dr);
     err[0] = '\0';
-    if (dv_parse_derive(text, &dr, err, sizeof err) == 0) {
+    if (define_value_parse_derive(text, &dr, err, sizeof err) == 0) {
         dvt_check_item_name(dr.name, 0);
         cf_require(dr.expr != NULL && strlen(dr.expr) < len);
-        dv_derive_free(&dr);
+        define_value_derive_free(&dr);
     } else {
         cf_require_message(err, sizeof err);
         cf_require(dr.name == NULL && dr.expr == NULL);
     }
 
-    dv_span *items = (dv_span *)1;
+    define_value_span *items = (define_value_span *)1;
     err[0] = '\0';
-    long n = dv_split_top(text, &items, "-D X", err, sizeof err);
+    long n = define_value_split_top(text, &items, "-D X", err, sizeof err);
     if (n >= 1) {
         for (long i = 0; i < n; i++) {
             cf_require(items[i].at >= text && items[i].len >= 1);
@@ -156,12 +156,12 @@ static inline int fuzz_define_value(const uint8_t *data, size_t size)
 
     int fn = -1;
     err[0] = '\0';
-    if (dv_check_name(text, len, &fn, err, sizeof err) != 0)
+    if (define_value_check_name(text, len, &fn, err, sizeof err) != 0)
         cf_require_message(err, sizeof err);
     else
         cf_require(fn == 0 || fn == 1);
     err[0] = '\0';
-    if (dv_check_value("X", text, err, sizeof err) != 0)
+    if (define_value_check_value("X", text, err, sizeof err) != 0)
         cf_require_message(err, sizeof err);
 
     dvt_lists(text);

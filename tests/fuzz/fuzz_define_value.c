@@ -2,7 +2,7 @@
  * fuzz_define_value.c — the libFuzzer program of the define value and value list target
  * (define_value_target.h, docs/ROBUSTNESS.md). Built by `make fuzz` with clang
  * -fsanitize=fuzzer,address,undefined; tests/unit/test_fuzz_targets.c replays its
- * seeds with any compiler.
+ * corpus with any compiler.
  */
 #include "define_value_target.h"
 

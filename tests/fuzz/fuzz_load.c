@@ -2,7 +2,7 @@
  * fuzz_load.c — the libFuzzer program of the load target (tests/fuzz/targets.h,
  * docs/ROBUSTNESS.md). Built by `make fuzz` with clang
  * -fsanitize=fuzzer,address,undefined; tests/unit/test_fuzz_targets.c replays
- * its seeds with any compiler.
+ * its corpus with any compiler.
  */
 #include "fake_cl.h"
 #include "targets.h"

@@ -2,7 +2,7 @@
  * fuzz_open_file.c — the libFuzzer program of the open_file target (tests/fuzz/targets.h,
  * docs/ROBUSTNESS.md). Built by `make fuzz` with clang
  * -fsanitize=fuzzer,address,undefined; tests/unit/test_fuzz_targets.c replays
- * its seeds with any compiler.
+ * its corpus with any compiler.
  */
 
 #include "targets.h"

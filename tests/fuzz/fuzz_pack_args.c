@@ -2,7 +2,7 @@
  * fuzz_pack_args.c — the libFuzzer program of the pack options and direct planner target
  * (pack_args_target.h, docs/ROBUSTNESS.md). Built by `make fuzz` with clang
  * -fsanitize=fuzzer,address,undefined; tests/unit/test_fuzz_targets.c replays its
- * seeds with any compiler.
+ * corpus with any compiler.
  */
 #include "pack_args_target.h"
 

@@ -2,7 +2,7 @@
  * fuzz_pocl_canon.c — the libFuzzer program of the PoCL binary canonicalization target
  * (pocl_canon_target.h, docs/ROBUSTNESS.md). Built by `make fuzz` with clang
  * -fsanitize=fuzzer,address,undefined; tests/unit/test_fuzz_targets.c replays its
- * seeds with any compiler.
+ * corpus with any compiler.
  */
 #include "pocl_canon_target.h"
 

@@ -2,7 +2,7 @@
  * fuzz_ptx_text.c — the libFuzzer program of the PTX text target
  * (ptx_text_target.h, docs/ROBUSTNESS.md). Built by `make fuzz` with clang
  * -fsanitize=fuzzer,address,undefined; tests/unit/test_fuzz_targets.c replays its
- * seeds with any compiler.
+ * corpus with any compiler.
  */
 #include "ptx_text_target.h"
 

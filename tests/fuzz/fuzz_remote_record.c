@@ -3,7 +3,7 @@
  * record and action result target (remote_record_target.h,
  * docs/ROBUSTNESS.md). Built by `make fuzz` with clang
  * -fsanitize=fuzzer,address,undefined; tests/unit/test_fuzz_targets.c replays
- * its seeds with any compiler.
+ * its corpus with any compiler.
  */
 #include "remote_record_target.h"
 

@@ -2,7 +2,7 @@
  * fuzz_source_fold.c — the libFuzzer program of the include folding target
  * (source_fold_target.h, docs/ROBUSTNESS.md). Built by `make fuzz` with clang
  * -fsanitize=fuzzer,address,undefined; tests/unit/test_fuzz_targets.c replays its
- * seeds with any compiler.
+ * corpus with any compiler.
  */
 #include "source_fold_target.h"
 

@@ -95,7 +95,7 @@ static uint64_t fz_le64(const uint8_t *b)
 /* A copy of the input whose header checksum is made right again, or NULL
  * when its header does not say where the index is. Almost every mutation
  * breaks the CRC, so without this the index parser behind the check would
- * only ever see the seeds' own indexes. */
+ * only ever see the corpus packs' own indexes. */
 static uint8_t *with_checksum_fixed(const uint8_t *data, size_t size)
 {
     if (size < 64)

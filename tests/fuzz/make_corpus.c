@@ -1,14 +1,14 @@
 /*
- * make_corpus.c — writes the small synthetic seeds of tests/fuzz/corpus/:
+ * make_corpus.c — writes the small synthetic inputs of tests/fuzz/corpus/:
  * packs that reach the parts of the format real PoCL packs do not (several
  * devices, PTX and cubin forms, several defines, delta chains, tuning
  * fields, a binary-only pack), kept small so the fuzzer mutates structure
  * rather than zlib payload; the zstd_* ones are format 4 (zstd frames,
  * prefixes, a trained dictionary), committed as a format-4 writer made
  * them; the lookup_* ones are format 5 (the same with a lookup table, as
- * every zstd pack is now written). Usage: make_corpus DIR. The real-pack seeds
+ * every zstd pack is now written). Usage: make_corpus DIR. The real-pack inputs
  * come from clc-pack (docs/ROBUSTNESS.md says how). Not part of any make
- * target (the seeds are committed); build it with
+ * target (the corpus is committed); build it with
  *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iloader tests/fuzz/make_corpus.c \
  *      build/libclcpack.a $(make -s print-libs) -o make_corpus
  */

@@ -4,9 +4,9 @@
  * bytes is the argument vector after the command name (at most 64
  * arguments). When it parses as a direct command line, every path in it is
  * replaced by one inside a private temporary folder (a small source that
- * includes a header, a missing file, the folder itself), so dj_make folds
+ * includes a header, a missing file, the folder itself), so direct_jobs_make folds
  * and expands on known files only; it never builds anything. A refusal must
- * carry a message, a usage error of dj_make too, and each job it makes must
+ * carry a message, a usage error of direct_jobs_make too, and each job it makes must
  * be whole. The arguments are parsed a second time from a fresh copy (the
  * first freed), which must give the same answer, and then a known command
  * line (-j 2 -koout.clcpack) must parse as it always does: nothing of one
@@ -67,7 +67,7 @@ static inline char *pat_program(char paths[4][300], const char *was)
     return s;
 }
 
-static inline void pat_check_jobs(const bj_list *l)
+static inline void pat_check_jobs(const build_job_list *l)
 {
     for (size_t i = 0; i < l->n; i++) {
         const build_job *j = &l->jobs[i];
@@ -88,7 +88,7 @@ static inline void pat_plan(pack_args *a)
     snprintf(paths[1], sizeof paths[1], "%s/b.h", dir);
     snprintf(paths[2], sizeof paths[2], "%s/missing.cl", dir);
     snprintf(paths[3], sizeof paths[3], "%s", dir);
-    dj_spec *s = &a->direct_spec;
+    direct_jobs_spec *s = &a->direct_spec;
     char *owned[PAT_ARGS];
     size_t n_owned = 0;
     int ok = cf_write(dir, "a.cl", pat_source, sizeof pat_source - 1) == 0 &&
@@ -105,16 +105,16 @@ static inline void pat_plan(pack_args *a)
             s->programs[i] = owned[n_owned++] = p;
     }
     if (ok) {
-        bj_list out;
+        build_job_list out;
         memset(&out, 0, sizeof out);
-        char err[DJ_ERR_MAX];
+        char err[DIRECT_JOBS_ERR_MAX];
         err[0] = '\0';
-        int rc = dj_make(s, &out, err);
+        int rc = direct_jobs_make(s, &out, err);
         cf_require(rc == 0 || rc == 1 || rc == 2);
         if (rc != 0)
             cf_require_message(err, sizeof err);
         pat_check_jobs(&out);
-        bj_list_free(&out);
+        build_job_list_free(&out);
     }
     for (size_t i = 0; i < n_owned; i++)
         free(owned[i]);
@@ -123,7 +123,7 @@ static inline void pat_plan(pack_args *a)
 
 /* Parses the input as arguments; 0 or -1, with err. With plan, a direct
  * command line is planned too. */
-static inline int pat_parse(const uint8_t *data, size_t size, int plan, char err[PA_ERR_MAX])
+static inline int pat_parse(const uint8_t *data, size_t size, int plan, char err[PACK_ARGS_ERR_MAX])
 {
     char *argv[PAT_ARGS + 2];
     char *arena = NULL;
@@ -136,9 +136,9 @@ static inline int pat_parse(const uint8_t *data, size_t size, int plan, char err
     int rc = pack_args_parse((int)n + 1, argv, &a, err);
     if (rc != 0) {
         cf_require(rc == -1);
-        cf_require_message(err, PA_ERR_MAX);
+        cf_require_message(err, PACK_ARGS_ERR_MAX);
     } else {
-        cf_require(a.jobs >= 1 && a.jobs <= PA_MAX_JOBS);
+        cf_require(a.jobs >= 1 && a.jobs <= PACK_ARGS_MAX_JOBS);
         if (a.direct && plan)
             pat_plan(&a);
     }
@@ -151,7 +151,7 @@ static inline int pat_parse(const uint8_t *data, size_t size, int plan, char err
  * the second parse must not see anything of the first, and says the same. */
 static inline int fuzz_pack_args(const uint8_t *data, size_t size)
 {
-    char err1[PA_ERR_MAX], err2[PA_ERR_MAX];
+    char err1[PACK_ARGS_ERR_MAX], err2[PACK_ARGS_ERR_MAX];
     int rc1 = pat_parse(data, size, 1, err1);
     int rc2 = pat_parse(data, size, 0, err2);
     cf_require(rc1 == rc2 && (rc1 == 0 || strcmp(err1, err2) == 0));

@@ -24,7 +24,7 @@ static inline void pct_canon(const uint8_t *data, size_t size, const char *kerne
     size_t out_size = 7;
     char why[256];
     why[0] = '\0';
-    int rc = pcb_canonicalize(data, size, kernel, wg, &out, &out_size, why, sizeof why);
+    int rc = pocl_binary_canon_canonicalize(data, size, kernel, wg, &out, &out_size, why, sizeof why);
     cf_require(rc >= -1 && rc <= 1);
     if (rc != 0) {
         cf_require(out == NULL && out_size == 0);
@@ -35,7 +35,7 @@ static inline void pct_canon(const uint8_t *data, size_t size, const char *kerne
     cf_require(out != NULL && out_size <= size);
     unsigned char *again = NULL;
     size_t again_size = 0;
-    int rc2 = pcb_canonicalize(out, out_size, kernel, wg, &again, &again_size, why, sizeof why);
+    int rc2 = pocl_binary_canon_canonicalize(out, out_size, kernel, wg, &again, &again_size, why, sizeof why);
     cf_require(rc2 == 0 || rc2 == -1);
     if (rc2 == 0)
         cf_require(again_size == out_size && memcmp(again, out, out_size) == 0);
@@ -53,9 +53,9 @@ static inline int fuzz_pocl_canon(const uint8_t *data, size_t size)
     unsigned char *twice = malloc(size ? size : 1);
     if (copy && twice) {
         memcpy(copy, data, size);
-        pcb_scrub_temp_names(copy, size);
+        pocl_binary_canon_scrub_temp_names(copy, size);
         memcpy(twice, copy, size);
-        pcb_scrub_temp_names(twice, size);
+        pocl_binary_canon_scrub_temp_names(twice, size);
         cf_require(memcmp(copy, twice, size) == 0);
     }
     free(copy);

@@ -18,7 +18,7 @@
 #include "cli_fuzz.h"
 #include "rcache_record.h"
 
-static inline int rrt_same(const rcr_record *a, const rcr_record *b)
+static inline int rrt_same(const rcache_record *a, const rcache_record *b)
 {
     if (a->key_len != b->key_len || memcmp(a->key_text, b->key_text, a->key_len) != 0 ||
         strcmp(a->signature, b->signature) != 0 || strcmp(a->note, b->note) != 0 ||
@@ -41,17 +41,17 @@ static inline int fuzz_remote_record(const uint8_t *data, size_t size)
         return 0;
     const uint8_t *p = data + 1;
     size_t n = size - 1;
-    char err[RCR_ERR_MAX];
+    char err[RCACHE_RECORD_ERR_MAX];
     err[0] = '\0';
     if (data[0] % 2 == 0) {
-        rcr_record r;
-        if (rcr_decode(p, n, &r, err) != 0) {
+        rcache_record r;
+        if (rcache_record_decode(p, n, &r, err) != 0) {
             cf_require(err[0] != '\0' && memchr(err, 0, sizeof err) != NULL);
             cf_require(r.n_forms == 0 && r.key_text == NULL);
             return 0;
         }
-        cf_require(r.key_len <= RCR_KEY_MAX && strlen(r.key_text) == r.key_len);
-        cf_require(r.n_forms >= 1 && r.n_forms <= BV_MAX_FORMS);
+        cf_require(r.key_len <= RCACHE_RECORD_KEY_MAX && strlen(r.key_text) == r.key_len);
+        cf_require(r.n_forms >= 1 && r.n_forms <= BUILD_VARIANT_MAX_FORMS);
         for (size_t i = 0; i < r.n_forms; i++) {
             cf_require((unsigned)r.forms[i].kind <= CLCPACK_KIND_CUBIN && r.forms[i].size > 0);
             for (size_t k = 0; k < i; k++)
@@ -60,32 +60,32 @@ static inline int fuzz_remote_record(const uint8_t *data, size_t size)
         }
         strbuf b;
         sb_init(&b);
-        rcr_encode(&r, &b);
+        rcache_record_encode(&r, &b);
         if (!b.failed) {
-            rcr_record back;
-            cf_require(rcr_decode(b.data, b.len, &back, err) == 0);
+            rcache_record back;
+            cf_require(rcache_record_decode(b.data, b.len, &back, err) == 0);
             cf_require(rrt_same(&r, &back));
-            rcr_free(&back);
+            rcache_record_free(&back);
         }
         sb_free(&b);
-        rcr_free(&r);
+        rcache_record_free(&r);
         return 0;
     }
-    char hash[RCK_HEX_SIZE + 1];
-    hash[RCK_HEX_SIZE] = 'Z';
+    char hash[RCACHE_KEY_HEX_SIZE + 1];
+    hash[RCACHE_KEY_HEX_SIZE] = 'Z';
     uint64_t rsize = 0;
-    if (rcr_ac_decode(p, n, hash, &rsize, err) != 0) {
+    if (rcache_record_ac_decode(p, n, hash, &rsize, err) != 0) {
         cf_require(err[0] != '\0');
-        cf_require(hash[RCK_HEX_SIZE] == 'Z');
+        cf_require(hash[RCACHE_KEY_HEX_SIZE] == 'Z');
         return 0;
     }
-    cf_require(hash[RCK_HEX_SIZE] == 'Z' && rck_is_hex_digest(hash, strlen(hash)));
-    cf_require(rsize >= 1 && rsize <= RCR_OBJECT_MAX);
-    unsigned char ac[RCR_AC_MAX];
-    size_t len = rcr_ac_encode(hash, rsize, ac);
-    char back[RCK_HEX_SIZE];
+    cf_require(hash[RCACHE_KEY_HEX_SIZE] == 'Z' && rcache_key_is_hex_digest(hash, strlen(hash)));
+    cf_require(rsize >= 1 && rsize <= RCACHE_RECORD_OBJECT_MAX);
+    unsigned char ac[RCACHE_RECORD_AC_MAX];
+    size_t len = rcache_record_ac_encode(hash, rsize, ac);
+    char back[RCACHE_KEY_HEX_SIZE];
     uint64_t bsize = 0;
-    cf_require(rcr_ac_decode(ac, len, back, &bsize, err) == 0);
+    cf_require(rcache_record_ac_decode(ac, len, back, &bsize, err) == 0);
     cf_require(strcmp(back, hash) == 0 && bsize == rsize);
     return 0;
 }

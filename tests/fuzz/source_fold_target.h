@@ -6,7 +6,7 @@
  * then be refused if read). The folder also holds inc/in.h, a link to
  * ../b.h, and out.h, a link to /etc/hostname (outside the root). Flags:
  * bit 0 line_at_start, bit 1 b.h is a second source, bit 2 the include
- * folders are inc and a missing one (else none). sf_fold folds a.cl with
+ * folders are inc and a missing one (else none). source_fold folds a.cl with
  * the folder as its only root; a result must be whole (text as long as
  * said, each file and missing include named), a refusal must carry a
  * message, and a second fold must give the same bytes. Shared by
@@ -21,13 +21,13 @@
 #include "cli_fuzz.h"
 #include "source_fold.h"
 
-static inline void sft_fold(const sf_options *o)
+static inline void sft_fold(const source_fold_options *o)
 {
-    sf_result r, again;
+    source_fold_result r, again;
     memset(&r, 0x5a, sizeof r);
-    char err[SF_ERR_MAX];
+    char err[SOURCE_FOLD_ERR_MAX];
     err[0] = '\0';
-    if (sf_fold(o, &r, err, sizeof err) != 0) {
+    if (source_fold(o, &r, err, sizeof err) != 0) {
         cf_require_message(err, sizeof err);
         cf_require(r.text == NULL && r.files == NULL && r.missing == NULL);
         return;
@@ -42,11 +42,11 @@ static inline void sft_fold(const sf_options *o)
     }
     for (size_t i = 0; i < r.n_missing; i++)
         cf_require(r.missing[i].file && r.missing[i].name && r.missing[i].line >= 1);
-    if (sf_fold(o, &again, err, sizeof err) == 0) {
+    if (source_fold(o, &again, err, sizeof err) == 0) {
         cf_require(again.len == r.len && memcmp(again.text, r.text, r.len) == 0);
-        sf_result_free(&again);
+        source_fold_result_free(&again);
     }
-    sf_result_free(&r);
+    source_fold_result_free(&r);
 }
 
 static inline int fuzz_source_fold(const uint8_t *data, size_t size)
@@ -81,7 +81,7 @@ static inline int fuzz_source_fold(const uint8_t *data, size_t size)
         const char *sources[2] = {"a.cl", "b.h"};
         const char *incs[2] = {"inc", "nowhere"};
         const char *roots[1] = {dir};
-        sf_options o;
+        source_fold_options o;
         memset(&o, 0, sizeof o);
         o.base_dir = dir;
         o.sources = sources;

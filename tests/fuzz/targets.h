@@ -19,10 +19,10 @@
  *    entries, timings with lengths and values from the input; zlib or zstd
  *    by the first byte), then the pack written, read back and compared
  *    with what was added.
- * Pack targets take a pack's bytes (their seeds are tests/fuzz/corpus/;
+ * Pack targets take a pack's bytes (their corpus is tests/fuzz/corpus/;
  * tuning, best and load also try the bytes with the header checksum made
  * right, as fuzz_target.h does, so mutations reach the readers);
- * the writer target's seeds are tests/fuzz/corpus_writer/. A failed check
+ * the writer target's corpus is tests/fuzz/corpus_writer/. A failed check
  * traps, so libFuzzer keeps the input. Include this in one file per
  * program, after fake_cl.h when the program uses fuzz_load.
  */

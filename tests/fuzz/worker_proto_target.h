@@ -3,7 +3,7 @@
  * (worker_proto.h): the input as a job, load job and result payload, each
  * decoded, and what decodes encoded again, decoded and encoded once more:
  * the two encodings must be the same bytes. Then the input as the stream
- * a pipe carries: frames are read from it with wp_read_frame (job magic,
+ * a pipe carries: frames are read from it with worker_proto_read_frame (job magic,
  * or result magic when the stream starts with that) and each payload decoded,
  * until the end of the stream or a bad frame. A refusal must carry a
  * message. Shared by fuzz_worker_proto.c and tests/unit/test_fuzz_targets.c.
@@ -25,28 +25,28 @@ static inline void wpt_job(const void *payload, size_t size)
 {
     build_job j;
     uint32_t id = 0, slot = 0, flags = 0;
-    char err[WP_ERR_MAX];
+    char err[WORKER_PROTO_ERR_MAX];
     err[0] = '\0';
     memset(&j, 0, sizeof j);
-    if (wp_decode_job(payload, size, &id, &slot, &flags, &j, err) != 0) {
+    if (worker_proto_decode_job(payload, size, &id, &slot, &flags, &j, err) != 0) {
         cf_require_message(err, sizeof err);
-        bj_free(&j);
+        build_job_free(&j);
         return;
     }
     strbuf a, b;
     sb_init(&a);
     sb_init(&b);
-    wp_encode_job(&a, id, slot, flags, &j);
-    bj_free(&j);
+    worker_proto_encode_job(&a, id, slot, flags, &j);
+    build_job_free(&j);
     if (!a.failed) {
         cf_require(a.len >= 12);
         build_job j2;
         memset(&j2, 0, sizeof j2);
         uint32_t id2 = 0, slot2 = 0, flags2 = 0;
-        cf_require(wp_decode_job(a.data + 12, a.len - 12, &id2, &slot2, &flags2, &j2, err) == 0);
+        cf_require(worker_proto_decode_job(a.data + 12, a.len - 12, &id2, &slot2, &flags2, &j2, err) == 0);
         cf_require(id2 == id && slot2 == slot && flags2 == flags);
-        wp_encode_job(&b, id2, slot2, flags2, &j2);
-        bj_free(&j2);
+        worker_proto_encode_job(&b, id2, slot2, flags2, &j2);
+        build_job_free(&j2);
         cf_require(b.failed || (b.len == a.len && memcmp(a.data, b.data, a.len) == 0));
     }
     sb_free(&a);
@@ -55,30 +55,30 @@ static inline void wpt_job(const void *payload, size_t size)
 
 static inline void wpt_result(const void *payload, size_t size)
 {
-    bv_result r;
+    build_variant_result r;
     uint32_t id = 0;
-    char err[WP_ERR_MAX];
+    char err[WORKER_PROTO_ERR_MAX];
     err[0] = '\0';
     memset(&r, 0, sizeof r);
-    if (wp_decode_result(payload, size, &id, &r, err) != 0) {
+    if (worker_proto_decode_result(payload, size, &id, &r, err) != 0) {
         cf_require_message(err, sizeof err);
-        bv_result_free(&r);
+        build_variant_result_free(&r);
         return;
     }
-    cf_require(r.n_forms <= BV_MAX_FORMS && r.n_tunings <= TV_MAX_WIDTHS);
+    cf_require(r.n_forms <= BUILD_VARIANT_MAX_FORMS && r.n_tunings <= TUNE_OPTIONS_MAX_WIDTHS);
     strbuf a, b;
     sb_init(&a);
     sb_init(&b);
-    wp_encode_result(&a, id, &r);
-    bv_result_free(&r);
+    worker_proto_encode_result(&a, id, &r);
+    build_variant_result_free(&r);
     if (!a.failed) {
-        bv_result r2;
+        build_variant_result r2;
         memset(&r2, 0, sizeof r2);
         uint32_t id2 = 0;
         cf_require(a.len >= 12);
-        cf_require(wp_decode_result(a.data + 12, a.len - 12, &id2, &r2, err) == 0 && id2 == id);
-        wp_encode_result(&b, id2, &r2);
-        bv_result_free(&r2);
+        cf_require(worker_proto_decode_result(a.data + 12, a.len - 12, &id2, &r2, err) == 0 && id2 == id);
+        worker_proto_encode_result(&b, id2, &r2);
+        build_variant_result_free(&r2);
         cf_require(b.failed || (b.len == a.len && memcmp(a.data, b.data, a.len) == 0));
     }
     sb_free(&a);
@@ -100,15 +100,15 @@ static inline void wpt_stream(const uint8_t *data, size_t size)
         put += (size_t)w;
     }
     close(fds[1]);
-    int result = size >= 4 && data[3] == (WP_RESULT_MAGIC >> 24);
-    uint32_t magic = result ? WP_RESULT_MAGIC : WP_JOB_MAGIC;
-    size_t max = magic == WP_JOB_MAGIC ? WP_JOB_MAX : WP_RESULT_MAX;
+    int result = size >= 4 && data[3] == (WORKER_PROTO_RESULT_MAGIC >> 24);
+    uint32_t magic = result ? WORKER_PROTO_RESULT_MAGIC : WORKER_PROTO_JOB_MAGIC;
+    size_t max = magic == WORKER_PROTO_JOB_MAGIC ? WORKER_PROTO_JOB_MAX : WORKER_PROTO_RESULT_MAX;
     for (int frames = 0; frames < 64; frames++) {
         unsigned char *payload = (unsigned char *)1;
         size_t psize = 7;
-        char err[WP_ERR_MAX];
+        char err[WORKER_PROTO_ERR_MAX];
         err[0] = '\0';
-        int rc = wp_read_frame(fds[0], magic, max, &payload, &psize, err);
+        int rc = worker_proto_read_frame(fds[0], magic, max, &payload, &psize, err);
         if (rc != 0) {
             cf_require(rc == 1 || rc == -1);
             cf_require(payload == NULL && psize == 0);
@@ -117,7 +117,7 @@ static inline void wpt_stream(const uint8_t *data, size_t size)
             break;
         }
         cf_require(psize <= put);
-        if (magic == WP_JOB_MAGIC)
+        if (magic == WORKER_PROTO_JOB_MAGIC)
             wpt_job(payload, psize);
         else
             wpt_result(payload, psize);
@@ -131,9 +131,9 @@ static inline int fuzz_worker_proto(const uint8_t *data, size_t size)
     wpt_job(data, size);
     wpt_result(data, size);
     uint32_t id, entry;
-    char err[WP_ERR_MAX];
+    char err[WORKER_PROTO_ERR_MAX];
     err[0] = '\0';
-    if (wp_decode_load_job(data, size, &id, &entry, err) != 0)
+    if (worker_proto_decode_load_job(data, size, &id, &entry, err) != 0)
         cf_require_message(err, sizeof err);
     wpt_stream(data, size);
     return 0;

@@ -4,7 +4,7 @@
  * VSTOFFSET, a METADATA_KIND block, a function block and the symbol table
  * pointing at it, a STRTAB blob. Extra kinds (with the offsets they move)
  * are the same module; another record, kind name or offset is not; cut or
- * damaged bitcode is refused without a crash; and pcb_union joins two PoCL
+ * damaged bitcode is refused without a crash; and pocl_binary_canon_union joins two PoCL
  * binaries whose program.bc differ so, in either order to the same bytes. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -188,7 +188,7 @@ static int same(unsigned va, unsigned vb, char *why, size_t cap)
 {
     unsigned char a[4096], b[4096];
     size_t na = make_module(a, va), nb = make_module(b, vb);
-    return lbc_same_but_kinds(a, na, b, nb, why, cap);
+    return llvm_bitcode_same_same_but_kinds(a, na, b, nb, why, cap);
 }
 
 static void test_compare(void)
@@ -220,7 +220,7 @@ static void test_damaged(void)
     char why[256] = "";
     int cut_refused = 1, flip_answered = 1;
     for (size_t n = 0; n < nb; n++)
-        if (lbc_same_but_kinds(a, na, b, n, why, sizeof why) != 0)
+        if (llvm_bitcode_same_same_but_kinds(a, na, b, n, why, sizeof why) != 0)
             cut_refused = 0;
     CHECK(cut_refused, "every cut of the module is refused (%zu cuts; last: %s)", nb, why);
     /* Flips in alignment padding or in the extra kinds' records leave the
@@ -228,8 +228,8 @@ static void test_damaged(void)
     int symmetric = 1;
     for (size_t i = 0; i < nb * 8; i++) {
         b[i / 8] ^= (unsigned char)(1u << (i % 8));
-        int rc = lbc_same_but_kinds(a, na, b, nb, why, sizeof why);
-        if (rc != lbc_same_but_kinds(b, nb, a, na, why, sizeof why))
+        int rc = llvm_bitcode_same_same_but_kinds(a, na, b, nb, why, sizeof why);
+        if (rc != llvm_bitcode_same_same_but_kinds(b, nb, a, na, why, sizeof why))
             symmetric = 0;
         b[i / 8] ^= (unsigned char)(1u << (i % 8));
         if (rc < 0)
@@ -237,7 +237,7 @@ static void test_damaged(void)
     }
     CHECK(flip_answered, "every one-bit flip of %zu bytes is answered", nb);
     CHECK(symmetric, "every flip gets the same answer both ways round");
-    CHECK(lbc_same_but_kinds((const unsigned char *)"BC", 2, a, na, why, sizeof why) == 0 &&
+    CHECK(llvm_bitcode_same_same_but_kinds((const unsigned char *)"BC", 2, a, na, why, sizeof why) == 0 &&
               strstr(why, "not LLVM bitcode"),
           "no magic: not bitcode (%s)", why);
 }
@@ -254,7 +254,7 @@ static size_t make_pocl(unsigned char *o, const unsigned char *bc, size_t bc_siz
 #define PUT64(v) (PUT32((uint32_t)(v)), PUT32((uint32_t)((uint64_t)(v) >> 32)))
     PUT("poclbin", 8);
     PUT64(0x1234);
-    PUT32(PCB_VERSION), PUT32(1), PUT32(0), PUT32(4), PUT32(1);
+    PUT32(POCL_BINARY_CANON_VERSION), PUT32(1), PUT32(0), PUT32(4), PUT32(1);
     char hash[41] = "ED/JNENEHDGJGCKIBDHNMKEODIDOINPKNEIAOCML";
     PUT(hash, 41);
     PUT64(8 + 11 + bc_size);
@@ -288,8 +288,8 @@ static void test_union(void)
     unsigned char *ab = NULL, *ba = NULL, *ac = NULL;
     size_t nab = 0, nba = 0, nac = 0;
     char why[256] = "";
-    int rc1 = pcb_union(a, na, b, nb, &ab, &nab, why, sizeof why);
-    int rc2 = pcb_union(b, nb, a, na, &ba, &nba, why, sizeof why);
+    int rc1 = pocl_binary_canon_union(a, na, b, nb, &ab, &nab, why, sizeof why);
+    int rc2 = pocl_binary_canon_union(b, nb, a, na, &ba, &nba, why, sizeof why);
     CHECK(rc1 == 0 && rc2 == 0, "binaries whose program.bc differ in metadata kinds join: %s", why);
     CHECK(rc1 == 0 && rc2 == 0 && nab == nba && memcmp(ab, ba, nab) == 0,
           "either order gives the same bytes");
@@ -298,7 +298,7 @@ static void test_union(void)
     CHECK(rc1 == 0 && contains(ab, nab, "/k/0-0-0/k.so", 13) &&
               contains(ab, nab, "/k/16-1-1-goffs0-smallgrid/k.so", 31),
           "the files of both are kept");
-    CHECK(pcb_union(a, na, c, nc, &ac, &nac, why, sizeof why) == 1 && !ac,
+    CHECK(pocl_binary_canon_union(a, na, c, nc, &ac, &nac, why, sizeof why) == 1 && !ac,
           "program.bc of another module: refused (%s)", why);
     free(ab);
     free(ba);

@@ -8,7 +8,7 @@
 #include "define_value.h"
 
 /* Values joined with '|' for comparing. */
-static void joined(const dv_define *d, char *buf, size_t cap)
+static void joined(const define_value_define *d, char *buf, size_t cap)
 {
     size_t o = 0;
     buf[0] = '\0';
@@ -18,9 +18,9 @@ static void joined(const dv_define *d, char *buf, size_t cap)
 
 static void expect_define(const char *arg, const char *name, int bare, const char *values)
 {
-    dv_define d;
-    char err[DV_ERR_MAX] = "";
-    int rc = dv_parse_define(arg, &d, err, sizeof err);
+    define_value_define d;
+    char err[DEFINE_VALUE_ERR_MAX] = "";
+    int rc = define_value_parse_define(arg, &d, err, sizeof err);
     if (!CHECK(rc == 0, "-D %s parses: %s", arg, err))
         return;
     char got[2048];
@@ -28,17 +28,17 @@ static void expect_define(const char *arg, const char *name, int bare, const cha
     CHECK(strcmp(d.name, name) == 0 && d.bare == bare && strcmp(got, values) == 0,
           "-D %s: name %s bare %d values '%s' (got %s %d '%s')", arg, name, bare, values, d.name,
           d.bare, got);
-    dv_define_free(&d);
+    define_value_define_free(&d);
 }
 
 static void expect_define_error(const char *arg, const char *needle)
 {
-    dv_define d;
-    char err[DV_ERR_MAX] = "";
-    int rc = dv_parse_define(arg, &d, err, sizeof err);
+    define_value_define d;
+    char err[DEFINE_VALUE_ERR_MAX] = "";
+    int rc = define_value_parse_define(arg, &d, err, sizeof err);
     CHECK(rc == -1 && d.name == NULL && d.n_values == 0 && strstr(err, needle),
           "-D %.60s refused naming '%s': %s", arg, needle, err);
-    dv_define_free(&d);
+    define_value_define_free(&d);
 }
 
 static void test_values(void)
@@ -46,9 +46,9 @@ static void test_values(void)
     static const char *const good[] = {"5",    "-1",     "0x10",     "1.5f",  "uchar",
                                        "float4", "((x)%(y))", "(1<<4)", "a=b", "-3-5",
                                        "MAX(a,b)", "1e-3", "~0u", "x[2]", "{1,2}"};
-    char err[DV_ERR_MAX];
+    char err[DEFINE_VALUE_ERR_MAX];
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
-        CHECK(dv_check_value("V", good[i], err, sizeof err) == 0, "value %s accepted: %s",
+        CHECK(define_value_check_value("V", good[i], err, sizeof err) == 0, "value %s accepted: %s",
               good[i], err);
     static const struct {
         const char *value, *needle;
@@ -65,27 +65,27 @@ static void test_values(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
-        CHECK(dv_check_value("V", bad[i].value, err, sizeof err) == -1 &&
+        CHECK(define_value_check_value("V", bad[i].value, err, sizeof err) == -1 &&
                   strstr(err, bad[i].needle) && strstr(err, "-D V"),
               "value refused naming '%s': %s", bad[i].needle, err);
     }
-    char longv[DV_VALUE_MAX + 2];
+    char longv[DEFINE_VALUE_VALUE_MAX + 2];
     memset(longv, '7', sizeof longv - 1);
     longv[sizeof longv - 1] = '\0';
-    CHECK(dv_check_value("V", longv, err, sizeof err) == -1 &&
+    CHECK(define_value_check_value("V", longv, err, sizeof err) == -1 &&
               strstr(err, "is longer than 256 bytes"),
           "257 bytes refused: %s", err);
-    longv[DV_VALUE_MAX] = '\0';
-    CHECK(dv_check_value("V", longv, err, sizeof err) == 0, "256 bytes accepted");
+    longv[DEFINE_VALUE_VALUE_MAX] = '\0';
+    CHECK(define_value_check_value("V", longv, err, sizeof err) == 0, "256 bytes accepted");
 }
 
 static void test_names(void)
 {
     static const char *const good[] = {"TS", "_x", "a9", "MOD2(x,y)", "F()", "G(a)", "H(_1,b2,c)"};
-    char err[DV_ERR_MAX];
+    char err[DEFINE_VALUE_ERR_MAX];
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         int fn = -1;
-        CHECK(dv_check_name(good[i], strlen(good[i]), &fn, err, sizeof err) == 0 &&
+        CHECK(define_value_check_name(good[i], strlen(good[i]), &fn, err, sizeof err) == 0 &&
                   fn == (strchr(good[i], '(') != NULL),
               "name %s accepted (function %d): %s", good[i], fn, err);
     }
@@ -101,13 +101,13 @@ static void test_names(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
-        CHECK(dv_check_name(bad[i].name, strlen(bad[i].name), NULL, err, sizeof err) == -1 &&
+        CHECK(define_value_check_name(bad[i].name, strlen(bad[i].name), NULL, err, sizeof err) == -1 &&
                   strstr(err, bad[i].needle),
               "name '%s' refused naming '%s': %s", bad[i].name, bad[i].needle, err);
     }
-    char longn[DV_NAME_MAX + 2];
+    char longn[DEFINE_VALUE_NAME_MAX + 2];
     memset(longn, 'N', sizeof longn - 1);
-    CHECK(dv_check_name(longn, sizeof longn - 1, NULL, err, sizeof err) == -1 &&
+    CHECK(define_value_check_name(longn, sizeof longn - 1, NULL, err, sizeof err) == -1 &&
               strstr(err, "longer than 256"),
           "long name refused: %s", err);
 }
@@ -130,20 +130,20 @@ static void test_define_lists(void)
     expect_define("MOD2(x,y)=((x)%(y))", "MOD2(x,y)", 0, "((x)%(y))");
     expect_define("F(a,b)=a,b", "F(a,b)", 0, "a,b"); /* one value, commas and all */
     expect_define("F(a)", "F(a)", 1, "");
-    dv_define d;
-    char err[DV_ERR_MAX] = "";
-    if (CHECK(dv_parse_define("MOD2(x,y)=((x)%(y))", &d, err, sizeof err) == 0, "%s", err))
+    define_value_define d;
+    char err[DEFINE_VALUE_ERR_MAX] = "";
+    if (CHECK(define_value_parse_define("MOD2(x,y)=((x)%(y))", &d, err, sizeof err) == 0, "%s", err))
         CHECK(d.is_function == 1 && d.n_values == 1, "a macro head: is_function");
-    dv_define_free(&d);
-    if (CHECK(dv_parse_define("TS=1", &d, err, sizeof err) == 0, "%s", err))
+    define_value_define_free(&d);
+    if (CHECK(define_value_parse_define("TS=1", &d, err, sizeof err) == 0, "%s", err))
         CHECK(d.is_function == 0, "an identifier: not a function");
-    dv_define_free(&d);
+    define_value_define_free(&d);
 
     /* Real tuning spaces: thousands of values. */
-    int rc = dv_parse_define("X=1-4096", &d, err, sizeof err);
+    int rc = define_value_parse_define("X=1-4096", &d, err, sizeof err);
     CHECK(rc == 0 && d.n_values == 4096 && strcmp(d.values[4095], "4096") == 0,
           "1-4096: 4096 values (%s)", err);
-    dv_define_free(&d);
+    define_value_define_free(&d);
     size_t cap = 5000 * 8;
     char *many = malloc(cap);
     if (CHECK(many != NULL, "memory")) {
@@ -153,10 +153,10 @@ static void test_define_lists(void)
         char *full = malloc(o + 16);
         if (full) {
             snprintf(full, o + 16, "T=%s", many);
-            rc = dv_parse_define(full, &d, err, sizeof err);
+            rc = define_value_parse_define(full, &d, err, sizeof err);
             CHECK(rc == 0 && d.n_values == 5000 && strcmp(d.values[4999], "v4999") == 0,
                   "5000 plain values (%s)", err);
-            dv_define_free(&d);
+            define_value_define_free(&d);
             /* A duplicate far from its first is found. */
             snprintf(full, o + 16, "T=%s,v17", many);
             expect_define_error(full, "value v17 is given twice");
@@ -191,18 +191,18 @@ static void test_define_errors(void)
     expect_define_error("F(x,x)=1", "parameter x is given twice");
     expect_define_error("F(a,b)=a, b", "holds a space");
     expect_define_error("F(a)=", "an empty value");
-    char arg[DV_VALUE_MAX + 16];
+    char arg[DEFINE_VALUE_VALUE_MAX + 16];
     snprintf(arg, sizeof arg, "V=1,");
-    memset(arg + 4, 'z', DV_VALUE_MAX + 1);
-    arg[4 + DV_VALUE_MAX + 1] = '\0';
+    memset(arg + 4, 'z', DEFINE_VALUE_VALUE_MAX + 1);
+    arg[4 + DEFINE_VALUE_VALUE_MAX + 1] = '\0';
     expect_define_error(arg, "is longer than 256 bytes");
 }
 
 static void test_variants(void)
 {
-    dv_variant v;
-    char err[DV_ERR_MAX] = "";
-    int rc = dv_parse_variant("KERNEL=3,TS=32,USE_LOCAL,F(a,b)=((a)+(b)),T=float4", &v, err,
+    define_value_variant v;
+    char err[DEFINE_VALUE_ERR_MAX] = "";
+    int rc = define_value_parse_variant("KERNEL=3,TS=32,USE_LOCAL,F(a,b)=((a)+(b)),T=float4", &v, err,
                               sizeof err);
     if (CHECK(rc == 0 && v.n == 5, "variant parses into 5 items: %s", err)) {
         CHECK(strcmp(v.items[0].name, "KERNEL") == 0 && strcmp(v.items[0].value, "3") == 0 &&
@@ -213,7 +213,7 @@ static void test_variants(void)
                   strcmp(v.items[4].value, "float4") == 0 && v.items[0].is_function == 0,
               "variant items in order");
     }
-    dv_variant_free(&v);
+    define_value_variant_free(&v);
     static const struct {
         const char *arg, *needle;
     } bad[] = {
@@ -228,28 +228,28 @@ static void test_variants(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
-        rc = dv_parse_variant(bad[i].arg, &v, err, sizeof err);
+        rc = define_value_parse_variant(bad[i].arg, &v, err, sizeof err);
         CHECK(rc == -1 && v.n == 0 && v.items == NULL && strstr(err, bad[i].needle),
               "--variant '%s' refused naming '%s': %s", bad[i].arg, bad[i].needle, err);
-        dv_variant_free(&v);
+        define_value_variant_free(&v);
     }
 }
 
 static void test_derives(void)
 {
-    dv_derive d;
-    char err[DV_ERR_MAX] = "";
-    int rc = dv_parse_derive("RTS=TS/WPT", &d, err, sizeof err);
+    define_value_derive d;
+    char err[DEFINE_VALUE_ERR_MAX] = "";
+    int rc = define_value_parse_derive("RTS=TS/WPT", &d, err, sizeof err);
     CHECK(rc == 0 && strcmp(d.name, "RTS") == 0 && strcmp(d.expr, "TS/WPT") == 0,
           "RTS=TS/WPT: %s", err);
-    dv_derive_free(&d);
-    rc = dv_parse_derive(" HALF = (FW - 1) / 2 ", &d, err, sizeof err);
+    define_value_derive_free(&d);
+    rc = define_value_parse_derive(" HALF = (FW - 1) / 2 ", &d, err, sizeof err);
     CHECK(rc == 0 && strcmp(d.name, "HALF") == 0 && strcmp(d.expr, "(FW - 1) / 2") == 0,
           "blanks trimmed: '%s' '%s' %s", d.name ? d.name : "", d.expr ? d.expr : "", err);
-    dv_derive_free(&d);
-    rc = dv_parse_derive("EQ=A==B", &d, err, sizeof err);
+    define_value_derive_free(&d);
+    rc = define_value_parse_derive("EQ=A==B", &d, err, sizeof err);
     CHECK(rc == 0 && strcmp(d.expr, "A==B") == 0, "the first '=' splits: %s", err);
-    dv_derive_free(&d);
+    define_value_derive_free(&d);
     static const struct {
         const char *arg, *needle;
     } bad[] = {
@@ -264,29 +264,29 @@ static void test_derives(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
-        rc = dv_parse_derive(bad[i].arg, &d, err, sizeof err);
+        rc = define_value_parse_derive(bad[i].arg, &d, err, sizeof err);
         CHECK(rc == -1 && d.name == NULL && strstr(err, bad[i].needle),
               "--derive '%s' refused naming '%s': %s", bad[i].arg, bad[i].needle, err);
-        dv_derive_free(&d);
+        define_value_derive_free(&d);
     }
 }
 
 static void test_split(void)
 {
-    dv_span *items;
-    char err[DV_ERR_MAX] = "";
-    long n = dv_split_top(" TS , TS/WPT,MAX(a,b), (1,2) ", &items, "--wg", err, sizeof err);
+    define_value_span *items;
+    char err[DEFINE_VALUE_ERR_MAX] = "";
+    long n = define_value_split_top(" TS , TS/WPT,MAX(a,b), (1,2) ", &items, "--wg", err, sizeof err);
     CHECK(n == 4 && items[0].len == 2 && memcmp(items[0].at, "TS", 2) == 0 &&
               items[1].len == 6 && memcmp(items[1].at, "TS/WPT", 6) == 0 &&
               items[2].len == 8 && memcmp(items[2].at, "MAX(a,b)", 8) == 0 &&
               items[3].len == 5 && memcmp(items[3].at, "(1,2)", 5) == 0,
           "four items at the top level (%ld, %s)", n, err);
     free(items);
-    n = dv_split_top("a,(b", &items, "--wg", err, sizeof err);
+    n = define_value_split_top("a,(b", &items, "--wg", err, sizeof err);
     CHECK(n == -1 && items == NULL && strstr(err, "--wg: '(' is never closed"), "%s", err);
-    n = dv_split_top("a,,b", &items, "--wg", err, sizeof err);
+    n = define_value_split_top("a,,b", &items, "--wg", err, sizeof err);
     CHECK(n == -1 && items == NULL && strstr(err, "--wg: empty item after 'a'"), "%s", err);
-    n = dv_split_top("", &items, "--wg", err, sizeof err);
+    n = define_value_split_top("", &items, "--wg", err, sizeof err);
     CHECK(n == -1 && strstr(err, "--wg: the list is empty"), "%s", err);
 }
 

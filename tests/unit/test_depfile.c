@@ -10,16 +10,16 @@
 
 int main(void)
 {
-    df_list l;
-    df_init(&l);
-    df_add(&l, "k/manifest.txt");
-    df_add(&l, "./k/a b.cl");
-    df_add(&l, "k/a b.cl");
-    df_add(&l, "k/$x#y.h");
-    df_add(&l, "k/back\\ slash.h");
+    depfile_list l;
+    depfile_init(&l);
+    depfile_add(&l, "k/manifest.txt");
+    depfile_add(&l, "./k/a b.cl");
+    depfile_add(&l, "k/a b.cl");
+    depfile_add(&l, "k/$x#y.h");
+    depfile_add(&l, "k/back\\ slash.h");
     CHECK(l.n == 4, "a repeat (also with ./) is dropped: %zu paths", l.n);
     size_t len = 0;
-    char *t = df_format(&l, "out/p q.clcpack", &len);
+    char *t = depfile_format(&l, "out/p q.clcpack", &len);
     const char *want = "out/p\\ q.clcpack: \\\n"
                        " k/manifest.txt \\\n"
                        " k/a\\ b.cl \\\n"
@@ -37,9 +37,9 @@ int main(void)
           t ? t : "(null)", want);
     free(t);
 
-    df_list empty;
-    df_init(&empty);
-    t = df_format(&empty, "p", &len);
+    depfile_list empty;
+    depfile_init(&empty);
+    t = depfile_format(&empty, "p", &len);
     CHECK(t && strcmp(t, "p:\n") == 0, "no prerequisites: 'p:' (%s)", t ? t : "(null)");
     free(t);
 
@@ -47,7 +47,7 @@ int main(void)
     if (CHECK(mkdtemp(dir) != NULL, "temporary folder")) {
         char path[128], err[512];
         snprintf(path, sizeof path, "%s/p.d", dir);
-        CHECK(df_write(&l, "p", path, err, sizeof err) == 0, "written: %s", err);
+        CHECK(depfile_write(&l, "p", path, err, sizeof err) == 0, "written: %s", err);
         FILE *f = fopen(path, "r");
         char first[64] = "";
         if (f) {
@@ -57,15 +57,15 @@ int main(void)
         }
         CHECK(strcmp(first, "p: \\\n") == 0, "the file holds the rule (%s)", first);
         snprintf(path, sizeof path, "%s/none/p.d", dir);
-        CHECK(df_write(&l, "p", path, err, sizeof err) != 0 && strstr(err, "none/p.d"),
+        CHECK(depfile_write(&l, "p", path, err, sizeof err) != 0 && strstr(err, "none/p.d"),
               "a folder that does not exist is an error naming the file: %s", err);
         snprintf(path, sizeof path, "%s/p.d", dir);
         unlink(path);
         rmdir(dir);
     }
     l.failed = 1;
-    CHECK(df_format(&l, "p", &len) == NULL, "a list that ran out of memory gives no rule");
-    df_free(&l);
-    df_free(&empty);
+    CHECK(depfile_format(&l, "p", &len) == NULL, "a list that ran out of memory gives no rule");
+    depfile_free(&l);
+    depfile_free(&empty);
     return check_summary();
 }

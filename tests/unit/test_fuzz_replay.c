@@ -1,9 +1,9 @@
 /*
  * test_fuzz_replay.c — runs the fuzz target (tests/fuzz/fuzz_target.h) on
- * every seed in tests/fuzz/corpus/ and every crasher kept in
+ * every pack in tests/fuzz/corpus/ and every crasher kept in
  * tests/fuzz/regressions/, with the project's own compiler, so `make test`
  * holds what fuzzing found without needing clang or libFuzzer, through the
- * harness of tests/common/fuzz_replay.h. Seeds must also open cleanly (they
+ * harness of tests/common/fuzz_replay.h. Corpus packs must also open cleanly (they
  * are valid packs); regressions only have to be survived.
  */
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "fuzz/fuzz_target.h"
 #include "fuzz_replay.h"
 
-/* A seed must also open as a pack with entries; a regression file only has
+/* A corpus pack must also open as a pack with entries; a regression file only has
  * to be survived. */
 static void replay_one(const char *path, const char *name, const uint8_t *data, size_t size,
                        void *ctx)
@@ -27,7 +27,7 @@ static void replay_one(const char *path, const char *name, const uint8_t *data, 
         clcpack_error err;
         CHECK(clcpack_open_memory(data, size, &p, &err) == CLCPACK_OK &&
                   clcpack_entry_count(p) > 0,
-              "seed %s is a valid pack with entries (%s)", name, p ? "ok" : err.message);
+              "corpus pack %s is a valid pack with entries (%s)", name, p ? "ok" : err.message);
         clcpack_close(p);
     }
 }
@@ -40,9 +40,9 @@ static int replay(const char *sub, int must_open)
 
 int main(void)
 {
-    int seeds = replay("corpus", 1);
+    int inputs = replay("corpus", 1);
     int regressions = replay("regressions", 0);
-    CHECK(seeds >= 3, "the seed corpus has at least 3 packs (%d)", seeds);
-    printf("replayed %d seeds and %d regression files\n", seeds, regressions);
+    CHECK(inputs >= 3, "the corpus has at least 3 packs (%d)", inputs);
+    printf("replayed %d corpus inputs and %d regression files\n", inputs, regressions);
     return check_summary();
 }

@@ -1,13 +1,13 @@
 /*
- * test_fuzz_targets.c — replays the seeds of every fuzz target of
+ * test_fuzz_targets.c — replays the corpus of every fuzz target of
  * tests/fuzz/targets.h with the project's own compiler, so `make test`
  * runs them without clang or libFuzzer (test_fuzz_replay.c does the same
  * for the pack parsing target): open_file, tuning, best and load over the
- * pack seeds (tests/fuzz/corpus/) and the regression files, writer over
+ * pack corpus (tests/fuzz/corpus/) and the regression files, writer over
  * tests/fuzz/corpus_writer/, through the harness of
  * tests/common/fuzz_replay.h (a crash is named and the rest still run). The load target runs on the fake driver
  * of tests/fuzz/fake_cl.h, whose OpenCL functions take the place of the
- * real ones in this program; a pass over the pack seeds with each of its
+ * real ones in this program; a pass over the pack corpus with each of its
  * failure knobs also runs here, so every driver failure path is replayed.
  * The targets over the command-line side's parsers (tests/fuzz/NAME_target.h)
  * replay tests/fuzz/corpus_NAME/ and, when there is one,
@@ -123,16 +123,16 @@ int main(void)
     const char *pre = getenv("LD_PRELOAD");
     int knobs = pre && (strstr(pre, "vgpreload") || strstr(pre, "valgrind")) ? 8 : 128;
     for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
-        int seeds = replay(targets[t].name, targets[t].fn, "corpus",
+        int inputs = replay(targets[t].name, targets[t].fn, "corpus",
                            targets[t].fn == fuzz_load ? knobs : 0);
         int regressions = replay(targets[t].name, targets[t].fn, "regressions", 0);
-        CHECK(seeds >= 3, "%s: at least 3 seeds (%d)", targets[t].name, seeds);
-        printf("%s: replayed %d seeds and %d regression files\n", targets[t].name, seeds,
+        CHECK(inputs >= 3, "%s: at least 3 corpus inputs (%d)", targets[t].name, inputs);
+        printf("%s: replayed %d corpus inputs and %d regression files\n", targets[t].name, inputs,
                regressions);
     }
     int w = replay("writer", fuzz_writer, "corpus_writer", 0);
-    CHECK(w >= 3, "writer: at least 3 seeds (%d)", w);
-    printf("writer: replayed %d seeds\n", w);
+    CHECK(w >= 3, "writer: at least 3 corpus inputs (%d)", w);
+    printf("writer: replayed %d corpus inputs\n", w);
     static const struct {
         const char *name;
         target_fn fn;
@@ -151,12 +151,12 @@ int main(void)
     for (size_t t = 0; t < sizeof cli / sizeof cli[0]; t++) {
         char sub[64], dir[4200];
         snprintf(sub, sizeof sub, "corpus_%s", cli[t].name);
-        int seeds = replay(cli[t].name, cli[t].fn, sub, 0);
-        CHECK(seeds >= 3, "%s: at least 3 seeds (%d)", cli[t].name, seeds);
+        int inputs = replay(cli[t].name, cli[t].fn, sub, 0);
+        CHECK(inputs >= 3, "%s: at least 3 corpus inputs (%d)", cli[t].name, inputs);
         snprintf(sub, sizeof sub, "regressions_%s", cli[t].name);
         snprintf(dir, sizeof dir, "%s/%s", fuzz_replay_dir(), sub);
         int regressions = access(dir, F_OK) == 0 ? replay(cli[t].name, cli[t].fn, sub, 0) : 0;
-        printf("%s: replayed %d seeds and %d regression files\n", cli[t].name, seeds,
+        printf("%s: replayed %d corpus inputs and %d regression files\n", cli[t].name, inputs,
                regressions);
     }
     return check_summary();

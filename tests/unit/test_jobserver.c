@@ -22,38 +22,38 @@ static void test_parse(void)
     int r = 0, w = 0;
     char fifo[64] = "";
     long slots = 0;
-    CHECK(js_parse_makeflags(" -j3 --jobserver-auth=3,4", &r, &w, fifo, sizeof fifo, &slots) &&
+    CHECK(jobserver_parse_makeflags(" -j3 --jobserver-auth=3,4", &r, &w, fifo, sizeof fifo, &slots) &&
               r == 3 && w == 4 && !fifo[0] && slots == 3,
           "make 4.3: -j3 --jobserver-auth=3,4 (%d,%d, %ld slots)", r, w, slots);
-    CHECK(js_parse_makeflags("-j --jobserver-fds=5,6 -j", &r, &w, fifo, sizeof fifo, &slots) &&
+    CHECK(jobserver_parse_makeflags("-j --jobserver-fds=5,6 -j", &r, &w, fifo, sizeof fifo, &slots) &&
               r == 5 && w == 6 && slots == 0,
           "make 4.1: --jobserver-fds, -j without a number (%d,%d, %ld)", r, w, slots);
-    CHECK(js_parse_makeflags("-j8 --jobserver-auth=fifo:/tmp/GMfifo12", &r, &w, fifo,
+    CHECK(jobserver_parse_makeflags("-j8 --jobserver-auth=fifo:/tmp/GMfifo12", &r, &w, fifo,
                              sizeof fifo, &slots) &&
               strcmp(fifo, "/tmp/GMfifo12") == 0 && r == -1 && slots == 8,
           "make 4.4: fifo:PATH (%s)", fifo);
-    CHECK(js_parse_makeflags("--jobserver-auth=3,4 --jobserver-auth=7,8", &r, &w, fifo,
+    CHECK(jobserver_parse_makeflags("--jobserver-auth=3,4 --jobserver-auth=7,8", &r, &w, fifo,
                              sizeof fifo, &slots) &&
               r == 7 && w == 8,
           "the last --jobserver-auth counts (%d,%d)", r, w);
-    CHECK(!js_parse_makeflags("ks -- FOO=bar", &r, &w, fifo, sizeof fifo, &slots),
+    CHECK(!jobserver_parse_makeflags("ks -- FOO=bar", &r, &w, fifo, sizeof fifo, &slots),
           "no jobserver offered");
-    CHECK(!js_parse_makeflags(NULL, &r, &w, fifo, sizeof fifo, &slots), "no MAKEFLAGS");
+    CHECK(!jobserver_parse_makeflags(NULL, &r, &w, fifo, sizeof fifo, &slots), "no MAKEFLAGS");
     const char *bad[] = {"--jobserver-auth=", "--jobserver-auth=3", "--jobserver-auth=3,",
                          "--jobserver-auth=x,4", "--jobserver-auth=3,4x",
                          "--jobserver-auth=-1,4", "--jobserver-auth=99999999999,4"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-        CHECK(!js_parse_makeflags(bad[i], &r, &w, fifo, sizeof fifo, &slots),
+        CHECK(!jobserver_parse_makeflags(bad[i], &r, &w, fifo, sizeof fifo, &slots),
               "malformed '%s' is no jobserver", bad[i]);
     char long_fifo[200];
     memset(long_fifo, 'a', sizeof long_fifo);
     memcpy(long_fifo, "--jobserver-auth=fifo:", 22);
     long_fifo[sizeof long_fifo - 1] = '\0';
-    CHECK(!js_parse_makeflags(long_fifo, &r, &w, fifo, sizeof fifo, &slots),
+    CHECK(!jobserver_parse_makeflags(long_fifo, &r, &w, fifo, sizeof fifo, &slots),
           "a fifo path too long for the buffer is refused");
 }
 
-static void on_finished(void *ctx, size_t job, bv_result *r)
+static void on_finished(void *ctx, size_t job, build_variant_result *r)
 {
     (void)job;
     (void)r;
@@ -97,14 +97,14 @@ static int most_at_once(size_t *results)
              log, log);
     char *argv[] = {(char *)"sh", (char *)"-c", script, NULL};
     char why[256], err[256];
-    jobserver *js = js_open(why, sizeof why);
+    jobserver *js = jobserver_open(why, sizeof why);
     CHECK(js != NULL, "the jobserver MAKEFLAGS names is joined: %s", why);
     *results = 0;
-    wpool_callbacks cb = {results, NULL, on_finished, NULL, js, 0, NULL, NULL};
-    CHECK(wpool_run("/bin/sh", argv, 6, 0, jobs, NULL, 6, &cb, err, sizeof err) == 0,
+    worker_pool_callbacks cb = {results, NULL, on_finished, NULL, js, 0, NULL, NULL};
+    CHECK(worker_pool_run("/bin/sh", argv, 6, 0, jobs, NULL, 6, &cb, err, sizeof err) == 0,
           "the run ends: %s", err);
-    CHECK(js_held(js) == 0, "no token held after the run");
-    js_close(js);
+    CHECK(jobserver_held(js) == 0, "no token held after the run");
+    jobserver_close(js);
     int running = 0, most = 0, lines = 0;
     FILE *f = fopen(log, "r");
     char word[16];
@@ -152,8 +152,8 @@ static void test_pipe(void)
     /* Killed while holding tokens: the handler writes them back. */
     pid_t pid = fork();
     if (pid == 0) {
-        jobserver *js = js_open(NULL, 0);
-        int took = js && js_try_take(js) && js_try_take(js);
+        jobserver *js = jobserver_open(NULL, 0);
+        int took = js && jobserver_try_take(js) && jobserver_try_take(js);
         if (!took)
             _exit(9);
         raise(SIGTERM);
@@ -169,7 +169,7 @@ static void test_pipe(void)
     close(p[0]);
     close(p[1]);
     char why[256];
-    CHECK(js_open(why, sizeof why) == NULL && strstr(why, "closed"),
+    CHECK(jobserver_open(why, sizeof why) == NULL && strstr(why, "closed"),
           "closed jobserver descriptors are named: %s", why);
     unsetenv("MAKEFLAGS");
 }
@@ -198,7 +198,7 @@ static void test_fifo(void)
     unlink(path);
     rmdir(dir);
     unsetenv("MAKEFLAGS");
-    CHECK(js_open(NULL, 0) == NULL, "no MAKEFLAGS, no jobserver");
+    CHECK(jobserver_open(NULL, 0) == NULL, "no MAKEFLAGS, no jobserver");
 }
 
 int main(void)

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static mf_manifest *manifest; /* large: one, on the heap */
+static manifest_file *manifest; /* large: one, on the heap */
 
 /* ---- temporary kernels folders -------------------------------------- */
 
@@ -50,12 +50,12 @@ static void clear_dir(void)
 }
 
 /* Writes manifest.txt (and a.cl, which most manifests name) and loads it. */
-static int load_text(const char *text, char err[MF_ERR_MAX])
+static int load_text(const char *text, char err[MANIFEST_ERR_MAX])
 {
     clear_dir();
     write_file("a.cl", "__kernel void k(void) {}\n", 25);
     write_file("manifest.txt", text, strlen(text));
-    return mf_load(tmp_dir, manifest, err);
+    return manifest_load(tmp_dir, manifest, err);
 }
 
 #define GOOD_KERNEL                                                                          \
@@ -71,7 +71,7 @@ static int load_text(const char *text, char err[MF_ERR_MAX])
 /* A manifest that must be refused: err must name the line and say what. */
 static void bad(const char *text, int line, const char *needle)
 {
-    char err[MF_ERR_MAX] = "";
+    char err[MANIFEST_ERR_MAX] = "";
     int rc = load_text(text, err);
     char where[32];
     snprintf(where, sizeof where, "manifest.txt:%d: ", line);
@@ -160,11 +160,11 @@ static void test_bad_manifests(void)
     /* Limits of the fixed arrays. */
     char text[8192];
     size_t len = (size_t)snprintf(text, sizeof text, "kernel K\n  source a.cl\n");
-    for (int i = 0; i < MF_MAX_AXES + 1; i++)
+    for (int i = 0; i < MANIFEST_MAX_AXES + 1; i++)
         len += (size_t)snprintf(text + len, sizeof text - len,
                                 "  axis A%d allowed=1 default=1\n", i);
     snprintf(text + len, sizeof text - len, "end\n");
-    bad(text, 3 + MF_MAX_AXES, "too many axes (at most 12)");
+    bad(text, 3 + MANIFEST_MAX_AXES, "too many axes (at most 12)");
     len = (size_t)snprintf(text, sizeof text, "kernel K\n  source a.cl\n");
     for (int i = 0; i < 9; i++)
         len += (size_t)snprintf(text + len, sizeof text - len, "  derive D%d = %d\n", i, i);
@@ -196,19 +196,19 @@ static void test_bad_manifests(void)
     write_file("a.cl", "x\n", 2);
     static const char with_nul[] = "kernel K\n  source a.cl\0\nend\n";
     write_file("manifest.txt", with_nul, sizeof with_nul - 1);
-    char err[MF_ERR_MAX];
-    CHECK(mf_load(tmp_dir, manifest, err) == -1 && strstr(err, "manifest.txt:2: NUL byte"),
+    char err[MANIFEST_ERR_MAX];
+    CHECK(manifest_load(tmp_dir, manifest, err) == -1 && strstr(err, "manifest.txt:2: NUL byte"),
           "NUL byte refused: %s", err);
 
     clear_dir();
-    CHECK(mf_load(tmp_dir, manifest, err) == -1 && strstr(err, "cannot open '") &&
+    CHECK(manifest_load(tmp_dir, manifest, err) == -1 && strstr(err, "cannot open '") &&
               strstr(err, "/manifest.txt': ") && !strstr(err, "manifest.txt/"),
           "missing manifest refused: %s", err);
 }
 
 static void test_good_manifest(void)
 {
-    char err[MF_ERR_MAX];
+    char err[MANIFEST_ERR_MAX];
     const char *text = "# comment line\r\n"
                        "kernel K   # trailing comment\r\n"
                        "\tsource\ta.cl\r\n"
@@ -225,41 +225,41 @@ static void test_good_manifest(void)
     int rc = load_text(text, err);
     if (!CHECK(rc == 0, "good manifest loads: %s", err))
         return;
-    const mf_kernel *k = mf_find(manifest, "K");
+    const manifest_kernel *k = manifest_find(manifest, "K");
     CHECK(manifest->n_kernels == 1 && k, "one kernel K");
     if (!k)
         return;
-    CHECK(strcmp(k->source, "a.cl") == 0 && k->family == MF_FAMILY_CONV_RGBA &&
-              k->grid == MF_GRID_ROUND && k->dims == 2,
+    CHECK(strcmp(k->source, "a.cl") == 0 && k->family == MANIFEST_FAMILY_CONV_RGBA &&
+              k->grid == MANIFEST_GRID_ROUND && k->dims == 2,
           "source, family, grid, dims");
-    const mf_axis *fw = mf_axis_find(k, "FILTER_WIDTH");
+    const manifest_axis *fw = manifest_axis_find(k, "FILTER_WIDTH");
     CHECK(fw && fw->n_allowed == 6 && fw->allowed[4].v[0] == 9 && fw->allowed[5].v[0] == 15 &&
               fw->n_default == 2,
           "list syntax 1-9:2,15");
-    const mf_axis *iw = mf_axis_find(k, "IMAGE_W");
+    const manifest_axis *iw = manifest_axis_find(k, "IMAGE_W");
     CHECK(iw && iw->optional && iw->n_default == 0, "optional axis without defaults");
-    const mf_axis *wg = mf_axis_find(k, "WG");
+    const manifest_axis *wg = manifest_axis_find(k, "WG");
     CHECK(wg && wg->is_wg && wg->n_allowed == 3 && wg->allowed[2].v[0] == 32 &&
               wg->allowed[2].v[1] == 4 && wg->allowed[2].v[2] == 1,
           "work-group list");
     CHECK(k->n_derives == 2 && strcmp(k->derives[1].expr, "IMAGE_W + 2 * H") == 0,
           "derives kept as written: '%s'", k->n_derives == 2 ? k->derives[1].expr : "");
-    CHECK(k->n_args == 6 && k->args[0] == MF_ARG_IN && k->args[1] == MF_ARG_OUT &&
-              k->args[2] == MF_ARG_FILTER && k->args[5] == MF_ARG_HEIGHT,
+    CHECK(k->n_args == 6 && k->args[0] == MANIFEST_ARG_IN && k->args[1] == MANIFEST_ARG_OUT &&
+              k->args[2] == MANIFEST_ARG_FILTER && k->args[5] == MANIFEST_ARG_HEIGHT,
           "argument roles in order");
     CHECK(strcmp(k->note, "a note with  two spaces") == 0, "note: '%s'", k->note);
     CHECK(k->numcoeffs_multiple == 1, "numcoeffs_multiple defaults to 1");
     CHECK(k->block[0][0] == '\0' && k->block[1][0] == '\0', "no block line: no block axes");
 
-    mf_variant *vs;
+    manifest_variant *vs;
     size_t n;
-    rc = mf_expand(k, NULL, &vs, &n, err);
+    rc = manifest_expand(k, NULL, &vs, &n, err);
     CHECK(rc == 0 && n == 4, "defaults: 2 widths x 2 work-groups = %zu", n);
     if (rc == 0) {
         CHECK(strcmp(vs[0].options, "-cl-std=CL1.2 -DFILTER_WIDTH=3 -DH=1 -DWG_X=8 -DWG_Y=8") ==
                   0,
               "options without the optional axis: %s", vs[0].options);
-        CHECK(!mf_variant_define(&vs[0], "P"), "a derive using a missing axis is not emitted");
+        CHECK(!manifest_variant_define(&vs[0], "P"), "a derive using a missing axis is not emitted");
         free(vs);
     }
 
@@ -277,7 +277,7 @@ static void test_good_manifest(void)
                    "  args in filter out in_width\nend\n",
                    err);
     if (CHECK(rc == 0, "loads: %s", err)) {
-        rc = mf_expand(&manifest->kernels[0], NULL, &vs, &n, err);
+        rc = manifest_expand(&manifest->kernels[0], NULL, &vs, &n, err);
         CHECK(rc == -1 && strstr(err, "division by zero") && strstr(err, "derive Q"),
               "division by zero at expansion: %s", err);
     }
@@ -294,7 +294,7 @@ static void test_good_manifest(void)
     snprintf(longtext + len, sizeof longtext - len, "  args in filter out in_width\nend\n");
     rc = load_text(longtext, err);
     if (CHECK(rc == 0, "long names load: %s", err)) {
-        rc = mf_expand(&manifest->kernels[0], NULL, &vs, &n, err);
+        rc = manifest_expand(&manifest->kernels[0], NULL, &vs, &n, err);
         CHECK(rc == -1 && strstr(err, "build options longer"), "over-long options: %s", err);
     }
 }
@@ -302,17 +302,17 @@ static void test_good_manifest(void)
 /* ---- the real manifest ----------------------------------------------- */
 
 static int expand_sel(const char *kernel, const char *axis, const long *vals, size_t nv,
-                      mf_variant **vs, size_t *n, char err[MF_ERR_MAX])
+                      manifest_variant **vs, size_t *n, char err[MANIFEST_ERR_MAX])
 {
-    const mf_kernel *k = mf_find(manifest, kernel);
+    const manifest_kernel *k = manifest_find(manifest, kernel);
     if (!k) {
-        snprintf(err, MF_ERR_MAX, "no kernel %s", kernel);
+        snprintf(err, MANIFEST_ERR_MAX, "no kernel %s", kernel);
         return -2;
     }
-    mf_selection sel;
+    manifest_selection sel;
     memset(&sel, 0, sizeof sel);
     if (axis) {
-        snprintf(sel.names[0], MF_NAME_MAX, "%s", axis);
+        snprintf(sel.names[0], MANIFEST_NAME_MAX, "%s", axis);
         sel.n = 1;
         sel.n_values[0] = nv;
         for (size_t i = 0; i < nv; i++) {
@@ -321,14 +321,14 @@ static int expand_sel(const char *kernel, const char *axis, const long *vals, si
             sel.values[0][i].v[2] = strcmp(axis, "WG") == 0 ? 1 : 0;
         }
     }
-    return mf_expand(k, axis ? &sel : NULL, vs, n, err);
+    return manifest_expand(k, axis ? &sel : NULL, vs, n, err);
 }
 
 /* Expands and returns the count, or -1 (err set). */
 static long count_of(const char *kernel, const char *axis, const long *vals, size_t nv,
-                     char err[MF_ERR_MAX])
+                     char err[MANIFEST_ERR_MAX])
 {
-    mf_variant *vs;
+    manifest_variant *vs;
     size_t n;
     if (expand_sel(kernel, axis, vals, nv, &vs, &n, err) != 0)
         return -1;
@@ -338,8 +338,8 @@ static long count_of(const char *kernel, const char *axis, const long *vals, siz
 
 static void test_real_manifest(void)
 {
-    char err[MF_ERR_MAX];
-    if (!CHECK(mf_load("kernels", manifest, err) == 0, "kernels/manifest.txt loads: %s", err))
+    char err[MANIFEST_ERR_MAX];
+    if (!CHECK(manifest_load("kernels", manifest, err) == 0, "kernels/manifest.txt loads: %s", err))
         return;
     static const char *const names[] = {
         "Convolve", "Convolve_Unroll", "Convolve_UnrollIf", "Convolve_Def",
@@ -350,14 +350,14 @@ static void test_real_manifest(void)
     CHECK(manifest->n_kernels == sizeof names / sizeof names[0], "%zu kernels",
           manifest->n_kernels);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const mf_kernel *k = mf_find(manifest, names[i]);
+        const manifest_kernel *k = manifest_find(manifest, names[i]);
         CHECK(k != NULL, "kernel %s declared", names[i]);
-        CHECK(k && mf_axis_find(k, "WG"), "kernel %s has a WG axis", names[i]);
+        CHECK(k && manifest_axis_find(k, "WG"), "kernel %s has a WG axis", names[i]);
     }
 
-    const mf_kernel *cb = mf_find(manifest, "conv_block_rgba");
+    const manifest_kernel *cb = manifest_find(manifest, "conv_block_rgba");
     CHECK(cb && strcmp(cb->block[0], "OUT_X") == 0 && strcmp(cb->block[1], "OUT_Y") == 0 &&
-              cb->grid == MF_GRID_ROUND,
+              cb->grid == MANIFEST_GRID_ROUND,
           "conv_block_rgba: block OUT_X OUT_Y, grid round");
 
     /* Widths as an argument: built once, however many widths are asked. */
@@ -405,7 +405,7 @@ static void test_real_manifest(void)
           "WG=32x32 refused: %s", err);
 
     /* Work-groups of the other dimensionality are ignored. */
-    mf_variant *vs;
+    manifest_variant *vs;
     size_t n;
     long wg2d[] = {16, 16};
     if (CHECK(expand_sel("poly_naive", "WG", wg2d, 1, &vs, &n, err) == 0 && n == 1,
@@ -444,7 +444,7 @@ static void test_real_manifest(void)
                                     "-DTWICE_HALF_FILTER_SIZE=4 -DWG_X=8 -DWG_Y=8") == 0,
               "options: %s", vs[0].options);
         CHECK(vs[1].wg[0] == 16, "second variant 16x16");
-        CHECK(!mf_variant_define(&vs[0], "INPUT_W"), "no INPUT_W without IMAGE_W");
+        CHECK(!manifest_variant_define(&vs[0], "INPUT_W"), "no INPUT_W without IMAGE_W");
         free(vs);
     }
     long iw512[] = {512, 0};
@@ -456,17 +456,17 @@ static void test_real_manifest(void)
                         "-DHALF_FILTER_SIZE_INPUT_W=1032 -DIMAGE_W=512 -DINPUT_W=516 "
                         "-DTWICE_HALF_FILTER_SIZE=4 -DWG_X=16 -DWG_Y=16") == 0,
               "options with IMAGE_W: %s", o);
-        CHECK(mf_variant_define(&vs[1], "INPUT_W") &&
-                  strcmp(mf_variant_define(&vs[1], "INPUT_W"), "516") == 0,
-              "mf_variant_define");
+        CHECK(manifest_variant_define(&vs[1], "INPUT_W") &&
+                  strcmp(manifest_variant_define(&vs[1], "INPUT_W"), "516") == 0,
+              "manifest_variant_define");
         free(vs);
     }
 
     /* Stable: the same selection gives the same variants in the same order. */
-    mf_variant *a, *b;
+    manifest_variant *a, *b;
     size_t na, nb;
-    const mf_kernel *k = mf_find(manifest, "Convolve_Def_PragmaUnrollN");
-    mf_selection sel;
+    const manifest_kernel *k = manifest_find(manifest, "Convolve_Def_PragmaUnrollN");
+    manifest_selection sel;
     memset(&sel, 0, sizeof sel);
     strcpy(sel.names[0], "UNROLL_FACTOR");
     sel.n_values[0] = 2;
@@ -474,10 +474,10 @@ static void test_real_manifest(void)
     sel.values[0][1].v[0] = 2;
     strcpy(sel.names[1], "WG");
     sel.n_values[1] = 2;
-    sel.values[1][0] = (mf_value){{8, 8, 1}};
-    sel.values[1][1] = (mf_value){{16, 16, 1}};
+    sel.values[1][0] = (manifest_value){{8, 8, 1}};
+    sel.values[1][1] = (manifest_value){{16, 16, 1}};
     sel.n = 2;
-    if (k && mf_expand(k, &sel, &a, &na, err) == 0 && mf_expand(k, &sel, &b, &nb, err) == 0) {
+    if (k && manifest_expand(k, &sel, &a, &na, err) == 0 && manifest_expand(k, &sel, &b, &nb, err) == 0) {
         int same = na == nb && na == 60;
         for (size_t i = 0; same && i < na; i++)
             same = strcmp(a[i].options, b[i].options) == 0;
@@ -487,8 +487,8 @@ static void test_real_manifest(void)
         CHECK(na == 60 &&
                   strcmp(a[0].options, "-cl-std=CL1.2 -DFILTER_WIDTH=3 -DUNROLL_FACTOR=8 "
                                        "-DWG_X=8 -DWG_Y=8") == 0 &&
-                  a[1].wg[0] == 16 && strcmp(mf_variant_define(&a[2], "UNROLL_FACTOR"), "2") == 0 &&
-                  strcmp(mf_variant_define(&a[4], "FILTER_WIDTH"), "5") == 0,
+                  a[1].wg[0] == 16 && strcmp(manifest_variant_define(&a[2], "UNROLL_FACTOR"), "2") == 0 &&
+                  strcmp(manifest_variant_define(&a[4], "FILTER_WIDTH"), "5") == 0,
               "variant order: %s", na ? a[0].options : "");
         free(a);
         free(b);
@@ -554,33 +554,33 @@ static size_t count_of_text(const char *text, const char *needle)
 }
 
 static char *source_of(const char *kernel, const char *axis, long value, const char *axis2,
-                       long value2, char name[MF_PATH_MAX], char err[MF_ERR_MAX])
+                       long value2, char name[MANIFEST_PATH_MAX], char err[MANIFEST_ERR_MAX])
 {
-    const mf_kernel *k = mf_find(manifest, kernel);
+    const manifest_kernel *k = manifest_find(manifest, kernel);
     if (!k) {
-        snprintf(err, MF_ERR_MAX, "no kernel %s", kernel);
+        snprintf(err, MANIFEST_ERR_MAX, "no kernel %s", kernel);
         return NULL;
     }
-    mf_selection sel;
+    manifest_selection sel;
     memset(&sel, 0, sizeof sel);
     if (axis) {
-        snprintf(sel.names[sel.n], MF_NAME_MAX, "%s", axis);
+        snprintf(sel.names[sel.n], MANIFEST_NAME_MAX, "%s", axis);
         sel.n_values[sel.n] = 1;
         sel.values[sel.n++][0].v[0] = value;
     }
     if (axis2) {
-        snprintf(sel.names[sel.n], MF_NAME_MAX, "%s", axis2);
+        snprintf(sel.names[sel.n], MANIFEST_NAME_MAX, "%s", axis2);
         sel.n_values[sel.n] = 1;
         sel.values[sel.n++][0].v[0] = value2;
     }
-    mf_variant *vs;
+    manifest_variant *vs;
     size_t n;
-    if (mf_expand(k, &sel, &vs, &n, err) != 0)
+    if (manifest_expand(k, &sel, &vs, &n, err) != 0)
         return NULL;
     char *text = NULL;
     size_t len;
-    if (ks_program_source(manifest, &vs[0], &text, &len, name, err) == 0 && strlen(text) != len) {
-        snprintf(err, MF_ERR_MAX, "length %zu does not match the text", len);
+    if (kernel_source_program_source(manifest, &vs[0], &text, &len, name, err) == 0 && strlen(text) != len) {
+        snprintf(err, MANIFEST_ERR_MAX, "length %zu does not match the text", len);
         free(text);
         text = NULL;
     }
@@ -590,8 +590,8 @@ static char *source_of(const char *kernel, const char *axis, long value, const c
 
 static void test_program_text(void)
 {
-    char err[MF_ERR_MAX], name[MF_PATH_MAX];
-    if (!CHECK(mf_load("kernels", manifest, err) == 0, "kernels/manifest.txt loads: %s", err))
+    char err[MANIFEST_ERR_MAX], name[MANIFEST_PATH_MAX];
+    if (!CHECK(manifest_load("kernels", manifest, err) == 0, "kernels/manifest.txt loads: %s", err))
         return;
 
     /* A file without includes is stored as it is. */
@@ -675,17 +675,17 @@ static void source_error(const char *what, const char *files[][2], size_t n_file
              generator ? "  generator " : "", generator ? generator : "",
              generator ? "\n" : "");
     write_file("manifest.txt", text, strlen(text));
-    char err[MF_ERR_MAX];
-    if (!CHECK(mf_load(tmp_dir, manifest, err) == 0, "%s: manifest loads: %s", what, err))
+    char err[MANIFEST_ERR_MAX];
+    if (!CHECK(manifest_load(tmp_dir, manifest, err) == 0, "%s: manifest loads: %s", what, err))
         return;
-    mf_variant *vs;
+    manifest_variant *vs;
     size_t n;
-    if (!CHECK(mf_expand(&manifest->kernels[0], NULL, &vs, &n, err) == 0, "expand: %s", err))
+    if (!CHECK(manifest_expand(&manifest->kernels[0], NULL, &vs, &n, err) == 0, "expand: %s", err))
         return;
     char *out = NULL;
     size_t len;
-    char name[MF_PATH_MAX];
-    int rc = ks_program_source(manifest, &vs[0], &out, &len, name, err);
+    char name[MANIFEST_PATH_MAX];
+    int rc = kernel_source_program_source(manifest, &vs[0], &out, &len, name, err);
     CHECK(rc == -1 && out == NULL && strstr(err, needle), "%s refused: %s", what, err);
     free(vs);
 }
@@ -693,21 +693,21 @@ static void source_error(const char *what, const char *files[][2], size_t n_file
 /* a.cl folds to want. */
 static void source_kept(const char *what, const char *a_cl, const char *want)
 {
-    char err[MF_ERR_MAX] = "";
+    char err[MANIFEST_ERR_MAX] = "";
     int rc = load_text("kernel K\n  source a.cl\n  family conv-rgba\n  grid round\n"
                        "  axis FILTER_WIDTH allowed=1-9 default=3\n"
                        "  args in filter out in_width width height\nend\n",
                        err);
     write_file("a.cl", a_cl, strlen(a_cl));
-    mf_variant *vs;
+    manifest_variant *vs;
     size_t n;
-    if (!CHECK(rc == 0 && mf_expand(&manifest->kernels[0], NULL, &vs, &n, err) == 0,
+    if (!CHECK(rc == 0 && manifest_expand(&manifest->kernels[0], NULL, &vs, &n, err) == 0,
                "%s: loads: %s", what, err))
         return;
     char *out = NULL;
     size_t len;
-    char name[MF_PATH_MAX];
-    rc = ks_program_source(manifest, &vs[0], &out, &len, name, err);
+    char name[MANIFEST_PATH_MAX];
+    rc = kernel_source_program_source(manifest, &vs[0], &out, &len, name, err);
     CHECK(rc == 0 && out && strcmp(out, want) == 0, "%s: kept as it is: %s", what,
           out ? out : err);
     free(out);
@@ -742,28 +742,28 @@ static void test_source_errors(void)
     /* The manifest's default width is 3; an even width is asked for here. */
     clear_dir();
     write_file("a.cl", even[0][1], strlen(even[0][1]));
-    mf_variant v;
+    manifest_variant v;
     memset(&v, 0, sizeof v);
     v.n_defines = 1;
     strcpy(v.define_names[0], "FILTER_WIDTH");
     strcpy(v.define_values[0], "4");
     char *out;
     size_t len;
-    char label[MF_PATH_MAX], err[256];
-    CHECK(kg_generate("reda_unrolled", "a.cl", even[0][1], strlen(even[0][1]), &v, &out, &len,
+    char label[MANIFEST_PATH_MAX], err[256];
+    CHECK(kernelgen_generate("reda_unrolled", "a.cl", even[0][1], strlen(even[0][1]), &v, &out, &len,
                       label, err, sizeof err) == -1 &&
               strstr(err, "odd FILTER_WIDTH") && strstr(err, "got 4"),
           "even width refused by the generator: %s", err);
-    CHECK(kg_generate("nosuch", "a.cl", "x", 1, &v, &out, &len, label, err, sizeof err) == -1 &&
+    CHECK(kernelgen_generate("nosuch", "a.cl", "x", 1, &v, &out, &len, label, err, sizeof err) == -1 &&
               strstr(err, "unknown generator"),
           "unknown generator: %s", err);
-    CHECK(kg_known("reda_unrolled") && kg_known("reda_local_unrolled") && !kg_known("x"),
-          "kg_known");
+    CHECK(kernelgen_known("reda_unrolled") && kernelgen_known("reda_local_unrolled") && !kernelgen_known("x"),
+          "kernelgen_known");
 }
 
 int main(void)
 {
-    sg_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     manifest = malloc(sizeof *manifest);
     snprintf(tmp_dir, sizeof tmp_dir, "/tmp/test_manifest.XXXXXX");
     if (!manifest || !mkdtemp(tmp_dir)) {

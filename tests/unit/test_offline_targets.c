@@ -125,22 +125,22 @@ static void test_spirv_header(void)
     memcpy(full, m, sizeof m);
     put32(full + 64, 2);
     put32(full + 68, 'a');
-    bc_names k;
-    char msg[BC_MSG_MAX];
-    CHECK(bc_check_spirv(full, sizeof full, 0x00010000u, &k, msg) == 0 && k.n == 2 &&
+    bin_check_names k;
+    char msg[BIN_CHECK_MSG_MAX];
+    CHECK(bin_check_check_spirv(full, sizeof full, 0x00010000u, &k, msg) == 0 && k.n == 2 &&
               strcmp(k.names[0], "a") == 0 && strcmp(k.names[1], "k") == 0,
           "a SPIR-V module's kernels are read, sorted: %s", msg);
-    bc_names_free(&k);
-    CHECK(bc_check_spirv(full, sizeof full, 0x00010200u, &k, msg) != 0 && strstr(msg, "version"),
+    bin_check_names_free(&k);
+    CHECK(bin_check_check_spirv(full, sizeof full, 0x00010200u, &k, msg) != 0 && strstr(msg, "version"),
           "another version is refused: %s", msg);
     put32(full, 0x07230204u);
-    CHECK(bc_check_spirv(full, sizeof full, 0x00010000u, &k, msg) != 0 && strstr(msg, "magic"),
+    CHECK(bin_check_check_spirv(full, sizeof full, 0x00010000u, &k, msg) != 0 && strstr(msg, "magic"),
           "a bad magic is refused: %s", msg);
     put32(full, 0x07230203u);
     put32(full + 40, 200u << 16 | 15); /* an instruction running past the end */
-    CHECK(bc_check_spirv(full, sizeof full, 0x00010000u, &k, msg) != 0,
+    CHECK(bin_check_check_spirv(full, sizeof full, 0x00010000u, &k, msg) != 0,
           "an instruction past the end is refused: %s", msg);
-    CHECK(bc_check_spirv(full, 7, 0x00010000u, &k, msg) != 0, "7 bytes are refused");
+    CHECK(bin_check_check_spirv(full, 7, 0x00010000u, &k, msg) != 0, "7 bytes are refused");
 }
 
 static void test_elf_headers(void)
@@ -154,31 +154,31 @@ static void test_elf_headers(void)
     e[18] = 224;         /* EM_AMDGPU */
     put32(e + 48, 0x36); /* gfx1030 */
     e[58] = 64;          /* section header size */
-    bc_names k;
-    char msg[BC_MSG_MAX];
+    bin_check_names k;
+    char msg[BIN_CHECK_MSG_MAX];
     uint32_t gfx90a = 9u << 16 | 10u, gfx1030 = 10u << 16 | 3u << 8;
-    CHECK(bc_check_amdgcn(e, sizeof e, gfx90a, &k, msg) != 0 && strstr(msg, "0x3f"),
+    CHECK(bin_check_check_amdgcn(e, sizeof e, gfx90a, &k, msg) != 0 && strstr(msg, "0x3f"),
           "a gfx1030 code object is refused for gfx90a: %s", msg);
-    CHECK(bc_check_amdgcn(e, sizeof e, gfx1030, &k, msg) != 0 && strstr(msg, "kd"),
+    CHECK(bin_check_check_amdgcn(e, sizeof e, gfx1030, &k, msg) != 0 && strstr(msg, "kd"),
           "the right machine, but no kernel symbol: %s", msg);
     e[18] = 62; /* x86-64 */
-    CHECK(bc_check_amdgcn(e, sizeof e, gfx1030, &k, msg) != 0 && strstr(msg, "224"),
+    CHECK(bin_check_check_amdgcn(e, sizeof e, gfx1030, &k, msg) != 0 && strstr(msg, "224"),
           "another machine is refused: %s", msg);
     put32(e + 48, 0x53f); /* gfx90a, xnack any, sramecc any */
     e[18] = 224;
-    CHECK(bc_check_amdgcn(e, sizeof e, 2u << 28 | gfx90a, &k, msg) != 0 && strstr(msg, "xnack"),
+    CHECK(bin_check_check_amdgcn(e, sizeof e, 2u << 28 | gfx90a, &k, msg) != 0 && strstr(msg, "xnack"),
           "xnack any is refused for gfx90a:xnack+: %s", msg);
     e[5] = 2;
-    CHECK(bc_check_amdgcn(e, sizeof e, gfx90a, &k, msg) != 0, "big-endian is refused: %s", msg);
+    CHECK(bin_check_check_amdgcn(e, sizeof e, gfx90a, &k, msg) != 0, "big-endian is refused: %s", msg);
     e[5] = 1;
     e[16] = 0x04;
     e[17] = 0xff;
     e[18] = 0;
-    CHECK(bc_check_intel(e, sizeof e, 12u << 22, &k, msg) != 0 && strstr(msg, "CTNI"),
+    CHECK(bin_check_check_intel(e, sizeof e, 12u << 22, &k, msg) != 0 && strstr(msg, "CTNI"),
           "an OpenCL ELF without its device binary section is refused: %s", msg);
-    CHECK(bc_check_intel(e, 10, 12u << 22, &k, msg) != 0, "10 bytes are refused");
-    CHECK(bc_amdgpu_mach(9, 0, 10) == 0x3f && bc_amdgpu_mach(10, 3, 0) == 0x36 &&
-              bc_amdgpu_mach(11, 0, 0) == 0x41 && bc_amdgpu_mach(9, 9, 9) == 0,
+    CHECK(bin_check_check_intel(e, 10, 12u << 22, &k, msg) != 0, "10 bytes are refused");
+    CHECK(bin_check_amdgpu_mach(9, 0, 10) == 0x3f && bin_check_amdgpu_mach(10, 3, 0) == 0x36 &&
+              bin_check_amdgpu_mach(11, 0, 0) == 0x41 && bin_check_amdgpu_mach(9, 9, 9) == 0,
           "EF_AMDGPU_MACH of gfx90a, gfx1030, gfx1100");
 }
 
@@ -251,51 +251,51 @@ static void test_patchtokens(void)
                     4u << 16 | 15, 6, 1, 'k', 4u << 16 | 15, 6, 2, 'a'};
     for (size_t i = 0; i < 18; i++)
         put32(spv + 4 * i, w[i]);
-    bc_names k;
-    char msg[BC_MSG_MAX];
+    bin_check_names k;
+    char msg[BIN_CHECK_MSG_MAX];
     cl_elf(elf, &n, dev, dn, NULL, 0);
-    CHECK(bc_check_intel(elf, n, 12u << 22, &k, msg) == 0 && k.n == 2 &&
+    CHECK(bin_check_check_intel(elf, n, 12u << 22, &k, msg) == 0 && k.n == 2 &&
               strcmp(k.names[0], "plus") == 0 && strcmp(k.names[1], "twice") == 0,
           "without SPIR-V (-exclude_ir), the kernels from the patchtokens headers: %s", msg);
-    bc_names_free(&k);
+    bin_check_names_free(&k);
     cl_elf(elf, &n, dev, dn, spv, sizeof spv);
-    CHECK(bc_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "not its SPIR-V"),
+    CHECK(bin_check_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "not its SPIR-V"),
           "a SPIR-V section of other kernels is refused: %s", msg);
     put32(dev + 16, 3);
     cl_elf(elf, &n, dev, dn, NULL, 0);
-    CHECK(bc_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "kernel 3 of 3"),
+    CHECK(bin_check_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "kernel 3 of 3"),
           "a header counting more kernels than there are is refused: %s", msg);
     put32(dev + 16, 2);
     put32(dev + 36 + 20, 4000); /* the first kernel's heap runs past the program */
     cl_elf(elf, &n, dev, dn, NULL, 0);
-    CHECK(bc_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "runs past"),
+    CHECK(bin_check_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "runs past"),
           "a kernel running past the program is refused: %s", msg);
     dn = patchtokens(dev, (const char *const[]){"twice", "twice"}, 2);
     cl_elf(elf, &n, dev, dn, NULL, 0);
-    CHECK(bc_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "distinct"),
+    CHECK(bin_check_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "distinct"),
           "two kernels of one name are refused: %s", msg);
     dn = patchtokens(dev, other, 2);
     put32(dev + 20, 1);
     cl_elf(elf, &n, dev, dn, NULL, 0);
-    CHECK(bc_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "stepping 1"),
+    CHECK(bin_check_check_intel(elf, n, 12u << 22, &k, msg) != 0 && strstr(msg, "stepping 1"),
           "another stepping is refused: %s", msg);
 }
 
 static void test_options(void)
 {
-    oo_args a;
+    offline_opts_args a;
     char msg[256];
-    CHECK(oo_split("-DFILTER_WIDTH=3 -D WG_X=16 -cl-std=CL1.2 -I 'a b' -cl-fast-relaxed-math", &a,
+    CHECK(offline_opts_split("-DFILTER_WIDTH=3 -D WG_X=16 -cl-std=CL1.2 -I 'a b' -cl-fast-relaxed-math", &a,
                    msg, sizeof msg) == 0 &&
               a.n == 7 && strcmp(a.arg[2], "WG_X=16") == 0 && strcmp(a.arg[6], "-cl-fast-relaxed-math") == 0 &&
               strcmp(a.arg[5], "a b") == 0 && a.fast_math,
           "OpenCL build options split: %s", msg);
-    oo_free(&a);
-    CHECK(oo_split("-DX=1 -o /tmp/x", &a, msg, sizeof msg) != 0 && strstr(msg, "'-o'"),
+    offline_opts_free(&a);
+    CHECK(offline_opts_split("-DX=1 -o /tmp/x", &a, msg, sizeof msg) != 0 && strstr(msg, "'-o'"),
           "a compiler option is refused: %s", msg);
-    CHECK(oo_split("-D", &a, msg, sizeof msg) != 0, "-D without a value is refused");
-    CHECK(oo_split("", &a, msg, sizeof msg) == 0 && a.n == 0, "no options");
-    oo_free(&a);
+    CHECK(offline_opts_split("-D", &a, msg, sizeof msg) != 0, "-D without a value is refused");
+    CHECK(offline_opts_split("", &a, msg, sizeof msg) == 0 && a.n == 0, "no options");
+    offline_opts_free(&a);
 }
 
 static void test_round_trip(void)

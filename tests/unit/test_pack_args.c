@@ -10,10 +10,10 @@
 #include "kernelgen.h"
 
 static pack_args args;
-static mf_manifest manifest;
+static manifest_file manifest;
 
 /* Parses a NULL-terminated option list (argv[0] added). */
-static int parse(char err[PA_ERR_MAX], ...)
+static int parse(char err[PACK_ARGS_ERR_MAX], ...)
 {
     static char *argv[64];
     va_list ap;
@@ -39,7 +39,7 @@ static void expect_usage_error(const char *names, int rc, const char *err)
 
 static void test_options(void)
 {
-    char err[PA_ERR_MAX];
+    char err[PACK_ARGS_ERR_MAX];
     CHECK(PARSE(err, "--widths", "3,5,7,...,31", "--device", "gpu") == 0, "README command: %s",
           err);
     CHECK(args.req.n_axes == 1 && strcmp(args.req.axes[0].name, "FILTER_WIDTH") == 0 &&
@@ -92,7 +92,7 @@ static void test_options(void)
                 "p=x.h,y.cl", "-I", "inc", "--options", "-cl-fast-relaxed-math", "--check-cmd",
                 "true {binary}", "--kernel", "k", "--wg-defines", "--default", "TS=32") == 0,
           "every direct option: %s", err);
-    const dj_spec *d = &args.direct_spec;
+    const direct_jobs_spec *d = &args.direct_spec;
     CHECK(d->n_files == 2 && d->n_defines == 2 && d->n_derives == 1 && d->n_wheres == 1 &&
               d->n_variants == 1 && d->n_programs == 1 && d->n_includes == 1 &&
               d->n_kernels == 1 && d->n_defaults == 1 && d->wg_defines &&
@@ -125,16 +125,16 @@ static void test_options(void)
     expect_usage_error("'20'", PARSE(err, "--nv-arch", "20,75"), err);
 }
 
-/* Plans from a fresh parse; returns the vp_make status. */
-static int plan_of(vp_plan *p, char err[VP_ERR_MAX], int parse_rc)
+/* Plans from a fresh parse; returns the variant_plan_make status. */
+static int plan_of(variant_plan *p, char err[VARIANT_PLAN_ERR_MAX], int parse_rc)
 {
     memset(p, 0, sizeof *p);
     if (!CHECK(parse_rc == 0, "the options parse"))
         return -2;
-    return vp_make(&manifest, &args.req, p, err);
+    return variant_plan_make(&manifest, &args.req, p, err);
 }
 
-static size_t count_kernel(const vp_plan *p, const char *name)
+static size_t count_kernel(const variant_plan *p, const char *name)
 {
     size_t n = 0;
     for (size_t i = 0; i < p->n; i++)
@@ -145,8 +145,8 @@ static size_t count_kernel(const vp_plan *p, const char *name)
 
 static void test_plans(void)
 {
-    char perr[PA_ERR_MAX], err[VP_ERR_MAX];
-    vp_plan p;
+    char perr[PACK_ARGS_ERR_MAX], err[VARIANT_PLAN_ERR_MAX];
+    variant_plan p;
 
     /* The default pack: every kernel with its defaults. */
     CHECK(plan_of(&p, err, PARSE(perr, "-q")) == 0, "default plan: %s", err);
@@ -160,7 +160,7 @@ static void test_plans(void)
     }
     CHECK(p.n == expect, "default plan has the manifest's %zu variants, got %zu", expect, p.n);
     CHECK(p.notes == NULL, "no note for the defaults");
-    vp_free(&p);
+    variant_plan_free(&p);
 
     /* The README's command: every kernel skips nothing (all odd widths). */
     CHECK(plan_of(&p, err, PARSE(perr, "--widths", "3,5,7,...,31")) == 0, "odd widths: %s",
@@ -169,7 +169,7 @@ static void test_plans(void)
           "15 widths for the width kernels");
     CHECK(count_kernel(&p, "Convolve") == 1, "a kernel without the axis is built once");
     CHECK(p.notes == NULL, "no skip note: %s", p.notes ? p.notes : "");
-    vp_free(&p);
+    variant_plan_free(&p);
 
     /* An even width: Reda's odd-only kernels skip it, with one note. */
     CHECK(plan_of(&p, err, PARSE(perr, "--widths", "4,5")) == 0, "widths 4,5: %s", err);
@@ -178,7 +178,7 @@ static void test_plans(void)
     CHECK(p.notes && strstr(p.notes, "FILTER_WIDTH") && strstr(p.notes, "4 by reda_naive"),
           "the note names the value and kernels: %s", p.notes ? p.notes : "(none)");
     CHECK(p.notes && !strchr(strchr(p.notes, '\n') + 1, '\n'), "one note line");
-    vp_free(&p);
+    variant_plan_free(&p);
 
     /* Only 4: the Reda kernels are not built at all. */
     CHECK(plan_of(&p, err, PARSE(perr, "--widths", "4")) == 0, "width 4: %s", err);
@@ -186,7 +186,7 @@ static void test_plans(void)
           "reda_local skipped, Convolve_Def built");
     CHECK(p.notes && strstr(p.notes, "reda_local is not built"), "a note says so: %s",
           p.notes ? p.notes : "");
-    vp_free(&p);
+    variant_plan_free(&p);
 
     CHECK(plan_of(&p, err, PARSE(perr, "--widths", "3-40:3")) == -1 &&
               strstr(err, "FILTER_WIDTH=33 (from '3-40:3')") && strstr(err, "no selected kernel"),
@@ -210,7 +210,7 @@ static void test_plans(void)
           "2-D wg with a 1-D kernel: %s", err);
     CHECK(p.n == 2 && p.variants[0].wg[0] == 8 && p.variants[1].wg[0] == 64,
           "Convolve_Def gets 8x8, poly_naive keeps its default 64");
-    vp_free(&p);
+    variant_plan_free(&p);
     CHECK(plan_of(&p, err, PARSE(perr, "--wg", "64", "--kernel", "Convolve_Def")) == -1 &&
               strstr(err, "1-D"),
           "a 1-D wg with only 2-D kernels: %s", err);
@@ -223,29 +223,29 @@ static void test_plans(void)
                                  "--wg", "64,128")) == 0,
           "NUMCOEFFS x WG: %s", err);
     CHECK(p.n == 4, "2 x 2 variants, got %zu", p.n);
-    vp_free(&p);
+    variant_plan_free(&p);
     CHECK(plan_of(&p, err, PARSE(perr, "--kernel", "reda_naive", "--widths", "5", "-D",
                                  "IMAGE_W=512", "--wg", "16x16")) == 0,
           "IMAGE_W: %s", err);
-    CHECK(p.n == 1 && mf_variant_define(&p.variants[0], "IMAGE_W") &&
-              mf_variant_define(&p.variants[0], "INPUT_W"),
+    CHECK(p.n == 1 && manifest_variant_define(&p.variants[0], "IMAGE_W") &&
+              manifest_variant_define(&p.variants[0], "INPUT_W"),
           "IMAGE_W and its derives are defined");
     char label[256];
     if (p.n == 1) {
-        vp_label(&p.variants[0], label, sizeof label);
+        variant_plan_label(&p.variants[0], label, sizeof label);
         CHECK(strcmp(label, "reda_naive FILTER_WIDTH=5 IMAGE_W=512 wg=16x16") == 0,
               "label: %s", label);
     }
-    vp_free(&p);
+    variant_plan_free(&p);
 }
 
 int main(void)
 {
-    sg_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     const char *dir = getenv("CLC_KERNELS_DIR");
-    char err[MF_ERR_MAX];
+    char err[MANIFEST_ERR_MAX];
     test_options();
-    if (CHECK(mf_load(dir && *dir ? dir : "kernels", &manifest, err) == 0, "manifest: %s", err))
+    if (CHECK(manifest_load(dir && *dir ? dir : "kernels", &manifest, err) == 0, "manifest: %s", err))
         test_plans();
     return check_summary();
 }

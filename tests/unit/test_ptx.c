@@ -52,19 +52,19 @@ static void test_nul(void)
     CHECK(ptx_text_length("abc", 3) == 3, "no NUL: unchanged");
     CHECK(ptx_text_length("", 1) == 0, "only a NUL: empty");
     CHECK(ptx_text_length("a\0b", 3) == 3, "an inner NUL is not trailing");
-    CHECK(ptx_is_text(opencl_ptx, sizeof opencl_ptx), "OpenCL PTX with its NUL is PTX text");
-    CHECK(ptx_is_text(opencl_ptx, sizeof opencl_ptx - 1), "PTX without the NUL is PTX text");
-    CHECK(!ptx_is_text("\177ELF\2\1\1", 7), "an ELF file is not PTX text");
-    CHECK(!ptx_is_text(".version 8.0\0.target sm_75\n", 27), "an inner NUL is not PTX text");
-    CHECK(!ptx_is_text("", 0), "nothing is not PTX text");
+    CHECK(ptx_text_is_text(opencl_ptx, sizeof opencl_ptx), "OpenCL PTX with its NUL is PTX text");
+    CHECK(ptx_text_is_text(opencl_ptx, sizeof opencl_ptx - 1), "PTX without the NUL is PTX text");
+    CHECK(!ptx_text_is_text("\177ELF\2\1\1", 7), "an ELF file is not PTX text");
+    CHECK(!ptx_text_is_text(".version 8.0\0.target sm_75\n", 27), "an inner NUL is not PTX text");
+    CHECK(!ptx_text_is_text("", 0), "nothing is not PTX text");
 }
 
 static void expect_target(const char *text, int rc_want, const char *name_want, uint32_t arch_want)
 {
-    char name[PTX_ARCH_NAME_MAX] = "";
+    char name[PTX_TEXT_ARCH_NAME_MAX] = "";
     uint32_t arch = 0;
-    int rc = ptx_target(text, strlen(text), name, &arch);
-    CHECK(rc == rc_want, "ptx_target rc %d for <%s>, got %d", rc_want, text, rc);
+    int rc = ptx_text_target(text, strlen(text), name, &arch);
+    CHECK(rc == rc_want, "ptx_text_target rc %d for <%s>, got %d", rc_want, text, rc);
     if (rc == 0 && rc_want == 0) {
         CHECK(strcmp(name, name_want) == 0, "arch name %s, got %s", name_want, name);
         CHECK(arch == arch_want, "arch %u, got %u", arch_want, arch);
@@ -85,11 +85,11 @@ static void test_target(void)
     expect_target("// .target sm_80\n", -1, "", 0);
     expect_target(".target sm_99999999999999\n", -1, "", 0);
 
-    char name[PTX_ARCH_NAME_MAX];
+    char name[PTX_TEXT_ARCH_NAME_MAX];
     uint32_t arch;
-    ptx_arch_from_cc(8, 6, name, &arch);
+    ptx_text_arch_from_cc(8, 6, name, &arch);
     CHECK(arch == 86 && strcmp(name, "sm_86") == 0, "CC 8.6 is sm_86: %s %u", name, arch);
-    ptx_arch_from_cc(12, 0, name, &arch);
+    ptx_text_arch_from_cc(12, 0, name, &arch);
     CHECK(arch == 120 && strcmp(name, "sm_120") == 0, "CC 12.0 is sm_120: %s %u", name, arch);
 }
 
@@ -178,10 +178,10 @@ static void test_nvcc_ptx(const char *ptxas, const char *tmp)
     text[n] = '\0'; /* the NUL NVIDIA's OpenCL adds */
     size_t len = ptx_text_length(text, n + 1);
     CHECK(len == n, "the added NUL is stripped");
-    CHECK(ptx_is_text(text, len), "nvcc output is PTX text");
-    char name[PTX_ARCH_NAME_MAX];
+    CHECK(ptx_text_is_text(text, len), "nvcc output is PTX text");
+    char name[PTX_TEXT_ARCH_NAME_MAX];
     uint32_t arch = 0;
-    CHECK(ptx_target(text, len, name, &arch) == 0 && arch == 80, "nvcc PTX targets sm_80: %u",
+    CHECK(ptx_text_target(text, len, name, &arch) == 0 && arch == 80, "nvcc PTX targets sm_80: %u",
           arch);
     unsigned char *cubin = NULL;
     size_t cubin_size = 0;
@@ -213,10 +213,10 @@ static void test_ptxas(void)
         return;
     setenv("TMPDIR", tmp, 1);
 
-    char name[PTX_ARCH_NAME_MAX];
+    char name[PTX_TEXT_ARCH_NAME_MAX];
     uint32_t arch;
     size_t len = ptx_text_length(opencl_ptx, sizeof opencl_ptx);
-    CHECK(ptx_target(opencl_ptx, len, name, &arch) == 0, "target of the OpenCL PTX");
+    CHECK(ptx_text_target(opencl_ptx, len, name, &arch) == 0, "target of the OpenCL PTX");
     unsigned char *cubin = NULL;
     size_t cubin_size = 0;
     char msg[1024] = "";

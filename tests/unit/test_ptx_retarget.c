@@ -28,16 +28,16 @@ static const char PTX[] =
 static void test_version(void)
 {
     uint32_t v = 0;
-    CHECK(ptx_version(PTX, strlen(PTX), &v) == 0 && v == 90, ".version 9.0 is 90 (got %u)",
+    CHECK(ptx_retarget_version(PTX, strlen(PTX), &v) == 0 && v == 90, ".version 9.0 is 90 (got %u)",
           (unsigned)v);
     const char *bad[] = {".target sm_90\n", ".version 9\n.target sm_90\n",
                          ".version 9.10\n.target sm_90\n", ".version x.y\n"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        CHECK(ptx_version(bad[i], strlen(bad[i]), &v) == -1, "no usable version in \"%s\"",
+        CHECK(ptx_retarget_version(bad[i], strlen(bad[i]), &v) == -1, "no usable version in \"%s\"",
               bad[i]);
-    CHECK(ptx_min_version(75) == 63 && ptx_min_version(90) == 78 && ptx_min_version(120) == 87,
+    CHECK(ptx_retarget_min_version(75) == 63 && ptx_retarget_min_version(90) == 78 && ptx_retarget_min_version(120) == 87,
           "the first ISA versions of sm_75, sm_90, sm_120");
-    CHECK(ptx_min_version(77) == 0, "an unknown arch has no first version");
+    CHECK(ptx_retarget_min_version(77) == 0, "an unknown arch has no first version");
 }
 
 static void test_retarget(void)
@@ -51,9 +51,9 @@ static void test_retarget(void)
         CHECK(strstr(out, "\n.version 9.0\n") != NULL, "the version stays without one given");
         CHECK(strstr(out, "// .target sm_52 in a comment") != NULL, "comments are untouched");
         CHECK(n == strlen(PTX) && strlen(out) == n, "length: same-length names keep it (%zu)", n);
-        char name[PTX_ARCH_NAME_MAX];
+        char name[PTX_TEXT_ARCH_NAME_MAX];
         uint32_t arch = 0;
-        CHECK(ptx_target(out, n, name, &arch) == 0 && arch == 75, "ptx_target reads sm_75 back");
+        CHECK(ptx_text_target(out, n, name, &arch) == 0 && arch == 75, "ptx_text_target reads sm_75 back");
     }
     free(out);
     out = NULL;
@@ -95,14 +95,14 @@ static int fake_probe(void *vctx, const char *text, size_t len, const char *arch
     f->calls++;
     if (f->fail_at && f->calls == f->fail_at)
         return -1;
-    char name[PTX_ARCH_NAME_MAX];
+    char name[PTX_TEXT_ARCH_NAME_MAX];
     uint32_t arch = 0, v = 0;
-    if (ptx_target(text, len, name, &arch) != 0 || ptx_version(text, len, &v) != 0 ||
+    if (ptx_text_target(text, len, name, &arch) != 0 || ptx_retarget_version(text, len, &v) != 0 ||
         strcmp(name, arch_name) != 0)
         return -1;
     if (arch > 90)
         f->asked_above++;
-    uint32_t first = ptx_min_version(arch);
+    uint32_t first = ptx_retarget_min_version(arch);
     return arch >= f->min_arch && v >= f->min_version && (!first || v >= first);
 }
 
@@ -124,18 +124,18 @@ static void test_portable(void)
         size_t n = 0;
         uint32_t arch = 0, v = 0;
         int tries = 0;
-        int rc = ptx_portable(PTX, strlen(PTX), fake_probe, &f, &out, &n, &arch, &v, &tries);
+        int rc = ptx_retarget_portable(PTX, strlen(PTX), fake_probe, &f, &out, &n, &arch, &v, &tries);
         CHECK(rc == 0 && arch == cases[i].want_arch && v == cases[i].want_version,
               "case %zu: sm_%u ISA %u (want sm_%u ISA %u)", i, (unsigned)arch, (unsigned)v,
               (unsigned)cases[i].want_arch, (unsigned)cases[i].want_version);
-        CHECK(tries == f.calls && tries <= PTX_PORTABLE_MAX_TRIES,
+        CHECK(tries == f.calls && tries <= PTX_RETARGET_PORTABLE_MAX_TRIES,
               "case %zu: %d probes, counted, within the bound", i, tries);
         CHECK(f.asked_above == 0, "case %zu: no target above the text's own is tried", i);
         if (out && rc == 0) {
-            char name[PTX_ARCH_NAME_MAX];
+            char name[PTX_TEXT_ARCH_NAME_MAX];
             uint32_t a2 = 0, v2 = 0;
-            CHECK(ptx_target(out, n, name, &a2) == 0 && a2 == arch &&
-                      ptx_version(out, n, &v2) == 0 && v2 == v &&
+            CHECK(ptx_text_target(out, n, name, &a2) == 0 && a2 == arch &&
+                      ptx_retarget_version(out, n, &v2) == 0 && v2 == v &&
                       strstr(out, "texmode_independent") != NULL,
                   "case %zu: the text says what was found", i);
             if (cases[i].min_arch > 90)
@@ -148,26 +148,26 @@ static void test_portable(void)
     size_t n;
     uint32_t arch, v;
     int tries;
-    CHECK(ptx_portable(PTX, strlen(PTX), fake_probe, &f, &out, &n, &arch, &v, &tries) == -1 &&
+    CHECK(ptx_retarget_portable(PTX, strlen(PTX), fake_probe, &f, &out, &n, &arch, &v, &tries) == -1 &&
               !out,
           "a probe failure stops the search");
     const char *bad = ".target sm_90\n";
-    CHECK(ptx_portable(bad, strlen(bad), fake_probe, &f, &out, &n, &arch, &v, &tries) == -1,
+    CHECK(ptx_retarget_portable(bad, strlen(bad), fake_probe, &f, &out, &n, &arch, &v, &tries) == -1,
           "a PTX without .version has no portable form");
 }
 
 static void test_arch_lists(void)
 {
-    nvf_archs a;
-    char err[NVF_ERR_MAX];
-    CHECK(nvf_parse_archs(NVF_DEFAULT_ARCHS, &a, err) == 0 && a.n == 7 && a.arch[0] == 75 &&
+    nv_forms_archs a;
+    char err[NV_FORMS_ERR_MAX];
+    CHECK(nv_arch_list_parse(NV_FORMS_DEFAULT_ARCHS, &a, err) == 0 && a.n == 7 && a.arch[0] == 75 &&
               a.arch[6] == 120,
           "the default list: 7 archs from sm_75 to sm_120");
-    CHECK(nvf_parse_archs("120,75,90", &a, err) == 0 && a.n == 3 && a.arch[0] == 75 &&
+    CHECK(nv_arch_list_parse("120,75,90", &a, err) == 0 && a.n == 3 && a.arch[0] == 75 &&
               a.arch[1] == 90 && a.arch[2] == 120,
           "a list is sorted");
     char buf[64];
-    nvf_format_archs(&a, buf, sizeof buf);
+    nv_forms_format_archs(&a, buf, sizeof buf);
     CHECK(strcmp(buf, "75,90,120") == 0, "formatted for the worker: %s", buf);
     struct {
         const char *text, *says;
@@ -176,7 +176,7 @@ static void test_arch_lists(void)
                {"", "empty"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
-        CHECK(nvf_parse_archs(bad[i].text, &a, err) == -1 && strstr(err, bad[i].says),
+        CHECK(nv_arch_list_parse(bad[i].text, &a, err) == -1 && strstr(err, bad[i].says),
               "\"%s\" refused naming %s: %s", bad[i].text, bad[i].says, err);
     }
 }

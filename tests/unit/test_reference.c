@@ -1,7 +1,7 @@
 /*
  * test_reference.c — the pieces of the correctness check that need no
  * device: the double references on hand-computed cases, the random data,
- * and which problems the launcher refuses (kr_supports) and why.
+ * and which problems the launcher refuses (kernel_run_supports) and why.
  */
 #include "check.h"
 #include "kernel_run.h"
@@ -20,7 +20,7 @@ static void test_conv_grey(void)
     const float in[] = {1, 2, 3, 99, 4, 5, 6, 99, 7, 8, 9, 99};
     const float f[] = {1, -1, 2, 0.5f};
     double out[4], mag[4];
-    ref_conv_grey(in, 4, f, 2, 2, 2, out, mag);
+    reference_conv_grey(in, 4, f, 2, 2, 2, out, mag);
     /* out(0,0) = 1*1 - 2 + 2*4 + 0.5*5 = 9.5; |terms| 1+2+8+2.5 = 13.5 */
     CHECK(out[0] == 9.5 && mag[0] == 13.5, "out(0,0) = %g, mag %g", out[0], mag[0]);
     /* out(1,0) = 2 - 3 + 10 + 3 = 12 */
@@ -39,7 +39,7 @@ static void test_conv_rgba(void)
             f[4 * i + ch] = ch == 2 ? -1.0f : (i == 4 ? 1.0f : 0.0f);
         }
     double out[4], mag[4];
-    ref_conv_rgba(in, 3, f, 3, 1, 1, out, mag);
+    reference_conv_rgba(in, 3, f, 3, 1, 1, out, mag);
     /* R, G, A: the centre pixel (i = 4) alone; B: minus the sum of all. */
     CHECK(out[0] == 5 && out[1] == 10 && out[3] == 20, "centre terms: %g %g %g", out[0], out[1],
           out[3]);
@@ -51,11 +51,11 @@ static void test_poly(void)
     const float x[] = {0.5f, 2.0f};
     const float c[] = {1, 2, 3};
     double out[2], mag[2];
-    ref_poly(x, 2, c, 3, out, mag);
+    reference_poly(x, 2, c, 3, out, mag);
     CHECK(out[0] == 1 + 1 + 0.75 && out[1] == 1 + 4 + 12, "1 + 2x + 3x^2: %g %g", out[0],
           out[1]);
     const float xn[] = {-1.0f};
-    ref_poly(xn, 1, c, 3, out, mag);
+    reference_poly(xn, 1, c, 3, out, mag);
     CHECK(out[0] == 2 && mag[0] == 6, "at -1: %g, magnitudes %g", out[0], mag[0]);
 }
 
@@ -63,8 +63,8 @@ static void test_random_data(void)
 {
     enum { N = 100000 };
     float *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
-    rd_fill_signed(a, N, 42);
-    rd_fill_signed(b, N, 42);
+    random_data_fill_signed(a, N, 42);
+    random_data_fill_signed(b, N, 42);
     CHECK(memcmp(a, b, N * sizeof *a) == 0, "same seed, same data");
     int in_range = 1, neg = 0;
     for (int i = 0; i < N; i++) {
@@ -74,9 +74,9 @@ static void test_random_data(void)
     }
     CHECK(in_range, "magnitudes in [1/8, 1]");
     CHECK(neg > N / 2 - N / 50 && neg < N / 2 + N / 50, "about half negative: %d", neg);
-    rd_fill_signed(b, N, 43);
+    random_data_fill_signed(b, N, 43);
     CHECK(memcmp(a, b, N * sizeof *a) != 0, "another seed, other data");
-    rd_fill_range(a, N, 0.5f, 1.0f, 7);
+    random_data_fill_range(a, N, 0.5f, 1.0f, 7);
     float lo = 2, hi = -2;
     for (int i = 0; i < N; i++) {
         lo = fminf(lo, a[i]);
@@ -88,13 +88,13 @@ static void test_random_data(void)
     free(b);
 }
 
-static const mf_variant *variant(const mf_manifest *m, const char *kernel, const char *axis,
-                                 long value, mf_variant **keep)
+static const manifest_variant *variant(const manifest_file *m, const char *kernel, const char *axis,
+                                 long value, manifest_variant **keep)
 {
-    const mf_kernel *k = mf_find(m, kernel);
+    const manifest_kernel *k = manifest_find(m, kernel);
     if (!k)
         return NULL;
-    mf_selection sel;
+    manifest_selection sel;
     memset(&sel, 0, sizeof sel);
     if (axis) {
         strcpy(sel.names[0], axis);
@@ -103,33 +103,33 @@ static const mf_variant *variant(const mf_manifest *m, const char *kernel, const
         sel.values[0][0].v[0] = value;
     }
     size_t n;
-    char err[MF_ERR_MAX];
-    if (mf_expand(k, &sel, keep, &n, err) != 0 || n == 0)
+    char err[MANIFEST_ERR_MAX];
+    if (manifest_expand(k, &sel, keep, &n, err) != 0 || n == 0)
         return NULL;
     return &(*keep)[0];
 }
 
-static void refused(const mf_variant *v, const kr_problem *p, const char *needle)
+static void refused(const manifest_variant *v, const kernel_run_problem *p, const char *needle)
 {
-    char err[KR_ERR_MAX] = "";
-    int rc = kr_supports(v, p, err);
+    char err[KERNEL_RUN_ERR_MAX] = "";
+    int rc = kernel_run_supports(v, p, err);
     CHECK(rc == -1 && strstr(err, needle), "%s refuses: %s", v->kernel->name, err);
 }
 
 static void test_supports(void)
 {
-    mf_manifest *m = malloc(sizeof *m);
-    char err[KR_ERR_MAX]; /* the larger of MF_ERR_MAX and KR_ERR_MAX */
-    if (!CHECK(m && mf_load("kernels", m, err) == 0, "manifest: %s", err)) {
+    manifest_file *m = malloc(sizeof *m);
+    char err[KERNEL_RUN_ERR_MAX]; /* the larger of MANIFEST_ERR_MAX and KERNEL_RUN_ERR_MAX */
+    if (!CHECK(m && manifest_load("kernels", m, err) == 0, "manifest: %s", err)) {
         free(m);
         return;
     }
-    mf_variant *keep;
-    const mf_variant *v = variant(m, "Convolve_Def", "FILTER_WIDTH", 5, &keep);
+    manifest_variant *keep;
+    const manifest_variant *v = variant(m, "Convolve_Def", "FILTER_WIDTH", 5, &keep);
     if (CHECK(v, "Convolve_Def variant")) {
-        kr_problem p;
-        kr_default_problem(v, 1, &p);
-        CHECK(kr_supports(v, &p, err) == 0 && p.width % 16 == 0 && p.height % 16 == 0 &&
+        kernel_run_problem p;
+        kernel_run_default_problem(v, 1, &p);
+        CHECK(kernel_run_supports(v, &p, err) == 0 && p.width % 16 == 0 && p.height % 16 == 0 &&
                   p.width >= 32 && p.filter_width == 5,
               "default problem %dx%d runs", p.width, p.height);
         p.width = 100;
@@ -144,21 +144,21 @@ static void test_supports(void)
     }
     v = variant(m, "Convolve", NULL, 0, &keep);
     if (CHECK(v, "Convolve variant")) {
-        kr_problem p;
-        kr_default_problem(v, 1, &p);
+        kernel_run_problem p;
+        kernel_run_default_problem(v, 1, &p);
         p.filter_width = 0;
         refused(v, &p, "filter width of at least 1");
         p.filter_width = 129;
         refused(v, &p, "__constant memory");
         p.filter_width = 128;
-        CHECK(kr_supports(v, &p, err) == 0, "a 128-wide filter fits 64 KB: %s", err);
+        CHECK(kernel_run_supports(v, &p, err) == 0, "a 128-wide filter fits 64 KB: %s", err);
         free(keep);
     }
     v = variant(m, "reda_local", "IMAGE_W", 128, &keep);
     if (CHECK(v, "reda_local IMAGE_W variant")) {
-        kr_problem p;
-        kr_default_problem(v, 1, &p);
-        CHECK(p.width == 128 && kr_supports(v, &p, err) == 0, "default width is IMAGE_W: %d",
+        kernel_run_problem p;
+        kernel_run_default_problem(v, 1, &p);
+        CHECK(p.width == 128 && kernel_run_supports(v, &p, err) == 0, "default width is IMAGE_W: %d",
               p.width);
         CHECK(p.height % 8 != 0, "default height leaves a partial group: %d", p.height);
         p.width = 127;
@@ -167,21 +167,21 @@ static void test_supports(void)
     }
     v = variant(m, "reda_naive", NULL, 0, &keep);
     if (CHECK(v, "reda_naive variant")) {
-        kr_problem p;
-        kr_default_problem(v, 1, &p);
-        CHECK(p.width % 16 != 0 && kr_supports(v, &p, err) == 0,
+        kernel_run_problem p;
+        kernel_run_default_problem(v, 1, &p);
+        CHECK(p.width % 16 != 0 && kernel_run_supports(v, &p, err) == 0,
               "grid=round: %dx%d, not a multiple, runs", p.width, p.height);
-        mf_variant even = *v;
+        manifest_variant even = *v;
         strcpy(even.define_values[0], "4"); /* FILTER_WIDTH sorts first */
         refused(&even, &p, "odd filter width: 4 is not");
         free(keep);
     }
     v = variant(m, "conv_block_rgba", "FILTER_WIDTH", 31, &keep);
     if (CHECK(v, "conv_block_rgba variant")) {
-        kr_problem p;
-        kr_default_problem(v, 1, &p);
+        kernel_run_problem p;
+        kernel_run_default_problem(v, 1, &p);
         int bx, by;
-        kr_block(v, &bx, &by);
+        kernel_run_block(v, &bx, &by);
         /* The default shape is OUT_X=1, OUT_Y=4 at 8x8: a partial group of
          * outputs each way, counted in outputs, not work-items. */
         CHECK(bx == 1 && by == 4, "block of the first default variant: %dx%d", bx, by);
@@ -189,16 +189,16 @@ static void test_supports(void)
               "default problem counts outputs: %dx%d", p.width, p.height);
         /* --tune at 4096x4096: 4126^2 x 4 = 68 million input values fit. */
         p.width = p.height = 4096;
-        CHECK(kr_supports(v, &p, err) == 0, "4096x4096 RGBA at width 31 runs: %s", err);
+        CHECK(kernel_run_supports(v, &p, err) == 0, "4096x4096 RGBA at width 31 runs: %s", err);
         p.width = p.height = 8192;
         refused(v, &p, "larger than this checker handles");
         free(keep);
     }
     v = variant(m, "poly_unroll4", NULL, 0, &keep);
     if (CHECK(v, "poly_unroll4 variant")) {
-        kr_problem p;
-        kr_default_problem(v, 1, &p);
-        CHECK(kr_supports(v, &p, err) == 0 && p.numcoeffs % 4 == 0 && p.n % 64 != 0,
+        kernel_run_problem p;
+        kernel_run_default_problem(v, 1, &p);
+        CHECK(kernel_run_supports(v, &p, err) == 0 && p.numcoeffs % 4 == 0 && p.n % 64 != 0,
               "default: %d coefficients, n=%zu", p.numcoeffs, p.n);
         p.numcoeffs = 6;
         refused(v, &p, "multiple of 4: 6 is not");
@@ -209,10 +209,10 @@ static void test_supports(void)
     }
     v = variant(m, "poly_numcoeffs", "NUMCOEFFS", 7, &keep);
     if (CHECK(v, "poly_numcoeffs variant")) {
-        kr_problem p;
-        kr_default_problem(v, 1, &p);
+        kernel_run_problem p;
+        kernel_run_default_problem(v, 1, &p);
         p.numcoeffs = 3000; /* ignored: the define decides */
-        CHECK(kr_supports(v, &p, err) == 0, "NUMCOEFFS define wins over the problem: %s", err);
+        CHECK(kernel_run_supports(v, &p, err) == 0, "NUMCOEFFS define wins over the problem: %s", err);
         free(keep);
     }
     free(m);
@@ -220,7 +220,7 @@ static void test_supports(void)
 
 int main(void)
 {
-    sg_install(&kg_generator); /* the bundled manifest's generators */
+    source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     test_conv_grey();
     test_conv_rgba();
     test_poly();

@@ -37,7 +37,7 @@ static void make_job(build_job *j, const char *source)
     j->source_size = strlen(source);
     j->options = xdup("-DR=1 -DT=float");
     const char *names[2] = {"R", "T"}, *values[2] = {"1", "float"};
-    if (bj_set_defines(j, names, values, 2) != 0)
+    if (build_job_set_defines(j, names, values, 2) != 0)
         abort();
     j->wg[0] = 16;
     j->wg[1] = 16;
@@ -62,13 +62,13 @@ static void make_device(clcpack_device_info *d)
     d->address_bits = 64;
 }
 
-static void key_hex(const rck_target *t, const build_job *j, char hex[RCK_HEX_SIZE])
+static void key_hex(const rcache_key_target *t, const build_job *j, char hex[RCACHE_KEY_HEX_SIZE])
 {
     size_t len = 0;
-    char *text = rck_text(t, j, &len);
+    char *text = rcache_key_text(t, j, &len);
     if (!text)
         abort();
-    rck_sha256_hex(text, len, hex);
+    rcache_key_sha256_hex(text, len, hex);
     free(text);
 }
 
@@ -78,14 +78,14 @@ static void test_key(void)
     make_job(&j, "__kernel void blur(__global float *a) { a[0] = R; }\n");
     clcpack_device_info dev;
     make_device(&dev);
-    rck_target t = {&dev, "native", "", "", 1};
-    char base[RCK_HEX_SIZE], k[RCK_HEX_SIZE];
+    rcache_key_target t = {&dev, "native", "", "", 1};
+    char base[RCACHE_KEY_HEX_SIZE], k[RCACHE_KEY_HEX_SIZE];
     key_hex(&t, &j, base);
-    CHECK(rck_is_hex_digest(base, strlen(base)), "the key is 64 lowercase hex digits: %s", base);
+    CHECK(rcache_key_is_hex_digest(base, strlen(base)), "the key is 64 lowercase hex digits: %s", base);
     key_hex(&t, &j, k);
     CHECK(strcmp(base, k) == 0, "the same inputs give the same key");
     size_t len = 0;
-    char *text = rck_text(&t, &j, &len);
+    char *text = rcache_key_text(&t, &j, &len);
     CHECK(text && strncmp(text, "clc-pack-key 1:1\ntool ", 22) == 0 && strlen(text) == len,
           "the key text starts with its version and is a C string of its length");
     CHECK(text && strstr(text, "\nsource 67:") != NULL, "the key text names the source by "
@@ -139,24 +139,24 @@ static void test_key(void)
     const char *names[3] = {"R", "T", "Z"}, *values[3] = {"1", "float", ""};
     build_job j3;
     make_job(&j3, j.source);
-    bj_set_defines(&j3, names, values, 3);
-    char k3[RCK_HEX_SIZE];
+    build_job_set_defines(&j3, names, values, 3);
+    char k3[RCACHE_KEY_HEX_SIZE];
     key_hex(&t, &j3, k3);
     CHECK(strcmp(k, k3) != 0 && strcmp(base, k3) != 0,
           "a value spelling another define does not collide with that define");
-    bj_free(&j3);
-    bj_free(&j);
-    CHECK(!rck_is_hex_digest("ABCDEF", 6) &&
-              !rck_is_hex_digest("0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef",
+    build_job_free(&j3);
+    build_job_free(&j);
+    CHECK(!rcache_key_is_hex_digest("ABCDEF", 6) &&
+              !rcache_key_is_hex_digest("0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef",
                                  64),
           "upper case and short digests are not digests");
 }
 
-static unsigned char *encode(const rcr_record *r, size_t *n)
+static unsigned char *encode(const rcache_record *r, size_t *n)
 {
     strbuf b;
     sb_init(&b);
-    rcr_encode(r, &b);
+    rcache_record_encode(r, &b);
     if (b.failed)
         abort();
     *n = b.len;
@@ -183,7 +183,7 @@ static void test_record(void)
     static unsigned char native[] = "\x7f" "ELF not really a binary";
     static unsigned char ptx[] = ".version 7.0\n.target sm_80\n";
     char *names[2] = {"blur", "sharpen"};
-    rcr_record r;
+    rcache_record r;
     memset(&r, 0, sizeof r);
     r.key_text = "clc-pack-key 1:1\n";
     r.key_len = strlen(r.key_text);
@@ -192,14 +192,14 @@ static void test_record(void)
     r.kernel_names = names;
     r.note = "no cubin for sm_75";
     r.n_forms = 2;
-    r.forms[0] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = ptx, .size = sizeof ptx - 1};
-    r.forms[1] = (bv_form){.kind = CLCPACK_KIND_CUBIN, .arch = 80, .data = native, .size = sizeof native - 1};
+    r.forms[0] = (build_variant_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = ptx, .size = sizeof ptx - 1};
+    r.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_CUBIN, .arch = 80, .data = native, .size = sizeof native - 1};
     size_t n;
     unsigned char *bytes = encode(&r, &n);
-    char err[RCR_ERR_MAX];
-    rcr_record back;
+    char err[RCACHE_RECORD_ERR_MAX];
+    rcache_record back;
     CHECK(memcmp(bytes, "CLCPKREC", 8) == 0, "the record starts with its magic");
-    if (CHECK(rcr_decode(bytes, n, &back, err) == 0, "the record decodes: %s", err)) {
+    if (CHECK(rcache_record_decode(bytes, n, &back, err) == 0, "the record decodes: %s", err)) {
         CHECK(back.key_len == r.key_len && memcmp(back.key_text, r.key_text, r.key_len) == 0 &&
                   strcmp(back.signature, r.signature) == 0 && strcmp(back.note, r.note) == 0,
               "key text, signature and note back");
@@ -211,62 +211,62 @@ static void test_record(void)
                   back.forms[1].kind == CLCPACK_KIND_CUBIN &&
                   memcmp(back.forms[1].data, native, sizeof native - 1) == 0,
               "forms back, byte for byte");
-        rcr_free(&back);
+        rcache_record_free(&back);
     }
     size_t cut_ok = 0, flip_ok = 0;
     for (size_t cut = 0; cut < n; cut++)
-        cut_ok += rcr_decode(bytes, cut, &back, err) == 0;
+        cut_ok += rcache_record_decode(bytes, cut, &back, err) == 0;
     CHECK(cut_ok == 0, "every cut record is refused (%zu accepted)", cut_ok);
     unsigned char *copy = malloc(n);
     for (size_t i = 0; i < n; i++) {
         memcpy(copy, bytes, n);
         copy[i] ^= 0x20;
-        if (rcr_decode(copy, n, &back, err) == 0) {
+        if (rcache_record_decode(copy, n, &back, err) == 0) {
             flip_ok++;
-            rcr_free(&back);
+            rcache_record_free(&back);
         }
     }
     CHECK(flip_ok == 0, "every flipped byte is refused (%zu accepted)", flip_ok);
     memcpy(copy, bytes, n);
     copy[n - 10] ^= 1;
-    CHECK(rcr_decode(copy, n, &back, err) != 0 && strstr(err, "CRC-32"),
+    CHECK(rcache_record_decode(copy, n, &back, err) != 0 && strstr(err, "CRC-32"),
           "a changed form byte is a CRC mismatch: %s", err);
 
     /* Edits with the CRC made right again: the checks after it. */
     memcpy(copy, bytes, n);
     put32(copy + 12, 2);
     fix_crc(copy, n);
-    CHECK(rcr_decode(copy, n, &back, err) != 0 && strstr(err, "reader of version 2"),
+    CHECK(rcache_record_decode(copy, n, &back, err) != 0 && strstr(err, "reader of version 2"),
           "a record for newer readers is refused: %s", err);
     memcpy(copy, bytes, n);
     copy[16] ^= 1;
     fix_crc(copy, n);
-    CHECK(rcr_decode(copy, n, &back, err) != 0 && strstr(err, "says it has"),
+    CHECK(rcache_record_decode(copy, n, &back, err) != 0 && strstr(err, "says it has"),
           "a record whose size field is wrong is refused: %s", err);
     memcpy(copy, bytes, n);
     copy[24 + 4 + 3] = '\0'; /* a NUL in the key text */
     fix_crc(copy, n);
-    CHECK(rcr_decode(copy, n, &back, err) != 0, "a NUL in the key text is refused: %s", err);
+    CHECK(rcache_record_decode(copy, n, &back, err) != 0, "a NUL in the key text is refused: %s", err);
 
     /* Bad forms, encoded as such. */
-    rcr_record bad = r;
-    bad.forms[1] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = native, .size = 4};
+    rcache_record bad = r;
+    bad.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = native, .size = 4};
     free(copy);
     copy = encode(&bad, &n);
-    CHECK(rcr_decode(copy, n, &back, err) != 0 && strstr(err, "twice"),
+    CHECK(rcache_record_decode(copy, n, &back, err) != 0 && strstr(err, "twice"),
           "a record holding one form twice is refused: %s", err);
     free(copy);
-    bad.forms[1] = (bv_form){.kind = CLCPACK_KIND_NATIVE, .arch = 80, .data = native, .size = 4};
+    bad.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_NATIVE, .arch = 80, .data = native, .size = 4};
     copy = encode(&bad, &n);
-    CHECK(rcr_decode(copy, n, &back, err) != 0, "a native form with an arch is refused");
+    CHECK(rcache_record_decode(copy, n, &back, err) != 0, "a native form with an arch is refused");
     free(copy);
-    bad.forms[1] = (bv_form){.kind = (clcpack_binary_kind)3, .arch = 0, .data = native, .size = 4};
+    bad.forms[1] = (build_variant_form){.kind = (clcpack_binary_kind)3, .arch = 0, .data = native, .size = 4};
     copy = encode(&bad, &n);
-    CHECK(rcr_decode(copy, n, &back, err) != 0, "an unknown kind is refused");
+    CHECK(rcache_record_decode(copy, n, &back, err) != 0, "an unknown kind is refused");
     free(copy);
     bad.n_forms = 0;
     copy = encode(&bad, &n);
-    CHECK(rcr_decode(copy, n, &back, err) != 0 && strstr(err, "form count"),
+    CHECK(rcache_record_decode(copy, n, &back, err) != 0 && strstr(err, "form count"),
           "a record without forms is refused: %s", err);
     free(copy);
 
@@ -281,11 +281,11 @@ static void test_record(void)
     for (int i = 0; i < 8; i++)
         later[16 + i] = (unsigned char)((uint64_t)m >> (8 * i));
     fix_crc(later, m);
-    if (CHECK(rcr_decode(later, m, &back, err) == 0,
+    if (CHECK(rcache_record_decode(later, m, &back, err) == 0,
               "a version-2 record readable by version 1 decodes, its new field skipped: %s",
               err)) {
         CHECK(back.n_forms == 2, "with its forms");
-        rcr_free(&back);
+        rcache_record_free(&back);
     }
     free(later);
     free(bytes);
@@ -294,22 +294,22 @@ static void test_record(void)
 static void test_action_result(void)
 {
     const char *hash = "9c0e5d2a00112233445566778899aabbccddeeff00112233445566778899aabb";
-    unsigned char ac[RCR_AC_MAX];
-    size_t n = rcr_ac_encode(hash, 123456, ac);
-    char got[RCK_HEX_SIZE], err[RCR_ERR_MAX];
+    unsigned char ac[RCACHE_RECORD_AC_MAX];
+    size_t n = rcache_record_ac_encode(hash, 123456, ac);
+    char got[RCACHE_KEY_HEX_SIZE], err[RCACHE_RECORD_ERR_MAX];
     uint64_t size = 0;
     CHECK(n > 64 && n < 128, "an action result of %zu bytes", n);
     CHECK(ac[0] == 0x12, "it opens with output_files (field 2, length-delimited)");
-    if (CHECK(rcr_ac_decode(ac, n, got, &size, err) == 0, "the action result decodes: %s", err))
+    if (CHECK(rcache_record_ac_decode(ac, n, got, &size, err) == 0, "the action result decodes: %s", err))
         CHECK(strcmp(got, hash) == 0 && size == 123456, "its digest back");
     size_t accepted = 0;
     for (size_t cut = 0; cut < n; cut++)
-        accepted += rcr_ac_decode(ac, cut, got, &size, err) == 0;
+        accepted += rcache_record_ac_decode(ac, cut, got, &size, err) == 0;
     CHECK(accepted == 0, "every cut action result is refused (%zu accepted)", accepted);
 
     /* Fields of the message clc-pack does not write are skipped: an exit
      * code, a 64-bit and a 32-bit field, another output file first. */
-    unsigned char other[RCR_AC_MAX];
+    unsigned char other[RCACHE_RECORD_AC_MAX];
     size_t o = 0;
     other[o++] = 4 << 3 | 0; /* exit_code = 300 */
     other[o++] = 0xAC;
@@ -325,46 +325,46 @@ static void test_action_result(void)
     o += sizeof foreign_file;
     memcpy(other + o, ac, n);
     o += n;
-    if (CHECK(rcr_ac_decode(other, o, got, &size, err) == 0,
+    if (CHECK(rcache_record_ac_decode(other, o, got, &size, err) == 0,
               "an action result with other fields decodes: %s", err))
         CHECK(strcmp(got, hash) == 0, "and names our record");
-    unsigned char group[RCR_AC_MAX];
+    unsigned char group[RCACHE_RECORD_AC_MAX];
     group[0] = 5 << 3 | 3; /* a group: refused */
     memcpy(group + 1, ac, n);
-    CHECK(rcr_ac_decode(group, n + 1, got, &size, err) != 0, "a group field is refused");
+    CHECK(rcache_record_ac_decode(group, n + 1, got, &size, err) != 0, "a group field is refused");
     unsigned char long_varint[16];
     long_varint[0] = 4 << 3;
     memset(long_varint + 1, 0xFF, 11);
     long_varint[12] = 1;
-    CHECK(rcr_ac_decode(long_varint, 13, got, &size, err) != 0,
+    CHECK(rcache_record_ac_decode(long_varint, 13, got, &size, err) != 0,
           "a varint longer than 64 bits is refused");
-    n = rcr_ac_encode("9C0E5D2A00112233445566778899AABBCCDDEEFF00112233445566778899AABB", 100,
+    n = rcache_record_ac_encode("9C0E5D2A00112233445566778899AABBCCDDEEFF00112233445566778899AABB", 100,
                       ac);
-    CHECK(rcr_ac_decode(ac, n, got, &size, err) != 0 && strstr(err, "hex"),
+    CHECK(rcache_record_ac_decode(ac, n, got, &size, err) != 0 && strstr(err, "hex"),
           "a digest in upper case is refused: %s", err);
-    n = rcr_ac_encode(hash, 0, ac);
-    CHECK(rcr_ac_decode(ac, n, got, &size, err) != 0, "an object of 0 bytes is refused");
-    n = rcr_ac_encode(hash, (uint64_t)RCR_OBJECT_MAX + 1, ac);
-    CHECK(rcr_ac_decode(ac, n, got, &size, err) != 0 && strstr(err, "bytes"),
+    n = rcache_record_ac_encode(hash, 0, ac);
+    CHECK(rcache_record_ac_decode(ac, n, got, &size, err) != 0, "an object of 0 bytes is refused");
+    n = rcache_record_ac_encode(hash, (uint64_t)RCACHE_RECORD_OBJECT_MAX + 1, ac);
+    CHECK(rcache_record_ac_decode(ac, n, got, &size, err) != 0 && strstr(err, "bytes"),
           "an object over 256 MiB is refused: %s", err);
-    unsigned char big[RCR_AC_MAX + 1];
+    unsigned char big[RCACHE_RECORD_AC_MAX + 1];
     memset(big, 0, sizeof big);
-    CHECK(rcr_ac_decode(big, sizeof big, got, &size, err) != 0,
+    CHECK(rcache_record_ac_decode(big, sizeof big, got, &size, err) != 0,
           "an action result over 4 KiB is refused");
-    CHECK(rcr_ac_decode(ac, 0, got, &size, err) != 0 && strstr(err, "no output file"),
+    CHECK(rcache_record_ac_decode(ac, 0, got, &size, err) != 0 && strstr(err, "no output file"),
           "an empty action result names no record: %s", err);
 }
 
 static void test_shard(void)
 {
-    ps_shard s;
-    char err[PS_ERR_MAX];
-    CHECK(ps_parse("2/4", &s, err) == 0 && s.k == 2 && s.n == 4, "2/4 parses");
-    CHECK(ps_parse("1/1", &s, err) == 0 && s.k == 1 && s.n == 1, "1/1 parses");
+    plan_shard s;
+    char err[PLAN_SHARD_ERR_MAX];
+    CHECK(plan_shard_parse("2/4", &s, err) == 0 && s.k == 2 && s.n == 4, "2/4 parses");
+    CHECK(plan_shard_parse("1/1", &s, err) == 0 && s.k == 1 && s.n == 1, "1/1 parses");
     const char *bad[] = {"0/4", "5/4", "1/0", "4", "/4", "1/", "a/4", "1/4/2", "-1/4",
                          "1 /4", "1/10001", "", "1/4x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        CHECK(ps_parse(bad[i], &s, err) != 0 && strstr(err, "--shard"),
+        CHECK(plan_shard_parse(bad[i], &s, err) != 0 && strstr(err, "--shard"),
               "'%s' is refused: %s", bad[i], err);
 
     enum { N_JOBS = 101 };
@@ -373,7 +373,7 @@ static void test_shard(void)
     for (size_t i = 0; i < N_JOBS; i++) {
         /* Texts of many sizes, some equal (ties go by plan order). */
         jobs[i].source_size = (i * 7919) % 40000 + (i % 5 == 0 ? 0 : 100);
-        uint64_t c = ps_cost(&jobs[i]);
+        uint64_t c = plan_shard_cost(&jobs[i]);
         total += c;
         biggest = c > biggest ? c : biggest;
     }
@@ -383,8 +383,8 @@ static void test_shard(void)
         unsigned which[N_JOBS], again[N_JOBS];
         uint64_t *cost = calloc(n, sizeof *cost);
         size_t *count = calloc(n, sizeof *count);
-        CHECK(ps_partition(jobs, N_JOBS, n, which, cost) == 0, "%u parts", n);
-        ps_partition(jobs, N_JOBS, n, again, NULL);
+        CHECK(plan_shard_partition(jobs, N_JOBS, n, which, cost) == 0, "%u parts", n);
+        plan_shard_partition(jobs, N_JOBS, n, again, NULL);
         CHECK(memcmp(which, again, sizeof which) == 0, "%u parts: the same partition twice", n);
         int in_range = 1;
         for (size_t i = 0; i < N_JOBS; i++) {
@@ -419,8 +419,8 @@ static void test_shard(void)
     build_job *copy = calloc(N_JOBS, sizeof *copy);
     memcpy(copy, jobs, N_JOBS * sizeof *jobs);
     unsigned a[N_JOBS], b[N_JOBS];
-    ps_partition(jobs, N_JOBS, 4, a, NULL);
-    ps_partition(copy, N_JOBS, 4, b, NULL);
+    plan_shard_partition(jobs, N_JOBS, 4, a, NULL);
+    plan_shard_partition(copy, N_JOBS, 4, b, NULL);
     CHECK(memcmp(a, b, sizeof a) == 0, "a copy of the plan: the same partition");
     free(copy);
     free(jobs);

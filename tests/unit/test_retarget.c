@@ -253,12 +253,12 @@ static void test_refused(void)
     unsigned char *ptx = test_read_file(path, &n);
     if (!CHECK(ptx != NULL, "read %s", path))
         return;
-    nvf_archs archs;
-    char err[NVF_ERR_MAX];
-    nvf_parse_archs(ALL_ARCHS, &archs, err);
-    nvf_result r;
-    int rc = nvf_make(ptxas, ptx, n, &archs, 90, NULL, 4, &r);
-    CHECK(rc == 0, "nvf_make on a PTX that needs sm_90");
+    nv_forms_archs archs;
+    char err[NV_FORMS_ERR_MAX];
+    nv_arch_list_parse(ALL_ARCHS, &archs, err);
+    nv_forms_result r;
+    int rc = nv_forms_make(ptxas, ptx, n, &archs, 90, NULL, 4, &r);
+    CHECK(rc == 0, "nv_forms_make on a PTX that needs sm_90");
     CHECK(r.n_cubins == 3 && r.cubins[0].arch == 90 && r.cubins[1].arch == 100 &&
               r.cubins[2].arch == 120,
           "cubins for sm_90, sm_100, sm_120 only (%zu)", r.n_cubins);
@@ -280,13 +280,13 @@ static void test_refused(void)
                   h.sm == r.cubins[i].arch,
               "cubin %zu is for sm_%u", i, (unsigned)r.cubins[i].arch);
     }
-    nvf_result_free(&r);
+    nv_forms_result_free(&r);
 
-    nvf_archs skip = {2, {90, 120}};
-    CHECK(nvf_make(ptxas, ptx, n, &archs, 90, &skip, 1, &r) == 0 && r.n_cubins == 1 &&
+    nv_forms_archs skip = {2, {90, 120}};
+    CHECK(nv_forms_make(ptxas, ptx, n, &archs, 90, &skip, 1, &r) == 0 && r.n_cubins == 1 &&
               r.cubins[0].arch == 100,
           "architectures already held are not made again");
-    nvf_result_free(&r);
+    nv_forms_result_free(&r);
 
     /* Through the CLI: the pack is written, and the PTX entry keeps its
      * tuning record. */

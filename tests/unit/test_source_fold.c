@@ -76,7 +76,7 @@ static void make_tree(void)
         fclose(f);
     }
     /* A chain deeper than the bound: d0.h includes d1.h ... */
-    for (int i = 0; i < SF_DEPTH_MAX + 4; i++) {
+    for (int i = 0; i < SOURCE_FOLD_DEPTH_MAX + 4; i++) {
         char name[64], text[64];
         snprintf(name, sizeof name, "src/d%d.h", i);
         snprintf(text, sizeof text, "#include \"d%d.h\"\n", i + 1);
@@ -86,7 +86,7 @@ static void make_tree(void)
     /* Sparse, over the size bound without using the disk. */
     int fd = open("src/big.cl", O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (CHECK(fd >= 0, "big file")) {
-        CHECK(ftruncate(fd, SF_FILE_MAX + 1) == 0, "ftruncate");
+        CHECK(ftruncate(fd, SOURCE_FOLD_FILE_MAX + 1) == 0, "ftruncate");
         close(fd);
     }
 }
@@ -95,19 +95,19 @@ static const char *const default_dirs[] = {"inc"};
 static const char *const default_roots[] = {"src", "inc", "inc1", "inc2"};
 
 /* Folds sources (NULL-terminated) with -I dirs; returns rc, result in *r. */
-static int fold(const char *const *sources, const char *const *dirs, size_t n_dirs, sf_result *r,
-                char err[SF_ERR_MAX])
+static int fold(const char *const *sources, const char *const *dirs, size_t n_dirs, source_fold_result *r,
+                char err[SOURCE_FOLD_ERR_MAX])
 {
     size_t n = 0;
     while (sources[n])
         n++;
-    sf_options o = {.sources = sources, .n_sources = n, .include_dirs = dirs,
+    source_fold_options o = {.sources = sources, .n_sources = n, .include_dirs = dirs,
                     .n_include_dirs = n_dirs, .roots = default_roots, .n_roots = 4,
                     .roots_what = "the source folders"};
-    return sf_fold(&o, r, err, SF_ERR_MAX);
+    return source_fold(&o, r, err, SOURCE_FOLD_ERR_MAX);
 }
 
-static int fold1(const char *source, sf_result *r, char err[SF_ERR_MAX])
+static int fold1(const char *source, source_fold_result *r, char err[SOURCE_FOLD_ERR_MAX])
 {
     const char *s[] = {source, NULL};
     return fold(s, default_dirs, 1, r, err);
@@ -123,18 +123,18 @@ static size_t count(const char *text, const char *needle)
 
 static void expect_error(const char *source, const char *needle)
 {
-    sf_result r;
-    char err[SF_ERR_MAX] = "";
+    source_fold_result r;
+    char err[SOURCE_FOLD_ERR_MAX] = "";
     int rc = fold1(source, &r, err);
     CHECK(rc == -1 && r.text == NULL && r.n_files == 0 && strstr(err, needle),
           "%s refused with '%s': rc %d, %s", source, needle, rc, err);
-    sf_result_free(&r);
+    source_fold_result_free(&r);
 }
 
 static void test_resolution(void)
 {
-    sf_result r;
-    char err[SF_ERR_MAX] = "";
+    source_fold_result r;
+    char err[SOURCE_FOLD_ERR_MAX] = "";
     /* Beside the includer first, then -I. */
     if (CHECK(fold1("src/a.cl", &r, err) == 0, "a.cl folds: %s", err)) {
         CHECK(strstr(r.text, "X_SRC") && !strstr(r.text, "X_INC") &&
@@ -144,7 +144,7 @@ static void test_resolution(void)
                   strcmp(r.files[1], "src/x.h") == 0 && r.n_missing == 0,
               "files read: a.cl, x.h");
     }
-    sf_result_free(&r);
+    source_fold_result_free(&r);
     /* -I order. */
     const char *b[] = {"src/b.cl", NULL};
     const char *const order21[] = {"inc2", "inc1"};
@@ -153,33 +153,33 @@ static void test_resolution(void)
         CHECK(strstr(r.text, "Y2") && !strstr(r.text, "Y1") &&
                   strstr(r.text, "#line 1 \"inc2/y.h\""),
               "-I inc2 -I inc1: inc2/y.h: %s", r.text);
-    sf_result_free(&r);
+    source_fold_result_free(&r);
     if (CHECK(fold(b, order12, 2, &r, err) == 0, "b.cl folds: %s", err))
         CHECK(strstr(r.text, "Y1") && !strstr(r.text, "Y2") &&
                   strstr(r.text, "#line 1 \"inc1/y.h\""),
               "-I inc1/ -I inc2: inc1/y.h (trailing slash dropped): %s", r.text);
-    sf_result_free(&r);
+    source_fold_result_free(&r);
     /* <x.h> only through -I, never beside the includer. */
     if (CHECK(fold1("src/c.cl", &r, err) == 0, "c.cl folds: %s", err))
         CHECK(strstr(r.text, "X_INC") && !strstr(r.text, "X_SRC"), "<x.h> from -I: %s", r.text);
-    sf_result_free(&r);
+    source_fold_result_free(&r);
     /* Relative to the includer's folder at every level. */
     if (CHECK(fold1("src/nest.cl", &r, err) == 0, "nest.cl folds: %s", err))
         CHECK(strstr(r.text, "T_SUB") && strstr(r.text, "#line 1 \"src/sub/t.h\"") &&
                   strstr(r.text, "#line 2 \"src/sub/s.h\"") && r.n_files == 3,
               "sub/s.h finds t.h beside itself: %s", r.text);
-    sf_result_free(&r);
+    source_fold_result_free(&r);
     /* A leading ./ is not shown. */
     if (CHECK(fold1("./src/a.cl", &r, err) == 0, "./src/a.cl folds: %s", err))
         CHECK(strcmp(r.files[0], "src/a.cl") == 0 && strstr(r.text, "\"src/x.h\""),
               "./src/a.cl shown as src/a.cl: %s", r.files[0]);
-    sf_result_free(&r);
+    source_fold_result_free(&r);
 }
 
 static void test_missing(void)
 {
-    sf_result r;
-    char err[SF_ERR_MAX] = "";
+    source_fold_result r;
+    char err[SOURCE_FOLD_ERR_MAX] = "";
     if (CHECK(fold1("src/dead.cl", &r, err) == 0, "dead.cl folds: %s", err)) {
         CHECK(strcmp(r.text,
                      "#ifndef __OPENCL_VERSION__\n#include <stdio.h>\n#endif\nint D;\n") == 0,
@@ -189,13 +189,13 @@ static void test_missing(void)
                   r.missing[0].angled == 1,
               "and listed as missing (%zu)", r.n_missing);
     }
-    sf_result_free(&r);
+    source_fold_result_free(&r);
 }
 
 static void test_once_and_guards(void)
 {
-    sf_result r;
-    char err[SF_ERR_MAX] = "";
+    source_fold_result r;
+    char err[SOURCE_FOLD_ERR_MAX] = "";
     if (CHECK(fold1("src/once.cl", &r, err) == 0, "once.cl folds: %s", err)) {
         CHECK(count(r.text, "int P;") == 1 && !strstr(r.text, "#pragma once"),
               "#pragma once: folded once: %s", r.text);
@@ -203,33 +203,33 @@ static void test_once_and_guards(void)
         CHECK(strstr(r.text, "#line 2 \"src/once.cl\"\n\nint END;\n"),
               "line numbers after a skipped include: %s", r.text);
     }
-    sf_result_free(&r);
+    source_fold_result_free(&r);
     if (CHECK(fold1("src/guard.cl", &r, err) == 0, "guard.cl folds: %s", err))
         CHECK(count(r.text, "#define G_H") == 2 && r.n_files == 2,
               "a guarded header is folded each time (%zu files)", r.n_files);
-    sf_result_free(&r);
+    source_fold_result_free(&r);
 }
 
 static void test_lines(void)
 {
-    sf_result r;
-    char err[SF_ERR_MAX] = "";
+    source_fold_result r;
+    char err[SOURCE_FOLD_ERR_MAX] = "";
     const char *m[] = {"src/m.cl", NULL};
-    sf_options o = {.sources = m, .n_sources = 1, .roots = default_roots, .n_roots = 1,
+    source_fold_options o = {.sources = m, .n_sources = 1, .roots = default_roots, .n_roots = 1,
                     .line_at_start = 1};
-    if (CHECK(sf_fold(&o, &r, err, sizeof err) == 0, "m.cl folds: %s", err))
+    if (CHECK(source_fold(&o, &r, err, sizeof err) == 0, "m.cl folds: %s", err))
         CHECK(strcmp(r.text, "#line 1 \"src/m.cl\"\nA\n#line 1 \"src/m.h\"\nH1\nH2\n"
                              "#line 3 \"src/m.cl\"\nC\n") == 0 &&
                   r.len == strlen(r.text),
               "#line directives: %s", r.text);
-    sf_result_free(&r);
+    source_fold_result_free(&r);
     /* Without line_at_start a file with no includes is kept byte for byte. */
     const char *g[] = {"src/x.h", NULL};
     o.sources = g;
     o.line_at_start = 0;
-    if (CHECK(sf_fold(&o, &r, err, sizeof err) == 0, "x.h folds: %s", err))
+    if (CHECK(source_fold(&o, &r, err, sizeof err) == 0, "x.h folds: %s", err))
         CHECK(strcmp(r.text, "int X_SRC;\n") == 0, "verbatim: %s", r.text);
-    sf_result_free(&r);
+    source_fold_result_free(&r);
     /* Several sources: one program, each later one starts with #line. */
     const char *two[] = {"src/x.h", "src/m.cl", NULL};
     if (CHECK(fold(two, NULL, 0, &r, err) == 0, "two sources fold: %s", err)) {
@@ -240,7 +240,7 @@ static void test_lines(void)
                   strcmp(r.files[1], "src/m.cl") == 0 && strcmp(r.files[2], "src/m.h") == 0,
               "files in the order read");
     }
-    sf_result_free(&r);
+    source_fold_result_free(&r);
     /* Comments: after the name, around the directive, an include in a comment. */
     if (CHECK(fold1("src/comments.cl", &r, err) == 0, "comments.cl folds: %s", err)) {
         CHECK(count(r.text, "H1") == 3 && !strstr(r.text, "none.h\"\n#line") &&
@@ -249,23 +249,23 @@ static void test_lines(void)
                   r.n_missing == 0,
               "includes with comments: %s", r.text);
     }
-    sf_result_free(&r);
+    source_fold_result_free(&r);
 }
 
 static void test_odd_text(void)
 {
-    sf_result r;
-    char err[SF_ERR_MAX] = "";
+    source_fold_result r;
+    char err[SOURCE_FOLD_ERR_MAX] = "";
     if (CHECK(fold1("src/crlf.cl", &r, err) == 0, "crlf.cl folds: %s", err))
         CHECK(strcmp(r.text, "#line 1 \"src/m.h\"\nH1\nH2\n#line 2 \"src/crlf.cl\"\nZ\r\n") == 0,
               "CRLF lines: %s", r.text);
-    sf_result_free(&r);
+    source_fold_result_free(&r);
     const char *q[] = {"src/quote.cl", NULL};
     const char *const src_dir[] = {"src"};
     if (CHECK(fold(q, src_dir, 1, &r, err) == 0, "quote.cl folds: %s", err))
         CHECK(strstr(r.text, "#line 1 \"src/q\\\"x.h\"\nint Q;\n"),
               "a quote in a file name is escaped in #line: %s", r.text);
-    sf_result_free(&r);
+    source_fold_result_free(&r);
 }
 
 static void test_refusals(void)
@@ -281,18 +281,18 @@ static void test_refusals(void)
     expect_error("src/nothere.cl", "src/nothere.cl: cannot open");
     expect_error("/etc/hostname", "/etc/hostname: outside the source folders");
     /* A link inside the roots is fine, shown under its own name. */
-    sf_result r;
-    char err[SF_ERR_MAX] = "";
+    source_fold_result r;
+    char err[SOURCE_FOLD_ERR_MAX] = "";
     if (CHECK(fold1("src/in.cl", &r, err) == 0, "in.cl folds: %s", err))
         CHECK(strstr(r.text, "X_INC") && strstr(r.text, "#line 1 \"src/in.h\""),
               "a link inside the roots: %s", r.text);
-    sf_result_free(&r);
+    source_fold_result_free(&r);
     /* No roots: nothing is inside. */
     const char *a[] = {"src/a.cl"};
-    sf_options o = {.sources = a, .n_sources = 1};
-    CHECK(sf_fold(&o, &r, err, sizeof err) == -1 && strstr(err, "outside the allowed folders"),
+    source_fold_options o = {.sources = a, .n_sources = 1};
+    CHECK(source_fold(&o, &r, err, sizeof err) == -1 && strstr(err, "outside the allowed folders"),
           "no roots: %s", err);
-    sf_result_free(&r);
+    source_fold_result_free(&r);
 }
 
 /* Two copies of the tree at different places fold to the same bytes, with
@@ -322,28 +322,28 @@ static void test_determinism(void)
         put("src/m.h", "H1\nH2\n");
         put("src/c.cl", "#include <x.h>\n");
         put("inc/x.h", "int X_INC;\n");
-        sf_result r;
-        char err[SF_ERR_MAX] = "";
+        source_fold_result r;
+        char err[SOURCE_FOLD_ERR_MAX] = "";
         if (CHECK(fold(srcs, default_dirs, 1, &r, err) == 0, "copy %d folds: %s", i, err)) {
             texts[i] = r.text;
             r.text = NULL;
         }
-        sf_result_free(&r);
+        source_fold_result_free(&r);
     }
     CHECK(texts[0] && texts[1] && strcmp(texts[0], texts[1]) == 0 && !strstr(texts[0], top),
           "the same bytes from both copies, no absolute path");
     /* From elsewhere, with base_dir. */
     CHECK(chdir("/") == 0, "chdir /");
     const char *const roots[] = {"src", "inc"};
-    sf_options o = {.base_dir = a, .sources = srcs, .n_sources = 3,
+    source_fold_options o = {.base_dir = a, .sources = srcs, .n_sources = 3,
                     .include_dirs = default_dirs, .n_include_dirs = 1, .roots = roots,
                     .n_roots = 2};
-    sf_result r;
-    char err[SF_ERR_MAX] = "";
-    if (CHECK(sf_fold(&o, &r, err, sizeof err) == 0, "base_dir folds: %s", err))
+    source_fold_result r;
+    char err[SOURCE_FOLD_ERR_MAX] = "";
+    if (CHECK(source_fold(&o, &r, err, sizeof err) == 0, "base_dir folds: %s", err))
         CHECK(texts[0] && strcmp(r.text, texts[0]) == 0 && strcmp(r.files[0], "src/nest.cl") == 0,
               "base_dir gives the same bytes and names");
-    sf_result_free(&r);
+    source_fold_result_free(&r);
     free(texts[0]);
     free(texts[1]);
     CHECK(chdir(top) == 0, "chdir back");

@@ -44,22 +44,22 @@ static int fake_worker(int want)
             }
             spare_give(&s, got);
         }
-        bv_result r;
+        build_variant_result r;
         memset(&r, 0, sizeof r);
         char msg[64];
         snprintf(msg, sizeof msg, "lent %d, pipe %s", got, s.rd >= 0 ? "yes" : "no");
         r.message = msg;
         strbuf out;
         sb_init(&out);
-        wp_encode_result(&out, job, &r);
-        if (out.failed || clcpk_fd_write_all(WP_RESULT_FD, out.data, out.len) != 0)
+        worker_proto_encode_result(&out, job, &r);
+        if (out.failed || clcpk_fd_write_all(WORKER_PROTO_RESULT_FD, out.data, out.len) != 0)
             return 1;
         sb_free(&out);
     }
     return 0;
 }
 
-static void on_finished(void *ctx, size_t job, bv_result *r)
+static void on_finished(void *ctx, size_t job, build_variant_result *r)
 {
     if (job == 0 && r->message)
         snprintf((char *)ctx, 64, "%s", r->message);
@@ -80,10 +80,10 @@ static void run_pool(const char *self, size_t n_workers, size_t n_jobs, int want
     char want_text[16];
     snprintf(want_text, sizeof want_text, "%d", want);
     char *argv[] = {(char *)self, (char *)"--fake-worker", want_text, NULL};
-    wpool_callbacks cb = {got, NULL, on_finished, NULL, NULL, lend, NULL, NULL};
+    worker_pool_callbacks cb = {got, NULL, on_finished, NULL, NULL, lend, NULL, NULL};
     char err[256] = "";
     got[0] = '\0';
-    CHECK(wpool_run_order(self, argv, n_workers, 0, jobs, NULL, order, n_jobs, &cb, err,
+    CHECK(worker_pool_run_order(self, argv, n_workers, 0, jobs, NULL, order, n_jobs, &cb, err,
                           sizeof err) == 0,
           "the run ends: %s", err);
     for (size_t i = 0; i < n_jobs; i++)
@@ -169,7 +169,7 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "--fake-worker") == 0)
         return fake_worker(atoi(argv[2]));
     char self[4096];
-    if (wpool_self_exe(argv[0], self, sizeof self) != 0) {
+    if (worker_pool_self_exe(argv[0], self, sizeof self) != 0) {
         printf("cannot find this test's executable\n");
         return 1;
     }

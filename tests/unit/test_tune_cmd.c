@@ -14,8 +14,8 @@ static void good(const char *out, uint64_t ns, uint32_t runs, uint32_t w, uint32
                  uint32_t value)
 {
     clcpack_tuning t;
-    char msg[TC_MSG_MAX] = "";
-    int rc = tc_parse(out, &t, msg);
+    char msg[TUNE_CMD_MSG_MAX] = "";
+    int rc = tune_cmd_parse(out, &t, msg);
     CHECK(rc == 0 && t.median_ns == ns && t.runs == runs && t.width == w && t.height == h &&
               t.runtime_value == value,
           "taken: '%.60s' (%s)", out, msg);
@@ -24,8 +24,8 @@ static void good(const char *out, uint64_t ns, uint32_t runs, uint32_t w, uint32
 static void bad(const char *out, const char *want)
 {
     clcpack_tuning t;
-    char msg[TC_MSG_MAX] = "";
-    CHECK(tc_parse(out, &t, msg) == -1 && strstr(msg, want),
+    char msg[TUNE_CMD_MSG_MAX] = "";
+    CHECK(tune_cmd_parse(out, &t, msg) == -1 && strstr(msg, want),
           "refused: '%.60s' with '%s' (got '%s')", out, want, msg);
 }
 
@@ -68,9 +68,9 @@ int main(void)
     big[len + 1000] = '\0';
     bad(big, "longer than 256 bytes");
     clcpack_tuning t;
-    char msg[TC_MSG_MAX];
-    tc_parse(big, &t, msg);
-    CHECK(strlen(msg) < TC_MSG_MAX, "the message stays within its buffer (%zu)", strlen(msg));
+    char msg[TUNE_CMD_MSG_MAX];
+    tune_cmd_parse(big, &t, msg);
+    CHECK(strlen(msg) < TUNE_CMD_MSG_MAX, "the message stays within its buffer (%zu)", strlen(msg));
     free(big);
     return check_summary();
 }

@@ -8,9 +8,9 @@
 /* Parses text and compares with the expected v[0] values. */
 static void expect_ints(const char *text, const long *want, size_t n)
 {
-    vl_list l;
-    char err[VL_ERR_MAX] = "";
-    int rc = vl_parse_ints(text, &l, err);
+    value_list l;
+    char err[VALUE_LIST_ERR_MAX] = "";
+    int rc = value_list_parse_ints(text, &l, err);
     if (!CHECK(rc == 0, "'%s' parses (error: %s)", text, err))
         return;
     if (!CHECK(l.n == n, "'%s' gives %zu values, got %zu", text, n, l.n))
@@ -23,18 +23,18 @@ static void expect_ints(const char *text, const long *want, size_t n)
 /* Parsing must fail and the message must contain `names`. */
 static void expect_int_error(const char *text, const char *names)
 {
-    vl_list l;
-    char err[VL_ERR_MAX] = "";
-    int rc = vl_parse_ints(text, &l, err);
+    value_list l;
+    char err[VALUE_LIST_ERR_MAX] = "";
+    int rc = value_list_parse_ints(text, &l, err);
     CHECK(rc == -1, "'%s' is refused", text);
     CHECK(strstr(err, names) != NULL, "error for '%s' names '%s': %s", text, names, err);
 }
 
 static void expect_wg_error(const char *text, const char *names)
 {
-    vl_list l;
-    char err[VL_ERR_MAX] = "";
-    int rc = vl_parse_wgs(text, &l, err);
+    value_list l;
+    char err[VALUE_LIST_ERR_MAX] = "";
+    int rc = value_list_parse_wgs(text, &l, err);
     CHECK(rc == -1, "wg '%s' is refused", text);
     CHECK(strstr(err, names) != NULL, "error for wg '%s' names '%s': %s", text, names, err);
 }
@@ -71,9 +71,9 @@ static void test_valid_ints(void)
 
 static void test_tokens_kept(void)
 {
-    vl_list l;
-    char err[VL_ERR_MAX];
-    CHECK(vl_parse_ints("4,3-7:2,9,11,...,15", &l, err) == 0, "mixed list parses: %s", err);
+    value_list l;
+    char err[VALUE_LIST_ERR_MAX];
+    CHECK(value_list_parse_ints("4,3-7:2,9,11,...,15", &l, err) == 0, "mixed list parses: %s", err);
     CHECK(l.n == 8, "8 values, got %zu", l.n);
     CHECK(strcmp(l.tokens[0], "4") == 0, "token of 4 is '4': %s", l.tokens[0]);
     CHECK(strcmp(l.tokens[1], "3-7:2") == 0, "token of 3 is the range: %s", l.tokens[1]);
@@ -137,16 +137,16 @@ static void test_bad_ints(void)
 
 static void test_wgs(void)
 {
-    vl_list l;
-    char err[VL_ERR_MAX] = "";
-    CHECK(vl_parse_wgs("8x8,16x16", &l, err) == 0, "8x8,16x16 parses: %s", err);
+    value_list l;
+    char err[VALUE_LIST_ERR_MAX] = "";
+    CHECK(value_list_parse_wgs("8x8,16x16", &l, err) == 0, "8x8,16x16 parses: %s", err);
     CHECK(l.n == 2 && l.values[0].v[0] == 8 && l.values[0].v[1] == 8 && l.values[0].v[2] == 1 &&
               l.values[1].v[0] == 16 && l.values[1].v[1] == 16,
           "8x8,16x16 values");
-    CHECK(vl_parse_wgs("64", &l, err) == 0 && l.n == 1 && l.values[0].v[0] == 64 &&
+    CHECK(value_list_parse_wgs("64", &l, err) == 0 && l.n == 1 && l.values[0].v[0] == 64 &&
               l.values[0].v[1] == 1 && l.values[0].v[2] == 1,
           "64 is {64,1,1}");
-    CHECK(vl_parse_wgs("4x2x2, 32x4", &l, err) == 0 && l.n == 2 && l.values[0].v[2] == 2 &&
+    CHECK(value_list_parse_wgs("4x2x2, 32x4", &l, err) == 0 && l.n == 2 && l.values[0].v[2] == 2 &&
               l.values[1].v[0] == 32 && l.values[1].v[1] == 4,
           "4x2x2,32x4");
     CHECK(strcmp(l.tokens[1], "32x4") == 0, "wg token kept: %s", l.tokens[1]);
@@ -162,40 +162,40 @@ static void test_wgs(void)
     expect_wg_error("99999999x8", "too large");
 
     char buf[32];
-    vl_format_wg((const long[]){16, 8, 1}, buf, sizeof buf);
+    value_list_format_wg((const long[]){16, 8, 1}, buf, sizeof buf);
     CHECK(strcmp(buf, "16x8") == 0, "format 16x8: %s", buf);
-    vl_format_wg((const long[]){64, 1, 1}, buf, sizeof buf);
+    value_list_format_wg((const long[]){64, 1, 1}, buf, sizeof buf);
     CHECK(strcmp(buf, "64") == 0, "format 64: %s", buf);
-    vl_format_wg((const long[]){4, 2, 2}, buf, sizeof buf);
+    value_list_format_wg((const long[]){4, 2, 2}, buf, sizeof buf);
     CHECK(strcmp(buf, "4x2x2") == 0, "format 4x2x2: %s", buf);
 }
 
 /* Long lists: no fixed cap but the caller's, duplicates found at any distance. */
 static void test_long_lists(void)
 {
-    vl_ints l;
-    char err[VL_ERR_MAX] = "";
-    int rc = vl_parse_int_array("1-4096", 65536, &l, err);
+    value_list_ints l;
+    char err[VALUE_LIST_ERR_MAX] = "";
+    int rc = value_list_parse_int_array("1-4096", 65536, &l, err);
     CHECK(rc == 0 && l.n == 4096 && l.values[0] == 1 && l.values[4095] == 4096 &&
               strcmp(l.tokens[4095], "1-4096") == 0,
           "1-4096: 4096 values (rc %d, n %zu, %s)", rc, l.n, err);
-    vl_ints_free(&l);
-    rc = vl_parse_int_array("0,2,...,131070", 65536, &l, err);
+    value_list_ints_free(&l);
+    rc = value_list_parse_int_array("0,2,...,131070", 65536, &l, err);
     CHECK(rc == 0 && l.n == 65536 && l.values[65535] == 131070, "65536 values by '...' (%s)",
           err);
-    vl_ints_free(&l);
-    rc = vl_parse_int_array("1-5000,4999", 65536, &l, err);
+    value_list_ints_free(&l);
+    rc = value_list_parse_int_array("1-5000,4999", 65536, &l, err);
     CHECK(rc == -1 && l.n == 0 && l.values == NULL &&
               strstr(err, "'4999': value 4999 is already given by '1-5000'"),
           "a late duplicate: %s", err);
-    rc = vl_parse_int_array("1-101", 100, &l, err);
+    rc = value_list_parse_int_array("1-101", 100, &l, err);
     CHECK(rc == -1 && strstr(err, "at most 100"), "the caller's bound: %s", err);
-    rc = vl_parse_int_array("1-100,7x", 100, &l, err);
+    rc = value_list_parse_int_array("1-100,7x", 100, &l, err);
     CHECK(rc == -1 && strstr(err, "'7x'"), "an error after many values: %s", err);
-    rc = vl_parse_int_array("5,3", 100, &l, err);
+    rc = value_list_parse_int_array("5,3", 100, &l, err);
     CHECK(rc == 0 && l.n == 2 && l.values[0] == 5 && l.values[1] == 3, "order kept");
-    vl_ints_free(&l);
-    vl_ints_free(&l); /* emptied: a second free is a no-op */
+    value_list_ints_free(&l);
+    value_list_ints_free(&l); /* emptied: a second free is a no-op */
 }
 
 int main(void)

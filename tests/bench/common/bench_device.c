@@ -19,21 +19,21 @@ static unsigned long long info_u(cl_device_id dev, cl_device_info what, size_t s
 }
 
 int bench_device_open(const char *spec, const char *platform, int make_context,
-                      bench_device *out, char err[DS_ERR_MAX])
+                      bench_device *out, char err[DEVICE_SELECT_ERR_MAX])
 {
-    static ds_list all; /* large; one benchmark opens one device */
+    static device_select_list all; /* large; one benchmark opens one device */
     memset(out, 0, sizeof *out);
-    if (ds_enumerate(&all, err) != 0)
+    if (device_select_enumerate(&all, err) != 0)
         return -1;
-    size_t sel[DS_MAX_DEVICES], n_sel = 0;
-    if (ds_select(&all, spec ? spec : "default", platform, sel, &n_sel, err) != 0)
+    size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel = 0;
+    if (device_select(&all, spec ? spec : "default", platform, sel, &n_sel, err) != 0)
         return -1;
     if (n_sel != 1) {
-        bfmt(err, DS_ERR_MAX, "--device %s selects %zu devices; a benchmark runs on one "
+        bfmt(err, DEVICE_SELECT_ERR_MAX, "--device %s selects %zu devices; a benchmark runs on one "
              "(name it with --device N or a part of its name)", spec ? spec : "default", n_sel);
         return -1;
     }
-    const ds_device *d = &all.dev[sel[0]];
+    const device_select_device *d = &all.dev[sel[0]];
     out->platform = d->platform;
     out->dev = d->device;
     out->type = d->type;
@@ -42,7 +42,7 @@ int bench_device_open(const char *spec, const char *platform, int make_context,
          all.platform_names[d->platform_index]);
     bfmt(out->version, sizeof out->version, "%s", d->version);
     bfmt(out->driver, sizeof out->driver, "%s", d->driver);
-    ds_slug(d->name, out->slug);
+    device_select_slug(d->name, out->slug);
     out->compute_units = (unsigned)info_u(d->device, CL_DEVICE_MAX_COMPUTE_UNITS, 4);
     out->clock_mhz = (unsigned)info_u(d->device, CL_DEVICE_MAX_CLOCK_FREQUENCY, 4);
     out->global_mem = info_u(d->device, CL_DEVICE_GLOBAL_MEM_SIZE, 8);
@@ -51,14 +51,14 @@ int bench_device_open(const char *spec, const char *platform, int make_context,
     return make_context ? bench_device_context(out, err) : 0;
 }
 
-int bench_device_context(bench_device *d, char err[DS_ERR_MAX])
+int bench_device_context(bench_device *d, char err[DEVICE_SELECT_ERR_MAX])
 {
     cl_int rc;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->platform, 0};
     d->ctx = clCreateContext(props, 1, &d->dev, NULL, NULL, &rc);
     if (rc != CL_SUCCESS || !d->ctx) {
         d->ctx = NULL;
-        bfmt(err, DS_ERR_MAX, "clCreateContext on %s failed with error %d", d->name, (int)rc);
+        bfmt(err, DEVICE_SELECT_ERR_MAX, "clCreateContext on %s failed with error %d", d->name, (int)rc);
         return -1;
     }
     return 0;
@@ -71,13 +71,13 @@ void bench_device_close(bench_device *d)
     d->ctx = NULL;
 }
 
-cl_command_queue bench_queue(const bench_device *d, int profiling, char err[DS_ERR_MAX])
+cl_command_queue bench_queue(const bench_device *d, int profiling, char err[DEVICE_SELECT_ERR_MAX])
 {
     cl_int rc;
     cl_command_queue q =
         clCreateCommandQueue(d->ctx, d->dev, profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &rc);
     if (rc != CL_SUCCESS || !q) {
-        bfmt(err, DS_ERR_MAX, "clCreateCommandQueue on %s failed with error %d", d->name,
+        bfmt(err, DEVICE_SELECT_ERR_MAX, "clCreateCommandQueue on %s failed with error %d", d->name,
              (int)rc);
         return NULL;
     }

@@ -13,11 +13,11 @@ typedef struct bench_device {
     cl_device_id dev;
     cl_context ctx;             /* NULL until bench_device_open made one */
     cl_device_type type;
-    char name[DS_NAME_MAX];
-    char platform_name[DS_NAME_MAX];
-    char version[DS_NAME_MAX];  /* CL_DEVICE_VERSION */
-    char driver[DS_NAME_MAX];   /* CL_DRIVER_VERSION */
-    char slug[DS_SLUG_MAX];     /* as clc-pack names its default pack */
+    char name[DEVICE_SELECT_NAME_MAX];
+    char platform_name[DEVICE_SELECT_NAME_MAX];
+    char version[DEVICE_SELECT_NAME_MAX];  /* CL_DEVICE_VERSION */
+    char driver[DEVICE_SELECT_NAME_MAX];   /* CL_DRIVER_VERSION */
+    char slug[DEVICE_SELECT_SLUG_MAX];     /* as clc-pack names its default pack */
     unsigned compute_units;
     unsigned clock_mhz;
     unsigned long long global_mem;
@@ -29,19 +29,19 @@ typedef struct bench_device {
  * error: a benchmark speaks of one device. With make_context, also creates
  * a context on it. Returns 0, or -1 with err. */
 int bench_device_open(const char *spec, const char *platform, int make_context,
-                      bench_device *out, char err[DS_ERR_MAX]);
+                      bench_device *out, char err[DEVICE_SELECT_ERR_MAX]);
 
 /* Creates the context on an opened device (bench_device_open without
  * make_context), apart so that its cost can be timed alone. Returns 0, or
  * -1 with err. */
-int bench_device_context(bench_device *d, char err[DS_ERR_MAX]);
+int bench_device_context(bench_device *d, char err[DEVICE_SELECT_ERR_MAX]);
 
 /* Releases the context. Safe on a device that failed to open. */
 void bench_device_close(bench_device *d);
 
 /* A queue on the device, with event profiling when profiling is set.
  * Returns NULL with err on failure. */
-cl_command_queue bench_queue(const bench_device *d, int profiling, char err[DS_ERR_MAX]);
+cl_command_queue bench_queue(const bench_device *d, int profiling, char err[DEVICE_SELECT_ERR_MAX]);
 
 /* 1 for a CPU device: the benchmarks reduce their image sizes there. */
 int bench_device_is_cpu(const bench_device *d);

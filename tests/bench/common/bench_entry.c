@@ -8,11 +8,11 @@
 #include "entry_key.h"
 #include "pack_text.h"
 
-int bench_entry_variant(const mf_manifest *m, const clcpack_entry_info *e, mf_variant *v)
+int bench_entry_variant(const manifest_file *m, const clcpack_entry_info *e, manifest_variant *v)
 {
     memset(v, 0, sizeof *v);
-    v->kernel = mf_find(m, e->kernel);
-    if (!v->kernel || e->define_count > MF_MAX_DEFINES)
+    v->kernel = manifest_find(m, e->kernel);
+    if (!v->kernel || e->define_count > MANIFEST_MAX_DEFINES)
         return -1;
     v->n_defines = e->define_count;
     for (size_t i = 0; i < e->define_count; i++) {
@@ -40,14 +40,14 @@ int bench_entry_filter_width(const clcpack_entry_info *e)
 void bench_key_label(const clcpack_entry_info *e, char *buf, size_t cap)
 {
     char defs[512], wg[32];
-    pt_defines(e, defs, sizeof defs);
-    pt_wg(e->wg, wg, sizeof wg);
+    pack_text_defines(e, defs, sizeof defs);
+    pack_text_wg(e->wg, wg, sizeof wg);
     bfmt(buf, cap, "%s %s wg=%s", e->kernel, defs, wg);
 }
 
 void bench_wg_text(const uint32_t wg[3], char *buf, size_t cap)
 {
-    pt_wg(wg, buf, cap);
+    pack_text_wg(wg, buf, cap);
 }
 
 int bench_distinct_keys(const clcpack *p, size_t **first, size_t *n)

@@ -14,7 +14,7 @@
 /* The variant an entry was built as: its kernel from the manifest, its
  * defines, work-group and build options. Returns 0, or -1 when the
  * manifest has no such kernel or the entry has too many defines. */
-int bench_entry_variant(const mf_manifest *m, const clcpack_entry_info *e, mf_variant *v);
+int bench_entry_variant(const manifest_file *m, const clcpack_entry_info *e, manifest_variant *v);
 
 /* The entry's FILTER_WIDTH define, or 0 when it has none. */
 int bench_entry_filter_width(const clcpack_entry_info *e);

@@ -200,17 +200,17 @@ static cl_program loader_load(const pass *s, const clcpack_key *key, su_form f, 
 }
 
 /* Two checked launches of a fresh program, host-timed. */
-static int launches(const pass *s, cl_program prog, const mf_variant *v, double *first,
+static int launches(const pass *s, cl_program prog, const manifest_variant *v, double *first,
                     double *second, char *err, size_t cap)
 {
-    kr_problem pr;
-    kr_default_problem(v, SU_SEED, &pr);
-    kr_result r;
-    char kerr[KR_ERR_MAX];
+    kernel_run_problem pr;
+    kernel_run_default_problem(v, SU_SEED, &pr);
+    kernel_run_result r;
+    char kerr[KERNEL_RUN_ERR_MAX];
     for (int i = 0; i < 2; i++) {
         if (i == 1 && !second)
             break;
-        int rc = kr_check(s->dev.ctx, s->q, prog, v, &pr, SU_TOL, &r, kerr);
+        int rc = kernel_run_check(s->dev.ctx, s->q, prog, v, &pr, SU_TOL, &r, kerr);
         if (rc != 0) {
             if (rc < 0)
                 bfmt(err, cap, "%s", kerr);
@@ -225,7 +225,7 @@ static int launches(const pass *s, cl_program prog, const mf_variant *v, double 
 }
 
 static void measure_form(pass *s, uint32_t k, const clcpack_key *key, const clcpack_entry_info *e,
-                         const mf_variant *v, size_t entry, su_form f, const char *label)
+                         const manifest_variant *v, size_t entry, su_form f, const char *label)
 {
     char err[CLCPACK_REPORT_MAX + 256];
     size_t len = 0;
@@ -278,7 +278,7 @@ static void measure_form(pass *s, uint32_t k, const clcpack_key *key, const clcp
     free(bytes);
 }
 
-static void measure_source(pass *s, uint32_t k, const clcpack_entry_info *e, const mf_variant *v,
+static void measure_source(pass *s, uint32_t k, const clcpack_entry_info *e, const manifest_variant *v,
                            const char *label)
 {
     char err[1024];
@@ -357,7 +357,7 @@ int su_measure(const su_plan *plan, int fd)
     memset(&s, 0, sizeof s);
     s.plan = plan;
     s.fd = fd;
-    char err[DS_ERR_MAX];
+    char err[DEVICE_SELECT_ERR_MAX];
     if (bench_device_open(plan->device_spec, plan->platform, 0, &s.dev, err) != 0) {
         fprintf(stderr, "startup: %s\n", err);
         return 1;
@@ -392,13 +392,13 @@ int su_measure(const su_plan *plan, int fd)
 
     for (size_t k = 0; k < plan->n && !s.broken; k++) {
         clcpack_entry_info e = {.struct_size = sizeof e};
-        mf_variant v;
+        manifest_variant v;
         char label[512];
         if (clcpack_get_entry(plan->pack, plan->entry[k], &e) != CLCPACK_OK ||
             bench_entry_variant(plan->manifest, &e, &v) != 0)
             continue;
         bench_key_label(&e, label, sizeof label);
-        clcpack_key key = pt_key(&e);
+        clcpack_key key = pack_text_key(&e);
         size_t match[64], n_match = 0;
         if (clcpack_find(plan->pack, &key, match, 64, &n_match, &ce) != CLCPACK_OK)
             continue;

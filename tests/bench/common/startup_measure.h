@@ -60,7 +60,7 @@ typedef struct su_record {
 
 typedef struct su_plan {
     const clcpack *pack;
-    const mf_manifest *manifest;
+    const manifest_file *manifest;
     size_t n;                   /* selected keys */
     const size_t *entry;        /* the first entry of each key */
     const unsigned char *skip_source; /* per key: 1 = no source build this pass */

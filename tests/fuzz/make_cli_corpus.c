@@ -1,13 +1,13 @@
 /*
- * make_cli_seeds.c — writes the binary seeds of the worker protocol, PoCL
+ * make_cli_corpus.c — writes the binary corpus inputs of the worker protocol, PoCL
  * canonicalization and remote cache record fuzz targets
  * (tests/fuzz/corpus_worker_proto/, tests/fuzz/corpus_pocl_canon/synth_*,
  * tests/fuzz/corpus_remote_record/; docs/ROBUSTNESS.md). Not built by
  * make; run once from the repository root after `make`:
  *   cc -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader -Iclc/engine -Iclc/rcache -Iclc/vendors -Iclc/checks \
- *      -Iclc/program -Iclc/util -Iclc/seeds tests/fuzz/make_cli_seeds.c \
- *      build/libclc.a build/libclcpack.a $(make -s print-libs) -lcurl -o /tmp/seeds
- *   /tmp/seeds tests/fuzz
+ *      -Iclc/program -Iclc/util -Iclc/seeds tests/fuzz/make_cli_corpus.c \
+ *      build/libclc.a build/libclcpack.a $(make -s print-libs) -lcurl -o /tmp/make_cli_corpus
+ *   /tmp/make_cli_corpus tests/fuzz
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,12 +24,12 @@ static void save(const char *sub, const char *name, const void *p, size_t n)
     snprintf(path, sizeof path, "%s/%s/%s", out_dir, sub, name);
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
-        fprintf(stderr, "make_cli_seeds: cannot write %s\n", path);
+        fprintf(stderr, "make_cli_corpus: cannot write %s\n", path);
         exit(1);
     }
 }
 
-static void worker_seeds(void)
+static void worker_corpus(void)
 {
     build_job j;
     memset(&j, 0, sizeof j);
@@ -40,7 +40,7 @@ static void worker_seeds(void)
     j.source = src;
     j.source_size = sizeof src - 1;
     j.options = "-cl-std=CL1.2 -DTS=16 -DWPT=2";
-    bj_define defs[2] = {{"TS", "16"}, {"WPT", "2"}};
+    build_job_define defs[2] = {{"TS", "16"}, {"WPT", "2"}};
     j.defines = defs;
     j.n_defines = 2;
     j.wg[0] = 16;
@@ -52,15 +52,15 @@ static void worker_seeds(void)
     j.check = "";
     strbuf b;
     sb_init(&b);
-    wp_encode_job(&b, 7, 0, 0, &j);
+    worker_proto_encode_job(&b, 7, 0, 0, &j);
     save("corpus_worker_proto", "job_payload", b.data + 12, b.len - 12);
-    wp_encode_job(&b, 8, 1, WP_JOB_NO_LOOKUP, &j);
+    worker_proto_encode_job(&b, 8, 1, WORKER_PROTO_JOB_NO_LOOKUP, &j);
     save("corpus_worker_proto", "job_stream_two", b.data, b.len);
     sb_free(&b);
 
-    bv_result r;
+    build_variant_result r;
     memset(&r, 0, sizeof r);
-    r.status = BV_OK;
+    r.status = BUILD_VARIANT_OK;
     r.message = "built";
     r.note = "ptxas failed: PTX only";
     static unsigned char ptx[] = ".version 7.0\n.target sm_80\n";
@@ -81,28 +81,28 @@ static void worker_seeds(void)
     r.tunings[0].height = 32;
     r.tunings[0].runs = 3;
     r.tunings[0].median_ns = 123456;
-    r.remote = BV_REMOTE_MISS;
-    r.upload = BV_UPLOAD_FAILED;
+    r.remote = BUILD_VARIANT_REMOTE_MISS;
+    r.upload = BUILD_VARIANT_UPLOAD_FAILED;
     r.upload_note = "PUT http://127.0.0.1:1/cas/0123456789ab...: HTTP 413";
     sb_init(&b);
-    wp_encode_result(&b, 7, &r);
+    worker_proto_encode_result(&b, 7, &r);
     save("corpus_worker_proto", "result_payload", b.data + 12, b.len - 12);
     save("corpus_worker_proto", "result_stream", b.data, b.len);
     sb_free(&b);
 
     memset(&r, 0, sizeof r);
-    r.status = BV_BUILD_FAILED;
+    r.status = BUILD_VARIANT_BUILD_FAILED;
     r.message = "clBuildProgram failed";
     r.log = "error: use of undeclared identifier 'TS'";
-    r.remote = BV_REMOTE_REJECTED;
+    r.remote = BUILD_VARIANT_REMOTE_REJECTED;
     r.remote_note = "the object's SHA-256 is 000000000000..., not 111111111111... (its address)";
     sb_init(&b);
-    wp_encode_result(&b, 9, &r);
+    worker_proto_encode_result(&b, 9, &r);
     save("corpus_worker_proto", "result_failed_payload", b.data + 12, b.len - 12);
     sb_free(&b);
 
     sb_init(&b);
-    wp_encode_load_job(&b, 3, 12);
+    worker_proto_encode_load_job(&b, 3, 12);
     save("corpus_worker_proto", "load_job_payload", b.data + 12, b.len - 12);
     sb_free(&b);
 }
@@ -162,7 +162,7 @@ static void pkernel(const char *name, const char *const *files, size_t n, const 
     pn = end;
 }
 
-static void pocl_seeds(void)
+static void pocl_corpus(void)
 {
     pn = 0;
     pbytes("poclbin\0", 8);
@@ -197,7 +197,7 @@ static void pocl_seeds(void)
     save("corpus_pocl_canon", "synth_no_own", pb, pn);
 }
 
-/* A seed of remote_record_target.h: the selector byte, then the bytes. */
+/* A corpus input of remote_record_target.h: the selector byte, then the bytes. */
 static void save_selected(const char *name, int selector, const void *p, size_t n)
 {
     unsigned char *buf = malloc(n + 1);
@@ -209,12 +209,12 @@ static void save_selected(const char *name, int selector, const void *p, size_t 
     free(buf);
 }
 
-static void remote_seeds(void)
+static void remote_corpus(void)
 {
     static unsigned char native[] = "\x7f" "ELF then the rest of a binary";
     static unsigned char ptx[] = ".version 7.0\n.target sm_80\n";
     char *names[2] = {"blur", "sharpen"};
-    rcr_record r;
+    rcache_record r;
     memset(&r, 0, sizeof r);
     r.key_text = "clc-pack-key 1:1\ntool 5:0.1.0\n";
     r.key_len = strlen(r.key_text);
@@ -223,26 +223,26 @@ static void remote_seeds(void)
     r.kernel_names = names;
     r.note = "";
     r.n_forms = 1;
-    r.forms[0] = (bv_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = native, .size = sizeof native - 1};
+    r.forms[0] = (build_variant_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = native, .size = sizeof native - 1};
     strbuf b;
     sb_init(&b);
-    rcr_encode(&r, &b);
+    rcache_record_encode(&r, &b);
     save_selected("record_native", 0, b.data, b.len);
     sb_free(&b);
     r.note = "no cubin for sm_75";
     r.n_forms = 2;
-    r.forms[0] = (bv_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = ptx, .size = sizeof ptx - 1};
-    r.forms[1] = (bv_form){.kind = CLCPACK_KIND_CUBIN, .arch = 80, .data = native, .size = sizeof native - 1};
+    r.forms[0] = (build_variant_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = ptx, .size = sizeof ptx - 1};
+    r.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_CUBIN, .arch = 80, .data = native, .size = sizeof native - 1};
     sb_init(&b);
-    rcr_encode(&r, &b);
+    rcache_record_encode(&r, &b);
     save_selected("record_ptx_cubin", 0, b.data, b.len);
     sb_free(&b);
-    unsigned char ac[RCR_AC_MAX];
-    size_t n = rcr_ac_encode("9c0e5d2a00112233445566778899aabbccddeeff00112233445566778899aabb",
+    unsigned char ac[RCACHE_RECORD_AC_MAX];
+    size_t n = rcache_record_ac_encode("9c0e5d2a00112233445566778899aabbccddeeff00112233445566778899aabb",
                              4242, ac);
     save_selected("action_result", 1, ac, n);
     /* An exit code and another output file before ours. */
-    unsigned char more[RCR_AC_MAX];
+    unsigned char more[RCACHE_RECORD_AC_MAX];
     static const unsigned char head[] = {0x20, 0x05, 0x12, 0x07, 0x0a, 0x05,
                                          'o',  't',  'h',  'e',  'r'};
     memcpy(more, head, sizeof head);
@@ -253,12 +253,12 @@ static void remote_seeds(void)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: make_cli_seeds DIR\n");
+        fprintf(stderr, "usage: make_cli_corpus DIR\n");
         return 2;
     }
     out_dir = argv[1];
-    worker_seeds();
-    pocl_seeds();
-    remote_seeds();
+    worker_corpus();
+    pocl_corpus();
+    remote_corpus();
     return 0;
 }
