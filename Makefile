@@ -313,6 +313,18 @@ check:
 	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN)
 	$(Q)sh tests/run_tests.sh -j 2 $(B) check
 
+# 64-bit Arm Linux (docs/PLATFORMS.md): the library, the tool and any
+# ARM64_GOALS (default all) cross-built into $(B)-arm64 by Debian's
+# aarch64-linux-gnu toolchain against arm64 libraries installed beside the
+# host's (multiarch: scripts/test_deps.sh); tests/cli/cli_arm64.sh runs the
+# driver-free tests from there under qemu-aarch64. A sub-make, so that the
+# optional libraries (zstd, libdeflate, libcurl) are probed for arm64.
+ARM64_CROSS ?= aarch64-linux-gnu-
+ARM64_GOALS ?= all
+.PHONY: arm64
+arm64:
+	$(Q)$(MAKE) --no-print-directory CC=$(ARM64_CROSS)gcc B=$(B)-arm64 $(ARM64_GOALS)
+
 $(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")

@@ -117,6 +117,10 @@ int clcpk_os_resource(void *module, const char *name, const void **data, size_t 
 void *clcpk_os_signals_block(void);
 void clcpk_os_signals_restore(void *saved);
 
+/* 1 when the CPU has the ARMv8 CRC32 instructions (on Linux the kernel's
+ * AT_HWCAP says so); 0 on other CPUs and where the system does not say. */
+int clcpk_os_cpu_has_arm_crc32(void);
+
 /* strerror, thread-safe. */
 const char *clcpk_os_strerror(int errnum, char *buf, size_t cap);
 

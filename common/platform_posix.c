@@ -3,6 +3,9 @@
  * but Windows). The whole file is empty on Windows.
  */
 #ifndef _WIN32
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -338,6 +341,23 @@ const char *clcpk_os_strerror(int errnum, char *buf, size_t cap)
     return buf;
 #endif
 }
+
+#if defined(__aarch64__) && defined(__linux__)
+/* The bit of AT_HWCAP for the CRC32 instructions (Linux's uapi
+ * asm/hwcap.h), for C libraries whose headers do not name it. */
+#ifndef HWCAP_CRC32
+#define HWCAP_CRC32 (1ul << 7)
+#endif
+int clcpk_os_cpu_has_arm_crc32(void)
+{
+    return (getauxval(AT_HWCAP) & HWCAP_CRC32) != 0;
+}
+#else
+int clcpk_os_cpu_has_arm_crc32(void)
+{
+    return 0;
+}
+#endif
 #else
 /* ISO C wants a translation unit to declare something. */
 typedef int clcpk_platform_posix_unused;

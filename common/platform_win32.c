@@ -522,6 +522,13 @@ const char *clcpk_os_strerror(int errnum, char *buf, size_t cap)
         snprintf(buf, cap, "error %d", errnum);
     return buf;
 }
+
+/* Windows on Arm would ask IsProcessorFeaturePresent; the x86-64 build
+ * has no use for the Arm path. */
+int clcpk_os_cpu_has_arm_crc32(void)
+{
+    return 0;
+}
 #else
 /* ISO C wants a translation unit to declare something. */
 typedef int clcpk_platform_win32_unused;

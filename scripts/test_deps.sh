@@ -10,6 +10,7 @@
 #   BUILD/public-kernels tests/cli/cli_public_kernels.sh (scripts/public_kernels.sh)
 #   gcc-mingw-w64-x86-64, binutils-mingw-w64-x86-64, libz-mingw-w64-dev, wine64
 #                        tests/cli/cli_windows.sh (the Windows library under Wine)
+#   arm64 cross tools    tests/cli/cli_arm64.sh (below)
 # As root on a Debian-like system it installs what is missing; otherwise,
 # and where something cannot be had (no network), it says what and goes on:
 # the tests that need it then say "skipped: why", counted apart.
@@ -47,6 +48,25 @@ if [ -n "$missing" ]; then
     else
         echo "test deps: not installed:$missing (as root: apt-get install$missing);" \
             "the tests that need them skip" >&2
+    fi
+fi
+
+# tests/cli/cli_arm64.sh: the cross compiler, qemu-user, and the arm64
+# libraries the library links, installed beside the host's (Debian
+# multiarch: arm64 is added to dpkg's architectures; a shared library of
+# both architectures must be of one version, so apt may update a few of
+# the host's to the version the arm64 one has).
+arm64="gcc-aarch64-linux-gnu qemu-user ocl-icd-opencl-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64"
+# shellcheck disable=SC2086
+if ! dpkg -s $arm64 >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "test deps: installing $arm64" >&2
+        { dpkg --add-architecture arm64 && apt-get update -qq &&
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $arm64; } \
+            >/dev/null 2>&1 || echo "test deps: the arm64 packages could not be installed; tests/cli/cli_arm64.sh skips" >&2
+    else
+        echo "test deps: not installed: $arm64 (as root: dpkg --add-architecture arm64;" \
+            "apt-get update; apt-get install $arm64); tests/cli/cli_arm64.sh skips" >&2
     fi
 fi
 

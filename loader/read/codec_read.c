@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <zlib.h>
 
+#include "crc32_arm.h"
 #include "crc32_x86.h"
 #if defined(CLCPK_HAVE_LIBDEFLATE)
 #include <libdeflate.h>
@@ -22,20 +23,16 @@ uint32_t clcpk_crc32_portable(uint32_t crc, const void *data, size_t n)
     return crc;
 }
 
-/* Whether long buffers go to clcpk_crc32_pclmul. */
-static int use_pclmul(void)
-{
-#if defined(CLCPK_HAVE_CRC32_PCLMUL)
-    return clcpk_crc32_pclmul_usable();
-#else
-    return 0;
-#endif
-}
-
+/* The fastest way this CPU has, asked each time (a flag or a word the
+ * kernel gave, under 1 ns): no state of our own, so any thread, any time. */
 uint32_t clcpk_crc32_more(uint32_t crc, const void *data, size_t n)
 {
+#if defined(CLCPK_HAVE_CRC32_ARM)
+    if (clcpk_crc32_arm_usable())
+        return clcpk_crc32_arm(crc, data, n);
+#endif
 #if defined(CLCPK_HAVE_CRC32_PCLMUL)
-    if (n >= CLCPK_CRC32_PCLMUL_MIN_BYTES && use_pclmul())
+    if (n >= CLCPK_CRC32_PCLMUL_MIN_BYTES && clcpk_crc32_pclmul_usable())
         return clcpk_crc32_pclmul(crc, data, n);
 #endif
     return clcpk_crc32_portable(crc, data, n);
@@ -43,8 +40,12 @@ uint32_t clcpk_crc32_more(uint32_t crc, const void *data, size_t n)
 
 const char *clcpk_crc32_method(void)
 {
+#if defined(CLCPK_HAVE_CRC32_ARM)
+    if (clcpk_crc32_arm_usable())
+        return "armv8-crc";
+#endif
 #if defined(CLCPK_HAVE_CRC32_PCLMUL)
-    if (use_pclmul())
+    if (clcpk_crc32_pclmul_usable())
         return clcpk_crc32_pclmul_width();
 #endif
     return "zlib";

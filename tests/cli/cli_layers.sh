@@ -249,7 +249,7 @@ fi
 # (MinGW has them too) and the codecs' only.
 grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*<' loader/*/*.[ch] loader/*.h common/*.[ch] |
     grep -v '^common/platform_[a-z0-9]*\.c:' |
-    grep -v -E '<(assert|ctype|errno|inttypes|limits|math|stdarg|stdatomic|stdbool|stddef|stdint|stdio|stdlib|string|time|pthread|zlib|zstd|zstd_errors|zdict|libdeflate|immintrin)\.h>|<CL/[a-z_]*\.h>' \
+    grep -v -E '<(assert|ctype|errno|inttypes|limits|math|stdarg|stdatomic|stdbool|stddef|stdint|stdio|stdlib|string|time|pthread|zlib|zstd|zstd_errors|zdict|libdeflate|immintrin|arm_acle)\.h>|<CL/[a-z_]*\.h>' \
     >"$TMP/syshdr"
 if [ -s "$TMP/syshdr" ]; then
     bad "the library names system headers outside common/platform_*.c: $(head -3 "$TMP/syshdr" | tr '\n' ' ')"
