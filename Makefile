@@ -173,7 +173,7 @@ STUB_ICD := $(B)/tests/libclcstub.so
 STUB_VENDORS := $(B)/tests/stub-vendors/clcstub.icd
 $(STUB_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300
 
-.PHONY: print-libs all deps pack test check bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall windows
+.PHONY: print-libs all deps pack test check bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall windows windows-install
 all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so $(SHIM) $(PUB_H)
 
 # What a program linking build/libclcpack.a needs besides it (the examples
@@ -475,6 +475,11 @@ test-valgrind: all $(TEST_BIN) $(STUB_ICD)
 # (scripts/windows.mk; docs/PLATFORMS.md); ZSTD_DIR=<prefix> adds a user's zstd.
 windows:
 	$(Q)$(MAKE) --no-print-directory -f scripts/windows.mk windows
+# Its installation for find_package(clcpack) in a cross build; PREFIX must
+# be given (the default one is this host's).
+windows-install:
+	$(Q)$(MAKE) --no-print-directory -f scripts/windows.mk windows-install \
+		PREFIX=$(if $(filter command line,$(origin PREFIX)),$(PREFIX))
 
 clean:
 	rm -rf $(B)

@@ -47,7 +47,7 @@ WIN_WARN += -Werror
 endif
 WIN_HDRS := $(WB)/include/clcpack.h $(WB)/include/clcpack_write.h
 
-.PHONY: windows windows-print-libs windows-codecs
+.PHONY: windows windows-print-libs windows-codecs windows-install windows-no-prefix
 windows: $(WB)/clcpack.dll $(WB)/libclcpack.a $(WB)/clcpack.def $(WB)/libOpenCL.dll.a $(WIN_HDRS) windows-codecs
 
 # Which packs the library reads, said at every build (a zstd pack shipped
@@ -102,5 +102,27 @@ $(WB)/clcpack.dll: $(WIN_OBJ) $(WB)/clcpack.def $(WB)/libOpenCL.dll.a
 	@echo "  LD      $@"
 	@$(WIN_CC) -shared -static -static-libgcc -o $@ $(WIN_OBJ) $(WB)/clcpack.def \
 		-Wl,--out-implib,$(WB)/libclcpack.dll.a $(WB)/libOpenCL.dll.a $(WIN_LIBS) -lbcrypt -lpthread
+
+# An installation a MinGW cross build finds with find_package(clcpack)
+# (docs/PLATFORMS.md): bin/clcpack.dll, lib/ (import, static and OpenCL
+# import libraries), include/, lib/cmake/clcpack/ from the same templates as
+# `make install`. No clc-pack in it: cross builds name the build host's
+# (CLCPACK_CLC_PACK).
+WIN_VERSION = $(shell awk '/^.define CLCPACK_VERSION_(MAJOR|MINOR|PATCH) /{v = v s $$3; s = "."} END {print v}' loader/clcpack.h)
+windows-install: $(if $(PREFIX),windows,windows-no-prefix)
+	@install -d $(PREFIX)/bin $(PREFIX)/lib/cmake/clcpack $(PREFIX)/include
+	@install -m 644 $(WB)/clcpack.dll $(PREFIX)/bin/
+	@install -m 644 $(WB)/libclcpack.dll.a $(WB)/libclcpack.a $(WB)/libOpenCL.dll.a $(WB)/clcpack.def $(PREFIX)/lib/
+	@install -m 644 $(WIN_HDRS) $(PREFIX)/include/
+	@sed -e 's|@CMAKE_TO_BINDIR@|../../../bin|g' -e 's|@CMAKE_TO_LIBDIR@|../..|g' \
+		-e 's|@CMAKE_TO_INCLUDEDIR@|../../../include|g' -e 's|@VERSION@|$(WIN_VERSION)|g' \
+		-e 's|@SOVERSION@||g' -e 's|@LIBS_OPTIONAL_CMAKE@|$(if $(ZSTD_DIR),;zstd);bcrypt|g' \
+		cmake/clcpackConfig.cmake.in >$(PREFIX)/lib/cmake/clcpack/clcpackConfig.cmake
+	@sed -e 's|@VERSION@|$(WIN_VERSION)|g' -e 's|@VERSION_MAJOR@|$(firstword $(subst ., ,$(WIN_VERSION)))|g' \
+		-e 's|@SIZEOF_VOID_P@|8|g' cmake/clcpackConfigVersion.cmake.in >$(PREFIX)/lib/cmake/clcpack/clcpackConfigVersion.cmake
+	@install -m 644 cmake/clcpackPack.cmake $(PREFIX)/lib/cmake/clcpack/
+	@echo "  windows: installed into $(PREFIX)"
+windows-no-prefix:
+	@echo "windows-install: say where, PREFIX=/path (nothing built)" >&2; exit 2
 
 -include $(shell find $(WB)/obj -name '*.d' 2>/dev/null)

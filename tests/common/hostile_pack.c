@@ -7,12 +7,18 @@
 
 #include "clcpack.h"
 #include "lookup_table.h"
+#include "portable.h"
 
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _WIN32
+#include <windows.h>
+#include <psapi.h>
+#else
 #include <sys/resource.h>
+#endif
 #include <unistd.h>
 #include <zlib.h>
 
@@ -279,7 +285,7 @@ int hostile_sparse_pack(const char *path, uint64_t hole)
         return -1;
     uint8_t h[64];
     header(h, index_offset + ix.n, index_offset, &ix);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_BINARY, 0644);
     int rc = fd < 0 || pwrite(fd, h, 64, 0) != 64 ||
              pwrite(fd, bin, sizeof bin, (off_t)blob_off) != (ssize_t)sizeof bin ||
              pwrite(fd, ix.p, ix.n, (off_t)index_offset) != (ssize_t)ix.n;
@@ -289,6 +295,20 @@ int hostile_sparse_pack(const char *path, uint64_t hole)
     return rc ? -1 : 0;
 }
 
+#ifdef _WIN32
+/* The working set: what Windows calls resident. */
+static size_t working_set_kib(int peak)
+{
+    PROCESS_MEMORY_COUNTERS pmc = {.cb = sizeof pmc};
+    if (!K32GetProcessMemoryInfo(GetCurrentProcess(), &pmc, sizeof pmc))
+        return 0;
+    return (peak ? pmc.PeakWorkingSetSize : pmc.WorkingSetSize) / 1024;
+}
+
+size_t hostile_rss_kib(void) { return working_set_kib(0); }
+
+size_t hostile_peak_rss_kib(void) { return working_set_kib(1); }
+#else
 size_t hostile_rss_kib(void)
 {
     FILE *f = fopen("/proc/self/statm", "r");
@@ -306,6 +326,7 @@ size_t hostile_peak_rss_kib(void)
     struct rusage ru;
     return getrusage(RUSAGE_SELF, &ru) == 0 ? (size_t)ru.ru_maxrss : 0;
 }
+#endif
 
 uint8_t *hostile_tail_pack(uint16_t format_version, size_t tail, uint32_t arch, size_t *size)
 {
@@ -543,7 +564,7 @@ int hostile_padded_pack(const uint8_t *pack, size_t size, const char *path, uint
     c = crc32(c, h + 48, hsize - 48);
     c = crc32(c, out.p, (uInt)out.n);
     le32(h + 44, (uint32_t)c);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_BINARY, 0644);
     int rc = fd < 0 || pwrite(fd, h, hsize, 0) != (ssize_t)hsize ||
              pwrite(fd, pack + hsize, (size_t)index_offset - hsize, hsize) !=
                  (ssize_t)(index_offset - hsize) ||

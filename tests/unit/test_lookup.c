@@ -26,6 +26,7 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "portable.h"
 #include "clcpack_write.h"
 #include "pack_reader.h"
 #include "synth_pack.h"
@@ -490,7 +491,7 @@ static void test_threads(const char *path, const uint8_t *data, size_t size)
 
 int main(void)
 {
-    if (!mkdtemp(dir)) {
+    if (!test_mkdtemp(dir)) {
         perror("mkdtemp");
         return 1;
     }

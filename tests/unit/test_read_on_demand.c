@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "portable.h"
 #include "clcpack_write.h"
 #include "hostile_pack.h"
 #include "pack_reader.h"
@@ -188,7 +189,7 @@ static void test_truncated_while_open(const uint8_t *pack, size_t size)
      * from the library's own view). */
     uint64_t at = p->entries[k].offset + e.stored_size - 1;
     uint8_t byte = pack[at] ^ 0x55;
-    int fd = open(path, O_WRONLY);
+    int fd = open(path, O_WRONLY | O_BINARY);
     CHECK(fd >= 0 && pwrite(fd, &byte, 1, (off_t)at) == 1 && close(fd) == 0,
           "a byte of entry %zu rewritten in place", k);
     buf = malloc((size_t)e.raw_size);
@@ -196,7 +197,7 @@ static void test_truncated_while_open(const uint8_t *pack, size_t size)
     CHECK(st == CLCPACK_E_CHECKSUM || st == CLCPACK_E_FORMAT,
           "the rewritten entry is refused: %d %s", st, err.message);
     free(buf);
-    fd = open(path, O_WRONLY);
+    fd = open(path, O_WRONLY | O_BINARY);
     CHECK(fd >= 0 && pwrite(fd, &pack[at], 1, (off_t)at) == 1 && close(fd) == 0,
           "the byte put back");
 
@@ -205,7 +206,19 @@ static void test_truncated_while_open(const uint8_t *pack, size_t size)
     in_dir("other.clcpack", other, sizeof other);
     f = fopen(other, "wb");
     CHECK(f && fwrite("not a pack", 1, 10, f) == 10 && fclose(f) == 0, "another file");
-    CHECK(rename(other, path) == 0, "renamed over the open pack");
+    int renamed = test_rename_over(other, path) == 0;
+#ifdef _WIN32
+    /* Windows (and Wine) refuse to rename over a file another handle has
+     * open, FILE_SHARE_DELETE or not: nothing to read back then. */
+    if (!renamed) {
+        CHECK_SKIP("Windows refuses a rename over the open pack: the handle is not replaced");
+        clcpack_close(p);
+        unlink(other);
+        unlink(path);
+        return;
+    }
+#endif
+    CHECK(renamed, "renamed over the open pack");
     size_t j = k == 0 ? 1 : 0;
     clcpack_get_entry(p, j, &e);
     buf = malloc((size_t)e.raw_size);
@@ -305,7 +318,7 @@ static void test_dictionary_once(const char *path, const uint8_t *pack, size_t s
 
 int main(void)
 {
-    if (!CHECK(mkdtemp(dir) != NULL, "mkdtemp"))
+    if (!CHECK(test_mkdtemp(dir) != NULL, "mkdtemp"))
         return check_summary();
     char path[128];
     in_dir("pack.clcpack", path, sizeof path);
