@@ -59,7 +59,7 @@ int main(void)
 }
 EOF
     LIBS=$(make -s --no-print-directory -C "$ROOT" B="$BUILD" print-libs)
-    if $CC $CFLAGS_SNIP -o example example.o app_pack.c main.c "$BUILD/libclcpack.a" $LIBS 2>"$ERR"; then
+    if $CC $CFLAGS_SNIP ${CFLAGS:-} -o example example.o app_pack.c main.c "$BUILD/libclcpack.a" $LIBS ${LDFLAGS:-} 2>"$ERR"; then
         run ./example
         [ "$RC" -eq 0 ] && grep -q "^program from native" "$OUT" &&
             ok "the example loads the program: $(cat "$OUT")" ||

@@ -215,8 +215,8 @@ for fmt in asm c; do
     run "$CLC" embed good.clcpack --format $fmt -o "pk_$fmt.$ext" --symbol pk --header pk.h -q
     expect_rc 0 "embed --format $fmt --header pk.h"
     # shellcheck disable=SC2086
-    run ${CC:-cc} -std=c11 -Wall -Werror -I"$BUILD/include" -I. -o "use_$fmt" use_embed.c \
-        "pk_$fmt.$ext" "$BUILD/libclcpack.a" $LIBS
+    run ${CC:-cc} -std=c11 -Wall -Werror ${CFLAGS:-} -I"$BUILD/include" -I. -o "use_$fmt" use_embed.c \
+        "pk_$fmt.$ext" "$BUILD/libclcpack.a" $LIBS ${LDFLAGS:-}
     expect_rc 0 "$fmt: a program using pk, pk_size and pk_sha256 links"
     run "./use_$fmt" good.clcpack
     expect_rc 0 "$fmt: it opens the embedded pack, and the file pinned to pk_sha256"

@@ -206,7 +206,9 @@ int main(int argc, char **argv)
 }
 EOF
 LIBS=$(make -s -C "$ROOT" --no-print-directory B="$BUILD" print-libs 2>/dev/null)
-if cc -std=c11 -Wall -Werror -I"$BUILD/include" app.c "$BUILD/libclcpack.a" $LIBS -o app 2>"$ERR"; then
+# CFLAGS and LDFLAGS reach the application (a sanitized build's library
+# needs its runtime).
+if ${CC:-cc} -std=c11 -Wall -Werror ${CFLAGS:-} -I"$BUILD/include" app.c "$BUILD/libclcpack.a" $LIBS ${LDFLAGS:-} -o app 2>"$ERR"; then
     ok "the application compiles"
     run ./app blur.clcpack
     expect_rc 0 "the application loads the best box_blur and its output is right"
@@ -224,7 +226,7 @@ for fmt in asm c; do
     rm -f blur_pack.h blur_pack.$ext
     run "$CLC" embed blur.clcpack --format "$fmt" --symbol blur_pack --header blur_pack.h -o blur_pack.$ext
     expect_rc 0 "embed --format $fmt"
-    if cc -std=c11 -Wall -Werror -DEMBEDDED -I. -I"$BUILD/include" app.c blur_pack.$ext \
+    if ${CC:-cc} -std=c11 -Wall -Werror ${CFLAGS:-} ${LDFLAGS:-} -DEMBEDDED -I. -I"$BUILD/include" app.c blur_pack.$ext \
         "$BUILD/libclcpack.a" $LIBS -o app_$fmt 2>"$ERR"; then
         ok "an application with the $fmt embedding links (every declared symbol defined)"
         run ./app_$fmt blur.clcpack
