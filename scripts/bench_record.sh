@@ -38,7 +38,7 @@ case $rounds in '' | *[!0-9]* | 0) die "ROUNDS must be a positive number, not '$
 work=$(mktemp -d "${TMPDIR:-/tmp}/clcpack-bench-record.XXXXXX") || die "no temporary folder"
 trap 'rm -rf "$work"' EXIT
 . "$here/bench_rounds.sh"
-cold_caches
+cold_caches "$work"
 export PYOPENCL_NO_CACHE=1 PYOPENCL_CTX=0
 
 # build_ms LOG: the total of the log's "in X ms" (all programs of one run).

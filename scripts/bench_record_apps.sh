@@ -31,7 +31,7 @@ trap 'rm -rf "$work"' EXIT
 # now, load, median, the cold caches (clean, timed), same, ratio_stats,
 # device_name, publish: shared with scripts/bench_record.sh.
 . "$root/scripts/bench_rounds.sh"
-cold_caches
+cold_caches "$work"
 # OpenCV: its own binary cache off (it would load binaries instead of
 # building), and PoCL's CPU device (OpenCV asks for a GPU by default).
 export OPENCV_OPENCL_CACHE_ENABLE=0 OPENCV_OPENCL_DEVICE=:CPU:0

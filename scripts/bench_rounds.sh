@@ -4,19 +4,17 @@
 # the speed-up the median of the rounds' ratios with their min-max: on a
 # shared machine medians of separate series drift apart with the load, the
 # two runs of one round see the same load.
-# The sourcing script sets $work (its temporary folder) before calling
-# cold_caches.
 
 now() { date +%s.%N; }
 load() { cut -d' ' -f1 /proc/loadavg; }
 median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
-# cold_caches: every driver cache off, and the caches an application keeps
-# (PoCL's folder, hashcat's kernels and the like under $XDG_CACHE_HOME) in
-# a folder that clean empties before each run.
+# cold_caches DIR: every driver cache off, and the caches an application
+# keeps (PoCL's folder, hashcat's kernels and the like under
+# $XDG_CACHE_HOME) in DIR/cache, which clean empties before each run.
 cold_caches() {
     export POCL_KERNEL_CACHE=0 CUDA_CACHE_DISABLE=1
-    export XDG_CACHE_HOME="$work/cache" POCL_CACHE_DIR="$work/cache/pocl"
+    export XDG_CACHE_HOME="$1/cache" POCL_CACHE_DIR="$1/cache/pocl"
 }
 # Empty every cache a run could reuse: nothing is carried from one run to
 # the next, whichever mode ran before.

@@ -10,7 +10,6 @@
 S=$ROOT/scripts
 
 # The helpers, without a device.
-work=$TMP
 if [ ! -f "$S/bench_rounds.sh" ]; then
     bad "no scripts/bench_rounds.sh"
 else
