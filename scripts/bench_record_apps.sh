@@ -12,7 +12,8 @@
 # ($XDG_CACHE_HOME) emptied. Every round's outputs are compared.
 #   scripts/bench_record_apps.sh [BUILD] [ROUNDS]     (default: build 7)
 #   BENCH_ONLY=WORD: only the applications whose name holds WORD.
-#   BENCH_OUT=DIR: also write the tables to DIR/record.md.
+#   BENCH_OUT=DIR: also write the tables into DIR/record.md (their own
+#   part of it: scripts/bench_record.sh's tables there stay).
 #   BENCH_SLOW_ROUNDS=N: rounds for hashcat alone (a plain run takes
 #   100 s or more on 2 CPU cores; default ROUNDS).
 # The applications come from Debian's packages (not the project's deps):
@@ -27,41 +28,13 @@ CLC=$(cd "$build" && pwd)/clc-pack
 [ -x "$CLC" ] || { echo "no $CLC: make first" >&2; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/clcpack-apps-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-export POCL_KERNEL_CACHE=0
-# Caches: PoCL's folder, hashcat's kernels and the like go here.
-export XDG_CACHE_HOME="$work/cache" POCL_CACHE_DIR="$work/cache/pocl"
+# now, load, median, the cold caches (clean, timed), same, ratio_stats,
+# device_name, publish: shared with scripts/bench_record.sh.
+. "$root/scripts/bench_rounds.sh"
+cold_caches "$work"
 # OpenCV: its own binary cache off (it would load binaries instead of
 # building), and PoCL's CPU device (OpenCV asks for a GPU by default).
 export OPENCV_OPENCL_CACHE_ENABLE=0 OPENCV_OPENCL_DEVICE=:CPU:0
-
-now() { date +%s.%N; }
-load() { cut -d' ' -f1 /proc/loadavg; }
-median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
-# Empty every cache a run could reuse: nothing is carried from one run to
-# the next, whichever mode ran before.
-clean() { rm -rf "$XDG_CACHE_HOME" && mkdir -p "$POCL_CACHE_DIR"; }
-
-# timed OUT CMD...: one cold run; its output in OUT, its wall seconds on
-# stdout; returns the command's status.
-timed() {
-    out=$1
-    shift
-    clean
-    t0=$(now)
-    "$@" >"$out" 2>"$out.err"
-    rc=$?
-    awk -v a="$(now)" -v b="$t0" 'BEGIN { printf "%.3f\n", a - b }'
-    return "$rc"
-}
-
-# same FILTER A B: whether A and B hold the same thing once filtered (an
-# empty filter: nothing comparable, "n/a").
-same() {
-    [ -n "$1" ] || { echo n/a; return; }
-    sh -c "$1" <"$2" >"$2.cmp"
-    sh -c "$1" <"$3" >"$3.cmp"
-    if [ -s "$2.cmp" ] && cmp -s "$2.cmp" "$3.cmp"; then echo yes; else echo NO; fi
-}
 
 summary=$work/summary.md
 details=$work/details.md
@@ -125,10 +98,9 @@ bench() {
     fi
     mp=$(cut -d' ' -f2 "$d/rounds" | median)
     ms=$(cut -d' ' -f3 "$d/rounds" | median)
-    awk '{ print $2 / $3 }' "$d/rounds" >"$d/ratios"
-    mr=$(median <"$d/ratios")
-    lo=$(sort -n "$d/ratios" | head -n 1)
-    hi=$(sort -n "$d/ratios" | tail -n 1)
+    read -r mr lo hi <<EOF
+$(ratio_stats "$d/rounds" 2 3)
+EOF
     awk -v n="$name" -v c="$captured" -v sv="$served" -v ps="$passed" -v sm="$same_all" \
         -v p="$mp" -v s="$ms" -v r="$mr" -v lo="$lo" -v hi="$hi" -v k="$n" \
         -v l0="$l0" -v l1="$l1" 'BEGIN {
@@ -172,7 +144,7 @@ app_rounds=""
 
 {
     echo "Record and replay of real applications, $started, $(nproc) cores, load average (1, 5, 15 min)"
-    echo "$load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end; device: $("$CLC" --list-devices 2>/dev/null | sed -n 's/^  device 0: \(.*\)  (default)$/\1/p')."
+    echo "$load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end; device: $(device_name "$CLC")."
     echo "$rounds rounds per application (hashcat ${BENCH_SLOW_ROUNDS:-$rounds}), each a cold plain run then a cold served run"
     echo "('clc-pack run PACK -- APP'), POCL_KERNEL_CACHE=0 in a fresh POCL_CACHE_DIR,"
     echo "the application's cache emptied; speed-up: median of the rounds' plain/served"
@@ -186,5 +158,5 @@ app_rounds=""
 } >"$work/record.md"
 cat "$work/record.md"
 if [ -n "${BENCH_OUT:-}" ]; then
-    mkdir -p "$BENCH_OUT" && cp "$work/record.md" "$BENCH_OUT/record.md"
+    publish "$BENCH_OUT" bench_record_apps.sh "$work/record.md"
 fi
