@@ -10,6 +10,8 @@
 #   BUILD/public-kernels tests/cli/cli_public_kernels.sh (scripts/public_kernels.sh)
 #   gcc-mingw-w64-x86-64, binutils-mingw-w64-x86-64, libz-mingw-w64-dev, wine64
 #                        tests/cli/cli_windows.sh (the Windows library under Wine)
+#   BUILD/zstd-src       zstandard's sdist from PyPI (zstd's sources, for
+#                        scripts/windows_zstd.sh): tests/cli/cli_windows_zstd.sh
 #   arm64 cross tools    tests/cli/cli_arm64.sh (below)
 # As root on a Debian-like system it installs what is missing; otherwise,
 # and where something cannot be had (no network), it says what and goes on:
@@ -75,6 +77,17 @@ venv=${PYOPENCL_VENV:-$root/.pyopencl-venv}
 if ! "$venv/bin/python" -c 'import pyopencl, numpy' >/dev/null 2>&1; then
     { python3 -m venv "$venv" && "$venv/bin/pip" install -q pyopencl numpy; } >/dev/null 2>&1 ||
         echo "test deps: PyOpenCL from PyPI could not be installed in $venv; tests/cli/cli_record_python.sh skips it" >&2
+fi
+
+# zstd's sources for a MinGW zstd (Debian has none): PyPI's zstandard sdist
+# bundles them (scripts/windows_zstd.sh builds them).
+zsdist=zstandard-0.25.0.tar.gz
+if [ ! -f "$build/zstd-src/$zsdist" ]; then
+    pip=$venv/bin/pip
+    [ -x "$pip" ] || pip="python3 -m pip"
+    # shellcheck disable=SC2086
+    $pip download -q --no-binary :all: --no-deps -d "$build/zstd-src" zstandard==0.25.0 >/dev/null 2>&1 ||
+        echo "test deps: zstandard's sdist (zstd's sources) could not be downloaded into $build/zstd-src; tests/cli/cli_windows_zstd.sh skips" >&2
 fi
 
 sh "$root/scripts/public_kernels.sh" "$build/public-kernels" ||

@@ -15,8 +15,9 @@
 #
 # zstd: Debian has no zstd for MinGW, so by default the Windows library is
 # built without it and reads zlib packs only (clc-pack --codec zlib); a
-# user's zstd (vcpkg, MSYS2) is one switch, ZSTD_DIR=<prefix> (its
-# include/ and lib/libzstd.a).
+# user's zstd (vcpkg, MSYS2, or scripts/windows_zstd.sh from zstd's sources)
+# is one switch, ZSTD_DIR=<prefix> (its include/ and lib/libzstd.a), tested
+# by tests/cli/cli_windows_zstd.sh.
 
 WB        ?= build-win
 WIN_CC    ?= x86_64-w64-mingw32-gcc
