@@ -96,7 +96,7 @@ static void describe_input(const prog *r, const char *options, cl_uint nh,
 {
     memset(d, 0, sizeof *d);
     if (nh > LINK_MAX_HEADERS || (nh && (!headers || !names))) {
-        pl_why(d->why, sizeof d->why, "too many or missing header programs");
+        interposer_why(d->why, sizeof d->why, "too many or missing header programs");
         return;
     }
     char **dirs = NULL;
@@ -107,34 +107,34 @@ static void describe_input(const prog *r, const char *options, cl_uint nh,
     d->n_headers = nh;
     if (!d->names || !d->srcs || !d->sizes ||
         rk_normalize(options, &d->norm, &dirs, &n_dirs) != 0) {
-        pl_why(d->why, sizeof d->why, "out of memory");
+        interposer_why(d->why, sizeof d->why, "out of memory");
         return;
     }
     rk_free_dirs(dirs, n_dirs);
     for (cl_uint i = 0; i < nh; i++) {
-        prog *h = pt_pin(headers[i]);
+        prog *h = program_table_pin(headers[i]);
         if (!h || !names[i]) {
-            pt_unpin(h);
-            pl_why(d->why, sizeof d->why, "header program %u was not created from source",
+            program_table_unpin(h);
+            interposer_why(d->why, sizeof d->why, "header program %u was not created from source",
                    (unsigned)i);
             return;
         }
         d->names[i] = strdup(names[i]);
         d->srcs[i] = dup_bytes(h->source, h->size);
         d->sizes[i] = h->size;
-        pt_unpin(h);
+        program_table_unpin(h);
         if (!d->names[i] || !d->srcs[i]) {
-            pl_why(d->why, sizeof d->why, "out of memory");
+            interposer_why(d->why, sizeof d->why, "out of memory");
             return;
         }
     }
     char build_key[RK_KEY_MAX];
     if (rk_key(r->source, r->size, options, build_key) != 0) {
-        pl_why(d->why, sizeof d->why, "out of memory");
+        interposer_why(d->why, sizeof d->why, "out of memory");
         return;
     }
     if (rk_compile_key(build_key, nh, d->names, d->srcs, d->sizes, d->key) != 0) {
-        pl_why(d->why, sizeof d->why, "out of memory");
+        interposer_why(d->why, sizeof d->why, "out of memory");
         return;
     }
     d->ok = 1;
@@ -183,7 +183,7 @@ static void set_deferred(prog *r, void *arg)
     r->n_deferred_devs = t->n_devs;
     r->deferred_devs = t->devs;
     r->deferred_headers = t->headers;
-    pt_set_deferred_locked(r, 1);
+    program_table_set_deferred_locked(r, 1);
     t->options = NULL;
     t->devs = NULL;
     t->headers = NULL;
@@ -207,7 +207,7 @@ static void take_deferred(prog *r, void *arg)
     r->deferred_options = NULL;
     r->deferred_devs = NULL;
     r->deferred_headers = NULL;
-    pt_set_deferred_locked(r, 0);
+    program_table_set_deferred_locked(r, 0);
 }
 
 static void release_headers(const deferred *t)
@@ -221,30 +221,30 @@ static void release_headers(const deferred *t)
 static void materialize(prog *r)
 {
     deferred t = {0};
-    pt_update(r, take_deferred, &t);
+    program_table_update(r, take_deferred, &t);
     if (!t.taken)
         return;
-    double t0 = pl_now_ms();
+    double t0 = interposer_now_ms();
     cl_int rc = t.names || !t.n_headers
                     ? DRV(clCompileProgram, r->app)(r->app, t.n_devs, t.devs, t.options,
                                                     (cl_uint)t.n_headers, t.headers,
                                                     (const char **)t.names, NULL, NULL)
                     : CL_OUT_OF_HOST_MEMORY;
     release_headers(&t);
-    pl_say("program %p: deferred compile run now: %s in %.3f ms", (void *)r->app,
-           rc == CL_SUCCESS ? "done" : "failed", pl_now_ms() - t0);
+    interposer_say("program %p: deferred compile run now: %s in %.3f ms", (void *)r->app,
+           rc == CL_SUCCESS ? "done" : "failed", interposer_now_ms() - t0);
     deferred_free(&t);
 }
 
 /* materialize() for p when it may be deferred. */
 static void materialize_handle(cl_program p)
 {
-    if (!pt_any_deferred())
+    if (!program_table_any_deferred())
         return;
-    prog *r = pt_pin(p);
+    prog *r = program_table_pin(p);
     if (r)
         materialize(r);
-    pt_unpin(r);
+    program_table_unpin(r);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -255,23 +255,23 @@ static cl_program CL_API_CALL pl_clCreateProgramWithSource(cl_context ctx, cl_ui
                                                            const size_t *lengths,
                                                            cl_int *errcode)
 {
-    pl_init();
-    if (!pl_next()->clCreateProgramWithSource && !ctx) {
+    interposer_init();
+    if (!interposer_next()->clCreateProgramWithSource && !ctx) {
         if (errcode)
             *errcode = CL_INVALID_CONTEXT;
         return NULL;
     }
-    pl_count_call();
+    interposer_count_call();
     cl_program p =
         DRV(clCreateProgramWithSource, ctx)(ctx, count, strings, lengths, errcode);
-    if (p && pl_active()) {
+    if (p && interposer_active()) {
         prog *r = calloc(1, sizeof *r);
         if (r && join_sources(count, strings, lengths, &r->source, &r->size) == 0) {
             r->app = p;
-            pt_add(r);
+            program_table_add(r);
         } else {
             free(r);
-            pt_forget(p);
+            program_table_forget(p);
         }
     }
     return p;
@@ -283,17 +283,17 @@ static cl_program CL_API_CALL pl_clCreateProgramWithBinary(cl_context ctx, cl_ui
                                                            const unsigned char **bins,
                                                            cl_int *status, cl_int *errcode)
 {
-    pl_init();
-    if (!pl_next()->clCreateProgramWithBinary && !ctx) {
+    interposer_init();
+    if (!interposer_next()->clCreateProgramWithBinary && !ctx) {
         if (errcode)
             *errcode = CL_INVALID_CONTEXT;
         return NULL;
     }
-    pl_count_call();
+    interposer_count_call();
     cl_program p =
         DRV(clCreateProgramWithBinary, ctx)(ctx, n, devs, lengths, bins, status, errcode);
-    if (p && pl_active()) {
-        pt_forget(p);
+    if (p && interposer_active()) {
+        program_table_forget(p);
         record_note_binary();
     }
     return p;
@@ -304,32 +304,32 @@ static cl_program CL_API_CALL pl_clCreateProgramWithBuiltInKernels(cl_context ct
                                                                    const char *names,
                                                                    cl_int *errcode)
 {
-    pl_init();
-    if (!pl_next()->clCreateProgramWithBuiltInKernels && !ctx) {
+    interposer_init();
+    if (!interposer_next()->clCreateProgramWithBuiltInKernels && !ctx) {
         if (errcode)
             *errcode = CL_INVALID_CONTEXT;
         return NULL;
     }
-    pl_count_call();
+    interposer_count_call();
     cl_program p = DRV(clCreateProgramWithBuiltInKernels, ctx)(ctx, n, devs, names, errcode);
-    if (p && pl_active())
-        pt_forget(p);
+    if (p && interposer_active())
+        program_table_forget(p);
     return p;
 }
 
 static cl_program CL_API_CALL pl_clCreateProgramWithIL(cl_context ctx, const void *il,
                                                        size_t size, cl_int *errcode)
 {
-    pl_init();
-    if (!pl_next()->clCreateProgramWithIL && !ctx) {
+    interposer_init();
+    if (!interposer_next()->clCreateProgramWithIL && !ctx) {
         if (errcode)
             *errcode = CL_INVALID_CONTEXT;
         return NULL;
     }
-    pl_count_call();
+    interposer_count_call();
     cl_program p = DRV(clCreateProgramWithIL, ctx)(ctx, il, size, errcode);
-    if (p && pl_active())
-        pt_forget(p);
+    if (p && interposer_active())
+        program_table_forget(p);
     return p;
 }
 
@@ -341,79 +341,79 @@ static cl_int CL_API_CALL pl_clBuildProgram(cl_program program, cl_uint nd,
                                             void(CL_CALLBACK *notify)(cl_program, void *),
                                             void *user_data)
 {
-    pl_init();
-    if (!pl_next()->clBuildProgram && !program)
+    interposer_init();
+    if (!interposer_next()->clBuildProgram && !program)
         return CL_INVALID_PROGRAM;
-    pl_count_call();
-    if (!pl_active())
+    interposer_count_call();
+    if (!interposer_active())
         return DRV(clBuildProgram, program)(program, nd, list, options, notify, user_data);
-    double t0 = pl_now_ms();
-    prog *r = pt_pin(program);
+    double t0 = interposer_now_ms();
+    prog *r = program_table_pin(program);
     if (r && r->deferred)
         materialize(r);
-    cl_program served = r ? pt_answering(program) : program;
+    cl_program served = r ? program_table_answering(program) : program;
     if (r && served != program) {
         /* Built again: the served program answers, as it did the first time. */
         cl_int rc = DRV(clBuildProgram, served)(served, nd, list, options, NULL, NULL);
         if (rc == CL_SUCCESS && notify)
             notify(program, user_data);
-        pl_say("program %p: served from the pack again (built again) in %.3f ms",
-               (void *)program, pl_now_ms() - t0);
-        pt_unpin(r);
+        interposer_say("program %p: served from the pack again (built again) in %.3f ms",
+               (void *)program, interposer_now_ms() - t0);
+        program_table_unpin(r);
         return rc;
     }
     char key[RK_KEY_MAX];
     if (!r || rk_key(r->source, r->size, options, key) != 0) {
         cl_int rc = DRV(clBuildProgram, program)(program, nd, list, options, notify, user_data);
-        pl_say("program %p: passed through (%s): build %s in %.3f ms", (void *)program,
+        interposer_say("program %p: passed through (%s): build %s in %.3f ms", (void *)program,
                r ? "out of memory" : "not created from source",
-               rc ? "failed" : "done", pl_now_ms() - t0);
-        pt_unpin(r);
+               rc ? "failed" : "done", interposer_now_ms() - t0);
+        program_table_unpin(r);
         return rc;
     }
 
     char why[WHY_MAX] = "";
-    if (pl_cfg.pack_path) {
+    if (interposer_cfg.pack_path) {
         cl_program q = NULL;
         if (serve_build(program, nd, list, options, r->source, r->size, key, &q, why,
                         sizeof why) == 0) {
-            if (pt_set_served(r, q) == 0) {
-                pt_unpin(r);
+            if (program_table_set_served(r, q) == 0) {
+                program_table_unpin(r);
                 if (notify)
                     notify(program, user_data);
-                pl_say("program %p: served from the pack (key %.16s) in %.3f ms",
-                       (void *)program, key, pl_now_ms() - t0);
+                interposer_say("program %p: served from the pack (key %.16s) in %.3f ms",
+                       (void *)program, key, interposer_now_ms() - t0);
                 return CL_SUCCESS;
             }
             DRV(clReleaseProgram, q)(q);
-            pl_why(why, sizeof why, "the program was released or built during the build");
+            interposer_why(why, sizeof why, "the program was released or built during the build");
         }
         cl_int rc = DRV(clBuildProgram, program)(program, nd, list, options, notify, user_data);
-        pl_say("program %p: passed through (%s): build %s in %.3f ms", (void *)program, why,
-               rc ? "failed" : "done", pl_now_ms() - t0);
-        pt_unpin(r);
+        interposer_say("program %p: passed through (%s): build %s in %.3f ms", (void *)program, why,
+               rc ? "failed" : "done", interposer_now_ms() - t0);
+        program_table_unpin(r);
         return rc;
     }
 
     cl_int rc = DRV(clBuildProgram, program)(program, nd, list, options, notify, user_data);
-    double build_ms = pl_now_ms() - t0;
+    double build_ms = interposer_now_ms() - t0;
     if (rc == CL_SUCCESS) {
         cl_device_id devs[MAX_DEVICES];
         cl_uint n = 0;
-        if (pl_program_devices(program, nd, list, devs, &n) == 0) {
-            pl_say("program %p: recorded (key %.16s, %u device%s): build done in %.3f ms",
+        if (interposer_program_devices(program, nd, list, devs, &n) == 0) {
+            interposer_say("program %p: recorded (key %.16s, %u device%s): build done in %.3f ms",
                    (void *)program, key, (unsigned)n, n == 1 ? "" : "s", build_ms);
             record_capture(program, CAPTURE_BUILD, n, devs, r->source, r->size, options, key);
         } else {
-            pl_say("program %p: not recorded (cannot list the build's devices): build done "
+            interposer_say("program %p: not recorded (cannot list the build's devices): build done "
                    "in %.3f ms",
                    (void *)program, build_ms);
         }
     } else {
-        pl_say("program %p: not recorded: build failed (error %d) in %.3f ms", (void *)program,
+        interposer_say("program %p: not recorded: build failed (error %d) in %.3f ms", (void *)program,
                (int)rc, build_ms);
     }
-    pt_unpin(r);
+    program_table_unpin(r);
     return rc;
 }
 
@@ -423,31 +423,31 @@ static cl_int CL_API_CALL pl_clCompileProgram(cl_program p, cl_uint nd, const cl
                                               void(CL_CALLBACK *notify)(cl_program, void *),
                                               void *user_data)
 {
-    pl_init();
-    if (!pl_next()->clCompileProgram && !p)
+    interposer_init();
+    if (!interposer_next()->clCompileProgram && !p)
         return CL_INVALID_PROGRAM;
-    pl_count_call();
-    if (!pl_active())
+    interposer_count_call();
+    if (!interposer_active())
         return DRV(clCompileProgram, p)(p, nd, devs, options, nh, headers, names, notify,
                                         user_data);
-    double t0 = pl_now_ms();
-    prog *r = pt_pin(p);
+    double t0 = interposer_now_ms();
+    prog *r = program_table_pin(p);
     if (!r) {
         cl_int rc = DRV(clCompileProgram, p)(p, nd, devs, options, nh, headers, names, notify,
                                              user_data);
-        pl_say("program %p: compile passed through (not created from source): %s in %.3f ms",
-               (void *)p, rc ? "failed" : "done", pl_now_ms() - t0);
+        interposer_say("program %p: compile passed through (not created from source): %s in %.3f ms",
+               (void *)p, rc ? "failed" : "done", interposer_now_ms() - t0);
         return rc;
     }
     if (r->deferred)
         materialize(r);
     input_desc d;
     describe_input(r, options, nh, headers, names, &d);
-    if (d.ok && pl_cfg.pack_path) {
+    if (d.ok && interposer_cfg.pack_path) {
         cl_device_id list[MAX_DEVICES];
         cl_uint n = 0;
         deferred t = {0};
-        if (pl_program_devices(p, nd, devs, list, &n) == 0 &&
+        if (interposer_program_devices(p, nd, devs, list, &n) == 0 &&
             serve_knows_compile(d.key, n, list) &&
             (t.options = strdup(options ? options : "")) != NULL &&
             (t.headers = calloc(nh ? nh : 1, sizeof *t.headers)) != NULL &&
@@ -461,14 +461,14 @@ static cl_int CL_API_CALL pl_clCompileProgram(cl_program p, cl_uint nd, const cl
             for (cl_uint i = 0; i < nh; i++)
                 if (DRV(clRetainProgram, headers[i])(headers[i]) == CL_SUCCESS)
                     t.headers[i] = headers[i];
-            pt_update(r, set_compiled, &d);
-            pt_update(r, set_deferred, &t);
-            pt_unpin(r);
+            program_table_update(r, set_compiled, &d);
+            program_table_update(r, set_deferred, &t);
+            program_table_unpin(r);
             deferred_free(&t);
             if (notify)
                 notify(p, user_data);
-            pl_say("program %p: compile deferred (the pack holds a link of it) in %.3f ms",
-                   (void *)p, pl_now_ms() - t0);
+            interposer_say("program %p: compile deferred (the pack holds a link of it) in %.3f ms",
+                   (void *)p, interposer_now_ms() - t0);
             return CL_SUCCESS;
         }
         deferred_free(&t);
@@ -476,15 +476,15 @@ static cl_int CL_API_CALL pl_clCompileProgram(cl_program p, cl_uint nd, const cl
     cl_int rc =
         DRV(clCompileProgram, p)(p, nd, devs, options, nh, headers, names, notify, user_data);
     if (d.ok)
-        pl_say("program %p: compiled (key %.20s): %s in %.3f ms", (void *)p, d.key,
-               rc ? "failed" : "done", pl_now_ms() - t0);
+        interposer_say("program %p: compiled (key %.20s): %s in %.3f ms", (void *)p, d.key,
+               rc ? "failed" : "done", interposer_now_ms() - t0);
     else
-        pl_say("program %p: compiled (%s: its links pass through): %s in %.3f ms", (void *)p,
-               d.why, rc ? "failed" : "done", pl_now_ms() - t0);
+        interposer_say("program %p: compiled (%s: its links pass through): %s in %.3f ms", (void *)p,
+               d.why, rc ? "failed" : "done", interposer_now_ms() - t0);
     if (rc == CL_SUCCESS && d.ok)
-        pt_update(r, set_compiled, &d);
+        program_table_update(r, set_compiled, &d);
     input_desc_free(&d);
-    pt_unpin(r);
+    program_table_unpin(r);
     return rc;
 }
 
@@ -500,31 +500,31 @@ static cl_program CL_API_CALL pl_clLinkProgram(cl_context ctx, cl_uint nd,
                                                void(CL_CALLBACK *notify)(cl_program, void *),
                                                void *user_data, cl_int *errcode)
 {
-    pl_init();
-    if (!pl_next()->clLinkProgram && !ctx) {
+    interposer_init();
+    if (!interposer_next()->clLinkProgram && !ctx) {
         if (errcode)
             *errcode = CL_INVALID_CONTEXT;
         return NULL;
     }
-    pl_count_call();
-    if (!pl_active())
+    interposer_count_call();
+    if (!interposer_active())
         return DRV(clLinkProgram, ctx)(ctx, nd, devs, options, n, inputs, notify, user_data,
                                        errcode);
-    double t0 = pl_now_ms();
+    double t0 = interposer_now_ms();
     char why[WHY_MAX] = "";
     prog **rs = n && inputs && n <= LINK_MAX_INPUTS ? calloc(n, sizeof *rs) : NULL;
     link_input *in = rs ? calloc(n, sizeof *in) : NULL;
     link_header **hs = in ? calloc(n, sizeof *hs) : NULL;
     int describable = hs != NULL && !makes_library(options);
     if (!hs)
-        pl_why(why, sizeof why, "no inputs, too many, or out of memory");
+        interposer_why(why, sizeof why, "no inputs, too many, or out of memory");
     else if (!describable)
-        pl_why(why, sizeof why, "it makes a library");
+        interposer_why(why, sizeof why, "it makes a library");
     for (cl_uint i = 0; rs && i < n; i++) {
-        rs[i] = pt_pin(inputs[i]);
+        rs[i] = program_table_pin(inputs[i]);
         if (describable && (!rs[i] || !rs[i]->compiled)) {
             describable = 0;
-            pl_why(why, sizeof why, "input %u was not compiled from source here", (unsigned)i);
+            interposer_why(why, sizeof why, "input %u was not compiled from source here", (unsigned)i);
         }
     }
     unsigned char *desc = NULL;
@@ -547,21 +547,21 @@ static cl_program CL_API_CALL pl_clLinkProgram(cl_context ctx, cl_uint nd,
     if (describable && (link_desc_encode(in, n, &desc, &desc_size) != 0 ||
                         rk_normalize(options, &norm, &dirs, &n_dirs) != 0)) {
         describable = 0;
-        pl_why(why, sizeof why, "out of memory");
+        interposer_why(why, sizeof why, "out of memory");
     }
     rk_free_dirs(dirs, n_dirs);
     if (describable && rk_link_key(norm, desc, desc_size, key) != 0) {
         describable = 0;
-        pl_why(why, sizeof why, "out of memory");
+        interposer_why(why, sizeof why, "out of memory");
     }
     free(norm);
 
     cl_program out = NULL;
     const char *what = "passed through";
-    if (describable && pl_cfg.pack_path) {
+    if (describable && interposer_cfg.pack_path) {
         out = serve_link(ctx, nd, devs, options, desc, desc_size, key, why, sizeof why);
         if (out) {
-            pt_forget(out);
+            program_table_forget(out);
             if (errcode)
                 *errcode = CL_SUCCESS;
             if (notify)
@@ -575,27 +575,27 @@ static cl_program CL_API_CALL pl_clLinkProgram(cl_context ctx, cl_uint nd,
                 materialize(rs[i]);
         out = DRV(clLinkProgram, ctx)(ctx, nd, devs, options, n, inputs, notify, user_data,
                                       errcode);
-        if (out && describable && pl_cfg.record_dir) {
+        if (out && describable && interposer_cfg.record_dir) {
             cl_device_id list[MAX_DEVICES];
             cl_uint nl = 0;
-            if (pl_program_devices(out, nd, devs, list, &nl) == 0) {
+            if (interposer_program_devices(out, nd, devs, list, &nl) == 0) {
                 record_capture(out, CAPTURE_LINK, nl, list, (const char *)desc, desc_size, options,
                             key);
                 what = "recorded";
             }
         }
         if (out)
-            pt_forget(out); /* a linked program is no compile input or header */
+            program_table_forget(out); /* a linked program is no compile input or header */
     }
     if (strcmp(what, "passed through") == 0)
-        pl_say("link %p: passed through (%s): %s in %.3f ms", (void *)out,
-               describable ? (pl_cfg.pack_path ? why : "not recording") : why,
-               out ? "done" : "failed", pl_now_ms() - t0);
+        interposer_say("link %p: passed through (%s): %s in %.3f ms", (void *)out,
+               describable ? (interposer_cfg.pack_path ? why : "not recording") : why,
+               out ? "done" : "failed", interposer_now_ms() - t0);
     else
-        pl_say("link %p: %s (key %.20s, %u input%s) in %.3f ms", (void *)out, what, key,
-               (unsigned)n, n == 1 ? "" : "s", pl_now_ms() - t0);
+        interposer_say("link %p: %s (key %.20s, %u input%s) in %.3f ms", (void *)out, what, key,
+               (unsigned)n, n == 1 ? "" : "s", interposer_now_ms() - t0);
     for (cl_uint i = 0; rs && i < n; i++)
-        pt_unpin(rs[i]);
+        program_table_unpin(rs[i]);
     for (cl_uint i = 0; hs && i < n; i++)
         free(hs[i]);
     free(hs);
@@ -611,17 +611,17 @@ static cl_program CL_API_CALL pl_clLinkProgram(cl_context ctx, cl_uint nd,
 static cl_int CL_API_CALL pl_clGetProgramInfo(cl_program p, cl_program_info param, size_t size,
                                               void *value, size_t *ret)
 {
-    pl_init();
-    if (!pl_next()->clGetProgramInfo && !p)
+    interposer_init();
+    if (!interposer_next()->clGetProgramInfo && !p)
         return CL_INVALID_PROGRAM;
-    pl_count_call();
+    interposer_count_call();
     if (param == CL_PROGRAM_SOURCE || param == CL_PROGRAM_CONTEXT)
         return DRV(clGetProgramInfo, p)(p, param, size, value, ret);
     /* Of a deferred compile's program only its binary needs the compile;
      * kernels are no more there than in a compiled object. */
     if (param == CL_PROGRAM_BINARIES || param == CL_PROGRAM_BINARY_SIZES)
         materialize_handle(p);
-    cl_program q = pt_answering(p);
+    cl_program q = program_table_answering(p);
     if (param != CL_PROGRAM_REFERENCE_COUNT || q == p)
         return DRV(clGetProgramInfo, q)(q, param, size, value, ret);
     /* The application's references are on its program, its kernels' on the
@@ -660,11 +660,11 @@ static cl_int CL_API_CALL pl_clSetProgramReleaseCallback(cl_program p,
                                                                                    void *),
                                                          void *user_data)
 {
-    pl_init();
-    if (!pl_next()->clSetProgramReleaseCallback && !p)
+    interposer_init();
+    if (!interposer_next()->clSetProgramReleaseCallback && !p)
         return CL_INVALID_PROGRAM;
-    pl_count_call();
-    cl_program q = pt_answering(p);
+    interposer_count_call();
+    cl_program q = program_table_answering(p);
     release_hook *h = q != p && notify ? malloc(sizeof *h) : NULL;
     if (!h)
         return DRV(clSetProgramReleaseCallback, p)(p, notify, user_data);
@@ -679,16 +679,16 @@ static cl_int CL_API_CALL pl_clGetProgramBuildInfo(cl_program p, cl_device_id de
                                                    cl_program_build_info param, size_t size,
                                                    void *value, size_t *ret)
 {
-    pl_init();
-    if (!pl_next()->clGetProgramBuildInfo && !p)
+    interposer_init();
+    if (!interposer_next()->clGetProgramBuildInfo && !p)
         return CL_INVALID_PROGRAM;
-    pl_count_call();
-    if (pt_any_deferred()) {
+    interposer_count_call();
+    if (program_table_any_deferred()) {
         /* A deferred compile answers as the compile it stands for did; its
          * log is empty, as a served build's is (docs/RECORD.md, "Limits"). */
-        prog *r = pt_pin(p);
+        prog *r = program_table_pin(p);
         int is_deferred = r && r->deferred;
-        pt_unpin(r);
+        program_table_unpin(r);
         cl_build_status ok = CL_BUILD_SUCCESS;
         cl_program_binary_type object = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
         const void *src = NULL;
@@ -714,44 +714,44 @@ static cl_int CL_API_CALL pl_clGetProgramBuildInfo(cl_program p, cl_device_id de
         }
     }
     materialize_handle(p);
-    cl_program q = pt_answering(p);
+    cl_program q = program_table_answering(p);
     return DRV(clGetProgramBuildInfo, q)(q, dev, param, size, value, ret);
 }
 
 static cl_kernel CL_API_CALL pl_clCreateKernel(cl_program p, const char *name, cl_int *errcode)
 {
-    pl_init();
-    if (!pl_next()->clCreateKernel && !p) {
+    interposer_init();
+    if (!interposer_next()->clCreateKernel && !p) {
         if (errcode)
             *errcode = CL_INVALID_PROGRAM;
         return NULL;
     }
-    pl_count_call();
-    cl_program q = pt_answering(p);
+    interposer_count_call();
+    cl_program q = program_table_answering(p);
     return DRV(clCreateKernel, q)(q, name, errcode);
 }
 
 static cl_int CL_API_CALL pl_clCreateKernelsInProgram(cl_program p, cl_uint n,
                                                       cl_kernel *kernels, cl_uint *n_ret)
 {
-    pl_init();
-    if (!pl_next()->clCreateKernelsInProgram && !p)
+    interposer_init();
+    if (!interposer_next()->clCreateKernelsInProgram && !p)
         return CL_INVALID_PROGRAM;
-    pl_count_call();
-    cl_program q = pt_answering(p);
+    interposer_count_call();
+    cl_program q = program_table_answering(p);
     return DRV(clCreateKernelsInProgram, q)(q, n, kernels, n_ret);
 }
 
 static cl_int CL_API_CALL pl_clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t size,
                                              void *value, size_t *ret)
 {
-    pl_init();
-    if (!pl_next()->clGetKernelInfo && !k)
+    interposer_init();
+    if (!interposer_next()->clGetKernelInfo && !k)
         return CL_INVALID_KERNEL;
-    pl_count_call();
+    interposer_count_call();
     cl_int rc = DRV(clGetKernelInfo, k)(k, param, size, value, ret);
     if (rc == CL_SUCCESS && param == CL_KERNEL_PROGRAM && value && size >= sizeof(cl_program))
-        *(cl_program *)value = pt_app_handle(*(cl_program *)value);
+        *(cl_program *)value = program_table_app_handle(*(cl_program *)value);
     return rc;
 }
 
@@ -760,36 +760,36 @@ static cl_int CL_API_CALL pl_clGetKernelInfo(cl_kernel k, cl_kernel_info param, 
 
 static cl_int CL_API_CALL pl_clRetainProgram(cl_program p)
 {
-    pl_init();
-    if (!pl_next()->clRetainProgram && !p)
+    interposer_init();
+    if (!interposer_next()->clRetainProgram && !p)
         return CL_INVALID_PROGRAM;
-    pl_count_call();
+    interposer_count_call();
     cl_int rc = DRV(clRetainProgram, p)(p);
-    if (rc == CL_SUCCESS && pl_active())
-        pt_retain(p);
+    if (rc == CL_SUCCESS && interposer_active())
+        program_table_retain(p);
     return rc;
 }
 
 static cl_int CL_API_CALL pl_clReleaseProgram(cl_program p)
 {
-    pl_init();
-    if (!pl_next()->clReleaseProgram && !p)
+    interposer_init();
+    if (!interposer_next()->clReleaseProgram && !p)
         return CL_INVALID_PROGRAM;
-    pl_count_call();
-    if (!pl_active())
+    interposer_count_call();
+    if (!interposer_active())
         return DRV(clReleaseProgram, p)(p);
     /* The application's last reference: the entry leaves the table now
      * (under the lock), everything else happens unlocked. */
-    prog *r = pt_release(p);
+    prog *r = program_table_release(p);
     cl_int rc = DRV(clReleaseProgram, p)(p);
     if (r) {
         deferred t = {0};
-        pt_update(r, take_deferred, &t);
+        program_table_update(r, take_deferred, &t);
         release_headers(&t);
         deferred_free(&t);
         if (r->served)
             DRV(clReleaseProgram, r->served)(r->served);
-        pt_unpin(r);
+        program_table_unpin(r);
     }
     return rc;
 }
@@ -799,9 +799,9 @@ static cl_int CL_API_CALL pl_clReleaseProgram(cl_program p)
 
 #define FORWARD(n, ...)                                                                        \
     do {                                                                                       \
-        pl_init();                                                                             \
+        interposer_init();                                                                             \
         if (PL_LAYER_OWNS(n))                                                                  \
-            return pl_real.n(__VA_ARGS__);                                                     \
+            return interposer_real.n(__VA_ARGS__);                                                     \
         return pl_##n(__VA_ARGS__);                                                            \
     } while (0)
 
@@ -909,7 +909,7 @@ EXPORT cl_int CL_API_CALL clReleaseProgram(cl_program p)
     FORWARD(clReleaseProgram, p);
 }
 
-void pl_fill_layer_table(cl_icd_dispatch *t, size_t n)
+void interposer_fill_layer_table(cl_icd_dispatch *t, size_t n)
 {
     /* Only the first n entries exist in the loader's table. */
 #define SET(f)                                                                                 \

@@ -18,8 +18,8 @@
 #include <string.h>
 #include <time.h>
 
-pl_config pl_cfg;
-cl_icd_dispatch pl_real;
+interposer_config interposer_cfg;
+cl_icd_dispatch interposer_real;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static const cl_icd_dispatch *layer_next; /* published once, atomically */
@@ -63,51 +63,51 @@ static void *find_real(const char *name)
 
 static void init(void)
 {
-#define LOAD_REAL(n) pl_real.n = (cl_api_##n)find_real(#n);
+#define LOAD_REAL(n) interposer_real.n = (cl_api_##n)find_real(#n);
     NEXT_FUNCTIONS(LOAD_REAL)
     const char *log = getenv("CLCPACK_LOG");
-    pl_cfg.log = log && *log && strcmp(log, "0") != 0;
+    interposer_cfg.log = log && *log && strcmp(log, "0") != 0;
     const char *rec = getenv("CLCPACK_RECORD");
     const char *pack = getenv("CLCPACK_PACK");
     const char *status = getenv("CLCPACK_STATUS");
-    pl_cfg.record_dir = rec && *rec ? rec : NULL;
-    pl_cfg.pack_path = !pl_cfg.record_dir && pack && *pack ? pack : NULL;
-    pl_cfg.status_dir = status && *status ? status : NULL;
+    interposer_cfg.record_dir = rec && *rec ? rec : NULL;
+    interposer_cfg.pack_path = !interposer_cfg.record_dir && pack && *pack ? pack : NULL;
+    interposer_cfg.status_dir = status && *status ? status : NULL;
 }
 
-void pl_init(void)
+void interposer_init(void)
 {
     pthread_once(&init_once, init);
 }
 
-int pl_active(void)
+int interposer_active(void)
 {
-    pl_init();
-    return pl_cfg.record_dir || pl_cfg.pack_path;
+    interposer_init();
+    return interposer_cfg.record_dir || interposer_cfg.pack_path;
 }
 
-void pl_count_call(void)
+void interposer_count_call(void)
 {
     __atomic_add_fetch(&n_calls, 1, __ATOMIC_RELAXED);
 }
 
-unsigned long pl_calls(void)
+unsigned long interposer_calls(void)
 {
     return __atomic_load_n(&n_calls, __ATOMIC_RELAXED);
 }
 
-int pl_layer_active(void)
+int interposer_layer_active(void)
 {
     return __atomic_load_n(&layer_next, __ATOMIC_ACQUIRE) != NULL;
 }
 
-const cl_icd_dispatch *pl_next(void)
+const cl_icd_dispatch *interposer_next(void)
 {
     const cl_icd_dispatch *t = __atomic_load_n(&layer_next, __ATOMIC_ACQUIRE);
-    return t ? t : &pl_real;
+    return t ? t : &interposer_real;
 }
 
-void pl_layer_set_target(const cl_icd_dispatch *target, size_t n)
+void interposer_layer_set_target(const cl_icd_dispatch *target, size_t n)
 {
     /* The first loader's table: a process with two loaders (a Python
      * extension's own beside the system's) dispatches through objects in
@@ -120,9 +120,9 @@ void pl_layer_set_target(const cl_icd_dispatch *target, size_t n)
     __atomic_store_n(&layer_next, &layer_copy, __ATOMIC_RELEASE);
 }
 
-void pl_say(const char *fmt, ...)
+void interposer_say(const char *fmt, ...)
 {
-    if (!pl_cfg.log)
+    if (!interposer_cfg.log)
         return;
     char line[1024];
     va_list ap;
@@ -133,7 +133,7 @@ void pl_say(const char *fmt, ...)
     fprintf(stderr, "clcpack: %s\n", line);
 }
 
-void pl_why(char *why, size_t cap, const char *fmt, ...)
+void interposer_why(char *why, size_t cap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -141,14 +141,14 @@ void pl_why(char *why, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
-double pl_now_ms(void)
+double interposer_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-int pl_program_devices(cl_program p, cl_uint nd, const cl_device_id *list, cl_device_id *out,
+int interposer_program_devices(cl_program p, cl_uint nd, const cl_device_id *list, cl_device_id *out,
                        cl_uint *n)
 {
     if (nd && list) {
@@ -176,7 +176,7 @@ int pl_program_devices(cl_program p, cl_uint nd, const cl_device_id *list, cl_de
 cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param, size_t size,
                                    void *value, size_t *ret)
 {
-    if (!pl_next()->clGetDeviceInfo && !d)
+    if (!interposer_next()->clGetDeviceInfo && !d)
         return CL_INVALID_DEVICE;
     return DRV(clGetDeviceInfo, d)(d, param, size, value, ret);
 }
@@ -184,21 +184,21 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param, size_t 
 cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id pl, cl_platform_info param, size_t size,
                                      void *value, size_t *ret)
 {
-    if (!pl_next()->clGetPlatformInfo && !pl)
+    if (!interposer_next()->clGetPlatformInfo && !pl)
         return CL_INVALID_PLATFORM;
     return DRV(clGetPlatformInfo, pl)(pl, param, size, value, ret);
 }
 
 cl_int CL_API_CALL clRetainDevice(cl_device_id d)
 {
-    if (!pl_next()->clRetainDevice && !d)
+    if (!interposer_next()->clRetainDevice && !d)
         return CL_INVALID_DEVICE;
     return DRV(clRetainDevice, d)(d);
 }
 
 cl_int CL_API_CALL clReleaseDevice(cl_device_id d)
 {
-    if (!pl_next()->clReleaseDevice && !d)
+    if (!interposer_next()->clReleaseDevice && !d)
         return CL_INVALID_DEVICE;
     return DRV(clReleaseDevice, d)(d);
 }

@@ -56,7 +56,7 @@ EXPORT cl_int CL_API_CALL clInitLayer(cl_uint num_entries, const cl_icd_dispatch
 {
     if (!target || !num_entries_ret || !layer_dispatch_ret || num_entries == 0)
         return CL_INVALID_VALUE;
-    pl_init();
+    interposer_init();
     /* One table per loader that loads the layer (a Python extension's own
      * loader beside the system's), each passing on to its own target. */
     unsigned k = __atomic_fetch_add(&n_tables, 1, __ATOMIC_ACQ_REL);
@@ -65,8 +65,8 @@ EXPORT cl_int CL_API_CALL clInitLayer(cl_uint num_entries, const cl_icd_dispatch
     size_t max = sizeof(cl_icd_dispatch) / sizeof(void *);
     size_t n = num_entries < max ? num_entries : max;
     memcpy(&tables[k], target, n * sizeof(void *));
-    pl_fill_layer_table(&tables[k], n);
-    pl_layer_set_target(target, n);
+    interposer_fill_layer_table(&tables[k], n);
+    interposer_layer_set_target(target, n);
     *num_entries_ret = (cl_uint)n;
     *layer_dispatch_ret = &tables[k];
     return CL_SUCCESS;

@@ -37,58 +37,58 @@
 /* ---------------------------------------------------------------------- */
 /* Configuration (read once, at the first call)                            */
 
-typedef struct pl_config {
+typedef struct interposer_config {
     int log;                /* CLCPACK_LOG */
     const char *record_dir; /* CLCPACK_RECORD */
     const char *pack_path;  /* CLCPACK_PACK (unset while recording) */
     const char *status_dir; /* CLCPACK_STATUS: where <pid>.proc goes */
-} pl_config;
+} interposer_config;
 
-extern pl_config pl_cfg;
+extern interposer_config interposer_cfg;
 
 /* Reads the environment and finds the real functions; idempotent, thread-safe. */
-void pl_init(void);
-/* pl_init, then 1 when recording or serving. */
-int pl_active(void);
+void interposer_init(void);
+/* interposer_init, then 1 when recording or serving. */
+int interposer_active(void);
 /* One more OpenCL call reached the interposer (for the process file), and
  * how many did. */
-void pl_count_call(void);
-unsigned long pl_calls(void);
+void interposer_count_call(void);
+unsigned long interposer_calls(void);
 /* One line on stderr when CLCPACK_LOG is set ("clcpack: ..."). */
-void pl_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void interposer_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Sets the reason a program passes through (cut to cap, never overflows). */
-void pl_why(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-double pl_now_ms(void);
+void interposer_why(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+double interposer_now_ms(void);
 
 /* ---------------------------------------------------------------------- */
 /* The next implementation of each function (driver.c)                     */
 
 /* The functions found with dlsym(RTLD_NEXT) (NULL when no loader is in the
  * global scope): what an exported wrapper forwards to. */
-extern cl_icd_dispatch pl_real;
+extern cl_icd_dispatch interposer_real;
 /* 1 once an ICD loader has loaded this library as a layer. */
-int pl_layer_active(void);
+int interposer_layer_active(void);
 /* Records the layer's target table (the loader's, or the next layer's):
  * from then on DRV calls go there. Copies the first n entries. */
-void pl_layer_set_target(const cl_icd_dispatch *target, size_t n);
+void interposer_layer_set_target(const cl_icd_dispatch *target, size_t n);
 /* The table DRV takes functions from: the layer's target once there is
- * one, else pl_real. */
-const cl_icd_dispatch *pl_next(void);
+ * one, else interposer_real. */
+const cl_icd_dispatch *interposer_next(void);
 
 /* Sets the wrapped entries among the first n of a layer's table (api.c). */
-void pl_fill_layer_table(cl_icd_dispatch *t, size_t n);
+void interposer_fill_layer_table(cl_icd_dispatch *t, size_t n);
 
 /* The ICD dispatch table every OpenCL object starts with. */
-#define PL_DISPATCH(obj) (*(cl_icd_dispatch *const *)(const void *)(obj))
+#define INTERPOSER_DISPATCH(obj) (*(cl_icd_dispatch *const *)(const void *)(obj))
 /* The next implementation of function n for object obj: below the layer,
  * else what dlsym found, else through obj's own dispatch table (as a loader
  * does). obj must not be NULL when neither is there. */
-#define DRV(n, obj) (pl_next()->n ? pl_next()->n : PL_DISPATCH(obj)->n)
+#define DRV(n, obj) (interposer_next()->n ? interposer_next()->n : INTERPOSER_DISPATCH(obj)->n)
 /* Whether an exported wrapper of n leaves the work to the layer: a layer
  * is active and the call goes on through the loader (which calls the
  * layer). Without a loader in the global scope the exported wrapper
  * calls the driver directly, so it does the work itself. */
-#define PL_LAYER_OWNS(n) (pl_real.n != NULL && pl_layer_active())
+#define PL_LAYER_OWNS(n) (interposer_real.n != NULL && interposer_layer_active())
 
 /* ---------------------------------------------------------------------- */
 /* Programs (table.c)                                                      */
@@ -112,7 +112,7 @@ typedef struct prog {
     char **header_srcs;
     size_t *header_sizes;
     /* Replay: a compile the pack makes unnecessary, not run yet; run by
-     * pl_materialize when anything needs the compiled program. */
+     * interposer_materialize when anything needs the compiled program. */
     int deferred;
     char *deferred_options;    /* exact */
     cl_uint n_deferred_devs;
@@ -123,36 +123,36 @@ typedef struct prog {
 
 /* Adds r (app_refs 1) for the handle r->app, dropping an entry left over
  * for the same handle; takes r. */
-void pt_add(prog *r);
+void program_table_add(prog *r);
 /* Drops the entry of a handle the driver just returned for a program this
  * table does not follow (the old one was destroyed without our seeing). */
-void pt_forget(cl_program p);
+void program_table_forget(cl_program p);
 /* The entry of p, pinned (its fields stay valid), or NULL. */
-prog *pt_pin(cl_program p);
+prog *program_table_pin(cl_program p);
 /* Ends a pin; frees an unlinked entry at its last pin. NULL is a no-op. */
-void pt_unpin(prog *r);
+void program_table_unpin(prog *r);
 /* The program that answers for p: its served program, or p. */
-cl_program pt_answering(cl_program p);
+cl_program program_table_answering(cl_program p);
 /* The application's handle for a served program q, or q. */
-cl_program pt_app_handle(cl_program q);
+cl_program program_table_app_handle(cl_program q);
 /* Whether any program is served, or has a deferred compile (hints, read
  * without the lock). */
-int pt_any_served(void);
-int pt_any_deferred(void);
-/* Marks r deferred (1) or not (0), keeping the count pt_any_deferred reads;
- * under the lock (from a pt_update function). */
-void pt_set_deferred_locked(prog *r, int deferred);
+int program_table_any_served(void);
+int program_table_any_deferred(void);
+/* Marks r deferred (1) or not (0), keeping the count program_table_any_deferred reads;
+ * under the lock (from a program_table_update function). */
+void program_table_set_deferred_locked(prog *r, int deferred);
 /* Counts an application reference to p (clRetainProgram). */
-void pt_retain(cl_program p);
+void program_table_retain(cl_program p);
 /* One application reference to p goes: when it was the last, the entry
  * leaves the table and comes back pinned (the caller unpins it after the
  * driver's release); else NULL. */
-prog *pt_release(cl_program p);
+prog *program_table_release(cl_program p);
 /* Sets r's served program: 0, or -1 when it already had one. */
-int pt_set_served(prog *r, cl_program q);
+int program_table_set_served(prog *r, cl_program q);
 /* Under the lock: fn(r, arg). fn must not call anything outside table.c's
  * caller (no driver, no callback): it only changes r's fields. */
-void pt_update(prog *r, void (*fn)(prog *r, void *arg), void *arg);
+void program_table_update(prog *r, void (*fn)(prog *r, void *arg), void *arg);
 void prog_free(prog *r);
 /* Frees r's separate-compilation fields (under the lock or unshared). */
 void prog_free_compiled(prog *r);
@@ -187,7 +187,7 @@ cl_program serve_link(cl_context ctx, cl_uint nd, const cl_device_id *list, cons
                       size_t cap);
 
 /* The devices of program p (list when given): 0, or -1. */
-int pl_program_devices(cl_program p, cl_uint nd, const cl_device_id *list, cl_device_id *out,
+int interposer_program_devices(cl_program p, cl_uint nd, const cl_device_id *list, cl_device_id *out,
                        cl_uint *n);
 
 #endif /* CLCPACK_PRELOAD_H */

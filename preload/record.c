@@ -61,8 +61,8 @@ static int write_named(const char *dir, const char *suffix, const void *data, si
 
 void record_note_binary(void)
 {
-    if (pl_cfg.record_dir)
-        write_named(pl_cfg.record_dir, "binary", "", 0, NULL);
+    if (interposer_cfg.record_dir)
+        write_named(interposer_cfg.record_dir, "binary", "", 0, NULL);
 }
 
 /* The kernels the program holds (the pack's entry names them). */
@@ -78,12 +78,12 @@ static void kernel_names(cl_program p, char *buf, size_t cap)
 void record_capture(cl_program p, capture_kind kind, cl_uint n, const cl_device_id *devs,
                  const char *source, size_t size, const char *options, const char *key)
 {
-    if (!pl_cfg.record_dir)
+    if (!interposer_cfg.record_dir)
         return;
     cl_device_id all[MAX_DEVICES];
     cl_uint n_all = 0;
-    if (pl_program_devices(p, 0, NULL, all, &n_all) != 0) {
-        pl_say("program %p: not captured: cannot list its devices", (void *)p);
+    if (interposer_program_devices(p, 0, NULL, all, &n_all) != 0) {
+        interposer_say("program %p: not captured: cannot list its devices", (void *)p);
         return;
     }
     size_t sizes[MAX_DEVICES] = {0};
@@ -106,7 +106,7 @@ void record_capture(cl_program p, capture_kind kind, cl_uint n, const cl_device_
                      .kernel_names = names};
         c.device.struct_size = sizeof c.device;
         if (clcpack_device_query(devs[i], &c.device, NULL) != CLCPACK_OK) {
-            pl_why(why, sizeof why, "; cannot fingerprint device %u", (unsigned)i);
+            interposer_why(why, sizeof why, "; cannot fingerprint device %u", (unsigned)i);
             continue;
         }
         cl_uint j = 0;
@@ -119,16 +119,16 @@ void record_capture(cl_program p, capture_kind kind, cl_uint n, const cl_device_
         unsigned char *file = NULL;
         size_t file_size = 0;
         if (capture_encode(&c, &file, &file_size) == 0 &&
-            write_named(pl_cfg.record_dir, "rec", file, file_size, NULL) == 0)
+            write_named(interposer_cfg.record_dir, "rec", file, file_size, NULL) == 0)
             written++;
         else
-            pl_why(why, sizeof why, "; cannot write a capture file in %s", pl_cfg.record_dir);
+            interposer_why(why, sizeof why, "; cannot write a capture file in %s", interposer_cfg.record_dir);
         free(file);
     }
     for (cl_uint i = 0; i < n_all; i++)
         free(bins[i]);
     if (why[0] || !ok)
-        pl_say("%s %p: %d of %u capture%s written%s%s", kind == CAPTURE_LINK ? "link" : "program",
+        interposer_say("%s %p: %d of %u capture%s written%s%s", kind == CAPTURE_LINK ? "link" : "program",
                (void *)p, written, (unsigned)n, n == 1 ? "" : "s", ok ? "" : "; no binary", why);
 }
 
@@ -152,7 +152,7 @@ __attribute__((destructor)) static void write_process_file(void)
     const char *dir = getenv("CLCPACK_STATUS");
     if (!dir || !*dir)
         return;
-    proc_status st = {.calls = pl_calls(), .layer = pl_layer_active()};
+    proc_status st = {.calls = interposer_calls(), .layer = interposer_layer_active()};
     dl_iterate_phdr(note_loader, &st);
     char text[4096], name[64];
     size_t n = proc_status_format(&st, text, sizeof text);

@@ -17,9 +17,9 @@ static char pack_error[CLCPACK_MESSAGE_MAX + 64];
 static void open_pack(void)
 {
     clcpack_error err;
-    if (clcpack_open_file(pl_cfg.pack_path, &pack, &err) != CLCPACK_OK) {
+    if (clcpack_open_file(interposer_cfg.pack_path, &pack, &err) != CLCPACK_OK) {
         pack = NULL;
-        snprintf(pack_error, sizeof pack_error, "cannot open pack %s: %s", pl_cfg.pack_path,
+        snprintf(pack_error, sizeof pack_error, "cannot open pack %s: %s", interposer_cfg.pack_path,
                  err.message);
     }
 }
@@ -28,7 +28,7 @@ static clcpack *the_pack(char *why, size_t cap)
 {
     pthread_once(&pack_once, open_pack);
     if (!pack)
-        pl_why(why, cap, "%s", pack_error);
+        interposer_why(why, cap, "%s", pack_error);
     return pack;
 }
 
@@ -70,9 +70,9 @@ static uint32_t pick_entry(const size_t *idx, size_t n, const clcpack_device_inf
     if (have_first) {
         char diff[256];
         clcpack_device_describe_difference(&first, here, diff, sizeof diff);
-        pl_why(why, cap, "no binary for device %s: %s", here->device_name, diff);
+        interposer_why(why, cap, "no binary for device %s: %s", here->device_name, diff);
     } else {
-        pl_why(why, cap, "no binary for device %s", here->device_name);
+        interposer_why(why, cap, "no binary for device %s", here->device_name);
     }
     return CLCPACK_NONE;
 }
@@ -84,8 +84,8 @@ static int read_failed(uint32_t e, const clcpack_error *err, char *why, size_t c
     char own[32];
     snprintf(own, sizeof own, "entry %u ", (unsigned)e);
     if (strncmp(err->message, own, strlen(own)) == 0)
-        return pl_why(why, cap, "%s", err->message), -1;
-    return pl_why(why, cap, "entry %u: %s", (unsigned)e, err->message), -1;
+        return interposer_why(why, cap, "%s", err->message), -1;
+    return interposer_why(why, cap, "entry %u: %s", (unsigned)e, err->message), -1;
 }
 
 /* Checks that entry e was recorded from exactly these source bytes (a
@@ -97,37 +97,37 @@ static int check_and_read(uint32_t e, const void *src, size_t size, const char *
     clcpack_entry_info info = {.struct_size = sizeof info};
     clcpack_error err;
     if (clcpack_get_entry(pack, e, &info) != CLCPACK_OK || info.source == CLCPACK_NONE)
-        return pl_why(why, cap, "entry %u has no source to compare", (unsigned)e), -1;
+        return interposer_why(why, cap, "entry %u has no source to compare", (unsigned)e), -1;
     size_t n = 0;
     if (clcpack_read_source(pack, info.source, NULL, 0, &n, &err) != CLCPACK_OK)
-        return pl_why(why, cap, "entry %u: %s", (unsigned)e, err.message), -1;
+        return interposer_why(why, cap, "entry %u: %s", (unsigned)e, err.message), -1;
     if (n != size)
-        return pl_why(why, cap, "entry %u: key matches but the source differs", (unsigned)e),
+        return interposer_why(why, cap, "entry %u: key matches but the source differs", (unsigned)e),
                -1;
     char *stored = malloc(n ? n : 1);
     if (!stored)
-        return pl_why(why, cap, "out of memory"), -1;
+        return interposer_why(why, cap, "out of memory"), -1;
     int same = clcpack_read_source(pack, info.source, stored, n, &n, &err) == CLCPACK_OK &&
                memcmp(stored, src, size) == 0;
     free(stored);
     if (!same)
-        return pl_why(why, cap, "entry %u: source unreadable or different", (unsigned)e), -1;
+        return interposer_why(why, cap, "entry %u: source unreadable or different", (unsigned)e), -1;
     char *stored_norm = NULL, **dirs = NULL;
     size_t n_dirs = 0;
     if (rk_normalize(info.options, &stored_norm, &dirs, &n_dirs) != 0)
-        return pl_why(why, cap, "out of memory"), -1;
+        return interposer_why(why, cap, "out of memory"), -1;
     same = strcmp(stored_norm, norm) == 0;
     free(stored_norm);
     rk_free_dirs(dirs, n_dirs);
     if (!same)
-        return pl_why(why, cap, "entry %u: key matches but the options differ", (unsigned)e),
+        return interposer_why(why, cap, "entry %u: key matches but the options differ", (unsigned)e),
                -1;
     if (clcpack_read_binary(pack, e, NULL, 0, bin_size, &err) != CLCPACK_OK)
         return read_failed(e, &err, why, cap);
     if (!*bin_size)
-        return pl_why(why, cap, "entry %u: an empty binary", (unsigned)e), -1;
+        return interposer_why(why, cap, "entry %u: an empty binary", (unsigned)e), -1;
     if (!(*bin = malloc(*bin_size)))
-        return pl_why(why, cap, "out of memory"), -1;
+        return interposer_why(why, cap, "out of memory"), -1;
     if (clcpack_read_binary(pack, e, *bin, *bin_size, bin_size, &err) != CLCPACK_OK) {
         free(*bin);
         *bin = NULL;
@@ -150,22 +150,22 @@ static int read_for_devices(const char *key, cl_uint n, const cl_device_id *devs
      * pack cut short while the application runs says so, in the library's
      * words. */
     if (st == CLCPACK_E_NOT_FOUND)
-        return pl_why(why, cap, "no entry for this source and options"), -1;
+        return interposer_why(why, cap, "no entry for this source and options"), -1;
     if (st != CLCPACK_OK)
-        return pl_why(why, cap, "the pack: %s", ferr.message), -1;
+        return interposer_why(why, cap, "the pack: %s", ferr.message), -1;
     if (count > sizeof idx / sizeof idx[0])
         count = sizeof idx / sizeof idx[0];
     char *norm = NULL, **dirs = NULL;
     size_t n_dirs = 0;
     if (rk_normalize(options, &norm, &dirs, &n_dirs) != 0)
-        return pl_why(why, cap, "out of memory"), -1;
+        return interposer_why(why, cap, "out of memory"), -1;
     rk_free_dirs(dirs, n_dirs);
     int rc = 0;
     for (cl_uint i = 0; rc == 0 && i < n; i++) {
         clcpack_device_info here = {.struct_size = sizeof here};
         clcpack_error err;
         if (clcpack_device_query(devs[i], &here, &err) != CLCPACK_OK) {
-            pl_why(why, cap, "device fingerprint: %s", err.message);
+            interposer_why(why, cap, "device fingerprint: %s", err.message);
             rc = -1;
             break;
         }
@@ -188,13 +188,13 @@ static cl_program from_binaries(cl_context ctx, cl_uint n, const cl_device_id *d
     cl_program q = DRV(clCreateProgramWithBinary, ctx)(
         ctx, n, devs, sizes, (const unsigned char **)bins, status, &err_code);
     if (!q) {
-        pl_why(why, cap, "the driver refused the binary (error %d)", (int)err_code);
+        interposer_why(why, cap, "the driver refused the binary (error %d)", (int)err_code);
         return NULL;
     }
     cl_int b = DRV(clBuildProgram, q)(q, n, devs, options, NULL, NULL);
     if (b != CL_SUCCESS) {
         DRV(clReleaseProgram, q)(q);
-        pl_why(why, cap, "building the pack's binary failed (error %d)", (int)b);
+        interposer_why(why, cap, "building the pack's binary failed (error %d)", (int)b);
         return NULL;
     }
     return q;
@@ -219,16 +219,16 @@ int serve_build(cl_program app, cl_uint nd, const cl_device_id *list, const char
                    memcmp(real_src, src, size) == 0;
     free(real_src);
     if (!same_src)
-        return pl_why(why, cap, "the program's CL_PROGRAM_SOURCE is not the source it was "
+        return interposer_why(why, cap, "the program's CL_PROGRAM_SOURCE is not the source it was "
                                 "created with"),
                -1;
     cl_device_id devs[MAX_DEVICES];
     cl_uint n = 0;
     cl_context ctx = NULL;
-    if (pl_program_devices(app, 0, NULL, devs, &n) != 0 ||
+    if (interposer_program_devices(app, 0, NULL, devs, &n) != 0 ||
         DRV(clGetProgramInfo, app)(app, CL_PROGRAM_CONTEXT, sizeof ctx, &ctx, NULL) !=
             CL_SUCCESS)
-        return pl_why(why, cap, "cannot query the program's devices and context"), -1;
+        return interposer_why(why, cap, "cannot query the program's devices and context"), -1;
     /* The served program answers for the application's: it has the same
      * devices in the same order, so a build for some of them only passes. */
     if (nd && list) {
@@ -240,7 +240,7 @@ int serve_build(cl_program app, cl_uint nd, const cl_device_id *list, const char
             covers = k < n;
         }
         if (!covers)
-            return pl_why(why, cap, "the build is for some of the program's devices only"), -1;
+            return interposer_why(why, cap, "the build is for some of the program's devices only"), -1;
     }
     unsigned char *bins[MAX_DEVICES] = {0};
     size_t sizes[MAX_DEVICES] = {0};
@@ -263,7 +263,7 @@ cl_program serve_link(cl_context ctx, cl_uint nd, const cl_device_id *list, cons
     cl_uint n = 0;
     if (nd && list) {
         if (nd > MAX_DEVICES)
-            return pl_why(why, cap, "too many devices"), NULL;
+            return interposer_why(why, cap, "too many devices"), NULL;
         memcpy(devs, list, nd * sizeof *list);
         n = nd;
     } else {
@@ -272,7 +272,7 @@ cl_program serve_link(cl_context ctx, cl_uint nd, const cl_device_id *list, cons
                         CL_SUCCESS ||
             bytes == 0 || bytes > sizeof devs ||
             DRV(clGetContextInfo, ctx)(ctx, CL_CONTEXT_DEVICES, bytes, devs, NULL) != CL_SUCCESS)
-            return pl_why(why, cap, "cannot query the context's devices"), NULL;
+            return interposer_why(why, cap, "cannot query the context's devices"), NULL;
         n = (cl_uint)(bytes / sizeof devs[0]);
     }
     unsigned char *bins[MAX_DEVICES] = {0};

@@ -67,7 +67,7 @@ static int unlink_locked(prog **pp)
     return r->pins == 0;
 }
 
-void pt_forget(cl_program p)
+void program_table_forget(cl_program p)
 {
     prog *dead = NULL;
     pthread_mutex_lock(&lock);
@@ -81,7 +81,7 @@ void pt_forget(cl_program p)
     prog_free(dead);
 }
 
-void pt_add(prog *r)
+void program_table_add(prog *r)
 {
     r->app_refs = 1;
     r->next = NULL;
@@ -99,7 +99,7 @@ void pt_add(prog *r)
     prog_free(old);
 }
 
-prog *pt_pin(cl_program p)
+prog *program_table_pin(cl_program p)
 {
     pthread_mutex_lock(&lock);
     prog *r = *find_locked(p);
@@ -109,7 +109,7 @@ prog *pt_pin(cl_program p)
     return r;
 }
 
-void pt_unpin(prog *r)
+void program_table_unpin(prog *r)
 {
     if (!r)
         return;
@@ -120,17 +120,17 @@ void pt_unpin(prog *r)
         prog_free(r);
 }
 
-int pt_any_served(void)
+int program_table_any_served(void)
 {
     return __atomic_load_n(&n_served, __ATOMIC_RELAXED) != 0;
 }
 
-int pt_any_deferred(void)
+int program_table_any_deferred(void)
 {
     return __atomic_load_n(&n_deferred, __ATOMIC_RELAXED) != 0;
 }
 
-void pt_set_deferred_locked(prog *r, int deferred)
+void program_table_set_deferred_locked(prog *r, int deferred)
 {
     if (!r->deferred == !deferred)
         return;
@@ -139,9 +139,9 @@ void pt_set_deferred_locked(prog *r, int deferred)
         __atomic_add_fetch(&n_deferred, deferred ? 1 : -1, __ATOMIC_RELAXED);
 }
 
-cl_program pt_answering(cl_program p)
+cl_program program_table_answering(cl_program p)
 {
-    if (!pt_any_served())
+    if (!program_table_any_served())
         return p;
     pthread_mutex_lock(&lock);
     prog *r = *find_locked(p);
@@ -150,9 +150,9 @@ cl_program pt_answering(cl_program p)
     return q;
 }
 
-cl_program pt_app_handle(cl_program q)
+cl_program program_table_app_handle(cl_program q)
 {
-    if (!pt_any_served())
+    if (!program_table_any_served())
         return q;
     pthread_mutex_lock(&lock);
     cl_program p = q;
@@ -165,7 +165,7 @@ cl_program pt_app_handle(cl_program q)
     return p;
 }
 
-void pt_retain(cl_program p)
+void program_table_retain(cl_program p)
 {
     pthread_mutex_lock(&lock);
     prog *r = *find_locked(p);
@@ -174,7 +174,7 @@ void pt_retain(cl_program p)
     pthread_mutex_unlock(&lock);
 }
 
-prog *pt_release(cl_program p)
+prog *program_table_release(cl_program p)
 {
     pthread_mutex_lock(&lock);
     prog **pp = find_locked(p);
@@ -191,7 +191,7 @@ prog *pt_release(cl_program p)
     return r;
 }
 
-int pt_set_served(prog *r, cl_program q)
+int program_table_set_served(prog *r, cl_program q)
 {
     pthread_mutex_lock(&lock);
     int ok = !r->served && !r->unlinked;
@@ -203,7 +203,7 @@ int pt_set_served(prog *r, cl_program q)
     return ok ? 0 : -1;
 }
 
-void pt_update(prog *r, void (*fn)(prog *r, void *arg), void *arg)
+void program_table_update(prog *r, void (*fn)(prog *r, void *arg), void *arg)
 {
     pthread_mutex_lock(&lock);
     fn(r, arg);

@@ -239,7 +239,7 @@ fi
 # which calls nothing outside itself while holding it.
 locks=$(grep -l 'pthread_mutex_lock\|pthread_rwlock\|pthread_spin_lock' preload/*.c | xargs -n1 basename | tr '\n' ' ')
 [ "$locks" = "table.c " ] && ok "preload/: only table.c takes a lock" || bad "preload/: locks in: $locks"
-if grep -n 'DRV(\|pl_real\|PL_DISPATCH\|notify(\|rec_capture_now\|pl_say' preload/table.c >"$TMP/calls"; then
+if grep -n 'DRV(\|interposer_real\|INTERPOSER_DISPATCH\|notify(\|rec_capture_now\|interposer_say' preload/table.c >"$TMP/calls"; then
     bad "preload/table.c calls out while it may hold its lock: $(head -3 "$TMP/calls")"
 else
     ok "preload/table.c calls no driver, callback or capture"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The CLCPACK_LOG lines the interposer can print (every pl_say of a
+# The CLCPACK_LOG lines the interposer can print (every interposer_say of a
 # program or link in preload/*.c) are the ones docs/RECORD.md lists in its
 # CLCPACK_LOG row, and that row lists none the code cannot print (issue 37:
 # hashcat's `compiled (...)` lines were missing).
@@ -8,11 +8,11 @@ row=$(grep '^| `CLCPACK_LOG=1`' "$ROOT/docs/RECORD.md")
 [ -n "$row" ] && ok "RECORD.md has a CLCPACK_LOG row" || bad "RECORD.md: no CLCPACK_LOG row"
 # The phrase after "program %p: " or "link %p: ", up to " (", ":", " in "
 # or a format directive.
-grep -ho 'pl_say("\(program\|link\) %p: [^"]*' "$ROOT"/preload/*.c |
-    sed 's/^pl_say("[a-z]* %p: //; s/ (.*//; s/:.*//; s/ in .*//; s/%.*//; s/ *$//' |
+grep -ho 'interposer_say("\(program\|link\) %p: [^"]*' "$ROOT"/preload/*.c |
+    sed 's/^interposer_say("[a-z]* %p: //; s/ (.*//; s/:.*//; s/ in .*//; s/%.*//; s/ *$//' |
     grep -v '^$' | sort -u >"$TMP/code"
 [ -s "$TMP/code" ] && ok "$(wc -l <"$TMP/code") phrases found in preload/" ||
-    bad "no pl_say phrase found in preload/"
+    bad "no interposer_say phrase found in preload/"
 while read -r phrase; do
     case "$row" in
     *"\`$phrase"*) ok "documented: $phrase" ;;
