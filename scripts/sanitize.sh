@@ -69,10 +69,16 @@ valgrind)
     # clcpack_create_program and the stub driver (no LLVM: 25 s); ASan
     # covers the rest.
     with_cl="test_device_select test_corrupt_pocl test_gpu_stub"
+    # Long under valgrind and covered by another tool (the list says which).
+    slow=$(grep -v '^#' "$supp/valgrind_skip.list" | awk 'NF { print $1 }')
     pass=0 fail=0 skipped=""
     for t in "$build"/tests/test_*; do
         [ -x "$t" ] || continue
         name=$(basename "$t")
+        if echo "$slow" | grep -qxF "$name"; then
+            skipped="$skipped $name"
+            continue
+        fi
         if nm "$t" 2>/dev/null | grep -q ' U clGetPlatformIDs'; then
             case " $with_cl " in
             *" $name "*) ;;
@@ -91,7 +97,7 @@ valgrind)
             fail=$((fail + 1))
         fi
     done
-    echo "valgrind: $pass programs clean, $fail with errors; not run under valgrind (OpenCL builds, run under ASan):$skipped"
+    echo "valgrind: $pass programs clean, $fail with errors; not run under valgrind (OpenCL builds, run under ASan; tests/sanitize/valgrind_skip.list):$skipped"
     [ "$fail" -eq 0 ]
     ;;
 *)
