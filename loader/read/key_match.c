@@ -75,15 +75,15 @@ int clcpk_entry_has_name(const clcpack_entry_info *e, const char *name)
                    cmp_name) != NULL;
 }
 
-int clcpk_entry_matches(const clcpack_entry_info *e, const clcpack_key *key)
+/* e answers to key's name and work-group and holds every define of the key
+ * with its value (key names are distinct). */
+static int key_within(const clcpack_entry_info *e, const clcpack_key *key)
 {
-    if (e->define_count != key->define_count || !clcpk_entry_has_name(e, key->kernel))
+    if (!clcpk_entry_has_name(e, key->kernel))
         return 0;
     for (int k = 0; k < 3; k++)
         if (e->wg[k] != key->wg[k])
             return 0;
-    /* Same count and key names distinct: each key define found in the entry
-     * with its value makes the two sets equal. */
     for (size_t i = 0; i < key->define_count; i++) {
         const clcpack_define *d = entry_define(e, key->defines[i].name);
         if (!d || strcmp(d->value, value_or_empty(key->defines[i].value)) != 0)
@@ -92,20 +92,16 @@ int clcpk_entry_matches(const clcpack_entry_info *e, const clcpack_key *key)
     return 1;
 }
 
+int clcpk_entry_matches(const clcpack_entry_info *e, const clcpack_key *key)
+{
+    /* The same count and every key define found: the two sets are equal. */
+    return e->define_count == key->define_count && key_within(e, key);
+}
+
 /* Every define of the key is in e with the same value (e may have more). */
 int clcpk_key_defines_within(const clcpack_entry_info *e, const clcpack_key *key)
 {
-    if (e->define_count < key->define_count || !clcpk_entry_has_name(e, key->kernel))
-        return 0;
-    for (int k = 0; k < 3; k++)
-        if (e->wg[k] != key->wg[k])
-            return 0;
-    for (size_t i = 0; i < key->define_count; i++) {
-        const clcpack_define *d = entry_define(e, key->defines[i].name);
-        if (!d || strcmp(d->value, value_or_empty(key->defines[i].value)) != 0)
-            return 0;
-    }
-    return 1;
+    return e->define_count >= key->define_count && key_within(e, key);
 }
 
 /* The define set and work-group: "[T=float RADIUS=1] wg 8x8". A wg is
