@@ -18,6 +18,7 @@
 # Without MinGW or Wine (scripts/test_deps.sh installs them) the parts that
 # need them are skipped, never passed.
 . "$(dirname "$0")/../lib/cli_lib.sh"
+. "$(dirname "$0")/../lib/wine_lib.sh"
 cd "$ROOT" || exit 1
 WB=$BUILD/win
 
@@ -81,12 +82,10 @@ run x86_64-w64-mingw32-gcc -std=c11 -O2 -DCL_TARGET_OPENCL_VERSION=120 -I"$WB/in
     $(make --no-print-directory -s -f scripts/windows.mk WB="$WB" windows-print-libs) -static
 expect_rc 0 "a Windows program links the static libclcpack.a"
 
-WINE=$(command -v wine64 || command -v wine || true)
-if [ -z "$WINE" ]; then
+if ! wine_start; then
     skip "no Wine (wine64): the Windows program is not run"
     cli_done
 fi
-export WINEPREFIX="$TMP/wineprefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 wdir="Z:$(echo "$TMP/w" | tr / '\\')"
 wine_run() { (cd "$TMP/w" && timeout 300 "$WINE" "$@" >"$OUT" 2>"$ERR"; echo $? >"$TMP/rc"); RC=$(cat "$TMP/rc"); }
 
@@ -177,6 +176,4 @@ n=$(ls "$TMP/w/race" | grep -c '^own-')
     bad "under Wine: $n of 300 files written meanwhile are there"
 [ -z "$(ls "$TMP/w/race" | grep '\.tmp\.')" ] && ok "under Wine: no temporary file is left" ||
     bad "under Wine: temporary files left: $(ls "$TMP/w/race" | grep '\.tmp\.' | head -3)"
-# This prefix's wineserver ends now, so its folder can be removed.
-WINEPREFIX="$TMP/wineprefix" wineserver -k 2>/dev/null
 cli_done

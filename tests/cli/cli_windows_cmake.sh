@@ -10,6 +10,7 @@
 # pack and reads an entry back. Without cmake, MinGW or Wine the parts
 # that need them are skipped, never passed.
 . "$(dirname "$0")/../lib/cli_lib.sh"
+. "$(dirname "$0")/../lib/wine_lib.sh"
 cd "$ROOT" || exit 1
 WB=$BUILD/win
 
@@ -85,13 +86,10 @@ esac
 x86_64-w64-mingw32-objdump -p "$TMP/b/app.exe" | grep -qi 'DLL Name: clcpack.dll' &&
     ok "app.exe imports clcpack.dll (clcpack::clcpack is the DLL)" || bad "app.exe does not import clcpack.dll"
 
-WINE=$(command -v wine64 || command -v wine || true)
-[ -n "$WINE" ] || { skip "no Wine (wine64): app.exe is not run"; cli_done; }
+wine_start || { skip "no Wine (wine64): app.exe is not run"; cli_done; }
 cp "$P/bin/clcpack.dll" "$TMP/b/"
-export WINEPREFIX="$TMP/wineprefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 (cd "$TMP/b" && timeout 300 "$WINE" app.exe >"$OUT" 2>"$ERR"; echo $? >"$TMP/rc")
 RC=$(cat "$TMP/rc")
 expect_rc 0 "under Wine: the CMake-built app.exe runs"
 expect_out "kernel twice, read ok" "under Wine: it opens its embedded pack and reads an entry"
-wineserver -k 2>/dev/null
 cli_done

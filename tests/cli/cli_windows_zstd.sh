@@ -16,6 +16,7 @@
 # Without MinGW, the zstd sources or Wine the parts that need them are
 # skipped, never passed.
 . "$(dirname "$0")/../lib/cli_lib.sh"
+. "$(dirname "$0")/../lib/wine_lib.sh"
 cd "$ROOT" || exit 1
 WB=$BUILD/win-zstd
 ZP=$BUILD/win-zstd-prefix
@@ -65,12 +66,10 @@ run x86_64-w64-mingw32-gcc -std=c11 -O2 -Wall -Wextra -Werror -DCL_TARGET_OPENCL
 expect_rc 0 "a Windows program builds against this clcpack.dll"
 cp "$WB/clcpack.dll" "$TMP/w/"
 
-WINE=$(command -v wine64 || command -v wine || true)
-if [ -z "$WINE" ]; then
+if ! wine_start; then
     skip "no Wine (wine64): the zstd pack is not opened under Windows"
     cli_done
 fi
-export WINEPREFIX="$TMP/wineprefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 (cd "$TMP/w" && timeout 300 "$WINE" win_loader.exe native add.clcpack >"$OUT" 2>"$ERR"; echo $? >"$TMP/rc")
 RC=$(cat "$TMP/rc")
 if grep -q 'an OpenCL device through OpenCL.dll' "$OUT"; then
@@ -80,5 +79,4 @@ else
     expect_out "path native" "under Wine: the zstd pack's entry loads natively"
     expect_out "ok the kernel's output matches the CPU" "under Wine: the kernel's output matches the CPU"
 fi
-WINEPREFIX="$TMP/wineprefix" wineserver -k 2>/dev/null
 cli_done

@@ -509,9 +509,12 @@ int main(void)
         }
     }
     free(data);
-    char cmd[200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
+    /* Its files (the damaged copy only where the zstd parts ran), then the
+     * folder: no shell, so a Windows run cleans up too. */
+    char edited[128];
+    snprintf(edited, sizeof edited, "%s/edited.clcpack", dir);
+    remove(edited);
+    if (remove(path) != 0 || rmdir(dir) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
     return check_summary();
 }
