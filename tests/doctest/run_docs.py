@@ -7,12 +7,14 @@ document order, so a block sees the files of the blocks before it. The
 folder links build/ (the real build folder: build/clc-pack, build/include,
 build/libclcpack.a), kernels/ and examples/ of the repository, and clc-pack
 is first on PATH. Annotations (tests/doctest/blocks.py) make a block a file
-(written, not run), a skip (with its reason) or an expected output of the
-block run before it. Prints one line per failure naming DOC:LINE, one count
+(written, not run), a skip (with its reason), a block that runs only where
+the commands or files it needs are, or an expected output of the block run
+before it. Prints one line per failure naming DOC:LINE, one count
 line per document, then "checks: P passed, F failed, S skipped".
 """
 import glob
 import os
+import shutil
 import subprocess
 import sys
 
@@ -49,10 +51,12 @@ class DocRun:
 
     def setup(self):
         os.makedirs(self.dir, exist_ok=True)
-        for name, target in (("build", self.ctx.build),
-                             ("kernels", os.path.join(self.ctx.root, "kernels")),
-                             ("examples", os.path.join(self.ctx.root, "examples"))):
-            os.symlink(target, os.path.join(self.dir, name))
+        os.symlink(self.ctx.build, os.path.join(self.dir, "build"))
+        # What a block run "in the repository" reads: the kernels and
+        # examples, and what `make windows` builds from (it writes
+        # build-win/ in the scratch folder, not in the repository).
+        for name in ("kernels", "examples", "Makefile", "scripts", "loader", "common"):
+            os.symlink(os.path.join(self.ctx.root, name), os.path.join(self.dir, name))
 
     def fail(self, block, what, output=""):
         self.failed += 1
@@ -134,6 +138,15 @@ class DocRun:
         if note == "output":
             self.check_output(block)
             return
+        if note.startswith("needs"):
+            missing = self.missing(note[len("needs"):].split())
+            if missing is None:
+                self.fail(block, "'doctest: needs' names nothing")
+                return
+            if missing:
+                self.skip(block, "needs " + ", ".join(missing) + ", not on this machine")
+                return
+            note = ""         # all there: run as any block
         if note:
             self.fail(block, f"unknown doctest annotation '{note}'")
             return
@@ -145,6 +158,15 @@ class DocRun:
             self.ran += 1
         else:
             self.fail(block, what, out)
+
+    @staticmethod
+    def missing(needs):
+        """Of a 'needs' annotation's words (commands on PATH, or absolute
+        paths), those not here; None when it names nothing."""
+        if not needs:
+            return None
+        return [n for n in needs
+                if not (os.path.exists(n) if n.startswith("/") else shutil.which(n))]
 
     def run(self):
         self.setup()
