@@ -247,3 +247,23 @@ int synth_check_entry(const clcpack *p, size_t i, const synth_corpus *c, char *w
     free(buf);
     return ok ? 0 : -1;
 }
+
+clcpack_status synth_add_program(clcpack_writer *w, const clcpack_define *defs,
+                                 size_t define_count, const void *bin, size_t bin_size,
+                                 clcpack_entry_spec *spec, clcpack_error *err)
+{
+    static const char *const names[2] = {"alpha", "beta"};
+    *spec = (clcpack_entry_spec){.struct_size = sizeof *spec};
+    spec->kernel = "prog";
+    spec->defines = defs;
+    spec->define_count = define_count;
+    spec->wg[0] = 8;
+    spec->device = 1;
+    spec->source = CLCPACK_NONE;
+    spec->kind = CLCPACK_KIND_NATIVE;
+    spec->binary = bin;
+    spec->binary_size = bin_size;
+    spec->kernel_names = names;
+    spec->kernel_name_count = 2;
+    return clcpack_writer_add_entry(w, spec, err);
+}

@@ -44,6 +44,15 @@ void synth_free(synth_corpus *c);
  * on failure. */
 clcpack_writer *synth_writer(const synth_corpus *c, uint32_t flags, clcpack_error *err);
 
+/* Adds to w a program entry "prog" of two kernels, "alpha" and "beta"
+ * (native, device 1, work-group 8, no source), with the defines and binary
+ * given: the shape whose kernel names share and split lookup buckets.
+ * *spec is left describing it (its kernel names static), for a tuning
+ * added after. CLCPACK_OK, or the writer's status with err set. */
+clcpack_status synth_add_program(clcpack_writer *w, const clcpack_define *defs,
+                                 size_t define_count, const void *bin, size_t bin_size,
+                                 clcpack_entry_spec *spec, clcpack_error *err);
+
 /* Whether pack entry i holds the binary of c's entry with the same key
  * and form: 0 yes, -1 no (why says what differs). */
 int synth_check_entry(const clcpack *p, size_t i, const synth_corpus *c, char *why, size_t cap);

@@ -58,21 +58,9 @@ static int write_pack(const char *path, uint8_t **data, size_t *size)
     clcpack_writer *w = synth_writer(&c, 0, &err);
     int ok = w != NULL;
     static const uint8_t bin[300] = {1, 2, 3};
-    const char *names[2] = {"alpha", "beta"};
     clcpack_define defs[2] = {{"A", "1"}, {"B", "2"}};
-    clcpack_entry_spec s = {.struct_size = sizeof s};
-    s.kernel = "prog";
-    s.defines = defs;
-    s.define_count = 2;
-    s.wg[0] = 8;
-    s.device = 1;
-    s.source = CLCPACK_NONE;
-    s.kind = CLCPACK_KIND_NATIVE;
-    s.binary = bin;
-    s.binary_size = sizeof bin;
-    s.kernel_names = names;
-    s.kernel_name_count = 2;
-    ok = ok && clcpack_writer_add_entry(w, &s, &err) == CLCPACK_OK;
+    clcpack_entry_spec s;
+    ok = ok && synth_add_program(w, defs, 2, bin, sizeof bin, &s, &err) == CLCPACK_OK;
     clcpack_tuning t = {3, 5, 64, 64, 1234};
     ok = ok && clcpack_writer_add_tuning(w, &s, &t, &err) == CLCPACK_OK;
     ok = ok && clcpack_writer_write_file(w, path, &err) == CLCPACK_OK &&

@@ -262,21 +262,9 @@ static int write_pack(uint8_t **data, size_t *size)
     int ok = w != NULL;
     /* A program entry of two kernels: its names share and split buckets. */
     static const uint8_t bin[200] = {7, 7, 7};
-    const char *names[2] = {"alpha", "beta"};
     clcpack_define defs[1] = {{"A", "1"}};
-    clcpack_entry_spec s = {.struct_size = sizeof s};
-    s.kernel = "prog";
-    s.defines = defs;
-    s.define_count = 1;
-    s.wg[0] = 8;
-    s.device = 1;
-    s.source = CLCPACK_NONE;
-    s.kind = CLCPACK_KIND_NATIVE;
-    s.binary = bin;
-    s.binary_size = sizeof bin;
-    s.kernel_names = names;
-    s.kernel_name_count = 2;
-    ok = ok && clcpack_writer_add_entry(w, &s, &err) == CLCPACK_OK;
+    clcpack_entry_spec s;
+    ok = ok && synth_add_program(w, defs, 1, bin, sizeof bin, &s, &err) == CLCPACK_OK;
     ok = ok && clcpack_writer_write_memory(w, (void **)data, size, &err) == CLCPACK_OK;
     if (!ok)
         fprintf(stderr, "write: %s\n", err.message);
