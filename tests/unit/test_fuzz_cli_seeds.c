@@ -1,32 +1,47 @@
 /*
- * make_cli_corpus.c — writes the binary corpus inputs of the worker protocol, PoCL
+ * test_fuzz_cli_seeds.c — the binary seeds of the worker protocol, PoCL
  * canonicalization and remote cache record fuzz targets
  * (tests/fuzz/corpus_worker_proto/, tests/fuzz/corpus_pocl_canon/synth_*,
- * tests/fuzz/corpus_remote_record/; docs/ROBUSTNESS.md). Not built by
- * make; run once from the repository root after `make`:
- *   cc -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Iloader -Iclc/engine -Iclc/rcache -Iclc/vendors -Iclc/checks \
- *      -Iclc/program -Iclc/util -Iclc/seeds tests/fuzz/make_cli_corpus.c \
- *      build/libclc.a build/libclcpack.a $(make -s print-libs) -lcurl -o /tmp/make_cli_corpus
- *   /tmp/make_cli_corpus tests/fuzz
+ * tests/fuzz/corpus_remote_record/; docs/ROBUSTNESS.md) are what the
+ * encoders make today: each is made again here and compared with the
+ * committed file, so a change of an encoding fails this test instead of
+ * leaving the fuzzers seeds of an older one.
+ *
+ *   test_fuzz_cli_seeds            compare (make test, make check)
+ *   test_fuzz_cli_seeds --write    write them anew into tests/fuzz/
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+#include "fuzz_replay.h"
 #include "rcache_record.h"
 #include "worker_proto.h"
 
-static const char *out_dir;
+static int write_mode;
 
+/* Compares (or, with --write, writes) tests/fuzz/SUB/NAME. */
 static void save(const char *sub, const char *name, const void *p, size_t n)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s/%s", out_dir, sub, name);
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
-        fprintf(stderr, "make_cli_corpus: cannot write %s\n", path);
-        exit(1);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s/%s", fuzz_replay_dir(), sub, name);
+    if (write_mode) {
+        FILE *f = fopen(path, "wb");
+        int ok = f && fwrite(p, 1, n, f) == n;
+        ok = (f && fclose(f) == 0) && ok;
+        CHECK(ok, "%s written (%zu bytes)", path, n);
+        return;
     }
+    size_t have = 0;
+    uint8_t *old = fuzz_replay_read(path, &have);
+    CHECK(old != NULL, "%s: the seed is committed", path);
+    if (old)
+        CHECK(have == n && memcmp(old, p, n) == 0,
+              "%s: the committed seed (%zu bytes) is what the encoder makes today (%zu bytes); "
+              "rewrite the seeds with test_fuzz_cli_seeds --write",
+              path, have, n);
+    free(old);
 }
 
 static void worker_corpus(void)
@@ -76,7 +91,7 @@ static void worker_corpus(void)
     r.kernel_names = kernels;
     r.build_s = 1.25;
     r.n_tunings = 1;
-    r.tunings[0].filter_width = 5;
+    r.tunings[0].runtime_value = 5;
     r.tunings[0].width = 64;
     r.tunings[0].height = 32;
     r.tunings[0].runs = 3;
@@ -201,8 +216,8 @@ static void pocl_corpus(void)
 static void save_selected(const char *name, int selector, const void *p, size_t n)
 {
     unsigned char *buf = malloc(n + 1);
-    if (!buf)
-        exit(1);
+    if (!CHECK(buf != NULL, "%zu bytes for %s", n + 1, name))
+        return;
     buf[0] = (unsigned char)selector;
     memcpy(buf + 1, p, n);
     save("corpus_remote_record", name, buf, n + 1);
@@ -252,13 +267,13 @@ static void remote_corpus(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: make_cli_corpus DIR\n");
+    write_mode = argc == 2 && strcmp(argv[1], "--write") == 0;
+    if (argc > 1 && !write_mode) {
+        fprintf(stderr, "usage: test_fuzz_cli_seeds [--write]\n");
         return 2;
     }
-    out_dir = argv[1];
     worker_corpus();
     pocl_corpus();
     remote_corpus();
-    return 0;
+    return check_summary();
 }
