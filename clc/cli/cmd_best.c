@@ -112,10 +112,10 @@ static void constraints_text(const entry_filter_defines *d, char *buf, size_t ca
 static int choose_kernel(const clcpack *p, const char *path, const best_args *a,
                          const clcpack_device_info *here, clcpack_choice *c)
 {
-    char held[1024], want[1024];
+    char held[1024], hint[160], want[1024];
     clcpack_error e;
-    if (!entry_filter_pack_has(p, a->kernel, held, sizeof held)) {
-        cli_error("%s has no kernel or program '%s' (it holds: %s)", path, a->kernel,
+    if (!entry_filter_pack_has(p, a->kernel, held, sizeof held, hint, sizeof hint)) {
+        cli_error("%s has no kernel or program '%s'%s (it holds: %s)", path, a->kernel, hint,
                   held[0] ? held : "no entry");
         return -1;
     }

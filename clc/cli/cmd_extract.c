@@ -12,7 +12,6 @@
 #include "pack_blob.h"
 #include "clcpack.h"
 #include "entry_filter.h"
-#include "nearest_name.h"
 #include "pack_text.h"
 #include "value_list.h"
 
@@ -82,27 +81,6 @@ static int matches(const clcpack_entry_info *e, const extract_args *x)
     return entry_filter_has_defines(e, &x->defs);
 }
 
-/* Whether some entry of p is named name; if none is, hint becomes
- * "; did you mean NAME?" when a kernel of the pack is a likely typo of it. */
-static int any_named(const clcpack *p, const char *name, char *hint, size_t cap)
-{
-    nearest_name_best near;
-    nearest_name_init(&near, name);
-    for (size_t i = 0; i < clcpack_entry_count(p); i++) {
-        clcpack_entry_info e = {.struct_size = sizeof e};
-        if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
-            continue;
-        if (entry_filter_named(&e, name))
-            return 1;
-        nearest_name_offer(&near, e.kernel);
-        for (size_t k = 0; k < e.kernel_name_count; k++)
-            nearest_name_offer(&near, e.kernel_names[k]);
-    }
-    if (nearest_name_result(&near))
-        bfmt(hint, cap, "; did you mean %s?", nearest_name_result(&near));
-    return 0;
-}
-
 /* The one entry the filters name; else a usage error listing the matches. */
 static int find_entry(const clcpack *p, const extract_args *x, size_t *out)
 {
@@ -120,8 +98,8 @@ static int find_entry(const clcpack *p, const extract_args *x, size_t *out)
         return 0;
     }
     if (found == 0) {
-        char hint[160] = "";
-        if (!any_named(p, x->kernel, hint, sizeof hint))
+        char held[1024], hint[160];
+        if (!entry_filter_pack_has(p, x->kernel, held, sizeof held, hint, sizeof hint))
             cli_error("extract: %s holds no kernel %s%s", x->path, x->kernel, hint);
         else
             cli_error("extract: no entry of %s matches --kernel %s and the given filters",

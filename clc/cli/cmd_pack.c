@@ -396,13 +396,14 @@ static int encode_jobs(pack_run *run)
 }
 
 /* The pack the output already is, when its entries may be reused: not
- * with --rebuild, --tune or --tune-cmd, and only one this version of clc-pack wrote.
- * NULL otherwise. */
+ * with --rebuild, --tune, --tune-cmd or --check-cmd (a reused variant would
+ * be neither timed nor checked: a failing check would pass unseen), and
+ * only one this version of clc-pack wrote. NULL otherwise. */
 static clcpack *open_old_pack(const pack_args *a, const char *output)
 {
     clcpack *old = NULL;
     struct stat ost;
-    if (a->rebuild || a->tune || a->tune_cmd || stat(output, &ost) != 0 ||
+    if (a->rebuild || a->tune || a->tune_cmd || a->check_cmd || stat(output, &ost) != 0 ||
         !S_ISREG(ost.st_mode))
         return NULL;
     clcpack_error oe;

@@ -222,9 +222,9 @@ int cmd_tune_report(int argc, char **argv)
     clcpack *p = cli_open_pack(path);
     if (!p)
         return EXIT_FAILURE_STATUS;
-    char held[1024];
-    if (a.kernel && !entry_filter_pack_has(p, a.kernel, held, sizeof held)) {
-        cli_error("%s has no kernel or program '%s' (it holds: %s)", path, a.kernel,
+    char held[1024], hint[160];
+    if (a.kernel && !entry_filter_pack_has(p, a.kernel, held, sizeof held, hint, sizeof hint)) {
+        cli_error("%s has no kernel or program '%s'%s (it holds: %s)", path, a.kernel, hint,
                   held[0] ? held : "no entry");
         clcpack_close(p);
         return EXIT_FAILURE_STATUS;

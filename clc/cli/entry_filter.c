@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bounded_fmt.h"
+#include "nearest_name.h"
 #include "pack_text.h"
 
 int entry_filter_opt_define(void *args, cli_optctx *c)
@@ -74,11 +75,15 @@ static void add_held(const clcpack_entry_info *e, const char **shown, size_t *n_
         bfmt(held + len, cap - len, ")");
 }
 
-int entry_filter_pack_has(const clcpack *p, const char *name, char *held, size_t cap)
+int entry_filter_pack_has(const clcpack *p, const char *name, char *held, size_t cap,
+                          char *hint, size_t hint_cap)
 {
     const char *shown[HELD_SHOWN];
     size_t n_shown = 0;
+    nearest_name_best near;
+    nearest_name_init(&near, name);
     held[0] = '\0';
+    hint[0] = '\0';
     for (size_t i = 0; i < clcpack_entry_count(p); i++) {
         clcpack_entry_info e = {.struct_size = sizeof e};
         if (clcpack_get_entry(p, i, &e) != CLCPACK_OK)
@@ -86,6 +91,11 @@ int entry_filter_pack_has(const clcpack *p, const char *name, char *held, size_t
         if (entry_filter_named(&e, name))
             return 1;
         add_held(&e, shown, &n_shown, held, cap);
+        nearest_name_offer(&near, e.kernel);
+        for (size_t k = 0; k < e.kernel_name_count; k++)
+            nearest_name_offer(&near, e.kernel_names[k]);
     }
+    if (nearest_name_result(&near))
+        bfmt(hint, hint_cap, "; did you mean %s?", nearest_name_result(&near));
     return 0;
 }

@@ -33,9 +33,11 @@ int entry_filter_named(const clcpack_entry_info *e, const char *name);
 /* Whether e has every define of d, with that value. */
 int entry_filter_has_defines(const clcpack_entry_info *e, const entry_filter_defines *d);
 
-/* Whether an entry of p is named name (entry_filter_named): 1; else 0 with held
- * (cap bytes) listing the first programs and kernels p holds, for the
- * message ("blur (box_blur, sharpen), sobel"). */
-int entry_filter_pack_has(const clcpack *p, const char *name, char *held, size_t cap);
+/* Whether an entry of p is named name (entry_filter_named): 1; else 0 with
+ * held (cap bytes) listing the first programs and kernels p holds, for the
+ * message ("blur (box_blur, sharpen), sobel"), and hint (hint_cap bytes)
+ * "; did you mean NAME?" when one of them is a likely typo of name, else "". */
+int entry_filter_pack_has(const clcpack *p, const char *name, char *held, size_t cap,
+                          char *hint, size_t hint_cap);
 
 #endif /* CLC_ENTRY_FILTER_H */

@@ -328,7 +328,8 @@ static const cli_opt pack_opts[] = {
     OPT_STR("check-cmd", 0, pack_args, check_cmd, "CMD",
             "your own test per variant: {binary} {defines} {wg}\n"
             "{device} {kernel} are replaced; non-zero fails it;\n"
-            "runs in the folder clc-pack was started in"),
+            "runs in the folder clc-pack was started in; every\n"
+            "variant is built (none reused from -o)"),
     OPT_STR("tune-cmd", 0, pack_args, tune_cmd, "CMD",
             "your own timing per variant (same placeholders): it\n"
             "prints 'median_ns=N runs=R size=WxH', which is stored"),
@@ -495,8 +496,16 @@ static int finish(pack_args *a, int argc, char **argv, int operand, char err[PAC
         bfmt(err, PACK_ARGS_ERR_MAX, "--compress-cubins and --store-cubins together: give one");
         return -1;
     }
-    while (operand < argc)
-        ds->files[ds->n_files++] = argv[operand++];
+    for (; operand < argc; operand++) {
+        /* "-D T = float" reads as -D T and two file names: name the slip. */
+        if (argv[operand][0] == '=' && access(argv[operand], F_OK) != 0) {
+            bfmt(err, PACK_ARGS_ERR_MAX, "'%s' is not a source file: write a define as "
+                                  "-D NAME=VALUE, with no blanks around '='",
+                 argv[operand]);
+            return -1;
+        }
+        ds->files[ds->n_files++] = argv[operand];
+    }
     a->direct = ds->n_files > 0 || ds->n_programs > 0;
     if (a->direct) {
         /* --tune launches the bundled kernels with the arguments their

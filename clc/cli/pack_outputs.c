@@ -39,6 +39,22 @@ static void format_bytes(uint64_t n, char *buf, size_t cap)
              (double)n / (1024.0 * 1024.0));
 }
 
+/* The summary's tuning and checks lines: how many variants were timed,
+ * and how many passed --check-cmd (said out loud, so that a check that
+ * never ran cannot pass unseen; --check-cmd builds every variant, none is
+ * reused unchecked). */
+static void print_timed_checked(const pack_run *run)
+{
+    if (run->a->tune)
+        printf("  tuning    %zu of %zu variants timed at %ux%u, median of %ld runs\n",
+               run->n_timed, run->n_ok, run->a->tune_width, run->a->tune_height,
+               run->a->tune_runs);
+    else if (run->a->tune_cmd)
+        printf("  tuning    %zu of %zu variants timed by --tune-cmd\n", run->n_timed, run->n_ok);
+    if (run->a->check_cmd)
+        printf("  checks    %zu of %zu variants passed --check-cmd\n", run->n_ok, run->n_jobs);
+}
+
 /* Reads the written pack back: the summary reports what is in the file. */
 void pack_print_summary(const pack_run *run, const char *path, double wall_s, int written)
 {
@@ -124,12 +140,7 @@ void pack_print_summary(const pack_run *run, const char *path, double wall_s, in
     }
     printf("  time      %s wall (%.1f s), -j %ld, %.1f s of builds\n", wall, wall_s, run->a->jobs,
            run->build_s);
-    if (run->a->tune)
-        printf("  tuning    %zu of %zu variants timed at %ux%u, median of %ld runs\n",
-               run->n_timed, run->n_ok, run->a->tune_width, run->a->tune_height,
-               run->a->tune_runs);
-    else if (run->a->tune_cmd)
-        printf("  tuning    %zu of %zu variants timed by --tune-cmd\n", run->n_timed, run->n_ok);
+    print_timed_checked(run);
     if (run->n_failed) {
         printf("  failed:\n");
         for (size_t j = 0; j < run->n_jobs; j++) {

@@ -276,4 +276,13 @@ expect_rc 0 "extract --kernel finds a program entry by a kernel it holds"
 expect_true "the same binary as by the program's name" cmp g64.bin wg64.bin
 other=$(grep -ac "scale/32-1-1-goffs0-smallgrid" wg64.bin)
 [ "$other" = 0 ] && ok "wg 64: no other variant's function kept" || bad "wg64.bin holds the 32 function"
+
+# Blanks around a define's '=' ("-D T = float"): named, not "cannot open".
+run "$CLC" src/sobel.cl -D T = float -q -o blank.clcpack
+expect_rc 2 "-D T = float is a usage error"
+expect_err "'=' is not a source file: write a define as -D NAME=VALUE, with no blanks around '='" \
+    "the message names the slip and the form"
+run "$CLC" src/sobel.cl -D T =float -q -o blank.clcpack
+expect_rc 2 "-D T =float too"
+expect_err "'=float' is not a source file" "naming the word"
 cli_done

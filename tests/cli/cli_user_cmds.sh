@@ -4,7 +4,7 @@
 # timing"; docs/TUNING.md): the commands run in the folder clc-pack was
 # started in, get an absolute {binary} and the user's PoCL variables (not
 # the build's private cache); a failing command's message names the folder
-# it ran in. Then tune-report and best --kernel on the timings, and the
+# it ran in; a check is never skipped by reusing a variant of -o. Then tune-report and best --kernel on the timings, and the
 # refusals: --tune on a program of one's own, best --family on a name that
 # is no bundled family, best on a kernel the pack lacks or never timed.
 . "$(dirname "$0")/../lib/cli_lib.sh"
@@ -80,6 +80,21 @@ expect_rc 0 "a pack with the check, POCL_CACHE_DIR unset"
 grep -q "cache=unset " seen.log && ok "POCL_CACHE_DIR unset by the user is unset for the command" ||
     bad "the command saw: $(cat seen.log)"
 
+# The same variant again with the pack in place: a check is never skipped
+# by reuse (a failing one would pass unseen), and the summary counts it.
+rm -f seen.log
+run "$CLC" blur.cl -D T=float -D RADIUS=1 --wg 8x8 \
+    --check-cmd './check.sh {binary} {defines}' -o one.clcpack
+expect_rc 0 "the check again over the existing pack"
+[ -s seen.log ] && ok "the check ran again (no variant reused from -o unchecked)" ||
+    bad "the check did not run: the variant was reused"
+expect_out "checks    1 of 1 variants passed --check-cmd" "the summary says how many the check passed"
+cp one.clcpack kept.clcpack
+run "$CLC" blur.cl -D T=float -D RADIUS=1 --wg 8x8 -q --check-cmd 'false' -o one.clcpack
+expect_rc 1 "a failing check over the existing pack fails"
+cmp -s one.clcpack kept.clcpack && ok "the existing pack is kept as it was" ||
+    bad "the existing pack changed after a failed check"
+
 # A relative command that is not there: the message says where it ran.
 run "$CLC" blur.cl -D T=float -D RADIUS=1 --wg 8x8 -q --check-cmd './missing.sh {binary}' \
     -o x.clcpack
@@ -108,6 +123,12 @@ expect_out "## blur (box_blur, sharpen)" "keeps the program holding it"
 run "$CLC" tune-report blur.clcpack --kernel nope
 expect_rc 1 "tune-report --kernel with a name the pack lacks"
 expect_err "has no kernel or program 'nope' (it holds: blur (box_blur, sharpen))" "says what it holds"
+run "$CLC" tune-report blur.clcpack --kernel sharpne
+expect_rc 1 "tune-report --kernel with a typo"
+expect_err "has no kernel or program 'sharpne'; did you mean sharpen?" "tune-report suggests the kernel"
+run "$CLC" best blur.clcpack --kernel box_blr -D RADIUS=1
+expect_rc 1 "best --kernel with a typo"
+expect_err "has no kernel or program 'box_blr'; did you mean box_blur?" "best suggests the kernel"
 run "$CLC" tune-report blur.clcpack --family blur
 expect_rc 2 "tune-report --family with a name that is no bundled family"
 expect_err "give --kernel blur" "points to --kernel"
