@@ -139,6 +139,31 @@ static int opt_wg(void *p, cli_optctx *c)
     return 0;
 }
 
+/* -D slips a compiler would report only as a syntax error in the kernel:
+ * a range written "1..4" (a usage error: no C value reads so), and two
+ * defines in one argument, "T=float;TILE=2" (a note: a macro body may hold
+ * ';' on purpose). */
+static int check_define_arg(cli_optctx *c)
+{
+    const char *eq = strchr(c->arg, '='), *v = eq ? eq + 1 : "";
+    const char *dots = strstr(v, "..");
+    if (dots && dots > v && dots[2] && strspn(v, "0123456789") == (size_t)(dots - v) &&
+        strspn(dots + 2, "0123456789") == strlen(dots + 2)) {
+        bfmt(c->err, c->cap, "-D %s: a range is written %.*s-%s (every integer from %.*s to %s)",
+             c->arg, (int)(dots - v), v, dots + 2, (int)(dots - v), v, dots + 2);
+        return -1;
+    }
+    const char *semi = strchr(v, ';');
+    if (semi) {
+        size_t name = strspn(semi + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789");
+        if (name > 0 && semi[1 + name] == '=')
+            cli_note("-D %s gives %.*s one value holding ';' (as the compiler will see it); "
+                     "for two defines give -D once for each",
+                     c->arg, (int)(eq - c->arg), c->arg);
+    }
+    return 0;
+}
+
 /* The direct mode's repeatable options: each appends its value to its list
  * of the direct_jobs_spec (alloc_lists made room for every argument). */
 static int opt_list(void *p, cli_optctx *c)
@@ -147,9 +172,11 @@ static int opt_list(void *p, cli_optctx *c)
     const char **list;
     size_t *n;
     const char *name = c->opt->name ? c->opt->name : "";
-    if (c->opt->key == 'D')
+    if (c->opt->key == 'D') {
+        if (check_define_arg(c) != 0)
+            return -1;
         list = ds->defines, n = &ds->n_defines;
-    else if (c->opt->key == 'I') {
+    } else if (c->opt->key == 'I') {
         if (!*c->arg)
             return cli_opt_fail(c, 0, "the folder name is empty");
         list = ds->includes, n = &ds->n_includes;

@@ -268,6 +268,55 @@ static int pick_default(const clcpack *p, const query *q, const char *reason,
     return 0;
 }
 
+/* Why a request that names a kernel the pack has is served by nothing:
+ * into buf, the first define constraint no entry of that name meets, as
+ * "; no entry of it has a define TILES" or "; TILE is 1, 2, 4 there"
+ * (the values the entries have, the first 8); "; no entry has those
+ * values together" when each is met alone; "" when nothing is
+ * constrained. The run-time define is left out: an entry may lack it. */
+static void explain_miss(const clcpack *p, const query *q, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    for (size_t c = 0; c < q->n_cons; c++) {
+        const char *name = q->cons[c].name, *want = q->cons[c].value ? q->cons[c].value : "";
+        if (q->runtime && strcmp(name, q->runtime) == 0)
+            continue;
+        const char *seen[8];
+        size_t n_seen = 0;
+        int has = 0, met = 0, more = 0;
+        for (size_t i = 0; i < p->n_entries && !met; i++) {
+            const char *v = answers_to(&p->entries[i], q->name)
+                                ? entry_define(&p->entries[i].info, name)
+                                : NULL;
+            if (!v)
+                continue;
+            has = 1;
+            met = strcmp(v, want) == 0;
+            size_t k = 0;
+            while (k < n_seen && strcmp(seen[k], v) != 0)
+                k++;
+            if (k == n_seen && n_seen < 8)
+                seen[n_seen++] = v;
+            else if (k == n_seen)
+                more = 1;
+        }
+        if (met)
+            continue;
+        if (!has) {
+            snprintf(buf, cap, "; no entry of it has a define %s", name);
+            return;
+        }
+        size_t len = (size_t)snprintf(buf, cap, "; %s is ", name);
+        for (size_t k = 0; k < n_seen && len < cap; k++)
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s", k ? ", " : "", seen[k]);
+        if (len < cap)
+            snprintf(buf + len, cap - len, "%s there", more ? ", ..." : "");
+        return;
+    }
+    if (q->n_cons > 1)
+        snprintf(buf, cap, "; no entry has those values together");
+}
+
 static clcpack_status best(const clcpack *p, const query *q, const clcpack_device_info *here,
                            clcpack_choice *out, clcpack_error *err)
 {
@@ -311,13 +360,16 @@ static clcpack_status best(const clcpack *p, const query *q, const clcpack_devic
         for (size_t i = 0; q->name && i < p->n_entries && !named; i++)
             named = answers_to(&p->entries[i], q->name);
         const char *near = q->name && !named ? clcpk_nearest_name(p, q->name) : NULL;
-        return clcpk_fail(err, CLCPACK_E_NOT_FOUND, "no entry %s%s%s serves%s%s%s%s",
+        char why[256] = "";
+        if (q->name && named)
+            explain_miss(p, q, why, sizeof why);
+        return clcpk_fail(err, CLCPACK_E_NOT_FOUND, "no entry %s%s%s serves%s%s%s%s%s",
                           q->name ? "of '" : "", q->name ? q->name : "at all",
                           q->name ? "'" : "", want[0] ? want : " the request",
                           near ? ": the pack has no kernel, program or group of that name; did "
                                  "you mean "
                                : "",
-                          near ? near : "", near ? "?" : "");
+                          near ? near : "", near ? "?" : "", why);
     }
     return CLCPACK_OK;
 }

@@ -285,4 +285,11 @@ expect_err "'=' is not a source file: write a define as -D NAME=VALUE, with no b
 run "$CLC" src/sobel.cl -D T =float -q -o blank.clcpack
 expect_rc 2 "-D T =float too"
 expect_err "'=float' is not a source file" "naming the word"
+# A range written as in other tools, and two defines in one argument.
+run "$CLC" src/sobel.cl -D TILE=1..4 -q -o blank.clcpack
+expect_rc 2 "-D TILE=1..4 is a usage error"
+expect_err "-D TILE=1..4: a range is written 1-4" "it gives the range's form"
+run "$CLC" src/sobel.cl -D 'T=float;TILE=2' --keep-going -o blank.clcpack
+expect_err "-D T=float;TILE=2 gives T one value holding ';'" "two defines in one -D get a note"
+expect_err "give -D once for each" "saying how to give two"
 cli_done

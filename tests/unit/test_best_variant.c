@@ -411,8 +411,16 @@ static void test_default_rule(void)
         clcpack_define fw11 = {"FILTER_WIDTH", "11"};
         CHECK(clcpack_best_variant(p, "reda_local", &fw11, 1, NULL, &a, &c, &err) ==
                       CLCPACK_E_NOT_FOUND &&
-                  strstr(err.message, "FILTER_WIDTH=11"),
-              "no entry serves FILTER_WIDTH=11: %s", err.message);
+                  strstr(err.message, "FILTER_WIDTH=11") &&
+                  strstr(err.message, "; FILTER_WIDTH is 7") &&
+                  strstr(err.message, " there"),
+              "no entry serves FILTER_WIDTH=11, and the message lists the widths there are: %s",
+              err.message);
+        clcpack_define typo = {"FILTER_WIDHT", "7"};
+        CHECK(clcpack_best_variant(p, "reda_local", &typo, 1, NULL, &a, &c, &err) ==
+                      CLCPACK_E_NOT_FOUND &&
+                  strstr(err.message, "no entry of it has a define FILTER_WIDHT"),
+              "a define name the kernel's entries lack is named as such: %s", err.message);
         clcpack_define other = {"TS", "32"};
         CHECK(clcpack_best_variant(p, NULL, &other, 1, NULL, &a, &c, &err) == CLCPACK_E_NOT_FOUND,
               "a constraint no entry has finds nothing");
