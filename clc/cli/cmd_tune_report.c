@@ -184,6 +184,36 @@ static const cli_opt tune_report_opts[] = {
 
 const cli_optspec tune_report_optspec = {"tune-report", tune_report_opts, sizeof tune_report_opts / sizeof tune_report_opts[0], 0, 17};
 
+/* What the tables below mean, for the kinds of table the report will
+ * have: per filter width for the bundled families, every timed variant
+ * for programs of one's own (a pack of one's own programs hears nothing
+ * of filter widths or baselines). */
+static void print_legend(const clcpack *p, const tune_report_args *a)
+{
+    int bundled = 0, own = 0;
+    for (size_t i = 0; i < clcpack_entry_count(p); i++) {
+        const char *family = NULL;
+        if (clcpack_get_entry_family(p, i, &family) == CLCPACK_OK && family &&
+            own_is_bundled_family(family))
+            bundled = 1;
+        else
+            own = 1;
+    }
+    if (a->kernel)
+        bundled = 0;
+    if (a->family)
+        own = 0;
+    if (bundled)
+        printf("\nFastest variant per filter width (median kernel time, OpenCL event profiling);\n"
+               "margin: how much slower the second fastest is; vs: the baseline's time over the\n"
+               "fastest's (1.00x: the baseline is the fastest).\n");
+    if (own)
+        printf("\n%s: every timed variant, fastest first per problem\n"
+               "size (median kernel time as the timing gave it); vs fastest: how much slower\n"
+               "it is than the fastest at that size.\n",
+               bundled ? "Other programs (--tune-cmd)" : "Programs timed by --tune-cmd");
+}
+
 /* Every table of pack device d that the options keep: 1 when one was
  * printed, 0 when none, -1 when out of memory. */
 static int report_device(const clcpack *p, uint32_t d, const clcpack_device_info *dev,
@@ -230,11 +260,7 @@ int cmd_tune_report(int argc, char **argv)
         return EXIT_FAILURE_STATUS;
     }
     printf("# Tuning report: %s\n", path);
-    printf("\nFastest variant per filter width (median kernel time, OpenCL event profiling);\n"
-           "margin: how much slower the second fastest is; vs: the baseline's time over the\n"
-           "fastest's (1.00x: the baseline is the fastest). Other programs (--tune-cmd):\n"
-           "every timed variant, fastest first per problem size; vs fastest: how much\n"
-           "slower it is than the fastest at that size.\n");
+    print_legend(p, &a);
     int any = 0;
     for (size_t d = 0; d < clcpack_device_count(p) && any >= 0; d++) {
         static clcpack_device_info dev = {.struct_size = sizeof dev};
