@@ -45,6 +45,23 @@ int entry_filter_has_defines(const clcpack_entry_info *e, const entry_filter_def
     return 1;
 }
 
+void entry_filter_kernels_text(const clcpack_entry_info *e, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    /* A program of one kernel of its own name is named once, not "k (k)". */
+    if (e->kernel_name_count == 0 ||
+        (e->kernel_name_count == 1 && strcmp(e->kernel_names[0], e->kernel) == 0))
+        return;
+    char esc[256];
+    for (size_t k = 0; k < e->kernel_name_count; k++) {
+        size_t len = strlen(buf);
+        bfmt(buf + len, cap - len, "%s%s", k ? ", " : " (",
+             pack_text_esc(e->kernel_names[k], esc, sizeof esc));
+    }
+    size_t len = strlen(buf);
+    bfmt(buf + len, cap - len, ")");
+}
+
 #define HELD_SHOWN 8 /* programs named in the message; then "..." */
 
 /* Appends e's name, and its kernels', to held unless shown[] has it; after
@@ -63,16 +80,10 @@ static void add_held(const clcpack_entry_info *e, const char **shown, size_t *n_
         return;
     }
     shown[(*n_shown)++] = e->kernel;
-    char esc[256];
-    bfmt(held + len, cap - len, "%s%s", len ? ", " : "", pack_text_esc(e->kernel, esc, sizeof esc));
-    for (size_t k = 0; k < e->kernel_name_count; k++) {
-        len = strlen(held);
-        bfmt(held + len, cap - len, "%s%s", k ? ", " : " (",
-             pack_text_esc(e->kernel_names[k], esc, sizeof esc));
-    }
-    len = strlen(held);
-    if (e->kernel_name_count)
-        bfmt(held + len, cap - len, ")");
+    char esc[256], kernels[1024];
+    entry_filter_kernels_text(e, kernels, sizeof kernels);
+    bfmt(held + len, cap - len, "%s%s%s", len ? ", " : "", pack_text_esc(e->kernel, esc, sizeof esc),
+         kernels);
 }
 
 int entry_filter_pack_has(const clcpack *p, const char *name, char *held, size_t cap,

@@ -33,6 +33,11 @@ int entry_filter_named(const clcpack_entry_info *e, const char *name);
 /* Whether e has every define of d, with that value. */
 int entry_filter_has_defines(const clcpack_entry_info *e, const entry_filter_defines *d);
 
+/* " (box_blur, sharpen)": the kernels a program entry holds, as a message
+ * shows them after the program's name, into buf (cap bytes); "" for an
+ * entry of one kernel, or of one kernel of the program's own name. */
+void entry_filter_kernels_text(const clcpack_entry_info *e, char *buf, size_t cap);
+
 /* Whether an entry of p is named name (entry_filter_named): 1; else 0 with
  * held (cap bytes) listing the first programs and kernels p holds, for the
  * message ("blur (box_blur, sharpen), sobel"), and hint (hint_cap bytes)

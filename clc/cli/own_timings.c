@@ -89,16 +89,9 @@ static void table_head(const clcpack *p, const own_row *r, uint32_t d,
                        const clcpack_device_info *dev)
 {
     clcpack_entry_info e = {.struct_size = sizeof e};
-    char held[1024] = "", esc[256];
-    if (clcpack_get_entry(p, r->entry, &e) == CLCPACK_OK && e.kernel_name_count) {
-        for (size_t k = 0; k < e.kernel_name_count; k++) {
-            size_t len = strlen(held);
-            bfmt(held + len, sizeof held - len, "%s%s", k ? ", " : " (",
-                 pack_text_esc(e.kernel_names[k], esc, sizeof esc));
-        }
-        size_t len = strlen(held);
-        bfmt(held + len, sizeof held - len, ")");
-    }
+    char held[1024] = "";
+    if (clcpack_get_entry(p, r->entry, &e) == CLCPACK_OK)
+        entry_filter_kernels_text(&e, held, sizeof held);
     char prog[256], dname[4 * CLCPACK_FP_STR], driver[4 * CLCPACK_FP_STR];
     printf("\n## %s%s on device %u: %s (driver %s)\n\n", pack_text_esc(r->program, prog, sizeof prog),
            held, (unsigned)d, pack_text_esc(dev->device_name, dname, sizeof dname),
