@@ -101,9 +101,8 @@ class DocRun:
         os.makedirs(os.path.dirname(full), exist_ok=True)
         with open(full, "w") as f:
             f.write(block.text)
-        # Scripts the docs write are run as ./name.
-        if block.text.startswith("#!"):
-            os.chmod(full, 0o755)
+        # Written as a user's editor writes it: not executable. A doc that
+        # runs the file as ./name shows the `chmod +x name` a user types.
         self.files += 1
 
     def check_output(self, block):
