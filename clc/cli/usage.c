@@ -44,7 +44,7 @@ static void summaries(FILE *f)
 
 void usage_pack(FILE *f)
 {
-    fputs("Usage: clc-pack FILE.cl... [-D NAME=LIST]... [--wg LIST] [OPTIONS] -o PACK\n"
+    fputs("Usage: clc-pack FILE.cl... [-D NAME=LIST]... [--wg LIST] [OPTIONS] [-o PACK]\n"
           "       clc-pack [pack] [OPTIONS]          (the kernels folder's manifest)\n",
           f);
     synopses(f);
@@ -71,7 +71,7 @@ void usage_pack(FILE *f)
 void usage_short(FILE *f)
 {
     fputs("clc-pack: nothing to pack: no source file given, and no kernels/manifest.txt here\n"
-          "Usage: clc-pack FILE.cl... [-D NAME=LIST]... [--wg LIST] [OPTIONS] -o PACK\n"
+          "Usage: clc-pack FILE.cl... [-D NAME=LIST]... [--wg LIST] [OPTIONS] [-o PACK]\n"
           "  e.g. clc-pack sobel.cl -D T=float,int --wg 16x16,8x8 -o sobel.clcpack\n"
           "       clc-pack [pack] [OPTIONS]    packs the kernels folder (--kernels DIR)\n"
           "Try 'clc-pack --help' for every option.\n",
