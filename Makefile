@@ -102,6 +102,7 @@ CLC_CPPFLAGS += -DCLCPK_HAVE_ZSTD
 LDLIBS_CL += -lzstd
 endif
 LDLIBS_CL += -lpthread -lm
+COMMA := ,
 LIBS_PRIVATE := $(filter-out -lOpenCL,$(LDLIBS_CL))
 
 # libcurl for the remote cache (docs/REMOTE_CACHE.md; optional: without it
@@ -411,6 +412,7 @@ install: all
 		-e 's|@CMAKE_TO_INCLUDEDIR@|$(call relpath,$(CMAKEDIR),$(INCLUDEDIR))|g' \
 		-e 's|@VERSION@|$(VERSION)|g' -e 's|@SOVERSION@|$(SONAME:libclcpack.so.%=%)|g' \
 		-e 's|@LIBS_OPTIONAL_CMAKE@|$(if $(filter 1,$(LIBDEFLATE)),;deflate)$(if $(filter 1,$(ZSTD)),;zstd)|g' \
+		-e 's|@LOADER_CODECS@|$(if $(filter 1,$(ZSTD)),zlib$(COMMA)zstd,zlib)|g' \
 		cmake/clcpackConfig.cmake.in >$(B)/clcpackConfig.cmake
 	$(Q)sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(firstword $(subst ., ,$(VERSION)))|g' \
 		-e 's|@SIZEOF_VOID_P@|$(SIZEOF_POINTER)|g' \

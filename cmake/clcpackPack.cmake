@@ -170,11 +170,17 @@ function(_clcpack_embed name out target symbol format)
   endif()
   # embed rewrites its files only when their text changes; the stamp is
   # what the rule makes, so an unchanged pack recompiles nothing.
+  # The installed library's codecs (clcpackConfig.cmake): a pack it could
+  # not read is refused here, at build time.
+  set(codecs)
+  if(CLCPACK_LOADER_CODECS)
+    set(codecs --loader-codecs "${CLCPACK_LOADER_CODECS}")
+  endif()
   add_custom_command(OUTPUT "${dir}/${name}.stamp"
     BYPRODUCTS "${src}" "${dir}/${name}.h"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
     COMMAND clcpack::clc-pack embed "${out}" -o "${src}" --format "${format}"
-            --symbol "${symbol}" --header "${dir}/${name}.h" -q
+            --symbol "${symbol}" --header "${dir}/${name}.h" ${codecs} -q
     COMMAND "${CMAKE_COMMAND}" -E touch "${dir}/${name}.stamp"
     DEPENDS "${out}"
     COMMENT "clc-pack: embedding ${name}.clcpack"

@@ -70,7 +70,17 @@ $(KHRONOS)/CL: $(CL_HEADER)
 	@mkdir -p $(KHRONOS)
 	@ln -sfn $(dir $(abspath $(CL_HEADER))) $@
 
-$(WB)/obj/%.o: %.c | $(KHRONOS)/CL
+# The compile line as a file that changes when it does (ZSTD_DIR above
+# all): every object depends on it, so a build-win/ switched to or from
+# ZSTD_DIR recompiles its objects instead of relinking ones built without
+# (or with) zstd under a codecs file that says otherwise.
+WIN_FLAGS_TEXT := $(WIN_CC) $(WIN_DEFS) $(WIN_INC) $(WIN_CFLAGS) $(WIN_WARN)
+$(WB)/flags.txt: FORCE
+	@mkdir -p $(WB)
+	@echo '$(WIN_FLAGS_TEXT)' | cmp -s - $@ || echo '$(WIN_FLAGS_TEXT)' >$@
+FORCE:
+
+$(WB)/obj/%.o: %.c $(WB)/flags.txt | $(KHRONOS)/CL
 	@mkdir -p $(dir $@)
 	@echo "  WINCC   $<"
 	@$(WIN_CC) $(WIN_DEFS) $(WIN_INC) $(WIN_CFLAGS) $(WIN_WARN) -MMD -MP -c -o $@ $<
@@ -106,18 +116,23 @@ $(WB)/clcpack.dll: $(WIN_OBJ) $(WB)/clcpack.def $(WB)/libOpenCL.dll.a
 
 # An installation a MinGW cross build finds with find_package(clcpack)
 # (docs/PLATFORMS.md): bin/clcpack.dll, lib/ (import, static and OpenCL
-# import libraries), include/, lib/cmake/clcpack/ from the same templates as
-# `make install`. No clc-pack in it: cross builds name the build host's
+# import libraries, clcpack-codecs.txt), include/ (with the Khronos headers
+# in include/CL/: Debian's MinGW has none), lib/cmake/clcpack/ from the
+# same templates as `make install`, CLCPACK_LOADER_CODECS set to what the
+# DLL reads. No clc-pack in it: cross builds name the build host's
 # (CLCPACK_CLC_PACK).
 WIN_VERSION = $(shell awk '/^.define CLCPACK_VERSION_(MAJOR|MINOR|PATCH) /{v = v s $$3; s = "."} END {print v}' loader/clcpack.h)
 windows-install: $(if $(PREFIX),windows,windows-no-prefix)
-	@install -d $(PREFIX)/bin $(PREFIX)/lib/cmake/clcpack $(PREFIX)/include
+	@install -d $(PREFIX)/bin $(PREFIX)/lib/cmake/clcpack $(PREFIX)/include/CL
 	@install -m 644 $(WB)/clcpack.dll $(PREFIX)/bin/
-	@install -m 644 $(WB)/libclcpack.dll.a $(WB)/libclcpack.a $(WB)/libOpenCL.dll.a $(WB)/clcpack.def $(PREFIX)/lib/
+	@install -m 644 $(WB)/libclcpack.dll.a $(WB)/libclcpack.a $(WB)/libOpenCL.dll.a $(WB)/clcpack.def \
+		$(WB)/clcpack-codecs.txt $(PREFIX)/lib/
 	@install -m 644 $(WIN_HDRS) $(PREFIX)/include/
+	@install -m 644 $(dir $(CL_HEADER))*.h $(PREFIX)/include/CL/
 	@sed -e 's|@CMAKE_TO_BINDIR@|../../../bin|g' -e 's|@CMAKE_TO_LIBDIR@|../..|g' \
 		-e 's|@CMAKE_TO_INCLUDEDIR@|../../../include|g' -e 's|@VERSION@|$(WIN_VERSION)|g' \
 		-e 's|@SOVERSION@||g' -e 's|@LIBS_OPTIONAL_CMAKE@|$(if $(ZSTD_DIR),;zstd);bcrypt|g' \
+		-e 's|@LOADER_CODECS@|$(WIN_CODECS)|g' \
 		cmake/clcpackConfig.cmake.in >$(PREFIX)/lib/cmake/clcpack/clcpackConfig.cmake
 	@sed -e 's|@VERSION@|$(WIN_VERSION)|g' -e 's|@VERSION_MAJOR@|$(firstword $(subst ., ,$(WIN_VERSION)))|g' \
 		-e 's|@SIZEOF_VOID_P@|8|g' cmake/clcpackConfigVersion.cmake.in >$(PREFIX)/lib/cmake/clcpack/clcpackConfigVersion.cmake

@@ -536,8 +536,8 @@ int cmd_embed(int argc, char **argv)
     }
     const char *where = strcmp(x.output, "-") == 0 ? "stdout" : x.output;
     if (cli_verbosity >= 0)
-        fprintf(stderr, "clc-pack: embedded %s (%zu bytes, %zu entries) as %s in %s (%s)%s%s\n",
-                x.path, size, entries, x.symbol, where,
+        fprintf(stderr, "clc-pack: embedded %s (%zu bytes, %zu entr%s) as %s in %s (%s)%s%s\n",
+                x.path, size, entries, entries == 1 ? "y" : "ies", x.symbol, where,
                 x.format == FORMAT_ASM ? ".incbin" : x.format == FORMAT_RC ? "RCDATA resource" : "C array", x.header ? " and " : "",
                 x.header ? x.header : "");
     status = EXIT_OK_STATUS;

@@ -47,6 +47,15 @@ void clcpk_xor_delta(uint8_t *dst, size_t n, const uint8_t *base, size_t base_n)
  * built with zstd (make ZSTD=1, the default where it is installed). */
 int clcpk_zstd_available(void);
 
+/* How a library without zstd came about and how to get one with it, as
+ * its messages say: the build of each system has its own switch
+ * (docs/PLATFORMS.md for Windows). */
+#ifdef _WIN32
+#define CLCPK_NO_ZSTD_HOW "built without zstd (make windows without ZSTD_DIR); rebuild it with make windows ZSTD_DIR=<zstd prefix>"
+#else
+#define CLCPK_NO_ZSTD_HOW "built without zstd (make ZSTD=0); rebuild it with zstd"
+#endif
+
 /* A loaded zstd dictionary (docs/FORMAT.md, "Dictionary record"), shared
  * read-only by any number of threads. */
 typedef struct clcpk_zdict clcpk_zdict;

@@ -236,8 +236,7 @@ clcpack_status clcpk_unzstd_exact(clcpk_zpool *pool, const uint8_t *src, size_t 
 static clcpack_status no_zstd(char *why, size_t why_cap)
 {
     snprintf(why, why_cap,
-             "this libclcpack was built without zstd (make ZSTD=0): rebuild it with zstd, or "
-             "write the pack with --codec zlib");
+             "this libclcpack was " CLCPK_NO_ZSTD_HOW ", or write the pack with --codec zlib");
     return CLCPACK_E_VERSION;
 }
 

@@ -61,8 +61,8 @@ static clcpack_status unpack(const clcpack *p, uint32_t codec, uint32_t dict, ui
         return clcpk_pack_read(p, offset, raw, dst, why, why_cap);
     if (codec >= PK_CODEC_ZSTD && !clcpk_zstd_available()) {
         snprintf(why, why_cap,
-                 "codec %u (%s): this libclcpack was built without zstd (make ZSTD=0); rebuild "
-                 "it with zstd, or write the pack with --codec zlib",
+                 "codec %u (%s): this libclcpack was " CLCPK_NO_ZSTD_HOW
+                 ", or write the pack with --codec zlib",
                  (unsigned)codec, clcpk_codec_name(codec));
         return CLCPACK_E_VERSION;
     }

@@ -24,6 +24,13 @@ expect_rc 0 "make windows-install PREFIX=..."
 [ -f "$P/lib/cmake/clcpack/clcpackConfig.cmake" ] && [ -f "$P/bin/clcpack.dll" ] &&
     ok "the installation holds the CMake package and clcpack.dll" ||
     bad "windows-install made no lib/cmake/clcpack/clcpackConfig.cmake or bin/clcpack.dll"
+[ -f "$P/include/CL/cl.h" ] && [ -f "$P/lib/libOpenCL.dll.a" ] &&
+    ok "and OpenCL for the cross build: the Khronos headers in include/CL/, the import library" ||
+    bad "windows-install installed no include/CL/cl.h or lib/libOpenCL.dll.a"
+grep -q 'set(CLCPACK_LOADER_CODECS "zlib")' "$P/lib/cmake/clcpack/clcpackConfig.cmake" &&
+    [ "$(cat "$P/lib/clcpack-codecs.txt" 2>/dev/null)" = zlib ] &&
+    ok "the package says the DLL reads zlib packs (CLCPACK_LOADER_CODECS, lib/clcpack-codecs.txt)" ||
+    bad "the package does not say which codecs the DLL reads"
 
 # The toolchain file, as docs/PLATFORMS.md gives it (taken from there, so
 # the test and the page cannot drift apart).
@@ -69,11 +76,15 @@ int main(void)
 }
 EOF
 # OpenCL for the cross build: the Khronos headers and OpenCL.dll's import
-# library make windows makes (Debian's MinGW has neither).
-run cmake -S "$S" -B "$TMP/b" -DCMAKE_TOOLCHAIN_FILE="$TMP/mingw-w64.cmake" \
-    -DCMAKE_PREFIX_PATH="$P" -DCMAKE_FIND_ROOT_PATH="/usr/x86_64-w64-mingw32;$P" \
-    -DOpenCL_INCLUDE_DIR="$WB/khronos" -DOpenCL_LIBRARY="$P/lib/libOpenCL.dll.a" \
-    -DCLCPACK_CLC_PACK="$CLC"
+# library windows-install put in the prefix (Debian's MinGW has neither),
+# as docs/PLATFORMS.md's configure line names them.
+configure() {
+    run cmake -S "$1" -B "$2" -DCMAKE_TOOLCHAIN_FILE="$TMP/mingw-w64.cmake" \
+        -DCMAKE_PREFIX_PATH="$P" -DCMAKE_FIND_ROOT_PATH="/usr/x86_64-w64-mingw32;$P" \
+        -DOpenCL_INCLUDE_DIR="$P/include" -DOpenCL_LIBRARY="$P/lib/libOpenCL.dll.a" \
+        -DCLCPACK_CLC_PACK="$CLC"
+}
+configure "$S" "$TMP/b"
 expect_rc 0 "cmake configures the project with the MinGW toolchain file and find_package(clcpack 1.0)"
 [ "$RC" = 0 ] || { cat "$OUT" "$ERR" | tail -5; cli_done; }
 run cmake --build "$TMP/b"
@@ -85,6 +96,19 @@ case "$(od -An -c -N2 "$TMP/b/app.exe" 2>/dev/null | tr -d ' ')" in
 esac
 x86_64-w64-mingw32-objdump -p "$TMP/b/app.exe" | grep -qi 'DLL Name: clcpack.dll' &&
     ok "app.exe imports clcpack.dll (clcpack::clcpack is the DLL)" || bad "app.exe does not import clcpack.dll"
+
+# The same project with the pack in clc-pack's default codec (zstd): the
+# zlib-only DLL could not read it, so the build fails, naming the fix,
+# instead of the application's first start.
+cp -r "$S" "$TMP/src_zstd"
+sed -i 's/ OPTIONS --codec zlib//' "$TMP/src_zstd/CMakeLists.txt"
+configure "$TMP/src_zstd" "$TMP/b_zstd"
+expect_rc 0 "a project embedding a zstd pack configures"
+run cmake --build "$TMP/b_zstd"
+[ "$RC" != 0 ] && ok "its build fails: EMBED refuses a pack the installed DLL cannot read" ||
+    bad "a zstd pack was embedded for a zlib-only DLL"
+grep -q -- "--codec zlib" "$OUT" "$ERR" && ok "the build's message names --codec zlib" ||
+    bad "the failed build does not name --codec zlib: $(cat "$OUT" "$ERR" | grep -i clc-pack | head -3)"
 
 wine_start || { skip "no Wine (wine64): app.exe is not run"; cli_done; }
 cp "$P/bin/clcpack.dll" "$TMP/b/"

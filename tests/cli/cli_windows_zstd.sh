@@ -38,8 +38,20 @@ for f in include/zstd.h include/zdict.h include/zstd_errors.h lib/libzstd.a; do
     [ -f "$ZP/$f" ] || bad "scripts/windows_zstd.sh made no $f"
 done
 
+# The switch as a user makes it: a folder built without zstd first (the
+# zlib build of tests/cli/cli_windows.sh when there is one), then
+# ZSTD_DIR: every object must be compiled again, not relinked as it was.
+rm -rf "$WB"
+if [ -f "$BUILD/win/clcpack.dll" ]; then
+    cp -a "$BUILD/win" "$WB"
+else
+    make --no-print-directory -f scripts/windows.mk WB="$WB" windows >/dev/null 2>&1
+fi
 run make --no-print-directory -f scripts/windows.mk WB="$WB" ZSTD_DIR="$ZP" windows
-expect_rc 0 "make windows ZSTD_DIR=$ZP"
+expect_rc 0 "make windows ZSTD_DIR=$ZP (in a folder built without zstd before)"
+x86_64-w64-mingw32-nm "$WB/libclcpack.a" 2>/dev/null | grep -q ' U ZSTD_decompressDCtx' &&
+    ok "switched to ZSTD_DIR, the objects were compiled again with zstd" ||
+    bad "switched to ZSTD_DIR, libclcpack.a's objects still have no zstd (relinked, not recompiled)"
 expect_out "reads zlib and zstd packs" "make windows ZSTD_DIR says the library reads zstd packs"
 codecs=$(cat "$WB/clcpack-codecs.txt" 2>/dev/null)
 [ "$codecs" = "zlib,zstd" ] && ok "clcpack-codecs.txt says zlib,zstd" ||
