@@ -119,6 +119,13 @@ int clcpk_os_open_read(const char *path, clcpk_fd *fd)
     HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
                            NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
     int e = h == INVALID_HANDLE_VALUE ? last_errno() : 0;
+    /* A folder is refused as "access denied" here (POSIX opens it and
+     * fstat says what it is): said as what it is, EISDIR. */
+    if (e == EACCES) {
+        DWORD attr = GetFileAttributesW(w);
+        if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_DIRECTORY))
+            e = EISDIR;
+    }
     free(w);
     if (!e)
         *fd = (clcpk_fd)h;

@@ -6,6 +6,7 @@
  * pack_lookup.c without reading its index; any other pack has its whole
  * index checked and parsed at open (pack_parse.c).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,8 @@ static clcpack_status open_regular(const char *path, clcpk_fd *fd, size_t *size,
 {
     char msg[128];
     int e = clcpk_os_open_read(path, fd);
+    if (e == EISDIR) /* Windows, where a folder is not opened at all */
+        return clcpk_fail(err, CLCPACK_E_IO, "'%s' is not a regular file", path);
     if (e)
         return clcpk_fail(err, CLCPACK_E_IO, "cannot open '%s': %s", path,
                           clcpk_errno_text(e, msg, sizeof msg));

@@ -90,6 +90,16 @@ static int files(const char *dir)
     check(st == CLCPACK_OK, "an atomic replace over an existing file opens whole", err.message);
     clcpack_close(p);
     free(all);
+
+    /* A folder named as the pack: what it is, as on Linux, not "access
+     * denied" (Windows refuses to open a folder as a file). */
+    char folder[1024];
+    snprintf(folder, sizeof folder, "%s/données", dir);
+    p = NULL;
+    st = clcpack_open_file(folder, &p, &err);
+    check(st == CLCPACK_E_IO && strstr(err.message, "is not a regular file") != NULL,
+          "a folder given as the pack is named as not a regular file", err.message);
+    clcpack_close(p);
     return failed;
 }
 
