@@ -7,6 +7,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "bytes.h"
+
 static uint64_t fnv(uint64_t h, const char *s)
 {
     for (; *s; s++)
@@ -48,11 +50,6 @@ static void le64(uint8_t *p, uint64_t v)
 {
     le32(p, (uint32_t)v);
     le32(p + 4, (uint32_t)(v >> 32));
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 static uint32_t crc(const void *p, size_t n) { return (uint32_t)crc32(0, p, (uInt)n); }
@@ -145,7 +142,7 @@ int lt_append(const uint8_t *index, size_t index_n, uint64_t index_offset, size_
     size_t cnt[2] = {n_entries, n_sources};
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < cnt[k]; i++, p += 12) {
-            uint32_t len = rd32(index + at[k][i]);
+            uint32_t len = get_le32(index + at[k][i]);
             le32(p, at[k][i]);
             le32(p + 4, len);
             le32(p + 8, crc(index + at[k][i], len));

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "bytes.h"
 #include "check.h"
 #include "portable.h"
 #include "clcpack_write.h"
@@ -33,19 +34,6 @@
 #include "test_file.h"
 
 static char dir[] = "/tmp/clcpack-lookup-XXXXXX";
-
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
 
 /* The synthetic corpus (deltas, a dictionary, PTX and cubins) and a
  * program entry of two kernels with two defines and a tuning list. */
@@ -216,16 +204,16 @@ typedef struct layout {
 
 static void read_layout(const uint8_t *d, layout *l)
 {
-    l->index_offset = rd64(d + 24);
-    l->index_size = rd64(d + 32);
-    l->dir = rd64(d + 64);
+    l->index_offset = get_le64(d + 24);
+    l->index_size = get_le64(d + 32);
+    l->dir = get_le64(d + 64);
     const uint8_t *x = d + l->dir;
-    l->bucket_count = rd32(x + 4);
-    l->head_n = rd32(x + 16);
-    l->rows_e = rd64(x + 40);
-    l->buckets = rd64(x + 56);
-    l->list = rd64(x + 64);
-    l->list_count = rd32(x + 72);
+    l->bucket_count = get_le32(x + 4);
+    l->head_n = get_le32(x + 16);
+    l->rows_e = get_le64(x + 40);
+    l->buckets = get_le64(x + 56);
+    l->list = get_le64(x + 64);
+    l->list_count = get_le32(x + 72);
 }
 
 /* The header's and directory's CRC-32s again, after an edit. */
@@ -233,12 +221,12 @@ static void reseal(uint8_t *d)
 {
     layout l;
     read_layout(d, &l);
-    uint32_t n = rd32(d + 72);
+    uint32_t n = get_le32(d + 72);
     if (l.dir + n <= l.index_offset + l.index_size)
-        wr32(d + 76, (uint32_t)crc32(0, d + l.dir, n));
+        put_le32(d + 76, (uint32_t)crc32(0, d + l.dir, n));
     uLong c = crc32(0, d, 44);
     c = crc32(c, d + 48, 124 - 48);
-    wr32(d + 124, (uint32_t)c);
+    put_le32(d + 124, (uint32_t)c);
 }
 
 /* Writes a copy of the pack edited by `edit` and opens it with the lookup
@@ -266,19 +254,19 @@ static void flip_dir(uint8_t *d, const layout *l) { d[l->dir + 5] ^= 0x10; }
 static void flip_head(uint8_t *d, const layout *l) { d[l->index_offset + l->head_n - 3] ^= 1; }
 static void bad_buckets(uint8_t *d, const layout *l)
 {
-    wr32(d + l->dir + 4, 3);
+    put_le32(d + l->dir + 4, 3);
     reseal(d);
 }
 static void big_dir(uint8_t *d, const layout *l)
 {
     (void)l;
-    wr32(d + 72, 5000);
+    put_le32(d + 72, 5000);
     reseal(d);
 }
 static void small_dir(uint8_t *d, const layout *l)
 {
     (void)l;
-    wr32(d + 72, 40);
+    put_le32(d + 72, 40);
     reseal(d);
 }
 
@@ -287,11 +275,11 @@ static size_t edit_entry; /* the entry the next edits touch */
 static void flip_record(uint8_t *d, const layout *l)
 {
     const uint8_t *row = d + l->rows_e + 12 * edit_entry;
-    d[l->index_offset + rd32(row) + 20] ^= 0x20; /* inside its kernel name */
+    d[l->index_offset + get_le32(row) + 20] ^= 0x20; /* inside its kernel name */
 }
 static void row_outside(uint8_t *d, const layout *l)
 {
-    wr32(d + l->rows_e + 12 * edit_entry, (uint32_t)l->index_size - 2);
+    put_le32(d + l->rows_e + 12 * edit_entry, (uint32_t)l->index_size - 2);
 }
 static void flip_buckets(uint8_t *d, const layout *l)
 {
@@ -303,7 +291,7 @@ static void swap_items(uint8_t *d, const layout *l)
     /* Every bucket of two items or more lists them backwards, resealed. */
     for (uint64_t b = 0; b < l->bucket_count; b++) {
         uint8_t *s = d + l->buckets + 12 * b;
-        uint32_t first = rd32(s), n = rd32(s + 4);
+        uint32_t first = get_le32(s), n = get_le32(s + 4);
         if (n < 2)
             continue;
         uint8_t *it = d + l->list + 4 * (uint64_t)first, tmp[4];
@@ -311,7 +299,7 @@ static void swap_items(uint8_t *d, const layout *l)
         memcpy(it, it + 4 * (n - 1), 4);
         memcpy(it + 4 * (n - 1), tmp, 4);
         uLong c = crc32(0, s, 8);
-        wr32(s + 8, (uint32_t)crc32(c, it, 4 * n));
+        put_le32(s + 8, (uint32_t)crc32(c, it, 4 * n));
     }
 }
 

@@ -25,25 +25,13 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "bytes.h"
 #include "check.h"
 #include "clcpack_write.h"
 #include "synth_pack.h"
 
 static char dir[] = "/tmp/clcpack-mutants-XXXXXX";
 static char mpath[160];
-
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
 
 /* Where the parts are in the unmutated pack (docs/FORMAT.md). */
 typedef struct layout {
@@ -53,21 +41,21 @@ typedef struct layout {
 
 static void read_layout(const uint8_t *d, layout *l)
 {
-    l->header_size = rd32(d + 12);
-    l->index_offset = rd64(d + 24);
-    l->index_size = rd64(d + 32);
-    l->dir = rd64(d + 64);
+    l->header_size = get_le32(d + 12);
+    l->index_offset = get_le64(d + 24);
+    l->index_size = get_le64(d + 32);
+    l->dir = get_le64(d + 64);
     const uint8_t *x = d + l->dir;
     const uint8_t *counts = d + l->index_offset;
-    l->n_rows[0] = rd32(counts + 12); /* entries */
-    l->n_rows[1] = rd32(counts + 8);  /* sources */
-    l->rows[0] = rd64(x + 40);
-    l->rows[1] = rd64(x + 48);
+    l->n_rows[0] = get_le32(counts + 12); /* entries */
+    l->n_rows[1] = get_le32(counts + 8);  /* sources */
+    l->rows[0] = get_le64(x + 40);
+    l->rows[1] = get_le64(x + 48);
     for (int s = 0; s < 2; s++) {
-        l->bucket_count[s] = rd32(x + (s ? 76 : 4));
-        l->buckets[s] = rd64(x + (s ? 80 : 56));
-        l->list[s] = rd64(x + (s ? 88 : 64));
-        l->list_count[s] = rd32(x + (s ? 96 : 72));
+        l->bucket_count[s] = get_le32(x + (s ? 76 : 4));
+        l->buckets[s] = get_le64(x + (s ? 80 : 56));
+        l->list[s] = get_le64(x + (s ? 88 : 64));
+        l->list_count[s] = get_le32(x + (s ? 96 : 72));
     }
 }
 
@@ -81,35 +69,35 @@ static void reseal(uint8_t *d, const layout *l)
     for (int k = 0; k < 2; k++)
         for (uint32_t i = 0; i < l->n_rows[k]; i++) {
             uint8_t *row = d + l->rows[k] + 12 * (uint64_t)i;
-            uint32_t off = rd32(row), len = rd32(row + 4);
+            uint32_t off = get_le32(row), len = get_le32(row + 4);
             if (off <= n && len <= n - off)
-                wr32(row + 8, (uint32_t)crc32(0, ix + off, len));
+                put_le32(row + 8, (uint32_t)crc32(0, ix + off, len));
         }
     for (int s = 0; s < 2; s++)
         for (uint32_t b = 0; b < l->bucket_count[s]; b++) {
             uint8_t *slot = d + l->buckets[s] + 12 * (uint64_t)b;
-            uint32_t first = rd32(slot), count = rd32(slot + 4);
+            uint32_t first = get_le32(slot), count = get_le32(slot + 4);
             if (first > l->list_count[s] || count > l->list_count[s] - first)
                 continue;
             uLong c = crc32(0, slot, 8);
-            wr32(slot + 8, (uint32_t)crc32(c, d + l->list[s] + 4 * (uint64_t)first, 4 * count));
+            put_le32(slot + 8, (uint32_t)crc32(c, d + l->list[s] + 4 * (uint64_t)first, 4 * count));
         }
     uint8_t *x = d + l->dir;
-    uint32_t head_n = rd32(x + 16), dict_n = rd32(x + 32);
-    uint64_t dict_at = rd64(x + 24);
+    uint32_t head_n = get_le32(x + 16), dict_n = get_le32(x + 32);
+    uint64_t dict_at = get_le64(x + 24);
     if (head_n <= n)
-        wr32(x + 20, (uint32_t)crc32(0, ix, head_n));
+        put_le32(x + 20, (uint32_t)crc32(0, ix, head_n));
     if (dict_at >= l->index_offset && dict_at - l->index_offset <= n &&
         dict_n <= n - (dict_at - l->index_offset))
-        wr32(x + 36, (uint32_t)crc32(0, d + dict_at, dict_n));
-    uint32_t dir_n = rd32(d + 72);
+        put_le32(x + 36, (uint32_t)crc32(0, d + dict_at, dict_n));
+    uint32_t dir_n = get_le32(d + 72);
     if (l->dir - l->index_offset + dir_n <= n)
-        wr32(d + 76, (uint32_t)crc32(0, x, dir_n));
+        put_le32(d + 76, (uint32_t)crc32(0, x, dir_n));
     uLong c = crc32(0, d, 44);
-    wr32(d + 124, (uint32_t)crc32(c, d + 48, 124 - 48));
+    put_le32(d + 124, (uint32_t)crc32(c, d + 48, 124 - 48));
     c = crc32(0, d, 44);
     c = crc32(c, d + 48, l->header_size - 48);
-    wr32(d + 44, (uint32_t)crc32(c, ix, (uInt)n));
+    put_le32(d + 44, (uint32_t)crc32(c, ix, (uInt)n));
 }
 
 /* What cmd_verify.c checks: the open, the index, every source and binary.
