@@ -32,9 +32,13 @@ endif
 # a wrong include does not compile; tests/cli/cli_layers.sh checks every
 # #include against this same table. clc/main/ is the composition root: the
 # only folder that knows both the command line and the seeds' plug-in.
-LAYER.clc/main    := clc/cli clc/seeds clc/program clc/worker clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats common public
-LAYER.clc/cli     := clc/program clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats common public
-LAYER.clc/seeds   := clc/program clc/engine clc/vendors clc/checks clc/util formats common public
+LAYER.clc/main    := clc/cli clc/tune clc/seeds clc/program clc/worker clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats common public
+LAYER.clc/cli     := clc/tune clc/program clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats common public
+LAYER.clc/seeds   := clc/tune clc/program clc/engine clc/vendors clc/checks clc/util formats common public
+# The tuner (docs/TUNING.md, "Tuning any program from a T1 spec"): T1
+# specs read, the space and its conditions, the strategies, the timing
+# worker and T4 results; below the commands, above the build engine.
+LAYER.clc/tune    := clc/program clc/engine clc/vendors clc/checks clc/util formats common public
 LAYER.clc/program := clc/engine clc/vendors clc/checks clc/util formats common public
 # The build worker process's body: the build, the offline toolchains and
 # the remote cache together (the cache stores the build's results, so it
@@ -115,6 +119,9 @@ CURL := $(shell printf '\043include <curl/curl.h>\nint main(void){return !curl_v
 endif
 # What the tool and the programs linking libclc.a need besides LDLIBS_CL.
 LDLIBS_CLC := $(LDLIBS_CL)
+# jansson reads and writes the tuner's JSON (T1 specs, T4 results; a kept
+# library, which reports the line and column of a syntax error).
+LDLIBS_CLC += -ljansson
 ifeq ($(CURL),1)
 CLC_CPPFLAGS += -DCLC_HAVE_CURL
 LDLIBS_CLC += -lcurl

@@ -24,6 +24,8 @@ command -v pkg-config >/dev/null 2>&1 || need pkg-config
 have_header CL/cl.h || need opencl-c-headers
 have_lib OpenCL || need ocl-icd-opencl-dev
 have_header zlib.h || need zlib1g-dev
+# jansson: the tuner reads T1 specs and writes T4 results with it.
+have_header jansson.h || need libjansson-dev
 # zstd writes and reads packs of format 4 (make ZSTD=0 builds without it,
 # writing zlib packs only).
 { have_header zstd.h && have_header zdict.h; } || need libzstd-dev
