@@ -6,7 +6,9 @@
 #   nginx                tests/cli/cli_remote_cache.sh serves a cache on 127.0.0.1
 #                        (installed without starting Debian's own service)
 #   python3-pyopencl     tests/cli/cli_record_python.sh, Debian's flavour
-#   .pyopencl-venv       the same with PyPI's wheel (its own ICD loader)
+#   .pyopencl-venv       the same with PyPI's wheel (its own ICD loader); also
+#                        jsonschema and Kernel Tuner 1.5 (its T4 results schema:
+#                        tests/cli/cli_tune_t1.sh validates clc-pack tune's results)
 #   BUILD/public-kernels tests/cli/cli_public_kernels.sh (scripts/public_kernels.sh)
 #   gcc-mingw-w64-x86-64, binutils-mingw-w64-x86-64, libz-mingw-w64-dev, wine64
 #                        tests/cli/cli_windows.sh (the Windows library under Wine)
@@ -77,6 +79,13 @@ venv=${PYOPENCL_VENV:-$root/.pyopencl-venv}
 if ! "$venv/bin/python" -c 'import pyopencl, numpy' >/dev/null 2>&1; then
     { python3 -m venv "$venv" && "$venv/bin/pip" install -q pyopencl numpy; } >/dev/null 2>&1 ||
         echo "test deps: PyOpenCL from PyPI could not be installed in $venv; tests/cli/cli_record_python.sh skips it" >&2
+fi
+
+# Kernel Tuner's T4 schema and a validator (the package itself is not run).
+if [ -x "$venv/bin/python" ] && ! "$venv/bin/python" -c 'import jsonschema, importlib.util as u; assert u.find_spec("kernel_tuner")' >/dev/null 2>&1; then
+    "$venv/bin/pip" install -q jsonschema >/dev/null 2>&1 &&
+        "$venv/bin/pip" install -q --no-deps kernel_tuner==1.5.0 >/dev/null 2>&1 ||
+        echo "test deps: jsonschema and kernel_tuner could not be installed in $venv; tests/cli/cli_tune_t1.sh does not validate T4" >&2
 fi
 
 # zstd's sources for a MinGW zstd (Debian has none): PyPI's zstandard sdist

@@ -235,9 +235,9 @@ static void hex_bytes(char *buf, const uint8_t *b, size_t n)
 static void json_field(const char *name, const char *value, int comma)
 {
     printf("%s", comma ? ", " : "");
-    json_string(stdout, name);
+    json_out_string(stdout, name);
     printf(": ");
-    json_string(stdout, value);
+    json_out_string(stdout, value);
 }
 
 /* Device i of the pack as a JSON object. */
@@ -293,7 +293,7 @@ static void json_entry(const clcpack *p, size_t i)
     printf("}, \"kernel_names\": [");
     for (size_t k = 0; k < e.kernel_name_count; k++) {
         printf("%s", k ? ", " : "");
-        json_string(stdout, e.kernel_names[k]);
+        json_out_string(stdout, e.kernel_names[k]);
     }
     printf("], \"default\": %s", (e.flags & CLCPACK_ENTRY_DEFAULT) ? "true" : "false");
     printf(", \"wg\": [%u, %u, %u], \"device\": %u", (unsigned)e.wg[0], (unsigned)e.wg[1],
@@ -339,7 +339,7 @@ static void list_json(const clcpack *p, const char *path, uint64_t file_size)
     size_t nd = clcpack_device_count(p), ns = clcpack_source_count(p),
            ne = clcpack_entry_count(p);
     printf("{\"file\": ");
-    json_string(stdout, path);
+    json_out_string(stdout, path);
     char sha[2 * CLCPACK_SHA256_SIZE + 1];
     pack_sha256_hex(p, sha);
     printf(", \"size\": %llu, \"sha256\": \"%s\",\n \"devices\": [", (unsigned long long)file_size,

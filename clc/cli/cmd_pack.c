@@ -662,6 +662,56 @@ static int answer_early(const pack_args *a, device_select_list *devices, int *st
     return 1;
 }
 
+/* The steps after the plan: devices, output, writer, the builds in
+ * workers, the pack and its summary. */
+static int pack_planned(pack_run *run, pack_args *a, device_select_list *devices,
+                        build_job_list *plan)
+{
+    int status = setup_remote(run, a);
+    if (status == 0)
+        status = select_devices(run, a, devices);
+    if (status == 0)
+        status = choose_output(run, a, plan);
+    if (status == 0)
+        status = setup_writer(run, a);
+    if (status == 0)
+        status = encode_jobs(run);
+    if (status == 0)
+        status = order_jobs(run, a);
+    if (status == 0) {
+        double wall = 0;
+        int rc = run_workers(run, a, &wall);
+        if (rc > 0)
+            pack_print_summary(run, run->output, wall, 0);
+        status = rc == 0 ? write_pack(run, a, plan, wall) : EXIT_FAILURE_STATUS;
+    }
+    return status;
+}
+
+int cmd_pack_plan(int argc, char **argv, build_job_list *plan, const clcpack_tuning *const *tunings,
+                  const size_t *n_tunings)
+{
+    static pack_args a;
+    static device_select_list devices;
+    static pack_run run;
+    char err[PACK_ARGS_ERR_MAX];
+    if (pack_args_parse(argc, argv, &a, err) != 0)
+        return cli_usage_error(NULL, "%s", err);
+    int verbosity = cli_verbosity;
+    cli_verbosity = a.verbosity;
+    memset(&run, 0, sizeof run);
+    run.a = &a;
+    run.given_tunings = tunings;
+    run.given_n_tunings = n_tunings;
+    run.plan = run.whole = plan;
+    int status = check_tools(&run, &a);
+    if (status == 0)
+        status = pack_planned(&run, &a, &devices, plan);
+    free_run(&run);
+    cli_verbosity = verbosity;
+    return status;
+}
+
 /* Plan, devices and writer, the builds in workers, then the pack and the
  * summary: each a step above, any of which may end the command. */
 int cmd_pack(int argc, char **argv)
@@ -690,24 +740,7 @@ int cmd_pack(int argc, char **argv)
     if (status == 0)
         status = plan_pack(&run, &a, &plan);
     if (status == 0)
-        status = setup_remote(&run, &a);
-    if (status == 0)
-        status = select_devices(&run, &a, &devices);
-    if (status == 0)
-        status = choose_output(&run, &a, &plan);
-    if (status == 0)
-        status = setup_writer(&run, &a);
-    if (status == 0)
-        status = encode_jobs(&run);
-    if (status == 0)
-        status = order_jobs(&run, &a);
-    if (status == 0) {
-        double wall = 0;
-        int rc = run_workers(&run, &a, &wall);
-        if (rc > 0)
-            pack_print_summary(&run, run.output, wall, 0);
-        status = rc == 0 ? write_pack(&run, &a, &plan, wall) : EXIT_FAILURE_STATUS;
-    }
+        status = pack_planned(&run, &a, &devices, &plan);
     free_run(&run);
     build_job_list_free(&plan);
     return status;

@@ -39,8 +39,10 @@
     X(run, "run", "PACK -- APP [ARGS...]", "run an application with its builds served from a pack") \
     X(best, "best", "PACK (--family F --width N | --kernel NAME [-D NAME=V]...)",               \
       "the fastest variant, as an application would choose it")                                \
+    X(tune, "tune", "SPEC.json [-o PACK] [--t4 FILE] [--strategy NAME] [--budget N|Ns]",          \
+      "tune any OpenCL program from a T1 spec, and pack the fastest")                          \
     X(tune_report, "tune-report", "PACK [--family F | --kernel NAME]",                          \
-      "the timings of a pack built with --tune or --tune-cmd")
+      "the timings of a pack built with --tune, --tune-cmd or tune")
 
 #define CLC_COMMAND_DECLARE(id, name, synopsis, summary)                                         \
     int cmd_##id(int argc, char **argv);                                                         \

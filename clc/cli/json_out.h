@@ -10,6 +10,6 @@
 #include <stdio.h>
 
 /* Writes s (NULL as null) as a JSON string literal. */
-void json_string(FILE *f, const char *s);
+void json_out_string(FILE *f, const char *s);
 
 #endif /* CLC_JSON_OUT_H */

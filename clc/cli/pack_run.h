@@ -81,6 +81,10 @@ typedef struct pack_run {
     char **wargv;                           /* a worker's command line */
     char *remote_url_buf;                   /* remote_url, malloc'd */
     build_job_list part;                           /* --shard: a view of the plan's jobs */
+    /* clc-pack tune: timings measured before the build, per job (NULL
+     * for none), stored with each of its entries. */
+    const clcpack_tuning *const *given_tunings;
+    const size_t *given_n_tunings;
 } pack_run;
 
 /* "KERNEL DEFINES wg=.. on DEVICE": job's name in messages. */
@@ -91,6 +95,13 @@ worker_pool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js);
 /* The worker command line (NULL out of memory); pack_free_argv frees it. */
 char **pack_worker_argv(const pack_run *run, const char *ptxas);
 void pack_free_argv(char **argv);
+
+/* A plan made elsewhere (clc-pack tune's kept configurations), packed as
+ * the direct mode packs its variants: argv holds the pack options (device,
+ * -o, -j, -q ...) as `clc-pack` takes them; tunings[j] (n_tunings[j] of
+ * them) are job j's timings. The exit status. */
+int cmd_pack_plan(int argc, char **argv, build_job_list *plan, const clcpack_tuning *const *tunings,
+                  const size_t *n_tunings);
 
 /* pack_outputs.c */
 int pack_default_output(const pack_run *run, char *out, size_t cap);

@@ -247,6 +247,9 @@ static void on_finished(void *ctx, size_t job, build_variant_result *r)
             /* Every form of the variant runs the same code: one timing each. */
             for (size_t t = 0; t < r->n_tunings && st == CLCPACK_OK; t++)
                 st = clcpack_writer_add_tuning(run->w, &spec, &r->tunings[t], &e);
+            for (size_t t = 0; run->given_tunings && t < run->given_n_tunings[job] &&
+                               st == CLCPACK_OK; t++)
+                st = clcpack_writer_add_tuning(run->w, &spec, &run->given_tunings[job][t], &e);
         }
         free(defs);
         if (st != CLCPACK_OK) {

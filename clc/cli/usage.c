@@ -249,6 +249,26 @@ void usage_best(FILE *f)
              "does not load, 2 on a usage error.\n");
 }
 
+void usage_tune(FILE *f)
+{
+    usage_of(f,
+             "Usage: clc-pack tune SPEC.json [-o PACK] [--t4 FILE] [--device SPEC] [-j N]\n"
+             "                     [--strategy NAME] [--budget N|Ns] [--keep best|N|all] [-q|-v]\n"
+             "\n"
+             "Tunes any OpenCL program on the device from a T1 spec (the TuningSchema input\n"
+             "of Kernel Tuner's tune_kernel_T1 and KTT): builds its configurations in\n"
+             "parallel, times each one on the device in one worker that holds the arguments,\n"
+             "after comparing its output with the reference, and records every\n"
+             "configuration tried with its T4 invalidity (compile, constraints, runtime,\n"
+             "correctness, timeout). Writes the T4 results and a pack of the fastest correct\n"
+             "configurations with their timings, which clcpack_best_variant, best --kernel\n"
+             "and tune-report choose from. A second run with the same results file resumes.\n"
+             "docs/TUNING.md, \"Tuning any program from a T1 spec\".\n",
+             &tune_optspec,
+             "Exit status: 0; 1 when the spec is wrong (one line names its field), the device\n"
+             "cannot be used or no configuration is correct; 2 on a usage error.\n");
+}
+
 void usage_tune_report(FILE *f)
 {
     usage_of(f,

@@ -464,6 +464,22 @@ static int find_kernels(const build_job *job, build_variant_result *r)
     return 0;
 }
 
+/* Whether kernel k was compiled for exactly the local size wg
+ * (reqd_work_group_size), within the device's limit. NVIDIA's driver then
+ * reports a CL_KERNEL_WORK_GROUP_SIZE below it (256 for a 32x32x1 kernel
+ * on an H200) and launches it at that size all the same: the size the
+ * kernel was compiled for is its real limit (docs/TUNING.md, "The
+ * kernel's real limits"). */
+static int compiled_for(cl_kernel k, cl_device_id dev, const size_t wg[3], size_t device_most)
+{
+    size_t c[3] = {0, 0, 0};
+    if (clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof c, c, NULL) !=
+        CL_SUCCESS)
+        return 0;
+    return c[0] == wg[0] && c[1] == wg[1] && c[2] == wg[2] &&
+           (!device_most || wg[0] * wg[1] * wg[2] <= device_most);
+}
+
 /* Whether the variant's work-group can be launched on this device with
  * every kernel of the program: each dimension within the device's
  * CL_DEVICE_MAX_WORK_ITEM_SIZES and the whole within each kernel's
@@ -497,12 +513,15 @@ static int wg_fits(const build_variant_target *t, cl_program prog, const build_j
         return 0;
     }
     int rc = 0;
+    size_t device_most = 0;
+    clGetDeviceInfo(t->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof device_most, &device_most,
+                    NULL);
     for (cl_uint i = 0; i < n; i++) {
         size_t most = 0;
         if (rc == 0 &&
             clGetKernelWorkGroupInfo(ks[i], t->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most,
                                      &most, NULL) == CL_SUCCESS &&
-            most && items > most) {
+            most && items > most && !compiled_for(ks[i], t->device, wg, device_most)) {
             char name[256] = "";
             clGetKernelInfo(ks[i], CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, NULL);
             fail(r, BUILD_VARIANT_CHECK_FAILED,

@@ -19,6 +19,7 @@
 #include "load_worker.h"
 #include "seed_hook.h"
 #include "source_gen.h"
+#include "tune_worker.h"
 #include "worker_main.h"
 
 int main(int argc, char **argv)
@@ -28,6 +29,8 @@ int main(int argc, char **argv)
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && strcmp(argv[1], "--worker") == 0)
             return worker_main(argc, argv);
+        if (argc >= 2 && strcmp(argv[1], "--tune-worker") == 0)
+            return tune_worker_main(argc, argv);
         if (argc >= 2 && strcmp(argv[1], "--load-worker") == 0)
             return load_worker_main(argc, argv, seed_hook_init);
         return cmd_pack(argc, argv);

@@ -5,6 +5,7 @@
  * Argument info comes from the parameter declarations the build kept; for
  * a kernel of a foreign binary it is "not available".
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,11 +190,21 @@ cl_int CL_API_CALL stub_GetKernelWorkGroupInfo(cl_kernel k, cl_device_id dev,
         dev = p->devs[0].device;
     switch (param) {
     case CL_KERNEL_WORK_GROUP_SIZE: {
-        size_t n = stub_max_work_group(dev);
+        /* CLCSTUB_KERNEL_WORK_GROUP_SIZE=N: the figure NVIDIA's driver
+         * gives for a kernel compiled for a larger required size (256
+         * for reqd_work_group_size(32,32,1) on an H200, which still
+         * launches at 32x32). */
+        const char *v = stub_env("CLCSTUB_KERNEL_WORK_GROUP_SIZE");
+        size_t n = v ? (size_t)strtoul(v, NULL, 10) : stub_max_work_group(dev);
         return stub_answer(&n, sizeof n, cap, value, ret);
     }
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+        /* CLCSTUB_KERNEL_COMPILE_WORK_GROUP_SIZE=XxYxZ: the kernel's
+         * reqd_work_group_size. */
         size_t z[3] = {0, 0, 0};
+        const char *v = stub_env("CLCSTUB_KERNEL_COMPILE_WORK_GROUP_SIZE");
+        if (v && sscanf(v, "%zux%zux%zu", &z[0], &z[1], &z[2]) != 3)
+            z[0] = z[1] = z[2] = 0;
         return stub_answer(z, sizeof z, cap, value, ret);
     }
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: {

@@ -1,0 +1,693 @@
+/* tune_session.c — the tuning loop (tune_session.h): worker processes,
+ * the queues between them, and the budget. */
+#include "tune_session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bounded_fmt.h"
+#include "sha256.h"
+#include "strbuf.h"
+#include "tune_strategy.h"
+
+extern char **environ;
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double epoch_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- results ---- */
+
+void tune_results_free(tune_results *rs)
+{
+    for (size_t i = 0; i < rs->n; i++) {
+        free(rs->r[i].runs_ns);
+        free(rs->r[i].message);
+    }
+    free(rs->r);
+    memset(rs, 0, sizeof *rs);
+}
+
+int tune_results_add(tune_results *rs, const tune_result *r)
+{
+    if (rs->n == rs->cap) {
+        size_t cap = rs->cap ? rs->cap * 2 : 64;
+        tune_result *g = realloc(rs->r, cap * sizeof *g);
+        if (!g)
+            return -1;
+        rs->r = g;
+        rs->cap = cap;
+    }
+    tune_result c = *r;
+    c.runs_ns = NULL;
+    c.message = r->message ? strdup(r->message) : NULL;
+    if (r->n_runs) {
+        c.runs_ns = malloc(r->n_runs * sizeof *c.runs_ns);
+        if (!c.runs_ns) {
+            free(c.message);
+            return -1;
+        }
+        memcpy(c.runs_ns, r->runs_ns, r->n_runs * sizeof *c.runs_ns);
+    }
+    rs->r[rs->n++] = c;
+    return 0;
+}
+
+const tune_result *tune_results_best(const tune_results *rs)
+{
+    const tune_result *best = NULL;
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->r[i].verdict == TUNE_CORRECT && (!best || rs->r[i].median_ns < best->median_ns))
+            best = &rs->r[i];
+    return best;
+}
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median_of(const double *v, size_t n)
+{
+    if (!n)
+        return INFINITY;
+    double *c = malloc(n * sizeof *c);
+    if (!c)
+        return v[0];
+    memcpy(c, v, n * sizeof *c);
+    qsort(c, n, sizeof *c, by_double);
+    double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+    free(c);
+    return m;
+}
+
+long long tune_session_find_config(const tune_space *sp, const char *text, char *err, size_t cap)
+{
+    const t1_spec *s = sp->spec;
+    uint32_t idx[T1_SPEC_PARAMS_MAX];
+    int set[T1_SPEC_PARAMS_MAX] = {0};
+    const char *p = text;
+    while (*p) {
+        const char *eq = strchr(p, '='), *end = strchr(p, ',');
+        if (!end)
+            end = p + strlen(p);
+        if (!eq || eq > end) {
+            bfmt(err, cap, "--reference %s: expected NAME=VALUE,... (every parameter once)", text);
+            return -1;
+        }
+        int k = t1_spec_param_index(s, p, (size_t)(eq - p));
+        if (k < 0) {
+            bfmt(err, cap, "--reference: '%.*s' is not a parameter of the spec", (int)(eq - p), p);
+            return -1;
+        }
+        const t1_param *pr = &s->params[k];
+        size_t vlen = (size_t)(end - eq - 1);
+        size_t i = 0;
+        while (i < pr->n_values && !(strlen(pr->texts[i]) == vlen && memcmp(pr->texts[i], eq + 1, vlen) == 0))
+            i++;
+        if (i == pr->n_values) {
+            bfmt(err, cap, "--reference: %s=%.*s is not one of its values", pr->name, (int)vlen, eq + 1);
+            return -1;
+        }
+        idx[k] = (uint32_t)i;
+        set[k] = 1;
+        p = *end ? end + 1 : end;
+    }
+    for (size_t k = 0; k < s->n_params; k++)
+        if (!set[k]) {
+            bfmt(err, cap, "--reference: %s is not given (name every parameter)", s->params[k].name);
+            return -1;
+        }
+    long long pos = tune_space_find(sp, tune_space_encode(sp, idx));
+    if (pos < 0)
+        bfmt(err, cap, "--reference %s: that configuration does not meet the conditions", text);
+    return pos;
+}
+
+/* ---- workers ---- */
+
+typedef struct proc {
+    pid_t pid;
+    int to, from;          /* its fd 0 and fd 3 */
+    int busy;
+    size_t pos;            /* the configuration it holds */
+    double deadline;
+    double started;
+} proc;
+
+typedef struct built {
+    size_t pos;
+    unsigned char *binary;
+    size_t size;
+    double compile_s;
+} built;
+
+typedef struct session {
+    const tune_session_options *o;
+    const t1_spec *s;
+    const tune_space *sp;
+    tune_results *out;
+    tune_strategy *st;
+    char sha[65];
+    char pi[16], di[16], runs[16], tol[32];
+    proc *builders;
+    size_t n_builders;
+    proc timer;
+    size_t *todo;          /* positions to build, a FIFO */
+    size_t todo_head, todo_n, todo_cap;
+    built *ready;          /* built, to time, a FIFO */
+    size_t ready_head, ready_n, ready_cap;
+    size_t n_asked;        /* configurations handed out by the strategy */
+    size_t budget;         /* most configurations to try now (SIZE_MAX: no bound) */
+    double deadline;       /* TuningDuration's end, or INFINITY */
+    int need_reference;    /* no reference output yet (and the spec gives none) */
+    long long reference_pos;
+    double t0;
+    char *err;
+} session;
+
+static void close_proc(proc *p, int kill_it)
+{
+    if (p->pid > 0) {
+        if (kill_it)
+            kill(p->pid, SIGKILL);
+        close(p->to);
+        close(p->from);
+        int status;
+        while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
+    memset(p, 0, sizeof *p);
+    p->pid = -1;
+}
+
+static int start_proc(session *ss, proc *p, const char *mode)
+{
+    int in[2], out[2];
+    if (pipe(in) != 0)
+        return -1;
+    if (pipe(out) != 0) {
+        close(in[0]);
+        close(in[1]);
+        return -1;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], TUNE_PROTO_REPLY_FD);
+    if (!ss->o->show_worker_output) {
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    }
+    posix_spawn_file_actions_addclose(&fa, in[1]);
+    posix_spawn_file_actions_addclose(&fa, out[0]);
+    char *argv[] = {(char *)"clc-pack", (char *)"--tune-worker", (char *)mode,
+                    (char *)ss->s->path, ss->sha, ss->pi, ss->di, ss->runs, ss->tol,
+                    (char *)ss->o->workdir, NULL};
+    pid_t pid;
+    int rc = posix_spawn(&pid, ss->o->exe, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(in[0]);
+    close(out[1]);
+    if (rc != 0) {
+        close(in[1]);
+        close(out[0]);
+        errno = rc;
+        return -1;
+    }
+    fcntl(in[1], F_SETFD, FD_CLOEXEC);
+    fcntl(out[0], F_SETFD, FD_CLOEXEC);
+    memset(p, 0, sizeof *p);
+    p->pid = pid;
+    p->to = in[1];
+    p->from = out[0];
+    return 0;
+}
+
+static int send_request(session *ss, proc *p, const char *mode, const tune_request *rq, size_t pos,
+                        double timeout)
+{
+    if (p->pid <= 0 && start_proc(ss, p, mode) != 0) {
+        bfmt(ss->err, TUNE_SESSION_ERR_MAX, "cannot start a tune worker (%s): %s", ss->o->exe,
+             strerror(errno));
+        return -1;
+    }
+    strbuf b;
+    sb_init(&b);
+    tune_proto_put_request(&b, rq);
+    int rc = tune_proto_write(p->to, &b);
+    sb_free(&b);
+    p->busy = 1;
+    p->pos = pos;
+    p->started = mono_s();
+    p->deadline = p->started + timeout;
+    /* A write to a worker that died is seen as its end when its reply is
+     * read (the poll below): nothing more to do here. */
+    (void)rc;
+    return 0;
+}
+
+/* ---- the queues ---- */
+
+static int push_todo(session *ss, size_t pos, int front)
+{
+    if (ss->todo_n == ss->todo_cap) {
+        size_t cap = ss->todo_cap ? ss->todo_cap * 2 : 64;
+        size_t *g = malloc(cap * sizeof *g);
+        if (!g)
+            return -1;
+        for (size_t i = 0; i < ss->todo_n; i++)
+            g[i] = ss->todo[(ss->todo_head + i) % (ss->todo_cap ? ss->todo_cap : 1)];
+        free(ss->todo);
+        ss->todo = g;
+        ss->todo_cap = cap;
+        ss->todo_head = 0;
+    }
+    if (front) {
+        ss->todo_head = (ss->todo_head + ss->todo_cap - 1) % ss->todo_cap;
+        ss->todo[ss->todo_head] = pos;
+    } else {
+        ss->todo[(ss->todo_head + ss->todo_n) % ss->todo_cap] = pos;
+    }
+    ss->todo_n++;
+    return 0;
+}
+
+static size_t pop_todo(session *ss)
+{
+    size_t pos = ss->todo[ss->todo_head];
+    ss->todo_head = (ss->todo_head + 1) % ss->todo_cap;
+    ss->todo_n--;
+    return pos;
+}
+
+static int push_ready(session *ss, built b)
+{
+    if (ss->ready_n == ss->ready_cap) {
+        size_t cap = ss->ready_cap ? ss->ready_cap * 2 : 64;
+        built *g = malloc(cap * sizeof *g);
+        if (!g)
+            return -1;
+        for (size_t i = 0; i < ss->ready_n; i++)
+            g[i] = ss->ready[(ss->ready_head + i) % (ss->ready_cap ? ss->ready_cap : 1)];
+        free(ss->ready);
+        ss->ready = g;
+        ss->ready_cap = cap;
+        ss->ready_head = 0;
+    }
+    ss->ready[(ss->ready_head + ss->ready_n) % ss->ready_cap] = b;
+    ss->ready_n++;
+    return 0;
+}
+
+/* The ready configuration to time next: the reference first while there
+ * is none. SIZE_MAX when none may go now. */
+static size_t pick_ready(session *ss)
+{
+    if (!ss->ready_n)
+        return SIZE_MAX;
+    if (!ss->need_reference)
+        return 0;
+    if (ss->reference_pos < 0) {
+        /* The first configuration ready is the reference candidate. */
+        ss->reference_pos = (long long)ss->ready[ss->ready_head].pos;
+        return 0;
+    }
+    for (size_t i = 0; i < ss->ready_n; i++)
+        if (ss->ready[(ss->ready_head + i) % ss->ready_cap].pos == (size_t)ss->reference_pos)
+            return i;
+    return SIZE_MAX; /* the others wait for the reference */
+}
+
+static built take_ready(session *ss, size_t i)
+{
+    size_t at = (ss->ready_head + i) % ss->ready_cap;
+    built b = ss->ready[at];
+    /* Close the gap: the FIFO keeps its order. */
+    for (size_t k = i; k > 0; k--)
+        ss->ready[(ss->ready_head + k) % ss->ready_cap] =
+            ss->ready[(ss->ready_head + k - 1) % ss->ready_cap];
+    ss->ready_head = (ss->ready_head + 1) % ss->ready_cap;
+    ss->ready_n--;
+    return b;
+}
+
+/* ---- outcomes ---- */
+
+static int record(session *ss, size_t pos, tune_verdict v, const tune_reply *r, double compile_s,
+                  const char *message)
+{
+    tune_result res;
+    memset(&res, 0, sizeof res);
+    res.raw = ss->sp->valid[pos];
+    res.verdict = v;
+    res.timestamp = epoch_s();
+    res.compile_s = compile_s;
+    res.median_ns = INFINITY;
+    if (r) {
+        res.load_s = r->load_s;
+        res.validation_s = r->validation_s;
+        res.error = r->error;
+        if (v == TUNE_CORRECT) {
+            res.n_runs = r->n_runs;
+            res.runs_ns = (double *)r->runs_ns;
+            res.median_ns = median_of(r->runs_ns, r->n_runs);
+        }
+    }
+    res.message = message && message[0] ? (char *)message : NULL;
+    if (tune_results_add(ss->out, &res) != 0) {
+        bfmt(ss->err, TUNE_SESSION_ERR_MAX, "out of memory recording results");
+        return -1;
+    }
+    tune_strategy_tell(ss->st, pos, res.median_ns);
+    if (ss->o->done)
+        ss->o->done(ss->o->ctx, &ss->out->r[ss->out->n - 1], ss->out->n,
+                    ss->budget == SIZE_MAX ? ss->sp->n_valid : ss->budget);
+    return 0;
+}
+
+static const char *died_text(int status, char *buf, size_t cap)
+{
+    if (WIFSIGNALED(status))
+        bfmt(buf, cap, "the worker died of signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        bfmt(buf, cap, "the worker exited with status %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return buf;
+}
+
+/* The worker p ended or hung while holding a configuration. */
+static int lost(session *ss, proc *p, int hung, int builder)
+{
+    size_t pos = p->pos;
+    char why[300];
+    if (hung) {
+        bfmt(why, sizeof why, "no answer in %.0f s: the worker was stopped",
+             builder ? ss->o->build_timeout_s : ss->o->run_timeout_s);
+        close_proc(p, 1);
+    } else {
+        kill(p->pid, SIGKILL);
+        int status = 0;
+        close(p->to);
+        close(p->from);
+        while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        died_text(status, why, sizeof why);
+        memset(p, 0, sizeof *p);
+        p->pid = -1;
+    }
+    if (!builder && ss->need_reference && ss->reference_pos == (long long)pos && ss->o->reference) {
+        bfmt(ss->err, TUNE_SESSION_ERR_MAX, "the --reference configuration failed: %s", why);
+        return -1;
+    }
+    if (!builder && ss->need_reference && !ss->o->reference)
+        ss->reference_pos = -1; /* the next configuration ready takes its place */
+    return record(ss, pos, hung ? TUNE_TIMEOUT : builder ? TUNE_COMPILE : TUNE_RUNTIME, NULL, 0, why);
+}
+
+static int build_done(session *ss, proc *p, tune_reply *r)
+{
+    p->busy = 0;
+    ss->out->build_s += r->compile_s;
+    ss->out->n_built++;
+    if (r->verdict != TUNE_CORRECT) {
+        if (ss->reference_pos == (long long)p->pos && ss->o->reference) {
+            bfmt(ss->err, TUNE_SESSION_ERR_MAX, "the --reference configuration failed to build: %s",
+                 r->message);
+            return -1;
+        }
+        return record(ss, p->pos, r->verdict, r, r->compile_s, r->message);
+    }
+    built b = {p->pos, r->binary, r->binary_size, r->compile_s};
+    r->binary = NULL;
+    if (push_ready(ss, b) != 0) {
+        free(b.binary);
+        bfmt(ss->err, TUNE_SESSION_ERR_MAX, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static int time_done(session *ss, proc *p, tune_reply *r, double compile_s)
+{
+    p->busy = 0;
+    ss->out->n_timed++;
+    int was_reference = ss->need_reference && ss->reference_pos == (long long)p->pos;
+    if (was_reference) {
+        if (r->verdict == TUNE_CORRECT)
+            ss->need_reference = 0;
+        else if (ss->o->reference) {
+            bfmt(ss->err, TUNE_SESSION_ERR_MAX, "the --reference configuration failed (%s): %s",
+                 tune_verdict_name(r->verdict), r->message);
+            return -1;
+        } else
+            ss->reference_pos = -1;
+    }
+    return record(ss, p->pos, r->verdict, r, compile_s, r->message);
+}
+
+static int read_reply(session *ss, proc *p, int builder, double compile_s)
+{
+    unsigned char *payload;
+    size_t size;
+    if (tune_proto_read(p->from, &payload, &size) != 0)
+        return lost(ss, p, 0, builder);
+    static tune_reply r;
+    int bad = tune_proto_get_reply(payload, size, &r);
+    free(payload);
+    if (bad)
+        return lost(ss, p, 0, builder);
+    int rc = builder ? build_done(ss, p, &r) : time_done(ss, p, &r, compile_s);
+    free(r.binary);
+    r.binary = NULL;
+    return rc;
+}
+
+/* ---- the loop ---- */
+
+static int budget_left(const session *ss)
+{
+    return ss->n_asked < ss->budget && mono_s() < ss->deadline;
+}
+
+static int refill(session *ss)
+{
+    if (ss->todo_n || !budget_left(ss))
+        return 0;
+    size_t want = ss->n_builders * 4;
+    if (want > ss->budget - ss->n_asked)
+        want = ss->budget - ss->n_asked;
+    size_t *got = malloc((want ? want : 1) * sizeof *got);
+    if (!got)
+        return -1;
+    size_t n = tune_strategy_next(ss->st, want, got);
+    for (size_t i = 0; i < n; i++)
+        if (push_todo(ss, got[i], 0) != 0) {
+            free(got);
+            return -1;
+        }
+    ss->n_asked += n;
+    free(got);
+    return 0;
+}
+
+static size_t busy_builders(const session *ss)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ss->n_builders; i++)
+        n += ss->builders[i].busy;
+    return n;
+}
+
+static int dispatch(session *ss, double *timer_compile)
+{
+    for (size_t i = 0; i < ss->n_builders && ss->todo_n; i++) {
+        proc *p = &ss->builders[i];
+        if (p->busy)
+            continue;
+        /* On a CPU device no build may run while a kernel is timed. */
+        if (ss->o->cpu_device && ss->timer.busy)
+            break;
+        size_t pos = pop_todo(ss);
+        tune_request rq = {TUNE_OP_BUILD, ss->sp->valid[pos], 0, NULL, 0};
+        if (send_request(ss, p, "build", &rq, pos, ss->o->build_timeout_s) != 0)
+            return -1;
+    }
+    if (ss->timer.busy)
+        return 0;
+    if (ss->o->cpu_device && (busy_builders(ss) || ss->todo_n))
+        return 0;
+    size_t i = pick_ready(ss);
+    if (i == SIZE_MAX)
+        return 0;
+    built b = take_ready(ss, i);
+    *timer_compile = b.compile_s;
+    tune_request rq = {TUNE_OP_TIME, ss->sp->valid[b.pos],
+                       ss->need_reference && ss->reference_pos == (long long)b.pos, b.binary, b.size};
+    int rc = send_request(ss, &ss->timer, "time", &rq, b.pos, ss->o->run_timeout_s);
+    free(b.binary);
+    return rc;
+}
+
+static int wait_some(session *ss, double timer_compile)
+{
+    struct pollfd *fds = calloc(ss->n_builders + 1, sizeof *fds);
+    proc **who = calloc(ss->n_builders + 1, sizeof *who);
+    if (!fds || !who) {
+        free(fds);
+        free(who);
+        bfmt(ss->err, TUNE_SESSION_ERR_MAX, "out of memory");
+        return -1;
+    }
+    size_t n = 0;
+    double now = mono_s(), next = now + 1.0;
+    for (size_t i = 0; i <= ss->n_builders; i++) {
+        proc *p = i < ss->n_builders ? &ss->builders[i] : &ss->timer;
+        if (!p->busy)
+            continue;
+        fds[n] = (struct pollfd){p->from, POLLIN, 0};
+        who[n++] = p;
+        if (p->deadline < next)
+            next = p->deadline;
+    }
+    int ms = next <= now ? 0 : (int)((next - now) * 1000) + 1;
+    int rc = n ? poll(fds, n, ms) : 0;
+    int out = 0;
+    if (rc < 0 && errno != EINTR) {
+        bfmt(ss->err, TUNE_SESSION_ERR_MAX, "poll: %s", strerror(errno));
+        out = -1;
+    }
+    now = mono_s();
+    for (size_t i = 0; out == 0 && i < n; i++) {
+        proc *p = who[i];
+        int builder = p != &ss->timer;
+        if (rc > 0 && fds[i].revents)
+            out = read_reply(ss, p, builder, timer_compile);
+        else if (now > p->deadline)
+            out = lost(ss, p, 1, builder);
+    }
+    free(fds);
+    free(who);
+    return out;
+}
+
+static int tell_previous(session *ss)
+{
+    const tune_results *prev = ss->o->previous;
+    for (size_t i = 0; prev && i < prev->n; i++) {
+        long long pos = tune_space_find(ss->sp, prev->r[i].raw);
+        if (pos < 0)
+            continue;
+        tune_result c = prev->r[i];
+        c.resumed = 1;
+        if (tune_results_add(ss->out, &c) != 0)
+            return -1;
+        tune_strategy_tell(ss->st, (size_t)pos, c.verdict == TUNE_CORRECT ? c.median_ns : INFINITY);
+    }
+    return 0;
+}
+
+static void drop_queues(session *ss)
+{
+    while (ss->ready_n) {
+        built b = take_ready(ss, 0);
+        free(b.binary);
+    }
+    free(ss->ready);
+    free(ss->todo);
+}
+
+int tune_session_run(const tune_session_options *o, const t1_spec *s, const tune_space *sp,
+                     tune_results *out, char err[TUNE_SESSION_ERR_MAX])
+{
+    session ss;
+    memset(&ss, 0, sizeof ss);
+    ss.o = o;
+    ss.s = s;
+    ss.sp = sp;
+    ss.out = out;
+    ss.err = err;
+    ss.t0 = mono_s();
+    ss.timer.pid = -1;
+    ss.reference_pos = -1;
+    clcpk_hex(s->sha256, 32, ss.sha);
+    bfmt(ss.pi, sizeof ss.pi, "%u", o->platform_index);
+    bfmt(ss.di, sizeof ss.di, "%u", o->device_index);
+    bfmt(ss.runs, sizeof ss.runs, "%u", o->runs);
+    bfmt(ss.tol, sizeof ss.tol, "%.17g", o->tolerance);
+    char serr[TUNE_STRATEGY_ERR_MAX];
+    ss.st = tune_strategy_new(o->strategy ? o->strategy : s->search, s->search_attrs, sp, o->seed, serr);
+    if (!ss.st) {
+        bfmt(err, TUNE_SESSION_ERR_MAX, "%s", serr);
+        return -1;
+    }
+    t1_budget_kind bk = o->budget_kind != T1_BUDGET_NONE ? o->budget_kind : s->budget_kind;
+    double bv = o->budget_kind != T1_BUDGET_NONE ? o->budget_value : s->budget_value;
+    ss.budget = SIZE_MAX;
+    ss.deadline = INFINITY;
+    if (bk == T1_BUDGET_COUNT)
+        ss.budget = (size_t)bv;
+    else if (bk == T1_BUDGET_FRACTION)
+        ss.budget = (size_t)ceil(bv * (double)sp->n_valid);
+    else if (bk == T1_BUDGET_SECONDS)
+        ss.deadline = ss.t0 + bv;
+    ss.need_reference = s->n_refs == 0;
+    int rc = tell_previous(&ss);
+    if (rc == 0 && o->reference) {
+        long long pos = tune_session_find_config(sp, o->reference, err, TUNE_SESSION_ERR_MAX);
+        rc = pos < 0 ? -1 : 0;
+        ss.reference_pos = pos;
+        if (rc == 0 && ss.need_reference)
+            rc = push_todo(&ss, (size_t)pos, 1);
+        /* Told to the strategy as handed out, so it is not tried twice. */
+        if (rc == 0 && ss.need_reference) {
+            tune_strategy_tell(ss.st, (size_t)pos, INFINITY);
+            ss.n_asked++;
+        }
+    }
+    ss.n_builders = o->jobs ? o->jobs : 1;
+    ss.builders = calloc(ss.n_builders, sizeof *ss.builders);
+    if (!ss.builders)
+        rc = -1;
+    for (size_t i = 0; i < ss.n_builders && rc == 0; i++)
+        ss.builders[i].pid = -1;
+    signal(SIGPIPE, SIG_IGN);
+    double timer_compile = 0;
+    while (rc == 0) {
+        if ((rc = refill(&ss)) != 0 || (rc = dispatch(&ss, &timer_compile)) != 0)
+            break;
+        /* Nothing running and nothing queued right after the strategy was
+         * asked: the search is over. */
+        if (!ss.timer.busy && !busy_builders(&ss) && !ss.todo_n && !ss.ready_n)
+            break;
+        rc = wait_some(&ss, timer_compile);
+    }
+    for (size_t i = 0; i < ss.n_builders; i++)
+        close_proc(&ss.builders[i], 1);
+    close_proc(&ss.timer, 0);
+    free(ss.builders);
+    drop_queues(&ss);
+    tune_strategy_free(ss.st);
+    out->wall_s = mono_s() - ss.t0;
+    return rc;
+}
