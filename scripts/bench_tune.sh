@@ -1,54 +1,135 @@
 #!/usr/bin/env bash
-# clc-pack tune against Kernel Tuner, side by side in one run, on a GPU
-# (docs/BENCH.md, "Tuning"): examples/gemm's space (TS 8,16,32 x WPT
-# 1,2,4,8, RTS = TS / WPT: 12 configurations) at N=1024 and N=4096,
-# `clc-pack tune examples/gemm/sgemm.t1.json` (FullSearch) against
-# scripts/kt_gemm.py (Kernel Tuner's tune_kernel, brute force, the same
-# space, launch and 7 iterations, its output checked against NumPy), each
-# as a whole process timed by the wall clock, runs alternating, the
-# driver's cache off (CUDA_CACHE_DISABLE=1, POCL_KERNEL_CACHE=0) so that
-# every build compiles. Prints a table of the wall times and their ratio,
-# the configurations each ran and the best each found.
-# Usage: scripts/bench_tune.sh [--device SPEC] [--rounds N] [--sizes "1024 4096"] [OUT_DIR]
-# Kernel Tuner and PyOpenCL must be importable by python3.
+# clc-pack tune against Kernel Tuner, side by side in one run (docs/BENCH.md,
+# "Tuning"), every figure a whole process timed by the wall clock, runs
+# alternating, the drivers' caches off (CUDA_CACHE_DISABLE=1,
+# POCL_KERNEL_CACHE=0, PYOPENCL_NO_CACHE=1) so that every build compiles.
+#
+#   gemm        examples/gemm/sgemm.t1.json (TS 8,16,32 x WPT 1,2,4,8, RTS =
+#               TS / WPT: 12 configurations) at each N of --sizes:
+#               `clc-pack tune` (FullSearch, with its pack, and --no-pack)
+#               against scripts/kt_gemm.py (tune_kernel, brute force, the
+#               same space and launch, 7 iterations, its output checked
+#               against NumPy)
+#   jobs        the same at the first size with -j 1, 2, 4, 8, 16 (--no-pack)
+#   conv        examples/tune/conv2d.t1.json (2,187 configurations), FullSearch
+#   strategies  Random and GeneticAlgorithm at a 5 % budget over 5 seeds on
+#               the conv space: the best found against conv's exhaustive best
+#   ktconv      scripts/kt_conv.py (brute force on the conv space) for at most
+#               --kt-seconds; how far it got (its cache file)
+#
+# Usage: scripts/bench_tune.sh [--device SPEC] [--rounds N] [--sizes "1024 4096"]
+#        [--kt-seconds S] [--parts "gemm jobs conv strategies ktconv"] [OUT_DIR]
+# Kernel Tuner and PyOpenCL must be importable by python3 for gemm and ktconv.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-device=gpu rounds=3 sizes="1024 4096"
+device=gpu rounds=3 sizes="1024 4096" kt_seconds=240 parts="gemm jobs conv strategies"
 while [ $# -gt 0 ]; do
     case $1 in
     --device) device=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
+    --kt-seconds) kt_seconds=$2; shift 2 ;;
+    --parts) parts=$2; shift 2 ;;
     *) break ;;
     esac
 done
 out=${1:-tune-bench}
 mkdir -p "$out"
 clc=${CLC:-build/clc-pack}
-export CUDA_CACHE_DISABLE=1 POCL_KERNEL_CACHE=0
+export CUDA_CACHE_DISABLE=1 POCL_KERNEL_CACHE=0 PYOPENCL_NO_CACHE=1
 now() { date +%s.%N; }
-table=$out/tune_vs_kt.md
-printf '| N | round | clc-pack tune (s) | Kernel Tuner (s) | ratio | clc-pack ran | KT ran | clc-pack best | KT best |\n|---:|---:|---:|---:|---:|---:|---:|---|---|\n' >"$table"
-for n in $sizes; do
-    spec=$out/sgemm-$n.t1.json
-    sed -e "s/\"ProblemSize\": \[1024, 1024\]/\"ProblemSize\": [$n, $n]/" \
-        -e "s/\"FillValue\": 1024/\"FillValue\": $n/g" \
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+has() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
+# tried FILE: "C of T" (correct of tried) from clc-pack tune's report.
+tried() { sed -n 's/.*tried *\([0-9]*\) .*correct \([0-9]*\),.*/\2 of \1/p' "$1"; }
+fastest() { sed -n 's/^ *fastest *\([^ ]*\) *\([0-9.]*\) ms.*/\1 \2/p' "$1"; }
+
+# spec_at N: examples/gemm's spec at N x N, its kernel file absolute.
+gemm_spec() {
+    sed -e "s/\"ProblemSize\": \[1024, 1024\]/\"ProblemSize\": [$1, $1]/" \
+        -e "s/\"FillValue\": 1024/\"FillValue\": $1/g" \
         -e "s|\"KernelFile\": \"sgemm.cl\"|\"KernelFile\": \"$PWD/examples/gemm/sgemm.cl\"|" \
-        examples/gemm/sgemm.t1.json >"$spec"
-    for r in $(seq 1 "$rounds"); do
-        t0=$(now)
-        "$clc" tune "$spec" --device "$device" --fresh -o "$out/sgemm-$n.clcpack" >"$out/clc-$n-$r.txt" 2>&1
-        t1=$(now)
-        python3 scripts/kt_gemm.py "$n" examples/gemm/sgemm.cl >"$out/kt-$n-$r.txt" 2>&1
-        t2=$(now)
-        c=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
-        k=$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')
-        cran=$(sed -n 's/.*tried *\([0-9]*\) .*correct \([0-9]*\).*/\2 of \1/p' "$out/clc-$n-$r.txt")
-        kran=$(sed -n 's/.*: \([0-9]*\) configurations run, \([0-9]*\) timed.*/\2 of \1/p' "$out/kt-$n-$r.txt")
-        cbest=$(sed -n 's/^ *fastest *\([^ ]*\) .*/\1/p' "$out/clc-$n-$r.txt")
-        kbest=$(sed -n 's/.*best \(TS=[0-9]* WPT=[0-9]*\).*/\1/p' "$out/kt-$n-$r.txt")
-        printf '| %s | %s | %.2f | %.2f | %.2f | %s | %s | %s | %s |\n' "$n" "$r" "$c" "$k" \
-            "$(awk -v a="$c" -v b="$k" 'BEGIN { print a / b }')" "$cran" "$kran" "$cbest" "$kbest" >>"$table"
+        examples/gemm/sgemm.t1.json >"$out/sgemm-$1.t1.json"
+    echo "$out/sgemm-$1.t1.json"
+}
+
+if has gemm; then
+    t=$out/gemm.md
+    printf '| N | round | clc-pack tune (s) | tune --no-pack (s) | Kernel Tuner (s) | tune / KT | --no-pack / KT | clc-pack ran | KT ran | clc-pack best | KT best |\n|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|\n' >"$t"
+    for n in $sizes; do
+        spec=$(gemm_spec "$n")
+        for r in $(seq 1 "$rounds"); do
+            t0=$(now)
+            "$clc" tune "$spec" --device "$device" --fresh -o "$out/sgemm-$n.clcpack" >"$out/clc-$n-$r.txt" 2>&1
+            c=$(since "$t0")
+            t0=$(now)
+            python3 scripts/kt_gemm.py "$n" examples/gemm/sgemm.cl >"$out/kt-$n-$r.txt" 2>&1
+            k=$(since "$t0")
+            t0=$(now)
+            "$clc" tune "$spec" --device "$device" --fresh --no-pack --t4 "$out/np.t4.json" >"$out/clcnp-$n-$r.txt" 2>&1
+            np=$(since "$t0")
+            kran=$(sed -n 's/.*: \([0-9]*\) configurations run, \([0-9]*\) timed.*/\2 of \1/p' "$out/kt-$n-$r.txt")
+            kbest=$(sed -n 's/.*best \(TS=[0-9]* WPT=[0-9]*\).*/\1/p' "$out/kt-$n-$r.txt")
+            printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "$r" "$c" "$np" "$k" \
+                "$(ratio "$c" "$k")" "$(ratio "$np" "$k")" "$(tried "$out/clc-$n-$r.txt")" "$kran" \
+                "$(fastest "$out/clc-$n-$r.txt" | cut -d' ' -f1)" "$kbest" >>"$t"
+        done
     done
-done
-cat "$table"
+    cat "$t"
+    grep -h "wall" "$out"/clc-*.txt "$out"/clcnp-*.txt | sed 's/^/  /'
+fi
+
+if has jobs; then
+    n=${sizes%% *}
+    spec=$(gemm_spec "$n")
+    t=$out/jobs.md
+    printf '| -j | wall (s) | report |\n|---:|---:|---|\n' >"$t"
+    for j in 1 2 4 8 16; do
+        t0=$(now)
+        "$clc" tune "$spec" --device "$device" --fresh --no-pack -j "$j" --t4 "$out/j.t4.json" >"$out/j$j.txt" 2>&1
+        printf '| %s | %s | %s |\n' "$j" "$(since "$t0")" "$(sed -n 's/^ *wall *//p' "$out/j$j.txt")" >>"$t"
+    done
+    cat "$t"
+fi
+
+conv_spec=$out/conv2d.t1.json
+sed -e "s|\"KernelFile\": \"conv2d.cl\"|\"KernelFile\": \"$PWD/examples/tune/conv2d.cl\"|" \
+    examples/tune/conv2d.t1.json >"$conv_spec"
+if has conv; then
+    t0=$(now)
+    timeout "${CONV_SECONDS:-900}" "$clc" tune "$conv_spec" --device "$device" --fresh --no-pack \
+        --t4 "$out/conv.t4.json" >"$out/conv.txt" 2>"$out/conv.err"
+    echo "conv2d FullSearch: $(since "$t0") s, $(tried "$out/conv.txt") correct, fastest $(fastest "$out/conv.txt") ms"
+    cat "$out/conv.txt"
+fi
+
+if has strategies; then
+    full=$(fastest "$out/conv.txt" | cut -d' ' -f2)
+    budget=$(awk -v n="$(sed -n 's/.*space *\([0-9]*\) valid.*/\1/p' "$out/conv.txt")" 'BEGIN { printf "%d", (n * 0.05) + 0.999 }')
+    t=$out/strategies.md
+    printf '| strategy | seed | budget | wall (s) | best (ms) | best / exhaustive best |\n|---|---:|---:|---:|---:|---:|\n' >"$t"
+    for s in Random GeneticAlgorithm; do
+        for seed in 1 2 3 4 5; do
+            t0=$(now)
+            "$clc" tune "$conv_spec" --device "$device" --fresh --no-pack --strategy "$s" --seed "$seed" \
+                --budget "$budget" --t4 "$out/s.t4.json" >"$out/s-$s-$seed.txt" 2>&1
+            w=$(since "$t0")
+            b=$(fastest "$out/s-$s-$seed.txt" | cut -d' ' -f2)
+            printf '| %s | %s | %s | %s | %s | %s |\n' "$s" "$seed" "$budget" "$w" "$b" "$(ratio "$b" "$full")" >>"$t"
+        done
+    done
+    cat "$t"
+fi
+
+if has ktconv; then
+    rm -f "$out/ktconv-cache.json"
+    t0=$(now)
+    timeout "$kt_seconds" python3 scripts/kt_conv.py "$out/ktconv-cache.json" examples/tune/conv2d.cl >"$out/ktconv.txt" 2>&1
+    rc=$?
+    w=$(since "$t0")
+    done_n=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cache']))" "$out/ktconv-cache.json" 2>/dev/null ||
+        grep -c '"time"' "$out/ktconv-cache.json" 2>/dev/null)
+    echo "kernel_tuner conv2d brute force: exit $rc after $w s, $done_n configurations in its cache"
+    cat "$out/ktconv.txt"
+fi

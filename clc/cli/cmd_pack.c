@@ -15,6 +15,7 @@
 #include "cli_files.h"
 #include "cli_report.h"
 #include "pack_run.h"
+#include "device_lock.h"
 #include "plan_shard.h"
 #include "rcache.h"
 #include "temp_tree.h"
@@ -501,15 +502,28 @@ static int order_jobs(pack_run *run, const pack_args *a)
 
 /* How many workers: -j, else make's jobserver's slots (docs/CLI.md, "Under
  * make"), one with --tune or --tune-cmd. Returns the jobserver joined, or NULL. */
-static jobserver *choose_parallelism(pack_args *a)
+static jobserver *choose_parallelism(pack_run *run, pack_args *a)
 {
-    if ((a->tune || a->tune_cmd) && a->jobs > 1) {
-        /* Timings taken while other variants build are distorted (on a CPU
-         * device the builds take the very cores the kernel runs on): with
-         * --tune or --tune-cmd, one variant at a time. */
-        cli_note("%s: building and timing one variant at a time (-j 1)",
+    int cpu = 0;
+    for (size_t i = 0; i < run->n_dev; i++)
+        cpu |= (run->devs[i]->type & CL_DEVICE_TYPE_CPU) != 0;
+    if ((a->tune || a->tune_cmd) && a->jobs > 1 && cpu) {
+        /* On a CPU device the builds would take the very cores the timed
+         * kernel runs on: with --tune or --tune-cmd, one variant at a time. */
+        cli_note("%s: building and timing one variant at a time on a CPU device (-j 1)",
                  a->tune ? "--tune" : "--tune-cmd");
         a->jobs = 1;
+    } else if ((a->tune || a->tune_cmd) && a->jobs > 1) {
+        /* On a GPU the variants build in parallel and each worker times
+         * holding its device's lock (device_lock.h): one timing at a time. */
+        if (temp_tree_make(NULL, "clc-pack-lock", run->lock_dir, sizeof run->lock_dir) != 0) {
+            cli_note("%s: no folder for the device lock (%s): -j 1", a->tune ? "--tune" : "--tune-cmd",
+                     strerror(errno));
+            run->lock_dir[0] = '\0';
+            a->jobs = 1;
+        } else {
+            setenv(DEVICE_LOCK_ENV, run->lock_dir, 1);
+        }
     }
     char jwhy[1200];
     jobserver *js = jobserver_open(jwhy, sizeof jwhy);
@@ -546,7 +560,7 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
         cli_error("out of memory");
         return -1;
     }
-    jobserver *js = choose_parallelism(a);
+    jobserver *js = choose_parallelism(run, a);
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n",
                 run->plan->n, run->n_slots, a->jobs, run->output);
@@ -636,6 +650,8 @@ static void free_run(pack_run *run)
     free(run->remote_url_buf);
     if (run->work_root[0])
         temp_tree_remove(run->work_root);
+    if (run->lock_dir[0])
+        temp_tree_remove(run->lock_dir);
     clcpack_writer_free(run->w);
     free(run->part.jobs); /* a view: the jobs are the plan's */
     memset(run, 0, sizeof *run);

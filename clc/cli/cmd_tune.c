@@ -174,7 +174,7 @@ static void print_summary(const t1_spec *s, const tune_space *sp, const tune_res
            counts[TUNE_RUNTIME], counts[TUNE_CORRECTNESS], counts[TUNE_TIMEOUT]);
     for (size_t i = 0; i < n_rank && i < 5; i++) {
         char *label = tune_space_label(sp, rank[i]->raw);
-        printf("  %-10s %-32s %10.4f ms  %+6.1f%%\n", i == 0 ? "fastest" : "", label ? label : "?",
+        printf("  %-10s %-44s %10.4f ms  %+7.1f%%\n", i == 0 ? "fastest" : "", label ? label : "?",
                rank[i]->median_ns * 1e-6,
                100.0 * (rank[i]->median_ns / rank[0]->median_ns - 1));
         free(label);
@@ -406,8 +406,9 @@ static int run_tuning(const tune_args *a, const char *spec_path)
         goto out;
     print_summary(&s, &sp, &rs, rank, n_rank, dev.name, strategy);
     printf("  results    %s\n", t4);
-    printf("  wall       %.2f s (builds %.2f s summed over %ld workers)\n", rs.wall_s, rs.build_s,
-           a->jobs);
+    printf("  wall       %.2f s: builds %.2f s summed over %zu workers (each ready after at most "
+           "%.2f s), timing %.2f s (its worker ready after %.2f s)\n",
+           rs.wall_s, rs.build_s, rs.n_builders, rs.builder_setup_s, rs.time_s, rs.timer_setup_s);
     fflush(stdout);
     if (!n_rank) {
         cli_error("%s: no configuration was correct: nothing to pack", spec_path);

@@ -62,6 +62,8 @@ typedef struct pack_run {
     const char *remote_url;
     int remote_lookups;                     /* workers look variants up (not with --tune, --tune-cmd) */
     char work_root[4096];                   /* then: the workers' private folders are in it */
+    char lock_dir[4096];                    /* --tune, --tune-cmd on a GPU: the device locks'
+                                               folder (device_lock.h), or "" */
     int remote_readonly;
     long remote_timeout;
     size_t n_hits, n_misses, n_uploaded, n_rejected, n_request_errors;

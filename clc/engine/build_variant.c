@@ -15,6 +15,7 @@
 #include "cl_error_name.h"
 #include "check_cmd.h"
 #include "nearest_name.h"
+#include "device_lock.h"
 #include "tune_cmd.h"
 #include "nv_forms.h"
 #include "pocl_binary_canon.h"
@@ -622,7 +623,12 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
     t1 = now_s();
     r->phase_s[BUILD_VARIANT_PHASE_FORMS] = t1 - t2;
     int checked = (!o->roundtrip || roundtrip_forms(t, job, prog, r, signature) == 0) &&
-                  run_check_cmd(t, job, o, r) == 0 && run_tune_cmd(t, job, o, r) == 0;
+                  run_check_cmd(t, job, o, r) == 0;
+    if (checked && o->tune_cmd && o->tune_cmd[0]) {
+        int lock = device_lock_acquire(t->ordinal);
+        checked = run_tune_cmd(t, job, o, r) == 0;
+        device_lock_release(lock);
+    }
     if (checked && signature && !*signature) {
         char msg[ROUNDTRIP_MSG_MAX];
         *signature = roundtrip_signature(prog, msg); /* NULL: no upload, nothing more */
@@ -633,8 +639,11 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
     /* After the binary is taken, so timing launches cannot change it. */
     if (o->tune.enabled && use_hook && hook->tune) {
         char note[TUNE_OPTIONS_NOTE_MAX];
-        if (hook->tune(hook->self, t->ctx, t->queue, prog, job, &o->tune, r->tunings,
-                       &r->n_tunings, note) != 0) {
+        int lock = device_lock_acquire(t->ordinal);
+        int trc = hook->tune(hook->self, t->ctx, t->queue, prog, job, &o->tune, r->tunings,
+                             &r->n_tunings, note);
+        device_lock_release(lock);
+        if (trc != 0) {
             char *both = r->note ? clcpk_strdup_printf("%s; %s", r->note, note) : strdup(note);
             free(r->note);
             r->note = both;

@@ -313,7 +313,7 @@ static int read_space(reader *r, json_t *root)
     r->s->conditions = calloc(nc ? nc : 1, sizeof *r->s->conditions);
     if (!r->s->conditions)
         return fail(r, "ConfigurationSpace", "out of memory");
-    names_ctx nctx = {r->s, 0};
+    names_ctx nctx = {r->s, 1};
     for (size_t k = 0; k < nc; k++) {
         char at[160], at2[200];
         bfmt(at, sizeof at, "ConfigurationSpace.Conditions[%zu]", k);
@@ -344,7 +344,7 @@ static int read_space(reader *r, json_t *root)
         int slots[T1_SPEC_PARAMS_MAX];
         size_t ns = t1_expr_slots(cd->expr, slots, T1_SPEC_PARAMS_MAX);
         for (size_t i = 0; i < ns && i < T1_SPEC_PARAMS_MAX; i++)
-            if ((size_t)slots[i] > cd->deepest)
+            if ((size_t)slots[i] < r->s->n_params && (size_t)slots[i] > cd->deepest)
                 cd->deepest = (size_t)slots[i];
     }
     return 0;

@@ -60,6 +60,7 @@ void tune_proto_put_reply(strbuf *b, const tune_reply *r)
     put_f64(b, r->load_s);
     put_f64(b, r->validation_s);
     put_f64(b, r->error);
+    put_f64(b, r->setup_s);
     wire_put_u32(b, r->n_runs);
     for (uint32_t i = 0; i < r->n_runs; i++)
         put_f64(b, r->runs_ns[i]);
@@ -77,6 +78,7 @@ int tune_proto_get_reply(const unsigned char *payload, size_t size, tune_reply *
     r->load_s = get_f64(&rd);
     r->validation_s = get_f64(&rd);
     r->error = get_f64(&rd);
+    r->setup_s = get_f64(&rd);
     r->n_runs = wire_get_u32(&rd);
     if (r->n_runs > TUNE_PROTO_RUNS_MAX || r->verdict > TUNE_TIMEOUT)
         return -1;

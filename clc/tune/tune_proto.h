@@ -49,6 +49,8 @@ typedef struct tune_reply {
     double load_s;         /* TIME: the binary made a program, the kernel set up */
     double validation_s;   /* TIME: the checked launch and the comparison */
     double error;          /* TIME: the comparison's worst measure */
+    double setup_s;        /* the worker's start: process, device, context (and the
+                              arguments made and uploaded, for the timing worker) */
     uint32_t n_runs;
     double runs_ns[TUNE_PROTO_RUNS_MAX];
     char message[TUNE_PROTO_MSG_MAX]; /* what failed, or "" */

@@ -172,7 +172,9 @@ typedef struct session {
     char sha[65];
     char pi[16], di[16], runs[16], tol[32];
     proc *builders;
-    size_t n_builders;
+    size_t n_builders;     /* slots: -j */
+    size_t allowed;        /* the slots that may be used now (see more_builders) */
+    size_t planned;        /* configurations this run may try at most */
     proc timer;
     size_t *todo;          /* positions to build, a FIFO */
     size_t todo_head, todo_n, todo_cap;
@@ -248,10 +250,14 @@ static int start_proc(session *ss, proc *p, const char *mode)
 static int send_request(session *ss, proc *p, const char *mode, const tune_request *rq, size_t pos,
                         double timeout)
 {
-    if (p->pid <= 0 && start_proc(ss, p, mode) != 0) {
-        bfmt(ss->err, TUNE_SESSION_ERR_MAX, "cannot start a tune worker (%s): %s", ss->o->exe,
-             strerror(errno));
-        return -1;
+    if (p->pid <= 0) {
+        if (start_proc(ss, p, mode) != 0) {
+            bfmt(ss->err, TUNE_SESSION_ERR_MAX, "cannot start a tune worker (%s): %s", ss->o->exe,
+                 strerror(errno));
+            return -1;
+        }
+        if (p != &ss->timer)
+            ss->out->n_builders++;
     }
     strbuf b;
     sb_init(&b);
@@ -425,11 +431,32 @@ static int lost(session *ss, proc *p, int hung, int builder)
     return record(ss, pos, hung ? TUNE_TIMEOUT : builder ? TUNE_COMPILE : TUNE_RUNTIME, NULL, 0, why);
 }
 
+/* A build worker is worth starting while the builds left would take it
+ * longer than its own start (a GPU driver's context can take seconds,
+ * while a build takes a tenth of one): from what the first builds took,
+ * as many workers as the builds left need, at most -j. */
+static void more_builders(session *ss)
+{
+    if (!ss->out->n_built || ss->allowed >= ss->n_builders)
+        return;
+    double per_build = ss->out->build_s / (double)ss->out->n_built;
+    double setup = ss->out->builder_setup_s > 0.05 ? ss->out->builder_setup_s : 0.05;
+    size_t left = ss->todo_n + (ss->planned > ss->n_asked ? ss->planned - ss->n_asked : 0);
+    double want = ceil((double)left * per_build / setup);
+    if (want > (double)ss->n_builders)
+        want = (double)ss->n_builders;
+    if (want > (double)ss->allowed)
+        ss->allowed = (size_t)want;
+}
+
 static int build_done(session *ss, proc *p, tune_reply *r)
 {
     p->busy = 0;
+    if (r->setup_s > ss->out->builder_setup_s)
+        ss->out->builder_setup_s = r->setup_s;
     ss->out->build_s += r->compile_s;
     ss->out->n_built++;
+    more_builders(ss);
     if (r->verdict != TUNE_CORRECT) {
         if (ss->reference_pos == (long long)p->pos && ss->o->reference) {
             bfmt(ss->err, TUNE_SESSION_ERR_MAX, "the --reference configuration failed to build: %s",
@@ -452,6 +479,8 @@ static int time_done(session *ss, proc *p, tune_reply *r, double compile_s)
 {
     p->busy = 0;
     ss->out->n_timed++;
+    ss->out->timer_setup_s = r->setup_s;
+    ss->out->time_s += mono_s() - p->started;
     int was_reference = ss->need_reference && ss->reference_pos == (long long)p->pos;
     if (was_reference) {
         if (r->verdict == TUNE_CORRECT)
@@ -521,7 +550,7 @@ static size_t busy_builders(const session *ss)
 
 static int dispatch(session *ss, double *timer_compile)
 {
-    for (size_t i = 0; i < ss->n_builders && ss->todo_n; i++) {
+    for (size_t i = 0; i < ss->allowed && ss->todo_n; i++) {
         proc *p = &ss->builders[i];
         if (p->busy)
             continue;
@@ -666,12 +695,23 @@ int tune_session_run(const tune_session_options *o, const t1_spec *s, const tune
         }
     }
     ss.n_builders = o->jobs ? o->jobs : 1;
+    /* A CPU device's workers start in a tenth of a second: all at once.
+     * Elsewhere one first, and more as the builds show they pay. */
+    ss.allowed = o->cpu_device ? ss.n_builders : 1;
+    ss.planned = ss.budget < sp->n_valid ? ss.budget : sp->n_valid;
     ss.builders = calloc(ss.n_builders, sizeof *ss.builders);
     if (!ss.builders)
         rc = -1;
     for (size_t i = 0; i < ss.n_builders && rc == 0; i++)
         ss.builders[i].pid = -1;
     signal(SIGPIPE, SIG_IGN);
+    /* The timing worker opens the device and uploads the arguments while
+     * the first configurations build. */
+    if (rc == 0 && start_proc(&ss, &ss.timer, "time") != 0) {
+        bfmt(err, TUNE_SESSION_ERR_MAX, "cannot start a tune worker (%s): %s", o->exe,
+             strerror(errno));
+        rc = -1;
+    }
     double timer_compile = 0;
     while (rc == 0) {
         if ((rc = refill(&ss)) != 0 || (rc = dispatch(&ss, &timer_compile)) != 0)

@@ -45,6 +45,10 @@ typedef struct tune_results {
     double wall_s;
     size_t n_built, n_timed;
     double build_s;        /* the builds, summed */
+    double time_s;         /* the timing worker's work (load, check, runs), summed */
+    double timer_setup_s;  /* the timing worker's start (device, arguments) */
+    double builder_setup_s; /* the slowest build worker's start */
+    size_t n_builders;     /* build workers started */
 } tune_results;
 
 void tune_results_free(tune_results *rs);

@@ -561,6 +561,7 @@ int tune_worker_main(int argc, char **argv)
         return 2;
     }
     static worker w;
+    double t_start = now_s();
     w.timing = strcmp(argv[2], "time") == 0;
     w.runs = (unsigned)strtoul(argv[7], NULL, 10);
     w.tolerance = strtod(argv[8], NULL);
@@ -583,6 +584,7 @@ int tune_worker_main(int argc, char **argv)
         fprintf(stderr, "clc-pack: tune worker: %s\n", err);
         return 1;
     }
+    double setup_s = now_s() - t_start;
     for (;;) {
         unsigned char *payload;
         size_t size;
@@ -601,6 +603,7 @@ int tune_worker_main(int argc, char **argv)
         else
             do_time(&w, &rq, &r);
         free(payload);
+        r.setup_s = setup_s;
         strbuf b;
         sb_init(&b);
         tune_proto_put_reply(&b, &r);
