@@ -111,8 +111,10 @@ struct t1_expr {
     size_t n_consts, consts_cap;
     char *pool; /* the bytes of string literals, each NUL-terminated */
     size_t pool_len, pool_cap;
+    t1_value *citems; /* the items of constant lists */
+    size_t n_citems, citems_cap;
     int *slots;
-    size_t n_slots, slots_cap;
+    size_t n_slots;
     int32_t n_locals;
     int32_t root;
 };
@@ -277,37 +279,46 @@ static int oom(parser *ps)
     return -1;
 }
 
-/* Grows *p (elements of size) to hold need; 0 when it does. */
-static int grow(void *p, size_t *cap, size_t need, size_t size)
+/* The block p of *cap elements of size, grown (doubling) to hold need:
+ * p itself when it does already, NULL when out of memory (p untouched). */
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
-        return 0;
+        return p;
     size_t n = *cap ? *cap : 16;
     while (n < need) {
         if (n > SIZE_MAX / 2 / size)
-            return -1;
+            return NULL;
         n *= 2;
     }
-    void *q = realloc(*(void **)p, n * size);
-    if (!q)
-        return -1;
-    *(void **)p = q;
-    *cap = n;
-    return 0;
+    void *q = realloc(p, n * size);
+    if (q)
+        *cap = n;
+    return q;
 }
 
 static int pool_put(parser *ps, char ch)
 {
     t1_expr *e = ps->e;
-    if (grow(&e->pool, &e->pool_cap, e->pool_len + 1, 1))
+    char *pool = grow(e->pool, &e->pool_cap, e->pool_len + 1, 1);
+    if (!pool)
         return oom(ps);
+    e->pool = pool;
     e->pool[e->pool_len++] = ch;
     return 0;
 }
 
-static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
-static int is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static int is_ident_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
 static int is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
 
 static int digit_value(char c, int base)
@@ -467,7 +478,8 @@ static int lex_number(parser *ps, size_t start)
     }
     int64_t v;
     if (!digits_to_int(t, base ? start + 2 : start, end, base ? base : 10, &v))
-        return perr(ps, start, "%s does not fit a 64-bit integer", show_bytes(t + start, end - start, sh));
+        return perr(ps, start, "%s does not fit a 64-bit integer",
+                    show_bytes(t + start, end - start, sh));
     return set_int_token(ps, start, end, v);
 }
 
@@ -479,7 +491,8 @@ static int put_utf8(parser *ps, uint32_t cp)
         return pool_put(ps, (char)(0xc0 | (cp >> 6))) || pool_put(ps, (char)(0x80 | (cp & 0x3f)));
     if (cp < 0x10000)
         return pool_put(ps, (char)(0xe0 | (cp >> 12))) ||
-               pool_put(ps, (char)(0x80 | ((cp >> 6) & 0x3f))) || pool_put(ps, (char)(0x80 | (cp & 0x3f)));
+               pool_put(ps, (char)(0x80 | ((cp >> 6) & 0x3f))) ||
+               pool_put(ps, (char)(0x80 | (cp & 0x3f)));
     return pool_put(ps, (char)(0xf0 | (cp >> 18))) || pool_put(ps, (char)(0x80 | ((cp >> 12) & 0x3f))) ||
            pool_put(ps, (char)(0x80 | ((cp >> 6) & 0x3f))) || pool_put(ps, (char)(0x80 | (cp & 0x3f)));
 }
@@ -647,7 +660,8 @@ static int next_is_in(const parser *ps)
     size_t q = ps->p;
     while (q < ps->len && is_space(ps->text[q]))
         q++;
-    return q + 1 < ps->len && ps->text[q] == 'i' && ps->text[q + 1] == 'n' && !is_ident_char(ps->text[q + 2]);
+    return q + 1 < ps->len && ps->text[q] == 'i' && ps->text[q + 1] == 'n' &&
+           !is_ident_char(ps->text[q + 2]);
 }
 
 static int next_char_is(const parser *ps, char c)
@@ -663,8 +677,11 @@ static int next_char_is(const parser *ps, char c)
 static int32_t new_node(parser *ps, int kind, int op, size_t pos, int32_t a, int32_t b, int32_t c)
 {
     t1_expr *e = ps->e;
-    if (e->n_nodes >= INT32_MAX || grow(&e->nodes, &e->nodes_cap, e->n_nodes + 1, sizeof(node)))
+    node *nodes =
+        e->n_nodes < INT32_MAX ? grow(e->nodes, &e->nodes_cap, e->n_nodes + 1, sizeof *nodes) : NULL;
+    if (!nodes)
         return oom(ps);
+    e->nodes = nodes;
     node *n = &e->nodes[e->n_nodes];
     n->kind = (uint8_t)kind;
     n->op = (uint8_t)op;
@@ -678,11 +695,23 @@ static int32_t new_node(parser *ps, int kind, int op, size_t pos, int32_t a, int
     return (int32_t)e->n_nodes++;
 }
 
+static int grow_consts(parser *ps)
+{
+    t1_expr *e = ps->e;
+    t1_value *consts = NULL;
+    if (e->n_consts < INT32_MAX)
+        consts = grow(e->consts, &e->consts_cap, e->n_consts + 1, sizeof *consts);
+    if (!consts)
+        return oom(ps);
+    e->consts = consts;
+    return 0;
+}
+
 static int32_t new_const(parser *ps, const t1_value *v, size_t pos)
 {
     t1_expr *e = ps->e;
-    if (e->n_consts >= INT32_MAX || grow(&e->consts, &e->consts_cap, e->n_consts + 1, sizeof(t1_value)))
-        return oom(ps);
+    if (grow_consts(ps))
+        return -1;
     e->consts[e->n_consts] = *v;
     return new_node(ps, N_CONST, 0, pos, (int32_t)e->n_consts++, -1, -1);
 }
@@ -812,6 +841,33 @@ out:
     return r;
 }
 
+/* A list of constants is made once, here, not at every evaluation: "TS in
+ * [16, 32, 64]" then allocates nothing. Its items, like strings, are
+ * offsets until the compile ends (the arrays may still move). */
+static int32_t fold_list(parser *ps, int32_t list)
+{
+    if (list < 0)
+        return -1;
+    for (int32_t k = N(ps, list)->a; k >= 0; k = N(ps, k)->next)
+        if (N(ps, k)->kind != N_CONST)
+            return list;
+    t1_expr *e = ps->e;
+    size_t off = e->n_citems, count = (size_t)N(ps, list)->c;
+    t1_value *citems = grow(e->citems, &e->citems_cap, off + count, sizeof *citems);
+    if (!citems)
+        return oom(ps);
+    e->citems = citems;
+    if (grow_consts(ps))
+        return -1;
+    for (int32_t k = N(ps, list)->a; k >= 0; k = N(ps, k)->next)
+        e->citems[e->n_citems++] = e->consts[N(ps, k)->a];
+    e->consts[e->n_consts] = (t1_value){.type = T1_LIST, .i = (int64_t)off, .len = count};
+    node *n = N(ps, list);
+    n->kind = N_CONST;
+    n->a = (int32_t)e->n_consts++;
+    return list;
+}
+
 /* After '[' or '(': a list, a comprehension, or (for '(') a parenthesized
  * expression or a tuple, which is a list here. */
 static int32_t parse_group(parser *ps, int close)
@@ -837,7 +893,7 @@ static int32_t parse_group(parser *ps, int close)
     int32_t count;
     if (parse_items(ps, first, close, &count))
         return -1;
-    return new_node(ps, N_LIST, 0, pos, first, -1, count);
+    return fold_list(ps, new_node(ps, N_LIST, 0, pos, first, -1, count));
 }
 
 static int32_t parse_call(parser *ps)
@@ -969,9 +1025,10 @@ static int32_t parse_power(parser *ps)
 
 static int32_t parse_factor(parser *ps)
 {
-    if (!(ps->tok.kind == TK_OP && (ps->tok.code == OP_SUB || ps->tok.code == OP_ADD || ps->tok.code == OP_INV)))
+    int code = ps->tok.code;
+    if (ps->tok.kind != TK_OP || (code != OP_SUB && code != OP_ADD && code != OP_INV))
         return parse_power(ps);
-    int op = ps->tok.code == OP_SUB ? OP_NEG : ps->tok.code == OP_ADD ? OP_POS : OP_INV;
+    int op = code == OP_SUB ? OP_NEG : code == OP_ADD ? OP_POS : OP_INV;
     size_t pos = ps->tok.start;
     if (lex(ps) || !enter(ps))
         return -1;
@@ -980,20 +1037,17 @@ static int32_t parse_factor(parser *ps)
     if (a < 0)
         return -1;
     /* -1 is a constant, not a negation done at every evaluation. A literal
-     * is at most INT64_MAX, so its negation always fits. */
+     * is 0..INT64_MAX and folding keeps it within +-INT64_MAX, so the
+     * negation always fits. */
     node *n = N(ps, a);
-    if (n->kind == N_CONST && op != OP_INV) {
-        t1_value *v = &ps->e->consts[n->a];
-        if (v->type == T1_INT || v->type == T1_FLOAT) {
-            if (op == OP_NEG && v->type == T1_INT && v->i != INT64_MIN)
-                v->i = -v->i;
-            else if (op == OP_NEG && v->type == T1_FLOAT)
-                v->f = -v->f;
-            else if (op == OP_NEG)
-                return new_node(ps, N_UNARY, op, pos, a, -1, -1);
-            n->pos = (uint32_t)pos;
-            return a;
-        }
+    t1_value *v = n->kind == N_CONST ? &ps->e->consts[n->a] : NULL;
+    if (v && op != OP_INV && (v->type == T1_INT || v->type == T1_FLOAT)) {
+        if (op == OP_NEG && v->type == T1_INT)
+            v->i = -v->i;
+        else if (op == OP_NEG)
+            v->f = -v->f;
+        n->pos = (uint32_t)pos;
+        return a;
     }
     return new_node(ps, N_UNARY, op, pos, a, -1, -1);
 }
@@ -1190,11 +1244,13 @@ static int resolve_name(resolver *r, node *n, const scope *sc)
     int slot = r->fn ? r->fn(r->ctx, name, len) : -1;
     if (slot < 0)
         return unknown_name(r, n);
-    if (grow(&r->e->slots, &r->uses_cap, r->uses + 1, sizeof(int))) {
+    int *uses = grow(r->e->slots, &r->uses_cap, r->uses + 1, sizeof *uses);
+    if (!uses) {
         if (r->err && r->cap)
             snprintf(r->err, r->cap, "out of memory");
         return -1;
     }
+    r->e->slots = uses;
     r->e->slots[r->uses++] = slot;
     n->kind = N_SLOT;
     n->a = slot;
@@ -1232,7 +1288,9 @@ static int resolve_node(resolver *r, int32_t k, const scope *sc)
     case N_INDEX:
         return resolve_node(r, n->a, sc) || resolve_node(r, n->b, sc) ? -1 : 0;
     case N_IFELSE:
-        return resolve_node(r, n->b, sc) || resolve_node(r, n->a, sc) || resolve_node(r, n->c, sc) ? -1 : 0;
+        return resolve_node(r, n->b, sc) || resolve_node(r, n->a, sc) || resolve_node(r, n->c, sc)
+                   ? -1
+                   : 0;
     case N_CHAIN:
     case N_CMPCHAIN:
     case N_BOOL:
@@ -1298,6 +1356,7 @@ void t1_expr_free(t1_expr *e)
     free(e->nodes);
     free(e->consts);
     free(e->pool);
+    free(e->citems);
     free(e->slots);
     free(e);
 }
@@ -1317,6 +1376,18 @@ static int compile_text(parser *ps)
     }
     ps->e->root = root;
     return 0;
+}
+
+/* A constant's offset into the pool or the items, made a pointer. */
+static void fix_const(t1_expr *e, t1_value *v)
+{
+    if (v->type == T1_STRING)
+        v->s = e->pool + v->i;
+    else if (v->type == T1_LIST)
+        v->items = v->len ? e->citems + v->i : NULL;
+    else
+        return;
+    v->i = 0;
 }
 
 t1_expr *t1_expr_compile(const char *text, t1_resolve resolve, void *ctx, char *err, size_t cap)
@@ -1351,10 +1422,9 @@ t1_expr *t1_expr_compile(const char *text, t1_resolve resolve, void *ctx, char *
         return NULL;
     }
     for (size_t k = 0; k < e->n_consts; k++)
-        if (e->consts[k].type == T1_STRING) {
-            e->consts[k].s = e->pool + e->consts[k].i;
-            e->consts[k].i = 0;
-        }
+        fix_const(e, &e->consts[k]);
+    for (size_t k = 0; k < e->n_citems; k++)
+        fix_const(e, &e->citems[k]);
     resolver r = {.e = e, .fn = resolve, .ctx = ctx, .err = err, .cap = cap};
     if (resolve_node(&r, e->root, NULL) || dedupe_slots(e, r.uses)) {
         if (err && cap && !err[0])
@@ -1508,23 +1578,31 @@ static int efail(const evctx *c, uint32_t pos, const char *fmt, ...)
     return -1;
 }
 
+static int alloc_fail(const evctx *c, uint32_t pos, int why)
+{
+    if (why == A_LIMIT)
+        return efail(c, pos, "lists and strings take more than the arena's %zu bytes",
+                     arena_limit(c->arena));
+    if (c->err && c->cap)
+        snprintf(c->err, c->cap, "out of memory");
+    return -1;
+}
+
 static void *alloc(const evctx *c, size_t n, uint32_t pos)
 {
-    int why = A_NOMEM;
-    void *p = c->arena ? arena_alloc(c->arena, n, &why) : NULL;
-    if (p)
-        return p;
-    if (!c->arena)
+    if (!c->arena) {
         efail(c, pos, "a list or string needs an arena, and none was given");
-    else if (why == A_LIMIT)
-        efail(c, pos, "lists and strings take more than the arena's %zu bytes", arena_limit(c->arena));
-    else if (c->err && c->cap)
-        snprintf(c->err, c->cap, "out of memory");
-    return NULL;
+        return NULL;
+    }
+    int why = A_NOMEM;
+    void *p = arena_alloc(c->arena, n, &why);
+    if (!p)
+        alloc_fail(c, pos, why);
+    return p;
 }
 
 static int is_int(const t1_value *v) { return v->type == T1_INT || v->type == T1_BOOL; }
-static int is_num(const t1_value *v) { return v->type == T1_INT || v->type == T1_BOOL || v->type == T1_FLOAT; }
+static int is_num(const t1_value *v) { return is_int(v) || v->type == T1_FLOAT; }
 static double num_f(const t1_value *v) { return v->type == T1_FLOAT ? v->f : (double)v->i; }
 
 static int set_int(t1_value *out, int64_t i)
@@ -1791,7 +1869,8 @@ static int int_shift(const evctx *c, int op, uint32_t pos, int64_t a, int64_t b,
     return set_int(out, r);
 }
 
-static int int_op(const evctx *c, int op, uint32_t pos, const t1_value *l, const t1_value *r, t1_value *out)
+static int int_op(const evctx *c, int op, uint32_t pos, const t1_value *l, const t1_value *r,
+                  t1_value *out)
 {
     int64_t a = l->i, b = r->i, v;
     switch (op) {
@@ -1880,7 +1959,8 @@ static int float_pow(const evctx *c, uint32_t pos, double x, double y, t1_value 
     return set_float(out, r);
 }
 
-static int float_op(const evctx *c, int op, uint32_t pos, const t1_value *l, const t1_value *r, t1_value *out)
+static int float_op(const evctx *c, int op, uint32_t pos, const t1_value *l, const t1_value *r,
+                    t1_value *out)
 {
     double x = num_f(l), y = num_f(r);
     switch (op) {
@@ -1916,7 +1996,7 @@ static int repeat(const evctx *c, uint32_t pos, const t1_value *l, int64_t n, t1
         char *s = alloc(c, total + 1, pos);
         if (!s)
             return -1;
-        for (size_t k = 0; k < count; k++)
+        for (size_t k = 0; total && k < count; k++)
             memcpy(s + k * l->len, l->s, l->len);
         s[total] = '\0';
         out->type = T1_STRING;
@@ -1929,14 +2009,15 @@ static int repeat(const evctx *c, uint32_t pos, const t1_value *l, int64_t n, t1
     t1_value *items = total ? alloc(c, total * sizeof *items, pos) : NULL;
     if (total && !items)
         return -1;
-    for (size_t k = 0; k < count; k++)
+    for (size_t k = 0; total && k < count; k++)
         memcpy(items + k * l->len, l->items, l->len * sizeof *items);
     set_list(out, items, total);
     return 0;
 }
 
 /* + and * of strings and lists. */
-static int seq_op(const evctx *c, int op, uint32_t pos, const t1_value *l, const t1_value *r, t1_value *out)
+static int seq_op(const evctx *c, int op, uint32_t pos, const t1_value *l, const t1_value *r,
+                  t1_value *out)
 {
     if (op == OP_ADD && l->type == T1_STRING && r->type == T1_STRING)
         return make_string(c, pos, l->s, l->len, r->s, r->len, out);
@@ -1961,7 +2042,8 @@ static int seq_op(const evctx *c, int op, uint32_t pos, const t1_value *l, const
     return type_error(c, op, pos, l, r);
 }
 
-static int binop(const evctx *c, int op, uint32_t pos, const t1_value *l, const t1_value *r, t1_value *out)
+static int binop(const evctx *c, int op, uint32_t pos, const t1_value *l, const t1_value *r,
+                 t1_value *out)
 {
     if (is_int(l) && is_int(r))
         return int_op(c, op, pos, l, r, out);
@@ -1990,16 +2072,8 @@ static int unop(const evctx *c, int op, uint32_t pos, const t1_value *v, t1_valu
 
 static int ev(evctx *c, int32_t k, t1_value *out);
 
-static int alloc_fail(const evctx *c, uint32_t pos, int why)
-{
-    if (why == A_LIMIT)
-        return efail(c, pos, "lists and strings take more than the arena's %zu bytes", arena_limit(c->arena));
-    if (c->err && c->cap)
-        snprintf(c->err, c->cap, "out of memory");
-    return -1;
-}
-
-static int index_value(const evctx *c, uint32_t pos, const t1_value *obj, const t1_value *idx, t1_value *out)
+static int index_value(const evctx *c, uint32_t pos, const t1_value *obj, const t1_value *idx,
+                       t1_value *out)
 {
     if (obj->type != T1_LIST && obj->type != T1_STRING)
         return efail(c, pos, "'[]' of %s: only a list or a string has items", a_type(obj->type));
@@ -2055,8 +2129,8 @@ static int range_bounds(const evctx *c, const node *nd, const t1_value *v, int64
     else if (s < 0 && a > b)
         n = ((uint64_t)a - (uint64_t)b - 1) / ((uint64_t)0 - (uint64_t)s) + 1;
     if (n > T1_EXPR_LIST_MAX)
-        return efail(c, nd->pos, "range() of %llu values: a list holds at most %d", (unsigned long long)n,
-                     T1_EXPR_LIST_MAX);
+        return efail(c, nd->pos, "range() of %llu values: a list holds at most %d",
+                     (unsigned long long)n, T1_EXPR_LIST_MAX);
     *start = a;
     *step = s;
     *count = (size_t)n;
@@ -2095,7 +2169,8 @@ static int call_minmax(evctx *c, const node *nd, t1_value *out)
         if (ev(c, nd->a, &v))
             return -1;
         if (v.type != T1_LIST)
-            return efail(c, nd->pos, "%s() of %s: one argument must be a list", fns[nd->op].name, a_type(v.type));
+            return efail(c, nd->pos, "%s() of %s: one argument must be a list", fns[nd->op].name,
+                         a_type(v.type));
         if (v.len == 0)
             return efail(c, nd->pos, "%s() of an empty list", fns[nd->op].name);
         const t1_value *best = &v.items[0];
@@ -2374,9 +2449,11 @@ static int push(const evctx *c, builder *b, const t1_value *v, uint32_t pos)
         if (n > T1_EXPR_LIST_MAX)
             n = T1_EXPR_LIST_MAX;
         int why = A_NOMEM;
-        t1_value *p = c->arena ? arena_grow(c->arena, b->items, b->cap * sizeof *p, n * sizeof *p, &why) : NULL;
+        if (!c->arena)
+            return efail(c, pos, "a list or string needs an arena, and none was given");
+        t1_value *p = arena_grow(c->arena, b->items, b->cap * sizeof *p, n * sizeof *p, &why);
         if (!p)
-            return c->arena ? alloc_fail(c, pos, why) : efail(c, pos, "a list needs an arena, and none was given");
+            return alloc_fail(c, pos, why);
         b->items = p;
         b->cap = n;
     }
@@ -2387,7 +2464,8 @@ static int push(const evctx *c, builder *b, const t1_value *v, uint32_t pos)
 static int step(evctx *c, uint32_t pos)
 {
     if (c->steps == 0)
-        return efail(c, pos, "comprehensions take more than %llu steps", (unsigned long long)COMP_STEPS_MAX);
+        return efail(c, pos, "comprehensions take more than %llu steps",
+                     (unsigned long long)COMP_STEPS_MAX);
     c->steps--;
     return 0;
 }
@@ -2459,6 +2537,19 @@ static int comp_run(evctx *c, int32_t k, int32_t item, builder *b, uint32_t pos)
     return truth(&v) ? comp_run(c, cl->next, item, b, pos) : 0;
 }
 
+/* An operand: a leaf is read where it is, with no call and no copy; any
+ * other node is evaluated into tmp. NULL on an error. */
+static inline const t1_value *operand(evctx *c, int32_t k, t1_value *tmp)
+{
+    const node *nd = &c->nodes[k];
+    switch (nd->kind) {
+    case N_CONST: return &c->consts[nd->a];
+    case N_SLOT: return &c->slots[nd->a];
+    case N_LOCAL: return &c->locals[nd->a];
+    default: return ev(c, k, tmp) ? NULL : tmp;
+    }
+}
+
 static int ev_bool(evctx *c, const node *nd, t1_value *out)
 {
     /* and/or give the operand that decided, as Python's do. */
@@ -2473,12 +2564,13 @@ static int ev_bool(evctx *c, const node *nd, t1_value *out)
 
 static int ev_chain(evctx *c, const node *nd, t1_value *out)
 {
-    t1_value acc, r, t;
+    t1_value acc, tmp, t;
     if (ev(c, nd->a, &acc))
         return -1;
     for (int32_t k = c->nodes[nd->a].next; k >= 0; k = c->nodes[k].next) {
         const node *o = &c->nodes[k];
-        if (ev(c, k, &r) || binop(c, o->lop, o->lpos, &acc, &r, &t))
+        const t1_value *r = operand(c, k, &tmp);
+        if (!r || binop(c, o->lop, o->lpos, &acc, r, &t))
             return -1;
         acc = t;
     }
@@ -2488,13 +2580,17 @@ static int ev_chain(evctx *c, const node *nd, t1_value *out)
 
 static int ev_cmpchain(evctx *c, const node *nd, t1_value *out)
 {
-    t1_value l, r;
+    /* Each operand is computed once: the right one of a link is the left
+     * one of the next, so the two temporaries take turns. */
+    t1_value tmp[2];
     int res;
-    if (ev(c, nd->a, &l))
+    const t1_value *l = operand(c, nd->a, &tmp[0]);
+    if (!l)
         return -1;
     for (int32_t k = c->nodes[nd->a].next; k >= 0; k = c->nodes[k].next) {
         const node *o = &c->nodes[k];
-        if (ev(c, k, &r) || compare(c, o->lop, o->lpos, &l, &r, &res))
+        const t1_value *r = operand(c, k, l == &tmp[0] ? &tmp[1] : &tmp[0]);
+        if (!r || compare(c, o->lop, o->lpos, l, r, &res))
             return -1;
         if (!res)
             return set_bool(out, 0);
@@ -2506,7 +2602,8 @@ static int ev_cmpchain(evctx *c, const node *nd, t1_value *out)
 static int ev(evctx *c, int32_t k, t1_value *out)
 {
     const node *nd = &c->nodes[k];
-    t1_value l, r;
+    t1_value lt, rt;
+    const t1_value *l, *r;
     int res;
     switch (nd->kind) {
     case N_CONST:
@@ -2519,35 +2616,36 @@ static int ev(evctx *c, int32_t k, t1_value *out)
         *out = c->locals[nd->a];
         return 0;
     case N_BIN:
-        if (ev(c, nd->a, &l) || ev(c, nd->b, &r))
+        if (!(l = operand(c, nd->a, &lt)) || !(r = operand(c, nd->b, &rt)))
             return -1;
-        return binop(c, nd->op, nd->pos, &l, &r, out);
+        return binop(c, nd->op, nd->pos, l, r, out);
     case N_CMP:
-        if (ev(c, nd->a, &l) || ev(c, nd->b, &r) || compare(c, nd->op, nd->pos, &l, &r, &res))
+        if (!(l = operand(c, nd->a, &lt)) || !(r = operand(c, nd->b, &rt)) ||
+            compare(c, nd->op, nd->pos, l, r, &res))
             return -1;
         return set_bool(out, res);
     case N_BOOL:
         return ev_bool(c, nd, out);
     case N_NOT:
-        if (ev(c, nd->a, &l))
+        if (!(l = operand(c, nd->a, &lt)))
             return -1;
-        return set_bool(out, !truth(&l));
+        return set_bool(out, !truth(l));
     case N_UNARY:
-        if (ev(c, nd->a, &l))
+        if (!(l = operand(c, nd->a, &lt)))
             return -1;
-        return unop(c, nd->op, nd->pos, &l, out);
+        return unop(c, nd->op, nd->pos, l, out);
     case N_CHAIN:
         return ev_chain(c, nd, out);
     case N_CMPCHAIN:
         return ev_cmpchain(c, nd, out);
     case N_IFELSE:
-        if (ev(c, nd->b, &l))
+        if (!(l = operand(c, nd->b, &lt)))
             return -1;
-        return ev(c, truth(&l) ? nd->a : nd->c, out);
+        return ev(c, truth(l) ? nd->a : nd->c, out);
     case N_INDEX:
-        if (ev(c, nd->a, &l) || ev(c, nd->b, &r))
+        if (!(l = operand(c, nd->a, &lt)) || !(r = operand(c, nd->b, &rt)))
             return -1;
-        return index_value(c, nd->pos, &l, &r, out);
+        return index_value(c, nd->pos, l, r, out);
     case N_CALL:
         return call(c, nd, out);
     case N_LIST:
@@ -2566,16 +2664,18 @@ static int ev(evctx *c, int32_t k, t1_value *out)
 
 /* ------------------------------------------------------------ the result */
 
-static int in_pool(const t1_expr *e, const char *s)
+static int in_block(const void *p, const void *base, size_t bytes)
 {
-    uintptr_t p = (uintptr_t)s, b = (uintptr_t)e->pool;
-    return e->pool && p >= b && p < b + e->pool_len;
+    uintptr_t u = (uintptr_t)p, b = (uintptr_t)base;
+    return base && u >= b && u < b + bytes;
 }
 
 static int needs_copy(const t1_expr *e, const t1_value *v)
 {
     if (v->type == T1_STRING)
-        return in_pool(e, v->s);
+        return in_block(v->s, e->pool, e->pool_len);
+    if (v->type == T1_LIST && in_block(v->items, e->citems, e->n_citems * sizeof *e->citems))
+        return 1;
     if (v->type == T1_LIST)
         for (size_t k = 0; k < v->len; k++)
             if (needs_copy(e, &v->items[k]))
@@ -2583,8 +2683,9 @@ static int needs_copy(const t1_expr *e, const t1_value *v)
     return 0;
 }
 
-/* String literals live in e; a result must live in the arena alone (the
- * header's promise), so one that reaches a literal is copied there. */
+/* Literals (strings, constant lists) live in e; a result must live in the
+ * arena alone (the header's promise), so one that reaches a literal is
+ * copied there. */
 static int relocate(const evctx *c, t1_value *v, uint32_t pos)
 {
     if (!needs_copy(c->e, v))
