@@ -245,7 +245,10 @@ int serve_build(cl_program app, cl_uint nd, const cl_device_id *list, const char
     unsigned char *bins[MAX_DEVICES] = {0};
     size_t sizes[MAX_DEVICES] = {0};
     int rc = -1;
-    if (read_for_devices(key, n, devs, src, size, options, bins, sizes, why, cap) == 0 &&
+    /* The stored source is the recorded program's text (rk_canonical_size):
+     * the application's is compared as the key saw it. */
+    if (read_for_devices(key, n, devs, src, rk_canonical_size(src, size), options, bins, sizes,
+                         why, cap) == 0 &&
         (*out = from_binaries(ctx, n, devs, bins, sizes, options, why, cap)) != NULL)
         rc = 0;
     for (cl_uint i = 0; i < n; i++)
