@@ -403,10 +403,7 @@ static cl_int CL_API_CALL pl_clBuildProgram(cl_program program, cl_uint nd,
         if (interposer_program_devices(program, nd, list, devs, &n) == 0) {
             interposer_say("program %p: recorded (key %.16s, %u device%s): build done in %.3f ms",
                    (void *)program, key, (unsigned)n, n == 1 ? "" : "s", build_ms);
-            /* The program's text as the key saw it: without what a tool
-             * appended that changes nothing (rk_canonical_size). */
-            record_capture(program, CAPTURE_BUILD, n, devs, r->source,
-                           rk_canonical_size(r->source, r->size), options, key);
+            record_capture(program, CAPTURE_BUILD, n, devs, r->source, r->size, options, key);
         } else {
             interposer_say("program %p: not recorded (cannot list the build's devices): build done "
                    "in %.3f ms",

@@ -15,9 +15,7 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
-/* The next word of s at *pos: [*start, *end) including its quotes. 0 when
- * none is left. */
-static int next_word(const char *s, size_t *pos, size_t *start, size_t *end)
+int rk_next_word(const char *s, size_t *pos, size_t *start, size_t *end)
 {
     size_t i = *pos;
     while (s[i] && is_space(s[i]))
@@ -109,12 +107,12 @@ int rk_normalize(const char *options, char **norm, char ***dirs, size_t *n_dirs)
     size_t nd = 0, k = 0, pos = 0, a, b;
     if (!out || !d)
         goto oom;
-    while (next_word(s, &pos, &a, &b)) {
+    while (rk_next_word(s, &pos, &a, &b)) {
         const char *dir = NULL;
         size_t dir_len = 0;
         if (b - a == 2 && strncmp(s + a, "-I", 2) == 0) {
             size_t a2, b2;
-            if (next_word(s, &pos, &a2, &b2)) {
+            if (rk_next_word(s, &pos, &a2, &b2)) {
                 dir = s + a2;
                 dir_len = b2 - a2;
             } else {

@@ -36,6 +36,10 @@ size_t rk_canonical_size(const char *src, size_t size);
  * options means "". 0, or -1 when out of memory. */
 int rk_normalize(const char *options, char **norm, char ***dirs, size_t *n_dirs);
 void rk_free_dirs(char **dirs, size_t n);
+/* The next word of options s from *pos on, split as rk_normalize splits
+ * (white space; double quotes group): [*start, *end), quotes included, and
+ * *pos past it. 0 when none is left. */
+int rk_next_word(const char *s, size_t *pos, size_t *start, size_t *end);
 
 /* Writes the key ("rec:<hex>") of (source, options) into out: of the
  * source's first rk_canonical_size bytes.  0, or -1 when
