@@ -297,6 +297,10 @@ $(B)/tests/test_record_reentry $(B)/tests/test_record_stress: | $(TEST_SO)
 # The interposer's key code, tested on its own.
 $(B)/tests/test_rec_key: $(B)/pic/preload/rec_key.o
 $(B)/tests/test_rec_key: CLC_CPPFLAGS += -Ipreload
+# (Its objects come after the libraries on the link line: the test itself
+# calls what they need of libclcpack.a.)
+$(B)/tests/test_miss_reason: $(B)/pic/preload/miss_reason.o $(B)/pic/preload/rec_key.o
+$(B)/tests/test_miss_reason: CLC_CPPFLAGS += -Ipreload -Iformats
 
 # pack and test set up the machine first (deps), then build: a sub-make,
 # so that nothing compiles before the headers are there, even with -j.

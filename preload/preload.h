@@ -7,6 +7,7 @@
  *              only lock, never held across a call out of table.c
  *   record.c   writing captures (a build, a link) and process files
  *   serve.c    building and linking from the pack
+ *   miss_reason.c  why the pack has no entry for a build or link
  *   api.c      the interposed calls, exported and as the layer's table
  *
  * The rule that keeps an application from hanging in the interposer: no
@@ -163,7 +164,8 @@ void prog_free_compiled(prog *r);
 /* Writes one capture file per device of devs[0..n) for program p, just
  * built (or linked) from source (a link: its description) with options
  * under key, with the binary the driver gives now (docs/RECORD.md, "What
- * is recorded"). The driver is called, no lock is held. */
+ * is recorded"); a build's source is stored as rk_canonical_size leaves it.
+ * The driver is called, no lock is held. */
 void record_capture(cl_program p, capture_kind kind, cl_uint n, const cl_device_id *devs,
                  const char *source, size_t size, const char *options, const char *key);
 /* Leaves "<pid>-<n>.binary" in the capture folder. */
@@ -185,6 +187,23 @@ int serve_knows_compile(const char *compile_key, cl_uint n, const cl_device_id *
 cl_program serve_link(cl_context ctx, cl_uint nd, const cl_device_id *list, const char *options,
                       const unsigned char *desc, size_t desc_size, const char *key, char *why,
                       size_t cap);
+
+/* ---------------------------------------------------------------------- */
+/* Why a build or link is not served (miss_reason.c)                       */
+
+/* The reason, into why[0..cap), that pack (named pack_name) holds no entry
+ * of this build's key: the recorded build nearest to it (source text[0..size)
+ * as rk_canonical_size leaves it, normalized options norm) and what differs
+ * from it, e.g. "PACK has no entry for this build; the nearest is entry 3
+ * (kernels a, b): the source differs from the recorded one in line 12".
+ * Reads every recorded source of the pack; calls no driver. */
+void miss_reason_build(const clcpack *pack, const char *pack_name, const char *text, size_t size,
+                       const char *norm, char *why, size_t cap);
+/* The same for a link of description desc[0..size) and normalized link
+ * options norm: the recorded link sharing most inputs, and the first input
+ * that differs, or the options. */
+void miss_reason_link(const clcpack *pack, const char *pack_name, const unsigned char *desc,
+                      size_t size, const char *norm, char *why, size_t cap);
 
 /* The devices of program p (list when given): 0, or -1. */
 int interposer_program_devices(cl_program p, cl_uint nd, const cl_device_id *list, cl_device_id *out,

@@ -15,9 +15,7 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
-/* The next word of s at *pos: [*start, *end) including its quotes. 0 when
- * none is left. */
-static int next_word(const char *s, size_t *pos, size_t *start, size_t *end)
+int rk_next_word(const char *s, size_t *pos, size_t *start, size_t *end)
 {
     size_t i = *pos;
     while (s[i] && is_space(s[i]))
@@ -50,6 +48,49 @@ static char *unquote(const char *s, size_t n)
     return out;
 }
 
+/* The declaration PyOpenCL's cache.py appends on a cache miss ("defeat
+ * implementation caches"), the same text in 2022.3 and 2026.1: an unused
+ * program-scope constant with a random name. The binary built from another
+ * name holds the same kernels; only that constant's name differs. */
+#define PYOPENCL_HEAD "\n\n__constant int "
+#define PYOPENCL_NAME "pyopencl_defeat_cache_"
+#define PYOPENCL_HEX 32
+#define PYOPENCL_TAIL " = 0;"
+
+static int is_lower_hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+/* Whether the n bytes at name occur anywhere in text[0..size). */
+static int occurs(const char *text, size_t size, const char *name, size_t n)
+{
+    for (size_t i = 0; i + n <= size; i++)
+        if (text[i] == name[0] && memcmp(text + i, name, n) == 0)
+            return 1;
+    return 0;
+}
+
+size_t rk_canonical_size(const char *src, size_t size)
+{
+    const size_t head = sizeof PYOPENCL_HEAD - 1, name = sizeof PYOPENCL_NAME - 1,
+                 tail = sizeof PYOPENCL_TAIL - 1, whole = head + name + PYOPENCL_HEX + tail;
+    if (!src || size < whole)
+        return size;
+    const char *d = src + size - whole;
+    if (memcmp(d, PYOPENCL_HEAD, head) != 0 || memcmp(d + head, PYOPENCL_NAME, name) != 0 ||
+        memcmp(d + whole - tail, PYOPENCL_TAIL, tail) != 0)
+        return size;
+    for (size_t i = 0; i < PYOPENCL_HEX; i++)
+        if (!is_lower_hex(d[head + name + i]))
+            return size;
+    /* A name the program itself uses (a macro, a reference) could make the
+     * line matter: then it is the program's text like any other. */
+    if (occurs(src, size - whole, d + head, name + PYOPENCL_HEX))
+        return size;
+    return size - whole;
+}
+
 void rk_free_dirs(char **dirs, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -66,12 +107,12 @@ int rk_normalize(const char *options, char **norm, char ***dirs, size_t *n_dirs)
     size_t nd = 0, k = 0, pos = 0, a, b;
     if (!out || !d)
         goto oom;
-    while (next_word(s, &pos, &a, &b)) {
+    while (rk_next_word(s, &pos, &a, &b)) {
         const char *dir = NULL;
         size_t dir_len = 0;
         if (b - a == 2 && strncmp(s + a, "-I", 2) == 0) {
             size_t a2, b2;
-            if (next_word(s, &pos, &a2, &b2)) {
+            if (rk_next_word(s, &pos, &a2, &b2)) {
                 dir = s + a2;
                 dir_len = b2 - a2;
             } else {
@@ -279,6 +320,7 @@ static int hex_key(key_bytes *k, const char *prefix, char out[RK_KEY_MAX])
 
 int rk_key(const char *source, size_t size, const char *options, char out[RK_KEY_MAX])
 {
+    size = rk_canonical_size(source, size);
     char *norm = NULL;
     scan *s = calloc(1, sizeof *s);
     if (!s || rk_normalize(options, &norm, &s->dirs, &s->n_dirs) != 0) {

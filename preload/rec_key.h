@@ -17,14 +17,32 @@
 #define RK_COMPILE_PREFIX "rec-compile:"
 #define RK_KEY_MAX 80      /* "rec-compile:" + 64 hex digits + NUL */
 
+/* How many of the first bytes of a program's source (size bytes at src) are
+ * its text for the record and the key: the source less text a tool appended
+ * that is certain to change nothing the driver builds for the application
+ * (docs/RECORD.md, "Text PyOpenCL adds"). One such text is known: PyOpenCL,
+ * on a miss in its binary cache, appends
+ *     "\n\n__constant int pyopencl_defeat_cache_" <32 hex digits> " = 0;"
+ * (a uuid4's hex digits), so that no two processes build the same text; it
+ * is recognised only at the very end of the source, in exactly that form,
+ * with a name the rest of the source never uses. Any other source gives
+ * size. The record stores these bytes and the key hashes them (rk_key), so
+ * both sides of a replay see one text. */
+size_t rk_canonical_size(const char *src, size_t size);
+
 /* The options without path-valued -I arguments ("-I DIR", "-IDIR"), the
  * remaining words joined by one space; *dirs gets the -I folders in order
  * (quotes removed). All malloc'd: free with rk_free_dirs and free(). NULL
  * options means "". 0, or -1 when out of memory. */
 int rk_normalize(const char *options, char **norm, char ***dirs, size_t *n_dirs);
 void rk_free_dirs(char **dirs, size_t n);
+/* The next word of options s from *pos on, split as rk_normalize splits
+ * (white space; double quotes group): [*start, *end), quotes included, and
+ * *pos past it. 0 when none is left. */
+int rk_next_word(const char *s, size_t *pos, size_t *start, size_t *end);
 
-/* Writes the key ("rec:<hex>") of (source, options) into out. 0, or -1 when
+/* Writes the key ("rec:<hex>") of (source, options) into out: of the
+ * source's first rk_canonical_size bytes.  0, or -1 when
  * out of memory. Headers are found by their #include lines, looked up in
  * the -I folders in order (at most RK_MAX_HEADERS, each at most
  * RK_MAX_HEADER_BYTES; one that cannot be read is left out). */

@@ -80,6 +80,10 @@ void record_capture(cl_program p, capture_kind kind, cl_uint n, const cl_device_
 {
     if (!interposer_cfg.record_dir)
         return;
+    /* A build's text as its key took it: without what a tool appended that
+     * changes nothing (rk_canonical_size). A link's description is exact. */
+    if (kind == CAPTURE_BUILD)
+        size = rk_canonical_size(source, size);
     cl_device_id all[MAX_DEVICES];
     cl_uint n_all = 0;
     if (interposer_program_devices(p, 0, NULL, all, &n_all) != 0) {

@@ -6,6 +6,7 @@
 #include "preload.h"
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +15,34 @@ static pthread_once_t pack_once = PTHREAD_ONCE_INIT;
 static clcpack *pack;
 static char pack_error[CLCPACK_MESSAGE_MAX + 64];
 
+/* A reason about the pack, naming it once: "PACK: MESSAGE", or the message
+ * alone when it names the pack already (the library's messages about a
+ * file it cannot read do). -1. */
+static int pack_why(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int pack_why(char *why, size_t cap, const char *fmt, ...)
+{
+    char msg[WHY_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (strstr(msg, interposer_cfg.pack_path))
+        interposer_why(why, cap, "%s", msg);
+    else
+        interposer_why(why, cap, "%s: %s", interposer_cfg.pack_path, msg);
+    return -1;
+}
+
 static void open_pack(void)
 {
     clcpack_error err;
     if (clcpack_open_file(interposer_cfg.pack_path, &pack, &err) != CLCPACK_OK) {
         pack = NULL;
-        snprintf(pack_error, sizeof pack_error, "cannot open pack %s: %s", interposer_cfg.pack_path,
-                 err.message);
+        if (strstr(err.message, interposer_cfg.pack_path))
+            snprintf(pack_error, sizeof pack_error, "cannot open the pack: %s", err.message);
+        else
+            snprintf(pack_error, sizeof pack_error, "cannot open pack %s: %s",
+                     interposer_cfg.pack_path, err.message);
     }
 }
 
@@ -70,9 +92,11 @@ static uint32_t pick_entry(const size_t *idx, size_t n, const clcpack_device_inf
     if (have_first) {
         char diff[256];
         clcpack_device_describe_difference(&first, here, diff, sizeof diff);
-        interposer_why(why, cap, "no binary for device %s: %s", here->device_name, diff);
+        interposer_why(why, cap, "%s has no binary for device %s: %s", interposer_cfg.pack_path,
+                       here->device_name, diff);
     } else {
-        interposer_why(why, cap, "no binary for device %s", here->device_name);
+        interposer_why(why, cap, "%s has no binary for device %s", interposer_cfg.pack_path,
+                       here->device_name);
     }
     return CLCPACK_NONE;
 }
@@ -84,8 +108,8 @@ static int read_failed(uint32_t e, const clcpack_error *err, char *why, size_t c
     char own[32];
     snprintf(own, sizeof own, "entry %u ", (unsigned)e);
     if (strncmp(err->message, own, strlen(own)) == 0)
-        return interposer_why(why, cap, "%s", err->message), -1;
-    return interposer_why(why, cap, "entry %u: %s", (unsigned)e, err->message), -1;
+        return pack_why(why, cap, "%s", err->message);
+    return pack_why(why, cap, "entry %u: %s", (unsigned)e, err->message);
 }
 
 /* Checks that entry e was recorded from exactly these source bytes (a
@@ -97,13 +121,12 @@ static int check_and_read(uint32_t e, const void *src, size_t size, const char *
     clcpack_entry_info info = {.struct_size = sizeof info};
     clcpack_error err;
     if (clcpack_get_entry(pack, e, &info) != CLCPACK_OK || info.source == CLCPACK_NONE)
-        return interposer_why(why, cap, "entry %u has no source to compare", (unsigned)e), -1;
+        return pack_why(why, cap, "entry %u has no source to compare", (unsigned)e);
     size_t n = 0;
     if (clcpack_read_source(pack, info.source, NULL, 0, &n, &err) != CLCPACK_OK)
-        return interposer_why(why, cap, "entry %u: %s", (unsigned)e, err.message), -1;
+        return pack_why(why, cap, "entry %u: %s", (unsigned)e, err.message);
     if (n != size)
-        return interposer_why(why, cap, "entry %u: key matches but the source differs", (unsigned)e),
-               -1;
+        return pack_why(why, cap, "entry %u: key matches but the source differs", (unsigned)e);
     char *stored = malloc(n ? n : 1);
     if (!stored)
         return interposer_why(why, cap, "out of memory"), -1;
@@ -111,7 +134,7 @@ static int check_and_read(uint32_t e, const void *src, size_t size, const char *
                memcmp(stored, src, size) == 0;
     free(stored);
     if (!same)
-        return interposer_why(why, cap, "entry %u: source unreadable or different", (unsigned)e), -1;
+        return pack_why(why, cap, "entry %u: source unreadable or different", (unsigned)e);
     char *stored_norm = NULL, **dirs = NULL;
     size_t n_dirs = 0;
     if (rk_normalize(info.options, &stored_norm, &dirs, &n_dirs) != 0)
@@ -120,12 +143,11 @@ static int check_and_read(uint32_t e, const void *src, size_t size, const char *
     free(stored_norm);
     rk_free_dirs(dirs, n_dirs);
     if (!same)
-        return interposer_why(why, cap, "entry %u: key matches but the options differ", (unsigned)e),
-               -1;
+        return pack_why(why, cap, "entry %u: key matches but the options differ", (unsigned)e);
     if (clcpack_read_binary(pack, e, NULL, 0, bin_size, &err) != CLCPACK_OK)
         return read_failed(e, &err, why, cap);
     if (!*bin_size)
-        return interposer_why(why, cap, "entry %u: an empty binary", (unsigned)e), -1;
+        return pack_why(why, cap, "entry %u: an empty binary", (unsigned)e);
     if (!(*bin = malloc(*bin_size)))
         return interposer_why(why, cap, "out of memory"), -1;
     if (clcpack_read_binary(pack, e, *bin, *bin_size, bin_size, &err) != CLCPACK_OK) {
@@ -134,6 +156,23 @@ static int check_and_read(uint32_t e, const void *src, size_t size, const char *
         return read_failed(e, &err, why, cap);
     }
     return 0;
+}
+
+/* Why the pack has no entry of key, for source or link description src.
+ * The nearest entry is looked for only when the reason is printed
+ * (CLCPACK_LOG): it reads every recorded text of the pack, work a silent
+ * run need not do. */
+static void miss(const char *key, const void *src, size_t size, const char *norm, char *why,
+                 size_t cap)
+{
+    int link = strncmp(key, RK_LINK_PREFIX, strlen(RK_LINK_PREFIX)) == 0;
+    if (!interposer_cfg.log)
+        interposer_why(why, cap, "%s has no entry for this %s", interposer_cfg.pack_path,
+                       link ? "link" : "build");
+    else if (link)
+        miss_reason_link(pack, interposer_cfg.pack_path, src, size, norm, why, cap);
+    else
+        miss_reason_build(pack, interposer_cfg.pack_path, src, size, norm, why, cap);
 }
 
 /* For each of devs[0..n): the entry of key for it, checked against src and
@@ -145,21 +184,25 @@ static int read_for_devices(const char *key, cl_uint n, const cl_device_id *devs
     clcpack_key k = {key, NULL, 0, {0, 0, 0}};
     size_t idx[256], count = 0;
     clcpack_error ferr;
-    clcpack_status st = clcpack_find(pack, &k, idx, sizeof idx / sizeof idx[0], &count, &ferr);
-    /* Only a key the pack lacks is "no entry": a damaged lookup table or a
-     * pack cut short while the application runs says so, in the library's
-     * words. */
-    if (st == CLCPACK_E_NOT_FOUND)
-        return interposer_why(why, cap, "no entry for this source and options"), -1;
-    if (st != CLCPACK_OK)
-        return interposer_why(why, cap, "the pack: %s", ferr.message), -1;
-    if (count > sizeof idx / sizeof idx[0])
-        count = sizeof idx / sizeof idx[0];
     char *norm = NULL, **dirs = NULL;
     size_t n_dirs = 0;
     if (rk_normalize(options, &norm, &dirs, &n_dirs) != 0)
         return interposer_why(why, cap, "out of memory"), -1;
     rk_free_dirs(dirs, n_dirs);
+    clcpack_status st = clcpack_find(pack, &k, idx, sizeof idx / sizeof idx[0], &count, &ferr);
+    /* Only a key the pack lacks is "no entry": a damaged lookup table or a
+     * pack cut short while the application runs says so, in the library's
+     * words. */
+    if (st != CLCPACK_OK) {
+        if (st == CLCPACK_E_NOT_FOUND)
+            miss(key, src, size, norm, why, cap);
+        else
+            pack_why(why, cap, "%s", ferr.message);
+        free(norm);
+        return -1;
+    }
+    if (count > sizeof idx / sizeof idx[0])
+        count = sizeof idx / sizeof idx[0];
     int rc = 0;
     for (cl_uint i = 0; rc == 0 && i < n; i++) {
         clcpack_device_info here = {.struct_size = sizeof here};
@@ -245,7 +288,10 @@ int serve_build(cl_program app, cl_uint nd, const cl_device_id *list, const char
     unsigned char *bins[MAX_DEVICES] = {0};
     size_t sizes[MAX_DEVICES] = {0};
     int rc = -1;
-    if (read_for_devices(key, n, devs, src, size, options, bins, sizes, why, cap) == 0 &&
+    /* The stored source is the recorded program's text (rk_canonical_size):
+     * the application's is compared as the key saw it. */
+    if (read_for_devices(key, n, devs, src, rk_canonical_size(src, size), options, bins, sizes,
+                         why, cap) == 0 &&
         (*out = from_binaries(ctx, n, devs, bins, sizes, options, why, cap)) != NULL)
         rc = 0;
     for (cl_uint i = 0; i < n; i++)

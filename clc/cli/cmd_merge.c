@@ -266,7 +266,7 @@ static int join_recorded(merge_input *in, merge_pick *pk, size_t ci, size_t ce,
 
 /* pick_entries with its hash table. */
 static long pick_into(merge_input *in, size_t n_in, merge_pick *picks, size_t *n_picks,
-                      size_t *dups, size_t *slots, size_t cap)
+                      size_t *dups, size_t *slots, size_t cap, int keep_first, size_t *kept)
 {
     long conflicts = 0;
     int failed = 0;
@@ -309,6 +309,10 @@ static long pick_into(merge_input *in, size_t n_in, merge_pick *picks, size_t *n
                     continue;
                 }
             }
+            if (why && keep_first) {
+                (*kept)++;
+                continue;
+            }
             if (why) {
                 if (conflicts < MAX_CONFLICTS_SHOWN) {
                     char label[LABEL_MAX];
@@ -348,7 +352,7 @@ static long pick_into(merge_input *in, size_t n_in, merge_pick *picks, size_t *n
  * addressing, SIZE_MAX empty), so that n entries cost about n comparisons
  * rather than n^2/2. */
 static long pick_entries(merge_input *in, size_t n_in, merge_pick *picks, size_t *n_picks,
-                         size_t *dups)
+                         size_t *dups, int keep_first, size_t *kept)
 {
     size_t total = 0;
     for (size_t i = 0; i < n_in; i++)
@@ -363,7 +367,7 @@ static long pick_entries(merge_input *in, size_t n_in, merge_pick *picks, size_t
     }
     for (size_t k = 0; k < cap; k++)
         slots[k] = SIZE_MAX;
-    long r = pick_into(in, n_in, picks, n_picks, dups, slots, cap);
+    long r = pick_into(in, n_in, picks, n_picks, dups, slots, cap, keep_first, kept);
     free(slots);
     return r;
 }
@@ -542,7 +546,8 @@ int merge_packs(const merge_args *x, merge_stats *stats)
         cli_error("merge: out of memory for %zu entries", total);
         goto out;
     }
-    long conflicts = pick_entries(in, x->n_inputs, picks, &n_picks, &dups);
+    size_t kept = 0;
+    long conflicts = pick_entries(in, x->n_inputs, picks, &n_picks, &dups, x->keep_first, &kept);
     if (conflicts < 0)
         goto out;
     if (conflicts > 0) {
@@ -554,6 +559,7 @@ int merge_packs(const merge_args *x, merge_stats *stats)
         goto out;
     stats->entries = n_picks;
     stats->dups = dups;
+    stats->kept = kept;
     stats->joined = 0;
     for (size_t k = 0; k < n_picks; k++)
         stats->joined += picks[k].n_joins;

@@ -2,7 +2,9 @@
  * unmodified application with libclcpack-preload.so in record mode, then
  * writes a pack holding, for each program it built from source, the
  * binary of its own build with the exact source and options, keyed by the
- * content key (docs/RECORD.md). */
+ * content key (docs/RECORD.md). An existing pack is added to, under a lock
+ * on it, so records of several programs and commands accumulate in one;
+ * --replace starts afresh. */
 #include "commands.h"
 
 #include <dirent.h>
@@ -17,6 +19,8 @@
 #include "cli_report.h"
 #include "clcpack_write.h"
 #include "file_atomic.h"
+#include "file_lock.h"
+#include "pack_merge.h"
 #include "pack_text.h"
 #include "pocl_binary_canon.h"
 #include "pocl_cache_files.h"
@@ -33,13 +37,18 @@ typedef struct record_args {
     const char *ptxas;
     const char *keep;      /* --keep-captures DIR: capture here, keep the files */
     int log;
+    int replace;           /* --replace: a new pack, not added to the one at output */
     clcpack_compression codec; /* --codec */
     char **app;
 } record_args;
 
 static const cli_opt record_opts[] = {
     OPT_STR("output", 'o', record_args, output, "FILE",
-            "the pack to write (written atomically; checked first)"),
+            "the pack to write, or to add to when it exists (written\n"
+            "atomically, under a lock; checked first)"),
+    OPT_FLAG("replace", 0, record_args, replace,
+             "write a new pack FILE, dropping what it held (by default\n"
+             "the record is added to it)"),
     OPT_FLAG("log", 0, record_args, log, "CLCPACK_LOG=1: one line per program build on stderr"),
     OPT_STR("ptxas", 0, record_args, ptxas, "PATH",
             "NVIDIA: assemble the PTX into cubins with this ptxas\n"
@@ -80,6 +89,11 @@ typedef struct record_stats {
     size_t captures, links, entries, no_binary, conflicts, bad, from_binary;
     size_t cache_files; /* files added from PoCL's kernel cache */
     size_t keys, devices;
+    /* Written: the record's distinct entries (a build made twice with the
+     * same bytes is one), and when it was added to a pack, the entries that
+     * pack held before and holds now, and what it kept of its own. */
+    size_t distinct, before, total, kept, joined;
+    int added;
 } record_stats;
 
 /* Adds one entry; a second build of the same program with other bytes
@@ -284,6 +298,96 @@ static int check_capture_dir(const char *dir)
     return 0;
 }
 
+/* The entries of the pack at path into *n; -1 after a message. */
+static int count_entries(const char *path, size_t *n)
+{
+    clcpack *p = NULL;
+    clcpack_error err;
+    if (clcpack_open_file(path, &p, &err) != CLCPACK_OK) {
+        cli_error("%s", err.message);
+        return -1;
+    }
+    *n = clcpack_entry_count(p);
+    clcpack_close(p);
+    return 0;
+}
+
+/* A pack at output that the record would add to must open: checked before
+ * the application runs, so that nothing is recorded for nothing. */
+static int check_existing(const record_args *a)
+{
+    struct stat st;
+    if (a->replace || stat(a->output, &st) != 0)
+        return 0;
+    clcpack *p = NULL;
+    clcpack_error err;
+    if (clcpack_open_file(a->output, &p, &err) != CLCPACK_OK) {
+        cli_error("%s: the record cannot be added to it (--replace writes a new pack there)",
+                  err.message);
+        return -1;
+    }
+    clcpack_close(p);
+    return 0;
+}
+
+/* Adds the record (written to fresh) to the pack at output: merged with
+ * what it holds, its own entries kept where the record's differ (nothing
+ * recorded is lost), written atomically. */
+static int add_to_pack(const record_args *a, const char *fresh, record_stats *s)
+{
+    const char *inputs[2] = {a->output, fresh};
+    merge_args m;
+    memset(&m, 0, sizeof m);
+    m.output = a->output;
+    m.codec = a->codec;
+    m.inputs = inputs;
+    m.n_inputs = 2;
+    m.keep_first = 1;
+    merge_stats ms;
+    if (count_entries(fresh, &s->distinct) != 0 || count_entries(a->output, &s->before) != 0 ||
+        merge_packs(&m, &ms) != EXIT_OK_STATUS)
+        return -1;
+    s->total = ms.entries;
+    s->kept = ms.kept;
+    s->joined = ms.joined;
+    s->added = 1;
+    return 0;
+}
+
+/* Writes the record into a->output under its lock (file_lock.h), so that
+ * records made at once each add to what the other wrote: added to the pack
+ * there, or, when there is none or with --replace, a new pack. tmp is the
+ * record's private folder. */
+static int write_output(const record_args *a, clcpack_writer *w, const char *tmp,
+                        record_stats *s)
+{
+    char err[PRELOAD_PATH_MAX + 256], fresh[PRELOAD_PATH_MAX + 32];
+    file_lock *lock = NULL;
+    int rc = file_lock_take(a->output, 0, &lock, err, sizeof err);
+    if (rc == FILE_LOCK_BUSY) {
+        cli_note("waiting for another process writing %s", a->output);
+        rc = file_lock_take(a->output, 1, &lock, err, sizeof err);
+    }
+    if (rc != FILE_LOCK_OK) {
+        cli_error("%s", err);
+        return -1;
+    }
+    struct stat st;
+    int add = !a->replace && stat(a->output, &st) == 0;
+    bfmt(fresh, sizeof fresh, "%s/record.clcpack", tmp);
+    clcpack_error werr;
+    rc = -1;
+    if (clcpack_writer_write_file(w, add ? fresh : a->output, &werr) != CLCPACK_OK)
+        cli_error("%s", werr.message);
+    else if (add)
+        rc = add_to_pack(a, fresh, s);
+    else if (count_entries(a->output, &s->distinct) == 0)
+        rc = 0;
+    s->total = add ? s->total : s->distinct;
+    file_lock_release(lock);
+    return rc;
+}
+
 static void summary(const record_args *a, const record_stats *s)
 {
     fprintf(stderr, "clc-pack: recorded ");
@@ -293,7 +397,14 @@ static void summary(const record_args *a, const record_stats *s)
     if (s->links)
         fprintf(stderr, "%zu link%s", s->links, s->links == 1 ? "" : "s");
     fprintf(stderr, " (%zu distinct program%s) into %s: %zu entr%s", s->keys,
-            s->keys == 1 ? "" : "s", a->output, s->entries, s->entries == 1 ? "y" : "ies");
+            s->keys == 1 ? "" : "s", a->output, s->distinct, s->distinct == 1 ? "y" : "ies");
+    if (s->added)
+        fprintf(stderr, ", %zu new, %zu in the pack", s->total - s->before, s->total);
+    if (s->kept)
+        fprintf(stderr, "; %zu already recorded there otherwise, the recorded kept",
+                s->kept);
+    if (s->joined)
+        fprintf(stderr, "; %zu joined with the recorded one's work-group functions", s->joined);
     if (s->conflicts)
         fprintf(stderr, "; %zu rebuild%s with other bytes kept the first", s->conflicts,
                 s->conflicts == 1 ? "" : "s");
@@ -337,7 +448,7 @@ int cmd_record(int argc, char **argv)
         cli_error("%s", werr.message);
         return EXIT_FAILURE_STATUS;
     }
-    if (a.keep && check_capture_dir(a.keep) != 0)
+    if ((a.keep && check_capture_dir(a.keep) != 0) || check_existing(&a) != 0)
         return EXIT_FAILURE_STATUS;
     if (preload_check_app(a.app[0], err, sizeof err) != 0 || preload_find(lib, err, sizeof err) != 0) {
         cli_error("%s", err);
@@ -403,8 +514,7 @@ int cmd_record(int argc, char **argv)
         rc = EXIT_FAILURE_STATUS;
         goto out;
     }
-    if (clcpack_writer_write_file(w, a.output, &werr) != CLCPACK_OK) {
-        cli_error("%s", werr.message);
+    if (write_output(&a, w, tmp, &s) != 0) {
         rc = EXIT_FAILURE_STATUS;
         goto out;
     }

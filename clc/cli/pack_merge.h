@@ -36,12 +36,19 @@ typedef struct merge_args {
     size_t n_inputs;
     const merge_hook *hook;     /* NULL: entries copied as they are */
     unsigned threads;           /* encoding threads; 0: the online CPUs */
+    /* An entry that two inputs hold with other bytes (that cannot be
+     * joined) is a conflict, and nothing is written; with keep_first the
+     * earlier input's entry is kept instead, counted in merge_stats.kept
+     * (`clc-pack record` adds to a pack this way: what is recorded stays).
+     * The output then depends on the inputs' order. */
+    int keep_first;
 } merge_args;
 
 typedef struct merge_stats {
     size_t entries;             /* entries chosen from the inputs */
     size_t dups;                /* duplicates dropped */
     size_t joined;              /* records of one program on PoCL joined (pocl_binary_canon_union) */
+    size_t kept;                /* keep_first: later entries dropped for an earlier one */
 } merge_stats;
 
 /* `clc-pack retarget`'s work as a function: every PTX entry of input in

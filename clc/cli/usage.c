@@ -193,16 +193,17 @@ void usage_retarget(FILE *f)
 void usage_record(FILE *f)
 {
     usage_of(f,
-             "Usage: clc-pack record -o FILE [--log] [--ptxas PATH] [--keep-captures DIR]\n"
-             "                       [--codec zlib|zstd]\n"
+             "Usage: clc-pack record -o FILE [--replace] [--log] [--ptxas PATH]\n"
+             "                       [--keep-captures DIR] [--codec zlib|zstd]\n"
              "                       -- APP [ARGS...]\n"
              "\n"
              "Runs an unmodified OpenCL application with libclcpack-preload.so, which\n"
              "captures every program it builds from source, and every link of programs it\n"
              "compiled from source (sources, options, device, and the binary taken right\n"
-             "after the build or link, with its work-group functions), then writes a pack\n"
-             "of them keyed by content\n"
-             "(docs/RECORD.md). The interposer is loaded with LD_PRELOAD, as an OpenCL\n"
+             "after the build or link, with its work-group functions), then adds them to\n"
+             "the pack FILE keyed by content (a new pack when there is none; records into\n"
+             "one FILE accumulate, made one after another or at once, and what it held\n"
+             "stays; docs/RECORD.md). The interposer is loaded with LD_PRELOAD, as an OpenCL\n"
              "layer, and through a forwarding libOpenCL.so first on LD_LIBRARY_PATH, so\n"
              "applications that load OpenCL themselves are seen too; PoCL gets a private\n"
              "kernel cache for the run. `clc-pack run FILE -- APP` then serves those\n"
@@ -211,7 +212,8 @@ void usage_record(FILE *f)
              "Exit status: 0; 1 when nothing was built from source (the message says why,\n"
              "and when no OpenCL call was seen at all), the application failed (the pack\n"
              "is still written) or could not be started, or FILE or DIR cannot be written\n"
-             "(checked before the application starts); 2 on a usage error.\n");
+             "or FILE is there but not a pack (checked before the application starts); 2\n"
+             "on a usage error.\n");
 }
 
 void usage_run(FILE *f)

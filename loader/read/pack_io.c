@@ -27,9 +27,14 @@ clcpack_status clcpk_read_at(clcpk_fd fd, const char *path, uint8_t *buf, size_t
             return CLCPACK_E_IO;
         }
         if (r == 0) {
+            /* The read began wherever the index pointed, often far past
+             * the end of a cut file: the end is the file's size now. Where
+             * that cannot be had, the last offset read is all there is. */
+            clcpk_stat st;
+            uint64_t end = clcpk_os_fstat(fd, &st) == 0 ? st.size : at + got;
             snprintf(why, why_cap,
                      "'%s' shrank while open: it ends at %llu, bytes up to %llu were expected",
-                     path, (unsigned long long)(at + got), (unsigned long long)(at + n));
+                     path, (unsigned long long)end, (unsigned long long)(at + n));
             return CLCPACK_E_IO;
         }
         got += r;

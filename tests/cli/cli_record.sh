@@ -5,9 +5,11 @@
 # clc-pack run and with CLCPACK_PACK + LD_PRELOAD, also after its folder
 # moved; its output stays byte-identical to a run without the interposer,
 # and CLCPACK_LOG shows the program served. Then what must pass through
-# untouched, each with its reason logged and the same output: a changed
-# source byte, other build options, a device not in the pack, a damaged
-# pack (clc-pack run still starts the application, --strict refuses). A
+# untouched, each with its reason logged (naming the pack once, and what
+# differs from the nearest recorded entry: the source's line, the options'
+# words) and the same output: a changed source byte, other build options,
+# a device not in the pack, a damaged pack (clc-pack run still starts the
+# application, --strict refuses). A
 # header from an -I folder counts by content: the folder may move, a
 # changed header passes through. Recording twice and merging gives one
 # pack. What would fail after the application ran fails before it starts
@@ -67,12 +69,16 @@ expect_err "served from the pack" "LD_PRELOAD: served, with a cold driver cache"
 CLCPACK_PACK="$TMP/app.clcpack" LD_PRELOAD="$PRELOAD" run "$TMP/moved/vadd_abc"
 [ ! -s "$ERR" ] && ok "silent without CLCPACK_LOG" || bad "printed without CLCPACK_LOG"
 
-# passes NAME: the last run passed through, with the reason TEXT, and its
-# output equals the one of the same program run without the interposer.
+# passes NAME TEXT REF [PACK]: the last run passed through, with the reason
+# TEXT, and its output equals REF, that of the same program run without the
+# interposer. The reason names the pack (PACK, default app.clcpack) once.
 passes() {
     expect_rc 0 "$1: runs"
     expect_err "passed through ($2" "$1: passed through, reason logged"
     cmp -s "$OUT" "$3" && ok "$1: output unchanged" || bad "$1: output changed"
+    named=$(grep "passed through" "$ERR" | head -n 1 | grep -oF "${4:-$TMP/app.clcpack}" | wc -l)
+    [ "$named" -eq 1 ] && ok "$1: the reason names the pack once" ||
+        bad "$1: the reason names the pack $named times"
 }
 
 # A changed source byte (the same sum, another order).
@@ -80,19 +86,19 @@ build "$TMP/edited" 's/a\[i\] + b\[i\] + c\[i\];  /c[i] + b[i] + a[i];  /'
 grep -q 'c\[i\] + b\[i\] + a\[i\]' "$TMP/edited/vadd_abc.c" && ok "source edited" || bad "sed"
 "$TMP/edited/vadd_abc" >"$TMP/edited.out" 2>/dev/null
 run "$CLC" run --log "$TMP/app.clcpack" -- "$TMP/edited/vadd_abc"
-passes "changed source" "no entry for this source and options" "$TMP/edited.out"
+passes "changed source" "$TMP/app.clcpack has no entry for this build; the nearest is entry 0 (kernels vadd): the source differs from the recorded one in line 11)" "$TMP/edited.out"
 
 # Other build options.
 build "$TMP/opts" 's/clBuildProgram(program, 0, NULL, NULL,/clBuildProgram(program, 0, NULL, "-cl-mad-enable",/'
 grep -q 'cl-mad-enable' "$TMP/opts/vadd_abc.c" && ok "options edited" || bad "sed"
 "$TMP/opts/vadd_abc" >"$TMP/opts.out" 2>/dev/null
 run "$CLC" run --log "$TMP/app.clcpack" -- "$TMP/opts/vadd_abc"
-passes "other options" "no entry for this source and options" "$TMP/opts.out"
+passes "other options" "$TMP/app.clcpack has no entry for this build; the nearest is entry 0 (kernels vadd): the options differ: (none) recorded, -cl-mad-enable here)" "$TMP/opts.out"
 
 # A device not in the pack: PoCL's "basic" device instead of "pthread".
 POCL_DEVICES=basic "$TMP/moved/vadd_abc" >"$TMP/basic.out" 2>/dev/null
 POCL_DEVICES=basic run "$CLC" run --log "$TMP/app.clcpack" -- "$TMP/moved/vadd_abc"
-passes "another device" "no binary for device" "$TMP/basic.out"
+passes "another device" "$TMP/app.clcpack has no binary for device" "$TMP/basic.out"
 expect_err "device name differs" "another device: the difference is named"
 
 # A damaged pack: one byte of the stored binary flipped (the index still
@@ -105,7 +111,7 @@ d[index_offset - 200] ^= 0x55
 open(sys.argv[2], 'wb').write(d)
 PY
 CLCPACK_LOG=1 CLCPACK_PACK="$TMP/damaged.clcpack" LD_PRELOAD="$PRELOAD" run "$TMP/moved/vadd_abc"
-passes "damaged entry" "entry 0 (" "$TMP/plain.out"
+passes "damaged entry" "$TMP/damaged.clcpack: entry 0 (" "$TMP/plain.out" "$TMP/damaged.clcpack"
 if grep -q "entry 0: entry 0" "$ERR"; then bad "damaged entry: the reason repeats itself"
 else ok "damaged entry: the reason said once"; fi
 # A damaged lookup table (format 5): the first item of the key list flipped.
@@ -120,7 +126,7 @@ open(sys.argv[2], 'wb').write(d)
 PY
 if [ "$(od -An -tu1 -j8 -N1 "$TMP/app.clcpack" | tr -d ' ')" -ge 5 ]; then
     CLCPACK_LOG=1 CLCPACK_PACK="$TMP/badlist.clcpack" LD_PRELOAD="$PRELOAD" run "$TMP/moved/vadd_abc"
-    passes "damaged lookup table" "the pack: lookup key bucket" "$TMP/plain.out"
+    passes "damaged lookup table" "$TMP/badlist.clcpack: lookup key bucket" "$TMP/plain.out" "$TMP/badlist.clcpack"
     run "$CLC" verify "$TMP/badlist.clcpack"
     expect_rc 1 "verify refuses a pack whose key list is damaged"
     expect_out "the index is damaged" "verify: the damage is said"
@@ -129,11 +135,11 @@ else
 fi
 head -c 1000 "$TMP/app.clcpack" >"$TMP/short.clcpack"
 CLCPACK_LOG=1 CLCPACK_PACK="$TMP/short.clcpack" LD_PRELOAD="$PRELOAD" run "$TMP/moved/vadd_abc"
-passes "truncated pack" "cannot open pack" "$TMP/plain.out"
+passes "truncated pack" "cannot open the pack: $TMP/short.clcpack: pack is truncated" "$TMP/plain.out" "$TMP/short.clcpack"
 # clc-pack run with a pack that does not open still starts the application,
 # every build passed to the driver, the reason said; --strict refuses.
 run "$CLC" run --log "$TMP/short.clcpack" -- "$TMP/moved/vadd_abc"
-passes "clc-pack run, truncated pack" "cannot open pack" "$TMP/plain.out"
+passes "clc-pack run, truncated pack" "cannot open the pack: $TMP/short.clcpack" "$TMP/plain.out" "$TMP/short.clcpack"
 expect_err "pack is truncated" "clc-pack run: the reason is said"
 expect_err "every program build passed to the driver" "clc-pack run: says what happens"
 run "$CLC" run "$TMP/nowhere.clcpack" -- "$TMP/moved/vadd_abc"
@@ -162,7 +168,7 @@ expect_out "1 4 7 10 13 16 19 22" "-I folder moved: same output"
 printf '#define VALUE 5\n' >"$TMP/inc2/app/inc/value.h"
 run "$CLC" run --log "$TMP/inc.clcpack" -- "$TMP/include_app" "$TMP/inc2/app/fill.cl" \
     "-I $TMP/inc2/app/inc -DBIAS=1"
-expect_err "passed through (no entry for this source and options" "a changed header: passed through"
+expect_err "passed through ($TMP/inc.clcpack has no entry for this build; the nearest is entry 0 (kernels fill): its source and options are this build's, so a header from its -I folders differs" "a changed header: passed through, the header named as the difference"
 expect_out "1 6 11 16 21 26 31 36" "a changed header: the new header's result"
 
 # Recording twice gives the same entry: merge keeps one.

@@ -51,7 +51,7 @@ cmp -s "$OUT" "$TMP/link5.out" && ok "link, another header: the driver's output"
     bad "link, another header: output differs"
 expect_out "sum 163456" "link, another header: the new header's result"
 expect_err "deferred compile run now: done" "link, another header: the deferred compile ran"
-expect_err "passed through (no entry for this source and options)" "link, another header: passed through, reason logged"
+expect_err "passed through ($TMP/link.clcpack has no entry for this link; the nearest is entry 0 (kernels run): input 2 of 2 differs from the recorded link's (another source, compile options or header programs)" "link, another header: passed through, the input that differs (a, with the other header program) named"
 
 # Work-group functions: the recorded binary holds the launch's function.
 run "$APP" build

@@ -8,7 +8,9 @@
 # script moved to another folder between record and replay; PyOpenCL adds
 # "-I <its install folder>/cl" to the options, which the key leaves out.
 # An application that loads its own binaries is recorded as capturing
-# nothing, and says so. A flavour that is not installed is skipped with a
+# nothing, and says so. Under PyOpenCL's defaults (its cache on and empty:
+# PyOpenCL appends a randomly named constant to the source) a script of two
+# programs is served whole, recorded with the cache on or off. A flavour that is not installed is skipped with a
 # note (.ci/run installs both). PoCL.
 . "$(dirname "$0")/../lib/cli_lib.sh"
 
@@ -59,6 +61,46 @@ flavour() {
     expect_err "created its programs from binaries" "$name: says it loaded binaries"
     [ "$(grep '^sum:' "$OUT")" = "$(grep '^sum:' "$dir/plain.out")" ] &&
         ok "$name: --load gives the same result" || bad "$name: --load result"
+    cached "$name" "$py"
+}
+
+# cached NAME PYTHON: a script of two programs (three kernels) under
+# PyOpenCL's defaults, its binary cache on and empty (a fresh
+# XDG_CACHE_HOME each run): on a miss PyOpenCL appends a declaration of a
+# randomly named constant to the source before it builds (Debian's PyOpenCL
+# on PoCL does; PyPI's builds plainly there), which the key leaves out, so
+# every build is served whether the record or the run had the cache on.
+cached() {
+    name=$1
+    py=$2
+    dir=$TMP/$name-cached
+    app=$ROOT/tests/data/record/pyopencl_cached.py
+    mkdir -p "$dir"
+    XDG_CACHE_HOME=$dir/c0 run env -u PYOPENCL_NO_CACHE "$py" "$app"
+    expect_rc 0 "$name, cache on: the script runs"
+    expect_out "kernels: ['pairs', 'scale', 'shift']" "$name, cache on: three kernels"
+    cp "$OUT" "$dir/plain.out"
+    XDG_CACHE_HOME=$dir/c1 run env -u PYOPENCL_NO_CACHE "$CLC" record -o "$dir/on.clcpack" -- "$py" "$app"
+    expect_rc 0 "$name, cache on: record"
+    expect_err "recorded 2 program builds (2 distinct programs)" "$name, cache on: two programs recorded"
+    run "$CLC" record -o "$dir/off.clcpack" -- "$py" "$app"
+    expect_rc 0 "$name, cache off: record"
+    for pack in on off; do
+        XDG_CACHE_HOME=$dir/c2-$pack run env -u PYOPENCL_NO_CACHE "$CLC" run --log "$dir/$pack.clcpack" -- "$py" "$app"
+        expect_rc 0 "$name, cache on, recorded with the cache $pack: run"
+        cmp -s "$OUT" "$dir/plain.out" && ok "$name, cache on, recorded with the cache $pack: same output" ||
+            bad "$name, cache on, recorded with the cache $pack: the output changed"
+        served=$(grep -c "served from the pack" "$ERR")
+        [ "$served" -eq 2 ] && ok "$name, cache on, recorded with the cache $pack: both builds served" ||
+            bad "$name, cache on, recorded with the cache $pack: $served of 2 builds served"
+    done
+    # The pack's source is the program's own text, without PyOpenCL's line.
+    for e in 0 1; do
+        run "$CLC" extract -q "$dir/on.clcpack" --source --entry $e -o -
+        expect_out "__kernel void" "$name: entry $e's source extracted"
+        if grep -q pyopencl_defeat_cache "$OUT"; then bad "$name: entry $e: the declaration PyOpenCL added is stored"
+        else ok "$name: entry $e: the stored source is the program's own"; fi
+    done
 }
 
 # Python is not built with the sanitizers: an instrumented interposer inside

@@ -173,6 +173,11 @@ static void test_truncated_while_open(const uint8_t *pack, size_t size)
     CHECK(st == CLCPACK_E_IO && strstr(err.message, "shrank") && strstr(err.message, path),
           "an entry past the cut fails with CLCPACK_E_IO naming the file: %d %s", st,
           err.message);
+    /* The file's end is its size now, not the offset the read began at. */
+    char ends[64];
+    snprintf(ends, sizeof ends, "it ends at %zu,", cut);
+    CHECK(strstr(err.message, ends) != NULL, "the message gives the file's real end (%zu): %s",
+          cut, err.message);
     free(buf);
     clcpack_close(p);
 

@@ -2,7 +2,8 @@
  * test_rec_key.c — the record/replay content key (preload/rec_key.h,
  * docs/RECORD.md "The key"): SHA-256 against the FIPS 180-4 examples, the
  * options' normalization, and the key's dependence on source, options and
- * the contents (not the paths) of headers from -I folders. No driver.
+ * the contents (not the paths) of headers from -I folders, and the text
+ * PyOpenCL appends that the key leaves out. No driver.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,10 +145,64 @@ static void test_key(void)
     CHECK(system(cmd) == 0, "cleanup");
 }
 
+/* PyOpenCL's cache-defeating declaration (rk_canonical_size): recognised
+ * only in exactly its form, at the end, with a name nothing else uses. */
+static void test_canonical(void)
+{
+    static const char prog[] = "kernel void k(global int *y) { y[0] = 1; }\n";
+    static const char hex[] = "0123456789abcdef0123456789abcdef";
+    static const struct {
+        const char *tail;   /* after prog */
+        int stripped;
+    } cases[] = {
+        {"\n\n__constant int pyopencl_defeat_cache_%s = 0;", 1},
+        {"\n\n__constant int pyopencl_defeat_cache_%s = 0;\n", 0},  /* more after it */
+        {" \n__constant int pyopencl_defeat_cache_%s = 0;", 0},       /* not two newlines */
+        {"\n\n__constant int pyopencl_defeat_cache_%s = 1;", 0},     /* another value */
+        {"\n\n__constant long pyopencl_defeat_cache_%s = 0;", 0},    /* another type */
+        {"\n\nconstant int pyopencl_defeat_cache_%s = 0;", 0},       /* another spelling */
+        {"\n\n__constant int pyopencl_defeat_cache_%.31s = 0;", 0},  /* 31 digits */
+        {"\n\n__constant int pyopencl_defeat_cache_%sa = 0;", 0},    /* 33 */
+        {"\n\n__constant int other_name_%s = 0;", 0},
+        {"", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[512], tail[256];
+        snprintf(tail, sizeof tail, cases[i].tail, hex);
+        snprintf(src, sizeof src, "%s%s", prog, tail);
+        size_t n = strlen(src), want = cases[i].stripped ? strlen(prog) : n;
+        CHECK(rk_canonical_size(src, n) == want, "case %zu: %zu of %zu bytes, wanted %zu", i,
+              rk_canonical_size(src, n), n, want);
+    }
+    CHECK(rk_canonical_size("", 0) == 0 && rk_canonical_size(NULL, 0) == 0, "empty source");
+    /* Upper-case digits: not what uuid4().hex writes. */
+    char src[512];
+    snprintf(src, sizeof src, "%s\n\n__constant int pyopencl_defeat_cache_%s = 0;", prog,
+             "0123456789ABCDEF0123456789abcdef");
+    CHECK(rk_canonical_size(src, strlen(src)) == strlen(src), "upper-case hex: kept");
+    /* The name used elsewhere in the program: the line may matter, kept. */
+    snprintf(src, sizeof src,
+             "#define USE pyopencl_defeat_cache_%s\n%s\n\n__constant int pyopencl_defeat_cache_%s = 0;",
+             hex, prog, hex);
+    CHECK(rk_canonical_size(src, strlen(src)) == strlen(src), "a name the program uses: kept");
+
+    /* The key: the program with the line (any name) is the program without it. */
+    char with[512], other[512], k0[RK_KEY_MAX], k1[RK_KEY_MAX], k2[RK_KEY_MAX];
+    snprintf(with, sizeof with, "%s\n\n__constant int pyopencl_defeat_cache_%s = 0;", prog, hex);
+    snprintf(other, sizeof other, "%s\n\n__constant int pyopencl_defeat_cache_%s = 0;", prog,
+             "ffffffffffffffffffffffffffffffff");
+    key_of(prog, "-DX=1", k0);
+    key_of(with, "-DX=1", k1);
+    key_of(other, "-DX=1", k2);
+    CHECK(strcmp(k0, k1) == 0 && strcmp(k1, k2) == 0, "one key with and without the line: %s %s %s",
+          k0, k1, k2);
+}
+
 int main(void)
 {
     test_sha256();
     test_normalize();
     test_key();
+    test_canonical();
     return check_summary();
 }
