@@ -376,7 +376,7 @@ FUZZ_TARGETS := pack open_file tuning best load writer
 # The targets over the command-line side's parsers (tests/fuzz/NAME_target.h,
 # corpus in tests/fuzz/corpus_NAME/).
 FUZZ_TARGETS += expr define_value pack_args manifest source_fold worker_proto pocl_canon ptx_text
-FUZZ_TARGETS += remote_record capture
+FUZZ_TARGETS += remote_record capture t1_spec
 # Every program links clc/ and loader/, compiled once with the fuzzer's
 # instrumentation into one archive.
 FUZZ_SAN := -O1 -g -fno-sanitize-recover=all -fsanitize=address,undefined

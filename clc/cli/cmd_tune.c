@@ -29,7 +29,7 @@
 #include "worker_pool.h"
 
 typedef struct tune_args {
-    const char *output, *t4, *device, *platform, *strategy, *budget, *reference, *keep;
+    const char *output, *t4, *device, *platform, *strategy, *budget, *reference, *keep, *simulate;
     const char *tolerance;
     long jobs, runs, seed, timeout;
     int verbosity, no_pack, fresh;
@@ -68,6 +68,9 @@ static const cli_opt tune_opts[] = {
             "which correct configurations the pack holds (default best)"),
     OPT_FLAG("no-pack", 0, tune_args, no_pack, "only the T4 results: write no pack"),
     OPT_FLAG("fresh", 0, tune_args, fresh, "do not resume from earlier results"),
+    OPT_NAME("simulate", 0, tune_args, simulate, "file name", "T4FILE",
+             "no device: each configuration's outcome is the one T4FILE\n"
+             "holds (an exhaustive run's), to compare strategies; no pack"),
     OPT_QUIET(tune_args, verbosity, "print only errors and the result"),
     OPT_VERBOSE(tune_args, verbosity, "a line per configuration"),
     OPT_HELP,
@@ -309,125 +312,197 @@ static void default_output(const char *spec, char *out, size_t cap)
     bfmt(out, cap, "%.*s.clcpack", (int)len, base);
 }
 
-static int run_tuning(const tune_args *a, const char *spec_path)
+/* One tune command's state, shared by its steps below. */
+typedef struct tune_run {
+    const tune_args *a;
+    const char *spec_path;
+    t1_spec s;
+    tune_space sp;
+    tune_results rs, prev, sim;
+    size_t keep;
+    t1_budget_kind bk;
+    double bv, tol;
+    char output[4096], t4[4200], workdir[4096], exe[4096];
+    char dev_name[DEVICE_SELECT_NAME_MAX + 32];
+    device_select_device dev;
+} tune_run;
+
+/* The strategy's name as the report and the results give it. */
+static const char *strategy_of(const tune_run *t)
 {
-    static t1_spec s;
-    static tune_space sp;
-    static tune_results rs, prev;
-    char err[T1_SPEC_ERR_MAX > TUNE_SESSION_ERR_MAX ? T1_SPEC_ERR_MAX : TUNE_SESSION_ERR_MAX];
-    size_t keep = 1;
-    t1_budget_kind bk = T1_BUDGET_NONE;
-    double bv = 0;
-    if (parse_keep(a->keep, &keep) != 0 || (a->budget && parse_budget(a->budget, &bk, &bv) != 0))
+    return t->a->strategy ? t->a->strategy : t->s.search ? t->s.search : "FullSearch";
+}
+
+/* The options that need more than the table's checks. 0, or the exit status. */
+static int check_options(tune_run *t)
+{
+    const tune_args *a = t->a;
+    t->keep = 1;
+    if (parse_keep(a->keep, &t->keep) != 0 ||
+        (a->budget && parse_budget(a->budget, &t->bk, &t->bv) != 0))
         return EXIT_USAGE_STATUS;
-    double tol = TUNE_DATA_DEFAULT_TOLERANCE;
+    t->tol = TUNE_DATA_DEFAULT_TOLERANCE;
     if (a->tolerance) {
         char *end;
-        tol = strtod(a->tolerance, &end);
-        if (*end || !(tol >= 0) || !isfinite(tol))
+        t->tol = strtod(a->tolerance, &end);
+        if (*end || !(t->tol >= 0) || !isfinite(t->tol))
             return cli_usage_error("tune", "tune: --tolerance %s: expected a number of 0 or more",
                                    a->tolerance);
     }
-    char output[4096], t4[4200];
     if (a->output)
-        bfmt(output, sizeof output, "%s", a->output);
+        bfmt(t->output, sizeof t->output, "%s", a->output);
     else
-        default_output(spec_path, output, sizeof output);
-    bfmt(t4, sizeof t4, "%s", a->t4 ? a->t4 : output);
-    if (!a->t4)
-        bfmt(t4 + strlen(t4), sizeof t4 - strlen(t4), ".t4.json");
-    int orc = (a->no_pack ? 0 : cli_check_output("tune", "-o", output, 0));
+        default_output(t->spec_path, t->output, sizeof t->output);
+    bfmt(t->t4, sizeof t->t4, "%s%s", a->t4 ? a->t4 : t->output, a->t4 ? "" : ".t4.json");
+    int orc = a->no_pack || a->simulate ? 0 : cli_check_output("tune", "-o", t->output, 0);
     if (orc == 0)
-        orc = cli_check_output("tune", "--t4", t4, 0);
-    if (orc != 0)
-        return orc;
-    int status = EXIT_FAILURE_STATUS;
-    char workdir[4096] = "";
-    if (t1_spec_read(spec_path, &s, err) != 0) {
+        orc = cli_check_output("tune", "--t4", t->t4, 0);
+    return orc;
+}
+
+/* The spec read and its space walked. 0, or the exit status. */
+static int read_spec(tune_run *t)
+{
+    char err[T1_SPEC_ERR_MAX > TUNE_SPACE_ERR_MAX ? T1_SPEC_ERR_MAX : TUNE_SPACE_ERR_MAX];
+    if (t1_spec_read(t->spec_path, &t->s, err) != 0) {
         cli_error("%s", err);
         return EXIT_FAILURE_STATUS;
     }
     double t0 = progress_now();
-    if (tune_space_build(&sp, &s, err) != 0) {
-        cli_error("%s: %s", spec_path, err);
-        goto out;
+    if (tune_space_build(&t->sp, &t->s, err) != 0) {
+        cli_error("%s: %s", t->spec_path, err);
+        return EXIT_FAILURE_STATUS;
     }
-    if (a->verbosity >= 0)
+    if (t->a->verbosity >= 0)
         fprintf(stderr, "clc-pack: tune: %zu valid configurations of %llu, enumerated in %.3f s\n",
-                sp.n_valid, (unsigned long long)sp.n_raw, progress_now() - t0);
-    device_select_device dev;
-    if (pick_device(a, &s, &dev) != 0)
-        goto out;
+                t->sp.n_valid, (unsigned long long)t->sp.n_raw, progress_now() - t0);
+    return 0;
+}
+
+/* The device, or for --simulate the results that stand for it; then the
+ * earlier results to resume from. 0, or the exit status. */
+static int find_device_and_results(tune_run *t)
+{
+    const tune_args *a = t->a;
+    char err[T4_ERR_MAX];
     const char *why = NULL;
-    if (!a->fresh) {
-        int r = t4_results_read(t4, &sp, dev.name, &prev, &why, err);
-        if (r < 0) {
-            cli_error("%s", err);
-            goto out;
+    if (a->simulate) {
+        if (t4_results_read(a->simulate, &t->sp, NULL, &t->sim, &why, err) != 1) {
+            cli_error("--simulate %s: %s", a->simulate, why ? why : err);
+            return EXIT_FAILURE_STATUS;
         }
-        if (r > 0 && a->verbosity >= 0)
-            fprintf(stderr, "clc-pack: tune: resuming from %s (%zu configurations tried before)\n",
-                    t4, prev.n);
-        else if (why && strcmp(why, "no earlier results") != 0 && a->verbosity >= 0)
-            cli_note("not resuming from %s: %s", t4, why);
+        bfmt(t->dev_name, sizeof t->dev_name, "the results of %s (simulated)", a->simulate);
+        return 0;
     }
-    char exe[4096];
-    if (worker_pool_self_exe(cli_argv0, exe, sizeof exe) != 0 ||
-        temp_tree_make(NULL, "clc-pack-tune", workdir, sizeof workdir) != 0) {
-        cli_error("cannot prepare the tune workers (%s)", exe);
-        workdir[0] = '\0';
-        goto out;
+    if (pick_device(a, &t->s, &t->dev) != 0)
+        return EXIT_FAILURE_STATUS;
+    bfmt(t->dev_name, sizeof t->dev_name, "%s", t->dev.name);
+    if (a->fresh)
+        return 0;
+    int r = t4_results_read(t->t4, &t->sp, t->dev.name, &t->prev, &why, err);
+    if (r < 0) {
+        cli_error("%s", err);
+        return EXIT_FAILURE_STATUS;
     }
-    report rp = {&sp, a->verbosity, isatty(2), INFINITY};
+    if (r > 0 && a->verbosity >= 0)
+        fprintf(stderr, "clc-pack: tune: resuming from %s (%zu configurations tried before)\n",
+                t->t4, t->prev.n);
+    else if (why && strcmp(why, "no earlier results") != 0 && a->verbosity >= 0)
+        cli_note("not resuming from %s: %s", t->t4, why);
+    return 0;
+}
+
+/* The search (tune_session.h), and its T4 results written. 0, or the
+ * exit status. */
+static int search(tune_run *t)
+{
+    const tune_args *a = t->a;
+    if (!a->simulate && (worker_pool_self_exe(cli_argv0, t->exe, sizeof t->exe) != 0 ||
+                         temp_tree_make(NULL, "clc-pack-tune", t->workdir, sizeof t->workdir) != 0)) {
+        cli_error("cannot prepare the tune workers (%s)", t->exe);
+        t->workdir[0] = '\0';
+        return EXIT_FAILURE_STATUS;
+    }
+    report rp = {&t->sp, a->verbosity, isatty(2), INFINITY};
     tune_session_options o = {
-        .exe = exe, .platform_index = dev.platform_index, .device_index = dev.device_index,
-        .cpu_device = (dev.type & CL_DEVICE_TYPE_CPU) != 0, .jobs = (size_t)a->jobs,
-        .strategy = a->strategy, .budget_kind = bk, .budget_value = bv, .seed = (uint64_t)a->seed,
-        .runs = (unsigned)a->runs, .tolerance = tol, .build_timeout_s = (double)a->timeout * 5,
-        .run_timeout_s = (double)a->timeout, .reference = a->reference, .workdir = workdir,
-        .show_worker_output = a->verbosity > 1, .previous = a->fresh ? NULL : &prev, .ctx = &rp,
-        .done = on_done,
+        .exe = t->exe, .platform_index = t->dev.platform_index,
+        .device_index = t->dev.device_index, .cpu_device = (t->dev.type & CL_DEVICE_TYPE_CPU) != 0,
+        .jobs = (size_t)a->jobs, .strategy = a->strategy, .budget_kind = t->bk,
+        .budget_value = t->bv, .seed = (uint64_t)a->seed, .runs = (unsigned)a->runs,
+        .tolerance = t->tol, .build_timeout_s = (double)a->timeout * 5,
+        .run_timeout_s = (double)a->timeout, .reference = a->reference, .workdir = t->workdir,
+        .show_worker_output = a->verbosity > 1, .previous = a->fresh ? NULL : &t->prev,
+        .simulate = a->simulate ? &t->sim : NULL, .ctx = &rp, .done = on_done,
     };
-    int rc = tune_session_run(&o, &s, &sp, &rs, err);
+    char err[TUNE_SESSION_ERR_MAX];
+    int rc = tune_session_run(&o, &t->s, &t->sp, &t->rs, err);
     if (rp.tty && a->verbosity == 0)
         fprintf(stderr, "\r%60s\r", "");
-    const char *strategy = a->strategy ? a->strategy : s.search ? s.search : "FullSearch";
-    t4_run_info info = {dev.name, strategy, rs.wall_s};
+    t4_run_info info = {t->dev_name, strategy_of(t), t->rs.wall_s};
     char terr[T4_ERR_MAX];
-    if (rs.n && t4_results_write(t4, &sp, &rs, &info, terr) != 0)
+    if (t->rs.n && (!a->simulate || a->t4) && t4_results_write(t->t4, &t->sp, &t->rs, &info, terr) != 0)
         cli_error("%s", terr);
     if (rc != 0) {
-        cli_error("%s: %s", spec_path, err);
-        goto out;
+        cli_error("%s: %s", t->spec_path, err);
+        return EXIT_FAILURE_STATUS;
     }
+    return 0;
+}
+
+/* The report, and the pack of the kept configurations. The exit status. */
+static int report_and_pack(tune_run *t)
+{
+    const tune_args *a = t->a;
     size_t n_rank = 0;
-    const tune_result **rank = ranked(&rs, &n_rank);
+    const tune_result **rank = ranked(&t->rs, &n_rank);
     if (!rank)
-        goto out;
-    print_summary(&s, &sp, &rs, rank, n_rank, dev.name, strategy);
-    printf("  results    %s\n", t4);
-    printf("  wall       %.2f s: builds %.2f s summed over %zu workers (each ready after at most "
-           "%.2f s), timing %.2f s (its worker ready after %.2f s)\n",
-           rs.wall_s, rs.build_s, rs.n_builders, rs.builder_setup_s, rs.time_s, rs.timer_setup_s);
+        return EXIT_FAILURE_STATUS;
+    print_summary(&t->s, &t->sp, &t->rs, rank, n_rank, t->dev_name, strategy_of(t));
+    if (!a->simulate || a->t4)
+        printf("  results    %s\n", t->t4);
+    if (!a->simulate)
+        printf("  wall       %.2f s: builds %.2f s summed over %zu workers (each ready after at "
+               "most %.2f s), timing %.2f s (its worker ready after %.2f s)\n",
+               t->rs.wall_s, t->rs.build_s, t->rs.n_builders, t->rs.builder_setup_s,
+               t->rs.time_s, t->rs.timer_setup_s);
     fflush(stdout);
+    int status = EXIT_FAILURE_STATUS;
+    size_t n = n_rank < t->keep ? n_rank : t->keep;
     if (!n_rank) {
-        cli_error("%s: no configuration was correct: nothing to pack", spec_path);
-    } else if (a->no_pack) {
+        cli_error("%s: no configuration was correct: nothing to pack", t->spec_path);
+    } else if (a->no_pack || a->simulate) {
         status = EXIT_OK_STATUS;
     } else {
-        status = pack_kept(a, &s, &sp, rank, n_rank, keep, &dev, output);
+        status = pack_kept(a, &t->s, &t->sp, rank, n_rank, t->keep, &t->dev, t->output);
         if (status == EXIT_OK_STATUS)
-            printf("  pack       %s (%zu configuration%s)\n", output,
-                   n_rank < keep ? n_rank : keep, (n_rank < keep ? n_rank : keep) == 1 ? "" : "s");
+            printf("  pack       %s (%zu configuration%s)\n", t->output, n, n == 1 ? "" : "s");
     }
     free(rank);
-out:
-    if (workdir[0])
-        temp_tree_remove(workdir);
-    tune_results_free(&rs);
-    tune_results_free(&prev);
-    tune_space_free(&sp);
-    t1_spec_free(&s);
+    return status;
+}
+
+static int run_tuning(const tune_args *a, const char *spec_path)
+{
+    static tune_run t;
+    memset(&t, 0, sizeof t);
+    t.a = a;
+    t.spec_path = spec_path;
+    int status = check_options(&t);
+    if (status == 0)
+        status = read_spec(&t);
+    if (status == 0)
+        status = find_device_and_results(&t);
+    if (status == 0)
+        status = search(&t);
+    if (status == 0)
+        status = report_and_pack(&t);
+    if (t.workdir[0])
+        temp_tree_remove(t.workdir);
+    tune_results_free(&t.rs);
+    tune_results_free(&t.prev);
+    tune_results_free(&t.sim);
+    tune_space_free(&t.sp);
+    t1_spec_free(&t.s);
     return status;
 }
 

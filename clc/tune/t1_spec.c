@@ -302,9 +302,10 @@ static int read_space(reader *r, json_t *root)
     if (!r->s->params)
         return fail(r, "ConfigurationSpace", "out of memory");
     for (size_t k = 0; k < n; k++) {
+        /* Counted first, so that t1_spec_free frees what a failed read made. */
+        r->s->n_params = k + 1;
         if (read_param(r, json_array_get(tp, k), k, &r->s->params[k]) != 0)
             return -1;
-        r->s->n_params = k + 1;
     }
     json_t *conds = member(r, cs, "ConfigurationSpace", "Conditions", JSON_ARRAY, 0, &bad);
     if (bad)

@@ -166,9 +166,9 @@ int t4_results_read(const char *path, const tune_space *sp, const char *device, 
         bfmt(err, T4_ERR_MAX, "%s: not a results file of clc-pack tune (no clc_pack.spec_sha256); "
              "remove it, or give --t4 another file", path);
         rc = -1;
-    } else if (strcmp(sha, hex) != 0) {
+    } else if (device && strcmp(sha, hex) != 0) {
         *why = "the earlier results are of another version of the spec";
-    } else if (strcmp(dev, device) != 0) {
+    } else if (device && strcmp(dev, device) != 0) {
         *why = "the earlier results are of another device";
     } else {
         size_t i;

@@ -37,7 +37,9 @@ int t4_results_write(const char *path, const tune_space *sp, const tune_results 
 /* Reads the results at path back into rs when they are of this spec (its
  * SHA-256) and device: 1 when read, 0 when there is no such file or it is
  * of another spec or device (*why says which), -1 with err when it is not
- * a results file clc-pack wrote. */
+ * a results file clc-pack wrote. device NULL: any spec and device whose
+ * configurations are this space's (a simulation's source); results of
+ * configurations the space lacks are left out. */
 int t4_results_read(const char *path, const tune_space *sp, const char *device, tune_results *rs,
                     const char **why, char err[T4_ERR_MAX]);
 

@@ -183,6 +183,9 @@ static int compare_floats(const void *got, const void *want, size_t n, int metho
     const float *g = got, *w = want;
     *worst = 0;
     *where = 0;
+    /* Most configurations compute the reference's very bits. */
+    if (memcmp(got, want, n * sizeof(float)) == 0)
+        return 1;
     for (size_t i = 0; i < n; i++) {
         float x, y;
         memcpy(&x, g + i, 4);

@@ -636,6 +636,51 @@ static int tell_previous(session *ss)
     return 0;
 }
 
+static int by_raw(const void *a, const void *b)
+{
+    uint64_t x = ((const tune_result *)a)->raw, y = ((const tune_result *)b)->raw;
+    return x < y ? -1 : x > y;
+}
+
+/* The simulation: what the strategy asks for is answered from the
+ * recorded results, in its order, until it or the budget is done. */
+static int simulate(session *ss)
+{
+    const tune_results *src = ss->o->simulate;
+    tune_result *sorted = malloc((src->n ? src->n : 1) * sizeof *sorted);
+    if (!sorted) {
+        bfmt(ss->err, TUNE_SESSION_ERR_MAX, "out of memory");
+        return -1;
+    }
+    memcpy(sorted, src->r, src->n * sizeof *sorted);
+    qsort(sorted, src->n, sizeof *sorted, by_raw);
+    int rc = 0;
+    while (rc == 0) {
+        if ((rc = refill(ss)) != 0 || !ss->todo_n)
+            break;
+        while (rc == 0 && ss->todo_n) {
+            size_t pos = pop_todo(ss);
+            tune_result key = {.raw = ss->sp->valid[pos]};
+            const tune_result *r = bsearch(&key, sorted, src->n, sizeof *sorted, by_raw);
+            if (!r) {
+                rc = record(ss, pos, TUNE_RUNTIME, NULL, 0, "not in the simulation's results");
+                continue;
+            }
+            tune_reply rep;
+            memset(&rep, 0, sizeof rep);
+            rep.load_s = r->load_s;
+            rep.validation_s = r->validation_s;
+            rep.n_runs = r->n_runs < TUNE_PROTO_RUNS_MAX ? r->n_runs : TUNE_PROTO_RUNS_MAX;
+            memcpy(rep.runs_ns, r->runs_ns, rep.n_runs * sizeof *rep.runs_ns);
+            rc = record(ss, pos, r->verdict, &rep, r->compile_s, r->message);
+            if (rc == 0 && r->verdict == TUNE_CORRECT)
+                ss->out->r[ss->out->n - 1].median_ns = r->median_ns;
+        }
+    }
+    free(sorted);
+    return rc;
+}
+
 static void drop_queues(session *ss)
 {
     while (ss->ready_n) {
@@ -664,12 +709,6 @@ int tune_session_run(const tune_session_options *o, const t1_spec *s, const tune
     bfmt(ss.di, sizeof ss.di, "%u", o->device_index);
     bfmt(ss.runs, sizeof ss.runs, "%u", o->runs);
     bfmt(ss.tol, sizeof ss.tol, "%.17g", o->tolerance);
-    char serr[TUNE_STRATEGY_ERR_MAX];
-    ss.st = tune_strategy_new(o->strategy ? o->strategy : s->search, s->search_attrs, sp, o->seed, serr);
-    if (!ss.st) {
-        bfmt(err, TUNE_SESSION_ERR_MAX, "%s", serr);
-        return -1;
-    }
     t1_budget_kind bk = o->budget_kind != T1_BUDGET_NONE ? o->budget_kind : s->budget_kind;
     double bv = o->budget_kind != T1_BUDGET_NONE ? o->budget_value : s->budget_value;
     ss.budget = SIZE_MAX;
@@ -680,6 +719,13 @@ int tune_session_run(const tune_session_options *o, const t1_spec *s, const tune
         ss.budget = (size_t)ceil(bv * (double)sp->n_valid);
     else if (bk == T1_BUDGET_SECONDS)
         ss.deadline = ss.t0 + bv;
+    char serr[TUNE_STRATEGY_ERR_MAX];
+    ss.st = tune_strategy_new(o->strategy ? o->strategy : s->search, s->search_attrs, sp, o->seed,
+                              ss.budget == SIZE_MAX ? 0 : ss.budget, serr);
+    if (!ss.st) {
+        bfmt(err, TUNE_SESSION_ERR_MAX, "%s", serr);
+        return -1;
+    }
     ss.need_reference = s->n_refs == 0;
     int rc = tell_previous(&ss);
     if (rc == 0 && o->reference) {
@@ -704,6 +750,10 @@ int tune_session_run(const tune_session_options *o, const t1_spec *s, const tune
         rc = -1;
     for (size_t i = 0; i < ss.n_builders && rc == 0; i++)
         ss.builders[i].pid = -1;
+    if (rc == 0 && o->simulate) {
+        rc = simulate(&ss);
+        goto done;
+    }
     signal(SIGPIPE, SIG_IGN);
     /* The timing worker opens the device and uploads the arguments while
      * the first configurations build. */
@@ -722,6 +772,7 @@ int tune_session_run(const tune_session_options *o, const t1_spec *s, const tune
             break;
         rc = wait_some(&ss, timer_compile);
     }
+done:
     for (size_t i = 0; i < ss.n_builders; i++)
         close_proc(&ss.builders[i], 1);
     close_proc(&ss.timer, 0);

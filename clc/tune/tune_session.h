@@ -74,6 +74,11 @@ typedef struct tune_session_options {
     const char *workdir;   /* a private folder for the workers */
     int show_worker_output;
     const tune_results *previous; /* results of an earlier run to resume from, or NULL */
+    /* Kernel Tuner's simulation mode: no worker, no device; each
+     * configuration's outcome is the one these results hold (an
+     * exhaustive run's), or runtime "not in the simulation's results".
+     * NULL: a real run. */
+    const tune_results *simulate;
     void *ctx;
     /* After each configuration is done (r), with how many are done of how
      * many the budget allows (0: no bound known). May be NULL. */

@@ -13,7 +13,8 @@
  *   Random (also random_sample, RandomSearch): a seeded random order;
  *   GeneticAlgorithm (also genetic_algorithm): a population evolved by
  *     tournament selection, uniform crossover and mutation, with elitism;
- *     attributes popsize (default 20) and mutation_chance (default 0.15).
+ *     attributes popsize (default: a tenth of the budget, from 8 to 20) and
+ *     mutation_chance (default 0.15).
  *
  * Pure computation: no printing, no device, no clock.
  */
@@ -30,10 +31,11 @@
 typedef struct tune_strategy tune_strategy;
 
 /* name NULL is FullSearch; attrs_json is Search.Attributes as JSON text
- * (NULL for none). NULL with err for an unknown name (listing the known
- * ones) or a bad attribute. sp must outlive the strategy. */
+ * (NULL for none); budget the configurations the run may try (0: no
+ * bound). NULL with err for an unknown name (listing the known ones) or a
+ * bad attribute. sp must outlive the strategy. */
 tune_strategy *tune_strategy_new(const char *name, const char *attrs_json, const tune_space *sp,
-                                 uint64_t seed, char err[TUNE_STRATEGY_ERR_MAX]);
+                                 uint64_t seed, size_t budget, char err[TUNE_STRATEGY_ERR_MAX]);
 void tune_strategy_free(tune_strategy *st);
 
 /* The strategy's own name ("FullSearch", "Random", "GeneticAlgorithm"). */

@@ -28,6 +28,7 @@
 #include "fuzz/capture_target.h"
 #include "fuzz/define_value_target.h"
 #include "fuzz/expr_target.h"
+#include "fuzz/t1_spec_target.h"
 #include "fuzz/manifest_target.h"
 #include "fuzz/pack_args_target.h"
 #include "fuzz/pocl_canon_target.h"
@@ -147,6 +148,7 @@ int main(void)
         {"ptx_text", fuzz_ptx_text},
         {"remote_record", fuzz_remote_record},
         {"capture", fuzz_capture},
+        {"t1_spec", fuzz_t1_spec},
     };
     for (size_t t = 0; t < sizeof cli / sizeof cli[0]; t++) {
         char sub[64], dir[4200];
