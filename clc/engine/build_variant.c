@@ -417,10 +417,42 @@ static int run_check_cmd(build_variant_target *t, const build_job *job, const bu
 
 /* The user's --tune-cmd: its one timing line becomes the variant's timing
  * (tune_cmd.h); a line missing or malformed fails the variant, quoted. */
+static int run_tune_cmd_locked(build_variant_target *t, const build_job *job,
+                               const build_variant_options *o, build_variant_result *r);
+
+/* One timing at a time on the device while other variants build
+ * (device_lock.h). */
 static int run_tune_cmd(build_variant_target *t, const build_job *job, const build_variant_options *o, build_variant_result *r)
 {
     if (!o->tune_cmd || !o->tune_cmd[0] || r->n_forms == 0)
         return 0;
+    int lock = device_lock_acquire(t->ordinal);
+    int rc = run_tune_cmd_locked(t, job, o, r);
+    device_lock_release(lock);
+    return rc;
+}
+
+/* --tune: the seeds' hook times the variant, holding the device's lock; a
+ * timing that fails is a note, not a failure. */
+static void run_tune_hook(build_variant_target *t, const build_job *job,
+                          const build_variant_options *o, const check_hook *hook, cl_program prog,
+                          build_variant_result *r)
+{
+    char note[TUNE_OPTIONS_NOTE_MAX];
+    int lock = device_lock_acquire(t->ordinal);
+    int trc = hook->tune(hook->self, t->ctx, t->queue, prog, job, &o->tune, r->tunings,
+                         &r->n_tunings, note);
+    device_lock_release(lock);
+    if (trc != 0) {
+        char *both = r->note ? clcpk_strdup_printf("%s; %s", r->note, note) : strdup(note);
+        free(r->note);
+        r->note = both;
+    }
+}
+
+static int run_tune_cmd_locked(build_variant_target *t, const build_job *job,
+                               const build_variant_options *o, build_variant_result *r)
+{
     char *output;
     if (run_user_cmd("the tune command", o->tune_cmd, t, job, o, r, &output) != 0)
         return -1;
@@ -623,12 +655,7 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
     t1 = now_s();
     r->phase_s[BUILD_VARIANT_PHASE_FORMS] = t1 - t2;
     int checked = (!o->roundtrip || roundtrip_forms(t, job, prog, r, signature) == 0) &&
-                  run_check_cmd(t, job, o, r) == 0;
-    if (checked && o->tune_cmd && o->tune_cmd[0]) {
-        int lock = device_lock_acquire(t->ordinal);
-        checked = run_tune_cmd(t, job, o, r) == 0;
-        device_lock_release(lock);
-    }
+                  run_check_cmd(t, job, o, r) == 0 && run_tune_cmd(t, job, o, r) == 0;
     if (checked && signature && !*signature) {
         char msg[ROUNDTRIP_MSG_MAX];
         *signature = roundtrip_signature(prog, msg); /* NULL: no upload, nothing more */
@@ -637,18 +664,8 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
     if (!checked)
         goto out;
     /* After the binary is taken, so timing launches cannot change it. */
-    if (o->tune.enabled && use_hook && hook->tune) {
-        char note[TUNE_OPTIONS_NOTE_MAX];
-        int lock = device_lock_acquire(t->ordinal);
-        int trc = hook->tune(hook->self, t->ctx, t->queue, prog, job, &o->tune, r->tunings,
-                             &r->n_tunings, note);
-        device_lock_release(lock);
-        if (trc != 0) {
-            char *both = r->note ? clcpk_strdup_printf("%s; %s", r->note, note) : strdup(note);
-            free(r->note);
-            r->note = both;
-        }
-    }
+    if (o->tune.enabled && use_hook && hook->tune)
+        run_tune_hook(t, job, o, hook, prog, r);
     r->status = BUILD_VARIANT_OK;
 out:
     if (prog)
