@@ -211,7 +211,8 @@ static void print_legend(const clcpack *p, const tune_report_args *a)
         printf("\n%s: every timed variant, fastest first per problem\n"
                "size (median kernel time as the timing gave it); vs fastest: how much slower\n"
                "it is than the fastest at that size.\n",
-               bundled ? "Other programs (--tune-cmd)" : "Programs timed by --tune-cmd");
+               bundled ? "Other programs (--tune-cmd, clc-pack tune)"
+                       : "Programs timed by --tune-cmd or clc-pack tune");
 }
 
 /* Every table of pack device d that the options keep: 1 when one was

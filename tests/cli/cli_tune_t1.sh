@@ -51,6 +51,9 @@ run "$CLC" best "$TMP/scale.clcpack" --kernel scale --device cpu
 expect_rc 0 "best --kernel scale loads the choice"
 expect_out "SKIP=0" "the pack's best has SKIP=0"
 expect_out "rule      measured" "the choice is measured"
+run "$CLC" tune-report "$TMP/scale.clcpack"
+expect_rc 0 "tune-report reads the tuned pack"
+expect_out "| SKIP=0,WG=" "its table has the kept configuration"
 
 # --- a configuration that crashes the driver
 run "$CLC" tune "$D/crash.json" --device cpu -j 2 --no-pack --t4 "$TMP/crash.t4.json"

@@ -115,7 +115,7 @@ expect_rc 0 "tune-report of a --tune-cmd pack"
 expect_out "## blur (box_blur, sharpen) on device 0" "a table for the program, naming its kernels"
 expect_out "| RADIUS=1,T=float | 16x16 | 64x64 | 1.0 | 5 | fastest |" "the fastest variant first"
 expect_out "| RADIUS=2,T=float | 8x8 | 64x64 | 1.5 | 5 | +50.0% |" "the others with their margin"
-expect_out "Programs timed by --tune-cmd: every timed variant" "its legend is the own programs' one"
+expect_out "Programs timed by --tune-cmd or clc-pack tune: every timed variant" "its legend is the own programs' one"
 grep -qi "filter width\|baseline" "$OUT" && bad "the report of a pack of one's own speaks of filter widths or baselines" ||
     ok "no word of the bundled kernels' filter widths or baselines"
 n_rows=$(grep -c '^| RADIUS=' "$OUT")
