@@ -432,17 +432,18 @@ static int run_tune_cmd(build_variant_target *t, const build_job *job, const bui
     return rc;
 }
 
-/* --tune: the seeds' hook times the variant, holding the device's lock; a
- * timing that fails is a note, not a failure. */
+/* --tune: the seeds' hook times the variant, its launches holding the
+ * device's lock; a timing that fails is a note, not a failure. */
 static void run_tune_hook(build_variant_target *t, const build_job *job,
                           const build_variant_options *o, const check_hook *hook, cl_program prog,
                           build_variant_result *r)
 {
     char note[TUNE_OPTIONS_NOTE_MAX];
-    int lock = device_lock_acquire(t->ordinal);
-    int trc = hook->tune(hook->self, t->ctx, t->queue, prog, job, &o->tune, r->tunings,
-                         &r->n_tunings, note);
-    device_lock_release(lock);
+    /* The hook takes the device's lock itself, around the launches only. */
+    tune_options to = o->tune;
+    bfmt(to.device_key, sizeof to.device_key, "%s", t->ordinal);
+    int trc = hook->tune(hook->self, t->ctx, t->queue, prog, job, &to, r->tunings, &r->n_tunings,
+                         note);
     if (trc != 0) {
         char *both = r->note ? clcpk_strdup_printf("%s; %s", r->note, note) : strdup(note);
         free(r->note);

@@ -22,6 +22,10 @@ typedef struct tune_options {
     int runs, warmup;
     size_t n_widths;             /* filter widths for width-argument kernels */
     uint32_t widths[TUNE_OPTIONS_MAX_WIDTHS];
+    /* The device's lock (device_lock.h) the timed launches take, after the
+     * problem is made and uploaded, so that only launches wait for each
+     * other; "" for none. Set by the engine for each build. */
+    char device_key[16];
 } tune_options;
 
 void tune_options_default(tune_options *o);

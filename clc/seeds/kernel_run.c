@@ -13,6 +13,7 @@
 
 #include "bounded_fmt.h"
 #include "cl_error_name.h"
+#include "device_lock.h"
 #include "random_data.h"
 #include "reference.h"
 
@@ -518,8 +519,8 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 int kernel_run_time(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
-            const kernel_run_problem *p, int warmup, int runs, uint64_t *median_ns,
-            char err[KERNEL_RUN_ERR_MAX])
+            const kernel_run_problem *p, int warmup, int runs, const char *lock_key,
+            uint64_t *median_ns, char err[KERNEL_RUN_ERR_MAX])
 {
     if (runs < 1 || warmup < 0) {
         bfmt(err, KERNEL_RUN_ERR_MAX, "kernel_run_time: runs must be at least 1 and warmup at least 0");
@@ -540,7 +541,13 @@ int kernel_run_time(cl_context ctx, cl_command_queue q, cl_program prog, const m
         free(ns);
         return -1;
     }
+    /* The problem is made and uploaded; only the launches wait for the
+     * device's other timings (device_lock.h). */
     int rc = 0;
+    cl_int fe = clFinish(q);
+    if (fe != CL_SUCCESS)
+        rc = cl_fail(err, "clFinish", v, fe);
+    int lock = rc == 0 && lock_key && lock_key[0] ? device_lock_acquire(lock_key) : -1;
     for (int i = 0; rc == 0 && i < warmup; i++)
         rc = run_timed(q, v, &L, NULL, err);
     for (int i = 0; rc == 0 && i < runs; i++) {
@@ -555,6 +562,7 @@ int kernel_run_time(cl_context ctx, cl_command_queue q, cl_program prog, const m
             rc = cl_fail(err, "clGetEventProfilingInfo", v, CL_PROFILING_INFO_NOT_AVAILABLE);
         clReleaseEvent(ev);
     }
+    device_lock_release(lock);
     if (rc == 0) {
         qsort(ns, (size_t)runs, sizeof *ns, cmp_u64);
         *median_ns = runs % 2 ? ns[runs / 2] : (ns[runs / 2 - 1] + ns[runs / 2]) / 2;

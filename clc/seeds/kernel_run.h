@@ -70,9 +70,10 @@ int kernel_run_run_once(cl_context ctx, cl_command_queue q, cl_program prog, con
 
 /* Times the variant: warmup launches, then runs launches timed with event
  * profiling (the queue must have CL_QUEUE_PROFILING_ENABLE); *median_ns gets
- * the median. */
+ * the median. The launches hold the device lock lock_key names
+ * (device_lock.h; NULL or "": none), taken once the problem is uploaded. */
 int kernel_run_time(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
-            const kernel_run_problem *p, int warmup, int runs, uint64_t *median_ns,
-            char err[KERNEL_RUN_ERR_MAX]);
+            const kernel_run_problem *p, int warmup, int runs, const char *lock_key,
+            uint64_t *median_ns, char err[KERNEL_RUN_ERR_MAX]);
 
 #endif /* CLC_KERNEL_RUN_H */

@@ -32,7 +32,7 @@ static int time_one(cl_context ctx, cl_command_queue q, cl_program prog, const m
         return -1;
     }
     uint64_t median = 0;
-    if (kernel_run_time(ctx, q, prog, v, &p, o->warmup, o->runs, &median, err) != 0) {
+    if (kernel_run_time(ctx, q, prog, v, &p, o->warmup, o->runs, o->device_key, &median, err) != 0) {
         bfmt(note, TUNE_OPTIONS_NOTE_MAX, "timing failed: %s", err);
         return -1;
     }

@@ -387,7 +387,7 @@ static void measure_width(run *r, size_t ser, cl_program prog, const manifest_va
             continue;
         }
         uint64_t ns = 0;
-        if (kernel_run_time(r->dev.ctx, r->q, prog, v, &pr, r->o.warmup, r->o.runs, &ns, err) != 0) {
+        if (kernel_run_time(r->dev.ctx, r->q, prog, v, &pr, r->o.warmup, r->o.runs, NULL, &ns, err) != 0) {
             fprintf(stderr, "speed: %s at %ldx%ld: %s\n", label, r->o.sizes[si],
                     r->o.sizes[si], err);
             r->failed = 1;
