@@ -156,6 +156,12 @@ typedef struct proc {
     double started;
 } proc;
 
+/* The timing worker's start: it says when it is ready (the device opened,
+ * the arguments made and uploaded), so that a configuration's time limit
+ * counts from its request, not from the worker's start. */
+#define TIMER_STARTING SIZE_MAX
+#define TIMER_START_S 300.0
+
 typedef struct built {
     size_t pos;
     unsigned char *binary;
@@ -184,7 +190,11 @@ typedef struct session {
     size_t budget;         /* most configurations to try now (SIZE_MAX: no bound) */
     double deadline;       /* TuningDuration's end, or INFINITY */
     int need_reference;    /* no reference output yet (and the spec gives none) */
-    long long reference_pos;
+    long long reference_pos; /* the configuration whose outputs are to be the reference */
+    size_t *asked;         /* the positions handed out, in order: the reference
+                              candidates, first to last */
+    size_t n_asked_list, cap_asked, ref_next;
+    unsigned char *finished; /* bit per position: recorded */
     double t0;
     char *err;
 } session;
@@ -247,9 +257,43 @@ static int start_proc(session *ss, proc *p, const char *mode)
     return 0;
 }
 
+static int read_reply(session *ss, proc *p, int builder, double compile_s);
+static int lost(session *ss, proc *p, int hung, int builder);
+
+/* Starts the timing worker; its ready answer comes later (TIMER_STARTING). */
+static int timer_start(session *ss)
+{
+    if (start_proc(ss, &ss->timer, "time") != 0) {
+        bfmt(ss->err, TUNE_SESSION_ERR_MAX, "cannot start a tune worker (%s): %s", ss->o->exe,
+             strerror(errno));
+        return -1;
+    }
+    ss->timer.busy = 1;
+    ss->timer.pos = TIMER_STARTING;
+    ss->timer.started = mono_s();
+    ss->timer.deadline = ss->timer.started + TIMER_START_S;
+    return 0;
+}
+
+/* A timing worker started again after a crash, waited for until ready. */
+static int timer_restart(session *ss)
+{
+    if (timer_start(ss) != 0)
+        return -1;
+    struct pollfd fd = {ss->timer.from, POLLIN, 0};
+    int rc;
+    while ((rc = poll(&fd, 1, (int)(TIMER_START_S * 1000))) < 0 && errno == EINTR)
+        ;
+    if (rc <= 0)
+        return lost(ss, &ss->timer, 1, 0);
+    return read_reply(ss, &ss->timer, 0, 0);
+}
+
 static int send_request(session *ss, proc *p, const char *mode, const tune_request *rq, size_t pos,
                         double timeout)
 {
+    if (p == &ss->timer && p->pid <= 0 && timer_restart(ss) != 0)
+        return -1;
     if (p->pid <= 0) {
         if (start_proc(ss, p, mode) != 0) {
             bfmt(ss->err, TUNE_SESSION_ERR_MAX, "cannot start a tune worker (%s): %s", ss->o->exe,
@@ -329,17 +373,25 @@ static int push_ready(session *ss, built b)
 
 /* The ready configuration to time next: the reference first while there
  * is none. SIZE_MAX when none may go now. */
+/* The next reference candidate without a reference: the first position
+ * handed out that is not finished, so that the reference is the same
+ * configuration whatever order the builds end in. */
+static void next_candidate(session *ss)
+{
+    while (ss->ref_next < ss->n_asked_list &&
+           (ss->finished[ss->asked[ss->ref_next] / 8] >> (ss->asked[ss->ref_next] % 8) & 1))
+        ss->ref_next++;
+    ss->reference_pos = ss->ref_next < ss->n_asked_list ? (long long)ss->asked[ss->ref_next] : -1;
+}
+
 static size_t pick_ready(session *ss)
 {
     if (!ss->ready_n)
         return SIZE_MAX;
     if (!ss->need_reference)
         return 0;
-    if (ss->reference_pos < 0) {
-        /* The first configuration ready is the reference candidate. */
-        ss->reference_pos = (long long)ss->ready[ss->ready_head].pos;
-        return 0;
-    }
+    if (ss->reference_pos < 0)
+        next_candidate(ss);
     for (size_t i = 0; i < ss->ready_n; i++)
         if (ss->ready[(ss->ready_head + i) % ss->ready_cap].pos == (size_t)ss->reference_pos)
             return i;
@@ -387,6 +439,10 @@ static int record(session *ss, size_t pos, tune_verdict v, const tune_reply *r, 
         return -1;
     }
     tune_strategy_tell(ss->st, pos, res.median_ns);
+    ss->finished[pos / 8] |= (unsigned char)(1u << (pos % 8));
+    if (ss->need_reference && ss->reference_pos == (long long)pos && v != TUNE_CORRECT &&
+        !ss->o->reference)
+        ss->reference_pos = -1; /* the next candidate takes its place */
     if (ss->o->done)
         ss->o->done(ss->o->ctx, &ss->out->r[ss->out->n - 1], ss->out->n,
                     ss->budget == SIZE_MAX ? ss->sp->n_valid : ss->budget);
@@ -407,6 +463,20 @@ static int lost(session *ss, proc *p, int hung, int builder)
 {
     size_t pos = p->pos;
     char why[300];
+    if (!builder && pos == TIMER_STARTING) {
+        int status = 0;
+        kill(p->pid, SIGKILL);
+        while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        close(p->to);
+        close(p->from);
+        p->pid = -1;
+        p->busy = 0;
+        bfmt(ss->err, TUNE_SESSION_ERR_MAX, "the timing worker did not start: %s (run with "
+             "-v -v to see what the driver said)",
+             hung ? "no answer in 300 s" : died_text(status, why, sizeof why));
+        return -1;
+    }
     if (hung) {
         bfmt(why, sizeof why, "no answer in %.0f s: the worker was stopped",
              builder ? ss->o->build_timeout_s : ss->o->run_timeout_s);
@@ -426,8 +496,6 @@ static int lost(session *ss, proc *p, int hung, int builder)
         bfmt(ss->err, TUNE_SESSION_ERR_MAX, "the --reference configuration failed: %s", why);
         return -1;
     }
-    if (!builder && ss->need_reference && !ss->o->reference)
-        ss->reference_pos = -1; /* the next configuration ready takes its place */
     return record(ss, pos, hung ? TUNE_TIMEOUT : builder ? TUNE_COMPILE : TUNE_RUNTIME, NULL, 0, why);
 }
 
@@ -489,8 +557,7 @@ static int time_done(session *ss, proc *p, tune_reply *r, double compile_s)
             bfmt(ss->err, TUNE_SESSION_ERR_MAX, "the --reference configuration failed (%s): %s",
                  tune_verdict_name(r->verdict), r->message);
             return -1;
-        } else
-            ss->reference_pos = -1;
+        }
     }
     return record(ss, p->pos, r->verdict, r, compile_s, r->message);
 }
@@ -506,6 +573,13 @@ static int read_reply(session *ss, proc *p, int builder, double compile_s)
     free(payload);
     if (bad)
         return lost(ss, p, 0, builder);
+    if (!builder && p->pos == TIMER_STARTING) {
+        p->busy = 0;
+        ss->out->timer_setup_s = r.setup_s;
+        free(r.binary);
+        r.binary = NULL;
+        return 0;
+    }
     int rc = builder ? build_done(ss, p, &r) : time_done(ss, p, &r, compile_s);
     free(r.binary);
     r.binary = NULL;
@@ -517,6 +591,20 @@ static int read_reply(session *ss, proc *p, int builder, double compile_s)
 static int budget_left(const session *ss)
 {
     return ss->n_asked < ss->budget && mono_s() < ss->deadline;
+}
+
+static int note_asked(session *ss, size_t pos)
+{
+    if (ss->n_asked_list == ss->cap_asked) {
+        size_t cap = ss->cap_asked ? ss->cap_asked * 2 : 256;
+        size_t *g = realloc(ss->asked, cap * sizeof *g);
+        if (!g)
+            return -1;
+        ss->asked = g;
+        ss->cap_asked = cap;
+    }
+    ss->asked[ss->n_asked_list++] = pos;
+    return 0;
 }
 
 static int refill(session *ss)
@@ -531,7 +619,7 @@ static int refill(session *ss)
         return -1;
     size_t n = tune_strategy_next(ss->st, want, got);
     for (size_t i = 0; i < n; i++)
-        if (push_todo(ss, got[i], 0) != 0) {
+        if (push_todo(ss, got[i], 0) != 0 || note_asked(ss, got[i]) != 0) {
             free(got);
             return -1;
         }
@@ -727,7 +815,8 @@ int tune_session_run(const tune_session_options *o, const t1_spec *s, const tune
         return -1;
     }
     ss.need_reference = s->n_refs == 0;
-    int rc = tell_previous(&ss);
+    ss.finished = calloc(sp->n_valid / 8 + 1, 1);
+    int rc = ss.finished ? tell_previous(&ss) : -1;
     if (rc == 0 && o->reference) {
         long long pos = tune_session_find_config(sp, o->reference, err, TUNE_SESSION_ERR_MAX);
         rc = pos < 0 ? -1 : 0;
@@ -757,11 +846,8 @@ int tune_session_run(const tune_session_options *o, const t1_spec *s, const tune
     signal(SIGPIPE, SIG_IGN);
     /* The timing worker opens the device and uploads the arguments while
      * the first configurations build. */
-    if (rc == 0 && start_proc(&ss, &ss.timer, "time") != 0) {
-        bfmt(err, TUNE_SESSION_ERR_MAX, "cannot start a tune worker (%s): %s", o->exe,
-             strerror(errno));
+    if (rc == 0 && timer_start(&ss) != 0)
         rc = -1;
-    }
     double timer_compile = 0;
     while (rc == 0) {
         if ((rc = refill(&ss)) != 0 || (rc = dispatch(&ss, &timer_compile)) != 0)
@@ -778,6 +864,8 @@ done:
     close_proc(&ss.timer, 0);
     free(ss.builders);
     drop_queues(&ss);
+    free(ss.asked);
+    free(ss.finished);
     tune_strategy_free(ss.st);
     out->wall_s = mono_s() - ss.t0;
     return rc;

@@ -586,6 +586,19 @@ int tune_worker_main(int argc, char **argv)
         return 1;
     }
     double setup_s = now_s() - t_start;
+    if (w.timing) {
+        /* Ready: the parent times configurations from now on, and a
+         * configuration's time limit counts from its request. */
+        static tune_reply ready;
+        ready.setup_s = setup_s;
+        strbuf b;
+        sb_init(&b);
+        tune_proto_put_reply(&b, &ready);
+        int wr = tune_proto_write(TUNE_PROTO_REPLY_FD, &b);
+        sb_free(&b);
+        if (wr != 0)
+            return 1;
+    }
     for (;;) {
         unsigned char *payload;
         size_t size;

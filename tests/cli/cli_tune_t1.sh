@@ -6,7 +6,8 @@
 #    such configuration is refused by correctness and never chosen; the
 #    pack holds the fastest correct one and `best --kernel` loads it;
 #  - a configuration that crashes PoCL (a write far out of bounds): it is
-#    recorded as runtime, and the tuning goes on to the end;
+#    recorded as runtime, and the tuning goes on to the end; one that never
+#    ends is stopped after --timeout and recorded as timeout;
 #  - a 2-D spec (examples/gemm's space) with a budget of 5: at most 5
 #    configurations run; the T4 results are valid against Kernel Tuner's
 #    T4 schema (where kernel_tuner and jsonschema are installed); the
@@ -65,6 +66,13 @@ expect_out "correct 2, compile 0, constraints 0, runtime 2" "2 correct, 2 record
 # A sanitizer's handler turns the signal into an exit status.
 grep -Eq '"clc_pack_message": "the worker (died of signal|exited with status)' "$TMP/crash.t4.json" &&
     ok "the result says how the worker died" || bad "no worker death in the results"
+
+# --- a configuration that never ends
+run "$CLC" tune "$D/hang.json" --device cpu -j 2 --timeout 2 --no-pack --t4 "$TMP/hang.t4.json"
+expect_rc 0 "tune hang.json goes on after the hang"
+expect_out "correct 1, compile 0, constraints 0, runtime 0, correctness 0, timeout 1" "the hang is recorded as timeout"
+grep -q '"clc_pack_message": "no answer in 2 s: the worker was stopped"' "$TMP/hang.t4.json" &&
+    ok "the result says the worker was stopped" || bad "no timeout message in the results"
 
 # --- a 2-D spec with a budget
 run "$CLC" tune "$D/gemm_budget.json" --device cpu -j 2 -o "$TMP/gemm.clcpack" --keep all
