@@ -60,7 +60,7 @@ fi
 # multiarch: arm64 is added to dpkg's architectures; a shared library of
 # both architectures must be of one version, so apt may update a few of
 # the host's to the version the arm64 one has).
-arm64="gcc-aarch64-linux-gnu qemu-user ocl-icd-opencl-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64"
+arm64="gcc-aarch64-linux-gnu qemu-user ocl-icd-opencl-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 libjansson-dev:arm64"
 # shellcheck disable=SC2086
 if ! dpkg -s $arm64 >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -36,115 +36,6 @@ static double epoch_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* ---- results ---- */
-
-void tune_results_free(tune_results *rs)
-{
-    for (size_t i = 0; i < rs->n; i++) {
-        free(rs->r[i].runs_ns);
-        free(rs->r[i].message);
-    }
-    free(rs->r);
-    memset(rs, 0, sizeof *rs);
-}
-
-int tune_results_add(tune_results *rs, const tune_result *r)
-{
-    if (rs->n == rs->cap) {
-        size_t cap = rs->cap ? rs->cap * 2 : 64;
-        tune_result *g = realloc(rs->r, cap * sizeof *g);
-        if (!g)
-            return -1;
-        rs->r = g;
-        rs->cap = cap;
-    }
-    tune_result c = *r;
-    c.runs_ns = NULL;
-    c.message = r->message ? strdup(r->message) : NULL;
-    if (r->n_runs) {
-        c.runs_ns = malloc(r->n_runs * sizeof *c.runs_ns);
-        if (!c.runs_ns) {
-            free(c.message);
-            return -1;
-        }
-        memcpy(c.runs_ns, r->runs_ns, r->n_runs * sizeof *c.runs_ns);
-    }
-    rs->r[rs->n++] = c;
-    return 0;
-}
-
-const tune_result *tune_results_best(const tune_results *rs)
-{
-    const tune_result *best = NULL;
-    for (size_t i = 0; i < rs->n; i++)
-        if (rs->r[i].verdict == TUNE_CORRECT && (!best || rs->r[i].median_ns < best->median_ns))
-            best = &rs->r[i];
-    return best;
-}
-
-static int by_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median_of(const double *v, size_t n)
-{
-    if (!n)
-        return INFINITY;
-    double *c = malloc(n * sizeof *c);
-    if (!c)
-        return v[0];
-    memcpy(c, v, n * sizeof *c);
-    qsort(c, n, sizeof *c, by_double);
-    double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-    free(c);
-    return m;
-}
-
-long long tune_session_find_config(const tune_space *sp, const char *text, char *err, size_t cap)
-{
-    const t1_spec *s = sp->spec;
-    uint32_t idx[T1_SPEC_PARAMS_MAX];
-    int set[T1_SPEC_PARAMS_MAX] = {0};
-    const char *p = text;
-    while (*p) {
-        const char *eq = strchr(p, '='), *end = strchr(p, ',');
-        if (!end)
-            end = p + strlen(p);
-        if (!eq || eq > end) {
-            bfmt(err, cap, "--reference %s: expected NAME=VALUE,... (every parameter once)", text);
-            return -1;
-        }
-        int k = t1_spec_param_index(s, p, (size_t)(eq - p));
-        if (k < 0) {
-            bfmt(err, cap, "--reference: '%.*s' is not a parameter of the spec", (int)(eq - p), p);
-            return -1;
-        }
-        const t1_param *pr = &s->params[k];
-        size_t vlen = (size_t)(end - eq - 1);
-        size_t i = 0;
-        while (i < pr->n_values && !(strlen(pr->texts[i]) == vlen && memcmp(pr->texts[i], eq + 1, vlen) == 0))
-            i++;
-        if (i == pr->n_values) {
-            bfmt(err, cap, "--reference: %s=%.*s is not one of its values", pr->name, (int)vlen, eq + 1);
-            return -1;
-        }
-        idx[k] = (uint32_t)i;
-        set[k] = 1;
-        p = *end ? end + 1 : end;
-    }
-    for (size_t k = 0; k < s->n_params; k++)
-        if (!set[k]) {
-            bfmt(err, cap, "--reference: %s is not given (name every parameter)", s->params[k].name);
-            return -1;
-        }
-    long long pos = tune_space_find(sp, tune_space_encode(sp, idx));
-    if (pos < 0)
-        bfmt(err, cap, "--reference %s: that configuration does not meet the conditions", text);
-    return pos;
-}
-
 /* ---- workers ---- */
 
 typedef struct proc {
@@ -430,7 +321,7 @@ static int record(session *ss, size_t pos, tune_verdict v, const tune_reply *r, 
         if (v == TUNE_CORRECT) {
             res.n_runs = r->n_runs;
             res.runs_ns = (double *)r->runs_ns;
-            res.median_ns = median_of(r->runs_ns, r->n_runs);
+            res.median_ns = tune_median_ns(r->runs_ns, r->n_runs);
         }
     }
     res.message = message && message[0] ? (char *)message : NULL;
@@ -818,7 +709,7 @@ int tune_session_run(const tune_session_options *o, const t1_spec *s, const tune
     ss.finished = calloc(sp->n_valid / 8 + 1, 1);
     int rc = ss.finished ? tell_previous(&ss) : -1;
     if (rc == 0 && o->reference) {
-        long long pos = tune_session_find_config(sp, o->reference, err, TUNE_SESSION_ERR_MAX);
+        long long pos = tune_space_find_config(sp, o->reference, err, TUNE_SESSION_ERR_MAX);
         rc = pos < 0 ? -1 : 0;
         ss.reference_pos = pos;
         if (rc == 0 && ss.need_reference)

@@ -293,3 +293,46 @@ char *tune_space_options(const tune_space *sp, uint64_t raw)
     }
     return (char *)b.data;
 }
+
+long long tune_space_find_config(const tune_space *sp, const char *text, char *err, size_t cap)
+{
+    const t1_spec *s = sp->spec;
+    uint32_t idx[T1_SPEC_PARAMS_MAX];
+    int set[T1_SPEC_PARAMS_MAX] = {0};
+    const char *p = text;
+    while (*p) {
+        const char *eq = strchr(p, '='), *end = strchr(p, ',');
+        if (!end)
+            end = p + strlen(p);
+        if (!eq || eq > end) {
+            bfmt(err, cap, "--reference %s: expected NAME=VALUE,... (every parameter once)", text);
+            return -1;
+        }
+        int k = t1_spec_param_index(s, p, (size_t)(eq - p));
+        if (k < 0) {
+            bfmt(err, cap, "--reference: '%.*s' is not a parameter of the spec", (int)(eq - p), p);
+            return -1;
+        }
+        const t1_param *pr = &s->params[k];
+        size_t vlen = (size_t)(end - eq - 1);
+        size_t i = 0;
+        while (i < pr->n_values && !(strlen(pr->texts[i]) == vlen && memcmp(pr->texts[i], eq + 1, vlen) == 0))
+            i++;
+        if (i == pr->n_values) {
+            bfmt(err, cap, "--reference: %s=%.*s is not one of its values", pr->name, (int)vlen, eq + 1);
+            return -1;
+        }
+        idx[k] = (uint32_t)i;
+        set[k] = 1;
+        p = *end ? end + 1 : end;
+    }
+    for (size_t k = 0; k < s->n_params; k++)
+        if (!set[k]) {
+            bfmt(err, cap, "--reference: %s is not given (name every parameter)", s->params[k].name);
+            return -1;
+        }
+    long long pos = tune_space_find(sp, tune_space_encode(sp, idx));
+    if (pos < 0)
+        bfmt(err, cap, "--reference %s: that configuration does not meet the conditions", text);
+    return pos;
+}

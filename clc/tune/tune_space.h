@@ -64,4 +64,8 @@ char *tune_space_label(const tune_space *sp, uint64_t raw);
  * stores); malloc'd, NULL out of memory. */
 char *tune_space_options(const tune_space *sp, uint64_t raw);
 
+/* The position of the configuration "NAME=V,..." (every parameter named
+ * once, each value as its define spells it: --reference), or -1 with err. */
+long long tune_space_find_config(const tune_space *sp, const char *text, char *err, size_t cap);
+
 #endif /* CLC_TUNE_SPACE_H */

@@ -91,12 +91,12 @@ static void test_walk(void)
         CHECK(opts && strcmp(opts, "-D P0=0 -D P1=1 -D P2=0 -D P3=0 -D P4=0 -D P5=0") == 0,
               "the first options (%s)", opts ? opts : "NULL");
         free(opts);
-        long long pos = tune_session_find_config(&sp, "P0=1,P1=2,P2=0,P3=0,P4=0,P5=3", serr, sizeof serr);
+        long long pos = tune_space_find_config(&sp, "P0=1,P1=2,P2=0,P3=0,P4=0,P5=3", serr, sizeof serr);
         CHECK(pos >= 0 && tune_space_find(&sp, sp.valid[pos]) == pos, "--reference finds a valid configuration");
-        CHECK(tune_session_find_config(&sp, "P0=2,P1=1,P2=0,P3=0,P4=0,P5=3", serr, sizeof serr) < 0 &&
+        CHECK(tune_space_find_config(&sp, "P0=2,P1=1,P2=0,P3=0,P4=0,P5=3", serr, sizeof serr) < 0 &&
                   strstr(serr, "does not meet the conditions"),
               "an invalid one is refused (%s)", serr);
-        CHECK(tune_session_find_config(&sp, "P0=1,P1=2", serr, sizeof serr) < 0 &&
+        CHECK(tune_space_find_config(&sp, "P0=1,P1=2", serr, sizeof serr) < 0 &&
                   strstr(serr, "P2 is not given"),
               "a partial one is refused (%s)", serr);
         printf("walk: 1,000,000 raw combinations, %zu valid, %llu visits, %.3f s\n", sp.n_valid,
