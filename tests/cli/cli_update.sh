@@ -74,4 +74,20 @@ cp other.clcpack o.clcpack
 run "$CLC" t.cl -D F=2,3,4 --wg 64 --options=-cl-fast-relaxed-math -o o.clcpack
 expect_out "3 built, 0 failed, of 3" "another driver fingerprint builds every variant"
 expect_true "and gives the full build's bytes" cmp o.clcpack d2.clcpack
+
+# The reuse path checks what a fresh build checks: a --kernel no program
+# holds fails with the build's "did you mean", as it does with a new -o.
+printf '__kernel void fir(__global float *a) { a[0] = TAPS; }\n' >fir.cl
+run "$CLC" fir.cl -D TAPS=8,16 -o fir.clcpack
+expect_rc 0 "the fir pack"
+run "$CLC" fir.cl -D TAPS=8,16 --kernel firr -o fresh.clcpack
+expect_rc 1 "--kernel firr with a new -o"
+expect_err "kernel firr is not in the built program; did you mean fir?" "--kernel firr with a new -o: did you mean"
+run "$CLC" fir.cl -D TAPS=8,16 --kernel firr -o fir.clcpack
+expect_rc 1 "--kernel firr with every variant in -o"
+expect_err "kernel firr is not in the built program; did you mean fir?" \
+    "--kernel firr with every variant in -o: the same message"
+expect_true "--kernel firr leaves the old pack as it was" "$CLC" list fir.clcpack
+run "$CLC" fir.cl -D TAPS=8,16 --kernel fir -o fir.clcpack
+expect_out "0 built, 0 failed, 2 reused" "--kernel fir, which every program holds, reuses them"
 cli_done
