@@ -417,7 +417,8 @@ static const cli_opt pack_opts[] = {
              "  says so); with --kernel, such a value is an error.\n"
              "\n"
              "LIST: 3 | 3,5,9 | 3,5,7,...,31 (the step of the values before '...', up to\n"
-             "and including the last) | 3-31 | 3-31:2. At most 64 values, no duplicates.\n"
+             "and including the last) | 3-31 | 3-31:2. At most 64 values (a -D list of\n"
+             "source files: 65536), no duplicates.\n"
              "\n"
              "Where:"),
     OPT_NAME("device", 0, pack_args, device, "value", "SPEC",

@@ -44,4 +44,15 @@ refused "--tune-sz" "did you mean --tune-size?" fir.cl --tune-sz 8x8
 run "$CLC" fir.cl --totally-unknown
 if grep -q "did you mean" "$ERR"; then bad "--totally-unknown gets a suggestion"; else ok "--totally-unknown gets none"; fi
 
+# The limits docs/CLI.md states ("Value lists"), each refused at one more.
+refused "-D TAPS=1-65537" "'1-65537' gives 65537 values; a list holds at most 65536" \
+    fir.cl -D TAPS=1-65537
+refused "--widths 1-65" "'1-65' gives 65 values; a list holds at most 64" \
+    --kernels "$KERNELS" --widths 1-65
+# The number the docs state is the one the tool holds to.
+grep -q 'holds at most 65,536 (`DEFINE_VALUE_VALUES_MAX`)' "$ROOT/docs/CLI.md" &&
+    grep -q 'define DEFINE_VALUE_VALUES_MAX 65536 ' "$ROOT/clc/program/define_value.h" &&
+    ok "docs/CLI.md states the -D limit of define_value.h, 65,536" ||
+    bad "docs/CLI.md and define_value.h disagree on the -D limit"
+
 cli_done
