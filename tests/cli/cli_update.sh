@@ -90,4 +90,15 @@ expect_err "kernel firr is not in the built program; did you mean fir?" \
 expect_true "--kernel firr leaves the old pack as it was" "$CLC" list fir.clcpack
 run "$CLC" fir.cl -D TAPS=8,16 --kernel fir -o fir.clcpack
 expect_out "0 built, 0 failed, 2 reused" "--kernel fir, which every program holds, reuses them"
+
+# A plan of more than 1,000 variants says its size and an estimate before
+# the first build (stopped after 4 s: the note comes first); -q keeps it
+# quiet; a small plan has no such note.
+timeout 4 "$CLC" fir.cl -D TAPS=1-1001 -o big.clcpack >"$OUT" 2>"$ERR"
+expect_err "clc-pack: note: 1001 variants (more than 1000), 1001 to build: about " \
+    "a plan of 1001 variants: its size and estimated time"
+timeout 4 "$CLC" -q fir.cl -D TAPS=1-1001 -o big.clcpack >"$OUT" 2>"$ERR"
+if grep -q "variants (more than" "$ERR"; then bad "-q still prints the plan's size"; else ok "-q keeps the plan's size quiet"; fi
+run "$CLC" fir.cl -D TAPS=8,16 -o fir.clcpack
+if grep -q "variants (more than" "$ERR"; then bad "a plan of 2 variants prints its size"; else ok "a plan of 2 variants prints no estimate"; fi
 cli_done
