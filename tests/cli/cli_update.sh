@@ -90,6 +90,13 @@ expect_err "kernel firr is not in the built program; did you mean fir?" \
 expect_true "--kernel firr leaves the old pack as it was" "$CLC" list fir.clcpack
 run "$CLC" fir.cl -D TAPS=8,16 --kernel fir -o fir.clcpack
 expect_out "0 built, 0 failed, 2 reused" "--kernel fir, which every program holds, reuses them"
+# --default names defines as --where does: a name no -D gives is refused,
+# with every variant in -o as with a new one.
+for o in fir.clcpack fresh.clcpack; do
+    run "$CLC" fir.cl -D TAPS=8,16 --default TAPZ=8 -o $o
+    expect_rc 2 "--default TAPZ=8 into $o"
+    expect_err "--default 'TAPZ=8': TAPZ is not a define" "--default TAPZ=8 into $o: names TAPZ"
+done
 
 # A plan of more than 1,000 variants says its size and an estimate before
 # the first build (stopped after 4 s: the note comes first); -q keeps it
