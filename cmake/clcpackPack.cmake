@@ -46,7 +46,9 @@
 # EMBED the pack is linked into TARGET: <name>.h (in the build dir, added to
 # TARGET's include path) declares SYMBOL (default: <name>), SYMBOL_size and
 # SYMBOL_sha256. Without EMBED, TARGET (when given) depends on the pack so
-# that it is built first.
+# that it is built first. A misspelt keyword (WORKGROUPS) is a configure
+# error naming it; EMBED in a project without C assembles with an enabled
+# ASM or a GCC/Clang C++ compiler, else fails naming project(app C CXX).
 
 # Functions run under the policies in force where they are defined: with
 # CMP0116 (CMake 3.20) the dependency file's absolute paths work with every
@@ -155,12 +157,41 @@ endmacro()
 
 # EMBED: clc-pack embed's .S (or .c) and header, compiled into TARGET.
 function(_clcpack_embed name out target symbol format)
+  # Who compiles the embedded pack: the C compiler (the .c, or the .S with
+  # GCC and Clang), else an enabled ASM language, else a GCC or Clang C++
+  # compiler, which assembles a .S as its C driver does. A project(app CXX)
+  # has no C compiler, and a function cannot enable_language: without one
+  # of these, stop here naming the fix rather than at build time.
+  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+  list(FIND langs C c_at)
+  list(FIND langs ASM asm_at)
+  set(gnu_like "GNU|Clang")
+  set(asm_by "")
+  if(NOT c_at EQUAL -1)
+    if(CMAKE_C_COMPILER_ID MATCHES "${gnu_like}" AND NOT APPLE AND NOT WIN32)
+      set(asm_by C)
+    endif()
+  elseif(NOT asm_at EQUAL -1)
+    set(asm_by ASM)
+  elseif(CMAKE_CXX_COMPILER_ID MATCHES "${gnu_like}" AND NOT APPLE AND NOT WIN32)
+    set(asm_by CXX)
+  endif()
   if(NOT format)
-    if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" AND NOT APPLE AND NOT WIN32)
+    if(asm_by)
       set(format asm)
     else()
       set(format c)
     endif()
+  endif()
+  if(format STREQUAL "c" AND c_at EQUAL -1)
+    message(FATAL_ERROR "clcpack_add_pack(${name}): EMBED with FORMAT c needs the C language, "
+            "which this project does not enable: add C to project() (project(app C CXX)) or "
+            "call enable_language(C) before clcpack_add_pack")
+  endif()
+  if(format STREQUAL "asm" AND NOT asm_by AND c_at EQUAL -1)
+    message(FATAL_ERROR "clcpack_add_pack(${name}): EMBED needs a C compiler or an assembler "
+            "for the embedded pack, and this project enables neither: add C to project() "
+            "(project(app C CXX)) or call enable_language(C) before clcpack_add_pack")
   endif()
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/${name}_embed")
   if(format STREQUAL "asm")
@@ -191,21 +222,66 @@ function(_clcpack_embed name out target symbol format)
   # The .S names the pack's CRC-32, so its text changes whenever the pack's
   # bytes do: watching the .S alone re-assembles it exactly then.
   set_source_files_properties("${src}" PROPERTIES GENERATED TRUE)
-  # The .S goes to the C compiler (GCC and Clang assemble it): no need for
-  # project(... ASM), which enable_language cannot add from a function.
-  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
-  list(FIND langs ASM asm_at)
+  # The .S goes to the C (or C++) compiler, GCC and Clang assembling it: no
+  # need for project(... ASM), which enable_language cannot add from a
+  # function.
   if(format STREQUAL "asm" AND asm_at EQUAL -1)
-    set_source_files_properties("${src}" PROPERTIES LANGUAGE C
+    if(c_at EQUAL -1)
+      set(lang CXX)
+    else()
+      set(lang C)
+    endif()
+    set_source_files_properties("${src}" PROPERTIES LANGUAGE ${lang}
                                 COMPILE_OPTIONS "-x;assembler-with-cpp")
   endif()
   target_include_directories(${target} PRIVATE "${dir}")
 endfunction()
 
+# A misspelt keyword (WORKGROUPS for WORK_GROUPS) is no keyword to
+# cmake_parse_arguments: it becomes a value of the list keyword before it
+# (SOURCES a.cl WORKGROUPS 16x16 asks for a source file "WORKGROUPS"), or an
+# unparsed argument. Each argument that spells a keyword but for '_' and
+# case, or that is a keyword-like word (capitals and '_') where no such
+# value belongs, is refused here, at configure time, naming the keyword.
+# DEFINES (-D USE_LOCAL), KERNELS (a kernel FIR) and WHERE (USE_LOCAL, an
+# expression) take such words.
+function(_clcpack_check_keywords name keywords)
+  set(loose)
+  foreach(k IN LISTS keywords)
+    string(REPLACE "_" "" l "${k}")
+    list(APPEND loose "${l}")
+  endforeach()
+  set(lists UNPARSED_ARGUMENTS SOURCES DEPENDS PROGRAMS DERIVE WHERE WORK_GROUPS VARIANTS
+            DEFAULTS INCLUDE_DIRECTORIES OPTIONS COMPILE_OPTIONS DEFINES KERNELS)
+  foreach(list IN LISTS lists)
+    foreach(a IN LISTS ARG_${list})
+      string(TOUPPER "${a}" up)
+      string(REPLACE "_" "" up "${up}")
+      list(FIND loose "${up}" at)
+      set(hint "")
+      if(NOT at EQUAL -1)
+        list(GET keywords ${at} near)
+        set(hint "; did you mean ${near}?")
+      elseif(list MATCHES "^(DEFINES|KERNELS|WHERE)$" OR NOT a MATCHES "^[A-Z][A-Z_]*[A-Z]$")
+        continue()
+      endif()
+      if(list STREQUAL "UNPARSED_ARGUMENTS")
+        set(where "")
+      else()
+        set(where " (read as a value of ${list})")
+      endif()
+      message(FATAL_ERROR "clcpack_add_pack(${name}): unknown keyword ${a}${where}${hint}")
+    endforeach()
+  endforeach()
+endfunction()
+
 function(clcpack_add_pack name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "EMBED;WG_DEFINES"
-    "TARGET;KERNELS_DIR;WG;DEVICE;OUTPUT;SYMBOL;FORMAT;CHECK_COMMAND;TUNE_COMMAND;CHECK_TIMEOUT"
-    "KERNELS;DEFINES;OPTIONS;SOURCES;DEPENDS;PROGRAMS;DERIVE;WHERE;WORK_GROUPS;VARIANTS;DEFAULTS;INCLUDE_DIRECTORIES;COMPILE_OPTIONS")
+  set(options EMBED WG_DEFINES)
+  set(one TARGET KERNELS_DIR WG DEVICE OUTPUT SYMBOL FORMAT CHECK_COMMAND TUNE_COMMAND CHECK_TIMEOUT)
+  set(multi KERNELS DEFINES OPTIONS SOURCES DEPENDS PROGRAMS DERIVE WHERE WORK_GROUPS VARIANTS
+            DEFAULTS INCLUDE_DIRECTORIES COMPILE_OPTIONS)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "${options}" "${one}" "${multi}")
+  _clcpack_check_keywords("${name}" "${options};${one};${multi}")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "clcpack_add_pack(${name}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()

@@ -138,6 +138,12 @@ static void suggest(const cli_optspec *s, const char *arg, char *err, size_t cap
     for (size_t i = 0; i < s->n; i++)
         nearest_name_offer(&b, s->opts[i].name);
     const char *near = nearest_name_result(&b);
+    /* "--check-command" for --check-cmd: too many edits apart for a typo,
+     * but a name spelt out in full. */
+    for (size_t i = 0; !near && i < s->n; i++)
+        if (s->opts[i].name && (nearest_name_contracts(s->opts[i].name, arg + 2) ||
+                                nearest_name_contracts(arg + 2, s->opts[i].name)))
+            near = s->opts[i].name;
     size_t len = strlen(err);
     if (near)
         bfmt(err + len, cap - len, "; did you mean --%s?", near);

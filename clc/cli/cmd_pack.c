@@ -536,6 +536,34 @@ static jobserver *choose_parallelism(pack_run *run, pack_args *a)
     return js;
 }
 
+/* A plan this large runs for minutes or hours: its size and a guess of
+ * its time, before the first build, let a user stop a mistake (a -D list
+ * of 1-10000) at once. */
+#define PACK_ANNOUNCE_VARIANTS 1000
+
+/* With more than PACK_ANNOUNCE_VARIANTS variants, one note: how many, and
+ * the estimated time of those to build on a->jobs workers, from the costs
+ * order_jobs gave them (the longest first: the sum over the workers, and
+ * never less than the longest one). Quiet with -q. */
+static void announce_plan(const pack_run *run, const pack_args *a)
+{
+    if (run->n_jobs <= PACK_ANNOUNCE_VARIANTS || cli_verbosity < 0)
+        return;
+    double sum = 0, longest = 0;
+    for (size_t i = 0; i < run->n_pending; i++) {
+        double c = run->cost[run->order[i]];
+        sum += c;
+        longest = c > longest ? c : longest;
+    }
+    long workers = a->jobs > 0 ? a->jobs : 1;
+    double est = sum / (double)workers;
+    char shown[32];
+    progress_format_duration(est > longest ? est : longest, shown, sizeof shown);
+    cli_note("%zu variants (more than %d), %zu to build: about %s with -j %ld (estimated "
+             "from earlier build times, else the program's size)",
+             run->n_jobs, PACK_ANNOUNCE_VARIANTS, run->n_pending, shown, workers);
+}
+
 /* The jobs to build, in worker processes, *wall the seconds it took. 0;
  * -1 when the workers could not be started, 1 when the pool failed (each
  * said). */
@@ -561,6 +589,7 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
         return -1;
     }
     jobserver *js = choose_parallelism(run, a);
+    announce_plan(run, a);
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n",
                 run->plan->n, run->n_slots, a->jobs, run->output);

@@ -134,6 +134,22 @@ static int opt_wg(void *p, cli_optctx *c)
         bfmt(c->err, c->cap, "--wg is given twice ('%s' and '%s'): give one list", ds->wg, c->arg);
         return -1;
     }
+    /* A range ("1-64") has only numbers, so it is no expression naming a
+     * define, and no list: read as an expression it is 1 minus 64. */
+    const char *v = c->arg, *dash = strchr(v, '-');
+    if (dash && dash > v && v[strspn(v, "0123456789-:, ")] == '\0' &&
+        dash[-1] >= '0' && dash[-1] <= '9' && dash[1] >= '0' && dash[1] <= '9') {
+        const char *item = dash;
+        while (item > v && item[-1] != ',')
+            item--;
+        int lo = (int)(dash - item), hi = (int)strspn(dash + 1, "0123456789");
+        bfmt(c->err, c->cap,
+             "--wg '%s': --wg takes sizes (64, 16x16) or lists of them (64,128,256), not a "
+             "range as -D takes; '%.*s' reads as the expression %.*s minus %.*s: list "
+             "the sizes one by one",
+             v, lo + 1 + hi, item, lo, item, hi, dash + 1);
+        return -1;
+    }
     ds->wg = c->arg;
     ARGS(p)->wg_after = ds->n_defines;
     return 0;
@@ -164,6 +180,29 @@ static int check_define_arg(cli_optctx *c)
     return 0;
 }
 
+/* "-D TAPS=8 16": the shell split a value list at a blank, and the word
+ * after it would be taken for a source file ("16: cannot open"). A word
+ * is taken for such a value only when no file has its name and it looks
+ * like a value: digits (with the list's ',', '-', ':', 'x'), or a word
+ * with no '.' (no .cl-like extension) and no path separator. */
+static int check_split_value(cli_optctx *c)
+{
+    const char *eq = strchr(c->arg, '=');
+    const char *w = *c->next < c->argc ? c->argv[*c->next] : NULL;
+    if (!eq || !eq[1] || !w || !*w || w[0] == '-' || strchr(w, '/') ||
+        access(w, F_OK) == 0)
+        return 0;
+    int digits = w[strspn(w, "0123456789,-:x")] == '\0';
+    if (!digits && strchr(w, '.'))
+        return 0;
+    char clip[BFMT_QUOTE_MAX + 4];
+    bfmt(c->err, c->cap,
+         "-D %s %s: '%s' is no file and looks like a value of the -D before it; a list's "
+         "values are comma-separated: -D %s,%s",
+         c->arg, bfmt_clip(w, clip), w, c->arg, w);
+    return -1;
+}
+
 /* The direct mode's repeatable options: each appends its value to its list
  * of the direct_jobs_spec (alloc_lists made room for every argument). */
 static int opt_list(void *p, cli_optctx *c)
@@ -173,7 +212,7 @@ static int opt_list(void *p, cli_optctx *c)
     size_t *n;
     const char *name = c->opt->name ? c->opt->name : "";
     if (c->opt->key == 'D') {
-        if (check_define_arg(c) != 0)
+        if (check_define_arg(c) != 0 || check_split_value(c) != 0)
             return -1;
         list = ds->defines, n = &ds->n_defines;
     } else if (c->opt->key == 'I') {
@@ -378,7 +417,8 @@ static const cli_opt pack_opts[] = {
              "  says so); with --kernel, such a value is an error.\n"
              "\n"
              "LIST: 3 | 3,5,9 | 3,5,7,...,31 (the step of the values before '...', up to\n"
-             "and including the last) | 3-31 | 3-31:2. At most 64 values, no duplicates.\n"
+             "and including the last) | 3-31 | 3-31:2. At most 64 values (a -D list of\n"
+             "source files: 65536), no duplicates.\n"
              "\n"
              "Where:"),
     OPT_NAME("device", 0, pack_args, device, "value", "SPEC",

@@ -69,6 +69,21 @@ static int same_targets(const clcpack *old, const size_t *idx, size_t n, const p
     return 1;
 }
 
+/* 1 when a program entry e holds every kernel j asks for. The kernels
+ * folder's entries (no names) are one kernel each, which the plan chose
+ * by name. */
+static int holds_kernels(const clcpack_entry_info *e, const build_job *j)
+{
+    for (size_t i = 0; e->kernel_name_count && i < j->n_kernels; i++) {
+        size_t k = 0;
+        while (k < e->kernel_name_count && strcmp(e->kernel_names[k], j->kernels[i]) != 0)
+            k++;
+        if (k == e->kernel_name_count)
+            return 0;
+    }
+    return 1;
+}
+
 long pack_reuse(const clcpack *old, const build_job *j, const clcpack_device_info *dev,
               uint32_t dev_index, const pack_reuse_forms *f, clcpack_writer *w, char *err, size_t cap)
 {
@@ -97,7 +112,7 @@ long pack_reuse(const clcpack *old, const build_job *j, const clcpack_device_inf
             (offline ? e.kind != f->kind : (unsigned)e.kind > CLCPACK_KIND_CUBIN) ||
             strcmp(e.options, j->options) != 0 || strcmp(family, j->family) != 0 ||
             e.flags != j->entry_flags || (j->program_entry && e.kernel_name_count == 0) ||
-            (!j->program_entry && e.kernel_name_count != 0))
+            (!j->program_entry && e.kernel_name_count != 0) || !holds_kernels(&e, j))
             return 0;
         if (e.source != source_ok) {
             if (!same_source(old, e.source, j->source, j->source_size))

@@ -7,8 +7,10 @@
  * work-group, for a device of the identical fingerprint, built from the same
  * source text with the same options, family and default mark, by a library
  * of this version, with the forms this run would make (a cubin only when
- * ptxas is there) — is not built again: its entries are copied into the
- * new pack. Entries no longer asked for are dropped. Builds are
+ * ptxas is there), holding every kernel the job asks for (--kernel) — is
+ * not built again: its entries are copied into the new pack. A job whose
+ * old entries lack an asked kernel is built, so that the build's check
+ * says so as it would with a new -o. Entries no longer asked for are dropped. Builds are
  * deterministic, so the result is byte-identical to a full build.
  *
  * Order: the jobs left are handed out longest first, so that no worker

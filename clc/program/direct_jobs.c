@@ -722,6 +722,16 @@ static int parse_all(plan *p)
         if (rc)
             return rc;
     }
+    /* A --default naming no define marks nothing, silently: refused, as
+     * --where's names are, on a fresh build and a reused pack alike. */
+    for (size_t i = 0; i < p->n_defaults; i++)
+        for (size_t k = 0; k < p->defaults[i].n; k++) {
+            const char *name = p->defaults[i].items[k].name;
+            names_ctx c = {p, p->n_derives, NULL, 0};
+            if (strcmp(name, "WG") != 0 && name_known(&c, name, strlen(name)) != 0)
+                return usage(p, "--default '%s': %s is not a define (-D, --variant), a "
+                                "--derive or WG", s->defaults[i], name);
+        }
     for (size_t i = 0; i < s->n_wheres; i++) {
         char what[EXPR_TEXT_MAX + 64];
         bfmt(what, sizeof what, "--where '%s'", s->wheres[i]);

@@ -68,3 +68,26 @@ const char *nearest_name_result(const nearest_name_best *b)
     size_t limit = b->word_len <= 4 ? 1 : b->word_len <= 9 ? 2 : 3;
     return b->best && b->distance <= limit ? b->best : NULL;
 }
+
+int nearest_name_contracts(const char *short_name, const char *word)
+{
+    size_t n = name_len(short_name), m = name_len(word);
+    const char *dash = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (short_name[i] == '-')
+            dash = short_name + i;
+    size_t head = dash ? (size_t)(dash - short_name) + 1 : 0;
+    /* A whole word of one part would match far too much ("c" of "cpu"). */
+    if (!dash || head >= n || n >= m || strncmp(short_name, word, head) != 0 ||
+        short_name[head] != word[head] || memchr(word + head, '-', m - head))
+        return 0;
+    size_t j = head;
+    for (size_t i = head; i < n; i++) {
+        while (j < m && word[j] != short_name[i])
+            j++;
+        if (j == m)
+            return 0;
+        j++;
+    }
+    return 1;
+}

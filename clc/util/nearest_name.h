@@ -35,4 +35,11 @@ void nearest_name_offer(nearest_name_best *b, const char *name);
 /* The closest name offered when it is a likely typo of the word, else NULL. */
 const char *nearest_name_result(const nearest_name_best *b);
 
+/* 1 when short_name is a contraction of word, as option names shorten a
+ * last part ("check-cmd" of "check-command", "tune-sz" of "tune-size"):
+ * the same text up to short_name's last '-', then the rest of short_name
+ * is a subsequence of the rest of word, starting with its first character.
+ * Edit distance misses these (4 edits from check-cmd to check-command). */
+int nearest_name_contracts(const char *short_name, const char *word);
+
 #endif /* CLC_NEAREST_NAME_H */

@@ -16,9 +16,9 @@ SUBS=$(sed -n 's/^ *X([a-z_]*, "\([a-z-]*\)".*/\1/p' "$ROOT/clc/cli/commands.h" 
 # jobserver flags, flags of cc (-c, -MP) and python3 (-m) in examples, the
 # benchmark first_enqueue's --size, the internal --worker and --load-worker
 # modes, the manifest expressions' negation (-x), and the misspelt --widht
-# of the "did you mean" example, and the flags of test and cut (-s, -d) in
+# and --check-command of the "did you mean" examples, and the flags of test and cut (-s, -d) in
 # the example scripts.
-ALLOW="--jobserver-auth --jobserver-fds -MP -c -m --size --worker --load-worker -x --widht -s -d"
+ALLOW="--jobserver-auth --jobserver-fds -MP -c -m --size --worker --load-worker -x --widht --check-command -s -d"
 
 # options FILE...: the options the text mentions, one per line, sorted.
 # A long option is --name; a short one -X or -XY standing alone (so build

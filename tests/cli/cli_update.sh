@@ -74,4 +74,38 @@ cp other.clcpack o.clcpack
 run "$CLC" t.cl -D F=2,3,4 --wg 64 --options=-cl-fast-relaxed-math -o o.clcpack
 expect_out "3 built, 0 failed, of 3" "another driver fingerprint builds every variant"
 expect_true "and gives the full build's bytes" cmp o.clcpack d2.clcpack
+
+# The reuse path checks what a fresh build checks: a --kernel no program
+# holds fails with the build's "did you mean", as it does with a new -o.
+printf '__kernel void fir(__global float *a) { a[0] = TAPS; }\n' >fir.cl
+run "$CLC" fir.cl -D TAPS=8,16 -o fir.clcpack
+expect_rc 0 "the fir pack"
+run "$CLC" fir.cl -D TAPS=8,16 --kernel firr -o fresh.clcpack
+expect_rc 1 "--kernel firr with a new -o"
+expect_err "kernel firr is not in the built program; did you mean fir?" "--kernel firr with a new -o: did you mean"
+run "$CLC" fir.cl -D TAPS=8,16 --kernel firr -o fir.clcpack
+expect_rc 1 "--kernel firr with every variant in -o"
+expect_err "kernel firr is not in the built program; did you mean fir?" \
+    "--kernel firr with every variant in -o: the same message"
+expect_true "--kernel firr leaves the old pack as it was" "$CLC" list fir.clcpack
+run "$CLC" fir.cl -D TAPS=8,16 --kernel fir -o fir.clcpack
+expect_out "0 built, 0 failed, 2 reused" "--kernel fir, which every program holds, reuses them"
+# --default names defines as --where does: a name no -D gives is refused,
+# with every variant in -o as with a new one.
+for o in fir.clcpack fresh.clcpack; do
+    run "$CLC" fir.cl -D TAPS=8,16 --default TAPZ=8 -o $o
+    expect_rc 2 "--default TAPZ=8 into $o"
+    expect_err "--default 'TAPZ=8': TAPZ is not a define" "--default TAPZ=8 into $o: names TAPZ"
+done
+
+# A plan of more than 1,000 variants says its size and an estimate before
+# the first build (stopped after 4 s: the note comes first); -q keeps it
+# quiet; a small plan has no such note.
+timeout 4 "$CLC" fir.cl -D TAPS=1-1001 -o big.clcpack >"$OUT" 2>"$ERR"
+expect_err "clc-pack: note: 1001 variants (more than 1000), 1001 to build: about " \
+    "a plan of 1001 variants: its size and estimated time"
+timeout 4 "$CLC" -q fir.cl -D TAPS=1-1001 -o big.clcpack >"$OUT" 2>"$ERR"
+if grep -q "variants (more than" "$ERR"; then bad "-q still prints the plan's size"; else ok "-q keeps the plan's size quiet"; fi
+run "$CLC" fir.cl -D TAPS=8,16 -o fir.clcpack
+if grep -q "variants (more than" "$ERR"; then bad "a plan of 2 variants prints its size"; else ok "a plan of 2 variants prints no estimate"; fi
 cli_done
