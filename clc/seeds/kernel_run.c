@@ -16,6 +16,7 @@
 #include "device_lock.h"
 #include "random_data.h"
 #include "reference.h"
+#include "tune_measure.h"
 
 #include <limits.h>
 #include <math.h>
@@ -512,12 +513,6 @@ int kernel_run_check(cl_context ctx, cl_command_queue q, cl_program prog, const 
     return rc;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 int kernel_run_time(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
             const kernel_run_problem *p, int warmup, int runs, const char *lock_key,
             uint64_t *median_ns, char err[KERNEL_RUN_ERR_MAX])
@@ -531,7 +526,7 @@ int kernel_run_time(cl_context ctx, cl_command_queue q, cl_program prog, const m
              "CL_QUEUE_PROFILING_ENABLE");
         return -1;
     }
-    uint64_t *ns = malloc((size_t)runs * sizeof *ns);
+    double *ns = malloc((size_t)runs * sizeof *ns);
     if (!ns) {
         bfmt(err, KERNEL_RUN_ERR_MAX, "kernel_run_time: out of host memory");
         return -1;
@@ -550,23 +545,16 @@ int kernel_run_time(cl_context ctx, cl_command_queue q, cl_program prog, const m
     int lock = rc == 0 && lock_key && lock_key[0] ? device_lock_acquire(lock_key) : -1;
     for (int i = 0; rc == 0 && i < warmup; i++)
         rc = run_timed(q, v, &L, NULL, err);
-    for (int i = 0; rc == 0 && i < runs; i++) {
-        cl_event ev = NULL;
-        rc = enqueue(q, v, &L, &ev, err);
-        if (rc != 0)
-            break;
-        cl_int e = clWaitForEvents(1, &ev);
+    if (rc == 0) {
+        const char *what;
+        cl_int e = tune_measure_launches(q, L.kernel, L.dims, L.global, L.use_local ? L.local : NULL,
+                                         (unsigned)runs, ns, &what);
         if (e != CL_SUCCESS)
-            rc = cl_fail(err, "clWaitForEvents", v, e);
-        else if (event_ns(ev, &ns[i]) != 0)
-            rc = cl_fail(err, "clGetEventProfilingInfo", v, CL_PROFILING_INFO_NOT_AVAILABLE);
-        clReleaseEvent(ev);
+            rc = cl_fail(err, what, v, e);
     }
     device_lock_release(lock);
-    if (rc == 0) {
-        qsort(ns, (size_t)runs, sizeof *ns, cmp_u64);
-        *median_ns = runs % 2 ? ns[runs / 2] : (ns[runs / 2 - 1] + ns[runs / 2]) / 2;
-    }
+    if (rc == 0)
+        *median_ns = (uint64_t)tune_median_ns(ns, (size_t)runs);
     launch_free(&L);
     free(ns);
     return rc;

@@ -50,22 +50,3 @@ const tune_result *tune_results_best(const tune_results *rs)
     return best;
 }
 
-static int by_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-double tune_median_ns(const double *v, size_t n)
-{
-    if (!n)
-        return INFINITY;
-    double *c = malloc(n * sizeof *c);
-    if (!c)
-        return v[0];
-    memcpy(c, v, n * sizeof *c);
-    qsort(c, n, sizeof *c, by_double);
-    double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-    free(c);
-    return m;
-}

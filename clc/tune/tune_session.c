@@ -18,6 +18,7 @@
 #include "bounded_fmt.h"
 #include "sha256.h"
 #include "strbuf.h"
+#include "tune_measure.h"
 #include "tune_strategy.h"
 
 extern char **environ;

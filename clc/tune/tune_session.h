@@ -91,7 +91,4 @@ typedef struct tune_session_options {
 int tune_session_run(const tune_session_options *o, const t1_spec *s, const tune_space *sp,
                      tune_results *out, char err[TUNE_SESSION_ERR_MAX]);
 
-/* The median of n runs (INFINITY for none). */
-double tune_median_ns(const double *v, size_t n);
-
 #endif /* CLC_TUNE_SESSION_H */

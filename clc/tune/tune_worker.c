@@ -21,6 +21,7 @@
 #include "strbuf.h"
 #include "t1_spec.h"
 #include "tune_data.h"
+#include "tune_measure.h"
 #include "tune_proto.h"
 #include "tune_space.h"
 
@@ -447,7 +448,6 @@ static void do_time(worker *w, const tune_request *rq, tune_reply *r)
         return;
     }
     cl_kernel kern = NULL;
-    cl_event *ev = NULL;
     rc = clBuildProgram(p, 1, &w->dev, "", NULL, NULL);
     if (rc != CL_SUCCESS) {
         cl_fail(r, TUNE_RUNTIME, "clBuildProgram of the binary", rc);
@@ -485,38 +485,19 @@ static void do_time(worker *w, const tune_request *rq, tune_reply *r)
     if (check_outputs(w, (int)rq->is_reference, r) != 0)
         goto out;
     r->validation_s = now_s() - t1;
-    /* The timed launches, queued together: one wait, no host gap counted
-     * (each time is the event's own start-to-end). */
-    ev = calloc(w->runs, sizeof *ev);
-    if (!ev) {
-        r->verdict = TUNE_RUNTIME;
-        bfmt(r->message, sizeof r->message, "out of memory");
-        goto out;
-    }
-    for (unsigned i = 0; i < w->runs && rc == CL_SUCCESS; i++)
-        rc = clEnqueueNDRangeKernel(w->q, kern, w->spec.dims, NULL, global, local, 0, NULL, &ev[i]);
-    if (rc == CL_SUCCESS)
-        rc = clFinish(w->q);
-    for (unsigned i = 0; i < w->runs && rc == CL_SUCCESS; i++) {
-        cl_ulong a = 0, b = 0;
-        rc = clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_START, sizeof a, &a, NULL);
-        if (rc == CL_SUCCESS)
-            rc = clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_END, sizeof b, &b, NULL);
-        r->runs_ns[i] = (double)(b - a);
-    }
+    /* The timed launches, measured as every tuner here measures them. */
+    const char *what;
+    rc = tune_measure_launches(w->q, kern, w->spec.dims, global, local, w->runs, r->runs_ns, &what);
     if (rc != CL_SUCCESS) {
-        cl_fail(r, TUNE_RUNTIME, "the timed launches", rc);
+        char call[80];
+        bfmt(call, sizeof call, "the timed launches (%s)", what);
+        cl_fail(r, TUNE_RUNTIME, call, rc);
         r->verdict = TUNE_RUNTIME;
         goto out;
     }
     r->n_runs = w->runs;
     r->verdict = TUNE_CORRECT;
 out:
-    if (ev)
-        for (unsigned i = 0; i < w->runs; i++)
-            if (ev[i])
-                clReleaseEvent(ev[i]);
-    free(ev);
     if (kern)
         clReleaseKernel(kern);
     clReleaseProgram(p);
