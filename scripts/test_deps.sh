@@ -3,6 +3,8 @@
 # by `make test` before it runs them, so that the README's second command
 # runs every test on a fresh Debian machine:
 #   cmake, ninja-build   tests/cli/cli_buildsys.sh builds consumer projects
+#   meson                docs/MESON.md's project, configured, built and run by
+#                        tests/cli/cli_doctest.sh (with ninja-build)
 #   g++                  tests/cli/cli_cxx_example.sh (examples/cxx, C++17)
 #   nginx                tests/cli/cli_remote_cache.sh serves a cache on 127.0.0.1
 #                        (installed without starting Debian's own service)
@@ -28,6 +30,7 @@ missing=""
 
 command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
 command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"
+command -v meson >/dev/null 2>&1 || missing="$missing meson"
 command -v g++ >/dev/null 2>&1 || missing="$missing g++"
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
 /usr/bin/python3 -c 'import pyopencl, numpy' >/dev/null 2>&1 || missing="$missing python3-pyopencl"
