@@ -39,15 +39,19 @@
  * Structs that may grow carry `size_t struct_size` first. The caller sets
  * it to sizeof the struct as its header declares it, for input and output
  * alike, best by initialising the whole struct: `clcpack_entry_info e =
- * {.struct_size = sizeof e};`. The library then reads (input) or writes
- * (output) only the fields that lie within struct_size and that it knows;
- * it never writes past struct_size nor past its own size of the struct, and
- * leaves struct_size as the caller set it. A field the caller's struct has
- * and the library does not know keeps the caller's value (0 when the
- * struct was initialised as above); an input field the caller's struct does
- * not have reads as 0. Fields are only ever added at the end, and only
- * where 0 means "absent". A struct_size smaller than the struct was in
- * version 1.0 is CLCPACK_E_INVALID_ARG (a forgotten struct_size is 0).
+ * {.struct_size = sizeof e};` in C; `clcpack_entry_info e{};
+ * e.struct_size = sizeof e;` in C++ (designated initialisers are C++20);
+ * in code for both, memset(&e, 0, sizeof e) and then struct_size
+ * (docs/API.md, "Structs that grow"). The library then reads (input) or
+ * writes (output) only the fields that lie within struct_size and that it
+ * knows; it never writes past struct_size nor past its own size of the
+ * struct, and leaves struct_size as the caller set it. A field the
+ * caller's struct has and the library does not know keeps the caller's
+ * value (0 when the struct was initialised as above); an input field the
+ * caller's struct does not have reads as 0. Fields are only ever added at
+ * the end, and only where 0 means "absent". A struct_size smaller than the
+ * struct was in version 1.0 is CLCPACK_E_INVALID_ARG (a forgotten
+ * struct_size is 0).
  * Structs without struct_size (clcpack_error, clcpack_define, clcpack_key,
  * clcpack_tuning) never change; a new need gets a new struct.
  *

@@ -3,6 +3,9 @@
 # by `make test` before it runs them, so that the README's second command
 # runs every test on a fresh Debian machine:
 #   cmake, ninja-build   tests/cli/cli_buildsys.sh builds consumer projects
+#   meson                docs/MESON.md's project, configured, built and run by
+#                        tests/cli/cli_doctest.sh (with ninja-build)
+#   g++                  tests/cli/cli_cxx_example.sh (examples/cxx, C++17)
 #   nginx                tests/cli/cli_remote_cache.sh serves a cache on 127.0.0.1
 #                        (installed without starting Debian's own service)
 #   python3-pyopencl     tests/cli/cli_record_python.sh, Debian's flavour
@@ -12,6 +15,7 @@
 #   BUILD/public-kernels tests/cli/cli_public_kernels.sh (scripts/public_kernels.sh)
 #   gcc-mingw-w64-x86-64, binutils-mingw-w64-x86-64, libz-mingw-w64-dev, wine64
 #                        tests/cli/cli_windows.sh (the Windows library under Wine)
+#   g++-mingw-w64-x86-64 tests/cli/cli_windows_cxx.sh (examples/cxx for Windows)
 #   BUILD/zstd-src       zstandard's sdist from PyPI (zstd's sources, for
 #                        scripts/windows_zstd.sh): tests/cli/cli_windows_zstd.sh
 #   arm64 cross tools    tests/cli/cli_arm64.sh (below)
@@ -26,10 +30,13 @@ missing=""
 
 command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
 command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"
+command -v meson >/dev/null 2>&1 || missing="$missing meson"
+command -v g++ >/dev/null 2>&1 || missing="$missing g++"
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
 /usr/bin/python3 -c 'import pyopencl, numpy' >/dev/null 2>&1 || missing="$missing python3-pyopencl"
 /usr/bin/python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing="$missing python3-venv"
 command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing="$missing gcc-mingw-w64-x86-64"
+command -v x86_64-w64-mingw32-g++ >/dev/null 2>&1 || missing="$missing g++-mingw-w64-x86-64"
 command -v x86_64-w64-mingw32-dlltool >/dev/null 2>&1 || missing="$missing binutils-mingw-w64-x86-64"
 [ -f /usr/x86_64-w64-mingw32/include/zlib.h ] || missing="$missing libz-mingw-w64-dev"
 command -v wine64 >/dev/null 2>&1 || command -v wine >/dev/null 2>&1 || missing="$missing wine64"

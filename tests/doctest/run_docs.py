@@ -8,9 +8,10 @@ folder links build/ (the real build folder: build/clc-pack, build/include,
 build/libclcpack.a), kernels/ and examples/ of the repository, and clc-pack
 is first on PATH. Annotations (tests/doctest/blocks.py) make a block a file
 (written, not run), a skip (with its reason), a block that runs only where
-the commands or files it needs are, or an expected output of the block run
-before it. Prints one line per failure naming DOC:LINE, one count
-line per document, then "checks: P passed, F failed, S skipped".
+the commands or files it needs are, a C block compiled and run as C and as
+C++, or an expected output of the block run before it. Prints one line per
+failure naming DOC:LINE, one count line per document, then "checks: P
+passed, F failed, S skipped".
 """
 import glob
 import os
@@ -80,18 +81,42 @@ class DocRun:
         rc, out = self.sh(B.shell_script(block))
         return rc == 0, out, f"a sh block failed (exit {rc})"
 
-    def run_c(self, block):
+    # How a C block is compiled: as C, and with 'also c++' strictly as C
+    # and as C++ (the form a header's users of both languages copy).
+    COMPILERS = {"c": ("C", "c", "cc -std=c11 -Wall -Werror"),
+                 "c-strict": ("C", "c", "cc -std=c11 -Wall -Wextra -pedantic -Werror"),
+                 "c++": ("C++", "cpp", "c++ -std=c++17 -Wall -Wextra -pedantic -Werror")}
+
+    def run_c(self, block, lang="c"):
+        name, ext, compiler = self.COMPILERS[lang]
         self.nblock += 1
-        src = f".doctest_{self.nblock}.c"
+        src = f".doctest_{self.nblock}.{ext}"
         with open(os.path.join(self.dir, src), "w") as f:
             f.write(block.text)
         exe = f"./.doctest_{self.nblock}"
-        rc, out = self.sh(f"cc -std=c11 -Wall -Werror -Ibuild/include -o {exe} {src} "
+        rc, out = self.sh(f"{compiler} -Ibuild/include -o {exe} {src} "
                           f"build/libclcpack.a {self.ctx.libs}")
         if rc != 0:
-            return False, out, "a C block does not compile"
+            return False, out, f"a C block does not compile as {name} ({compiler})"
         rc, out = self.sh(exe)
-        return rc == 0, out, f"a C block's program failed (exit {rc})"
+        return rc == 0, out, f"a C block's program failed as {name} (exit {rc})"
+
+    def run_c_and_cxx(self, block):
+        """A C block that must also be C++: each language is one check."""
+        if block.kind != "c":
+            self.fail(block, "'also c++' on a block that is not C")
+            return
+        for lang in ("c-strict", "c++"):
+            if lang == "c++" and not shutil.which("c++"):
+                self.skip(block, "no C++ compiler (c++): the block is not compiled as C++")
+                continue
+            ok, out, what = self.run_c(block, lang)
+            self.last = (ok, out)
+            if ok:
+                self.ran += 1
+            else:
+                self.fail(block, what, out)
+                return
 
     def write_file(self, block, path):
         full = os.path.normpath(os.path.join(self.dir, path))
@@ -136,6 +161,9 @@ class DocRun:
             return
         if note == "output":
             self.check_output(block)
+            return
+        if note == "also c++":
+            self.run_c_and_cxx(block)
             return
         if note.startswith("needs"):
             missing = self.missing(note[len("needs"):].split())
