@@ -2,7 +2,7 @@
  * platform.h — every call the library makes to the operating system, in
  * one small layer with a POSIX side (platform_posix.c) and a Win32 side
  * (platform_win32.c); docs/PLATFORMS.md. No other file of the library
- * names a system header (tests/cli_layers.sh checks it), so a port is
+ * names a system header (tests/cli/cli_layers.sh checks it), so a port is
  * these two files.
  *
  * Paths are UTF-8 everywhere; the Win32 side converts them to UTF-16 for

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""crc32_constants.py — prints the folding constants of loader/crc32_x86.c.
+"""crc32_constants.py — prints the folding constants of loader/read/crc32_x86.c.
 
 The CRC is zlib's: P(x) = x^32 + x^26 + x^23 + x^22 + x^16 + x^12 + x^11
 + x^10 + x^8 + x^7 + x^5 + x^4 + x^2 + x + 1, bits taken least significant

@@ -3,7 +3,8 @@
 # docs/MANIFEST.md mention (in `code` or a code block) is in the --help
 # output of clc-pack or one of its subcommands, and every option a --help
 # prints is documented in docs/CLI.md. Also `clc-pack help CMD` prints
-# exactly `clc-pack CMD --help`. No OpenCL device needed.
+# exactly `clc-pack CMD --help`; every path the tree's files name exists.
+# No OpenCL device needed.
 . "$(dirname "$0")/../lib/cli_lib.sh"
 
 # The subcommands, from the command table (clc/cli/commands.h) main
@@ -93,5 +94,27 @@ unnamed=$(cd "$ROOT" && for f in clc/*/*.[ch] loader/*.[ch] loader/*/*.[ch] comm
 done)
 if [ -z "$unnamed" ]; then ok "docs/ARCHITECTURE.md names every source file"
 else bad "docs/ARCHITECTURE.md does not name: $(echo $unnamed)"; fi
+
+# Every path a document, a comment or a test names exists (tests/lib/dead_paths.py).
+if dead=$(python3 "$ROOT/tests/lib/dead_paths.py" "$ROOT"); then
+    ok "every path the docs, comments and tests name exists"
+else
+    bad "paths named that do not exist: $(echo $dead)"
+fi
+# ... and the check finds one: a scratch copy of the tree's docs with a
+# path that does not exist, a moved file's old one.
+mkdir -p "$TMP/scratch/docs" "$TMP/scratch/clc/tune"
+cp "$ROOT/docs/TUNING.md" "$TMP/scratch/docs/"
+: >"$TMP/scratch/clc/tune/tune_measure.c"
+echo 'The median is taken in `clc/tune/tune_results.c` and clc/tune/tune_measure.c.' >>"$TMP/scratch/docs/TUNING.md"
+if dead=$(python3 "$ROOT/tests/lib/dead_paths.py" "$TMP/scratch" 2>&1); then
+    bad "a dead path in a scratch copy was not found"
+else
+    case $dead in
+    *"docs/TUNING.md:"*": clc/tune/tune_results.c"*) ok "a dead path in a scratch copy is found, with its file and line" ;;
+    *) bad "the scratch copy's dead path was not named: $dead" ;;
+    esac
+    case $dead in *": clc/tune/tune_measure.c"*) bad "a path that exists was called dead" ;; esac
+fi
 
 cli_done

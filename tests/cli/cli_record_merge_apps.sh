@@ -7,7 +7,7 @@
 # (clc/vendors/llvm_bitcode_same.h). The merge joins them, in either order
 # to the same bytes, keeps the shorter bitcode (B's from "b"), and the
 # merged pack serves both command lines. PoCL, PyOpenCL (Debian's, or the
-# virtual environment of tests/cli_record_python.sh).
+# virtual environment of tests/cli/cli_record_python.sh).
 . "$(dirname "$0")/../lib/cli_lib.sh"
 
 APP=$ROOT/tests/data/record/pyopencl_two_programs.py
@@ -15,7 +15,7 @@ VENV=${PYOPENCL_VENV:-$ROOT/.pyopencl-venv}
 PRELOAD=$BUILD/libclcpack-preload.so
 export PYOPENCL_NO_CACHE=1 PYOPENCL_CTX=0
 
-# Python is not built with the sanitizers (tests/cli_record_python.sh).
+# Python is not built with the sanitizers (tests/cli/cli_record_python.sh).
 if ldd "$PRELOAD" 2>/dev/null | grep -q 'lib[at]san'; then
     skip "$PRELOAD is built with a sanitizer, Python is not"
     cli_done

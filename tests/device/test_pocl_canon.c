@@ -1,4 +1,4 @@
-/* Canonical PoCL binaries (clc/engine/pocl_binary_canon.h): made-up binaries of
+/* Canonical PoCL binaries (clc/vendors/pocl_binary_canon.h): made-up binaries of
  * the version-9 layout, damaged ones, and — on PoCL — a real build whose
  * canonical binary must still load and compute the right result. */
 #include <stdlib.h>

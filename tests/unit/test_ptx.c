@@ -1,4 +1,4 @@
-/* PTX handling for NVIDIA devices (clc/engine/ptx_text.h, clc/engine/ptxas_run.h): the
+/* PTX handling for NVIDIA devices (clc/vendors/ptx_text.h, clc/vendors/ptxas_run.h): the
  * trailing NUL, the .target arch, ptxas's argv, and — where ptxas is
  * installed — a real PTX-to-cubin run, from a hand-written OpenCL-style PTX
  * and, when nvcc is there too, from nvcc -ptx output. */

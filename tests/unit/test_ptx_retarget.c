@@ -1,4 +1,4 @@
-/* PTX retargeting without ptxas (clc/engine/ptx_retarget.h, nv_forms.h):
+/* PTX retargeting without ptxas (clc/vendors/ptx_retarget.h, nv_forms.h):
  * rewriting .target and .version, the portable-form search against a fake
  * probe with known rules, and --nv-arch lists. */
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
  * win_loader.c — libclcpack as a Windows program sees it, cross-built with
- * MinGW and run under Wine by tests/cli_windows.sh (docs/PLATFORMS.md).
+ * MinGW and run under Wine by tests/cli/cli_windows.sh (docs/PLATFORMS.md).
  * Portable C and the public headers only, so the same file builds on Linux.
  *   win_loader files DIR        driver-free: DIR/données/パック.clcpack
  *                               opened by its UTF-8 path (spelt here: argv
