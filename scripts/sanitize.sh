@@ -13,6 +13,9 @@ mode=$1
 build=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 supp=$root/tests/sanitize
+# The test programs run here without run_tests.sh: the variant cache
+# (docs/CACHE.md) is off for them too, never the user's.
+export CLC_PACK_NO_CACHE=1
 
 # Intel's OpenCL runtime (intel-opencl-icd, which `make deps` installs for
 # its offline compiler, ocloc) loads a library with RTLD_DEEPBIND, which

@@ -54,6 +54,10 @@ failed_names=""
 skipped_names=""
 logdir=$(mktemp -d)
 trap 'rm -rf "$logdir"' EXIT
+# No test reads or writes the user's variant cache (docs/CACHE.md): it is
+# off, as the builds many tests count expect, and its folder is this run's
+# own for a test that turns it on (tests/cli/cli_local_cache.sh).
+export CLC_PACK_NO_CACHE=1 CLC_PACK_CACHE_DIR="$logdir/variant-cache"
 
 unit_tests() { for f in "$here"/unit/test_*.c; do [ -f "$f" ] && basename "$f" .c; done; }
 device_tests() {

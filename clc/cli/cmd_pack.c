@@ -577,7 +577,7 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
     }
     /* Workers that hand fetched binaries to the driver build in folders of
      * their own (build_worker.c), under one removed at the end. */
-    if (run->remote_lookups &&
+    if ((run->remote_lookups || run->local_lookups) &&
         temp_tree_make(NULL, "clc-pack-run", run->work_root, sizeof run->work_root) != 0) {
         cli_error("cannot create a temporary folder for the workers: %s", strerror(errno));
         run->work_root[0] = '\0';
@@ -714,6 +714,8 @@ static int pack_planned(pack_run *run, pack_args *a, device_select_list *devices
 {
     int status = setup_remote(run, a);
     if (status == 0)
+        status = pack_cache_setup(run, a);
+    if (status == 0)
         status = select_devices(run, a, devices);
     if (status == 0)
         status = choose_output(run, a, plan);
@@ -726,6 +728,7 @@ static int pack_planned(pack_run *run, pack_args *a, device_select_list *devices
     if (status == 0) {
         double wall = 0;
         int rc = run_workers(run, a, &wall);
+        pack_cache_finish(run);
         if (rc > 0)
             pack_print_summary(run, run->output, wall, 0);
         status = rc == 0 ? write_pack(run, a, plan, wall) : EXIT_FAILURE_STATUS;

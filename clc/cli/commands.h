@@ -42,7 +42,8 @@
     X(tune, "tune", "SPEC.json [-o PACK] [--t4 FILE] [--strategy NAME] [--budget N|Ns]",          \
       "tune any OpenCL program from a T1 spec, and pack the fastest")                          \
     X(tune_report, "tune-report", "PACK [--family F | --kernel NAME]",                          \
-      "the timings of a pack built with --tune, --tune-cmd or tune")
+      "the timings of a pack built with --tune, --tune-cmd or tune")                           \
+    X(cache, "cache", "stats | clear", "what the variant cache holds, or empty it")
 
 #define CLC_COMMAND_DECLARE(id, name, synopsis, summary)                                         \
     int cmd_##id(int argc, char **argv);                                                         \

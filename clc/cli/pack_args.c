@@ -507,7 +507,7 @@ static const cli_opt pack_opts[] = {
     OPT_LONG("tune-runs", 0, pack_args, tune_runs, "a number of runs", 10, 10000, "N",
              "timed runs per variant, 10 or more (default 11)"),
     OPT_TEXT("\n"
-             "Many machines (docs/CLI.md, docs/REMOTE_CACHE.md):"),
+             "Caches and many machines (docs/CACHE.md, docs/CLI.md, docs/REMOTE_CACHE.md):"),
     OPT_CALL("shard", 0, opt_shard, "K/N",
              "build part K of N of the variants (the same partition on\n"
              "every machine, by estimated cost); clc-pack merge joins\n"
@@ -522,6 +522,10 @@ static const cli_opt pack_opts[] = {
     OPT_LONG("remote-cache-timeout", 0, pack_args, remote_timeout, "seconds", 1, 600, "S",
              "each request's time limit (default 10)"),
     OPT_FLAG("no-remote-cache", 0, pack_args, no_remote_cache, "ignore CLC_PACK_REMOTE_CACHE"),
+    OPT_FLAG("no-cache", 0, pack_args, no_cache,
+             "no variant cache on this machine (docs/CACHE.md: it is\n"
+             "on by default, in $CLC_PACK_CACHE_DIR, else\n"
+             "$XDG_CACHE_HOME/clc-pack; also CLC_PACK_NO_CACHE=1)"),
     OPT_TEXT(""),
     OPT_QUIET(pack_args, verbosity, "only errors"),
     OPT_VERBOSE(pack_args, verbosity, "more detail"),

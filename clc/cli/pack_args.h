@@ -54,6 +54,7 @@ typedef struct pack_args {
     int remote_readonly;        /* --remote-cache-readonly */
     long remote_timeout;        /* --remote-cache-timeout S, default 10 */
     int no_remote_cache;        /* --no-remote-cache */
+    int no_cache;               /* --no-cache: no variant cache (docs/CACHE.md) */
     /* Packing your own kernels: source files as arguments, or --program. */
     int direct;
     direct_jobs_spec direct_spec;        /* arrays malloc'd (argc long), strings argv's */

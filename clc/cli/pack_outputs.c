@@ -100,10 +100,12 @@ void pack_print_summary(const pack_run *run, const char *path, double wall_s, in
         printf("wrote %s\n", path);
     else
         printf("nothing written\n");
-    printf("  variants  %zu built, %zu failed", run->n_ok - run->n_reused - run->n_hits,
-           run->n_failed);
+    printf("  variants  %zu built, %zu failed",
+           run->n_ok - run->n_reused - run->n_hits - run->n_local_hits, run->n_failed);
     if (run->n_reused)
         printf(", %zu reused from the old pack", run->n_reused);
+    if (run->n_local_hits)
+        printf(", %zu from the local cache", run->n_local_hits);
     if (run->n_hits)
         printf(", %zu fetched from the remote cache", run->n_hits);
     printf(", of %zu\n", total);
@@ -112,6 +114,7 @@ void pack_print_summary(const pack_run *run, const char *path, double wall_s, in
                "errors (%s%s)\n",
                run->n_hits, run->n_misses, run->n_uploaded, run->n_rejected,
                run->n_request_errors, run->remote_url, run->remote_readonly ? ", read-only" : "");
+    pack_cache_summary(run);
     if (run->a->shard.n)
         printf("  shard     %u/%u: %zu of %zu variants (%.1f %% of the estimated cost)\n",
                run->a->shard.k, run->a->shard.n, run->plan->n, run->shard_total,

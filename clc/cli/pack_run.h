@@ -14,6 +14,7 @@
 #include "clcpack_write.h"
 #include "device_select.h"
 #include "jobserver.h"
+#include "lcache_space.h"
 #include "offline_targets.h"
 #include "pack_args.h"
 #include "pack_plan.h"
@@ -68,6 +69,13 @@ typedef struct pack_run {
     long remote_timeout;
     size_t n_hits, n_misses, n_uploaded, n_rejected, n_request_errors;
     int said_request_error, said_upload_error;
+    /* The variant cache (docs/CACHE.md): its folder or "", and what it did. */
+    char local_dir[4096];
+    int local_lookups;                      /* workers look variants up (not with --tune, --tune-cmd) */
+    uint64_t local_bound;                   /* CLC_PACK_CACHE_SIZE */
+    size_t n_local_hits, n_local_misses, n_local_stored, n_local_rejected;
+    int said_local_store_error;
+    lcache_space_usage local_usage;         /* after the run's eviction */
     strbuf *jobs;                           /* the job frames, re-encoded for a retry */
     unsigned char *retried;                 /* per job: handed out again once */
     /* Set up by cmd_pack's steps, freed by free_run. */
@@ -104,6 +112,18 @@ void pack_free_argv(char **argv);
  * them) are job j's timings. The exit status. */
 int cmd_pack_plan(int argc, char **argv, build_job_list *plan, const clcpack_tuning *const *tunings,
                   const size_t *n_tunings);
+
+/* pack_cache.c: the variant cache's bound (CLC_PACK_CACHE_SIZE, else the
+ * default; *from says which) and folder: 0, or the exit status of a bad
+ * CLC_PACK_CACHE_SIZE (a usage error of cmd, NULL for pack); what a job's
+ * worker did with it, counted and said; at the end the bound kept and the
+ * counts added; the summary's "local" line; "118.2 MiB". */
+int pack_cache_bound(const char *cmd, uint64_t *bound, const char **from);
+int pack_cache_setup(pack_run *run, const pack_args *a);
+void pack_cache_outcome(pack_run *run, const build_variant_result *r, const char *label);
+void pack_cache_finish(pack_run *run);
+void pack_cache_summary(const pack_run *run);
+void pack_cache_human_size(uint64_t n, char *out, size_t cap);
 
 /* pack_outputs.c */
 int pack_default_output(const pack_run *run, char *out, size_t cap);

@@ -163,7 +163,8 @@ static void remote_outcome(pack_run *run, const build_variant_result *r, const c
 static int on_retry(void *ctx, size_t job, const build_variant_result *r, int died)
 {
     pack_run *run = ctx;
-    if (!run->remote_lookups || run->retried[job] || !(died || r->remote == BUILD_VARIANT_REMOTE_RETRY))
+    int retry = r->remote == BUILD_VARIANT_REMOTE_RETRY || r->local == BUILD_VARIANT_REMOTE_RETRY;
+    if (!(run->remote_lookups || run->local_lookups) || run->retried[job] || !(died || retry))
         return 0;
     size_t d = job / run->plan->n;
     strbuf again;
@@ -181,6 +182,7 @@ static int on_retry(void *ctx, size_t job, const build_variant_result *r, int di
     pack_job_label(run, job, label, sizeof label);
     if (!died) {
         remote_outcome(run, r, label);
+        pack_cache_outcome(run, r, label);
     } else if (cli_verbosity >= 0) {
         progress_clear(&run->prog);
         fprintf(stderr,
@@ -200,7 +202,9 @@ static void on_finished(void *ctx, size_t job, build_variant_result *r)
     pack_job_label(run, job, label, sizeof label);
     run->build_s += r->build_s;
     remote_outcome(run, r, label);
-    int fetched = r->remote == BUILD_VARIANT_REMOTE_HIT;
+    pack_cache_outcome(run, r, label);
+    int cached = r->local == BUILD_VARIANT_REMOTE_HIT;
+    int fetched = r->remote == BUILD_VARIANT_REMOTE_HIT || cached;
     if (r->status == BUILD_VARIANT_OK && r->n_forms == 0) {
         free(r->message);
         r->message = strdup("the worker returned no binary");
@@ -271,8 +275,8 @@ static void on_finished(void *ctx, size_t job, build_variant_result *r)
         if (cli_verbosity > 0) {
             progress_clear(&run->prog);
             if (fetched)
-                fprintf(stderr, "clc-pack: fetched %s from the remote cache, checked in %.2f s:",
-                        label, r->build_s);
+                fprintf(stderr, "clc-pack: %s %s from the %s cache, checked in %.2f s:",
+                        cached ? "took" : "fetched", label, cached ? "local" : "remote", r->build_s);
             else
                 fprintf(stderr,
                         "clc-pack: built %s in %.2f s (compile %.2f, check %.2f, forms %.2f, "
@@ -326,7 +330,7 @@ static void tune_widths(const build_job_list *plan, char *buf, size_t cap)
 /* The worker command line: tool --worker --kernels DIR --device P:D... */
 char **pack_worker_argv(const pack_run *run, const char *ptxas)
 {
-    size_t n = 0, cap = 48 + 2 * run->n_dev; /* every option below (35 at most), and the NULL */
+    size_t n = 0, cap = 48 + 2 * run->n_dev; /* every option below (37 at most), and the NULL */
     char **argv = calloc(cap, sizeof *argv);
     if (!argv)
         return NULL;
@@ -395,6 +399,10 @@ char **pack_worker_argv(const pack_run *run, const char *ptxas)
     if (run->work_root[0]) {
         argv[n++] = strdup("--work-root");
         argv[n++] = strdup(run->work_root);
+    }
+    if (run->local_dir[0]) {
+        argv[n++] = strdup("--local-cache");
+        argv[n++] = strdup(run->local_dir);
     }
     if (run->a->no_check)
         argv[n++] = strdup("--no-check");

@@ -285,3 +285,19 @@ void usage_tune_report(FILE *f)
              "Exit status: 0, 1 when the pack cannot be opened or holds no timings, 2 on a\n"
              "usage error.\n");
 }
+
+void usage_cache(FILE *f)
+{
+    usage_of(f,
+             "Usage: clc-pack cache stats | clear\n"
+             "\n"
+             "The variant cache (docs/CACHE.md): every variant clc-pack built on a device, kept\n"
+             "by its key and looked up before the next build. stats prints its folder, state,\n"
+             "entries, bytes, bound and the hits and misses counted over the runs; clear\n"
+             "removes every entry and the counts. The folder: $CLC_PACK_CACHE_DIR/variants,\n"
+             "else $XDG_CACHE_HOME/clc-pack/variants, else ~/.cache/clc-pack/variants; the\n"
+             "bound: CLC_PACK_CACHE_SIZE (default 1G); CLC_PACK_NO_CACHE=1 or clc-pack\n"
+             "--no-cache turn it off for a run.\n",
+             &cache_optspec,
+             "Exit status: 0; 1 when the folder cannot be read or emptied; 2 on a usage error.\n");
+}

@@ -767,6 +767,7 @@ void build_variant_result_free(build_variant_result *r)
     free(r->message);
     free(r->remote_note);
     free(r->upload_note);
+    free(r->local_note);
     free(r->log);
     free(r->note);
     for (size_t i = 0; i < r->n_forms; i++)

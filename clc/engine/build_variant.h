@@ -136,6 +136,11 @@ typedef struct build_variant_result {
     char *remote_note;     /* why a lookup failed or its object was refused;
                               malloc'd or NULL */
     char *upload_note;     /* why the upload failed; malloc'd or NULL */
+    build_variant_remote local;       /* the variant cache's lookup (docs/CACHE.md): none,
+                                         hit, miss, rejected or retry, as the remote's */
+    int local_stored;      /* written to the variant cache */
+    char *local_note;      /* why its entry was refused, or why a store failed;
+                              malloc'd or NULL */
 } build_variant_result;
 
 typedef struct build_variant_options {

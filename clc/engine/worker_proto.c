@@ -189,6 +189,9 @@ void worker_proto_encode_result(strbuf *b, uint32_t job, const build_variant_res
     wire_put_u32(b, (uint32_t)r->upload);
     wire_put_str(b, r->remote_note);
     wire_put_str(b, r->upload_note);
+    wire_put_u32(b, (uint32_t)r->local);
+    wire_put_u32(b, (uint32_t)(r->local_stored != 0));
+    wire_put_str(b, r->local_note);
     end_frame(b, at);
 }
 
@@ -257,6 +260,12 @@ int worker_proto_decode_result(const void *payload, size_t size, uint32_t *job, 
     r->upload = (build_variant_upload)upload;
     r->remote_note = rd.failed ? NULL : wire_get_str_dup(&rd, WORKER_PROTO_NAME_MAX);
     r->upload_note = rd.failed ? NULL : wire_get_str_dup(&rd, WORKER_PROTO_NAME_MAX);
+    uint32_t local = wire_get_u32(&rd), stored = wire_get_u32(&rd);
+    if (local > BUILD_VARIANT_REMOTE_RETRY || stored > 1)
+        rd.failed = 1;
+    r->local = (build_variant_remote)local;
+    r->local_stored = (int)stored;
+    r->local_note = rd.failed ? NULL : wire_get_str_dup(&rd, WORKER_PROTO_NAME_MAX);
     /* A build result without forms is the caller's to refuse (cmd_pack.c):
      * load results (verify --load) have none. */
     if (rd.failed || rd.left != 0) {

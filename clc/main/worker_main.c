@@ -16,7 +16,7 @@
 typedef struct worker_args {
     build_worker *w; /* slots, architectures and offline targets go straight in */
     int worker, no_check, no_warmup, remote_readonly;
-    const char *kernels, *check_cmd, *tune_cmd, *pocl_wg, *remote_url, *work_root;
+    const char *kernels, *check_cmd, *tune_cmd, *pocl_wg, *remote_url, *work_root, *local_cache;
     long check_timeout, tune_runs, remote_timeout;
 } worker_args;
 
@@ -116,6 +116,7 @@ static const cli_opt worker_opts[] = {
              "each request's time limit"),
     OPT_FLAG("remote-cache-readonly", 0, worker_args, remote_readonly, "never upload"),
     OPT_STR("work-root", 0, worker_args, work_root, "DIR", "the folder to work in"),
+    OPT_STR("local-cache", 0, worker_args, local_cache, "DIR", "the variant cache's folder"),
 };
 
 /* The engine's device lookup, over the devices the machine has. */
@@ -136,7 +137,7 @@ static int find_device(void *self, unsigned platform, unsigned device, cl_device
 /* The options into w; 0, or the exit status of a bad command line. */
 static int parse_worker_args(int argc, char **argv, build_worker *w, const char **kernels)
 {
-    worker_args a = {w, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL,
+    worker_args a = {w, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                      w->opts.check_timeout_s, w->opts.tune.runs, w->remote_config.timeout_s};
     static const cli_optspec spec = {"worker", worker_opts,
                                      sizeof worker_opts / sizeof worker_opts[0], 0, 0};
@@ -158,6 +159,7 @@ static int parse_worker_args(int argc, char **argv, build_worker *w, const char 
     w->remote_config.timeout_s = (int)a.remote_timeout;
     w->remote_config.readonly = a.remote_readonly;
     w->work_root = a.work_root;
+    w->local_dir = a.local_cache;
     *kernels = a.kernels;
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bounded_fmt.h"
+#include "lcache.h"
 #include "make_dirs.h"
 #include "ptxas_run.h"
 #include "rcache_key.h"
@@ -55,14 +56,95 @@ static char *key_text(build_worker *w, uint32_t slot, const build_job *job, size
     return rcache_key_text(&kt, job, len);
 }
 
-/* Looks the job up in the remote cache. On a hit whose forms pass the
- * device's checks, fills r from it: 1. On a hit that failed them after
- * the driver had the binary, fills r with BUILD_VARIANT_REMOTE_RETRY: the job is to
+/* A record's variant on the device (build_variant_adopt): the forms pass
+ * the checks: 1 with r filled, *found left HIT. They failed after the
+ * driver had the binary: 1 with r BUILD_VARIANT_REMOTE_RETRY, the job to
  * be built by a fresh worker (what the driver kept of the binary, in
  * PoCL's kernel cache, would be picked up by a build here; the pool ends
- * this worker, and its private folder with it): 1. Otherwise 0, with *why
- * (a rejected object, a failed request) for the result of the build that
- * follows. */
+ * this worker, and its private folder with it). They failed before: 0,
+ * *found REJECTED, *why saying why (for the build that follows). */
+static int adopt_record(build_worker *w, uint32_t slot, const build_job *job, rcache_record *rec,
+                        const char *what, build_variant_result *r, build_variant_remote *found, char **why)
+{
+    int checked = build_variant_adopt(&w->targets[slot], job, &w->opts, rec->signature, rec->kernel_names,
+                           rec->n_kernel_names, rec->note, rec->forms, &rec->n_forms, r);
+    if (checked == 0)
+        return 1;
+    char line[RCACHE_MSG_MAX];
+    bfmt(line, sizeof line, "the %s variant failed its check: %s", what,
+         r->message ? r->message : "no reason given");
+    build_variant_result_free(r);
+    *why = strdup(line);
+    *found = BUILD_VARIANT_REMOTE_REJECTED;
+    if (checked == 1)
+        return 0;
+    r->status = BUILD_VARIANT_ERROR;
+    bfmt(line, sizeof line, "a %s binary failed on the device: to be built in a fresh worker", what);
+    r->message = strdup(line);
+    *found = BUILD_VARIANT_REMOTE_RETRY;
+    return 1;
+}
+
+/* The record of r, built or fetched, for either cache: a view of r's
+ * fields, nothing copied. */
+static void record_of(rcache_record *rec, const char *text, size_t len, const build_variant_result *r,
+                      const char *signature)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->key_text = (char *)text;
+    rec->key_len = len;
+    rec->signature = (char *)signature;
+    rec->n_kernel_names = r->n_kernel_names;
+    rec->kernel_names = r->kernel_names;
+    rec->note = r->note ? r->note : (char *)"";
+    rec->n_forms = r->n_forms;
+    memcpy(rec->forms, r->forms, r->n_forms * sizeof *r->forms);
+}
+
+/* Writes r to the variant cache, when there is one. */
+static void store_local(build_worker *w, const char *key, const char *text, size_t len,
+                        build_variant_result *r, const char *signature)
+{
+    if (!w->local_dir || r->status != BUILD_VARIANT_OK || !signature)
+        return;
+    rcache_record rec;
+    record_of(&rec, text, len, r, signature);
+    char msg[LCACHE_MSG_MAX];
+    r->local_stored = lcache_store(w->local_dir, key, &rec, msg) == 0;
+    if (!r->local_stored && !r->local_note)
+        r->local_note = strdup(msg);
+}
+
+/* Looks the job up in the variant cache. A hit that passes the device's
+ * checks, or fails them after the driver had it: 1 (adopt_record). A
+ * miss, or an entry refused (then removed): 0. */
+static int take_local(build_worker *w, uint32_t slot, const build_job *job, const char *key,
+                      const char *text, size_t len, build_variant_result *r)
+{
+    rcache_record rec;
+    char msg[LCACHE_MSG_MAX];
+    r->local = lcache_lookup(w->local_dir, key, text, len, &rec, msg);
+    if (r->local != BUILD_VARIANT_REMOTE_HIT) {
+        if (msg[0])
+            r->local_note = strdup(msg);
+        return 0;
+    }
+    build_variant_remote found = BUILD_VARIANT_REMOTE_HIT;
+    char *why = NULL;
+    int done = adopt_record(w, slot, job, &rec, "cached", r, &found, &why);
+    rcache_record_free(&rec);
+    r->local = found;
+    free(r->local_note);
+    r->local_note = why;
+    if (found != BUILD_VARIANT_REMOTE_HIT)
+        lcache_drop(w->local_dir, key);
+    return done;
+}
+
+/* Looks the job up in the remote cache: 1 for a hit that passed the
+ * device's checks (then written to the variant cache too) or failed them
+ * after the driver had it; otherwise 0, with *why (a rejected object, a
+ * failed request) for the result of the build that follows. */
 static int fetch_job(build_worker *w, uint32_t slot, const build_job *job, const char *key,
                      const char *text, size_t len, build_variant_result *r, build_variant_remote *found, char **why)
 {
@@ -74,23 +156,19 @@ static int fetch_job(build_worker *w, uint32_t slot, const build_job *job, const
             *why = strdup(msg);
         return 0;
     }
-    int checked = build_variant_adopt(&w->targets[slot], job, &w->opts, rec.signature, rec.kernel_names,
-                           rec.n_kernel_names, rec.note, rec.forms, &rec.n_forms, r);
+    /* adopt_record leaves r empty when it refuses: what take_local said
+     * goes on with the build. */
+    build_variant_remote local = r->local;
+    char *local_note = r->local_note;
+    r->local_note = NULL;
+    int done = adopt_record(w, slot, job, &rec, "fetched", r, found, why);
+    r->local = local;
+    free(r->local_note);
+    r->local_note = local_note;
+    if (done && *found == BUILD_VARIANT_REMOTE_HIT)
+        store_local(w, key, text, len, r, rec.signature);
     rcache_record_free(&rec);
-    if (checked == 0)
-        return 1;
-    char line[RCACHE_MSG_MAX];
-    bfmt(line, sizeof line, "the fetched variant failed its check: %s",
-         r->message ? r->message : "no reason given");
-    build_variant_result_free(r);
-    *why = strdup(line);
-    *found = BUILD_VARIANT_REMOTE_REJECTED;
-    if (checked == 1)
-        return 0;
-    r->status = BUILD_VARIANT_ERROR;
-    r->message = strdup("a fetched binary failed on the device: to be built in a fresh worker");
-    *found = BUILD_VARIANT_REMOTE_RETRY;
-    return 1;
+    return done;
 }
 
 /* After a local build: the record of r for the remote cache. */
@@ -98,15 +176,7 @@ static build_variant_upload store_job(build_worker *w, const char *key, const ch
                            const build_variant_result *r, const char *signature, int replace, char **why)
 {
     rcache_record rec;
-    memset(&rec, 0, sizeof rec);
-    rec.key_text = (char *)text;
-    rec.key_len = len;
-    rec.signature = (char *)signature;
-    rec.n_kernel_names = r->n_kernel_names;
-    rec.kernel_names = r->kernel_names;
-    rec.note = r->note ? r->note : (char *)"";
-    rec.n_forms = r->n_forms;
-    memcpy(rec.forms, r->forms, r->n_forms * sizeof *r->forms);
+    record_of(&rec, text, len, r, signature);
     char msg[RCACHE_MSG_MAX];
     build_variant_upload up = rcache_store(w->remote, key, &rec, replace, msg);
     if (up == BUILD_VARIANT_UPLOAD_FAILED)
@@ -114,12 +184,77 @@ static build_variant_upload store_job(build_worker *w, const char *key, const ch
     return up;
 }
 
+/* Opens the device of slot on its first job: 0, or -1 with r failed. */
+static int open_slot(build_worker *w, uint32_t slot, build_variant_result *r)
+{
+    char err[BUILD_WORKER_ERR_MAX];
+    if (w->opened[slot])
+        return 0;
+    cl_device_id dev;
+    unsigned ordinal = 0;
+    if (w->find_device(w->find_self, w->plat[slot], w->dev[slot], &dev, &ordinal, err) != 0 ||
+        build_variant_target_open(dev, w->ptxas, &w->targets[slot], err, sizeof err) != 0) {
+        r->status = BUILD_VARIANT_ERROR;
+        r->message = strdup(err);
+        return -1;
+    }
+    bfmt(w->targets[slot].ordinal, sizeof w->targets[slot].ordinal, "%u", ordinal);
+    w->targets[slot].nv_archs = w->nv_archs;
+    w->targets[slot].spare = w->spare;
+    w->opened[slot] = 1;
+    return 0;
+}
+
+/* Builds job on slot's device into r, after the variant cache and then
+ * the remote cache were asked (not with --tune: timings are taken while
+ * building; not when told so: the job is built and stored in place of
+ * what the caches have), and stores what it built in both. */
+static void build_device_job(build_worker *w, uint32_t slot, uint32_t flags, const build_job *job,
+                             build_variant_result *r)
+{
+    char *text = NULL, key[RCACHE_KEY_HEX_SIZE] = "", *why = NULL;
+    size_t len = 0;
+    build_variant_remote found = BUILD_VARIANT_REMOTE_NONE;
+    int fetched = 0, remote_on = w->remote && (rcache_lookups_on(w->remote) || rcache_uploads_on(w->remote));
+    if (w->local_dir || remote_on)
+        text = key_text(w, slot, job, &len);
+    if (text) {
+        rcache_key_sha256_hex(text, len, key);
+        int look = !w->opts.tune.enabled && !(flags & WORKER_PROTO_JOB_NO_LOOKUP);
+        if (look && w->local_dir)
+            fetched = take_local(w, slot, job, key, text, len, r);
+        if (look && !fetched && remote_on)
+            fetched = fetch_job(w, slot, job, key, text, len, r, &found, &why);
+    }
+    if (!fetched) {
+        build_variant_remote local = r->local;
+        char *local_note = r->local_note, *signature = NULL;
+        r->local_note = NULL;
+        build_variant_build_signed(&w->targets[slot], job, &w->opts, w->hook, r,
+                        text ? &signature : NULL);
+        r->local = local;
+        r->local_note = local_note;
+        build_variant_upload up = BUILD_VARIANT_UPLOAD_NONE;
+        char *up_why = NULL;
+        if (text)
+            store_local(w, key, text, len, r, signature);
+        if (text && remote_on && r->status == BUILD_VARIANT_OK && signature)
+            up = store_job(w, key, text, len, r, signature,
+                           found == BUILD_VARIANT_REMOTE_REJECTED || (flags & WORKER_PROTO_JOB_NO_LOOKUP), &up_why);
+        free(signature);
+        r->upload = up;
+        r->upload_note = up_why;
+    }
+    r->remote = found;
+    r->remote_note = why;
+    free(text);
+}
+
 /* Builds one job into r, opening its device on first use. */
 static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_job *job,
                     build_variant_result *r)
 {
     memset(r, 0, sizeof *r);
-    char err[BUILD_WORKER_ERR_MAX];
     /* An offline toolchain's slot: no device, no driver (a machine
      * without OpenCL builds these too). */
     if (slot >= WORKER_PROTO_OFFLINE_SLOT && slot < WORKER_PROTO_OFFLINE_SLOT + OFFLINE_TARGETS_N_CHAINS) {
@@ -142,50 +277,9 @@ static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_
         r->message = strdup("job for an unknown device slot");
         return;
     }
-    if (!w->opened[slot]) {
-        cl_device_id dev;
-        unsigned ordinal = 0;
-        if (w->find_device(w->find_self, w->plat[slot], w->dev[slot], &dev, &ordinal, err) != 0 ||
-            build_variant_target_open(dev, w->ptxas, &w->targets[slot], err, sizeof err) != 0) {
-            r->status = BUILD_VARIANT_ERROR;
-            r->message = strdup(err);
-            return;
-        }
-        bfmt(w->targets[slot].ordinal, sizeof w->targets[slot].ordinal, "%u", ordinal);
-        w->targets[slot].nv_archs = w->nv_archs;
-        w->targets[slot].spare = w->spare;
-        w->opened[slot] = 1;
-    }
-    /* The remote cache first (not with --tune: timings are taken while
-     * building; not when told so: the job is built and uploaded in place
-     * of what the server has). */
-    char *text = NULL, key[RCACHE_KEY_HEX_SIZE] = "", *why = NULL;
-    size_t len = 0;
-    build_variant_remote found = BUILD_VARIANT_REMOTE_NONE;
-    int fetched = 0;
-    if (w->remote && (rcache_lookups_on(w->remote) || rcache_uploads_on(w->remote)))
-        text = key_text(w, slot, job, &len);
-    if (text) {
-        rcache_key_sha256_hex(text, len, key);
-        if (!w->opts.tune.enabled && !(flags & WORKER_PROTO_JOB_NO_LOOKUP))
-            fetched = fetch_job(w, slot, job, key, text, len, r, &found, &why);
-    }
-    if (!fetched) {
-        char *signature = NULL;
-        build_variant_build_signed(&w->targets[slot], job, &w->opts, w->hook, r,
-                        text ? &signature : NULL);
-        build_variant_upload up = BUILD_VARIANT_UPLOAD_NONE;
-        char *up_why = NULL;
-        if (text && r->status == BUILD_VARIANT_OK && signature)
-            up = store_job(w, key, text, len, r, signature,
-                           found == BUILD_VARIANT_REMOTE_REJECTED || (flags & WORKER_PROTO_JOB_NO_LOOKUP), &up_why);
-        free(signature);
-        r->upload = up;
-        r->upload_note = up_why;
-    }
-    r->remote = found;
-    r->remote_note = why;
-    free(text);
+    if (open_slot(w, slot, r) != 0)
+        return;
+    build_device_job(w, slot, flags, job, r);
     /* PoCL compiles every program of a process in one LLVM context that
      * lives while any OpenCL context does, and the bitcode it stores
      * depends on what that LLVM context compiled before (the IR is the
@@ -233,7 +327,7 @@ static void keep_user_place(build_worker *w)
  * (without it PoCL names its temporary files at random; those names are
  * scrubbed too, pocl_binary_canon.h) and kept between runs, so a second
  * pack of the same programs compiles little.
- * With --work-root (the remote cache looks variants up), the folder is
+ * With --work-root (a cache looks variants up), the folder is
  * this worker's own, made in that root and removed at exit: a fetched
  * binary reaches the driver, and whatever PoCL keeps of one that is wrong
  * must not reach another worker's build, nor a later run's. */

@@ -4,7 +4,8 @@
  * started by worker_pool.c, never by hand). Device slot i is the i-th
  * device it was given; each job is built with build_variant_build on its slot's
  * device, or by an offline toolchain for slots from WORKER_PROTO_OFFLINE_SLOT on,
- * looked up in and stored to the remote cache when it has one, and
+ * looked up in and stored to the variant cache on disk (lcache.h) and the
+ * remote cache when it has them, and
  * answered on WORKER_PROTO_RESULT_FD (worker_proto.h).
  *
  * Building in separate processes is what makes -j work: drivers (PoCL,
@@ -45,6 +46,7 @@ typedef struct build_worker {
     size_t n_slots;
     unsigned plat[BUILD_WORKER_MAX_SLOTS], dev[BUILD_WORKER_MAX_SLOTS];
     rcache_config remote_config; /* url NULL: no remote cache */
+    const char *local_dir;   /* the variant cache's folder (lcache.h), or NULL */
     const char *work_root;   /* a private folder is made in it, or NULL */
     const check_hook *hook;  /* the checks a job's `check` names, or NULL */
     build_worker_find_device find_device;

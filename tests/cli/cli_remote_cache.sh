@@ -146,6 +146,18 @@ expect_true "the pack is runner A's" cmp a.clcpack d.clcpack
 XDG_CACHE_HOME=$TMP/runner-e run "$CLC" $SEL --remote-cache "$BASE" -o e.clcpack
 expect_out "4 hits, 0 misses" "the object uploaded again serves the next runner"
 
+# The variant cache in front of the server (docs/CACHE.md; off in the
+# other runs here): what the server gives is kept on disk, and the next run
+# into a new -o takes it from there without asking the server.
+LOCAL="env -u CLC_PACK_NO_CACHE CLC_PACK_CACHE_DIR=$TMP/local-g XDG_CACHE_HOME=$TMP/runner-g"
+run $LOCAL "$CLC" $SEL --remote-cache "$BASE" -o loc1.clcpack
+expect_out "4 fetched from the remote cache" "with the variant cache on, a cold one: the server's variants"
+expect_out "local     0 hits, 4 misses, 4 stored, 0 rejected" "are stored in the variant cache"
+run $LOCAL "$CLC" $SEL --remote-cache "$BASE" -o loc2.clcpack
+expect_out "variants  0 built, 0 failed, 4 from the local cache, of 4" "the next run takes them from the variant cache"
+expect_out "remote    0 hits, 0 misses, 0 uploaded" "without asking the server"
+expect_true "the pack is runner A's" cmp a.clcpack loc2.clcpack
+
 # A record pointing at another variant's object: its key text differs.
 set -- "$WWW"/ac/*
 cp "$1" "$NG/saved-ac"

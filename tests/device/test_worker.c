@@ -140,6 +140,9 @@ static void test_result_roundtrip(void)
     r.upload = BUILD_VARIANT_UPLOAD_FAILED;
     r.remote_note = strdup("the object's SHA-256 is 0123..., not 4567...");
     r.upload_note = strdup("PUT .../cas/89ab...: HTTP 413");
+    r.local = BUILD_VARIANT_REMOTE_RETRY;
+    r.local_stored = 1;
+    r.local_note = strdup("the cached variant failed its check");
     strbuf b;
     sb_init(&b);
     worker_proto_encode_result(&b, 7, &r);
@@ -173,6 +176,9 @@ static void test_result_roundtrip(void)
               back.remote_note && strstr(back.remote_note, "SHA-256") && back.upload_note &&
               strstr(back.upload_note, "413"),
           "what the remote cache did, and why, back");
+    CHECK(back.local == BUILD_VARIANT_REMOTE_RETRY && back.local_stored == 1 && back.local_note &&
+              strstr(back.local_note, "cached variant"),
+          "what the variant cache did, and why, back");
     build_variant_result_free(&back);
     for (size_t cut = 0; cut < b.len - 12; cut += 5)
         CHECK(worker_proto_decode_result(b.data + 12, cut, &job, &back, err) == -1,

@@ -19,6 +19,10 @@ FAIL=0
 SKIP=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/clc-cli.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+# The variant cache (docs/CACHE.md) is off in every test, as the builds
+# the tests count expect, and its folder is the test's own: a test run by
+# hand touches no user's cache either. cli_local_cache.sh turns it on.
+export CLC_PACK_NO_CACHE=1 CLC_PACK_CACHE_DIR="$TMP/variant-cache"
 OUT=$TMP/stdout
 ERR=$TMP/stderr
 

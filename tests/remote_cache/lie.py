@@ -8,7 +8,10 @@ binary changed, its layout intact (bitcode), its size and CRC-32 made
 right, stored under its new SHA-256, and AC pointed at it
 (docs/REMOTE_CACHE.md, "The record", "The action result"). Every check
 that needs no device passes; only loading it can tell.
-Usage: lie.py WWW AC_FILE garble|cut|bitcode"""
+With --local, ENTRY is an entry of the variant cache on disk (docs/CACHE.md,
+"On disk"), rewritten in place with its head's SHA-256 made right.
+Usage: lie.py WWW AC_FILE garble|cut|bitcode
+       lie.py --local ENTRY garble|cut|bitcode"""
 import hashlib
 import os
 import struct
@@ -16,9 +19,15 @@ import sys
 import zlib
 
 www, ac_path, how = sys.argv[1], sys.argv[2], sys.argv[3]
-ac = open(ac_path, "rb").read()
-digest = ac[ac.index(b"\x0a\x40") + 2:][:64].decode()
-rec = bytearray(open(os.path.join(www, "cas", digest), "rb").read())
+local = www == "--local"
+if local:
+    entry = open(ac_path, "rb").read()
+    assert entry[:8] == b"CLCPKLC1"
+    rec = bytearray(entry[40:])
+else:
+    ac = open(ac_path, "rb").read()
+    digest = ac[ac.index(b"\x0a\x40") + 2:][:64].decode()
+    rec = bytearray(open(os.path.join(www, "cas", digest), "rb").read())
 assert rec[:8] == b"CLCPKREC"
 at = 24
 n, = struct.unpack_from("<I", rec, at); at += 4 + n          # key text
@@ -48,6 +57,9 @@ for _ in range(forms):
     at += size
 struct.pack_into("<Q", rec, 16, len(rec))
 struct.pack_into("<I", rec, len(rec) - 4, zlib.crc32(bytes(rec[:-4])))
+if local:
+    open(ac_path, "wb").write(b"CLCPKLC1" + hashlib.sha256(rec).digest() + rec)
+    sys.exit(0)
 new = hashlib.sha256(rec).hexdigest()
 open(os.path.join(www, "cas", new), "wb").write(rec)
 

@@ -99,6 +99,8 @@ static void worker_corpus(void)
     r.remote = BUILD_VARIANT_REMOTE_MISS;
     r.upload = BUILD_VARIANT_UPLOAD_FAILED;
     r.upload_note = "PUT http://127.0.0.1:1/cas/0123456789ab...: HTTP 413";
+    r.local = BUILD_VARIANT_REMOTE_MISS;
+    r.local_stored = 1;
     sb_init(&b);
     worker_proto_encode_result(&b, 7, &r);
     save("corpus_worker_proto", "result_payload", b.data + 12, b.len - 12);
@@ -111,6 +113,8 @@ static void worker_corpus(void)
     r.log = "error: use of undeclared identifier 'TS'";
     r.remote = BUILD_VARIANT_REMOTE_REJECTED;
     r.remote_note = "the object's SHA-256 is 000000000000..., not 111111111111... (its address)";
+    r.local = BUILD_VARIANT_REMOTE_REJECTED;
+    r.local_note = "the record's SHA-256 is not the one in the entry's head";
     sb_init(&b);
     worker_proto_encode_result(&b, 9, &r);
     save("corpus_worker_proto", "result_failed_payload", b.data + 12, b.len - 12);

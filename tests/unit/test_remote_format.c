@@ -2,7 +2,9 @@
  * (docs/REMOTE_CACHE.md) and the --shard partition (plan_shard.h), without a
  * server or a device: what each field of the key covers, the record's round
  * trip and every way a damaged one is refused, the action result as a
- * protobuf with fields to skip, and a partition every runner computes alike. */
+ * protobuf with fields to skip, a partition every runner computes alike,
+ * and the variant cache's entries on disk (docs/CACHE.md): their round
+ * trip, every damaged one refused and removed, the bound's sizes. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "lcache.h"
 #include "plan_shard.h"
 #include "ptxas_run.h"
 #include "rcache_key.h"
@@ -460,6 +463,86 @@ static void test_ptxas_identity(void)
     rmdir(dir);
 }
 
+/* The variant cache's entry: the record behind a magic and its SHA-256. */
+static void test_local_entry(void)
+{
+    static unsigned char native[] = "\x7f" "ELF not really a binary";
+    rcache_record r;
+    memset(&r, 0, sizeof r);
+    r.key_text = "clc-pack-key 1:1\n";
+    r.key_len = strlen(r.key_text);
+    r.signature = "blur(1) a1 x3 q0 float* a\n";
+    r.note = "";
+    r.n_forms = 1;
+    r.forms[0] = (build_variant_form){.kind = CLCPACK_KIND_NATIVE, .data = native, .size = sizeof native - 1};
+    strbuf b;
+    sb_init(&b);
+    lcache_encode(&r, &b);
+    char why[LCACHE_MSG_MAX];
+    rcache_record back;
+    CHECK(!b.failed && b.len > LCACHE_HEAD_SIZE && memcmp(b.data, "CLCPKLC1", 8) == 0,
+          "an entry starts with its magic");
+    if (CHECK(lcache_decode(b.data, b.len, &back, why) == 0, "an entry decodes: %s", why)) {
+        CHECK(back.key_len == r.key_len && back.n_forms == 1 && back.forms[0].size == r.forms[0].size &&
+                  memcmp(back.forms[0].data, native, r.forms[0].size) == 0,
+              "its record comes back");
+        rcache_record_free(&back);
+    }
+    size_t flip_ok = 0, cut_ok = 0;
+    for (size_t i = 0; i < b.len; i++) {
+        b.data[i] ^= 0x10;
+        if (lcache_decode(b.data, b.len, &back, why) == 0) {
+            flip_ok++;
+            rcache_record_free(&back);
+        }
+        b.data[i] ^= 0x10;
+    }
+    CHECK(flip_ok == 0, "every flipped byte of an entry is refused (%zu accepted)", flip_ok);
+    for (size_t n = 0; n < b.len; n++)
+        if (lcache_decode(b.data, n, &back, why) == 0) {
+            cut_ok++;
+            rcache_record_free(&back);
+        }
+    CHECK(cut_ok == 0, "every cut entry is refused (%zu accepted)", cut_ok);
+    b.data[b.len / 2] ^= 1;
+    CHECK(lcache_decode(b.data, b.len, &back, why) != 0 && strstr(why, "SHA-256"),
+          "a flipped bit of the record is caught by the SHA-256: %s", why);
+    sb_free(&b);
+
+    /* On disk: stored, found; another variant's key text refused and the
+     * entry removed; a key never stored a miss. */
+    char dir[] = "/tmp/test_local_entry.XXXXXX", path[4096];
+    if (!CHECK(mkdtemp(dir) != NULL, "a temporary folder"))
+        return;
+    const char *key = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    CHECK(lcache_store(dir, key, &r, why) == 0, "an entry is stored: %s", why);
+    CHECK(lcache_lookup(dir, key, r.key_text, r.key_len, &back, why) == BUILD_VARIANT_REMOTE_HIT,
+          "and found: %s", why);
+    rcache_record_free(&back);
+    CHECK(lcache_lookup(dir, key, "other\n", 6, &back, why) == BUILD_VARIANT_REMOTE_REJECTED &&
+              strstr(why, "another variant"),
+          "another variant's entry is refused: %s", why);
+    lcache_entry_path(dir, key, path, sizeof path);
+    CHECK(access(path, F_OK) != 0, "and removed");
+    CHECK(lcache_lookup(dir, key, r.key_text, r.key_len, &back, why) == BUILD_VARIANT_REMOTE_MISS,
+          "a key with no entry is a miss");
+    rmdir(dir);
+
+    static const struct {
+        const char *text;
+        uint64_t bytes; /* 0: refused */
+    } sizes[] = {{"1", 1}, {"4096", 4096}, {"512K", 512u << 10}, {"512k", 512u << 10},
+                 {"1M", 1u << 20}, {"2G", 2ull << 30}, {"2GiB", 2ull << 30}, {"2GB", 2ull << 30},
+                 {"1T", 1ull << 40}, {"0", 0}, {"", 0}, {"-1", 0}, {"1.5G", 0}, {"1X", 0},
+                 {"G", 0}, {"1GiBs", 0}, {"99999999999T", 0}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        uint64_t got = 0;
+        int rc = lcache_parse_size(sizes[i].text, &got);
+        CHECK(sizes[i].bytes ? rc == 0 && got == sizes[i].bytes : rc != 0,
+              "CLC_PACK_CACHE_SIZE=%s is %s", sizes[i].text, sizes[i].bytes ? "read" : "refused");
+    }
+}
+
 int main(void)
 {
     test_ptxas_identity();
@@ -467,5 +550,6 @@ int main(void)
     test_record();
     test_action_result();
     test_shard();
+    test_local_entry();
     return check_summary();
 }

@@ -1,0 +1,138 @@
+/* pack_cache.c — `clc-pack [pack]`'s side of the variant cache
+ * (docs/CACHE.md, "The variant cache"): its folder and bound from the
+ * options and the environment, what each job's worker did with it (the
+ * workers look up and store: build_worker.c), and at the end the bound
+ * kept and the run's counts added. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_report.h"
+#include "lcache.h"
+#include "lcache_space.h"
+#include "make_dirs.h"
+#include "pack_run.h"
+
+int pack_cache_bound(const char *cmd, uint64_t *bound, const char **from)
+{
+    *bound = LCACHE_DEFAULT_BOUND;
+    *from = "the default";
+    const char *size = getenv("CLC_PACK_CACHE_SIZE");
+    if (!size || !*size)
+        return 0;
+    if (lcache_parse_size(size, bound) != 0)
+        return cli_usage_error(cmd,
+                               "CLC_PACK_CACHE_SIZE=%s: expected a size above 0 (bytes, or "
+                               "with K, M, G or T: 512M, 2G)",
+                               size);
+    *from = "CLC_PACK_CACHE_SIZE";
+    return 0;
+}
+
+int pack_cache_setup(pack_run *run, const pack_args *a)
+{
+    const char *bound_from;
+    int rc = pack_cache_bound(NULL, &run->local_bound, &bound_from);
+    if (rc != 0)
+        return rc;
+    if (a->no_cache || lcache_env_off())
+        return 0;
+    const char *from;
+    if (lcache_folder(run->local_dir, sizeof run->local_dir, &from) != 0) {
+        cli_note("variant cache: no folder (set CLC_PACK_CACHE_DIR, XDG_CACHE_HOME or HOME "
+                 "to an absolute path): building without it");
+        return 0;
+    }
+    /* A folder we cannot write costs this run its cache, never its build. */
+    if (clcpk_make_dirs(run->local_dir, 0700, 0700) != 0 ||
+        access(run->local_dir, R_OK | W_OK | X_OK) != 0) {
+        cli_note("variant cache: cannot use %s (%s, from %s): building without it",
+                 run->local_dir, strerror(errno), from);
+        run->local_dir[0] = '\0';
+        return 0;
+    }
+    run->local_lookups = !a->tune && !a->tune_cmd; /* timings are taken while building */
+    return 0;
+}
+
+void pack_cache_outcome(pack_run *run, const build_variant_result *r, const char *label)
+{
+    int say = cli_verbosity >= 0;
+    const char *why = r->local_note ? r->local_note : "no reason given";
+    switch (r->local) {
+    case BUILD_VARIANT_REMOTE_HIT:
+        run->n_local_hits += r->status == BUILD_VARIANT_OK;
+        break;
+    case BUILD_VARIANT_REMOTE_MISS:
+        run->n_local_misses++;
+        break;
+    case BUILD_VARIANT_REMOTE_REJECTED:
+    case BUILD_VARIANT_REMOTE_RETRY:
+        run->n_local_rejected++;
+        if (say) {
+            progress_clear(&run->prog);
+            fprintf(stderr, "clc-pack: local cache: %s: %s; %s\n", label, why,
+                    r->local == BUILD_VARIANT_REMOTE_RETRY ? "building it in a fresh worker"
+                                                           : "built here");
+        }
+        break;
+    case BUILD_VARIANT_REMOTE_FAILED:
+    case BUILD_VARIANT_REMOTE_NONE:
+        break;
+    }
+    run->n_local_stored += r->local_stored != 0;
+    /* A full disk says so once, not once per variant. */
+    if (!r->local_stored && r->local_note && r->status == BUILD_VARIANT_OK &&
+        (r->local == BUILD_VARIANT_REMOTE_MISS || r->local == BUILD_VARIANT_REMOTE_NONE) && say &&
+        !run->said_local_store_error) {
+        progress_clear(&run->prog);
+        fprintf(stderr, "clc-pack: local cache: %s not stored: %s\n", label, r->local_note);
+        run->said_local_store_error = 1;
+    }
+}
+
+void pack_cache_finish(pack_run *run)
+{
+    if (!run->local_dir[0])
+        return;
+    char err[LCACHE_SPACE_ERR_MAX];
+    lcache_space_usage gone;
+    if (lcache_space_evict(run->local_dir, run->local_bound, &gone, err) != 0)
+        cli_note("variant cache: %s", err);
+    else if (gone.entries && cli_verbosity > 0)
+        fprintf(stderr, "clc-pack: local cache: removed %zu least recently used entries (%llu bytes)\n",
+                gone.entries, (unsigned long long)gone.bytes);
+    if (lcache_space_count(run->local_dir, run->n_local_hits, run->n_local_misses, err) != 0)
+        cli_note("variant cache: %s", err);
+    if (lcache_space_usage_of(run->local_dir, &run->local_usage, err) != 0)
+        memset(&run->local_usage, 0, sizeof run->local_usage);
+}
+
+void pack_cache_human_size(uint64_t n, char *out, size_t cap)
+{
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)n;
+    size_t u = 0;
+    while (v >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(out, cap, "%llu bytes", (unsigned long long)n);
+    else
+        snprintf(out, cap, "%.1f %s", v, units[u]);
+}
+
+void pack_cache_summary(const pack_run *run)
+{
+    if (!run->local_dir[0])
+        return;
+    char used[32], bound[32];
+    pack_cache_human_size(run->local_usage.bytes, used, sizeof used);
+    pack_cache_human_size(run->local_bound, bound, sizeof bound);
+    printf("  local     %zu hits, %zu misses, %zu stored, %zu rejected (%s, %s of %s)\n",
+           run->n_local_hits, run->n_local_misses, run->n_local_stored, run->n_local_rejected,
+           run->local_dir, used, bound);
+}
