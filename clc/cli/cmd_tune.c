@@ -462,9 +462,10 @@ static int report_and_pack(tune_run *t)
         printf("  results    %s\n", t->t4);
     if (!a->simulate)
         printf("  wall       %.2f s: builds %.2f s summed over %zu workers (each ready after at "
-               "most %.2f s), timing %.2f s (its worker ready after %.2f s)\n",
+               "most %.2f s) and the timing worker (%zu builds while it had nothing to time), "
+               "timing %.2f s (its worker ready after %.2f s)\n",
                t->rs.wall_s, t->rs.build_s, t->rs.n_builders, t->rs.builder_setup_s,
-               t->rs.time_s, t->rs.timer_setup_s);
+               t->rs.n_timer_built, t->rs.time_s, t->rs.timer_setup_s);
     fflush(stdout);
     int status = EXIT_FAILURE_STATUS;
     size_t n = n_rank < t->keep ? n_rank : t->keep;

@@ -49,6 +49,7 @@ typedef struct tune_results {
     double timer_setup_s;  /* the timing worker's start (device, arguments) */
     double builder_setup_s; /* the slowest build worker's start */
     size_t n_builders;     /* build workers started */
+    size_t n_timer_built;  /* builds the timing worker did while it had nothing to time */
 } tune_results;
 
 void tune_results_free(tune_results *rs);

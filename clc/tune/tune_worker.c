@@ -517,7 +517,9 @@ static int open_device(worker *w, unsigned pi, unsigned di, char *err, size_t ca
     cl_uint vendor = 0, major = 0, minor = 0;
     clGetDeviceInfo(w->dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
     /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV and _MINOR_NV (cl_nv_device_attribute_query). */
-    if (!w->timing && vendor == 0x10DEu &&
+    /* The timing worker builds too, while it has nothing to time
+     * (tune_session.c): the same binaries as a build worker's. */
+    if (vendor == 0x10DEu &&
         clGetDeviceInfo(w->dev, 0x4000, sizeof major, &major, NULL) == CL_SUCCESS &&
         clGetDeviceInfo(w->dev, 0x4001, sizeof minor, &minor, NULL) == CL_SUCCESS &&
         getenv("CLCPACK_TUNE_NO_PTXAS") == NULL && ptxas_find(NULL, w->ptxas) == 0)
