@@ -9,6 +9,7 @@
 
 #include "bytes.h"
 #include "codec.h"
+#include "crc32.h"
 #include "errors.h"
 #include "file_atomic.h"
 #include "make_dirs.h"

@@ -1,9 +1,9 @@
 /*
  * codec.h — the blob codecs of docs/FORMAT.md: zlib streams decoded to an
  * exact declared size, the XOR delta, and zstd frames (format 4). Internal
- * to libclcpack. codec_read.c (with crc32_x86.c and crc32_arm.c, its fast
- * CRC-32) and codec_zstd.c are all a reader needs; codec_write.c and
- * codec_zstd_write.c add compression.
+ * to libclcpack. codec_read.c and codec_zstd.c are all a reader needs
+ * (with the CRC-32 of crc32.h); codec_write.c and codec_zstd_write.c add
+ * compression.
  */
 #ifndef CLCPACK_CODEC_H
 #define CLCPACK_CODEC_H
@@ -12,22 +12,6 @@
 #include <stdint.h>
 
 #include "clcpack_write.h"
-
-/* CRC-32 (zlib's) of n bytes, any n. Thread-safe. */
-uint32_t clcpk_crc32(const void *data, size_t n);
-
-/* Continues a CRC-32 over more bytes: zlib's crc32(crc, data, n) for any n.
- * Uses PCLMULQDQ on x86-64 CPUs that have it (crc32_x86.c), the CRC32
- * instructions on 64-bit Arm CPUs that have them (crc32_arm.c). Thread-safe. */
-uint32_t clcpk_crc32_more(uint32_t crc, const void *data, size_t n);
-
-/* The same through zlib alone, whatever the CPU: what the fast path is
- * tested and measured against. */
-uint32_t clcpk_crc32_portable(uint32_t crc, const void *data, size_t n);
-
-/* How clcpk_crc32_more computes long buffers here: "vpclmul" (512-bit
- * folds), "pclmul" (128-bit folds), "armv8-crc" or "zlib". */
-const char *clcpk_crc32_method(void);
 
 /* Inflates the zlib stream src[0..n) into exactly raw bytes at dst.
  * CLCPACK_OK when the stream decodes to exactly raw bytes and ends exactly

@@ -1,6 +1,6 @@
 /*
  * crc32_arm.h — zlib's CRC-32 with the ARMv8 CRC32 instructions on 64-bit
- * Arm. Internal to libclcpack: clcpk_crc32_more (codec_read.c) calls it
+ * Arm. Internal to libclcpack: clcpk_crc32_more (crc32.c) calls it
  * when the CPU has them, zlib otherwise.
  *
  * The pack's CRC-32 is zlib's (docs/FORMAT.md: polynomial 0xEDB88320

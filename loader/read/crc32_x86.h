@@ -1,6 +1,6 @@
 /*
  * crc32_x86.h — zlib's CRC-32 by carry-less multiplication (PCLMULQDQ) on
- * x86-64. Internal to libclcpack: clcpk_crc32_more (codec_read.c) calls it
+ * x86-64. Internal to libclcpack: clcpk_crc32_more (crc32.c) calls it
  * for long buffers when the CPU has the instruction, zlib otherwise.
  */
 #ifndef CLCPACK_CRC32_X86_H

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "codec.h"
+#include "crc32.h"
 #include "pack_format.h"
 #include "pack_reader.h"
 

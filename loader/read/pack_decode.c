@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "crc32.h"
 #include "errors.h"
 #include "pack_format.h"
 #include "pack_reader.h"

@@ -24,6 +24,7 @@
 
 #include "bytes.h"
 #include "codec.h"
+#include "crc32.h"
 #include "cold_memory.h"
 #include "errors.h"
 #include "key_hash.h"

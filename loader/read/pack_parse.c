@@ -16,6 +16,7 @@
 
 #include "bytes.h"
 #include "codec.h"
+#include "crc32.h"
 #include "cold_memory.h"
 #include "errors.h"
 #include "pack_format.h"

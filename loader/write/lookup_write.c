@@ -9,6 +9,7 @@
 
 #include "bytes.h"
 #include "codec.h"
+#include "crc32.h"
 #include "lookup_write.h"
 #include "pack_format.h"
 

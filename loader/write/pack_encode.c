@@ -11,6 +11,7 @@
 
 #include "bytes.h"
 #include "codec.h"
+#include "crc32.h"
 #include "errors.h"
 #include "key_hash.h"
 #include "lookup_write.h"

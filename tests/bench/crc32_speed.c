@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "crc32.h"
 #include "common/bench_stats.h"
 
 #define ROUNDS 21

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "codec.h"
+#include "crc32.h"
 #include "common/bench_stats.h"
 
 #define MAX_BLOBS 8

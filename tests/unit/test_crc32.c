@@ -15,6 +15,7 @@
 #include "check.h"
 #include "test_rng.h"
 #include "codec.h"
+#include "crc32.h"
 
 #define BUF_MAX (1u << 20)
 #define ALIGN_SPAN 16
