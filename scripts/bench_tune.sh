@@ -15,20 +15,26 @@
 #   strategies  Random and GeneticAlgorithm at a 5 % budget over 5 seeds on
 #               the conv space: the best found against conv's exhaustive best
 #   ktconv      scripts/kt_conv.py (brute force on the conv space) for at most
-#               --kt-seconds; how far it got (its cache file)
+#               --kt-seconds; how far it got (its cache file). With
+#               --kt-resume FILE it goes on from that cache file (Kernel
+#               Tuner skips what its cache holds) and writes it back, so that
+#               a space too long for one sitting is run to the end in parts:
+#               its time is the sum of the parts' wall times, kept in
+#               FILE.walls, one line a part
 #
 # Usage: scripts/bench_tune.sh [--device SPEC] [--rounds N] [--sizes "1024 4096"]
-#        [--kt-seconds S] [--parts "gemm jobs conv strategies ktconv"] [OUT_DIR]
+#        [--kt-seconds S] [--kt-resume FILE] [--parts "gemm jobs conv strategies ktconv"] [OUT_DIR]
 # Kernel Tuner and PyOpenCL must be importable by python3 for gemm and ktconv.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-device=gpu rounds=3 sizes="1024 4096" kt_seconds=240 parts="gemm jobs conv strategies"
+device=gpu rounds=3 sizes="1024 4096" kt_seconds=240 kt_resume= parts="gemm jobs conv strategies"
 while [ $# -gt 0 ]; do
     case $1 in
     --device) device=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
     --kt-seconds) kt_seconds=$2; shift 2 ;;
+    --kt-resume) kt_resume=$2; shift 2 ;;
     --parts) parts=$2; shift 2 ;;
     *) break ;;
     esac
@@ -124,6 +130,7 @@ fi
 
 if has ktconv; then
     rm -f "$out/ktconv-cache.json"
+    [ -n "$kt_resume" ] && [ -f "$kt_resume" ] && cp "$kt_resume" "$out/ktconv-cache.json"
     t0=$(now)
     timeout "$kt_seconds" python3 scripts/kt_conv.py "$out/ktconv-cache.json" examples/tune/conv2d.cl >"$out/ktconv.txt" 2>&1
     rc=$?
@@ -131,5 +138,10 @@ if has ktconv; then
     done_n=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cache']))" "$out/ktconv-cache.json" 2>/dev/null ||
         grep -c '"time"' "$out/ktconv-cache.json" 2>/dev/null)
     echo "kernel_tuner conv2d brute force: exit $rc after $w s, $done_n configurations in its cache"
+    if [ -n "$kt_resume" ]; then
+        cp "$out/ktconv-cache.json" "$kt_resume"
+        echo "$w $done_n" >>"$kt_resume.walls"
+        awk '{ s += $1; n = $2 } END { printf "kernel_tuner conv2d brute force, all parts: %.1f s, %d configurations\n", s, n }' "$kt_resume.walls"
+    fi
     cat "$out/ktconv.txt"
 fi
