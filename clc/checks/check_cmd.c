@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bounded_fmt.h"
+#include "mono_clock.h"
 
 #define CMD_MAX (64u << 10)
 
@@ -134,13 +135,6 @@ fail:
     return NULL;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Keeps the last CHECK_CMD_OUTPUT_MAX bytes read. */
 static void keep_tail(char *buf, size_t *len, const char *in, size_t n)
 {
@@ -192,10 +186,10 @@ _Noreturn static void exec_child(const char *line, int out_fd, const check_cmd_v
  * 1 when it ran out of time, else 0, with its wait status in *status. */
 static int collect(pid_t pid, int fd, int timeout_s, char *tail, size_t *tlen, int *status)
 {
-    double deadline = now_s() + (timeout_s > 0 ? timeout_s : 1);
+    double deadline = mono_clock_s() + (timeout_s > 0 ? timeout_s : 1);
     int timed_out = 0;
     for (;;) {
-        double left = deadline - now_s();
+        double left = deadline - mono_clock_s();
         if (left <= 0) {
             timed_out = 1;
             break;
@@ -215,10 +209,10 @@ static int collect(pid_t pid, int fd, int timeout_s, char *tail, size_t *tlen, i
     if (timed_out)
         kill(-pid, SIGKILL);
     /* The output closed: the command is ending; bound the wait anyway. */
-    double wait_until = now_s() + 5;
+    double wait_until = mono_clock_s() + 5;
     pid_t w;
     *status = 0;
-    while ((w = waitpid(pid, status, WNOHANG)) == 0 && now_s() < wait_until) {
+    while ((w = waitpid(pid, status, WNOHANG)) == 0 && mono_clock_s() < wait_until) {
         struct timespec ts = {0, 10 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }

@@ -7,15 +7,11 @@
 #include <unistd.h>
 
 #include "bounded_fmt.h"
+#include "mono_clock.h"
 
 #define REFRESH_S 0.25
 
-double progress_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+double progress_now(void) { return mono_clock_s(); }
 
 int progress_wanted(FILE *f) { return isatty(fileno(f)); }
 

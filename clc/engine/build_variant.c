@@ -23,6 +23,7 @@
 #include "ptxas_run.h"
 #include "roundtrip.h"
 #include "text_format.h"
+#include "mono_clock.h"
 
 #define NVIDIA_VENDOR_ID 0x10DEu
 /* Build logs beyond this are cut: they are printed, not parsed. */
@@ -169,13 +170,6 @@ static int take_binary(cl_program prog, unsigned char **data, size_t *size, char
     *data = buf;
     *size = n;
     return 0;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* NVIDIA: the binary is PTX text. Keep it without its NUL, in its most
@@ -582,7 +576,7 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
     memset(r, 0, sizeof *r);
     if (signature)
         *signature = NULL;
-    double t0 = now_s(), t1 = t0, t2 = t0;
+    double t0 = mono_clock_s(), t1 = t0, t2 = t0;
     char err[CH_MSG_MAX > ROUNDTRIP_MSG_MAX ? CH_MSG_MAX : ROUNDTRIP_MSG_MAX];
     cl_program prog = NULL;
     int use_hook = job->check && job->check[0];
@@ -600,7 +594,7 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
         goto out;
     }
     rc = clBuildProgram(prog, 1, &t->device, job->options, NULL, NULL);
-    t1 = now_s();
+    t1 = mono_clock_s();
     r->phase_s[BUILD_VARIANT_PHASE_COMPILE] = t1 - t0;
     if (rc != CL_SUCCESS) {
         r->log = build_log(prog, t->device);
@@ -621,7 +615,7 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
             goto out;
         }
     }
-    t2 = now_s();
+    t2 = mono_clock_s();
     r->phase_s[BUILD_VARIANT_PHASE_CHECK] = t2 - t1;
 
     unsigned char *bin = NULL;
@@ -653,7 +647,7 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
         }
         r->forms[r->n_forms++] = (build_variant_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = bin, .size = size};
     }
-    t1 = now_s();
+    t1 = mono_clock_s();
     r->phase_s[BUILD_VARIANT_PHASE_FORMS] = t1 - t2;
     int checked = (!o->roundtrip || roundtrip_forms(t, job, prog, r, signature) == 0) &&
                   run_check_cmd(t, job, o, r) == 0 && run_tune_cmd(t, job, o, r) == 0;
@@ -661,7 +655,7 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
         char msg[ROUNDTRIP_MSG_MAX];
         *signature = roundtrip_signature(prog, msg); /* NULL: no upload, nothing more */
     }
-    r->phase_s[BUILD_VARIANT_PHASE_ROUNDTRIP] = now_s() - t1;
+    r->phase_s[BUILD_VARIANT_PHASE_ROUNDTRIP] = mono_clock_s() - t1;
     if (!checked)
         goto out;
     /* After the binary is taken, so timing launches cannot change it. */
@@ -675,7 +669,7 @@ out:
         free(*signature);
         *signature = NULL;
     }
-    r->build_s = now_s() - t0;
+    r->build_s = mono_clock_s() - t0;
 }
 
 /* A fetched program holds the kernels its record names, and the job's
@@ -739,7 +733,7 @@ int build_variant_adopt(build_variant_target *t, const build_job *job, const bui
 {
     int seen = 0; /* the driver had the binary */
     memset(r, 0, sizeof *r);
-    double t0 = now_s();
+    double t0 = mono_clock_s();
     for (size_t f = 0; f < *n_forms && r->n_forms < BUILD_VARIANT_MAX_FORMS; f++)
         r->forms[r->n_forms++] = forms[f];
     *n_forms = 0;
@@ -757,7 +751,7 @@ int build_variant_adopt(build_variant_target *t, const build_job *job, const bui
     else if (pocl_canonical(t, job, r) == 0 && (seen = 1, load_back(t, job, signature, r, 1)) == 0 &&
              run_check_cmd(t, job, o, r) == 0)
         r->status = BUILD_VARIANT_OK;
-    r->build_s = now_s() - t0;
+    r->build_s = mono_clock_s() - t0;
     r->phase_s[BUILD_VARIANT_PHASE_ROUNDTRIP] = r->build_s;
     return r->status == BUILD_VARIANT_OK ? 0 : seen ? 2 : 1;
 }

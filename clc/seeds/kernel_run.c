@@ -17,6 +17,7 @@
 #include "random_data.h"
 #include "reference.h"
 #include "tune_measure.h"
+#include "mono_clock.h"
 
 #include <limits.h>
 #include <math.h>
@@ -402,24 +403,17 @@ static int event_ns(cl_event ev, uint64_t *ns)
     return 0;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* One launch, waited for; *ms its duration when ms is not NULL. */
 static int run_timed(cl_command_queue q, const manifest_variant *v, launch *L, double *ms,
                      char err[KERNEL_RUN_ERR_MAX])
 {
     int profiled = ms && queue_profiles(q);
     cl_event ev = NULL;
-    double t0 = now_ms();
+    double t0 = mono_clock_s() * 1e3;
     if (enqueue(q, v, L, profiled ? &ev : NULL, err) != 0)
         return -1;
     cl_int e = clFinish(q);
-    double t1 = now_ms();
+    double t1 = mono_clock_s() * 1e3;
     if (e != CL_SUCCESS) {
         if (ev)
             clReleaseEvent(ev);

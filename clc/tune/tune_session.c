@@ -20,15 +20,9 @@
 #include "strbuf.h"
 #include "tune_measure.h"
 #include "tune_strategy.h"
+#include "mono_clock.h"
 
 extern char **environ;
-
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static double epoch_s(void)
 {
@@ -163,7 +157,7 @@ static int timer_start(session *ss)
     }
     ss->timer.busy = 1;
     ss->timer.pos = TIMER_STARTING;
-    ss->timer.started = mono_s();
+    ss->timer.started = mono_clock_s();
     ss->timer.deadline = ss->timer.started + TIMER_START_S;
     return 0;
 }
@@ -203,7 +197,7 @@ static int send_request(session *ss, proc *p, const char *mode, const tune_reque
     sb_free(&b);
     p->busy = 1;
     p->pos = pos;
-    p->started = mono_s();
+    p->started = mono_clock_s();
     p->deadline = p->started + timeout;
     /* A write to a worker that died is seen as its end when its reply is
      * read (the poll below): nothing more to do here. */
@@ -443,7 +437,7 @@ static int time_done(session *ss, proc *p, tune_reply *r, double compile_s)
     p->busy = 0;
     ss->out->n_timed++;
     ss->out->timer_setup_s = r->setup_s;
-    ss->out->time_s += mono_s() - p->started;
+    ss->out->time_s += mono_clock_s() - p->started;
     int was_reference = ss->need_reference && ss->reference_pos == (long long)p->pos;
     if (was_reference) {
         if (r->verdict == TUNE_CORRECT)
@@ -485,7 +479,7 @@ static int read_reply(session *ss, proc *p, int builder, double compile_s)
 
 static int budget_left(const session *ss)
 {
-    return ss->n_asked < ss->budget && mono_s() < ss->deadline;
+    return ss->n_asked < ss->budget && mono_clock_s() < ss->deadline;
 }
 
 static int note_asked(session *ss, size_t pos)
@@ -583,7 +577,7 @@ static int wait_some(session *ss, double timer_compile)
         return -1;
     }
     size_t n = 0;
-    double now = mono_s(), next = now + 1.0;
+    double now = mono_clock_s(), next = now + 1.0;
     for (size_t i = 0; i <= ss->n_builders; i++) {
         proc *p = i < ss->n_builders ? &ss->builders[i] : &ss->timer;
         if (!p->busy)
@@ -600,7 +594,7 @@ static int wait_some(session *ss, double timer_compile)
         bfmt(ss->err, TUNE_SESSION_ERR_MAX, "poll: %s", strerror(errno));
         out = -1;
     }
-    now = mono_s();
+    now = mono_clock_s();
     for (size_t i = 0; out == 0 && i < n; i++) {
         proc *p = who[i];
         int builder = p != &ss->timer || ss->timer_building;
@@ -697,7 +691,7 @@ int tune_session_run(const tune_session_options *o, const t1_spec *s, const tune
     ss.sp = sp;
     ss.out = out;
     ss.err = err;
-    ss.t0 = mono_s();
+    ss.t0 = mono_clock_s();
     ss.timer.pid = -1;
     ss.reference_pos = -1;
     clcpk_hex(s->sha256, 32, ss.sha);
@@ -775,6 +769,6 @@ done:
     free(ss.asked);
     free(ss.finished);
     tune_strategy_free(ss.st);
-    out->wall_s = mono_s() - ss.t0;
+    out->wall_s = mono_clock_s() - ss.t0;
     return rc;
 }

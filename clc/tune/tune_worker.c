@@ -24,6 +24,7 @@
 #include "tune_measure.h"
 #include "tune_proto.h"
 #include "tune_space.h"
+#include "mono_clock.h"
 
 typedef struct worker {
     int timing;            /* the timing worker, else a build worker */
@@ -52,13 +53,6 @@ typedef struct worker {
     char ptxas[PTXAS_PATH_MAX];
     char sm[16];
 } worker;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void cl_fail(tune_reply *r, tune_verdict v, const char *what, cl_int rc)
 {
@@ -90,7 +84,7 @@ static void do_build(worker *w, const tune_request *rq, tune_reply *r)
         r->verdict = TUNE_COMPILE;
         return;
     }
-    double t0 = now_s();
+    double t0 = mono_clock_s();
     const char *src = w->spec.source;
     size_t len = w->spec.source_size;
     cl_int rc;
@@ -101,7 +95,7 @@ static void do_build(worker *w, const tune_request *rq, tune_reply *r)
         return;
     }
     rc = clBuildProgram(p, 1, &w->dev, opts, NULL, NULL);
-    r->compile_s = now_s() - t0;
+    r->compile_s = mono_clock_s() - t0;
     free(opts);
     if (rc != CL_SUCCESS) {
         char log[TUNE_PROTO_MSG_MAX - 100];
@@ -140,7 +134,7 @@ static void do_build(worker *w, const tune_request *rq, tune_reply *r)
             r->binary = cubin;
             r->binary_size = n;
         }
-        r->compile_s = now_s() - t0;
+        r->compile_s = mono_clock_s() - t0;
     }
 }
 
@@ -438,7 +432,7 @@ static void do_time(worker *w, const tune_request *rq, tune_reply *r)
         r->verdict = TUNE_CONSTRAINTS;
         return;
     }
-    double t0 = now_s();
+    double t0 = mono_clock_s();
     cl_int rc, st;
     const unsigned char *bin = rq->binary;
     size_t size = rq->binary_size;
@@ -463,8 +457,8 @@ static void do_time(worker *w, const tune_request *rq, tune_reply *r)
     cl_ulong arg_local = 0;
     if (set_args(w, kern, rq->raw, &arg_local, r) != 0 || kernel_fits(w, kern, local, arg_local, r) != 0)
         goto out;
-    r->load_s = now_s() - t0;
-    double t1 = now_s();
+    r->load_s = mono_clock_s() - t0;
+    double t1 = mono_clock_s();
     if ((rc = reset_outputs(w)) != CL_SUCCESS) {
         cl_fail(r, TUNE_RUNTIME, "resetting the outputs", rc);
         goto out;
@@ -484,7 +478,7 @@ static void do_time(worker *w, const tune_request *rq, tune_reply *r)
     }
     if (check_outputs(w, (int)rq->is_reference, r) != 0)
         goto out;
-    r->validation_s = now_s() - t1;
+    r->validation_s = mono_clock_s() - t1;
     /* The timed launches, measured as every tuner here measures them. */
     const char *what;
     rc = tune_measure_launches(w->q, kern, w->spec.dims, global, local, w->runs, r->runs_ns, &what);
@@ -545,7 +539,7 @@ int tune_worker_main(int argc, char **argv)
         return 2;
     }
     static worker w;
-    double t_start = now_s();
+    double t_start = mono_clock_s();
     w.timing = strcmp(argv[2], "time") == 0;
     w.runs = (unsigned)strtoul(argv[7], NULL, 10);
     w.tolerance = strtod(argv[8], NULL);
@@ -568,7 +562,7 @@ int tune_worker_main(int argc, char **argv)
         fprintf(stderr, "clc-pack: tune worker: %s\n", err);
         return 1;
     }
-    double setup_s = now_s() - t_start;
+    double setup_s = mono_clock_s() - t_start;
     if (w.timing) {
         /* Ready: the parent times configurations from now on, and a
          * configuration's time limit counts from its request. */
