@@ -21,48 +21,6 @@
 #include "temp_tree.h"
 #include "worker_proto.h"
 
-/* Jobs that build the same program text with the same options on the same
- * device: sibling kernels of one source file (Convolve_Def and
- * Convolve_Def_Unroll at one width and work-group). A driver with a kernel
- * cache (PoCL) keys them to one cache entry; built at the same time, two
- * workers would race to fill it and the binaries would depend on who won.
- * Returns group[job] (malloc'd), equal for such jobs. */
-static size_t *same_program_groups(const pack_run *run)
-{
-    size_t *group = malloc(run->n_jobs * sizeof *group);
-    uint64_t *hash = malloc((run->plan->n ? run->plan->n : 1) * sizeof *hash);
-    if (!group || !hash) {
-        free(group);
-        free(hash);
-        return NULL;
-    }
-    size_t nv = run->plan->n;
-    for (size_t v = 0; v < nv; v++) {
-        const build_job *b = &run->plan->jobs[v];
-        uint64_t h = 0xcbf29ce484222325ull;
-        for (size_t i = 0; i < b->source_size; i++)
-            h = (h ^ (unsigned char)b->source[i]) * 0x100000001b3ull;
-        for (const char *o = b->options; *o; o++)
-            h = (h ^ (unsigned char)*o) * 0x100000001b3ull;
-        hash[v] = h;
-    }
-    for (size_t j = 0; j < run->n_jobs; j++) {
-        const build_job *v = &run->plan->jobs[j % nv];
-        group[j] = j;
-        for (size_t i = (j / nv) * nv; i < j; i++) {
-            const build_job *u = &run->plan->jobs[i % nv];
-            if (hash[i % nv] == hash[j % nv] && u->source_size == v->source_size &&
-                memcmp(u->source, v->source, v->source_size) == 0 &&
-                strcmp(u->options, v->options) == 0) {
-                group[j] = group[i];
-                break;
-            }
-        }
-    }
-    free(hash);
-    return group;
-}
-
 /* Whether an environment variable says yes (1, yes, true, on). */
 static int env_true(const char *name)
 {
@@ -377,7 +335,7 @@ static int encode_jobs(pack_run *run)
     run->order = malloc(n * sizeof *run->order);
     run->cost = malloc(n * sizeof *run->cost);
     if (run->jobs && run->fail_reason && run->retried && run->order && run->cost)
-        run->groups = same_program_groups(run);
+        run->groups = pack_same_program_groups(run);
     if (!run->groups) {
         cli_error("out of memory for %zu jobs", run->n_jobs);
         return EXIT_FAILURE_STATUS;

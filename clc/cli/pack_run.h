@@ -84,7 +84,7 @@ typedef struct pack_run {
     int no_ptxas;                           /* --ptxas none */
     char merge_ptxas[PTXAS_PATH_MAX];       /* for the PTX of --merge packs, or "" */
     int any_nvidia;
-    size_t *groups;                         /* same_program_groups */
+    size_t *groups;                         /* pack_same_program_groups */
     size_t *order;                          /* the jobs to build, longest first */
     size_t n_pending;
     double *cost;                           /* per job: estimated seconds */
@@ -102,6 +102,9 @@ void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap);
 
 /* pack_workers.c: the callbacks the worker pool calls for run's jobs. */
 worker_pool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js);
+/* Jobs that must not build at the same time, for the pool (worker_pool.h):
+ * group[job] (malloc'd; NULL out of memory), equal for such jobs. */
+size_t *pack_same_program_groups(const pack_run *run);
 /* The worker command line (NULL out of memory); pack_free_argv frees it. */
 char **pack_worker_argv(const pack_run *run, const char *ptxas);
 void pack_free_argv(char **argv);

@@ -1,6 +1,7 @@
 /* pack_workers.c — a pack build's worker side (pack_run.h): the workers'
  * command line, and the callbacks the worker pool calls as each job
- * starts, ticks, fails and may be retried, and ends. */
+ * starts, ticks, fails and may be retried, and ends; and which jobs must
+ * not run at the same time. */
 #include "pack_run.h"
 
 #include <errno.h>
@@ -21,6 +22,48 @@ void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap)
         bfmt(buf + len, cap - len, " for %s", offline_targets_chain_name(run->slot_chain[slot]));
     else if (run->n_slots > 1)
         bfmt(buf + len, cap - len, " on device %u", run->devs[slot]->ordinal);
+}
+
+/* Jobs that build the same program text with the same options on the same
+ * device: sibling kernels of one source file (Convolve_Def and
+ * Convolve_Def_Unroll at one width and work-group). A driver with a kernel
+ * cache (PoCL) keys them to one cache entry; built at the same time, two
+ * workers would race to fill it and the binaries would depend on who won.
+ * (pack_run.h) */
+size_t *pack_same_program_groups(const pack_run *run)
+{
+    size_t *group = malloc(run->n_jobs * sizeof *group);
+    uint64_t *hash = malloc((run->plan->n ? run->plan->n : 1) * sizeof *hash);
+    if (!group || !hash) {
+        free(group);
+        free(hash);
+        return NULL;
+    }
+    size_t nv = run->plan->n;
+    for (size_t v = 0; v < nv; v++) {
+        const build_job *b = &run->plan->jobs[v];
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (size_t i = 0; i < b->source_size; i++)
+            h = (h ^ (unsigned char)b->source[i]) * 0x100000001b3ull;
+        for (const char *o = b->options; *o; o++)
+            h = (h ^ (unsigned char)*o) * 0x100000001b3ull;
+        hash[v] = h;
+    }
+    for (size_t j = 0; j < run->n_jobs; j++) {
+        const build_job *v = &run->plan->jobs[j % nv];
+        group[j] = j;
+        for (size_t i = (j / nv) * nv; i < j; i++) {
+            const build_job *u = &run->plan->jobs[i % nv];
+            if (hash[i % nv] == hash[j % nv] && u->source_size == v->source_size &&
+                memcmp(u->source, v->source, v->source_size) == 0 &&
+                strcmp(u->options, v->options) == 0) {
+                group[j] = group[i];
+                break;
+            }
+        }
+    }
+    free(hash);
+    return group;
 }
 
 static void on_started(void *ctx, size_t job)
