@@ -401,6 +401,7 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
 {
     size_t d = j / run->plan->n;
     const build_job *bj = &run->plan->jobs[j % run->plan->n];
+    double t0 = pack_timings_now(&run->timings);
     char rerr[CLCPACK_MESSAGE_MAX + 64];
     pack_reuse_forms forms = {run->ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0};
     uint32_t archs[OFFLINE_TARGETS_MAX_TARGETS];
@@ -420,6 +421,7 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
     }
     if (got == 0)
         return 0;
+    pack_timings_reused(&run->timings, j, t0);
     run->n_reused++;
     run->n_ok++;
     if (cli_verbosity > 0) {
@@ -434,6 +436,7 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
  * built, longest first (pack_reuse.h). 0, or the exit status. */
 static int order_jobs(pack_run *run, const pack_args *a)
 {
+    pack_timings_step_done(&run->timings, PACK_TIMINGS_SETUP, 0);
     clcpack *old = open_old_pack(a, run->output);
     pack_reuse_times_load(&run->times);
     double per_byte = seconds_per_byte(run);
@@ -592,7 +595,7 @@ static int write_pack(pack_run *run, const pack_args *a, build_job_list *plan, d
         pack_print_summary(run, run->output, wall, 0);
         return EXIT_FAILURE_STATUS;
     }
-    double t_write = progress_now();
+    double t_write = progress_now(), t_step = pack_timings_now(&run->timings);
     clcpack_writer_set_threads(run->w, (unsigned)a->jobs);
     /* With --merge the built entries go to a file of their own first, and
      * the output is written once, by the merge. */
@@ -607,7 +610,12 @@ static int write_pack(pack_run *run, const pack_args *a, build_job_list *plan, d
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: builds took %.1f s, encoding and writing the pack %.1f s\n",
                 wall, progress_now() - t_write);
-    if (a->n_merge && pack_merge_into(a, built, run->output, run->merge_ptxas) != 0) {
+    pack_timings_step_done(&run->timings, PACK_TIMINGS_WRITE, t_step);
+    t_step = pack_timings_now(&run->timings);
+    int merged = a->n_merge ? pack_merge_into(a, built, run->output, run->merge_ptxas) : 0;
+    if (a->n_merge)
+        pack_timings_step_done(&run->timings, PACK_TIMINGS_MERGE, t_step);
+    if (merged != 0) {
         pack_print_summary(run, run->output, progress_elapsed(&run->prog), 0);
         return EXIT_FAILURE_STATUS;
     }
@@ -641,6 +649,7 @@ static void free_run(pack_run *run)
         temp_tree_remove(run->lock_dir);
     clcpack_writer_free(run->w);
     free(run->part.jobs); /* a view: the jobs are the plan's */
+    pack_timings_free(&run->timings);
     memset(run, 0, sizeof *run);
 }
 
@@ -682,6 +691,8 @@ static int pack_planned(pack_run *run, pack_args *a, device_select_list *devices
     if (status == 0)
         status = encode_jobs(run);
     if (status == 0)
+        status = pack_timings_setup(run);
+    if (status == 0)
         status = order_jobs(run, a);
     if (status == 0) {
         double wall = 0;
@@ -690,6 +701,8 @@ static int pack_planned(pack_run *run, pack_args *a, device_select_list *devices
         if (rc > 0)
             pack_print_summary(run, run->output, wall, 0);
         status = rc == 0 ? write_pack(run, a, plan, wall) : EXIT_FAILURE_STATUS;
+        if (pack_timings_write(run) != 0)
+            status = EXIT_FAILURE_STATUS;
     }
     return status;
 }
@@ -707,6 +720,7 @@ int cmd_pack_plan(int argc, char **argv, build_job_list *plan, const clcpack_tun
     cli_verbosity = a.verbosity;
     memset(&run, 0, sizeof run);
     run.a = &a;
+    pack_timings_start(&run.timings, a.timings);
     run.given_tunings = tunings;
     run.given_n_tunings = n_tunings;
     run.plan = run.whole = plan;
@@ -741,6 +755,7 @@ int cmd_pack(int argc, char **argv)
         return status;
     memset(&run, 0, sizeof run);
     run.a = &a;
+    pack_timings_start(&run.timings, a.timings);
     build_job_list_free(&plan);
     status = check_tools(&run, &a);
     if (status == 0)

@@ -3,7 +3,7 @@
  * the steps (cmd_pack.c), the worker side (pack_workers.c: the workers'
  * command line and the callbacks the pool calls as jobs start and end) and
  * the outputs (pack_outputs.c: the output's name, --merge, the depfile,
- * the summary).
+ * the summary) and --timings (pack_timings.h: where the time went).
  */
 #ifndef CLC_PACK_RUN_H
 #define CLC_PACK_RUN_H
@@ -19,6 +19,7 @@
 #include "pack_args.h"
 #include "pack_plan.h"
 #include "pack_reuse.h"
+#include "pack_timings.h"
 #include "progress.h"
 #include "ptxas_run.h"
 #include "strbuf.h"
@@ -95,6 +96,7 @@ typedef struct pack_run {
      * for none), stored with each of its entries. */
     const clcpack_tuning *const *given_tunings;
     const size_t *given_n_tunings;
+    pack_timings timings;                   /* --timings: off unless given */
 } pack_run;
 
 /* "KERNEL DEFINES wg=.. on DEVICE": job's name in messages. */

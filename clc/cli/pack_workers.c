@@ -66,9 +66,10 @@ size_t *pack_same_program_groups(const pack_run *run)
     return group;
 }
 
-static void on_started(void *ctx, size_t job)
+static void on_started(void *ctx, size_t job, size_t worker)
 {
     pack_run *run = ctx;
+    pack_timings_dispatched(&run->timings, job, worker);
     char label[LABEL_MAX];
     pack_job_label(run, job, label, sizeof label);
     progress_current(&run->prog, label);
@@ -221,6 +222,7 @@ static int on_retry(void *ctx, size_t job, const build_variant_result *r, int di
     sb_free(&run->jobs[job]);
     run->jobs[job] = again;
     run->retried[job] = 1;
+    pack_timings_retried(&run->timings, job, r->message);
     char label[LABEL_MAX];
     pack_job_label(run, job, label, sizeof label);
     if (!died) {
@@ -234,6 +236,30 @@ static int on_retry(void *ctx, size_t job, const build_variant_result *r, int di
                 label, r->message ? r->message : "the worker died");
     }
     return 1;
+}
+
+/* -v: the line of a variant that built or came from a cache, with its
+ * steps' times and its forms. */
+static void say_built(pack_run *run, const char *label, const build_variant_result *r, int cached,
+                      int fetched)
+{
+    progress_clear(&run->prog);
+    if (fetched)
+        fprintf(stderr, "clc-pack: %s %s from the %s cache, checked in %.2f s:",
+                cached ? "took" : "fetched", label, cached ? "local" : "remote", r->build_s);
+    else
+        fprintf(stderr,
+                "clc-pack: built %s in %.2f s (compile %.2f, check %.2f, forms %.2f, "
+                "round trip %.2f):",
+                label, r->build_s, r->phase_s[BUILD_VARIANT_PHASE_COMPILE],
+                r->phase_s[BUILD_VARIANT_PHASE_CHECK], r->phase_s[BUILD_VARIANT_PHASE_FORMS],
+                r->phase_s[BUILD_VARIANT_PHASE_ROUNDTRIP]);
+    for (size_t f = 0; f < r->n_forms; f++) {
+        char kind[32];
+        fprintf(stderr, " %s%s%s %zu bytes", pack_text_kind_name(r->forms[f].kind, kind, sizeof kind),
+                r->forms[f].target[0] ? "/" : "", r->forms[f].target, r->forms[f].size);
+    }
+    fputc('\n', stderr);
 }
 
 static void on_finished(void *ctx, size_t job, build_variant_result *r)
@@ -315,28 +341,16 @@ static void on_finished(void *ctx, size_t job, build_variant_result *r)
             cli_error("warning: %s: %s", label, r->note);
         }
         run->n_timed += r->n_tunings > 0;
-        if (cli_verbosity > 0) {
-            progress_clear(&run->prog);
-            if (fetched)
-                fprintf(stderr, "clc-pack: %s %s from the %s cache, checked in %.2f s:",
-                        cached ? "took" : "fetched", label, cached ? "local" : "remote", r->build_s);
-            else
-                fprintf(stderr,
-                        "clc-pack: built %s in %.2f s (compile %.2f, check %.2f, forms %.2f, "
-                        "round trip %.2f):",
-                        label, r->build_s, r->phase_s[BUILD_VARIANT_PHASE_COMPILE],
-                        r->phase_s[BUILD_VARIANT_PHASE_CHECK], r->phase_s[BUILD_VARIANT_PHASE_FORMS],
-                        r->phase_s[BUILD_VARIANT_PHASE_ROUNDTRIP]);
-            for (size_t f = 0; f < r->n_forms; f++) {
-                char kind[32];
-                fprintf(stderr, " %s%s%s %zu bytes", pack_text_kind_name(r->forms[f].kind, kind, sizeof kind),
-                        r->forms[f].target[0] ? "/" : "", r->forms[f].target, r->forms[f].size);
-            }
-            fputc('\n', stderr);
-        }
+        if (cli_verbosity > 0)
+            say_built(run, label, r, cached, fetched);
     } else {
         report_failure(run, job, r, label);
     }
+    pack_timings_finished(&run->timings, job, r,
+                          r->status != BUILD_VARIANT_OK ? PACK_TIMINGS_FAILED
+                          : cached                      ? PACK_TIMINGS_LOCAL_HIT
+                          : fetched                     ? PACK_TIMINGS_REMOTE_HIT
+                                                        : PACK_TIMINGS_BUILT);
     progress_step(&run->prog);
 }
 
