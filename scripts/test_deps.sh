@@ -8,6 +8,7 @@
 #   g++                  tests/cli/cli_cxx_example.sh (examples/cxx, C++17)
 #   nginx                tests/cli/cli_remote_cache.sh serves a cache on 127.0.0.1
 #                        (installed without starting Debian's own service)
+#   chromium             tests/cli/cli_timings.sh renders --timings' page headless
 #   python3-pyopencl     tests/cli/cli_record_python.sh, Debian's flavour
 #   .pyopencl-venv       the same with PyPI's wheel (its own ICD loader); also
 #                        jsonschema and Kernel Tuner 1.5 (its T4 results schema:
@@ -33,6 +34,7 @@ command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"
 command -v meson >/dev/null 2>&1 || missing="$missing meson"
 command -v g++ >/dev/null 2>&1 || missing="$missing g++"
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
+command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 /usr/bin/python3 -c 'import pyopencl, numpy' >/dev/null 2>&1 || missing="$missing python3-pyopencl"
 /usr/bin/python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing="$missing python3-venv"
 command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing="$missing gcc-mingw-w64-x86-64"

@@ -21,48 +21,6 @@
 #include "temp_tree.h"
 #include "worker_proto.h"
 
-/* Jobs that build the same program text with the same options on the same
- * device: sibling kernels of one source file (Convolve_Def and
- * Convolve_Def_Unroll at one width and work-group). A driver with a kernel
- * cache (PoCL) keys them to one cache entry; built at the same time, two
- * workers would race to fill it and the binaries would depend on who won.
- * Returns group[job] (malloc'd), equal for such jobs. */
-static size_t *same_program_groups(const pack_run *run)
-{
-    size_t *group = malloc(run->n_jobs * sizeof *group);
-    uint64_t *hash = malloc((run->plan->n ? run->plan->n : 1) * sizeof *hash);
-    if (!group || !hash) {
-        free(group);
-        free(hash);
-        return NULL;
-    }
-    size_t nv = run->plan->n;
-    for (size_t v = 0; v < nv; v++) {
-        const build_job *b = &run->plan->jobs[v];
-        uint64_t h = 0xcbf29ce484222325ull;
-        for (size_t i = 0; i < b->source_size; i++)
-            h = (h ^ (unsigned char)b->source[i]) * 0x100000001b3ull;
-        for (const char *o = b->options; *o; o++)
-            h = (h ^ (unsigned char)*o) * 0x100000001b3ull;
-        hash[v] = h;
-    }
-    for (size_t j = 0; j < run->n_jobs; j++) {
-        const build_job *v = &run->plan->jobs[j % nv];
-        group[j] = j;
-        for (size_t i = (j / nv) * nv; i < j; i++) {
-            const build_job *u = &run->plan->jobs[i % nv];
-            if (hash[i % nv] == hash[j % nv] && u->source_size == v->source_size &&
-                memcmp(u->source, v->source, v->source_size) == 0 &&
-                strcmp(u->options, v->options) == 0) {
-                group[j] = group[i];
-                break;
-            }
-        }
-    }
-    free(hash);
-    return group;
-}
-
 /* Whether an environment variable says yes (1, yes, true, on). */
 static int env_true(const char *name)
 {
@@ -377,7 +335,7 @@ static int encode_jobs(pack_run *run)
     run->order = malloc(n * sizeof *run->order);
     run->cost = malloc(n * sizeof *run->cost);
     if (run->jobs && run->fail_reason && run->retried && run->order && run->cost)
-        run->groups = same_program_groups(run);
+        run->groups = pack_same_program_groups(run);
     if (!run->groups) {
         cli_error("out of memory for %zu jobs", run->n_jobs);
         return EXIT_FAILURE_STATUS;
@@ -443,6 +401,7 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
 {
     size_t d = j / run->plan->n;
     const build_job *bj = &run->plan->jobs[j % run->plan->n];
+    double t0 = pack_timings_now(&run->timings);
     char rerr[CLCPACK_MESSAGE_MAX + 64];
     pack_reuse_forms forms = {run->ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0};
     uint32_t archs[OFFLINE_TARGETS_MAX_TARGETS];
@@ -462,6 +421,7 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
     }
     if (got == 0)
         return 0;
+    pack_timings_reused(&run->timings, j, t0);
     run->n_reused++;
     run->n_ok++;
     if (cli_verbosity > 0) {
@@ -476,6 +436,7 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
  * built, longest first (pack_reuse.h). 0, or the exit status. */
 static int order_jobs(pack_run *run, const pack_args *a)
 {
+    pack_timings_step_done(&run->timings, PACK_TIMINGS_SETUP, 0);
     clcpack *old = open_old_pack(a, run->output);
     pack_reuse_times_load(&run->times);
     double per_byte = seconds_per_byte(run);
@@ -634,7 +595,7 @@ static int write_pack(pack_run *run, const pack_args *a, build_job_list *plan, d
         pack_print_summary(run, run->output, wall, 0);
         return EXIT_FAILURE_STATUS;
     }
-    double t_write = progress_now();
+    double t_write = progress_now(), t_step = pack_timings_now(&run->timings);
     clcpack_writer_set_threads(run->w, (unsigned)a->jobs);
     /* With --merge the built entries go to a file of their own first, and
      * the output is written once, by the merge. */
@@ -649,7 +610,12 @@ static int write_pack(pack_run *run, const pack_args *a, build_job_list *plan, d
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: builds took %.1f s, encoding and writing the pack %.1f s\n",
                 wall, progress_now() - t_write);
-    if (a->n_merge && pack_merge_into(a, built, run->output, run->merge_ptxas) != 0) {
+    pack_timings_step_done(&run->timings, PACK_TIMINGS_WRITE, t_step);
+    t_step = pack_timings_now(&run->timings);
+    int merged = a->n_merge ? pack_merge_into(a, built, run->output, run->merge_ptxas) : 0;
+    if (a->n_merge)
+        pack_timings_step_done(&run->timings, PACK_TIMINGS_MERGE, t_step);
+    if (merged != 0) {
         pack_print_summary(run, run->output, progress_elapsed(&run->prog), 0);
         return EXIT_FAILURE_STATUS;
     }
@@ -683,6 +649,7 @@ static void free_run(pack_run *run)
         temp_tree_remove(run->lock_dir);
     clcpack_writer_free(run->w);
     free(run->part.jobs); /* a view: the jobs are the plan's */
+    pack_timings_free(&run->timings);
     memset(run, 0, sizeof *run);
 }
 
@@ -724,6 +691,8 @@ static int pack_planned(pack_run *run, pack_args *a, device_select_list *devices
     if (status == 0)
         status = encode_jobs(run);
     if (status == 0)
+        status = pack_timings_setup(run);
+    if (status == 0)
         status = order_jobs(run, a);
     if (status == 0) {
         double wall = 0;
@@ -732,6 +701,8 @@ static int pack_planned(pack_run *run, pack_args *a, device_select_list *devices
         if (rc > 0)
             pack_print_summary(run, run->output, wall, 0);
         status = rc == 0 ? write_pack(run, a, plan, wall) : EXIT_FAILURE_STATUS;
+        if (pack_timings_write(run) != 0)
+            status = EXIT_FAILURE_STATUS;
     }
     return status;
 }
@@ -749,6 +720,7 @@ int cmd_pack_plan(int argc, char **argv, build_job_list *plan, const clcpack_tun
     cli_verbosity = a.verbosity;
     memset(&run, 0, sizeof run);
     run.a = &a;
+    pack_timings_start(&run.timings, a.timings);
     run.given_tunings = tunings;
     run.given_n_tunings = n_tunings;
     run.plan = run.whole = plan;
@@ -783,6 +755,7 @@ int cmd_pack(int argc, char **argv)
         return status;
     memset(&run, 0, sizeof run);
     run.a = &a;
+    pack_timings_start(&run.timings, a.timings);
     build_job_list_free(&plan);
     status = check_tools(&run, &a);
     if (status == 0)

@@ -94,8 +94,9 @@ static void key_label(const warm_run *run, size_t job, char *buf, size_t cap)
     bfmt(buf, cap, "entry %zu %s", run->entry[job], key);
 }
 
-static void on_started(void *ctx, size_t job)
+static void on_started(void *ctx, size_t job, size_t worker)
 {
+    (void)worker;
     warm_run *run = ctx;
     char label[LABEL_MAX + 64], line[LABEL_MAX + 200];
     key_label(run, job, label, sizeof label);

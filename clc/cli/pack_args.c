@@ -11,6 +11,7 @@
 #include "cli_report.h"
 #include "commands.h"
 #include "pack_text.h"
+#include "pack_timings.h"
 
 /* Adds an axis request; refuses an axis given twice. */
 static int add_axis(pack_args *a, const char *name, const char *option, const char *list,
@@ -356,6 +357,16 @@ static int opt_merge(void *p, cli_optctx *c)
     return 0;
 }
 
+/* --timings FILE: its extension picks the format, checked at once. */
+static int opt_timings(void *p, cli_optctx *c)
+{
+    if (pack_timings_format_of(c->arg) == PACK_TIMINGS_NONE)
+        return cli_opt_fail(c, 1, "the extension picks the format: .html (a page) or .json "
+                                  "(a trace for Perfetto or chrome://tracing)");
+    ARGS(p)->timings = c->arg;
+    return 0;
+}
+
 static int opt_nv_arch(void *p, cli_optctx *c)
 {
     char nerr[NV_FORMS_ERR_MAX];
@@ -458,6 +469,10 @@ static const cli_opt pack_opts[] = {
     OPT_CALL(NULL, 'M', opt_m, "~D, -MF FILE, -MT TARGET",
              "the same, as compilers spell it (-MD alone:\n"
              "FILE is the pack's name with .d; -MT: the rule's target)"),
+    OPT_CALL("timings", 0, opt_timings, "FILE",
+             "also write where the build's time went: FILE.html a\n"
+             "page with each worker's builds over time, FILE.json\n"
+             "the same as a trace for Perfetto (docs/TIMINGS.md)"),
     OPT_TEXT("\n"
              "How:"),
     OPT_CALL("jobs", 'j', opt_jobs, "N",

@@ -48,6 +48,7 @@ typedef struct pack_args {
     const char *depfile;        /* --depfile FILE / -MF FILE, or NULL */
     int depfile_md;             /* -MD: a dependency file (default <output>.d) */
     const char *depfile_target; /* -MT TARGET: the rule's target (default the output) */
+    const char *timings;        /* --timings FILE.html|FILE.json (docs/TIMINGS.md), or NULL */
     int jobs_given;             /* -j was given (else the jobserver's slots) */
     plan_shard shard;             /* --shard K/N; shard.n == 0: the whole plan */
     const char *remote_cache;   /* --remote-cache URL, or NULL (CLC_PACK_REMOTE_CACHE) */

@@ -3,7 +3,7 @@
  * the steps (cmd_pack.c), the worker side (pack_workers.c: the workers'
  * command line and the callbacks the pool calls as jobs start and end) and
  * the outputs (pack_outputs.c: the output's name, --merge, the depfile,
- * the summary).
+ * the summary) and --timings (pack_timings.h: where the time went).
  */
 #ifndef CLC_PACK_RUN_H
 #define CLC_PACK_RUN_H
@@ -19,6 +19,7 @@
 #include "pack_args.h"
 #include "pack_plan.h"
 #include "pack_reuse.h"
+#include "pack_timings.h"
 #include "progress.h"
 #include "ptxas_run.h"
 #include "strbuf.h"
@@ -84,7 +85,7 @@ typedef struct pack_run {
     int no_ptxas;                           /* --ptxas none */
     char merge_ptxas[PTXAS_PATH_MAX];       /* for the PTX of --merge packs, or "" */
     int any_nvidia;
-    size_t *groups;                         /* same_program_groups */
+    size_t *groups;                         /* pack_same_program_groups */
     size_t *order;                          /* the jobs to build, longest first */
     size_t n_pending;
     double *cost;                           /* per job: estimated seconds */
@@ -95,6 +96,7 @@ typedef struct pack_run {
      * for none), stored with each of its entries. */
     const clcpack_tuning *const *given_tunings;
     const size_t *given_n_tunings;
+    pack_timings timings;                   /* --timings: off unless given */
 } pack_run;
 
 /* "KERNEL DEFINES wg=.. on DEVICE": job's name in messages. */
@@ -102,6 +104,9 @@ void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap);
 
 /* pack_workers.c: the callbacks the worker pool calls for run's jobs. */
 worker_pool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js);
+/* Jobs that must not build at the same time, for the pool (worker_pool.h):
+ * group[job] (malloc'd; NULL out of memory), equal for such jobs. */
+size_t *pack_same_program_groups(const pack_run *run);
 /* The worker command line (NULL out of memory); pack_free_argv frees it. */
 char **pack_worker_argv(const pack_run *run, const char *ptxas);
 void pack_free_argv(char **argv);

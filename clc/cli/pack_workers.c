@@ -1,6 +1,7 @@
 /* pack_workers.c — a pack build's worker side (pack_run.h): the workers'
  * command line, and the callbacks the worker pool calls as each job
- * starts, ticks, fails and may be retried, and ends. */
+ * starts, ticks, fails and may be retried, and ends; and which jobs must
+ * not run at the same time. */
 #include "pack_run.h"
 
 #include <errno.h>
@@ -23,9 +24,52 @@ void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap)
         bfmt(buf + len, cap - len, " on device %u", run->devs[slot]->ordinal);
 }
 
-static void on_started(void *ctx, size_t job)
+/* Jobs that build the same program text with the same options on the same
+ * device: sibling kernels of one source file (Convolve_Def and
+ * Convolve_Def_Unroll at one width and work-group). A driver with a kernel
+ * cache (PoCL) keys them to one cache entry; built at the same time, two
+ * workers would race to fill it and the binaries would depend on who won.
+ * (pack_run.h) */
+size_t *pack_same_program_groups(const pack_run *run)
+{
+    size_t *group = malloc(run->n_jobs * sizeof *group);
+    uint64_t *hash = malloc((run->plan->n ? run->plan->n : 1) * sizeof *hash);
+    if (!group || !hash) {
+        free(group);
+        free(hash);
+        return NULL;
+    }
+    size_t nv = run->plan->n;
+    for (size_t v = 0; v < nv; v++) {
+        const build_job *b = &run->plan->jobs[v];
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (size_t i = 0; i < b->source_size; i++)
+            h = (h ^ (unsigned char)b->source[i]) * 0x100000001b3ull;
+        for (const char *o = b->options; *o; o++)
+            h = (h ^ (unsigned char)*o) * 0x100000001b3ull;
+        hash[v] = h;
+    }
+    for (size_t j = 0; j < run->n_jobs; j++) {
+        const build_job *v = &run->plan->jobs[j % nv];
+        group[j] = j;
+        for (size_t i = (j / nv) * nv; i < j; i++) {
+            const build_job *u = &run->plan->jobs[i % nv];
+            if (hash[i % nv] == hash[j % nv] && u->source_size == v->source_size &&
+                memcmp(u->source, v->source, v->source_size) == 0 &&
+                strcmp(u->options, v->options) == 0) {
+                group[j] = group[i];
+                break;
+            }
+        }
+    }
+    free(hash);
+    return group;
+}
+
+static void on_started(void *ctx, size_t job, size_t worker)
 {
     pack_run *run = ctx;
+    pack_timings_dispatched(&run->timings, job, worker);
     char label[LABEL_MAX];
     pack_job_label(run, job, label, sizeof label);
     progress_current(&run->prog, label);
@@ -178,6 +222,7 @@ static int on_retry(void *ctx, size_t job, const build_variant_result *r, int di
     sb_free(&run->jobs[job]);
     run->jobs[job] = again;
     run->retried[job] = 1;
+    pack_timings_retried(&run->timings, job, r->message);
     char label[LABEL_MAX];
     pack_job_label(run, job, label, sizeof label);
     if (!died) {
@@ -191,6 +236,30 @@ static int on_retry(void *ctx, size_t job, const build_variant_result *r, int di
                 label, r->message ? r->message : "the worker died");
     }
     return 1;
+}
+
+/* -v: the line of a variant that built or came from a cache, with its
+ * steps' times and its forms. */
+static void say_built(pack_run *run, const char *label, const build_variant_result *r, int cached,
+                      int fetched)
+{
+    progress_clear(&run->prog);
+    if (fetched)
+        fprintf(stderr, "clc-pack: %s %s from the %s cache, checked in %.2f s:",
+                cached ? "took" : "fetched", label, cached ? "local" : "remote", r->build_s);
+    else
+        fprintf(stderr,
+                "clc-pack: built %s in %.2f s (compile %.2f, check %.2f, forms %.2f, "
+                "round trip %.2f):",
+                label, r->build_s, r->phase_s[BUILD_VARIANT_PHASE_COMPILE],
+                r->phase_s[BUILD_VARIANT_PHASE_CHECK], r->phase_s[BUILD_VARIANT_PHASE_FORMS],
+                r->phase_s[BUILD_VARIANT_PHASE_ROUNDTRIP]);
+    for (size_t f = 0; f < r->n_forms; f++) {
+        char kind[32];
+        fprintf(stderr, " %s%s%s %zu bytes", pack_text_kind_name(r->forms[f].kind, kind, sizeof kind),
+                r->forms[f].target[0] ? "/" : "", r->forms[f].target, r->forms[f].size);
+    }
+    fputc('\n', stderr);
 }
 
 static void on_finished(void *ctx, size_t job, build_variant_result *r)
@@ -272,28 +341,16 @@ static void on_finished(void *ctx, size_t job, build_variant_result *r)
             cli_error("warning: %s: %s", label, r->note);
         }
         run->n_timed += r->n_tunings > 0;
-        if (cli_verbosity > 0) {
-            progress_clear(&run->prog);
-            if (fetched)
-                fprintf(stderr, "clc-pack: %s %s from the %s cache, checked in %.2f s:",
-                        cached ? "took" : "fetched", label, cached ? "local" : "remote", r->build_s);
-            else
-                fprintf(stderr,
-                        "clc-pack: built %s in %.2f s (compile %.2f, check %.2f, forms %.2f, "
-                        "round trip %.2f):",
-                        label, r->build_s, r->phase_s[BUILD_VARIANT_PHASE_COMPILE],
-                        r->phase_s[BUILD_VARIANT_PHASE_CHECK], r->phase_s[BUILD_VARIANT_PHASE_FORMS],
-                        r->phase_s[BUILD_VARIANT_PHASE_ROUNDTRIP]);
-            for (size_t f = 0; f < r->n_forms; f++) {
-                char kind[32];
-                fprintf(stderr, " %s%s%s %zu bytes", pack_text_kind_name(r->forms[f].kind, kind, sizeof kind),
-                        r->forms[f].target[0] ? "/" : "", r->forms[f].target, r->forms[f].size);
-            }
-            fputc('\n', stderr);
-        }
+        if (cli_verbosity > 0)
+            say_built(run, label, r, cached, fetched);
     } else {
         report_failure(run, job, r, label);
     }
+    pack_timings_finished(&run->timings, job, r,
+                          r->status != BUILD_VARIANT_OK ? PACK_TIMINGS_FAILED
+                          : cached                      ? PACK_TIMINGS_LOCAL_HIT
+                          : fetched                     ? PACK_TIMINGS_REMOTE_HIT
+                                                        : PACK_TIMINGS_BUILT);
     progress_step(&run->prog);
 }
 

@@ -321,7 +321,7 @@ static int hand_one(pool *p, worker *w)
     }
     w->job = (long)job;
     if (cb->started)
-        cb->started(cb->ctx, job);
+        cb->started(cb->ctx, job, (size_t)(w - p->ws));
     return 1;
 }
 

@@ -20,8 +20,10 @@
 
 typedef struct worker_pool_callbacks {
     void *ctx;
-    /* A job was handed to a worker. May be NULL. */
-    void (*started)(void *ctx, size_t job);
+    /* A job was handed to the worker in slot worker (0 to the number of
+     * workers less one; a worker that dies is replaced in its slot). May
+     * be NULL. */
+    void (*started)(void *ctx, size_t job, size_t worker);
     /* A job is done; r is freed after the call. */
     void (*finished)(void *ctx, size_t job, build_variant_result *r);
     /* Called a few times a second while waiting. May be NULL. */

@@ -226,9 +226,10 @@ typedef struct collected {
     char last_message[512];
 } collected;
 
-static void on_started(void *ctx, size_t job)
+static void on_started(void *ctx, size_t job, size_t worker)
 {
     (void)job;
+    (void)worker;
     ((collected *)ctx)->started++;
 }
 
