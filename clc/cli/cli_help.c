@@ -23,7 +23,7 @@ void cli_opts_help(FILE *f, const cli_optspec *s)
 {
     for (size_t i = 0; i < s->n; i++) {
         const cli_opt *o = &s->opts[i];
-        if (o->kind == CO_TEXT) {
+        if (o->kind == CO_TEXT || o->kind == CO_OPERAND) {
             fprintf(f, "%s\n", o->help);
             continue;
         }

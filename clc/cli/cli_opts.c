@@ -120,6 +120,7 @@ static int apply(const cli_opt *o, void *args, cli_optctx *c)
         return 0;
     }
     case CO_CALL:
+    case CO_OPERAND:
         return o->fn(args, c) == 0 ? 0 : -1;
     case CO_TEXT: /* names no option: getopt never gives it */
         break;
@@ -184,11 +185,21 @@ int cli_opts_parse(const cli_optspec *s, int argc, char **argv, void *args, int 
         bfmt(err, cap, "more than %d options in one table", MAX_OPTS);
         return -1;
     }
-    if (s->in_order)
+    const cli_opt *operand = NULL;
+    for (size_t i = 0; i < s->n && !operand; i++)
+        if (s->opts[i].kind == CO_OPERAND)
+            operand = &s->opts[i];
+    /* '-': getopt returns each operand as the value of option 1, in its
+     * place (RETURN_IN_ORDER; the BSDs' getopt_long reads '-' so too). */
+    if (operand)
+        shorts[ns++] = '-';
+    else if (s->in_order)
         shorts[ns++] = '+';
     shorts[ns++] = ':';
     for (size_t i = 0; i < s->n; i++) {
         const cli_opt *o = &s->opts[i];
+        if (o->kind == CO_OPERAND || o->kind == CO_TEXT)
+            continue;
         int v = value_kind(o);
         if (o->name)
             longopts[nl++] = (struct option){o->name, v == 0   ? no_argument
@@ -214,7 +225,7 @@ int cli_opts_parse(const cli_optspec *s, int argc, char **argv, void *args, int 
 #endif
     int c;
     while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
-        const cli_opt *o = NULL;
+        const cli_opt *o = c == 1 ? operand : NULL;
         if (c >= KEY_BASE && (size_t)(c - KEY_BASE) < s->n)
             o = &s->opts[c - KEY_BASE];
         for (size_t i = 0; !o && c != ':' && c != '?' && i < s->n; i++)
@@ -224,8 +235,9 @@ int cli_opts_parse(const cli_optspec *s, int argc, char **argv, void *args, int 
             refusal(s, c, argv, err, cap);
             return -1;
         }
-        char shown[80];
-        shown_name(o, shown, sizeof shown);
+        char shown[80] = "";
+        if (o->kind != CO_OPERAND)
+            shown_name(o, shown, sizeof shown);
         cli_optctx ctx = {o, optarg, shown, argc, argv, &optind, err, cap};
         int rc = apply(o, args, &ctx);
         if (rc != 0)

@@ -21,7 +21,10 @@
  * argument; tests/cli/cli_surface.sh refuses an empty one). A usage error
  * is "clc-pack: CMD: message" and a hint on stderr, exit status 2.
  * Options may come before and after the operands (getopt's permutation),
- * "--" ends them; in_order stops at the first operand instead.
+ * "--" ends them; in_order stops at the first operand instead. A table
+ * with an OPT_OPERAND row takes each operand in its place among the
+ * options instead, so that what follows an operand can be its own (the
+ * pack command's per-program axes).
  */
 #ifndef CLC_CLI_OPTS_H
 #define CLC_CLI_OPTS_H
@@ -41,6 +44,8 @@ typedef enum cli_opt_kind {
     CO_VERBOSE, /* -v: the int field becomes 1 after -q, else one more */
     CO_HELP,    /* -h, --help: the parse stops; the usage is printed */
     CO_CALL,    /* fn does what the option asks */
+    CO_OPERAND, /* no option: fn takes each operand where it stands (c->arg);
+                   its help is a line printed as it is, as CO_TEXT's */
     CO_TEXT     /* no option: a line of the help (a heading, a note) */
 } cli_opt_kind;
 
@@ -89,12 +94,16 @@ typedef struct cli_opt {
 #define OPT_HELP {"help", 'h', CO_HELP, 0, NULL, 0, 0, NULL, NULL, "this text"}
 /* A line of the help that is no option: a heading, a note. */
 #define OPT_TEXT(text) {NULL, 0, CO_TEXT, 0, NULL, 0, 0, NULL, NULL, text}
+/* The operands, taken in order among the options by fn (at most one such
+ * row a table; without one, getopt moves the operands after the options).
+ * Those after "--" are not handed to fn: they are argv[*first..argc). */
+#define OPT_OPERAND(fn, text) {NULL, 0, CO_OPERAND, 0, NULL, 0, 0, fn, NULL, text}
 
 /* What a CO_CALL function is handed. */
 struct cli_optctx {
     const cli_opt *opt;
-    const char *arg;   /* the value, or NULL */
-    const char *shown; /* the option as messages name it: "-j", "--nv-arch" */
+    const char *arg;   /* the value (CO_OPERAND: the operand), or NULL */
+    const char *shown; /* the option as messages name it: "-j", "--nv-arch"; "" for an operand */
     /* For an option that takes the next word too (-MF FILE): argv[*next]
      * is that word; increment *next to take it. */
     int argc;

@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check_cmd.h"
 #include "cli_files.h"
 #include "cli_report.h"
 #include "pack_run.h"
@@ -71,17 +70,14 @@ static int remote_settings(const pack_args *a, char **url)
 }
 
 /* The tools the options name, checked before anything is planned:
- * --ptxas, --check-cmd, --tune-cmd. 0, or the exit status. */
+ * --ptxas (the commands' placeholders are checked as they are read). 0,
+ * or the exit status. */
 static int check_tools(pack_run *run, const pack_args *a)
 {
     /* --ptxas none: PTX only, as the driver gave it (docs/vendors/NVIDIA.md). */
     run->no_ptxas = a->ptxas && strcmp(a->ptxas, "none") == 0;
     if (a->ptxas && !run->no_ptxas && ptxas_find(a->ptxas, run->ptxas) != 0)
         return cli_usage_error(NULL, "%s", run->ptxas);
-    char cerr[CHECK_CMD_MSG_MAX];
-    if ((a->check_cmd && check_cmd_validate("--check-cmd", a->check_cmd, cerr) != 0) ||
-        (a->tune_cmd && check_cmd_validate("--tune-cmd", a->tune_cmd, cerr) != 0))
-        return cli_usage_error(NULL, "%s", cerr);
     return 0;
 }
 
@@ -128,7 +124,7 @@ static int setup_remote(pack_run *run, const pack_args *a)
     if (rc != 0)
         return rc;
     run->remote_url = run->remote_url_buf;
-    run->remote_lookups = run->remote_url && !a->tune && !a->tune_cmd; /* timings are taken while building */
+    run->remote_lookups = run->remote_url && !a->tune && !run->user_timings; /* timings are taken while building */
     run->remote_readonly = a->remote_readonly || env_true("CLC_PACK_REMOTE_CACHE_READONLY");
     run->remote_timeout = a->remote_timeout;
     return 0;
@@ -355,15 +351,13 @@ static int encode_jobs(pack_run *run)
 }
 
 /* The pack the output already is, when its entries may be reused: not
- * with --rebuild, --tune, --tune-cmd or --check-cmd (a reused variant would
- * be neither timed nor checked: a failing check would pass unseen), and
- * only one this version of clc-pack wrote. NULL otherwise. */
+ * with --rebuild or --tune, and only one this version of clc-pack wrote.
+ * NULL otherwise. */
 static clcpack *open_old_pack(const pack_args *a, const char *output)
 {
     clcpack *old = NULL;
     struct stat ost;
-    if (a->rebuild || a->tune || a->tune_cmd || a->check_cmd || stat(output, &ost) != 0 ||
-        !S_ISREG(ost.st_mode))
+    if (a->rebuild || a->tune || stat(output, &ost) != 0 || !S_ISREG(ost.st_mode))
         return NULL;
     clcpack_error oe;
     if (clcpack_open_file(output, &old, &oe) != CLCPACK_OK) {
@@ -441,7 +435,11 @@ static int order_jobs(pack_run *run, const pack_args *a)
     pack_reuse_times_load(&run->times);
     double per_byte = seconds_per_byte(run);
     for (size_t j = 0; j < run->n_jobs; j++) {
-        int reused = old ? reuse_job(run, old, j) : 0;
+        /* A variant with a check or tune command is built: reused, a
+         * failing check would pass unseen. */
+        const build_job *v = &run->plan->jobs[j % run->plan->n];
+        int cmd = build_job_has_check_cmd(v) || build_job_has_tune_cmd(v);
+        int reused = old && !cmd ? reuse_job(run, old, j) : 0;
         if (reused < 0) {
             clcpack_close(old);
             return EXIT_FAILURE_STATUS;
@@ -468,13 +466,14 @@ static jobserver *choose_parallelism(pack_run *run, pack_args *a)
     int cpu = 0;
     for (size_t i = 0; i < run->n_dev; i++)
         cpu |= (run->devs[i]->type & CL_DEVICE_TYPE_CPU) != 0;
-    if ((a->tune || a->tune_cmd) && a->jobs > 1 && cpu) {
+    int timed = a->tune || run->user_timings;
+    if (timed && a->jobs > 1 && cpu) {
         /* On a CPU device the builds would take the very cores the timed
          * kernel runs on: with --tune or --tune-cmd, one variant at a time. */
         cli_note("%s: building and timing one variant at a time on a CPU device (-j 1)",
                  a->tune ? "--tune" : "--tune-cmd");
         a->jobs = 1;
-    } else if ((a->tune || a->tune_cmd) && a->jobs > 1) {
+    } else if (timed && a->jobs > 1) {
         /* On a GPU the variants build in parallel and each worker times
          * holding its device's lock (device_lock.h): one timing at a time. */
         if (temp_tree_make(NULL, "clc-pack-lock", run->lock_dir, sizeof run->lock_dir) != 0) {
@@ -679,6 +678,7 @@ static int answer_early(const pack_args *a, device_select_list *devices, int *st
 static int pack_planned(pack_run *run, pack_args *a, device_select_list *devices,
                         build_job_list *plan)
 {
+    pack_count_user_cmds(run);
     int status = setup_remote(run, a);
     if (status == 0)
         status = pack_cache_setup(run, a);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bounded_fmt.h"
+#include "check_cmd.h"
 #include "cli_opts.h"
 #include "cli_report.h"
 #include "commands.h"
@@ -75,35 +76,72 @@ static int parse_define(pack_args *a, const char *arg, char err[PACK_ARGS_ERR_MA
     return add_axis(a, name, option, eq + 1, err);
 }
 
+/* The direct spec's lists: every axis list of `all`, which each
+ * program's own lists are slices of, the -I folders and the programs. */
+static const char ***axis_lists(direct_axes *x, size_t i)
+{
+    const char ***lists[] = {&x->defines,  &x->derives,  &x->wheres,
+                             &x->variants, &x->defaults, &x->kernels};
+    return i < sizeof lists / sizeof lists[0] ? lists[i] : NULL;
+}
+
 /* Room for every argument in each list of the direct spec. */
 static int alloc_lists(pack_args *a, int argc)
 {
     direct_jobs_spec *d = &a->direct_spec;
     size_t n = argc > 0 ? (size_t)argc : 1;
-    const char ***lists[] = {&d->files,    &d->programs, &d->defines,  &d->derives, &d->wheres,
-                             &d->variants, &d->defaults, &d->includes, &d->kernels};
-    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
-        free(*lists[i]);
-        *lists[i] = calloc(n, sizeof **lists[i]);
-        if (!*lists[i])
+    for (size_t i = 0; axis_lists(&d->all, i); i++)
+        if (!(*axis_lists(&d->all, i) = calloc(n, sizeof(const char *))))
             return -1;
-    }
-    return 0;
+    d->includes = calloc(n, sizeof *d->includes);
+    d->programs = calloc(n, sizeof *d->programs);
+    a->scope = &d->all;
+    return d->includes && d->programs ? 0 : -1;
 }
 
 void pack_args_free(pack_args *a)
 {
     direct_jobs_spec *d = &a->direct_spec;
-    free(d->files);
-    free(d->programs);
-    free(d->defines);
-    free(d->derives);
-    free(d->wheres);
-    free(d->variants);
-    free(d->defaults);
+    for (size_t i = 0; axis_lists(&d->all, i); i++)
+        free(*axis_lists(&d->all, i));
     free(d->includes);
-    free(d->kernels);
+    free(d->programs);
     memset(d, 0, sizeof *d);
+    a->scope = NULL;
+}
+
+/* A program (a source file, or --program's NAME=FILES): the axis options
+ * after it are its own, their lists the slices of all's that follow the
+ * scope before it. */
+static void open_program(pack_args *a, const char *file, const char *program)
+{
+    direct_jobs_spec *d = &a->direct_spec;
+    direct_program *p = &d->programs[d->n_programs++];
+    memset(p, 0, sizeof *p);
+    p->file = file;
+    p->program = program;
+    direct_axes *before = a->scope;
+    p->own.defines = before->defines + before->n_defines;
+    p->own.derives = before->derives + before->n_derives;
+    p->own.wheres = before->wheres + before->n_wheres;
+    p->own.variants = before->variants + before->n_variants;
+    p->own.defaults = before->defaults + before->n_defaults;
+    p->own.kernels = before->kernels + before->n_kernels;
+    a->scope = &p->own;
+}
+
+/* A failed axis option of a program's own: its message names the program
+ * first ("scan.cl: --wg ..."). Returns rc. */
+static int scoped(pack_args *a, cli_optctx *c, int rc)
+{
+    direct_jobs_spec *d = &a->direct_spec;
+    if (rc == 0 || a->scope == &d->all)
+        return rc;
+    char label[300], why[PACK_ARGS_ERR_MAX];
+    direct_jobs_program_label(&d->programs[d->n_programs - 1], label, sizeof label);
+    bfmt(why, sizeof why, "%s", c->err);
+    bfmt(c->err, c->cap, "%s: %s", label, why);
+    return rc;
 }
 
 #define ARGS(c) ((pack_args *)(c))
@@ -113,11 +151,11 @@ static int opt_kernel(void *p, cli_optctx *c)
 {
     pack_args *a = ARGS(p);
     if (a->req.n_kernels >= MANIFEST_MAX_KERNELS)
-        return cli_opt_fail(c, 0, "more than %d kernels", MANIFEST_MAX_KERNELS);
+        return scoped(a, c, cli_opt_fail(c, 0, "more than %d kernels", MANIFEST_MAX_KERNELS));
     if (!*c->arg)
-        return cli_opt_fail(c, 0, "the name is empty");
+        return scoped(a, c, cli_opt_fail(c, 0, "the name is empty"));
     a->req.kernels[a->req.n_kernels++] = c->arg;
-    DS(p)->kernels[DS(p)->n_kernels++] = c->arg;
+    a->scope->kernels[a->scope->n_kernels++] = c->arg;
     return 0;
 }
 
@@ -126,13 +164,13 @@ static int opt_widths(void *p, cli_optctx *c)
     return add_axis(ARGS(p), "FILTER_WIDTH", "--widths", c->arg, c->err) == 0 ? 0 : -1;
 }
 
-/* --wg LIST: kept in the direct_jobs_spec; with the kernels folder it becomes an
+/* --wg LIST: kept in the scope's axes; with the kernels folder it becomes an
  * axis in the order of the -D options around it. */
-static int opt_wg(void *p, cli_optctx *c)
+static int check_wg(pack_args *a, cli_optctx *c)
 {
-    direct_jobs_spec *ds = DS(p);
-    if (ds->wg) {
-        bfmt(c->err, c->cap, "--wg is given twice ('%s' and '%s'): give one list", ds->wg, c->arg);
+    direct_axes *x = a->scope;
+    if (x->wg) {
+        bfmt(c->err, c->cap, "--wg is given twice ('%s' and '%s'): give one list", x->wg, c->arg);
         return -1;
     }
     /* A range ("1-64") has only numbers, so it is no expression naming a
@@ -151,8 +189,31 @@ static int opt_wg(void *p, cli_optctx *c)
              v, lo + 1 + hi, item, lo, item, hi, dash + 1);
         return -1;
     }
-    ds->wg = c->arg;
-    ARGS(p)->wg_after = ds->n_defines;
+    x->wg = c->arg;
+    if (x == &a->direct_spec.all)
+        a->wg_after = x->n_defines;
+    return 0;
+}
+
+static int opt_wg(void *p, cli_optctx *c)
+{
+    return scoped(ARGS(p), c, check_wg(ARGS(p), c));
+}
+
+/* --check-cmd, --tune-cmd: the scope's; the placeholders are checked here,
+ * before anything is planned. The last one given in a scope counts. */
+static int opt_user_cmd(void *p, cli_optctx *c)
+{
+    pack_args *a = ARGS(p);
+    char cerr[CHECK_CMD_MSG_MAX];
+    if (check_cmd_validate(c->shown, c->arg, cerr) != 0) {
+        bfmt(c->err, c->cap, "%s", cerr);
+        return scoped(a, c, -1);
+    }
+    if (strcmp(c->opt->name, "check-cmd") == 0)
+        a->scope->check_cmd = c->arg;
+    else
+        a->scope->tune_cmd = c->arg;
     return 0;
 }
 
@@ -204,33 +265,59 @@ static int check_split_value(cli_optctx *c)
     return -1;
 }
 
-/* The direct mode's repeatable options: each appends its value to its list
- * of the direct_jobs_spec (alloc_lists made room for every argument). */
+/* The direct mode's repeatable axis options: each appends its value to
+ * its list of the scope (alloc_lists made room for every argument). */
 static int opt_list(void *p, cli_optctx *c)
 {
-    direct_jobs_spec *ds = DS(p);
+    pack_args *a = ARGS(p);
+    direct_axes *x = a->scope;
     const char **list;
     size_t *n;
     const char *name = c->opt->name ? c->opt->name : "";
     if (c->opt->key == 'D') {
         if (check_define_arg(c) != 0 || check_split_value(c) != 0)
-            return -1;
-        list = ds->defines, n = &ds->n_defines;
-    } else if (c->opt->key == 'I') {
-        if (!*c->arg)
-            return cli_opt_fail(c, 0, "the folder name is empty");
-        list = ds->includes, n = &ds->n_includes;
+            return scoped(a, c, -1);
+        list = x->defines, n = &x->n_defines;
     } else if (strcmp(name, "derive") == 0)
-        list = ds->derives, n = &ds->n_derives;
+        list = x->derives, n = &x->n_derives;
     else if (strcmp(name, "where") == 0)
-        list = ds->wheres, n = &ds->n_wheres;
+        list = x->wheres, n = &x->n_wheres;
     else if (strcmp(name, "variant") == 0)
-        list = ds->variants, n = &ds->n_variants;
-    else if (strcmp(name, "program") == 0)
-        list = ds->programs, n = &ds->n_programs;
+        list = x->variants, n = &x->n_variants;
     else
-        list = ds->defaults, n = &ds->n_defaults;
+        list = x->defaults, n = &x->n_defaults;
     list[(*n)++] = c->arg;
+    return 0;
+}
+
+/* -I DIR: every program's, wherever it is given. */
+static int opt_include(void *p, cli_optctx *c)
+{
+    direct_jobs_spec *ds = DS(p);
+    if (!*c->arg)
+        return cli_opt_fail(c, 0, "the folder name is empty");
+    ds->includes[ds->n_includes++] = c->arg;
+    return 0;
+}
+
+/* --program NAME=A,B: a program, whose own axes follow it. */
+static int opt_program(void *p, cli_optctx *c)
+{
+    open_program(ARGS(p), NULL, c->arg);
+    return 0;
+}
+
+/* A source file: a program, whose own axes follow it. "-D T = float"
+ * reads as -D T and two words: the second is named as the slip. */
+static int opt_source(void *p, cli_optctx *c)
+{
+    if (c->arg[0] == '=' && access(c->arg, F_OK) != 0) {
+        bfmt(c->err, c->cap, "'%s' is not a source file: write a define as -D NAME=VALUE, "
+                             "with no blanks around '='",
+             c->arg);
+        return -1;
+    }
+    open_program(ARGS(p), c->arg, NULL);
     return 0;
 }
 
@@ -378,10 +465,18 @@ static int opt_nv_arch(void *p, cli_optctx *c)
 /* docs/CLI.md lists them; usage_pack (usage.c) prints this table between
  * its intro and its closing lines, in this order. */
 static const cli_opt pack_opts[] = {
-    OPT_TEXT("Your own programs (source files as arguments; docs/CLI.md):\n"
-             "  FILE.cl...           each file is one program; every kernel it holds is\n"
-             "                       stored with it and found by its name"),
-    OPT_CALL("program", 0, opt_list, "NAME=A,B", "files A, B, ... as one program, texts in order"),
+    OPT_OPERAND(opt_source,
+                "Your own programs (source files as arguments; docs/CLI.md):\n"
+                "  FILE.cl...           each file is one program; every kernel it holds is\n"
+                "                       stored with it and found by its name\n"
+                "  The axis options (-D, --derive, --where, --wg, --variant, --default,\n"
+                "  --kernel, --check-cmd, --tune-cmd) before the first program are every\n"
+                "  program's; after a FILE.cl or --program, that program's own: its -D NAME,\n"
+                "  --derive NAME, --variant, --wg and commands replace every program's, its\n"
+                "  --where, --default and --kernel are added to them.\n"
+                "    clc-pack fir.cl -D TAPS=8,16 scan.cl --wg 64,128 -o app.clcpack"),
+    OPT_CALL("program", 0, opt_program, "NAME=A,B",
+             "files A, B, ... as one program, texts in order"),
     OPT_CALL(NULL, 'D', opt_list, "NAME=LIST",
              "a define's values: numbers, ranges, names, types\n"
              "(Ti=uchar,float); -D NAME: defined, no value;\n"
@@ -398,16 +493,18 @@ static const cli_opt pack_opts[] = {
              "exactly these define sets (repeatable), each combined\n"
              "with the -D lists of the names it does not give"),
     OPT_CALL("default", 0, opt_list, "A=1,WG=16x16", "mark matching variants as the pack's defaults"),
-    OPT_CALL("kernel", 0, opt_kernel, "NAME", "a kernel every program must hold (repeatable)"),
-    OPT_CALL(NULL, 'I', opt_list, "DIR", "where #include looks after the including file's folder"),
+    OPT_CALL("kernel", 0, opt_kernel, "NAME", "a kernel the program must hold (repeatable)"),
+    OPT_CALL(NULL, 'I', opt_include, "DIR",
+             "where #include looks after the including file's folder\n"
+             "(every program's, wherever given)"),
     OPT_CALL("options", 0, opt_options, "STRING",
              "more build options, e.g. -cl-std=CL2.0 (--options=...)"),
-    OPT_STR("check-cmd", 0, pack_args, check_cmd, "CMD",
+    OPT_CALL("check-cmd", 0, opt_user_cmd, "CMD",
             "your own test per variant: {binary} {defines} {wg}\n"
             "{device} {kernel} are replaced; non-zero fails it;\n"
             "runs in the folder clc-pack was started in; every\n"
             "variant is built (none reused from -o)"),
-    OPT_STR("tune-cmd", 0, pack_args, tune_cmd, "CMD",
+    OPT_CALL("tune-cmd", 0, opt_user_cmd, "CMD",
             "your own timing per variant (same placeholders): it\n"
             "prints 'median_ns=N runs=R size=WxH', which is stored"),
     OPT_LONG("check-timeout", 0, pack_args, check_timeout, "seconds", 1, 86400, "S",
@@ -576,32 +673,27 @@ static int set_defaults(pack_args *a, int argc, char err[PACK_ARGS_ERR_MAX])
 static int finish(pack_args *a, int argc, char **argv, int operand, char err[PACK_ARGS_ERR_MAX])
 {
     direct_jobs_spec *ds = &a->direct_spec;
-    const char *wg = ds->wg;
+    const char *wg = ds->all.wg;
     size_t wg_after = a->wg_after;
     if (a->compress_cubins && a->store_cubins) {
         bfmt(err, PACK_ARGS_ERR_MAX, "--compress-cubins and --store-cubins together: give one");
         return -1;
     }
-    for (; operand < argc; operand++) {
-        /* "-D T = float" reads as -D T and two file names: name the slip. */
-        if (argv[operand][0] == '=' && access(argv[operand], F_OK) != 0) {
-            bfmt(err, PACK_ARGS_ERR_MAX, "'%s' is not a source file: write a define as "
-                                  "-D NAME=VALUE, with no blanks around '='",
-                 argv[operand]);
-            return -1;
-        }
-        ds->files[ds->n_files++] = argv[operand];
-    }
-    a->direct = ds->n_files > 0 || ds->n_programs > 0;
+    /* The files after "--": programs with no axes of their own. */
+    for (; operand < argc; operand++)
+        open_program(a, argv[operand], NULL);
+    a->direct = ds->n_programs > 0;
     if (a->direct) {
         /* --tune launches the bundled kernels with the arguments their
          * manifest knows; a program of the user's takes arguments only its
          * own program knows, so only its own command can time it. */
         if (a->tune) {
+            char label[300];
+            direct_jobs_program_label(&ds->programs[0], label, sizeof label);
             bfmt(err, PACK_ARGS_ERR_MAX, "--tune times the bundled kernels only: it cannot know the "
                                   "arguments of %s; time it with your own command, "
                                   "--tune-cmd 'CMD' (docs/TUNING.md)",
-                 ds->n_files ? ds->files[0] : ds->programs[0]);
+                 label);
             return -1;
         }
         if (a->req.n_axes) {
@@ -612,26 +704,32 @@ static int finish(pack_args *a, int argc, char **argv, int operand, char err[PAC
         return 0;
     }
     /* The kernels folder's manifest: -D and --wg select its axes. */
-    const char *direct_only = ds->n_includes   ? "-I"
-                              : ds->n_derives  ? "--derive"
-                              : ds->n_wheres   ? "--where"
-                              : ds->n_variants ? "--variant"
-                              : ds->n_defaults ? "--default"
-                              : ds->options    ? "--options"
-                              : ds->wg_defines ? "--wg-defines"
-                              : a->check_cmd   ? "--check-cmd"
-                              : a->tune_cmd    ? "--tune-cmd"
-                                               : NULL;
+    const direct_axes *all = &ds->all;
+    const char *direct_only = ds->n_includes    ? "-I"
+                              : all->n_derives  ? "--derive"
+                              : all->n_wheres   ? "--where"
+                              : all->n_variants ? "--variant"
+                              : all->n_defaults ? "--default"
+                              : ds->options     ? "--options"
+                              : ds->wg_defines  ? "--wg-defines"
+                              : all->check_cmd  ? "--check-cmd"
+                              : all->tune_cmd   ? "--tune-cmd"
+                                                : NULL;
     if (direct_only) {
+        /* The kernels folder's program blocks take their own commands. */
+        int cmd = strcmp(direct_only, "--check-cmd") == 0 || strcmp(direct_only, "--tune-cmd") == 0;
         bfmt(err, PACK_ARGS_ERR_MAX, "%s applies to source files given on the command line "
-                              "(clc-pack FILE.cl ... %s ...); none was given",
-             direct_only, direct_only);
+                              "(clc-pack FILE.cl ... %s ...); none was given%s",
+             direct_only, direct_only,
+             cmd ? "; a manifest program block takes check_cmd and tune_cmd lines "
+                   "(docs/MANIFEST.md)"
+                 : "");
         return -1;
     }
-    for (size_t i = 0; i <= ds->n_defines; i++) {
+    for (size_t i = 0; i <= all->n_defines; i++) {
         if (wg && i == wg_after && add_axis(a, "WG", "--wg", wg, err) != 0)
             return -1;
-        if (i < ds->n_defines && parse_define(a, ds->defines[i], err) != 0)
+        if (i < all->n_defines && parse_define(a, all->defines[i], err) != 0)
             return -1;
     }
     return 0;

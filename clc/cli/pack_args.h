@@ -56,11 +56,15 @@ typedef struct pack_args {
     long remote_timeout;        /* --remote-cache-timeout S, default 10 */
     int no_remote_cache;        /* --no-remote-cache */
     int no_cache;               /* --no-cache: no variant cache (docs/CACHE.md) */
-    /* Packing your own kernels: source files as arguments, or --program. */
+    /* Packing your own kernels: source files as arguments, or --program.
+     * The axis options (-D, --wg, --check-cmd, ...) before the first
+     * program are every program's (direct_spec.all), those after a
+     * program its own. Each list of direct_spec.all is malloc'd argc
+     * long and holds all's items and then each program's, in the order
+     * given: a program's own lists are slices of it. Strings are argv's. */
     int direct;
-    direct_jobs_spec direct_spec;        /* arrays malloc'd (argc long), strings argv's */
-    const char *check_cmd;      /* --check-cmd, or NULL */
-    const char *tune_cmd;       /* --tune-cmd: the user's timing per variant, or NULL */
+    direct_jobs_spec direct_spec;
+    direct_axes *scope;         /* where axis options go: &direct_spec.all or a program's own */
     long check_timeout;         /* --check-timeout S (both commands), default 600 */
     int help, version;
     size_t wg_after;            /* -D options before --wg (the axes keep their order) */

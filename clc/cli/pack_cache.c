@@ -53,7 +53,7 @@ int pack_cache_setup(pack_run *run, const pack_args *a)
         run->local_dir[0] = '\0';
         return 0;
     }
-    run->local_lookups = !a->tune && !a->tune_cmd; /* timings are taken while building */
+    run->local_lookups = !a->tune && !run->user_timings; /* timings are taken while building */
     return 0;
 }
 

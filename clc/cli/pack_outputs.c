@@ -40,19 +40,20 @@ static void format_bytes(uint64_t n, char *buf, size_t cap)
 }
 
 /* The summary's tuning and checks lines: how many variants were timed,
- * and how many passed --check-cmd (said out loud, so that a check that
- * never ran cannot pass unseen; --check-cmd builds every variant, none is
- * reused unchecked). */
+ * and how many of those with a check command passed it (said out loud, so
+ * that a check that never ran cannot pass unseen; a variant with a check
+ * command is always built, never reused unchecked). */
 static void print_timed_checked(const pack_run *run)
 {
     if (run->a->tune)
         printf("  tuning    %zu of %zu variants timed at %ux%u, median of %ld runs\n",
                run->n_timed, run->n_ok, run->a->tune_width, run->a->tune_height,
                run->a->tune_runs);
-    else if (run->a->tune_cmd)
+    else if (run->user_timings)
         printf("  tuning    %zu of %zu variants timed by --tune-cmd\n", run->n_timed, run->n_ok);
-    if (run->a->check_cmd)
-        printf("  checks    %zu of %zu variants passed --check-cmd\n", run->n_ok, run->n_jobs);
+    if (run->n_check_variants)
+        printf("  checks    %zu of %zu variants passed --check-cmd\n", run->n_checked,
+               run->n_check_variants * run->n_slots);
 }
 
 /* Reads the written pack back: the summary reports what is in the file. */

@@ -59,12 +59,18 @@ typedef struct pack_run {
     } logs[64];                             /* distinct build logs printed so far */
     size_t n_logs;
     size_t n_timed;                         /* --tune, --tune-cmd: variants with a timing */
+    /* The user's commands, which come with the jobs (a program's own, or
+     * a manifest program block's): how many variants of the plan have a
+     * check command, how many jobs (a variant on a slot) passed it;
+     * whether any job has a tune command. */
+    size_t n_check_variants, n_checked;
+    int user_timings;
     /* The remote cache (docs/REMOTE_CACHE.md): its URL or NULL, and what
      * it did. */
     const char *remote_url;
-    int remote_lookups;                     /* workers look variants up (not with --tune, --tune-cmd) */
+    int remote_lookups;                     /* workers look variants up (not with --tune, a tune command) */
     char work_root[4096];                   /* then: the workers' private folders are in it */
-    char lock_dir[4096];                    /* --tune, --tune-cmd on a GPU: the device locks'
+    char lock_dir[4096];                    /* --tune, a tune command on a GPU: the device locks'
                                                folder (device_lock.h), or "" */
     int remote_readonly;
     long remote_timeout;
@@ -107,6 +113,10 @@ worker_pool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js);
 /* Jobs that must not build at the same time, for the pool (worker_pool.h):
  * group[job] (malloc'd; NULL out of memory), equal for such jobs. */
 size_t *pack_same_program_groups(const pack_run *run);
+
+/* What the jobs' own check and tune commands (build_job.h) ask of the
+ * run: run->n_check_variants and run->user_timings, from run->plan. */
+void pack_count_user_cmds(pack_run *run);
 /* The worker command line (NULL out of memory); pack_free_argv frees it. */
 char **pack_worker_argv(const pack_run *run, const char *ptxas);
 void pack_free_argv(char **argv);

@@ -333,6 +333,7 @@ static void on_finished(void *ctx, size_t job, build_variant_result *r)
     }
     if (r->status == BUILD_VARIANT_OK) {
         run->n_ok++;
+        run->n_checked += build_job_has_check_cmd(v);
         /* A fetched variant's time says nothing of its build's. */
         if (!fetched)
             pack_reuse_times_put(&run->times, pack_reuse_time_key(v, &run->dev_info[slot]), r->build_s);
@@ -384,6 +385,14 @@ static void tune_widths(const build_job_list *plan, char *buf, size_t cap)
         bfmt(buf, cap, "5");
 }
 
+void pack_count_user_cmds(pack_run *run)
+{
+    for (size_t v = 0; v < run->plan->n; v++) {
+        run->n_check_variants += build_job_has_check_cmd(&run->plan->jobs[v]);
+        run->user_timings |= build_job_has_tune_cmd(&run->plan->jobs[v]);
+    }
+}
+
 /* The worker command line: tool --worker --kernels DIR --device P:D... */
 char **pack_worker_argv(const pack_run *run, const char *ptxas)
 {
@@ -397,17 +406,10 @@ char **pack_worker_argv(const pack_run *run, const char *ptxas)
         argv[n++] = strdup("--kernels");
         argv[n++] = strdup(run->a->kernels_dir);
     }
-    if (run->a->check_cmd || run->a->tune_cmd) {
+    /* The commands themselves come with each job (build_job.h). */
+    if (run->n_check_variants || run->user_timings) {
         char t[32];
         bfmt(t, sizeof t, "%ld", run->a->check_timeout);
-        if (run->a->check_cmd) {
-            argv[n++] = strdup("--check-cmd");
-            argv[n++] = strdup(run->a->check_cmd);
-        }
-        if (run->a->tune_cmd) {
-            argv[n++] = strdup("--tune-cmd");
-            argv[n++] = strdup(run->a->tune_cmd);
-        }
         argv[n++] = strdup("--check-timeout");
         argv[n++] = strdup(t);
     }

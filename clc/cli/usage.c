@@ -44,7 +44,9 @@ static void summaries(FILE *f)
 
 void usage_pack(FILE *f)
 {
-    fputs("Usage: clc-pack FILE.cl... [-D NAME=LIST]... [--wg LIST] [OPTIONS] [-o PACK]\n"
+    fputs("Usage: clc-pack [AXES] FILE.cl [AXES]... [OPTIONS] [-o PACK]\n"
+          "       (AXES: -D NAME=LIST, --wg LIST, ...: before the first file every\n"
+          "       program's, after a file its own)\n"
           "       clc-pack [pack] [OPTIONS]          (the kernels folder's manifest)\n",
           f);
     synopses(f);

@@ -23,8 +23,14 @@ void build_job_free(build_job *j)
         free(j->kernels[i]);
     free(j->kernels);
     free(j->check);
+    free(j->check_cmd);
+    free(j->tune_cmd);
     memset(j, 0, sizeof *j);
 }
+
+int build_job_has_check_cmd(const build_job *j) { return j->check_cmd && j->check_cmd[0]; }
+
+int build_job_has_tune_cmd(const build_job *j) { return j->tune_cmd && j->tune_cmd[0]; }
 
 build_job *build_job_list_add(build_job_list *l)
 {

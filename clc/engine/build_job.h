@@ -37,6 +37,12 @@ typedef struct build_job {
     size_t n_kernels;
     char **kernels;       /* kernels the built program must hold */
     char *check;          /* "" or a seed kernel whose reference checks it */
+    /* The user's own commands run on the built binary (check_cmd.h): its
+     * test and its timing, "" or NULL for none. They are the job's, as a
+     * program of the direct mode or a manifest program block may have
+     * its own. */
+    char *check_cmd;
+    char *tune_cmd;
 } build_job;
 
 /* What a pack build builds: the jobs, in the order the pack's summary and
@@ -53,6 +59,10 @@ typedef struct build_job_list {
     size_t n_read, cap_read;
     int read_failed;      /* out of memory adding one: the list is short */
 } build_job_list;
+
+/* Whether the job has a check command, a tune command. */
+int build_job_has_check_cmd(const build_job *j);
+int build_job_has_tune_cmd(const build_job *j);
 
 /* Appends a zeroed job; NULL when out of memory. */
 build_job *build_job_list_add(build_job_list *l);

@@ -397,19 +397,19 @@ static int run_user_cmd(const char *what, const char *cmd, build_variant_target 
     return 0;
 }
 
-/* The user's --check-cmd. */
+/* The job's check command (--check-cmd). */
 static int run_check_cmd(build_variant_target *t, const build_job *job, const build_variant_options *o, build_variant_result *r)
 {
-    if (!o->check_cmd || !o->check_cmd[0] || r->n_forms == 0)
+    if (!build_job_has_check_cmd(job) || r->n_forms == 0)
         return 0;
     char *output;
-    if (run_user_cmd("the check command", o->check_cmd, t, job, o, r, &output) != 0)
+    if (run_user_cmd("the check command", job->check_cmd, t, job, o, r, &output) != 0)
         return -1;
     free(output);
     return 0;
 }
 
-/* The user's --tune-cmd: its one timing line becomes the variant's timing
+/* The job's tune command (--tune-cmd): its one timing line becomes the variant's timing
  * (tune_cmd.h); a line missing or malformed fails the variant, quoted. */
 static int run_tune_cmd_locked(build_variant_target *t, const build_job *job,
                                const build_variant_options *o, build_variant_result *r);
@@ -418,7 +418,7 @@ static int run_tune_cmd_locked(build_variant_target *t, const build_job *job,
  * (device_lock.h). */
 static int run_tune_cmd(build_variant_target *t, const build_job *job, const build_variant_options *o, build_variant_result *r)
 {
-    if (!o->tune_cmd || !o->tune_cmd[0] || r->n_forms == 0)
+    if (!build_job_has_tune_cmd(job) || r->n_forms == 0)
         return 0;
     int lock = device_lock_acquire(t->ordinal);
     int rc = run_tune_cmd_locked(t, job, o, r);
@@ -449,7 +449,7 @@ static int run_tune_cmd_locked(build_variant_target *t, const build_job *job,
                                const build_variant_options *o, build_variant_result *r)
 {
     char *output;
-    if (run_user_cmd("the tune command", o->tune_cmd, t, job, o, r, &output) != 0)
+    if (run_user_cmd("the tune command", job->tune_cmd, t, job, o, r, &output) != 0)
         return -1;
     char msg[TUNE_CMD_MSG_MAX];
     clcpack_tuning tu;

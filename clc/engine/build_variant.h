@@ -149,9 +149,7 @@ typedef struct build_variant_options {
     double tol;            /* the hook's tolerance */
     int roundtrip;         /* load each form back and compare (default 1) */
     tune_options tune;       /* --tune: time the variant after taking its binary */
-    const char *check_cmd; /* --check-cmd, or NULL */
-    const char *tune_cmd;  /* --tune-cmd, or NULL: its timing line is the variant's */
-    int check_timeout_s;   /* the time limit of either */
+    int check_timeout_s;   /* the time limit of the job's check and tune commands */
     const char *work_dir;  /* where the check command's binary files go (absolute
                               in a worker: {binary} is its path) */
     const check_cmd_place *user_place; /* where either runs and the environment it gets

@@ -51,6 +51,8 @@ void worker_proto_encode_job(strbuf *b, uint32_t job, uint32_t device_slot, uint
     for (size_t i = 0; i < j->n_kernels; i++)
         wire_put_str(b, j->kernels[i]);
     wire_put_str(b, j->check);
+    wire_put_str(b, j->check_cmd ? j->check_cmd : "");
+    wire_put_str(b, j->tune_cmd ? j->tune_cmd : "");
     end_frame(b, at);
 }
 
@@ -108,8 +110,10 @@ int worker_proto_decode_job(const void *payload, size_t size, uint32_t *job, uin
             r.failed = 1;
     }
     j->check = r.failed ? NULL : wire_get_str_alloc(&r, WORKER_PROTO_NAME_MAX);
+    j->check_cmd = r.failed ? NULL : wire_get_str_alloc(&r, WORKER_PROTO_NAME_MAX);
+    j->tune_cmd = r.failed ? NULL : wire_get_str_alloc(&r, WORKER_PROTO_NAME_MAX);
     if (r.failed || r.left != 0 || !j->entry_name || !j->source_name || !j->options ||
-        !j->check) {
+        !j->check || !j->check_cmd || !j->tune_cmd) {
         build_job_free(j);
         bfmt(err, WORKER_PROTO_ERR_MAX, "malformed job frame (%zu bytes)", size);
         return -1;

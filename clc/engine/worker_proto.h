@@ -7,7 +7,8 @@
  * A frame is: u32 magic, u64 payload length, payload (wire.h encoding).
  *   job:    u32 job id, u32 device slot, u32 flags (WP_JOB_*), the
  *           build_job (entry name, program flag, source name and text,
- *           options, defines, work-group, kernels to find, check name)
+ *           options, defines, work-group, kernels to find, check name,
+ *           the user's check and tune commands)
  *   result: u32 job id, the build_variant_result (status, message, log, note, kernel
  *           names, build time and its phases' times (build_variant_phase), forms,
  *           --tune timings, what the remote cache did and why)

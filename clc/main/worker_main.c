@@ -16,7 +16,7 @@
 typedef struct worker_args {
     build_worker *w; /* slots, architectures and offline targets go straight in */
     int worker, no_check, no_warmup, remote_readonly;
-    const char *kernels, *check_cmd, *tune_cmd, *pocl_wg, *remote_url, *work_root, *local_cache;
+    const char *kernels, *pocl_wg, *remote_url, *work_root, *local_cache;
     long check_timeout, tune_runs, remote_timeout;
 } worker_args;
 
@@ -103,10 +103,8 @@ static const cli_opt worker_opts[] = {
     OPT_CALL("tune-widths", 0, opt_tune_widths, "LIST", "the widths timed"),
     OPT_LONG("tune-runs", 0, worker_args, tune_runs, "a number of runs", 1, 1000000, "N",
              "timed runs per variant"),
-    OPT_STR("check-cmd", 0, worker_args, check_cmd, "CMD", "the user's test per variant"),
-    OPT_STR("tune-cmd", 0, worker_args, tune_cmd, "CMD", "the user's timing per variant"),
     OPT_LONG("check-timeout", 0, worker_args, check_timeout, "seconds", 1, 86400, "S",
-             "either command's time limit"),
+             "the time limit of a job's check and tune commands"),
     OPT_STR("pocl-wg", 0, worker_args, pocl_wg, "LIST", "PoCL work-group functions"),
     OPT_CALL("ot-intel", 0, opt_offline, "TARGETS", "Intel offline targets"),
     OPT_CALL("ot-amd", 0, opt_offline, "TARGETS", "AMD offline targets"),
@@ -137,7 +135,7 @@ static int find_device(void *self, unsigned platform, unsigned device, cl_device
 /* The options into w; 0, or the exit status of a bad command line. */
 static int parse_worker_args(int argc, char **argv, build_worker *w, const char **kernels)
 {
-    worker_args a = {w, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    worker_args a = {w, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL,
                      w->opts.check_timeout_s, w->opts.tune.runs, w->remote_config.timeout_s};
     static const cli_optspec spec = {"worker", worker_opts,
                                      sizeof worker_opts / sizeof worker_opts[0], 0, 0};
@@ -150,8 +148,6 @@ static int parse_worker_args(int argc, char **argv, build_worker *w, const char 
     }
     w->opts.check = !a.no_check;
     w->opts.warmup = !a.no_warmup;
-    w->opts.check_cmd = a.check_cmd;
-    w->opts.tune_cmd = a.tune_cmd;
     w->opts.check_timeout_s = (int)a.check_timeout;
     w->opts.tune.runs = (int)a.tune_runs;
     w->pocl_wg = a.pocl_wg;

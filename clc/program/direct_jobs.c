@@ -24,6 +24,7 @@
 #include "clcpack.h"
 #include "define_value.h"
 #include "expr.h"
+#include "job_index.h"
 #include "path.h"
 #include "source_fold.h"
 #include "value_list.h"
@@ -45,8 +46,11 @@ typedef struct dset {
     size_t n_owned;
 } dset;
 
+/* The variants being made: of the whole spec (s, the job index, the
+ * count) and of the program at hand (its joined axes, ax, parsed). */
 typedef struct plan {
     const direct_jobs_spec *s;
+    const direct_axes *ax;
     define_value_define *axes;
     size_t n_axes;
     define_value_variant *variants;
@@ -60,16 +64,10 @@ typedef struct plan {
     int wg_is_expr;
     size_t wg_dims;
     char *wg_expr[3];
-    size_t *skipped_by;    /* per --where */
+    size_t *skipped_by;    /* per --where of ax */
     size_t n_made;
     char *err;
-    /* The jobs of out by a hash of their entry, defines and work-group, so
-     * a variant made twice is found at once (compared with every job made
-     * before, a product of 10 000 variants took minutes). */
-    size_t *slots;         /* job index + 1; 0 is an empty slot */
-    uint64_t *hashes;      /* of the job in each slot */
-    size_t cap;            /* slots: a power of two, or 0 */
-    size_t indexed;        /* jobs of out in the table: out->jobs[0..indexed) */
+    job_index made;        /* the jobs of out, to find a variant made twice */
 } plan;
 
 static int usage(plan *p, const char *fmt, ...) BFMT_PRINTF(2, 3);
@@ -295,102 +293,6 @@ static int matches_default(const plan *p, const dset *d, const uint32_t wg[3])
     return 0;
 }
 
-/* FNV-1a over a job's key: its entry name, its defines (name and value,
- * each with its NUL) and its work-group. */
-static uint64_t hash_bytes(uint64_t h, const void *at, size_t n)
-{
-    const unsigned char *b = at;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * UINT64_C(0x100000001b3);
-    return h;
-}
-
-#define HASH_START UINT64_C(0xcbf29ce484222325)
-
-static uint64_t hash_job(const build_job *j)
-{
-    uint64_t h = hash_bytes(HASH_START, j->entry_name, strlen(j->entry_name) + 1);
-    for (size_t k = 0; k < j->n_defines; k++) {
-        h = hash_bytes(h, j->defines[k].name, strlen(j->defines[k].name) + 1);
-        h = hash_bytes(h, j->defines[k].value, strlen(j->defines[k].value) + 1);
-    }
-    return hash_bytes(h, j->wg, sizeof j->wg);
-}
-
-static uint64_t hash_variant(const char *entry, const dset_item *items, size_t n,
-                             const uint32_t wg[3])
-{
-    uint64_t h = hash_bytes(HASH_START, entry, strlen(entry) + 1);
-    for (size_t k = 0; k < n; k++) {
-        h = hash_bytes(h, items[k].name, strlen(items[k].name) + 1);
-        h = hash_bytes(h, items[k].value, strlen(items[k].value) + 1);
-    }
-    return hash_bytes(h, wg, 3 * sizeof *wg);
-}
-
-/* Puts job i of out in the table (growing it at half full); -1 when out
- * of memory. */
-static int index_put(plan *p, const build_job_list *out, size_t i)
-{
-    if ((p->indexed + 1) * 2 > p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 1024;
-        size_t *slots = calloc(cap, sizeof *slots);
-        uint64_t *hashes = malloc(cap * sizeof *hashes);
-        if (!slots || !hashes) {
-            free(slots);
-            free(hashes);
-            return -1;
-        }
-        for (size_t k = 0; k < p->cap; k++) {
-            if (!p->slots[k])
-                continue;
-            size_t at = (size_t)p->hashes[k] & (cap - 1);
-            while (slots[at])
-                at = (at + 1) & (cap - 1);
-            slots[at] = p->slots[k];
-            hashes[at] = p->hashes[k];
-        }
-        free(p->slots);
-        free(p->hashes);
-        p->slots = slots;
-        p->hashes = hashes;
-        p->cap = cap;
-    }
-    uint64_t h = hash_job(&out->jobs[i]);
-    size_t at = (size_t)h & (p->cap - 1);
-    while (p->slots[at])
-        at = (at + 1) & (p->cap - 1);
-    p->slots[at] = i + 1;
-    p->hashes[at] = h;
-    return 0;
-}
-
-/* Whether out already holds the job of this variant: 1, 0, or -1 when out
- * of memory. Jobs added to out since the last call are indexed first. */
-static int made_before(plan *p, const build_job_list *out, const char *entry, const dset_item *items,
-                       size_t n, const uint32_t wg[3])
-{
-    for (; p->indexed < out->n; p->indexed++)
-        if (index_put(p, out, p->indexed) != 0)
-            return -1;
-    if (!p->cap)
-        return 0;
-    uint64_t h = hash_variant(entry, items, n, wg);
-    for (size_t at = (size_t)h & (p->cap - 1); p->slots[at]; at = (at + 1) & (p->cap - 1)) {
-        const build_job *o = &out->jobs[p->slots[at] - 1];
-        if (p->hashes[at] != h || strcmp(o->entry_name, entry) != 0 || o->n_defines != n ||
-            memcmp(o->wg, wg, sizeof o->wg) != 0)
-            continue;
-        size_t k = 0;
-        while (k < n && strcmp(o->defines[k].name, items[k].name) == 0 &&
-               strcmp(o->defines[k].value, items[k].value) == 0)
-            k++;
-        if (k == n)
-            return 1;
-    }
-    return 0;
-}
-
 /* Makes the job of one complete variant (defines and derives in d). */
 static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], build_job_list *out)
 {
@@ -404,10 +306,20 @@ static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], build_jo
     if (d->n) /* no define at all: d->items may be NULL */
         memcpy(sorted.items, d->items, d->n * sizeof *d->items);
     qsort(sorted.items, d->n, sizeof *sorted.items, cmp_item);
+    const char **names = malloc((d->n ? d->n : 1) * sizeof *names);
+    const char **values = malloc((d->n ? d->n : 1) * sizeof *values);
+    for (size_t i = 0; names && values && i < d->n; i++) {
+        names[i] = sorted.items[i].name;
+        values[i] = sorted.items[i].value;
+    }
     /* The same define set twice (explicit variants that overlap): once. */
-    int seen = made_before(p, out, pr->name, sorted.items, d->n, wg);
+    int seen = names && values
+                   ? job_index_holds(&p->made, out, pr->name, names, values, d->n, wg)
+                   : -1;
     if (seen != 0) {
         free(sorted.items);
+        free(names);
+        free(values);
         return seen < 0 ? failure(p, "out of memory") : 0;
     }
     obuf ob = {0};
@@ -440,16 +352,12 @@ static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], build_jo
     build_job *j = ob.failed ? NULL : build_job_list_add(out);
     if (!j) {
         free(sorted.items);
+        free(names);
+        free(values);
         free(ob.p);
         return failure(p, "out of memory");
     }
-    const char **names = malloc((d->n ? d->n : 1) * sizeof *names);
-    const char **values = malloc((d->n ? d->n : 1) * sizeof *values);
-    int bad = !names || !values;
-    for (size_t i = 0; !bad && i < d->n; i++) {
-        names[i] = sorted.items[i].name;
-        values[i] = sorted.items[i].value;
-    }
+    int bad = 0;
     j->options = ob.p;
     j->entry_name = strdup(pr->name);
     j->program_entry = 1;
@@ -459,14 +367,16 @@ static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], build_jo
     j->source = malloc(pr->folded.len + 1);
     j->source_size = pr->folded.len;
     j->check = strdup("");
+    j->check_cmd = strdup(p->ax->check_cmd ? p->ax->check_cmd : "");
+    j->tune_cmd = strdup(p->ax->tune_cmd ? p->ax->tune_cmd : "");
     memcpy(j->wg, wg, sizeof j->wg);
-    j->kernels = calloc(p->s->n_kernels ? p->s->n_kernels : 1, sizeof *j->kernels);
+    j->kernels = calloc(p->ax->n_kernels ? p->ax->n_kernels : 1, sizeof *j->kernels);
     bad |= !j->entry_name || !j->family || !j->source_name || !j->source || !j->check ||
-           !j->kernels || build_job_set_defines(j, names, values, d->n) != 0;
+           !j->check_cmd || !j->tune_cmd || !j->kernels || build_job_set_defines(j, names, values, d->n) != 0;
     if (!bad) {
         memcpy(j->source, pr->folded.text, pr->folded.len + 1);
-        for (size_t k = 0; k < p->s->n_kernels && !bad; k++) {
-            j->kernels[k] = strdup(p->s->kernels[k]);
+        for (size_t k = 0; k < p->ax->n_kernels && !bad; k++) {
+            j->kernels[k] = strdup(p->ax->kernels[k]);
             bad = !j->kernels[k];
             j->n_kernels = k + 1;
         }
@@ -506,11 +416,11 @@ static int finish_set(plan *p, program *pr, dset *d, build_job_list *out)
             return failure(p, "out of memory");
     }
     dset_label(d, NULL, label, sizeof label);
-    for (size_t i = 0; i < p->s->n_wheres; i++) {
+    for (size_t i = 0; i < p->ax->n_wheres; i++) {
         char what[EXPR_TEXT_MAX + 32];
-        bfmt(what, sizeof what, "--where '%s'", p->s->wheres[i]);
+        bfmt(what, sizeof what, "--where '%s'", p->ax->wheres[i]);
         int64_t v;
-        int rc = eval_in(p, d, what, p->s->wheres[i], &v, label);
+        int rc = eval_in(p, d, what, p->ax->wheres[i], &v, label);
         if (rc)
             return rc;
         if (!v) {
@@ -524,14 +434,14 @@ static int finish_set(plan *p, program *pr, dset *d, build_job_list *out)
         uint32_t wg[3] = {0, 0, 0};
         for (size_t k = 0; k < p->wg_dims; k++) {
             char what[EXPR_TEXT_MAX + 32];
-            bfmt(what, sizeof what, "--wg '%s'", p->s->wg);
+            bfmt(what, sizeof what, "--wg '%s'", p->ax->wg);
             int64_t v;
             rc = eval_in(p, d, what, p->wg_expr[k], &v, label);
             if (rc)
                 break;
             if (v < 1 || v > WG_DIM_MAX) {
                 rc = usage(p, "--wg '%s': dimension %zu is %" PRId64 " in variant %s (1 to %d)",
-                           p->s->wg, k + 1, v, label, WG_DIM_MAX);
+                           p->ax->wg, k + 1, v, label, WG_DIM_MAX);
                 break;
             }
             wg[k] = (uint32_t)v;
@@ -602,7 +512,7 @@ static int is_size_list(const char *s) { return s[strspn(s, "0123456789x, ")] ==
  * dimension. */
 static int parse_wg(plan *p)
 {
-    const char *s = p->s->wg;
+    const char *s = p->ax->wg;
     if (!s)
         return 0;
     if (is_size_list(s)) {
@@ -681,7 +591,7 @@ static int check_names(plan *p, const char *what, const char *text, size_t deriv
 
 static int parse_all(plan *p)
 {
-    const direct_jobs_spec *s = p->s;
+    const direct_axes *s = p->ax;
     char why[DEFINE_VALUE_ERR_MAX];
     p->axes = calloc(s->n_defines ? s->n_defines : 1, sizeof *p->axes);
     p->variants = calloc(s->n_variants ? s->n_variants : 1, sizeof *p->variants);
@@ -853,7 +763,8 @@ static int make_program(plan *p, program *pr, build_job_list *out)
     return rc;
 }
 
-static void free_plan(plan *p)
+/* Frees what parse_all made of a program's axes, for the next program. */
+static void free_program_axes(plan *p)
 {
     for (size_t i = 0; i < p->n_axes; i++)
         define_value_define_free(&p->axes[i]);
@@ -870,8 +781,14 @@ static void free_plan(plan *p)
     free(p->skipped_by);
     for (size_t k = 0; k < p->wg_dims; k++)
         free(p->wg_expr[k]);
-    free(p->slots);
-    free(p->hashes);
+    p->axes = NULL;
+    p->variants = p->defaults = NULL;
+    p->derives = NULL;
+    p->skipped_by = NULL;
+    p->n_axes = p->n_variants = p->n_defaults = p->n_derives = p->wg_dims = 0;
+    p->wg_list.n = 0;
+    p->wg_is_expr = 0;
+    p->ax = NULL;
 }
 
 static int valid_program_name(const char *s, size_t n)
@@ -955,6 +872,98 @@ static int check_include_dir(plan *p, const char *dir)
     return 0;
 }
 
+void direct_jobs_program_label(const direct_program *p, char *buf, size_t cap)
+{
+    if (p->file)
+        bfmt(buf, cap, "%s", p->file);
+    else
+        bfmt(buf, cap, "program %.*s", (int)strcspn(p->program, "="), p->program);
+}
+
+/* What the --where constraints skipped, over every program: one note
+ * for each of every program's, one for each of a program's own. */
+typedef struct where_note {
+    const char *where;
+    char scope[300];       /* "" for every program's, else the program's label */
+    size_t skipped;
+} where_note;
+
+typedef struct where_notes {
+    where_note *at;
+    size_t n;
+} where_notes;
+
+/* Counts what the program's constraints (p->ax->wheres, the first n_all
+ * of them every program's) skipped. -1 when out of memory. */
+static int count_skipped(const plan *p, size_t n_all, const char *label, where_notes *w)
+{
+    for (size_t i = 0; i < p->ax->n_wheres; i++) {
+        const char *scope = i < n_all ? "" : label;
+        size_t k = 0;
+        while (k < w->n && !(w->at[k].where == p->ax->wheres[i] && strcmp(w->at[k].scope, scope) == 0))
+            k++;
+        if (k == w->n) {
+            where_note *g = realloc(w->at, (w->n + 1) * sizeof *g);
+            if (!g)
+                return -1;
+            w->at = g;
+            memset(&g[k], 0, sizeof g[k]);
+            g[k].where = p->ax->wheres[i];
+            bfmt(g[k].scope, sizeof g[k].scope, "%s", scope);
+            w->n++;
+        }
+        w->at[k].skipped += p->skipped_by[i];
+    }
+    return 0;
+}
+
+/* "note: --where '...' skipped N variants" lines into out->notes. */
+static int add_where_notes(const where_notes *w, build_job_list *out)
+{
+    for (size_t i = 0; i < w->n; i++) {
+        if (!w->at[i].skipped)
+            continue;
+        char line[EXPR_TEXT_MAX + 512];
+        bfmt(line, sizeof line, "note: %s%s--where '%s' skipped %zu variant%s\n", w->at[i].scope,
+             w->at[i].scope[0] ? ": " : "", w->at[i].where, w->at[i].skipped,
+             w->at[i].skipped == 1 ? "" : "s");
+        size_t old = out->notes ? strlen(out->notes) : 0;
+        char *g = realloc(out->notes, old + strlen(line) + 1);
+        if (!g)
+            return -1;
+        memcpy(g + old, line, strlen(line) + 1);
+        out->notes = g;
+    }
+    return 0;
+}
+
+/* One program's variants appended to out: its axes joined and parsed,
+ * then expanded. A usage error names the program when there are several
+ * or when it has axes of its own. */
+static int make_one(plan *p, const direct_program *dp, program *pr, size_t n_prog,
+                    where_notes *notes, build_job_list *out)
+{
+    direct_axes ax;
+    if (direct_axes_join(&p->s->all, &dp->own, &ax) != 0)
+        return failure(p, "out of memory");
+    p->ax = &ax;
+    int rc = parse_all(p);
+    if (!rc)
+        rc = make_program(p, pr, out);
+    char label[300];
+    direct_jobs_program_label(dp, label, sizeof label);
+    if (!rc && count_skipped(p, p->s->all.n_wheres, label, notes) != 0)
+        rc = failure(p, "out of memory");
+    if (rc == 2 && (n_prog > 1 || !direct_axes_empty(&dp->own))) {
+        char why[DIRECT_JOBS_ERR_MAX];
+        bfmt(why, sizeof why, "%s", p->err);
+        bfmt(p->err, DIRECT_JOBS_ERR_MAX, "%s: %s", label, why);
+    }
+    free_program_axes(p);
+    direct_axes_free_join(&ax);
+    return rc;
+}
+
 int direct_jobs_make(const direct_jobs_spec *s, build_job_list *out, char err[DIRECT_JOBS_ERR_MAX])
 {
     plan p;
@@ -962,32 +971,41 @@ int direct_jobs_make(const direct_jobs_spec *s, build_job_list *out, char err[DI
     p.s = s;
     p.err = err;
     err[0] = '\0';
-    size_t n_prog = s->n_files + s->n_programs;
+    size_t n_prog = s->n_programs;
     program *progs = calloc(n_prog ? n_prog : 1, sizeof *progs);
+    /* The source files' programs first, then the --program ones. */
+    const direct_program **order = calloc(n_prog ? n_prog : 1, sizeof *order);
     char ***owned = calloc(n_prog ? n_prog : 1, sizeof *owned);
     size_t *n_owned = calloc(n_prog ? n_prog : 1, sizeof *n_owned);
     char **names = calloc(n_prog ? n_prog : 1, sizeof *names);
+    where_notes notes = {NULL, 0};
     int rc = 0;
-    if (!progs || !owned || !n_owned || !names)
+    if (!progs || !order || !owned || !n_owned || !names)
         rc = failure(&p, "out of memory");
     if (!rc && n_prog == 0)
         rc = usage(&p, "no source file given");
     for (size_t i = 0; i < s->n_includes && !rc; i++)
         rc = check_include_dir(&p, s->includes[i]);
-    if (!rc)
-        rc = parse_all(&p);
-    for (size_t i = 0; i < s->n_files && !rc; i++) {
-        names[i] = program_name_of(s->files[i]);
-        if (!names[i]) {
-            rc = failure(&p, "out of memory");
-            break;
+    size_t n_order = 0;
+    for (int pass = 0; pass < 2 && !rc; pass++)
+        for (size_t i = 0; i < n_prog; i++)
+            if ((s->programs[i].file != NULL) == (pass == 0))
+                order[n_order++] = &s->programs[i];
+    for (size_t i = 0; i < n_order && !rc; i++) {
+        const direct_program *dp = order[i];
+        if (dp->file) {
+            names[i] = program_name_of(dp->file);
+            if (!names[i]) {
+                rc = failure(&p, "out of memory");
+                break;
+            }
+            progs[i].name = names[i];
+            progs[i].files = &dp->file;
+            progs[i].n_files = 1;
+        } else {
+            rc = parse_program(&p, dp->program, &progs[i], &owned[i], &n_owned[i]);
         }
-        progs[i].name = names[i];
-        progs[i].files = &s->files[i];
-        progs[i].n_files = 1;
     }
-    for (size_t i = 0; i < s->n_programs && !rc; i++)
-        rc = parse_program(&p, s->programs[i], &progs[s->n_files + i], &owned[i], &n_owned[i]);
     for (size_t i = 0; i < n_prog && !rc; i++)
         for (size_t k = 0; k < i; k++)
             if (strcmp(progs[i].name, progs[k].name) == 0) {
@@ -997,23 +1015,9 @@ int direct_jobs_make(const direct_jobs_spec *s, build_job_list *out, char err[DI
                 break;
             }
     for (size_t i = 0; i < n_prog && !rc; i++)
-        rc = make_program(&p, &progs[i], out);
-    /* Notes: what the constraints skipped. */
-    for (size_t i = 0; i < s->n_wheres && !rc; i++) {
-        if (!p.skipped_by[i])
-            continue;
-        char line[EXPR_TEXT_MAX + 128];
-        bfmt(line, sizeof line, "note: --where '%s' skipped %zu variant%s\n", s->wheres[i],
-             p.skipped_by[i], p.skipped_by[i] == 1 ? "" : "s");
-        size_t old = out->notes ? strlen(out->notes) : 0;
-        char *g = realloc(out->notes, old + strlen(line) + 1);
-        if (!g) {
-            rc = failure(&p, "out of memory");
-            break;
-        }
-        memcpy(g + old, line, strlen(line) + 1);
-        out->notes = g;
-    }
+        rc = make_one(&p, order[i], &progs[i], n_prog, &notes, out);
+    if (!rc && add_where_notes(&notes, out) != 0)
+        rc = failure(&p, "out of memory");
     if (!rc && out->n == 0)
         rc = usage(&p, "no variant is left to build (every one failed a --where)");
     for (size_t i = 0; i < n_prog; i++) {
@@ -1023,16 +1027,17 @@ int direct_jobs_make(const direct_jobs_spec *s, build_job_list *out, char err[DI
             free(progs[i].source_name);
         if (names)
             free(names[i]);
-    }
-    for (size_t i = 0; owned && i < s->n_programs; i++) {
-        for (size_t k = 0; k < n_owned[i]; k++)
+        for (size_t k = 0; owned && n_owned && k < n_owned[i]; k++)
             free(owned[i][k]);
-        free(owned[i]);
+        if (owned)
+            free(owned[i]);
     }
     free(progs);
+    free(order);
     free(owned);
     free(n_owned);
     free(names);
-    free_plan(&p);
+    free(notes.at);
+    job_index_free(&p.made);
     return rc;
 }

@@ -11,9 +11,13 @@
 #include <unistd.h>
 
 #include "bounded_fmt.h"
+#include "check_cmd.h"
 
 #define MANIFEST_MAX (4L << 20)
 #define BLOCK_LINES_MAX 4096
+
+enum { L_FILES, L_DEFINES, L_DERIVES, L_WHERES, L_VARIANTS, L_DEFAULTS, L_INCLUDES, L_KERNELS,
+       N_LISTS };
 
 /* Strings a block owns, freed with it: the arrays of its direct_jobs_spec point
  * into this list. */
@@ -22,11 +26,15 @@ typedef struct program_blocks_strings {
     size_t n, cap;
 } owned;
 
+/* A block being read: its lists, the spec's but for the source files,
+ * which become its program's NAME=FILES at the end. */
 typedef struct block_build {
     program_block *b;
     owned strings;
-    const char **lists[9];
-    size_t *counts[9];
+    const char **files;
+    size_t n_files;
+    const char **lists[N_LISTS];
+    size_t *counts[N_LISTS];
 } block_build;
 
 static char *keep(owned *o, const char *s, size_t n)
@@ -110,9 +118,6 @@ static char *join(owned *o, const char *dir, const char *path, size_t n)
     return k;
 }
 
-enum { L_FILES, L_PROGRAMS, L_DEFINES, L_DERIVES, L_WHERES, L_VARIANTS, L_DEFAULTS, L_INCLUDES,
-       L_KERNELS };
-
 static int push(block_build *bb, int list, const char *s)
 {
     const char **arr = bb->lists[list];
@@ -136,19 +141,20 @@ static int start_block(program_blocks_list *out, block_build *bb, const char *na
     b->line = line;
     b->name = strdup(name);
     direct_jobs_spec *d = &b->spec;
-    const char ***arrs[9] = {&d->files,    &d->programs, &d->defines,  &d->derives, &d->wheres,
-                             &d->variants, &d->defaults, &d->includes, &d->kernels};
-    size_t *counts[9] = {&d->n_files,    &d->n_programs, &d->n_defines,  &d->n_derives,
-                         &d->n_wheres,   &d->n_variants, &d->n_defaults, &d->n_includes,
-                         &d->n_kernels};
-    for (int i = 0; i < 9; i++) {
+    direct_axes *x = &d->all;
+    const char ***arrs[N_LISTS] = {&bb->files,    &x->defines,  &x->derives,  &x->wheres,
+                                   &x->variants,  &x->defaults, &d->includes, &x->kernels};
+    size_t *counts[N_LISTS] = {&bb->n_files,   &x->n_defines,  &x->n_derives,  &x->n_wheres,
+                               &x->n_variants, &x->n_defaults, &d->n_includes, &x->n_kernels};
+    for (int i = 0; i < N_LISTS; i++) {
         *arrs[i] = calloc(BLOCK_LINES_MAX, sizeof **arrs[i]);
         if (!*arrs[i])
             return -1;
         bb->lists[i] = *arrs[i];
         bb->counts[i] = counts[i];
     }
-    return b->name ? 0 : -1;
+    d->programs = calloc(1, sizeof *d->programs);
+    return b->name && d->programs ? 0 : -1;
 }
 
 /* Removes the blanks around the first '=' ("RTS = TS / WPT" -> "RTS=TS / WPT"). */
@@ -199,10 +205,22 @@ static int block_line(block_build *bb, const char *dir, const char *kw, const ch
         d->options = keep(o, rest, strlen(rest));
         rc = !d->options;
     } else if (strcmp(kw, "wg") == 0) {
-        if (d->wg)
+        if (d->all.wg)
             return fail(err, "%s: second wg line", where);
-        d->wg = keep(o, rest, strlen(rest));
-        rc = !d->wg;
+        d->all.wg = keep(o, rest, strlen(rest));
+        rc = !d->all.wg;
+    } else if (strcmp(kw, "check_cmd") == 0 || strcmp(kw, "tune_cmd") == 0) {
+        /* The command line's --check-cmd and --tune-cmd, placeholders and all. */
+        const char **cmd = kw[0] == 'c' ? &d->all.check_cmd : &d->all.tune_cmd;
+        char why[CHECK_CMD_MSG_MAX];
+        if (*cmd)
+            return fail(err, "%s: second %s line", where, kw);
+        if (!rest[0])
+            return fail(err, "%s: %s takes a command", where, kw);
+        if (check_cmd_validate(kw, rest, why) != 0)
+            return fail(err, "%s: %s", where, why);
+        *cmd = keep(o, rest, strlen(rest));
+        rc = !*cmd;
     } else if (strcmp(kw, "wg_defines") == 0) {
         d->wg_defines = 1;
     } else {
@@ -225,7 +243,8 @@ static int block_line(block_build *bb, const char *dir, const char *kw, const ch
         } else {
             return fail(err,
                         "%s: unknown keyword '%s' in a program block (source, include, options, "
-                        "define, derive, where, wg, variant, default, kernel, wg_defines, end)",
+                        "define, derive, where, wg, variant, default, kernel, wg_defines, "
+                        "check_cmd, tune_cmd, end)",
                         where, kw);
         }
     }
@@ -234,32 +253,36 @@ static int block_line(block_build *bb, const char *dir, const char *kw, const ch
               : 0;
 }
 
-/* The program line NAME=files the direct planner takes. */
+/* The program line NAME=files the direct planner takes; the block's lines
+ * are its every program's axes (it has one program, with none of its own). */
 static int finish_block(block_build *bb, char *err, const char *where)
 {
     program_block *b = bb->b;
     direct_jobs_spec *d = &b->spec;
-    if (d->n_files == 0)
+    if (bb->n_files == 0)
         return fail(err, "%s: program %s has no source line", where, b->name);
     size_t len = strlen(b->name) + 2;
-    for (size_t i = 0; i < d->n_files; i++)
-        len += strlen(d->files[i]) + 1;
+    for (size_t i = 0; i < bb->n_files; i++)
+        len += strlen(bb->files[i]) + 1;
     char *line = malloc(len);
     if (!line)
         return fail(err, "out of memory");
     snprintf(line, len, "%s=", b->name);
-    for (size_t i = 0; i < d->n_files; i++) {
-        strcat(line, d->files[i]);
-        if (i + 1 < d->n_files)
+    for (size_t i = 0; i < bb->n_files; i++) {
+        strcat(line, bb->files[i]);
+        if (i + 1 < bb->n_files)
             strcat(line, ",");
     }
     char *k = keep(&bb->strings, line, strlen(line));
     free(line);
     if (!k)
         return fail(err, "out of memory");
-    d->programs[0] = k;
+    memset(&d->programs[0], 0, sizeof d->programs[0]);
+    d->programs[0].program = k;
     d->n_programs = 1;
-    d->n_files = 0; /* the files are the program's, not programs of their own */
+    free(bb->files);
+    bb->files = NULL;
+    bb->n_files = 0;
     b->strings = malloc(sizeof *b->strings);
     if (!b->strings)
         return fail(err, "out of memory");
@@ -344,6 +367,7 @@ int program_blocks_load(const char *dir, program_blocks_list *out, char err[PROG
     if (rc == 0 && in_block)
         rc = fail(err, "%s:%d: program %s has no end", path, bb.b->line, bb.b->name);
     free(text);
+    free(bb.files);
     if (bb.strings.s) {
         for (size_t i = 0; i < bb.strings.n; i++)
             free(bb.strings.s[i]);
@@ -365,15 +389,14 @@ void program_blocks_free(program_blocks_list *l)
             free(b->strings->s);
             free(b->strings);
         }
-        free((void *)d->files);
-        free((void *)d->programs);
-        free((void *)d->defines);
-        free((void *)d->derives);
-        free((void *)d->wheres);
-        free((void *)d->variants);
-        free((void *)d->defaults);
+        free(d->programs);
+        free((void *)d->all.defines);
+        free((void *)d->all.derives);
+        free((void *)d->all.wheres);
+        free((void *)d->all.variants);
+        free((void *)d->all.defaults);
         free((void *)d->includes);
-        free((void *)d->kernels);
+        free((void *)d->all.kernels);
         free(b->name);
     }
     free(l->blocks);

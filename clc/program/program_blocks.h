@@ -15,9 +15,12 @@
  *     default  TS=32               as --default
  *     kernel   sgemm               a kernel the program must hold
  *     wg_defines                   as --wg-defines
+ *     check_cmd ./test {binary}    as --check-cmd, the same placeholders
+ *     tune_cmd  ./time {binary}    as --tune-cmd
  *   end
  *
- * Each block becomes a direct_jobs_spec, built like a direct command line
+ * Each block becomes a direct_jobs_spec of one program, its lines that
+ * spec's axes (direct_axes.h), built like a direct command line
  * (direct_jobs.h). Kernel blocks are read by manifest.c, which skips these.
  */
 #ifndef CLC_PROGRAM_BLOCKS_H

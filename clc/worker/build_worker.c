@@ -220,7 +220,9 @@ static void build_device_job(build_worker *w, uint32_t slot, uint32_t flags, con
         text = key_text(w, slot, job, &len);
     if (text) {
         rcache_key_sha256_hex(text, len, key);
-        int look = !w->opts.tune.enabled && !(flags & WORKER_PROTO_JOB_NO_LOOKUP);
+        /* A job with its own tune command is timed while it builds. */
+        int look = !w->opts.tune.enabled && !build_job_has_tune_cmd(job) &&
+                   !(flags & WORKER_PROTO_JOB_NO_LOOKUP);
         if (look && w->local_dir)
             fetched = take_local(w, slot, job, key, text, len, r);
         if (look && !fetched && remote_on)

@@ -7,14 +7,7 @@
 # as cli_buildsys.sh; the EMBED project builds a pack on PoCL.
 . "$(dirname "$0")/../lib/cli_lib.sh"
 
-if ! command -v cmake >/dev/null 2>&1; then
-    skip "cmake is not installed (.ci/run installs it)"
-    cli_done
-fi
-STAGE=$TMP/stage
-run make -C "$ROOT" B="$BUILD" install PREFIX=/opt/clcpack DESTDIR="$STAGE"
-expect_rc 0 "make install PREFIX=/opt/clcpack DESTDIR=..."
-P=$STAGE/opt/clcpack
+cmake_stage
 printf '__kernel void k(__global int *a) { a[0] = T; }\n' >"$TMP/k.cl"
 
 # project DIR LANGS LINE...: a CMakeLists.txt of project(p LANGS) and

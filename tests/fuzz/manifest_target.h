@@ -97,11 +97,9 @@ static inline void mft_blocks(const char *dir)
         cf_require(l.blocks[i].name != NULL && l.blocks[i].line >= 1);
         size_t dl = strlen(dir);
         int outside = 0;
-        for (size_t f = 0; f < s->n_files; f++)
-            outside |= strncmp(s->files[f], dir, dl) != 0;
         for (size_t f = 0; f < s->n_programs; f++) {
             /* NAME=DIR/a.cl,DIR/b.cl: every file in the folder. */
-            const char *p = strchr(s->programs[f], '=');
+            const char *p = s->programs[f].program ? strchr(s->programs[f].program, '=') : NULL;
             outside |= !p || strstr(p, "..") != NULL;
             while (p && !outside) {
                 outside |= strncmp(p + 1, dir, dl) != 0;
@@ -110,8 +108,7 @@ static inline void mft_blocks(const char *dir)
         }
         for (size_t f = 0; f < s->n_includes; f++)
             outside |= strncmp(s->includes[f], dir, dl) != 0;
-        if (outside || mft_climbs(s->files, s->n_files) ||
-            mft_climbs(s->includes, s->n_includes))
+        if (outside || mft_climbs(s->includes, s->n_includes))
             continue;
         build_job_list out;
         memset(&out, 0, sizeof out);

@@ -93,16 +93,19 @@ static inline void pat_plan(pack_args *a)
     size_t n_owned = 0;
     int ok = cf_write(dir, "a.cl", pat_source, sizeof pat_source - 1) == 0 &&
              cf_write(dir, "b.h", pat_header, sizeof pat_header - 1) == 0;
-    for (size_t i = 0; ok && i < s->n_files; i++)
-        s->files[i] = pat_path(paths, s->files[i]);
+    for (size_t i = 0; ok && i < s->n_programs; i++)
+        if (s->programs[i].file)
+            s->programs[i].file = pat_path(paths, s->programs[i].file);
     for (size_t i = 0; ok && i < s->n_includes; i++)
         s->includes[i] = paths[(unsigned char)s->includes[i][0] % 2 ? 3 : 2];
     for (size_t i = 0; ok && i < s->n_programs && n_owned < PAT_ARGS; i++) {
-        char *p = pat_program(paths, s->programs[i]);
+        if (!s->programs[i].program)
+            continue;
+        char *p = pat_program(paths, s->programs[i].program);
         if (!p)
             ok = 0;
         else
-            s->programs[i] = owned[n_owned++] = p;
+            s->programs[i].program = owned[n_owned++] = p;
     }
     if (ok) {
         build_job_list out;

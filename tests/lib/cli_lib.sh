@@ -83,6 +83,20 @@ skip() {
     echo "skipped: $*"
 }
 
+# cmake_stage: for a test of the CMake package, cmake and an installation
+# staged under $TMP/stage (make install PREFIX=/opt/clcpack DESTDIR=...),
+# its prefix in $P; without cmake the test ends here, skipped.
+cmake_stage() {
+    if ! command -v cmake >/dev/null 2>&1; then
+        skip "cmake is not installed (.ci/run installs it)"
+        cli_done
+    fi
+    STAGE=$TMP/stage
+    run make -C "$ROOT" B="$BUILD" install PREFIX=/opt/clcpack DESTDIR="$STAGE"
+    expect_rc 0 "make install PREFIX=/opt/clcpack DESTDIR=..."
+    P=$STAGE/opt/clcpack
+}
+
 cli_done() {
     echo "checks: $PASS passed, $FAIL failed, $SKIP skipped"
     [ "$FAIL" -eq 0 ]

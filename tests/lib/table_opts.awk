@@ -3,14 +3,14 @@
 # source so that tests/cli/cli_surface.sh follows the tables without a hidden
 # option in the tool. A short key M stands for -MD, -MF and -MT (opt_m).
 # A row may span lines (its help text goes on); only its first line, which
-# opens with OPT_...( and holds the names, is read. OPT_TEXT rows are help
-# lines, no option.
+# opens with OPT_...( and holds the names, is read. OPT_TEXT and OPT_OPERAND
+# rows are help lines, no option.
 /^static const cli_opt [a-z_]*_opts\[\] = \{/ {
     t = $4; sub(/_opts\[\]$/, "", t); gsub(/_/, "-", t); intable = 1; next
 }
 intable && /^\};/ { intable = 0; next }
 !intable { next }
-/^[ \t]*OPT_TEXT\(/ { next }
+/^[ \t]*OPT_(TEXT|OPERAND)\(/ { next }
 /OPT_HELP/ { print t, "--help"; print t, "-h"; next }
 /OPT_QUIET/ { print t, "--quiet"; print t, "-q"; next }
 /OPT_VERBOSE/ { print t, "--verbose"; print t, "-v"; next }

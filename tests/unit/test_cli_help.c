@@ -37,7 +37,7 @@ static void check_tables(void)
         CHECK(text != NULL, "%s: the help is made", c->name);
         for (size_t k = 0; text && k < c->opts->n; k++) {
             const cli_opt *o = &c->opts->opts[k];
-            if (o->kind == CO_TEXT)
+            if (o->kind == CO_TEXT || o->kind == CO_OPERAND)
                 continue;
             char shown[80];
             if (o->name)

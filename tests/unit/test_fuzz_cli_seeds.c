@@ -65,6 +65,8 @@ static void worker_corpus(void)
     j.kernels = kernels;
     j.n_kernels = 2;
     j.check = "";
+    j.check_cmd = "./test {binary} {defines}";
+    j.tune_cmd = "";
     strbuf b;
     sb_init(&b);
     worker_proto_encode_job(&b, 7, 0, 0, &j);

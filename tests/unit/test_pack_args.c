@@ -84,21 +84,49 @@ static void test_options(void)
     expect_usage_error("-Z", PARSE(err, "-Z"), err);
     expect_usage_error("--widths needs a value", PARSE(err, "--widths"), err);
     expect_usage_error("-o needs a value", PARSE(err, "-o"), err);
-    CHECK(PARSE(err, "stray.cl") == 0 && args.direct && args.direct_spec.n_files == 1 &&
-              strcmp(args.direct_spec.files[0], "stray.cl") == 0,
+    CHECK(PARSE(err, "stray.cl") == 0 && args.direct && args.direct_spec.n_programs == 1 &&
+              strcmp(args.direct_spec.programs[0].file, "stray.cl") == 0,
           "a file argument is a source to pack: %s", err);
-    CHECK(PARSE(err, "a.cl", "b.cl", "-D", "TS=16,32", "-D", "USE_X", "--derive", "R=TS/2",
-                "--where", "TS > 8", "--wg", "TS,R", "--variant", "TS=8", "--program",
-                "p=x.h,y.cl", "-I", "inc", "--options", "-cl-fast-relaxed-math", "--check-cmd",
-                "true {binary}", "--kernel", "k", "--wg-defines", "--default", "TS=32") == 0,
+    CHECK(PARSE(err, "-D", "TS=16,32", "-D", "USE_X", "--derive", "R=TS/2", "--where", "TS > 8",
+                "--wg", "TS,R", "--variant", "TS=8", "--check-cmd", "true {binary}", "--kernel",
+                "k", "--default", "TS=32", "a.cl", "b.cl", "--program", "p=x.h,y.cl", "-I", "inc",
+                "--options", "-cl-fast-relaxed-math", "--wg-defines") == 0,
           "every direct option: %s", err);
     const direct_jobs_spec *d = &args.direct_spec;
-    CHECK(d->n_files == 2 && d->n_defines == 2 && d->n_derives == 1 && d->n_wheres == 1 &&
-              d->n_variants == 1 && d->n_programs == 1 && d->n_includes == 1 &&
-              d->n_kernels == 1 && d->n_defaults == 1 && d->wg_defines &&
-              strcmp(d->wg, "TS,R") == 0 && strcmp(d->options, "-cl-fast-relaxed-math") == 0 &&
-              strcmp(args.check_cmd, "true {binary}") == 0,
-          "direct options land in the spec");
+    const direct_axes *all = &d->all;
+    CHECK(d->n_programs == 3 && all->n_defines == 2 && all->n_derives == 1 &&
+              all->n_wheres == 1 && all->n_variants == 1 && d->n_includes == 1 &&
+              all->n_kernels == 1 && all->n_defaults == 1 && d->wg_defines &&
+              strcmp(all->wg, "TS,R") == 0 && strcmp(d->options, "-cl-fast-relaxed-math") == 0 &&
+              strcmp(all->check_cmd, "true {binary}") == 0,
+          "direct options before the programs are every program's");
+    CHECK(d->programs[2].program && strcmp(d->programs[2].program, "p=x.h,y.cl") == 0 &&
+              direct_axes_empty(&d->programs[0].own) && direct_axes_empty(&d->programs[2].own),
+          "-I, --options and --wg-defines after a program are no axes of its own");
+    /* Options after a program are its own (docs/CLI.md, "Several programs"). */
+    CHECK(PARSE(err, "-D", "T=1", "fir.cl", "-D", "TAPS=8,16", "--where", "TAPS>8", "scan.cl",
+                "--wg", "64,128", "--check-cmd", "./t {binary}", "--kernel", "scan", "--program",
+                "p=a.cl", "-D", "T=2") == 0,
+          "axes after each program: %s", err);
+    const direct_program *pr = d->programs;
+    CHECK(d->n_programs == 3 && all->n_defines == 1 && !all->wg && !all->check_cmd,
+          "every program's axes: -D T=1 alone");
+    CHECK(pr[0].own.n_defines == 1 && strcmp(pr[0].own.defines[0], "TAPS=8,16") == 0 &&
+              pr[0].own.n_wheres == 1 && !pr[0].own.wg,
+          "fir.cl's own: -D TAPS=8,16 --where");
+    CHECK(pr[1].own.n_defines == 0 && strcmp(pr[1].own.wg, "64,128") == 0 &&
+              strcmp(pr[1].own.check_cmd, "./t {binary}") == 0 && pr[1].own.n_kernels == 1,
+          "scan.cl's own: --wg, --check-cmd, --kernel");
+    CHECK(pr[2].own.n_defines == 1 && strcmp(pr[2].own.defines[0], "T=2") == 0,
+          "--program's own: -D T=2");
+    expect_usage_error("scan.cl: --wg '1-64'", PARSE(err, "fir.cl", "scan.cl", "--wg", "1-64"), err);
+    expect_usage_error("scan.cl: --wg is given twice",
+                       PARSE(err, "--wg", "8", "scan.cl", "--wg", "16", "--wg", "32"), err);
+    CHECK(PARSE(err, "--wg", "8", "scan.cl", "--wg", "16") == 0,
+          "--wg for every program and for one: %s", err);
+    expect_usage_error("program p: --check-cmd: ",
+                       PARSE(err, "--program", "p=a.cl", "--check-cmd", "x {bogus}"), err);
+    expect_usage_error("a.cl: -D T=1..4: a range", PARSE(err, "a.cl", "-D", "T=1..4"), err);
     CHECK(PARSE(err, "a.cl", "--options=-cl-opt-disable") == 0 && args.direct_spec.options &&
               strcmp(args.direct_spec.options, "-cl-opt-disable") == 0,
           "--options=STRING");
