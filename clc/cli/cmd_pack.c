@@ -16,6 +16,7 @@
 #include "pack_run.h"
 #include "device_lock.h"
 #include "plan_shard.h"
+#include "pocl_wg.h"
 #include "rcache.h"
 #include "temp_tree.h"
 #include "worker_proto.h"
@@ -397,7 +398,9 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
     const build_job *bj = &run->plan->jobs[j % run->plan->n];
     double t0 = pack_timings_now(&run->timings);
     char rerr[CLCPACK_MESSAGE_MAX + 64];
-    pack_reuse_forms forms = {run->ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0};
+    /* What the workers store on PoCL now. */
+    pack_reuse_forms forms = {run->ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0,
+                              pocl_wg_forms(run->a->pocl_small_grids)};
     uint32_t archs[OFFLINE_TARGETS_MAX_TARGETS];
     if (d >= run->n_dev) {
         offline_targets_chain ch = run->slot_chain[d];

@@ -20,7 +20,9 @@
 #include "load_worker.h"
 #include "manifest.h"
 #include "pack_text.h"
+#include "pocl_binary.h"
 #include "strbuf.h"
+#include "text_format.h"
 #include "worker_pool.h"
 #include "worker_proto.h"
 
@@ -122,6 +124,67 @@ static size_t verify_checksums(const clcpack *p, const char *path)
     }
     free(buf);
     return bad;
+}
+
+/* What one PoCL native entry means for a first launch (pocl_binary.h):
+ * "" when its binary holds every form of its local size, else the
+ * launches that compile a work-group function. 0, or 1 when the entry is
+ * not a PoCL binary (or cannot be read). */
+static int pocl_entry_text(const clcpack *p, size_t i, const clcpack_entry_info *e, char *text,
+                           size_t cap)
+{
+    size_t size = 0;
+    clcpack_error err;
+    unsigned char *bin = NULL;
+    unsigned held = 0;
+    const char *kernel = e->kernel_name_count ? NULL : e->kernel;
+    int rc = 1;
+    if (clcpack_read_binary(p, i, NULL, 0, &size, &err) == CLCPACK_OK && size &&
+        (bin = malloc(size)) != NULL &&
+        clcpack_read_binary(p, i, bin, size, &size, &err) == CLCPACK_OK &&
+        clcpk_pocl_forms_held(bin, size, kernel, kernel ? strlen(kernel) : 0, e->wg, &held) == 0) {
+        char wg[64], local[80];
+        clcpk_wg_text(e->wg, "", wg, sizeof wg);
+        bfmt(local, sizeof local, "local size %s", wg);
+        if (!e->wg[0])
+            bfmt(text, cap, "fixes no local size: the first launch at each local size compiles "
+                            "its work-group function (a NULL local size too, at the size PoCL "
+                            "picks)");
+        else
+            clcpk_pocl_forms_missing_text(held, local, text, cap);
+        rc = 0;
+    }
+    free(bin);
+    return rc;
+}
+
+/* Says which first launches of the pack's PoCL native entries will compile
+ * a work-group function (docs/vendors/POCL.md, "No JIT"): a count, and
+ * each entry that lacks forms (ten of them unless -v). */
+static void report_pocl_forms(const clcpack *p)
+{
+    size_t n_pocl = 0, n_short = 0, ne = clcpack_entry_count(p);
+    for (size_t i = 0; i < ne; i++) {
+        clcpack_entry_info e = {.struct_size = sizeof e};
+        char text[512], label[LABEL_MAX];
+        if (clcpack_get_entry(p, i, &e) != CLCPACK_OK || e.kind != CLCPACK_KIND_NATIVE ||
+            pocl_entry_text(p, i, &e, text, sizeof text) != 0)
+            continue;
+        n_pocl++;
+        if (!text[0])
+            continue;
+        if (n_short++ < 10 || cli_verbosity > 0) {
+            pack_text_entry_label(&e, label, sizeof label);
+            printf("  entry %zu (%s): %s\n", i, label, text);
+        }
+    }
+    if (n_short > 10 && cli_verbosity <= 0)
+        printf("  ... and %zu more (-v lists them)\n", n_short - 10);
+    if (n_pocl)
+        printf("PoCL native entries holding every work-group function of their local size "
+               "(no first launch at it compiles one): %zu of %zu%s\n",
+               n_pocl - n_short, n_pocl,
+               n_short ? "; the others' first launches named above compile one" : "");
 }
 
 typedef struct load_counts {
@@ -393,6 +456,8 @@ int cmd_verify(int argc, char **argv)
             printf("%s: %zu of %zu entries and sources are bad\n", va.path, bad, ne + ns);
     }
     int status = bad || index_bad ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+    if (cli_verbosity >= 0 && !index_bad)
+        report_pocl_forms(p);
 
     if (va.load) {
         static device_select_list all;

@@ -33,6 +33,7 @@
 #include "load_worker.h"
 #include "make_dirs.h"
 #include "pack_text.h"
+#include "pocl_wg.h"
 #include "progress.h"
 #include "strbuf.h"
 #include "worker_pool.h"
@@ -190,7 +191,7 @@ static size_t pack_keys(const clcpack *p, size_t *first)
     return n;
 }
 
-/* POCL_BINARY_SPECIALIZE_WG for the keys' local sizes (build_variant_pocl_wg_sizes). */
+/* POCL_BINARY_SPECIALIZE_WG for the keys' local sizes (pocl_wg_spec_sizes). */
 static char *keys_wg_spec(const clcpack *p, const size_t *first, size_t n)
 {
     uint32_t (*sizes)[3] = calloc(n ? n : 1, sizeof *sizes);
@@ -201,7 +202,7 @@ static char *keys_wg_spec(const clcpack *p, const size_t *first, size_t n)
         if (clcpack_get_entry(p, first[k], &ei) == CLCPACK_OK)
             memcpy(sizes[k], ei.wg, sizeof sizes[k]);
     }
-    char *spec = build_variant_pocl_wg_sizes((const uint32_t(*)[3])sizes, n);
+    char *spec = pocl_wg_spec_sizes((const uint32_t(*)[3])sizes, n, POCL_WG_SMALL);
     free(sizes);
     return spec;
 }

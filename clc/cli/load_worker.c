@@ -231,7 +231,7 @@ int load_worker_main(int argc, char **argv, load_worker_hook_init hook_init)
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
     }
-    /* Before the first OpenCL call: PoCL reads it once (build_variant_pocl_wg_spec). */
+    /* Before the first OpenCL call: PoCL reads it once (pocl_wg.h). */
     if (a.pocl_wg)
         setenv("POCL_BINARY_SPECIALIZE_WG", a.pocl_wg, 1);
     load_worker_setup(&w, a.pack, a.slot, a.kernels, hook_init);

@@ -11,7 +11,7 @@
  * rebuild cache off (verify: the pack is checked), or on with --warm
  * (warm: a key rebuilt from source goes into the cache; SIGINT and SIGTERM
  * are ignored, so the build under way completes when warm is interrupted;
- * --pocl-wg sets POCL_BINARY_SPECIALIZE_WG first, build_variant_pocl_wg_sizes).
+ * --pocl-wg sets POCL_BINARY_SPECIALIZE_WG first, pocl_wg_spec_sizes).
  * The result: status BUILD_VARIANT_OK, BUILD_VARIANT_CHECK_FAILED or BUILD_VARIANT_ERROR; message the line
  * to print or the error; note the load report's why; the load path's name
  * ("native", "source", "cache", ...) as its one kernel name.

@@ -608,6 +608,13 @@ static const cli_opt pack_opts[] = {
     OPT_FLAG("no-warmup", 0, pack_args, no_warmup,
              "do not launch at all: on PoCL the binary then lacks the\n"
              "compiled work-group function (for comparisons)"),
+    OPT_CHOICE("pocl-grids", 0, pack_args, pocl_small_grids, "all,small", "all|small",
+               "PoCL: the work-group functions stored for a variant's\n"
+               "local size; all (the default): small and large grids,\n"
+               "with and without a global offset, so no first launch\n"
+               "at it compiles; small: grids below 65535 work-items\n"
+               "wide only (half the build time, smaller packs;\n"
+               "docs/vendors/POCL.md)"),
     OPT_FLAG("tune", 0, pack_args, tune,
              "time every variant (median of --tune-runs runs after a\n"
              "warm-up, event profiling, random data) and store the\n"

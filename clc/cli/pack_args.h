@@ -39,6 +39,7 @@ typedef struct pack_args {
     clcpack_compression codec;  /* --codec zlib|zstd, default the library's */
     int no_check;               /* --no-check */
     int no_warmup;              /* --no-warmup */
+    int pocl_small_grids;       /* --pocl-grids small (0: all) */
     int tune;                   /* --tune: time every variant (docs/TUNING.md) */
     unsigned tune_width, tune_height; /* --tune-size WxH, default 2048x2048 */
     long tune_runs;             /* --tune-runs N, default 11 */

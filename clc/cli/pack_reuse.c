@@ -9,6 +9,7 @@
 
 #include "bounded_fmt.h"
 #include "file_atomic.h"
+#include "pocl_binary.h"
 
 #define TIMES_MAX 20000 /* entries kept in the build-time cache */
 #define MATCH_MAX 256    /* entries of one key and device: forms */
@@ -84,6 +85,25 @@ static int holds_kernels(const clcpack_entry_info *e, const build_job *j)
     return 1;
 }
 
+/* Whether old entry i (e), when a PoCL binary with a local size, holds the
+ * work-group functions `want` of it and no other (pack_reuse_forms.
+ * pocl_forms): what a build now would store. */
+static int holds_pocl_forms(const clcpack *old, size_t i, const clcpack_entry_info *e,
+                            unsigned want)
+{
+    if (!want || e->kind != CLCPACK_KIND_NATIVE || !e->wg[0])
+        return 1;
+    size_t size = (size_t)e->raw_size;
+    unsigned char *bin = malloc(size ? size : 1);
+    const char *kernel = e->kernel_name_count ? NULL : e->kernel;
+    unsigned held = 0;
+    int known = bin && clcpack_read_binary(old, i, bin, size, &size, NULL) == CLCPACK_OK &&
+                clcpk_pocl_forms_held(bin, size, kernel, kernel ? strlen(kernel) : 0, e->wg,
+                                      &held) == 0;
+    free(bin);
+    return !known || held == want;
+}
+
 long pack_reuse(const clcpack *old, const build_job *j, const clcpack_device_info *dev,
               uint32_t dev_index, const pack_reuse_forms *f, clcpack_writer *w, char *err, size_t cap)
 {
@@ -113,6 +133,8 @@ long pack_reuse(const clcpack *old, const build_job *j, const clcpack_device_inf
             strcmp(e.options, j->options) != 0 || strcmp(family, j->family) != 0 ||
             e.flags != j->entry_flags || (j->program_entry && e.kernel_name_count == 0) ||
             (!j->program_entry && e.kernel_name_count != 0) || !holds_kernels(&e, j))
+            return 0;
+        if (!holds_pocl_forms(old, idx[i], &e, f->pocl_forms))
             return 0;
         if (e.source != source_ok) {
             if (!same_source(old, e.source, j->source, j->source_size))

@@ -7,10 +7,11 @@
  * work-group, for a device of the identical fingerprint, built from the same
  * source text with the same options, family and default mark, by a library
  * of this version, with the forms this run would make (a cubin only when
- * ptxas is there), holding every kernel the job asks for (--kernel) — is
- * not built again: its entries are copied into the new pack. A job whose
- * old entries lack an asked kernel is built, so that the build's check
- * says so as it would with a new -o. Entries no longer asked for are dropped. Builds are
+ * ptxas is there; on PoCL the work-group functions it stores), holding
+ * every kernel the job asks for (--kernel) — is not built again: its
+ * entries are copied into the new pack. A job whose old entries lack an
+ * asked kernel is built, so that the build's check says so as it would
+ * with a new -o. Entries no longer asked for are dropped. Builds are
  * deterministic, so the result is byte-identical to a full build.
  *
  * Order: the jobs left are handed out longest first, so that no worker
@@ -38,6 +39,10 @@ typedef struct pack_reuse_forms {
     clcpack_binary_kind kind;   /* CLCPACK_KIND_NATIVE: a device's job */
     const uint32_t *archs;
     size_t n_archs;
+    unsigned pocl_forms;        /* the PoCL work-group functions of its local size a
+                                   native PoCL binary must hold, and no other
+                                   (common/pocl_binary.h: bits 1u << form); an older
+                                   clc-pack's lacks some */
 } pack_reuse_forms;
 
 /* Copies into w the entries of `old` that serve job j on the device whose

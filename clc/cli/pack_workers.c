@@ -11,6 +11,7 @@
 #include "build_variant.h"
 #include "cli_report.h"
 #include "pack_text.h"
+#include "pocl_wg.h"
 #include "worker_proto.h"
 
 void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap)
@@ -428,11 +429,11 @@ char **pack_worker_argv(const pack_run *run, const char *ptxas)
         argv[n++] = strdup("--nv-arch");
         argv[n++] = strdup(archs);
     }
-    /* PoCL's work-group functions for the jobs without a check hook, set
-     * once per worker (build_variant_pocl_wg_spec); harmless on other drivers. From
-     * the whole plan, so that a --shard part's workers start as one
-     * host's do. */
-    char *spec = build_variant_pocl_wg_spec(run->whole->jobs, run->whole->n);
+    /* PoCL's small-grid work-group functions, set once per worker when
+     * the plan has one local size (pocl_wg.h; else a helper run makes
+     * them for each variant); harmless on other drivers. From the whole
+     * plan, so that a --shard part's workers start as one host's do. */
+    char *spec = pocl_wg_spec_jobs(run->whole->jobs, run->whole->n);
     if (spec) {
         argv[n++] = strdup("--pocl-wg");
         argv[n++] = spec;
@@ -467,6 +468,8 @@ char **pack_worker_argv(const pack_run *run, const char *ptxas)
         argv[n++] = strdup("--no-check");
     if (run->a->no_warmup)
         argv[n++] = strdup("--no-warmup");
+    if (run->a->pocl_small_grids)
+        argv[n++] = strdup("--pocl-small-grids");
     if (run->a->tune) {
         char size[64], runs[32], widths[4 * TUNE_OPTIONS_MAX_WIDTHS + 8];
         bfmt(size, sizeof size, "%ux%u", run->a->tune_width, run->a->tune_height);

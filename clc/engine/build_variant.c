@@ -18,6 +18,7 @@
 #include "device_lock.h"
 #include "tune_cmd.h"
 #include "nv_forms.h"
+#include "pocl_wg.h"
 #include "pocl_binary_canon.h"
 #include "ptx_text.h"
 #include "ptxas_run.h"
@@ -217,60 +218,6 @@ static void add_nvidia_forms(build_variant_target *t, unsigned char *bin, size_t
         nr.notes = NULL;
     }
     nv_forms_result_free(&nr);
-}
-
-/* PoCL puts into CL_PROGRAM_BINARIES the work-group functions named by
- * POCL_BINARY_SPECIALIZE_WG (PoCL 3.1, lib/CL/devices/common_driver.c).
- * Measured: only the spellings with "goffs0" (the zero global offset every
- * launch without an offset has) served a first launch without compiling;
- * "-smallgrid" is the variant PoCL picks for grids whose size fits 32 bits
- * per dimension, the other one for larger grids, so both are asked for.
- * Debian's PoCL 3.1 takes the value a process had at its first build for
- * all of that process's programs (measured: set to 8-1-1 before the first
- * build and to 16-1-1 before the second, both binaries held 8-1-1 only),
- * hence one value for all jobs (build_variant.h). */
-char *build_variant_pocl_wg_sizes(const uint32_t (*sizes)[3], size_t n)
-{
-    char *spec = NULL;
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++) {
-        const uint32_t *wg = sizes[i];
-        if (!wg[0])
-            continue;
-        size_t k = 0;
-        while (k < i && memcmp(sizes[k], wg, sizeof sizes[k]) != 0)
-            k++;
-        if (k < i)
-            continue; /* this local size is in already */
-        unsigned x = wg[0], y = wg[1] ? wg[1] : 1, z = wg[2] ? wg[2] : 1;
-        char one[96];
-        int m = snprintf(one, sizeof one, "%s%u-%u-%u-goffs0-smallgrid,%u-%u-%u-goffs0",
-                         len ? "," : "", x, y, z, x, y, z);
-        char *grown = realloc(spec, len + (size_t)m + 1);
-        if (!grown) {
-            free(spec);
-            return NULL;
-        }
-        spec = grown;
-        memcpy(spec + len, one, (size_t)m + 1);
-        len += (size_t)m;
-    }
-    return spec;
-}
-
-char *build_variant_pocl_wg_spec(const build_job *jobs, size_t n)
-{
-    /* The jobs a check hook launches get their function from that launch. */
-    uint32_t (*sizes)[3] = calloc(n ? n : 1, sizeof *sizes);
-    if (!sizes)
-        return NULL;
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!(jobs[i].check && jobs[i].check[0]))
-            memcpy(sizes[m++], jobs[i].wg, sizeof sizes[0]);
-    char *spec = build_variant_pocl_wg_sizes((const uint32_t(*)[3])sizes, m);
-    free(sizes);
-    return spec;
 }
 
 static const char *kind_name(clcpack_binary_kind k)
@@ -570,6 +517,58 @@ void build_variant_build(build_variant_target *t, const build_job *job, const bu
     build_variant_build_signed(t, job, o, hook, r, NULL);
 }
 
+/* The forms of prog's binary into r: on PoCL with every work-group
+ * function the helper runs give it (pocl_wg.h), canonical; on NVIDIA PTX
+ * and cubins; else the bytes as they are. 0, or -1 after fail(r). */
+static int take_forms(build_variant_target *t, const build_job *job,
+                      const build_variant_options *o, cl_program prog, int use_hook,
+                      build_variant_result *r)
+{
+    /* Before the binary is taken: PoCL serializes its cache folder at the
+     * first query and returns those bytes ever after (pocl_wg.h). */
+    int grids = o->pocl_small_grids ? 1 : 2;
+    for (int g = o->pocl_small_in_env; t->is_pocl && o->pocl_helper && t->slot[0] && g < grids;
+         g++) {
+        char ferr[POCL_WG_ERR_MAX];
+        if (pocl_wg_fill(o->pocl_helper, t->slot, job, (pocl_wg_grid)g, ferr) != 0) {
+            fail(r, BUILD_VARIANT_ERROR, "PoCL's %s-grid work-group functions: %s",
+                 g ? "large" : "small", ferr);
+            return -1;
+        }
+    }
+    unsigned char *bin = NULL;
+    size_t size = 0;
+    char err[512];
+    if (take_binary(prog, &bin, &size, err, sizeof err) != 0) {
+        fail(r, BUILD_VARIANT_ERROR, "%s", err);
+        return -1;
+    }
+    if (t->is_nvidia) {
+        add_nvidia_forms(t, bin, size, r);
+    } else {
+        /* PoCL's binary is a snapshot of its cache folder: keep only what
+         * this build made, in a fixed order, so that the pack's bytes do
+         * not depend on what ran before. Other drivers' bytes pass as they are. */
+        unsigned char *canon = NULL;
+        size_t canon_size = 0;
+        char why[256];
+        int c = pocl_binary_canon_canonicalize_forms(
+            bin, size, use_hook ? job->kernels[0] : NULL, job->wg,
+            pocl_wg_forms(o->pocl_small_grids), &canon, &canon_size, why, sizeof why);
+        if (c == 0) {
+            free(bin);
+            bin = canon;
+            size = canon_size;
+        } else if (c < 0) {
+            free(bin);
+            fail(r, BUILD_VARIANT_ERROR, "out of memory rewriting a %zu-byte binary", size);
+            return -1;
+        }
+        r->forms[r->n_forms++] = (build_variant_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = bin, .size = size};
+    }
+    return 0;
+}
+
 void build_variant_build_signed(build_variant_target *t, const build_job *job, const build_variant_options *o,
                      const check_hook *hook, build_variant_result *r, char **signature)
 {
@@ -618,35 +617,8 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
     t2 = mono_clock_s();
     r->phase_s[BUILD_VARIANT_PHASE_CHECK] = t2 - t1;
 
-    unsigned char *bin = NULL;
-    size_t size = 0;
-    int took = take_binary(prog, &bin, &size, err, sizeof err);
-    if (took != 0) {
-        fail(r, BUILD_VARIANT_ERROR, "%s", err);
+    if (take_forms(t, job, o, prog, use_hook, r) != 0)
         goto out;
-    }
-    if (t->is_nvidia) {
-        add_nvidia_forms(t, bin, size, r);
-    } else {
-        /* PoCL's binary is a snapshot of its cache folder: keep only what
-         * this build made, in a fixed order, so that the pack's bytes do
-         * not depend on what ran before. Other drivers' bytes pass as they are. */
-        unsigned char *canon = NULL;
-        size_t canon_size = 0;
-        char why[256];
-        int c = pocl_binary_canon_canonicalize(bin, size, use_hook ? job->kernels[0] : NULL, job->wg, &canon,
-                                 &canon_size, why, sizeof why);
-        if (c == 0) {
-            free(bin);
-            bin = canon;
-            size = canon_size;
-        } else if (c < 0) {
-            free(bin);
-            fail(r, BUILD_VARIANT_ERROR, "out of memory rewriting a %zu-byte binary", size);
-            goto out;
-        }
-        r->forms[r->n_forms++] = (build_variant_form){.kind = CLCPACK_KIND_NATIVE, .arch = 0, .data = bin, .size = size};
-    }
     t1 = mono_clock_s();
     r->phase_s[BUILD_VARIANT_PHASE_FORMS] = t1 - t2;
     int checked = (!o->roundtrip || roundtrip_forms(t, job, prog, r, signature) == 0) &&
@@ -700,16 +672,17 @@ static int adopted_checks(build_variant_target *t, const build_job *job, cl_prog
  * one would stay and break every later build of that program (measured:
  * a binary cut in half crashed the loading worker, then every build of
  * the same source from that cache folder). 0, or -1 after fail(r). */
-static int pocl_canonical(const build_variant_target *t, const build_job *job, build_variant_result *r)
+static int pocl_canonical(const build_variant_target *t, const build_job *job,
+                          const build_variant_options *o, build_variant_result *r)
 {
     int use_hook = job->check && job->check[0];
     for (size_t f = 0; t->is_pocl && f < r->n_forms; f++) {
         unsigned char *canon = NULL;
         size_t canon_size = 0;
         char why[256] = "";
-        int c = pocl_binary_canon_canonicalize(r->forms[f].data, r->forms[f].size,
-                                 use_hook ? job->kernels[0] : NULL, job->wg, &canon, &canon_size,
-                                 why, sizeof why);
+        int c = pocl_binary_canon_canonicalize_forms(
+            r->forms[f].data, r->forms[f].size, use_hook ? job->kernels[0] : NULL, job->wg,
+            pocl_wg_forms(o->pocl_small_grids), &canon, &canon_size, why, sizeof why);
         int same = c == 0 && canon_size == r->forms[f].size &&
                    memcmp(canon, r->forms[f].data, canon_size) == 0;
         free(canon);
@@ -748,7 +721,7 @@ int build_variant_adopt(build_variant_target *t, const build_job *job, const bui
     }
     if (r->n_kernel_names != n_names)
         fail(r, BUILD_VARIANT_ERROR, "out of memory");
-    else if (pocl_canonical(t, job, r) == 0 && (seen = 1, load_back(t, job, signature, r, 1)) == 0 &&
+    else if (pocl_canonical(t, job, o, r) == 0 && (seen = 1, load_back(t, job, signature, r, 1)) == 0 &&
              run_check_cmd(t, job, o, r) == 0)
         r->status = BUILD_VARIANT_OK;
     r->build_s = mono_clock_s() - t0;

@@ -2,11 +2,11 @@
  * build_variant.h — building one variant (build_job.h) for one device the
  * way a pack stores it: from its program text with its exact build
  * options; the kernels it must hold looked for; its check hook run when its
- * job names one (on PoCL that launch also puts the compiled work-group
- * function into the binary); otherwise, on PoCL, the work-group function
- * for its local size asked for by name (POCL_BINARY_SPECIALIZE_WG, which
- * the process sets once: build_variant_pocl_wg_spec), so any kernel's first launch
- * after loading compiles nothing; then its
+ * job names one; on PoCL, every work-group function PoCL keys its local
+ * size on put into the binary (by helper processes, or the small-grid ones
+ * by name in this process's POCL_BINARY_SPECIALIZE_WG: pocl_wg.h), so that
+ * no first launch at that local size after loading compiles anything; then
+ * its
  * CL_PROGRAM_BINARIES taken, made canonical, loaded back and compared with
  * the source build (roundtrip.h), and the user's --check-cmd run on it. On
  * NVIDIA the binary is PTX: stored without its NUL and, when ptxas is
@@ -45,6 +45,8 @@ typedef struct build_variant_target {
     uint32_t cc_major, cc_minor;   /* NVIDIA compute capability, else 0.0 */
     char ptxas[BUILD_VARIANT_PATH_MAX];       /* "" when cubins are not made */
     char ordinal[16];              /* the device's --list-devices number, for {device} */
+    char slot[24];                 /* "P:D", its platform and device index, for PoCL's
+                                      helper (pocl_wg.h); "" when not known */
     nv_forms_archs nv_archs;            /* cubins besides the device's own (--nv-arch);
                                       set after build_variant_target_open, empty by default */
     spare_slots spare;             /* slots idle workers lend for ptxas; set after
@@ -54,19 +56,6 @@ typedef struct build_variant_target {
 /* Opens dev; ptxas may be NULL or "" (no cubins). 0, or -1 with err. */
 int build_variant_target_open(cl_device_id dev, const char *ptxas, build_variant_target *t, char *err, size_t cap);
 
-/* The value of POCL_BINARY_SPECIALIZE_WG that gives every job of jobs[0..n)
- * without a check hook the work-group function for its local size: the
- * spellings of each distinct local size, comma-separated (malloc'd), or
- * NULL when no such job has one (or memory runs out). PoCL 3.1 reads the
- * variable once per process, at its first build, and puts the functions
- * it names into every later program's binary, so a build worker must have
- * it in its environment from the start, for all of its jobs at once; the
- * canonical binary keeps the job's own (pocl_binary_canon.h). */
-char *build_variant_pocl_wg_spec(const build_job *jobs, size_t n);
-/* The same spelling for the distinct local sizes sizes[0..n) (those whose
- * first dimension is 0, no local size, left out): what a process loading
- * keys of those sizes from source sets (clc-pack warm's workers). */
-char *build_variant_pocl_wg_sizes(const uint32_t (*sizes)[3], size_t n);
 void build_variant_target_close(build_variant_target *t);
 
 typedef enum build_variant_status {
@@ -154,6 +143,14 @@ typedef struct build_variant_options {
                               in a worker: {binary} is its path) */
     const check_cmd_place *user_place; /* where either runs and the environment it gets
                                    back (check_cmd.h); NULL: here, as it is */
+    const char *pocl_helper; /* clc-pack's own path: on PoCL, runs of it as a helper give
+                                each binary every work-group function of its local
+                                size (pocl_wg.h); NULL: none, the binary holds the
+                                forms this process made */
+    int pocl_small_in_env;   /* this process's POCL_BINARY_SPECIALIZE_WG names the
+                                small-grid forms of every job's local size
+                                (pocl_wg_spec_jobs): one helper run a job, not two */
+    int pocl_small_grids;    /* --pocl-grids small: no large-grid forms */
 } build_variant_options;
 
 /* The options clc-pack uses. */

@@ -6,8 +6,8 @@
  * `clc-pack [pack] [options]` builds a pack (packing is the default when the
  * first argument is an option or there is none); list, verify, extract,
  * embed, merge and retarget read packs; warm fills the rebuild cache;
- * --worker is the internal build worker (worker_main.h), --load-worker the
- * load worker (load_worker.h).
+ * --worker is the internal build worker (worker_main.h), --pocl-wg-fill its
+ * PoCL helper (the same), --load-worker the load worker (load_worker.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +33,8 @@ int main(int argc, char **argv)
             return tune_worker_main(argc, argv);
         if (argc >= 2 && strcmp(argv[1], "--load-worker") == 0)
             return load_worker_main(argc, argv, seed_hook_init);
+        if (argc >= 2 && strcmp(argv[1], "--pocl-wg-fill") == 0)
+            return worker_main_pocl_fill(argc, argv);
         return cmd_pack(argc, argv);
     }
     const char *cmd = argv[1];

@@ -11,11 +11,14 @@
 #include "device_select.h"
 #include "manifest.h"
 #include "nv_arch_list.h"
+#include "pocl_wg.h"
 #include "seed_hook.h"
+#include "tool_run.h"
+#include "worker_pool.h"
 
 typedef struct worker_args {
     build_worker *w; /* slots, architectures and offline targets go straight in */
-    int worker, no_check, no_warmup, remote_readonly;
+    int worker, no_check, no_warmup, remote_readonly, small_grids;
     const char *kernels, *pocl_wg, *remote_url, *work_root, *local_cache;
     long check_timeout, tune_runs, remote_timeout;
 } worker_args;
@@ -106,6 +109,7 @@ static const cli_opt worker_opts[] = {
     OPT_LONG("check-timeout", 0, worker_args, check_timeout, "seconds", 1, 86400, "S",
              "the time limit of a job's check and tune commands"),
     OPT_STR("pocl-wg", 0, worker_args, pocl_wg, "LIST", "PoCL work-group functions"),
+    OPT_FLAG("pocl-small-grids", 0, worker_args, small_grids, "--pocl-grids small"),
     OPT_CALL("ot-intel", 0, opt_offline, "TARGETS", "Intel offline targets"),
     OPT_CALL("ot-amd", 0, opt_offline, "TARGETS", "AMD offline targets"),
     OPT_CALL("ot-spirv", 0, opt_offline, "TARGETS", "SPIR-V targets"),
@@ -135,7 +139,7 @@ static int find_device(void *self, unsigned platform, unsigned device, cl_device
 /* The options into w; 0, or the exit status of a bad command line. */
 static int parse_worker_args(int argc, char **argv, build_worker *w, const char **kernels)
 {
-    worker_args a = {w, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL,
+    worker_args a = {w, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL,
                      w->opts.check_timeout_s, w->opts.tune.runs, w->remote_config.timeout_s};
     static const cli_optspec spec = {"worker", worker_opts,
                                      sizeof worker_opts / sizeof worker_opts[0], 0, 0};
@@ -151,6 +155,13 @@ static int parse_worker_args(int argc, char **argv, build_worker *w, const char 
     w->opts.check_timeout_s = (int)a.check_timeout;
     w->opts.tune.runs = (int)a.tune_runs;
     w->pocl_wg = a.pocl_wg;
+    /* On PoCL each variant gets its large-grid work-group functions from
+     * a run of this same program as a helper (pocl_wg.h). */
+    static char self[PATH_MAX];
+    if (worker_pool_self_exe(argv[0], self, sizeof self) == 0)
+        w->opts.pocl_helper = self;
+    w->opts.pocl_small_in_env = a.pocl_wg != NULL;
+    w->opts.pocl_small_grids = a.small_grids;
     w->remote_config.url = a.remote_url;
     w->remote_config.timeout_s = (int)a.remote_timeout;
     w->remote_config.readonly = a.remote_readonly;
@@ -189,4 +200,72 @@ int worker_main(int argc, char **argv)
     w.find_device = find_device;
     w.find_self = &devices;
     return build_worker_serve(&w);
+}
+
+typedef struct fill_args {
+    int fill;
+    const char *slot, *spec, *dir;
+} fill_args;
+
+static const cli_opt fill_opts[] = {
+    OPT_FLAG("pocl-wg-fill", 0, fill_args, fill, "this mode (argv[1])"),
+    OPT_STR("device", 0, fill_args, slot, "P:D", "the device"),
+    OPT_STR("spec", 0, fill_args, spec, "LIST", "POCL_BINARY_SPECIALIZE_WG"),
+    OPT_STR("dir", 0, fill_args, dir, "DIR", "the program's text and options"),
+};
+
+/* The whole file path (at most 256 MiB) as a NUL-terminated string. */
+static char *read_text(const char *path, size_t *size)
+{
+    unsigned char *data = NULL;
+    if (tool_read_file(path, (size_t)256 << 20, &data, size) != 0)
+        return NULL;
+    char *text = realloc(data, *size + 1);
+    if (!text) {
+        free(data);
+        return NULL;
+    }
+    text[*size] = '\0';
+    return text;
+}
+
+int worker_main_pocl_fill(int argc, char **argv)
+{
+    fill_args a = {0, NULL, NULL, NULL};
+    static const cli_optspec spec = {"pocl-wg-fill", fill_opts,
+                                     sizeof fill_opts / sizeof fill_opts[0], 0, 0};
+    char err[POCL_WG_ERR_MAX];
+    int first;
+    unsigned p = 0, d = 0;
+    if (cli_opts_parse(&spec, argc, argv, &a, &first, err, sizeof err) != 0 || first != argc ||
+        !a.slot || !a.spec || !a.dir || sscanf(a.slot, "%u:%u", &p, &d) != 2) {
+        fprintf(stderr, "clc-pack: pocl-wg-fill: %s (--pocl-wg-fill is internal to clc-pack)\n",
+                first != argc || !a.slot || !a.spec || !a.dir ? "expected --device, --spec, --dir"
+                                                              : err);
+        return EXIT_USAGE_STATUS;
+    }
+    /* Before the first OpenCL call: PoCL reads it once. */
+    setenv("POCL_BINARY_SPECIALIZE_WG", a.spec, 1);
+    char path[PATH_MAX + 32];
+    size_t n_src = 0, n_opt = 0;
+    bfmt(path, sizeof path, "%s/" POCL_WG_SOURCE_FILE, a.dir);
+    char *source = read_text(path, &n_src);
+    bfmt(path, sizeof path, "%s/" POCL_WG_OPTIONS_FILE, a.dir);
+    char *options = read_text(path, &n_opt);
+    static device_select_list devices;
+    const device_select_device *dev = NULL;
+    char derr[DEVICE_SELECT_ERR_MAX] = "cannot read the program's files";
+    int rc = EXIT_FAILURE_STATUS;
+    if (source && options && device_select_enumerate(&devices, derr) == 0 &&
+        device_select_find_by_index(&devices, p, d, &dev, derr) == 0) {
+        if (pocl_wg_fill_here(dev->device, source, n_src, options, err) == 0)
+            rc = EXIT_OK_STATUS;
+        else
+            fprintf(stderr, "clc-pack: pocl-wg-fill: %s\n", err);
+    } else {
+        fprintf(stderr, "clc-pack: pocl-wg-fill: %s\n", derr);
+    }
+    free(source);
+    free(options);
+    return rc;
 }

@@ -1,7 +1,7 @@
 /*
  * worker_main.h — the build worker process: `clc-pack --worker [--kernels
  * DIR] --device P:D [--device P:D ...] [--ptxas PATH --nv-arch LIST]
- * [--no-check] [--no-warmup] [--pocl-wg SPEC] [--check-cmd CMD
+ * [--no-check] [--no-warmup] [--pocl-wg SPEC] [--pocl-small-grids] [--check-cmd CMD
  * --check-timeout S] [--tune WxH --tune-runs N --tune-widths LIST]
  * [--ot-intel T --ot-amd T --ot-spirv T] [--remote-cache URL
  * --remote-cache-timeout S [--remote-cache-readonly]] [--work-root DIR]`,
@@ -19,5 +19,12 @@
 
 /* argv[1] is "--worker". Returns the exit status. */
 int worker_main(int argc, char **argv);
+
+/* argv[1] is "--pocl-wg-fill": `clc-pack --pocl-wg-fill --device P:D --spec
+ * SPEC --dir DIR`, the helper a build worker runs on PoCL before it takes a
+ * variant's binary (clc/engine/pocl_wg.h): POCL_BINARY_SPECIALIZE_WG=SPEC,
+ * then the program of DIR's files built on device P:D. Exit status 0, or 1
+ * with a message on stderr; 2 on a bad command line. */
+int worker_main_pocl_fill(int argc, char **argv);
 
 #endif /* CLC_WORKER_MAIN_H */

@@ -88,6 +88,7 @@ char *rcache_key_text(const rcache_key_target *t, const build_job *job, size_t *
     field_str(&b, "ptxas", t->ptxas);
     field_str(&b, "nv_arch", t->nv_arch);
     field_str(&b, "warmup", t->warmup ? "1" : "0");
+    field_str(&b, "pocl_grids", t->pocl_small_grids ? "small" : "all");
     field_str(&b, "entry", job->entry_name);
     field_str(&b, "program_entry", job->program_entry ? "1" : "0");
     field_str(&b, "family", job->family);

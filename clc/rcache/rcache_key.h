@@ -16,7 +16,7 @@
 /* Raised whenever a change to clc-pack changes the bytes it makes for the
  * same inputs without a change of its version number: old entries then
  * miss instead of being served to the new tool. */
-#define RCACHE_KEY_EPOCH 1
+#define RCACHE_KEY_EPOCH 2 /* 2: PoCL binaries hold every grid and offset form (pocl_wg.h) */
 #define RCACHE_KEY_HEX_SIZE 65 /* 64 hex digits and the NUL */
 
 /* What a build on one device makes of the driver's binary. */
@@ -26,6 +26,7 @@ typedef struct rcache_key_target {
     const char *ptxas;              /* ptx+cubin: ptxas's identity, else "" */
     const char *nv_arch;            /* ptx+cubin: the --nv-arch list "75,80", else "" */
     int warmup;                     /* 0 with --no-warmup */
+    int pocl_small_grids;           /* 1 with --pocl-grids small */
 } rcache_key_target;
 
 /* The key text of job on t, malloc'd (NUL-terminated; *len its length

@@ -111,6 +111,24 @@ void kernel_run_default_problem(const manifest_variant *v, uint64_t seed, kernel
     p->width = (int)define_or(v, "IMAGE_W", p->width);
 }
 
+void kernel_run_large_problem(const manifest_variant *v, uint64_t seed, kernel_run_problem *p)
+{
+    kernel_run_default_problem(v, seed, p);
+    const long wide = 65536; /* work-items in x: above PoCL 3.1's small-grid limit, 65534 */
+    if (v->kernel->family == MANIFEST_FAMILY_POLY) {
+        long wg = wg_or(v, 0, 64);
+        p->n = (size_t)((wide + wg - 1) / wg * wg);
+        return;
+    }
+    int bx, by;
+    kernel_run_block(v, &bx, &by);
+    long wx = (long)wg_or(v, 0, 16), wy = (long)wg_or(v, 1, 16) * by;
+    /* One row of work-groups: the reference stays affordable. */
+    p->width = (int)((wide + wx - 1) / wx * wx * bx);
+    p->height = (int)wy;
+    p->width = (int)define_or(v, "IMAGE_W", p->width);
+}
+
 int kernel_run_supports(const manifest_variant *v, const kernel_run_problem *p, char err[KERNEL_RUN_ERR_MAX])
 {
     const manifest_kernel *k = v->kernel;
@@ -429,12 +447,12 @@ static int run_timed(cl_command_queue q, const manifest_variant *v, launch *L, d
 }
 
 int kernel_run_run_once(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
-                const kernel_run_problem *p, char err[KERNEL_RUN_ERR_MAX])
+                const kernel_run_problem *p, double *ms, char err[KERNEL_RUN_ERR_MAX])
 {
     launch L;
     if (launch_setup(ctx, q, prog, v, p, &L, err) != 0)
         return -1;
-    int rc = run_timed(q, v, &L, NULL, err);
+    int rc = run_timed(q, v, &L, ms, err);
     launch_free(&L);
     return rc;
 }

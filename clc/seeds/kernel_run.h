@@ -43,6 +43,12 @@ void kernel_run_block(const manifest_variant *v, int *bx, int *by);
  * work-groups, filled in deterministically from seed). */
 void kernel_run_default_problem(const manifest_variant *v, uint64_t seed, kernel_run_problem *p);
 
+/* A problem whose grid is wide: 65536 work-items in its first dimension
+ * (a "large grid" for PoCL 3.1, whose small-grid work-group functions
+ * serve grids below 65535 in every dimension), one work-group tall; a
+ * kernel with IMAGE_W compiled in keeps its width. */
+void kernel_run_large_problem(const manifest_variant *v, uint64_t seed, kernel_run_problem *p);
+
 /* 0 when v can run p; else -1 and err says why (e.g. "Convolve needs the
  * width to be a multiple of the work-group width 16: 100 is not"). */
 int kernel_run_supports(const manifest_variant *v, const kernel_run_problem *p, char err[KERNEL_RUN_ERR_MAX]);
@@ -64,9 +70,11 @@ typedef struct kernel_run_result {
 int kernel_run_check(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
              const kernel_run_problem *p, double tol, kernel_run_result *res, char err[KERNEL_RUN_ERR_MAX]);
 
-/* Launches the variant once on p without checking (for warm-up). */
+/* Launches the variant once on p without checking (for warm-up, and for
+ * problems too large for the reference to be quick); ms, when not NULL,
+ * gets the launch's time as kernel_run_result.kernel_ms does. */
 int kernel_run_run_once(cl_context ctx, cl_command_queue q, cl_program prog, const manifest_variant *v,
-                const kernel_run_problem *p, char err[KERNEL_RUN_ERR_MAX]);
+                const kernel_run_problem *p, double *ms, char err[KERNEL_RUN_ERR_MAX]);
 
 /* Times the variant: warmup launches, then runs launches timed with event
  * profiling (the queue must have CL_QUEUE_PROFILING_ENABLE); *median_ns gets

@@ -49,7 +49,7 @@ static int seed_check(void *self, cl_context ctx, cl_command_queue q, cl_program
     kernel_run_default_problem(&v, 20240531u, &p);
     char err[KERNEL_RUN_ERR_MAX];
     if (!compare) {
-        if (kernel_run_run_once(ctx, q, prog, &v, &p, err) != 0) {
+        if (kernel_run_run_once(ctx, q, prog, &v, &p, NULL, err) != 0) {
             bfmt(msg, CH_MSG_MAX, "warm-up run: %s", err);
             return -1;
         }

@@ -1,14 +1,7 @@
 /* pocl_binary_canon.c — canonical PoCL binaries (pocl_binary_canon.h).
- *
- * Layout of version 9, little-endian:
- *   "poclbin\0", u64 device id, u32 version, u32 kernel count,
- *   u32 flags, u32 binary type, u32 (1), char build_hash[41],
- *   u64 n, then n bytes: the program.bc file record,
- *   per kernel: u64 record size, u64 files size, u32 arginfo size,
- *     u32 name length, name, ... metadata ..., then the files (the last
- *     `files size` bytes of the record),
- * and a file record is u32 path length, path ("/KERNEL/SPEC/NAME"),
- * u32 content length, content. */
+ * The layout (version 9) is read by common/pocl_binary.c; the header's
+ * fields used here: the version at byte 16, the build hash at HASH_AT,
+ * and the program.bc record after the header (HEADER_SIZE). */
 #include "pocl_binary_canon.h"
 
 #include <ctype.h>
@@ -18,18 +11,15 @@
 #include "bounded_fmt.h"
 #include "clcpack_write.h"
 #include "llvm_bitcode_same.h"
+#include "pocl_binary.h"
 #include "sha256.h"
 
 #define HEADER_SIZE (8 + 8 + 4 + 4 + 12 + 41)
-#define MAX_KERNELS 4096
-#define MAX_FILES 4096
 
 static uint32_t rd32(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
-
-static uint64_t rd64(const unsigned char *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 
 static void wr32(unsigned char *p, uint32_t v)
 {
@@ -43,12 +33,8 @@ static void wr64(unsigned char *p, uint64_t v)
         p[i] = (unsigned char)(v >> (8 * i));
 }
 
-typedef struct file_ref {
-    const unsigned char *rec;  /* the whole file record */
-    size_t rec_size;
-    const char *path;          /* not NUL-terminated */
-    size_t path_len;
-} file_ref;
+/* Canonicalizing reads a binary through common/pocl_binary.h's walk. */
+typedef clcpk_pocl_file file_ref;
 
 typedef struct kernel_ref {
     const unsigned char *rec;
@@ -58,51 +44,9 @@ typedef struct kernel_ref {
     size_t first_file, n_files;
 } kernel_ref;
 
-/* The second path component ("SPEC" of "/KERNEL/SPEC/NAME"), or NULL. */
-static const char *spec_of(const file_ref *f, size_t *len)
-{
-    const char *end = f->path + f->path_len;
-    if (f->path_len < 2 || f->path[0] != '/')
-        return NULL;
-    const char *s = memchr(f->path + 1, '/', f->path_len - 1);
-    if (!s)
-        return NULL;
-    s++;
-    const char *e = memchr(s, '/', (size_t)(end - s));
-    if (!e)
-        return NULL; /* a file directly in the kernel folder */
-    *len = (size_t)(e - s);
-    return s;
-}
-
-/* "N-N-N" or "N-N-N-...": a work-group specialization folder. */
-static int is_spec(const char *s, size_t len)
-{
-    size_t i = 0;
-    for (int part = 0; part < 3; part++) {
-        size_t start = i;
-        while (i < len && isdigit((unsigned char)s[i]))
-            i++;
-        if (i == start)
-            return 0;
-        if (part < 2) {
-            if (i >= len || s[i] != '-')
-                return 0;
-            i++;
-        }
-    }
-    return i == len || s[i] == '-';
-}
-
 static int same(const char *s, size_t len, const char *z)
 {
     return strlen(z) == len && memcmp(s, z, len) == 0;
-}
-
-static int starts(const char *s, size_t len, const char *z)
-{
-    size_t n = strlen(z);
-    return len >= n && memcmp(s, z, n) == 0;
 }
 
 static int cmp_path(const void *a, const void *b)
@@ -115,28 +59,25 @@ static int cmp_path(const void *a, const void *b)
     return x->path_len < y->path_len ? -1 : x->path_len > y->path_len;
 }
 
-/* Whether file f of kernel k stays. own: "W-H-D-goffs0-smallgrid";
- * prefix: "W-H-D-", used when the binary has no `own` folder. With no
- * kernel named (a whole program), every kernel keeps the zero-offset
- * specializations for the program's work-group, small grid or not: those
- * clc-pack asked PoCL for, whatever else ran before. */
-static int keep(const kernel_ref *k, const file_ref *f, const char *kernel, const char *own,
-                const char *prefix, int has_own)
+/* Whether file f of kernel k stays: the files that are not work-group
+ * functions, the generic function ("0-0-0"), and the forms of the
+ * variant's local size wg (pocl_binary.h) in the mask `forms` — of kernel
+ * `kernel` alone, or with none named (a whole program) of every kernel.
+ * Those are what clc-pack had PoCL compile for this variant
+ * (clc/engine/pocl_wg.h), so what else ran before in the same cache folder
+ * (another local size, a form not asked for, a sibling kernel's launch)
+ * does not change the bytes. */
+static int keep(const kernel_ref *k, const file_ref *f, const char *kernel, const uint32_t wg[3],
+                unsigned forms)
 {
     size_t sl;
-    const char *s = spec_of(f, &sl);
-    if (!s || !is_spec(s, sl) || same(s, sl, "0-0-0"))
+    const char *s = clcpk_pocl_wg_folder(f, &sl);
+    if (!s || same(s, sl, "0-0-0"))
         return 1;
-    if (!kernel) {
-        char goffs0[64];
-        bfmt(goffs0, sizeof goffs0, "%sgoffs0", prefix);
-        return prefix[0] && (same(s, sl, goffs0) || same(s, sl, own));
-    }
-    if (!same(k->name, k->name_len, kernel))
+    if (kernel && !same(k->name, k->name_len, kernel))
         return 0;
-    if (has_own)
-        return same(s, sl, own);
-    return prefix[0] && starts(s, sl, prefix);
+    int form = clcpk_pocl_folder_form(s, sl, wg);
+    return form >= 0 && (forms & 1u << form);
 }
 
 /* PoCL compiles from a file it names with mkstemp, "tempfile_XXXXXX.cl",
@@ -273,7 +214,7 @@ typedef struct parsed {
     size_t head_size; /* header and program.bc record */
     kernel_ref *ks;
     file_ref *fs;
-    size_t nf;
+    size_t nf, cap;
 } parsed;
 
 static void parsed_free(parsed *p)
@@ -283,123 +224,50 @@ static void parsed_free(parsed *p)
     memset(p, 0, sizeof *p);
 }
 
+/* The walk into a parsed binary (common/pocl_binary.h). */
+static int parse_begin(void *ctx, uint32_t nk, size_t head_size)
+{
+    parsed *p = ctx;
+    p->nk = nk;
+    p->head_size = head_size;
+    p->ks = calloc(nk, sizeof *p->ks);
+    return p->ks ? 0 : -1;
+}
+
+static int parse_kernel(void *ctx, uint32_t k, const clcpk_pocl_kernel *kernel)
+{
+    parsed *p = ctx;
+    p->ks[k] = (kernel_ref){kernel->rec, kernel->meta_size, kernel->name, kernel->name_len,
+                            p->nf, 0};
+    return 0;
+}
+
+static int parse_file(void *ctx, uint32_t k, const clcpk_pocl_file *file)
+{
+    parsed *p = ctx;
+    if (p->nf == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 16;
+        file_ref *grown = realloc(p->fs, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        p->fs = grown;
+        p->cap = cap;
+    }
+    p->fs[p->nf++] = *file;
+    p->ks[k].n_files++;
+    return 0;
+}
+
 /* 0 with *p, 1 (why) when bin is not a PoCL binary of a known layout, -1
  * when out of memory. */
 static int parse(const unsigned char *bin, size_t size, parsed *p, char *why, size_t why_cap)
 {
+    static const clcpk_pocl_visitor v = {parse_begin, parse_kernel, parse_file};
     memset(p, 0, sizeof *p);
-    if (size < HEADER_SIZE || memcmp(bin, "poclbin", 8) != 0) {
-        bfmt(why, why_cap, "not a PoCL binary");
-        return 1;
-    }
-    uint32_t version = rd32(bin + 16), nk = rd32(bin + 20);
-    if (version != POCL_BINARY_CANON_VERSION) {
-        bfmt(why, why_cap, "PoCL binary format version %u (known: %d)", (unsigned)version,
-             POCL_BINARY_CANON_VERSION);
-        return 1;
-    }
-    if (nk == 0 || nk > MAX_KERNELS) {
-        bfmt(why, why_cap, "PoCL binary with %u kernels", (unsigned)nk);
-        return 1;
-    }
-    size_t off = HEADER_SIZE;
-    if (size - off < 8 || rd64(bin + off) > size - off - 8) {
-        bfmt(why, why_cap, "PoCL binary: program.bc record overruns the binary");
-        return 1;
-    }
-    off += 8 + (size_t)rd64(bin + off);
-    size_t head_size = off;
-
-    kernel_ref *ks = calloc(nk, sizeof *ks);
-    file_ref *fs = calloc(MAX_FILES, sizeof *fs);
-    if (!ks || !fs) {
-        free(ks);
-        free(fs);
-        return -1;
-    }
-    size_t nf = 0;
-    for (uint32_t k = 0; k < nk; k++) {
-        if (size - off < 24) {
-            bfmt(why, why_cap, "PoCL binary: kernel %u header cut short", (unsigned)k);
-            goto bad;
-        }
-        uint64_t rec = rd64(bin + off), files = rd64(bin + off + 8);
-        uint32_t name_len = rd32(bin + off + 20);
-        if (rec > size - off || files > rec || rec - files < 24 ||
-            name_len > rec - files - 24) {
-            bfmt(why, why_cap, "PoCL binary: kernel %u record sizes do not fit", (unsigned)k);
-            goto bad;
-        }
-        kernel_ref *kr = &ks[k];
-        kr->rec = bin + off;
-        kr->meta_size = (size_t)(rec - files);
-        kr->name = (const char *)bin + off + 24;
-        kr->name_len = name_len;
-        kr->first_file = nf;
-        size_t fo = off + kr->meta_size, end = off + (size_t)rec;
-        while (fo < end) {
-            if (nf >= MAX_FILES || end - fo < 4) {
-                bfmt(why, why_cap, "PoCL binary: kernel %u files do not fit", (unsigned)k);
-                goto bad;
-            }
-            uint32_t pl = rd32(bin + fo);
-            if (pl == 0 || pl > end - fo - 4 || end - fo - 4 - pl < 4) {
-                bfmt(why, why_cap, "PoCL binary: kernel %u file path does not fit", (unsigned)k);
-                goto bad;
-            }
-            uint32_t cl = rd32(bin + fo + 4 + pl);
-            if (cl > end - fo - 8 - pl) {
-                bfmt(why, why_cap, "PoCL binary: kernel %u file content does not fit",
-                     (unsigned)k);
-                goto bad;
-            }
-            fs[nf].rec = bin + fo;
-            fs[nf].rec_size = 8 + (size_t)pl + cl;
-            fs[nf].path = (const char *)bin + fo + 4;
-            fs[nf].path_len = pl;
-            nf++;
-            fo += 8 + (size_t)pl + cl;
-        }
-        kr->n_files = nf - kr->first_file;
-        off = end;
-    }
-    if (off != size) {
-        bfmt(why, why_cap, "PoCL binary: %zu bytes after the last kernel", size - off);
-        goto bad;
-    }
-    *p = (parsed){nk, head_size, ks, fs, nf};
-    return 0;
-bad:
-    free(ks);
-    free(fs);
-    return 1;
-}
-
-/* The spelling of the variant's own work-group function in PoCL's cache
- * ("W-H-D-goffs0-smallgrid") and the prefix of its sizes ("W-H-D-"), both
- * "" without a work-group; 1 when kernel's files hold the own one. */
-static int own_spec(const parsed *pb, const char *kernel, const uint32_t wg[3], char *own,
-                    size_t own_cap, char *prefix, size_t prefix_cap)
-{
-    if (!wg[0])
-        return 0;
-    unsigned x = (unsigned)wg[0], y = (unsigned)(wg[1] ? wg[1] : 1),
-             z = (unsigned)(wg[2] ? wg[2] : 1);
-    bfmt(own, own_cap, "%u-%u-%u-goffs0-smallgrid", x, y, z);
-    bfmt(prefix, prefix_cap, "%u-%u-%u-", x, y, z);
-    int has_own = 0;
-    for (uint32_t k = 0; k < pb->nk && kernel; k++) {
-        const kernel_ref *kr = &pb->ks[k];
-        if (!same(kr->name, kr->name_len, kernel))
-            continue;
-        for (size_t i = kr->first_file; i < kr->first_file + kr->n_files; i++) {
-            size_t sl;
-            const char *sp = spec_of(&pb->fs[i], &sl);
-            if (sp && same(sp, sl, own))
-                has_own = 1;
-        }
-    }
-    return has_own;
+    int rc = clcpk_pocl_walk(bin, size, &v, p, why, why_cap);
+    if (rc != 0)
+        parsed_free(p);
+    return rc;
 }
 
 /* The binary's header, then each kernel's record with the files of its
@@ -432,7 +300,7 @@ static unsigned char *assemble(const unsigned char *bin, const parsed *pb, file_
 }
 
 static int canonicalize(const unsigned char *bin, size_t size, const char *kernel,
-                        const uint32_t wg[3], int keep_all, pocl_binary_canon_more_fn more, void *user,
+                        const uint32_t wg[3], unsigned forms, int keep_all, pocl_binary_canon_more_fn more, void *user,
                         size_t *added, unsigned char **out, size_t *out_size, char *why,
                         size_t why_cap)
 {
@@ -447,9 +315,6 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
     kernel_ref *ks = pb.ks;
     file_ref *fs = pb.fs;
     rc = 1;
-
-    char own[64] = "", prefix[48] = "";
-    int has_own = own_spec(&pb, kernel, wg, own, sizeof own, prefix, sizeof prefix);
 
     /* Each kernel's files, with those more() adds that the binary lacks. */
     file_ref **lists = calloc(nk, sizeof *lists);
@@ -480,7 +345,7 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
         }
         size_t n = 0;
         for (size_t i = 0; i < kr->n_files; i++)
-            if (keep_all || keep(kr, &kf[i], kernel, own, prefix, has_own))
+            if (keep_all || keep(kr, &kf[i], kernel, wg, forms))
                 lists[k][n++] = kf[i];
         for (size_t e = 0; e < n_extra; e++) {
             size_t pl = strlen(extra[e].path), i = 0;
@@ -532,7 +397,15 @@ int pocl_binary_canon_canonicalize(const unsigned char *bin, size_t size, const 
                      const uint32_t wg[3], unsigned char **out, size_t *out_size, char *why,
                      size_t why_cap)
 {
-    return canonicalize(bin, size, kernel, wg, 0, NULL, NULL, NULL, out, out_size, why,
+    return canonicalize(bin, size, kernel, wg, CLCPK_POCL_ALL_FORMS, 0, NULL, NULL, NULL, out,
+                        out_size, why, why_cap);
+}
+
+int pocl_binary_canon_canonicalize_forms(const unsigned char *bin, size_t size, const char *kernel,
+                                         const uint32_t wg[3], unsigned forms, unsigned char **out,
+                                         size_t *out_size, char *why, size_t why_cap)
+{
+    return canonicalize(bin, size, kernel, wg, forms, 0, NULL, NULL, NULL, out, out_size, why,
                         why_cap);
 }
 
@@ -540,7 +413,8 @@ int pocl_binary_canon_canonicalize_all(const unsigned char *bin, size_t size, un
                          size_t *out_size, char *why, size_t why_cap)
 {
     static const uint32_t none[3] = {0, 0, 0};
-    return canonicalize(bin, size, NULL, none, 1, NULL, NULL, NULL, out, out_size, why, why_cap);
+    return canonicalize(bin, size, NULL, none, 0, 1, NULL, NULL, NULL, out, out_size, why,
+                        why_cap);
 }
 
 int pocl_binary_canon_canonicalize_all_more(const unsigned char *bin, size_t size, pocl_binary_canon_more_fn more,
@@ -550,7 +424,7 @@ int pocl_binary_canon_canonicalize_all_more(const unsigned char *bin, size_t siz
     static const uint32_t none[3] = {0, 0, 0};
     if (added)
         *added = 0;
-    return canonicalize(bin, size, NULL, none, 1, more, user, added, out, out_size, why,
+    return canonicalize(bin, size, NULL, none, 0, 1, more, user, added, out, out_size, why,
                         why_cap);
 }
 
@@ -699,7 +573,7 @@ int pocl_binary_canon_union(const unsigned char *a, size_t a_size, const unsigne
     if (same == 1) {
         static const uint32_t none[3] = {0, 0, 0};
         other o = {keep_b ? &pa : &pb};
-        rc = canonicalize(keep_b ? b : a, keep_b ? b_size : a_size, NULL, none, 1,
+        rc = canonicalize(keep_b ? b : a, keep_b ? b_size : a_size, NULL, none, 0, 1,
                           files_of_other, &o, NULL, out, out_size, why, why_cap);
         if (rc == 0 && !same_hash)
             name_by_content(*out, *out_size, 1);

@@ -9,12 +9,15 @@
  * that folder holds depends on what else ran before: the sibling kernels of
  * the same source built with the same options share it, and any launch of
  * the program at another size adds a folder. The canonical form keeps
- * program.bc, every kernel's generic function, and the one specialization
- * the build's own check run produced for its kernel and work-group; files
- * are sorted by path. Loading is unchanged: PoCL unpacks files by name.
+ * program.bc, every kernel's generic function, and every form of the
+ * variant's local size (small and large grid, with and without a global
+ * offset: common/pocl_binary.h) of its kernel, or of every kernel for a
+ * whole program; files are sorted by path. Loading is unchanged: PoCL
+ * unpacks files by name.
  *
- * Understands the layout PoCL 3.1 writes (binary format version 9); any
- * other input is left as it is. Pure function over bytes, no printing.
+ * Understands the layout PoCL 3.1 writes (binary format version 9, read by
+ * common/pocl_binary.h); any other input is left as it is. Pure function
+ * over bytes, no printing.
  */
 #ifndef CLC_POCL_BINARY_CANON_H
 #define CLC_POCL_BINARY_CANON_H
@@ -22,11 +25,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define POCL_BINARY_CANON_VERSION 9
+#include "pocl_binary.h"
 
-/* For kernel `kernel` built with local size wg (all 0: none compiled in);
- * kernel NULL for a whole program, whose every kernel keeps the
- * "W-H-D-goffs0" and "W-H-D-goffs0-smallgrid" specializations of wg. The
+#define POCL_BINARY_CANON_VERSION CLCPK_POCL_BINARY_VERSION
+
+/* For kernel `kernel` built with local size wg (all 0: none compiled in),
+ * which keeps the four forms of wg ("W-H-D-goffs0-smallgrid", "W-H-D-
+ * smallgrid", "W-H-D-goffs0", "W-H-D": common/pocl_binary.h); kernel NULL
+ * for a whole program, whose every kernel keeps them. The
  * random temporary file names PoCL compiled from are scrubbed
  * (pocl_binary_canon_scrub_temp_names), and the random build hash PoCL writes with its
  * cache off ("_UNCACHED_XXXXXX") becomes a digest of the binary's bytes.
@@ -36,6 +42,12 @@
 int pocl_binary_canon_canonicalize(const unsigned char *bin, size_t size, const char *kernel,
                      const uint32_t wg[3], unsigned char **out, size_t *out_size, char *why,
                      size_t why_cap);
+
+/* The same keeping the forms of wg in the mask forms (bits 1u << form of
+ * clcpk_pocl_form) alone: what a build that asked PoCL for those made. */
+int pocl_binary_canon_canonicalize_forms(const unsigned char *bin, size_t size, const char *kernel,
+                                         const uint32_t wg[3], unsigned forms, unsigned char **out,
+                                         size_t *out_size, char *why, size_t why_cap);
 
 /* The same with every file of every kernel kept, in canonical order, and
  * the temporary names scrubbed: a program's binary as the application's

@@ -36,7 +36,8 @@ static char *key_text(build_worker *w, uint32_t slot, const build_job *job, size
             return NULL;
         w->have_info[slot] = 1;
     }
-    rcache_key_target kt = {&w->dev_info[slot], "native", "", "", w->opts.warmup};
+    rcache_key_target kt = {&w->dev_info[slot], "native", "", "", w->opts.warmup,
+                            w->opts.pocl_small_grids};
     char archs[8 * NV_FORMS_MAX_ARCHS] = "";
     if (t->is_nvidia && t->ptxas[0]) {
         if (!w->ptxas_id_asked) {
@@ -199,6 +200,8 @@ static int open_slot(build_worker *w, uint32_t slot, build_variant_result *r)
         return -1;
     }
     bfmt(w->targets[slot].ordinal, sizeof w->targets[slot].ordinal, "%u", ordinal);
+    bfmt(w->targets[slot].slot, sizeof w->targets[slot].slot, "%u:%u", w->plat[slot],
+         w->dev[slot]);
     w->targets[slot].nv_archs = w->nv_archs;
     w->targets[slot].spare = w->spare;
     w->opened[slot] = 1;
@@ -369,7 +372,7 @@ int build_worker_enter_work_dir(build_worker *w, char *err, size_t cap)
         bfmt(w->work_dir, sizeof w->work_dir, "%s", abs_dir);
     setenv("POCL_CACHE_DIR", "pocl-cache", 1);
     setenv("POCL_KERNEL_CACHE", "1", 1);
-    /* Before the first build: PoCL reads it once (build_variant_pocl_wg_spec). */
+    /* Before the first build: PoCL reads it once (pocl_wg.h). */
     if (w->pocl_wg)
         setenv("POCL_BINARY_SPECIALIZE_WG", w->pocl_wg, 1);
     else

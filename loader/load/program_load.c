@@ -22,6 +22,7 @@
 #include "pack_format.h"
 #include "pack_reader.h"
 #include "platform.h"
+#include "pocl_note.h"
 #include "rebuild_cache.h"
 #include "struct_size.h"
 #include "target_match.h"
@@ -173,6 +174,9 @@ static int try_binary(load_ctx *c, size_t i, int il, cl_program *out)
         view = bin = grown;
         bin[len++] = '\0';
     }
+    char pocl[CLCPK_POCL_NOTE_MAX] = ""; /* of the bytes the driver gets */
+    if (e->kind == CLCPACK_KIND_NATIVE)
+        clcpk_pocl_note(e, view, len, pocl, sizeof pocl);
     c->report->attempts++;
     cl_int rc = CL_SUCCESS, bin_status = CL_SUCCESS;
     const unsigned char *ptr = view;
@@ -201,6 +205,8 @@ static int try_binary(load_ctx *c, size_t i, int il, cl_program *out)
         return 0;
     }
     clcpk_text_item(&c->why, "%s: %s", label, il ? "built" : "loaded");
+    if (pocl[0])
+        clcpk_text_item(&c->why, "%s", pocl);
     *out = prog;
     return 1;
 }
@@ -549,29 +555,6 @@ static clcpack_status try_source(load_ctx *c, size_t i, cl_program *out, clcpack
     return CLCPACK_OK;
 }
 
-/* The binary of a program built for the one device it was created for. */
-static uint8_t *program_binary(cl_program prog, size_t *size)
-{
-    cl_uint n = 0;
-    if (clGetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof n, &n, NULL) != CL_SUCCESS ||
-        n != 1)
-        return NULL;
-    size_t len = 0;
-    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) != CL_SUCCESS ||
-        len == 0)
-        return NULL;
-    unsigned char *bin = malloc(len);
-    if (!bin)
-        return NULL;
-    unsigned char *bins[1] = {bin};
-    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) != CL_SUCCESS) {
-        free(bin);
-        return NULL;
-    }
-    *size = len;
-    return bin;
-}
-
 /* The cached binary of source entry i, checked by clcpk_cache_read before
  * the driver sees it. 1 and *out on a hit; 0 on a miss, a refused file or
  * one the driver rejects (the report says which). */
@@ -617,7 +600,7 @@ static int try_cache(load_ctx *c, const pk_cache *cache, size_t i, cl_program *o
 static void store_in_cache(load_ctx *c, const pk_cache *cache, cl_program prog)
 {
     size_t len = 0;
-    uint8_t *bin = program_binary(prog, &len);
+    uint8_t *bin = clcpk_cache_program_binary(prog, &len);
     char why[600];
     if (!bin)
         clcpk_text_item(&c->why, "cache: not stored: the driver gave no binary");

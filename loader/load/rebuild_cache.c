@@ -325,3 +325,25 @@ int clcpk_cache_store(const pk_cache *c, const uint8_t *bin, size_t size, char *
     trim(c->dir, name, bound);
     return 0;
 }
+
+uint8_t *clcpk_cache_program_binary(cl_program prog, size_t *size)
+{
+    cl_uint n = 0;
+    if (clGetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof n, &n, NULL) != CL_SUCCESS ||
+        n != 1)
+        return NULL;
+    size_t len = 0;
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) != CL_SUCCESS ||
+        len == 0)
+        return NULL;
+    unsigned char *bin = malloc(len);
+    if (!bin)
+        return NULL;
+    unsigned char *bins[1] = {bin};
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) != CL_SUCCESS) {
+        free(bin);
+        return NULL;
+    }
+    *size = len;
+    return bin;
+}

@@ -45,4 +45,9 @@ int clcpk_cache_store(const pk_cache *c, const uint8_t *bin, size_t size, char *
 
 void clcpk_cache_end(pk_cache *c);
 
+/* The binary of prog, a program built for the one device it was created
+ * for: what a rebuild stores (malloc'd, *size its length), or NULL when
+ * the driver gives none or memory runs out. */
+uint8_t *clcpk_cache_program_binary(cl_program prog, size_t *size);
+
 #endif /* CLCPACK_REBUILD_CACHE_H */

@@ -259,13 +259,16 @@ XDG_CACHE_HOME=$TMP/x2 POCL_KERNEL_CACHE=0 "$CLC" src/multi.cl -I inc -D T=float
 XDG_CACHE_HOME=$TMP/x3 "$CLC" src/multi.cl -I inc -D T=float,int --wg 64,32 -j 2 -q -o r3.clcpack
 expect_true "-j1 and -j2, fresh caches, POCL_KERNEL_CACHE=0: the same bytes" cmp r1.clcpack r2.clcpack
 expect_true "two fresh cache folders: the same bytes" cmp r2.clcpack r3.clcpack
-# Each variant holds the work-group function for its own local size, not
+# Each variant holds the work-group functions for its own local size, not
 # the first-built variant's (PoCL reads POCL_BINARY_SPECIALIZE_WG once per
-# process: build_variant_pocl_wg_spec).
+# process: clc/engine/pocl_wg.h), in every form PoCL keys them on: small
+# and large grid, with and without a global offset.
 for wg in 64 32; do
     "$CLC" extract r1.clcpack --kernel multi -D T=int --wg "$wg" -o "wg$wg.bin" >/dev/null 2>&1
-    expect_true "wg $wg: the binary holds its own work-group function" \
-        grep -aq "scale/$wg-1-1-goffs0-smallgrid" "wg$wg.bin"
+    for form in -goffs0-smallgrid -smallgrid -goffs0 ""; do
+        expect_true "wg $wg: the binary holds its own work-group function $wg-1-1$form" \
+            grep -aq "scale/$wg-1-1$form/" "wg$wg.bin"
+    done
 done
 # verify --check on a pack of program entries needs no manifest (none here).
 run "$CLC" verify --load --check r1.clcpack

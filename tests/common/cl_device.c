@@ -1,5 +1,6 @@
 #include "cl_device.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int test_first_device(cl_device_id *dev, cl_context *ctx)
@@ -40,4 +41,37 @@ int test_platform_device(const char *platform_part, unsigned nth, cl_device_id *
         return 0;
     }
     return -1;
+}
+
+int test_app_load(const char *pack, const clcpack_key *key, const clcpack_load_options *opts,
+                  test_app *app)
+{
+    memset(app, 0, sizeof *app);
+    app->report.struct_size = sizeof app->report;
+    if (test_first_device(&app->dev, &app->ctx) != 0) {
+        printf("error no device\n");
+        return -1;
+    }
+    clcpack_error e;
+    if (clcpack_open_file(pack, &app->pack, &e) != CLCPACK_OK) {
+        printf("error %s\n", e.message);
+        clReleaseContext(app->ctx);
+        return -1;
+    }
+    if (clcpack_create_kernel(app->pack, key, app->ctx, app->dev, opts, &app->prog,
+                              &app->kernel, &app->report, &e) != CLCPACK_OK) {
+        printf("error %s\nwhy %s\n", e.message, app->report.why);
+        clcpack_close(app->pack);
+        clReleaseContext(app->ctx);
+        return -1;
+    }
+    return 0;
+}
+
+void test_app_close(test_app *app)
+{
+    clReleaseKernel(app->kernel);
+    clReleaseProgram(app->prog);
+    clReleaseContext(app->ctx);
+    clcpack_close(app->pack);
 }

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "device_select.h"
 #include "kernel_run.h"
+#include "pocl_binary.h"
 #include "pocl_binary_canon.h"
 #include "variant_plan.h"
 #include "wire.h"
@@ -138,8 +139,11 @@ static void test_synthetic(void)
     char files[1024];
     CHECK(list_files(out, out_size, 0, files, sizeof files) == 0, "the result parses");
     CHECK(strcmp(files, "/Convolve_Def/0-0-0/Convolve_Def.so "
-                        "/Convolve_Def/8-8-1-goffs0-smallgrid/Convolve_Def.so") == 0,
-          "own kernel keeps generic + its specialization, sorted: %s", files);
+                        "/Convolve_Def/8-8-1-goffs0-smallgrid/Convolve_Def.so "
+                        "/Convolve_Def/8-8-1-goffs0/Convolve_Def.so") == 0,
+          "own kernel keeps generic + every form of its local size (small and large grid), "
+          "sorted: %s",
+          files);
     CHECK(list_files(out, out_size, 1, files, sizeof files) == 0 &&
               strcmp(files, "/Convolve_Def_Unroll/0-0-0/Convolve_Def_Unroll.so") == 0,
           "a sibling kernel keeps only its generic function: %s", files);
@@ -202,6 +206,70 @@ static void test_synthetic(void)
               strstr(why, "does not fit"),
           "a file overrunning its kernel is left alone: %s", why);
     sb_free(&bad);
+    sb_free(&b);
+}
+
+/* Every form of a program's local size stays, for every kernel, and
+ * common/pocl_binary.h tells which forms a binary holds and which first
+ * launches therefore compile. */
+static void test_forms(void)
+{
+    const fake_kernel ks[] = {
+        {"k", 6,
+         {{"/k/8-8-1/k.so", "any"},
+          {"/k/8-8-16-goffs0/k.so", "another size sharing the prefix"},
+          {"/k/0-0-0/k.so", "generic"},
+          {"/k/8-8-1-goffs0/k.so", "large"},
+          {"/k/8-8-1-smallgrid/k.so", "offset small"},
+          {"/k/8-8-1-goffs0-smallgrid/k.so", "small"}}},
+        {"j", 2, {{"/j/8-8-1-goffs0/j.so", "large"}, {"/j/0-0-0/j.so", "generic"}}},
+    };
+    strbuf b;
+    make_binary(&b, POCL_BINARY_CANON_VERSION, ks, 2);
+    const uint32_t wg[3] = {8, 8, 1}, none[3] = {0, 0, 0};
+    unsigned char *out = NULL;
+    size_t out_size = 0;
+    char why[256] = "", files[1024];
+    CHECK(pocl_binary_canon_canonicalize(b.data, b.len, NULL, wg, &out, &out_size, why,
+                                         sizeof why) == 0 &&
+              list_files(out, out_size, 0, files, sizeof files) == 0 &&
+              strcmp(files, "/k/0-0-0/k.so /k/8-8-1-goffs0-smallgrid/k.so /k/8-8-1-goffs0/k.so "
+                            "/k/8-8-1-smallgrid/k.so /k/8-8-1/k.so") == 0,
+          "a program keeps the four forms of 8x8 (not 8x8x16's): %s", files);
+    CHECK(out && list_files(out, out_size, 1, files, sizeof files) == 0 &&
+              strcmp(files, "/j/0-0-0/j.so /j/8-8-1-goffs0/j.so") == 0,
+          "and each kernel its own: %s", files);
+    unsigned held = 0;
+    CHECK(out && clcpk_pocl_forms_held(out, out_size, "k", 1, wg, &held) == 0 &&
+              held == CLCPK_POCL_ALL_FORMS,
+          "k holds every form (%#x)", held);
+    CHECK(out && clcpk_pocl_forms_held(out, out_size, "j", 1, wg, &held) == 0 &&
+              held == 1u << CLCPK_POCL_GOFFS0,
+          "j holds the large-grid zero-offset form only (%#x)", held);
+    CHECK(out && clcpk_pocl_forms_held(out, out_size, NULL, 0, wg, &held) == 0 &&
+              held == 1u << CLCPK_POCL_GOFFS0,
+          "the program: the forms every kernel holds (%#x)", held);
+    CHECK(out && clcpk_pocl_forms_held(out, out_size, "k", 1, none, &held) == 0 && held == 0,
+          "no local size: no form (%#x)", held);
+    CHECK(out && clcpk_pocl_forms_held(out, out_size, "nokernel", 8, wg, &held) == 1,
+          "a kernel the binary lacks is not answered for");
+    CHECK(clcpk_pocl_forms_held((const unsigned char *)"\177ELF....", 8, NULL, 0, wg, &held) == 1,
+          "an ELF file is not a PoCL binary");
+    char text[400];
+    clcpk_pocl_forms_missing_text(CLCPK_POCL_ALL_FORMS, "local size 8x8", text, sizeof text);
+    CHECK(text[0] == '\0', "every form held: no launch compiles ('%s')", text);
+    clcpk_pocl_forms_missing_text(0, "local size 8x8", text, sizeof text);
+    CHECK(strstr(text, "every first launch at local size 8x8 compiles"), "none held: %s", text);
+    clcpk_pocl_forms_missing_text(1u << CLCPK_POCL_GOFFS0, "local size 8x8", text, sizeof text);
+    CHECK(strstr(text, "every grid dimension below 65535 work-items (any global offset), or "
+                       "with a global offset and a grid dimension of 65535 work-items or more"),
+          "the large-grid zero-offset form alone: the others named: %s", text);
+    clcpk_pocl_forms_missing_text(1u << CLCPK_POCL_GOFFS0_SMALLGRID, "local size 8x8", text,
+                                  sizeof text);
+    CHECK(strstr(text, "a global offset and every grid dimension below 65535") &&
+              strstr(text, "a grid dimension of 65535 work-items or more (any global offset)"),
+          "what packs before every form were stored hold: %s", text);
+    free(out);
     sb_free(&b);
 }
 
@@ -355,6 +423,7 @@ int main(void)
     source_gen_install(&kernelgen_generator); /* the bundled manifest's generators */
     test_synthetic();
     test_union();
+    test_forms();
     test_real();
     return check_summary();
 }

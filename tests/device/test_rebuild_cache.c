@@ -36,18 +36,6 @@ static const char OPTIONS[] = "-DFILTER_WIDTH=5 -DHALF_FILTER_SIZE=2";
 static int child(char **argv)
 {
     const char *mode = argv[3];
-    cl_device_id dev;
-    cl_context ctx;
-    if (test_first_device(&dev, &ctx) != 0) {
-        printf("error no device\n");
-        return 1;
-    }
-    clcpack *p;
-    clcpack_error e;
-    if (clcpack_open_file(argv[2], &p, &e) != CLCPACK_OK) {
-        printf("error %s\n", e.message);
-        return 1;
-    }
     clcpack_define axis[] = {{"FILTER_WIDTH", "5"}};
     clcpack_key key;
     memset(&key, 0, sizeof key);
@@ -61,31 +49,24 @@ static int child(char **argv)
         o.flags = CLCPACK_LOAD_NO_CACHE;
     if (strcmp(mode, "flag") == 0)
         o.flags = CLCPACK_LOAD_CACHE;
-    clcpack_load_report rep = {.struct_size = sizeof rep};
-    cl_program prog;
-    cl_kernel k;
-    clcpack_status st = clcpack_create_kernel(p, &key, ctx, dev, &o, &prog, &k, &rep, &e);
-    if (st != CLCPACK_OK) {
-        printf("error %s\nwhy %s\n", e.message, rep.why);
+    test_app app;
+    if (test_app_load(argv[2], &key, &o, &app) != 0)
         return 1;
-    }
+    cl_kernel k = app.kernel;
     /* The program computes: x * (5 + 2). */
     float x[4] = {1, 2, 3, 4};
     cl_int rc;
-    cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &rc);
-    cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof x, x, &rc);
+    cl_command_queue q = clCreateCommandQueue(app.ctx, app.dev, 0, &rc);
+    cl_mem buf = clCreateBuffer(app.ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof x, x, &rc);
     size_t n = 4;
     clSetKernelArg(k, 0, sizeof buf, &buf);
     clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL);
     clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof x, x, 0, NULL, NULL);
-    printf("path %s\nresult %g %g %g %g\nwhy %s\n", clcpack_path_name(rep.path), x[0], x[1], x[2],
-           x[3], rep.why);
+    printf("path %s\nresult %g %g %g %g\nwhy %s\n", clcpack_path_name(app.report.path), x[0],
+           x[1], x[2], x[3], app.report.why);
     clReleaseMemObject(buf);
     clReleaseCommandQueue(q);
-    clReleaseKernel(k);
-    clReleaseProgram(prog);
-    clcpack_close(p);
-    clReleaseContext(ctx);
+    test_app_close(&app);
     return 0;
 }
 

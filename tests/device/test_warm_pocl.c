@@ -36,32 +36,18 @@ static char self[1024], clc[1100], out[16384];
 /* The application: loads scale FACTOR=3 wg=16 and runs it on 32 items. */
 static int application(const char *pack)
 {
-    cl_device_id dev;
-    cl_context ctx;
-    if (test_first_device(&dev, &ctx) != 0) {
-        printf("error no device\n");
-        return 1;
-    }
-    clcpack *p;
-    clcpack_error e;
-    if (clcpack_open_file(pack, &p, &e) != CLCPACK_OK) {
-        printf("error %s\n", e.message);
-        return 1;
-    }
     clcpack_define def = {"FACTOR", "3"};
     clcpack_key key = {"scale", &def, 1, {16, 1, 1}};
-    clcpack_load_report rep = {.struct_size = sizeof rep};
-    cl_program prog;
-    cl_kernel k;
-    if (clcpack_create_kernel(p, &key, ctx, dev, NULL, &prog, &k, &rep, &e) != CLCPACK_OK) {
-        printf("error %s\nwhy %s\n", e.message, rep.why);
+    test_app app;
+    if (test_app_load(pack, &key, NULL, &app) != 0)
         return 1;
-    }
+    cl_context ctx = app.ctx;
+    cl_kernel k = app.kernel;
     float x[32];
     for (int i = 0; i < 32; i++)
         x[i] = (float)i;
     cl_int rc;
-    cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &rc);
+    cl_command_queue q = clCreateCommandQueue(ctx, app.dev, 0, &rc);
     cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof x, x, &rc);
     size_t global = 32, local = 16;
     clSetKernelArg(k, 0, sizeof buf, &buf);
@@ -70,14 +56,11 @@ static int application(const char *pack)
     int right = 1;
     for (int i = 0; i < 32; i++)
         right &= x[i] == 3.0f * (float)i;
-    printf("path %s\nresult %s\nwhy %s\n", clcpack_path_name(rep.path), right ? "right" : "wrong",
-           rep.why);
+    printf("path %s\nresult %s\nwhy %s\n", clcpack_path_name(app.report.path),
+           right ? "right" : "wrong", app.report.why);
     clReleaseMemObject(buf);
     clReleaseCommandQueue(q);
-    clReleaseKernel(k);
-    clReleaseProgram(prog);
-    clReleaseContext(ctx);
-    clcpack_close(p);
+    test_app_close(&app);
     return 0;
 }
 

@@ -199,18 +199,25 @@ static cl_program loader_load(const pass *s, const clcpack_key *key, su_form f, 
     return prog;
 }
 
-/* Two checked launches of a fresh program, host-timed. */
+/* Two launches of a fresh program, host-timed: checked, or over the large
+ * grid unchecked. */
 static int launches(const pass *s, cl_program prog, const manifest_variant *v, double *first,
                     double *second, char *err, size_t cap)
 {
     kernel_run_problem pr;
-    kernel_run_default_problem(v, SU_SEED, &pr);
+    if (s->plan->large_grid)
+        kernel_run_large_problem(v, SU_SEED, &pr);
+    else
+        kernel_run_default_problem(v, SU_SEED, &pr);
     kernel_run_result r;
     char kerr[KERNEL_RUN_ERR_MAX];
     for (int i = 0; i < 2; i++) {
         if (i == 1 && !second)
             break;
-        int rc = kernel_run_check(s->dev.ctx, s->q, prog, v, &pr, SU_TOL, &r, kerr);
+        memset(&r, 0, sizeof r);
+        int rc = s->plan->large_grid
+                     ? -!!kernel_run_run_once(s->dev.ctx, s->q, prog, v, &pr, &r.kernel_ms, kerr)
+                     : kernel_run_check(s->dev.ctx, s->q, prog, v, &pr, SU_TOL, &r, kerr);
         if (rc != 0) {
             if (rc < 0)
                 bfmt(err, cap, "%s", kerr);

@@ -16,7 +16,8 @@
  *    text + clBuildProgram with the stored options + clCreateKernel, then
  *    the first launch.
  * Binary forms come first, so the source build cannot warm anything they
- * use. Every launch is checked against the CPU reference.
+ * use. Every launch is checked against the CPU reference, but with
+ * large_grid (a grid too wide for a quick reference).
  */
 #ifndef STARTUP_MEASURE_H
 #define STARTUP_MEASURE_H
@@ -67,6 +68,7 @@ typedef struct su_plan {
     const char *device_spec, *platform;
     int inner;                  /* bare/loader pairs per form, at most */
     double budget_ms;           /* ... and no more once a form took this long */
+    int large_grid;             /* launch over kernel_run_large_problem, unchecked */
 } su_plan;
 
 /* "native", "cubin", "ptx", "source". */
