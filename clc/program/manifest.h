@@ -98,7 +98,9 @@ typedef struct manifest_file {
 } manifest_file;
 
 /* Reads <dir>/manifest.txt (opened as input_file.h says: a FIFO or a
- * device is refused, not waited on). On error returns -1 and writes
+ * device is refused, not waited on) into m: dir, n_kernels and
+ * kernels[0..n_kernels) are set, the slots after them left as they were
+ * (m need not be cleared before). On error returns -1 and writes
  * "<dir>/manifest.txt:LINE: what is wrong" or "cannot open
  * '<dir>/manifest.txt': why" into err: a whole message naming the file
  * once, to print as it is. */

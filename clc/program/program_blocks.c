@@ -27,14 +27,17 @@ typedef struct program_blocks_strings {
 } owned;
 
 /* A block being read: its lists, the spec's but for the source files,
- * which become its program's NAME=FILES at the end. */
+ * which become its program's NAME=FILES at the end. The lists grow as
+ * lines come (doubling, up to BLOCK_LINES_MAX each), so memory follows
+ * the manifest's size. */
 typedef struct block_build {
     program_block *b;
     owned strings;
     const char **files;
     size_t n_files;
-    const char **lists[N_LISTS];
+    const char ***lists[N_LISTS];
     size_t *counts[N_LISTS];
+    size_t caps[N_LISTS];
 } block_build;
 
 static char *keep(owned *o, const char *s, size_t n)
@@ -118,22 +121,48 @@ static char *join(owned *o, const char *dir, const char *path, size_t n)
     return k;
 }
 
-static int push(block_build *bb, int list, const char *s)
+/* Room in the list for one more; 0, or -1 when out of memory or full. */
+static int room(block_build *bb, int list)
 {
-    const char **arr = bb->lists[list];
-    size_t *n = bb->counts[list];
-    if (*n >= BLOCK_LINES_MAX)
+    size_t n = *bb->counts[list], cap = bb->caps[list];
+    if (n < cap)
+        return 0;
+    if (n >= BLOCK_LINES_MAX)
         return -1;
-    arr[(*n)++] = s;
+    cap = cap * 2 > BLOCK_LINES_MAX ? BLOCK_LINES_MAX : cap * 2;
+    const char **g = realloc((void *)*bb->lists[list], cap * sizeof *g);
+    if (!g)
+        return -1;
+    memset(g + n, 0, (cap - n) * sizeof *g);
+    *bb->lists[list] = g;
+    bb->caps[list] = cap;
     return 0;
 }
 
-static int start_block(program_blocks_list *out, block_build *bb, const char *name, int line)
+static int push(block_build *bb, int list, const char *s)
 {
-    program_block *g = realloc(out->blocks, (out->n + 1) * sizeof *g);
-    if (!g)
+    if (room(bb, list) != 0)
         return -1;
-    out->blocks = g;
+    (*bb->lists[list])[(*bb->counts[list])++] = s;
+    return 0;
+}
+
+/* A block's lists start with room for 4 lines each (never NULL: the
+ * direct planner takes them as a command line's, which are arrays). */
+#define BLOCK_LINES_FIRST 4
+
+/* *cap: the room in out->blocks, grown by doubling. */
+static int start_block(program_blocks_list *out, size_t *cap, block_build *bb, const char *name,
+                       int line)
+{
+    if (out->n == *cap) {
+        size_t c = *cap ? *cap * 2 : 4;
+        program_block *g = realloc(out->blocks, c * sizeof *g);
+        if (!g)
+            return -1;
+        out->blocks = g;
+        *cap = c;
+    }
     program_block *b = &out->blocks[out->n++];
     memset(b, 0, sizeof *b);
     memset(bb, 0, sizeof *bb);
@@ -147,11 +176,12 @@ static int start_block(program_blocks_list *out, block_build *bb, const char *na
     size_t *counts[N_LISTS] = {&bb->n_files,   &x->n_defines,  &x->n_derives,  &x->n_wheres,
                                &x->n_variants, &x->n_defaults, &d->n_includes, &x->n_kernels};
     for (int i = 0; i < N_LISTS; i++) {
-        *arrs[i] = calloc(BLOCK_LINES_MAX, sizeof **arrs[i]);
+        *arrs[i] = calloc(BLOCK_LINES_FIRST, sizeof **arrs[i]);
         if (!*arrs[i])
             return -1;
-        bb->lists[i] = *arrs[i];
+        bb->lists[i] = arrs[i];
         bb->counts[i] = counts[i];
+        bb->caps[i] = BLOCK_LINES_FIRST;
     }
     d->programs = calloc(1, sizeof *d->programs);
     return b->name && d->programs ? 0 : -1;
@@ -313,6 +343,7 @@ int program_blocks_load(const char *dir, program_blocks_list *out, char err[PROG
         return -1;
     block_build bb;
     memset(&bb, 0, sizeof bb);
+    size_t blocks_cap = 0;
     int in_block = 0, in_kernel = 0, line_no = 0, rc = 0;
     for (char *p = text; rc == 0 && p < text + len;) {
         line_no++;
@@ -352,7 +383,7 @@ int program_blocks_load(const char *dir, program_blocks_list *out, char err[PROG
             if (!valid_name(rest))
                 rc = fail(err, "%s: program takes a name of letters, digits, '_', '-', '.'",
                           where);
-            else if (start_block(out, &bb, rest, line_no) != 0)
+            else if (start_block(out, &blocks_cap, &bb, rest, line_no) != 0)
                 rc = fail(err, "out of memory");
             else
                 in_block = 1;

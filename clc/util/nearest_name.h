@@ -20,7 +20,7 @@
 typedef struct nearest_name_best {
     const char *word; /* what was given */
     size_t word_len;  /* of word: up to the first '=' (--name=VALUE) */
-    const char *best; /* the closest name offered so far, or NULL */
+    const char *best; /* the closest name offered so far that is a likely typo, or NULL */
     size_t distance;  /* best's */
 } nearest_name_best;
 

@@ -38,6 +38,7 @@
 #include <zlib.h>
 
 #include "clcpack_write.h"
+#include "cli_fuzz.h"
 
 static void tg_require(int cond)
 {
@@ -250,9 +251,9 @@ static void tg_open_file_bytes(const char *path, const uint8_t *data, size_t siz
 
 static inline int fuzz_open_file(const uint8_t *data, size_t size)
 {
-    static char path[64];
+    static char path[256];
     if (!path[0]) {
-        snprintf(path, sizeof path, "/tmp/clcpack-fuzz-%ld.clcpack", (long)getpid());
+        snprintf(path, sizeof path, "%s/clcpack-fuzz-%ld.clcpack", cf_tmp_base(), (long)getpid());
     }
     tg_open_file_bytes(path, data, size);
     /* A lookup table's fields behind their CRC-32s: the same bytes with
