@@ -7,13 +7,13 @@ cd "$TMP" || exit 1
 
 run "$CLC" --help
 expect_rc 0 "--help"
-expect_out "Usage: clc-pack FILE.cl..." "--help prints the usage on stdout"
+expect_out "Usage: clc-pack [AXES] FILE.cl [AXES]..." "--help prints the usage on stdout"
 expect_out "Exit status" "--help documents the exit statuses"
 [ ! -s "$ERR" ] && ok "--help writes nothing on stderr" || bad "--help writes on stderr"
 # -h/--help stops the parse in the direct mode too: what follows is not read.
 run "$CLC" --help --no-such-option
 expect_rc 0 "--help before a bad option"
-expect_out "Usage: clc-pack FILE.cl..." "--help before a bad option prints the usage"
+expect_out "Usage: clc-pack [AXES] FILE.cl [AXES]..." "--help before a bad option prints the usage"
 # A missing operand names its subcommand, as every subcommand does.
 run "$CLC" run
 expect_rc 2 "run with no pack"
