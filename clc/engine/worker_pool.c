@@ -170,14 +170,20 @@ static void open_spare(int spare[2])
     spare[1] = p[1];
 }
 
-/* Closes the job pipe (the worker then exits), reaps it; returns the wait status. */
-static int stop_worker(worker *w)
+/* Closes the worker's pipes: it sees the end of its jobs and exits. */
+static void let_go(worker *w)
 {
     if (w->job_fd >= 0)
         close(w->job_fd);
     if (w->result_fd >= 0)
         close(w->result_fd);
     w->job_fd = w->result_fd = -1;
+}
+
+/* Closes the job pipe (the worker then exits), reaps it; returns the wait status. */
+static int stop_worker(worker *w)
+{
+    let_go(w);
     int status = 0;
     if (w->pid > 0)
         while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
@@ -454,6 +460,12 @@ static int pool_start(pool *p, size_t n_workers, const size_t *order, char *err,
 
 static void pool_stop(pool *p)
 {
+    /* Every worker is told first, then each is waited for: a driver's
+     * teardown (an NVIDIA context: about 0.1 s) runs in all of them at
+     * once, not one after the other before the pack is written. */
+    for (size_t i = 0; i < p->started; i++)
+        if (p->ws[i].pid > 0)
+            let_go(&p->ws[i]);
     for (size_t i = 0; i < p->started; i++)
         if (p->ws[i].pid > 0)
             stop_worker(&p->ws[i]);
