@@ -29,8 +29,7 @@ long_functions() {
 # Still over the limit: file:function and the most lines it may have.
 KNOWN="
 preload/api.c:pl_clLinkProgram 103
-clc/cli/cmd_record.c:cmd_record 103
-loader/write/pack_encode.c:serialize 101
+clc/cli/cmd_record.c:cmd_record 101
 "
 
 files=$(ls clc/*/*.c loader/*/*.c common/*.c preload/*.c preload/shim/*.c formats/*.c | grep -v '^clc/cli/usage\.c$')
@@ -58,6 +57,17 @@ while read -r key n where; do
         echo "$where: ${key#*:} grew to $n lines (was $max, to be split)" >>"$TMP/wrong"
     fi
 done <"$TMP/long"
+# ... and the list stays true: a known function that shrank has its line
+# lowered, one back under the limit has it dropped.
+echo "$KNOWN" | while read -r key max; do
+    [ -n "$key" ] || continue
+    n=$(awk -v k="$key" '$1 == k { print $2 }' "$TMP/long")
+    if [ -z "$n" ]; then
+        echo "$key is no longer over $LIMIT lines: drop its line from KNOWN" >>"$TMP/wrong"
+    elif [ "$n" -lt "$max" ]; then
+        echo "$key shrank to $n lines: lower its line in KNOWN (from $max)" >>"$TMP/wrong"
+    fi
+done
 if [ -s "$TMP/wrong" ]; then
     bad "functions over $LIMIT lines: $(cat "$TMP/wrong")"
 else
@@ -67,8 +77,8 @@ fi
 FILE_LIMIT=800
 # Still over it: the file's name, the most lines it may have, and why.
 KNOWN_FILES="
-pack_encode.c 1387 the pack encoder (with clcpk_entry_bytes since the split made pack_write.c and it call one way), to split into the encoder and its record layout
-direct_jobs.c 1044 the direct command line's programs as jobs
+pack_encode.c 1385 the pack encoder (with clcpk_entry_bytes since the split made pack_write.c and it call one way), to split into the encoder and its record layout
+direct_jobs.c 1043 the direct command line's programs as jobs
 program_load.c 934 loading a program: binary, rebuild cache, source
 api.c 934 one wrapper per OpenCL call the interposer takes
 "
@@ -90,6 +100,15 @@ long_files $all_c | while read -r n name path; do
         echo "$path is $n lines (at most $FILE_LIMIT: split it along its seams)" >>"$TMP/wrong_files"
     elif [ "$n" -gt "$max" ]; then
         echo "$path grew to $n lines (was $max, to be split)" >>"$TMP/wrong_files"
+    fi
+done
+echo "$KNOWN_FILES" | while read -r name max why; do
+    [ -n "$name" ] || continue
+    n=$(long_files $all_c | awk -v k="$name" '$2 == k { print $1 }')
+    if [ -z "$n" ]; then
+        echo "$name is no longer over $FILE_LIMIT lines: drop its line from KNOWN_FILES" >>"$TMP/wrong_files"
+    elif [ "$n" -lt "$max" ]; then
+        echo "$name shrank to $n lines: lower its line in KNOWN_FILES (from $max)" >>"$TMP/wrong_files"
     fi
 done
 if [ -s "$TMP/wrong_files" ]; then
