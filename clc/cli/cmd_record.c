@@ -345,7 +345,7 @@ static int add_to_pack(const record_args *a, const char *fresh, record_stats *s)
     m.keep_first = 1;
     merge_stats ms;
     if (count_entries(fresh, &s->distinct) != 0 || count_entries(a->output, &s->before) != 0 ||
-        merge_packs(&m, &ms) != EXIT_OK_STATUS)
+        pack_merge_run(&m, &ms) != EXIT_OK_STATUS)
         return -1;
     s->total = ms.entries;
     s->kept = ms.kept;

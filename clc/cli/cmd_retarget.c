@@ -2,10 +2,8 @@
  * existing pack, on any machine with ptxas (no GPU needed), what `clc-pack
  * --nv-arch` does while building (docs/vendors/NVIDIA.md): every PTX entry is
  * stored in its most portable form and gets a cubin for each listed
- * architecture (and for its device's own). Everything else (devices,
- * sources, entries, tunings) is copied by merge's machinery (pack_merge.h);
- * the output is written atomically. ptxas runs for -j entries at a time,
- * before anything is copied. */
+ * architecture (and for its device's own). Its options; the work is
+ * pack_retarget_file (pack_retarget.c). */
 #include "commands.h"
 
 #include <pthread.h>
@@ -22,10 +20,6 @@
 #include "pack_text.h"
 #include "ptxas_run.h"
 
-#define LABEL_MAX 640
-/* The most cubins of one key and device whose archs are looked at. */
-#define FIND_MAX 256
-#define MAX_JOBS 256
 
 typedef struct retarget_args {
     const char *input, *output, *ptxas;
@@ -37,29 +31,6 @@ typedef struct retarget_args {
     long jobs;
 } retarget_args;
 
-/* One PTX entry's forms, made before the copy. */
-typedef struct ptx_job {
-    size_t entry;
-    unsigned char *ptx;         /* its decoded bytes */
-    size_t size;
-    uint32_t own_arch;          /* its device's compute capability */
-    nv_forms_archs held;             /* cubins the pack already holds for it */
-    int rc;
-    nv_forms_result res;
-} ptx_job;
-
-typedef struct retarget_ctx {
-    char ptxas[PTXAS_PATH_MAX];
-    const nv_forms_archs *archs;
-    ptx_job *jobs;              /* in increasing entry */
-    size_t n_jobs, next;
-    pthread_mutex_t lock;
-    ptx_job *last;              /* the job whose forms are being added */
-    size_t ptx_entries, kept, skipped, runs;
-    size_t per_arch[NV_FORMS_MAX_ARCHS + 1];
-    uint32_t arch_of[NV_FORMS_MAX_ARCHS + 1];
-    size_t n_arch;
-} retarget_ctx;
 
 /* --nv-arch LIST: the architectures to make cubins for. */
 static int opt_nv_arch(void *args, cli_optctx *c)
@@ -77,7 +48,7 @@ static const cli_opt retarget_opts[] = {
             "ptxas to use (default: PATH, then /usr/local/cuda/bin)"),
     OPT_STR("output", 'o', retarget_args, output, "FILE",
             "the new pack (written atomically; may be PACK itself)"),
-    OPT_LONG("jobs", 'j', retarget_args, jobs, "a number of jobs", 1, MAX_JOBS, "N",
+    OPT_LONG("jobs", 'j', retarget_args, jobs, "a number of jobs", 1, PACK_RETARGET_MAX_JOBS, "N",
              "ptxas runs for N entries at a time (default: the cores)"),
     OPT_FLAG("store-cubins", 0, retarget_args, store_cubins,
              "store the cubins for each device's own architecture as\n"
@@ -99,7 +70,7 @@ static int parse_args(int argc, char **argv, retarget_args *x)
     enum { OPT_NV_ARCH = 256, OPT_PTXAS, OPT_COMPRESS_CUBINS, OPT_CODEC };
     memset(x, 0, sizeof *x);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    x->jobs = cores > 0 ? (cores > MAX_JOBS ? MAX_JOBS : cores) : 1;
+    x->jobs = cores > 0 ? (cores > PACK_RETARGET_MAX_JOBS ? PACK_RETARGET_MAX_JOBS : cores) : 1;
     char err[NV_FORMS_ERR_MAX];
     nv_arch_list_parse(NV_FORMS_DEFAULT_ARCHS, &x->archs, err);
     int operand;
@@ -113,229 +84,11 @@ static int parse_args(int argc, char **argv, retarget_args *x)
                                argc - operand);
     if (!x->output || !*x->output)
         return cli_usage_error("retarget", "retarget: -o FILE is required");
-    if ((rc = cubin_write_flags("retarget", x->compress_cubins, x->store_cubins,
+    if ((rc = pack_merge_cubin_flags("retarget", x->compress_cubins, x->store_cubins,
                                 &x->cubin_flags)) != 0)
         return rc;
     x->input = argv[operand];
     return 0;
-}
-
-static void count_cubin(retarget_ctx *c, uint32_t arch)
-{
-    size_t k = 0;
-    while (k < c->n_arch && c->arch_of[k] != arch)
-        k++;
-    if (k == c->n_arch) {
-        if (c->n_arch > NV_FORMS_MAX_ARCHS)
-            return;
-        c->arch_of[c->n_arch++] = arch;
-    }
-    c->per_arch[k]++;
-}
-
-/* The architectures the pack already holds a cubin of e's key and device for. */
-static void held_cubins(const clcpack *p, const clcpack_entry_info *e, nv_forms_archs *held)
-{
-    size_t idx[FIND_MAX], n = 0;
-    clcpack_key key = pack_text_key(e);
-    held->n = 0;
-    if (clcpack_find(p, &key, idx, FIND_MAX, &n, NULL) != CLCPACK_OK)
-        return;
-    for (size_t i = 0; i < n && i < FIND_MAX && held->n < NV_FORMS_MAX_ARCHS; i++) {
-        clcpack_entry_info o = {.struct_size = sizeof o};
-        if (clcpack_get_entry(p, idx[i], &o) == CLCPACK_OK && o.kind == CLCPACK_KIND_CUBIN &&
-            o.device == e->device)
-            held->arch[held->n++] = o.arch;
-    }
-}
-
-static void *job_thread(void *arg)
-{
-    retarget_ctx *c = arg;
-    for (;;) {
-        pthread_mutex_lock(&c->lock);
-        size_t i = c->next++;
-        pthread_mutex_unlock(&c->lock);
-        if (i >= c->n_jobs)
-            return NULL;
-        ptx_job *j = &c->jobs[i];
-        j->rc = nv_forms_make(c->ptxas, j->ptx, j->size, c->archs, j->own_arch, &j->held, 1, &j->res);
-    }
-}
-
-/* Reads every PTX entry of the pack and makes its forms, n_threads at a
- * time. 0, or -1 after a message. */
-static int make_forms(retarget_ctx *c, const char *path, long n_threads)
-{
-    clcpack *p = NULL;
-    clcpack_error e;
-    if (clcpack_open_file(path, &p, &e) != CLCPACK_OK) {
-        cli_error("%s: %s", path, e.message);
-        return -1;
-    }
-    size_t ne = clcpack_entry_count(p);
-    c->jobs = calloc(ne ? ne : 1, sizeof *c->jobs);
-    if (!c->jobs) {
-        cli_error("retarget: out of memory for %zu entries", ne);
-        clcpack_close(p);
-        return -1;
-    }
-    int rc = 0;
-    for (size_t i = 0; i < ne && rc == 0; i++) {
-        clcpack_entry_info ei = {.struct_size = sizeof ei};
-        clcpack_device_info dev = {.struct_size = sizeof dev};
-        if (clcpack_get_entry(p, i, &ei) != CLCPACK_OK ||
-            clcpack_get_device(p, ei.device, &dev) != CLCPACK_OK) {
-            cli_error("%s: entry %zu cannot be read", path, i);
-            rc = -1;
-            break;
-        }
-        if (ei.kind != CLCPACK_KIND_PTX)
-            continue;
-        ptx_job *j = &c->jobs[c->n_jobs];
-        j->entry = i;
-        j->own_arch = dev.nv_cc_major * 10 + dev.nv_cc_minor;
-        held_cubins(p, &ei, &j->held);
-        size_t size = 0;
-        if (clcpack_read_binary(p, i, NULL, 0, &size, &e) != CLCPACK_OK ||
-            !(j->ptx = malloc(size ? size : 1)) ||
-            clcpack_read_binary(p, i, j->ptx, size, &j->size, &e) != CLCPACK_OK) {
-            cli_error("%s: entry %zu: %s", path, i, j->ptx ? e.message : "out of memory");
-            free(j->ptx);
-            j->ptx = NULL;
-            rc = -1;
-            break;
-        }
-        c->n_jobs++;
-    }
-    clcpack_close(p);
-    if (rc != 0)
-        return -1;
-    pthread_t threads[MAX_JOBS];
-    long started = 0;
-    if (n_threads > (long)c->n_jobs)
-        n_threads = (long)c->n_jobs;
-    for (; started < n_threads - 1; started++)
-        if (pthread_create(&threads[started], NULL, job_thread, c) != 0)
-            break;
-    job_thread(c);
-    for (long t = 0; t < started; t++)
-        pthread_join(threads[t], NULL);
-    return 0;
-}
-
-static ptx_job *find_job(retarget_ctx *c, size_t entry)
-{
-    size_t lo = 0, hi = c->n_jobs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->jobs[mid].entry < entry)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < c->n_jobs && c->jobs[lo].entry == entry ? &c->jobs[lo] : NULL;
-}
-
-static int retarget_entry(void *vctx, const char *path, const clcpack *p, size_t index,
-                          clcpack_writer *w, clcpack_entry_spec *spec)
-{
-    retarget_ctx *c = vctx;
-    if (c->last)
-        nv_forms_result_free(&c->last->res);
-    c->last = NULL;
-    if (spec->kind != CLCPACK_KIND_PTX)
-        return 0;
-    ptx_job *j = find_job(c, index);
-    clcpack_entry_info e = {.struct_size = sizeof e};
-    if (!j || clcpack_get_entry(p, index, &e) != CLCPACK_OK) {
-        cli_error("%s: entry %zu cannot be read", path, index);
-        return -1;
-    }
-    c->last = j;
-    nv_forms_result *r = &j->res;
-    char label[LABEL_MAX];
-    pack_text_entry_label(&e, label, sizeof label);
-    c->kept += j->held.n;
-    c->ptx_entries++;
-    c->runs += (size_t)r->ptxas_runs;
-    for (size_t i = 0; i < r->n_refused; i++)
-        cli_note("%s: no cubin for sm_%u: %s", label, (unsigned)r->refused[i].arch,
-                 r->refused[i].reason);
-    if (j->rc != 0)
-        cli_note("%s: %s", label, r->notes ? r->notes : "PTX kept as it is");
-    if (r->ptx) {
-        spec->binary = r->ptx;
-        spec->binary_size = r->ptx_size;
-        spec->arch = r->ptx_arch;
-    }
-    for (size_t i = 0; i < r->n_cubins; i++) {
-        clcpack_entry_spec cs = *spec;
-        cs.kind = CLCPACK_KIND_CUBIN;
-        cs.arch = r->cubins[i].arch;
-        cs.binary = r->cubins[i].data;
-        cs.binary_size = r->cubins[i].size;
-        clcpack_error err;
-        if (clcpack_writer_add_entry(w, &cs, &err) != CLCPACK_OK) {
-            cli_error("%s: entry %zu: cubin sm_%u: %s", path, index, (unsigned)cs.arch,
-                      err.message);
-            return -1;
-        }
-        count_cubin(c, cs.arch);
-    }
-    c->skipped += r->n_refused;
-    return 0;
-}
-
-int retarget_file(const char *input, const char *output, const nv_forms_archs *archs,
-                  const char *ptxas, uint32_t cubin_flags, clcpack_compression codec, long jobs)
-{
-    retarget_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.archs = archs;
-    bfmt(ctx.ptxas, sizeof ctx.ptxas, "%s", ptxas);
-    pthread_mutex_init(&ctx.lock, NULL);
-    int status = EXIT_FAILURE_STATUS;
-    if (make_forms(&ctx, input, jobs) != 0)
-        goto out;
-    const char *inputs[1] = {input};
-    merge_hook hook = {&ctx, retarget_entry};
-    merge_args m;
-    memset(&m, 0, sizeof m);
-    m.output = output;
-    m.compress_cubins = (cubin_flags & CLCPACK_WRITE_COMPRESS_CUBINS) != 0;
-    m.store_cubins = (cubin_flags & CLCPACK_WRITE_STORE_CUBINS) != 0;
-    m.codec = codec;
-    m.inputs = inputs;
-    m.n_inputs = 1;
-    m.hook = &hook;
-    m.threads = (unsigned)jobs;
-    merge_stats st;
-    status = merge_packs(&m, &st);
-    if (status != EXIT_OK_STATUS)
-        goto out;
-    if (cli_verbosity >= 0) {
-        char per[32 * (NV_FORMS_MAX_ARCHS + 1)] = "";
-        size_t len = 0;
-        for (size_t k = 0; k < ctx.n_arch; k++) {
-            bfmt(per + len, sizeof per - len, "%ssm_%u %zu", k ? ", " : "",
-                 (unsigned)ctx.arch_of[k], ctx.per_arch[k]);
-            len += strlen(per + len);
-        }
-        fprintf(stderr,
-                "clc-pack: retargeted %s into %s: %zu entr%s, %zu PTX; cubins added: %s; "
-                "%zu refused by ptxas, %zu already held; %zu ptxas runs\n",
-                input, output, st.entries, st.entries == 1 ? "y" : "ies", ctx.ptx_entries,
-                ctx.n_arch ? per : "none", ctx.skipped, ctx.kept, ctx.runs);
-    }
-out:
-    for (size_t i = 0; i < ctx.n_jobs; i++) {
-        free(ctx.jobs[i].ptx);
-        nv_forms_result_free(&ctx.jobs[i].res);
-    }
-    free(ctx.jobs);
-    pthread_mutex_destroy(&ctx.lock);
-    return status;
 }
 
 int cmd_retarget(int argc, char **argv)
@@ -353,5 +106,5 @@ int cmd_retarget(int argc, char **argv)
         cli_error("retarget: cubins need NVIDIA's ptxas: %s; --ptxas PATH names one", ptxas);
         return EXIT_FAILURE_STATUS;
     }
-    return retarget_file(x.input, x.output, &x.archs, ptxas, x.cubin_flags, x.codec, x.jobs);
+    return pack_retarget_file(x.input, x.output, &x.archs, ptxas, x.cubin_flags, x.codec, x.jobs);
 }

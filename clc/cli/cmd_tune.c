@@ -3,7 +3,7 @@
  * tuner (clc/tune/) searches the space and times every configuration it
  * tries on the device; this command reads the options, reports, writes the
  * T4 results, and packs the fastest correct configurations with their
- * timings the way the direct mode packs variants (cmd_pack_plan). */
+ * timings the way the direct mode packs variants (pack_run_plan). */
 #include "commands.h"
 
 #include <math.h>
@@ -273,7 +273,7 @@ static int pack_kept(const tune_args *a, const t1_spec *s, const tune_space *sp,
     if (a->verbosity <= 0)
         argv[argc++] = (char *)"-q";
     argv[argc] = NULL;
-    status = cmd_pack_plan(argc, argv, &plan, tp, n_tun);
+    status = pack_run_plan(argc, argv, &plan, tp, n_tun);
     free(tp);
 out:
     free(tun);

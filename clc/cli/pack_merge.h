@@ -1,5 +1,5 @@
 /*
- * pack_merge.h — the machinery of `clc-pack merge` (cmd_merge.c) for the
+ * pack_merge.h — the machinery of `clc-pack merge` (pack_merge.c) for the
  * commands that copy packs: open the inputs, choose each entry once (a
  * conflict is named and nothing is written), copy every device, source,
  * entry and tuning into one new pack, write it atomically. A hook may
@@ -20,7 +20,7 @@ typedef struct merge_hook {
      * and CRC-checked, device and source already mapped to the writer's
      * indices) just before it is added to w with its tunings. It may change
      * spec's binary, binary_size and arch (the bytes must stay valid until
-     * its next call or the end of merge_packs) and add entries to w. pack
+     * its next call or the end of pack_merge_run) and add entries to w. pack
      * is the input the entry comes from (path names it), index its entry
      * there. Returns 0, or -1 after printing an error (nothing is written). */
     int (*entry)(void *ctx, const char *path, const clcpack *pack, size_t index,
@@ -51,21 +51,24 @@ typedef struct merge_stats {
     size_t kept;                /* keep_first: later entries dropped for an earlier one */
 } merge_stats;
 
+/* The most ptxas runs pack_retarget_file keeps going at once. */
+#define PACK_RETARGET_MAX_JOBS 256
+
 /* `clc-pack retarget`'s work as a function: every PTX entry of input in
  * its portable form with a cubin for each of archs (ptxas a path from
  * ptxas_find), everything else copied, into output. Prints its errors and,
  * unless -q, one summary line. Returns an exit status. */
-int retarget_file(const char *input, const char *output, const nv_forms_archs *archs,
+int pack_retarget_file(const char *input, const char *output, const nv_forms_archs *archs,
                   const char *ptxas, uint32_t cubin_flags, clcpack_compression codec, long jobs);
 
 /* The writer flags of --compress-cubins and --store-cubins
  * (CLCPACK_WRITE_COMPRESS_CUBINS, CLCPACK_WRITE_STORE_CUBINS) into *flags;
  * a usage error naming both, for `cmd`, when both are given. */
-int cubin_write_flags(const char *cmd, int compress, int store, uint32_t *flags);
+int pack_merge_cubin_flags(const char *cmd, int compress, int store, uint32_t *flags);
 
 /* Does the whole merge; prints its errors. Returns an exit status
  * (cli_report.h): EXIT_OK_STATUS with *stats filled, else
  * EXIT_FAILURE_STATUS and the output untouched. */
-int merge_packs(const merge_args *x, merge_stats *stats);
+int pack_merge_run(const merge_args *x, merge_stats *stats);
 
 #endif /* CLC_PACK_MERGE_H */

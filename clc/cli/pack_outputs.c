@@ -217,7 +217,7 @@ int pack_merge_into(const pack_args *a, const char *built, const char *output,
         bfmt(temp[i], sizeof temp[i], "%s.merge%zu.%ld", output, i, (long)getpid());
         uint32_t cubins = (a->compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
                           (a->store_cubins ? CLCPACK_WRITE_STORE_CUBINS : 0);
-        if (retarget_file(a->merge[i], temp[i], &a->nv_archs, ptxas, cubins, a->codec,
+        if (pack_retarget_file(a->merge[i], temp[i], &a->nv_archs, ptxas, cubins, a->codec,
                           a->jobs) != EXIT_OK_STATUS)
             rc = -1;
         else
@@ -234,7 +234,7 @@ int pack_merge_into(const pack_args *a, const char *built, const char *output,
         m.n_inputs = n;
         m.threads = (unsigned)a->jobs;
         merge_stats st;
-        rc = merge_packs(&m, &st) == EXIT_OK_STATUS ? 0 : -1;
+        rc = pack_merge_run(&m, &st) == EXIT_OK_STATUS ? 0 : -1;
     }
     unlink(built);
     for (size_t i = 0; i < a->n_merge; i++)

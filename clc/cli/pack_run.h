@@ -125,8 +125,12 @@ void pack_free_argv(char **argv);
  * the direct mode packs its variants: argv holds the pack options (device,
  * -o, -j, -q ...) as `clc-pack` takes them; tunings[j] (n_tunings[j] of
  * them) are job j's timings. The exit status. */
-int cmd_pack_plan(int argc, char **argv, build_job_list *plan, const clcpack_tuning *const *tunings,
+int pack_run_plan(int argc, char **argv, build_job_list *plan, const clcpack_tuning *const *tunings,
                   const size_t *n_tunings);
+
+/* The whole run from a `clc-pack [pack]` command line (pack_args.h):
+ * the plan made from the options, then as pack_run_plan. The exit status. */
+int pack_run_args(int argc, char **argv);
 
 /* pack_cache.c: the variant cache's bound (CLC_PACK_CACHE_SIZE, else the
  * default; *from says which) and folder: 0, or the exit status of a bad

@@ -192,6 +192,30 @@ else
     else
         ok "clc/, preload/ and loader/ call common/'s helpers, not their compatibility exports"
     fi
+    # No command calls another, as git's builtin/*.c do not: what two
+    # commands share is a module of clc/cli/ of its own (pack_merge.c,
+    # pack_retarget.c, pack_run.c). Only the command table (commands.c)
+    # and the help (usage.c) name every command.
+    for src in clc/cli/cmd_*.c; do
+        obj=$(obj_of "$src") || continue
+        nm -g --defined-only "$obj" | awk -v f="$src" 'NF == 3 { print $3 "\t" f }'
+    done >"$TMP/cmd_defs"
+    cmd_calls() {
+        awk -F'\t' 'NR == FNR { def[$1] = $2; next }
+            $3 ~ /^clc\/cli\// && $3 !~ /\/(commands|usage)\.c$/ && ($1 in def) && def[$1] != $3 {
+                print "    " $3 " calls " $1 ", defined in " def[$1] }' "$TMP/cmd_defs" "$1"
+    }
+    cmd_calls "$TMP/undefs" >"$TMP/cmd_calls"
+    if [ -s "$TMP/cmd_calls" ]; then
+        bad "a command calls another command's file (move what they share into a module):"
+        cat "$TMP/cmd_calls"
+    else
+        ok "no cmd_*.c calls another; the commands share modules of clc/cli/"
+    fi
+    printf 'cmd_merge\tclc/cli\tclc/cli/cmd_probe.c\n' >"$TMP/probe_cmd"
+    cmd_calls "$TMP/probe_cmd" | grep -q "cmd_probe.c calls cmd_merge" &&
+        ok "a command calling another (cmd_merge) would be found" ||
+        bad "the check misses a command calling cmd_merge"
     # The check itself: a call from clc/engine/ into clc/cli/ is found.
     cli_sym=$(awk -F'\t' '$2 == "clc/cli" { print $1; exit }' "$TMP/defs")
     printf '%s\tclc/engine\tclc/engine/probe.c\n' "$cli_sym" >"$TMP/probe_undefs"
