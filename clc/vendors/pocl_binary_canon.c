@@ -257,7 +257,8 @@ static int canonicalize(const unsigned char *bin, size_t size, const char *kerne
     }
     for (uint32_t k = 0; k < nk; k++) {
         kernel_ref *kr = &ks[k];
-        file_ref *kf = fs + kr->first_file;
+        /* No files: no pointer into fs, which may then be NULL. */
+        file_ref *kf = kr->n_files ? fs + kr->first_file : NULL;
         pocl_binary_canon_file *extra = NULL;
         size_t n_extra = 0;
         if (more && more(kr->name, kr->name_len, &extra, &n_extra, user) != 0) {
