@@ -71,12 +71,7 @@ void pack_cache_outcome(pack_run *run, const build_variant_result *r, const char
     case BUILD_VARIANT_REMOTE_REJECTED:
     case BUILD_VARIANT_REMOTE_RETRY:
         run->n_local_rejected++;
-        if (say) {
-            progress_clear(&run->prog);
-            fprintf(stderr, "clc-pack: local cache: %s: %s; %s\n", label, why,
-                    r->local == BUILD_VARIANT_REMOTE_RETRY ? "building it in a fresh worker"
-                                                           : "built here");
-        }
+        pack_cache_refused(run, "local", label, why, r->local == BUILD_VARIANT_REMOTE_RETRY);
         break;
     case BUILD_VARIANT_REMOTE_FAILED:
     case BUILD_VARIANT_REMOTE_NONE:

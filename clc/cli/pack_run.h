@@ -117,6 +117,12 @@ size_t *pack_same_program_groups(const pack_run *run);
 /* What the jobs' own check and tune commands (build_job.h) ask of the
  * run: run->n_check_variants and run->user_timings, from run->plan. */
 void pack_count_user_cmds(pack_run *run);
+
+/* One line (unless -q) for a variant a cache ("local", "remote") held but
+ * its checks refused: why, and that it is built here or, retry, in a
+ * fresh worker (pack_workers.c). */
+void pack_cache_refused(pack_run *run, const char *cache, const char *label, const char *why,
+                        int retry);
 /* The worker command line (NULL out of memory); pack_free_argv frees it. */
 char **pack_worker_argv(const pack_run *run, const char *ptxas);
 void pack_free_argv(char **argv);

@@ -155,6 +155,16 @@ static void report_failure(pack_run *run, size_t job, const build_variant_result
 /* What the remote cache did for a job: counted; an object it rejected is
  * one line; a failed request or upload is said once per run (each worker
  * gives up on its own, so the same failure comes from every worker). */
+void pack_cache_refused(pack_run *run, const char *cache, const char *label, const char *why,
+                        int retry)
+{
+    if (cli_verbosity < 0)
+        return;
+    progress_clear(&run->prog);
+    fprintf(stderr, "clc-pack: %s cache: %s: %s; %s\n", cache, label, why,
+            retry ? "building it in a fresh worker" : "built here");
+}
+
 static void remote_outcome(pack_run *run, const build_variant_result *r, const char *label)
 {
     int say = cli_verbosity >= 0;
@@ -169,12 +179,7 @@ static void remote_outcome(pack_run *run, const build_variant_result *r, const c
     case BUILD_VARIANT_REMOTE_REJECTED:
     case BUILD_VARIANT_REMOTE_RETRY:
         run->n_rejected++;
-        if (say) {
-            progress_clear(&run->prog);
-            fprintf(stderr, "clc-pack: remote cache: %s: %s; %s\n", label, why,
-                    r->remote == BUILD_VARIANT_REMOTE_RETRY ? "building it in a fresh worker"
-                                                 : "built here");
-        }
+        pack_cache_refused(run, "remote", label, why, r->remote == BUILD_VARIANT_REMOTE_RETRY);
         break;
     case BUILD_VARIANT_REMOTE_FAILED:
         run->n_request_errors++;
