@@ -32,48 +32,50 @@ endif
 # a wrong include does not compile; tests/cli/cli_layers.sh checks every
 # #include against this same table. clc/main/ is the composition root: the
 # only folder that knows both the command line and the seeds' plug-in.
-LAYER.clc/main    := clc/cli clc/tune clc/seeds clc/program clc/worker clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats common public
-LAYER.clc/cli     := clc/tune clc/program clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats common public
-LAYER.clc/seeds   := clc/tune clc/program clc/engine clc/vendors clc/checks clc/util formats common public
+LAYER.clc/main    := clc/cli clc/tune clc/seeds clc/program clc/worker clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats loader/common public
+LAYER.clc/cli     := clc/tune clc/program clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats loader/common public
+LAYER.clc/seeds   := clc/tune clc/program clc/engine clc/vendors clc/checks clc/util formats loader/common public
 # The tuner (docs/TUNING.md, "Tuning any program from a T1 spec"): T1
 # specs read, the space and its conditions, the strategies, the timing
 # worker and T4 results; below the commands, above the build engine.
-LAYER.clc/tune    := clc/program clc/engine clc/vendors clc/checks clc/util formats common public
-LAYER.clc/program := clc/engine clc/vendors clc/checks clc/util formats common public
+LAYER.clc/tune    := clc/program clc/engine clc/vendors clc/checks clc/util formats loader/common public
+LAYER.clc/program := clc/engine clc/vendors clc/checks clc/util formats loader/common public
 # The build worker process's body: the build, the offline toolchains and
 # the remote cache together (the cache stores the build's results, so it
 # sits above the engine, and the worker above both).
-LAYER.clc/worker  := clc/rcache clc/engine clc/vendors clc/checks clc/util formats common public
-LAYER.clc/rcache  := clc/engine clc/vendors clc/checks clc/util formats common public
-LAYER.clc/engine  := clc/vendors clc/checks clc/util formats common public
+LAYER.clc/worker  := clc/rcache clc/engine clc/vendors clc/checks clc/util formats loader/common public
+LAYER.clc/rcache  := clc/engine clc/vendors clc/checks clc/util formats loader/common public
+LAYER.clc/engine  := clc/vendors clc/checks clc/util formats loader/common public
 # The vendors' toolchains and binary forms (docs/vendors/), and the
 # capture reader: each knows its tools or files, not the build.
-LAYER.clc/vendors := clc/util common public
+LAYER.clc/vendors := clc/util loader/common public
 LAYER.clc/capture := clc/util formats public
-LAYER.clc/checks  := clc/util common public
-LAYER.clc/util    := common
+LAYER.clc/checks  := clc/util loader/common public
+LAYER.clc/util    := loader/common
 LAYER.formats     := public
-LAYER.preload     := formats common public
+LAYER.preload     := formats loader/common public
 LAYER.preload/shim :=
-# The library by what it does (docs/ARCHITECTURE.md): read/ opens, looks up
-# and decodes; load/ (devices, forms, the rebuild cache) and write/ (the
-# writer) use read/, never the other way, so a program that only loads
-# links no writer code (tests/cli/cli_load_only.sh). Its public headers stay
-# in loader/ itself ("public"; they include only each other).
-LAYER.loader       :=
-LAYER.loader/read  := common public
-LAYER.loader/load  := loader/read common public
-LAYER.loader/write := loader/read common public
-# Below both the tool and the library: the helpers they share (errors,
-# OpenCL error names, atomic files, SHA-256), compiled once into
-# libclcpack (hidden), which the tool links.
-LAYER.common     := public
+# The library by what it does (loader/README.md, docs/ARCHITECTURE.md):
+# read/ opens, looks up and decodes; load/ (devices, forms, the rebuild
+# cache) and write/ (the writer) use read/, never the other way, so the
+# load-only library (read/, load/, common/) holds no writer code
+# (tests/cli/cli_load_only.sh). Its public headers are loader/include/
+# ("public"; they include only each other).
+LAYER.loader/include :=
+LAYER.loader/read  := loader/common public
+LAYER.loader/load  := loader/read loader/common public
+LAYER.loader/write := loader/read loader/common public
+# The library's common code, as zstd's lib/common/: the platform layer and
+# the helpers every part of the library uses (errors, OpenCL error names,
+# atomic files, SHA-256), compiled into libclcpack (hidden), whose archive
+# the tool and the interposer link to use them too.
+LAYER.loader/common := public
 PUB_DIR  := $(B)/include
-PUB_H    := $(addprefix $(PUB_DIR)/,$(notdir $(wildcard loader/clcpack.h loader/clcpack_write.h)))
+PUB_H    := $(addprefix $(PUB_DIR)/,$(notdir $(wildcard loader/include/*.h)))
 layer_dirs = $(patsubst public,$(PUB_DIR),$(LAYER.$(patsubst %/,%,$(dir $(1)))))
 # A source's -I paths: its folder's row, or, for a folder outside the table
 # (tests, benches, fuzz programs), every folder.
-ALL_INC  := -Iloader -Iloader/read -Iloader/load -Iloader/write -Iformats -Icommon $(patsubst %/,-I%,$(sort $(dir $(wildcard clc/*/*.c))))
+ALL_INC  := -Iloader/include -Iloader/read -Iloader/load -Iloader/write -Iloader/common -Iformats $(patsubst %/,-I%,$(sort $(dir $(wildcard clc/*/*.c))))
 inc_of   = $(if $(filter undefined,$(origin LAYER.$(patsubst %/,%,$(dir $(1))))),$(ALL_INC),$(addprefix -I,$(call layer_dirs,$(1))))
 CLC_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120
 DEPFLAGS := -MMD -MP
@@ -133,7 +135,7 @@ else
 Q := @
 endif
 
-LIB_SRC  := $(sort $(wildcard loader/*/*.c common/*.c))
+LIB_SRC  := $(sort $(wildcard loader/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/pic/%.o)
 FORMATS_SRC := $(sort $(wildcard formats/*.c))
 CLC_SRC  := $(sort $(filter-out clc/main/main.c,$(wildcard clc/*/*.c))) $(FORMATS_SRC)
@@ -159,6 +161,58 @@ BENCH_COMMON_OBJ := $(patsubst %.c,$(B)/%.o,$(sort $(wildcard tests/bench/common
 SONAME := libclcpack.so.1
 LIB_MAP := loader/clcpack.map
 
+# The load-only library (loader/README.md): loader/read/, load/ and
+# common/ without the writer, for an application that only loads packs.
+# libclcpack_load.so.1 exports the functions of clcpack.h and
+# clcpack_inspect.h at libclcpack's versions (loader/clcpack_load.map);
+# libclcpack_load.a is the same objects. It imports nothing of the writer
+# (tests/cli/cli_load_only.sh). Its optional parts are each on (1) by
+# default and left out with NAME=0; LOAD_MIN=1 leaves them all out, the
+# core `make loader-lines LOAD_MIN=1` counts. A part left out takes its
+# files and its functions with it (a call of one does not link):
+#   LOAD_REBUILD_CACHE  the rebuild cache (clcpack_cache_folder, CLCPACK_LOAD_CACHE)
+#   LOAD_BEST_VARIANT   clcpack_best_variant, clcpack_choice_key
+#   LOAD_NEAREST        a missed key's message names the nearest entries
+#   LOAD_SIMD_CRC       the CRC-32 by the CPU's instructions (else zlib's crc32)
+#   LOAD_RESOURCES      clcpack_open_resource (a pack in a Windows module)
+#   LOAD_POCL_NOTE      the load report's note on a PoCL binary's work-group functions
+#   LOAD_INSPECT        the functions of clcpack_inspect.h
+#   LOAD_LOOKUP_TABLE   a pack file's open and loads read what they need through its
+#                       lookup table (format 5); else the whole index is read at open
+LOAD_SONAME := libclcpack_load.so.1
+LOAD_MAP := loader/clcpack_load.map
+LOAD_PARTS := REBUILD_CACHE BEST_VARIANT NEAREST SIMD_CRC RESOURCES POCL_NOTE INSPECT LOOKUP_TABLE
+$(foreach p,$(LOAD_PARTS),$(eval LOAD_$(p) ?= $(if $(filter 1,$(LOAD_MIN)),0,1)))
+# Each part's files (one that two parts use goes when both are off) and
+# exported functions.
+LOAD_FILES.REBUILD_CACHE := loader/load/rebuild_cache.c loader/common/file_atomic.c \
+	loader/common/make_dirs.c loader/common/path.c loader/common/text_format.c
+LOAD_NAMES.REBUILD_CACHE := clcpack_cache_folder
+LOAD_FILES.BEST_VARIANT := loader/load/best_variant.c
+LOAD_NAMES.BEST_VARIANT := clcpack_best_variant clcpack_choice_key
+LOAD_FILES.NEAREST := loader/read/key_miss.c
+LOAD_FILES.SIMD_CRC := loader/read/crc32_x86.c loader/read/crc32_arm.c
+LOAD_FILES.RESOURCES := loader/read/pack_resource.c
+LOAD_NAMES.RESOURCES := clcpack_open_resource
+LOAD_FILES.POCL_NOTE := loader/load/pocl_note.c loader/common/pocl_binary.c loader/common/text_format.c
+LOAD_FILES.INSPECT := loader/read/pack_inspect.c loader/read/lookup_check.c
+LOAD_FILES.LOOKUP_TABLE := loader/read/pack_lookup.c
+LPAREN := (
+LOAD_NAMES.INSPECT := $(shell sed -n 's/^CLCPACK_API[^$(LPAREN)]*[ *]\(clcpack_[a-z0-9_]*\)$(LPAREN).*/\1/p' \
+	loader/include/clcpack_inspect.h)
+load_off = $(foreach p,$(LOAD_PARTS),$(if $(filter 0,$(LOAD_$(p))),$($(1).$(p))))
+load_on = $(foreach p,$(LOAD_PARTS),$(if $(filter 0,$(LOAD_$(p))),,$($(1).$(p))))
+# A part left out is compiled without with -DCLCPK_NO_<PART> (its header's
+# stand-ins: rebuild_cache.h, key_miss.h, pocl_note.h, pack_lookup.h, crc32.c).
+LOAD_DEFS := $(foreach p,$(LOAD_PARTS),$(if $(filter 0,$(LOAD_$(p))),-DCLCPK_NO_$(p)))
+# The tool's own helpers (fd_io.c) and the other system's platform file stay out.
+LOAD_SRC := $(filter-out loader/write/% loader/common/fd_io.c loader/common/platform_win32.c \
+	$(filter-out $(call load_on,LOAD_FILES),$(call load_off,LOAD_FILES)),$(LIB_SRC))
+LOAD_NAMES_OUT := $(call load_off,LOAD_NAMES)
+# Built with every part: libclcpack's own objects; else objects of their own.
+LOAD_OBJDIR := $(if $(strip $(LOAD_DEFS)),$(B)/pic-load,$(B)/pic)
+LOAD_OBJ := $(LOAD_SRC:%.c=$(LOAD_OBJDIR)/%.o)
+
 # The interposer (preload/, docs/RECORD.md) that clc-pack record/run load into
 # unmodified applications with LD_PRELOAD. It links no OpenCL loader, and
 # exports only the OpenCL calls it wraps (preload/exports.map): its copy of
@@ -181,11 +235,12 @@ STUB_ICD := $(B)/tests/libclcstub.so
 STUB_VENDORS := $(B)/tests/stub-vendors/clcstub.icd
 $(STUB_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300
 
-.PHONY: print-libs all deps pack test check bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall windows windows-install
-all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack-preload.so $(SHIM) $(PUB_H)
+.PHONY: print-libs loader-lines FORCE all deps pack test check bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall windows windows-install
+all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack_load.a $(B)/libclcpack_load.so \
+	$(B)/libclcpack-preload.so $(SHIM) $(PUB_H)
 
-# What a program linking build/libclcpack.a needs besides it (the examples
-# built in-tree use it).
+# What a program linking build/libclcpack.a or build/libclcpack_load.a
+# needs besides it (the examples built in-tree use it).
 print-libs:
 	@echo $(LDLIBS_CL)
 
@@ -201,7 +256,7 @@ deps:
 # (kept: only order-only prerequisites name them, which would otherwise make
 # them intermediate files that make deletes).
 .SECONDARY: $(PUB_H)
-$(PUB_DIR)/%.h: loader/%.h
+$(PUB_DIR)/%.h: loader/include/%.h
 	@mkdir -p $(dir $@)
 	$(Q)ln -sf $(call relpath,$(abspath $(dir $@)),$(abspath $<)) $@
 
@@ -224,6 +279,41 @@ $(B)/libclcpack.so: $(LIB_OBJ) $(LIB_MAP)
 	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(LIB_MAP) -Wl,-z,defs $(LDFLAGS) \
 		-o $(B)/$(SONAME) $(LIB_OBJ) $(LDLIBS_CL)
 	$(Q)ln -sf $(SONAME) $@
+
+# The load-only library's objects when a part is left out, recompiled
+# whenever the parts change (load-flags.txt, rewritten only then), as is
+# the library itself.
+$(B)/load-flags.txt: FORCE
+	@mkdir -p $(B)
+	@echo '$(LOAD_DEFS)' | cmp -s - $@ || echo '$(LOAD_DEFS)' >$@
+FORCE:
+
+$(B)/pic-load/%.o: %.c $(B)/load-flags.txt | $(PUB_H)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (load-only)")
+	$(Q)$(CC) $(CLC_CPPFLAGS) $(LOAD_DEFS) $(call inc_of,$<) $(CPPFLAGS) -DCLCPACK_BUILDING $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(DEPFLAGS) -c -o $@ $<
+
+$(B)/libclcpack_load.a: $(LOAD_OBJ) $(B)/load-flags.txt
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $(LOAD_OBJ)
+
+# The map less the functions of the parts left out (and the word global:
+# of a node they leave empty, which ld refuses).
+$(B)/clcpack_load.map: $(LOAD_MAP) $(B)/load-flags.txt
+	$(Q)sed -e '' $(foreach n,$(LOAD_NAMES_OUT),-e '/^ *$(n);/d') $(LOAD_MAP) | \
+		sed -e '/^ *global:$$/{N;s/^ *global:\n}/}/;}' >$@
+
+$(B)/libclcpack_load.so: $(LOAD_OBJ) $(B)/clcpack_load.map
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,-soname,$(LOAD_SONAME) -Wl,--version-script=$(B)/clcpack_load.map -Wl,-z,defs \
+		$(LDFLAGS) -o $(B)/$(LOAD_SONAME) $(LOAD_OBJ) $(LDLIBS_CL)
+	$(Q)ln -sf $(LOAD_SONAME) $@
+
+# The load-only library's lines (docs/BENCH.md, "The loader's size"): the
+# sources this configuration builds it from and every header of the
+# project they include; make loader-lines LOAD_MIN=1 counts the core.
+loader-lines:
+	$(Q)sh scripts/loader_lines.sh "$(CC)" "$(CLC_CPPFLAGS) $(LOAD_DEFS) $(ALL_INC) $(CPPFLAGS)" $(LOAD_SRC)
 
 $(B)/libclcpack-preload.so: $(PRELOAD_OBJ) $(B)/libclcpack.a preload/exports.map
 	@$(if $(Q),echo "  LD      $@")
@@ -251,11 +341,11 @@ $(B)/clc-pack: $(B)/clc/main/main.o $(B)/libclc.a $(B)/libclcpack.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CLC)
 
-$(STUB_ICD): $(STUB_OBJ) $(B)/pic/common/sha256.o tests/stubs/gpu_driver/exports.map
+$(STUB_ICD): $(STUB_OBJ) $(B)/pic/loader/common/sha256.o tests/stubs/gpu_driver/exports.map
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,--version-script=tests/stubs/gpu_driver/exports.map -Wl,-z,defs $(LDFLAGS) -o $@ \
-		$(STUB_OBJ) $(B)/pic/common/sha256.o -lpthread
+		$(STUB_OBJ) $(B)/pic/loader/common/sha256.o -lpthread
 
 $(STUB_VENDORS): $(STUB_ICD)
 	@mkdir -p $(dir $@)
@@ -405,7 +495,7 @@ MANDIR       ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 CMAKEDIR     ?= $(LIBDIR)/cmake/clcpack
-VERSION := $(shell awk '/^.define CLCPACK_VERSION_(MAJOR|MINOR|PATCH) /{v = v s $$3; s = "."} END {print v}' loader/clcpack.h)
+VERSION := $(shell awk '/^.define CLCPACK_VERSION_(MAJOR|MINOR|PATCH) /{v = v s $$3; s = "."} END {print v}' loader/include/clcpack.h)
 
 # The path from folder $(1) to $(2) (both absolute), for files that find
 # each other wherever the installation is staged or moved.
@@ -414,10 +504,11 @@ relpath = $(shell realpath -m --relative-to='$(1)' '$(2)')
 
 # Regenerated on every install: the paths depend on PREFIX and LIBDIR.
 install: all
-	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	$(Q)for pc in clcpack clcpack_load; do \
+		sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 		-e 's|@LIBS_PRIVATE@|$(LIBS_PRIVATE)|g' \
-		pkgconfig/clcpack.pc.in >$(B)/clcpack.pc
+		pkgconfig/$$pc.pc.in >$(B)/$$pc.pc || exit 1; done
 	$(Q)sed -e 's|@CMAKE_TO_BINDIR@|$(call relpath,$(CMAKEDIR),$(BINDIR))|g' \
 		-e 's|@CMAKE_TO_LIBDIR@|$(call relpath,$(CMAKEDIR),$(LIBDIR))|g' \
 		-e 's|@CMAKE_TO_INCLUDEDIR@|$(call relpath,$(CMAKEDIR),$(INCLUDEDIR))|g' \
@@ -436,11 +527,15 @@ install: all
 	install -m 644 $(B)/$(SONAME) $(DESTDIR)$(LIBDIR)/libclcpack.so.$(VERSION)
 	ln -sf libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libclcpack.so
+	install -m 644 $(B)/libclcpack_load.a $(DESTDIR)$(LIBDIR)/libclcpack_load.a
+	install -m 644 $(B)/$(LOAD_SONAME) $(DESTDIR)$(LIBDIR)/libclcpack_load.so.$(VERSION)
+	ln -sf libclcpack_load.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(LOAD_SONAME)
+	ln -sf $(LOAD_SONAME) $(DESTDIR)$(LIBDIR)/libclcpack_load.so
 	install -m 755 $(B)/libclcpack-preload.so $(DESTDIR)$(LIBDIR)/libclcpack-preload.so
 	install -d $(DESTDIR)$(LIBDIR)/clcpack-opencl
 	install -m 755 $(SHIM) $(DESTDIR)$(LIBDIR)/clcpack-opencl/libOpenCL.so.1
-	install -m 644 loader/clcpack.h loader/clcpack_write.h $(DESTDIR)$(INCLUDEDIR)/
-	install -m 644 $(B)/clcpack.pc $(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc
+	install -m 644 $(wildcard loader/include/*.h) $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 $(B)/clcpack.pc $(B)/clcpack_load.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	install -m 644 man/clc-pack.1 $(DESTDIR)$(MANDIR)/man1/clc-pack.1
 	install -m 644 man/clcpack.3 $(DESTDIR)$(MANDIR)/man3/clcpack.3
 	install -m 644 completions/clc-pack $(DESTDIR)$(BASHCOMPDIR)/clc-pack
@@ -450,10 +545,13 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/clc-pack $(DESTDIR)$(LIBDIR)/libclcpack.a \
 		$(DESTDIR)$(LIBDIR)/libclcpack.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
-		$(DESTDIR)$(LIBDIR)/libclcpack.so $(DESTDIR)$(INCLUDEDIR)/clcpack.h \
-		$(DESTDIR)$(INCLUDEDIR)/clcpack_write.h \
+		$(DESTDIR)$(LIBDIR)/libclcpack.so $(DESTDIR)$(LIBDIR)/libclcpack_load.a \
+		$(DESTDIR)$(LIBDIR)/libclcpack_load.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(LOAD_SONAME) \
+		$(DESTDIR)$(LIBDIR)/libclcpack_load.so \
+		$(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(wildcard loader/include/*.h))) \
 		$(DESTDIR)$(LIBDIR)/libclcpack-preload.so $(DESTDIR)$(LIBDIR)/clcpack-opencl/libOpenCL.so.1 \
-		$(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc $(DESTDIR)$(MANDIR)/man1/clc-pack.1 \
+		$(DESTDIR)$(PKGCONFIGDIR)/clcpack.pc $(DESTDIR)$(PKGCONFIGDIR)/clcpack_load.pc \
+		$(DESTDIR)$(MANDIR)/man1/clc-pack.1 \
 		$(DESTDIR)$(MANDIR)/man3/clcpack.3 $(DESTDIR)$(BASHCOMPDIR)/clc-pack
 	rm -f $(DESTDIR)$(CMAKEDIR)/clcpackConfig.cmake $(DESTDIR)$(CMAKEDIR)/clcpackConfigVersion.cmake \
 		$(DESTDIR)$(CMAKEDIR)/clcpackPack.cmake

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "clcpack_write.h" /* CLCPACK_SHA256_SIZE */
-#include "sha256.h"        /* clcpk_digest_sha256 (common/) */
+#include "sha256.h"        /* clcpk_digest_sha256 (loader/common/) */
 
 static int is_space(char c)
 {

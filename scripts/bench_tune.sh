@@ -20,14 +20,19 @@
 #               Tuner skips what its cache holds) and writes it back, so that
 #               a space too long for one sitting is run to the end in parts:
 #               its time is the sum of the parts' wall times, kept in
-#               FILE.walls, one line a part
+#               FILE.walls, one line a part. With --kt-gpus N the rest is
+#               split into N interleaved slices run side by side, one a GPU
+#               (scripts/kt_conv.py --part), their cache files merged into
+#               FILE and each slice's wall time a line of FILE.walls: the
+#               sum is what one GPU would take, less nothing but N - 1
+#               extra start-ups counted against Kernel Tuner
 #
 # Usage: scripts/bench_tune.sh [--device SPEC] [--rounds N] [--sizes "1024 4096"]
-#        [--kt-seconds S] [--kt-resume FILE] [--parts "gemm jobs conv strategies ktconv"] [OUT_DIR]
+#        [--kt-seconds S] [--kt-resume FILE] [--kt-gpus N] [--parts "gemm jobs conv strategies ktconv"] [OUT_DIR]
 # Kernel Tuner and PyOpenCL must be importable by python3 for gemm and ktconv.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-device=gpu rounds=3 sizes="1024 4096" kt_seconds=240 kt_resume= parts="gemm jobs conv strategies"
+device=gpu rounds=3 sizes="1024 4096" kt_seconds=240 kt_resume= kt_gpus=1 parts="gemm jobs conv strategies"
 while [ $# -gt 0 ]; do
     case $1 in
     --device) device=$2; shift 2 ;;
@@ -35,6 +40,7 @@ while [ $# -gt 0 ]; do
     --sizes) sizes=$2; shift 2 ;;
     --kt-seconds) kt_seconds=$2; shift 2 ;;
     --kt-resume) kt_resume=$2; shift 2 ;;
+    --kt-gpus) kt_gpus=$2; shift 2 ;;
     --parts) parts=$2; shift 2 ;;
     *) break ;;
     esac
@@ -128,20 +134,75 @@ if has strategies; then
     cat "$t"
 fi
 
+# kt_cache_merge OUT IN...: Kernel Tuner's cache files merged, every
+# configuration of any of them once; a file cut short by a time limit
+# (its last entry followed by a comma, the closing braces missing) is
+# read as far as it goes. Prints how many configurations OUT holds.
+kt_cache_merge() {
+    python3 - "$@" <<'PY'
+import json, sys
+def load(path):
+    text = open(path).read().rstrip()
+    try:
+        return json.loads(text)
+    except ValueError:
+        return json.loads(text.rstrip(",") + "}}")
+out, ins = sys.argv[1], sys.argv[2:]
+merged = None
+for path in ins:
+    try:
+        d = load(path)
+    except (OSError, ValueError):
+        continue
+    if merged is None:
+        merged = d
+    else:
+        merged["cache"].update(d["cache"])
+# Kernel Tuner's own layout: the header, then one entry a line, closed.
+head = json.dumps({k: v for k, v in merged.items() if k != "cache"}, indent=0)[:-2]
+lines = ",\n".join(json.dumps({k: v})[1:-1] for k, v in merged["cache"].items())
+with open(out + ".tmp", "w") as f:
+    f.write(head + ',\n"cache": {\n' + lines + "}\n}")
+import os
+os.replace(out + ".tmp", out)
+print(len(merged["cache"]))
+PY
+}
+
 if has ktconv; then
-    rm -f "$out/ktconv-cache.json"
+    rm -f "$out"/ktconv-cache*.json
     [ -n "$kt_resume" ] && [ -f "$kt_resume" ] && cp "$kt_resume" "$out/ktconv-cache.json"
-    t0=$(now)
-    timeout "$kt_seconds" python3 scripts/kt_conv.py "$out/ktconv-cache.json" examples/tune/conv2d.cl >"$out/ktconv.txt" 2>&1
-    rc=$?
-    w=$(since "$t0")
-    done_n=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cache']))" "$out/ktconv-cache.json" 2>/dev/null ||
-        grep -c '"time"' "$out/ktconv-cache.json" 2>/dev/null)
-    echo "kernel_tuner conv2d brute force: exit $rc after $w s, $done_n configurations in its cache"
+    if [ "$kt_gpus" -gt 1 ]; then
+        for i in $(seq 0 $((kt_gpus - 1))); do
+            [ -f "$out/ktconv-cache.json" ] && cp "$out/ktconv-cache.json" "$out/ktconv-cache-$i.json"
+            (
+                t0=$(now)
+                timeout "$kt_seconds" python3 scripts/kt_conv.py "$out/ktconv-cache-$i.json" examples/tune/conv2d.cl \
+                    --part "$i/$kt_gpus" --device "$i" >"$out/ktconv-$i.txt" 2>&1
+                echo "$? $(since "$t0")" >"$out/ktconv-$i.rc"
+            ) &
+        done
+        wait
+        done_n=$(kt_cache_merge "$out/ktconv-cache.json" "$out"/ktconv-cache-*.json)
+        for i in $(seq 0 $((kt_gpus - 1))); do
+            read -r rc w <"$out/ktconv-$i.rc"
+            echo "kernel_tuner conv2d brute force, slice $i/$kt_gpus on GPU $i: exit $rc after $w s"
+            cat "$out/ktconv-$i.txt"
+            [ -n "$kt_resume" ] && echo "$w $done_n" >>"$kt_resume.walls"
+        done
+        echo "kernel_tuner conv2d brute force: $done_n configurations in the merged cache"
+    else
+        t0=$(now)
+        timeout "$kt_seconds" python3 scripts/kt_conv.py "$out/ktconv-cache.json" examples/tune/conv2d.cl >"$out/ktconv.txt" 2>&1
+        rc=$?
+        w=$(since "$t0")
+        done_n=$(kt_cache_merge "$out/ktconv-cache.json" "$out/ktconv-cache.json")
+        echo "kernel_tuner conv2d brute force: exit $rc after $w s, $done_n configurations in its cache"
+        [ -n "$kt_resume" ] && echo "$w $done_n" >>"$kt_resume.walls"
+        cat "$out/ktconv.txt"
+    fi
     if [ -n "$kt_resume" ]; then
         cp "$out/ktconv-cache.json" "$kt_resume"
-        echo "$w $done_n" >>"$kt_resume.walls"
         awk '{ s += $1; n = $2 } END { printf "kernel_tuner conv2d brute force, all parts: %.1f s, %d configurations\n", s, n }' "$kt_resume.walls"
     fi
-    cat "$out/ktconv.txt"
 fi

@@ -5,7 +5,7 @@
 #   clcpack.def        the same exports, for MSVC's `lib /def:clcpack.def /machine:x64`
 #   libclcpack.a       the static library (link it with -lOpenCL and what
 #                      `make -f scripts/windows.mk windows-print-libs` says)
-#   include/           clcpack.h, clcpack_write.h
+#   include/           clcpack.h, clcpack_inspect.h, clcpack_write.h
 #   libOpenCL.dll.a    an import library for OpenCL.dll, made from the
 #                      Khronos headers' cl* names (no driver SDK needed)
 #   clcpack-codecs.txt the codecs the library reads, "zlib" or "zlib,zstd",
@@ -26,12 +26,12 @@ DLLTOOL   ?= x86_64-w64-mingw32-dlltool
 CL_HEADER ?= /usr/include/CL/cl.h
 ZSTD_DIR  ?=
 
-WIN_SRC  := $(sort $(filter-out %/platform_posix.c,$(wildcard loader/*/*.c common/*.c)))
+WIN_SRC  := $(sort $(filter-out %/platform_posix.c,$(wildcard loader/*/*.c)))
 WIN_OBJ  := $(WIN_SRC:%.c=$(WB)/obj/%.o)
 # The Khronos headers are the same for every system: the host's, alone in
 # a folder of their own (-I/usr/include would bring Linux's headers).
 KHRONOS  := $(WB)/khronos
-WIN_INC  := -Iloader -Iloader/read -Iloader/load -Iloader/write -Icommon -I$(KHRONOS)
+WIN_INC  := -Iloader/include -Iloader/read -Iloader/load -Iloader/write -Iloader/common -I$(KHRONOS)
 WIN_DEFS := -DCL_TARGET_OPENCL_VERSION=120 -D_WIN32_WINNT=0x0601 -D__USE_MINGW_ANSI_STDIO=1
 WIN_LIBS := -lz
 WIN_CODECS := zlib
@@ -46,7 +46,7 @@ WIN_WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-protot
 ifeq ($(WERROR),1)
 WIN_WARN += -Werror
 endif
-WIN_HDRS := $(WB)/include/clcpack.h $(WB)/include/clcpack_write.h
+WIN_HDRS := $(addprefix $(WB)/include/,$(notdir $(wildcard loader/include/*.h)))
 
 .PHONY: windows windows-print-libs windows-codecs windows-install windows-no-prefix
 windows: $(WB)/clcpack.dll $(WB)/libclcpack.a $(WB)/clcpack.def $(WB)/libOpenCL.dll.a $(WIN_HDRS) windows-codecs
@@ -85,7 +85,7 @@ $(WB)/obj/%.o: %.c $(WB)/flags.txt | $(KHRONOS)/CL
 	@echo "  WINCC   $<"
 	@$(WIN_CC) $(WIN_DEFS) $(WIN_INC) $(WIN_CFLAGS) $(WIN_WARN) -MMD -MP -c -o $@ $<
 
-$(WB)/include/%.h: loader/%.h
+$(WB)/include/%.h: loader/include/%.h
 	@mkdir -p $(dir $@)
 	@cp $< $@
 
@@ -121,7 +121,7 @@ $(WB)/clcpack.dll: $(WIN_OBJ) $(WB)/clcpack.def $(WB)/libOpenCL.dll.a
 # same templates as `make install`, CLCPACK_LOADER_CODECS set to what the
 # DLL reads. No clc-pack in it: cross builds name the build host's
 # (CLCPACK_CLC_PACK).
-WIN_VERSION = $(shell awk '/^.define CLCPACK_VERSION_(MAJOR|MINOR|PATCH) /{v = v s $$3; s = "."} END {print v}' loader/clcpack.h)
+WIN_VERSION = $(shell awk '/^.define CLCPACK_VERSION_(MAJOR|MINOR|PATCH) /{v = v s $$3; s = "."} END {print v}' loader/include/clcpack.h)
 windows-install: $(if $(PREFIX),windows,windows-no-prefix)
 	@install -d $(PREFIX)/bin $(PREFIX)/lib/cmake/clcpack $(PREFIX)/include/CL
 	@install -m 644 $(WB)/clcpack.dll $(PREFIX)/bin/

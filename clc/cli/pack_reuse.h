@@ -41,7 +41,7 @@ typedef struct pack_reuse_forms {
     size_t n_archs;
     unsigned pocl_forms;        /* the PoCL work-group functions of its local size a
                                    native PoCL binary must hold, and no other
-                                   (common/pocl_binary.h: bits 1u << form); an older
+                                   (loader/common/pocl_binary.h: bits 1u << form); an older
                                    clc-pack's lacks some */
 } pack_reuse_forms;
 

@@ -5,7 +5,7 @@
  *
  * PoCL puts into CL_PROGRAM_BINARIES the functions its variable
  * POCL_BINARY_SPECIALIZE_WG names ("W-H-D" and the folder suffixes of
- * common/pocl_binary.h), and reads that variable once per process. Within
+ * loader/common/pocl_binary.h), and reads that variable once per process. Within
  * one process it compiles only one grid form per local size and offset
  * class: its table of loaded functions (lib/CL/devices/common.c,
  * fetch_dlhandle_cache_item) takes any function of the same local size and
@@ -44,7 +44,7 @@ typedef enum pocl_wg_grid {
 } pocl_wg_grid;
 
 /* The forms of its local size a variant's binary holds (bits 1u << form
- * of common/pocl_binary.h): all four, or with small_grids (--pocl-grids
+ * of loader/common/pocl_binary.h): all four, or with small_grids (--pocl-grids
  * small) the two small-grid ones. */
 unsigned pocl_wg_forms(int small_grids);
 

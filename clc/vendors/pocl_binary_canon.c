@@ -1,5 +1,5 @@
 /* pocl_binary_canon.c — canonical PoCL binaries (pocl_binary_canon.h).
- * The layout (version 9) is read by common/pocl_binary.c; the header's
+ * The layout (version 9) is read by loader/common/pocl_binary.c; the header's
  * fields used here: the version at byte 16, the build hash at HASH_AT,
  * and the program.bc record after the header (HEADER_SIZE). */
 #include "pocl_binary_canon.h"
@@ -33,7 +33,7 @@ static void wr64(unsigned char *p, uint64_t v)
         p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* Canonicalizing reads a binary through common/pocl_binary.h's walk. */
+/* Canonicalizing reads a binary through loader/common/pocl_binary.h's walk. */
 typedef clcpk_pocl_file file_ref;
 
 typedef struct kernel_ref {
@@ -154,7 +154,7 @@ static void parsed_free(parsed *p)
     memset(p, 0, sizeof *p);
 }
 
-/* The walk into a parsed binary (common/pocl_binary.h). */
+/* The walk into a parsed binary (loader/common/pocl_binary.h). */
 static int parse_begin(void *ctx, uint32_t nk, size_t head_size)
 {
     parsed *p = ctx;

@@ -11,12 +11,12 @@
  * the program at another size adds a folder. The canonical form keeps
  * program.bc, every kernel's generic function, and every form of the
  * variant's local size (small and large grid, with and without a global
- * offset: common/pocl_binary.h) of its kernel, or of every kernel for a
+ * offset: loader/common/pocl_binary.h) of its kernel, or of every kernel for a
  * whole program; files are sorted by path. Loading is unchanged: PoCL
  * unpacks files by name.
  *
  * Understands the layout PoCL 3.1 writes (binary format version 9, read by
- * common/pocl_binary.h); any other input is left as it is. Pure function
+ * loader/common/pocl_binary.h); any other input is left as it is. Pure function
  * over bytes, no printing.
  */
 #ifndef CLC_POCL_BINARY_CANON_H
@@ -31,7 +31,7 @@
 
 /* For kernel `kernel` built with local size wg (all 0: none compiled in),
  * which keeps the four forms of wg ("W-H-D-goffs0-smallgrid", "W-H-D-
- * smallgrid", "W-H-D-goffs0", "W-H-D": common/pocl_binary.h); kernel NULL
+ * smallgrid", "W-H-D-goffs0", "W-H-D": loader/common/pocl_binary.h); kernel NULL
  * for a whole program, whose every kernel keeps them. The
  * random temporary file names PoCL compiled from are scrubbed
  * (pocl_binary_canon_scrub_temp_names), and the random build hash PoCL writes with its

@@ -15,6 +15,8 @@
 
 #include "entry_key.h"
 #include "errors.h"
+#include "key_miss.h"
+#include "pack_lookup.h"
 #include "pack_reader.h"
 #include "struct_size.h"
 

@@ -305,12 +305,16 @@ int clcpack_device_binary_compatible(const clcpack_device_info *a, const clcpack
     return device_in(a, &fa) && device_in(b, &fb) && same_but_device_uuid(&fa, &fb);
 }
 
+/* clcpack_inspect.h's, here for the fingerprint code it shares; left out
+ * with the rest of that header (make LOAD_INSPECT=0, loader/README.md). */
+#ifndef CLCPK_NO_INSPECT
 int clcpack_device_equal(const clcpack_device_info *a, const clcpack_device_info *b)
 {
     clcpack_device_info fa, fb;
     return device_in(a, &fa) && device_in(b, &fb) && same_but_device_uuid(&fa, &fb) &&
            (!fa.has_uuid || memcmp(fa.device_uuid, fb.device_uuid, 16) == 0);
 }
+#endif
 
 static void uuid_hex(const uint8_t u[16], char out[33])
 {

@@ -20,7 +20,20 @@
 /* The report's item for entry e whose bytes are bin[0..size), into buf
  * ("" when they are not a PoCL binary of the known layout). Reads the
  * binary's file list only; always NUL-terminated (cap > 0). */
+#ifdef CLCPK_NO_POCL_NOTE
+/* A load-only library built without the note (make LOAD_POCL_NOTE=0,
+ * loader/README.md): pocl_note.c and the PoCL binary reader it uses are
+ * left out, and a report says nothing of work-group functions. */
+static inline void clcpk_pocl_note(const clcpack_entry_info *e, const uint8_t *bin, size_t size,
+                                   char *buf, size_t cap)
+{
+    (void)e, (void)bin, (void)size;
+    if (cap)
+        buf[0] = '\0';
+}
+#else
 void clcpk_pocl_note(const clcpack_entry_info *e, const uint8_t *bin, size_t size, char *buf,
                      size_t cap);
+#endif
 
 #endif /* CLCPACK_POCL_NOTE_H */

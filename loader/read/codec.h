@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clcpack_write.h"
+#include "clcpack.h"
 
 /* Inflates the zlib stream src[0..n) into exactly raw bytes at dst.
  * CLCPACK_OK when the stream decodes to exactly raw bytes and ends exactly

@@ -4,8 +4,12 @@
 #include <limits.h>
 #include <zlib.h>
 
+/* The CPU's own CRC instructions, unless a load-only build leaves them out
+ * (make LOAD_SIMD_CRC=0, loader/README.md): zlib's crc32() then does it. */
+#ifndef CLCPK_NO_SIMD_CRC
 #include "crc32_arm.h"
 #include "crc32_x86.h"
+#endif
 
 uint32_t clcpk_crc32_portable(uint32_t crc, const void *data, size_t n)
 {

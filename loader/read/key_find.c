@@ -14,6 +14,8 @@
 
 #include "entry_key.h"
 #include "errors.h"
+#include "key_miss.h"
+#include "pack_lookup.h"
 #include "pack_reader.h"
 
 /* A key that leaves out derived defines: the entries among cands (n of

@@ -17,10 +17,11 @@
 #include <stdlib.h>
 
 #include "bytes.h"
-#include "clcpack_write.h"
+#include "clcpack_inspect.h"
 #include "errors.h"
 #include "key_hash.h"
 #include "pack_format.h"
+#include "pack_lookup.h"
 #include "pack_reader.h"
 
 /* The offset (from the index's start) of the first source record: past

@@ -20,6 +20,7 @@
 #include "crc32.h"
 #include "errors.h"
 #include "pack_format.h"
+#include "pack_lookup.h"
 #include "pack_reader.h"
 
 static void entry_label(const clcpack *p, size_t i, char *buf, size_t cap)

@@ -29,6 +29,7 @@
 #include "errors.h"
 #include "key_hash.h"
 #include "pack_format.h"
+#include "pack_lookup.h"
 #include "pack_parse.h"
 #include "pack_reader.h"
 

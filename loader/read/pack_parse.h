@@ -86,16 +86,4 @@ clcpack_status clcpk_fail_record(parse_ctx *c, clcpack_error *err, const char *w
 clcpack_status clcpk_parse_index(clcpack *p, const pk_header *h, const uint8_t *index,
                                  _Atomic uint8_t *const ready[2], clcpack_error *err);
 
-/* Opens p (its file read on demand, p->fd set) through its lookup table
- * (pack_lookup.c): h passed checks 1 to 7, head holds the header's first
- * PK_HEADER_SIZE_LOOKUP bytes. Reads the directory, devices and
- * dictionaries, nothing else. On failure p is left for clcpack_close. */
-clcpack_status clcpk_lookup_open(clcpack *p, const pk_header *h, const uint8_t *head,
-                                 clcpack_error *err);
-
-/* 1 when h names a lookup table (format 5, a long enough header, a
- * directory offset in head, the header's first PK_HEADER_SIZE_LOOKUP
- * bytes). */
-int clcpk_has_lookup(const pk_header *h, const uint8_t *head);
-
 #endif /* CLCPACK_PACK_PARSE_H */

@@ -16,6 +16,7 @@
 #include "cold_memory.h"
 #include "errors.h"
 #include "pack_format.h"
+#include "pack_lookup.h"
 #include "pack_parse.h"
 #include "pack_reader.h"
 #include "sha256.h"
@@ -277,37 +278,6 @@ clcpack_status clcpack_open_file_pinned(const char *path, const uint8_t sha256[3
     return open_pinned(path, sha256, out, err);
 }
 
-clcpack_status clcpack_pack_sha256(const clcpack *p, uint8_t out[32])
-{
-    if (!p || !out)
-        return CLCPACK_E_INVALID_ARG;
-    clcpk_sha256 s;
-    clcpk_sha256_init(&s);
-    if (p->data) {
-        clcpk_sha256_update(&s, p->data, (size_t)p->size);
-    } else {
-        /* A file pack is hashed in pieces through one buffer: hashing a
-         * multi-GB pack does not hold it in memory. */
-        const size_t piece = (size_t)1 << 20;
-        uint8_t *buf = malloc(piece);
-        if (!buf)
-            return CLCPACK_E_NOMEM;
-        char why[600];
-        for (uint64_t at = 0; at < p->size; at += piece) {
-            size_t n = p->size - at < piece ? (size_t)(p->size - at) : piece;
-            clcpack_status st = clcpk_read_at(p->fd, p->path, buf, n, at, NULL, why, sizeof why);
-            if (st != CLCPACK_OK) {
-                free(buf);
-                return st;
-            }
-            clcpk_sha256_update(&s, buf, n);
-        }
-        free(buf);
-    }
-    clcpk_sha256_final(&s, out);
-    return CLCPACK_OK;
-}
-
 void clcpack_close(clcpack *p)
 {
     if (!p)
@@ -339,25 +309,11 @@ size_t clcpack_device_count(const clcpack *p) { return p ? p->n_devices : 0; }
 size_t clcpack_source_count(const clcpack *p) { return p ? p->n_sources : 0; }
 size_t clcpack_entry_count(const clcpack *p) { return p ? p->n_entries : 0; }
 
-/* The get functions: item i of n (the library's struct at src + i * stride,
- * `full` bytes) into the caller's out, whose struct_size must reach the
- * 1.0 size `least`. */
-static clcpack_status get_item(const void *src, size_t stride, size_t n, size_t i, size_t full,
-                               size_t least, void *out)
-{
-    if (!out || !clcpk_size_ok(out, least))
-        return CLCPACK_E_INVALID_ARG;
-    if (i >= n)
-        return CLCPACK_E_NOT_FOUND;
-    clcpk_copy_out(out, (const char *)src + i * stride, full);
-    return CLCPACK_OK;
-}
-
 clcpack_status clcpack_get_device(const clcpack *p, size_t i, clcpack_device_info *out)
 {
     if (!p)
         return CLCPACK_E_INVALID_ARG;
-    return get_item(p->devices, sizeof *p->devices, p->n_devices, i, sizeof *p->devices,
+    return clcpk_get_item(p->devices, sizeof *p->devices, p->n_devices, i, sizeof *p->devices,
                     CLCPK_DEVICE_INFO_1_0, out);
 }
 
@@ -368,21 +324,8 @@ clcpack_status clcpack_get_source(const clcpack *p, size_t i, clcpack_source_inf
     clcpack_status st;
     if (i < p->n_sources && out && (st = clcpk_source_ready(p, i, NULL)) != CLCPACK_OK)
         return st;
-    return get_item(&p->sources->info, sizeof *p->sources, p->n_sources, i,
+    return clcpk_get_item(&p->sources->info, sizeof *p->sources, p->n_sources, i,
                     sizeof p->sources->info, CLCPK_SOURCE_INFO_1_0, out);
-}
-
-size_t clcpack_dictionary_count(const clcpack *p) { return p ? p->n_dicts : 0; }
-
-clcpack_status clcpack_get_dictionary(const clcpack *p, size_t i, clcpack_dictionary_info *out)
-{
-    if (!p)
-        return CLCPACK_E_INVALID_ARG;
-    if (!p->dicts)
-        return out && clcpk_size_ok(out, CLCPK_DICTIONARY_INFO_1_0) ? CLCPACK_E_NOT_FOUND
-                                                                    : CLCPACK_E_INVALID_ARG;
-    return get_item(&p->dicts->info, sizeof *p->dicts, p->n_dicts, i, sizeof p->dicts->info,
-                    CLCPK_DICTIONARY_INFO_1_0, out);
 }
 
 clcpack_status clcpack_get_entry(const clcpack *p, size_t i, clcpack_entry_info *out)
@@ -392,21 +335,8 @@ clcpack_status clcpack_get_entry(const clcpack *p, size_t i, clcpack_entry_info 
     clcpack_status st;
     if (i < p->n_entries && out && (st = clcpk_entry_ready(p, i, NULL)) != CLCPACK_OK)
         return st;
-    return get_item(&p->entries->info, sizeof *p->entries, p->n_entries, i,
+    return clcpk_get_item(&p->entries->info, sizeof *p->entries, p->n_entries, i,
                     sizeof p->entries->info, CLCPK_ENTRY_INFO_1_0, out);
-}
-
-clcpack_status clcpack_get_entry_family(const clcpack *p, size_t i, const char **family)
-{
-    if (!p || !family)
-        return CLCPACK_E_INVALID_ARG;
-    if (i >= p->n_entries)
-        return CLCPACK_E_NOT_FOUND;
-    clcpack_status st = clcpk_entry_ready(p, i, NULL);
-    if (st != CLCPACK_OK)
-        return st;
-    *family = p->entries[i].family;
-    return CLCPACK_OK;
 }
 
 size_t clcpack_entry_tuning_count(const clcpack *p, size_t entry)
@@ -444,12 +374,4 @@ clcpack_status clcpack_get_entry_tuning(const clcpack *p, size_t entry, size_t k
     out->height = pe->info.tune_height;
     out->median_ns = pe->info.tune_median_ns;
     return CLCPACK_OK;
-}
-
-uint32_t clcpack_writer_version(const clcpack *p)
-{
-    if (!p)
-        return 0;
-    const uint8_t *b = p->header + PK_OFF_WRITER_VERSION;
-    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clcpack_write.h"
+#include "clcpack_inspect.h"
 #include "codec.h"
 #include "pack_format.h"
 #include "platform.h"
@@ -154,54 +154,6 @@ pk_decoded *clcpk_base_cache_get(const clcpack *p, size_t i);
  * reference when it keeps them (the caller's stays the caller's). */
 void clcpk_base_cache_put(const clcpack *p, size_t i, pk_decoded *d);
 
-/* Entry i (< n_entries) parsed, with its delta bases and its source: at
- * once in a pack parsed whole; read through the lookup table the first
- * time otherwise. On error err names the record and why. Thread-safe. */
-clcpack_status clcpk_entry_ready(const clcpack *p, size_t i, clcpack_error *err);
-
-/* Source i (< n_sources) parsed, as clcpk_entry_ready. */
-clcpack_status clcpk_source_ready(const clcpack *p, size_t i, clcpack_error *err);
-
-/* Every table parsed and the key index built: what a call that walks all
- * entries makes sure of first. A pack opened through its lookup table
- * reads its whole index then, once, and checks the header's checksum.
- * Thread-safe. */
-clcpack_status clcpk_index_all(const clcpack *p, clcpack_error *err);
-
-/* A pack opened through its lookup table whose whole index is not read:
- * clcpack_find asks the lookup table (clcpk_lookup_find) rather than the
- * key index. */
-int clcpk_index_partial(const clcpack *p);
-
-/* The entries with exactly the key, from the key's bucket of the lookup
- * table, each parsed: as clcpack_find (ascending, *count may pass cap).
- * Thread-safe. */
-clcpack_status clcpk_lookup_find(const clcpack *p, const clcpack_key *key, size_t *indices,
-                                 size_t cap, size_t *count, clcpack_error *err);
-
-/* The entries answering to name with work-group wg, from the name bucket
- * of the lookup table, each parsed, ascending, in a malloc'd *out the
- * caller frees: what a key giving only some of its defines is matched
- * against without reading the whole index. Thread-safe. */
-clcpack_status clcpk_lookup_named(const clcpack *p, const char *name, const uint32_t wg[3],
-                                  size_t **out, size_t *count, clcpack_error *err);
-
-/* For lookup_check.c, through the code a load runs: record i's lookup row
- * and record read and checked (bounds, length, CRC-32; sources: a source
- * row, else an entry row), *rec_at the record's file offset; the bucket
- * count of the key (names 0) or name (names 1) buckets, 0 without a
- * lookup table; bucket b of a set read and checked (range, CRC-32, order,
- * items below entry_count, each item's entry parsed) into a malloc'd
- * *items of *n the caller frees. */
-clcpack_status clcpk_lookup_record(const clcpack *p, int sources, size_t i, uint64_t *rec_at,
-                                   clcpack_error *err);
-uint32_t clcpk_lookup_bucket_count(const clcpack *p, int names);
-clcpack_status clcpk_lookup_bucket(const clcpack *p, int names, uint32_t b, uint32_t **items,
-                                   uint32_t *n, clcpack_error *err);
-
-/* Frees what the lookup table's reading holds (pack_lookup.c). */
-void clcpk_lazy_free(clcpack *p);
-
 /* The key's hash (key_hash.h) as the key index and lookup tables use it. */
 uint64_t clcpk_key_index_hash(const clcpack_key *key);
 
@@ -281,16 +233,6 @@ void clcpk_describe_key(const clcpack_key *key, char *buf, size_t cap);
 
 /* Entry e's define set and work-group alone, e.g. "[TS=32 WPT=8] wg 32x4". */
 void clcpk_describe_entry_variant(const clcpack_entry_info *e, char *buf, size_t cap);
-
-/* CLCPACK_E_NOT_FOUND for a key no entry has, saying what the pack has
- * instead: its nearest entries of that name, or the nearest name when no
- * entry answers to it (key_miss.c). Needs the whole index read. */
-clcpack_status clcpk_key_not_found(const clcpack *p, const clcpack_key *key, clcpack_error *err);
-
-/* The name (a kernel's or a program's) the pack's entries answer to that
- * is nearest to name in edit distance, or NULL for a pack without
- * entries. Needs the whole index read. */
-const char *clcpk_nearest_name(const clcpack *p, const char *name);
 
 /* 1 when entry e answers to name: its kernel (or program) name, or one of
  * a program entry's kernel names. */

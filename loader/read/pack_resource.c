@@ -2,7 +2,7 @@
  * pack_resource.c — clcpack_open_resource: a pack linked into a Windows
  * module as an RCDATA resource (`clc-pack embed --format rc`), opened in
  * place like clcpack_open_memory. The lookup is the platform layer's
- * (common/platform.h); other systems have no resources and say what to use
+ * (loader/common/platform.h); other systems have no resources and say what to use
  * instead.
  */
 #include <errno.h>

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "clcpack_write.h"
+#include "clcpack_inspect.h"
 
 /* The bytes of a struct up to the end of `last`: its size in the version
  * that ended with that field. A caller's struct_size must be at least the
@@ -41,6 +41,20 @@ static inline void clcpk_copy_out(void *dst, const void *src, size_t full)
     size_t n = given < full ? given : full;
     if (n > sizeof given)
         memcpy((char *)dst + sizeof given, (const char *)src + sizeof given, n - sizeof given);
+}
+
+/* The get functions: item i of n (the library's struct at src + i * stride,
+ * `full` bytes) into the caller's out, whose struct_size must reach the
+ * 1.0 size `least`. */
+static inline clcpack_status clcpk_get_item(const void *src, size_t stride, size_t n, size_t i,
+                                            size_t full, size_t least, void *out)
+{
+    if (!out || !clcpk_size_ok(out, least))
+        return CLCPACK_E_INVALID_ARG;
+    if (i >= n)
+        return CLCPACK_E_NOT_FOUND;
+    clcpk_copy_out(out, (const char *)src + i * stride, full);
+    return CLCPACK_OK;
 }
 
 /* Input: a full struct (full bytes at dst) from the caller's at src, the

@@ -184,19 +184,3 @@ const char *clcpk_target_problem(uint32_t kind, uint32_t arch, const char *targe
     }
     return kind == CLCPACK_KIND_INTEL && arch != 0 ? NULL : "an Intel entry of arch 0";
 }
-
-clcpack_status clcpack_target_arch(clcpack_binary_kind kind, const char *target, uint32_t *arch)
-{
-    if (!target || !arch)
-        return CLCPACK_E_INVALID_ARG;
-    if (kind == CLCPACK_KIND_AMDGCN) {
-        pk_gfx g;
-        if (clcpk_gfx_parse(target, 0, &g) != 0)
-            return CLCPACK_E_INVALID_ARG;
-        *arch = clcpk_gfx_arch(&g);
-        return CLCPACK_OK;
-    }
-    if (kind == CLCPACK_KIND_SPIRV)
-        return clcpk_spirv_parse(target, arch) == 0 ? CLCPACK_OK : CLCPACK_E_INVALID_ARG;
-    return CLCPACK_E_INVALID_ARG;
-}

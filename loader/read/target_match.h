@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clcpack_write.h"
+#include "clcpack.h"
 
 /* A feature of a gfx target ID: unspecified, off ('-'), on ('+'). */
 enum { PK_FEAT_ANY = 0, PK_FEAT_OFF = 1, PK_FEAT_ON = 2 };

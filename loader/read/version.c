@@ -1,6 +1,4 @@
-#include "clcpack_write.h"
-
-#include <stdlib.h>
+#include "clcpack.h"
 
 unsigned clcpack_version(void) { return CLCPACK_VERSION_NUMBER; }
 
@@ -18,7 +16,3 @@ const char *clcpack_path_name(clcpack_path path)
     }
     return "none";
 }
-
-/* Memory the library hands out is malloc'd; freeing it here keeps an
- * application with another allocator (or another C runtime) correct. */
-void clcpack_free(void *data) { free(data); }

@@ -1,7 +1,7 @@
 /*
  * pack_writer.h — what a clcpack_writer holds between the add calls and
  * the encoding (pack_write.c adds, pack_encode.c orders and encodes,
- * common/file_atomic.c puts the bytes on disk). Internal to libclcpack; a
+ * loader/common/file_atomic.c puts the bytes on disk). Internal to libclcpack; a
  * reader-only build leaves these three files out.
  */
 #ifndef CLCPACK_PACK_WRITER_H

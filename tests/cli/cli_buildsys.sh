@@ -97,12 +97,12 @@ Ninja"
     printf 'cmake_minimum_required(VERSION 3.13)\nproject(v C)\nfind_package(clcpack 9.0 REQUIRED)\n' \
         >"$TMP/v9/CMakeLists.txt"
     run cmake -S "$TMP/v9" -B "$TMP/v9/b" -DCMAKE_PREFIX_PATH="$P"
-    [ "$RC" -ne 0 ] && grep -q "1.2.0" "$ERR" && ok "find_package(clcpack 9.0) refuses version 1.2.0" ||
+    [ "$RC" -ne 0 ] && grep -q "1.3.0" "$ERR" && ok "find_package(clcpack 9.0) refuses version 1.3.0" ||
         bad "find_package(clcpack 9.0): exit $RC"
     sed -i 's/clcpack 9.0/clcpack 0.1/' "$TMP/v9/CMakeLists.txt"
     run cmake -S "$TMP/v9" -B "$TMP/v01/b" -DCMAKE_PREFIX_PATH="$P"
-    [ "$RC" -ne 0 ] && grep -q "1.2.0" "$ERR" && ok "find_package(clcpack 0.1) refuses version 1.2.0 (major 0 is a version)" ||
-        bad "find_package(clcpack 0.1) accepted 1.2.0"
+    [ "$RC" -ne 0 ] && grep -q "1.3.0" "$ERR" && ok "find_package(clcpack 0.1) refuses version 1.3.0 (major 0 is a version)" ||
+        bad "find_package(clcpack 0.1) accepted 1.3.0"
 
     # Your own .cl files, no manifest: the project of docs/CMAKE.md, "Your
     # own kernels", its files taken from the page's doctest blocks.

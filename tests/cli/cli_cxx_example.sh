@@ -17,7 +17,7 @@ if [ -z "$CXX" ]; then
 fi
 EX=$TMP/example
 mkdir -p "$EX"
-run make -C "$ROOT/examples/cxx" O="$EX" CXX="$CXX" CLC_PACK="$CLC" CLCPACK_CFLAGS="-I$ROOT/loader" \
+run make -C "$ROOT/examples/cxx" O="$EX" CXX="$CXX" CLC_PACK="$CLC" CLCPACK_CFLAGS="-I$ROOT/loader/include" \
     CLCPACK_LIBS="$BUILD/libclcpack.a $(make -s --no-print-directory -C "$ROOT" print-libs)" \
     CXXFLAGS="-O2 -Wall -Wextra -pedantic -Werror ${CFLAGS:-}" LDFLAGS="${LDFLAGS:-}" all
 expect_rc 0 "the C++ example packs and builds with -std=c++17 -Wall -Wextra -pedantic -Werror"

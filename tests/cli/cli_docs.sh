@@ -87,7 +87,7 @@ expect_rc 2 "help of an unknown command"
 expect_err "unknown command 'nosuch'" "names it"
 # docs/ARCHITECTURE.md is the map: every source file of the tool, the
 # library, the shared layer, the interposer and the formats is named there.
-unnamed=$(cd "$ROOT" && for f in clc/*/*.[ch] loader/*.[ch] loader/*/*.[ch] common/*.[ch] preload/*.[ch] preload/*/*.[ch] formats/*.[ch]; do
+unnamed=$(cd "$ROOT" && for f in clc/*/*.[ch] loader/*.[ch] loader/*/*.[ch] preload/*.[ch] preload/*/*.[ch] formats/*.[ch]; do
     [ -f "$f" ] || continue
     b=${f##*/}
     grep -qF "${b%.*}" docs/ARCHITECTURE.md || echo "$f"

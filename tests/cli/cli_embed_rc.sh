@@ -77,7 +77,7 @@ expect_rc 0 "embed again"
 
 # clcpack_open_resource on Linux: no resources, a message that says what to use.
 printf '#include <stdio.h>\n#include "clcpack.h"\nint main(void) { clcpack *p = (clcpack *)1; clcpack_error e;\n  clcpack_status st = clcpack_open_resource(NULL, "add_pack", &p, &e);\n  printf("%%d %%d %%s\\n", (int)st, p == NULL, e.message); return 0; }\n' >res.c
-run ${CC:-cc} -std=c11 ${CFLAGS:-} -I"$ROOT/loader" -o res res.c "$BUILD/libclcpack.a" $(make -s --no-print-directory -C "$ROOT" print-libs) ${LDFLAGS:-}
+run ${CC:-cc} -std=c11 ${CFLAGS:-} -I"$ROOT/loader/include" -o res res.c "$BUILD/libclcpack.a" $(make -s --no-print-directory -C "$ROOT" print-libs) ${LDFLAGS:-}
 expect_rc 0 "a program calling clcpack_open_resource links on Linux"
 run ./res
 expect_out "1 1 resource add_pack: resources are a Windows feature" "clcpack_open_resource on Linux: CLCPACK_E_IO, out NULL, the message naming the resource"

@@ -32,7 +32,7 @@ preload/api.c:pl_clLinkProgram 103
 clc/cli/cmd_record.c:cmd_record 101
 "
 
-files=$(ls clc/*/*.c loader/*/*.c common/*.c preload/*.c preload/shim/*.c formats/*.c | grep -v '^clc/cli/usage\.c$')
+files=$(ls clc/*/*.c loader/*/*.c preload/*.c preload/shim/*.c formats/*.c | grep -v '^clc/cli/usage\.c$')
 long_functions $files >"$TMP/long"
 n_files=$(echo "$files" | wc -l)
 [ "$n_files" -gt 100 ] && ok "$n_files source files measured" || bad "only $n_files source files found"
@@ -87,7 +87,7 @@ long_files() {
     wc -l "$@" | awk -v LIM="$FILE_LIMIT" '$2 != "total" && $1 > LIM {
         name = $2; sub(/.*\//, "", name); print $1, name, $2 }'
 }
-all_c=$(find clc loader common preload formats -name '*.c' | sort)
+all_c=$(find clc loader preload formats -name '*.c' | sort)
 printf 'x\n%.0s' $(seq "$FILE_LIMIT") >"$TMP/file_at.c"
 printf 'x\n%.0s' $(seq $((FILE_LIMIT + 1))) >"$TMP/file_over.c"
 probe=$(long_files "$TMP/file_at.c" "$TMP/file_over.c" | cut -d' ' -f1,2)

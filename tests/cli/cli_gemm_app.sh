@@ -25,7 +25,7 @@ fi
 # runtime linked in, scripts/sanitize.sh), not the timing command, which
 # clc-pack runs under the driver alone.
 mkdir -p "$TMP/inc"
-cp "$ROOT/loader/clcpack.h" "$TMP/inc/"
+cp "$ROOT/loader/include/clcpack.h" "$TMP/inc/"
 run "$CC" -std=c11 -O2 -Wall -Wextra -Werror -o "$TMP/time_sgemm" "$EX/time_sgemm.c" \
     "$EX/gemm_common.c" -lOpenCL -lm
 expect_rc 0 "the timing command builds"

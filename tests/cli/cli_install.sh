@@ -10,16 +10,16 @@
 STAGE=$TMP/stage
 run make -C "$ROOT" B="$BUILD" install PREFIX=/usr DESTDIR="$STAGE"
 expect_rc 0 "make install PREFIX=/usr DESTDIR=..."
-for f in bin/clc-pack lib/libclcpack.a lib/libclcpack.so.1.2.0 include/clcpack.h include/clcpack_write.h \
+for f in bin/clc-pack lib/libclcpack.a lib/libclcpack.so.1.3.0 include/clcpack.h include/clcpack_write.h \
     lib/libclcpack-preload.so lib/clcpack-opencl/libOpenCL.so.1 lib/pkgconfig/clcpack.pc \
     share/man/man1/clc-pack.1 share/man/man3/clcpack.3 \
     share/bash-completion/completions/clc-pack; do
     [ -f "$STAGE/usr/$f" ] && ok "installed $f" || bad "missing $STAGE/usr/$f"
 done
-[ "$(readlink "$STAGE/usr/lib/libclcpack.so.1")" = libclcpack.so.1.2.0 ] &&
+[ "$(readlink "$STAGE/usr/lib/libclcpack.so.1")" = libclcpack.so.1.3.0 ] &&
     [ "$(readlink "$STAGE/usr/lib/libclcpack.so")" = libclcpack.so.1 ] &&
     ok "libclcpack.so -> .so.1 -> .so.1.0.0" || bad "shared library symlinks"
-SO=$STAGE/usr/lib/libclcpack.so.1.2.0
+SO=$STAGE/usr/lib/libclcpack.so.1.3.0
 objdump -p "$SO" | grep -q 'SONAME *libclcpack.so.1$' && ok "soname libclcpack.so.1" ||
     bad "soname"
 nm -D --defined-only "$SO" | awk '$2 != "A" {print $3}' | grep -Ev '^clcpack_.*@@CLCPACK_1\.[0-9]+$' >"$TMP/leaked"
@@ -68,7 +68,7 @@ run ${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$TMP/count" "$TMP/count.c" \
 expect_rc 0 "a program compiles and links with pkg-config --cflags --libs clcpack"
 run "$TMP/count" "$PACK"
 expect_rc 0 "it opens a pack"
-expect_out "library 10200, 2 entries, 1 devices" "it reads the pack through the installed library"
+expect_out "library 10300, 2 entries, 1 devices" "it reads the pack through the installed library"
 ldd "$TMP/count" | grep -q "libclcpack.so.1 => $STAGE/usr/lib/libclcpack.so.1" &&
     ok "it runs with the installed libclcpack.so.1" || bad "ldd: $(ldd "$TMP/count" | grep clcpack)"
 # Statically: the installed archive and pkg-config --static's private
@@ -79,7 +79,7 @@ run ${CC:-cc} -std=c11 -Wall -Wextra -Werror ${CFLAGS:-} -o "$TMP/count_static" 
     $(pkg-config --cflags clcpack) ${LDFLAGS:-} "$STAGE/usr/lib/libclcpack.a" $STATIC_LIBS
 expect_rc 0 "a program links with libclcpack.a and pkg-config --static --libs ($STATIC_LIBS)"
 run "$TMP/count_static" "$PACK"
-expect_out "library 10200, 2 entries, 1 devices" "and reads the pack"
+expect_out "library 10300, 2 entries, 1 devices" "and reads the pack"
 readelf -d "$TMP/count_static" | grep -q 'NEEDED.*libclcpack' &&
     bad "the static program needs libclcpack.so" || ok "the static program does not load libclcpack.so"
 

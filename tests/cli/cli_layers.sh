@@ -2,18 +2,21 @@
 # The layers of docs/ARCHITECTURE.md, from the one table that defines them:
 # the Makefile's LAYER.<folder> lines, which give each folder's objects only
 # the -I paths of the folders they may use. Checked here:
-#   - every folder of the tool, the library (common/ too), the interposer
+#   - every folder of the tool, the library (loader/common/ too), the interposer
 #     and formats/ has a row;
 #   - every #include "..." (and <...> naming a header of the project) of
 #     every .c and .h file resolves in the file's own folder or in a folder
 #     of its row, and nowhere else ("public" is the library's public
 #     headers, not loader/);
-#   - no header of the library's inside is included outside loader/
-#     (its own tests excepted: they test those insides);
-#   - the library's objects (loader/read, load, write and common/) call
+#   - no header of the library's inside (read/, load/, write/) is included
+#     outside loader/ (its own tests excepted: they test those insides);
+#   - the library's common code (loader/common/) includes no public header
+#     but clcpack.h, and read/ and load/ never include clcpack_write.h (the
+#     writer's header): the arrows point down;
+#   - the library's objects (loader/read, load, write and loader/common/) call
 #     only functions of their own folder and of their row (nm -u);
-#   - no object outside common/ calls the file and digest helpers through
-#     their compatibility exports (clcpack_write_file_atomic, ...);
+#   - no object calls the file and digest helpers through their
+#     compatibility exports (clcpack_write_file_atomic, ...);
 #   - the build compiles each folder with exactly its row's -I paths;
 #   - the library names no kernel or family of the bundled examples;
 #   - the interposer's lock rule (preload/preload.h).
@@ -24,24 +27,25 @@ cd "$ROOT" || exit 1
 sed -n 's/^LAYER\.\([^ ]*\) *:= *\(.*\)$/\1	\2/p' Makefile >"$TMP/table"
 [ -s "$TMP/table" ] && ok "the Makefile's layer table is read" || bad "no LAYER. lines in the Makefile"
 # The public headers: those the Makefile copies to the public folder.
-public=$(sed -n 's/^PUB_H .*wildcard \([^)]*\)).*/\1/p' Makefile | tr ' ' '\n' | grep '^loader/.*\.h$')
+public=$(sed -n 's/^PUB_H .*wildcard \([^)]*\)).*/\1/p' Makefile)
+public=$(for g in $public; do ls $g 2>/dev/null; done | grep '^loader/.*\.h$')
 [ -n "$public" ] && ok "the public headers are read: $(echo $public)" || bad "no public headers in the Makefile"
 for h in $public; do
     [ -f "$h" ] || continue
-    echo "${h#loader/}"
+    echo "${h##*/}"
 done >"$TMP/public_names"
 row() { awk -F'\t' -v d="$1" '$1 == d { print $2; found = 1 } END { exit !found }' "$TMP/table"; }
 
 # Every folder holding sources has a row.
 missing=""
-for d in $(find clc formats preload loader common -name '*.[ch]' | xargs -n1 dirname | sort -u); do
+for d in $(find clc formats preload loader -name '*.[ch]' | xargs -n1 dirname | sort -u); do
     row "$d" >/dev/null || missing="$missing $d"
 done
 [ -z "$missing" ] && ok "every source folder has a row in the layer table" ||
     bad "folders without a row in the Makefile's layer table:$missing"
 
 # Names of the project's headers, and the folder(s) holding each.
-find clc formats preload loader common -name '*.h' | sort >"$TMP/headers"
+find clc formats preload loader -name '*.h' | sort >"$TMP/headers"
 
 # includes FILE: each header name it includes, quoted or angled; angled
 # ones only when the project has a header of that name.
@@ -78,7 +82,7 @@ resolves() {
 
 : >"$TMP/wrong"
 n_files=0
-for file in $(find clc formats preload loader common -name '*.[ch]' | sort); do
+for file in $(find clc formats preload loader -name '*.[ch]' | sort); do
     n_files=$((n_files + 1))
     row "$(dirname "$file")" >/dev/null || continue
     for name in $(includes "$file"); do
@@ -94,11 +98,14 @@ else
     ok "every #include of $n_files files stays within its layers"
 fi
 
-# The library's inside, included from outside it (the examples too).
-internal=$(cd loader && ls ./*.h ./*/*.h | sed 's|^\./||; s|^.*/||' | grep -vxF -f "$TMP/public_names" | tr '\n' '|' | sed 's/|$//')
+# The library's inside, included from outside it (the examples too): the
+# headers of read/, load/ and write/. Its common code (loader/common/) is
+# the tool's and the interposer's too, as zstd's lib/common/ is its
+# programs': their rows name it.
+internal=$(cd loader && ls read/*.h load/*.h write/*.h | sed 's|^.*/||' | grep -vxF -f "$TMP/public_names" | tr '\n' '|' | sed 's/|$//')
 if [ -z "$internal" ]; then
     bad "no loader-internal header found under loader/: the check would check nothing"
-elif grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[\"<]($internal)[\">]" clc formats preload examples common >"$TMP/internal"; then
+elif grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[\"<]($internal)[\">]" clc formats preload examples >"$TMP/internal"; then
     bad "loader-internal headers included outside loader/: $(cut -d: -f1,3 "$TMP/internal" | tr '\n' ' ')"
 else
     ok "no loader-internal header is included outside loader/"
@@ -111,7 +118,7 @@ while IFS='	' read -r dir allowed; do
     [ -n "$src" ] || continue
     [ "$dir" = preload/shim ] && continue # linked by its own rule, with no -I
     obj=$TMP/b/${src%.c}.o
-    case $dir in preload | formats | loader/* | common) obj=$TMP/b/pic/${src%.c}.o ;; esac
+    case $dir in preload | formats | loader/*) obj=$TMP/b/pic/${src%.c}.o ;; esac
     line=$(make -n -B B="$TMP/b" "$obj" 2>/dev/null | grep -- "-c -o $obj")
     got=$(echo "$line" | tr ' ' '\n' | sed -n 's/^-I//p' | sed "s|^$TMP/b/include\$|public|" | tr '\n' ' ')
     want=$(echo "$allowed" | tr -s ' ' | sed 's/^ //; s/ $//')
@@ -183,14 +190,14 @@ else
     # The tool's helpers are out of the stable ABI where they can be
     # (docs/API.md): clcpack_write_file_atomic, clcpack_check_output_path
     # and clcpack_digest_sha256 stay exported for applications, while the
-    # tool, the interposer and the library call common/'s clcpk_* names.
-    awk -F'\t' '$1 ~ /^clcpack_(write_file_atomic|check_output_path|digest_sha256)$/ &&
-        $2 != "common" { print "    " $3 " calls " $1 }' "$TMP/undefs" >"$TMP/compat"
+    # tool, the interposer and the library call loader/common/'s clcpk_* names.
+    awk -F'\t' '$1 ~ /^clcpack_(write_file_atomic|check_output_path|digest_sha256)$/ {
+        print "    " $3 " calls " $1 }' "$TMP/undefs" >"$TMP/compat"
     if [ -s "$TMP/compat" ]; then
-        bad "calls of the compatibility exports outside common/ (call the clcpk_* names):"
+        bad "calls of the compatibility exports (call the clcpk_* names of loader/common/):"
         cat "$TMP/compat"
     else
-        ok "clc/, preload/ and loader/ call common/'s helpers, not their compatibility exports"
+        ok "clc/, preload/ and loader/ call loader/common/'s helpers, not their compatibility exports"
     fi
     # No command calls another, as git's builtin/*.c do not: what two
     # commands share is a module of clc/cli/ of its own (pack_merge.c,
@@ -269,15 +276,41 @@ else
     ok "preload/table.c calls no driver, callback or capture"
 fi
 # The library names no system header outside its platform layer
-# (common/platform.h; docs/PLATFORMS.md): the C library's, the threads'
+# (loader/common/platform.h; docs/PLATFORMS.md): the C library's, the threads'
 # (MinGW has them too) and the codecs' only.
-grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*<' loader/*/*.[ch] loader/*.h common/*.[ch] |
-    grep -v '^common/platform_[a-z0-9]*\.c:' |
+grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*<' loader/*/*.[ch] |
+    grep -v '^loader/common/platform_[a-z0-9]*\.c:' |
     grep -v -E '<(assert|ctype|errno|inttypes|limits|math|stdarg|stdatomic|stdbool|stddef|stdint|stdio|stdlib|string|time|pthread|zlib|zstd|zstd_errors|zdict|libdeflate|immintrin|arm_acle)\.h>|<CL/[a-z_]*\.h>' \
     >"$TMP/syshdr"
 if [ -s "$TMP/syshdr" ]; then
-    bad "the library names system headers outside common/platform_*.c: $(head -3 "$TMP/syshdr" | tr '\n' ' ')"
+    bad "the library names system headers outside loader/common/platform_*.c: $(head -3 "$TMP/syshdr" | tr '\n' ' ')"
 else
-    ok "the library names system headers in common/platform_*.c only"
+    ok "the library names system headers in loader/common/platform_*.c only"
 fi
+# The arrows point down (loader/README.md): the library's common code
+# includes no public header but clcpack.h (its types: statuses, errors),
+# and neither read/ nor load/ includes the writer's header, clcpack_write.h
+# (what they define of clcpack_inspect.h is declared there). An include
+# written any way (quoted, angled, a path) counts.
+inc_of_file() {
+    sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]\([^>"]*\)[>"].*/\1/p' "$1" | sed 's|.*/||'
+}
+: >"$TMP/up"
+for f in loader/common/*.[ch]; do
+    for h in $(inc_of_file "$f"); do
+        grep -qx "$h" "$TMP/public_names" && [ "$h" != clcpack.h ] && echo "$f includes $h" >>"$TMP/up"
+    done
+done
+for f in loader/read/*.[ch] loader/load/*.[ch]; do
+    inc_of_file "$f" | grep -qx 'clcpack_write.h' && echo "$f includes clcpack_write.h" >>"$TMP/up"
+done
+if [ -s "$TMP/up" ]; then
+    bad "includes against the arrows: $(tr '\n' ';' <"$TMP/up")"
+else
+    ok "loader/common/ includes clcpack.h alone of the public headers; read/ and load/ never include clcpack_write.h"
+fi
+# ... and the check finds one.
+printf '#include "clcpack_write.h"\n' >"$TMP/probe_up.c"
+inc_of_file "$TMP/probe_up.c" | grep -qx 'clcpack_write.h' && ok "an include of clcpack_write.h would be found" ||
+    bad "the arrow check misses an include of clcpack_write.h"
 cli_done

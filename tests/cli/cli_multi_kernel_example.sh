@@ -8,7 +8,7 @@
 
 EX=$TMP/example
 mkdir -p "$EX"
-run make -C "$ROOT/examples/multi_kernel" O="$EX" CLC_PACK="$CLC" CLCPACK_CFLAGS="-I$ROOT/loader" \
+run make -C "$ROOT/examples/multi_kernel" O="$EX" CLC_PACK="$CLC" CLCPACK_CFLAGS="-I$ROOT/loader/include" \
     CLCPACK_LIBS="$BUILD/libclcpack.a $(make -s --no-print-directory -C "$ROOT" print-libs)" CFLAGS="-O2 -Wall -Wextra -Werror ${CFLAGS:-}" \
     LDFLAGS="${LDFLAGS:-}" all
 expect_rc 0 "the example packs and builds"

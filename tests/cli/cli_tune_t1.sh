@@ -106,7 +106,7 @@ n2=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['result
 
 EX=$ROOT/examples/gemm
 mkdir -p "$TMP/inc"
-cp "$ROOT/loader/clcpack.h" "$TMP/inc/"
+cp "$ROOT/loader/include/clcpack.h" "$TMP/inc/"
 # shellcheck disable=SC2086
 run "${CC:-cc}" -std=c11 -O2 ${CFLAGS:-} -I"$TMP/inc" -o "$TMP/gemm_app" "$EX/gemm_app.c" \
     "$EX/gemm_common.c" ${LDFLAGS:-} -L"$BUILD" -lclcpack -lOpenCL -lm -Wl,-rpath,"$BUILD"

@@ -37,7 +37,7 @@ done
 # The DLL's exports: exactly the functions the public headers declare.
 x86_64-w64-mingw32-objdump -p "$WB/clcpack.dll" |
     sed -n '/Ordinal\/Name Pointer/,/^$/s/^.*\] \(clcpack_[a-z0-9_]*\)$/\1/p' | sort >"$TMP/exports"
-sed -n 's/^CLCPACK_API[^(]*[ *]\(clcpack_[a-z0-9_]*\)(.*/\1/p' loader/clcpack.h loader/clcpack_write.h |
+sed -n 's/^CLCPACK_API[^(]*[ *]\(clcpack_[a-z0-9_]*\)(.*/\1/p' loader/include/clcpack.h loader/include/clcpack_write.h |
     sort >"$TMP/declared"
 if [ -s "$TMP/exports" ] && cmp -s "$TMP/exports" "$TMP/declared"; then
     ok "clcpack.dll exports exactly the $(wc -l <"$TMP/declared") functions of the headers"
@@ -139,7 +139,7 @@ if [ "$device" = 1 ]; then
     cp "$E/linux/scale_pack.c" "$E/linux/scale_pack.h" "$E/c/"
     run "$CLC" embed "$E/scale.clcpack" -o "$E/rc/scale_pack.rc" --symbol scale_pack --header "$E/rc/scale_pack.h" -q
     expect_rc 0 "clc-pack embed --format rc (zlib pack, for the library without zstd)"
-    run cc -std=c11 -O2 -I"$ROOT/loader" -I"$E/linux" -o "$E/linux/scale_app" examples/embedded_windows/scale_app.c \
+    run cc -std=c11 -O2 -I"$ROOT/loader/include" -I"$E/linux" -o "$E/linux/scale_app" examples/embedded_windows/scale_app.c \
         "$E/linux/scale_pack.c" "$BUILD/libclcpack.a" $(make -s --no-print-directory print-libs)
     expect_rc 0 "the example builds for Linux"
     "$E/linux/scale_app" >"$E/linux.out" 2>&1

@@ -34,7 +34,7 @@ MINGW_DLLS='libstdc\+\+-6\.dll|libgcc_s_seh-1\.dll|libwinpthread-1\.dll'
 
 E=$TMP/ex
 mkdir -p "$E/linux" "$E/w" "$E/dyn"
-run make -C examples/cxx O="$E/linux" CLC_PACK="$CLC" CLCPACK_CFLAGS="-I$ROOT/loader" \
+run make -C examples/cxx O="$E/linux" CLC_PACK="$CLC" CLCPACK_CFLAGS="-I$ROOT/loader/include" \
     CLCPACK_LIBS="$BUILD/libclcpack.a $(make -s --no-print-directory print-libs)" CXXFLAGS="$WFLAGS" all
 expect_rc 0 "the example's pack (zlib) and its Linux build"
 run make -C examples/cxx O="$E/w" WB="$WB" CXXFLAGS="$WFLAGS" windows

@@ -38,7 +38,7 @@ expect_rc 0 "make windows"
 [ "$RC" -eq 0 ] || skip_all "the Windows library did not build"
 
 WCC="x86_64-w64-mingw32-gcc -std=c11 -O2 -Wall -Wextra -DCL_TARGET_OPENCL_VERSION=120
- -D__USE_MINGW_ANSI_STDIO=1 -Iloader -Iloader/read -Iloader/load -Iloader/write -Icommon
+ -D__USE_MINGW_ANSI_STDIO=1 -Iloader/include -Iloader/read -Iloader/load -Iloader/write -Iloader/common
  -I$WB/khronos -Itests/common -Itests"
 [ "${WERROR:-}" = 1 ] && WCC="$WCC -Werror"
 mkdir -p "$TMP/obj" "$TMP/exe"

@@ -1,6 +1,6 @@
 /*
  * test_cl_error_name.c — OpenCL error codes in messages carry their names
- * (common/cl_error_name.h, shared by the library and the tool):
+ * (loader/common/cl_error_name.h, shared by the library and the tool):
  *
  *  - every error code CL/cl.h defines up to OpenCL 3.0 reads
  *    "NAME (code)", the name being the header's own; the ICD loader's

@@ -210,7 +210,7 @@ static void test_synthetic(void)
 }
 
 /* Every form of a program's local size stays, for every kernel, and
- * common/pocl_binary.h tells which forms a binary holds and which first
+ * loader/common/pocl_binary.h tells which forms a binary holds and which first
  * launches therefore compile. */
 static void test_forms(void)
 {

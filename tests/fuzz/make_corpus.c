@@ -9,7 +9,7 @@
  * every zstd pack is now written). Usage: make_corpus DIR. The real-pack inputs
  * come from clc-pack (docs/ROBUSTNESS.md says how). Not part of any make
  * target (the corpus is committed); build it with
- *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iloader tests/fuzz/make_corpus.c \
+ *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iloader/include tests/fuzz/make_corpus.c \
  *      build/libclcpack.a $(make -s print-libs) -o make_corpus
  */
 #include <stdio.h>

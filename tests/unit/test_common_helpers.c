@@ -1,5 +1,5 @@
 /*
- * test_common_helpers.c — the helpers of common/ that the tool and the
+ * test_common_helpers.c — the helpers of loader/common/ that the tool and the
  * library share, each in one copy (docs/ARCHITECTURE.md, "Layers"):
  *
  *  - clcpk_strdup_printf: a formatted string of its own, any length;

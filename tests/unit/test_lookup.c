@@ -29,6 +29,7 @@
 #include "check.h"
 #include "portable.h"
 #include "clcpack_write.h"
+#include "pack_lookup.h"
 #include "pack_reader.h"
 #include "synth_pack.h"
 #include "test_file.h"

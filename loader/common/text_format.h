@@ -1,7 +1,7 @@
 /*
  * text_format.h — small texts the tool and the library both make: a
  * formatted string of its own (malloc'd), a work-group as "8x8".
- * In common/: one copy for clc-pack and libclcpack (docs/ARCHITECTURE.md,
+ * In loader/common/: one copy for clc-pack and libclcpack (docs/ARCHITECTURE.md,
  * "Layers"). Includes no project header.
  */
 #ifndef CLCPK_TEXT_FORMAT_H

@@ -1,6 +1,6 @@
 /*
  * path.h — what the tool and the library both say about paths: the folder
- * that holds a file, what kind of file a non-regular one is. In common/:
+ * that holds a file, what kind of file a non-regular one is. In loader/common/:
  * one copy for clc-pack's inputs and libclcpack's atomic writes, on the
  * platform layer's separators and kinds (platform.h).
  */

@@ -8,8 +8,6 @@
 
 #include <string.h>
 
-#include "clcpack_write.h"
-
 static const uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
     0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
@@ -161,11 +159,6 @@ void clcpk_hex(const uint8_t *bytes, size_t n, char *out)
         out[2 * i + 1] = digits[bytes[i] & 15];
     }
     out[2 * n] = '\0';
-}
-
-void clcpack_digest_sha256(const void *data, size_t size, uint8_t out[32])
-{
-    clcpk_digest_sha256(data, size, out);
 }
 
 void clcpk_digest_sha256(const void *data, size_t size, uint8_t out[32])

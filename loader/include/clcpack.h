@@ -5,10 +5,15 @@
  * program binaries, with the sources and options needed to rebuild them) and
  * turns an entry into a built cl_program without running the driver's JIT.
  * This header is what an application needs: open a pack, find a variant or
- * ask for the fastest one, make its program or kernel, close. The writer and
- * the tool's helpers are in clcpack_write.h (docs/API.md, "Two headers").
+ * ask for the fastest one, make its program or kernel, close. What a pack
+ * holds beyond loading is in clcpack_inspect.h, the writer in
+ * clcpack_write.h (docs/API.md, "Three headers"). Every function of this
+ * header is in both libraries, libclcpack and the load-only
+ * libclcpack_load, but for the parts a load-only build may leave out
+ * (loader/README.md, "Optional parts"), whose functions it then lacks.
  *
- * Contract for every function of this header and of clcpack_write.h:
+ * Contract for every function of this header, of clcpack_inspect.h and of
+ * clcpack_write.h:
  *  - it never prints, never exits, never aborts on bad input, and reads no
  *    environment variable but those its comment names;
  *  - it returns a clcpack_status, CLCPACK_OK (0) meaning success, unless it
@@ -83,13 +88,13 @@ extern "C" {
 /* Version                                                                 */
 
 #define CLCPACK_VERSION_MAJOR 1
-#define CLCPACK_VERSION_MINOR 2
+#define CLCPACK_VERSION_MINOR 3
 #define CLCPACK_VERSION_PATCH 0
 #define CLCPACK_VERSION_NUMBER \
     (CLCPACK_VERSION_MAJOR * 10000 + CLCPACK_VERSION_MINOR * 100 + CLCPACK_VERSION_PATCH)
 
 /* The run-time version of the library, as CLCPACK_VERSION_NUMBER (10000 for
- * 1.0.0, 10200 for 1.2.0). An application built against 1.x runs with any
+ * 1.0.0, 10300 for 1.3.0). An application built against 1.x runs with any
  * 1.y, y >= x: it may compare this with the CLCPACK_VERSION_NUMBER it was
  * compiled with.
  * (No status: a number.) */
@@ -267,7 +272,7 @@ CLCPACK_API void clcpack_close(clcpack *p);
  * list what a pack offers (entries, their defines and timings), check
  * which devices it was built for, or hand a binary or the source to its
  * own code. How the pack is coded (dictionaries, which library wrote it)
- * is the tool's business: clcpack_write.h.
+ * is the tool's business: clcpack_inspect.h.
  */
 
 typedef enum clcpack_binary_kind {

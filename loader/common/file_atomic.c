@@ -86,11 +86,6 @@ clcpack_status clcpk_check_output_path(const char *path, clcpack_error *err)
     return check_path(path, &exists, &mode, err);
 }
 
-clcpack_status clcpack_check_output_path(const char *path, clcpack_error *err)
-{
-    return clcpk_check_output_path(path, err);
-}
-
 /* 1 when name is "<base>.tmp.<pid>.XXXXXX" and no process has that pid. */
 static int is_stale_temp(const char *name, const char *base, size_t blen)
 {
@@ -272,18 +267,6 @@ clcpack_status clcpk_atomic_commit(clcpk_atomic *a, clcpack_error *err)
                         a->path, a->dir, clcpk_errno_text(e, msg, sizeof msg));
     clcpk_atomic_abort(a);
     return st;
-}
-
-clcpack_status clcpack_write_file_atomic(const char *path, const void *data, size_t size,
-                                         uint32_t flags, clcpack_error *err)
-{
-    if (flags != 0)
-        return clcpk_fail(err, CLCPACK_E_INVALID_ARG,
-                          "clcpack_write_file_atomic: flags must be 0, not 0x%x",
-                          (unsigned)flags);
-    if (!data && size)
-        return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_write_file_atomic: data is NULL");
-    return clcpk_write_file_atomic(path, data, size, err);
 }
 
 clcpack_status clcpk_write_file_atomic(const char *path, const void *data, size_t size,

@@ -9,7 +9,7 @@
 #include <stdio.h> /* on MinGW, defines which printf the attribute names */
 
 #include "cl_error_name.h"
-#include "clcpack_write.h"
+#include "clcpack.h"
 
 #if defined(__GNUC__)
 #if defined(__MINGW_PRINTF_FORMAT)

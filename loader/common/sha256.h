@@ -1,7 +1,7 @@
 /*
  * sha256.h — SHA-256 (FIPS 180-4), for pinning a pack to the digest an
  * application ships with (clcpack_open_file_pinned), and the tool's content
- * digests. In common/ (compiled into libclcpack, hidden); the public entry
+ * digests. In loader/common/ (compiled into libclcpack, hidden); the public entry
  * point is clcpack_digest_sha256.
  */
 #ifndef CLCPACK_SHA256_H

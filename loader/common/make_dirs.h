@@ -1,6 +1,6 @@
 /*
  * make_dirs.h — `mkdir -p`: a folder and the missing folders above it.
- * In common/: the tool's folders and the library's rebuild cache are made
+ * In loader/common/: the tool's folders and the library's rebuild cache are made
  * by this one copy, through the platform layer (platform.h), so it serves
  * the Windows library too ("C:\\cache\\clcpack").
  */

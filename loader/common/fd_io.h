@@ -1,7 +1,7 @@
 /*
  * fd_io.h — whole transfers on an open file or pipe: retried on
  * interruptions and on short reads and writes, so a pipe or a slow disk
- * gives all the bytes or an error. In common/, on the platform layer
+ * gives all the bytes or an error. In loader/common/, on the platform layer
  * (platform.h): the tool's pipes and files and the interposer's capture
  * files, from one copy.
  */

@@ -1,6 +1,6 @@
 /*
  * file_atomic.h — replacing a file atomically, and checking an output path
- * first (file_atomic.c). In common/: the writer, the rebuild cache and the
+ * first (file_atomic.c). In loader/common/: the writer, the rebuild cache and the
  * tool all put files on disk this way, from one copy.
  */
 #ifndef CLCPACK_FILE_ATOMIC_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clcpack_write.h"
+#include "clcpack.h"
 #include "platform.h"
 
 /* A file being replaced atomically: begin creates the temporary file
@@ -27,10 +27,12 @@ clcpack_status clcpk_atomic_write_at(clcpk_atomic *a, const void *data, size_t n
 clcpack_status clcpk_atomic_commit(clcpk_atomic *a, clcpack_error *err);
 void clcpk_atomic_abort(clcpk_atomic *a);
 
-/* clcpack_check_output_path and clcpack_write_file_atomic (clcpack_write.h)
- * for the tool and the library's own files: the public names stay in the
- * stable ABI for applications, these keep the tool's calls out of it. The
- * write takes data of size bytes (data may be NULL only when size is 0). */
+/* The work of clcpack_check_output_path and clcpack_write_file_atomic
+ * (clcpack_write.h, whose public names loader/write/write_files.c defines
+ * over these) for the tool and the library's own files: the public names
+ * stay in the stable ABI for applications, these keep the tool's calls out
+ * of it. The write takes data of size bytes (data may be NULL only when
+ * size is 0). */
 clcpack_status clcpk_check_output_path(const char *path, clcpack_error *err);
 clcpack_status clcpk_write_file_atomic(const char *path, const void *data, size_t size,
                                        clcpack_error *err);
