@@ -20,19 +20,14 @@
 #               Tuner skips what its cache holds) and writes it back, so that
 #               a space too long for one sitting is run to the end in parts:
 #               its time is the sum of the parts' wall times, kept in
-#               FILE.walls, one line a part. With --kt-gpus N the rest is
-#               split into N interleaved slices run side by side, one a GPU
-#               (scripts/kt_conv.py --part), their cache files merged into
-#               FILE and each slice's wall time a line of FILE.walls: the
-#               sum is what one GPU would take, less nothing but N - 1
-#               extra start-ups counted against Kernel Tuner
+#               FILE.walls, one line a part
 #
 # Usage: scripts/bench_tune.sh [--device SPEC] [--rounds N] [--sizes "1024 4096"]
-#        [--kt-seconds S] [--kt-resume FILE] [--kt-gpus N] [--parts "gemm jobs conv strategies ktconv"] [OUT_DIR]
+#        [--kt-seconds S] [--kt-resume FILE] [--parts "gemm jobs conv strategies ktconv"] [OUT_DIR]
 # Kernel Tuner and PyOpenCL must be importable by python3 for gemm and ktconv.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-device=gpu rounds=3 sizes="1024 4096" kt_seconds=240 kt_resume= kt_gpus=1 parts="gemm jobs conv strategies"
+device=gpu rounds=3 sizes="1024 4096" kt_seconds=240 kt_resume= parts="gemm jobs conv strategies"
 while [ $# -gt 0 ]; do
     case $1 in
     --device) device=$2; shift 2 ;;
@@ -40,7 +35,6 @@ while [ $# -gt 0 ]; do
     --sizes) sizes=$2; shift 2 ;;
     --kt-seconds) kt_seconds=$2; shift 2 ;;
     --kt-resume) kt_resume=$2; shift 2 ;;
-    --kt-gpus) kt_gpus=$2; shift 2 ;;
     --parts) parts=$2; shift 2 ;;
     *) break ;;
     esac
@@ -135,7 +129,8 @@ if has strategies; then
 fi
 
 # kt_cache_merge OUT IN...: Kernel Tuner's cache files merged, every
-# configuration of any of them once; a file cut short by a time limit
+# configuration of any of them once (counted from the JSON: a grep for
+# "time" also counts the header's objective); a file cut short by a time limit
 # (its last entry followed by a comma, the closing braces missing) is
 # read as far as it goes. Prints how many configurations OUT holds.
 kt_cache_merge() {
@@ -172,35 +167,14 @@ PY
 if has ktconv; then
     rm -f "$out"/ktconv-cache*.json
     [ -n "$kt_resume" ] && [ -f "$kt_resume" ] && cp "$kt_resume" "$out/ktconv-cache.json"
-    if [ "$kt_gpus" -gt 1 ]; then
-        for i in $(seq 0 $((kt_gpus - 1))); do
-            [ -f "$out/ktconv-cache.json" ] && cp "$out/ktconv-cache.json" "$out/ktconv-cache-$i.json"
-            (
-                t0=$(now)
-                timeout "$kt_seconds" python3 scripts/kt_conv.py "$out/ktconv-cache-$i.json" examples/tune/conv2d.cl \
-                    --part "$i/$kt_gpus" --device "$i" >"$out/ktconv-$i.txt" 2>&1
-                echo "$? $(since "$t0")" >"$out/ktconv-$i.rc"
-            ) &
-        done
-        wait
-        done_n=$(kt_cache_merge "$out/ktconv-cache.json" "$out"/ktconv-cache-*.json)
-        for i in $(seq 0 $((kt_gpus - 1))); do
-            read -r rc w <"$out/ktconv-$i.rc"
-            echo "kernel_tuner conv2d brute force, slice $i/$kt_gpus on GPU $i: exit $rc after $w s"
-            cat "$out/ktconv-$i.txt"
-            [ -n "$kt_resume" ] && echo "$w $done_n" >>"$kt_resume.walls"
-        done
-        echo "kernel_tuner conv2d brute force: $done_n configurations in the merged cache"
-    else
-        t0=$(now)
-        timeout "$kt_seconds" python3 scripts/kt_conv.py "$out/ktconv-cache.json" examples/tune/conv2d.cl >"$out/ktconv.txt" 2>&1
-        rc=$?
-        w=$(since "$t0")
-        done_n=$(kt_cache_merge "$out/ktconv-cache.json" "$out/ktconv-cache.json")
-        echo "kernel_tuner conv2d brute force: exit $rc after $w s, $done_n configurations in its cache"
-        [ -n "$kt_resume" ] && echo "$w $done_n" >>"$kt_resume.walls"
-        cat "$out/ktconv.txt"
-    fi
+    t0=$(now)
+    timeout "$kt_seconds" python3 scripts/kt_conv.py "$out/ktconv-cache.json" examples/tune/conv2d.cl >"$out/ktconv.txt" 2>&1
+    rc=$?
+    w=$(since "$t0")
+    done_n=$(kt_cache_merge "$out/ktconv-cache.json" "$out/ktconv-cache.json")
+    echo "kernel_tuner conv2d brute force: exit $rc after $w s, $done_n configurations in its cache"
+    [ -n "$kt_resume" ] && echo "$w $done_n" >>"$kt_resume.walls"
+    cat "$out/ktconv.txt"
     if [ -n "$kt_resume" ]; then
         cp "$out/ktconv-cache.json" "$kt_resume"
         awk '{ s += $1; n = $2 } END { printf "kernel_tuner conv2d brute force, all parts: %.1f s, %d configurations\n", s, n }' "$kt_resume.walls"
