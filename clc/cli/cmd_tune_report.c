@@ -15,6 +15,7 @@
 #include "clcpack_write.h"
 #include "entry_filter.h"
 #include "own_timings.h"
+#include "t4_pack.h"
 #include "pack_text.h"
 
 /* The kernel each family's winners are compared with: the seeds'
@@ -172,13 +173,15 @@ static int report_family(const clcpack *p, uint32_t d, const clcpack_device_info
 }
 
 typedef struct tune_report_args {
-    const char *family, *kernel;
+    const char *family, *kernel, *t4;
 } tune_report_args;
 
 static const cli_opt tune_report_opts[] = {
     OPT_STR("family", 0, tune_report_args, family, "F", "only the bundled family F"),
     OPT_STR("kernel", 0, tune_report_args, kernel, "NAME",
             "only the program NAME (or the one holding kernel NAME)"),
+    OPT_STR("t4", 0, tune_report_args, t4, "FILE",
+            "also write the timings reported as T4 results to FILE"),
     OPT_HELP,
 };
 
@@ -230,9 +233,34 @@ static int report_device(const clcpack *p, uint32_t d, const clcpack_device_info
     return own < 0 ? -1 : any | own;
 }
 
+/* The entries the report covers, for --t4. */
+static int t4_keeps(const clcpack *p, size_t i, const clcpack_entry_info *e, void *ctx)
+{
+    const tune_report_args *a = ctx;
+    const char *family = NULL;
+    if (a->kernel)
+        return entry_filter_named(e, a->kernel);
+    if (a->family)
+        return clcpack_get_entry_family(p, i, &family) == CLCPACK_OK && family &&
+               strcmp(family, a->family) == 0;
+    return 1;
+}
+
+static int write_t4(const clcpack *p, const char *path, const tune_report_args *a)
+{
+    char err[T4_ERR_MAX];
+    size_t n = 0;
+    if (t4_pack_write(a->t4, p, path, t4_keeps, (void *)a, &n, err) != 0) {
+        cli_error("tune-report --t4: %s", err);
+        return -1;
+    }
+    cli_note("wrote %zu timing%s as T4 results to %s", n, n == 1 ? "" : "s", a->t4);
+    return 0;
+}
+
 int cmd_tune_report(int argc, char **argv)
 {
-    tune_report_args a = {NULL, NULL};
+    tune_report_args a = {NULL, NULL, NULL};
     int operand;
     int rc = cli_opts_run(&tune_report_optspec, usage_tune_report, argc, argv, &a, &operand);
     if (rc != CLI_OPTS_GO)
@@ -271,6 +299,8 @@ int cmd_tune_report(int argc, char **argv)
         int got = report_device(p, (uint32_t)d, &dev, &a);
         any = got < 0 ? -1 : any | got;
     }
+    fflush(stdout);
+    int t4_failed = any > 0 && a.t4 && write_t4(p, path, &a) != 0;
     clcpack_close(p);
     fflush(stdout);
     if (any < 0) {
@@ -286,5 +316,5 @@ int cmd_tune_report(int argc, char **argv)
         fflush(stdout);
         return EXIT_FAILURE_STATUS;
     }
-    return EXIT_OK_STATUS;
+    return t4_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
 }

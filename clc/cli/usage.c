@@ -276,13 +276,14 @@ void usage_tune(FILE *f)
 void usage_tune_report(FILE *f)
 {
     usage_of(f,
-             "Usage: clc-pack tune-report PACK [--family F | --kernel NAME]\n"
+             "Usage: clc-pack tune-report PACK [--family F | --kernel NAME] [--t4 FILE]\n"
              "\n"
              "For a pack built with --tune: for each device, family and filter width, the\n"
              "fastest variant, its margin over the second fastest and over the seeds'\n"
              "recommended kernel (conv-rgba: reda_local 16x16; conv-grey: Convolve_Def\n"
              "16x16), as Markdown tables. Every other program with timings (--tune-cmd):\n"
-             "its timed variants by defines and work-group, fastest first per size.\n",
+             "its timed variants by defines and work-group, fastest first per size.\n"
+             "--t4 FILE writes the timings reported as T4 results too (docs/TUNING.md).\n",
              &tune_report_optspec,
              "Exit status: 0, 1 when the pack cannot be opened or holds no timings, 2 on a\n"
              "usage error.\n");

@@ -77,6 +77,11 @@ int t4_results_write(const char *path, const tune_space *sp, const tune_results 
                              "spec_sha256", hex, "device", info->device, "strategy",
                              info->strategy, "wall_s", info->wall_s, "valid_configurations",
                              (json_int_t)sp->n_valid, "raw_configurations", (json_int_t)sp->n_raw);
+    return t4_json_write(path, root, err);
+}
+
+int t4_json_write(const char *path, json_t *root, char err[T4_ERR_MAX])
+{
     char *text = root ? json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER) : NULL;
     json_decref(root);
     if (!text) {

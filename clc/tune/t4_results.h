@@ -18,6 +18,8 @@
 #ifndef CLC_T4_RESULTS_H
 #define CLC_T4_RESULTS_H
 
+#include <jansson.h>
+
 #include "t1_spec.h"
 #include "tune_session.h"
 #include "tune_space.h"
@@ -33,6 +35,11 @@ typedef struct t4_run_info {
 /* Writes rs to path. 0, or -1 with err. */
 int t4_results_write(const char *path, const tune_space *sp, const tune_results *rs,
                      const t4_run_info *info, char err[T4_ERR_MAX]);
+
+/* root (taken, then freed; NULL: out of memory) written to path as
+ * indented JSON, through a temporary file, synced and renamed. 0, or -1
+ * with err. */
+int t4_json_write(const char *path, json_t *root, char err[T4_ERR_MAX]);
 
 /* Reads the results at path back into rs when they are of this spec (its
  * SHA-256) and device: 1 when read, 0 when there is no such file or it is

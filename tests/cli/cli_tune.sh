@@ -54,6 +54,55 @@ expect_out "## conv-rgba on device 0" "a conv-rgba table"
 expect_out "## conv-grey on device 0" "a conv-grey table"
 expect_out "| width | fastest | median us | size | second | margin | vs reda_local 16x16 |" "the conv-rgba header names the baseline"
 grep -q '^| 7 | ' "$OUT" && ok "a row for width 7" || bad "no row for width 7"
+# The same timings as T4 results: one per variant and timing (Convolve has
+# two), each the time list --json gives, valid against Kernel Tuner's schema
+# where it is installed.
+run "$CLC" tune-report t.clcpack --t4 t.t4.json
+expect_rc 0 "tune-report --t4"
+expect_err "wrote 8 timings as T4 results to t.t4.json" "the note counts the results"
+t4_rows() {
+    python3 -c "
+import json, sys
+for r in json.load(open(sys.argv[1]))['results']:
+    c = r['configuration']
+    print(c['kernel'], c.get('FILTER_WIDTH', '-'), c.get('runtime_value', '-'), c['work_group'],
+          r['invalidity'], round(r['measurements'][0]['value'] * 1e6))" "$1"
+}
+t4_rows t.t4.json >t4.txt
+[ "$(wc -l <t4.txt)" -eq 8 ] && ok "8 results" || bad "results: $(wc -l <t4.txt), wanted 8"
+grep -q '^Convolve - 3 16x16 correct ' t4.txt && grep -q '^Convolve - 7 16x16 correct ' t4.txt &&
+    ok "the width-argument kernel gives a result per run-time value" ||
+    bad "Convolve's results: $(grep '^Convolve ' t4.txt)"
+ns7=$(python3 -c "
+import json, sys
+for e in json.load(open(sys.argv[1]))['entries']:
+    if e['kernel'] == 'reda_naive' and e['defines'].get('FILTER_WIDTH') == '7':
+        print(e['timings'][0]['median_ns'])" list.json | head -1)
+t4_7=$(awk '$1 == "reda_naive" && $2 == 7 { print $6 }' t4.txt)
+[ -n "$ns7" ] && [ "$ns7" = "$t4_7" ] && ok "reda_naive at 7: the T4 time is list --json's ($ns7 ns)" ||
+    bad "reda_naive at 7: T4 $t4_7 ns, list --json '$ns7'"
+PY=$ROOT/.pyopencl-venv/bin/python
+[ -x "$PY" ] || PY=python3
+KT=$("$PY" -c "import importlib.util as u, os; print(os.path.dirname(u.find_spec('kernel_tuner').origin))" 2>/dev/null)
+if [ -n "$KT" ] && "$PY" -c "import jsonschema" 2>/dev/null; then
+    run "$PY" -c "
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+print('valid')" "$KT/schema/T4/1.0.0/results-schema.json" t.t4.json
+    expect_out valid "the T4 file is valid against Kernel Tuner's results schema"
+else
+    skip "kernel_tuner or jsonschema is not installed (scripts/test_deps.sh installs them): T4 not validated"
+fi
+run "$CLC" tune-report t.clcpack --family conv-grey --t4 grey.t4.json
+expect_rc 0 "tune-report --family conv-grey --t4"
+[ "$(t4_rows grey.t4.json | cut -d' ' -f1 | sort -u | tr '\n' ' ')" = "Convolve Convolve_Def " ] &&
+    [ "$(t4_rows grey.t4.json | wc -l)" -eq 4 ] && ok "--family keeps its 4 results only" ||
+    bad "--family conv-grey --t4: $(t4_rows grey.t4.json | tr '\n' ';')"
+run "$CLC" tune-report t.clcpack --t4 no/such/dir/t.t4.json
+expect_rc 1 "--t4 into a folder that does not exist fails"
+expect_err "no/such/dir/t.t4.json" "and names the file"
+[ ! -e no/such/dir/t.t4.json ] && ok "nothing written" || bad "a T4 file appeared"
+
 # Merging a tuned pack keeps every timing (Convolve has one per width).
 run "$CLC" merge t.clcpack t.clcpack -o m.clcpack
 expect_rc 0 "merge of a tuned pack with itself"
