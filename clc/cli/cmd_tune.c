@@ -30,7 +30,7 @@
 
 typedef struct tune_args {
     const char *output, *t4, *device, *platform, *strategy, *budget, *reference, *keep, *simulate;
-    const char *tolerance;
+    const char *tolerance, *timings;
     long jobs, runs, seed, timeout;
     int verbosity, no_pack, fresh;
 } tune_args;
@@ -67,6 +67,9 @@ static const cli_opt tune_opts[] = {
     OPT_STR("keep", 0, tune_args, keep, "best|N|all",
             "which correct configurations the pack holds (default best)"),
     OPT_FLAG("no-pack", 0, tune_args, no_pack, "only the T4 results: write no pack"),
+    OPT_NAME("timings", 0, tune_args, timings, "file name", "FILE.html|FILE.json",
+             "where the packing of the kept configurations spent its time,\n"
+             "as pack --timings writes it (docs/TIMINGS.md)"),
     OPT_FLAG("fresh", 0, tune_args, fresh, "do not resume from earlier results"),
     OPT_NAME("simulate", 0, tune_args, simulate, "file name", "T4FILE",
              "no device: each configuration's outcome is the one T4FILE\n"
@@ -272,6 +275,10 @@ static int pack_kept(const tune_args *a, const t1_spec *s, const tune_space *sp,
     argv[argc++] = jobs;
     if (a->verbosity <= 0)
         argv[argc++] = (char *)"-q";
+    if (a->timings) {
+        argv[argc++] = (char *)"--timings";
+        argv[argc++] = (char *)a->timings;
+    }
     argv[argc] = NULL;
     status = pack_run_plan(argc, argv, &plan, tp, n_tun);
     free(tp);
@@ -349,6 +356,10 @@ static int check_options(tune_run *t)
             return cli_usage_error("tune", "tune: --tolerance %s: expected a number of 0 or more",
                                    a->tolerance);
     }
+    if (a->timings && (a->no_pack || a->simulate))
+        return cli_usage_error("tune", "tune: --timings times the packing of the kept "
+                                       "configurations: it takes no %s",
+                               a->no_pack ? "--no-pack" : "--simulate");
     if (a->output)
         bfmt(t->output, sizeof t->output, "%s", a->output);
     else

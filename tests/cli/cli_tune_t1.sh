@@ -96,13 +96,24 @@ print('valid')" "$KT/schema/T4/1.0.0/results-schema.json" "$TMP/gemm.clcpack.t4.
 else
     skip "kernel_tuner or jsonschema is not installed (scripts/test_deps.sh installs them): T4 not validated"
 fi
-run "$CLC" tune "$D/gemm_budget.json" --device cpu -j 2 -o "$TMP/gemm.clcpack" --keep all
+run "$CLC" tune "$D/gemm_budget.json" --device cpu -j 2 -o "$TMP/gemm.clcpack" --keep all \
+    --timings "$TMP/gemm.timings.json"
 expect_rc 0 "tune again into the same pack"
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['traceEvents'], 'no events'
+print('trace events', len(d['traceEvents']))" "$TMP/gemm.timings.json" >"$TMP/tr.txt" 2>&1 &&
+    ok "--timings wrote the packing's trace ($(cat "$TMP/tr.txt"))" || bad "--timings: $(cat "$TMP/tr.txt")"
 expect_err "resuming from" "the second run resumes"
 expect_out "from earlier results" "it names the results it took"
 n2=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['results']))" "$TMP/gemm.clcpack.t4.json")
 [ "$n2" -le 10 ] && [ "$n2" -ge "$n" ] && ok "resumed: $n2 results, the earlier $n kept" ||
     bad "after resuming: $n2 results (before: $n)"
+
+run "$CLC" tune "$D/gemm_budget.json" --no-pack --timings "$TMP/x.json"
+expect_rc 2 "--timings with --no-pack is a usage error"
+expect_err "it takes no --no-pack" "which says why"
 
 EX=$ROOT/examples/gemm
 mkdir -p "$TMP/inc"
