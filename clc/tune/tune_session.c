@@ -386,6 +386,21 @@ static int lost(session *ss, proc *p, int hung, int builder)
     return record(ss, pos, hung ? TUNE_TIMEOUT : builder ? TUNE_COMPILE : TUNE_RUNTIME, NULL, 0, why);
 }
 
+size_t tune_session_builders_wanted(size_t left, double per_build, double builder_setup_s,
+                                    double timer_setup_s, size_t max)
+{
+    /* Before any build worker has said how long its start took, the
+     * timing worker's start (the same process on the same device, plus
+     * its arguments' upload) is the estimate: the first build back may be
+     * the timing worker's, and guessing 0.05 s then started every worker
+     * at once (eleven NVIDIA contexts starting together: 3.3 s each). */
+    double setup = builder_setup_s > 0 ? builder_setup_s : timer_setup_s;
+    if (!(setup > 0.05))
+        setup = 0.05;
+    double want = ceil((double)left * per_build / setup);
+    return want > (double)max ? max : (size_t)want;
+}
+
 /* A build worker is worth starting while the builds left would take it
  * longer than its own start (a GPU driver's context can take seconds,
  * while a build takes a tenth of one): from what the first builds took,
@@ -395,13 +410,11 @@ static void more_builders(session *ss)
     if (!ss->out->n_built || ss->allowed >= ss->n_builders)
         return;
     double per_build = ss->out->build_s / (double)ss->out->n_built;
-    double setup = ss->out->builder_setup_s > 0.05 ? ss->out->builder_setup_s : 0.05;
     size_t left = ss->todo_n + (ss->planned > ss->n_asked ? ss->planned - ss->n_asked : 0);
-    double want = ceil((double)left * per_build / setup);
-    if (want > (double)ss->n_builders)
-        want = (double)ss->n_builders;
-    if (want > (double)ss->allowed)
-        ss->allowed = (size_t)want;
+    size_t want = tune_session_builders_wanted(left, per_build, ss->out->builder_setup_s,
+                                               ss->out->timer_setup_s, ss->n_builders);
+    if (want > ss->allowed)
+        ss->allowed = want;
 }
 
 static int build_done(session *ss, proc *p, tune_reply *r)

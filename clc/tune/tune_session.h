@@ -92,4 +92,13 @@ typedef struct tune_session_options {
 int tune_session_run(const tune_session_options *o, const t1_spec *s, const tune_space *sp,
                      tune_results *out, char err[TUNE_SESSION_ERR_MAX]);
 
+/* How many build workers the builds left need (at most max): a worker is
+ * worth starting while the builds left would take it longer than its own
+ * start. per_build: a build's seconds so far; builder_setup_s: the slowest
+ * build worker's start so far (0: none known yet); timer_setup_s: the
+ * timing worker's start (0: not known), the estimate until a build worker
+ * has one. */
+size_t tune_session_builders_wanted(size_t left, double per_build, double builder_setup_s,
+                                    double timer_setup_s, size_t max);
+
 #endif /* CLC_TUNE_SESSION_H */

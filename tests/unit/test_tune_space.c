@@ -4,8 +4,8 @@
  * count; the time printed, never asserted), a condition that fails to
  * evaluate named with its configuration, --reference's configurations,
  * the strategies (every position once, in order or shuffled; a genetic
- * search of a synthetic objective within its budget), and T4 results
- * written and read back.
+ * search of a synthetic objective within its budget), T4 results
+ * written and read back, and how many build workers a run starts.
  */
 #include <math.h>
 #include <stdio.h>
@@ -218,9 +218,28 @@ static void test_strategies(void)
     t1_spec_free(&s);
 }
 
+/* How many build workers a GPU run starts (numbers of the H200's gemm
+ * space: 12 configurations, a build 0.15 s, a worker's start 1.9 s). */
+static void test_builders_wanted(void)
+{
+    CHECK(tune_session_builders_wanted(11, 0.15, 1.9, 1.9, 16) == 1,
+          "11 builds of 0.15 s left, a worker's start 1.9 s: one worker");
+    CHECK(tune_session_builders_wanted(11, 0.15, 0, 1.9, 16) == 1,
+          "the same when only the timing worker has said how long its start took "
+          "(the first build back was its own): one worker, not all 16");
+    CHECK(tune_session_builders_wanted(11, 0.15, 0, 0, 16) == 16,
+          "no start known at all: 0.05 s assumed, as many as -j allows");
+    CHECK(tune_session_builders_wanted(2000, 0.8, 2.0, 1.0, 16) == 16,
+          "a large space: at most -j");
+    CHECK(tune_session_builders_wanted(40, 0.5, 2.0, 0, 16) == 10,
+          "40 builds of 0.5 s, a start of 2 s: 10 workers");
+    CHECK(tune_session_builders_wanted(0, 0.5, 2.0, 0, 16) == 0, "nothing left: no more workers");
+}
+
 int main(void)
 {
     test_walk();
     test_strategies();
+    test_builders_wanted();
     return check_summary();
 }
