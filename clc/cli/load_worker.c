@@ -132,7 +132,6 @@ static void load_worker_setup(load_worker *w, const char *pack, const char *slot
 {
     char err[DEVICE_SELECT_ERR_MAX];
     unsigned pi, di;
-    static device_select_list devices;
     const device_select_device *d;
     clcpack_error e;
     cl_int rc;
@@ -144,11 +143,17 @@ static void load_worker_setup(load_worker *w, const char *pack, const char *slot
         bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", e.message);
         return;
     }
-    if (device_select_enumerate(&devices, err) != 0 || device_select_find_by_index(&devices, pi, di, &d, err) != 0) {
+    device_select_list *devices = calloc(1, sizeof *devices); /* large: on the heap */
+    if (!devices)
+        bfmt(err, sizeof err, "out of memory");
+    if (!devices || device_select_enumerate(devices, err) != 0 ||
+        device_select_find_by_index(devices, pi, di, &d, err) != 0) {
         bfmt(w->setup_error, sizeof w->setup_error, "load worker: %s", err);
+        free(devices);
         return;
     }
-    w->dev = d->device;
+    w->dev = d->device; /* the handle outlives the list */
+    free(devices);
     w->ctx = clCreateContext(NULL, 1, &w->dev, NULL, NULL, &rc);
     w->q = w->ctx ? clCreateCommandQueue(w->ctx, w->dev, 0, &rc) : NULL;
     if (!w->ctx || !w->q) {
@@ -210,8 +215,11 @@ static void serve_load(void *self, const unsigned char *payload, size_t size, ui
 
 int load_worker_main(int argc, char **argv, load_worker_hook_init hook_init)
 {
-    static load_worker w; /* large (the manifest); one per process */
-    memset(&w, 0, sizeof w);
+    load_worker *w = calloc(1, sizeof *w); /* large (the manifest): on the heap */
+    if (!w) {
+        fprintf(stderr, "clc-pack: load worker: out of memory\n");
+        return EXIT_FAILURE_STATUS;
+    }
     load_worker_args a = {0, 0, 0, 0, NULL, NULL, NULL, NULL};
     static const cli_optspec spec = {"load worker", load_worker_opts, sizeof load_worker_opts / sizeof load_worker_opts[0],
                                      0, 0};
@@ -220,26 +228,28 @@ int load_worker_main(int argc, char **argv, load_worker_hook_init hook_init)
     if (cli_opts_parse(&spec, argc, argv, &a, &first, err, sizeof err) != 0 || first != argc) {
         fprintf(stderr, "clc-pack: load worker: %s (--load-worker is internal to clc-pack)\n",
                 first != argc ? "unexpected arguments" : err);
+        free(w);
         return EXIT_USAGE_STATUS;
     }
-    w.check = a.check;
-    w.load_flags = (a.no_cubin ? CLCPACK_LOAD_NO_CUBIN : 0) | (a.warm ? CLCPACK_LOAD_CACHE : 0);
+    w->check = a.check;
+    w->load_flags = (a.no_cubin ? CLCPACK_LOAD_NO_CUBIN : 0) | (a.warm ? CLCPACK_LOAD_CACHE : 0);
     /* warm's workers finish the build they are on when the user interrupts
      * warm (the signal reaches the whole process group); they end when warm
      * closes their job pipe. */
-    if (w.load_flags & CLCPACK_LOAD_CACHE) {
+    if (w->load_flags & CLCPACK_LOAD_CACHE) {
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
     }
     /* Before the first OpenCL call: PoCL reads it once (pocl_wg.h). */
     if (a.pocl_wg)
         setenv("POCL_BINARY_SPECIALIZE_WG", a.pocl_wg, 1);
-    load_worker_setup(&w, a.pack, a.slot, a.kernels, hook_init);
-    int status = worker_proto_serve("load worker", serve_load, &w) ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
-    if (w.q)
-        clReleaseCommandQueue(w.q);
-    if (w.ctx)
-        clReleaseContext(w.ctx);
-    clcpack_close(w.p);
+    load_worker_setup(w, a.pack, a.slot, a.kernels, hook_init);
+    int status = worker_proto_serve("load worker", serve_load, w) ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+    if (w->q)
+        clReleaseCommandQueue(w->q);
+    if (w->ctx)
+        clReleaseContext(w->ctx);
+    clcpack_close(w->p);
+    free(w);
     return status;
 }

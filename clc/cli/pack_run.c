@@ -722,6 +722,8 @@ int pack_run_plan(int argc, char **argv, build_job_list *plan, const clcpack_tun
     }
     pack_run_free(run);
     free(devices);
+    if (a)
+        pack_args_free(a);
     free(a);
     return status;
 }
@@ -765,6 +767,8 @@ int pack_run_args(int argc, char **argv)
     }
     build_job_list_free(&plan);
     free(devices);
+    if (a)
+        pack_args_free(a);
     free(a);
     return status;
 }

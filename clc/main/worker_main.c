@@ -136,8 +136,20 @@ static int find_device(void *self, unsigned platform, unsigned device, cl_device
     return 0;
 }
 
-/* The options into w; 0, or the exit status of a bad command line. */
-static int parse_worker_args(int argc, char **argv, build_worker *w, const char **kernels)
+/* What one build worker process holds for its life: large, so on the
+ * heap (worker_main). */
+typedef struct worker_state {
+    build_worker w;
+    manifest_file manifest;
+    device_select_list devices;
+    check_hook hook;
+    char self[PATH_MAX]; /* this executable, the PoCL helper */
+} worker_state;
+
+/* The options into w (self: where this executable's path goes); 0, or the
+ * exit status of a bad command line. */
+static int parse_worker_args(int argc, char **argv, build_worker *w, char self[PATH_MAX],
+                             const char **kernels)
 {
     worker_args a = {w, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL,
                      w->opts.check_timeout_s, w->opts.tune.runs, w->remote_config.timeout_s};
@@ -157,8 +169,7 @@ static int parse_worker_args(int argc, char **argv, build_worker *w, const char 
     w->pocl_wg = a.pocl_wg;
     /* On PoCL each variant gets its large-grid work-group functions from
      * a run of this same program as a helper (pocl_wg.h). */
-    static char self[PATH_MAX];
-    if (worker_pool_self_exe(argv[0], self, sizeof self) == 0)
+    if (worker_pool_self_exe(argv[0], self, PATH_MAX) == 0)
         w->opts.pocl_helper = self;
     w->opts.pocl_small_in_env = a.pocl_wg != NULL;
     w->opts.pocl_small_grids = a.small_grids;
@@ -171,35 +182,46 @@ static int parse_worker_args(int argc, char **argv, build_worker *w, const char 
     return 0;
 }
 
+static int worker_serve(worker_state *st, int argc, char **argv);
+
 int worker_main(int argc, char **argv)
 {
-    static build_worker w; /* large; one per process */
-    static manifest_file manifest;
-    static device_select_list devices;
-    static check_hook hook;
-    build_worker_init(&w);
+    worker_state *st = calloc(1, sizeof *st);
+    if (!st) {
+        fprintf(stderr, "clc-pack: worker: out of memory\n");
+        return EXIT_FAILURE_STATUS;
+    }
+    int rc = worker_serve(st, argc, argv);
+    free(st);
+    return rc;
+}
+
+static int worker_serve(worker_state *st, int argc, char **argv)
+{
+    build_worker *w = &st->w;
+    build_worker_init(w);
     const char *kernels = NULL;
-    int rc = parse_worker_args(argc, argv, &w, &kernels);
+    int rc = parse_worker_args(argc, argv, w, st->self, &kernels);
     if (rc != 0)
         return rc;
-    build_worker_open_remote(&w);
+    build_worker_open_remote(w);
     /* In this order: the manifest's folder may be relative to where the
      * worker started, and the devices are enumerated once PoCL's variables
      * are set (build_worker_enter_work_dir). */
     char err[BUILD_WORKER_ERR_MAX], derr[DEVICE_SELECT_ERR_MAX], merr[MANIFEST_ERR_MAX];
-    if (kernels && manifest_load(kernels, &manifest, merr) != 0)
-        bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", merr);
-    else if (build_worker_enter_work_dir(&w, err, sizeof err) != 0)
-        bfmt(w.setup_error, sizeof w.setup_error, "%s", err);
-    else if (device_select_enumerate(&devices, derr) != 0)
-        bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", derr);
+    if (kernels && manifest_load(kernels, &st->manifest, merr) != 0)
+        bfmt(w->setup_error, sizeof w->setup_error, "worker: %s", merr);
+    else if (build_worker_enter_work_dir(w, err, sizeof err) != 0)
+        bfmt(w->setup_error, sizeof w->setup_error, "%s", err);
+    else if (device_select_enumerate(&st->devices, derr) != 0)
+        bfmt(w->setup_error, sizeof w->setup_error, "worker: %s", derr);
     if (kernels) {
-        seed_hook_init(&hook, &manifest);
-        w.hook = &hook;
+        seed_hook_init(&st->hook, &st->manifest);
+        w->hook = &st->hook;
     }
-    w.find_device = find_device;
-    w.find_self = &devices;
-    return build_worker_serve(&w);
+    w->find_device = find_device;
+    w->find_self = &st->devices;
+    return build_worker_serve(w);
 }
 
 typedef struct fill_args {
@@ -252,12 +274,12 @@ int worker_main_pocl_fill(int argc, char **argv)
     char *source = read_text(path, &n_src);
     bfmt(path, sizeof path, "%s/" POCL_WG_OPTIONS_FILE, a.dir);
     char *options = read_text(path, &n_opt);
-    static device_select_list devices;
+    device_select_list *devices = calloc(1, sizeof *devices); /* large: on the heap */
     const device_select_device *dev = NULL;
     char derr[DEVICE_SELECT_ERR_MAX] = "cannot read the program's files";
     int rc = EXIT_FAILURE_STATUS;
-    if (source && options && device_select_enumerate(&devices, derr) == 0 &&
-        device_select_find_by_index(&devices, p, d, &dev, derr) == 0) {
+    if (source && options && devices && device_select_enumerate(devices, derr) == 0 &&
+        device_select_find_by_index(devices, p, d, &dev, derr) == 0) {
         if (pocl_wg_fill_here(dev->device, source, n_src, options, err) == 0)
             rc = EXIT_OK_STATUS;
         else
@@ -265,6 +287,7 @@ int worker_main_pocl_fill(int argc, char **argv)
     } else {
         fprintf(stderr, "clc-pack: pocl-wg-fill: %s\n", derr);
     }
+    free(devices);
     free(source);
     free(options);
     return rc;
