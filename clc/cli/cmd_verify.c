@@ -307,7 +307,7 @@ static void load_on_device(const clcpack *p, const device_select_device *d, cons
     char exe[4096], slot[LOAD_WORKER_SLOT_MAX], err[512];
     /* The optional arguments first, each list ending at the first NULL. */
     char *argv[12];
-    size_t na = load_worker_argv(argv, va->path, d, slot);
+    size_t na = load_worker_argv(argv, va->path, d->platform_index, d->device_index, slot);
     if (va->load_flags & CLCPACK_LOAD_NO_CUBIN)
         argv[na++] = (char *)"--no-cubin";
     if (va->check) {

@@ -260,7 +260,7 @@ static int warm_device(const warm_args *wa, const clcpack *p, const device_selec
     }
     char exe[4096], slot[LOAD_WORKER_SLOT_MAX], err[512];
     char *argv[12];
-    size_t na = load_worker_argv(argv, wa->path, d, slot);
+    size_t na = load_worker_argv(argv, wa->path, d->platform_index, d->device_index, slot);
     argv[na++] = (char *)"--warm";
     if (wg_spec) {
         argv[na++] = (char *)"--pocl-wg";

@@ -1,11 +1,13 @@
 /* worker_main.c — the build worker process (worker_main.h). */
 #include "worker_main.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "build_worker.h"
+#include "load_worker.h"
 #include "cli_opts.h"
 #include "cli_report.h"
 #include "device_select.h"
@@ -291,4 +293,120 @@ int worker_main_pocl_fill(int argc, char **argv)
     free(source);
     free(options);
     return rc;
+}
+
+/* ---- the load worker (clc/worker/load_worker.h) ---------------------- */
+
+typedef struct load_args {
+    int load_worker, check, no_cubin, warm;
+    const char *pack, *slot, *kernels, *pocl_wg; /* kernels NULL: no manifest */
+} load_args;
+
+static const cli_opt load_opts[] = {
+    OPT_FLAG("load-worker", 0, load_args, load_worker, "this mode (argv[1])"),
+    OPT_FLAG("check", 0, load_args, check, "run each loaded program against the reference"),
+    OPT_FLAG("no-cubin", 0, load_args, no_cubin, "skip cubins"),
+    OPT_FLAG("warm", 0, load_args, warm, "fill the rebuild cache (clc-pack warm)"),
+    OPT_STR("pack", 0, load_args, pack, "PACK", "the pack to load"),
+    OPT_STR("device", 0, load_args, slot, "P:D", "the device slot"),
+    OPT_STR("kernels", 0, load_args, kernels, "DIR", "the kernels folder for --check"),
+    OPT_STR("pocl-wg", 0, load_args, pocl_wg, "LIST", "PoCL work-group functions to warm"),
+};
+
+/* What one load worker process holds for its life: large (the manifest),
+ * so on the heap (worker_main_load). */
+typedef struct load_state {
+    manifest_file manifest;
+    check_hook hook;
+    device_select_list devices;
+    char device_error[DEVICE_SELECT_ERR_MAX];
+    char manifest_error[MANIFEST_ERR_MAX];
+} load_state;
+
+/* An entry as a build job, for the seeds' check hook: its kernel, defines,
+ * work-group and options, checked by the manifest kernel of its name
+ * (load_worker_entry_job). */
+static int entry_job(void *self, const clcpack_entry_info *e, build_job *j)
+{
+    const manifest_file *m = self;
+    memset(j, 0, sizeof *j);
+    const manifest_kernel *k = e->kernel_name_count ? NULL : manifest_find(m, e->kernel);
+    if (!k || !k->family)
+        return 1;
+    const char **names = calloc(e->define_count + 1, sizeof *names);
+    const char **values = calloc(e->define_count + 1, sizeof *values);
+    int rc = names && values ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < e->define_count; i++) {
+        names[i] = e->defines[i].name;
+        values[i] = e->defines[i].value;
+    }
+    j->entry_name = strdup(e->kernel);
+    j->check = strdup(e->kernel);
+    j->options = strdup(e->options);
+    memcpy(j->wg, e->wg, sizeof j->wg);
+    if (rc != 0 || !j->entry_name || !j->check || !j->options ||
+        build_job_set_defines(j, names, values, e->define_count) != 0)
+        rc = -1;
+    free(names);
+    free(values);
+    return rc;
+}
+
+/* The device of slot "P:D" into c (or its error), the manifest and the
+ * seeds' hook. */
+static void load_setup(load_state *st, const load_args *a, load_worker_config *c)
+{
+    unsigned pi, di;
+    const device_select_device *d;
+    c->args_ok = a->slot && sscanf(a->slot, "%u:%u", &pi, &di) == 2;
+    c->device_error = st->device_error;
+    c->manifest_error = st->manifest_error;
+    if (c->args_ok && device_select_enumerate(&st->devices, st->device_error) == 0 &&
+        device_select_find_by_index(&st->devices, pi, di, &d, st->device_error) == 0)
+        c->dev = d->device;
+    if (a->check && a->kernels && manifest_load(a->kernels, &st->manifest, st->manifest_error) != 0)
+        c->manifest_error = st->manifest_error;
+    else
+        st->manifest_error[0] = '\0';
+    seed_hook_init(&st->hook, &st->manifest);
+    c->hook = &st->hook;
+    c->entry_job = entry_job;
+    c->entry_self = &st->manifest;
+}
+
+int worker_main_load(int argc, char **argv)
+{
+    load_args a = {0, 0, 0, 0, NULL, NULL, NULL, NULL};
+    static const cli_optspec spec = {"load worker", load_opts, sizeof load_opts / sizeof load_opts[0],
+                                     0, 0};
+    char err[512];
+    int first = argc;
+    if (cli_opts_parse(&spec, argc, argv, &a, &first, err, sizeof err) != 0 || first != argc) {
+        fprintf(stderr, "clc-pack: load worker: %s (--load-worker is internal to clc-pack)\n",
+                first != argc ? "unexpected arguments" : err);
+        return EXIT_USAGE_STATUS;
+    }
+    load_worker_config c = {a.pack, 0, NULL, "", "", a.check,
+                            (a.no_cubin ? CLCPACK_LOAD_NO_CUBIN : 0) |
+                                (a.warm ? CLCPACK_LOAD_CACHE : 0),
+                            NULL, NULL, NULL};
+    /* warm's workers finish the build they are on when the user interrupts
+     * warm (the signal reaches the whole process group); they end when warm
+     * closes their job pipe. */
+    if (c.load_flags & CLCPACK_LOAD_CACHE) {
+        signal(SIGINT, SIG_IGN);
+        signal(SIGTERM, SIG_IGN);
+    }
+    /* Before the first OpenCL call: PoCL reads it once (pocl_wg.h). */
+    if (a.pocl_wg)
+        setenv("POCL_BINARY_SPECIALIZE_WG", a.pocl_wg, 1);
+    load_state *st = calloc(1, sizeof *st);
+    if (!st) {
+        fprintf(stderr, "clc-pack: load worker: out of memory\n");
+        return EXIT_FAILURE_STATUS;
+    }
+    load_setup(st, &a, &c);
+    int status = load_worker_serve(&c) ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+    free(st);
+    return status;
 }
