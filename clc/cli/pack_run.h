@@ -114,8 +114,7 @@ typedef struct pack_run_log {
  * already printed (grown as failures come), --timings. */
 typedef struct pack_run_report {
     progress prog;
-    pack_run_log *logs;
-    size_t n_logs, cap_logs;
+    strbuf logs;                            /* pack_run_log records, grown as failures come */
     pack_timings timings;                   /* --timings: off unless given */
 } pack_run_report;
 

@@ -107,23 +107,19 @@ static const char *seen_log(pack_run *run, size_t job, const char *log)
     uint64_t h = 0xcbf29ce484222325ull;
     for (const char *c = log; *c; c++)
         h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
-    for (size_t i = 0; i < run->rep->n_logs; i++)
-        if (run->rep->logs[i].hash == h)
-            return run->rep->logs[i].label;
-    pack_run_report *rep = run->rep;
-    if (rep->n_logs == rep->cap_logs) {
-        /* Out of memory, this log is not remembered: a later job with the
-         * same log prints it again, in full. */
-        size_t cap = rep->cap_logs ? 2 * rep->cap_logs : 16;
-        pack_run_log *grown = realloc(rep->logs, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        rep->logs = grown;
-        rep->cap_logs = cap;
-    }
-    rep->logs[rep->n_logs].hash = h;
-    pack_job_label(run, job, rep->logs[rep->n_logs].label, sizeof rep->logs[0].label);
-    rep->n_logs++;
+    /* The logs are kept in a strbuf, as whole pack_run_log records. */
+    strbuf *logs = &run->rep->logs;
+    const pack_run_log *seen = (const pack_run_log *)logs->data;
+    for (size_t i = 0; i < logs->len / sizeof *seen; i++)
+        if (seen[i].hash == h)
+            return seen[i].label;
+    pack_run_log entry = {h, ""};
+    pack_job_label(run, job, entry.label, sizeof entry.label);
+    sb_put(logs, &entry, sizeof entry);
+    /* Out of memory, this log is not remembered (a later job with the
+     * same log prints it again, in full), and the records kept stay as
+     * they were: the next log is tried again. */
+    logs->failed = 0;
     return NULL;
 }
 
@@ -543,7 +539,7 @@ void pack_run_report_free(pack_run_report *rep)
 {
     if (!rep)
         return;
-    free(rep->logs);
+    sb_free(&rep->logs);
     pack_timings_free(&rep->timings);
     free(rep);
 }
