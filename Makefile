@@ -33,7 +33,7 @@ endif
 # #include against this same table. clc/main/ is the composition root: the
 # only folder that knows both the command line and the seeds' plug-in.
 LAYER.clc/main    := clc/cli clc/tune clc/seeds clc/program clc/worker clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats loader/common public
-LAYER.clc/cli     := clc/tune clc/program clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats loader/common public
+LAYER.clc/cli     := clc/tune clc/program clc/worker clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats loader/common public
 LAYER.clc/seeds   := clc/tune clc/program clc/engine clc/vendors clc/checks clc/util formats loader/common public
 # The tuner (docs/TUNING.md, "Tuning any program from a T1 spec"): T1
 # specs read, the space and its conditions, the strategies, the timing

@@ -35,8 +35,7 @@ static int load_choice(const clcpack *p, const clcpack_choice *c, cl_device_id d
     clcpack_key key;
     clcpack_choice_key(c, &key);
     cl_program prog = NULL;
-    static clcpack_load_report rep = {.struct_size = sizeof rep};
-    rep.struct_size = sizeof rep;
+    clcpack_load_report rep = {.struct_size = sizeof rep};
     clcpack_error e;
     clcpack_status st = clcpack_create_program(p, &key, ctx, dev, NULL, &prog, &rep, &e);
     if (st == CLCPACK_OK) {
@@ -181,9 +180,13 @@ static void print_choice(const clcpack *p, const best_args *a, const clcpack_cho
     printf("  rule      %s\n", c->why);
 }
 
+/* The choice for the device ba names, on this machine's devices (large:
+ * the caller's heap). The exit status. */
+static int best_on(const best_args *ba, const char *path, device_select_list *devices);
+
 int cmd_best(int argc, char **argv)
 {
-    static best_args ba;
+    best_args ba;
     memset(&ba, 0, sizeof ba);
     ba.device = "default";
     ba.width = -1;
@@ -198,34 +201,42 @@ int cmd_best(int argc, char **argv)
         return rc;
     if (ba.width < 0)
         ba.width = 0;
-    const char *path = argv[operand];
+    device_select_list *devices = calloc(1, sizeof *devices);
+    if (!devices) {
+        cli_error("out of memory");
+        return EXIT_FAILURE_STATUS;
+    }
+    rc = best_on(&ba, argv[operand], devices);
+    free(devices);
+    return rc;
+}
 
-    static device_select_list devices;
+static int best_on(const best_args *ba, const char *path, device_select_list *devices)
+{
     char derr[DEVICE_SELECT_ERR_MAX];
     size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel = 0;
-    if (device_select_enumerate(&devices, derr) != 0 ||
-        device_select(&devices, ba.device, ba.platform, sel, &n_sel, derr) != 0) {
+    if (device_select_enumerate(devices, derr) != 0 ||
+        device_select(devices, ba->device, ba->platform, sel, &n_sel, derr) != 0) {
         cli_error("%s", derr);
         return EXIT_FAILURE_STATUS;
     }
-    const device_select_device *dev = &devices.dev[sel[0]];
+    const device_select_device *dev = &devices->dev[sel[0]];
 
     clcpack *p = cli_open_pack(path);
     if (!p)
         return EXIT_FAILURE_STATUS;
     clcpack_error e;
     int status = EXIT_FAILURE_STATUS;
-    static clcpack_device_info here = {.struct_size = sizeof here};
-    here.struct_size = sizeof here;
+    clcpack_device_info here = {.struct_size = sizeof here};
     clcpack_choice choice = {.struct_size = sizeof choice};
     if (clcpack_device_query(dev->device, &here, &e) != CLCPACK_OK) {
         cli_error("%s: %s", path, e.message);
         goto out;
     }
-    if ((ba.kernel ? choose_kernel : choose_family)(p, path, &ba, &here, &choice) != 0)
+    if ((ba->kernel ? choose_kernel : choose_family)(p, path, ba, &here, &choice) != 0)
         goto out;
-    print_choice(p, &ba, &choice, dev->name);
-    if (!ba.no_load && load_choice(p, &choice, dev->device) != 0)
+    print_choice(p, ba, &choice, dev->name);
+    if (!ba->no_load && load_choice(p, &choice, dev->device) != 0)
         goto out;
     status = EXIT_OK_STATUS;
 out:

@@ -97,15 +97,20 @@ static void kernel_list(const clcpack_entry_info *e, char *buf, size_t cap)
  * kernels, "entries 0-10  multi: copy, fill, scale". */
 static void print_program_kernels(const clcpack *p)
 {
-    static char run_list[8192], list[8192]; /* the run's kernels, this entry's */
+    enum { LIST_CAP = 8192 };
+    char *run_list = calloc(2, LIST_CAP), *list = run_list + LIST_CAP; /* the run's kernels, this entry's */
     char run_name[256] = "", name[256];
+    if (!run_list) {
+        cli_error("out of memory listing the program kernels");
+        return;
+    }
     size_t ne = clcpack_entry_count(p), first = 0;
     int said = 0;
     for (size_t i = 0; i <= ne; i++) {
         clcpack_entry_info e = {.struct_size = sizeof e};
         int has = i < ne && clcpack_get_entry(p, i, &e) == CLCPACK_OK && e.kernel_name_count;
         if (has) {
-            kernel_list(&e, list, sizeof list);
+            kernel_list(&e, list, LIST_CAP);
             pack_text_esc(e.kernel, name, sizeof name);
             if (run_list[0] && strcmp(name, run_name) == 0 && strcmp(list, run_list) == 0)
                 continue;
@@ -122,9 +127,10 @@ static void print_program_kernels(const clcpack *p)
         if (has) {
             first = i;
             bfmt(run_name, sizeof run_name, "%s", name);
-            bfmt(run_list, sizeof run_list, "%s", list);
+            bfmt(run_list, LIST_CAP, "%s", list);
         }
     }
+    free(run_list);
 }
 
 static void list_text(const clcpack *p, const char *path, uint64_t file_size)

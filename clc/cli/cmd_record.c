@@ -475,7 +475,7 @@ int cmd_record(int argc, char **argv)
         preload_remove_tree(tmp);
         return EXIT_FAILURE_STATUS;
     }
-    static char env_cache[PRELOAD_PATH_MAX + 32];
+    char env_cache[PRELOAD_PATH_MAX + 32];
     bfmt(env_cache, sizeof env_cache, "POCL_CACHE_DIR=%s", pocl);
     const char *env[] = {env_cache, "POCL_KERNEL_CACHE=1", NULL};
     preload_opts o = {"CLCPACK_RECORD", dir, a.log, dir, tmp, env};

@@ -245,8 +245,7 @@ static int pack_kept(const tune_args *a, const t1_spec *s, const tune_space *sp,
                      const device_select_device *dev, const char *output)
 {
     size_t n = n_rank < keep ? n_rank : keep;
-    static build_job_list plan;
-    build_job_list_free(&plan);
+    build_job_list plan = {0};
     clcpack_tuning *tun = NULL;
     size_t *n_tun = NULL;
     int status = EXIT_FAILURE_STATUS;
@@ -291,22 +290,25 @@ out:
 
 static int pick_device(const tune_args *a, const t1_spec *s, device_select_device *out)
 {
-    static device_select_list devices;
+    device_select_list *devices = calloc(1, sizeof *devices); /* large: on the heap */
     char derr[DEVICE_SELECT_ERR_MAX];
     size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel = 0;
     const char *spec = a->device ? a->device : s->device_name ? s->device_name : "default";
-    if (device_select_enumerate(&devices, derr) != 0 ||
-        device_select(&devices, spec, a->platform, sel, &n_sel, derr) != 0) {
+    int rc = -1;
+    if (!devices)
+        cli_error("out of memory");
+    else if (device_select_enumerate(devices, derr) != 0 ||
+             device_select(devices, spec, a->platform, sel, &n_sel, derr) != 0)
         cli_error("%s", derr);
-        return -1;
-    }
-    if (n_sel != 1) {
+    else if (n_sel != 1)
         cli_usage_error("tune", "tune: --device %s selects %zu devices; tune one at a time", spec,
                         n_sel);
-        return -1;
+    else {
+        *out = devices->dev[sel[0]];
+        rc = 0;
     }
-    *out = devices.dev[sel[0]];
-    return 0;
+    free(devices);
+    return rc;
 }
 
 /* The pack's default name: the spec's, .json replaced by .clcpack. */
@@ -495,32 +497,36 @@ static int report_and_pack(tune_run *t)
 
 static int run_tuning(const tune_args *a, const char *spec_path)
 {
-    static tune_run t;
-    memset(&t, 0, sizeof t);
-    t.a = a;
-    t.spec_path = spec_path;
-    int status = check_options(&t);
+    tune_run *t = calloc(1, sizeof *t); /* large: on the heap */
+    if (!t) {
+        cli_error("out of memory");
+        return EXIT_FAILURE_STATUS;
+    }
+    t->a = a;
+    t->spec_path = spec_path;
+    int status = check_options(t);
     if (status == 0)
-        status = read_spec(&t);
+        status = read_spec(t);
     if (status == 0)
-        status = find_device_and_results(&t);
+        status = find_device_and_results(t);
     if (status == 0)
-        status = search(&t);
+        status = search(t);
     if (status == 0)
-        status = report_and_pack(&t);
-    if (t.workdir[0])
-        temp_tree_remove(t.workdir);
-    tune_results_free(&t.rs);
-    tune_results_free(&t.prev);
-    tune_results_free(&t.sim);
-    tune_space_free(&t.sp);
-    t1_spec_free(&t.s);
+        status = report_and_pack(t);
+    if (t->workdir[0])
+        temp_tree_remove(t->workdir);
+    tune_results_free(&t->rs);
+    tune_results_free(&t->prev);
+    tune_results_free(&t->sim);
+    tune_space_free(&t->sp);
+    t1_spec_free(&t->s);
+    free(t);
     return status;
 }
 
 int cmd_tune(int argc, char **argv)
 {
-    static tune_args ta;
+    tune_args ta;
     memset(&ta, 0, sizeof ta);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     ta.jobs = cores > 0 ? (cores > 256 ? 256 : cores) : 1;

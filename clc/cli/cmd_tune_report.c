@@ -130,7 +130,7 @@ static void variant_label(const clcpack *p, uint32_t entry, char *buf, size_t ca
 static int report_family(const clcpack *p, uint32_t d, const clcpack_device_info *dev,
                          const char *family)
 {
-    static char seen[1001];
+    char seen[1001];
     if (!widths_timed(p, family, d, seen))
         return 0;
     const char *base = baseline_kernel(family);
@@ -292,8 +292,7 @@ int cmd_tune_report(int argc, char **argv)
     print_legend(p, &a);
     int any = 0;
     for (size_t d = 0; d < clcpack_device_count(p) && any >= 0; d++) {
-        static clcpack_device_info dev = {.struct_size = sizeof dev};
-        dev.struct_size = sizeof dev;
+        clcpack_device_info dev = {.struct_size = sizeof dev};
         if (clcpack_get_device(p, d, &dev) != CLCPACK_OK)
             continue;
         int got = report_device(p, (uint32_t)d, &dev, &a);

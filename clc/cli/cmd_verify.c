@@ -307,7 +307,7 @@ static void load_on_device(const clcpack *p, const device_select_device *d, cons
     char exe[4096], slot[LOAD_WORKER_SLOT_MAX], err[512];
     /* The optional arguments first, each list ending at the first NULL. */
     char *argv[12];
-    size_t na = load_worker_argv(argv, va->path, d, slot);
+    size_t na = load_worker_argv(argv, va->path, d->platform_index, d->device_index, slot);
     if (va->load_flags & CLCPACK_LOAD_NO_CUBIN)
         argv[na++] = (char *)"--no-cubin";
     if (va->check) {
@@ -396,6 +396,21 @@ static int pick_devices(const clcpack *p, const verify_args *va, device_select_l
     return 0;
 }
 
+/* The manifest of --kernels DIR read here, to say what is wrong with it
+ * before any worker starts: 0, or -1 after saying why. */
+static int check_manifest(const char *dir)
+{
+    manifest_file *manifest = malloc(sizeof *manifest); /* large: on the heap */
+    char merr[MANIFEST_ERR_MAX] = "out of memory";
+    int bad = !manifest || manifest_load(dir, manifest, merr) != 0;
+    free(manifest);
+    if (bad)
+        cli_error("%s (verify --check compares the pack's kernel entries with the references "
+                  "of this manifest; --kernels DIR names its folder)",
+                  merr);
+    return bad ? -1 : 0;
+}
+
 int cmd_verify(int argc, char **argv)
 {
     verify_args va = {NULL, 0, 0, NULL, NULL, "kernels", 0, 0, cli_verbosity};
@@ -425,12 +440,7 @@ int cmd_verify(int argc, char **argv)
      * pack holds kernel entries: program entries (the direct mode's) are
      * loaded and built, with no reference to compare with. */
     if (va.check && has_kernel_entries(p)) {
-        static manifest_file manifest;
-        char merr[MANIFEST_ERR_MAX];
-        if (manifest_load(va.kernels_dir, &manifest, merr) != 0) {
-            cli_error("%s (verify --check compares the pack's kernel entries with the "
-                      "references of this manifest; --kernels DIR names its folder)",
-                      merr);
+        if (check_manifest(va.kernels_dir) != 0) {
             clcpack_close(p);
             return EXIT_FAILURE_STATUS;
         }
@@ -460,16 +470,20 @@ int cmd_verify(int argc, char **argv)
         report_pocl_forms(p);
 
     if (va.load) {
-        static device_select_list all;
+        device_select_list *all = calloc(1, sizeof *all); /* large: on the heap */
         size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel = 0;
-        if (pick_devices(p, &va, &all, sel, &n_sel) != 0) {
+        if (!all)
+            cli_error("out of memory");
+        if (!all || pick_devices(p, &va, all, sel, &n_sel) != 0) {
+            free(all);
             clcpack_close(p);
             return EXIT_FAILURE_STATUS;
         }
         load_counts lc;
         memset(&lc, 0, sizeof lc);
         for (size_t i = 0; i < n_sel; i++)
-            load_on_device(p, &all.dev[sel[i]], &va, &lc);
+            load_on_device(p, &all->dev[sel[i]], &va, &lc);
+        free(all);
         size_t loaded = lc.keys - lc.failed;
         printf("loaded %zu of %zu: native %zu, cubin %zu, ptx %zu, source %zu", loaded, lc.keys,
                lc.by_path[CLCPACK_PATH_NATIVE], lc.by_path[CLCPACK_PATH_CUBIN],

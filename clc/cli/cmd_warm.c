@@ -260,7 +260,7 @@ static int warm_device(const warm_args *wa, const clcpack *p, const device_selec
     }
     char exe[4096], slot[LOAD_WORKER_SLOT_MAX], err[512];
     char *argv[12];
-    size_t na = load_worker_argv(argv, wa->path, d, slot);
+    size_t na = load_worker_argv(argv, wa->path, d->platform_index, d->device_index, slot);
     argv[na++] = (char *)"--warm";
     if (wg_spec) {
         argv[na++] = (char *)"--pocl-wg";
@@ -393,11 +393,14 @@ int cmd_warm(int argc, char **argv)
         return EXIT_FAILURE_STATUS;
     }
     size_t n_keys = pack_keys(p, first);
-    static device_select_list all;
+    device_select_list *all = calloc(1, sizeof *all); /* large: on the heap */
     size_t sel[DEVICE_SELECT_MAX_DEVICES], n_sel = 0;
     char dir[4096];
     int status = EXIT_OK_STATUS;
-    if (pick_devices(&wa, &all, sel, &n_sel) != 0) {
+    if (!all) {
+        cli_error("out of memory");
+        status = EXIT_FAILURE_STATUS;
+    } else if (pick_devices(&wa, all, sel, &n_sel) != 0) {
         status = EXIT_FAILURE_STATUS;
     } else if (n_sel == 0) {
         cli_note("nothing to warm: this machine has no OpenCL device");
@@ -429,7 +432,7 @@ int cmd_warm(int argc, char **argv)
                 left += n_keys;
                 continue;
             }
-            if (warm_device(&wa, p, &all.dev[sel[i]], first, n_keys, wg_spec, &prog, counts,
+            if (warm_device(&wa, p, &all->dev[sel[i]], first, n_keys, wg_spec, &prog, counts,
                             &left) != 0)
                 status = EXIT_FAILURE_STATUS;
         }
@@ -453,6 +456,7 @@ int cmd_warm(int argc, char **argv)
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
     }
+    free(all);
     free(first);
     clcpack_close(p);
     return status;

@@ -34,26 +34,26 @@ int pack_cache_bound(const char *cmd, uint64_t *bound, const char **from)
 int pack_cache_setup(pack_run *run, const pack_args *a)
 {
     const char *bound_from;
-    int rc = pack_cache_bound(NULL, &run->local_bound, &bound_from);
+    int rc = pack_cache_bound(NULL, &run->cache->local_bound, &bound_from);
     if (rc != 0)
         return rc;
     if (a->no_cache || lcache_env_off())
         return 0;
     const char *from;
-    if (lcache_folder(run->local_dir, sizeof run->local_dir, &from) != 0) {
+    if (lcache_folder(run->cache->local_dir, sizeof run->cache->local_dir, &from) != 0) {
         cli_note("variant cache: no folder (set CLC_PACK_CACHE_DIR, XDG_CACHE_HOME or HOME "
                  "to an absolute path): building without it");
         return 0;
     }
     /* A folder we cannot write costs this run its cache, never its build. */
-    if (clcpk_make_dirs(run->local_dir, 0700, 0700) != 0 ||
-        access(run->local_dir, R_OK | W_OK | X_OK) != 0) {
+    if (clcpk_make_dirs(run->cache->local_dir, 0700, 0700) != 0 ||
+        access(run->cache->local_dir, R_OK | W_OK | X_OK) != 0) {
         cli_note("variant cache: cannot use %s (%s, from %s): building without it",
-                 run->local_dir, strerror(errno), from);
-        run->local_dir[0] = '\0';
+                 run->cache->local_dir, strerror(errno), from);
+        run->cache->local_dir[0] = '\0';
         return 0;
     }
-    run->local_lookups = !a->tune && !run->user_timings; /* timings are taken while building */
+    run->cache->local_lookups = !a->tune && !run->in->user_timings; /* timings are taken while building */
     return 0;
 }
 
@@ -63,46 +63,46 @@ void pack_cache_outcome(pack_run *run, const build_variant_result *r, const char
     const char *why = r->local_note ? r->local_note : "no reason given";
     switch (r->local) {
     case BUILD_VARIANT_REMOTE_HIT:
-        run->n_local_hits += r->status == BUILD_VARIANT_OK;
+        run->cache->n_local_hits += r->status == BUILD_VARIANT_OK;
         break;
     case BUILD_VARIANT_REMOTE_MISS:
-        run->n_local_misses++;
+        run->cache->n_local_misses++;
         break;
     case BUILD_VARIANT_REMOTE_REJECTED:
     case BUILD_VARIANT_REMOTE_RETRY:
-        run->n_local_rejected++;
+        run->cache->n_local_rejected++;
         pack_cache_refused(run, "local", label, why, r->local == BUILD_VARIANT_REMOTE_RETRY);
         break;
     case BUILD_VARIANT_REMOTE_FAILED:
     case BUILD_VARIANT_REMOTE_NONE:
         break;
     }
-    run->n_local_stored += r->local_stored != 0;
+    run->cache->n_local_stored += r->local_stored != 0;
     /* A full disk says so once, not once per variant. */
     if (!r->local_stored && r->local_note && r->status == BUILD_VARIANT_OK &&
         (r->local == BUILD_VARIANT_REMOTE_MISS || r->local == BUILD_VARIANT_REMOTE_NONE) && say &&
-        !run->said_local_store_error) {
-        progress_clear(&run->prog);
+        !run->cache->said_local_store_error) {
+        progress_clear(&run->rep->prog);
         fprintf(stderr, "clc-pack: local cache: %s not stored: %s\n", label, r->local_note);
-        run->said_local_store_error = 1;
+        run->cache->said_local_store_error = 1;
     }
 }
 
 void pack_cache_finish(pack_run *run)
 {
-    if (!run->local_dir[0])
+    if (!run->cache->local_dir[0])
         return;
     char err[LCACHE_SPACE_ERR_MAX];
     lcache_space_usage gone;
-    if (lcache_space_evict(run->local_dir, run->local_bound, &gone, err) != 0)
+    if (lcache_space_evict(run->cache->local_dir, run->cache->local_bound, &gone, err) != 0)
         cli_note("variant cache: %s", err);
     else if (gone.entries && cli_verbosity > 0)
         fprintf(stderr, "clc-pack: local cache: removed %zu least recently used entries (%llu bytes)\n",
                 gone.entries, (unsigned long long)gone.bytes);
-    if (lcache_space_count(run->local_dir, run->n_local_hits, run->n_local_misses, err) != 0)
+    if (lcache_space_count(run->cache->local_dir, run->cache->n_local_hits, run->cache->n_local_misses, err) != 0)
         cli_note("variant cache: %s", err);
-    if (lcache_space_usage_of(run->local_dir, &run->local_usage, err) != 0)
-        memset(&run->local_usage, 0, sizeof run->local_usage);
+    if (lcache_space_usage_of(run->cache->local_dir, &run->cache->local_usage, err) != 0)
+        memset(&run->cache->local_usage, 0, sizeof run->cache->local_usage);
 }
 
 void pack_cache_human_size(uint64_t n, char *out, size_t cap)
@@ -122,12 +122,20 @@ void pack_cache_human_size(uint64_t n, char *out, size_t cap)
 
 void pack_cache_summary(const pack_run *run)
 {
-    if (!run->local_dir[0])
+    if (!run->cache->local_dir[0])
         return;
     char used[32], bound[32];
-    pack_cache_human_size(run->local_usage.bytes, used, sizeof used);
-    pack_cache_human_size(run->local_bound, bound, sizeof bound);
+    pack_cache_human_size(run->cache->local_usage.bytes, used, sizeof used);
+    pack_cache_human_size(run->cache->local_bound, bound, sizeof bound);
     printf("  local     %zu hits, %zu misses, %zu stored, %zu rejected (%s, %s of %s)\n",
-           run->n_local_hits, run->n_local_misses, run->n_local_stored, run->n_local_rejected,
-           run->local_dir, used, bound);
+           run->cache->n_local_hits, run->cache->n_local_misses, run->cache->n_local_stored, run->cache->n_local_rejected,
+           run->cache->local_dir, used, bound);
+}
+
+void pack_cache_free(pack_run_caches *cache)
+{
+    if (!cache)
+        return;
+    free(cache->remote_url_buf);
+    free(cache);
 }

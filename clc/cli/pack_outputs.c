@@ -16,10 +16,10 @@
 int pack_default_output(const pack_run *run, char *out, size_t cap)
 {
     char slug[DEVICE_SELECT_SLUG_MAX];
-    if (run->n_dev == 1)
-        device_select_slug(run->devs[0]->name, slug);
+    if (run->slots->n_dev == 1)
+        device_select_slug(run->slots->devs[0]->name, slug);
     else
-        bfmt(slug, sizeof slug, run->n_dev ? "all-devices" : "offline");
+        bfmt(slug, sizeof slug, run->slots->n_dev ? "all-devices" : "offline");
     if (mkdir("packs", 0777) != 0 && errno != EEXIST) {
         cli_error("cannot create the folder packs: %s", strerror(errno));
         return -1;
@@ -47,13 +47,13 @@ static void print_timed_checked(const pack_run *run)
 {
     if (run->a->tune)
         printf("  tuning    %zu of %zu variants timed at %ux%u, median of %ld runs\n",
-               run->n_timed, run->n_ok, run->a->tune_width, run->a->tune_height,
+               run->work->n_timed, run->work->n_ok, run->a->tune_width, run->a->tune_height,
                run->a->tune_runs);
-    else if (run->user_timings)
-        printf("  tuning    %zu of %zu variants timed by --tune-cmd\n", run->n_timed, run->n_ok);
-    if (run->n_check_variants)
-        printf("  checks    %zu of %zu variants passed --check-cmd\n", run->n_checked,
-               run->n_check_variants * run->n_slots);
+    else if (run->in->user_timings)
+        printf("  tuning    %zu of %zu variants timed by --tune-cmd\n", run->work->n_timed, run->work->n_ok);
+    if (run->in->n_check_variants)
+        printf("  checks    %zu of %zu variants passed --check-cmd\n", run->work->n_checked,
+               run->in->n_check_variants * run->slots->n_slots);
 }
 
 /* Reads the written pack back: the summary reports what is in the file. */
@@ -96,33 +96,33 @@ void pack_print_summary(const pack_run *run, const char *path, double wall_s, in
     }
     char wall[32], b1[64], b2[64], b3[64], b4[64];
     progress_format_duration(wall_s, wall, sizeof wall);
-    size_t total = run->n_jobs;
+    size_t total = run->work->n_jobs;
     if (written)
         printf("wrote %s\n", path);
     else
         printf("nothing written\n");
     printf("  variants  %zu built, %zu failed",
-           run->n_ok - run->n_reused - run->n_hits - run->n_local_hits, run->n_failed);
-    if (run->n_reused)
-        printf(", %zu reused from the old pack", run->n_reused);
-    if (run->n_local_hits)
-        printf(", %zu from the local cache", run->n_local_hits);
-    if (run->n_hits)
-        printf(", %zu fetched from the remote cache", run->n_hits);
+           run->work->n_ok - run->work->n_reused - run->cache->n_hits - run->cache->n_local_hits, run->work->n_failed);
+    if (run->work->n_reused)
+        printf(", %zu reused from the old pack", run->work->n_reused);
+    if (run->cache->n_local_hits)
+        printf(", %zu from the local cache", run->cache->n_local_hits);
+    if (run->cache->n_hits)
+        printf(", %zu fetched from the remote cache", run->cache->n_hits);
     printf(", of %zu\n", total);
-    if (run->remote_url)
+    if (run->cache->remote_url)
         printf("  remote    %zu hits, %zu misses, %zu uploaded, %zu rejected, %zu request "
                "errors (%s%s)\n",
-               run->n_hits, run->n_misses, run->n_uploaded, run->n_rejected,
-               run->n_request_errors, run->remote_url, run->remote_readonly ? ", read-only" : "");
+               run->cache->n_hits, run->cache->n_misses, run->cache->n_uploaded, run->cache->n_rejected,
+               run->cache->n_request_errors, run->cache->remote_url, run->cache->remote_readonly ? ", read-only" : "");
     pack_cache_summary(run);
     if (run->a->shard.n)
         printf("  shard     %u/%u: %zu of %zu variants (%.1f %% of the estimated cost)\n",
-               run->a->shard.k, run->a->shard.n, run->plan->n, run->shard_total,
-               100.0 * run->shard_share);
-    printf("  devices   %zu:", run->n_slots);
-    for (size_t i = 0; i < run->n_slots; i++)
-        printf("%s %s", i ? "," : "", run->slot_name[i]);
+               run->a->shard.k, run->a->shard.n, run->in->plan->n, run->in->shard_total,
+               100.0 * run->in->shard_share);
+    printf("  devices   %zu:", run->slots->n_slots);
+    for (size_t i = 0; i < run->slots->n_slots; i++)
+        printf("%s %s", i ? "," : "", run->slots->slot_name[i]);
     printf("\n");
     if (written) {
         printf("  entries   %zu (native %zu, ptx %zu, cubin %zu", n_entries,
@@ -143,16 +143,16 @@ void pack_print_summary(const pack_run *run, const char *path, double wall_s, in
             printf("  sha256    %s\n", sha);
     }
     printf("  time      %s wall (%.1f s), -j %ld, %.1f s of builds\n", wall, wall_s, run->a->jobs,
-           run->build_s);
+           run->work->build_s);
     print_timed_checked(run);
-    if (run->n_failed) {
+    if (run->work->n_failed) {
         printf("  failed:\n");
-        for (size_t j = 0; j < run->n_jobs; j++) {
-            if (!run->fail_reason[j][0])
+        for (size_t j = 0; j < run->work->n_jobs; j++) {
+            if (!run->work->fail_reason[j][0])
                 continue;
             char label[LABEL_MAX];
             pack_job_label(run, j, label, sizeof label);
-            printf("    %s (%s)\n", label, run->fail_reason[j]);
+            printf("    %s (%s)\n", label, run->work->fail_reason[j]);
         }
     }
     fflush(stdout);

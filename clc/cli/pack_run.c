@@ -78,9 +78,9 @@ static int remote_settings(const pack_args *a, char **url)
 static int check_tools(pack_run *run, const pack_args *a)
 {
     /* --ptxas none: PTX only, as the driver gave it (docs/vendors/NVIDIA.md). */
-    run->no_ptxas = a->ptxas && strcmp(a->ptxas, "none") == 0;
-    if (a->ptxas && !run->no_ptxas && ptxas_find(a->ptxas, run->ptxas) != 0)
-        return cli_usage_error(NULL, "%s", run->ptxas);
+    run->out->no_ptxas = a->ptxas && strcmp(a->ptxas, "none") == 0;
+    if (a->ptxas && !run->out->no_ptxas && ptxas_find(a->ptxas, run->out->ptxas) != 0)
+        return cli_usage_error(NULL, "%s", run->out->ptxas);
     return 0;
 }
 
@@ -90,7 +90,7 @@ static int plan_pack(pack_run *run, const pack_args *a, build_job_list *plan)
 {
     pack_plan_request req = {a->direct, &a->direct_spec, a->kernels_dir, &a->req};
     char perr[PACK_PLAN_ERR_MAX];
-    int rc = pack_plan_make(&req, plan, &run->seed_checks, perr, sizeof perr);
+    int rc = pack_plan_make(&req, plan, &run->in->seed_checks, perr, sizeof perr);
     if (rc == PACK_PLAN_USAGE)
         return cli_usage_error(NULL, "%s", perr);
     if (rc != 0) {
@@ -103,17 +103,17 @@ static int plan_pack(pack_run *run, const pack_args *a, build_job_list *plan)
         fprintf(stderr, "clc-pack: %.*s\n", (int)len, n);
         n += len + (n[len] == '\n');
     }
-    run->plan = plan;
-    run->whole = plan;
+    run->in->plan = plan;
+    run->in->whole = plan;
     if (!a->shard.n)
         return 0;
-    if (plan_shard_take(&a->shard, plan, &run->part, &run->shard_share) != 0) {
+    if (plan_shard_take(&a->shard, plan, &run->in->part, &run->in->shard_share) != 0) {
         cli_error("out of memory dividing %zu variants into %u parts", plan->n, a->shard.n);
         return EXIT_FAILURE_STATUS;
     }
-    run->plan = &run->part;
-    run->shard_total = plan->n;
-    if (run->part.n == 0 && cli_verbosity >= 0)
+    run->in->plan = &run->in->part;
+    run->in->shard_total = plan->n;
+    if (run->in->part.n == 0 && cli_verbosity >= 0)
         cli_note("--shard %u/%u: no variant of the %zu falls to this part; the pack holds "
                  "no entry",
                  a->shard.k, a->shard.n, plan->n);
@@ -123,13 +123,13 @@ static int plan_pack(pack_run *run, const pack_args *a, build_job_list *plan)
 /* The remote cache's settings (docs/REMOTE_CACHE.md). 0, or the exit status. */
 static int setup_remote(pack_run *run, const pack_args *a)
 {
-    int rc = remote_settings(a, &run->remote_url_buf);
+    int rc = remote_settings(a, &run->cache->remote_url_buf);
     if (rc != 0)
         return rc;
-    run->remote_url = run->remote_url_buf;
-    run->remote_lookups = run->remote_url && !a->tune && !run->user_timings; /* timings are taken while building */
-    run->remote_readonly = a->remote_readonly || env_true("CLC_PACK_REMOTE_CACHE_READONLY");
-    run->remote_timeout = a->remote_timeout;
+    run->cache->remote_url = run->cache->remote_url_buf;
+    run->cache->remote_lookups = run->cache->remote_url && !a->tune && !run->in->user_timings; /* timings are taken while building */
+    run->cache->remote_readonly = a->remote_readonly || env_true("CLC_PACK_REMOTE_CACHE_READONLY");
+    run->cache->remote_timeout = a->remote_timeout;
     return 0;
 }
 
@@ -147,19 +147,19 @@ static int select_devices(pack_run *run, const pack_args *a, device_select_list 
     size_t sel[DEVICE_SELECT_MAX_DEVICES];
     char derr[DEVICE_SELECT_ERR_MAX];
     if (!no_device && (device_select_enumerate(devices, derr) != 0 ||
-                       device_select(devices, a->device, a->platform, sel, &run->n_dev, derr) != 0)) {
+                       device_select(devices, a->device, a->platform, sel, &run->slots->n_dev, derr) != 0)) {
         cli_error("%s", derr);
         return EXIT_FAILURE_STATUS;
     }
-    for (size_t i = 0; i < run->n_dev; i++)
-        run->devs[i] = &devices->dev[sel[i]];
+    for (size_t i = 0; i < run->slots->n_dev; i++)
+        run->slots->devs[i] = &devices->dev[sel[i]];
     const int want_chain[OFFLINE_TARGETS_N_CHAINS] = {a->intel_gpu, a->amd_gpu, a->spirv};
     const char *chain_list[OFFLINE_TARGETS_N_CHAINS] = {a->intel_list, a->amd_list, NULL};
     for (int ch = 0; ch < OFFLINE_TARGETS_N_CHAINS; ch++) {
         if (!want_chain[ch])
             continue;
         char notes[4096] = "", omsg[OFFLINE_TARGETS_MSG_MAX];
-        int orc = offline_targets_resolve(&run->offline, (offline_targets_chain)ch, chain_list[ch], notes, sizeof notes,
+        int orc = offline_targets_resolve(&run->slots->offline, (offline_targets_chain)ch, chain_list[ch], notes, sizeof notes,
                              omsg, sizeof omsg);
         for (char *line = strtok(notes, "\n"); line && cli_verbosity >= 0;
              line = strtok(NULL, "\n"))
@@ -173,8 +173,8 @@ static int select_devices(pack_run *run, const pack_args *a, device_select_list 
     /* Intel binaries leave out the SPIR-V ocloc would put in each of them,
      * unless asked for, or unless it is the only form left a driver could
      * rebuild from: no source and no SPIR-V entry (docs/vendors/INTEL.md). */
-    run->offline.intel_exclude_ir =
-        !a->intel_ir && !(a->no_sources && !run->offline.on[OFFLINE_TARGETS_SPIRV]);
+    run->slots->offline.intel_exclude_ir =
+        !a->intel_ir && !(a->no_sources && !run->slots->offline.on[OFFLINE_TARGETS_SPIRV]);
     if (a->intel_ir && !a->intel_gpu && cli_verbosity >= 0)
         cli_note("--intel-ir without --intel-gpu does nothing");
     return 0;
@@ -185,21 +185,25 @@ static int select_devices(pack_run *run, const pack_args *a, device_select_list 
  * for x.cl). 0, or the exit status. */
 static int choose_output(pack_run *run, const pack_args *a, const build_job_list *plan)
 {
-    if (a->output)
-        bfmt(run->output, sizeof run->output, "%s", a->output);
-    else if (pack_default_output(run, run->output, sizeof run->output) != 0)
+    char fallback[DEVICE_SELECT_SLUG_MAX + 32];
+    if (!a->output && pack_default_output(run, fallback, sizeof fallback) != 0)
         return EXIT_FAILURE_STATUS;
+    run->out->output = strdup(a->output ? a->output : fallback);
+    if (!run->out->output) {
+        cli_error("out of memory");
+        return EXIT_FAILURE_STATUS;
+    }
     /* The same check runs again when the pack is written. */
-    int orc = cli_check_output(NULL, "-o", run->output, 0);
+    int orc = cli_check_output(NULL, "-o", run->out->output, 0);
     if (orc != 0)
         return orc;
     struct stat out_st;
-    for (size_t i = 0; i < plan->n_read && stat(run->output, &out_st) == 0; i++) {
+    for (size_t i = 0; i < plan->n_read && stat(run->out->output, &out_st) == 0; i++) {
         struct stat in_st;
         if (stat(plan->read[i], &in_st) == 0 && in_st.st_dev == out_st.st_dev &&
             in_st.st_ino == out_st.st_ino)
             return cli_usage_error(NULL, "-o %s is %s, which this pack is built from",
-                                   run->output, plan->read[i]);
+                                   run->out->output, plan->read[i]);
     }
     return 0;
 }
@@ -211,35 +215,35 @@ static int add_devices(pack_run *run)
 {
     clcpack_error e;
     size_t kept = 0;
-    for (size_t i = 0; i < run->n_dev; i++) {
+    for (size_t i = 0; i < run->slots->n_dev; i++) {
         clcpack_device_info info = {.struct_size = sizeof info};
         uint32_t index;
-        if (clcpack_device_query(run->devs[i]->device, &info, &e) != CLCPACK_OK ||
-            clcpack_writer_add_device(run->w, &info, &index, &e) != CLCPACK_OK) {
-            cli_error("device %u (%s): %s", run->devs[i]->ordinal, run->devs[i]->name,
+        if (clcpack_device_query(run->slots->devs[i]->device, &info, &e) != CLCPACK_OK ||
+            clcpack_writer_add_device(run->out->w, &info, &index, &e) != CLCPACK_OK) {
+            cli_error("device %u (%s): %s", run->slots->devs[i]->ordinal, run->slots->devs[i]->name,
                       e.message);
             return -1;
         }
         size_t k = 0;
-        while (k < kept && run->dev_index[k] != index)
+        while (k < kept && run->slots->dev_index[k] != index)
             k++;
         if (k < kept) {
-            cli_note("device %u is identical to device %u: built once", run->devs[i]->ordinal,
-                     run->devs[k]->ordinal);
+            cli_note("device %u is identical to device %u: built once", run->slots->devs[i]->ordinal,
+                     run->slots->devs[k]->ordinal);
             continue;
         }
-        run->devs[kept] = run->devs[i];
-        run->dev_info[kept] = info;
-        run->dev_index[kept++] = index;
+        run->slots->devs[kept] = run->slots->devs[i];
+        run->slots->dev_info[kept] = info;
+        run->slots->dev_index[kept++] = index;
         if (info.vendor_id == NVIDIA_VENDOR_ID)
-            run->any_nvidia = 1;
+            run->slots->any_nvidia = 1;
     }
-    run->n_dev = kept;
+    run->slots->n_dev = kept;
     for (size_t i = 0; i < kept; i++) {
-        run->slot_wire[i] = (uint32_t)i;
-        bfmt(run->slot_name[i], sizeof run->slot_name[i], "%s", run->devs[i]->name);
+        run->slots->slot_wire[i] = (uint32_t)i;
+        bfmt(run->slots->slot_name[i], sizeof run->slots->slot_name[i], "%s", run->slots->devs[i]->name);
     }
-    run->n_slots = kept;
+    run->slots->n_slots = kept;
     return 0;
 }
 
@@ -249,24 +253,24 @@ static int add_offline_slots(pack_run *run)
 {
     clcpack_error e;
     for (int ch = 0; ch < OFFLINE_TARGETS_N_CHAINS; ch++) {
-        if (!run->offline.on[ch])
+        if (!run->slots->offline.on[ch])
             continue;
-        size_t s = run->n_slots++;
+        size_t s = run->slots->n_slots++;
         clcpack_device_info info = {.struct_size = sizeof info};
-        offline_targets_device_info(&run->offline, (offline_targets_chain)ch, &info);
-        if (clcpack_writer_add_device(run->w, &info, &run->dev_index[s], &e) != CLCPACK_OK) {
+        offline_targets_device_info(&run->slots->offline, (offline_targets_chain)ch, &info);
+        if (clcpack_writer_add_device(run->out->w, &info, &run->slots->dev_index[s], &e) != CLCPACK_OK) {
             cli_error("%s: %s", offline_targets_chain_name((offline_targets_chain)ch), e.message);
             return -1;
         }
-        run->dev_info[s] = info;
-        run->slot_chain[s] = (offline_targets_chain)ch;
-        run->slot_wire[s] = WORKER_PROTO_OFFLINE_SLOT + (uint32_t)ch;
-        char *name = run->slot_name[s];
-        size_t cap = sizeof run->slot_name[s];
+        run->slots->dev_info[s] = info;
+        run->slots->slot_chain[s] = (offline_targets_chain)ch;
+        run->slots->slot_wire[s] = WORKER_PROTO_OFFLINE_SLOT + (uint32_t)ch;
+        char *name = run->slots->slot_name[s];
+        size_t cap = sizeof run->slots->slot_name[s];
         size_t len = (size_t)snprintf(name, cap, "%s %s:", info.device_name, info.driver_version);
-        for (size_t t = 0; t < run->offline.n[ch] && len < cap; t++)
+        for (size_t t = 0; t < run->slots->offline.n[ch] && len < cap; t++)
             len += (size_t)snprintf(name + len, cap - len, "%s%s", t ? "," : " ",
-                                    run->offline.targets[ch][t].name);
+                                    run->slots->offline.targets[ch][t].name);
     }
     return 0;
 }
@@ -275,26 +279,26 @@ static int add_offline_slots(pack_run *run)
  * --ptxas, else the one found, else PTX only, said once. */
 static void find_ptxas(pack_run *run, const pack_args *a)
 {
-    if (run->any_nvidia && !run->ptxas[0] && !run->no_ptxas) {
+    if (run->slots->any_nvidia && !run->out->ptxas[0] && !run->out->no_ptxas) {
         char where[PTXAS_PATH_MAX];
         if (ptxas_find(NULL, where) == 0)
-            bfmt(run->ptxas, sizeof run->ptxas, "%s", where);
+            bfmt(run->out->ptxas, sizeof run->out->ptxas, "%s", where);
         else
             cli_note("%s: the pack holds PTX only for NVIDIA devices (no cubins); "
                      "--ptxas PATH names one",
                      where);
     }
-    if (a->n_merge && !run->no_ptxas) {
-        if (run->ptxas[0])
-            bfmt(run->merge_ptxas, sizeof run->merge_ptxas, "%s", run->ptxas);
-        else if (ptxas_find(NULL, run->merge_ptxas) != 0) {
+    if (a->n_merge && !run->out->no_ptxas) {
+        if (run->out->ptxas[0])
+            bfmt(run->out->merge_ptxas, sizeof run->out->merge_ptxas, "%s", run->out->ptxas);
+        else if (ptxas_find(NULL, run->out->merge_ptxas) != 0) {
             cli_note("%s: the PTX of --merge packs is taken as it is (no cubins); --ptxas PATH "
-                     "names one", run->merge_ptxas);
-            run->merge_ptxas[0] = '\0';
+                     "names one", run->out->merge_ptxas);
+            run->out->merge_ptxas[0] = '\0';
         }
     }
-    if (!run->any_nvidia)
-        run->ptxas[0] = '\0';
+    if (!run->slots->any_nvidia)
+        run->out->ptxas[0] = '\0';
 }
 
 /* The writer and its device table: the devices, then the offline
@@ -307,14 +311,14 @@ static int setup_writer(pack_run *run, const pack_args *a)
     uint32_t wflags = (a->no_sources ? CLCPACK_WRITE_NO_SOURCES : 0) |
                       (a->compress_cubins ? CLCPACK_WRITE_COMPRESS_CUBINS : 0) |
                       (a->store_cubins ? CLCPACK_WRITE_STORE_CUBINS : 0) | CLCPACK_WRITE_SPOOL;
-    if (clcpack_writer_new(wflags, &run->w, &e) != CLCPACK_OK ||
-        clcpack_writer_set_compression(run->w, a->codec, &e) != CLCPACK_OK) {
+    if (clcpack_writer_new(wflags, &run->out->w, &e) != CLCPACK_OK ||
+        clcpack_writer_set_compression(run->out->w, a->codec, &e) != CLCPACK_OK) {
         cli_error("%s", e.message);
         return EXIT_FAILURE_STATUS;
     }
     if (add_devices(run) != 0 || add_offline_slots(run) != 0)
         return EXIT_FAILURE_STATUS;
-    if (run->n_slots == 0) {
+    if (run->slots->n_slots == 0) {
         cli_error("nothing to build: no device and no offline toolchain");
         return EXIT_FAILURE_STATUS;
     }
@@ -326,26 +330,26 @@ static int setup_writer(pack_run *run, const pack_args *a)
  * building the same program. 0, or the exit status. */
 static int encode_jobs(pack_run *run)
 {
-    run->n_jobs = run->n_slots * run->plan->n;
-    size_t n = run->n_jobs ? run->n_jobs : 1;
-    run->jobs = calloc(n, sizeof *run->jobs);
-    run->fail_reason = calloc(n, sizeof *run->fail_reason);
-    run->retried = calloc(n, 1);
-    run->order = malloc(n * sizeof *run->order);
-    run->cost = malloc(n * sizeof *run->cost);
-    if (run->jobs && run->fail_reason && run->retried && run->order && run->cost)
-        run->groups = pack_same_program_groups(run);
-    if (!run->groups) {
-        cli_error("out of memory for %zu jobs", run->n_jobs);
+    run->work->n_jobs = run->slots->n_slots * run->in->plan->n;
+    size_t n = run->work->n_jobs ? run->work->n_jobs : 1;
+    run->work->jobs = calloc(n, sizeof *run->work->jobs);
+    run->work->fail_reason = calloc(n, sizeof *run->work->fail_reason);
+    run->work->retried = calloc(n, 1);
+    run->work->order = malloc(n * sizeof *run->work->order);
+    run->work->cost = malloc(n * sizeof *run->work->cost);
+    if (run->work->jobs && run->work->fail_reason && run->work->retried && run->work->order && run->work->cost)
+        run->work->groups = pack_same_program_groups(run);
+    if (!run->work->groups) {
+        cli_error("out of memory for %zu jobs", run->work->n_jobs);
         return EXIT_FAILURE_STATUS;
     }
-    for (size_t d = 0; d < run->n_slots; d++)
-        for (size_t v = 0; v < run->plan->n; v++) {
-            size_t j = d * run->plan->n + v;
-            sb_init(&run->jobs[j]);
-            worker_proto_encode_job(&run->jobs[j], (uint32_t)j, run->slot_wire[d], 0,
-                          &run->plan->jobs[v]);
-            if (run->jobs[j].failed) {
+    for (size_t d = 0; d < run->slots->n_slots; d++)
+        for (size_t v = 0; v < run->in->plan->n; v++) {
+            size_t j = d * run->in->plan->n + v;
+            sb_init(&run->work->jobs[j]);
+            worker_proto_encode_job(&run->work->jobs[j], (uint32_t)j, run->slots->slot_wire[d], 0,
+                          &run->in->plan->jobs[v]);
+            if (run->work->jobs[j].failed) {
                 cli_error("out of memory encoding job %zu", j);
                 return EXIT_FAILURE_STATUS;
             }
@@ -381,9 +385,9 @@ static clcpack *open_old_pack(const pack_args *a, const char *output)
 static double seconds_per_byte(const pack_run *run)
 {
     double s_sum = 0, b_sum = 0;
-    for (size_t j = 0; j < run->n_jobs; j++) {
-        const build_job *bj = &run->plan->jobs[j % run->plan->n];
-        double t = pack_reuse_times_get(&run->times, pack_reuse_time_key(bj, &run->dev_info[j / run->plan->n]));
+    for (size_t j = 0; j < run->work->n_jobs; j++) {
+        const build_job *bj = &run->in->plan->jobs[j % run->in->plan->n];
+        double t = pack_reuse_times_get(&run->work->times, pack_reuse_time_key(bj, &run->slots->dev_info[j / run->in->plan->n]));
         if (t >= 0) {
             s_sum += t;
             b_sum += (double)bj->source_size;
@@ -396,33 +400,33 @@ static double seconds_per_byte(const pack_run *run)
  * were, 0 when it is to be built, -1 after saying why the pack is bad. */
 static int reuse_job(pack_run *run, clcpack *old, size_t j)
 {
-    size_t d = j / run->plan->n;
-    const build_job *bj = &run->plan->jobs[j % run->plan->n];
-    double t0 = pack_timings_now(&run->timings);
+    size_t d = j / run->in->plan->n;
+    const build_job *bj = &run->in->plan->jobs[j % run->in->plan->n];
+    double t0 = pack_timings_now(&run->rep->timings);
     char rerr[CLCPACK_MESSAGE_MAX + 64];
     /* What the workers store on PoCL now. */
-    pack_reuse_forms forms = {run->ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0,
+    pack_reuse_forms forms = {run->out->ptxas[0] != 0, CLCPACK_KIND_NATIVE, NULL, 0,
                               pocl_wg_forms(run->a->pocl_small_grids)};
     uint32_t archs[OFFLINE_TARGETS_MAX_TARGETS];
-    if (d >= run->n_dev) {
-        offline_targets_chain ch = run->slot_chain[d];
+    if (d >= run->slots->n_dev) {
+        offline_targets_chain ch = run->slots->slot_chain[d];
         forms.kind = offline_targets_chain_kind(ch);
-        for (size_t t = 0; t < run->offline.n[ch]; t++)
-            archs[t] = run->offline.targets[ch][t].arch;
+        for (size_t t = 0; t < run->slots->offline.n[ch]; t++)
+            archs[t] = run->slots->offline.targets[ch][t].arch;
         forms.archs = archs;
-        forms.n_archs = run->offline.n[ch];
+        forms.n_archs = run->slots->offline.n[ch];
     }
-    long got = pack_reuse(old, bj, &run->dev_info[d], run->dev_index[d], &forms, run->w, rerr,
+    long got = pack_reuse(old, bj, &run->slots->dev_info[d], run->slots->dev_index[d], &forms, run->out->w, rerr,
                         sizeof rerr);
     if (got < 0) {
-        cli_error("%s: %s", run->output, rerr);
+        cli_error("%s: %s", run->out->output, rerr);
         return -1;
     }
     if (got == 0)
         return 0;
-    pack_timings_reused(&run->timings, j, t0);
-    run->n_reused++;
-    run->n_ok++;
+    pack_timings_reused(&run->rep->timings, j, t0);
+    run->work->n_reused++;
+    run->work->n_ok++;
     if (cli_verbosity > 0) {
         char label[LABEL_MAX];
         pack_job_label(run, j, label, sizeof label);
@@ -435,14 +439,14 @@ static int reuse_job(pack_run *run, clcpack *old, size_t j)
  * built, longest first (pack_reuse.h). 0, or the exit status. */
 static int order_jobs(pack_run *run, const pack_args *a)
 {
-    pack_timings_step_done(&run->timings, PACK_TIMINGS_SETUP, 0);
-    clcpack *old = open_old_pack(a, run->output);
-    pack_reuse_times_load(&run->times);
+    pack_timings_step_done(&run->rep->timings, PACK_TIMINGS_SETUP, 0);
+    clcpack *old = open_old_pack(a, run->out->output);
+    pack_reuse_times_load(&run->work->times);
     double per_byte = seconds_per_byte(run);
-    for (size_t j = 0; j < run->n_jobs; j++) {
+    for (size_t j = 0; j < run->work->n_jobs; j++) {
         /* A variant with a check or tune command is built: reused, a
          * failing check would pass unseen. */
-        const build_job *v = &run->plan->jobs[j % run->plan->n];
+        const build_job *v = &run->in->plan->jobs[j % run->in->plan->n];
         int cmd = build_job_has_check_cmd(v) || build_job_has_tune_cmd(v);
         int reused = old && !cmd ? reuse_job(run, old, j) : 0;
         if (reused < 0) {
@@ -451,16 +455,16 @@ static int order_jobs(pack_run *run, const pack_args *a)
         }
         if (reused)
             continue;
-        const build_job *bj = &run->plan->jobs[j % run->plan->n];
-        double t = pack_reuse_times_get(&run->times, pack_reuse_time_key(bj, &run->dev_info[j / run->plan->n]));
-        run->cost[j] = t >= 0 ? t : per_byte * (double)bj->source_size;
-        run->order[run->n_pending++] = j;
+        const build_job *bj = &run->in->plan->jobs[j % run->in->plan->n];
+        double t = pack_reuse_times_get(&run->work->times, pack_reuse_time_key(bj, &run->slots->dev_info[j / run->in->plan->n]));
+        run->work->cost[j] = t >= 0 ? t : per_byte * (double)bj->source_size;
+        run->work->order[run->work->n_pending++] = j;
     }
     clcpack_close(old);
-    pack_reuse_sort_longest_first(run->order, run->n_pending, run->cost);
-    if (run->n_reused && cli_verbosity >= 0)
+    pack_reuse_sort_longest_first(run->work->order, run->work->n_pending, run->work->cost);
+    if (run->work->n_reused && cli_verbosity >= 0)
         cli_note("%zu of %zu variant(s) reused from %s; building %zu (--rebuild builds all)",
-                 run->n_reused, run->n_jobs, run->output, run->n_pending);
+                 run->work->n_reused, run->work->n_jobs, run->out->output, run->work->n_pending);
     return 0;
 }
 
@@ -469,9 +473,9 @@ static int order_jobs(pack_run *run, const pack_args *a)
 static jobserver *choose_parallelism(pack_run *run, pack_args *a)
 {
     int cpu = 0;
-    for (size_t i = 0; i < run->n_dev; i++)
-        cpu |= (run->devs[i]->type & CL_DEVICE_TYPE_CPU) != 0;
-    int timed = a->tune || run->user_timings;
+    for (size_t i = 0; i < run->slots->n_dev; i++)
+        cpu |= (run->slots->devs[i]->type & CL_DEVICE_TYPE_CPU) != 0;
+    int timed = a->tune || run->in->user_timings;
     if (timed && a->jobs > 1 && cpu) {
         /* On a CPU device the builds would take the very cores the timed
          * kernel runs on: with --tune or --tune-cmd, one variant at a time. */
@@ -481,13 +485,13 @@ static jobserver *choose_parallelism(pack_run *run, pack_args *a)
     } else if (timed && a->jobs > 1) {
         /* On a GPU the variants build in parallel and each worker times
          * holding its device's lock (device_lock.h): one timing at a time. */
-        if (temp_tree_make(NULL, "clc-pack-lock", run->lock_dir, sizeof run->lock_dir) != 0) {
+        if (temp_tree_make(NULL, "clc-pack-lock", run->work->lock_dir, sizeof run->work->lock_dir) != 0) {
             cli_note("%s: no folder for the device lock (%s): -j 1", a->tune ? "--tune" : "--tune-cmd",
                      strerror(errno));
-            run->lock_dir[0] = '\0';
+            run->work->lock_dir[0] = '\0';
             a->jobs = 1;
         } else {
-            setenv(DEVICE_LOCK_ENV, run->lock_dir, 1);
+            setenv(DEVICE_LOCK_ENV, run->work->lock_dir, 1);
         }
     }
     char jwhy[1200];
@@ -512,11 +516,11 @@ static jobserver *choose_parallelism(pack_run *run, pack_args *a)
  * never less than the longest one). Quiet with -q. */
 static void announce_plan(const pack_run *run, const pack_args *a)
 {
-    if (run->n_jobs <= PACK_ANNOUNCE_VARIANTS || cli_verbosity < 0)
+    if (run->work->n_jobs <= PACK_ANNOUNCE_VARIANTS || cli_verbosity < 0)
         return;
     double sum = 0, longest = 0;
-    for (size_t i = 0; i < run->n_pending; i++) {
-        double c = run->cost[run->order[i]];
+    for (size_t i = 0; i < run->work->n_pending; i++) {
+        double c = run->work->cost[run->work->order[i]];
         sum += c;
         longest = c > longest ? c : longest;
     }
@@ -526,7 +530,7 @@ static void announce_plan(const pack_run *run, const pack_args *a)
     progress_format_duration(est > longest ? est : longest, shown, sizeof shown);
     cli_note("%zu variants (more than %d), %zu to build: about %s with -j %ld (estimated "
              "from earlier build times, else the program's size)",
-             run->n_jobs, PACK_ANNOUNCE_VARIANTS, run->n_pending, shown, workers);
+             run->work->n_jobs, PACK_ANNOUNCE_VARIANTS, run->work->n_pending, shown, workers);
 }
 
 /* The jobs to build, in worker processes, *wall the seconds it took. 0;
@@ -542,14 +546,14 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
     }
     /* Workers that hand fetched binaries to the driver build in folders of
      * their own (build_worker.c), under one removed at the end. */
-    if ((run->remote_lookups || run->local_lookups) &&
-        temp_tree_make(NULL, "clc-pack-run", run->work_root, sizeof run->work_root) != 0) {
+    if ((run->cache->remote_lookups || run->cache->local_lookups) &&
+        temp_tree_make(NULL, "clc-pack-run", run->work->work_root, sizeof run->work->work_root) != 0) {
         cli_error("cannot create a temporary folder for the workers: %s", strerror(errno));
-        run->work_root[0] = '\0';
+        run->work->work_root[0] = '\0';
         return -1;
     }
-    run->wargv = pack_worker_argv(run, run->ptxas);
-    if (!run->wargv) {
+    run->work->wargv = pack_worker_argv(run, run->out->ptxas);
+    if (!run->work->wargv) {
         cli_error("out of memory");
         return -1;
     }
@@ -557,16 +561,16 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
     announce_plan(run, a);
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: %zu variant(s) x %zu device(s), -j %ld, into %s\n",
-                run->plan->n, run->n_slots, a->jobs, run->output);
-    progress_init(&run->prog, stderr, run->n_pending, progress_mode(stderr, cli_verbosity < 0));
+                run->in->plan->n, run->slots->n_slots, a->jobs, run->out->output);
+    progress_init(&run->rep->prog, stderr, run->work->n_pending, progress_mode(stderr, cli_verbosity < 0));
     worker_pool_callbacks cb = pack_worker_callbacks(run, js);
     char perr[512] = "";
-    int prc = worker_pool_run_order(exe, run->wargv, (size_t)a->jobs, cli_verbosity > 0, run->jobs,
-                              run->groups, run->order, run->n_pending, &cb, perr, sizeof perr);
-    pack_reuse_times_save(&run->times);
+    int prc = worker_pool_run_order(exe, run->work->wargv, (size_t)a->jobs, cli_verbosity > 0, run->work->jobs,
+                              run->work->groups, run->work->order, run->work->n_pending, &cb, perr, sizeof perr);
+    pack_reuse_times_save(&run->work->times);
     jobserver_close(js);
-    progress_clear(&run->prog);
-    *wall = progress_elapsed(&run->prog);
+    progress_clear(&run->rep->prog);
+    *wall = progress_elapsed(&run->rep->prog);
     if (prc != 0)
         cli_error("%s", perr);
     return prc != 0;
@@ -576,15 +580,15 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
  * --keep-going, not when nothing was built (a --shard part may be empty). */
 static int worth_writing(const pack_run *run, const pack_args *a)
 {
-    if (run->n_failed > 0 && !a->keep_going) {
+    if (run->work->n_failed > 0 && !a->keep_going) {
         cli_error("%zu of %zu variant(s) failed; nothing written (--keep-going writes the rest)",
-                  run->n_failed, run->n_jobs);
+                  run->work->n_failed, run->work->n_jobs);
         return 0;
     }
     /* A --shard part with no variant (more parts than variants), or none
      * built with --keep-going, still writes its pack: the merge job of a
      * CI matrix can then take every part's file. */
-    if (run->n_ok == 0 && !(a->shard.n && (run->plan->n == 0 || a->keep_going))) {
+    if (run->work->n_ok == 0 && !(a->shard.n && (run->in->plan->n == 0 || a->keep_going))) {
         cli_error("no variant built; nothing written");
         return 0;
     }
@@ -596,65 +600,41 @@ static int worth_writing(const pack_run *run, const pack_args *a)
 static int write_pack(pack_run *run, const pack_args *a, build_job_list *plan, double wall)
 {
     if (!worth_writing(run, a)) {
-        pack_print_summary(run, run->output, wall, 0);
+        pack_print_summary(run, run->out->output, wall, 0);
         return EXIT_FAILURE_STATUS;
     }
-    double t_write = progress_now(), t_step = pack_timings_now(&run->timings);
-    clcpack_writer_set_threads(run->w, (unsigned)a->jobs);
+    double t_write = progress_now(), t_step = pack_timings_now(&run->rep->timings);
+    clcpack_writer_set_threads(run->out->w, (unsigned)a->jobs);
     /* With --merge the built entries go to a file of their own first, and
      * the output is written once, by the merge. */
     char built[4200];
-    bfmt(built, sizeof built, "%s.built.%ld", run->output, (long)getpid());
+    bfmt(built, sizeof built, "%s.built.%ld", run->out->output, (long)getpid());
     clcpack_error e;
-    if (clcpack_writer_write_file(run->w, a->n_merge ? built : run->output, &e) != CLCPACK_OK) {
+    if (clcpack_writer_write_file(run->out->w, a->n_merge ? built : run->out->output, &e) != CLCPACK_OK) {
         cli_error("%s", e.message);
-        pack_print_summary(run, run->output, wall, 0);
+        pack_print_summary(run, run->out->output, wall, 0);
         return EXIT_FAILURE_STATUS;
     }
     if (cli_verbosity > 0)
         fprintf(stderr, "clc-pack: builds took %.1f s, encoding and writing the pack %.1f s\n",
                 wall, progress_now() - t_write);
-    pack_timings_step_done(&run->timings, PACK_TIMINGS_WRITE, t_step);
-    t_step = pack_timings_now(&run->timings);
-    int merged = a->n_merge ? pack_merge_into(a, built, run->output, run->merge_ptxas) : 0;
+    pack_timings_step_done(&run->rep->timings, PACK_TIMINGS_WRITE, t_step);
+    t_step = pack_timings_now(&run->rep->timings);
+    int merged = a->n_merge ? pack_merge_into(a, built, run->out->output, run->out->merge_ptxas) : 0;
     if (a->n_merge)
-        pack_timings_step_done(&run->timings, PACK_TIMINGS_MERGE, t_step);
+        pack_timings_step_done(&run->rep->timings, PACK_TIMINGS_MERGE, t_step);
     if (merged != 0) {
-        pack_print_summary(run, run->output, progress_elapsed(&run->prog), 0);
+        pack_print_summary(run, run->out->output, progress_elapsed(&run->rep->prog), 0);
         return EXIT_FAILURE_STATUS;
     }
-    pack_print_summary(run, run->output, progress_elapsed(&run->prog), 1);
-    int status = run->n_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+    pack_print_summary(run, run->out->output, progress_elapsed(&run->rep->prog), 1);
+    int status = run->work->n_failed ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
     /* The packs --merge took entries from are inputs of this one too. */
     for (size_t i = 0; i < a->n_merge; i++)
         build_job_list_add_read(plan, a->merge[i]);
-    if ((a->depfile || a->depfile_md) && pack_write_depfile(a, plan, run->output) != 0)
+    if ((a->depfile || a->depfile_md) && pack_write_depfile(a, plan, run->out->output) != 0)
         status = EXIT_FAILURE_STATUS;
     return status;
-}
-
-static void free_run(pack_run *run)
-{
-    pack_free_argv(run->wargv);
-    if (run->jobs)
-        for (size_t j = 0; j < run->n_jobs; j++)
-            sb_free(&run->jobs[j]);
-    free(run->jobs);
-    free(run->groups);
-    free(run->order);
-    free(run->cost);
-    pack_reuse_times_free(&run->times);
-    free(run->fail_reason);
-    free(run->retried);
-    free(run->remote_url_buf);
-    if (run->work_root[0])
-        temp_tree_remove(run->work_root);
-    if (run->lock_dir[0])
-        temp_tree_remove(run->lock_dir);
-    clcpack_writer_free(run->w);
-    free(run->part.jobs); /* a view: the jobs are the plan's */
-    pack_timings_free(&run->timings);
-    memset(run, 0, sizeof *run);
 }
 
 /* The options' answers that stop before a build: --help, --version,
@@ -704,7 +684,7 @@ static int pack_planned(pack_run *run, pack_args *a, device_select_list *devices
         int rc = run_workers(run, a, &wall);
         pack_cache_finish(run);
         if (rc > 0)
-            pack_print_summary(run, run->output, wall, 0);
+            pack_print_summary(run, run->out->output, wall, 0);
         status = rc == 0 ? write_pack(run, a, plan, wall) : EXIT_FAILURE_STATUS;
         if (pack_timings_write(run) != 0)
             status = EXIT_FAILURE_STATUS;
@@ -715,54 +695,80 @@ static int pack_planned(pack_run *run, pack_args *a, device_select_list *devices
 int pack_run_plan(int argc, char **argv, build_job_list *plan, const clcpack_tuning *const *tunings,
                   const size_t *n_tunings)
 {
-    static pack_args a;
-    static device_select_list devices;
-    static pack_run run;
+    pack_args *a = calloc(1, sizeof *a); /* holds the value lists: large */
+    device_select_list *devices = calloc(1, sizeof *devices);
     char err[PACK_ARGS_ERR_MAX];
-    if (pack_args_parse(argc, argv, &a, err) != 0)
-        return cli_usage_error(NULL, "%s", err);
-    int verbosity = cli_verbosity;
-    cli_verbosity = a.verbosity;
-    memset(&run, 0, sizeof run);
-    run.a = &a;
-    pack_timings_start(&run.timings, a.timings);
-    run.given_tunings = tunings;
-    run.given_n_tunings = n_tunings;
-    run.plan = run.whole = plan;
-    int status = check_tools(&run, &a);
-    if (status == 0)
-        status = pack_planned(&run, &a, &devices, plan);
-    free_run(&run);
-    cli_verbosity = verbosity;
+    int status = 0;
+    if (!a || !devices) {
+        cli_error("out of memory");
+        status = EXIT_FAILURE_STATUS;
+    } else if (pack_args_parse(argc, argv, a, err) != 0)
+        status = cli_usage_error(NULL, "%s", err);
+    pack_run *run = status == 0 ? pack_run_new(a) : NULL;
+    if (status == 0 && !run) {
+        cli_error("out of memory");
+        status = EXIT_FAILURE_STATUS;
+    }
+    if (status == 0) {
+        int verbosity = cli_verbosity;
+        cli_verbosity = a->verbosity;
+        run->in->given_tunings = tunings;
+        run->in->given_n_tunings = n_tunings;
+        run->in->plan = run->in->whole = plan;
+        status = check_tools(run, a);
+        if (status == 0)
+            status = pack_planned(run, a, devices, plan);
+        cli_verbosity = verbosity;
+    }
+    pack_run_free(run);
+    free(devices);
+    if (a)
+        pack_args_free(a);
+    free(a);
     return status;
 }
 
 /* Plan, devices and writer, the builds in workers, then the pack and the
  * summary: each a step above, any of which may end the run. */
-int pack_run_args(int argc, char **argv)
+static int run_args(pack_args *a, device_select_list *devices, build_job_list *plan)
 {
-    static pack_args a; /* holds the value lists: too large for the stack */
-    static device_select_list devices;
-    static build_job_list plan;
-    static pack_run run;
-    char err[PACK_ARGS_ERR_MAX];
-    if (pack_args_parse(argc, argv, &a, err) != 0)
-        return cli_usage_error(NULL, "%s", err);
-    cli_verbosity = a.verbosity;
     int status;
-    if (answer_early(&a, &devices, &status))
+    if (answer_early(a, devices, &status))
         return status;
-    memset(&run, 0, sizeof run);
-    run.a = &a;
-    pack_timings_start(&run.timings, a.timings);
-    build_job_list_free(&plan);
-    status = check_tools(&run, &a);
+    pack_run *run = pack_run_new(a);
+    if (!run) {
+        cli_error("out of memory");
+        return EXIT_FAILURE_STATUS;
+    }
+    status = check_tools(run, a);
     if (status == 0)
-        status = plan_pack(&run, &a, &plan);
+        status = plan_pack(run, a, plan);
     if (status == 0)
-        status = pack_planned(&run, &a, &devices, &plan);
-    free_run(&run);
-    build_job_list_free(&plan);
+        status = pack_planned(run, a, devices, plan);
+    pack_run_free(run);
     return status;
 }
 
+int pack_run_args(int argc, char **argv)
+{
+    pack_args *a = calloc(1, sizeof *a); /* holds the value lists: large */
+    device_select_list *devices = calloc(1, sizeof *devices);
+    build_job_list plan = {0};
+    char err[PACK_ARGS_ERR_MAX];
+    int status;
+    if (!a || !devices) {
+        cli_error("out of memory");
+        status = EXIT_FAILURE_STATUS;
+    } else if (pack_args_parse(argc, argv, a, err) != 0)
+        status = cli_usage_error(NULL, "%s", err);
+    else {
+        cli_verbosity = a->verbosity;
+        status = run_args(a, devices, &plan);
+    }
+    build_job_list_free(&plan);
+    free(devices);
+    if (a)
+        pack_args_free(a);
+    free(a);
+    return status;
+}

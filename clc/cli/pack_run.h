@@ -30,12 +30,36 @@
 /* Job slots: the devices, then the offline toolchains. */
 #define MAX_SLOTS (DEVICE_SELECT_MAX_DEVICES + OFFLINE_TARGETS_N_CHAINS)
 
-typedef struct pack_run {
-    const pack_args *a;
+/* The run's state, split by the step that owns each part: each part is
+ * allocated by pack_run_new and freed by its owner's *_free (pack_run_free
+ * calls them all), so no part is a fixed-size static and a run's size does
+ * not grow the tool's bss. */
+
+/* What to build: the plan and what the jobs' own commands ask of the run
+ * (plan_pack, pack_count_user_cmds). */
+typedef struct pack_run_inputs {
     const build_job_list *plan;        /* the variants, each built on every device */
     const build_job_list *whole;       /* the whole plan: plan is its --shard part */
-    size_t shard_total;         /* with --shard: the whole plan's variants */
-    double shard_share;         /* with --shard: this part's share of the estimated cost */
+    build_job_list part;               /* --shard: a view of the plan's jobs */
+    size_t shard_total;                /* with --shard: the whole plan's variants */
+    double shard_share;                /* with --shard: this part's share of the estimated cost */
+    int seed_checks;                   /* some job has a seed reference check */
+    /* The user's commands, which come with the jobs (a program's own, or
+     * a manifest program block's): how many variants of the plan have a
+     * check command; whether any job has a tune command. */
+    size_t n_check_variants;
+    int user_timings;
+    /* clc-pack tune: timings measured before the build, per job (NULL
+     * for none), stored with each of its entries. */
+    const clcpack_tuning *const *given_tunings;
+    const size_t *given_n_tunings;
+} pack_run_inputs;
+
+/* The devices and the job slots (select_devices, add_devices,
+ * add_offline_slots): the devices, then the offline toolchains. Their
+ * number is bounded by the device list's own limit
+ * (DEVICE_SELECT_MAX_DEVICES) and the toolchains there are. */
+typedef struct pack_run_slots {
     size_t n_dev;                           /* devices: slots 0..n_dev */
     const device_select_device *devs[DEVICE_SELECT_MAX_DEVICES];
     size_t n_slots;                         /* devices, then offline toolchains */
@@ -44,66 +68,93 @@ typedef struct pack_run {
     offline_targets_chain slot_chain[MAX_SLOTS];         /* slots from n_dev on */
     offline_targets_config offline;
     uint32_t dev_index[MAX_SLOTS];          /* in the writer's device table */
-    clcpack_writer *w;
-    progress prog;
-    size_t n_jobs;
-    char (*fail_reason)[160];               /* per job; "" when it did not fail */
-    size_t n_ok, n_failed, n_reused;
     clcpack_device_info dev_info[MAX_SLOTS];
-    pack_reuse_times times;                         /* build times of earlier runs */
-    double build_s;                         /* summed over the variants */
-    int seed_checks;                        /* some job has a seed reference check */
-    struct {
-        uint64_t hash;
-        char label[LABEL_MAX];
-    } logs[64];                             /* distinct build logs printed so far */
-    size_t n_logs;
-    size_t n_timed;                         /* --tune, --tune-cmd: variants with a timing */
-    /* The user's commands, which come with the jobs (a program's own, or
-     * a manifest program block's): how many variants of the plan have a
-     * check command, how many jobs (a variant on a slot) passed it;
-     * whether any job has a tune command. */
-    size_t n_check_variants, n_checked;
-    int user_timings;
-    /* The remote cache (docs/REMOTE_CACHE.md): its URL or NULL, and what
-     * it did. */
-    const char *remote_url;
-    int remote_lookups;                     /* workers look variants up (not with --tune, a tune command) */
+    int any_nvidia;
+} pack_run_slots;
+
+/* The jobs and their workers (encode_jobs, order_jobs, run_workers and
+ * pack_workers.c's callbacks); pack_run_work_free frees it. */
+typedef struct pack_run_work {
+    size_t n_jobs;
+    strbuf *jobs;                           /* the job frames, re-encoded for a retry */
+    unsigned char *retried;                 /* per job: handed out again once */
+    char (*fail_reason)[160];               /* per job; "" when it did not fail */
+    size_t *groups;                         /* pack_same_program_groups */
+    size_t *order;                          /* the jobs to build, longest first */
+    size_t n_pending;
+    double *cost;                           /* per job: estimated seconds */
+    char **wargv;                           /* a worker's command line */
     char work_root[4096];                   /* then: the workers' private folders are in it */
     char lock_dir[4096];                    /* --tune, a tune command on a GPU: the device locks'
                                                folder (device_lock.h), or "" */
+    pack_reuse_times times;                 /* build times of earlier runs */
+    size_t n_ok, n_failed, n_reused;
+    double build_s;                         /* summed over the variants */
+    size_t n_timed;                         /* --tune, --tune-cmd: variants with a timing */
+    size_t n_checked;                       /* jobs (a variant on a slot) that passed their check command */
+} pack_run_work;
+
+/* The pack written: its name, the writer, ptxas (choose_output,
+ * setup_writer, write_pack). */
+typedef struct pack_run_output {
+    char *output;                           /* malloc'd */
+    clcpack_writer *w;
+    char ptxas[PTXAS_PATH_MAX];             /* "" when no cubins are made */
+    int no_ptxas;                           /* --ptxas none */
+    char merge_ptxas[PTXAS_PATH_MAX];       /* for the PTX of --merge packs, or "" */
+} pack_run_output;
+
+/* A distinct build log printed so far, and the job it was printed for. */
+typedef struct pack_run_log {
+    uint64_t hash;
+    char label[LABEL_MAX];
+} pack_run_log;
+
+/* What the user sees as it runs: the progress line, the build logs
+ * already printed (grown as failures come), --timings. */
+typedef struct pack_run_report {
+    progress prog;
+    strbuf logs;                            /* pack_run_log records, grown as failures come */
+    pack_timings timings;                   /* --timings: off unless given */
+} pack_run_report;
+
+/* The caches (pack_cache.c, setup_remote): the remote cache
+ * (docs/REMOTE_CACHE.md), its URL or NULL and what it did; the variant
+ * cache (docs/CACHE.md), its folder or "" and what it did. */
+typedef struct pack_run_caches {
+    const char *remote_url;
+    char *remote_url_buf;                   /* remote_url, malloc'd */
+    int remote_lookups;                     /* workers look variants up (not with --tune, a tune command) */
     int remote_readonly;
     long remote_timeout;
     size_t n_hits, n_misses, n_uploaded, n_rejected, n_request_errors;
     int said_request_error, said_upload_error;
-    /* The variant cache (docs/CACHE.md): its folder or "", and what it did. */
     char local_dir[4096];
     int local_lookups;                      /* workers look variants up (not with --tune, --tune-cmd) */
     uint64_t local_bound;                   /* CLC_PACK_CACHE_SIZE */
     size_t n_local_hits, n_local_misses, n_local_stored, n_local_rejected;
     int said_local_store_error;
     lcache_space_usage local_usage;         /* after the run's eviction */
-    strbuf *jobs;                           /* the job frames, re-encoded for a retry */
-    unsigned char *retried;                 /* per job: handed out again once */
-    /* Set up by cmd_pack's steps, freed by free_run. */
-    char output[4096];
-    char ptxas[PTXAS_PATH_MAX];             /* "" when no cubins are made */
-    int no_ptxas;                           /* --ptxas none */
-    char merge_ptxas[PTXAS_PATH_MAX];       /* for the PTX of --merge packs, or "" */
-    int any_nvidia;
-    size_t *groups;                         /* pack_same_program_groups */
-    size_t *order;                          /* the jobs to build, longest first */
-    size_t n_pending;
-    double *cost;                           /* per job: estimated seconds */
-    char **wargv;                           /* a worker's command line */
-    char *remote_url_buf;                   /* remote_url, malloc'd */
-    build_job_list part;                           /* --shard: a view of the plan's jobs */
-    /* clc-pack tune: timings measured before the build, per job (NULL
-     * for none), stored with each of its entries. */
-    const clcpack_tuning *const *given_tunings;
-    const size_t *given_n_tunings;
-    pack_timings timings;                   /* --timings: off unless given */
+} pack_run_caches;
+
+typedef struct pack_run {
+    const pack_args *a;
+    pack_run_inputs *in;
+    pack_run_slots *slots;
+    pack_run_work *work;
+    pack_run_output *out;
+    pack_run_report *rep;
+    pack_run_caches *cache;
 } pack_run;
+
+/* A run of the options a, every part allocated and empty; NULL out of
+ * memory. pack_run_free frees it, each part by its owner. */
+pack_run *pack_run_new(const pack_args *a);
+void pack_run_free(pack_run *run);
+/* The owners' frees (pack_workers.c, pack_cache.c). */
+void pack_run_work_free(pack_run_work *work);
+void pack_run_report_free(pack_run_report *rep);
+void pack_cache_free(pack_run_caches *cache);
 
 /* "KERNEL DEFINES wg=.. on DEVICE": job's name in messages. */
 void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap);
@@ -115,7 +166,7 @@ worker_pool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js);
 size_t *pack_same_program_groups(const pack_run *run);
 
 /* What the jobs' own check and tune commands (build_job.h) ask of the
- * run: run->n_check_variants and run->user_timings, from run->plan. */
+ * run: run->in->n_check_variants and run->in->user_timings, from run->in->plan. */
 void pack_count_user_cmds(pack_run *run);
 
 /* One line (unless -q) for a variant a cache ("local", "remote") held but

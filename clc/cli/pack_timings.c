@@ -115,17 +115,17 @@ void pack_timings_step_done(pack_timings *t, pack_timings_step s, double start_s
 
 int pack_timings_setup(pack_run *run)
 {
-    pack_timings *t = &run->timings;
+    pack_timings *t = &run->rep->timings;
     if (t->format == PACK_TIMINGS_NONE)
         return 0;
     int rc = cli_check_output(NULL, "--timings", t->path, 0);
     if (rc != 0)
         return rc;
-    if (strcmp(t->path, run->output) == 0)
+    if (strcmp(t->path, run->out->output) == 0)
         return cli_usage_error(NULL, "--timings %s is the pack's own file (-o): name another",
                                t->path);
-    if (room_for_jobs(t, run->n_jobs) != 0) {
-        cli_error("--timings: out of memory for %zu jobs", run->n_jobs);
+    if (room_for_jobs(t, run->work->n_jobs) != 0) {
+        cli_error("--timings: out of memory for %zu jobs", run->work->n_jobs);
         return EXIT_FAILURE_STATUS;
     }
     return 0;
@@ -133,7 +133,7 @@ int pack_timings_setup(pack_run *run)
 
 int pack_timings_write(const pack_run *run)
 {
-    const pack_timings *t = &run->timings;
+    const pack_timings *t = &run->rep->timings;
     if (t->format == PACK_TIMINGS_NONE)
         return 0;
     strbuf trace, page;

@@ -76,12 +76,12 @@ static int add_lane(json_t *events, size_t tid, const char *name)
 /* Job j's variant event and its steps' events. */
 static int add_job(json_t *events, const pack_run *run, size_t j)
 {
-    const pack_timings_job *tj = &run->timings.jobs[j];
+    const pack_timings_job *tj = &run->rep->timings.jobs[j];
     char label[LABEL_MAX];
     pack_job_label(run, j, label, sizeof label);
     const pack_timings_span *s = &tj->span;
     json_t *args = json_pack("{sIsosssI}", "job", (json_int_t)j, "device",
-                             text(run->slot_name[j / run->plan->n]), "outcome",
+                             text(run->slots->slot_name[j / run->in->plan->n]), "outcome",
                              outcome_names[tj->outcome], "attempts", (json_int_t)tj->attempts);
     int bad = !args;
     if (args && tj->outcome != PACK_TIMINGS_REUSED) {
@@ -147,7 +147,7 @@ static int put_int(json_t *o, const char *key, json_int_t n)
 /* The totals (otherData); n_lanes the worker slots. */
 static json_t *totals(const pack_run *run, size_t n_lanes)
 {
-    const pack_timings *t = &run->timings;
+    const pack_timings *t = &run->rep->timings;
     double from = -1, to = 0, end = 0;
     size_t by[PACK_TIMINGS_REUSED + 1] = {0};
     for (size_t j = 0; j < t->n_jobs; j++) {
@@ -168,7 +168,7 @@ static json_t *totals(const pack_run *run, size_t n_lanes)
     cores = cores > 0 ? cores : 1;
     double write_s = t->steps[PACK_TIMINGS_WRITE].end_s - t->steps[PACK_TIMINGS_WRITE].start_s +
                      t->steps[PACK_TIMINGS_MERGE].end_s - t->steps[PACK_TIMINGS_MERGE].start_s;
-    json_t *o = json_pack("{ssso}", "format", "clc-pack timings 1", "output", text(run->output));
+    json_t *o = json_pack("{ssso}", "format", "clc-pack timings 1", "output", text(run->out->output));
     if (!o)
         return NULL;
     int bad = put_int(o, "variants", (json_int_t)t->n_jobs);
@@ -180,8 +180,8 @@ static json_t *totals(const pack_run *run, size_t n_lanes)
     bad |= put_int(o, "jobs", (json_int_t)run->a->jobs);
     bad |= put_int(o, "cores", (json_int_t)cores);
     bad |= put_int(o, "wall_us", us(end));
-    bad |= put_int(o, "builds_us", us(run->build_s));
-    bad |= put_int(o, "cpu_limit_us", us(run->build_s / (double)cores));
+    bad |= put_int(o, "builds_us", us(run->work->build_s));
+    bad |= put_int(o, "cpu_limit_us", us(run->work->build_s / (double)cores));
     bad |= put_int(o, "write_us", us(write_s));
     bad |= put_int(o, "workers_start_us", us(from));
     bad |= put_int(o, "workers_end_us", us(to));
@@ -199,19 +199,19 @@ static json_t *totals(const pack_run *run, size_t n_lanes)
 static size_t lanes(const pack_run *run)
 {
     size_t n = (size_t)(run->a->jobs > 0 ? run->a->jobs : 1);
-    n = n < run->n_pending ? n : run->n_pending;
-    for (size_t j = 0; j < run->timings.n_jobs; j++)
-        if (run->timings.jobs[j].span.worker > n)
-            n = run->timings.jobs[j].span.worker;
+    n = n < run->work->n_pending ? n : run->work->n_pending;
+    for (size_t j = 0; j < run->rep->timings.n_jobs; j++)
+        if (run->rep->timings.jobs[j].span.worker > n)
+            n = run->rep->timings.jobs[j].span.worker;
     return n;
 }
 
 /* Every event: the lanes, the parent's steps, the jobs. */
 static int add_events(json_t *events, const pack_run *run, size_t n_lanes)
 {
-    const pack_timings *t = &run->timings;
+    const pack_timings *t = &run->rep->timings;
     char name[4200];
-    bfmt(name, sizeof name, "clc-pack %s", run->output);
+    bfmt(name, sizeof name, "clc-pack %s", run->out->output);
     int bad = add_event(events, "process_name", NULL, "M", 0, 0, 0,
                         json_pack("{so}", "name", text(name)));
     bad |= add_lane(events, 0, "clc-pack");

@@ -12,17 +12,18 @@
 #include "cli_report.h"
 #include "pack_text.h"
 #include "pocl_wg.h"
+#include "temp_tree.h"
 #include "worker_proto.h"
 
 void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap)
 {
-    size_t slot = job / run->plan->n, v = job % run->plan->n;
-    build_job_label(&run->plan->jobs[v], buf, cap);
+    size_t slot = job / run->in->plan->n, v = job % run->in->plan->n;
+    build_job_label(&run->in->plan->jobs[v], buf, cap);
     size_t len = strlen(buf);
-    if (slot >= run->n_dev)
-        bfmt(buf + len, cap - len, " for %s", offline_targets_chain_name(run->slot_chain[slot]));
-    else if (run->n_slots > 1)
-        bfmt(buf + len, cap - len, " on device %u", run->devs[slot]->ordinal);
+    if (slot >= run->slots->n_dev)
+        bfmt(buf + len, cap - len, " for %s", offline_targets_chain_name(run->slots->slot_chain[slot]));
+    else if (run->slots->n_slots > 1)
+        bfmt(buf + len, cap - len, " on device %u", run->slots->devs[slot]->ordinal);
 }
 
 /* Jobs that build the same program text with the same options on the same
@@ -33,16 +34,16 @@ void pack_job_label(const pack_run *run, size_t job, char *buf, size_t cap)
  * (pack_run.h) */
 size_t *pack_same_program_groups(const pack_run *run)
 {
-    size_t *group = malloc(run->n_jobs * sizeof *group);
-    uint64_t *hash = malloc((run->plan->n ? run->plan->n : 1) * sizeof *hash);
+    size_t *group = malloc(run->work->n_jobs * sizeof *group);
+    uint64_t *hash = malloc((run->in->plan->n ? run->in->plan->n : 1) * sizeof *hash);
     if (!group || !hash) {
         free(group);
         free(hash);
         return NULL;
     }
-    size_t nv = run->plan->n;
+    size_t nv = run->in->plan->n;
     for (size_t v = 0; v < nv; v++) {
-        const build_job *b = &run->plan->jobs[v];
+        const build_job *b = &run->in->plan->jobs[v];
         uint64_t h = 0xcbf29ce484222325ull;
         for (size_t i = 0; i < b->source_size; i++)
             h = (h ^ (unsigned char)b->source[i]) * 0x100000001b3ull;
@@ -50,11 +51,11 @@ size_t *pack_same_program_groups(const pack_run *run)
             h = (h ^ (unsigned char)*o) * 0x100000001b3ull;
         hash[v] = h;
     }
-    for (size_t j = 0; j < run->n_jobs; j++) {
-        const build_job *v = &run->plan->jobs[j % nv];
+    for (size_t j = 0; j < run->work->n_jobs; j++) {
+        const build_job *v = &run->in->plan->jobs[j % nv];
         group[j] = j;
         for (size_t i = (j / nv) * nv; i < j; i++) {
-            const build_job *u = &run->plan->jobs[i % nv];
+            const build_job *u = &run->in->plan->jobs[i % nv];
             if (hash[i % nv] == hash[j % nv] && u->source_size == v->source_size &&
                 memcmp(u->source, v->source, v->source_size) == 0 &&
                 strcmp(u->options, v->options) == 0) {
@@ -70,17 +71,17 @@ size_t *pack_same_program_groups(const pack_run *run)
 static void on_started(void *ctx, size_t job, size_t worker)
 {
     pack_run *run = ctx;
-    pack_timings_dispatched(&run->timings, job, worker);
+    pack_timings_dispatched(&run->rep->timings, job, worker);
     char label[LABEL_MAX];
     pack_job_label(run, job, label, sizeof label);
-    progress_current(&run->prog, label);
-    progress_tick(&run->prog);
+    progress_current(&run->rep->prog, label);
+    progress_tick(&run->rep->prog);
 }
 
 static void on_tick(void *ctx)
 {
     pack_run *run = ctx;
-    progress_tick(&run->prog);
+    progress_tick(&run->rep->prog);
 }
 
 /* Prints the log indented, so it reads as part of the failure above it. */
@@ -106,27 +107,32 @@ static const char *seen_log(pack_run *run, size_t job, const char *log)
     uint64_t h = 0xcbf29ce484222325ull;
     for (const char *c = log; *c; c++)
         h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
-    for (size_t i = 0; i < run->n_logs; i++)
-        if (run->logs[i].hash == h)
-            return run->logs[i].label;
-    if (run->n_logs < sizeof run->logs / sizeof run->logs[0]) {
-        run->logs[run->n_logs].hash = h;
-        pack_job_label(run, job, run->logs[run->n_logs].label, sizeof run->logs[0].label);
-        run->n_logs++;
-    }
+    /* The logs are kept in a strbuf, as whole pack_run_log records. */
+    strbuf *logs = &run->rep->logs;
+    const pack_run_log *seen = (const pack_run_log *)logs->data;
+    for (size_t i = 0; i < logs->len / sizeof *seen; i++)
+        if (seen[i].hash == h)
+            return seen[i].label;
+    pack_run_log entry = {h, ""};
+    pack_job_label(run, job, entry.label, sizeof entry.label);
+    sb_put(logs, &entry, sizeof entry);
+    /* Out of memory, this log is not remembered (a later job with the
+     * same log prints it again, in full), and the records kept stay as
+     * they were: the next log is tried again. */
+    logs->failed = 0;
     return NULL;
 }
 
 static void report_failure(pack_run *run, size_t job, const build_variant_result *r, const char *label)
 {
-    size_t slot = job / run->plan->n;
-    const build_job *v = &run->plan->jobs[job % run->plan->n];
+    size_t slot = job / run->in->plan->n;
+    const build_job *v = &run->in->plan->jobs[job % run->in->plan->n];
     const char *what = r->status == BUILD_VARIANT_BUILD_FAILED   ? "failed to build"
                        : r->status == BUILD_VARIANT_CHECK_FAILED ? "failed its check"
                                                       : "failed";
-    progress_clear(&run->prog);
+    progress_clear(&run->rep->prog);
     cli_error("%s %s: %s", label, what, r->message ? r->message : "no reason given");
-    fprintf(stderr, "  device:  %s\n", run->slot_name[slot]);
+    fprintf(stderr, "  device:  %s\n", run->slots->slot_name[slot]);
     fprintf(stderr, "  defines:");
     for (size_t i = 0; i < v->n_defines; i++)
         fprintf(stderr, " %s%s%s", v->defines[i].name, v->defines[i].value[0] ? "=" : "",
@@ -148,8 +154,8 @@ static void report_failure(pack_run *run, size_t job, const build_variant_result
         fprintf(stderr, "  output:\n");
         print_indented(r->log);
     }
-    bfmt(run->fail_reason[job], sizeof run->fail_reason[job], "%s", what);
-    run->n_failed++;
+    bfmt(run->work->fail_reason[job], sizeof run->work->fail_reason[job], "%s", what);
+    run->work->n_failed++;
 }
 
 /* What the remote cache did for a job: counted; an object it rejected is
@@ -160,7 +166,7 @@ void pack_cache_refused(pack_run *run, const char *cache, const char *label, con
 {
     if (cli_verbosity < 0)
         return;
-    progress_clear(&run->prog);
+    progress_clear(&run->rep->prog);
     fprintf(stderr, "clc-pack: %s cache: %s: %s; %s\n", cache, label, why,
             retry ? "building it in a fresh worker" : "built here");
 }
@@ -171,37 +177,37 @@ static void remote_outcome(pack_run *run, const build_variant_result *r, const c
     const char *why = r->remote_note ? r->remote_note : "no reason given";
     switch (r->remote) {
     case BUILD_VARIANT_REMOTE_HIT:
-        run->n_hits += r->status == BUILD_VARIANT_OK;
+        run->cache->n_hits += r->status == BUILD_VARIANT_OK;
         break;
     case BUILD_VARIANT_REMOTE_MISS:
-        run->n_misses++;
+        run->cache->n_misses++;
         break;
     case BUILD_VARIANT_REMOTE_REJECTED:
     case BUILD_VARIANT_REMOTE_RETRY:
-        run->n_rejected++;
+        run->cache->n_rejected++;
         pack_cache_refused(run, "remote", label, why, r->remote == BUILD_VARIANT_REMOTE_RETRY);
         break;
     case BUILD_VARIANT_REMOTE_FAILED:
-        run->n_request_errors++;
-        if (say && !run->said_request_error) {
-            progress_clear(&run->prog);
+        run->cache->n_request_errors++;
+        if (say && !run->cache->said_request_error) {
+            progress_clear(&run->rep->prog);
             fprintf(stderr, "clc-pack: remote cache: %s\n", why);
         }
-        run->said_request_error = 1;
+        run->cache->said_request_error = 1;
         break;
     case BUILD_VARIANT_REMOTE_NONE:
         break;
     }
     if (r->upload == BUILD_VARIANT_UPLOAD_DONE)
-        run->n_uploaded++;
+        run->cache->n_uploaded++;
     if (r->upload == BUILD_VARIANT_UPLOAD_FAILED) {
-        run->n_request_errors++;
-        if (say && !run->said_upload_error) {
-            progress_clear(&run->prog);
+        run->cache->n_request_errors++;
+        if (say && !run->cache->said_upload_error) {
+            progress_clear(&run->rep->prog);
             fprintf(stderr, "clc-pack: remote cache: %s\n",
                     r->upload_note ? r->upload_note : "an upload failed");
         }
-        run->said_upload_error = 1;
+        run->cache->said_upload_error = 1;
     }
 }
 
@@ -214,28 +220,28 @@ static int on_retry(void *ctx, size_t job, const build_variant_result *r, int di
 {
     pack_run *run = ctx;
     int retry = r->remote == BUILD_VARIANT_REMOTE_RETRY || r->local == BUILD_VARIANT_REMOTE_RETRY;
-    if (!(run->remote_lookups || run->local_lookups) || run->retried[job] || !(died || retry))
+    if (!(run->cache->remote_lookups || run->cache->local_lookups) || run->work->retried[job] || !(died || retry))
         return 0;
-    size_t d = job / run->plan->n;
+    size_t d = job / run->in->plan->n;
     strbuf again;
     sb_init(&again);
-    worker_proto_encode_job(&again, (uint32_t)job, run->slot_wire[d], WORKER_PROTO_JOB_NO_LOOKUP,
-                  &run->plan->jobs[job % run->plan->n]);
+    worker_proto_encode_job(&again, (uint32_t)job, run->slots->slot_wire[d], WORKER_PROTO_JOB_NO_LOOKUP,
+                  &run->in->plan->jobs[job % run->in->plan->n]);
     if (again.failed) {
         sb_free(&again);
         return 0;
     }
-    sb_free(&run->jobs[job]);
-    run->jobs[job] = again;
-    run->retried[job] = 1;
-    pack_timings_retried(&run->timings, job, r->message);
+    sb_free(&run->work->jobs[job]);
+    run->work->jobs[job] = again;
+    run->work->retried[job] = 1;
+    pack_timings_retried(&run->rep->timings, job, r->message);
     char label[LABEL_MAX];
     pack_job_label(run, job, label, sizeof label);
     if (!died) {
         remote_outcome(run, r, label);
         pack_cache_outcome(run, r, label);
     } else if (cli_verbosity >= 0) {
-        progress_clear(&run->prog);
+        progress_clear(&run->rep->prog);
         fprintf(stderr,
                 "clc-pack: %s: %s; building it once more, in a fresh worker, without the "
                 "remote cache\n",
@@ -249,7 +255,7 @@ static int on_retry(void *ctx, size_t job, const build_variant_result *r, int di
 static void say_built(pack_run *run, const char *label, const build_variant_result *r, int cached,
                       int fetched)
 {
-    progress_clear(&run->prog);
+    progress_clear(&run->rep->prog);
     if (fetched)
         fprintf(stderr, "clc-pack: %s %s from the %s cache, checked in %.2f s:",
                 cached ? "took" : "fetched", label, cached ? "local" : "remote", r->build_s);
@@ -271,11 +277,11 @@ static void say_built(pack_run *run, const char *label, const build_variant_resu
 static void on_finished(void *ctx, size_t job, build_variant_result *r)
 {
     pack_run *run = ctx;
-    size_t slot = job / run->plan->n;
-    const build_job *v = &run->plan->jobs[job % run->plan->n];
+    size_t slot = job / run->in->plan->n;
+    const build_job *v = &run->in->plan->jobs[job % run->in->plan->n];
     char label[LABEL_MAX];
     pack_job_label(run, job, label, sizeof label);
-    run->build_s += r->build_s;
+    run->work->build_s += r->build_s;
     remote_outcome(run, r, label);
     pack_cache_outcome(run, r, label);
     int cached = r->local == BUILD_VARIANT_REMOTE_HIT;
@@ -289,7 +295,7 @@ static void on_finished(void *ctx, size_t job, build_variant_result *r)
     if (r->status == BUILD_VARIANT_OK) {
         clcpack_error e;
         uint32_t src = CLCPACK_NONE;
-        clcpack_status st = clcpack_writer_add_source(run->w, v->source_name, v->source,
+        clcpack_status st = clcpack_writer_add_source(run->out->w, v->source_name, v->source,
                                                       v->source_size, &src, &e);
         clcpack_define *defs = calloc(v->n_defines ? v->n_defines : 1, sizeof *defs);
         if (!defs) {
@@ -315,20 +321,20 @@ static void on_finished(void *ctx, size_t job, build_variant_result *r)
             spec.defines = defs;
             spec.define_count = v->n_defines;
             memcpy(spec.wg, v->wg, sizeof spec.wg);
-            spec.device = run->dev_index[slot];
+            spec.device = run->slots->dev_index[slot];
             spec.source = src;
             spec.kind = r->forms[f].kind;
             spec.arch = r->forms[f].arch;
             spec.binary = r->forms[f].data;
             spec.binary_size = r->forms[f].size;
             spec.target = r->forms[f].target;
-            st = clcpack_writer_add_entry(run->w, &spec, &e);
+            st = clcpack_writer_add_entry(run->out->w, &spec, &e);
             /* Every form of the variant runs the same code: one timing each. */
             for (size_t t = 0; t < r->n_tunings && st == CLCPACK_OK; t++)
-                st = clcpack_writer_add_tuning(run->w, &spec, &r->tunings[t], &e);
-            for (size_t t = 0; run->given_tunings && t < run->given_n_tunings[job] &&
+                st = clcpack_writer_add_tuning(run->out->w, &spec, &r->tunings[t], &e);
+            for (size_t t = 0; run->in->given_tunings && t < run->in->given_n_tunings[job] &&
                                st == CLCPACK_OK; t++)
-                st = clcpack_writer_add_tuning(run->w, &spec, &run->given_tunings[job][t], &e);
+                st = clcpack_writer_add_tuning(run->out->w, &spec, &run->in->given_tunings[job][t], &e);
         }
         free(defs);
         if (st != CLCPACK_OK) {
@@ -338,27 +344,27 @@ static void on_finished(void *ctx, size_t job, build_variant_result *r)
         }
     }
     if (r->status == BUILD_VARIANT_OK) {
-        run->n_ok++;
-        run->n_checked += build_job_has_check_cmd(v);
+        run->work->n_ok++;
+        run->work->n_checked += build_job_has_check_cmd(v);
         /* A fetched variant's time says nothing of its build's. */
         if (!fetched)
-            pack_reuse_times_put(&run->times, pack_reuse_time_key(v, &run->dev_info[slot]), r->build_s);
+            pack_reuse_times_put(&run->work->times, pack_reuse_time_key(v, &run->slots->dev_info[slot]), r->build_s);
         if (r->note) {
-            progress_clear(&run->prog);
+            progress_clear(&run->rep->prog);
             cli_error("warning: %s: %s", label, r->note);
         }
-        run->n_timed += r->n_tunings > 0;
+        run->work->n_timed += r->n_tunings > 0;
         if (cli_verbosity > 0)
             say_built(run, label, r, cached, fetched);
     } else {
         report_failure(run, job, r, label);
     }
-    pack_timings_finished(&run->timings, job, r,
+    pack_timings_finished(&run->rep->timings, job, r,
                           r->status != BUILD_VARIANT_OK ? PACK_TIMINGS_FAILED
                           : cached                      ? PACK_TIMINGS_LOCAL_HIT
                           : fetched                     ? PACK_TIMINGS_REMOTE_HIT
                                                         : PACK_TIMINGS_BUILT);
-    progress_step(&run->prog);
+    progress_step(&run->rep->prog);
 }
 
 worker_pool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js)
@@ -393,36 +399,36 @@ static void tune_widths(const build_job_list *plan, char *buf, size_t cap)
 
 void pack_count_user_cmds(pack_run *run)
 {
-    for (size_t v = 0; v < run->plan->n; v++) {
-        run->n_check_variants += build_job_has_check_cmd(&run->plan->jobs[v]);
-        run->user_timings |= build_job_has_tune_cmd(&run->plan->jobs[v]);
+    for (size_t v = 0; v < run->in->plan->n; v++) {
+        run->in->n_check_variants += build_job_has_check_cmd(&run->in->plan->jobs[v]);
+        run->in->user_timings |= build_job_has_tune_cmd(&run->in->plan->jobs[v]);
     }
 }
 
 /* The worker command line: tool --worker --kernels DIR --device P:D... */
 char **pack_worker_argv(const pack_run *run, const char *ptxas)
 {
-    size_t n = 0, cap = 48 + 2 * run->n_dev; /* every option below (37 at most), and the NULL */
+    size_t n = 0, cap = 48 + 2 * run->slots->n_dev; /* every option below (37 at most), and the NULL */
     char **argv = calloc(cap, sizeof *argv);
     if (!argv)
         return NULL;
     argv[n++] = strdup("clc-pack");
     argv[n++] = strdup("--worker");
-    if (run->seed_checks) {
+    if (run->in->seed_checks) {
         argv[n++] = strdup("--kernels");
         argv[n++] = strdup(run->a->kernels_dir);
     }
     /* The commands themselves come with each job (build_job.h). */
-    if (run->n_check_variants || run->user_timings) {
+    if (run->in->n_check_variants || run->in->user_timings) {
         char t[32];
         bfmt(t, sizeof t, "%ld", run->a->check_timeout);
         argv[n++] = strdup("--check-timeout");
         argv[n++] = strdup(t);
     }
-    for (size_t i = 0; i < run->n_dev; i++) {
+    for (size_t i = 0; i < run->slots->n_dev; i++) {
         char slot[32];
-        bfmt(slot, sizeof slot, "%u:%u", run->devs[i]->platform_index,
-             run->devs[i]->device_index);
+        bfmt(slot, sizeof slot, "%u:%u", run->slots->devs[i]->platform_index,
+             run->slots->devs[i]->device_index);
         argv[n++] = strdup("--device");
         argv[n++] = strdup(slot);
     }
@@ -438,12 +444,12 @@ char **pack_worker_argv(const pack_run *run, const char *ptxas)
      * the plan has one local size (pocl_wg.h; else a helper run makes
      * them for each variant); harmless on other drivers. From the whole
      * plan, so that a --shard part's workers start as one host's do. */
-    char *spec = pocl_wg_spec_jobs(run->whole->jobs, run->whole->n);
+    char *spec = pocl_wg_spec_jobs(run->in->whole->jobs, run->in->whole->n);
     if (spec) {
         argv[n++] = strdup("--pocl-wg");
         argv[n++] = spec;
     }
-    int added = offline_targets_format_args(&run->offline, argv + n, cap - n - 1);
+    int added = offline_targets_format_args(&run->slots->offline, argv + n, cap - n - 1);
     if (added < 0) {
         for (size_t j = 0; argv[j]; j++)
             free(argv[j]);
@@ -451,23 +457,23 @@ char **pack_worker_argv(const pack_run *run, const char *ptxas)
         return NULL;
     }
     n += (size_t)added;
-    if (run->remote_url) {
+    if (run->cache->remote_url) {
         char t[32];
-        bfmt(t, sizeof t, "%ld", run->remote_timeout);
+        bfmt(t, sizeof t, "%ld", run->cache->remote_timeout);
         argv[n++] = strdup("--remote-cache");
-        argv[n++] = strdup(run->remote_url);
+        argv[n++] = strdup(run->cache->remote_url);
         argv[n++] = strdup("--remote-cache-timeout");
         argv[n++] = strdup(t);
-        if (run->remote_readonly)
+        if (run->cache->remote_readonly)
             argv[n++] = strdup("--remote-cache-readonly");
     }
-    if (run->work_root[0]) {
+    if (run->work->work_root[0]) {
         argv[n++] = strdup("--work-root");
-        argv[n++] = strdup(run->work_root);
+        argv[n++] = strdup(run->work->work_root);
     }
-    if (run->local_dir[0]) {
+    if (run->cache->local_dir[0]) {
         argv[n++] = strdup("--local-cache");
-        argv[n++] = strdup(run->local_dir);
+        argv[n++] = strdup(run->cache->local_dir);
     }
     if (run->a->no_check)
         argv[n++] = strdup("--no-check");
@@ -479,7 +485,7 @@ char **pack_worker_argv(const pack_run *run, const char *ptxas)
         char size[64], runs[32], widths[4 * TUNE_OPTIONS_MAX_WIDTHS + 8];
         bfmt(size, sizeof size, "%ux%u", run->a->tune_width, run->a->tune_height);
         bfmt(runs, sizeof runs, "%ld", run->a->tune_runs);
-        tune_widths(run->whole, widths, sizeof widths);
+        tune_widths(run->in->whole, widths, sizeof widths);
         argv[n++] = strdup("--tune");
         argv[n++] = strdup(size);
         argv[n++] = strdup("--tune-runs");
@@ -505,4 +511,35 @@ void pack_free_argv(char **argv)
     for (size_t i = 0; argv[i]; i++)
         free(argv[i]);
     free(argv);
+}
+
+void pack_run_work_free(pack_run_work *work)
+{
+    if (!work)
+        return;
+    pack_free_argv(work->wargv);
+    if (work->jobs)
+        for (size_t j = 0; j < work->n_jobs; j++)
+            sb_free(&work->jobs[j]);
+    free(work->jobs);
+    free(work->groups);
+    free(work->order);
+    free(work->cost);
+    pack_reuse_times_free(&work->times);
+    free(work->fail_reason);
+    free(work->retried);
+    if (work->work_root[0])
+        temp_tree_remove(work->work_root);
+    if (work->lock_dir[0])
+        temp_tree_remove(work->lock_dir);
+    free(work);
+}
+
+void pack_run_report_free(pack_run_report *rep)
+{
+    if (!rep)
+        return;
+    sb_free(&rep->logs);
+    pack_timings_free(&rep->timings);
+    free(rep);
 }

@@ -147,21 +147,19 @@ static int intel_range(offline_targets_config *c, intel_names *t, const char *it
     return 0;
 }
 
-static int resolve_intel(offline_targets_config *c, const char *list, int is_default, char *notes,
-                         size_t ncap, char *msg, size_t cap)
+static int resolve_intel_in(offline_targets_config *c, intel_names *names, const char *list,
+                            int is_default, char *notes, size_t ncap, char *msg, size_t cap)
 {
     char buf[4096];
     bfmt(buf, sizeof buf, "%s", list);
     char *save = NULL;
-    static intel_names names; /* large; resolved once, on one thread */
-    names.n = 0;
     for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         if (!item[0] || strlen(item) > CLCPACK_TARGET_MAX) {
             bfmt(msg, cap, "--intel-gpu: bad target '%s'", item);
             return -1;
         }
         if (strchr(item, ':')) {
-            if (intel_range(c, &names, item, msg, cap) != 0)
+            if (intel_range(c, names, item, msg, cap) != 0)
                 return -1;
             continue;
         }
@@ -176,7 +174,7 @@ static int resolve_intel(offline_targets_config *c, const char *list, int is_def
             bfmt(msg, cap, "--intel-gpu: %s", why);
             return -1;
         }
-        if (n > 1 && load_names(c, &names, msg, cap) != 0)
+        if (n > 1 && load_names(c, names, msg, cap) != 0)
             return -1;
         for (size_t i = 0; i < n; i++) {
             char name[64];
@@ -186,7 +184,7 @@ static int resolve_intel(offline_targets_config *c, const char *list, int is_def
             if (n == 1)
                 bfmt(name, sizeof name, "%s", item);
             else
-                name_of(&names, ids[i], name, sizeof name);
+                name_of(names, ids[i], name, sizeof name);
             if (add_target(c, OFFLINE_TARGETS_INTEL, name, ids[i]) != 0) {
                 bfmt(msg, cap, "--intel-gpu: more than %d targets", OFFLINE_TARGETS_MAX_TARGETS);
                 return -1;
@@ -194,6 +192,19 @@ static int resolve_intel(offline_targets_config *c, const char *list, int is_def
         }
     }
     return 0;
+}
+
+static int resolve_intel(offline_targets_config *c, const char *list, int is_default, char *notes,
+                         size_t ncap, char *msg, size_t cap)
+{
+    intel_names *names = calloc(1, sizeof *names); /* large: on the heap */
+    if (!names) {
+        bfmt(msg, cap, "--intel-gpu: out of memory");
+        return -1;
+    }
+    int rc = resolve_intel_in(c, names, list, is_default, notes, ncap, msg, cap);
+    free(names);
+    return rc;
 }
 
 static int resolve_amd(offline_targets_config *c, const char *list, char *notes, size_t ncap, char *msg,

@@ -7,7 +7,7 @@
  * first argument is an option or there is none); list, verify, extract,
  * embed, merge and retarget read packs; warm fills the rebuild cache;
  * --worker is the internal build worker (worker_main.h), --pocl-wg-fill its
- * PoCL helper (the same), --load-worker the load worker (load_worker.h).
+ * PoCL helper (the same), --load-worker the load worker (the same; clc/worker/load_worker.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,8 +16,6 @@
 #include "cli_report.h"
 #include "commands.h"
 #include "kernelgen.h"
-#include "load_worker.h"
-#include "seed_hook.h"
 #include "source_gen.h"
 #include "tune_worker.h"
 #include "worker_main.h"
@@ -32,7 +30,7 @@ int main(int argc, char **argv)
         if (argc >= 2 && strcmp(argv[1], "--tune-worker") == 0)
             return tune_worker_main(argc, argv);
         if (argc >= 2 && strcmp(argv[1], "--load-worker") == 0)
-            return load_worker_main(argc, argv, seed_hook_init);
+            return worker_main_load(argc, argv);
         if (argc >= 2 && strcmp(argv[1], "--pocl-wg-fill") == 0)
             return worker_main_pocl_fill(argc, argv);
         return cmd_pack(argc, argv);

@@ -1,11 +1,13 @@
 /* worker_main.c — the build worker process (worker_main.h). */
 #include "worker_main.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "build_worker.h"
+#include "load_worker.h"
 #include "cli_opts.h"
 #include "cli_report.h"
 #include "device_select.h"
@@ -136,8 +138,20 @@ static int find_device(void *self, unsigned platform, unsigned device, cl_device
     return 0;
 }
 
-/* The options into w; 0, or the exit status of a bad command line. */
-static int parse_worker_args(int argc, char **argv, build_worker *w, const char **kernels)
+/* What one build worker process holds for its life: large, so on the
+ * heap (worker_main). */
+typedef struct worker_state {
+    build_worker w;
+    manifest_file manifest;
+    device_select_list devices;
+    check_hook hook;
+    char self[PATH_MAX]; /* this executable, the PoCL helper */
+} worker_state;
+
+/* The options into w (self: where this executable's path goes); 0, or the
+ * exit status of a bad command line. */
+static int parse_worker_args(int argc, char **argv, build_worker *w, char self[PATH_MAX],
+                             const char **kernels)
 {
     worker_args a = {w, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL,
                      w->opts.check_timeout_s, w->opts.tune.runs, w->remote_config.timeout_s};
@@ -157,8 +171,7 @@ static int parse_worker_args(int argc, char **argv, build_worker *w, const char 
     w->pocl_wg = a.pocl_wg;
     /* On PoCL each variant gets its large-grid work-group functions from
      * a run of this same program as a helper (pocl_wg.h). */
-    static char self[PATH_MAX];
-    if (worker_pool_self_exe(argv[0], self, sizeof self) == 0)
+    if (worker_pool_self_exe(argv[0], self, PATH_MAX) == 0)
         w->opts.pocl_helper = self;
     w->opts.pocl_small_in_env = a.pocl_wg != NULL;
     w->opts.pocl_small_grids = a.small_grids;
@@ -171,35 +184,46 @@ static int parse_worker_args(int argc, char **argv, build_worker *w, const char 
     return 0;
 }
 
+static int worker_serve(worker_state *st, int argc, char **argv);
+
 int worker_main(int argc, char **argv)
 {
-    static build_worker w; /* large; one per process */
-    static manifest_file manifest;
-    static device_select_list devices;
-    static check_hook hook;
-    build_worker_init(&w);
+    worker_state *st = calloc(1, sizeof *st);
+    if (!st) {
+        fprintf(stderr, "clc-pack: worker: out of memory\n");
+        return EXIT_FAILURE_STATUS;
+    }
+    int rc = worker_serve(st, argc, argv);
+    free(st);
+    return rc;
+}
+
+static int worker_serve(worker_state *st, int argc, char **argv)
+{
+    build_worker *w = &st->w;
+    build_worker_init(w);
     const char *kernels = NULL;
-    int rc = parse_worker_args(argc, argv, &w, &kernels);
+    int rc = parse_worker_args(argc, argv, w, st->self, &kernels);
     if (rc != 0)
         return rc;
-    build_worker_open_remote(&w);
+    build_worker_open_remote(w);
     /* In this order: the manifest's folder may be relative to where the
      * worker started, and the devices are enumerated once PoCL's variables
      * are set (build_worker_enter_work_dir). */
     char err[BUILD_WORKER_ERR_MAX], derr[DEVICE_SELECT_ERR_MAX], merr[MANIFEST_ERR_MAX];
-    if (kernels && manifest_load(kernels, &manifest, merr) != 0)
-        bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", merr);
-    else if (build_worker_enter_work_dir(&w, err, sizeof err) != 0)
-        bfmt(w.setup_error, sizeof w.setup_error, "%s", err);
-    else if (device_select_enumerate(&devices, derr) != 0)
-        bfmt(w.setup_error, sizeof w.setup_error, "worker: %s", derr);
+    if (kernels && manifest_load(kernels, &st->manifest, merr) != 0)
+        bfmt(w->setup_error, sizeof w->setup_error, "worker: %s", merr);
+    else if (build_worker_enter_work_dir(w, err, sizeof err) != 0)
+        bfmt(w->setup_error, sizeof w->setup_error, "%s", err);
+    else if (device_select_enumerate(&st->devices, derr) != 0)
+        bfmt(w->setup_error, sizeof w->setup_error, "worker: %s", derr);
     if (kernels) {
-        seed_hook_init(&hook, &manifest);
-        w.hook = &hook;
+        seed_hook_init(&st->hook, &st->manifest);
+        w->hook = &st->hook;
     }
-    w.find_device = find_device;
-    w.find_self = &devices;
-    return build_worker_serve(&w);
+    w->find_device = find_device;
+    w->find_self = &st->devices;
+    return build_worker_serve(w);
 }
 
 typedef struct fill_args {
@@ -252,12 +276,12 @@ int worker_main_pocl_fill(int argc, char **argv)
     char *source = read_text(path, &n_src);
     bfmt(path, sizeof path, "%s/" POCL_WG_OPTIONS_FILE, a.dir);
     char *options = read_text(path, &n_opt);
-    static device_select_list devices;
+    device_select_list *devices = calloc(1, sizeof *devices); /* large: on the heap */
     const device_select_device *dev = NULL;
     char derr[DEVICE_SELECT_ERR_MAX] = "cannot read the program's files";
     int rc = EXIT_FAILURE_STATUS;
-    if (source && options && device_select_enumerate(&devices, derr) == 0 &&
-        device_select_find_by_index(&devices, p, d, &dev, derr) == 0) {
+    if (source && options && devices && device_select_enumerate(devices, derr) == 0 &&
+        device_select_find_by_index(devices, p, d, &dev, derr) == 0) {
         if (pocl_wg_fill_here(dev->device, source, n_src, options, err) == 0)
             rc = EXIT_OK_STATUS;
         else
@@ -265,7 +289,124 @@ int worker_main_pocl_fill(int argc, char **argv)
     } else {
         fprintf(stderr, "clc-pack: pocl-wg-fill: %s\n", derr);
     }
+    free(devices);
     free(source);
     free(options);
     return rc;
+}
+
+/* ---- the load worker (clc/worker/load_worker.h) ---------------------- */
+
+typedef struct load_args {
+    int load_worker, check, no_cubin, warm;
+    const char *pack, *slot, *kernels, *pocl_wg; /* kernels NULL: no manifest */
+} load_args;
+
+static const cli_opt load_opts[] = {
+    OPT_FLAG("load-worker", 0, load_args, load_worker, "this mode (argv[1])"),
+    OPT_FLAG("check", 0, load_args, check, "run each loaded program against the reference"),
+    OPT_FLAG("no-cubin", 0, load_args, no_cubin, "skip cubins"),
+    OPT_FLAG("warm", 0, load_args, warm, "fill the rebuild cache (clc-pack warm)"),
+    OPT_STR("pack", 0, load_args, pack, "PACK", "the pack to load"),
+    OPT_STR("device", 0, load_args, slot, "P:D", "the device slot"),
+    OPT_STR("kernels", 0, load_args, kernels, "DIR", "the kernels folder for --check"),
+    OPT_STR("pocl-wg", 0, load_args, pocl_wg, "LIST", "PoCL work-group functions to warm"),
+};
+
+/* What one load worker process holds for its life: large (the manifest),
+ * so on the heap (worker_main_load). */
+typedef struct load_state {
+    manifest_file manifest;
+    check_hook hook;
+    device_select_list devices;
+    char device_error[DEVICE_SELECT_ERR_MAX];
+    char manifest_error[MANIFEST_ERR_MAX];
+} load_state;
+
+/* An entry as a build job, for the seeds' check hook: its kernel, defines,
+ * work-group and options, checked by the manifest kernel of its name
+ * (load_worker_entry_job). */
+static int entry_job(void *self, const clcpack_entry_info *e, build_job *j)
+{
+    const manifest_file *m = self;
+    memset(j, 0, sizeof *j);
+    const manifest_kernel *k = e->kernel_name_count ? NULL : manifest_find(m, e->kernel);
+    if (!k || !k->family)
+        return 1;
+    const char **names = calloc(e->define_count + 1, sizeof *names);
+    const char **values = calloc(e->define_count + 1, sizeof *values);
+    int rc = names && values ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < e->define_count; i++) {
+        names[i] = e->defines[i].name;
+        values[i] = e->defines[i].value;
+    }
+    j->entry_name = strdup(e->kernel);
+    j->check = strdup(e->kernel);
+    j->options = strdup(e->options);
+    memcpy(j->wg, e->wg, sizeof j->wg);
+    if (rc != 0 || !j->entry_name || !j->check || !j->options ||
+        build_job_set_defines(j, names, values, e->define_count) != 0)
+        rc = -1;
+    free(names);
+    free(values);
+    return rc;
+}
+
+/* The device of slot "P:D" into c (or its error), the manifest and the
+ * seeds' hook. */
+static void load_setup(load_state *st, const load_args *a, load_worker_config *c)
+{
+    unsigned pi, di;
+    const device_select_device *d;
+    c->args_ok = a->slot && sscanf(a->slot, "%u:%u", &pi, &di) == 2;
+    c->device_error = st->device_error;
+    c->manifest_error = st->manifest_error;
+    if (c->args_ok && device_select_enumerate(&st->devices, st->device_error) == 0 &&
+        device_select_find_by_index(&st->devices, pi, di, &d, st->device_error) == 0)
+        c->dev = d->device;
+    if (a->check && a->kernels && manifest_load(a->kernels, &st->manifest, st->manifest_error) != 0)
+        c->manifest_error = st->manifest_error;
+    else
+        st->manifest_error[0] = '\0';
+    seed_hook_init(&st->hook, &st->manifest);
+    c->hook = &st->hook;
+    c->entry_job = entry_job;
+    c->entry_self = &st->manifest;
+}
+
+int worker_main_load(int argc, char **argv)
+{
+    load_args a = {0, 0, 0, 0, NULL, NULL, NULL, NULL};
+    static const cli_optspec spec = {"load worker", load_opts, sizeof load_opts / sizeof load_opts[0],
+                                     0, 0};
+    char err[512];
+    int first = argc;
+    if (cli_opts_parse(&spec, argc, argv, &a, &first, err, sizeof err) != 0 || first != argc) {
+        fprintf(stderr, "clc-pack: load worker: %s (--load-worker is internal to clc-pack)\n",
+                first != argc ? "unexpected arguments" : err);
+        return EXIT_USAGE_STATUS;
+    }
+    load_worker_config c = {a.pack, 0, NULL, "", "", a.check,
+                            (a.no_cubin ? CLCPACK_LOAD_NO_CUBIN : 0) |
+                                (a.warm ? CLCPACK_LOAD_CACHE : 0),
+                            NULL, NULL, NULL};
+    /* warm's workers finish the build they are on when the user interrupts
+     * warm (the signal reaches the whole process group); they end when warm
+     * closes their job pipe. */
+    if (c.load_flags & CLCPACK_LOAD_CACHE) {
+        signal(SIGINT, SIG_IGN);
+        signal(SIGTERM, SIG_IGN);
+    }
+    /* Before the first OpenCL call: PoCL reads it once (pocl_wg.h). */
+    if (a.pocl_wg)
+        setenv("POCL_BINARY_SPECIALIZE_WG", a.pocl_wg, 1);
+    load_state *st = calloc(1, sizeof *st);
+    if (!st) {
+        fprintf(stderr, "clc-pack: load worker: out of memory\n");
+        return EXIT_FAILURE_STATUS;
+    }
+    load_setup(st, &a, &c);
+    int status = load_worker_serve(&c) ? EXIT_FAILURE_STATUS : EXIT_OK_STATUS;
+    free(st);
+    return status;
 }

@@ -27,4 +27,9 @@ int worker_main(int argc, char **argv);
  * with a message on stderr; 2 on a bad command line. */
 int worker_main_pocl_fill(int argc, char **argv);
 
+/* argv[1] is "--load-worker": the load worker's options (load_worker.h
+ * gives its command line), its device, the manifest and the seeds' hook for
+ * --check, then clc/worker/load_worker.c's loop. Returns the exit status. */
+int worker_main_load(int argc, char **argv);
+
 #endif /* CLC_WORKER_MAIN_H */

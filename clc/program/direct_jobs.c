@@ -24,12 +24,14 @@
 #include "clcpack.h"
 #include "define_value.h"
 #include "expr.h"
+#include "build_options.h"
 #include "job_index.h"
 #include "path.h"
 #include "source_fold.h"
 #include "value_list.h"
 
 #define WG_DIM_MAX 65536
+/* A variant's build options, the NUL included (docs/LIMITS.md). */
 #define OPTION_MAX (1u << 20)
 
 /* One define of a variant being made. */
@@ -220,38 +222,6 @@ static void dset_label(const dset *d, const uint32_t wg[3], char *buf, size_t ca
 
 /* --- options ---------------------------------------------------------- */
 
-typedef struct obuf {
-    char *p;
-    size_t len, cap;
-    int failed;
-} obuf;
-
-static void ob_add(obuf *b, const char *s)
-{
-    size_t n = strlen(s);
-    if (b->failed || b->len + n + 2 > OPTION_MAX) {
-        b->failed = 1;
-        return;
-    }
-    if (b->len + n + 2 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 2)
-            cap *= 2;
-        char *g = realloc(b->p, cap);
-        if (!g) {
-            b->failed = 1;
-            return;
-        }
-        b->p = g;
-        b->cap = cap;
-    }
-    if (b->len)
-        b->p[b->len++] = ' ';
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
 static int cmp_item(const void *a, const void *b)
 {
     return strcmp(((const dset_item *)a)->name, ((const dset_item *)b)->name);
@@ -322,43 +292,31 @@ static int add_job(plan *p, program *pr, dset *d, const uint32_t wg[3], build_jo
         free(values);
         return seen < 0 ? failure(p, "out of memory") : 0;
     }
-    obuf ob = {0};
-    for (size_t i = 0; i < d->n; i++) {
-        const dset_item *it = &sorted.items[i];
-        size_t n = strlen(it->name) + strlen(it->value) + 4;
-        char *opt = malloc(n);
-        if (!opt) {
-            ob.failed = 1;
-            break;
-        }
-        snprintf(opt, n, "-D%s%s%s", it->name, it->value[0] ? "=" : "", it->value);
-        ob_add(&ob, opt);
-        free(opt);
-    }
-    if (p->s->wg_defines && wg[0]) {
-        static const char *const axis[3] = {"X", "Y", "Z"};
-        for (int k = 0; k < 3; k++) {
-            if (k > 0 && wg[k] == 0)
-                break;
-            char opt[64];
-            snprintf(opt, sizeof opt, "-DWG_%s=%u", axis[k], (unsigned)(wg[k] ? wg[k] : 1));
-            ob_add(&ob, opt);
-        }
-    }
+    build_options ob;
+    build_options_init(&ob, OPTION_MAX);
+    for (size_t i = 0; i < d->n; i++)
+        build_options_define(&ob, sorted.items[i].name,
+                             sorted.items[i].value[0] ? sorted.items[i].value : NULL);
+    if (p->s->wg_defines && wg[0])
+        build_options_wg(&ob, wg, wg[1] == 0 ? 1 : wg[2] == 0 ? 2 : 3);
     if (p->s->options && p->s->options[0])
-        ob_add(&ob, p->s->options);
-    if (!ob.p && !ob.failed)
-        ob_add(&ob, "");
-    build_job *j = ob.failed ? NULL : build_job_list_add(out);
+        build_options_add(&ob, p->s->options);
+    char *options = NULL;
+    int too_long = build_options_take(&ob, &options) != 0 && ob.too_long;
+    build_job *j = options ? build_job_list_add(out) : NULL;
     if (!j) {
         free(sorted.items);
         free(names);
         free(values);
-        free(ob.p);
+        free(options);
+        if (too_long)
+            return usage(p, "the build options of a variant are longer than %u bytes: fewer or "
+                            "shorter -D values, or a shorter --options",
+                         OPTION_MAX - 1);
         return failure(p, "out of memory");
     }
     int bad = 0;
-    j->options = ob.p;
+    j->options = options;
     j->entry_name = strdup(pr->name);
     j->program_entry = 1;
     j->family = strdup("");

@@ -12,6 +12,7 @@
 #include "manifest.h"
 
 #include "bounded_fmt.h"
+#include "build_options.h"
 #include "expr.h"
 #include "value_list.h"
 
@@ -205,21 +206,23 @@ static int finish_variant(manifest_variant *v, char err[MANIFEST_ERR_MAX])
             memcpy(v->define_values[j - 1], tv, sizeof tv);
         }
     v->is_default = k->has_default && matches_default(v, k->default_when);
-    size_t len = (size_t)snprintf(v->options, sizeof v->options, "-cl-std=CL1.2");
-    for (size_t i = 0; i < v->n_defines && len < sizeof v->options; i++)
-        len += (size_t)snprintf(v->options + len, sizeof v->options - len, " -D%s=%s",
-                                v->define_names[i], v->define_values[i]);
-    if (v->wg[0] && len < sizeof v->options)
-        len += (size_t)snprintf(v->options + len, sizeof v->options - len, " -DWG_X=%u",
-                                (unsigned)v->wg[0]);
-    if (v->wg[0] && k->dims == 2 && len < sizeof v->options)
-        len += (size_t)snprintf(v->options + len, sizeof v->options - len, " -DWG_Y=%u",
-                                (unsigned)v->wg[1]);
-    if (len >= sizeof v->options) {
-        bfmt(err, MANIFEST_ERR_MAX, "kernel %s: build options longer than %zu characters", k->name,
-             sizeof v->options - 1);
+    build_options ob;
+    build_options_init(&ob, sizeof v->options);
+    build_options_add(&ob, "-cl-std=CL1.2");
+    for (size_t i = 0; i < v->n_defines; i++)
+        build_options_define(&ob, v->define_names[i], v->define_values[i]);
+    build_options_wg(&ob, v->wg, !v->wg[0] ? 0 : k->dims == 2 ? 2 : 1);
+    char *text;
+    if (build_options_take(&ob, &text) != 0) {
+        if (ob.too_long)
+            bfmt(err, MANIFEST_ERR_MAX, "kernel %s: build options longer than %zu characters",
+                 k->name, sizeof v->options - 1);
+        else
+            bfmt(err, MANIFEST_ERR_MAX, "kernel %s: out of memory", k->name);
         return -1;
     }
+    memcpy(v->options, text, strlen(text) + 1);
+    free(text);
     return 0;
 }
 

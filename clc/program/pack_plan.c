@@ -52,12 +52,27 @@ static int program_blocks(const char *dir, const program_blocks_list *blocks, co
     return 0;
 }
 
+static int from_manifest(const pack_plan_request *r, manifest_file *m, build_job_list *plan,
+                         char *err, size_t cap);
+
 static int from_kernels_dir(const pack_plan_request *r, build_job_list *plan, char *err, size_t cap)
 {
-    /* Kept after the call: the jobs may point into it. */
-    static manifest_file manifest;
+    /* Large: on the heap. The jobs copy what they take from it. */
+    manifest_file *manifest = malloc(sizeof *manifest);
+    if (!manifest) {
+        bfmt(err, cap, "out of memory");
+        return PACK_PLAN_FAILED;
+    }
+    int rc = from_manifest(r, manifest, plan, err, cap);
+    free(manifest);
+    return rc;
+}
+
+static int from_manifest(const pack_plan_request *r, manifest_file *m, build_job_list *plan,
+                         char *err, size_t cap)
+{
     char merr[MANIFEST_ERR_MAX];
-    if (manifest_load(r->kernels_dir, &manifest, merr) != 0) {
+    if (manifest_load(r->kernels_dir, m, merr) != 0) {
         bfmt(err, cap, "%s", merr);
         return PACK_PLAN_FAILED;
     }
@@ -85,11 +100,11 @@ static int from_kernels_dir(const pack_plan_request *r, build_job_list *plan, ch
      * program blocks alone depends on it as much as on their sources
      * (--depfile; manifest_jobs_make adds it only for kernel blocks). */
     char path[MANIFEST_PATH_MAX + 16];
-    bfmt(path, sizeof path, "%s/manifest.txt", manifest.dir);
+    bfmt(path, sizeof path, "%s/manifest.txt", m->dir);
     build_job_list_add_read(plan, path);
     int rc = 0;
-    if (manifest.n_kernels && (all->n_kernels == 0 || req.n_kernels > 0))
-        rc = kernel_blocks(&manifest, &req, plan, err, cap);
+    if (m->n_kernels && (all->n_kernels == 0 || req.n_kernels > 0))
+        rc = kernel_blocks(m, &req, plan, err, cap);
     if (rc == 0)
         rc = program_blocks(r->kernels_dir, &blocks, all->n_kernels ? want_block : NULL, plan,
                             err, cap);

@@ -253,15 +253,21 @@ int variant_plan_make(const manifest_file *m, const variant_plan_request *req, v
     /* Per kernel: the selection it keeps, then its variants. */
     size_t total = 0;
     manifest_variant *all = NULL;
+    manifest_selection *sel = malloc(sizeof *sel); /* large: on the heap */
+    if (!sel) {
+        bfmt(err, VARIANT_PLAN_ERR_MAX, "out of memory");
+        return -1;
+    }
     for (size_t k = 0; k < nk; k++) {
-        static manifest_selection sel; /* large; the plan is made once per process */
-        if (kernel_selection(ks[k], req, &sel, notes, sizeof notes) != 0)
+        if (kernel_selection(ks[k], req, sel, notes, sizeof notes) != 0)
             continue;
-        if (add_variants(ks[k], &sel, &all, &total, err) != 0) {
+        if (add_variants(ks[k], sel, &all, &total, err) != 0) {
+            free(sel);
             free(all);
             return -1;
         }
     }
+    free(sel);
     if (total == 0) {
         bfmt(err, VARIANT_PLAN_ERR_MAX, "the selection gives no variant to build");
         free(all);

@@ -470,7 +470,7 @@ static int read_reply(session *ss, proc *p, int builder, double compile_s)
     size_t size;
     if (tune_proto_read(p->from, &payload, &size) != 0)
         return lost(ss, p, 0, builder);
-    static tune_reply r;
+    tune_reply r; /* filled whole by tune_proto_get_reply */
     int bad = tune_proto_get_reply(payload, size, &r);
     free(payload);
     if (bad)

@@ -532,45 +532,46 @@ static int open_device(worker *w, unsigned pi, unsigned di, char *err, size_t ca
     return 0;
 }
 
-int tune_worker_main(int argc, char **argv)
+/* The worker's state and its reply, large, on the heap (tune_worker_main). */
+typedef struct worker_proc {
+    worker w;
+    tune_reply r;
+} worker_proc;
+
+static int serve(worker *w, tune_reply *r, char **argv)
 {
-    if (argc != 10) {
-        fprintf(stderr, "clc-pack: --tune-worker is internal (clc-pack tune starts it)\n");
-        return 2;
-    }
-    static worker w;
     double t_start = mono_clock_s();
-    w.timing = strcmp(argv[2], "time") == 0;
-    w.runs = (unsigned)strtoul(argv[7], NULL, 10);
-    w.tolerance = strtod(argv[8], NULL);
-    w.workdir = argv[9];
-    if (w.runs < 1 || w.runs > TUNE_PROTO_RUNS_MAX)
-        w.runs = 7;
+    w->timing = strcmp(argv[2], "time") == 0;
+    w->runs = (unsigned)strtoul(argv[7], NULL, 10);
+    w->tolerance = strtod(argv[8], NULL);
+    w->workdir = argv[9];
+    if (w->runs < 1 || w->runs > TUNE_PROTO_RUNS_MAX)
+        w->runs = 7;
     char err[T1_SPEC_ERR_MAX > TUNE_SPACE_ERR_MAX ? T1_SPEC_ERR_MAX : TUNE_SPACE_ERR_MAX];
     char hex[65];
-    if (t1_spec_read(argv[3], &w.spec, err) != 0 || tune_space_build(&w.space, &w.spec, err) != 0) {
+    if (t1_spec_read(argv[3], &w->spec, err) != 0 || tune_space_build(&w->space, &w->spec, err) != 0) {
         fprintf(stderr, "clc-pack: tune worker: %s\n", err);
         return 1;
     }
-    clcpk_hex(w.spec.sha256, 32, hex);
+    clcpk_hex(w->spec.sha256, 32, hex);
     if (strcmp(hex, argv[4]) != 0) {
         fprintf(stderr, "clc-pack: tune worker: %s changed while tuning\n", argv[3]);
         return 1;
     }
-    if (open_device(&w, (unsigned)atoi(argv[5]), (unsigned)atoi(argv[6]), err, sizeof err) != 0 ||
-        (w.timing && setup_args(&w, err, sizeof err) != 0)) {
+    if (open_device(w, (unsigned)atoi(argv[5]), (unsigned)atoi(argv[6]), err, sizeof err) != 0 ||
+        (w->timing && setup_args(w, err, sizeof err) != 0)) {
         fprintf(stderr, "clc-pack: tune worker: %s\n", err);
         return 1;
     }
     double setup_s = mono_clock_s() - t_start;
-    if (w.timing) {
+    if (w->timing) {
         /* Ready: the parent times configurations from now on, and a
          * configuration's time limit counts from its request. */
-        static tune_reply ready;
-        ready.setup_s = setup_s;
+        memset(r, 0, sizeof *r);
+        r->setup_s = setup_s;
         strbuf b;
         sb_init(&b);
-        tune_proto_put_reply(&b, &ready);
+        tune_proto_put_reply(&b, r);
         int wr = tune_proto_write(TUNE_PROTO_REPLY_FD, &b);
         sb_free(&b);
         if (wr != 0)
@@ -582,26 +583,41 @@ int tune_worker_main(int argc, char **argv)
         if (tune_proto_read(0, &payload, &size) != 0)
             return 0;
         tune_request rq;
-        static tune_reply r;
-        memset(&r, 0, sizeof r);
+        memset(r, 0, sizeof *r);
         if (tune_proto_get_request(payload, size, &rq) != 0) {
             free(payload);
             fprintf(stderr, "clc-pack: tune worker: a bad request\n");
             return 1;
         }
         if (rq.op == TUNE_OP_BUILD)
-            do_build(&w, &rq, &r);
+            do_build(w, &rq, r);
         else
-            do_time(&w, &rq, &r);
+            do_time(w, &rq, r);
         free(payload);
-        r.setup_s = setup_s;
+        r->setup_s = setup_s;
         strbuf b;
         sb_init(&b);
-        tune_proto_put_reply(&b, &r);
-        free(r.binary);
+        tune_proto_put_reply(&b, r);
+        free(r->binary);
         int wr = tune_proto_write(TUNE_PROTO_REPLY_FD, &b);
         sb_free(&b);
         if (wr != 0)
             return 1;
     }
+}
+
+int tune_worker_main(int argc, char **argv)
+{
+    if (argc != 10) {
+        fprintf(stderr, "clc-pack: --tune-worker is internal (clc-pack tune starts it)\n");
+        return 2;
+    }
+    worker_proc *wp = calloc(1, sizeof *wp);
+    if (!wp) {
+        fprintf(stderr, "clc-pack: tune worker: out of memory\n");
+        return 1;
+    }
+    int rc = serve(&wp->w, &wp->r, argv);
+    free(wp);
+    return rc;
 }

@@ -83,6 +83,17 @@ expect_err "clc-pack: fir.cl: --check-cmd: unknown placeholder '{bogus}'" "the -
 run "$CLC" fir.cl -D TAPS=8 -D TAPS=16 scan.cl
 expect_rc 2 "fir.cl -D TAPS twice"
 expect_err "fir.cl: -D TAPS=16: TAPS is already given by -D TAPS=8" "a define given twice in a program's own"
+
+# A variant's build options are bounded (docs/LIMITS.md): past 1 MiB, a
+# usage error naming the bound, before anything is built.
+long=$(printf '%250s' '' | tr ' ' x)
+set --
+for i in $(seq 1 4200); do set -- "$@" -D "N$i=$long"; done
+run "$CLC" scan.cl "$@" -o long.clcpack
+expect_rc 2 "4,200 defines of 250 bytes"
+expect_err "scan.cl: the build options of a variant are longer than 1048575 bytes" \
+    "options past the bound are refused, naming it"
+set --
 run "$CLC" fir.cl -D TAPS=8 --where 'TAPS > 8' scan.cl -o x.clcpack
 expect_rc 0 "fir.cl's own --where leaving scan.cl alone"
 expect_err "note: fir.cl: --where 'TAPS > 8' skipped 1 variant" "the note names the program"
