@@ -10,7 +10,8 @@
 STAGE=$TMP/stage
 run make -C "$ROOT" B="$BUILD" install PREFIX=/usr DESTDIR="$STAGE"
 expect_rc 0 "make install PREFIX=/usr DESTDIR=..."
-for f in bin/clc-pack lib/libclcpack.a lib/libclcpack.so.1.3.0 include/clcpack.h include/clcpack_write.h \
+for f in bin/clc-pack lib/libclcpack.a lib/libclcpack.so.1.3.0 include/clcpack.h include/clcpack_inspect.h include/clcpack_write.h \
+    lib/libclcpack_load.a lib/libclcpack_load.so.1.3.0 lib/pkgconfig/clcpack_load.pc \
     lib/libclcpack-preload.so lib/clcpack-opencl/libOpenCL.so.1 lib/pkgconfig/clcpack.pc \
     share/man/man1/clc-pack.1 share/man/man3/clcpack.3 \
     share/bash-completion/completions/clc-pack; do
@@ -71,6 +72,18 @@ expect_rc 0 "it opens a pack"
 expect_out "library 10300, 2 entries, 1 devices" "it reads the pack through the installed library"
 ldd "$TMP/count" | grep -q "libclcpack.so.1 => $STAGE/usr/lib/libclcpack.so.1" &&
     ok "it runs with the installed libclcpack.so.1" || bad "ldd: $(ldd "$TMP/count" | grep clcpack)"
+# The load-only library, as an application that only loads links it.
+[ "$(readlink "$STAGE/usr/lib/libclcpack_load.so.1")" = libclcpack_load.so.1.3.0 ] &&
+    [ "$(readlink "$STAGE/usr/lib/libclcpack_load.so")" = libclcpack_load.so.1 ] &&
+    ok "libclcpack_load.so -> .so.1 -> .so.1.3.0" || bad "load-only shared library symlinks"
+# shellcheck disable=SC2046
+run ${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$TMP/count_load" "$TMP/count.c" \
+    $(pkg-config --cflags --libs clcpack_load)
+expect_rc 0 "a program compiles and links with pkg-config --cflags --libs clcpack_load"
+run "$TMP/count_load" "$PACK"
+expect_out "library 10300, 2 entries, 1 devices" "it reads the pack through the installed load-only library"
+ldd "$TMP/count_load" | grep -q "libclcpack_load.so.1 => $STAGE/usr/lib/libclcpack_load.so.1" &&
+    ok "it runs with the installed libclcpack_load.so.1" || bad "ldd: $(ldd "$TMP/count_load" | grep clcpack)"
 # Statically: the installed archive and pkg-config --static's private
 # libraries (libdeflate, zstd where the library was built with them).
 STATIC_LIBS=$(pkg-config --static --libs clcpack | sed 's/ -lclcpack / /')

@@ -30,14 +30,14 @@ fi
 
 run make --no-print-directory -f scripts/windows.mk WB="$WB" windows
 expect_rc 0 "make windows"
-for f in clcpack.dll libclcpack.dll.a libclcpack.a clcpack.def include/clcpack.h include/clcpack_write.h; do
+for f in clcpack.dll libclcpack.dll.a libclcpack.a clcpack.def include/clcpack.h include/clcpack_inspect.h include/clcpack_write.h; do
     [ -f "$WB/$f" ] && ok "make windows makes $f" || bad "make windows made no $f"
 done
 
 # The DLL's exports: exactly the functions the public headers declare.
 x86_64-w64-mingw32-objdump -p "$WB/clcpack.dll" |
     sed -n '/Ordinal\/Name Pointer/,/^$/s/^.*\] \(clcpack_[a-z0-9_]*\)$/\1/p' | sort >"$TMP/exports"
-sed -n 's/^CLCPACK_API[^(]*[ *]\(clcpack_[a-z0-9_]*\)(.*/\1/p' loader/include/clcpack.h loader/include/clcpack_write.h |
+sed -n 's/^CLCPACK_API[^(]*[ *]\(clcpack_[a-z0-9_]*\)(.*/\1/p' loader/include/clcpack.h loader/include/clcpack_inspect.h loader/include/clcpack_write.h |
     sort >"$TMP/declared"
 if [ -s "$TMP/exports" ] && cmp -s "$TMP/exports" "$TMP/declared"; then
     ok "clcpack.dll exports exactly the $(wc -l <"$TMP/declared") functions of the headers"

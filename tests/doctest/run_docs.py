@@ -56,7 +56,7 @@ class DocRun:
         # What a block run "in the repository" reads: the kernels and
         # examples, and what `make windows` builds from (it writes
         # build-win/ in the scratch folder, not in the repository).
-        for name in ("kernels", "examples", "Makefile", "scripts", "loader", "common"):
+        for name in ("kernels", "examples", "Makefile", "scripts", "loader"):
             os.symlink(os.path.join(self.ctx.root, name), os.path.join(self.dir, name))
 
     def fail(self, block, what, output=""):

@@ -656,7 +656,7 @@ static void test_struct_size(void)
     free(data);
 }
 
-/* The group label (clcpack_write.h): each entry's, as written; the name
+/* The group label (clcpack_inspect.h): each entry's, as written; the name
  * clcpack_best_variant answers to besides kernels and programs. */
 static void test_entry_family(void)
 {
