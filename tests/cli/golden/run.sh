@@ -76,17 +76,37 @@ else
     esac >"$TMP/cases"
 fi
 
-# literal TEXT: TEXT as a sed pattern that matches only itself.
+# literal TEXT: TEXT as an extended sed pattern that matches only itself.
 literal() {
-    printf '%s\n' "$1" | sed 's/[][\/.^$*&]/\\&/g'
+    printf '%s\n' "$1" | sed 's/[][\/.^$*+?(){}|]/\\&/g'
 }
 
 # `clc-pack` on PATH is the build's, whatever the caller's PATH holds.
 mkdir "$TMP/bin" && ln -s "$CLC" "$TMP/bin/clc-pack"
+# Every case runs in the same scratch folder, made anew for each, so that
+# the filters are one sed script written once.
+SCRATCH=$TMP/case
+mkdir "$SCRATCH"
 
-# The device names of this machine, for the device/ filter (only when a
-# device case runs: the others never open a platform).
-: >"$TMP/devices.sed"
+# The filters of the header, in that order (the scratch folder and the
+# build folder lie inside the others).
+{
+    printf 's/%s/<scratch>/g\n' "$(literal "$SCRATCH")" "$(literal "$(cd "$SCRATCH" && pwd -P)")"
+    printf 's/%s/<build>/g\n' "$(literal "$BUILD")"
+    printf 's/%s/<root>/g\n' "$(literal "$ROOT")"
+    cat <<'EOF'
+s/(clc-pack|libclcpack) [0-9]+\.[0-9]+\.[0-9]+/\1 <version>/g
+/^\[[0-9]+\/[0-9]+\] .* [0-9]+:[0-9][0-9] elapsed/d
+s/[0-9]+\.[0-9]+ s([^A-Za-z]|$)/<s> s\1/g
+s/[0-9]+:[0-9][0-9] wall/<m:ss> wall/g
+s/tempfile_[A-Za-z0-9]+/tempfile_<random>/g
+EOF
+} >"$TMP/filters.sed"
+
+# The device names of this machine, for device/ only (so that a pack's
+# device, tests/data's NVIDIA H100, reads the same on every machine), and
+# first; looked up only when a device case runs: the others never open a
+# platform.
 HAVE_DEVICE=
 if grep -q '^device/' "$TMP/cases"; then
     if "$CLC" --list-devices >"$TMP/devices" 2>/dev/null && grep -q 'device 0:' "$TMP/devices"; then
@@ -95,39 +115,21 @@ if grep -q '^device/' "$TMP/cases"; then
         sed -n 's/^ *device \([0-9]*\): \(.*\) \[[A-Z]*\] .*/\1 \2/p' "$TMP/devices" |
             while read -r n name; do
                 printf 's/%s/<device %s>/g\n' "$(literal "$name")" "$n"
-            done >"$TMP/devices.sed"
+            done >"$TMP/device_filters.sed"
+        cat "$TMP/filters.sed" >>"$TMP/device_filters.sed"
     fi
 fi
 
-# normalise CASE SCRATCH < RAW > NORMALISED: the filters of the header, in
-# that order (the scratch folder and the build folder lie inside the
-# others); the device names in device/ only, so that a pack's device
-# (tests/data's NVIDIA H100) reads the same on every machine.
-normalise() {
-    case $1 in device/*) devices=$TMP/devices.sed ;; *) devices=/dev/null ;; esac
-    shift
-    sed -f "$devices" |
-        sed -e "s/$(literal "$1")/<scratch>/g" \
-            -e "s/$(literal "$(cd "$1" && pwd -P)")/<scratch>/g" \
-            -e "s/$(literal "$BUILD")/<build>/g" \
-            -e "s/$(literal "$ROOT")/<root>/g" |
-        sed -E -e 's/(clc-pack|libclcpack) [0-9]+\.[0-9]+\.[0-9]+/\1 <version>/g' \
-            -e '/^\[[0-9]+\/[0-9]+\] .* [0-9]+:[0-9][0-9] elapsed/d' \
-            -e 's/[0-9]+\.[0-9]+ s([^A-Za-z]|$)/<s> s\1/g' \
-            -e 's/[0-9]+:[0-9][0-9] wall/<m:ss> wall/g' \
-            -e 's/tempfile_[A-Za-z0-9]+/tempfile_<random>/g'
-}
-
-# run_case CASE: runs it in a scratch folder; its normalised stdout, stderr
-# and exit status in $TMP/got.out, got.err, got.exit.
+# run_case CASE: runs it in the scratch folder; its normalised stdout,
+# stderr and exit status in $TMP/got.out, got.err, got.exit.
 run_case() {
-    scratch=$TMP/scratch/$1
-    mkdir -p "$scratch"
-    (cd "$scratch" && LC_ALL=C PATH=$TMP/bin:$PATH ROOT=$ROOT KERNELS=$KERNELS DATA=$ROOT/tests/data \
+    rm -rf "$SCRATCH" && mkdir "$SCRATCH"
+    (cd "$SCRATCH" && LC_ALL=C PATH=$TMP/bin:$PATH ROOT=$ROOT KERNELS=$KERNELS DATA=$ROOT/tests/data \
         timeout 300 sh "$GOLDEN/$1.sh" >"$TMP/raw.out" 2>"$TMP/raw.err")
     echo $? >"$TMP/got.exit"
-    normalise "$1" "$scratch" <"$TMP/raw.out" >"$TMP/got.out"
-    normalise "$1" "$scratch" <"$TMP/raw.err" >"$TMP/got.err"
+    case $1 in device/*) filters=$TMP/device_filters.sed ;; *) filters=$TMP/filters.sed ;; esac
+    sed -E -f "$filters" "$TMP/raw.out" >"$TMP/got.out"
+    sed -E -f "$filters" "$TMP/raw.err" >"$TMP/got.err"
 }
 
 # expected CASE EXT: the file holding what the case must print, or
