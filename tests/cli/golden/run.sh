@@ -6,7 +6,7 @@
 #   sh tests/cli/golden/run.sh BUILD [--driver-free | --device] [--refresh] [CASE...]
 #
 # A case is GROUP/NAME.sh under this folder: a few commands of `sh`, run in
-# a scratch folder of its own with `clc-pack` (BUILD's) first on PATH and
+# an empty scratch folder made anew for it, with `clc-pack` (BUILD's) first on PATH and
 # $ROOT (the source tree), $KERNELS (the bundled kernels) and $DATA
 # (tests/data) set, and LC_ALL=C (the system's messages, strerror's, in
 # one language). Beside it, what it must print once normalised (below):
@@ -35,8 +35,9 @@
 #   - a driver's temporary file names (PoCL's build log names its
 #     "tempfile_e4TIPu.cl") -> tempfile_<random>
 #   - device/ only: each device's name as --list-devices gives it -> <device N>
-# Anything else a case prints that depends on the machine (core counts,
-# the user's cache folder) is kept out of it instead.
+# Anything else a case prints that depends on the machine or the release
+# (core counts, the user's cache folder, the sha256 of a pack it wrote,
+# whose header holds the writer's version) is kept out of it instead.
 . "$(dirname "$0")/../../lib/cli_lib.sh"
 [ $# -gt 0 ] && shift
 GOLDEN=$ROOT/tests/cli/golden
