@@ -3,6 +3,7 @@
 #   make pack       a pack for the default device with the default widths and work-groups
 #   make test       every test (prints "N passed, N failed"; tests/README.md)
 #   make check      the driver-free tests only: no OpenCL device, root or network
+#   make golden     the golden-output tests' files refreshed from what clc-pack prints now (shows git diff)
 #   make bench      benchmarks: tables and charts in docs/bench/<device>/ (docs/BENCH.md)
 #   make fuzz       fuzz the parsers for FUZZ_SECONDS in all (clang; docs/ROBUSTNESS.md)
 #   make test-sanitize / test-tsan / test-valgrind   the tests under ASan+UBSan, TSan, valgrind
@@ -235,7 +236,7 @@ STUB_ICD := $(B)/tests/libclcstub.so
 STUB_VENDORS := $(B)/tests/stub-vendors/clcstub.icd
 $(STUB_OBJ): CLC_CPPFLAGS := -D_GNU_SOURCE -DCL_TARGET_OPENCL_VERSION=300
 
-.PHONY: print-libs loader-lines FORCE all deps pack test check bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall windows windows-install
+.PHONY: print-libs loader-lines FORCE all deps pack test check golden bench fuzz test-sanitize test-tsan test-valgrind clean install uninstall windows windows-install
 all: $(B)/clc-pack $(B)/libclcpack.a $(B)/libclcpack.so $(B)/libclcpack_load.a $(B)/libclcpack_load.so \
 	$(B)/libclcpack-preload.so $(SHIM) $(PUB_H)
 
@@ -414,6 +415,12 @@ test: deps
 check:
 	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN)
 	$(Q)sh tests/run_tests.sh -j 2 $(B) check
+
+# The golden-output tests (tests/cli/golden/) written anew from what the
+# tool prints now, then `git diff` of them: a change of a message is seen
+# and committed, never taken silently (tests/README.md, "Golden output").
+golden: all
+	$(Q)sh tests/cli/golden/run.sh $(B) --refresh
 
 # 64-bit Arm Linux (docs/PLATFORMS.md): the library, the tool and any
 # ARM64_GOALS (default all) cross-built into $(B)-arm64 by Debian's

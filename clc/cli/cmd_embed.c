@@ -131,7 +131,8 @@ static int format_of_name(const char *path)
 static int settle_format(embed_args *x)
 {
     static const char *const names[] = {"asm", "c", "rc"};
-    static const char *const kinds[] = {"assembler", "C", "resource script"};
+    /* With their article: "an assembler file", not "a assembler file". */
+    static const char *const kinds[] = {"an assembler", "a C", "a resource script"};
     static const char *const exts[] = {".S", ".c", ".rc"};
     int by_name = format_of_name(x->output);
     if (x->format == FORMAT_UNSET) {
@@ -140,7 +141,7 @@ static int settle_format(embed_args *x)
     }
     if (by_name != FORMAT_UNSET && by_name != x->format)
         return cli_usage_error("embed",
-                               "embed: --format %s contradicts -o '%s' (a %s file); name it "
+                               "embed: --format %s contradicts -o '%s' (%s file); name it "
                                "FILE%s or use --format %s",
                                names[x->format], x->output, kinds[by_name], exts[x->format],
                                names[by_name]);

@@ -79,13 +79,15 @@ run "$CLC" src/multi.cl -I inc -D T=float --kernel reduse -q -o x.clcpack
 expect_rc 1 "--kernel with a misspelt kernel of one's own program"
 expect_err "kernel reduse is not in the built program; did you mean reduce?" \
     "the build suggests the kernel"
-# An -I folder that is not there is an error naming it, not a silent no-op.
+# An -I folder that is not there is an error, not a silent no-op (its
+# message and the others' below are golden cases: tests/cli/golden/usage/
+# include_missing, include_file, define_space, derive_unknown,
+# derive_overflow, define_blank_equals, define_dotted_range, and
+# manifest/unknown_keyword).
 run "$CLC" src/multi.cl -I inc -I no_such_inc -D T=float -q -o x.clcpack
 expect_rc 2 "-I of a missing folder"
-expect_err "-I no_such_inc: no such folder" "the missing -I folder is named"
 run "$CLC" src/multi.cl -I src/sobel.cl -D T=float -q -o x.clcpack
 expect_rc 2 "-I of a file"
-expect_err "-I src/sobel.cl: not a folder" "an -I that is a file is named"
 [ -f x.clcpack ] && bad "a pack was written despite a bad -I" || ok "nothing written for a bad -I"
 run "$CLC" verify --load multi.clcpack
 expect_rc 0 "every entry loads back"
@@ -129,13 +131,10 @@ expect_out "both" "the entry is named after the program"
 # that silently overrides a -D.
 run "$CLC" src/sobel.cl -D 'X=a b' -q -o x.clcpack
 expect_rc 2 "a value a build option cannot carry"
-expect_err "X" "the value's define is named"
 run "$CLC" src/tiled.cl -D TS=8 -D WPT=1 --derive 'RTS=TS*NOPE' -q -o x.clcpack
 expect_rc 2 "an unknown name in a derive"
-expect_err "NOPE" "the unknown name is named"
 run "$CLC" src/tiled.cl -D TS=4294967296 -D WPT=1 --derive 'RTS=TS*TS' -q -o x.clcpack
 expect_rc 2 "an overflowing derive"
-expect_err "overflows" "the overflow is said"
 cat >src/override.cl <<'EOF'
 #include "override.h"
 #if KERNEL == 3
@@ -223,7 +222,6 @@ n=$("$CLC" list --json kf1.clcpack | python3 -c 'import json,sys; print(len(json
 printf 'program bad\n  source tiled.cl\n  colour red\nend\n' >kf/manifest.txt
 run "$CLC" --kernels kf -q -o kf2.clcpack
 expect_rc 1 "an unknown keyword in a program block"
-expect_err "manifest.txt:3: unknown keyword 'colour'" "the line and the keyword are named"
 
 # A work-group the device cannot launch the kernel with is refused, named
 # with the limit; -k keeps the variants that fit.
@@ -283,15 +281,11 @@ other=$(grep -ac "scale/32-1-1-goffs0-smallgrid" wg64.bin)
 # Blanks around a define's '=' ("-D T = float"): named, not "cannot open".
 run "$CLC" src/sobel.cl -D T = float -q -o blank.clcpack
 expect_rc 2 "-D T = float is a usage error"
-expect_err "'=' is not a source file: write a define as -D NAME=VALUE, with no blanks around '='" \
-    "the message names the slip and the form"
 run "$CLC" src/sobel.cl -D T =float -q -o blank.clcpack
 expect_rc 2 "-D T =float too"
-expect_err "'=float' is not a source file" "naming the word"
 # A range written as in other tools, and two defines in one argument.
 run "$CLC" src/sobel.cl -D TILE=1..4 -q -o blank.clcpack
 expect_rc 2 "-D TILE=1..4 is a usage error"
-expect_err "-D TILE=1..4: a range is written 1-4" "it gives the range's form"
 run "$CLC" src/sobel.cl -D 'T=float;TILE=2' --keep-going -o blank.clcpack
 expect_err "-D T=float;TILE=2 gives T one value holding ';'" "two defines in one -D get a note"
 expect_err "give -D once for each" "saying how to give two"

@@ -19,11 +19,10 @@ fi
 run "$CLC" add.cl -D SCALE=3 --codec zlib -o zlib.clcpack -q
 expect_rc 0 "a zlib pack builds"
 
-# A zstd pack (the default codec) for a resource: refused, naming the fix.
+# A zstd pack (the default codec) for a resource: refused, naming the fix
+# (tests/cli/golden/errors/embed_rc_zstd).
 run "$CLC" embed zstd.clcpack -o app.rc
 expect_rc 1 "embed -o FILE.rc refuses a zstd pack (the Windows library reads zlib only)"
-expect_err "--codec zlib" "the refusal names the fix, --codec zlib"
-expect_err "zstd.clcpack" "the refusal names the pack"
 [ ! -e app.rc ] && ok "nothing is written when refused" || bad "app.rc was written though refused"
 run "$CLC" embed zstd.clcpack --format rc -o app.rc --loader-codecs zlib,zstd -q
 expect_rc 0 "--loader-codecs zlib,zstd embeds it for a library built with zstd"
@@ -35,7 +34,6 @@ run "$CLC" embed zlib.clcpack -o app.c --loader-codecs zlib -q
 expect_rc 0 "--loader-codecs zlib takes a zlib pack"
 run "$CLC" embed zlib.clcpack -o app.c --loader-codecs zlib,lz4
 expect_rc 2 "--loader-codecs with an unknown codec is a usage error"
-expect_err "'lz4' is not a codec" "the usage error names the codec"
 run "$CLC" embed zlib.clcpack --format rc -o app.c
 expect_rc 2 "--format rc with -o FILE.c is a usage error"
 

@@ -1,8 +1,10 @@
 #!/bin/sh
 # What clc-pack does when things go wrong: a variant that fails to build
-# (its defines and build log are printed, nothing is written, an existing
-# output stays as it was; --keep-going writes the rest and lists the
-# failure), and damaged packs (verify and list refuse them, naming the part).
+# (nothing is written, an existing output stays as it was; --keep-going
+# writes the rest and lists the failure), and damaged packs (verify and
+# list refuse them). What the failed build prints (its defines, options
+# and build log) and the messages for damaged packs are golden cases
+# (tests/cli/golden/device/build_failure, errors/verify_damaged, ...).
 . "$(dirname "$0")/../lib/cli_lib.sh"
 cd "$TMP" || exit 1
 
@@ -18,15 +20,8 @@ echo "an older pack" >out.clcpack
 cp out.clcpack before.clcpack
 run "$CLC" $SEL -j 2 -o out.clcpack
 expect_rc 1 "a failed variant fails the run"
-expect_err "Convolve_Def FILTER_WIDTH=5 wg=8x8 failed to build" "the failed variant is named"
-expect_err "defines: FILTER_WIDTH=5" "its defines are printed"
-expect_err "options: -cl-std=CL1.2 -DFILTER_WIDTH=5" "its build options are printed"
-expect_err "build log:" "its build log follows"
-expect_err "error:" "the log has the compiler's message"
-expect_err "nothing written" "the run says nothing was written"
 expect_true "the existing output is untouched" cmp -s out.clcpack before.clcpack
 ls out.clcpack.tmp* >/dev/null 2>&1 && bad "a temporary file is left" || ok "no temporary file left"
-expect_out "failed:" "the summary lists the failures"
 
 run "$CLC" $SEL -j 2 --keep-going -o out.clcpack
 expect_rc 1 "--keep-going still reports the failure"
@@ -59,8 +54,6 @@ open(path, "wb").write(bytes(b))
 PY
 run "$CLC" verify bad.clcpack
 expect_rc 1 "verify of a damaged pack"
-expect_err "entry 0" "the bad entry is named"
-expect_out "are bad" "verify counts the bad parts"
 run "$CLC" verify --load bad.clcpack
 expect_rc 1 "verify --load of a damaged pack"
 run "$CLC" extract bad.clcpack --entry 0 -o x.bin
@@ -71,7 +64,6 @@ expect_rc 1 "extract of a damaged entry"
 head -c 100 out.clcpack >short.clcpack
 run "$CLC" verify short.clcpack
 expect_rc 1 "verify of a truncated pack"
-expect_err "short.clcpack" "the file is named"
 run "$CLC" list short.clcpack
 expect_rc 1 "list of a truncated pack"
 echo "not a pack" >text.clcpack
@@ -79,6 +71,5 @@ run "$CLC" list text.clcpack
 expect_rc 1 "list of a text file"
 run "$CLC" verify missing.clcpack
 expect_rc 1 "verify of a missing file"
-expect_err "missing.clcpack" "the missing file is named"
 
 cli_done

@@ -10,6 +10,11 @@
 #    once, never waited on (each run under a short timeout, so a broken
 #    build fails the check instead of hanging the test);
 #  - messages name a path once and cut a long argument, not the reason.
+# What each refusal prints is a golden case (tests/cli/golden/errors/
+# output_*, input_*, manifest_fifo, no_kernels_folder, merge_empty_input;
+# usage/merge_stdout, embed_format_clash, widths_long_cut; device/
+# input_fifo), but for those that need root (a device node, another
+# user's file) and pack's -o onto a link.
 . "$(dirname "$0")/../lib/cli_lib.sh"
 cd "$TMP" || exit 1
 SEL="--kernels $KERNELS --kernel Convolve_Def --no-check -q -j 1 --wg 8x8"
@@ -36,21 +41,18 @@ echo "target text" >target.txt
 ln -s target.txt link.bin
 run "$CLC" extract good.clcpack --entry 0 -o link.bin
 expect_rc 1 "extract -o onto a symbolic link"
-expect_err "'link.bin' is a symbolic link" "the message names the link"
 expect_true "the link is still a link" test -L link.bin
 expect_true "the file it points to is unchanged" grep -qx "target text" target.txt
 
 ln -s nowhere.bin dangling.bin
 run "$CLC" extract good.clcpack --entry 0 -o dangling.bin
 expect_rc 1 "extract -o onto a dangling link"
-expect_err "'dangling.bin' is a symbolic link" "the message names the dangling link"
 expect_true "the dangling link is still a link" test -L dangling.bin
 expect_true "nothing was created where it points" test ! -e nowhere.bin
 
 mkfifo out.fifo
 run_t "$CLC" extract good.clcpack --entry 0 -o out.fifo
 expect_rc 1 "extract -o onto a FIFO"
-expect_err "'out.fifo' is a FIFO" "the message names the FIFO"
 expect_true "the FIFO is still a FIFO" test -p out.fifo
 
 if [ "$(id -u)" = 0 ] && mknod null.dev c 1 3 2>/dev/null; then
@@ -69,13 +71,11 @@ fi
 mkdir folder.bin
 run "$CLC" extract good.clcpack --entry 0 -o folder.bin
 expect_rc 1 "extract -o onto a folder"
-expect_err "'folder.bin' is a folder" "the message names the folder"
 
 echo "keep me" >readonly.bin
 chmod 444 readonly.bin
 run "$CLC" extract good.clcpack --entry 0 -o readonly.bin
 expect_rc 1 "extract -o onto a read-only file (refused even as root)"
-expect_err "'readonly.bin' is read-only" "the message names the read-only file"
 expect_true "the read-only file is unchanged" grep -qx "keep me" readonly.bin
 if [ "$(id -u)" = 0 ]; then
     cp good.clcpack theirs.clcpack
@@ -90,10 +90,8 @@ fi
 # Every subcommand with an output goes through the same check.
 run "$CLC" merge good.clcpack -o link.bin
 expect_rc 1 "merge -o onto a symbolic link"
-expect_err "symbolic link" "merge names the link"
 run "$CLC" embed good.clcpack -o link.bin
 expect_rc 1 "embed -o onto a symbolic link"
-expect_err "symbolic link" "embed names the link"
 run "$CLC" embed good.clcpack -o pack.c --header link.bin
 expect_rc 1 "embed --header onto a symbolic link"
 expect_true "embed wrote nothing when its header cannot be written" test ! -e pack.c
@@ -114,7 +112,6 @@ run "$CLC" embed good.clcpack -o pack.c --header -
 expect_rc 2 "embed --header - is a usage error"
 run "$CLC" merge good.clcpack -o -
 expect_rc 2 "merge -o - is a usage error"
-expect_err "cannot go to stdout" "merge says why"
 run "$CLC" $SEL --widths 3 -o -
 expect_rc 2 "pack -o - is a usage error"
 expect_true "no file named '-' was made" test ! -e ./-
@@ -138,30 +135,23 @@ mkfifo in.fifo
 for sub in list verify tune-report warm; do
     run_t "$CLC" $sub in.fifo
     expect_rc 1 "$sub of a FIFO returns at once"
-    expect_err "'in.fifo' is a FIFO" "$sub names the FIFO"
 done
 run_t "$CLC" extract in.fifo --entry 0 -o x.bin
 expect_rc 1 "extract of a FIFO returns at once"
-expect_err "'in.fifo' is a FIFO" "extract names the FIFO"
 run_t "$CLC" merge good.clcpack in.fifo -o merged.clcpack
 expect_rc 1 "merge of a FIFO returns at once"
-expect_err "'in.fifo' is a FIFO" "merge names the FIFO"
 run_t "$CLC" embed in.fifo -o x.c
 expect_rc 1 "embed of a FIFO returns at once"
-expect_err "'in.fifo' is a FIFO" "embed names the FIFO"
 run_t "$CLC" best in.fifo --family conv-grey --width 3
 expect_rc 1 "best of a FIFO returns at once"
-expect_err "'in.fifo' is a FIFO" "best names the FIFO"
 run_t "$CLC" list /dev/zero
 expect_rc 1 "list of a device returns at once"
-expect_err "'/dev/zero' is a device" "list names the device"
 
 mkdir fifo_kernels
 cp "$KERNELS"/*.cl fifo_kernels/ 2>/dev/null
 mkfifo fifo_kernels/manifest.txt
 run_t "$CLC" --kernels fifo_kernels --widths 3 -o fifo.clcpack
 expect_rc 1 "a FIFO as manifest.txt returns at once"
-expect_err "fifo_kernels/manifest.txt' is a FIFO" "the message names the manifest"
 run_t "$CLC" verify good.clcpack --load --check --kernels fifo_kernels
 expect_rc 1 "verify --check with a FIFO as manifest.txt returns at once"
 expect_err "is a FIFO" "verify names it"
@@ -178,7 +168,6 @@ for ext in s S; do
 done
 run "$CLC" embed good.clcpack --format asm -o clash.c
 expect_rc 2 "embed --format asm -o FILE.c is a usage error"
-expect_err "--format asm contradicts -o 'clash.c'" "the message names the option and the file"
 expect_true "nothing was written" test ! -e clash.c
 run "$CLC" embed good.clcpack --format c -o clash.S
 expect_rc 2 "embed --format c -o FILE.S is a usage error"
@@ -239,13 +228,10 @@ mkdir elsewhere
 (cd elsewhere && timeout 20 "$CLC" --widths 3 -o x.clcpack) >"$OUT" 2>"$ERR"
 RC=$?
 expect_rc 1 "packing where there is no kernels folder"
-expect_err "cannot open 'kernels/manifest.txt'" "the message names kernels/manifest.txt"
 if grep -q "kernels/kernels" "$ERR"; then bad "the folder is named twice"; else ok "the folder is named once"; fi
 
 run "$CLC" $SEL --widths "$(seq -s, 1 200)"
 expect_rc 2 "--widths with 200 values"
-expect_err "more than" "the reason is printed"
-expect_err "...'" "the long list is cut with ..."
 len=$(head -n 1 "$ERR" | wc -c)
 if [ "$len" -lt 300 ]; then ok "the message is short ($len bytes)"; else bad "the message is $len bytes"; fi
 

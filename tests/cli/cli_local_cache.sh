@@ -170,7 +170,6 @@ run "$CLC" $SEL -o lru2.clcpack
 expect_out "local     2 hits, 2 misses, 2 stored" "the evicted variants are built again"
 CLC_PACK_CACHE_SIZE=lots run "$CLC" $ONE -o x.clcpack
 expect_rc 2 "a CLC_PACK_CACHE_SIZE that is not a size"
-expect_err "CLC_PACK_CACHE_SIZE=lots: expected a size" "is named"
 
 # The folder's rule: CLC_PACK_CACHE_DIR, else XDG_CACHE_HOME, else HOME;
 # a folder that cannot be made costs the cache, not the build.
@@ -190,6 +189,5 @@ run "$CLC" cache
 expect_rc 2 "cache without stats or clear"
 run "$CLC" cache tidy
 expect_rc 2 "cache tidy"
-expect_err "'tidy': expected stats or clear" "names the word"
 
 cli_done

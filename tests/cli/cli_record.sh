@@ -221,8 +221,6 @@ expect_err "not found in PATH" "run: says it is not found"
 printf 'x' >"$TMP/not-exec"
 run "$CLC" run "$TMP/app.clcpack" -- "$TMP/not-exec"
 expect_rc 126 "run of a file that cannot be executed: 126"
-run "$CLC" run --help
-expect_out "127 when APP is not found" "run --help documents 127"
 
 # Usage errors.
 run "$CLC" record -- "$TMP/moved/vadd_abc"

@@ -7,37 +7,8 @@
 cd "$TMP" || exit 1
 FIXTURE=$ROOT/tests/data/nvidia/ptx_only.clcpack
 
-run "$CLC" retarget --help
-expect_rc 0 "--help"
-expect_out "Usage: clc-pack retarget PACK" "--help prints the usage"
-expect_out "--nv-arch LIST" "--help names --nv-arch"
-run "$CLC" retarget
-expect_rc 2 "no pack"
-expect_err "expected the pack file to retarget" "says the pack is missing"
-run "$CLC" retarget "$FIXTURE"
-expect_rc 2 "no -o"
-expect_err "-o FILE is required" "says -o is required"
-run "$CLC" retarget "$FIXTURE" "$FIXTURE" -o x.clcpack
-expect_rc 2 "two packs"
-run "$CLC" retarget "$FIXTURE" --nv-arch 75,sm_80 -o x.clcpack
-expect_rc 2 "a bad --nv-arch"
-expect_err "--nv-arch 75,sm_80: 'sm_80'" "names the bad item"
-run "$CLC" retarget "$FIXTURE" --nv-arch 7 -o x.clcpack
-expect_rc 2 "an arch below 30"
-run "$CLC" retarget "$FIXTURE" -j 0 -o x.clcpack
-expect_rc 2 "-j 0"
-expect_err "-j 0: expected a number of jobs" "names -j"
-run "$CLC" retarget "$FIXTURE" --ptxas /nonexistent/ptxas -o x.clcpack
-expect_rc 2 "a --ptxas that is not there"
-expect_err "--ptxas /nonexistent/ptxas: not an executable file" "names the --ptxas path"
-run "$CLC" retarget "$FIXTURE" --compress-cubins --store-cubins -o x.clcpack
-expect_rc 2 "--compress-cubins with --store-cubins"
-expect_err "retarget: --compress-cubins and --store-cubins together" "names both"
-run "$CLC" merge "$FIXTURE" --compress-cubins --store-cubins -o x.clcpack
-expect_rc 2 "merge: --compress-cubins with --store-cubins"
-run "$CLC" --compress-cubins --store-cubins -o x.clcpack
-expect_rc 2 "pack: --compress-cubins with --store-cubins"
-expect_err "--compress-cubins and --store-cubins together" "pack names both"
+# Its --help and usage errors are golden cases (tests/cli/golden/help/retarget,
+# usage/retarget_*, usage/cubins_both, usage/codec_unknown).
 run "$CLC" retarget missing.clcpack -o x.clcpack
 expect_rc 1 "a missing pack"
 expect_err "missing.clcpack" "names the missing pack"

@@ -14,11 +14,10 @@ entries() {
     "$CLC" list --json "$1" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["entries"]))'
 }
 
-# Usage errors: nothing is built.
+# Usage errors: nothing is built (their messages: tests/cli/golden/usage/shard).
 for bad in 0/4 5/4 1/0 4 x/y 1/4/2 1/10001; do
     run "$CLC" --kernel Convolve_Def --widths 3 --shard "$bad" -o x.clcpack
     expect_rc 2 "--shard $bad is a usage error"
-    expect_err "--shard $bad" "the message quotes --shard $bad"
 done
 [ -e x.clcpack ] && bad "a usage error wrote a pack" || ok "no pack written by a usage error"
 

@@ -4,7 +4,7 @@
 # width), list and list --json show them, tune-report prints its tables,
 # and `best` (clcpack_best_variant, as an application asks) returns at
 # width 7 the variant with the smallest time in list --json, and loads it.
-# Then the usage errors of the new options and subcommands.
+# Their usage errors are golden cases (tests/cli/golden/usage/).
 . "$(dirname "$0")/../lib/cli_lib.sh"
 cd "$TMP" || exit 1
 TUNE="--kernels $KERNELS --kernel reda_local --kernel reda_naive --kernel Convolve --kernel Convolve_Def --widths 3,7 --wg 16x16 --tune --tune-size 64x64 -j 2"
@@ -123,15 +123,6 @@ run "$CLC" best u.clcpack --family conv-rgba --width 9 --no-load
 expect_rc 1 "best for a width the pack lacks"
 expect_err "no entry of 'conv-rgba' serves with FILTER_WIDTH=9" "names the family and width"
 
-run "$CLC" --tune-size 64 --kernel reda_local -o x.clcpack
-expect_rc 2 "--tune-size without x is a usage error"
-expect_err "--tune-size 64" "names the option"
-run "$CLC" --tune-runs 5 --kernel reda_local -o x.clcpack
-expect_rc 2 "--tune-runs below 10 is a usage error"
-run "$CLC" best u.clcpack --width 7
-expect_rc 2 "best without --family is a usage error"
-run "$CLC" best --help
-expect_rc 0 "best --help"
-run "$CLC" tune-report --help
-expect_rc 0 "tune-report --help"
+# The usage errors of --tune-size, --tune-runs and best are golden cases
+# (tests/cli/golden/usage/tune_size_no_x, tune_runs_low, best_no_family).
 cli_done

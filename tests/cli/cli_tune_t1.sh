@@ -13,8 +13,9 @@
 #    T4 schema (where kernel_tuner and jsonschema are installed); the
 #    example application picks the best with clcpack_best_variant and
 #    checks its product; a second run resumes and runs nothing again;
-#  - thirteen malformed specs, each refused with its one line naming the
-#    field, and nothing written.
+#  - the malformed specs of tests/data/tune/bad/ are golden cases
+#    (tests/cli/golden/tune_spec/: one line naming the field, nothing
+#    written), as are tune --help and a bad --budget.
 . "$(dirname "$0")/../lib/cli_lib.sh"
 
 D=$ROOT/tests/data/tune
@@ -128,21 +129,4 @@ expect_rc 0 "the app picks the tuned best with clcpack_best_variant and runs it"
 expect_out "product ok" "its product is right"
 expect_out "measured" "its choice is measured"
 
-# --- malformed specs: one line each, naming the field; nothing written
-while IFS="$(printf '\t')" read -r name want; do
-    run "$CLC" tune "$D/bad/$name.json" --device cpu -o "$TMP/bad-$name.clcpack"
-    if [ "$RC" -eq 1 ] && grep -qF -- "$want" "$ERR" && [ "$(wc -l <"$ERR")" -eq 1 ] &&
-        [ ! -e "$TMP/bad-$name.clcpack" ] && [ ! -e "$TMP/bad-$name.clcpack.t4.json" ]; then
-        ok "$name: refused with one line naming the field"
-    else
-        bad "$name: exit $RC, stderr: $(cat "$ERR")"
-    fi
-done <"$D/bad/expected.txt"
-
-run "$CLC" tune --help
-expect_rc 0 "tune --help"
-expect_out "--strategy NAME" "the help lists --strategy"
-run "$CLC" tune "$D/wrong_fastest.json" --budget 5x
-expect_rc 2 "--budget 5x is a usage error"
-expect_err "expected a number of configurations (N) or of seconds (Ns)" "it says what --budget takes"
 cli_done

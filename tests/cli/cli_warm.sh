@@ -14,23 +14,8 @@
 . "$(dirname "$0")/../lib/stub_lib.sh"
 cd "$TMP" || exit 1
 
-run "$CLC" warm --help
-expect_rc 0 "--help"
-expect_out "Usage: clc-pack warm PACK" "--help prints the usage"
-run "$CLC" help warm
-expect_out "--cache-dir DIR" "help warm"
-run "$CLC" warm
-expect_rc 2 "no pack"
-expect_err "expected one pack file" "says the pack is missing"
-run "$CLC" warm a.clcpack b.clcpack
-expect_rc 2 "two packs"
-run "$CLC" warm x.clcpack --nice 20
-expect_rc 2 "--nice 20"
-expect_err "--nice 20: expected a niceness from 0 to 19" "names --nice"
-run "$CLC" warm x.clcpack --bogus
-expect_rc 2 "an unknown option"
-run "$CLC" warm x.clcpack --cache-dir ''
-expect_rc 2 "an empty --cache-dir"
+# Its --help and usage errors are golden cases (tests/cli/golden/help/warm,
+# usage/warm_*).
 run "$CLC" warm missing.clcpack
 expect_rc 1 "a pack that cannot be read"
 expect_err "missing.clcpack" "names it"

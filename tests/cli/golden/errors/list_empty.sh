@@ -1,0 +1,3 @@
+# list of an empty file.
+: >empty.clcpack
+clc-pack list empty.clcpack

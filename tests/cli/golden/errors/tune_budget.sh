@@ -1,0 +1,2 @@
+# tune --budget 5x: what --budget takes.
+clc-pack tune "$DATA/tune/wrong_fastest.json" --budget 5x

@@ -1,0 +1,2 @@
+# clc-pack extract --help: the command's usage and every option, on stdout.
+clc-pack extract --help

@@ -1,0 +1,2 @@
+# help of an unknown command.
+clc-pack help frobnicate

@@ -1,0 +1,2 @@
+# clc-pack pack --help is clc-pack --help.
+clc-pack pack --help

@@ -1,0 +1,2 @@
+# An unknown command is named, with the commands there are.
+clc-pack frobnicate

@@ -1,0 +1,6 @@
+# A header that is a link out of the kernels folder: the link and its target.
+mkdir k && printf '__kernel void K(__global float *a) { a[0] = 1; }\n' >k/k.cl
+ln -s /etc/passwd k/x.h
+printf '#include "x.h"\n' >>k/k.cl
+printf 'kernel K\n  source k.cl\n  family    conv-grey\n  grid      exact\n  axis      WG allowed=8x8 default=8x8\n  args      in filter out in_width filter_width\nend\n' >k/manifest.txt
+clc-pack --kernels k -q -o x.clcpack

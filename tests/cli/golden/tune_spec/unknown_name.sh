@@ -1,0 +1,5 @@
+# A malformed T1 spec (tests/data/tune/bad/unknown_name.json): one line naming the field, exit 1, and nothing written (the folder stays empty).
+clc-pack tune "$DATA/tune/bad/unknown_name.json" --device cpu -o bad.clcpack
+rc=$?
+ls
+exit $rc

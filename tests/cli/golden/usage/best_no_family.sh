@@ -1,0 +1,2 @@
+# best --width without --family.
+clc-pack best u.clcpack --width 7

@@ -1,0 +1,2 @@
+# cache with no subcommand.
+clc-pack cache

@@ -1,0 +1,2 @@
+# cache tidy: the word is named.
+clc-pack cache tidy

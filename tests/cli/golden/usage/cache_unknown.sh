@@ -1,0 +1,2 @@
+# cache frob: the subcommands there are.
+clc-pack cache frob

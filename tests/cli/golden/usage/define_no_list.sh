@@ -1,0 +1,2 @@
+# -D NUMCOEFFS on the kernels folder: NAME=LIST is needed.
+clc-pack -D NUMCOEFFS

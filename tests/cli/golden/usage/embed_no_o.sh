@@ -1,0 +1,2 @@
+# embed without -o.
+clc-pack embed x.clcpack

@@ -1,0 +1,2 @@
+# extract without -o.
+clc-pack extract x.clcpack --entry 0

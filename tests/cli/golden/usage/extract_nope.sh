@@ -1,0 +1,2 @@
+# extract --nope.
+clc-pack extract x.clcpack --nope -o x.bin

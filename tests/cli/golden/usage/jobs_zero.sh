@@ -1,0 +1,2 @@
+# -j 0: the range of jobs.
+clc-pack -j 0

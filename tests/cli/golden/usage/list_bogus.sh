@@ -1,0 +1,2 @@
+# list --bogus.
+clc-pack list x.clcpack --bogus

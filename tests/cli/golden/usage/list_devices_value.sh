@@ -1,0 +1,2 @@
+# --list-devices takes no value.
+clc-pack --list-devices=yes

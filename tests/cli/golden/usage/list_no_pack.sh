@@ -1,0 +1,2 @@
+# list with no pack.
+clc-pack list

@@ -1,0 +1,2 @@
+# merge without -o.
+clc-pack merge a.clcpack b.clcpack

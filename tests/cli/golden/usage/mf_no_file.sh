@@ -1,0 +1,2 @@
+# -MF as the last word.
+clc-pack -MF

@@ -1,0 +1,2 @@
+# -MX: an unknown -M option.
+clc-pack -MX

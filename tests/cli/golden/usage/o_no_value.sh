@@ -1,0 +1,2 @@
+# -o as the last word.
+clc-pack --kernels "$KERNELS" -o

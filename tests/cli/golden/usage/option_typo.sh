@@ -1,0 +1,2 @@
+# --widht: the nearest option is suggested.
+clc-pack --widht 5

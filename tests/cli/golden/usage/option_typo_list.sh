@@ -1,0 +1,2 @@
+# list --jsn: a subcommand's option is suggested from its own table.
+clc-pack list --jsn x.clcpack

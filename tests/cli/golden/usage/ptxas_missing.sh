@@ -1,0 +1,2 @@
+# --ptxas naming a file that is not there.
+clc-pack --ptxas /nonexistent/ptxas

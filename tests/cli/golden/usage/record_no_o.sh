@@ -1,0 +1,2 @@
+# record with no -o names the subcommand.
+clc-pack record -- true

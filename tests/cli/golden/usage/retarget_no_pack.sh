@@ -1,0 +1,2 @@
+# retarget with no pack.
+clc-pack retarget

@@ -1,0 +1,2 @@
+# run with no pack names the subcommand.
+clc-pack run

@@ -1,0 +1,2 @@
+# verify --check without --load.
+clc-pack verify x.clcpack --check

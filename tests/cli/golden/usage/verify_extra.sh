@@ -1,0 +1,2 @@
+# verify with an extra argument.
+clc-pack verify x.clcpack extra

@@ -1,0 +1,2 @@
+# verify --frob.
+clc-pack verify x.clcpack --frob

@@ -1,0 +1,2 @@
+# warm --bogus.
+clc-pack warm x.clcpack --bogus

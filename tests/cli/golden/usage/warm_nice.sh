@@ -1,0 +1,2 @@
+# warm --nice 20: the range of niceness.
+clc-pack warm x.clcpack --nice 20

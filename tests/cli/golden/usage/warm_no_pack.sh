@@ -1,0 +1,2 @@
+# warm with no pack.
+clc-pack warm

@@ -1,0 +1,2 @@
+# warm with two packs.
+clc-pack warm a.clcpack b.clcpack

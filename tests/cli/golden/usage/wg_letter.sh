@@ -1,0 +1,2 @@
+# --wg 8y8: not a size.
+clc-pack --wg 8y8

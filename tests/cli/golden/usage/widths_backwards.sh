@@ -1,0 +1,2 @@
+# --widths 31-3: a range going down.
+clc-pack --widths 31-3

@@ -1,0 +1,2 @@
+# --widths '': an empty list.
+clc-pack --widths ''

@@ -1,0 +1,2 @@
+# --widths as the last word: it needs a value.
+clc-pack --widths

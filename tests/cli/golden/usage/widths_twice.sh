@@ -1,0 +1,2 @@
+# --widths 3,3: a value twice.
+clc-pack --widths 3,3

@@ -1,0 +1,2 @@
+# --widths x: not a number.
+clc-pack --widths x
