@@ -67,9 +67,9 @@ static const cli_opt tune_opts[] = {
     OPT_STR("keep", 0, tune_args, keep, "best|N|all",
             "which correct configurations the pack holds (default best)"),
     OPT_FLAG("no-pack", 0, tune_args, no_pack, "only the T4 results: write no pack"),
-    OPT_NAME("timings", 0, tune_args, timings, "file name", "FILE.html|FILE.json",
-             "where the packing of the kept configurations spent its time,\n"
-             "as pack --timings writes it (docs/TIMINGS.md)"),
+    OPT_NAME("timings", 0, tune_args, timings, "file name", "FILE",
+             "where the packing of the kept configurations spent its time:\n"
+             "FILE.html or FILE.json, as pack --timings writes them"),
     OPT_FLAG("fresh", 0, tune_args, fresh, "do not resume from earlier results"),
     OPT_NAME("simulate", 0, tune_args, simulate, "file name", "T4FILE",
              "no device: each configuration's outcome is the one T4FILE\n"
