@@ -696,6 +696,17 @@ static int pocl_canonical(const build_variant_target *t, const build_job *job,
                  c == 1 ? why : "it changes when made canonical");
             return -1;
         }
+        int parses = pocl_binary_canon_bitcode_parses(r->forms[f].data, r->forms[f].size, why,
+                                                      sizeof why);
+        if (parses < 0) {
+            fail(r, BUILD_VARIANT_ERROR, "out of memory");
+            return -1;
+        }
+        if (!parses) {
+            fail(r, BUILD_VARIANT_CHECK_FAILED, "its PoCL binary's program.bc is not LLVM bitcode "
+                                                "that parses (%s)", why);
+            return -1;
+        }
     }
     return 0;
 }

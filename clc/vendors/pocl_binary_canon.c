@@ -11,6 +11,7 @@
 #include "bounded_fmt.h"
 #include "clcpack_write.h"
 #include "llvm_bitcode_same.h"
+#include "llvm_bitstream.h"
 #include "pocl_binary.h"
 #include "sha256.h"
 
@@ -514,4 +515,29 @@ int pocl_binary_canon_union(const unsigned char *a, size_t a_size, const unsigne
     parsed_free(&pa);
     parsed_free(&pb);
     return rc;
+}
+
+int pocl_binary_canon_bitcode_parses(const unsigned char *bin, size_t size, char *why,
+                                     size_t why_cap)
+{
+    if (size < HEADER_SIZE || memcmp(bin, "poclbin", 8) != 0 ||
+        rd32(bin + 16) != POCL_BINARY_CANON_VERSION)
+        return 1; /* not the layout known here: nothing to say */
+    parsed p;
+    int rc = parse(bin, size, &p, why, why_cap);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
+    const unsigned char *path, *bc;
+    size_t path_len, bc_size;
+    if (program_bc(bin, &p, &path, &path_len, &bc, &bc_size) != 0) {
+        parsed_free(&p);
+        bfmt(why, why_cap, "its program.bc record is not one file");
+        return 0;
+    }
+    llvm_bitstream_stream s;
+    rc = llvm_bitstream_parse(bc, bc_size, &s, why, why_cap);
+    if (rc == 0)
+        llvm_bitstream_stream_free(&s);
+    parsed_free(&p);
+    return rc < 0 ? -1 : rc == 0;
 }

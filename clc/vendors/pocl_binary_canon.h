@@ -100,4 +100,13 @@ int pocl_binary_canon_union(const unsigned char *a, size_t a_size, const unsigne
  * 7-bit characters, by "000000". */
 void pocl_binary_canon_scrub_temp_names(unsigned char *buf, size_t size);
 
+/* Whether the program.bc of a PoCL binary of the layout known here is LLVM
+ * bitcode that parses to its end (llvm_bitstream.h): 1 when it is, or when
+ * bin is not of that layout; 0 when not (why says where); -1 when out of
+ * memory. A binary's WG functions let PoCL load it without reading
+ * program.bc, so changed bitcode can pass a load and sit in a pack until a
+ * launch at a new size compiles from it: this catches it before. */
+int pocl_binary_canon_bitcode_parses(const unsigned char *bin, size_t size, char *why,
+                                     size_t why_cap);
+
 #endif /* CLC_POCL_BINARY_CANON_H */
