@@ -15,6 +15,7 @@
 
 #include "cli_files.h"
 #include "cli_report.h"
+#include "pack_blobs.h"
 #include "pack_run.h"
 #include "device_lock.h"
 #include "plan_shard.h"
@@ -606,7 +607,11 @@ static int write_pack(pack_run *run, const pack_args *a, build_job_list *plan, d
     char built[4200];
     bfmt(built, sizeof built, "%s.built.%ld", run->output, (long)getpid());
     clcpack_error e;
-    if (clcpack_writer_write_file(run->w, a->n_merge ? built : run->output, &e) != CLCPACK_OK) {
+    pack_blobs blobs; /* the encoder's results kept beside the variant cache */
+    pack_blobs_attach(&blobs, run->w, run->local_dir);
+    clcpack_status wst = clcpack_writer_write_file(run->w, a->n_merge ? built : run->output, &e);
+    pack_blobs_finish(&blobs, run->local_bound);
+    if (wst != CLCPACK_OK) {
         cli_error("%s", e.message);
         pack_print_summary(run, run->output, wall, 0);
         return EXIT_FAILURE_STATUS;
