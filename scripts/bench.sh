@@ -161,6 +161,12 @@ print("%s,%.3f,%.3f,%.3f,%d,%d" % (sys.argv[2], d["wall_us"] / 1e6, d["write_us"
 rows = {r["run"]: r for r in csv.DictReader(open(sys.argv[1]))}
 what = {"cold": "cold (fresh cache folder)", "variants": "into a new -o, variants warm, encoder results removed",
         "both": "into a new -o, variants and encoder results warm"}
+print("### Warm builds into a new -o")
+print()
+print("`clc-pack --device D %s -j N` three times with one fresh cache folder: cold, then into new "
+      "-o files with the variants warm and the encoder results removed, and with both warm "
+      "(docs/CACHE.md); wall and encode-and-write from each run\x27s --timings trace." % sys.argv[2])
+print()
 print("| run | wall s | encode and write s | builds s | built | from the variant cache | bytes as cold |")
 print("|---|---:|---:|---:|---:|---:|---|")
 for k in ("cold", "variants", "both"):
@@ -172,7 +178,7 @@ e = {k: float(rows[k]["encode_write_s"]) for k in rows}
 print()
 print("Warm into a new -o: %.1fx faster than cold; the encoder results make it %.2fx faster "
       "(encoding %.2f s against %.2f s)." % (w["cold"] / w["both"], w["variants"] / w["both"], e["both"], e["variants"]))' \
-        "$out/build-warm.csv" >"$out/build-warm.md"
+        "$out/build-warm.csv" "${BENCH_WARM_ARGS:-}" >"$out/build-warm.md"
 }
 run_size() {
     to_file "$out/size.md" "$B/bench/size" --pack "$pack" --csv "$out/size.csv"
