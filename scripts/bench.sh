@@ -8,13 +8,15 @@
 # Environment (all optional):
 #   BENCH_DEVICE  device spec as for clc-pack --device (default: default)
 #   BENCH_BUILD_JOBS  the -j values of the build part (default: "N 1", N the cores)
-#   BENCH_PARTS   which parts, in order (default: "build size codecs coldstart startup
-#                 speed firstlaunch report";
+#   BENCH_PARTS   which parts, in order (default: "build warm size codecs coldstart
+#                 startup speed firstlaunch report";
 #                 "record" adds scripts/bench_record.sh, docs/RECORD.md;
 #                 "hardening" (hostile packs and a 100k-entry write; needs no
 #                 device) and "decode" (CPU time of reading each entry of the
 #                 pack, cold and in order) run only when named)
 #   BENCH_PACK    use this pack instead of building one (skips "build")
+#   BENCH_WARM_ARGS  what the warm part builds (default: the default pack;
+#                 e.g. "--widths 3,5,7,9,11" for a short run)
 #   BENCH_JOBS    N of -jN (default: the number of cores)
 #   BENCH_SIZES   image sizes for the speed part (default: 512,1024,2048 on
 #                 a GPU; 64,128,256 on a CPU device, to keep the run short)
@@ -33,7 +35,7 @@ cd "$root" || exit 1
 
 export POCL_KERNEL_CACHE=0 CUDA_CACHE_DISABLE=1
 DEVICE=${BENCH_DEVICE:-default}
-PARTS=${BENCH_PARTS:-build size codecs coldstart startup speed firstlaunch report}
+PARTS=${BENCH_PARTS:-build warm size codecs coldstart startup speed firstlaunch report}
 RUNS=${BENCH_RUNS:-10}
 JOBS=${BENCH_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 
@@ -128,6 +130,56 @@ print(len({(x["kernel"],x["options"],tuple(x["wg"])) for x in e}))' 2>/dev/null 
         done
     } >"$out/build.csv.tmp" && mv "$out/build.csv.tmp" "$out/build.csv"
 }
+# Into a new -o from warm caches (docs/CACHE.md): a cold build with a
+# fresh cache folder, then the same into new -o's with the variants warm
+# and the encoder's results removed, and with both warm; the wall time and
+# the encode-and-write step of each from its --timings trace.
+run_warm() {
+    c=$(mktemp -d)
+    : >"$work/warm.rows"
+    for step in cold variants both; do
+        [ "$step" = variants ] && rm -rf "$c/clc-pack/variants/blobs"
+        rm -f "$work/warm-$step.clcpack"
+        say "warm: $step"
+        # shellcheck disable=SC2086
+        env -u CLC_PACK_CACHE_DIR -u CLC_PACK_NO_CACHE XDG_CACHE_HOME="$c" "$B/clc-pack" \
+            --device "$DEVICE" ${BENCH_WARM_ARGS:-} -j "$JOBS" -q -o "$work/warm-$step.clcpack" \
+            --timings "$work/warm-$step.json" || { rm -rf "$c"; return 1; }
+        python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["otherData"]
+print("%s,%.3f,%.3f,%.3f,%d,%d" % (sys.argv[2], d["wall_us"] / 1e6, d["write_us"] / 1e6,
+      d["builds_us"] / 1e6, d["built"], d["local_hits"]))' "$work/warm-$step.json" "$step" \
+            >>"$work/warm.rows" || { rm -rf "$c"; return 1; }
+    done
+    rm -rf "$c"
+    same=no
+    cmp -s "$work/warm-cold.clcpack" "$work/warm-variants.clcpack" &&
+        cmp -s "$work/warm-cold.clcpack" "$work/warm-both.clcpack" && same=yes
+    { echo "run,wall_s,encode_write_s,builds_s,built,local_hits,identical_to_cold"
+      sed "s/\$/,$same/" "$work/warm.rows"; } >"$out/build-warm.csv"
+    python3 -c 'import csv, sys
+rows = {r["run"]: r for r in csv.DictReader(open(sys.argv[1]))}
+what = {"cold": "cold (fresh cache folder)", "variants": "into a new -o, variants warm, encoder results removed",
+        "both": "into a new -o, variants and encoder results warm"}
+print("### Warm builds into a new -o")
+print()
+print("`clc-pack --device D %s -j N` three times with one fresh cache folder: cold, then into new "
+      "-o files with the variants warm and the encoder results removed, and with both warm "
+      "(docs/CACHE.md); wall and encode-and-write from each run\x27s --timings trace." % sys.argv[2])
+print()
+print("| run | wall s | encode and write s | builds s | built | from the variant cache | bytes as cold |")
+print("|---|---:|---:|---:|---:|---:|---|")
+for k in ("cold", "variants", "both"):
+    r = rows[k]
+    print("| %s | %s | %s | %s | %s | %s | %s |" % (what[k], r["wall_s"], r["encode_write_s"], r["builds_s"],
+          r["built"], r["local_hits"], r["identical_to_cold"]))
+w = {k: float(rows[k]["wall_s"]) for k in rows}
+e = {k: float(rows[k]["encode_write_s"]) for k in rows}
+print()
+print("Warm into a new -o: %.1fx faster than cold; the encoder results make it %.2fx faster "
+      "(encoding %.2f s against %.2f s)." % (w["cold"] / w["both"], w["variants"] / w["both"], e["both"], e["variants"]))' \
+        "$out/build-warm.csv" "${BENCH_WARM_ARGS:-}" >"$out/build-warm.md"
+}
 run_size() {
     to_file "$out/size.md" "$B/bench/size" --pack "$pack" --csv "$out/size.csv"
 }
@@ -205,8 +257,8 @@ run_record() {
 start=$(now)
 for part in $PARTS; do
     case $part in
-    build | size | codecs | coldstart | startup | speed | firstlaunch | report | record | hardening | decode) ;;
-    *) die "unknown part '$part' in BENCH_PARTS (build size codecs coldstart startup speed firstlaunch report record hardening decode)" ;;
+    build | warm | size | codecs | coldstart | startup | speed | firstlaunch | report | record | hardening | decode) ;;
+    *) die "unknown part '$part' in BENCH_PARTS (build warm size codecs coldstart startup speed firstlaunch report record hardening decode)" ;;
     esac
     t0=$(now)
     l0=$(load)

@@ -320,7 +320,7 @@ def device_page(out, env):
         f"| host | {env.get('host_cores', '?')} cores |",
         f"| driver caches | {env.get('caches', '?')} |",
     ]
-    for part in ("build", "size", "startup", "speed"):
+    for part in ("build", "warm", "size", "startup", "speed"):
         if env.get("part_" + part):
             lines.append(f"| {part} measured | {env['part_' + part]} |")
     lines += [
@@ -330,7 +330,7 @@ def device_page(out, env):
         "part started and ended. Every table's numbers are also in the CSV file beside it.",
         "",
     ]
-    for md in ("findings.md", "startup.md", "build.md", "size.md"):
+    for md in ("findings.md", "startup.md", "build.md", "build-warm.md", "size.md"):
         text = section(out, md)
         if text:
             lines += ["", text.replace("\n### ", "\n#### ").replace("### ", "## ", 1)]

@@ -12,6 +12,7 @@
 #include "cli_opts.h"
 #include "cli_report.h"
 #include "lcache.h"
+#include "lcache_blob.h"
 #include "lcache_space.h"
 #include "pack_run.h"
 
@@ -66,6 +67,14 @@ static int clear(const char *folder)
     pack_cache_human_size(gone.bytes, bytes, sizeof bytes);
     printf("removed %zu entr%s (%s) from %s\n", gone.entries, gone.entries == 1 ? "y" : "ies",
            bytes, folder);
+    /* The encoder's results (lcache_blob.h) go with the variants. */
+    char blobs[4200];
+    bfmt(blobs, sizeof blobs, "%s/%s", folder, LCACHE_BLOB_SUBFOLDER);
+    if (rc == 0 && (rc = lcache_space_clear(blobs, &gone, err)) == 0 && gone.entries) {
+        pack_cache_human_size(gone.bytes, bytes, sizeof bytes);
+        printf("removed %zu encoder result%s (%s) from %s\n", gone.entries,
+               gone.entries == 1 ? "" : "s", bytes, blobs);
+    }
     if (rc != 0) {
         cli_error("%s", err);
         return EXIT_FAILURE_STATUS;

@@ -15,6 +15,7 @@
 
 #include "cli_files.h"
 #include "cli_report.h"
+#include "pack_blobs.h"
 #include "pack_run.h"
 #include "device_lock.h"
 #include "plan_shard.h"
@@ -610,7 +611,11 @@ static int write_pack(pack_run *run, const pack_args *a, build_job_list *plan, d
     char built[4200];
     bfmt(built, sizeof built, "%s.built.%ld", run->out->output, (long)getpid());
     clcpack_error e;
-    if (clcpack_writer_write_file(run->out->w, a->n_merge ? built : run->out->output, &e) != CLCPACK_OK) {
+    pack_blobs blobs; /* the encoder's results kept beside the variant cache */
+    pack_blobs_attach(&blobs, run->out->w, run->cache->local_dir);
+    clcpack_status wst = clcpack_writer_write_file(run->out->w, a->n_merge ? built : run->out->output, &e);
+    pack_blobs_finish(&blobs, run->cache->local_bound);
+    if (wst != CLCPACK_OK) {
         cli_error("%s", e.message);
         pack_print_summary(run, run->out->output, wall, 0);
         return EXIT_FAILURE_STATUS;

@@ -127,11 +127,9 @@ int lcache_decode(const unsigned char *data, size_t size, rcache_record *rec,
     return 0;
 }
 
-/* The whole file at fd, malloc'd: entries are renamed into place whole,
- * never written in place, so the size fstat gives is the file's. One
- * larger than any entry is refused by its size, unread. 0, or -1 with
- * errno (EFBIG for one too large). */
-static int read_whole(int fd, unsigned char **data, size_t *size)
+/* Entries are renamed into place whole, never written in place, so the
+ * size fstat gives is the file's. */
+int lcache_read_whole(int fd, uint64_t max, unsigned char **data, size_t *size)
 {
     struct stat st;
     if (fstat(fd, &st) != 0)
@@ -140,7 +138,7 @@ static int read_whole(int fd, unsigned char **data, size_t *size)
         errno = EINVAL;
         return -1;
     }
-    if ((uint64_t)st.st_size > LCACHE_HEAD_SIZE + (uint64_t)RCACHE_RECORD_OBJECT_MAX) {
+    if ((uint64_t)st.st_size > max) {
         errno = EFBIG;
         return -1;
     }
@@ -157,9 +155,8 @@ static int read_whole(int fd, unsigned char **data, size_t *size)
     return 0;
 }
 
-/* Removes path when it is still the file fd was opened on: a writer may
- * have renamed a good entry over the bad one since. */
-static void remove_if_same(const char *path, int fd)
+/* A writer may have renamed a good entry over the bad one since. */
+void lcache_remove_if_same(const char *path, int fd)
 {
     struct stat mine, now;
     if (fstat(fd, &mine) == 0 && lstat(path, &now) == 0 && mine.st_dev == now.st_dev &&
@@ -179,10 +176,11 @@ build_variant_remote lcache_lookup(const char *folder, const char *key, const ch
         return BUILD_VARIANT_REMOTE_MISS; /* ENOENT; anything else is a miss as well */
     unsigned char *data = NULL;
     size_t size = 0;
-    if (read_whole(fd, &data, &size) != 0) {
+    if (lcache_read_whole(fd, LCACHE_HEAD_SIZE + (uint64_t)RCACHE_RECORD_OBJECT_MAX, &data, &size) !=
+        0) {
         bfmt(why, LCACHE_MSG_MAX, "cannot read %s: %s", path, strerror(errno));
         if (errno == EFBIG || errno == EIO)
-            remove_if_same(path, fd); /* too large, or shorter than it says */
+            lcache_remove_if_same(path, fd); /* too large, or shorter than it says */
         close(fd);
         return BUILD_VARIANT_REMOTE_REJECTED;
     }
@@ -193,7 +191,7 @@ build_variant_remote lcache_lookup(const char *folder, const char *key, const ch
     }
     free(data);
     if (why[0]) {
-        remove_if_same(path, fd);
+        lcache_remove_if_same(path, fd);
         close(fd);
         return BUILD_VARIANT_REMOTE_REJECTED;
     }

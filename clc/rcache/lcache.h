@@ -59,6 +59,13 @@ build_variant_remote lcache_lookup(const char *folder, const char *key, const ch
 int lcache_store(const char *folder, const char *key, const rcache_record *rec,
                  char why[LCACHE_MSG_MAX]);
 
+/* The whole file at fd, malloc'd; one of more than max bytes is refused
+ * by its size, unread. 0, or -1 with errno (EFBIG for one too large). */
+int lcache_read_whole(int fd, uint64_t max, unsigned char **data, size_t *size);
+
+/* Removes path when it is still the file fd was opened on. */
+void lcache_remove_if_same(const char *path, int fd);
+
 /* Removes key's entry (a hit that failed the device's checks). */
 void lcache_drop(const char *folder, const char *key);
 

@@ -15,6 +15,7 @@
 #include "file_atomic.h"
 #include "file_lock.h"
 #include "lcache.h"
+#include "lcache_blob.h"
 #include "rcache_key.h"
 
 /* A writer takes seconds between making its temporary file and renaming
@@ -33,11 +34,13 @@ typedef struct entry_list {
     uint64_t bytes;
 } entry_list;
 
-/* Whether name is "<64 hex digits>.rec". */
+/* Whether name is "<64 hex digits>.rec", or ".blob" (the encoder's
+ * results in their own folder, lcache_blob.h, kept by the same rules). */
 static int is_entry(const char *name)
 {
-    size_t n = strlen(name), s = sizeof LCACHE_SUFFIX - 1;
-    return n == 64 + s && strcmp(name + 64, LCACHE_SUFFIX) == 0 &&
+    size_t n = strlen(name);
+    return n > 64 && (strcmp(name + 64, LCACHE_SUFFIX) == 0 ||
+                      strcmp(name + 64, LCACHE_BLOB_SUFFIX) == 0) &&
            rcache_key_is_hex_digest(name, 64);
 }
 

@@ -90,6 +90,43 @@ CLCPACK_API clcpack_status clcpack_writer_set_compression(clcpack_writer *w,
  * is NULL. */
 CLCPACK_API clcpack_status clcpack_writer_set_threads(clcpack_writer *w, unsigned n);
 
+/* Since 1.3: a store of the encoder's deterministic results that the
+ * caller keeps between writes (clc-pack keeps one on disk beside its
+ * variant cache, docs/CACHE.md): the trained dictionaries and each blob's
+ * final zstd frame, so that a pack of binaries encoded before is written
+ * by copying instead of compressing. Each result is named by a key of
+ * CLCPACK_BLOB_KEY_SIZE bytes, the SHA-256 of everything that decides its
+ * bytes (the library's encoder version, zstd's version, the codec and
+ * level, the raw bytes' and the dictionary's or base's SHA-256), so equal
+ * keys mean equal bytes; the pack is byte-identical with or without the
+ * store. Only zstd packs use it. The callbacks are called on the thread
+ * that calls write_file or write_memory, never at once, and only during
+ * that call. `what` names the result for messages ("entry 3: KERNEL ...",
+ * "dictionary 1").
+ *   get: the bytes stored under key in *data (*size bytes; memory the
+ *        caller owns until release), 1; 0 when there are none.
+ *   release: gives back what get returned (may be NULL: nothing to do).
+ *   put: stores size bytes under key (copies them; failures are the
+ *        caller's to note, the write goes on).
+ *   refused: what get returned for key failed the library's own check
+ *        (a frame that does not decode to the raw bytes, a dictionary of a
+ *        size that cannot be); the result is computed again and put. May
+ *        be NULL.
+ * A NULL cache, or one with get or put NULL, turns the store off. The
+ * struct is copied. CLCPACK_E_INVALID_ARG when w is NULL. */
+#define CLCPACK_BLOB_KEY_SIZE 32
+typedef struct clcpack_blob_cache {
+    void *ctx;
+    int (*get)(void *ctx, const unsigned char *key, const char *what, const void **data,
+               size_t *size);
+    void (*release)(void *ctx, const void *data);
+    void (*put)(void *ctx, const unsigned char *key, const char *what, const void *data,
+                size_t size);
+    void (*refused)(void *ctx, const unsigned char *key, const char *what, const char *why);
+} clcpack_blob_cache;
+CLCPACK_API clcpack_status clcpack_writer_set_blob_cache(clcpack_writer *w,
+                                                         const clcpack_blob_cache *cache);
+
 /* Adds a device (an identical one already added is reused); *index gets its
  * index in the device table (index may be NULL). dev->struct_size is set by
  * the caller. CLCPACK_E_INVALID_ARG for a NULL argument, a struct_size too

@@ -6,24 +6,23 @@
  * compression tasks run on a task pool (task_pool.h); the choices stay
  * those of one thread, so the bytes do not depend on the thread count.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "blob_cache.h"
 #include "bytes.h"
 #include "codec.h"
 #include "crc32.h"
 #include "errors.h"
 #include "key_hash.h"
 #include "lookup_write.h"
+#include "out_buf.h"
+#include "pack_encoder.h"
 #include "pack_format.h"
-#include "pack_writer.h"
-#include "task_pool.h"
 
-/* How many earlier entries of its group a binary is tried against, among
- * how many of the nearest (those that would make too long a chain are
- * passed over). */
-#define DELTA_SIBLINGS 16 /* cubins of other architectures tried as bases */
-#define DELTA_CANDIDATES 8
+/* Among how many of the nearest earlier entries of its group the
+ * DELTA_CANDIDATES (pack_encoder.h) are looked for. */
 #define DELTA_LOOK 64
 /* zlib level used to rank delta bases (fast; the winner is stored at 9). */
 #define RANK_LEVEL 1
@@ -63,24 +62,16 @@
 #define DICT_MIN_SAMPLES 8
 #define DICT_SAMPLE_CAP ((size_t)64 << 20)
 
-/* A growing output buffer; after a failed allocation every put is a no-op
- * and `failed` says so once at the end. */
-typedef struct out_buf {
-    uint8_t *p;
-    size_t n, cap;
-    int failed;
-} out_buf;
-
 /* On the encoder's side, not the adder's (pack_write.c): the encoder reads
  * the spool, and the writer's files then call one way only, add → encode. */
-const uint8_t *clcpk_entry_bytes(const clcpack_writer *w, const w_entry *e, uint8_t **scratch)
+const uint8_t *clcpk_entry_bytes(const clcpack_writer *w, const w_entry *e, uint8_t **spare)
 {
     if (e->bin)
         return e->bin;
-    uint8_t *buf = realloc(*scratch, e->size ? e->size : 1);
+    uint8_t *buf = realloc(*spare, e->size ? e->size : 1);
     if (!buf)
         return NULL;
-    *scratch = buf;
+    *spare = buf;
     size_t got = 0;
     while (got < e->size) {
         size_t r;
@@ -91,145 +82,6 @@ const uint8_t *clcpk_entry_bytes(const clcpack_writer *w, const w_entry *e, uint
     }
     return buf;
 }
-
-static uint8_t *buf_reserve(out_buf *b, size_t k)
-{
-    if (b->failed)
-        return NULL;
-    if (k > b->cap - b->n) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap - b->n < k) {
-            if (cap > SIZE_MAX / 2) {
-                b->failed = 1;
-                return NULL;
-            }
-            cap *= 2;
-        }
-        uint8_t *p = realloc(b->p, cap);
-        if (!p) {
-            b->failed = 1;
-            return NULL;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    uint8_t *at = b->p + b->n;
-    b->n += k;
-    return at;
-}
-
-static void buf_u32(out_buf *b, uint32_t v)
-{
-    uint8_t *p = buf_reserve(b, 4);
-    if (p)
-        put_le32(p, v);
-}
-
-static void buf_u64(out_buf *b, uint64_t v)
-{
-    uint8_t *p = buf_reserve(b, 8);
-    if (p)
-        put_le64(p, v);
-}
-
-static void buf_bytes(out_buf *b, const void *src, size_t n)
-{
-    uint8_t *p = buf_reserve(b, n);
-    if (p && n)
-        memcpy(p, src, n);
-}
-
-static void buf_str(out_buf *b, const char *s, size_t max)
-{
-    size_t n = strnlen(s, max);
-    buf_u32(b, (uint32_t)n);
-    buf_bytes(b, s, n);
-}
-
-/* A record starts with its own length: reserve it, patch it at the end. */
-static size_t rec_begin(out_buf *b)
-{
-    size_t start = b->n;
-    buf_u32(b, 0);
-    return start;
-}
-
-static void rec_end(out_buf *b, size_t start)
-{
-    if (!b->failed)
-        put_le32(b->p + start, (uint32_t)(b->n - start));
-}
-
-/* A blob chosen for a source or an entry. data NULL means "the raw bytes". */
-typedef struct blob {
-    uint8_t *data;
-    size_t n;
-    uint32_t codec;
-    uint32_t base;  /* position in the sorted entries, or CLCPACK_NONE */
-    uint32_t chain;
-    uint64_t chain_bytes; /* raw sizes along the chain, this entry's included */
-    uint64_t offset;
-} blob;
-
-/* Work for the encoding threads (clcpack_writer_set_threads): ranking one
- * candidate of an entry at RANK_LEVEL, or compressing an entry's chosen
- * blob or a source at level 9. Without threads a task runs as it is
- * submitted. */
-typedef enum { TASK_RANK, TASK_ENTRY, TASK_SOURCE, TASK_NONE } task_kind;
-
-typedef struct task {
-    tp_task tp;         /* first: the pool's part (task_pool.h) */
-    task_kind kind;
-    size_t pos;         /* sorted position of the entry or source */
-    size_t base;        /* sorted position of the delta base or prefix, or SIZE_MAX */
-    uint32_t dict;      /* zstd: the dictionary (codec 4), or CLCPACK_NONE */
-    const uint8_t *bin; /* TASK_RANK: the entry's bytes, left alone until ranked */
-    size_t rank;        /* TASK_RANK: the size at RANK_LEVEL */
-    uint8_t *data;      /* TASK_ENTRY, TASK_SOURCE: the level-9 stream (malloc'd) */
-    size_t n;
-    clcpack_status st;
-} task;
-
-/* One thread's buffers, grown as needed: an entry's bytes read from the
- * spool, its base's, and their delta. */
-typedef struct scratch {
-    uint8_t *e, *b, *delta;
-    size_t delta_cap;
-    void *cctx; /* zstd's compression context */
-} scratch;
-
-/* A trained dictionary (format 4). */
-typedef struct wdict {
-    uint8_t *bytes;
-    size_t n;
-    clcpk_zcdict *rank, *final; /* for ZSTD_RANK_LEVEL and ZSTD_LEVEL */
-    uint32_t out;               /* its number in the pack, or CLCPACK_NONE when unused */
-    uint64_t offset;
-} wdict;
-
-typedef struct encoder {
-    const clcpack_writer *w;
-    size_t *dev_order;  /* sorted position -> added index */
-    uint32_t *dev_rank; /* added index -> sorted position */
-    size_t *ent_order;
-    size_t *src_order;
-    uint32_t *src_rank;
-    blob *src_blobs;    /* by sorted position */
-    blob *ent_blobs;
-    size_t *group_prev; /* sorted position -> previous member of its group, or SIZE_MAX */
-    tp_pool *pool;      /* the encoding threads; NULL: tasks run as submitted */
-    scratch scr;        /* the calling thread's, for tasks run as submitted */
-    uint8_t *own;       /* the calling thread's copy of a spooled entry */
-    task *slots;        /* level-9 tasks in flight, by position modulo n_slots */
-    size_t n_slots;
-    task ranks[2 + DELTA_CANDIDATES + DELTA_SIBLINGS]; /* one entry's, plain first */
-    int zstd;           /* format 4's codecs (clcpack_writer_set_compression) */
-    wdict *dicts;       /* trained dictionaries, in training order */
-    size_t n_dicts;
-    uint32_t *ent_dict; /* sorted position -> its class's dictionary, or CLCPACK_NONE */
-    uint32_t src_dict;  /* the sources' dictionary, or CLCPACK_NONE */
-    const size_t *members; /* the sorted positions of the class being trained */
-} encoder;
 
 typedef int (*index_cmp)(const encoder *e, size_t a, size_t b);
 
@@ -427,6 +279,15 @@ static void run_zstd_task(const encoder *enc, task *t, scratch *s, const w_entry
 static void run_task(const encoder *enc, task *t, scratch *s)
 {
     t->st = CLCPACK_OK;
+    if (t->kind == TASK_HASH) {
+        const w_entry *e = &enc->w->entries[enc->ent_order[t->pos]];
+        const uint8_t *b = clcpk_entry_bytes(enc->w, e, &s->e);
+        if (b)
+            clcpk_digest_sha256(b, e->size, enc->ent_hash[t->pos]);
+        else
+            t->st = CLCPACK_E_IO;
+        return;
+    }
     if (t->kind == TASK_SOURCE) {
         const w_source *src = &enc->w->sources[enc->src_order[t->pos]];
         if (enc->zstd)
@@ -520,15 +381,51 @@ static int stays_stored(const encoder *enc, const w_entry *e)
 }
 
 /* Trains a dictionary from n samples (the i-th of `size(ctx, i)` bytes at
- * `bytes(ctx, i, scratch)`) and adds it to enc->dicts; *out gets its number,
- * or CLCPACK_NONE when the class is too small for one (DICT_*) or zstd's
- * trainer gives none. Samples over DICT_SAMPLE_CAP in all are thinned out
- * evenly. */
+ * `bytes(ctx, i, scratch)`, SHA-256 `hash(ctx, i)` with a store) and adds
+ * it to enc->dicts; *out gets its number, or CLCPACK_NONE when the class is
+ * too small for one (DICT_*) or zstd's trainer gives none. Samples over
+ * DICT_SAMPLE_CAP in all are thinned out evenly. With a store the
+ * dictionary of the same samples is taken from it (training took about as
+ * long as the rest of a warm write). */
 typedef size_t (*sample_size)(const encoder *enc, size_t i);
 typedef const uint8_t *(*sample_bytes)(const encoder *enc, size_t i, uint8_t **buf);
+typedef const uint8_t *(*sample_hash)(const encoder *enc, size_t i);
+
+typedef struct sample_set {
+    size_t n, stride, n_samples, taken, cap;
+    sample_size size;
+    sample_bytes bytes;
+} sample_set;
+
+/* zstd's trainer over the samples of ss into a malloc'd *dict (*got 0: none). */
+static clcpack_status train_samples(encoder *enc, const sample_set *ss, uint8_t **dict, size_t *got)
+{
+    uint8_t *samples = malloc(ss->taken ? ss->taken : 1), *spare = NULL;
+    size_t *sizes = malloc(ss->n_samples * sizeof *sizes);
+    *dict = malloc(ss->cap);
+    *got = 0;
+    clcpack_status st = samples && sizes && *dict ? CLCPACK_OK : CLCPACK_E_NOMEM;
+    size_t at = 0, k = 0;
+    for (size_t i = 0; st == CLCPACK_OK && i < ss->n; i += ss->stride) {
+        const uint8_t *b = ss->bytes(enc, i, &spare);
+        if (!b) {
+            st = CLCPACK_E_IO;
+            break;
+        }
+        sizes[k] = ss->size(enc, i);
+        memcpy(samples + at, b, sizes[k]);
+        at += sizes[k++];
+    }
+    if (st == CLCPACK_OK && ss->n_samples >= DICT_MIN_SAMPLES)
+        *got = clcpk_zdict_train(*dict, ss->cap, samples, sizes, (unsigned)ss->n_samples);
+    free(samples);
+    free(sizes);
+    free(spare);
+    return st;
+}
 
 static clcpack_status train_dict(encoder *enc, size_t n, sample_size size, sample_bytes bytes,
-                                 uint32_t *out)
+                                 sample_hash hash, uint32_t *out)
 {
     *out = CLCPACK_NONE;
     uint64_t total = 0;
@@ -536,34 +433,28 @@ static clcpack_status train_dict(encoder *enc, size_t n, sample_size size, sampl
         total += size(enc, i);
     if (n < DICT_MIN_SAMPLES || total / DICT_SHARE < DICT_MIN)
         return CLCPACK_OK;
-    size_t cap = total / DICT_SHARE > DICT_MAX ? DICT_MAX : (size_t)(total / DICT_SHARE);
-    size_t stride = (size_t)((total + DICT_SAMPLE_CAP - 1) / DICT_SAMPLE_CAP);
-    size_t taken = 0, n_samples = 0;
-    for (size_t i = 0; i < n; i += stride) {
-        taken += size(enc, i);
-        n_samples++;
+    sample_set ss = {n, (size_t)((total + DICT_SAMPLE_CAP - 1) / DICT_SAMPLE_CAP), 0, 0,
+                     total / DICT_SHARE > DICT_MAX ? DICT_MAX : (size_t)(total / DICT_SHARE),
+                     size, bytes};
+    for (size_t i = 0; i < n; i += ss.stride) {
+        ss.taken += size(enc, i);
+        ss.n_samples++;
     }
-    uint8_t *samples = malloc(taken ? taken : 1), *spare = NULL;
-    size_t *sizes = malloc(n_samples * sizeof *sizes);
-    uint8_t *dict = malloc(cap);
-    clcpack_status st = samples && sizes && dict ? CLCPACK_OK : CLCPACK_E_NOMEM;
-    size_t at = 0, k = 0;
-    for (size_t i = 0; st == CLCPACK_OK && i < n; i += stride) {
-        const uint8_t *b = bytes(enc, i, &spare);
-        if (!b) {
-            st = CLCPACK_E_IO;
-            break;
-        }
-        sizes[k] = size(enc, i);
-        memcpy(samples + at, b, sizes[k]);
-        at += sizes[k++];
-    }
+    uint8_t key[CLCPACK_BLOB_KEY_SIZE] = {0}, *dict = NULL;
+    char what[48];
+    snprintf(what, sizeof what, "dictionary %zu", enc->n_dicts);
     size_t got = 0;
-    if (st == CLCPACK_OK && n_samples >= DICT_MIN_SAMPLES)
-        got = clcpk_zdict_train(dict, cap, samples, sizes, (unsigned)n_samples);
-    free(samples);
-    free(sizes);
-    free(spare);
+    if (enc->cache) {
+        clcpk_sha256 ks;
+        clcpk_blob_key_dict_begin(&ks, ss.cap, ss.n_samples);
+        for (size_t i = 0; i < n; i += ss.stride)
+            clcpk_blob_key_dict_sample(&ks, hash(enc, i), size(enc, i));
+        clcpk_blob_key_dict_end(&ks, key);
+        clcpk_blob_fetch_dict(enc->w, key, what, ss.cap, &dict, &got);
+    }
+    clcpack_status st = CLCPACK_OK;
+    if (!dict && (st = train_samples(enc, &ss, &dict, &got)) == CLCPACK_OK && got && enc->cache)
+        clcpk_blob_store(enc->w, key, what, dict, got);
     if (st != CLCPACK_OK || got == 0) {
         free(dict);
         return st;
@@ -576,10 +467,16 @@ static clcpack_status train_dict(encoder *enc, size_t n, sample_size size, sampl
     enc->dicts = grown;
     wdict *d = &enc->dicts[enc->n_dicts];
     *d = (wdict){dict, got, clcpk_zcdict_new(dict, got, ZSTD_RANK_LEVEL),
-                 clcpk_zcdict_new(dict, got, ZSTD_LEVEL), CLCPACK_NONE, 0};
+                 clcpk_zcdict_new(dict, got, ZSTD_LEVEL), CLCPACK_NONE, 0, {0}, NULL};
     enc->n_dicts++;
     if (!d->rank || !d->final)
         return CLCPACK_E_NOMEM;
+    if (enc->cache) {
+        char why[160];
+        clcpk_digest_sha256(dict, got, d->hash);
+        if (clcpk_zdict_load(dict, got, NULL, &d->check, why, sizeof why) != CLCPACK_OK)
+            return CLCPACK_E_NOMEM;
+    }
     *out = (uint32_t)(enc->n_dicts - 1);
     return CLCPACK_OK;
 }
@@ -605,6 +502,13 @@ static const uint8_t *member_bytes(const encoder *enc, size_t i, uint8_t **buf)
     return clcpk_entry_bytes(enc->w, &enc->w->entries[enc->ent_order[enc->members[i]]], buf);
 }
 
+static const uint8_t *source_hash(const encoder *enc, size_t i) { return enc->src_hash[i]; }
+
+static const uint8_t *member_hash(const encoder *enc, size_t i)
+{
+    return enc->ent_hash[enc->members[i]];
+}
+
 /* zstd: a dictionary for the sources, and one per class of entries (the
  * same device and kind: binaries one compiler made for one device), in the
  * order the classes first appear; entries stored whatever they compress to
@@ -613,7 +517,8 @@ static const uint8_t *member_bytes(const encoder *enc, size_t i, uint8_t **buf)
 static clcpack_status train_dicts(encoder *enc)
 {
     const clcpack_writer *w = enc->w;
-    clcpack_status st = train_dict(enc, w->n_sources, source_size, source_bytes, &enc->src_dict);
+    clcpack_status st = train_dict(enc, w->n_sources, source_size, source_bytes, source_hash,
+                                    &enc->src_dict);
     size_t *members = malloc((w->n_entries ? w->n_entries : 1) * sizeof *members);
     if (!members)
         return CLCPACK_E_NOMEM;
@@ -636,7 +541,7 @@ static clcpack_status train_dicts(encoder *enc)
         }
         uint32_t d;
         enc->members = members;
-        st = train_dict(enc, n, member_size, member_bytes, &d);
+        st = train_dict(enc, n, member_size, member_bytes, member_hash, &d);
         enc->members = NULL;
         for (size_t k = 0; k < n; k++)
             enc->ent_dict[members[k]] = d;
@@ -644,6 +549,66 @@ static clcpack_status train_dicts(encoder *enc)
     free(done);
     free(members);
     return st;
+}
+
+/* The store's name for what job t makes (codec and ref as choose_entry_blob
+ * and serialize pick them), and t's label in messages. */
+static void job_key(const encoder *enc, task *t, char *what, size_t cap)
+{
+    const uint8_t *ref = NULL;
+    uint64_t ref_n = 0;
+    uint32_t codec = t->dict != CLCPACK_NONE ? PK_CODEC_ZSTD_DICT : PK_CODEC_ZSTD;
+    if (t->dict != CLCPACK_NONE) {
+        ref = enc->dicts[t->dict].hash;
+        ref_n = enc->dicts[t->dict].n;
+    } else if (t->base != SIZE_MAX) {
+        codec = PK_CODEC_ZSTD_PREFIX;
+        ref = enc->ent_hash[t->base];
+        ref_n = enc->w->entries[enc->ent_order[t->base]].size;
+    }
+    if (t->kind == TASK_SOURCE) {
+        const w_source *src = &enc->w->sources[enc->src_order[t->pos]];
+        clcpk_blob_key_frame(t->key, codec, ZSTD_LEVEL, enc->src_hash[t->pos], src->size, ref, ref_n);
+        snprintf(what, cap, "source %s", src->name);
+        return;
+    }
+    const w_entry *e = &enc->w->entries[enc->ent_order[t->pos]];
+    clcpk_blob_key_frame(t->key, codec, ZSTD_LEVEL, enc->ent_hash[t->pos], e->size, ref, ref_n);
+    snprintf(what, cap, "entry %zu (%s)", t->pos, e->kernel);
+}
+
+/* Takes t's frame of the raw bytes at raw from the store instead of
+ * queueing t: 1 (t done), or 0 with t->key set for storing it later. */
+static int fetch_job(encoder *enc, task *t, const uint8_t *raw, size_t raw_n)
+{
+    char what[160];
+    job_key(enc, t, what, sizeof what);
+    const clcpk_zdict *dict = t->dict != CLCPACK_NONE ? enc->dicts[t->dict].check : NULL;
+    const uint8_t *prefix = NULL;
+    size_t prefix_n = 0;
+    if (t->base != SIZE_MAX) {
+        const w_entry *b = &enc->w->entries[enc->ent_order[t->base]];
+        if (!(prefix = clcpk_entry_bytes(enc->w, b, &enc->scr.b)))
+            return 0;
+        prefix_n = b->size;
+    }
+    if (!clcpk_blob_fetch_frame(enc->w, t->key, what, raw, raw_n, dict, prefix, prefix_n, &t->data,
+                                &t->n))
+        return 0;
+    t->hit = 1;
+    t->st = CLCPACK_OK;
+    t->tp.done = 1;
+    return 1;
+}
+
+/* Gives a level-19 frame the encoder made to the store. */
+static void store_job(encoder *enc, task *t)
+{
+    if (!enc->cache || t->hit || !t->data)
+        return;
+    char what[160];
+    job_key(enc, t, what, sizeof what);
+    clcpk_blob_store(enc->w, t->key, what, t->data, t->n);
 }
 
 /* Picks the entry's codec and base: plain zlib, or the XOR delta against one
@@ -729,7 +694,8 @@ static clcpack_status choose_entry_blob(encoder *enc, size_t pos)
     }
     enc->ent_blobs[pos] = bl;
     *job = (task){.kind = TASK_ENTRY, .pos = pos, .base = base, .dict = r[best].dict};
-    submit(enc, job);
+    if (!enc->cache || !fetch_job(enc, job, e_bin, e->size))
+        submit(enc, job);
     return CLCPACK_OK;
 }
 
@@ -817,29 +783,29 @@ static clcpack_status order_all(encoder *enc)
 
 static void put_device(out_buf *b, const clcpack_device_info *d)
 {
-    size_t start = rec_begin(b);
+    size_t start = clcpk_rec_begin(b);
     const size_t max = CLCPACK_FP_STR - 1;
-    buf_str(b, d->platform_name, max);
-    buf_str(b, d->platform_version, max);
-    buf_str(b, d->device_name, max);
-    buf_str(b, d->device_version, max);
-    buf_str(b, d->driver_version, max);
-    buf_str(b, d->opencl_c_version, max);
-    buf_u64(b, d->device_type);
-    buf_u32(b, d->vendor_id);
-    buf_u32(b, d->address_bits);
-    buf_u32(b, d->has_uuid);
-    buf_bytes(b, d->device_uuid, 16);
-    buf_bytes(b, d->driver_uuid, 16);
-    buf_u32(b, d->nv_cc_major);
-    buf_u32(b, d->nv_cc_minor);
+    clcpk_buf_str(b, d->platform_name, max);
+    clcpk_buf_str(b, d->platform_version, max);
+    clcpk_buf_str(b, d->device_name, max);
+    clcpk_buf_str(b, d->device_version, max);
+    clcpk_buf_str(b, d->driver_version, max);
+    clcpk_buf_str(b, d->opencl_c_version, max);
+    clcpk_buf_u64(b, d->device_type);
+    clcpk_buf_u32(b, d->vendor_id);
+    clcpk_buf_u32(b, d->address_bits);
+    clcpk_buf_u32(b, d->has_uuid);
+    clcpk_buf_bytes(b, d->device_uuid, 16);
+    clcpk_buf_bytes(b, d->driver_uuid, 16);
+    clcpk_buf_u32(b, d->nv_cc_major);
+    clcpk_buf_u32(b, d->nv_cc_minor);
     /* Format 4's fields only where they say something: other packs keep
      * the bytes of earlier versions. */
     if (d->intel_ip_version || d->intel_device_id) {
-        buf_u32(b, d->intel_ip_version);
-        buf_u32(b, d->intel_device_id);
+        clcpk_buf_u32(b, d->intel_ip_version);
+        clcpk_buf_u32(b, d->intel_device_id);
     }
-    rec_end(b, start);
+    clcpk_rec_end(b, start);
 }
 
 /* The number a dictionary has in the pack (unused ones are not written). */
@@ -851,113 +817,81 @@ static uint32_t dict_number(const encoder *enc, uint32_t d)
 /* v4: the pack is of format 4, and its source records end in `dict`. */
 static void put_source(out_buf *b, const encoder *enc, const w_source *s, const blob *bl, int v4)
 {
-    size_t start = rec_begin(b);
-    buf_str(b, s->name, SIZE_MAX);
-    buf_u32(b, bl->codec);
-    buf_u64(b, bl->offset);
-    buf_u64(b, bl->n);
-    buf_u64(b, s->size);
-    buf_u32(b, s->crc);
+    size_t start = clcpk_rec_begin(b);
+    clcpk_buf_str(b, s->name, SIZE_MAX);
+    clcpk_buf_u32(b, bl->codec);
+    clcpk_buf_u64(b, bl->offset);
+    clcpk_buf_u64(b, bl->n);
+    clcpk_buf_u64(b, s->size);
+    clcpk_buf_u32(b, s->crc);
     if (v4)
-        buf_u32(b, bl->codec == PK_CODEC_ZSTD_DICT ? dict_number(enc, bl->base) : CLCPACK_NONE);
-    rec_end(b, start);
+        clcpk_buf_u32(b, bl->codec == PK_CODEC_ZSTD_DICT ? dict_number(enc, bl->base) : CLCPACK_NONE);
+    clcpk_rec_end(b, start);
 }
 
 static void put_dict(out_buf *b, const wdict *d)
 {
-    size_t start = rec_begin(b);
-    buf_u32(b, PK_CODEC_STORED);
-    buf_u64(b, d->offset);
-    buf_u64(b, d->n);
-    buf_u64(b, d->n);
-    buf_u32(b, clcpk_crc32(d->bytes, d->n));
-    rec_end(b, start);
+    size_t start = clcpk_rec_begin(b);
+    clcpk_buf_u32(b, PK_CODEC_STORED);
+    clcpk_buf_u64(b, d->offset);
+    clcpk_buf_u64(b, d->n);
+    clcpk_buf_u64(b, d->n);
+    clcpk_buf_u32(b, clcpk_crc32(d->bytes, d->n));
+    clcpk_rec_end(b, start);
 }
 
 static void put_entry(out_buf *b, const encoder *enc, const w_entry *e, const blob *bl)
 {
-    size_t start = rec_begin(b);
-    buf_u32(b, enc->dev_rank[e->device]);
-    buf_u32(b, e->source == CLCPACK_NONE ? CLCPACK_NONE : enc->src_rank[e->source]);
-    buf_str(b, e->kernel, SIZE_MAX);
-    buf_str(b, e->family, SIZE_MAX);
-    buf_str(b, e->options, SIZE_MAX);
-    buf_u32(b, (uint32_t)e->n_defines);
+    size_t start = clcpk_rec_begin(b);
+    clcpk_buf_u32(b, enc->dev_rank[e->device]);
+    clcpk_buf_u32(b, e->source == CLCPACK_NONE ? CLCPACK_NONE : enc->src_rank[e->source]);
+    clcpk_buf_str(b, e->kernel, SIZE_MAX);
+    clcpk_buf_str(b, e->family, SIZE_MAX);
+    clcpk_buf_str(b, e->options, SIZE_MAX);
+    clcpk_buf_u32(b, (uint32_t)e->n_defines);
     for (size_t k = 0; k < e->n_defines; k++) {
-        buf_str(b, e->defines[k].name, SIZE_MAX);
-        buf_str(b, e->defines[k].value, SIZE_MAX);
+        clcpk_buf_str(b, e->defines[k].name, SIZE_MAX);
+        clcpk_buf_str(b, e->defines[k].value, SIZE_MAX);
     }
     for (int k = 0; k < 3; k++)
-        buf_u32(b, e->wg[k]);
-    buf_u32(b, (uint32_t)e->kind);
-    buf_u32(b, e->arch);
-    buf_u32(b, bl->codec);
-    buf_u32(b, bl->codec == PK_CODEC_ZSTD_DICT ? dict_number(enc, bl->base) : bl->base);
-    buf_u64(b, bl->offset);
-    buf_u64(b, bl->n);
-    buf_u64(b, e->size);
-    buf_u32(b, e->crc);
-    buf_u32(b, e->tune_runs);
-    buf_u32(b, e->tune_width);
-    buf_u32(b, e->tune_height);
-    buf_u64(b, e->tune_median_ns);
+        clcpk_buf_u32(b, e->wg[k]);
+    clcpk_buf_u32(b, (uint32_t)e->kind);
+    clcpk_buf_u32(b, e->arch);
+    clcpk_buf_u32(b, bl->codec);
+    clcpk_buf_u32(b, bl->codec == PK_CODEC_ZSTD_DICT ? dict_number(enc, bl->base) : bl->base);
+    clcpk_buf_u64(b, bl->offset);
+    clcpk_buf_u64(b, bl->n);
+    clcpk_buf_u64(b, e->size);
+    clcpk_buf_u32(b, e->crc);
+    clcpk_buf_u32(b, e->tune_runs);
+    clcpk_buf_u32(b, e->tune_width);
+    clcpk_buf_u32(b, e->tune_height);
+    clcpk_buf_u64(b, e->tune_median_ns);
     /* Format 2 appends the tuning list and format 3 the kernel names and
      * flags after it; without them the record is exactly the version-1
      * record, and a format-3 record has a tuning list, empty or not. */
     int v4 = e->target[0] != '\0';
     int v3 = e->n_knames > 0 || e->flags != 0 || v4;
     if (e->n_tunings || v3) {
-        buf_u32(b, (uint32_t)e->n_tunings);
+        clcpk_buf_u32(b, (uint32_t)e->n_tunings);
         for (size_t k = 0; k < e->n_tunings; k++) {
             const clcpack_tuning *t = &e->tunings[k];
-            buf_u32(b, t->runtime_value);
-            buf_u32(b, t->runs);
-            buf_u32(b, t->width);
-            buf_u32(b, t->height);
-            buf_u64(b, t->median_ns);
+            clcpk_buf_u32(b, t->runtime_value);
+            clcpk_buf_u32(b, t->runs);
+            clcpk_buf_u32(b, t->width);
+            clcpk_buf_u32(b, t->height);
+            clcpk_buf_u64(b, t->median_ns);
         }
     }
     if (v3) {
-        buf_u32(b, (uint32_t)e->n_knames);
+        clcpk_buf_u32(b, (uint32_t)e->n_knames);
         for (size_t k = 0; k < e->n_knames; k++)
-            buf_str(b, e->knames[k], SIZE_MAX);
-        buf_u32(b, e->flags);
+            clcpk_buf_str(b, e->knames[k], SIZE_MAX);
+        clcpk_buf_u32(b, e->flags);
     }
     if (v4)
-        buf_str(b, e->target, SIZE_MAX);
-    rec_end(b, start);
-}
-
-/* Where the pack's bytes go: a memory buffer, or a file being replaced
- * atomically (then each blob is written as soon as it is encoded). */
-typedef struct sink {
-    out_buf *mem;
-    clcpk_atomic *file;
-    uint64_t n; /* bytes of the pack so far */
-    clcpack_status st;
-    clcpack_error *err;
-} sink;
-
-static void sink_put(sink *k, const void *p, size_t n)
-{
-    if (k->st != CLCPACK_OK)
-        return;
-    if (k->mem) {
-        buf_bytes(k->mem, p, n);
-        if (k->mem->failed)
-            k->st = clcpk_fail(k->err, CLCPACK_E_NOMEM, "out of memory for a pack of %llu bytes",
-                               (unsigned long long)(k->n + n));
-    } else {
-        k->st = clcpk_atomic_write(k->file, p, n, k->err);
-    }
-    k->n += n;
-}
-
-/* Up to PK_HEADER_SIZE_LOOKUP zero bytes (the header's place, alignment padding). */
-static void sink_zeros(sink *k, size_t n)
-{
-    static const uint8_t zeros[PK_HEADER_SIZE_LOOKUP];
-    sink_put(k, zeros, n);
+        clcpk_buf_str(b, e->target, SIZE_MAX);
+    clcpk_rec_end(b, start);
 }
 
 /* Takes the level-9 stream of entry h, all entries before it done. A
@@ -975,6 +909,7 @@ static clcpack_status finish_entry(encoder *enc, size_t h, size_t *next)
         return job->st;
     if (job->kind != TASK_ENTRY)
         return CLCPACK_OK;
+    store_job(enc, job);
     blob *bl = &enc->ent_blobs[h];
     bl->data = job->data;
     bl->n = job->n;
@@ -1008,13 +943,13 @@ static clcpack_status put_entry_blob(encoder *enc, sink *k, size_t i)
     /* Stored entries go to the driver straight from the pack's memory:
      * align them as malloc would (docs/FORMAT.md, "Ordering"). */
     if (bl->codec == PK_CODEC_STORED && k->n % PK_STORED_ALIGN)
-        sink_zeros(k, PK_STORED_ALIGN - k->n % PK_STORED_ALIGN);
+        clcpk_sink_zeros(k, PK_STORED_ALIGN - k->n % PK_STORED_ALIGN);
     bl->offset = k->n;
     const uint8_t *bytes =
         bl->data ? bl->data : clcpk_entry_bytes(enc->w, &enc->w->entries[enc->ent_order[i]], &enc->own);
     if (!bytes)
         return CLCPACK_E_IO;
-    sink_put(k, bytes, bl->n);
+    clcpk_sink_put(k, bytes, bl->n);
     free(bl->data);
     bl->data = NULL;
     return k->st;
@@ -1029,6 +964,7 @@ static clcpack_status put_source_blob(encoder *enc, sink *k, size_t i)
     await_task(enc, job);
     if (job->st != CLCPACK_OK)
         return job->st;
+    store_job(enc, job);
     blob b = {job->data, job->n, PK_CODEC_ZLIB, CLCPACK_NONE, 1, 0, k->n};
     if (enc->zstd) {
         b.codec = enc->src_dict != CLCPACK_NONE ? PK_CODEC_ZSTD_DICT : PK_CODEC_ZSTD;
@@ -1042,7 +978,7 @@ static clcpack_status put_source_blob(encoder *enc, sink *k, size_t i)
         b.codec = PK_CODEC_STORED;
         b.base = CLCPACK_NONE;
     }
-    sink_put(k, b.data ? b.data : s->text, b.n);
+    clcpk_sink_put(k, b.data ? b.data : s->text, b.n);
     free(b.data);
     b.data = NULL;
     enc->src_blobs[i] = b;
@@ -1067,7 +1003,7 @@ static size_t put_dict_blobs(encoder *enc, sink *k)
             continue;
         enc->dicts[d].out = (uint32_t)n++;
         enc->dicts[d].offset = k->n;
-        sink_put(k, enc->dicts[d].bytes, enc->dicts[d].n);
+        clcpk_sink_put(k, enc->dicts[d].bytes, enc->dicts[d].n);
     }
     return n;
 }
@@ -1078,13 +1014,13 @@ static void put_records(const encoder *enc, out_buf *ib, pk_lookup_layout *lay, 
                         int v4, size_t n_dicts)
 {
     const clcpack_writer *w = enc->w;
-    size_t start = rec_begin(ib);
-    buf_u32(ib, (uint32_t)w->n_devices);
-    buf_u32(ib, (uint32_t)w->n_sources);
-    buf_u32(ib, (uint32_t)w->n_entries);
+    size_t start = clcpk_rec_begin(ib);
+    clcpk_buf_u32(ib, (uint32_t)w->n_devices);
+    clcpk_buf_u32(ib, (uint32_t)w->n_sources);
+    clcpk_buf_u32(ib, (uint32_t)w->n_entries);
     if (v4)
-        buf_u32(ib, (uint32_t)n_dicts);
-    rec_end(ib, start);
+        clcpk_buf_u32(ib, (uint32_t)n_dicts);
+    clcpk_rec_end(ib, start);
     for (size_t i = 0; i < w->n_devices; i++)
         put_device(ib, &w->devices[enc->dev_order[i]]);
     lay->head_size = ib->n;
@@ -1197,7 +1133,7 @@ static clcpack_status put_lookup(const encoder *enc, out_buf *ib, pk_lookup_layo
     put_le64(hdr + PK_OFF_LOOKUP_OFFSET - PK_HEADER_SIZE, index_offset + ib->n + dir_at);
     put_le32(hdr + PK_OFF_LOOKUP_SIZE - PK_HEADER_SIZE, dir_n);
     put_le32(hdr + PK_OFF_LOOKUP_CRC - PK_HEADER_SIZE, dir_crc);
-    buf_bytes(ib, table, table_n);
+    clcpk_buf_bytes(ib, table, table_n);
     free(table);
     return CLCPACK_OK;
 }
@@ -1211,12 +1147,15 @@ static clcpack_status serialize(encoder *enc, sink *k)
     /* zstd packs carry the lookup table (format 5), named by a longer
      * header; zlib packs stay as older loaders know them. */
     const size_t header_size = enc->zstd ? PK_HEADER_SIZE_LOOKUP : PK_HEADER_SIZE;
-    sink_zeros(k, header_size);
+    clcpk_sink_zeros(k, header_size);
     /* Up to n_slots level-9 streams are made ahead of the one written. */
     for (size_t pos = 0, head = 0; k->st == CLCPACK_OK && head < w->n_sources; head++) {
         for (; pos < w->n_sources && pos - head < enc->n_slots; pos++) {
-            *slot(enc, pos) = (task){.kind = TASK_SOURCE, .pos = pos, .dict = enc->src_dict};
-            submit(enc, slot(enc, pos));
+            task *t = slot(enc, pos);
+            *t = (task){.kind = TASK_SOURCE, .pos = pos, .base = SIZE_MAX, .dict = enc->src_dict};
+            const w_source *src = &w->sources[enc->src_order[pos]];
+            if (!enc->cache || !fetch_job(enc, t, src->text, src->size))
+                submit(enc, t);
         }
         if ((st = put_source_blob(enc, k, head)) != CLCPACK_OK)
             return st;
@@ -1266,7 +1205,7 @@ static clcpack_status serialize(encoder *enc, sink *k)
         return CLCPACK_E_NOMEM;
     }
     fill_header(enc, h, header_size, index_offset, &ib, v4);
-    sink_put(k, ib.p, ib.n);
+    clcpk_sink_put(k, ib.p, ib.n);
     free(ib.p);
     if (k->st == CLCPACK_OK) {
         if (k->mem)
@@ -1275,6 +1214,31 @@ static clcpack_status serialize(encoder *enc, sink *k)
             k->st = clcpk_atomic_write_at(k->file, h, header_size, 0, k->err);
     }
     return k->st;
+}
+
+/* With a store: every entry's and source's SHA-256 (the keys name blobs
+ * by them), the entries' on the encoding threads. */
+static clcpack_status hash_all(encoder *enc)
+{
+    const clcpack_writer *w = enc->w;
+    size_t ne = w->n_entries ? w->n_entries : 1, ns = w->n_sources ? w->n_sources : 1;
+    enc->ent_hash = malloc(ne * sizeof *enc->ent_hash);
+    enc->src_hash = malloc(ns * sizeof *enc->src_hash);
+    task *t = calloc(ne, sizeof *t);
+    clcpack_status st = enc->ent_hash && enc->src_hash && t ? CLCPACK_OK : CLCPACK_E_NOMEM;
+    for (size_t i = 0; st == CLCPACK_OK && i < w->n_entries; i++) {
+        t[i] = (task){.kind = TASK_HASH, .pos = i};
+        submit(enc, &t[i]);
+    }
+    for (size_t i = 0; st == CLCPACK_OK && i < w->n_sources; i++)
+        clcpk_digest_sha256(w->sources[enc->src_order[i]].text, w->sources[enc->src_order[i]].size,
+                            enc->src_hash[i]);
+    for (size_t i = 0; t && st == CLCPACK_OK && i < w->n_entries; i++) {
+        await_task(enc, &t[i]);
+        st = t[i].st;
+    }
+    free(t);
+    return st;
 }
 
 static void free_encoder(encoder *enc)
@@ -1302,7 +1266,10 @@ static void free_encoder(encoder *enc)
     free(enc->ent_blobs);
     free(enc->group_prev);
     free(enc->ent_dict);
+    free(enc->ent_hash);
+    free(enc->src_hash);
     for (size_t d = 0; d < enc->n_dicts; d++) {
+        clcpk_zdict_free(enc->dicts[d].check);
         free(enc->dicts[d].bytes);
         clcpk_zcdict_free(enc->dicts[d].rank);
         clcpk_zcdict_free(enc->dicts[d].final);
@@ -1336,13 +1303,17 @@ static clcpack_status encode(const clcpack_writer *w, sink *k, clcpack_error *er
         st = order_all(&enc);
     if (st == CLCPACK_OK)
         st = link_groups(&enc);
+    /* Fewer threads than asked for (none: the calling thread does every
+     * task) when memory or the system's limit says so: the bytes are the
+     * same. */
+    if (st == CLCPACK_OK)
+        enc.pool = tp_start(w->threads, run_pooled, &enc, sizeof(scratch), free_pooled);
+    enc.cache = enc.zstd && clcpk_blob_cache_on(w);
+    if (st == CLCPACK_OK && enc.cache)
+        st = hash_all(&enc);
     if (st == CLCPACK_OK && enc.zstd)
         st = train_dicts(&enc);
     if (st == CLCPACK_OK) {
-        /* Fewer threads than asked for (none: the calling thread does
-         * every task) when memory or the system's limit says so: the bytes
-         * are the same. */
-        enc.pool = tp_start(w->threads, run_pooled, &enc, sizeof(scratch), free_pooled);
         /* Twice as many level-9 streams in flight as threads keep them busy
          * while entries are chosen, holding a few entries' bytes each. */
         enc.n_slots = enc.pool ? 2 * tp_threads(enc.pool) : 1;

@@ -162,6 +162,16 @@ clcpack_status clcpack_writer_set_threads(clcpack_writer *w, unsigned n)
     return CLCPACK_OK;
 }
 
+clcpack_status clcpack_writer_set_blob_cache(clcpack_writer *w, const clcpack_blob_cache *cache)
+{
+    if (!w)
+        return CLCPACK_E_INVALID_ARG;
+    memset(&w->cache, 0, sizeof w->cache);
+    if (cache && cache->get && cache->put)
+        w->cache = *cache;
+    return CLCPACK_OK;
+}
+
 int clcpack_compression_available(clcpack_compression c)
 {
     return c == CLCPACK_COMPRESSION_DEFAULT || c == CLCPACK_COMPRESSION_ZLIB ||

@@ -64,6 +64,7 @@ struct clcpack_writer {
     uint64_t spool_size;
     unsigned threads;    /* encoding threads (clcpack_writer_set_threads); 0 or 1: the caller's */
     clcpack_compression compression; /* clcpack_writer_set_compression */
+    clcpack_blob_cache cache; /* clcpack_writer_set_blob_cache; get NULL: none */
 };
 
 /* Entry e's binary: e->bin, or read from the spool into *scratch (grown
