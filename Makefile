@@ -1,5 +1,6 @@
 # clc-pack — build, test, pack. See README.md.
-#   make            the tool (build/clc-pack) and the library (build/libclcpack.{a,so})
+#   make            the tool (build/clc-pack), the library (build/libclcpack.{a,so}) and
+#                   the load-only library (build/libclcpack_load.{a,so}; loader/README.md)
 #   make pack       a pack for the default device with the default widths and work-groups
 #   make test       every test (prints "N passed, N failed"; tests/README.md)
 #   make check      the driver-free tests only: no OpenCL device, root or network
@@ -7,6 +8,7 @@
 #   make bench      benchmarks: tables and charts in docs/bench/<device>/ (docs/BENCH.md)
 #   make fuzz       fuzz the parsers for FUZZ_SECONDS in all (clang; docs/ROBUSTNESS.md)
 #   make test-sanitize / test-tsan / test-valgrind   the tests under ASan+UBSan, TSan, valgrind
+#   make loader-lines  the load-only library's lines (LOAD_MIN=1: its core; docs/BENCH.md)
 #   make windows    the Windows library (clcpack.dll, import and static libraries) in build-win/, with MinGW (docs/PLATFORMS.md)
 #   V=1             full command lines
 

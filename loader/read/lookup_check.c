@@ -123,7 +123,7 @@ clcpack_status clcpack_check_index(const clcpack *p, clcpack_error *err)
     if (!p)
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "clcpack_check_index: pack is NULL");
     clcpack_status st = clcpk_index_all(p, err);
-    if (st != CLCPACK_OK || !p->lazy)
+    if (st != CLCPACK_OK || !clcpk_lookup_opened(p))
         return st;
     uint64_t index_offset = get_le64(p->header + PK_OFF_INDEX_OFFSET);
     if ((st = check_rows(p, index_offset, err)) != CLCPACK_OK)

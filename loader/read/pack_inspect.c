@@ -33,8 +33,8 @@ clcpack_status clcpack_get_dictionary(const clcpack *p, size_t i, clcpack_dictio
     if (!p->dicts)
         return out && clcpk_size_ok(out, CLCPK_DICTIONARY_INFO_1_0) ? CLCPACK_E_NOT_FOUND
                                                                     : CLCPACK_E_INVALID_ARG;
-    return clcpk_get_item(&p->dicts->info, sizeof *p->dicts, p->n_dicts, i, sizeof p->dicts->info,
-                    CLCPK_DICTIONARY_INFO_1_0, out);
+    return clcpk_get_item(&p->dicts->info, sizeof *p->dicts, p->n_dicts, i,
+                          sizeof p->dicts->info, CLCPK_DICTIONARY_INFO_1_0, out);
 }
 
 clcpack_status clcpack_get_entry_family(const clcpack *p, size_t i, const char **family)

@@ -20,6 +20,12 @@
 #include "pack_reader.h"
 
 #ifdef CLCPK_NO_LOOKUP_TABLE
+/* 1 when p was opened through its lookup table (p->lazy is set): never. */
+static inline int clcpk_lookup_opened(const clcpack *p)
+{
+    (void)p;
+    return 0;
+}
 static inline int clcpk_has_lookup(const pk_header *h, const uint8_t *head)
 {
     (void)h, (void)head;
@@ -92,6 +98,9 @@ static inline clcpack_status clcpk_lookup_bucket(const clcpack *p, int names, ui
     return CLCPACK_OK;
 }
 #else
+/* 1 when p was opened through its lookup table (p->lazy is set). */
+static inline int clcpk_lookup_opened(const clcpack *p) { return p->lazy != NULL; }
+
 /* Opens p (its file read on demand, p->fd set) through its lookup table
  * (pack_lookup.c): h passed checks 1 to 7, head holds the header's first
  * PK_HEADER_SIZE_LOOKUP bytes. Reads the directory, devices and

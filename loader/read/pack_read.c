@@ -314,7 +314,7 @@ clcpack_status clcpack_get_device(const clcpack *p, size_t i, clcpack_device_inf
     if (!p)
         return CLCPACK_E_INVALID_ARG;
     return clcpk_get_item(p->devices, sizeof *p->devices, p->n_devices, i, sizeof *p->devices,
-                    CLCPK_DEVICE_INFO_1_0, out);
+                          CLCPK_DEVICE_INFO_1_0, out);
 }
 
 clcpack_status clcpack_get_source(const clcpack *p, size_t i, clcpack_source_info *out)
@@ -325,7 +325,7 @@ clcpack_status clcpack_get_source(const clcpack *p, size_t i, clcpack_source_inf
     if (i < p->n_sources && out && (st = clcpk_source_ready(p, i, NULL)) != CLCPACK_OK)
         return st;
     return clcpk_get_item(&p->sources->info, sizeof *p->sources, p->n_sources, i,
-                    sizeof p->sources->info, CLCPK_SOURCE_INFO_1_0, out);
+                          sizeof p->sources->info, CLCPK_SOURCE_INFO_1_0, out);
 }
 
 clcpack_status clcpack_get_entry(const clcpack *p, size_t i, clcpack_entry_info *out)
@@ -336,7 +336,7 @@ clcpack_status clcpack_get_entry(const clcpack *p, size_t i, clcpack_entry_info 
     if (i < p->n_entries && out && (st = clcpk_entry_ready(p, i, NULL)) != CLCPACK_OK)
         return st;
     return clcpk_get_item(&p->entries->info, sizeof *p->entries, p->n_entries, i,
-                    sizeof p->entries->info, CLCPK_ENTRY_INFO_1_0, out);
+                          sizeof p->entries->info, CLCPK_ENTRY_INFO_1_0, out);
 }
 
 size_t clcpack_entry_tuning_count(const clcpack *p, size_t entry)

@@ -104,6 +104,29 @@ Ninja"
     [ "$RC" -ne 0 ] && grep -q "1.3.0" "$ERR" && ok "find_package(clcpack 0.1) refuses version 1.3.0 (major 0 is a version)" ||
         bad "find_package(clcpack 0.1) accepted 1.3.0"
 
+    # The load-only library through the package: clcpack::clcpack_load,
+    # shared, and static with CLCPACK_USE_STATIC.
+    mkdir -p "$TMP/lo"
+    printf '#include <stdio.h>\n#include <clcpack.h>\nint main(void) { printf("%%u\\n", clcpack_version()); return 0; }\n' \
+        >"$TMP/lo/lo.c"
+    printf 'cmake_minimum_required(VERSION 3.13)\nproject(lo C)\nfind_package(clcpack 1.3 REQUIRED)\nadd_executable(lo lo.c)\ntarget_link_libraries(lo clcpack::clcpack_load)\n' \
+        >"$TMP/lo/CMakeLists.txt"
+    for mode in OFF ON; do
+        run cmake -S "$TMP/lo" -B "$TMP/lo/b$mode" -DCMAKE_PREFIX_PATH="$P" -DCLCPACK_USE_STATIC=$mode
+        expect_rc 0 "a project linking clcpack::clcpack_load configures (CLCPACK_USE_STATIC=$mode)"
+        run cmake --build "$TMP/lo/b$mode"
+        expect_rc 0 "and builds"
+        run env LD_LIBRARY_PATH="$P/lib" "$TMP/lo/b$mode/lo"
+        expect_out "10300" "and runs"
+        if [ $mode = OFF ]; then
+            readelf -d "$TMP/lo/b$mode/lo" | grep -q 'NEEDED.*libclcpack_load.so.1' &&
+                ok "clcpack::clcpack_load is libclcpack_load.so.1" || bad "NEEDED: $(readelf -d "$TMP/lo/b$mode/lo" | grep NEEDED)"
+        else
+            readelf -d "$TMP/lo/b$mode/lo" | grep -q 'NEEDED.*libclcpack' &&
+                bad "the static clcpack::clcpack_load needs a libclcpack" || ok "the static clcpack::clcpack_load needs no libclcpack*.so"
+        fi
+    done
+
     # Your own .cl files, no manifest: the project of docs/CMAKE.md, "Your
     # own kernels", its files taken from the page's doctest blocks.
     D=$TMP/doc
