@@ -205,7 +205,7 @@ LOAD_NAMES.INSPECT := $(shell sed -n 's/^CLCPACK_API[^$(LPAREN)]*[ *]\(clcpack_[
 	loader/include/clcpack_inspect.h)
 load_off = $(foreach p,$(LOAD_PARTS),$(if $(filter 0,$(LOAD_$(p))),$($(1).$(p))))
 load_on = $(foreach p,$(LOAD_PARTS),$(if $(filter 0,$(LOAD_$(p))),,$($(1).$(p))))
-# A part left out is compiled without with -DCLCPK_NO_<PART> (its header's
+# The files of a build with a part left out are compiled with -DCLCPK_NO_<PART> (its header's
 # stand-ins: rebuild_cache.h, key_miss.h, pocl_note.h, pack_lookup.h, crc32.c).
 LOAD_DEFS := $(foreach p,$(LOAD_PARTS),$(if $(filter 0,$(LOAD_$(p))),-DCLCPK_NO_$(p)))
 # The tool's own helpers (fd_io.c) and the other system's platform file stay out.
