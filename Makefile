@@ -35,8 +35,12 @@ endif
 # a wrong include does not compile; tests/cli/cli_layers.sh checks every
 # #include against this same table. clc/main/ is the composition root: the
 # only folder that knows both the command line and the seeds' plug-in.
-LAYER.clc/main    := clc/cli clc/tune clc/seeds clc/program clc/worker clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats loader/common public
-LAYER.clc/cli     := clc/tune clc/program clc/worker clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats loader/common public
+LAYER.clc/main    := clc/cli clc/run clc/tune clc/seeds clc/program clc/worker clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats loader/common public
+LAYER.clc/cli     := clc/tune clc/run clc/program clc/worker clc/rcache clc/engine clc/vendors clc/capture clc/checks clc/util formats loader/common public
+# The pack run (clc-pack [pack] and the packing of clc-pack tune) and the
+# command-line support it shares with the commands: options, reports,
+# files, devices. Below the commands, which call it; it calls none of them.
+LAYER.clc/run     := clc/program clc/rcache clc/engine clc/vendors clc/checks clc/util formats loader/common public
 LAYER.clc/seeds   := clc/tune clc/program clc/engine clc/vendors clc/checks clc/util formats loader/common public
 # The tuner (docs/TUNING.md, "Tuning any program from a T1 spec"): T1
 # specs read, the space and its conditions, the strategies, the timing

@@ -17,5 +17,6 @@ int cmd_pack(int argc, char **argv)
         usage_short(stderr);
         return EXIT_USAGE_STATUS;
     }
-    return pack_run_args(argc, argv);
+    static const pack_run_texts texts = {usage_pack, print_version};
+    return pack_run_args(argc, argv, &texts);
 }

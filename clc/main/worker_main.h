@@ -10,7 +10,7 @@
  * order; --kernels names the kernels folder whose manifest the seeds'
  * checks read (none: jobs run no seed check).
  *
- * The composition of a worker: the devices (clc/cli/device_select.h), the
+ * The composition of a worker: the devices (clc/run/device_select.h), the
  * manifest and the seeds' check hook, handed to the build worker
  * (clc/worker/build_worker.h), which does the work.
  */

@@ -6,7 +6,7 @@
  *   clc-pack --load-worker --pack PACK --device P:D [--no-cubin] [--warm]
  *            [--pocl-wg SPEC] [--check [--kernels DIR]]
  *
- * P:D are the device's platform and device indices (clc/cli/device_select.h).
+ * P:D are the device's platform and device indices (clc/run/device_select.h).
  * The options are read and the device found by clc/main/worker_main.c, as
  * for the build worker; the loading and checking are here.
  * Each load job (worker_proto.h) names an entry; its key is loaded with the

@@ -1,4 +1,4 @@
-/* --device / --platform selection and default pack names (clc/cli/device_select.h):
+/* --device / --platform selection and default pack names (clc/run/device_select.h):
  * the rules on made-up device lists, then a real enumeration. */
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* Dependency files (clc/cli/depfile.h): the rule's text, escaping of the
+/* Dependency files (clc/run/depfile.h): the rule's text, escaping of the
  * characters make treats specially, repeats dropped, the atomic write. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* The pack command's options (clc/cli/pack_args.h) and the variants they select
+/* The pack command's options (clc/run/pack_args.h) and the variants they select
  * from the real manifest (clc/program/variant_plan.h). */
 #include <stdarg.h>
 #include <stdlib.h>

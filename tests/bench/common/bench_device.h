@@ -1,6 +1,6 @@
 /*
  * bench_device.h — the one OpenCL device a benchmark runs on, picked with
- * the same --device / --platform rules as clc-pack (clc/cli/device_select.h),
+ * the same --device / --platform rules as clc-pack (clc/run/device_select.h),
  * with a context and what the result tables name the device by.
  */
 #ifndef BENCH_DEVICE_H

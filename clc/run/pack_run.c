@@ -4,7 +4,6 @@
  * summary pack_outputs.c (pack_run.h: the run they share). Its users are
  * commands: `clc-pack [pack]` (cmd_pack.c) and `clc-pack tune`, which packs
  * the configurations it keeps (cmd_tune.c). */
-#include "commands.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -644,13 +643,14 @@ static int write_pack(pack_run *run, const pack_args *a, build_job_list *plan, d
 
 /* The options' answers that stop before a build: --help, --version,
  * --list-devices. 1 with *status set when one was given. */
-static int answer_early(const pack_args *a, device_select_list *devices, int *status)
+static int answer_early(const pack_args *a, const pack_run_texts *texts,
+                        device_select_list *devices, int *status)
 {
     *status = EXIT_OK_STATUS;
     if (a->help)
-        usage_pack(stdout);
+        texts->usage(stdout);
     else if (a->version)
-        print_version(stdout);
+        texts->version(stdout);
     else if (a->list_devices) {
         char derr[DEVICE_SELECT_ERR_MAX];
         if (device_select_enumerate(devices, derr) != 0) {
@@ -735,10 +735,11 @@ int pack_run_plan(int argc, char **argv, build_job_list *plan, const clcpack_tun
 
 /* Plan, devices and writer, the builds in workers, then the pack and the
  * summary: each a step above, any of which may end the run. */
-static int run_args(pack_args *a, device_select_list *devices, build_job_list *plan)
+static int run_args(pack_args *a, const pack_run_texts *texts, device_select_list *devices,
+                    build_job_list *plan)
 {
     int status;
-    if (answer_early(a, devices, &status))
+    if (answer_early(a, texts, devices, &status))
         return status;
     pack_run *run = pack_run_new(a);
     if (!run) {
@@ -754,7 +755,7 @@ static int run_args(pack_args *a, device_select_list *devices, build_job_list *p
     return status;
 }
 
-int pack_run_args(int argc, char **argv)
+int pack_run_args(int argc, char **argv, const pack_run_texts *texts)
 {
     pack_args *a = calloc(1, sizeof *a); /* holds the value lists: large */
     device_select_list *devices = calloc(1, sizeof *devices);
@@ -768,7 +769,7 @@ int pack_run_args(int argc, char **argv)
         status = cli_usage_error(NULL, "%s", err);
     else {
         cli_verbosity = a->verbosity;
-        status = run_args(a, devices, &plan);
+        status = run_args(a, texts, devices, &plan);
     }
     build_job_list_free(&plan);
     free(devices);

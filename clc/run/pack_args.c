@@ -10,7 +10,6 @@
 #include "check_cmd.h"
 #include "cli_opts.h"
 #include "cli_report.h"
-#include "commands.h"
 #include "pack_text.h"
 #include "pack_timings.h"
 

@@ -9,6 +9,7 @@
 #define CLC_PACK_RUN_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "clcpack_write.h"
@@ -185,9 +186,16 @@ void pack_free_argv(char **argv);
 int pack_run_plan(int argc, char **argv, build_job_list *plan, const clcpack_tuning *const *tunings,
                   const size_t *n_tunings);
 
+/* What --help and --version print: the command's own texts, given by the
+ * command (clc/cli/), which the run is below. */
+typedef struct pack_run_texts {
+    void (*usage)(FILE *f);
+    void (*version)(FILE *f);
+} pack_run_texts;
+
 /* The whole run from a `clc-pack [pack]` command line (pack_args.h):
  * the plan made from the options, then as pack_run_plan. The exit status. */
-int pack_run_args(int argc, char **argv);
+int pack_run_args(int argc, char **argv, const pack_run_texts *texts);
 
 /* pack_cache.c: the variant cache's bound (CLC_PACK_CACHE_SIZE, else the
  * default; *from says which) and folder: 0, or the exit status of a bad
