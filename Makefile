@@ -59,7 +59,7 @@ LAYER.clc/vendors := clc/util loader/common public
 LAYER.clc/capture := clc/util formats public
 LAYER.clc/checks  := clc/util loader/common public
 LAYER.clc/util    := loader/common
-LAYER.formats     := public
+LAYER.formats     := loader/common public
 LAYER.preload     := formats loader/common public
 LAYER.preload/shim :=
 # The library by what it does (loader/README.md, docs/ARCHITECTURE.md):
@@ -213,7 +213,7 @@ load_on = $(foreach p,$(LOAD_PARTS),$(if $(filter 0,$(LOAD_$(p))),,$($(1).$(p)))
 # stand-ins: rebuild_cache.h, key_miss.h, pocl_note.h, pack_lookup.h, crc32.c).
 LOAD_DEFS := $(foreach p,$(LOAD_PARTS),$(if $(filter 0,$(LOAD_$(p))),-DCLCPK_NO_$(p)))
 # The tool's own helpers (fd_io.c) and the other system's platform file stay out.
-LOAD_SRC := $(filter-out loader/write/% loader/common/fd_io.c loader/common/platform_win32.c \
+LOAD_SRC := $(filter-out loader/write/% loader/common/fd_io.c loader/common/platform_win32.c loader/common/strbuf.c \
 	$(filter-out $(call load_on,LOAD_FILES),$(call load_off,LOAD_FILES)),$(LIB_SRC))
 LOAD_NAMES_OUT := $(call load_off,LOAD_NAMES)
 # Built with every part: libclcpack's own objects; else objects of their own.
@@ -393,11 +393,12 @@ $(B)/tests/test_record_reentry $(B)/tests/test_record_stress: | $(TEST_SO)
 
 # The interposer's key code, tested on its own.
 $(B)/tests/test_rec_key: $(B)/pic/preload/rec_key.o
-$(B)/tests/test_rec_key: CLC_CPPFLAGS += -Ipreload
+$(B)/tests/test_rec_key: CLC_CPPFLAGS += -Ipreload -Wl,-u,sb_put
 # (Its objects come after the libraries on the link line: the test itself
-# calls what they need of libclcpack.a.)
+# calls what they need of libclcpack.a, and -u takes the byte buffer
+# (loader/common/strbuf.c) from it before them.)
 $(B)/tests/test_miss_reason: $(B)/pic/preload/miss_reason.o $(B)/pic/preload/rec_key.o
-$(B)/tests/test_miss_reason: CLC_CPPFLAGS += -Ipreload -Iformats
+$(B)/tests/test_miss_reason: CLC_CPPFLAGS += -Ipreload -Iformats -Wl,-u,sb_put
 
 # pack and test set up the machine first (deps), then build: a sub-make,
 # so that nothing compiles before the headers are there, even with -j.

@@ -7,39 +7,15 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "strbuf.h"
+
 /* ---------------------------------------------------------------------- */
 /* Writing                                                                 */
 
-typedef struct wbuf {
-    unsigned char *p;
-    size_t n, cap;
-    int oom;
-} wbuf;
+/* The record's bytes: the one growable buffer (strbuf.h). */
+typedef strbuf wbuf;
 
-static void put(wbuf *b, const void *data, size_t n)
-{
-    if (b->oom || n == 0)
-        return;
-    if (b->cap - b->n < n) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap - b->n < n) {
-            if (cap > SIZE_MAX / 2) {
-                b->oom = 1;
-                return;
-            }
-            cap *= 2;
-        }
-        unsigned char *q = realloc(b->p, cap);
-        if (!q) {
-            b->oom = 1;
-            return;
-        }
-        b->p = q;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, data, n);
-    b->n += n;
-}
+static void put(wbuf *b, const void *data, size_t n) { sb_put(b, data, n); }
 
 static void put_le(wbuf *b, uint64_t v, int bytes)
 {
@@ -53,7 +29,7 @@ static void put_le(wbuf *b, uint64_t v, int bytes)
 static void put_field(wbuf *b, int len_bytes, const void *p, size_t n)
 {
     if (len_bytes == 4 && n > UINT32_MAX) {
-        b->oom = 1;
+        b->failed = 1;
         return;
     }
     put_le(b, n, len_bytes);
@@ -79,18 +55,19 @@ static uint32_t crc_of(const unsigned char *p, size_t n)
 
 static int finish(wbuf *b, unsigned char **out, size_t *size)
 {
-    if (b->oom) {
-        free(b->p);
+    if (b->failed) {
+        sb_free(b);
         return -1;
     }
-    *out = b->p;
-    *size = b->n;
+    *out = b->data;
+    *size = b->len;
     return 0;
 }
 
 int capture_encode(const capture *c, unsigned char **out, size_t *size)
 {
-    wbuf b = {0};
+    wbuf b;
+    sb_init(&b);
     const clcpack_device_info *d = &c->device;
     put(&b, CAPTURE_MAGIC, CAPTURE_MAGIC_SIZE);
     put_le(&b, (uint32_t)c->kind, 4);
@@ -113,14 +90,15 @@ int capture_encode(const capture *c, unsigned char **out, size_t *size)
     put_le(&b, d->nv_cc_major, 4);
     put_le(&b, d->nv_cc_minor, 4);
     put_field(&b, 8, c->binary, c->binary ? c->binary_size : 0);
-    if (!b.oom)
-        put_le(&b, crc_of(b.p, b.n), 4);
+    if (!b.failed)
+        put_le(&b, crc_of(b.data, b.len), 4);
     return finish(&b, out, size);
 }
 
 int link_desc_encode(const link_input *in, size_t n, unsigned char **out, size_t *size)
 {
-    wbuf b = {0};
+    wbuf b;
+    sb_init(&b);
     put(&b, LINK_DESC_MAGIC, 8);
     put_le(&b, n, 4);
     for (size_t i = 0; i < n; i++) {

@@ -9,6 +9,7 @@
 
 #include "clcpack_write.h" /* CLCPACK_SHA256_SIZE */
 #include "sha256.h"        /* clcpk_digest_sha256 (loader/common/) */
+#include "strbuf.h"
 
 static int is_space(char c)
 {
@@ -255,35 +256,9 @@ static void add_includes(scan *s, const char *text, size_t size, int depth)
 
 /* The bytes a key hashes, gathered first: the library's SHA-256
  * (clcpk_digest_sha256) takes them in one piece. */
-typedef struct key_bytes {
-    unsigned char *p;
-    size_t len, cap;
-    int oom;
-} key_bytes;
+typedef strbuf key_bytes;
 
-static void put(key_bytes *k, const void *p, size_t n)
-{
-    if (k->oom || n == 0)
-        return;
-    if (n > SIZE_MAX / 2 - k->len) {
-        k->oom = 1;
-        return;
-    }
-    if (k->len + n > k->cap) {
-        size_t cap = k->cap ? k->cap : 4096;
-        while (cap < k->len + n)
-            cap *= 2;
-        unsigned char *grown = realloc(k->p, cap);
-        if (!grown) {
-            k->oom = 1;
-            return;
-        }
-        k->p = grown;
-        k->cap = cap;
-    }
-    memcpy(k->p + k->len, p, n);
-    k->len += n;
-}
+static void put(key_bytes *k, const void *p, size_t n) { sb_put(k, p, n); }
 
 static void put_count(key_bytes *k, uint64_t n)
 {
@@ -304,16 +279,16 @@ static void put_blob(key_bytes *k, const void *p, size_t n)
  * 0, or -1 when gathering them ran out of memory. */
 static int hex_key(key_bytes *k, const char *prefix, char out[RK_KEY_MAX])
 {
-    int rc = k->oom ? -1 : 0;
+    int rc = k->failed ? -1 : 0;
     if (rc == 0) {
         uint8_t d[CLCPACK_SHA256_SIZE];
-        clcpk_digest_sha256(k->p, k->len, d);
+        clcpk_digest_sha256(k->data, k->len, d);
         size_t n = strlen(prefix);
         memcpy(out, prefix, n);
         for (size_t i = 0; i < sizeof d; i++)
             snprintf(out + n + 2 * i, 3, "%02x", d[i]);
     }
-    free(k->p);
+    sb_free(k);
     memset(k, 0, sizeof *k);
     return rc;
 }
@@ -331,7 +306,8 @@ int rk_key(const char *source, size_t size, const char *options, char out[RK_KEY
         add_includes(s, source, size, 0);
     int rc = s->oom ? -1 : 0;
     if (rc == 0) {
-        key_bytes k = {NULL, 0, 0, 0};
+        key_bytes k;
+        sb_init(&k);
         static const char tag[] = "clcpack record key 1";
         put(&k, tag, sizeof tag);
         put_blob(&k, source, size);
@@ -355,7 +331,8 @@ int rk_key(const char *source, size_t size, const char *options, char out[RK_KEY
 int rk_compile_key(const char *build_key, size_t n_headers, char *const *names,
                    char *const *sources, const size_t *sizes, char out[RK_KEY_MAX])
 {
-    key_bytes k = {NULL, 0, 0, 0};
+    key_bytes k;
+    sb_init(&k);
     static const char tag[] = "clcpack record compile key 1";
     put(&k, tag, sizeof tag);
     put_blob(&k, build_key, strlen(build_key));
@@ -369,7 +346,8 @@ int rk_compile_key(const char *build_key, size_t n_headers, char *const *names,
 
 int rk_link_key(const char *norm_options, const void *desc, size_t size, char out[RK_KEY_MAX])
 {
-    key_bytes k = {NULL, 0, 0, 0};
+    key_bytes k;
+    sb_init(&k);
     static const char tag[] = "clcpack record link key 1";
     put(&k, tag, sizeof tag);
     put_blob(&k, norm_options, strlen(norm_options));

@@ -6,42 +6,19 @@
 
 #include "bounded_fmt.h"
 #include "cl_error_name.h"
+#include "strbuf.h"
 
 #define NAMES_MAX (1u << 20)
 #define SIG_MAX (8u << 20)
 
-typedef struct sbuf {
-    char *p;
-    size_t len, cap;
-    int failed;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n)
+/* The signature text, bounded: past SIG_MAX it is refused as too large. */
+static void sig_add(strbuf *b, const char *s)
 {
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > SIG_MAX) {
+    size_t n = strlen(s);
+    if (b->len + n + 1 > SIG_MAX)
         b->failed = 1;
-        return;
-    }
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *q = realloc(b->p, cap);
-        if (!q) {
-            b->failed = 1;
-            return;
-        }
-        b->p = q;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
+    sb_put(b, s, n);
 }
-
-static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -107,7 +84,7 @@ int roundtrip_kernel_names(cl_program prog, char ***names, size_t *n, char msg[R
 }
 
 /* One argument's info, or "?" where the driver does not give it. */
-static void arg_info(cl_kernel k, cl_uint i, sbuf *b)
+static void arg_info(cl_kernel k, cl_uint i, strbuf *b)
 {
     char num[64];
     cl_kernel_arg_address_qualifier aq;
@@ -118,30 +95,30 @@ static void arg_info(cl_kernel k, cl_uint i, sbuf *b)
         bfmt(num, sizeof num, "a%x", (unsigned)aq);
     else
         bfmt(num, sizeof num, "a?");
-    sb_str(b, num);
+    sig_add(b, num);
     if (clGetKernelArgInfo(k, i, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof acc, &acc, NULL) ==
         CL_SUCCESS)
         bfmt(num, sizeof num, " x%x", (unsigned)acc);
     else
         bfmt(num, sizeof num, " x?");
-    sb_str(b, num);
+    sig_add(b, num);
     if (clGetKernelArgInfo(k, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL) ==
         CL_SUCCESS)
         bfmt(num, sizeof num, " q%lx", (unsigned long)tq);
     else
         bfmt(num, sizeof num, " q?");
-    sb_str(b, num);
+    sig_add(b, num);
     const cl_kernel_arg_info text_fields[] = {CL_KERNEL_ARG_TYPE_NAME, CL_KERNEL_ARG_NAME};
     for (size_t f = 0; f < 2; f++) {
         char val[512];
         size_t got = 0;
-        sb_str(b, " ");
+        sig_add(b, " ");
         if (clGetKernelArgInfo(k, i, text_fields[f], sizeof val - 1, val, &got) == CL_SUCCESS &&
             got <= sizeof val - 1) {
             val[got] = '\0';
-            sb_str(b, val);
+            sig_add(b, val);
         } else {
-            sb_str(b, "?");
+            sig_add(b, "?");
         }
     }
 }
@@ -152,7 +129,8 @@ char *roundtrip_signature(cl_program prog, char msg[ROUNDTRIP_MSG_MAX])
     size_t n;
     if (roundtrip_kernel_names(prog, &names, &n, msg) != 0)
         return NULL;
-    sbuf b = {0};
+    strbuf b;
+    sb_init(&b);
     int failed = 0;
     for (size_t i = 0; i < n && !failed; i++) {
         cl_int rc;
@@ -175,28 +153,27 @@ char *roundtrip_signature(cl_program prog, char msg[ROUNDTRIP_MSG_MAX])
             break;
         }
         char head[64];
-        sb_str(&b, names[i]);
+        sig_add(&b, names[i]);
         bfmt(head, sizeof head, "(%u)", (unsigned)nargs);
-        sb_str(&b, head);
+        sig_add(&b, head);
         for (cl_uint a = 0; a < nargs; a++) {
-            sb_str(&b, a ? "; " : " ");
+            sig_add(&b, a ? "; " : " ");
             arg_info(k, a, &b);
         }
-        sb_str(&b, "\n");
+        sig_add(&b, "\n");
         clReleaseKernel(k);
     }
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
+    sb_put(&b, "", 1);
     if (!failed && b.failed)
         bfmt(msg, ROUNDTRIP_MSG_MAX, "the program's kernel signatures are too large");
     if (failed || b.failed) {
-        free(b.p);
+        sb_free(&b);
         return NULL;
     }
-    if (!b.p)
-        sb_str(&b, "");
-    return b.p;
+    return (char *)b.data;
 }
 
 /* Two fields that differ only where one side is "?" are the same: a driver

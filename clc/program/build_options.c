@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounded_fmt.h"
+
 void build_options_init(build_options *b, size_t max)
 {
     sb_init(&b->sb);

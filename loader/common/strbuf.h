@@ -1,7 +1,10 @@
 /*
- * strbuf.h — a growable byte buffer: the string builder of every layer
- * (generated sources, dependency files, embedded packs, key texts) and the
- * output buffer of the worker protocol (engine/wire.h).
+ * strbuf.h — a growable byte buffer: the one of the tool, the interposer
+ * and the capture formats (generated sources, dependency files, embedded
+ * packs, key texts, the worker protocol's frames (clc/engine/wire.h), the
+ * interposer's record keys, the capture files, the round trip's
+ * signatures). In loader/common/ so that all three reach it; the library
+ * itself does not use it, and the load-only library leaves it out.
  *
  * A failed allocation does not stop the caller at each step: it sets
  * `failed`, every later add is ignored, and the caller checks once at the
@@ -12,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "bounded_fmt.h"
+#include "errors.h"
 
 typedef struct strbuf {
     unsigned char *data;
@@ -29,6 +32,6 @@ void sb_put(strbuf *b, const void *p, size_t n);
 /* Appends the characters of s, without its NUL. */
 void sb_puts(strbuf *b, const char *s);
 /* Appends printf-formatted text, without its NUL. */
-void sb_printf(strbuf *b, const char *fmt, ...) BFMT_PRINTF(2, 3);
+void sb_printf(strbuf *b, const char *fmt, ...) PK_PRINTF(2, 3);
 
 #endif /* CLC_STRBUF_H */
