@@ -18,9 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_cache.h"
+#include "device_fp.h"
 #include "errors.h"
+#include "key_hash.h"
+#include "pack_decode.h"
 #include "pack_format.h"
-#include "pack_reader.h"
 #include "platform.h"
 #include "pocl_note.h"
 #include "rebuild_cache.h"
