@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_fp.h"
 #include "entry_key.h"
 #include "errors.h"
+#include "key_hash.h"
 #include "key_miss.h"
 #include "pack_lookup.h"
 #include "pack_reader.h"

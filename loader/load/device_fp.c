@@ -14,6 +14,8 @@
 
 #include <CL/cl_ext.h>
 
+#include "device_cache.h"
+#include "device_fp.h"
 #include "errors.h"
 #include "pack_format.h"
 #include "pack_reader.h"

@@ -18,9 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_cache.h"
+#include "device_fp.h"
 #include "errors.h"
+#include "key_hash.h"
+#include "pack_decode.h"
 #include "pack_format.h"
-#include "pack_reader.h"
 #include "platform.h"
 #include "pocl_note.h"
 #include "rebuild_cache.h"
@@ -833,9 +836,6 @@ static clcpack_status load(const char *api, const clcpack *p, const clcpack_key 
         return clcpk_fail(err, CLCPACK_E_INVALID_ARG, "%s: opts->struct_size %zu is too small",
                        api, opts->struct_size);
     uint32_t flags = opts ? opts->flags : 0;
-    clcpack_status st = clcpk_check_key(key, err);
-    if (st != CLCPACK_OK)
-        return st;
 
     load_ctx c = {0};
     c.p = p;
@@ -848,7 +848,7 @@ static clcpack_status load(const char *api, const clcpack *p, const clcpack_key 
     clcpk_text_init(&c.why, report->why, sizeof report->why);
 
     size_t n = 0, on_stack[MATCH_STACK], *match = on_stack;
-    st = clcpack_find(p, key, on_stack, MATCH_STACK, &n, err);
+    clcpack_status st = clcpack_find(p, key, on_stack, MATCH_STACK, &n, err);
     if (st != CLCPACK_OK)
         return st;
     if (n > MATCH_STACK) {

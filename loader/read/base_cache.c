@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "base_cache.h"
 #include "pack_reader.h"
 
 #define BASE_CACHE_SLOTS 64

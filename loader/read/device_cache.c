@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_cache.h"
 #include "pack_reader.h"
 
 #define FP_CACHE_SLOTS 8 /* more devices than this are queried every time */

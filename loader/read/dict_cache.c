@@ -12,7 +12,9 @@
 
 #include "codec.h"
 #include "crc32.h"
+#include "dict_cache.h"
 #include "pack_format.h"
+#include "pack_io.h"
 #include "pack_reader.h"
 
 /* Reads, decodes and checks dictionary i, then loads it into zstd. */

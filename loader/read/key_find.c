@@ -1,7 +1,8 @@
 /*
  * key_find.c — clcpack_find: the entries that have a key, through the
- * lookup table (pack_lookup.c) or the hash index (key_index.c), with the
- * predicates of key_match.c; a miss is described by key_miss.c.
+ * lookup table (pack_lookup.c) or the hash index, with the key's check and
+ * predicates (both key_hash.c); a miss is described by key_miss.c. The
+ * calls go down alone: none of those files calls back into this one.
  *
  * An entry whose define set equals the key's is found through the index;
  * failing that, a key that names only some of the defines (the axes,
@@ -14,6 +15,7 @@
 
 #include "entry_key.h"
 #include "errors.h"
+#include "key_hash.h"
 #include "key_miss.h"
 #include "pack_lookup.h"
 #include "pack_reader.h"

@@ -13,6 +13,7 @@
 
 #include "entry_key.h"
 #include "errors.h"
+#include "key_hash.h"
 #include "key_miss.h"
 #include "pack_reader.h"
 #include "text.h"

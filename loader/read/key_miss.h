@@ -8,6 +8,7 @@
 #define CLCPACK_KEY_MISS_H
 
 #include "errors.h"
+#include "key_hash.h"
 #include "pack_reader.h"
 
 #ifdef CLCPK_NO_NEAREST

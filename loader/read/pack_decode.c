@@ -16,10 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base_cache.h"
 #include "codec.h"
 #include "crc32.h"
+#include "dict_cache.h"
 #include "errors.h"
+#include "key_hash.h"
+#include "pack_decode.h"
 #include "pack_format.h"
+#include "pack_io.h"
 #include "pack_lookup.h"
 #include "pack_reader.h"
 

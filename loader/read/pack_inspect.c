@@ -10,6 +10,7 @@
 
 #include "clcpack_inspect.h"
 #include "pack_format.h"
+#include "pack_io.h"
 #include "pack_lookup.h"
 #include "pack_reader.h"
 #include "sha256.h"

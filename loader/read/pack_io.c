@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "pack_io.h"
 #include "pack_reader.h"
 
 clcpack_status clcpk_read_at(clcpk_fd fd, const char *path, uint8_t *buf, size_t n, uint64_t at,

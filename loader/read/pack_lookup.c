@@ -24,11 +24,12 @@
 
 #include "bytes.h"
 #include "codec.h"
-#include "crc32.h"
 #include "cold_memory.h"
+#include "crc32.h"
 #include "errors.h"
 #include "key_hash.h"
 #include "pack_format.h"
+#include "pack_io.h"
 #include "pack_lookup.h"
 #include "pack_parse.h"
 #include "pack_reader.h"

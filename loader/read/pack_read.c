@@ -11,11 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base_cache.h"
 #include "bytes.h"
 #include "codec.h"
 #include "cold_memory.h"
+#include "device_cache.h"
+#include "dict_cache.h"
 #include "errors.h"
+#include "key_hash.h"
 #include "pack_format.h"
+#include "pack_io.h"
 #include "pack_lookup.h"
 #include "pack_parse.h"
 #include "pack_reader.h"

@@ -13,6 +13,7 @@
 #include "codec.h"
 #include "crc32.h"
 #include "errors.h"
+#include "key_hash.h"
 #include "pack_format.h"
 #include "pack_reader.h"
 #include "pack_writer.h"

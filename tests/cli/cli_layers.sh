@@ -223,6 +223,37 @@ else
     cmd_calls "$TMP/probe_cmd" | grep -q "cmd_probe.c calls cmd_merge" &&
         ok "a command calling another (cmd_merge) would be found" ||
         bad "the check misses a command calling cmd_merge"
+    # A key's way (docs/ARCHITECTURE.md): its files in the order listed
+    # there, at most five, each calling only files below it, so that the key
+    # is followed top down with each file read once.
+    way=$(awk '/^## A key.s way/ { on = 1; next } on && /^## / { exit }
+        on && /^[0-9]+\. `loader\// { s = $2; gsub(/[`:,]/, "", s); print s }' docs/ARCHITECTURE.md)
+    # calls_up FILE...: "A calls S, defined in B above it" for each call of
+    # a file into one listed before it.
+    calls_up() {
+        above=""
+        for src in "$@"; do
+            obj=$(obj_of "$src") || { echo "$src has no object"; continue; }
+            for a in $above; do
+                nm -g --defined-only "$(obj_of "$a")" | awk 'NF == 3 { print $3 }' >"$TMP/above_defs"
+                nm -u "$obj" | awk '{ print $NF }' | grep -Fx -f "$TMP/above_defs" |
+                    sed "s|^|$src calls |; s|\$|, defined in $a above it|"
+            done
+            above="$above $src"
+        done
+    }
+    n_way=$(echo "$way" | grep -c .)
+    calls_up $way >"$TMP/way_up"
+    if [ "$n_way" -lt 2 ] || [ "$n_way" -gt 5 ]; then
+        bad "docs/ARCHITECTURE.md, \"A key's way\", lists $n_way files (2 to 5 wanted): $(echo $way)"
+    elif [ -s "$TMP/way_up" ]; then
+        bad "a key's way calls back up its list (docs/ARCHITECTURE.md): $(tr '\n' ';' <"$TMP/way_up")"
+    else
+        ok "a key's way passes through $n_way files, each calling only those below it: $(echo $way)"
+    fi
+    calls_up loader/read/key_hash.c loader/read/key_find.c | grep -q "key_find.c calls clcpk_" &&
+        ok "a call up a key's way (key_find.c into key_hash.c, listed first) would be found" ||
+        bad "the key's way check misses key_find.c calling into key_hash.c listed above it"
     # The check itself: a call from clc/engine/ into clc/cli/ is found.
     cli_sym=$(awk -F'\t' '$2 == "clc/cli" { print $1; exit }' "$TMP/defs")
     printf '%s\tclc/engine\tclc/engine/probe.c\n' "$cli_sym" >"$TMP/probe_undefs"

@@ -18,11 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base_cache.h"
 #include "check.h"
-#include "test_rng.h"
 #include "clcpack_write.h"
+#include "key_hash.h"
+#include "pack_decode.h"
 #include "pack_format.h"
 #include "pack_reader.h"
+#include "test_rng.h"
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
 

@@ -32,8 +32,9 @@
 
 #include "check.h"
 #include "clcpack_write.h"
-#include "pack_reader.h"
 #include "hostile_pack.h"
+#include "pack_decode.h"
+#include "pack_reader.h"
 #include "sha256.h"
 
 #define MIB (1024 * 1024)

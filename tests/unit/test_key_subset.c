@@ -1,4 +1,4 @@
-/* Keys that give only the axis defines (loader/read/key_match.c): a key with
+/* Keys that give only the axis defines (loader/read/key_hash.c): a key with
  * FILTER_WIDTH=5 finds the entry whose define set also holds the derived
  * HALF_FILTER_SIZE=2 and TWICE_HALF_FILTER_SIZE=4, on every device and form;
  * a subset shared by two define sets is CLCPACK_E_AMBIGUOUS naming both;

@@ -27,10 +27,11 @@
 
 #include "bytes.h"
 #include "check.h"
-#include "portable.h"
 #include "clcpack_write.h"
+#include "pack_io.h"
 #include "pack_lookup.h"
 #include "pack_reader.h"
+#include "portable.h"
 #include "synth_pack.h"
 #include "test_file.h"
 

@@ -27,10 +27,12 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "portable.h"
 #include "clcpack_write.h"
+#include "dict_cache.h"
 #include "hostile_pack.h"
+#include "pack_io.h"
 #include "pack_reader.h"
+#include "portable.h"
 #include "synth_pack.h"
 
 #define MIB ((uint64_t)1 << 20)
