@@ -11,10 +11,15 @@
 #include "bounded_fmt.h"
 #include "lcache.h"
 #include "make_dirs.h"
+#include "offline_targets_id.h"
 #include "ptxas_run.h"
 #include "rcache_key.h"
 #include "temp_tree.h"
 #include "worker_proto.h"
+
+/* Room for an offline toolchain's identity and target list: the device
+ * libraries' folder names a few dozen files. */
+#define OFFLINE_KEY_ID_MAX (64u << 10)
 
 void build_worker_init(build_worker *w)
 {
@@ -37,7 +42,7 @@ static char *key_text(build_worker *w, uint32_t slot, const build_job *job, size
         w->have_info[slot] = 1;
     }
     rcache_key_target kt = {&w->dev_info[slot], "native", "", "", w->opts.warmup,
-                            w->opts.pocl_small_grids};
+                            w->opts.pocl_small_grids, NULL, NULL};
     char archs[8 * NV_FORMS_MAX_ARCHS] = "";
     if (t->is_nvidia && t->ptxas[0]) {
         if (!w->ptxas_id_asked) {
@@ -255,6 +260,88 @@ static void build_device_job(build_worker *w, uint32_t slot, uint32_t flags, con
     free(text);
 }
 
+/* The variant cache's key text of an offline job, malloc'd, or NULL (a
+ * tool that cannot be looked at, no memory: then it is built uncached).
+ * The device fields are the chain's record (offline_targets_device_info:
+ * its version text, -exclude_ir), the lines added the tools' identity and
+ * the target list; warmup and PoCL's grids do not touch these builds. */
+static char *offline_key_text(build_worker *w, offline_targets_chain ch, const build_job *job, size_t *len)
+{
+    char *id = malloc(OFFLINE_KEY_ID_MAX), *list = malloc(OFFLINE_KEY_ID_MAX), *text = NULL;
+    if (id && list && offline_targets_identity(&w->offline, ch, id, OFFLINE_KEY_ID_MAX) == 0 &&
+        offline_targets_list(&w->offline, ch, list, OFFLINE_KEY_ID_MAX) == 0) {
+        clcpack_device_info d;
+        offline_targets_device_info(&w->offline, ch, &d);
+        rcache_key_target kt = {&d, offline_targets_chain_name(ch), "", "", 0, 0, id, list};
+        text = rcache_key_text(&kt, job, len);
+    }
+    free(id);
+    free(list);
+    return text;
+}
+
+/* Looks an offline job up in the variant cache: 1 for an entry that
+ * passed a fresh build's checks (offline_targets_adopt); 0 for a miss or
+ * an entry refused (then removed, the reason in r->local_note). */
+static int take_offline_local(build_worker *w, offline_targets_chain ch, const build_job *job,
+                              const char *key, const char *text, size_t len, build_variant_result *r)
+{
+    rcache_record rec;
+    char msg[LCACHE_MSG_MAX];
+    r->local = lcache_lookup(w->local_dir, key, text, len, &rec, msg);
+    if (r->local != BUILD_VARIANT_REMOTE_HIT) {
+        if (msg[0])
+            r->local_note = strdup(msg);
+        return 0;
+    }
+    build_variant_result got;
+    char why[OFFLINE_TARGETS_MSG_MAX];
+    int ok = offline_targets_adopt(&w->offline, ch, job, rec.kernel_names, rec.n_kernel_names, rec.note,
+                                   rec.forms, &rec.n_forms, &got, why, sizeof why) == 0;
+    rcache_record_free(&rec);
+    if (ok) {
+        got.local = BUILD_VARIANT_REMOTE_HIT;
+        *r = got;
+        return 1;
+    }
+    char line[RCACHE_MSG_MAX];
+    bfmt(line, sizeof line, "the cached variant failed its check: %s", why);
+    r->local = BUILD_VARIANT_REMOTE_REJECTED;
+    r->local_note = strdup(line);
+    lcache_drop(w->local_dir, key);
+    return 0;
+}
+
+/* An offline toolchain's job: from the variant cache when it has the
+ * variant (not with --tune or a tune command, nor when told so, as for a
+ * device's), else built, and stored when every target built (an entry
+ * holds the plan's whole target list, which is what a lookup checks). */
+static void build_offline_job(build_worker *w, offline_targets_chain ch, uint32_t flags, const build_job *job,
+                              build_variant_result *r)
+{
+    char *text = NULL, key[RCACHE_KEY_HEX_SIZE] = "";
+    size_t len = 0;
+    if (w->local_dir)
+        text = offline_key_text(w, ch, job, &len);
+    if (text) {
+        rcache_key_sha256_hex(text, len, key);
+        int look = !w->opts.tune.enabled && !build_job_has_tune_cmd(job) && !(flags & WORKER_PROTO_JOB_NO_LOOKUP);
+        if (look && take_offline_local(w, ch, job, key, text, len, r)) {
+            free(text);
+            return;
+        }
+    }
+    build_variant_remote local = r->local;
+    char *local_note = r->local_note;
+    offline_targets_build(&w->offline, ch, job, &w->spare, r);
+    r->local = local;
+    r->local_note = local_note;
+    /* No source build signs these: the entry's signature is empty. */
+    if (text && r->n_forms == w->offline.n[ch])
+        store_local(w, key, text, len, r, "");
+    free(text);
+}
+
 /* Builds one job into r, opening its device on first use. */
 static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_job *job,
                     build_variant_result *r)
@@ -269,7 +356,7 @@ static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_
             r->message = strdup("job for an offline toolchain the worker was not given");
             return;
         }
-        offline_targets_build(&w->offline, ch, job, &w->spare, r);
+        build_offline_job(w, ch, flags, job, r);
         return;
     }
     if (w->setup_error[0]) {

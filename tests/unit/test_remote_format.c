@@ -81,7 +81,7 @@ static void test_key(void)
     make_job(&j, "__kernel void blur(__global float *a) { a[0] = R; }\n");
     clcpack_device_info dev;
     make_device(&dev);
-    rcache_key_target t = {&dev, "native", "", "", 1, 0};
+    rcache_key_target t = {&dev, "native", "", "", 1, 0, NULL, NULL};
     char base[RCACHE_KEY_HEX_SIZE], k[RCACHE_KEY_HEX_SIZE];
     key_hex(&t, &j, base);
     CHECK(rcache_key_is_hex_digest(base, strlen(base)), "the key is 64 lowercase hex digits: %s", base);
