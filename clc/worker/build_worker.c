@@ -121,6 +121,20 @@ static void store_local(build_worker *w, const char *key, const char *text, size
         r->local_note = strdup(msg);
 }
 
+/* The variant cache's entry of key into *rec: 1; 0 for none (a miss, or
+ * one damaged or for another variant, the reason in r->local_note). */
+static int lookup_local(build_worker *w, const char *key, const char *text, size_t len, rcache_record *rec,
+                        build_variant_result *r)
+{
+    char msg[LCACHE_MSG_MAX];
+    r->local = lcache_lookup(w->local_dir, key, text, len, rec, msg);
+    if (r->local == BUILD_VARIANT_REMOTE_HIT)
+        return 1;
+    if (msg[0])
+        r->local_note = strdup(msg);
+    return 0;
+}
+
 /* Looks the job up in the variant cache. A hit that passes the device's
  * checks, or fails them after the driver had it: 1 (adopt_record). A
  * miss, or an entry refused (then removed): 0. */
@@ -128,13 +142,8 @@ static int take_local(build_worker *w, uint32_t slot, const build_job *job, cons
                       const char *text, size_t len, build_variant_result *r)
 {
     rcache_record rec;
-    char msg[LCACHE_MSG_MAX];
-    r->local = lcache_lookup(w->local_dir, key, text, len, &rec, msg);
-    if (r->local != BUILD_VARIANT_REMOTE_HIT) {
-        if (msg[0])
-            r->local_note = strdup(msg);
+    if (!lookup_local(w, key, text, len, &rec, r))
         return 0;
-    }
     build_variant_remote found = BUILD_VARIANT_REMOTE_HIT;
     char *why = NULL;
     int done = adopt_record(w, slot, job, &rec, "cached", r, &found, &why);
@@ -287,13 +296,8 @@ static int take_offline_local(build_worker *w, offline_targets_chain ch, const b
                               const char *key, const char *text, size_t len, build_variant_result *r)
 {
     rcache_record rec;
-    char msg[LCACHE_MSG_MAX];
-    r->local = lcache_lookup(w->local_dir, key, text, len, &rec, msg);
-    if (r->local != BUILD_VARIANT_REMOTE_HIT) {
-        if (msg[0])
-            r->local_note = strdup(msg);
+    if (!lookup_local(w, key, text, len, &rec, r))
         return 0;
-    }
     build_variant_result got;
     char why[OFFLINE_TARGETS_MSG_MAX];
     int ok = offline_targets_adopt(&w->offline, ch, job, rec.kernel_names, rec.n_kernel_names, rec.note,
