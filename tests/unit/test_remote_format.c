@@ -237,9 +237,9 @@ static void test_record(void)
 
     /* Edits with the CRC made right again: the checks after it. */
     memcpy(copy, bytes, n);
-    put32(copy + 12, 2);
+    put32(copy + 12, 3);
     fix_crc(copy, n);
-    CHECK(rcache_record_decode(copy, n, &back, err) != 0 && strstr(err, "reader of version 2"),
+    CHECK(rcache_record_decode(copy, n, &back, err) != 0 && strstr(err, "reader of version 3"),
           "a record for newer readers is refused: %s", err);
     memcpy(copy, bytes, n);
     copy[16] ^= 1;
@@ -263,7 +263,7 @@ static void test_record(void)
     copy = encode(&bad, &n);
     CHECK(rcache_record_decode(copy, n, &back, err) != 0, "a native form with an arch is refused");
     free(copy);
-    bad.forms[1] = (build_variant_form){.kind = (clcpack_binary_kind)3, .arch = 0, .data = native, .size = 4};
+    bad.forms[1] = (build_variant_form){.kind = (clcpack_binary_kind)6, .arch = 0, .data = native, .size = 4};
     copy = encode(&bad, &n);
     CHECK(rcache_record_decode(copy, n, &back, err) != 0, "an unknown kind is refused");
     free(copy);
@@ -273,24 +273,76 @@ static void test_record(void)
           "a record without forms is refused: %s", err);
     free(copy);
 
-    /* A later version's record with a field this reader does not know. */
+    /* A later version's record with a field this reader does not know,
+     * after version 2's targets (empty: a device's forms). */
     free(bytes);
     bytes = encode(&r, &n);
-    unsigned char *later = malloc(n + 8);
+    CHECK(bytes[8] == 1 && bytes[12] == 1, "a device's record is version 1");
+    unsigned char *later = calloc(1, n + 16);
     memcpy(later, bytes, n - 4);
-    memcpy(later + n - 4, "EXTRA!!!", 8);
-    put32(later + 8, 2);
-    size_t m = n + 8;
+    memcpy(later + n + 4, "EXTRA!!!", 8);
+    put32(later + 8, 3);
+    size_t m = n + 16;
     for (int i = 0; i < 8; i++)
         later[16 + i] = (unsigned char)((uint64_t)m >> (8 * i));
     fix_crc(later, m);
     if (CHECK(rcache_record_decode(later, m, &back, err) == 0,
-              "a version-2 record readable by version 1 decodes, its new field skipped: %s",
+              "a version-3 record readable by version 1 decodes, its new field skipped: %s",
               err)) {
         CHECK(back.n_forms == 2, "with its forms");
         rcache_record_free(&back);
     }
     free(later);
+    free(bytes);
+}
+
+/* Version 2: an offline toolchain's forms with their targets. */
+static void test_record_offline(void)
+{
+    static unsigned char spv[] = "\x03\x02\x23\x07 not really SPIR-V";
+    static unsigned char elf[] = "\x7f" "ELF not really a code object";
+    char *names[1] = {"twice"};
+    rcache_record r;
+    memset(&r, 0, sizeof r);
+    r.key_text = "clc-pack-key 1:1\n";
+    r.key_len = strlen(r.key_text);
+    r.signature = "";
+    r.n_kernel_names = 1;
+    r.kernel_names = names;
+    r.note = "";
+    r.n_forms = 2;
+    r.forms[0] = (build_variant_form){.kind = CLCPACK_KIND_AMDGCN, .arch = 0x900a00, .data = elf,
+                                      .size = sizeof elf - 1, .target = "gfx90a"};
+    r.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_SPIRV, .arch = 0x10000, .data = spv,
+                                      .size = sizeof spv - 1, .target = "SPIR-V_1.0"};
+    size_t n;
+    unsigned char *bytes = encode(&r, &n);
+    char err[RCACHE_RECORD_ERR_MAX];
+    rcache_record back;
+    CHECK(bytes[8] == 2 && bytes[12] == 2, "a record with offline forms is version 2, for readers of 2");
+    if (CHECK(rcache_record_decode(bytes, n, &back, err) == 0, "it decodes: %s", err)) {
+        CHECK(back.n_forms == 2 && back.forms[0].kind == CLCPACK_KIND_AMDGCN &&
+                  back.forms[0].arch == 0x900a00 && strcmp(back.forms[0].target, "gfx90a") == 0 &&
+                  strcmp(back.forms[1].target, "SPIR-V_1.0") == 0 &&
+                  memcmp(back.forms[1].data, spv, sizeof spv - 1) == 0,
+              "its forms and their targets back");
+        rcache_record_free(&back);
+    }
+    size_t cut_ok = 0;
+    for (size_t cut = 0; cut < n; cut++)
+        cut_ok += rcache_record_decode(bytes, cut, &back, err) == 0;
+    CHECK(cut_ok == 0, "every cut version-2 record is refused (%zu accepted)", cut_ok);
+    /* Said to be version 1 (what an older writer could not have made). */
+    put32(bytes + 8, 1);
+    put32(bytes + 12, 1);
+    fix_crc(bytes, n);
+    CHECK(rcache_record_decode(bytes, n, &back, err) != 0 && strstr(err, "bad form"),
+          "an offline kind in a version-1 record is refused: %s", err);
+    free(bytes);
+    r.forms[1].target[0] = '\0';
+    bytes = encode(&r, &n);
+    CHECK(rcache_record_decode(bytes, n, &back, err) != 0 && strstr(err, "form target"),
+          "an offline form without a target is refused: %s", err);
     free(bytes);
 }
 
@@ -548,6 +600,7 @@ int main(void)
     test_ptxas_identity();
     test_key();
     test_record();
+    test_record_offline();
     test_action_result();
     test_shard();
     test_local_entry();
