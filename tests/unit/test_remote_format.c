@@ -181,20 +181,28 @@ static void put32(unsigned char *p, uint32_t v)
         p[i] = (unsigned char)(v >> (8 * i));
 }
 
+/* A record's fields before its forms. */
+static void record_head(rcache_record *r, char *signature, char **names, size_t n_names, char *note,
+                        size_t n_forms)
+{
+    memset(r, 0, sizeof *r);
+    r->key_text = "clc-pack-key 1:1\n";
+    r->key_len = strlen(r->key_text);
+    r->signature = signature;
+    r->n_kernel_names = n_names;
+    r->kernel_names = names;
+    r->note = note;
+    r->n_forms = n_forms;
+}
+
 static void test_record(void)
 {
     static unsigned char native[] = "\x7f" "ELF not really a binary";
     static unsigned char ptx[] = ".version 7.0\n.target sm_80\n";
     char *names[2] = {"blur", "sharpen"};
     rcache_record r;
-    memset(&r, 0, sizeof r);
-    r.key_text = "clc-pack-key 1:1\n";
-    r.key_len = strlen(r.key_text);
-    r.signature = "blur(1) a1 x3 q0 float* a\nsharpen(1) a1 x3 q0 float* a\n";
-    r.n_kernel_names = 2;
-    r.kernel_names = names;
-    r.note = "no cubin for sm_75";
-    r.n_forms = 2;
+    record_head(&r, "blur(1) a1 x3 q0 float* a\nsharpen(1) a1 x3 q0 float* a\n", names, 2,
+                "no cubin for sm_75", 2);
     r.forms[0] = (build_variant_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = ptx, .size = sizeof ptx - 1};
     r.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_CUBIN, .arch = 80, .data = native, .size = sizeof native - 1};
     size_t n;
@@ -303,14 +311,7 @@ static void test_record_offline(void)
     static unsigned char elf[] = "\x7f" "ELF not really a code object";
     char *names[1] = {"twice"};
     rcache_record r;
-    memset(&r, 0, sizeof r);
-    r.key_text = "clc-pack-key 1:1\n";
-    r.key_len = strlen(r.key_text);
-    r.signature = "";
-    r.n_kernel_names = 1;
-    r.kernel_names = names;
-    r.note = "";
-    r.n_forms = 2;
+    record_head(&r, "", names, 1, "", 2);
     r.forms[0] = (build_variant_form){.kind = CLCPACK_KIND_AMDGCN, .arch = 0x900a00, .data = elf,
                                       .size = sizeof elf - 1, .target = "gfx90a"};
     r.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_SPIRV, .arch = 0x10000, .data = spv,
