@@ -289,9 +289,24 @@ static char *offline_key_text(build_worker *w, offline_targets_chain ch, const b
     return text;
 }
 
+/* A record of either cache for an offline job: 1 with got filled when it
+ * passes a fresh build's checks (offline_targets_adopt); 0 with *why. */
+static int adopt_offline(build_worker *w, offline_targets_chain ch, const build_job *job, rcache_record *rec,
+                         const char *what, build_variant_result *got, char **why)
+{
+    char msg[OFFLINE_TARGETS_MSG_MAX];
+    if (offline_targets_adopt(&w->offline, ch, job, rec->kernel_names, rec->n_kernel_names, rec->note,
+                              rec->forms, &rec->n_forms, got, msg, sizeof msg) == 0)
+        return 1;
+    char line[RCACHE_MSG_MAX];
+    bfmt(line, sizeof line, "the %s variant failed its check: %s", what, msg);
+    *why = strdup(line);
+    return 0;
+}
+
 /* Looks an offline job up in the variant cache: 1 for an entry that
- * passed a fresh build's checks (offline_targets_adopt); 0 for a miss or
- * an entry refused (then removed, the reason in r->local_note). */
+ * passed the checks; 0 for a miss or an entry refused (then removed, the
+ * reason in r->local_note). */
 static int take_offline_local(build_worker *w, offline_targets_chain ch, const build_job *job,
                               const char *key, const char *text, size_t len, build_variant_result *r)
 {
@@ -299,38 +314,70 @@ static int take_offline_local(build_worker *w, offline_targets_chain ch, const b
     if (!lookup_local(w, key, text, len, &rec, r))
         return 0;
     build_variant_result got;
-    char why[OFFLINE_TARGETS_MSG_MAX];
-    int ok = offline_targets_adopt(&w->offline, ch, job, rec.kernel_names, rec.n_kernel_names, rec.note,
-                                   rec.forms, &rec.n_forms, &got, why, sizeof why) == 0;
+    char *why = NULL;
+    int ok = adopt_offline(w, ch, job, &rec, "cached", &got, &why);
     rcache_record_free(&rec);
     if (ok) {
         got.local = BUILD_VARIANT_REMOTE_HIT;
         *r = got;
         return 1;
     }
-    char line[RCACHE_MSG_MAX];
-    bfmt(line, sizeof line, "the cached variant failed its check: %s", why);
     r->local = BUILD_VARIANT_REMOTE_REJECTED;
-    r->local_note = strdup(line);
+    r->local_note = why;
     lcache_drop(w->local_dir, key);
     return 0;
 }
 
-/* An offline toolchain's job: from the variant cache when it has the
- * variant (not with --tune or a tune command, nor when told so, as for a
- * device's), else built, and stored when every target built (an entry
- * holds the plan's whole target list, which is what a lookup checks). */
+/* Looks an offline job up in the remote cache: 1 for a record that passed
+ * the checks (then written to the variant cache too); otherwise 0, with
+ * *why (a refused record, a failed request) for the build that follows. */
+static int fetch_offline(build_worker *w, offline_targets_chain ch, const build_job *job, const char *key,
+                         const char *text, size_t len, build_variant_result *r, build_variant_remote *found,
+                         char **why)
+{
+    rcache_record rec;
+    char msg[RCACHE_MSG_MAX];
+    *found = rcache_lookup(w->remote, key, text, len, &rec, msg);
+    if (*found != BUILD_VARIANT_REMOTE_HIT) {
+        if (msg[0])
+            *why = strdup(msg);
+        return 0;
+    }
+    build_variant_result got;
+    int ok = adopt_offline(w, ch, job, &rec, "fetched", &got, why);
+    rcache_record_free(&rec);
+    if (!ok) {
+        *found = BUILD_VARIANT_REMOTE_REJECTED;
+        return 0;
+    }
+    got.local = r->local;
+    got.local_note = r->local_note;
+    *r = got;
+    store_local(w, key, text, len, r, "");
+    return 1;
+}
+
+/* An offline toolchain's job: from the variant cache, then the remote
+ * cache, when they have the variant (not with --tune or a tune command,
+ * nor when told so, as for a device's), else built, and stored in both
+ * when every target built (an entry holds the plan's whole target list,
+ * which is what a lookup checks). */
 static void build_offline_job(build_worker *w, offline_targets_chain ch, uint32_t flags, const build_job *job,
                               build_variant_result *r)
 {
-    char *text = NULL, key[RCACHE_KEY_HEX_SIZE] = "";
+    char *text = NULL, key[RCACHE_KEY_HEX_SIZE] = "", *why = NULL;
     size_t len = 0;
-    if (w->local_dir)
+    build_variant_remote found = BUILD_VARIANT_REMOTE_NONE;
+    int remote_on = w->remote && (rcache_lookups_on(w->remote) || rcache_uploads_on(w->remote));
+    if (w->local_dir || remote_on)
         text = offline_key_text(w, ch, job, &len);
     if (text) {
         rcache_key_sha256_hex(text, len, key);
         int look = !w->opts.tune.enabled && !build_job_has_tune_cmd(job) && !(flags & WORKER_PROTO_JOB_NO_LOOKUP);
-        if (look && take_offline_local(w, ch, job, key, text, len, r)) {
+        if ((look && w->local_dir && take_offline_local(w, ch, job, key, text, len, r)) ||
+            (look && remote_on && fetch_offline(w, ch, job, key, text, len, r, &found, &why))) {
+            r->remote = found;
+            r->remote_note = why;
             free(text);
             return;
         }
@@ -340,9 +387,16 @@ static void build_offline_job(build_worker *w, offline_targets_chain ch, uint32_
     offline_targets_build(&w->offline, ch, job, &w->spare, r);
     r->local = local;
     r->local_note = local_note;
-    /* No source build signs these: the entry's signature is empty. */
-    if (text && r->n_forms == w->offline.n[ch])
+    /* No source build signs these: the record's signature is empty. */
+    if (text && r->status == BUILD_VARIANT_OK && r->n_forms == w->offline.n[ch]) {
         store_local(w, key, text, len, r, "");
+        if (remote_on)
+            r->upload = store_job(w, key, text, len, r, "",
+                                  found == BUILD_VARIANT_REMOTE_REJECTED || (flags & WORKER_PROTO_JOB_NO_LOOKUP),
+                                  &r->upload_note);
+    }
+    r->remote = found;
+    r->remote_note = why;
     free(text);
 }
 
