@@ -222,6 +222,20 @@ static int open_slot(build_worker *w, uint32_t slot, build_variant_result *r)
     return 0;
 }
 
+/* Whether the worker talks to a remote cache, to look up or to upload. */
+static int uses_remote(const build_worker *w)
+{
+    return w->remote && (rcache_lookups_on(w->remote) || rcache_uploads_on(w->remote));
+}
+
+/* Whether a job may be taken from a cache: not with --tune, nor with a
+ * tune command of its own (both are timed while they build), nor when the
+ * pool said not to (a fresh worker's retry). */
+static int may_look(const build_worker *w, uint32_t flags, const build_job *job)
+{
+    return !w->opts.tune.enabled && !build_job_has_tune_cmd(job) && !(flags & WORKER_PROTO_JOB_NO_LOOKUP);
+}
+
 /* Builds job on slot's device into r, after the variant cache and then
  * the remote cache were asked (not with --tune: timings are taken while
  * building; not when told so: the job is built and stored in place of
@@ -232,14 +246,12 @@ static void build_device_job(build_worker *w, uint32_t slot, uint32_t flags, con
     char *text = NULL, key[RCACHE_KEY_HEX_SIZE] = "", *why = NULL;
     size_t len = 0;
     build_variant_remote found = BUILD_VARIANT_REMOTE_NONE;
-    int fetched = 0, remote_on = w->remote && (rcache_lookups_on(w->remote) || rcache_uploads_on(w->remote));
+    int fetched = 0, remote_on = uses_remote(w);
     if (w->local_dir || remote_on)
         text = key_text(w, slot, job, &len);
     if (text) {
         rcache_key_sha256_hex(text, len, key);
-        /* A job with its own tune command is timed while it builds. */
-        int look = !w->opts.tune.enabled && !build_job_has_tune_cmd(job) &&
-                   !(flags & WORKER_PROTO_JOB_NO_LOOKUP);
+        int look = may_look(w, flags, job);
         if (look && w->local_dir)
             fetched = take_local(w, slot, job, key, text, len, r);
         if (look && !fetched && remote_on)
@@ -368,12 +380,12 @@ static void build_offline_job(build_worker *w, offline_targets_chain ch, uint32_
     char *text = NULL, key[RCACHE_KEY_HEX_SIZE] = "", *why = NULL;
     size_t len = 0;
     build_variant_remote found = BUILD_VARIANT_REMOTE_NONE;
-    int remote_on = w->remote && (rcache_lookups_on(w->remote) || rcache_uploads_on(w->remote));
+    int remote_on = uses_remote(w);
     if (w->local_dir || remote_on)
         text = offline_key_text(w, ch, job, &len);
     if (text) {
         rcache_key_sha256_hex(text, len, key);
-        int look = !w->opts.tune.enabled && !build_job_has_tune_cmd(job) && !(flags & WORKER_PROTO_JOB_NO_LOOKUP);
+        int look = may_look(w, flags, job);
         if ((look && w->local_dir && take_offline_local(w, ch, job, key, text, len, r)) ||
             (look && remote_on && fetch_offline(w, ch, job, key, text, len, r, &found, &why))) {
             r->remote = found;
