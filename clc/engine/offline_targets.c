@@ -309,14 +309,15 @@ int offline_targets_format_args(const offline_targets_config *c, char **argv, si
     for (int ch = 0; ch < OFFLINE_TARGETS_N_CHAINS; ch++) {
         if (!c->on[ch])
             continue;
-        /* TOOL|name@arch,name@arch */
+        /* TOOL|SECOND|name@arch,name@arch|VERSION: the version text goes
+         * to the worker for its variant cache's key (offline_targets_id.h). */
         const char *tool = ch == OFFLINE_TARGETS_INTEL ? c->ocloc : ch == OFFLINE_TARGETS_AMD ? c->amd.clang : c->spv.clang;
         const char *second = ch == OFFLINE_TARGETS_AMD     ? c->amd.bitcode
                              : ch == OFFLINE_TARGETS_SPIRV ? c->spv.llvm_spirv
                              : c->intel_exclude_ir ? "exclude_ir"
                                                    : "";
         /* A target is at most 63 bytes, '@', 8 hex digits and ',': 80. */
-        size_t len = strlen(tool) + strlen(second) + 16 + c->n[ch] * 80;
+        size_t len = strlen(tool) + strlen(second) + strlen(c->version[ch]) + 16 + c->n[ch] * 80;
         char *v = malloc(len);
         if (!v || n + 2 > cap) {
             free(v);
@@ -326,6 +327,7 @@ int offline_targets_format_args(const offline_targets_config *c, char **argv, si
         for (size_t i = 0; i < c->n[ch]; i++)
             at += (size_t)snprintf(v + at, len - at, "%s%s@%x", i ? "," : "",
                                    c->targets[ch][i].name, (unsigned)c->targets[ch][i].arch);
+        snprintf(v + at, len - at, "|%s", c->version[ch]);
         argv[n++] = strdup(opt[ch]);
         argv[n++] = v;
         if (!argv[n - 2])
@@ -357,6 +359,12 @@ int offline_targets_parse_arg(offline_targets_config *c, const char *opt, const 
         bfmt(c->spv.clang, sizeof c->spv.clang, "%s", buf);
         bfmt(c->spv.llvm_spirv, sizeof c->spv.llvm_spirv, "%s", bar1 + 1);
     }
+    /* The version text is last and may hold any character but NUL. */
+    char *bar3 = strchr(bar2 + 1, '|');
+    if (!bar3)
+        return -1;
+    *bar3 = '\0';
+    bfmt(c->version[ch], sizeof c->version[ch], "%s", bar3 + 1);
     c->n[ch] = 0;
     char *save = NULL;
     for (char *item = strtok_r(bar2 + 1, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
@@ -385,6 +393,31 @@ typedef struct target_task {
     char msg[OFFLINE_TARGETS_MSG_MAX];
 } target_task;
 
+/* The header check of one binary of chain ch for arch, its kernels read
+ * into names (bin_check.h): a fresh build's and a cached entry's. */
+static int check_form(offline_targets_chain ch, const unsigned char *bin, size_t size, uint32_t arch,
+                      bin_check_names *names, char why[BIN_CHECK_MSG_MAX])
+{
+    if (ch == OFFLINE_TARGETS_INTEL)
+        return bin_check_check_intel(bin, size, arch, names, why);
+    if (ch == OFFLINE_TARGETS_AMD)
+        return bin_check_check_amdgcn(bin, size, arch, names, why);
+    return bin_check_check_spirv(bin, size, arch, names, why);
+}
+
+/* The first kernel of job's that names lacks, or NULL. */
+static const char *missing_kernel(const build_job *job, const bin_check_names *names)
+{
+    for (size_t i = 0; i < job->n_kernels; i++) {
+        size_t a = 0;
+        while (a < names->n && strcmp(names->names[a], job->kernels[i]) != 0)
+            a++;
+        if (a == names->n)
+            return job->kernels[i];
+    }
+    return NULL;
+}
+
 static void build_target(target_task *k)
 {
     const build_job *j = k->job;
@@ -405,13 +438,7 @@ static void build_target(target_task *k)
         return;
     }
     char why[BIN_CHECK_MSG_MAX];
-    if (k->ch == OFFLINE_TARGETS_INTEL)
-        rc = bin_check_check_intel(k->bin, k->size, k->t->arch, &k->names, why);
-    else if (k->ch == OFFLINE_TARGETS_AMD)
-        rc = bin_check_check_amdgcn(k->bin, k->size, k->t->arch, &k->names, why);
-    else
-        rc = bin_check_check_spirv(k->bin, k->size, k->t->arch, &k->names, why);
-    if (rc != 0) {
+    if (check_form(k->ch, k->bin, k->size, k->t->arch, &k->names, why) != 0) {
         bfmt(k->msg, sizeof k->msg, "its header does not fit the target: %s", why);
         free(k->bin);
         k->bin = NULL;
@@ -508,16 +535,12 @@ void offline_targets_build(const offline_targets_config *c, offline_targets_chai
         r->note = NULL;
     } else {
         /* The kernels the job asks for are all there. */
-        for (size_t i = 0; i < job->n_kernels && r->status == BUILD_VARIANT_OK; i++) {
-            size_t a = 0;
-            while (a < names->n && strcmp(names->names[a], job->kernels[i]) != 0)
-                a++;
-            if (a == names->n) {
-                bfmt(line, sizeof line, "kernel %s is not in the %s binary", job->kernels[i],
-                     offline_targets_chain_name(ch));
-                r->status = BUILD_VARIANT_CHECK_FAILED;
-                r->message = dup_text(line);
-            }
+        const char *lacking = missing_kernel(job, names);
+        if (lacking) {
+            bfmt(line, sizeof line, "kernel %s is not in the %s binary", lacking,
+                 offline_targets_chain_name(ch));
+            r->status = BUILD_VARIANT_CHECK_FAILED;
+            r->message = dup_text(line);
         }
         r->kernel_names = calloc(names->n ? names->n : 1, sizeof *r->kernel_names);
         for (size_t a = 0; r->kernel_names && a < names->n; a++)
@@ -531,4 +554,74 @@ void offline_targets_build(const offline_targets_config *c, offline_targets_chai
     /* The compilers' time is the job's: its compile phase (-v prints it). */
     r->build_s = mono_clock_s() - t0;
     r->phase_s[BUILD_VARIANT_PHASE_COMPILE] = r->build_s;
+}
+
+/* Whether names holds exactly the n kernels of want, in any order. */
+static int same_kernels(const bin_check_names *names, char *const *want, size_t n)
+{
+    if (names->n != n)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t a = 0;
+        while (a < names->n && strcmp(names->names[a], want[i]) != 0)
+            a++;
+        if (a == names->n)
+            return 0;
+    }
+    return 1;
+}
+
+int offline_targets_adopt(const offline_targets_config *c, offline_targets_chain ch, const build_job *job,
+                          char *const *kernel_names, size_t n_kernel_names, const char *note,
+                          build_variant_form *forms, size_t *n_forms, build_variant_result *r,
+                          char *why, size_t cap)
+{
+    memset(r, 0, sizeof *r);
+    clcpack_binary_kind kind = offline_targets_chain_kind(ch);
+    if (*n_forms != c->n[ch]) {
+        bfmt(why, cap, "it holds %zu binaries for the %zu %s targets", *n_forms, c->n[ch],
+             offline_targets_chain_name(ch));
+        return -1;
+    }
+    for (size_t i = 0; i < *n_forms; i++) {
+        const build_variant_form *f = &forms[i];
+        const offline_targets_target *t = &c->targets[ch][i];
+        if (f->kind != kind || f->arch != t->arch || strcmp(f->target, t->name) != 0) {
+            bfmt(why, cap, "binary %zu is not the %s binary for %s", i, offline_targets_chain_name(ch),
+                 t->name);
+            return -1;
+        }
+        bin_check_names names = {0};
+        char msg[BIN_CHECK_MSG_MAX];
+        int rc = check_form(ch, f->data, f->size, t->arch, &names, msg);
+        const char *lacking = rc == 0 ? missing_kernel(job, &names) : NULL;
+        int same = rc == 0 && same_kernels(&names, kernel_names, n_kernel_names);
+        bin_check_names_free(&names);
+        if (rc != 0) {
+            bfmt(why, cap, "its %s binary's header does not fit the target: %s", t->name, msg);
+            return -1;
+        }
+        if (lacking || !same) {
+            bfmt(why, cap, "its %s binary holds other kernels than %s", t->name,
+                 lacking ? lacking : "the entry names");
+            return -1;
+        }
+    }
+    r->kernel_names = calloc(n_kernel_names ? n_kernel_names : 1, sizeof *r->kernel_names);
+    r->note = note && note[0] ? dup_text(note) : NULL;
+    if (!r->kernel_names || (note && note[0] && !r->note)) {
+        free(r->kernel_names);
+        free(r->note);
+        memset(r, 0, sizeof *r);
+        bfmt(why, cap, "out of memory");
+        return -1;
+    }
+    for (size_t a = 0; a < n_kernel_names; a++)
+        if ((r->kernel_names[a] = dup_text(kernel_names[a])))
+            r->n_kernel_names = a + 1;
+    memcpy(r->forms, forms, *n_forms * sizeof *forms);
+    r->n_forms = *n_forms;
+    *n_forms = 0;
+    r->status = BUILD_VARIANT_OK;
+    return 0;
 }

@@ -87,4 +87,16 @@ int offline_targets_parse_arg(offline_targets_config *c, const char *opt, const 
 void offline_targets_build(const offline_targets_config *c, offline_targets_chain chain, const build_job *job, const spare_slots *spare,
               build_variant_result *r);
 
+/* A variant cache's entry for job on chain (build_worker.h), checked as a
+ * fresh build's binaries are: one form per target of the plan, in its
+ * order, each of the chain's kind with the target's name and arch, its
+ * header fitting that arch (bin_check.h), every binary holding exactly
+ * kernel_names and the kernels the job asks for. 0 with the forms moved
+ * into r (*n_forms is then 0) and the names and note copied; -1 with why
+ * saying what is wrong, r and the forms untouched. */
+int offline_targets_adopt(const offline_targets_config *c, offline_targets_chain chain, const build_job *job,
+                          char *const *kernel_names, size_t n_kernel_names, const char *note,
+                          build_variant_form *forms, size_t *n_forms, build_variant_result *r,
+                          char *why, size_t cap);
+
 #endif /* CLC_OFFLINE_TARGETS_H */

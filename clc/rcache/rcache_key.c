@@ -89,6 +89,10 @@ char *rcache_key_text(const rcache_key_target *t, const build_job *job, size_t *
     field_str(&b, "nv_arch", t->nv_arch);
     field_str(&b, "warmup", t->warmup ? "1" : "0");
     field_str(&b, "pocl_grids", t->pocl_small_grids ? "small" : "all");
+    if (t->toolchain)
+        field_str(&b, "toolchain", t->toolchain);
+    if (t->targets)
+        field_str(&b, "targets", t->targets);
     field_str(&b, "entry", job->entry_name);
     field_str(&b, "program_entry", job->program_entry ? "1" : "0");
     field_str(&b, "family", job->family);

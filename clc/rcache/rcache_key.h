@@ -27,6 +27,12 @@ typedef struct rcache_key_target {
     const char *nv_arch;            /* ptx+cubin: the --nv-arch list "75,80", else "" */
     int warmup;                     /* 0 with --no-warmup */
     int pocl_small_grids;           /* 1 with --pocl-grids small */
+    /* An offline toolchain's job (offline_targets.h): the tools' identity
+     * (offline_key.h) and the targets, "name@arch,...". NULL for a
+     * device's job, whose key text then has no such lines (device keys
+     * are what they were). */
+    const char *toolchain;
+    const char *targets;
 } rcache_key_target;
 
 /* The key text of job on t, malloc'd (NUL-terminated; *len its length

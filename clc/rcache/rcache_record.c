@@ -22,12 +22,25 @@ static uint32_t crc_of(const unsigned char *p, size_t n)
     return (uint32_t)crc;
 }
 
+/* Whether a form of r is an offline toolchain's (kinds 3-5), which only
+ * version 2 carries with its target. */
+static int has_offline_form(const rcache_record *r)
+{
+    for (size_t i = 0; i < r->n_forms; i++)
+        if (r->forms[i].kind >= CLCPACK_KIND_INTEL)
+            return 1;
+    return 0;
+}
+
 void rcache_record_encode(const rcache_record *r, strbuf *out)
 {
     size_t start = out->len;
+    /* A device's record stays version 1, byte for byte: readers of
+     * version 1 still take it from a shared server. */
+    uint32_t version = has_offline_form(r) ? 2 : 1;
     sb_put(out, MAGIC, sizeof MAGIC);
-    wire_put_u32(out, RCACHE_RECORD_VERSION);
-    wire_put_u32(out, RCACHE_RECORD_VERSION); /* the oldest reader that can read it */
+    wire_put_u32(out, version);
+    wire_put_u32(out, version); /* the oldest reader that can read it */
     size_t size_at = out->len;
     wire_put_u64(out, 0);           /* the record's size, once known */
     wire_put_u32(out, (uint32_t)r->key_len);
@@ -43,6 +56,9 @@ void rcache_record_encode(const rcache_record *r, strbuf *out)
         wire_put_u32(out, r->forms[i].arch);
         wire_put_blob(out, r->forms[i].data, r->forms[i].size);
     }
+    if (version >= 2)
+        for (size_t i = 0; i < r->n_forms; i++)
+            wire_put_str(out, r->forms[i].target);
     if (out->failed)
         return;
     uint64_t size = (uint64_t)(out->len - start) + 4;
@@ -157,7 +173,8 @@ int rcache_record_decode(const unsigned char *data, size_t size, rcache_record *
         uint32_t kind = wire_get_u32(&rd), arch = wire_get_u32(&rd);
         size_t fsize = 0;
         unsigned char *bytes = wire_get_blob_dup(&rd, RCACHE_RECORD_OBJECT_MAX, &fsize);
-        if (!bytes || kind > CLCPACK_KIND_CUBIN || (kind == CLCPACK_KIND_NATIVE && arch != 0)) {
+        uint32_t top = version >= 2 ? CLCPACK_KIND_SPIRV : CLCPACK_KIND_CUBIN;
+        if (!bytes || kind > top || (kind == CLCPACK_KIND_NATIVE && arch != 0)) {
             free(bytes);
             return fail(r, err, "has a bad form");
         }
@@ -172,6 +189,18 @@ int rcache_record_decode(const unsigned char *data, size_t size, rcache_record *
         f->arch = arch;
         f->data = bytes;
         f->size = fsize;
+    }
+    /* Version 2: each form's target, an offline kind's name it is stored
+     * under (docs/REMOTE_CACHE.md), "" for a device's. */
+    for (size_t i = 0; version >= 2 && i < r->n_forms; i++) {
+        char *t = get_text(&rd, CLCPACK_TARGET_MAX + 1, &len);
+        int offline = r->forms[i].kind >= CLCPACK_KIND_INTEL;
+        if (!t || len > CLCPACK_TARGET_MAX || (offline != (len > 0)) || memchr(t, '\0', len)) {
+            free(t);
+            return fail(r, err, "has a bad form target");
+        }
+        memcpy(r->forms[i].target, t, len + 1);
+        free(t);
     }
     /* Bytes left over are fields of a later version: skipped. */
     return 0;

@@ -20,7 +20,7 @@
 #include "rcache_key.h"
 #include "wire.h"
 
-#define RCACHE_RECORD_VERSION 1
+#define RCACHE_RECORD_VERSION 2 /* 2: offline kinds, with each form's target */
 #define RCACHE_RECORD_OBJECT_MAX (256u << 20)   /* a record, at most */
 #define RCACHE_RECORD_AC_MAX 4096u              /* an action result, at most */
 #define RCACHE_RECORD_KEY_MAX (64u << 10)

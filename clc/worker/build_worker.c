@@ -11,10 +11,15 @@
 #include "bounded_fmt.h"
 #include "lcache.h"
 #include "make_dirs.h"
+#include "offline_targets_id.h"
 #include "ptxas_run.h"
 #include "rcache_key.h"
 #include "temp_tree.h"
 #include "worker_proto.h"
+
+/* Room for an offline toolchain's identity and target list: the device
+ * libraries' folder names a few dozen files. */
+#define OFFLINE_KEY_ID_MAX (64u << 10)
 
 void build_worker_init(build_worker *w)
 {
@@ -37,7 +42,7 @@ static char *key_text(build_worker *w, uint32_t slot, const build_job *job, size
         w->have_info[slot] = 1;
     }
     rcache_key_target kt = {&w->dev_info[slot], "native", "", "", w->opts.warmup,
-                            w->opts.pocl_small_grids};
+                            w->opts.pocl_small_grids, NULL, NULL};
     char archs[8 * NV_FORMS_MAX_ARCHS] = "";
     if (t->is_nvidia && t->ptxas[0]) {
         if (!w->ptxas_id_asked) {
@@ -116,6 +121,20 @@ static void store_local(build_worker *w, const char *key, const char *text, size
         r->local_note = strdup(msg);
 }
 
+/* The variant cache's entry of key into *rec: 1; 0 for none (a miss, or
+ * one damaged or for another variant, the reason in r->local_note). */
+static int lookup_local(build_worker *w, const char *key, const char *text, size_t len, rcache_record *rec,
+                        build_variant_result *r)
+{
+    char msg[LCACHE_MSG_MAX];
+    r->local = lcache_lookup(w->local_dir, key, text, len, rec, msg);
+    if (r->local == BUILD_VARIANT_REMOTE_HIT)
+        return 1;
+    if (msg[0])
+        r->local_note = strdup(msg);
+    return 0;
+}
+
 /* Looks the job up in the variant cache. A hit that passes the device's
  * checks, or fails them after the driver had it: 1 (adopt_record). A
  * miss, or an entry refused (then removed): 0. */
@@ -123,13 +142,8 @@ static int take_local(build_worker *w, uint32_t slot, const build_job *job, cons
                       const char *text, size_t len, build_variant_result *r)
 {
     rcache_record rec;
-    char msg[LCACHE_MSG_MAX];
-    r->local = lcache_lookup(w->local_dir, key, text, len, &rec, msg);
-    if (r->local != BUILD_VARIANT_REMOTE_HIT) {
-        if (msg[0])
-            r->local_note = strdup(msg);
+    if (!lookup_local(w, key, text, len, &rec, r))
         return 0;
-    }
     build_variant_remote found = BUILD_VARIANT_REMOTE_HIT;
     char *why = NULL;
     int done = adopt_record(w, slot, job, &rec, "cached", r, &found, &why);
@@ -208,6 +222,20 @@ static int open_slot(build_worker *w, uint32_t slot, build_variant_result *r)
     return 0;
 }
 
+/* Whether the worker talks to a remote cache, to look up or to upload. */
+static int uses_remote(const build_worker *w)
+{
+    return w->remote && (rcache_lookups_on(w->remote) || rcache_uploads_on(w->remote));
+}
+
+/* Whether a job may be taken from a cache: not with --tune, nor with a
+ * tune command of its own (both are timed while they build), nor when the
+ * pool said not to (a fresh worker's retry). */
+static int may_look(const build_worker *w, uint32_t flags, const build_job *job)
+{
+    return !w->opts.tune.enabled && !build_job_has_tune_cmd(job) && !(flags & WORKER_PROTO_JOB_NO_LOOKUP);
+}
+
 /* Builds job on slot's device into r, after the variant cache and then
  * the remote cache were asked (not with --tune: timings are taken while
  * building; not when told so: the job is built and stored in place of
@@ -218,14 +246,12 @@ static void build_device_job(build_worker *w, uint32_t slot, uint32_t flags, con
     char *text = NULL, key[RCACHE_KEY_HEX_SIZE] = "", *why = NULL;
     size_t len = 0;
     build_variant_remote found = BUILD_VARIANT_REMOTE_NONE;
-    int fetched = 0, remote_on = w->remote && (rcache_lookups_on(w->remote) || rcache_uploads_on(w->remote));
+    int fetched = 0, remote_on = uses_remote(w);
     if (w->local_dir || remote_on)
         text = key_text(w, slot, job, &len);
     if (text) {
         rcache_key_sha256_hex(text, len, key);
-        /* A job with its own tune command is timed while it builds. */
-        int look = !w->opts.tune.enabled && !build_job_has_tune_cmd(job) &&
-                   !(flags & WORKER_PROTO_JOB_NO_LOOKUP);
+        int look = may_look(w, flags, job);
         if (look && w->local_dir)
             fetched = take_local(w, slot, job, key, text, len, r);
         if (look && !fetched && remote_on)
@@ -255,6 +281,137 @@ static void build_device_job(build_worker *w, uint32_t slot, uint32_t flags, con
     free(text);
 }
 
+/* The variant cache's key text of an offline job, malloc'd, or NULL (a
+ * tool that cannot be looked at, no memory: then it is built uncached).
+ * The device fields are the chain's record (offline_targets_device_info:
+ * its version text, -exclude_ir), the lines added the tools' identity and
+ * the target list; warmup and PoCL's grids do not touch these builds. */
+static char *offline_key_text(build_worker *w, offline_targets_chain ch, const build_job *job, size_t *len)
+{
+    char *id = malloc(OFFLINE_KEY_ID_MAX), *list = malloc(OFFLINE_KEY_ID_MAX), *text = NULL;
+    if (id && list && offline_targets_identity(&w->offline, ch, id, OFFLINE_KEY_ID_MAX) == 0 &&
+        offline_targets_list(&w->offline, ch, list, OFFLINE_KEY_ID_MAX) == 0) {
+        clcpack_device_info d;
+        offline_targets_device_info(&w->offline, ch, &d);
+        rcache_key_target kt = {&d, offline_targets_chain_name(ch), "", "", 0, 0, id, list};
+        text = rcache_key_text(&kt, job, len);
+    }
+    free(id);
+    free(list);
+    return text;
+}
+
+/* A record of either cache for an offline job: 1 with got filled when it
+ * passes a fresh build's checks (offline_targets_adopt); 0 with *why. */
+static int adopt_offline(build_worker *w, offline_targets_chain ch, const build_job *job, rcache_record *rec,
+                         const char *what, build_variant_result *got, char **why)
+{
+    char msg[OFFLINE_TARGETS_MSG_MAX];
+    if (offline_targets_adopt(&w->offline, ch, job, rec->kernel_names, rec->n_kernel_names, rec->note,
+                              rec->forms, &rec->n_forms, got, msg, sizeof msg) == 0)
+        return 1;
+    char line[RCACHE_MSG_MAX];
+    bfmt(line, sizeof line, "the %s variant failed its check: %s", what, msg);
+    *why = strdup(line);
+    return 0;
+}
+
+/* Looks an offline job up in the variant cache: 1 for an entry that
+ * passed the checks; 0 for a miss or an entry refused (then removed, the
+ * reason in r->local_note). */
+static int take_offline_local(build_worker *w, offline_targets_chain ch, const build_job *job,
+                              const char *key, const char *text, size_t len, build_variant_result *r)
+{
+    rcache_record rec;
+    if (!lookup_local(w, key, text, len, &rec, r))
+        return 0;
+    build_variant_result got;
+    char *why = NULL;
+    int ok = adopt_offline(w, ch, job, &rec, "cached", &got, &why);
+    rcache_record_free(&rec);
+    if (ok) {
+        got.local = BUILD_VARIANT_REMOTE_HIT;
+        *r = got;
+        return 1;
+    }
+    r->local = BUILD_VARIANT_REMOTE_REJECTED;
+    r->local_note = why;
+    lcache_drop(w->local_dir, key);
+    return 0;
+}
+
+/* Looks an offline job up in the remote cache: 1 for a record that passed
+ * the checks (then written to the variant cache too); otherwise 0, with
+ * *why (a refused record, a failed request) for the build that follows. */
+static int fetch_offline(build_worker *w, offline_targets_chain ch, const build_job *job, const char *key,
+                         const char *text, size_t len, build_variant_result *r, build_variant_remote *found,
+                         char **why)
+{
+    rcache_record rec;
+    char msg[RCACHE_MSG_MAX];
+    *found = rcache_lookup(w->remote, key, text, len, &rec, msg);
+    if (*found != BUILD_VARIANT_REMOTE_HIT) {
+        if (msg[0])
+            *why = strdup(msg);
+        return 0;
+    }
+    build_variant_result got;
+    int ok = adopt_offline(w, ch, job, &rec, "fetched", &got, why);
+    rcache_record_free(&rec);
+    if (!ok) {
+        *found = BUILD_VARIANT_REMOTE_REJECTED;
+        return 0;
+    }
+    got.local = r->local;
+    got.local_note = r->local_note;
+    *r = got;
+    store_local(w, key, text, len, r, "");
+    return 1;
+}
+
+/* An offline toolchain's job: from the variant cache, then the remote
+ * cache, when they have the variant (not with --tune or a tune command,
+ * nor when told so, as for a device's), else built, and stored in both
+ * when every target built (an entry holds the plan's whole target list,
+ * which is what a lookup checks). */
+static void build_offline_job(build_worker *w, offline_targets_chain ch, uint32_t flags, const build_job *job,
+                              build_variant_result *r)
+{
+    char *text = NULL, key[RCACHE_KEY_HEX_SIZE] = "", *why = NULL;
+    size_t len = 0;
+    build_variant_remote found = BUILD_VARIANT_REMOTE_NONE;
+    int remote_on = uses_remote(w);
+    if (w->local_dir || remote_on)
+        text = offline_key_text(w, ch, job, &len);
+    if (text) {
+        rcache_key_sha256_hex(text, len, key);
+        int look = may_look(w, flags, job);
+        if ((look && w->local_dir && take_offline_local(w, ch, job, key, text, len, r)) ||
+            (look && remote_on && fetch_offline(w, ch, job, key, text, len, r, &found, &why))) {
+            r->remote = found;
+            r->remote_note = why;
+            free(text);
+            return;
+        }
+    }
+    build_variant_remote local = r->local;
+    char *local_note = r->local_note;
+    offline_targets_build(&w->offline, ch, job, &w->spare, r);
+    r->local = local;
+    r->local_note = local_note;
+    /* No source build signs these: the record's signature is empty. */
+    if (text && r->status == BUILD_VARIANT_OK && r->n_forms == w->offline.n[ch]) {
+        store_local(w, key, text, len, r, "");
+        if (remote_on)
+            r->upload = store_job(w, key, text, len, r, "",
+                                  found == BUILD_VARIANT_REMOTE_REJECTED || (flags & WORKER_PROTO_JOB_NO_LOOKUP),
+                                  &r->upload_note);
+    }
+    r->remote = found;
+    r->remote_note = why;
+    free(text);
+}
+
 /* Builds one job into r, opening its device on first use. */
 static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_job *job,
                     build_variant_result *r)
@@ -269,7 +426,7 @@ static void run_job(build_worker *w, uint32_t slot, uint32_t flags, const build_
             r->message = strdup("job for an offline toolchain the worker was not given");
             return;
         }
-        offline_targets_build(&w->offline, ch, job, &w->spare, r);
+        build_offline_job(w, ch, flags, job, r);
         return;
     }
     if (w->setup_error[0]) {

@@ -277,6 +277,31 @@ CLC_PACK_REMOTE_CACHE_TOKEN_FILE=$TMP/no-such-file XDG_CACHE_HOME=$TMP/runner-o 
 expect_rc 0 "an unreadable token file does not fail the build"
 expect_err "CLC_PACK_REMOTE_CACHE_TOKEN_FILE=$TMP/no-such-file cannot be read" "a note names the file"
 
+# An offline toolchain's variants (SPIR-V: the cheapest to build): runner
+# A uploads them, runner B fetches them and writes A's bytes; a record
+# that lies (its binaries garbled, its hashes right) fails the checks of a
+# fresh build's binaries, is built here and replaced on the server.
+if command -v clang-15 >/dev/null 2>&1 && command -v llvm-spirv-15 >/dev/null 2>&1; then
+    OSEL="t.cl -D F=41,42 --wg 64 --device none --spirv -j 2"
+    ls "$WWW/ac" >ac-before.txt
+    XDG_CACHE_HOME=$TMP/runner-oa run "$CLC" $OSEL --remote-cache "$BASE" -o oa.clcpack
+    expect_rc 0 "runner A builds SPIR-V variants with the remote cache"
+    expect_out "remote    0 hits, 2 misses, 2 uploaded, 0 rejected" "and uploads each"
+    XDG_CACHE_HOME=$TMP/runner-ob run "$CLC" $OSEL --remote-cache "$BASE" -o ob.clcpack
+    expect_out "variants  0 built, 0 failed, 2 fetched from the remote cache, of 2" \
+        "runner B fetches every SPIR-V variant"
+    expect_true "runner B writes runner A's bytes (SPIR-V)" cmp oa.clcpack ob.clcpack
+    ac=$(ls "$WWW/ac" | grep -vxFf ac-before.txt | head -n 1)
+    python3 "$HERE/lie.py" "$WWW" "$WWW/ac/$ac" garble
+    XDG_CACHE_HOME=$TMP/runner-oc run "$CLC" $OSEL --remote-cache "$BASE" -o oc.clcpack
+    expect_rc 0 "a lying SPIR-V record does not fail the build"
+    expect_err "the fetched variant failed its check: its SPIR-V_1.0 binary" "it fails a fresh build's checks"
+    expect_out "1 hits, 0 misses, 1 uploaded, 1 rejected" "it is built here and replaced on the server"
+    expect_true "the pack is runner A's (SPIR-V)" cmp oa.clcpack oc.clcpack
+else
+    skip "no clang-15 and llvm-spirv-15: the offline variants in the remote cache"
+fi
+
 # A server too slow for the time limit: each worker waits once, then
 # builds without it.
 python3 "$HERE/slow_server.py" "$TMP/slow-port" 30 &

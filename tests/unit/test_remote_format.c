@@ -81,7 +81,7 @@ static void test_key(void)
     make_job(&j, "__kernel void blur(__global float *a) { a[0] = R; }\n");
     clcpack_device_info dev;
     make_device(&dev);
-    rcache_key_target t = {&dev, "native", "", "", 1, 0};
+    rcache_key_target t = {&dev, "native", "", "", 1, 0, NULL, NULL};
     char base[RCACHE_KEY_HEX_SIZE], k[RCACHE_KEY_HEX_SIZE];
     key_hex(&t, &j, base);
     CHECK(rcache_key_is_hex_digest(base, strlen(base)), "the key is 64 lowercase hex digits: %s", base);
@@ -181,20 +181,28 @@ static void put32(unsigned char *p, uint32_t v)
         p[i] = (unsigned char)(v >> (8 * i));
 }
 
+/* A record's fields before its forms. */
+static void record_head(rcache_record *r, char *signature, char **names, size_t n_names, char *note,
+                        size_t n_forms)
+{
+    memset(r, 0, sizeof *r);
+    r->key_text = "clc-pack-key 1:1\n";
+    r->key_len = strlen(r->key_text);
+    r->signature = signature;
+    r->n_kernel_names = n_names;
+    r->kernel_names = names;
+    r->note = note;
+    r->n_forms = n_forms;
+}
+
 static void test_record(void)
 {
     static unsigned char native[] = "\x7f" "ELF not really a binary";
     static unsigned char ptx[] = ".version 7.0\n.target sm_80\n";
     char *names[2] = {"blur", "sharpen"};
     rcache_record r;
-    memset(&r, 0, sizeof r);
-    r.key_text = "clc-pack-key 1:1\n";
-    r.key_len = strlen(r.key_text);
-    r.signature = "blur(1) a1 x3 q0 float* a\nsharpen(1) a1 x3 q0 float* a\n";
-    r.n_kernel_names = 2;
-    r.kernel_names = names;
-    r.note = "no cubin for sm_75";
-    r.n_forms = 2;
+    record_head(&r, "blur(1) a1 x3 q0 float* a\nsharpen(1) a1 x3 q0 float* a\n", names, 2,
+                "no cubin for sm_75", 2);
     r.forms[0] = (build_variant_form){.kind = CLCPACK_KIND_PTX, .arch = 80, .data = ptx, .size = sizeof ptx - 1};
     r.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_CUBIN, .arch = 80, .data = native, .size = sizeof native - 1};
     size_t n;
@@ -237,9 +245,9 @@ static void test_record(void)
 
     /* Edits with the CRC made right again: the checks after it. */
     memcpy(copy, bytes, n);
-    put32(copy + 12, 2);
+    put32(copy + 12, 3);
     fix_crc(copy, n);
-    CHECK(rcache_record_decode(copy, n, &back, err) != 0 && strstr(err, "reader of version 2"),
+    CHECK(rcache_record_decode(copy, n, &back, err) != 0 && strstr(err, "reader of version 3"),
           "a record for newer readers is refused: %s", err);
     memcpy(copy, bytes, n);
     copy[16] ^= 1;
@@ -263,7 +271,7 @@ static void test_record(void)
     copy = encode(&bad, &n);
     CHECK(rcache_record_decode(copy, n, &back, err) != 0, "a native form with an arch is refused");
     free(copy);
-    bad.forms[1] = (build_variant_form){.kind = (clcpack_binary_kind)3, .arch = 0, .data = native, .size = 4};
+    bad.forms[1] = (build_variant_form){.kind = (clcpack_binary_kind)6, .arch = 0, .data = native, .size = 4};
     copy = encode(&bad, &n);
     CHECK(rcache_record_decode(copy, n, &back, err) != 0, "an unknown kind is refused");
     free(copy);
@@ -273,24 +281,69 @@ static void test_record(void)
           "a record without forms is refused: %s", err);
     free(copy);
 
-    /* A later version's record with a field this reader does not know. */
+    /* A later version's record with a field this reader does not know,
+     * after version 2's targets (empty: a device's forms). */
     free(bytes);
     bytes = encode(&r, &n);
-    unsigned char *later = malloc(n + 8);
+    CHECK(bytes[8] == 1 && bytes[12] == 1, "a device's record is version 1");
+    unsigned char *later = calloc(1, n + 16);
     memcpy(later, bytes, n - 4);
-    memcpy(later + n - 4, "EXTRA!!!", 8);
-    put32(later + 8, 2);
-    size_t m = n + 8;
+    memcpy(later + n + 4, "EXTRA!!!", 8);
+    put32(later + 8, 3);
+    size_t m = n + 16;
     for (int i = 0; i < 8; i++)
         later[16 + i] = (unsigned char)((uint64_t)m >> (8 * i));
     fix_crc(later, m);
     if (CHECK(rcache_record_decode(later, m, &back, err) == 0,
-              "a version-2 record readable by version 1 decodes, its new field skipped: %s",
+              "a version-3 record readable by version 1 decodes, its new field skipped: %s",
               err)) {
         CHECK(back.n_forms == 2, "with its forms");
         rcache_record_free(&back);
     }
     free(later);
+    free(bytes);
+}
+
+/* Version 2: an offline toolchain's forms with their targets. */
+static void test_record_offline(void)
+{
+    static unsigned char spv[] = "\x03\x02\x23\x07 not really SPIR-V";
+    static unsigned char elf[] = "\x7f" "ELF not really a code object";
+    char *names[1] = {"twice"};
+    rcache_record r;
+    record_head(&r, "", names, 1, "", 2);
+    r.forms[0] = (build_variant_form){.kind = CLCPACK_KIND_AMDGCN, .arch = 0x900a00, .data = elf,
+                                      .size = sizeof elf - 1, .target = "gfx90a"};
+    r.forms[1] = (build_variant_form){.kind = CLCPACK_KIND_SPIRV, .arch = 0x10000, .data = spv,
+                                      .size = sizeof spv - 1, .target = "SPIR-V_1.0"};
+    size_t n;
+    unsigned char *bytes = encode(&r, &n);
+    char err[RCACHE_RECORD_ERR_MAX];
+    rcache_record back;
+    CHECK(bytes[8] == 2 && bytes[12] == 2, "a record with offline forms is version 2, for readers of 2");
+    if (CHECK(rcache_record_decode(bytes, n, &back, err) == 0, "it decodes: %s", err)) {
+        CHECK(back.n_forms == 2 && back.forms[0].kind == CLCPACK_KIND_AMDGCN &&
+                  back.forms[0].arch == 0x900a00 && strcmp(back.forms[0].target, "gfx90a") == 0 &&
+                  strcmp(back.forms[1].target, "SPIR-V_1.0") == 0 &&
+                  memcmp(back.forms[1].data, spv, sizeof spv - 1) == 0,
+              "its forms and their targets back");
+        rcache_record_free(&back);
+    }
+    size_t cut_ok = 0;
+    for (size_t cut = 0; cut < n; cut++)
+        cut_ok += rcache_record_decode(bytes, cut, &back, err) == 0;
+    CHECK(cut_ok == 0, "every cut version-2 record is refused (%zu accepted)", cut_ok);
+    /* Said to be version 1 (what an older writer could not have made). */
+    put32(bytes + 8, 1);
+    put32(bytes + 12, 1);
+    fix_crc(bytes, n);
+    CHECK(rcache_record_decode(bytes, n, &back, err) != 0 && strstr(err, "bad form"),
+          "an offline kind in a version-1 record is refused: %s", err);
+    free(bytes);
+    r.forms[1].target[0] = '\0';
+    bytes = encode(&r, &n);
+    CHECK(rcache_record_decode(bytes, n, &back, err) != 0 && strstr(err, "form target"),
+          "an offline form without a target is refused: %s", err);
     free(bytes);
 }
 
@@ -548,6 +601,7 @@ int main(void)
     test_ptxas_identity();
     test_key();
     test_record();
+    test_record_offline();
     test_action_result();
     test_shard();
     test_local_entry();
