@@ -1,6 +1,7 @@
 /* cmd_list.c — `clc-pack list PACK [--json]`: what a pack holds. */
 #include "commands.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 

@@ -1,6 +1,7 @@
 /* out_buf.c — the encoder's buffers and sink (out_buf.h). */
 #include "out_buf.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "bytes.h"
