@@ -240,38 +240,25 @@ static int plan_of(const t1_spec *s, const tune_space *sp, const tune_result *co
     return 0;
 }
 
-static int pack_kept(const tune_args *a, const t1_spec *s, const tune_space *sp,
-                     const tune_result *const *rank, size_t n_rank, size_t keep,
-                     const device_select_device *dev, const char *output)
-{
-    size_t n = n_rank < keep ? n_rank : keep;
-    build_job_list plan = {0};
-    clcpack_tuning *tun = NULL;
-    size_t *n_tun = NULL;
-    int status = EXIT_FAILURE_STATUS;
-    if (plan_of(s, sp, rank, n, &plan, &tun, &n_tun) != 0) {
-        cli_error("out of memory planning the pack");
-        goto out;
-    }
-    build_job_list_add_read(&plan, s->path);
-    build_job_list_add_read(&plan, s->kernel_file);
-    const clcpack_tuning **tp = calloc(n ? n : 1, sizeof *tp);
-    if (!tp)
-        goto out;
-    for (size_t i = 0; i < n; i++)
-        tp[i] = &tun[i];
+/* The pack step's command line, as `clc-pack` takes it (argv: room for
+ * 16; the strings stay bfmt'd in texts). Its argc. */
+typedef struct pack_argv_texts {
     char ordinal[16], jobs[16];
-    bfmt(ordinal, sizeof ordinal, "%u", dev->ordinal);
-    bfmt(jobs, sizeof jobs, "%ld", a->jobs);
-    char *argv[16];
+} pack_argv_texts;
+
+static int pack_argv(const tune_args *a, const device_select_device *dev, const char *output,
+                     pack_argv_texts *texts, char *argv[16])
+{
+    bfmt(texts->ordinal, sizeof texts->ordinal, "%u", dev->ordinal);
+    bfmt(texts->jobs, sizeof texts->jobs, "%ld", a->jobs);
     int argc = 0;
     argv[argc++] = (char *)"pack";
     argv[argc++] = (char *)"--device";
-    argv[argc++] = ordinal;
+    argv[argc++] = texts->ordinal;
     argv[argc++] = (char *)"-o";
     argv[argc++] = (char *)output;
     argv[argc++] = (char *)"-j";
-    argv[argc++] = jobs;
+    argv[argc++] = texts->jobs;
     if (a->verbosity <= 0)
         argv[argc++] = (char *)"-q";
     if (a->timings) {
@@ -279,9 +266,71 @@ static int pack_kept(const tune_args *a, const t1_spec *s, const tune_space *sp,
         argv[argc++] = (char *)a->timings;
     }
     argv[argc] = NULL;
-    status = pack_run_plan(argc, argv, &plan, tp, n_tun);
-    free(tp);
+    return argc;
+}
+
+/* The pack's first worker, started before the search (pack_run.h): on a
+ * GPU its start is a context of its own, over a second on an NVIDIA one,
+ * which then overlaps the search instead of following it. Its sample plan
+ * is the space's first valid configuration: the kept ones differ from it
+ * only in the values of their defines. Not on a CPU device, whose cores
+ * the search's builds and timings use, and whose context costs little.
+ * NULL when not started. */
+static pack_run_standby *pack_standby(const tune_args *a, const t1_spec *s, const tune_space *sp,
+                                      const device_select_device *dev, const char *output)
+{
+    if ((dev->type & CL_DEVICE_TYPE_CPU) || !sp->n_valid)
+        return NULL;
+    tune_result first = {.raw = sp->valid[0], .n_runs = 1, .median_ns = 1};
+    const tune_result *rank[1] = {&first};
+    build_job_list plan = {0};
+    clcpack_tuning *tun = NULL;
+    size_t *n_tun = NULL;
+    pack_run_standby *standby = NULL;
+    if (plan_of(s, sp, rank, 1, &plan, &tun, &n_tun) == 0) {
+        pack_argv_texts texts;
+        char *argv[16];
+        int argc = pack_argv(a, dev, output, &texts, argv);
+        standby = pack_run_standby_start(argc, argv, &plan);
+    }
+    free(tun);
+    free(n_tun);
+    build_job_list_free(&plan);
+    return standby;
+}
+
+static int pack_kept(const tune_args *a, const t1_spec *s, const tune_space *sp,
+                     const tune_result *const *rank, size_t n_rank, size_t keep,
+                     const device_select_device *dev, const char *output,
+                     pack_run_standby *standby)
+{
+    size_t n = n_rank < keep ? n_rank : keep;
+    build_job_list plan = {0};
+    clcpack_tuning *tun = NULL;
+    size_t *n_tun = NULL;
+    int status = EXIT_FAILURE_STATUS;
+    const clcpack_tuning **tp = NULL;
+    if (plan_of(s, sp, rank, n, &plan, &tun, &n_tun) != 0) {
+        cli_error("out of memory planning the pack");
+        goto out;
+    }
+    build_job_list_add_read(&plan, s->path);
+    build_job_list_add_read(&plan, s->kernel_file);
+    tp = calloc(n ? n : 1, sizeof *tp);
+    if (!tp) {
+        cli_error("out of memory planning the pack");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        tp[i] = &tun[i];
+    pack_argv_texts texts;
+    char *argv[16];
+    int argc = pack_argv(a, dev, output, &texts, argv);
+    status = pack_run_plan(argc, argv, &plan, tp, n_tun, standby);
+    standby = NULL; /* the run's now */
 out:
+    pack_run_standby_stop(standby);
+    free(tp);
     free(tun);
     free(n_tun);
     build_job_list_free(&plan);
@@ -334,6 +383,7 @@ typedef struct tune_run {
     char output[4096], t4[4200], workdir[4096], exe[4096];
     char dev_name[DEVICE_SELECT_NAME_MAX + 32];
     device_select_device dev;
+    pack_run_standby *standby; /* the pack's first worker, started early */
 } tune_run;
 
 /* The strategy's name as the report and the results give it. */
@@ -447,6 +497,8 @@ static int search(tune_run *t)
         .show_worker_output = a->verbosity > 1, .previous = a->fresh ? NULL : &t->prev,
         .simulate = a->simulate ? &t->sim : NULL, .ctx = &rp, .done = on_done,
     };
+    if (!a->no_pack && !a->simulate)
+        t->standby = pack_standby(a, &t->s, &t->sp, &t->dev, t->output);
     char err[TUNE_SESSION_ERR_MAX];
     int rc = tune_session_run(&o, &t->s, &t->sp, &t->rs, err);
     if (rp.tty && a->verbosity == 0)
@@ -487,7 +539,9 @@ static int report_and_pack(tune_run *t)
     } else if (a->no_pack || a->simulate) {
         status = EXIT_OK_STATUS;
     } else {
-        status = pack_kept(a, &t->s, &t->sp, rank, n_rank, t->keep, &t->dev, t->output);
+        status = pack_kept(a, &t->s, &t->sp, rank, n_rank, t->keep, &t->dev, t->output,
+                           t->standby);
+        t->standby = NULL;
         if (status == EXIT_OK_STATUS)
             printf("  pack       %s (%zu configuration%s)\n", t->output, n, n == 1 ? "" : "s");
     }
@@ -513,6 +567,7 @@ static int run_tuning(const tune_args *a, const char *spec_path)
         status = search(t);
     if (status == 0)
         status = report_and_pack(t);
+    pack_run_standby_stop(t->standby);
     if (t->workdir[0])
         temp_tree_remove(t->workdir);
     tune_results_free(&t->rs);

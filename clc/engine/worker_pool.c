@@ -256,6 +256,60 @@ static void give_spare_tokens(jobserver *js, const worker *ws, size_t n)
         jobserver_give(js);
 }
 
+struct worker_pool_standby {
+    char *exe;
+    char **argv;
+    int show_output;
+    worker w;
+};
+
+worker_pool_standby *worker_pool_standby_start(const char *exe, char *const worker_argv[],
+                                               int show_output, char *err, size_t cap)
+{
+    size_t n = 0;
+    while (worker_argv[n])
+        n++;
+    worker_pool_standby *s = calloc(1, sizeof *s);
+    char **argv = s ? calloc(n + 1, sizeof *argv) : NULL;
+    if (s)
+        s->argv = argv;
+    int ok = argv && (s->exe = strdup(exe)) != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (argv[i] = strdup(worker_argv[i])) != NULL;
+    const int no_spare[2] = {-1, -1};
+    if (!ok) {
+        bfmt(err, cap, "out of memory");
+    } else if (access(exe, X_OK) != 0) {
+        bfmt(err, cap, "cannot start a worker: %s: %s", exe, strerror(errno));
+        ok = 0;
+    } else {
+        /* Its first write is the pool's, which ignores SIGPIPE by then. */
+        ok = spawn_worker(exe, argv, show_output, no_spare, &s->w, err, cap) == 0;
+    }
+    if (!ok) {
+        if (s) {
+            s->w.pid = 0;
+            worker_pool_standby_stop(s);
+        }
+        return NULL;
+    }
+    s->show_output = show_output;
+    return s;
+}
+
+void worker_pool_standby_stop(worker_pool_standby *s)
+{
+    if (!s)
+        return;
+    if (s->w.pid > 0)
+        stop_worker(&s->w);
+    for (size_t i = 0; s->argv && s->argv[i]; i++)
+        free(s->argv[i]);
+    free(s->argv);
+    free(s->exe);
+    free(s);
+}
+
 int worker_pool_run(const char *exe, char *const worker_argv[], size_t n_workers, int show_output,
               const strbuf *jobs, const size_t *group, size_t n_jobs,
               const worker_pool_callbacks *cb, char *err, size_t cap)
@@ -284,6 +338,21 @@ typedef struct pool {
     size_t respawns_left;
     char spawn_err[512];
 } pool;
+
+/* Whether the run of p can take s for its first worker: the same
+ * command line and output. (Without the spare-slot pipe it takes no
+ * other worker's slot; the pool still lends its slot while it idles.) */
+static int standby_fits(const pool *p, const worker_pool_standby *s)
+{
+    if (s->w.pid <= 0 || s->show_output != p->show_output ||
+        strcmp(s->exe, p->exe) != 0)
+        return 0;
+    size_t i = 0;
+    for (; s->argv[i] && p->argv[i]; i++)
+        if (strcmp(s->argv[i], p->argv[i]) != 0)
+            return 0;
+    return !s->argv[i] && !p->argv[i];
+}
 
 /* Hands w the first queued job whose group is idle (respawning w when it
  * died). 1 when w is busy afterwards or cannot be, 0 to stop handing out
@@ -436,7 +505,13 @@ static int pool_start(pool *p, size_t n_workers, const size_t *order, char *err,
     p->spare[0] = p->spare[1] = -1;
     if (p->cb->lend_idle && !p->cb->slots && n_workers > 1)
         open_spare(p->spare);
-    for (size_t i = 0; i < n_workers; i++) {
+    worker_pool_standby *s = p->cb->standby;
+    if (s && standby_fits(p, s)) {
+        p->ws[p->started++] = s->w;
+        s->w.pid = 0;
+    }
+    worker_pool_standby_stop(s);
+    for (size_t i = p->started; i < n_workers; i++) {
         if (spawn_worker(p->exe, p->argv, p->show_output, p->spare, &p->ws[p->started], err,
                          cap) != 0)
             break;
@@ -481,13 +556,16 @@ int worker_pool_run_order(const char *exe, char *const worker_argv[], size_t n_w
                     const size_t *order, size_t n_jobs, const worker_pool_callbacks *cb, char *err,
                     size_t cap)
 {
-    if (n_jobs == 0)
+    if (n_jobs == 0) {
+        worker_pool_standby_stop(cb->standby);
         return 0;
+    }
     /* posix_spawn does not always report a failed exec (under valgrind it
      * cannot), and a worker that exits 127 after taking its job looks like
      * a crashed build: say what is wrong before starting any. */
     if (access(exe, X_OK) != 0) {
         bfmt(err, cap, "cannot start workers: %s: %s", exe, strerror(errno));
+        worker_pool_standby_stop(cb->standby);
         return -1;
     }
     if (n_workers > n_jobs)

@@ -48,7 +48,27 @@ typedef struct worker_pool_callbacks {
      * is then not called for this result), 0 to have it finished with r.
      * May be NULL. */
     int (*retry)(void *ctx, size_t job, const build_variant_result *r, int died);
+    /* A worker started before the run (worker_pool_standby_start), or
+     * NULL. It takes the first worker's slot when it was started with this
+     * run's exe, argv and show_output (it has no spare-slot pipe: it takes
+     * no other worker's slot); otherwise it is stopped.
+     * The run owns it either way: the caller forgets it. */
+    struct worker_pool_standby *standby;
 } worker_pool_callbacks;
+
+/* A worker process started ahead of its run, so that its start (an
+ * OpenCL driver's initialisation, a device's context: over a second on
+ * an NVIDIA GPU) overlaps what the caller does meanwhile. */
+typedef struct worker_pool_standby worker_pool_standby;
+
+/* Starts exe worker_argv now, as worker_pool_run would (show_output the
+ * same), without a spare-slot pipe. NULL with err when it cannot. */
+worker_pool_standby *worker_pool_standby_start(const char *exe, char *const worker_argv[],
+                                               int show_output, char *err, size_t cap);
+
+/* Ends a standby worker no run took (it sees the end of its jobs and
+ * exits) and frees it. NULL: nothing. */
+void worker_pool_standby_stop(worker_pool_standby *s);
 
 /* The absolute path of the running program (for re-executing it), from
  * /proc/self/exe, else argv0 resolved through PATH. 0, or -1. */

@@ -10,6 +10,7 @@
 #include "worker_pool.h"
 
 int cli_verbosity = 0;
+int cli_muted = 0;
 const char *cli_argv0 = "clc-pack";
 const char *cli_worker_exe = NULL;
 
@@ -25,6 +26,8 @@ int cli_worker_path(char *out, size_t cap)
 /* "<prefix><message>\n" on stderr. */
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
+    if (cli_muted)
+        return;
     fputs(prefix, stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
@@ -44,7 +47,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     vreport("clc-pack: ", fmt, ap);
     va_end(ap);
-    fprintf(stderr, "Try 'clc-pack%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
+    if (!cli_muted)
+        fprintf(stderr, "Try 'clc-pack%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
     return EXIT_USAGE_STATUS;
 }
 

@@ -17,6 +17,9 @@ enum {
 
 /* -q is -1, default 0, each -v adds 1. */
 extern int cli_verbosity;
+/* Non-zero: every diagnostic below is dropped, errors too. For a step
+ * run ahead whose messages the real run gives again (pack_run_standby_start). */
+extern int cli_muted;
 /* main's argv[0], for re-executing the tool as a worker. */
 extern const char *cli_argv0;
 /* The executable worker processes run: NULL (the default) for this program

@@ -1,4 +1,5 @@
-/* pack_cache.c — `clc-pack [pack]`'s side of the variant cache
+/* pack_cache.c — `clc-pack [pack]`'s side of its caches: the remote
+ * cache's settings (docs/REMOTE_CACHE.md), and the variant cache
  * (docs/CACHE.md, "The variant cache"): its folder and bound from the
  * options and the environment, what each job's worker did with it (the
  * workers look up and store: build_worker.c), and at the end the bound
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli_report.h"
@@ -14,6 +16,69 @@
 #include "lcache_space.h"
 #include "make_dirs.h"
 #include "pack_run.h"
+#include "rcache.h"
+#include "rcache_http.h"
+
+/* Whether an environment variable says yes (1, yes, true, on). */
+static int env_true(const char *name)
+{
+    const char *v = getenv(name);
+    return v && (strcmp(v, "1") == 0 || strcasecmp(v, "yes") == 0 ||
+                 strcasecmp(v, "true") == 0 || strcasecmp(v, "on") == 0);
+}
+
+/* The remote cache's URL (docs/REMOTE_CACHE.md): --remote-cache, else
+ * CLC_PACK_REMOTE_CACHE, none with --no-remote-cache or an empty value,
+ * its trailing '/' dropped, into *url (malloc'd, or NULL). A URL that
+ * cannot be used is a usage error (its status returned); a clc-pack
+ * without libcurl, or credentials that cannot be read, a note. */
+static int remote_settings(const pack_args *a, char **url)
+{
+    *url = NULL;
+    const char *from = "--remote-cache", *u = a->remote_cache;
+    if (!u) {
+        from = "CLC_PACK_REMOTE_CACHE";
+        u = getenv(from);
+    }
+    if (a->no_remote_cache || !u || !*u)
+        return 0;
+    char err[600];
+    if (rcache_http_check_url(u, err, sizeof err) != 0)
+        return cli_usage_error(NULL, "%s: %s", from, err);
+    if (!rcache_http_available()) {
+        cli_note("%s: this clc-pack was built without libcurl (make CURL=0): no remote cache; "
+                 "building every variant here",
+                 from);
+        return 0;
+    }
+    char bearer[RCACHE_CRED_MAX], userpwd[RCACHE_CRED_MAX], note[RCACHE_MSG_MAX];
+    rcache_credentials(bearer, userpwd, note);
+    memset(bearer, 0, sizeof bearer);
+    memset(userpwd, 0, sizeof userpwd);
+    if (note[0])
+        cli_note("remote cache: %s", note);
+    *url = strdup(u);
+    if (!*url) {
+        cli_error("out of memory");
+        return EXIT_FAILURE_STATUS;
+    }
+    size_t n = strlen(*url);
+    while (n > 0 && (*url)[n - 1] == '/')
+        (*url)[--n] = '\0';
+    return 0;
+}
+
+int pack_remote_setup(pack_run *run, const pack_args *a)
+{
+    int rc = remote_settings(a, &run->cache->remote_url_buf);
+    if (rc != 0)
+        return rc;
+    run->cache->remote_url = run->cache->remote_url_buf;
+    run->cache->remote_lookups = run->cache->remote_url && !a->tune && !run->in->user_timings; /* timings are taken while building */
+    run->cache->remote_readonly = a->remote_readonly || env_true("CLC_PACK_REMOTE_CACHE_READONLY");
+    run->cache->remote_timeout = a->remote_timeout;
+    return 0;
+}
 
 int pack_cache_bound(const char *cmd, uint64_t *bound, const char **from)
 {

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,58 +18,8 @@
 #include "device_lock.h"
 #include "plan_shard.h"
 #include "pocl_wg.h"
-#include "rcache.h"
 #include "temp_tree.h"
 #include "worker_proto.h"
-
-/* Whether an environment variable says yes (1, yes, true, on). */
-static int env_true(const char *name)
-{
-    const char *v = getenv(name);
-    return v && (strcmp(v, "1") == 0 || strcasecmp(v, "yes") == 0 ||
-                 strcasecmp(v, "true") == 0 || strcasecmp(v, "on") == 0);
-}
-
-/* The remote cache's URL (docs/REMOTE_CACHE.md): --remote-cache, else
- * CLC_PACK_REMOTE_CACHE, none with --no-remote-cache or an empty value,
- * its trailing '/' dropped, into *url (malloc'd, or NULL). A URL that
- * cannot be used is a usage error (its status returned); a clc-pack
- * without libcurl, or credentials that cannot be read, a note. */
-static int remote_settings(const pack_args *a, char **url)
-{
-    *url = NULL;
-    const char *from = "--remote-cache", *u = a->remote_cache;
-    if (!u) {
-        from = "CLC_PACK_REMOTE_CACHE";
-        u = getenv(from);
-    }
-    if (a->no_remote_cache || !u || !*u)
-        return 0;
-    char err[600];
-    if (rcache_http_check_url(u, err, sizeof err) != 0)
-        return cli_usage_error(NULL, "%s: %s", from, err);
-    if (!rcache_http_available()) {
-        cli_note("%s: this clc-pack was built without libcurl (make CURL=0): no remote cache; "
-                 "building every variant here",
-                 from);
-        return 0;
-    }
-    char bearer[RCACHE_CRED_MAX], userpwd[RCACHE_CRED_MAX], note[RCACHE_MSG_MAX];
-    rcache_credentials(bearer, userpwd, note);
-    memset(bearer, 0, sizeof bearer);
-    memset(userpwd, 0, sizeof userpwd);
-    if (note[0])
-        cli_note("remote cache: %s", note);
-    *url = strdup(u);
-    if (!*url) {
-        cli_error("out of memory");
-        return EXIT_FAILURE_STATUS;
-    }
-    size_t n = strlen(*url);
-    while (n > 0 && (*url)[n - 1] == '/')
-        (*url)[--n] = '\0';
-    return 0;
-}
 
 /* The tools the options name, checked before anything is planned:
  * --ptxas (the commands' placeholders are checked as they are read). 0,
@@ -121,18 +70,6 @@ static int plan_pack(pack_run *run, const pack_args *a, build_job_list *plan)
 }
 
 /* The remote cache's settings (docs/REMOTE_CACHE.md). 0, or the exit status. */
-static int setup_remote(pack_run *run, const pack_args *a)
-{
-    int rc = remote_settings(a, &run->cache->remote_url_buf);
-    if (rc != 0)
-        return rc;
-    run->cache->remote_url = run->cache->remote_url_buf;
-    run->cache->remote_lookups = run->cache->remote_url && !a->tune && !run->in->user_timings; /* timings are taken while building */
-    run->cache->remote_readonly = a->remote_readonly || env_true("CLC_PACK_REMOTE_CACHE_READONLY");
-    run->cache->remote_timeout = a->remote_timeout;
-    return 0;
-}
-
 /* The devices --device and --platform select, and the offline toolchains
  * asked for: one that is missing costs its entries, with one line naming
  * its package; a bad list is a usage error, found before anything is
@@ -533,6 +470,28 @@ static void announce_plan(const pack_run *run, const pack_args *a)
              run->work->n_jobs, PACK_ANNOUNCE_VARIANTS, run->work->n_pending, shown, workers);
 }
 
+/* Workers that hand fetched binaries to the driver build in folders of
+ * their own (build_worker.c), under one removed at the end. 0, or -1
+ * after saying why. */
+static int make_work_root(pack_run *run)
+{
+    if (!(run->cache->remote_lookups || run->cache->local_lookups) || run->work->work_root[0])
+        return 0;
+    if (temp_tree_make(NULL, "clc-pack-run", run->work->work_root, sizeof run->work->work_root) != 0) {
+        cli_error("cannot create a temporary folder for the workers: %s", strerror(errno));
+        run->work->work_root[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+/* A first worker started ahead of its run (pack_run.h): the pool's
+ * standby, and the folder its command line names. */
+struct pack_run_standby {
+    worker_pool_standby *worker;
+    char work_root[4096];
+};
+
 /* The jobs to build, in worker processes, *wall the seconds it took. 0;
  * -1 when the workers could not be started, 1 when the pool failed (each
  * said). */
@@ -544,14 +503,13 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
                   cli_argv0);
         return -1;
     }
-    /* Workers that hand fetched binaries to the driver build in folders of
-     * their own (build_worker.c), under one removed at the end. */
-    if ((run->cache->remote_lookups || run->cache->local_lookups) &&
-        temp_tree_make(NULL, "clc-pack-run", run->work->work_root, sizeof run->work->work_root) != 0) {
-        cli_error("cannot create a temporary folder for the workers: %s", strerror(errno));
-        run->work->work_root[0] = '\0';
-        return -1;
+    pack_run_standby *standby = run->work->standby;
+    if (standby && standby->work_root[0] && (run->cache->remote_lookups || run->cache->local_lookups)) {
+        bfmt(run->work->work_root, sizeof run->work->work_root, "%s", standby->work_root);
+        standby->work_root[0] = '\0'; /* the run's now, removed at its end */
     }
+    if (make_work_root(run) != 0)
+        return -1;
     run->work->wargv = pack_worker_argv(run, run->out->ptxas);
     if (!run->work->wargv) {
         cli_error("out of memory");
@@ -564,6 +522,10 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
                 run->in->plan->n, run->slots->n_slots, a->jobs, run->out->output);
     progress_init(&run->rep->prog, stderr, run->work->n_pending, progress_mode(stderr, cli_verbosity < 0));
     worker_pool_callbacks cb = pack_worker_callbacks(run, js);
+    if (standby) {
+        cb.standby = standby->worker; /* the pool's now */
+        standby->worker = NULL;
+    }
     char perr[512] = "";
     int prc = worker_pool_run_order(exe, run->work->wargv, (size_t)a->jobs, cli_verbosity > 0, run->work->jobs,
                               run->work->groups, run->work->order, run->work->n_pending, &cb, perr, sizeof perr);
@@ -669,7 +631,7 @@ static int pack_planned(pack_run *run, pack_args *a, device_select_list *devices
                         build_job_list *plan)
 {
     pack_count_user_cmds(run);
-    int status = setup_remote(run, a);
+    int status = pack_remote_setup(run, a);
     if (status == 0)
         status = pack_cache_setup(run, a);
     if (status == 0)
@@ -698,7 +660,7 @@ static int pack_planned(pack_run *run, pack_args *a, device_select_list *devices
 }
 
 int pack_run_plan(int argc, char **argv, build_job_list *plan, const clcpack_tuning *const *tunings,
-                  const size_t *n_tunings)
+                  const size_t *n_tunings, pack_run_standby *standby)
 {
     pack_args *a = calloc(1, sizeof *a); /* holds the value lists: large */
     device_select_list *devices = calloc(1, sizeof *devices);
@@ -714,6 +676,10 @@ int pack_run_plan(int argc, char **argv, build_job_list *plan, const clcpack_tun
         cli_error("out of memory");
         status = EXIT_FAILURE_STATUS;
     }
+    if (run)
+        run->work->standby = standby;
+    else
+        pack_run_standby_stop(standby);
     if (status == 0) {
         int verbosity = cli_verbosity;
         cli_verbosity = a->verbosity;
@@ -731,6 +697,60 @@ int pack_run_plan(int argc, char **argv, build_job_list *plan, const clcpack_tun
         pack_args_free(a);
     free(a);
     return status;
+}
+
+pack_run_standby *pack_run_standby_start(int argc, char **argv, build_job_list *sample)
+{
+    pack_args *a = calloc(1, sizeof *a);
+    device_select_list *devices = calloc(1, sizeof *devices);
+    pack_run_standby *s = calloc(1, sizeof *s);
+    char err[PACK_ARGS_ERR_MAX], exe[4096], werr[512];
+    pack_run *run = NULL;
+    int verbosity = cli_verbosity;
+    cli_muted++; /* the run itself says what is wrong */
+    int ok = a && devices && s && pack_args_parse(argc, argv, a, err) == 0 &&
+             (run = pack_run_new(a)) != NULL;
+    if (ok) {
+        /* The steps of pack_planned that the workers' command line
+         * depends on, in its order. */
+        cli_verbosity = a->verbosity;
+        run->in->plan = run->in->whole = sample;
+        pack_count_user_cmds(run);
+        ok = check_tools(run, a) == 0 && pack_remote_setup(run, a) == 0 &&
+             pack_cache_setup(run, a) == 0 && select_devices(run, a, devices) == 0 &&
+             setup_writer(run, a) == 0 && cli_worker_path(exe, sizeof exe) == 0 &&
+             make_work_root(run) == 0;
+    }
+    char **wargv = ok ? pack_worker_argv(run, run->out->ptxas) : NULL;
+    if (wargv)
+        s->worker = worker_pool_standby_start(exe, wargv, cli_verbosity > 0, werr, sizeof werr);
+    if (s && s->worker) {
+        bfmt(s->work_root, sizeof s->work_root, "%s", run->work->work_root);
+        run->work->work_root[0] = '\0'; /* the standby's now */
+    }
+    pack_free_argv(wargv);
+    cli_verbosity = verbosity;
+    cli_muted--;
+    pack_run_free(run);
+    free(devices);
+    if (a)
+        pack_args_free(a);
+    free(a);
+    if (s && !s->worker) {
+        free(s);
+        s = NULL;
+    }
+    return s;
+}
+
+void pack_run_standby_stop(pack_run_standby *s)
+{
+    if (!s)
+        return;
+    worker_pool_standby_stop(s->worker); /* first: it works in the folder */
+    if (s->work_root[0])
+        temp_tree_remove(s->work_root);
+    free(s);
 }
 
 /* Plan, devices and writer, the builds in workers, then the pack and the

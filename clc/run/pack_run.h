@@ -88,6 +88,8 @@ typedef struct pack_run_work {
     char work_root[4096];                   /* then: the workers' private folders are in it */
     char lock_dir[4096];                    /* --tune, a tune command on a GPU: the device locks'
                                                folder (device_lock.h), or "" */
+    struct pack_run_standby *standby;       /* a first worker started ahead, or NULL:
+                                               taken by the pool (pack_run_standby_start) */
     pack_reuse_times times;                 /* build times of earlier runs */
     size_t n_ok, n_failed, n_reused;
     double build_s;                         /* summed over the variants */
@@ -119,7 +121,7 @@ typedef struct pack_run_report {
     pack_timings timings;                   /* --timings: off unless given */
 } pack_run_report;
 
-/* The caches (pack_cache.c, setup_remote): the remote cache
+/* The caches (pack_cache.c): the remote cache
  * (docs/REMOTE_CACHE.md), its URL or NULL and what it did; the variant
  * cache (docs/CACHE.md), its folder or "" and what it did. */
 typedef struct pack_run_caches {
@@ -184,7 +186,21 @@ void pack_free_argv(char **argv);
  * -o, -j, -q ...) as `clc-pack` takes them; tunings[j] (n_tunings[j] of
  * them) are job j's timings. The exit status. */
 int pack_run_plan(int argc, char **argv, build_job_list *plan, const clcpack_tuning *const *tunings,
-                  const size_t *n_tunings);
+                  const size_t *n_tunings, struct pack_run_standby *standby);
+
+/* A pack run's first worker, started before its plan is known: for a
+ * plan made elsewhere that takes long to make (clc-pack tune's search),
+ * so that the worker's start (an NVIDIA context: over a second) is over
+ * when the plan comes. Started with pack_run_plan's argv and a sample
+ * plan like the one to come (the same program and options but for their
+ * values); pack_run_plan takes it when its own first worker's command
+ * line is the same, and stops it otherwise: a standby never changes what
+ * is built, only when the first worker is ready. NULL when it cannot be
+ * started: nothing is said (the real run says what is wrong). */
+typedef struct pack_run_standby pack_run_standby;
+pack_run_standby *pack_run_standby_start(int argc, char **argv, build_job_list *sample);
+/* A standby no run took: stopped and freed. NULL: nothing. */
+void pack_run_standby_stop(pack_run_standby *s);
 
 /* What --help and --version print: the command's own texts, given by the
  * command (clc/cli/), which the run is below. */
@@ -204,6 +220,9 @@ int pack_run_args(int argc, char **argv, const pack_run_texts *texts);
  * counts added; the summary's "local" line; "118.2 MiB". */
 int pack_cache_bound(const char *cmd, uint64_t *bound, const char **from);
 int pack_cache_setup(pack_run *run, const pack_args *a);
+/* The remote cache's URL, lookups, upload and time limit from the options
+ * and the environment (docs/REMOTE_CACHE.md). 0, or the exit status. */
+int pack_remote_setup(pack_run *run, const pack_args *a);
 void pack_cache_outcome(pack_run *run, const build_variant_result *r, const char *label);
 void pack_cache_finish(pack_run *run);
 void pack_cache_summary(const pack_run *run);

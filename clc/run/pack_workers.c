@@ -369,7 +369,7 @@ static void on_finished(void *ctx, size_t job, build_variant_result *r)
 
 worker_pool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js)
 {
-    worker_pool_callbacks cb = {run, on_started, on_finished, on_tick, js, 1, NULL, on_retry};
+    worker_pool_callbacks cb = {run, on_started, on_finished, on_tick, js, 1, NULL, on_retry, NULL};
     return cb;
 }
 
@@ -403,6 +403,16 @@ void pack_count_user_cmds(pack_run *run)
         run->in->n_check_variants += build_job_has_check_cmd(&run->in->plan->jobs[v]);
         run->in->user_timings |= build_job_has_tune_cmd(&run->in->plan->jobs[v]);
     }
+}
+
+/* Whether a device slot's driver is PoCL: its CL_DEVICE_VERSION says so,
+ * the test build_variant_target_open makes. */
+static int any_pocl(const pack_run *run)
+{
+    for (size_t i = 0; i < run->slots->n_dev; i++)
+        if (strstr(run->slots->devs[i]->version, "PoCL") || strstr(run->slots->devs[i]->version, "pocl"))
+            return 1;
+    return 0;
 }
 
 /* The worker command line: tool --worker --kernels DIR --device P:D... */
@@ -442,9 +452,12 @@ char **pack_worker_argv(const pack_run *run, const char *ptxas)
     }
     /* PoCL's small-grid work-group functions, set once per worker when
      * the plan has one local size (pocl_wg.h; else a helper run makes
-     * them for each variant); harmless on other drivers. From the whole
-     * plan, so that a --shard part's workers start as one host's do. */
-    char *spec = pocl_wg_spec_jobs(run->in->whole->jobs, run->in->whole->n);
+     * them for each variant). From the whole plan, so that a --shard
+     * part's workers start as one host's do. Only for PoCL: another
+     * driver has no use for it, and a line that depends on the plan's
+     * local sizes would keep a worker started ahead of the plan
+     * (pack_run_standby_start) from being taken. */
+    char *spec = any_pocl(run) ? pocl_wg_spec_jobs(run->in->whole->jobs, run->in->whole->n) : NULL;
     if (spec) {
         argv[n++] = strdup("--pocl-wg");
         argv[n++] = spec;
@@ -526,6 +539,7 @@ void pack_run_work_free(pack_run_work *work)
     free(work->order);
     free(work->cost);
     pack_reuse_times_free(&work->times);
+    pack_run_standby_stop(work->standby);
     free(work->fail_reason);
     free(work->retried);
     if (work->work_root[0])

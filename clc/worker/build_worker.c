@@ -2,6 +2,7 @@
 #include "build_worker.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -567,8 +568,36 @@ void build_worker_open_remote(build_worker *w)
     }
 }
 
+/* A worker started ahead of its first job (worker_pool_standby_start:
+ * `clc-pack tune` starts its pack's worker while it tunes) opens its
+ * devices while it waits, so that the context's start, the longest part
+ * of a first job on an NVIDIA GPU, is over when the job comes. A worker
+ * whose job is already there opens them for the job, as before. PoCL's
+ * are left alone: there each job opens a context of its own (run_job). */
+static void open_while_idle(build_worker *w)
+{
+    struct pollfd pf = {0, POLLIN, 0};
+    if (w->setup_error[0] || poll(&pf, 1, 0) != 0)
+        return;
+    for (uint32_t slot = 0; slot < w->n_slots; slot++) {
+        cl_device_id dev;
+        unsigned ordinal;
+        char err[BUILD_WORKER_ERR_MAX], version[256] = "";
+        if (w->find_device(w->find_self, w->plat[slot], w->dev[slot], &dev, &ordinal, err) != 0 ||
+            clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof version - 1, version, NULL) !=
+                CL_SUCCESS ||
+            strstr(version, "PoCL") || strstr(version, "pocl"))
+            continue;
+        build_variant_result r;
+        memset(&r, 0, sizeof r);
+        if (open_slot(w, slot, &r) != 0)
+            free(r.message); /* the job opens it again, and says why */
+    }
+}
+
 int build_worker_serve(build_worker *w)
 {
+    open_while_idle(w);
     int status = worker_proto_serve("worker", serve_job, w);
     for (size_t i = 0; i < w->n_slots; i++)
         if (w->opened[i])

@@ -80,7 +80,7 @@ static void run_pool(const char *self, size_t n_workers, size_t n_jobs, int want
     char want_text[16];
     snprintf(want_text, sizeof want_text, "%d", want);
     char *argv[] = {(char *)self, (char *)"--fake-worker", want_text, NULL};
-    worker_pool_callbacks cb = {got, NULL, on_finished, NULL, NULL, lend, NULL, NULL};
+    worker_pool_callbacks cb = {got, NULL, on_finished, NULL, NULL, lend, NULL, NULL, NULL};
     char err[256] = "";
     got[0] = '\0';
     CHECK(worker_pool_run_order(self, argv, n_workers, 0, jobs, NULL, order, n_jobs, &cb, err,
