@@ -38,6 +38,8 @@ int device_select_enumerate(device_select_list *out, char err[DEVICE_SELECT_ERR_
         return -1;
     }
     cl_platform_id plats[DEVICE_SELECT_MAX_DEVICES];
+    out->n_left_out = 0;
+    out->n_platforms_left_out = np > DEVICE_SELECT_MAX_DEVICES ? np - DEVICE_SELECT_MAX_DEVICES : 0;
     if (np > DEVICE_SELECT_MAX_DEVICES)
         np = DEVICE_SELECT_MAX_DEVICES;
     rc = clGetPlatformIDs(np, plats, NULL);
@@ -65,6 +67,8 @@ int device_select_enumerate(device_select_list *out, char err[DEVICE_SELECT_ERR_
             return -1;
         }
         cl_device_id devs[DEVICE_SELECT_MAX_DEVICES];
+        size_t room = DEVICE_SELECT_MAX_DEVICES - out->n;
+        out->n_left_out += nd > room ? nd - room : 0;
         if (nd > DEVICE_SELECT_MAX_DEVICES)
             nd = DEVICE_SELECT_MAX_DEVICES;
         rc = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, devs, NULL);
@@ -147,6 +151,36 @@ static int equal_nocase(const char *a, const char *b)
         b++;
     }
     return *a == '\0' && *b == '\0';
+}
+
+/* "N more devices not listed ..." for a list cut at its bound ("" when
+ * it is not), into out. */
+static void left_out_text(const device_select_list *all, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (!all->n_left_out && !all->n_platforms_left_out)
+        return;
+    char plats[64] = "";
+    if (all->n_platforms_left_out)
+        bfmt(plats, sizeof plats, "%s%zu more platform%s", all->n_left_out ? " and " : "",
+             all->n_platforms_left_out, all->n_platforms_left_out == 1 ? "" : "s");
+    char devs[64] = "";
+    if (all->n_left_out)
+        bfmt(devs, sizeof devs, "%zu more device%s", all->n_left_out, all->n_left_out == 1 ? "" : "s");
+    bfmt(out, cap, "%s%s not listed: clc-pack takes the first %d of a machine's "
+                   "(DEVICE_SELECT_MAX_DEVICES)",
+         devs, plats, DEVICE_SELECT_MAX_DEVICES);
+}
+
+/* "; N more devices not listed ..." after err, for a --device N past a
+ * list cut at its bound. */
+static void append_left_out(const device_select_list *all, char err[DEVICE_SELECT_ERR_MAX])
+{
+    char cut[256];
+    left_out_text(all, cut, sizeof cut);
+    size_t len = strlen(err);
+    if (cut[0])
+        bfmt(err + len, DEVICE_SELECT_ERR_MAX - len, "; %s", cut);
 }
 
 /* Appends "; found: [0] NAME (TYPE, PLATFORM), ..." so an error says what exists. */
@@ -236,6 +270,7 @@ int device_select(const device_select_list *all, const char *spec, const char *p
             }
         bfmt(err, DEVICE_SELECT_ERR_MAX, "--device %s: there is no device %s%s (see --list-devices)",
              bfmt_clip(spec, clip), bfmt_clip(spec, clip), where);
+        append_left_out(all, err);
         append_found(all, err);
         return -1;
     }
@@ -308,4 +343,8 @@ void device_select_print(FILE *f, const device_select_list *all)
         if (!any)
             fprintf(f, "  (no devices)\n");
     }
+    char cut[256];
+    left_out_text(all, cut, sizeof cut);
+    if (cut[0])
+        fprintf(f, "(%s)\n", cut);
 }

@@ -45,6 +45,11 @@ typedef struct device_select_list {
     device_select_device dev[DEVICE_SELECT_MAX_DEVICES];
     size_t n_platforms;
     char platform_names[DEVICE_SELECT_MAX_DEVICES][DEVICE_SELECT_NAME_MAX];
+    /* Past the bound, not listed: the devices of the listed platforms
+     * beyond the first DEVICE_SELECT_MAX_DEVICES, and the platforms beyond
+     * as many (whose devices are not asked for). --list-devices and a
+     * --device N past the list say so. */
+    size_t n_left_out, n_platforms_left_out;
 } device_select_list;
 
 /* Enumerates every platform and device. Returns 0 (n may be 0 when the
