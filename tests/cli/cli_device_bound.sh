@@ -13,11 +13,13 @@ if [ "$RC" -ne 0 ] || ! grep -q "device 63: .*PoCL" "$OUT"; then
 else
     expect_out "device 63: " "the first 64 devices are listed"
     if grep -q "device 64: " "$OUT"; then bad "a 65th device is listed"; else ok "no 65th device is listed"; fi
-    expect_out "(2 more devices not listed: clc-pack takes the first 64 of a machine's (DEVICE_SELECT_MAX_DEVICES))" \
+    # 2 past the bound here; more where other drivers list devices too.
+    expect_out " more devices not listed: clc-pack takes the first 64 of a machine's (DEVICE_SELECT_MAX_DEVICES))" \
         "--list-devices says how many devices it left out"
+    grep -q "^([0-9]* more devices not listed" "$OUT" && ok "the count comes first" || bad "the count comes first"
     POCL_DEVICES=$MANY run "$CLC" --kernels "$KERNELS" --device 65 -o x.clcpack
     expect_rc 1 "--device 65 fails, as any device number that is not there"
-    expect_err "--device 65: there is no device 65 (see --list-devices); 2 more devices not listed" \
+    expect_err " more devices not listed: clc-pack takes the first 64" \
         "its error says the list was cut"
     [ -e x.clcpack ] && bad "a pack was written" || ok "nothing was written"
     POCL_DEVICES="pthread pthread" run "$CLC" --list-devices
