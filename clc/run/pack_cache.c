@@ -68,6 +68,7 @@ static int remote_settings(const pack_args *a, char **url)
     return 0;
 }
 
+/* The remote cache's settings (docs/REMOTE_CACHE.md). 0, or the exit status. */
 int pack_remote_setup(pack_run *run, const pack_args *a)
 {
     int rc = remote_settings(a, &run->cache->remote_url_buf);

@@ -69,7 +69,6 @@ static int plan_pack(pack_run *run, const pack_args *a, build_job_list *plan)
     return 0;
 }
 
-/* The remote cache's settings (docs/REMOTE_CACHE.md). 0, or the exit status. */
 /* The devices --device and --platform select, and the offline toolchains
  * asked for: one that is missing costs its entries, with one line naming
  * its package; a bad list is a usage error, found before anything is
