@@ -43,6 +43,13 @@ out=${1:-tune-bench}
 mkdir -p "$out"
 clc=${CLC:-build/clc-pack}
 export CUDA_CACHE_DISABLE=1 POCL_KERNEL_CACHE=0 PYOPENCL_NO_CACHE=1
+# Each clc-pack run is a first run: its variant cache (docs/CACHE.md) a new,
+# empty folder, so that the pack step builds what it packs.
+fresh_cache() {
+    [ -n "${XDG_CACHE_HOME:-}" ] && case $XDG_CACHE_HOME in */clc-bench-cache.*) rm -rf "$XDG_CACHE_HOME" ;; esac
+    XDG_CACHE_HOME=$(mktemp -d "${TMPDIR:-/tmp}/clc-bench-cache.XXXXXX")
+    export XDG_CACHE_HOME
+}
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -66,12 +73,14 @@ if has gemm; then
     for n in $sizes; do
         spec=$(gemm_spec "$n")
         for r in $(seq 1 "$rounds"); do
+            fresh_cache
             t0=$(now)
             "$clc" tune "$spec" --device "$device" --fresh -o "$out/sgemm-$n.clcpack" >"$out/clc-$n-$r.txt" 2>&1
             c=$(since "$t0")
             t0=$(now)
             python3 scripts/kt_gemm.py "$n" examples/gemm/sgemm.cl >"$out/kt-$n-$r.txt" 2>&1
             k=$(since "$t0")
+            fresh_cache
             t0=$(now)
             "$clc" tune "$spec" --device "$device" --fresh --no-pack --t4 "$out/np.t4.json" >"$out/clcnp-$n-$r.txt" 2>&1
             np=$(since "$t0")

@@ -9,6 +9,9 @@
  * under make's jobserver, whose slots are make's to lend), and a worker
  * about to run ptxas takes what bytes are there, without waiting, to run
  * that many more ptxas processes at once; it puts them back when done.
+ * A run of fewer jobs than -j N starts a worker per job and puts a byte
+ * in the pipe for each of the N slots left over, from the start: a lone
+ * build (the pack `clc-pack tune` writes) assembles its cubins at once.
  * While every worker is busy the pipe is empty and each build runs one
  * process at a time, so -j N uses N cores, no more, until the end.
  *

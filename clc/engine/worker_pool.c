@@ -261,6 +261,7 @@ struct worker_pool_standby {
     char **argv;
     int show_output;
     worker w;
+    int spare[2]; /* its spare-slot pipe, the run's if it takes w */
 };
 
 worker_pool_standby *worker_pool_standby_start(const char *exe, char *const worker_argv[],
@@ -276,15 +277,20 @@ worker_pool_standby *worker_pool_standby_start(const char *exe, char *const work
     int ok = argv && (s->exe = strdup(exe)) != NULL;
     for (size_t i = 0; ok && i < n; i++)
         ok = (argv[i] = strdup(worker_argv[i])) != NULL;
-    const int no_spare[2] = {-1, -1};
+    if (s)
+        s->spare[0] = s->spare[1] = -1;
     if (!ok) {
         bfmt(err, cap, "out of memory");
     } else if (access(exe, X_OK) != 0) {
         bfmt(err, cap, "cannot start a worker: %s: %s", exe, strerror(errno));
         ok = 0;
     } else {
-        /* Its first write is the pool's, which ignores SIGPIPE by then. */
-        ok = spawn_worker(exe, argv, show_output, no_spare, &s->w, err, cap) == 0;
+        /* A pipe of its own, as any run's first worker gets: a run that
+         * lends takes it, so that this worker too can borrow the slots
+         * idle ones lend (none is written before the run starts). Its
+         * first write is the pool's, which ignores SIGPIPE by then. */
+        open_spare(s->spare);
+        ok = spawn_worker(exe, argv, show_output, s->spare, &s->w, err, cap) == 0;
     }
     if (!ok) {
         if (s) {
@@ -303,6 +309,7 @@ void worker_pool_standby_stop(worker_pool_standby *s)
         return;
     if (s->w.pid > 0)
         stop_worker(&s->w);
+    close_spare(s->spare);
     for (size_t i = 0; s->argv && s->argv[i]; i++)
         free(s->argv[i]);
     free(s->argv);
@@ -331,6 +338,9 @@ typedef struct pool {
     worker ws[MAX_WORKERS];
     size_t started;
     int spare[2];
+    /* Slots of -j no worker holds (fewer jobs than -j): lent from the
+     * start, so that a lone build's ptxas runs use them. */
+    size_t unused_slots;
     size_t *queue, q_cap, q_head, q_tail;
     size_t n_jobs, done;
     /* Each death costs a respawn; a worker that cannot start at all must
@@ -340,8 +350,7 @@ typedef struct pool {
 } pool;
 
 /* Whether the run of p can take s for its first worker: the same
- * command line and output. (Without the spare-slot pipe it takes no
- * other worker's slot; the pool still lends its slot while it idles.) */
+ * command line and output. */
 static int standby_fits(const pool *p, const worker_pool_standby *s)
 {
     if (s->w.pid <= 0 || s->show_output != p->show_output ||
@@ -503,20 +512,28 @@ static int wait_results(pool *p, int stopping, char *err, size_t cap)
 static int pool_start(pool *p, size_t n_workers, const size_t *order, char *err, size_t cap)
 {
     p->spare[0] = p->spare[1] = -1;
-    if (p->cb->lend_idle && !p->cb->slots && n_workers > 1)
-        open_spare(p->spare);
+    int lend = p->cb->lend_idle && !p->cb->slots && (n_workers > 1 || p->unused_slots > 0);
     worker_pool_standby *s = p->cb->standby;
     if (s && standby_fits(p, s)) {
         p->ws[p->started++] = s->w;
         s->w.pid = 0;
+        if (lend) {
+            memcpy(p->spare, s->spare, sizeof p->spare);
+            s->spare[0] = s->spare[1] = -1;
+        }
     }
     worker_pool_standby_stop(s);
+    if (lend && p->spare[0] < 0)
+        open_spare(p->spare);
     for (size_t i = p->started; i < n_workers; i++) {
         if (spawn_worker(p->exe, p->argv, p->show_output, p->spare, &p->ws[p->started], err,
                          cap) != 0)
             break;
         p->started++;
     }
+    for (size_t i = 0; p->spare[1] >= 0 && i < p->unused_slots; i++)
+        if (write(p->spare[1], "", 1) != 1)
+            break;
     p->q_cap = 3 * p->n_jobs + 2 * n_workers + 1; /* room for a retry of each job */
     p->queue = p->started ? malloc(p->q_cap * sizeof *p->queue) : NULL;
     if (!p->queue) {
@@ -568,6 +585,7 @@ int worker_pool_run_order(const char *exe, char *const worker_argv[], size_t n_w
         worker_pool_standby_stop(cb->standby);
         return -1;
     }
+    size_t slots = n_workers > MAX_WORKERS ? MAX_WORKERS : n_workers;
     if (n_workers > n_jobs)
         n_workers = n_jobs;
     if (n_workers > MAX_WORKERS)
@@ -589,6 +607,7 @@ int worker_pool_run_order(const char *exe, char *const worker_argv[], size_t n_w
     p.group = group;
     p.cb = cb;
     p.n_jobs = n_jobs;
+    p.unused_slots = slots > n_workers ? slots - n_workers : 0;
     int rc = pool_start(&p, n_workers, order, err, cap);
     while (rc == 0 && p.done < n_jobs) {
         int stopping = cb->stop && cb->stop(cb->ctx);

@@ -32,9 +32,11 @@ typedef struct worker_pool_callbacks {
      * second or further worker only while a token is held for it; tokens
      * go back as soon as fewer jobs run. */
     struct jobserver *slots;
-    /* Idle workers lend their cores to busy ones once no job is left
-     * (spare_slots.h; never with slots): for build workers, whose ptxas
-     * runs can use them. 0: the workers get no spare-slot pipe. */
+    /* Idle workers lend their cores to busy ones once no job is left,
+     * and the slots of n_workers no worker holds (fewer jobs than that)
+     * are lent from the start (spare_slots.h; never with slots): for
+     * build workers, whose ptxas runs can use them. 0: the workers get no
+     * spare-slot pipe. */
     int lend_idle;
     /* Asked before each job is handed out and while waiting: non-zero
      * stops the run (an interrupt): no further job starts, the running
@@ -50,8 +52,8 @@ typedef struct worker_pool_callbacks {
     int (*retry)(void *ctx, size_t job, const build_variant_result *r, int died);
     /* A worker started before the run (worker_pool_standby_start), or
      * NULL. It takes the first worker's slot when it was started with this
-     * run's exe, argv and show_output (it has no spare-slot pipe: it takes
-     * no other worker's slot); otherwise it is stopped.
+     * run's exe, argv and show_output, and its spare-slot pipe becomes the
+     * run's; otherwise it is stopped.
      * The run owns it either way: the caller forgets it. */
     struct worker_pool_standby *standby;
 } worker_pool_callbacks;
@@ -62,7 +64,8 @@ typedef struct worker_pool_callbacks {
 typedef struct worker_pool_standby worker_pool_standby;
 
 /* Starts exe worker_argv now, as worker_pool_run would (show_output the
- * same), without a spare-slot pipe. NULL with err when it cannot. */
+ * same), with a spare-slot pipe of its own that nothing is lent on until
+ * a run takes it. NULL with err when it cannot. */
 worker_pool_standby *worker_pool_standby_start(const char *exe, char *const worker_argv[],
                                                int show_output, char *err, size_t cap);
 

@@ -1,7 +1,8 @@
 /* Slots idle build workers lend (clc/engine/spare_slots.h): taking and
  * giving on a pipe, what a worker accepts as the pipe, and the worker pool
  * lending the slots of idle workers once no job is left, to a worker still
- * busy; no pipe with one worker or for a pool that does not lend. This
+ * busy, and from the start the slots of -j no worker holds; no pipe with
+ * one worker of -j 1 or for a pool that does not lend. This
  * test is its own fake worker (argv[1] "--fake-worker"): each job is a u32; job 0
  * takes the slots lent to it for 2 s (or until it has `want`) and answers
  * with how many it got. */
@@ -44,6 +45,14 @@ static int fake_worker(int want)
             }
             spare_give(&s, got);
         }
+        /* A standby worker (started with this variable set) says that it
+         * ran job 0, and what it was lent. */
+        const char *log = getenv("SPARE_TEST_STANDBY_LOG");
+        FILE *f = log && job == 0 ? fopen(log, "w") : NULL;
+        if (f) {
+            fprintf(f, "lent %d", got);
+            fclose(f);
+        }
         build_variant_result r;
         memset(&r, 0, sizeof r);
         char msg[64];
@@ -67,8 +76,8 @@ static void on_finished(void *ctx, size_t job, build_variant_result *r)
 
 /* Runs n_jobs jobs (job 0 first) on n_workers fake workers; job 0 waits
  * for `want` slots. Its answer goes to got. */
-static void run_pool(const char *self, size_t n_workers, size_t n_jobs, int want, int lend,
-                     char got[64])
+static void run_pool_standby(const char *self, size_t n_workers, size_t n_jobs, int want,
+                             int lend, worker_pool_standby *standby, char got[64])
 {
     strbuf jobs[8];
     size_t order[8];
@@ -80,7 +89,7 @@ static void run_pool(const char *self, size_t n_workers, size_t n_jobs, int want
     char want_text[16];
     snprintf(want_text, sizeof want_text, "%d", want);
     char *argv[] = {(char *)self, (char *)"--fake-worker", want_text, NULL};
-    worker_pool_callbacks cb = {got, NULL, on_finished, NULL, NULL, lend, NULL, NULL, NULL};
+    worker_pool_callbacks cb = {got, NULL, on_finished, NULL, NULL, lend, NULL, NULL, standby};
     char err[256] = "";
     got[0] = '\0';
     CHECK(worker_pool_run_order(self, argv, n_workers, 0, jobs, NULL, order, n_jobs, &cb, err,
@@ -88,6 +97,43 @@ static void run_pool(const char *self, size_t n_workers, size_t n_jobs, int want
           "the run ends: %s", err);
     for (size_t i = 0; i < n_jobs; i++)
         sb_free(&jobs[i]);
+}
+
+static void run_pool(const char *self, size_t n_workers, size_t n_jobs, int want, int lend,
+                     char got[64])
+{
+    run_pool_standby(self, n_workers, n_jobs, want, lend, NULL, got);
+}
+
+/* A standby worker taken by a run that lends: its pipe is the run's, so
+ * it too is lent the slots no worker holds (the pack `clc-pack tune`
+ * writes is one job, built by the worker started with the search). */
+static void test_standby(const char *self)
+{
+    char log[] = "/tmp/test_spare_slots_standby.XXXXXX";
+    int fd = mkstemp(log);
+    if (!CHECK(fd >= 0, "a temporary file"))
+        return;
+    close(fd);
+    char *argv[] = {(char *)self, (char *)"--fake-worker", (char *)"5", NULL};
+    char err[256] = "";
+    setenv("SPARE_TEST_STANDBY_LOG", log, 1);
+    worker_pool_standby *s = worker_pool_standby_start(self, argv, 0, err, sizeof err);
+    unsetenv("SPARE_TEST_STANDBY_LOG");
+    CHECK(s != NULL, "a standby starts: %s", err);
+    char got[64];
+    run_pool_standby(self, 4, 1, 5, 1, s, got);
+    char said[64] = "";
+    FILE *f = fopen(log, "r");
+    if (f) {
+        if (!fgets(said, sizeof said, f))
+            said[0] = '\0';
+        fclose(f);
+    }
+    unlink(log);
+    CHECK(strcmp(said, "lent 3") == 0 && strcmp(got, "lent 3, pipe yes") == 0,
+          "the standby ran the job and borrowed the three slots (it said '%s'; the run got '%s')",
+          said, got);
 }
 
 static void test_pipe_calls(void)
@@ -162,6 +208,14 @@ static void test_pool(const char *self)
     run_pool(self, 3, 3, 0, 0, got);
     CHECK(strcmp(got, "lent 0, pipe no") == 0, "a pool that does not lend has no pipe (%s)",
           got);
+    /* -j 4 with one job: one worker, and the three slots no worker holds
+     * are lent to it from the start (it asks for five). */
+    run_pool(self, 4, 1, 5, 1, got);
+    CHECK(strcmp(got, "lent 3, pipe yes") == 0,
+          "a lone job borrows the three slots of -j 4 no worker holds (%s)", got);
+    /* ... and none when it does not lend. */
+    run_pool(self, 4, 1, 5, 0, got);
+    CHECK(strcmp(got, "lent 0, pipe no") == 0, "nor when the pool does not lend (%s)", got);
 }
 
 int main(int argc, char **argv)
@@ -176,5 +230,6 @@ int main(int argc, char **argv)
     test_pipe_calls();
     test_inherit();
     test_pool(self);
+    test_standby(self);
     return check_summary();
 }
