@@ -624,27 +624,31 @@ static int answer_early(const pack_args *a, const pack_run_texts *texts,
     return 1;
 }
 
-/* The steps after the plan: devices, output, writer, the builds in
- * workers, the pack and its summary. */
-static int pack_planned(pack_run *run, pack_args *a, device_select_list *devices,
-                        build_job_list *plan)
+/* What the workers' command line depends on, for the run and its standby
+ * alike: caches, devices, the output (not for a standby: plan NULL), writer. */
+static int prepare(pack_run *run, const pack_args *a, device_select_list *devices,
+                   const build_job_list *plan)
 {
     pack_count_user_cmds(run);
     int status = pack_remote_setup(run, a);
-    if (status == 0)
-        status = pack_cache_setup(run, a);
-    if (status == 0)
-        status = select_devices(run, a, devices);
-    if (status == 0)
+    status = status == 0 ? pack_cache_setup(run, a) : status;
+    status = status == 0 ? select_devices(run, a, devices) : status;
+    if (status == 0 && plan)
         status = choose_output(run, a, plan);
     if (status == 0)
         status = setup_writer(run, a);
-    if (status == 0)
-        status = encode_jobs(run);
-    if (status == 0)
-        status = pack_timings_setup(run);
-    if (status == 0)
-        status = order_jobs(run, a);
+    return status;
+}
+
+/* The steps after the plan: prepare, the builds in workers, the pack and
+ * its summary. */
+static int pack_planned(pack_run *run, pack_args *a, device_select_list *devices,
+                        build_job_list *plan)
+{
+    int status = prepare(run, a, devices, plan);
+    status = status == 0 ? encode_jobs(run) : status;
+    status = status == 0 ? pack_timings_setup(run) : status;
+    status = status == 0 ? order_jobs(run, a) : status;
     if (status == 0) {
         double wall = 0;
         int rc = run_workers(run, a, &wall);
@@ -710,15 +714,10 @@ pack_run_standby *pack_run_standby_start(int argc, char **argv, build_job_list *
     int ok = a && devices && s && pack_args_parse(argc, argv, a, err) == 0 &&
              (run = pack_run_new(a)) != NULL;
     if (ok) {
-        /* The steps of pack_planned that the workers' command line
-         * depends on, in its order. */
         cli_verbosity = a->verbosity;
         run->in->plan = run->in->whole = sample;
-        pack_count_user_cmds(run);
-        ok = check_tools(run, a) == 0 && pack_remote_setup(run, a) == 0 &&
-             pack_cache_setup(run, a) == 0 && select_devices(run, a, devices) == 0 &&
-             setup_writer(run, a) == 0 && cli_worker_path(exe, sizeof exe) == 0 &&
-             make_work_root(run) == 0;
+        ok = check_tools(run, a) == 0 && prepare(run, a, devices, NULL) == 0 &&
+             cli_worker_path(exe, sizeof exe) == 0 && make_work_root(run) == 0;
     }
     char **wargv = ok ? pack_worker_argv(run, run->out->ptxas) : NULL;
     if (wargv)

@@ -10,8 +10,12 @@
 __kernel void scale(__global const float *in, __global float *out, const int n)
 {
     const int i = get_global_id(0);
-    if (CRASH)
-        ((__global float *)0)[(long)i * 100000 + 7] = 1.0f;
+    if (CRASH) {
+        /* Null at run time (n is 1024), which the compiler cannot see: a
+         * store to a literal null it may delete as undefined. */
+        __global float *nowhere = (__global float *)(ulong)(n - 1024);
+        nowhere[(long)i * 100000 + 7] = 1.0f;
+    }
     if (HANG)
         for (;;)
             out[i] += 1.0f;
