@@ -300,7 +300,8 @@ void usage_cache(FILE *f)
              "removes every entry and the counts. The folder: $CLC_PACK_CACHE_DIR/variants,\n"
              "else $XDG_CACHE_HOME/clc-pack/variants, else ~/.cache/clc-pack/variants; the\n"
              "bound: CLC_PACK_CACHE_SIZE (default 1G); CLC_PACK_NO_CACHE=1 or clc-pack\n"
-             "--no-cache turn it off for a run.\n",
+             "--no-cache turn it off for a run. A hit is checked without the device (its\n"
+             "SHA-256, its key); CLC_PACK_CACHE_LOAD=1 loads each back on the device too.\n",
              &cache_optspec,
              "Exit status: 0; 1 when the folder cannot be read or emptied; 2 on a usage error.\n");
 }

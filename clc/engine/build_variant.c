@@ -42,28 +42,11 @@ void build_variant_default_options(build_variant_options *o)
     tune_options_default(&o->tune);
 }
 
-int build_variant_target_open(cl_device_id dev, const char *ptxas, build_variant_target *t, char *err, size_t cap)
+void build_variant_target_identify(cl_device_id dev, const char *ptxas, build_variant_target *t)
 {
     memset(t, 0, sizeof *t);
     t->spare.rd = t->spare.wr = -1;
     t->device = dev;
-    cl_int rc;
-    t->ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
-    if (!t->ctx) {
-        char cl[CLCPK_CL_ERROR_MAX];
-        bfmt(err, cap, "clCreateContext failed with %s", clcpk_cl_error_name(rc, cl, sizeof cl));
-        return -1;
-    }
-    /* Profiling costs nothing measurable and lets --tune time with events. */
-    t->queue = clCreateCommandQueue(t->ctx, dev, CL_QUEUE_PROFILING_ENABLE, &rc);
-    if (!t->queue) {
-        char cl[CLCPK_CL_ERROR_MAX];
-        bfmt(err, cap, "clCreateCommandQueue failed with %s",
-             clcpk_cl_error_name(rc, cl, sizeof cl));
-        clReleaseContext(t->ctx);
-        t->ctx = NULL;
-        return -1;
-    }
     cl_uint vendor = 0;
     clGetDeviceInfo(dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL);
     t->is_nvidia = vendor == NVIDIA_VENDOR_ID;
@@ -83,7 +66,36 @@ int build_variant_target_open(cl_device_id dev, const char *ptxas, build_variant
         t->is_pocl = strstr(version, "PoCL") != NULL || strstr(version, "pocl") != NULL;
     if (ptxas)
         bfmt(t->ptxas, sizeof t->ptxas, "%s", ptxas);
+}
+
+int build_variant_target_context(build_variant_target *t, char *err, size_t cap)
+{
+    if (t->ctx)
+        return 0;
+    cl_int rc;
+    t->ctx = clCreateContext(NULL, 1, &t->device, NULL, NULL, &rc);
+    if (!t->ctx) {
+        char cl[CLCPK_CL_ERROR_MAX];
+        bfmt(err, cap, "clCreateContext failed with %s", clcpk_cl_error_name(rc, cl, sizeof cl));
+        return -1;
+    }
+    /* Profiling costs nothing measurable and lets --tune time with events. */
+    t->queue = clCreateCommandQueue(t->ctx, t->device, CL_QUEUE_PROFILING_ENABLE, &rc);
+    if (!t->queue) {
+        char cl[CLCPK_CL_ERROR_MAX];
+        bfmt(err, cap, "clCreateCommandQueue failed with %s",
+             clcpk_cl_error_name(rc, cl, sizeof cl));
+        clReleaseContext(t->ctx);
+        t->ctx = NULL;
+        return -1;
+    }
     return 0;
+}
+
+int build_variant_target_open(cl_device_id dev, const char *ptxas, build_variant_target *t, char *err, size_t cap)
+{
+    build_variant_target_identify(dev, ptxas, t);
+    return build_variant_target_context(t, err, cap);
 }
 
 void build_variant_target_close(build_variant_target *t)
@@ -711,13 +723,11 @@ static int pocl_canonical(const build_variant_target *t, const build_job *job,
     return 0;
 }
 
-int build_variant_adopt(build_variant_target *t, const build_job *job, const build_variant_options *o, const char *signature,
-             char *const *names, size_t n_names, const char *note, build_variant_form *forms,
-             size_t *n_forms, build_variant_result *r)
+/* r holds a record's parts: its forms (moved), note and kernel names
+ * (copied). 0, or -1 with r failed (memory). */
+static int adopt_fill(char *const *names, size_t n_names, const char *note,
+                      build_variant_form *forms, size_t *n_forms, build_variant_result *r)
 {
-    int seen = 0; /* the driver had the binary */
-    memset(r, 0, sizeof *r);
-    double t0 = mono_clock_s();
     for (size_t f = 0; f < *n_forms && r->n_forms < BUILD_VARIANT_MAX_FORMS; f++)
         r->forms[r->n_forms++] = forms[f];
     *n_forms = 0;
@@ -730,14 +740,40 @@ int build_variant_adopt(build_variant_target *t, const build_job *job, const bui
             break;
         r->n_kernel_names++;
     }
-    if (r->n_kernel_names != n_names)
-        fail(r, BUILD_VARIANT_ERROR, "out of memory");
-    else if (pocl_canonical(t, job, o, r) == 0 && (seen = 1, load_back(t, job, signature, r, 1)) == 0 &&
-             run_check_cmd(t, job, o, r) == 0)
+    if (r->n_kernel_names == n_names)
+        return 0;
+    fail(r, BUILD_VARIANT_ERROR, "out of memory");
+    return -1;
+}
+
+int build_variant_adopt(build_variant_target *t, const build_job *job, const build_variant_options *o, const char *signature,
+             char *const *names, size_t n_names, const char *note, build_variant_form *forms,
+             size_t *n_forms, build_variant_result *r)
+{
+    int seen = 0; /* the driver had the binary */
+    memset(r, 0, sizeof *r);
+    double t0 = mono_clock_s();
+    if (adopt_fill(names, n_names, note, forms, n_forms, r) == 0 &&
+        pocl_canonical(t, job, o, r) == 0 && (seen = 1, load_back(t, job, signature, r, 1)) == 0 &&
+        run_check_cmd(t, job, o, r) == 0)
         r->status = BUILD_VARIANT_OK;
     r->build_s = mono_clock_s() - t0;
     r->phase_s[BUILD_VARIANT_PHASE_ROUNDTRIP] = r->build_s;
     return r->status == BUILD_VARIANT_OK ? 0 : seen ? 2 : 1;
+}
+
+int build_variant_adopt_unloaded(const build_variant_target *t, const build_job *job,
+                                 const build_variant_options *o, char *const *names,
+                                 size_t n_names, const char *note, build_variant_form *forms,
+                                 size_t *n_forms, build_variant_result *r)
+{
+    memset(r, 0, sizeof *r);
+    double t0 = mono_clock_s();
+    if (adopt_fill(names, n_names, note, forms, n_forms, r) == 0 && pocl_canonical(t, job, o, r) == 0)
+        r->status = BUILD_VARIANT_OK;
+    r->build_s = mono_clock_s() - t0;
+    r->phase_s[BUILD_VARIANT_PHASE_ROUNDTRIP] = r->build_s;
+    return r->status == BUILD_VARIANT_OK ? 0 : 1;
 }
 
 void build_variant_result_free(build_variant_result *r)

@@ -53,8 +53,18 @@ typedef struct build_variant_target {
                                       build_variant_target_open, none by default */
 } build_variant_target;
 
-/* Opens dev; ptxas may be NULL or "" (no cubins). 0, or -1 with err. */
+/* Opens dev: build_variant_target_identify, then build_variant_target_context.
+ * ptxas may be NULL or "" (no cubins). 0, or -1 with err. */
 int build_variant_target_open(cl_device_id dev, const char *ptxas, build_variant_target *t, char *err, size_t cap);
+
+/* Fills t for dev (vendor, compute capability, PoCL, ptxas) with no
+ * context: what a variant's cache key needs. A build or a load needs
+ * build_variant_target_context first. */
+void build_variant_target_identify(cl_device_id dev, const char *ptxas, build_variant_target *t);
+
+/* t's context and queue, made on the first call (an NVIDIA context takes
+ * tenths of a second, serialised between processes). 0, or -1 with err. */
+int build_variant_target_context(build_variant_target *t, char *err, size_t cap);
 
 void build_variant_target_close(build_variant_target *t);
 
@@ -184,6 +194,16 @@ void build_variant_build_signed(build_variant_target *t, const build_job *job, c
 int build_variant_adopt(build_variant_target *t, const build_job *job, const build_variant_options *o, const char *signature,
              char *const *names, size_t n_names, const char *note, build_variant_form *forms,
              size_t *n_forms, build_variant_result *r);
+
+/* A variant from this machine's variant cache, whose entry was stored
+ * only after every check of build_variant_adopt passed on a device and
+ * driver its key names: r filled as build_variant_adopt fills it, with the
+ * checks that need no device (on PoCL, the binary's canonical form) and
+ * no load (no context needed). 0 when they passed, 1 when not. */
+int build_variant_adopt_unloaded(const build_variant_target *t, const build_job *job,
+                                 const build_variant_options *o, char *const *names,
+                                 size_t n_names, const char *note, build_variant_form *forms,
+                                 size_t *n_forms, build_variant_result *r);
 
 void build_variant_result_free(build_variant_result *r);
 

@@ -43,11 +43,21 @@ int lcache_folder(char *out, size_t cap, const char **from)
     return 0;
 }
 
-int lcache_env_off(void)
+static int env_on(const char *name)
 {
-    const char *v = getenv("CLC_PACK_NO_CACHE");
+    const char *v = getenv(name);
     return v && (strcmp(v, "1") == 0 || strcasecmp(v, "yes") == 0 ||
                  strcasecmp(v, "true") == 0 || strcasecmp(v, "on") == 0);
+}
+
+int lcache_env_off(void)
+{
+    return env_on("CLC_PACK_NO_CACHE");
+}
+
+int lcache_env_load_hits(void)
+{
+    return env_on("CLC_PACK_CACHE_LOAD");
 }
 
 int lcache_parse_size(const char *s, uint64_t *out)

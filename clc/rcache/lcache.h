@@ -39,6 +39,11 @@ int lcache_folder(char *out, size_t cap, const char **from);
  * true, on). */
 int lcache_env_off(void);
 
+/* Whether the environment asks for every hit to be loaded back on the
+ * device, as a remote hit is (CLC_PACK_CACHE_LOAD=1, yes, true, on):
+ * docs/CACHE.md, "Where it is used". */
+int lcache_env_load_hits(void);
+
 /* A size: bytes, or a number with K, M, G, T (powers of 1024; "KiB", "MB"
  * read the same), above 0. 0, or -1 when s is not one. */
 int lcache_parse_size(const char *s, uint64_t *out);

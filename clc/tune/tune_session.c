@@ -7,7 +7,6 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +18,9 @@
 #include "sha256.h"
 #include "strbuf.h"
 #include "tune_measure.h"
+#include "tune_procs.h"
 #include "tune_strategy.h"
 #include "mono_clock.h"
-
-extern char **environ;
 
 static double epoch_s(void)
 {
@@ -33,14 +31,7 @@ static double epoch_s(void)
 
 /* ---- workers ---- */
 
-typedef struct proc {
-    pid_t pid;
-    int to, from;          /* its fd 0 and fd 3 */
-    int busy;
-    size_t pos;            /* the configuration it holds */
-    double deadline;
-    double started;
-} proc;
+typedef tune_proc proc;
 
 /* The timing worker's start: it says when it is ready (the device opened,
  * the arguments made and uploaded), so that a configuration's time limit
@@ -86,62 +77,12 @@ typedef struct session {
     char *err;
 } session;
 
-static void close_proc(proc *p, int kill_it)
-{
-    if (p->pid > 0) {
-        if (kill_it)
-            kill(p->pid, SIGKILL);
-        close(p->to);
-        close(p->from);
-        int status;
-        while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
-            ;
-    }
-    memset(p, 0, sizeof *p);
-    p->pid = -1;
-}
-
 static int start_proc(session *ss, proc *p, const char *mode)
 {
-    int in[2], out[2];
-    if (pipe(in) != 0)
-        return -1;
-    if (pipe(out) != 0) {
-        close(in[0]);
-        close(in[1]);
-        return -1;
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, out[1], TUNE_PROTO_REPLY_FD);
-    if (!ss->o->show_worker_output) {
-        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    }
-    posix_spawn_file_actions_addclose(&fa, in[1]);
-    posix_spawn_file_actions_addclose(&fa, out[0]);
     char *argv[] = {(char *)"clc-pack", (char *)"--tune-worker", (char *)mode,
                     (char *)ss->s->path, ss->sha, ss->pi, ss->di, ss->runs, ss->tol,
                     (char *)ss->o->workdir, NULL};
-    pid_t pid;
-    int rc = posix_spawn(&pid, ss->o->exe, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(in[0]);
-    close(out[1]);
-    if (rc != 0) {
-        close(in[1]);
-        close(out[0]);
-        errno = rc;
-        return -1;
-    }
-    fcntl(in[1], F_SETFD, FD_CLOEXEC);
-    fcntl(out[0], F_SETFD, FD_CLOEXEC);
-    memset(p, 0, sizeof *p);
-    p->pid = pid;
-    p->to = in[1];
-    p->from = out[0];
-    return 0;
+    return tune_proc_start(p, ss->o->exe, argv, ss->o->show_worker_output);
 }
 
 static int read_reply(session *ss, proc *p, int builder, double compile_s);
@@ -367,7 +308,7 @@ static int lost(session *ss, proc *p, int hung, int builder)
     if (hung) {
         bfmt(why, sizeof why, "no answer in %.0f s: the worker was stopped",
              builder ? ss->o->build_timeout_s : ss->o->run_timeout_s);
-        close_proc(p, 1);
+        tune_proc_close(p, 1);
     } else {
         kill(p->pid, SIGKILL);
         int status = 0;
@@ -775,8 +716,8 @@ int tune_session_run(const tune_session_options *o, const t1_spec *s, const tune
     }
 done:
     for (size_t i = 0; i < ss.n_builders; i++)
-        close_proc(&ss.builders[i], 1);
-    close_proc(&ss.timer, 0);
+        tune_proc_close_later(&ss.builders[i], 1, o->exits);
+    tune_proc_close_later(&ss.timer, 0, o->exits);
     free(ss.builders);
     drop_queues(&ss);
     free(ss.asked);

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "t1_spec.h"
+#include "tune_procs.h"
 #include "tune_proto.h"
 #include "tune_space.h"
 
@@ -84,6 +85,10 @@ typedef struct tune_session_options {
     /* After each configuration is done (r), with how many are done of how
      * many the budget allows (0: no bound known). May be NULL. */
     void (*done)(void *ctx, const tune_result *r, size_t n_done, size_t n_planned);
+    /* Where the workers go when the search ends, ending while the caller
+     * goes on (the pack of the kept configurations), for it to reap
+     * (tune_exits_reap); NULL: they are waited for before the return. */
+    tune_exits *exits;
 } tune_session_options;
 
 /* Runs the search; out gets every configuration tried, the previous

@@ -28,6 +28,20 @@ void build_worker_init(build_worker *w)
     spare_inherit(&w->spare);
     build_variant_default_options(&w->opts);
     w->remote_config.timeout_s = 10;
+    w->load_local_hits = lcache_env_load_hits();
+}
+
+/* The context of slot's device, made for the first job that builds or
+ * loads (a local hit needs none): 0, or -1 with r failed. */
+static int need_context(build_worker *w, uint32_t slot, build_variant_result *r)
+{
+    char err[BUILD_WORKER_ERR_MAX];
+    if (build_variant_target_context(&w->targets[slot], err, sizeof err) == 0)
+        return 0;
+    build_variant_result_free(r);
+    r->status = BUILD_VARIANT_ERROR;
+    r->message = strdup(err);
+    return -1;
 }
 
 /* The remote cache's key text of job on slot (rcache_key.h), malloc'd, or
@@ -92,6 +106,24 @@ static int adopt_record(build_worker *w, uint32_t slot, const build_job *job, rc
     return 1;
 }
 
+/* A local hit taken without loading it (build_variant_adopt_unloaded): 1
+ * with r filled, or 0 with *found REJECTED and *why when a check failed. */
+static int adopt_unloaded(build_worker *w, uint32_t slot, const build_job *job, rcache_record *rec,
+                          build_variant_result *r, build_variant_remote *found, char **why)
+{
+    if (build_variant_adopt_unloaded(&w->targets[slot], job, &w->opts, rec->kernel_names,
+                                     rec->n_kernel_names, rec->note, rec->forms, &rec->n_forms,
+                                     r) == 0)
+        return 1;
+    char line[RCACHE_MSG_MAX];
+    bfmt(line, sizeof line, "the cached variant failed its check: %s",
+         r->message ? r->message : "no reason given");
+    build_variant_result_free(r);
+    *why = strdup(line);
+    *found = BUILD_VARIANT_REMOTE_REJECTED;
+    return 0;
+}
+
 /* The record of r, built or fetched, for either cache: a view of r's
  * fields, nothing copied. */
 static void record_of(rcache_record *rec, const char *text, size_t len, const build_variant_result *r,
@@ -147,7 +179,19 @@ static int take_local(build_worker *w, uint32_t slot, const build_job *job, cons
         return 0;
     build_variant_remote found = BUILD_VARIANT_REMOTE_HIT;
     char *why = NULL;
-    int done = adopt_record(w, slot, job, &rec, "cached", r, &found, &why);
+    int done;
+    if (!w->load_local_hits && !build_job_has_check_cmd(job)) {
+        /* Stored here after its checks passed on the device and driver
+         * its key names, and whole (its SHA-256): only what needs no
+         * device is checked again (docs/CACHE.md). A user's check command
+         * runs on every hit, as it would on a fetched one. */
+        done = adopt_unloaded(w, slot, job, &rec, r, &found, &why);
+    } else if (need_context(w, slot, r) != 0) {
+        rcache_record_free(&rec);
+        return 1;
+    } else {
+        done = adopt_record(w, slot, job, &rec, "cached", r, &found, &why);
+    }
     rcache_record_free(&rec);
     r->local = found;
     free(r->local_note);
@@ -200,7 +244,7 @@ static build_variant_upload store_job(build_worker *w, const char *key, const ch
     return up;
 }
 
-/* Opens the device of slot on its first job: 0, or -1 with r failed. */
+/* Finds the device of slot on its first job: 0, or -1 with r failed. */
 static int open_slot(build_worker *w, uint32_t slot, build_variant_result *r)
 {
     char err[BUILD_WORKER_ERR_MAX];
@@ -208,12 +252,13 @@ static int open_slot(build_worker *w, uint32_t slot, build_variant_result *r)
         return 0;
     cl_device_id dev;
     unsigned ordinal = 0;
-    if (w->find_device(w->find_self, w->plat[slot], w->dev[slot], &dev, &ordinal, err) != 0 ||
-        build_variant_target_open(dev, w->ptxas, &w->targets[slot], err, sizeof err) != 0) {
+    if (w->find_device(w->find_self, w->plat[slot], w->dev[slot], &dev, &ordinal, err) != 0) {
         r->status = BUILD_VARIANT_ERROR;
         r->message = strdup(err);
         return -1;
     }
+    /* The context waits for a job that builds or loads (need_context). */
+    build_variant_target_identify(dev, w->ptxas, &w->targets[slot]);
     bfmt(w->targets[slot].ordinal, sizeof w->targets[slot].ordinal, "%u", ordinal);
     bfmt(w->targets[slot].slot, sizeof w->targets[slot].slot, "%u:%u", w->plat[slot],
          w->dev[slot]);
@@ -255,8 +300,17 @@ static void build_device_job(build_worker *w, uint32_t slot, uint32_t flags, con
         int look = may_look(w, flags, job);
         if (look && w->local_dir)
             fetched = take_local(w, slot, job, key, text, len, r);
-        if (look && !fetched && remote_on)
+        if (look && !fetched && remote_on) {
+            if (need_context(w, slot, r) != 0) {
+                free(text);
+                return;
+            }
             fetched = fetch_job(w, slot, job, key, text, len, r, &found, &why);
+        }
+    }
+    if (!fetched && need_context(w, slot, r) != 0) {
+        free(text);
+        return;
     }
     if (!fetched) {
         build_variant_remote local = r->local;
@@ -590,7 +644,7 @@ static void open_while_idle(build_worker *w)
             continue;
         build_variant_result r;
         memset(&r, 0, sizeof r);
-        if (open_slot(w, slot, &r) != 0)
+        if (open_slot(w, slot, &r) != 0 || need_context(w, slot, &r) != 0)
             free(r.message); /* the job opens it again, and says why */
     }
 }

@@ -47,6 +47,8 @@ typedef struct build_worker {
     unsigned plat[BUILD_WORKER_MAX_SLOTS], dev[BUILD_WORKER_MAX_SLOTS];
     rcache_config remote_config; /* url NULL: no remote cache */
     const char *local_dir;   /* the variant cache's folder (lcache.h), or NULL */
+    int load_local_hits;     /* a local hit is loaded back on the device too
+                                (lcache_env_load_hits; set by build_worker_init) */
     const char *work_root;   /* a private folder is made in it, or NULL */
     const check_hook *hook;  /* the checks a job's `check` names, or NULL */
     build_worker_find_device find_device;

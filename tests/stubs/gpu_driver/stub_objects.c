@@ -100,6 +100,16 @@ static cl_context new_context(cl_platform_id plat, cl_uint n, const cl_device_id
     return c;
 }
 
+/* new_context, with a log line per device (README.md, "The log"). */
+static cl_context logged_context(cl_platform_id plat, cl_uint n, const cl_device_id *devs,
+                                 cl_int *errcode_ret)
+{
+    cl_context c = new_context(plat, n, devs, errcode_ret);
+    for (cl_uint i = 0; c && i < n; i++)
+        stub_log_call("context", devs[i], 0, NULL, 0, NULL, CL_SUCCESS, "", "", "");
+    return c;
+}
+
 cl_context CL_API_CALL stub_CreateContext(const cl_context_properties *props, cl_uint n,
                                           const cl_device_id *devs,
                                           void(CL_CALLBACK *notify)(const char *, const void *,
@@ -124,7 +134,7 @@ cl_context CL_API_CALL stub_CreateContext(const cl_context_properties *props, cl
             set_err(errcode_ret, CL_INVALID_DEVICE);
             return NULL;
         }
-    return new_context(plat, n, devs, errcode_ret);
+    return logged_context(plat, n, devs, errcode_ret);
 }
 
 cl_context CL_API_CALL stub_CreateContextFromType(const cl_context_properties *props,
@@ -153,7 +163,7 @@ cl_context CL_API_CALL stub_CreateContextFromType(const cl_context_properties *p
         set_err(errcode_ret, rc);
         return NULL;
     }
-    return new_context(plat, n, devs, errcode_ret);
+    return logged_context(plat, n, devs, errcode_ret);
 }
 
 cl_int CL_API_CALL stub_RetainContext(cl_context c)
