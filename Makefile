@@ -411,9 +411,11 @@ pack: deps
 # make test also sets up what the tests need (scripts/test_deps.sh: cmake,
 # nginx, PyOpenCL, the public projects' kernels), as root on Debian; what
 # cannot be had makes the tests that need it say "skipped", counted apart.
+# It builds the benchmarks' programs too, so that a change that breaks
+# `make bench` is seen here, where CI runs.
 test: deps
 	$(Q)sh scripts/test_deps.sh $(B)
-	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN) $(STUB_ICD) $(STUB_VENDORS)
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN) $(STUB_ICD) $(STUB_VENDORS) $(BENCH_BIN)
 	$(Q)sh tests/run_tests.sh $(B)
 
 # The driver-free tests (tests/unit/ and the scripts of
@@ -441,10 +443,12 @@ ARM64_GOALS ?= all
 arm64:
 	$(Q)$(MAKE) --no-print-directory CC=$(ARM64_CROSS)gcc B=$(B)-arm64 $(ARM64_GOALS)
 
+# The libraries last, users before what they use: a bench's own
+# prerequisite libtestcommon.a (below) comes before libclc.a and libclcpack.a.
 $(B)/bench/%: tests/bench/%.c $(BENCH_COMMON_OBJ) $(B)/libclc.a $(B)/libclcpack.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CLC_CPPFLAGS) $(ALL_INC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h,$^) $(LDLIBS_CLC)
+	$(Q)$(CC) $(CLC_CPPFLAGS) $(ALL_INC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -o $@ $(filter-out %.h %.a,$^) $(filter %/libtestcommon.a,$^) $(B)/libclc.a $(B)/libclcpack.a $(LDLIBS_CLC)
 
 # The OpenCV peer of the convolution comparison (scripts/conv_bench.sh), built
 # only where OpenCV is installed (pkg-config opencv4).
