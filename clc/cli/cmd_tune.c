@@ -384,7 +384,7 @@ typedef struct tune_run {
     char dev_name[DEVICE_SELECT_NAME_MAX + 32];
     device_select_device dev;
     pack_run_standby *standby; /* the pack's first worker, started early */
-    tune_exits exits;        /* the search's workers, ending while the pack is made */
+    child_exits exits;       /* the search's workers, ending while the pack is made */
 } tune_run;
 
 /* The strategy's name as the report and the results give it. */
@@ -570,7 +570,7 @@ static int run_tuning(const tune_args *a, const char *spec_path)
     if (status == 0)
         status = report_and_pack(t);
     pack_run_standby_stop(t->standby);
-    tune_exits_reap(&t->exits); /* before their folder goes */
+    child_exits_reap(&t->exits); /* before their folder goes */
     if (t->workdir[0])
         temp_tree_remove(t->workdir);
     tune_results_free(&t->rs);

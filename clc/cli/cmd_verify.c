@@ -318,7 +318,7 @@ static void load_on_device(const clcpack *p, const device_select_device *d, cons
         argv[na++] = (char *)"--check";
     }
     argv[na] = NULL;
-    worker_pool_callbacks cb = {&run, NULL, on_loaded, NULL, NULL, 0, NULL, NULL, NULL};
+    worker_pool_callbacks cb = {&run, NULL, on_loaded, NULL, NULL, 0, NULL, NULL, NULL, NULL};
     /* One worker: loads run one after the other, as a program would. */
     if (cli_worker_path(exe, sizeof exe) != 0) {
         cli_error("cannot find the clc-pack executable to start a load worker");

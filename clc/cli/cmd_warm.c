@@ -273,7 +273,7 @@ static int warm_device(const warm_args *wa, const clcpack *p, const device_selec
     run.dev = d;
     run.entry = first;
     run.prog = prog;
-    worker_pool_callbacks cb = {&run, on_started, on_finished, on_tick, NULL, 0, should_stop, NULL, NULL};
+    worker_pool_callbacks cb = {&run, on_started, on_finished, on_tick, NULL, 0, should_stop, NULL, NULL, NULL};
     double t0 = progress_now();
     int rc = 0;
     if (cli_worker_path(exe, sizeof exe) != 0) {

@@ -56,6 +56,11 @@ typedef struct worker_pool_callbacks {
      * run's; otherwise it is stopped.
      * The run owns it either way: the caller forgets it. */
     struct worker_pool_standby *standby;
+    /* Where the workers go at the end of the run, let go and not waited
+     * for (their drivers' teardown overlaps what the caller does next),
+     * for the caller's child_exits_reap; NULL: waited for before the
+     * return. */
+    struct child_exits *exits;
 } worker_pool_callbacks;
 
 /* A worker process started ahead of its run, so that its start (an

@@ -521,6 +521,7 @@ static int run_workers(pack_run *run, pack_args *a, double *wall)
                 run->in->plan->n, run->slots->n_slots, a->jobs, run->out->output);
     progress_init(&run->rep->prog, stderr, run->work->n_pending, progress_mode(stderr, cli_verbosity < 0));
     worker_pool_callbacks cb = pack_worker_callbacks(run, js);
+    cb.exits = &run->work->exits; /* their teardown overlaps the encoding */
     if (standby) {
         cb.standby = standby->worker; /* the pool's now */
         standby->worker = NULL;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "child_exits.h"
 #include "clcpack_write.h"
 #include "device_select.h"
 #include "jobserver.h"
@@ -91,6 +92,8 @@ typedef struct pack_run_work {
     struct pack_run_standby *standby;       /* a first worker started ahead, or NULL:
                                                taken by the pool (pack_run_standby_start) */
     pack_reuse_times times;                 /* build times of earlier runs */
+    child_exits exits;                      /* the workers, let go when the builds end and
+                                               reaped when the run is freed */
     size_t n_ok, n_failed, n_reused;
     double build_s;                         /* summed over the variants */
     size_t n_timed;                         /* --tune, --tune-cmd: variants with a timing */

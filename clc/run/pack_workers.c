@@ -369,7 +369,7 @@ static void on_finished(void *ctx, size_t job, build_variant_result *r)
 
 worker_pool_callbacks pack_worker_callbacks(pack_run *run, jobserver *js)
 {
-    worker_pool_callbacks cb = {run, on_started, on_finished, on_tick, js, 1, NULL, on_retry, NULL};
+    worker_pool_callbacks cb = {run, on_started, on_finished, on_tick, js, 1, NULL, on_retry, NULL, NULL};
     return cb;
 }
 
@@ -530,6 +530,7 @@ void pack_run_work_free(pack_run_work *work)
 {
     if (!work)
         return;
+    child_exits_reap(&work->exits); /* first: they work in work_root */
     pack_free_argv(work->wargv);
     if (work->jobs)
         for (size_t j = 0; j < work->n_jobs; j++)

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -83,22 +82,9 @@ void tune_proc_close(tune_proc *p, int kill_it)
         wait_for(pid);
 }
 
-void tune_proc_close_later(tune_proc *p, int kill_it, tune_exits *e)
+void tune_proc_close_later(tune_proc *p, int kill_it, child_exits *e)
 {
-    long *grown = p->pid > 0 && e ? realloc(e->pid, (e->n + 1) * sizeof *grown) : NULL;
-    if (!grown) {
-        tune_proc_close(p, kill_it);
-        return;
-    }
-    e->pid = grown;
-    e->pid[e->n++] = (long)let_go(p, kill_it);
-}
-
-void tune_exits_reap(tune_exits *e)
-{
-    for (size_t i = 0; i < e->n; i++)
-        wait_for((pid_t)e->pid[i]);
-    free(e->pid);
-    e->pid = NULL;
-    e->n = 0;
+    pid_t pid = let_go(p, kill_it);
+    if (pid && (!e || child_exits_add(e, pid) != 0))
+        wait_for(pid);
 }

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "child_exits.h"
+
 typedef struct tune_proc {
     pid_t pid;             /* -1 or 0: none */
     int to, from;          /* its fd 0 and fd TUNE_PROTO_REPLY_FD */
@@ -20,13 +22,6 @@ typedef struct tune_proc {
     double started;
 } tune_proc;
 
-/* Workers told to end (their pipes closed, build workers killed) and not
- * yet waited for. */
-typedef struct tune_exits {
-    long *pid;
-    size_t n;
-} tune_exits;
-
 /* Starts exe with argv (NULL-terminated); its stdout and stderr go to
  * /dev/null unless show_output. 0, or -1 with errno. */
 int tune_proc_start(tune_proc *p, const char *exe, char *const argv[], int show_output);
@@ -35,11 +30,8 @@ int tune_proc_start(tune_proc *p, const char *exe, char *const argv[], int show_
  * requests) and waits for it. */
 void tune_proc_close(tune_proc *p, int kill_it);
 
-/* The same, the wait left to tune_exits_reap when e is given (and there is
- * memory to remember it). */
-void tune_proc_close_later(tune_proc *p, int kill_it, tune_exits *e);
-
-/* Waits for every worker in e, then empties it. */
-void tune_exits_reap(tune_exits *e);
+/* The same, the wait left to child_exits_reap when e is given (and there
+ * is memory to remember it). */
+void tune_proc_close_later(tune_proc *p, int kill_it, child_exits *e);
 
 #endif /* CLC_TUNE_PROCS_H */

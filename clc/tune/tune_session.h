@@ -87,8 +87,8 @@ typedef struct tune_session_options {
     void (*done)(void *ctx, const tune_result *r, size_t n_done, size_t n_planned);
     /* Where the workers go when the search ends, ending while the caller
      * goes on (the pack of the kept configurations), for it to reap
-     * (tune_exits_reap); NULL: they are waited for before the return. */
-    tune_exits *exits;
+     * (child_exits_reap); NULL: they are waited for before the return. */
+    child_exits *exits;
 } tune_session_options;
 
 /* Runs the search; out gets every configuration tried, the previous

@@ -100,7 +100,7 @@ static int most_at_once(size_t *results)
     jobserver *js = jobserver_open(why, sizeof why);
     CHECK(js != NULL, "the jobserver MAKEFLAGS names is joined: %s", why);
     *results = 0;
-    worker_pool_callbacks cb = {results, NULL, on_finished, NULL, js, 0, NULL, NULL, NULL};
+    worker_pool_callbacks cb = {results, NULL, on_finished, NULL, js, 0, NULL, NULL, NULL, NULL};
     CHECK(worker_pool_run("/bin/sh", argv, 6, 0, jobs, NULL, 6, &cb, err, sizeof err) == 0,
           "the run ends: %s", err);
     CHECK(jobserver_held(js) == 0, "no token held after the run");

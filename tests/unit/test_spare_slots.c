@@ -16,7 +16,7 @@
 
 #include "check.h"
 #include "spare_slots.h"
-#include "fd_io.h"
+#include "fake_worker.h"
 #include "wire.h"
 #include "worker_proto.h"
 #include "worker_pool.h"
@@ -32,10 +32,8 @@ static int fake_worker(int want)
 {
     spare_slots s;
     spare_inherit(&s);
-    unsigned char id[4];
-    while (read(0, id, 4) == 4) {
-        uint32_t job = (uint32_t)id[0] | (uint32_t)id[1] << 8 | (uint32_t)id[2] << 16 |
-                       (uint32_t)id[3] << 24;
+    uint32_t job;
+    while (fake_worker_next(&job)) {
         int got = 0;
         if (job == 0) {
             double end = now_s() + 2;
@@ -53,17 +51,10 @@ static int fake_worker(int want)
             fprintf(f, "lent %d", got);
             fclose(f);
         }
-        build_variant_result r;
-        memset(&r, 0, sizeof r);
         char msg[64];
         snprintf(msg, sizeof msg, "lent %d, pipe %s", got, s.rd >= 0 ? "yes" : "no");
-        r.message = msg;
-        strbuf out;
-        sb_init(&out);
-        worker_proto_encode_result(&out, job, &r);
-        if (out.failed || clcpk_fd_write_all(WORKER_PROTO_RESULT_FD, out.data, out.len) != 0)
+        if (fake_worker_answer(job, msg) != 0)
             return 1;
-        sb_free(&out);
     }
     return 0;
 }
@@ -89,7 +80,7 @@ static void run_pool_standby(const char *self, size_t n_workers, size_t n_jobs, 
     char want_text[16];
     snprintf(want_text, sizeof want_text, "%d", want);
     char *argv[] = {(char *)self, (char *)"--fake-worker", want_text, NULL};
-    worker_pool_callbacks cb = {got, NULL, on_finished, NULL, NULL, lend, NULL, NULL, standby};
+    worker_pool_callbacks cb = {got, NULL, on_finished, NULL, NULL, lend, NULL, NULL, standby, NULL};
     char err[256] = "";
     got[0] = '\0';
     CHECK(worker_pool_run_order(self, argv, n_workers, 0, jobs, NULL, order, n_jobs, &cb, err,

@@ -86,7 +86,7 @@ static log_view run_with_standby(const char *standby_tag, size_t *results)
         wire_put_u32(&jobs[i], i);
     }
     *results = 0;
-    worker_pool_callbacks cb = {results, NULL, on_finished, NULL, NULL, 0, NULL, NULL, s};
+    worker_pool_callbacks cb = {results, NULL, on_finished, NULL, NULL, 0, NULL, NULL, s, NULL};
     CHECK(worker_pool_run("/bin/sh", run_argv, 1, 0, jobs, NULL, 2, &cb, err, sizeof err) == 0,
           "the run ends: %s", err);
     for (size_t i = 0; i < 2; i++)
