@@ -113,9 +113,11 @@ clcpack_status clcpk_zstd_compress(void **cctx, const uint8_t *src, size_t n, in
 void clcpk_zstd_cctx_free(void *cctx); /* NULL is a no-op */
 
 /* Trains a dictionary of at most cap bytes into dict from n samples
- * (concatenated in `samples`, sizes in `sizes`). Its size, or 0 when
- * zstd's trainer gives none (too few or too small samples). */
+ * (concatenated in `samples`, sizes in `sizes`), the one zstd's
+ * ZDICT_trainFromBuffer makes, on up to `threads` threads (0 or 1: this
+ * one). Its size, or 0 when the trainer gives none (too few or too small
+ * samples). */
 size_t clcpk_zdict_train(uint8_t *dict, size_t cap, const uint8_t *samples, const size_t *sizes,
-                         unsigned n);
+                         unsigned n, unsigned threads);
 
 #endif /* CLCPACK_CODEC_H */

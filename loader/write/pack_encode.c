@@ -417,7 +417,7 @@ static clcpack_status train_samples(encoder *enc, const sample_set *ss, uint8_t 
         at += sizes[k++];
     }
     if (st == CLCPACK_OK && ss->n_samples >= DICT_MIN_SAMPLES)
-        *got = clcpk_zdict_train(*dict, ss->cap, samples, sizes, (unsigned)ss->n_samples);
+        *got = clcpk_zdict_train(*dict, ss->cap, samples, sizes, (unsigned)ss->n_samples, enc->w->threads);
     free(samples);
     free(sizes);
     free(spare);
