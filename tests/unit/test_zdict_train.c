@@ -1,7 +1,7 @@
 /* The writer's dictionary trainer (loader/write/codec_zstd_write.c,
  * clcpk_zdict_train), which runs zstd's trials on threads of its own:
  * its dictionary is the one ZDICT_trainFromBuffer makes, byte for byte, at
- * 1, 2, 5 and 8 threads, on NVIDIA-like samples (tests/common/synth_pack.h)
+ * 1, 2 and 5 threads, on NVIDIA-like samples (tests/common/synth_pack.h)
  * of three shapes: cubins, PTX-like text, and samples too few to train on. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +61,7 @@ static void compare(const char *what, const uint8_t *samples, const size_t *size
         return;
     size_t want_n = zstd_own(want, cap, samples, sizes, n);
     CHECK(want_n > 0, "%s: zstd trains a dictionary (%zu bytes)", what, want_n);
-    static const unsigned threads[] = {1, 2, 5, 8};
+    static const unsigned threads[] = {1, 2, 5};
     for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
         memset(got, 0, cap);
         size_t got_n = clcpk_zdict_train(got, cap, samples, sizes, n, threads[t]);
