@@ -58,6 +58,7 @@ trap 'rm -rf "$logdir"' EXIT
 # off, as the builds many tests count expect, and its folder is this run's
 # own for a test that turns it on (tests/cli/cli_local_cache.sh).
 export CLC_PACK_NO_CACHE=1 CLC_PACK_CACHE_DIR="$logdir/variant-cache"
+unset CLCPACK_NO_CACHE CLC_PACK_CACHE_LOAD # the tests that turn the cache on say how
 
 unit_tests() { for f in "$here"/unit/test_*.c; do [ -f "$f" ] && basename "$f" .c; done; }
 device_tests() {

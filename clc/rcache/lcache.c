@@ -52,7 +52,9 @@ static int env_on(const char *name)
 
 int lcache_env_off(void)
 {
-    return env_on("CLC_PACK_NO_CACHE");
+    /* CLCPACK_ is the library's prefix; a user who spells the tool's
+     * variable that way means the same. */
+    return env_on("CLC_PACK_NO_CACHE") || env_on("CLCPACK_NO_CACHE");
 }
 
 int lcache_env_load_hits(void)

@@ -35,8 +35,8 @@
  * variable names one. *from gets the variable it came from. */
 int lcache_folder(char *out, size_t cap, const char **from);
 
-/* Whether the environment turns the cache off (CLC_PACK_NO_CACHE=1, yes,
- * true, on). */
+/* Whether the environment turns the cache off (CLC_PACK_NO_CACHE or
+ * CLCPACK_NO_CACHE: 1, yes, true, on). */
 int lcache_env_off(void);
 
 /* Whether the environment asks for every hit to be loaded back on the

@@ -39,7 +39,8 @@ expect_out "local     4 hits, 0 misses, 0 stored, 0 rejected" "finds every varia
 expect_err "took t F=1 wg=32 from the local cache, checked in" "-v names what it took"
 expect_true "the warm pack is the cold pack, byte for byte" cmp a.clcpack b.clcpack
 
-# Off: --no-cache, CLC_PACK_NO_CACHE=1. Nothing read, nothing written.
+# Off: --no-cache, CLC_PACK_NO_CACHE=1 (or CLCPACK_NO_CACHE=1). Nothing read,
+# nothing written.
 CLC_PACK_CACHE_DIR=$TMP/c-off run "$CLC" $SEL --no-cache -o n.clcpack
 expect_rc 0 "--no-cache"
 expect_out "variants  4 built" "--no-cache builds every variant"
@@ -49,6 +50,9 @@ expect_true "a build without the cache writes the same bytes" cmp a.clcpack n.cl
 CLC_PACK_NO_CACHE=1 run "$CLC" $ONE -o e.clcpack
 expect_out "variants  1 built" "CLC_PACK_NO_CACHE=1 builds though the variant is cached"
 expect_no_out "local " "CLC_PACK_NO_CACHE=1: no local line"
+CLCPACK_NO_CACHE=1 run "$CLC" $ONE -o e2.clcpack
+expect_out "variants  1 built" "CLCPACK_NO_CACHE=1, the library's spelling, does the same"
+expect_no_out "local " "CLCPACK_NO_CACHE=1: no local line"
 
 # Two runs at once, sharing an empty folder: both succeed, with the same
 # bytes; every entry is whole (a third run takes all four, refusing none)

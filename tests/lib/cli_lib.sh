@@ -23,6 +23,7 @@ trap 'rm -rf "$TMP"' EXIT
 # the tests count expect, and its folder is the test's own: a test run by
 # hand touches no user's cache either. cli_local_cache.sh turns it on.
 export CLC_PACK_NO_CACHE=1 CLC_PACK_CACHE_DIR="$TMP/variant-cache"
+unset CLCPACK_NO_CACHE CLC_PACK_CACHE_LOAD # the tests that turn the cache on say how
 OUT=$TMP/stdout
 ERR=$TMP/stderr
 
