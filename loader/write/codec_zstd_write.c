@@ -97,8 +97,8 @@ clcpack_status clcpk_zstd_compress(void **cctx, const uint8_t *src, size_t n, in
  * dictionary and score are zstd's, so the winner, and the bytes, are
  * the same at any number of threads as ZDICT_trainFromBuffer's. */
 #define TRAIN_D 8
-#define TRAIN_K_MIN 50
-#define TRAIN_K_MAX 2000
+#define TRAIN_K_FROM 50
+#define TRAIN_K_TO 2000
 #define TRAIN_K_STEPS 4
 #define TRAIN_SPLIT 0.75
 #define TRAIN_TRIALS 5
@@ -171,8 +171,8 @@ size_t clcpk_zdict_train(uint8_t *dict, size_t cap, const uint8_t *samples, cons
 {
     trial trials[TRAIN_TRIALS];
     size_t nt = 0;
-    const unsigned step = (TRAIN_K_MAX - TRAIN_K_MIN) / TRAIN_K_STEPS;
-    for (unsigned k = TRAIN_K_MIN; k <= TRAIN_K_MAX && nt < TRAIN_TRIALS; k += step) {
+    const unsigned step = (TRAIN_K_TO - TRAIN_K_FROM) / TRAIN_K_STEPS;
+    for (unsigned k = TRAIN_K_FROM; k <= TRAIN_K_TO && nt < TRAIN_TRIALS; k += step) {
         trials[nt] = (trial){.k = k, .samples = samples, .sizes = sizes, .n = n, .cap = cap,
                              .dict = malloc(cap ? cap : 1), .score = SIZE_MAX};
         nt++;
