@@ -301,7 +301,7 @@ static void test_pool(const char *argv0)
 
     /* A worker that reads its job and dies: each job fails, naming how. */
     memset(&c, 0, sizeof c);
-    cb = (worker_pool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, NULL, NULL};
+    cb = (worker_pool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, NULL, NULL, NULL};
     char *die_argv[] = {(char *)"sh", (char *)"-c", (char *)"head -c 12 >/dev/null; exit 3",
                         NULL};
     CHECK(worker_pool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
@@ -324,7 +324,7 @@ static void test_pool(const char *argv0)
      * death, on a fresh worker each time. */
     memset(&c, 0, sizeof c);
     memset(retried, 0, sizeof retried);
-    cb = (worker_pool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, retry_once, NULL};
+    cb = (worker_pool_callbacks){&c, on_started, on_finished, NULL, NULL, 0, NULL, retry_once, NULL, NULL};
     CHECK(worker_pool_run("/bin/sh", die_argv, 2, 0, jobs, NULL, n, &cb, err, sizeof err) == 0,
           "a dying worker with retries ends the run: %s", err);
     CHECK(c.started == 6 && c.n == 3 && c.seen[0] == 1 && c.seen[1] == 1 && c.seen[2] == 1,
