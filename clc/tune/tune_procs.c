@@ -53,11 +53,12 @@ int tune_proc_start(tune_proc *p, const char *exe, char *const argv[], int show_
     return 0;
 }
 
-static void wait_for(pid_t pid)
+static int wait_for(pid_t pid)
 {
-    int status;
+    int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    return status;
 }
 
 /* Tells p's worker to end; its pid, or 0 when it had none. */
@@ -75,11 +76,10 @@ static pid_t let_go(tune_proc *p, int kill_it)
     return pid;
 }
 
-void tune_proc_close(tune_proc *p, int kill_it)
+int tune_proc_close(tune_proc *p, int kill_it)
 {
     pid_t pid = let_go(p, kill_it);
-    if (pid)
-        wait_for(pid);
+    return pid ? wait_for(pid) : 0;
 }
 
 void tune_proc_close_later(tune_proc *p, int kill_it, child_exits *e)

@@ -27,8 +27,8 @@ typedef struct tune_proc {
 int tune_proc_start(tune_proc *p, const char *exe, char *const argv[], int show_output);
 
 /* Ends p's worker (SIGKILL first when kill_it, else it sees the end of its
- * requests) and waits for it. */
-void tune_proc_close(tune_proc *p, int kill_it);
+ * requests) and waits for it: its wait status (0 when there was none). */
+int tune_proc_close(tune_proc *p, int kill_it);
 
 /* The same, the wait left to child_exits_reap when e is given (and there
  * is memory to remember it). */

@@ -292,14 +292,7 @@ static int lost(session *ss, proc *p, int hung, int builder)
     size_t pos = p->pos;
     char why[300];
     if (!builder && pos == TIMER_STARTING) {
-        int status = 0;
-        kill(p->pid, SIGKILL);
-        while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
-            ;
-        close(p->to);
-        close(p->from);
-        p->pid = -1;
-        p->busy = 0;
+        int status = tune_proc_close(p, 1);
         bfmt(ss->err, TUNE_SESSION_ERR_MAX, "the timing worker did not start: %s (run with "
              "-v -v to see what the driver said)",
              hung ? "no answer in 300 s" : died_text(status, why, sizeof why));
@@ -310,15 +303,7 @@ static int lost(session *ss, proc *p, int hung, int builder)
              builder ? ss->o->build_timeout_s : ss->o->run_timeout_s);
         tune_proc_close(p, 1);
     } else {
-        kill(p->pid, SIGKILL);
-        int status = 0;
-        close(p->to);
-        close(p->from);
-        while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
-            ;
-        died_text(status, why, sizeof why);
-        memset(p, 0, sizeof *p);
-        p->pid = -1;
+        died_text(tune_proc_close(p, 1), why, sizeof why);
     }
     if (!builder && ss->need_reference && ss->reference_pos == (long long)pos && ss->o->reference) {
         bfmt(ss->err, TUNE_SESSION_ERR_MAX, "the --reference configuration failed: %s", why);
